@@ -1,0 +1,46 @@
+"""The errors of the hall core: bad input raises a named error, a refused command carries a stable code."""
+from __future__ import annotations
+
+
+class HallError(Exception):
+    """Root of every error the hall core raises on purpose."""
+
+
+class InvalidNumber(HallError, ValueError):
+    """A ball number that is not an integer 1–90 (``"4a"``, ``0``, ``91``, ``""``)."""
+
+
+class InvalidCard(HallError, ValueError):
+    """A carton that breaks the layout rules (INTERFACE §2, RULES L1–L4)."""
+
+
+class InvalidCardFile(HallError, ValueError):
+    """A card CSV with bad lines; ``errors`` lists ``(line_number, message)`` for every one of them."""
+
+    def __init__(self, errors: list[tuple[int, str]]):
+        self.errors = list(errors)
+        lines = "\n".join(f"  ligne {n} : {msg}" for n, msg in self.errors)
+        super().__init__(f"{len(self.errors)} ligne(s) invalide(s), fichier refusé en entier :\n{lines}")
+
+
+class ConfigError(HallError, ValueError):
+    """A configuration file with problems; ``problems`` names every bad key at once."""
+
+    def __init__(self, problems: list[str], source: str = "config"):
+        self.problems = list(problems)
+        body = "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(f"{source}: {len(self.problems)} problème(s) :\n{body}")
+
+
+class JournalError(HallError):
+    """The journal cannot be opened or is from an unknown schema version."""
+
+
+class Rejected(HallError):
+    """A command refused by the rules; ``code`` is stable (``"already_drawn"``), ``detail`` says with what."""
+
+    def __init__(self, code: str, **detail):
+        self.code = code
+        self.detail = detail
+        extra = ", ".join(f"{k}={v!r}" for k, v in detail.items())
+        super().__init__(f"{code}" + (f" ({extra})" if extra else ""))
