@@ -1,0 +1,245 @@
+"""The hall's configuration: TOML in, frozen typed sections out, every problem reported at once.
+
+An unknown key (with a "did you mean"), a wrong type or a value outside its choices stops
+start-up with a message naming the key. Units are in the names (``debounce_s``).
+Hardware sections are optional: without one, that device is simply absent.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import tomllib
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hall.errors import ConfigError
+from hall.events import LotSpec
+from hall.partie import DEFAULT_LOTS
+
+DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
+
+
+def _choices(*values: str, default: str) -> Any:
+    return field(default=default, metadata={"choices": values})
+
+
+@dataclass(frozen=True, slots=True)
+class HallSection:
+    name: str = "Loto"
+    data_dir: str = "./data"
+    language: str = _choices("fr", "en", default="fr")
+    timezone: str = "Europe/Paris"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSection:
+    host: str = "0.0.0.0"
+    port: int = 8080
+    tls: bool = False          # serve HTTPS (phone cameras need it); certificate made in data_dir on first start
+    threads: int = 64
+
+
+@dataclass(frozen=True, slots=True)
+class CardsSection:
+    columns: str = _choices("1-9", "1-10", default="1-9")
+    every_column: bool = False   # "série de 6": 1–3 numbers in every column (RULES L3)
+
+
+@dataclass(frozen=True, slots=True)
+class RulesSection:
+    last_number: bool = True
+    ties: str = _choices("draw_lowest", "draw_highest", "share", default="draw_lowest")
+    false_claim: str = _choices("resume", "cancel_card", default="resume")
+
+
+@dataclass(frozen=True, slots=True)
+class PartieSpec:
+    lots: tuple[LotSpec, ...]
+    consolation: str = "Lot de consolation"
+
+
+@dataclass(frozen=True, slots=True)
+class AuthSection:
+    speaker_pin: str = ""
+    controller_pin: str = ""
+    desk_pin: str = ""
+    admin_pin: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BallMachineSection:
+    port: str
+    baudrate: int = 9600
+    protocol: str = _choices("lines", "stx", default="lines")
+    pattern: str = r"^\D*(\d{1,2})\D*$"
+    debounce_s: float = 2.0
+    confirm: bool = False    # auto-read balls wait for the speaker's confirmation
+
+
+@dataclass(frozen=True, slots=True)
+class KeypadSection:
+    device: str
+    keys: dict = field(default_factory=dict)   # action → key name override, see README
+
+
+@dataclass(frozen=True, slots=True)
+class ScannerSection:
+    device: str
+
+
+@dataclass(frozen=True, slots=True)
+class PrinterSection:
+    url: str = ""
+    profile: str = "TM-T20II"
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechSection:
+    enabled: bool = False
+    rate: float = 0.9
+    nicknames: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    hall: HallSection = HallSection()
+    server: ServerSection = ServerSection()
+    cards: CardsSection = CardsSection()
+    rules: RulesSection = RulesSection()
+    programme: tuple[PartieSpec, ...] = ()
+    auth: AuthSection = AuthSection()
+    ball_machine: BallMachineSection | None = None
+    keypad: KeypadSection | None = None
+    scanner: ScannerSection | None = None
+    printer: PrinterSection | None = None
+    speech: SpeechSection = SpeechSection()
+
+    @property
+    def data_dir(self) -> Path:
+        return Path(self.hall.data_dir)
+
+    def partie_spec(self, index: int) -> PartieSpec:
+        """The programme's partie ``index`` (from 0), or the default quine → double quine → carton plein."""
+        if index < len(self.programme):
+            return self.programme[index]
+        return PartieSpec(DEFAULT_LOTS)
+
+
+_SECTIONS = {f.name: f for f in dataclasses.fields(Config)}
+
+
+def _type_ok(value: Any, hint: Any) -> bool:
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    origin = typing.get_origin(hint) or hint
+    return isinstance(value, origin)
+
+
+def _section(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
+    if not isinstance(raw, dict):
+        problems.append(f"[{where}] doit être une table")
+        return None
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for key, value in raw.items():
+        if key not in fields:
+            near = difflib.get_close_matches(key, fields, n=1)
+            hint = f" (vouliez-vous dire « {near[0]} » ?)" if near else ""
+            problems.append(f"{where}.{key} : clé inconnue{hint}")
+            continue
+        f = fields[key]
+        if not _type_ok(value, hints[key]):
+            problems.append(f"{where}.{key} : {value!r} n'est pas du type {getattr(hints[key], '__name__', hints[key])}")
+            continue
+        choices = f.metadata.get("choices")
+        if choices and value not in choices:
+            problems.append(f"{where}.{key} : {value!r} n'est pas l'une des valeurs {', '.join(choices)}")
+            continue
+        values[key] = float(value) if hints[key] is float else value
+    for name, f in fields.items():
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and name not in raw:
+            problems.append(f"{where}.{name} : clé obligatoire absente")
+    if len(values) != len([k for k in raw if k in fields]):
+        return None
+    try:
+        return cls(**values)
+    except TypeError:
+        return None
+
+
+def _programme(raw: Any, problems: list[str]) -> tuple[PartieSpec, ...]:
+    if not isinstance(raw, dict) or set(raw) - {"partie"}:
+        extra = sorted(set(raw) - {"partie"}) if isinstance(raw, dict) else []
+        problems.append(f"programme : seule la liste [[programme.partie]] est attendue ({', '.join(extra) or 'type'})")
+        return ()
+    parties = raw.get("partie", [])
+    out = []
+    for i, partie in enumerate(parties, start=1):
+        where = f"programme.partie[{i}]"
+        if not isinstance(partie, dict):
+            problems.append(f"{where} : doit être une table")
+            continue
+        for key in set(partie) - {"lots", "consolation"}:
+            problems.append(f"{where}.{key} : clé inconnue (attendu : lots, consolation)")
+        lots = []
+        for j, lot in enumerate(partie.get("lots", []), start=1):
+            spec = _section(LotSpec, lot, f"{where}.lots[{j}]", problems)
+            if spec is not None and spec.kind not in ("quine", "double_quine", "carton_plein"):
+                problems.append(f"{where}.lots[{j}].kind : {spec.kind!r} n'est pas quine, double_quine ou carton_plein")
+            elif spec is not None:
+                lots.append(spec)
+        if not partie.get("lots"):
+            problems.append(f"{where}.lots : au moins un lot est nécessaire")
+        consolation = partie.get("consolation", "Lot de consolation")
+        if not isinstance(consolation, str):
+            problems.append(f"{where}.consolation : doit être un texte")
+            consolation = ""
+        out.append(PartieSpec(tuple(lots), consolation))
+    return tuple(out)
+
+
+def parse_config(raw: dict, source: str = "config") -> Config:
+    """The ``Config`` of a parsed TOML document; raises ``ConfigError`` listing every problem."""
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    hints = typing.get_type_hints(Config)
+    for key, value in raw.items():
+        if key not in _SECTIONS:
+            near = difflib.get_close_matches(key, _SECTIONS, n=1)
+            hint = f" (vouliez-vous dire « [{near[0]}] » ?)" if near else ""
+            problems.append(f"[{key}] : section inconnue{hint}")
+        elif key == "programme":
+            values[key] = _programme(value, problems)
+        else:
+            cls = [a for a in typing.get_args(hints[key]) if a is not type(None)] or [hints[key]]
+            section = _section(cls[0], value, key, problems)
+            if section is not None:
+                values[key] = section
+    if problems:
+        raise ConfigError(problems, source)
+    return Config(**values)
+
+
+def load_config(path: str | os.PathLike | None = None, overrides: dict | None = None) -> Config:
+    """Read the config file (given, else ``./loto-hall.toml``, else ``/etc/loto-hall/config.toml``, else defaults)."""
+    candidates = [Path(path)] if path else [p for p in DEFAULT_PATHS if p.exists()]
+    raw: dict = {}
+    source = "défauts"
+    if candidates:
+        source = str(candidates[0])
+        try:
+            with open(candidates[0], "rb") as fh:
+                raw = tomllib.load(fh)
+        except FileNotFoundError:
+            raise ConfigError([f"fichier introuvable : {candidates[0]}"], source) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError([f"TOML invalide : {exc}"], source) from None
+    for section, items in (overrides or {}).items():
+        raw.setdefault(section, {}).update(items)
+    return parse_config(raw, source)

@@ -1,0 +1,191 @@
+"""The events of an evening: every change of state is one of these, appended to the journal first.
+
+Names are ``"area:thing_happened"``. Each payload is a frozen dataclass; the journal stores it
+as JSON with the role that caused it and the time (``Record``).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class LotSpec:
+    """A lot as announced: ``kind`` (quine, double_quine, carton_plein), its ``label``, optional value in euros."""
+
+    kind: str
+    label: str
+    value_eur: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PartieStarted:
+    type: ClassVar[str] = "partie:started"
+    number: int
+    lots: tuple[LotSpec, ...]
+    consolation: str
+
+
+@dataclass(frozen=True, slots=True)
+class BallDrawn:
+    type: ClassVar[str] = "draw:ball_drawn"
+    number: int   # 1..90
+    index: int    # position in the partie's draw log, from 0
+    source: str = "console"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawUndone:
+    type: ClassVar[str] = "draw:undone"
+    number: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimAnnounced:
+    """Someone stood up: drawing stops until the speaker resumes or a lot is awarded (RULES L10)."""
+
+    type: ClassVar[str] = "claim:announced"
+    source: str = "console"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawResumed:
+    type: ClassVar[str] = "draw:resumed"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimChecked:
+    type: ClassVar[str] = "claim:checked"
+    card_id: str
+    verdict: str            # valid, incomplete, missed, unknown_card, unsold_card, cancelled_card, closed
+    lot_index: int | None
+    lot_kind: str | None
+    last: int | None
+    rows: tuple[int, ...] = ()
+    complete_rows: tuple[int, ...] = ()
+    missing: tuple[int, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakDraw:
+    card_id: str
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class LotAwarded:
+    type: ClassVar[str] = "lot:awarded"
+    lot_index: int
+    winners: tuple[str, ...]          # one card, or several when the lot is shared
+    rows: tuple[tuple[int, ...], ...]  # the winning rows of each winner, same order
+    tie_break: tuple[TieBreakDraw, ...]
+    consolation: tuple[str, ...]
+    last: int
+    draw_index: int
+    shared: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PartieCleared:
+    """« Démarquez ! »: the partie is over; later claims are refused (RULES L16)."""
+
+    type: ClassVar[str] = "partie:cleared"
+    number: int
+    forced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CardsSold:
+    type: ClassVar[str] = "cards:sold"
+    card_ids: tuple[str, ...]
+    sold: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardsImported:
+    """Audit trail of a card book change; the cartons themselves live in the data folder's ``cards.csv``."""
+
+    type: ClassVar[str] = "cards:imported"
+    count: int
+    total: int
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherIssued:
+    type: ClassVar[str] = "voucher:issued"
+    code: str
+    serial: int
+    partie: int
+    lot_index: int
+    lot_kind: str
+    lot_label: str
+    card_id: str
+    consolation: bool = False
+    shared: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherPrinted:
+    type: ClassVar[str] = "voucher:printed"
+    code: str
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherReprintRequested:
+    type: ClassVar[str] = "voucher:reprint_requested"
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherRedeemed:
+    type: ClassVar[str] = "voucher:redeemed"
+    code: str
+
+
+EVENT_TYPES: dict[str, type] = {cls.type: cls for cls in (
+    PartieStarted, BallDrawn, DrawUndone, ClaimAnnounced, DrawResumed, ClaimChecked, LotAwarded,
+    PartieCleared, CardsSold, CardsImported, VoucherIssued, VoucherPrinted, VoucherReprintRequested,
+    VoucherRedeemed,
+)}
+
+_NESTED = {"lots": LotSpec, "tie_break": TieBreakDraw}
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """An event as journalled: its sequence number, the role that caused it, when (ISO 8601 UTC)."""
+
+    seq: int
+    event: Any
+    role: str
+    at: str
+
+    @property
+    def type(self) -> str:
+        return self.event.type
+
+
+def to_payload(event: Any) -> dict:
+    """The JSON-ready dict of an event."""
+    return dataclasses.asdict(event)
+
+
+def from_payload(type_name: str, payload: dict) -> Any:
+    """The event of ``type_name`` rebuilt from its stored dict; raises ``KeyError`` for an unknown type."""
+    cls = EVENT_TYPES[type_name]
+    values = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in payload:
+            continue
+        value = payload[f.name]
+        if f.name in _NESTED:
+            value = tuple(_NESTED[f.name](**item) for item in value)
+        elif isinstance(value, list):
+            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        values[f.name] = value
+    return cls(**values)

@@ -1,0 +1,212 @@
+"""The evening's state, changed only by applying events (RULES L7–L16).
+
+``Evening.apply(event)`` is the one mutator and never refuses: refusals happen before,
+in ``hall.service``, which checks a command against this state before journalling its event.
+Replaying the journal through ``apply`` rebuilds exactly the live state.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, ClaimChecked, DrawResumed,
+                         DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, VoucherIssued,
+                         VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
+
+PENDING, OPEN, AWARDED = "pending", "open", "awarded"
+
+DEFAULT_LOTS = (LotSpec("quine", "Quine"), LotSpec("double_quine", "Double quine"),
+                LotSpec("carton_plein", "Carton plein"))
+
+
+@dataclass(slots=True)
+class Lot:
+    """A lot of the partie and what became of it."""
+
+    kind: str
+    label: str
+    value_eur: float | None = None
+    status: str = PENDING
+    award: LotAwarded | None = None
+
+
+@dataclass(slots=True)
+class Partie:
+    """One partie: its lots in order, the draw log, the claims on the current ball."""
+
+    number: int
+    lots: list[Lot]
+    consolation: str
+    draws: list[int] = field(default_factory=list)
+    current: int | None = 0                     # index of the open lot; None once every lot is awarded
+    cleared: bool = False
+    paused: bool = False                        # a claim was announced: no draw until resumed
+    undo_available: bool = False                # one undo per draw: a second undo in a row is refused
+    pending: dict[str, ClaimChecked] = field(default_factory=dict)   # valid claims on the current lot and ball
+    paid: dict[str, set[int]] = field(default_factory=dict)          # rows already paid, per carton
+    cancelled: set[str] = field(default_factory=set)                 # false claimants, when the hall cancels them
+    checks: dict[str, list[ClaimChecked]] = field(default_factory=dict)
+    undone: list[int] = field(default_factory=list)
+    false_claims: int = 0
+
+    @property
+    def last(self) -> int | None:
+        return self.draws[-1] if self.draws else None
+
+    @property
+    def current_lot(self) -> Lot | None:
+        return None if self.current is None else self.lots[self.current]
+
+    @property
+    def status(self) -> str:
+        """``playing``, ``checking`` (a claim stopped the draw), ``finished`` (every lot awarded) or ``cleared``."""
+        if self.cleared:
+            return "cleared"
+        if self.current is None:
+            return "finished"
+        if self.paused or self.pending:
+            return "checking"
+        return "playing"
+
+    def drawn_at_last_award(self) -> bool:
+        """Whether a lot was awarded on the last ball drawn (then that ball cannot be undone)."""
+        return any(lot.award is not None and lot.award.draw_index == len(self.draws) - 1 for lot in self.lots)
+
+
+@dataclass(slots=True)
+class Voucher:
+    issued: VoucherIssued
+    printed: int = 0                 # how many times it came out of the printer
+    reprints_requested: int = 0
+    redeemed: bool = False
+
+
+class Evening:
+    """Everything the journal says so far: the parties, sales, vouchers."""
+
+    def __init__(self, false_claim: str = "resume") -> None:
+        self.false_claim_cancels = false_claim == "cancel_card"   # RULES L15 option
+        self.parties: list[Partie] = []
+        self.sold_changes: dict[str, bool] = {}
+        self.vouchers: dict[str, Voucher] = {}
+        self.voucher_serial = 0
+        self.cards_imports: list[CardsImported] = []
+        self.last_seq = 0
+
+    @property
+    def partie(self) -> Partie | None:
+        """The latest partie (running or finished), or ``None`` before the first."""
+        return self.parties[-1] if self.parties else None
+
+    @property
+    def running(self) -> Partie | None:
+        """The partie in play (not yet cleared), or ``None``."""
+        p = self.partie
+        return p if p is not None and not p.cleared else None
+
+    def apply(self, event: Any, seq: int = 0) -> None:
+        """Apply one journalled event; never refuses (validation happened before journalling)."""
+        handler = getattr(self, "_on_" + event.type.replace(":", "_"))
+        handler(event)
+        self.last_seq = max(self.last_seq, seq)
+
+    def _on_partie_started(self, e: PartieStarted) -> None:
+        lots = [Lot(spec.kind, spec.label, spec.value_eur) for spec in e.lots]
+        lots[0].status = OPEN
+        self.parties.append(Partie(e.number, lots, e.consolation))
+
+    def _on_draw_ball_drawn(self, e: BallDrawn) -> None:
+        p = self.running
+        p.draws.append(e.number)
+        p.pending.clear()          # claims are judged against the new ball (RULES L10)
+        p.undo_available = True
+
+    def _on_draw_undone(self, e: DrawUndone) -> None:
+        p = self.running
+        p.draws.pop()
+        p.undone.append(e.number)
+        p.pending.clear()
+        p.undo_available = False
+
+    def _on_claim_announced(self, e: ClaimAnnounced) -> None:
+        self.running.paused = True
+
+    def _on_draw_resumed(self, e: DrawResumed) -> None:
+        self.running.paused = False
+
+    def _on_claim_checked(self, e: ClaimChecked) -> None:
+        p = self.partie
+        if p is None:
+            return
+        p.checks.setdefault(e.card_id, []).append(e)
+        if e.verdict == "valid":
+            p.pending[e.card_id] = e
+        elif e.verdict == "incomplete" and not p.cleared:
+            p.false_claims += 1
+            if self.false_claim_cancels:
+                p.cancelled.add(e.card_id)
+
+    def _on_lot_awarded(self, e: LotAwarded) -> None:
+        p = self.running
+        lot = p.lots[e.lot_index]
+        lot.status, lot.award = AWARDED, e
+        for card_id, rows in zip(e.winners, e.rows):
+            p.paid.setdefault(card_id, set()).update(rows)
+        p.pending.clear()
+        p.paused = False
+        nxt = e.lot_index + 1
+        p.current = nxt if nxt < len(p.lots) else None
+        if p.current is not None:
+            p.lots[nxt].status = OPEN
+
+    def _on_partie_cleared(self, e: PartieCleared) -> None:
+        p = self.running
+        p.cleared, p.paused = True, False
+        p.pending.clear()
+
+    def _on_cards_sold(self, e: CardsSold) -> None:
+        for card_id in e.card_ids:
+            self.sold_changes[card_id] = e.sold
+
+    def _on_cards_imported(self, e: CardsImported) -> None:
+        self.cards_imports.append(e)
+
+    def _on_voucher_issued(self, e: VoucherIssued) -> None:
+        self.vouchers[e.code] = Voucher(e)
+        self.voucher_serial = max(self.voucher_serial, e.serial)
+
+    def _on_voucher_printed(self, e: VoucherPrinted) -> None:
+        self.vouchers[e.code].printed += 1
+
+    def _on_voucher_reprint_requested(self, e: VoucherReprintRequested) -> None:
+        self.vouchers[e.code].reprints_requested += 1
+
+    def _on_voucher_redeemed(self, e: VoucherRedeemed) -> None:
+        self.vouchers[e.code].redeemed = True
+
+    def unprinted(self) -> list[tuple[VoucherIssued, bool]]:
+        """Vouchers waiting for the printer, oldest first, each with ``duplicate`` (a reprint)."""
+        out = []
+        for v in self.vouchers.values():
+            wanted = 1 + v.reprints_requested
+            for k in range(v.printed, wanted):
+                out.append((v.issued, k > 0))
+        return sorted(out, key=lambda item: item[0].serial)
+
+    def snapshot(self) -> dict:
+        """A plain comparable picture of the whole state (replay equals live)."""
+        def partie_dict(p: Partie) -> dict:
+            return {
+                "number": p.number, "draws": list(p.draws), "current": p.current, "cleared": p.cleared,
+                "paused": p.paused, "undo_available": p.undo_available, "pending": sorted(p.pending),
+                "paid": {k: sorted(v) for k, v in sorted(p.paid.items())}, "cancelled": sorted(p.cancelled),
+                "checks": {k: [c.verdict for c in v] for k, v in sorted(p.checks.items())},
+                "lots": [(lot.kind, lot.label, lot.status, lot.award) for lot in p.lots],
+                "undone": list(p.undone), "false_claims": p.false_claims, "consolation": p.consolation,
+            }
+        return {
+            "parties": [partie_dict(p) for p in self.parties],
+            "sold": dict(sorted(self.sold_changes.items())),
+            "vouchers": {c: (v.issued, v.printed, v.reprints_requested, v.redeemed) for c, v in sorted(self.vouchers.items())},
+            "last_seq": self.last_seq,
+        }

@@ -1,0 +1,42 @@
+"""The small interfaces the drivers and the web implement or use, so the core never imports them."""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Callable, Protocol
+
+from hall.events import Record, VoucherIssued
+
+
+class Clock(Protocol):
+    def __call__(self) -> str:
+        """The current time, ISO 8601 in UTC."""
+
+
+def utc_now() -> str:
+    """The wall-clock time as ISO 8601 UTC with milliseconds."""
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Rng(Protocol):
+    def sample(self, population, k: int) -> list: ...
+
+
+Subscriber = Callable[[Record], None]
+"""Called under the hall's lock after each event is durable and applied: must return quickly (queue the work)."""
+
+
+class VoucherPrinter(Protocol):
+    def print_voucher(self, voucher: VoucherIssued, duplicate: bool, hall_name: str, at: str) -> None:
+        """Print one voucher or raise ``OSError``/``RuntimeError`` (the job then waits for the printer)."""
+
+
+class BallSource(Protocol):
+    """A device that draws balls: started by the composition root, calls ``Hall.draw`` itself."""
+
+    def start(self) -> None: ...
+    def stop(self) -> None: ...
+
+
+class DeviceStatus(Protocol):
+    def __call__(self, device: str, status: str, detail: str) -> None:
+        """Report a device's state: ``ok``, ``degraded`` or ``absent`` with a sentence for people."""

@@ -1,0 +1,83 @@
+"""Opening an evening's data folder: the journal, the card book, the voucher secret, the ``Hall``."""
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from hall.cardbook import CardBook
+from hall.config import Config
+from hall.journal import Journal
+from hall.service import Hall
+
+JOURNAL_FILE = "journal.sqlite"
+SECRET_FILE = "voucher.key"
+
+
+class Service(Protocol):
+    """A background part of the hall (a device reader, the print queue): started, watched, stopped."""
+
+    name: str
+
+    def start(self) -> None: ...
+    def stop(self) -> None: ...
+    def alive(self) -> bool: ...
+
+
+def load_or_create_secret(path: Path) -> bytes:
+    """The hall's voucher secret, made (32 random bytes, mode 0600) on first use."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        pass
+    data = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return data
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file, for the journal's audit trail."""
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else ""
+
+
+@dataclass
+class Runtime:
+    """The hall and the services that run beside it, for one data folder."""
+
+    config: Config
+    hall: Hall
+    data_dir: Path
+    services: list[Service] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, config: Config) -> "Runtime":
+        """Open (or create) the data folder and rebuild the hall from its journal."""
+        data_dir = config.data_dir
+        data_dir.mkdir(parents=True, exist_ok=True)
+        journal = Journal(data_dir / JOURNAL_FILE)
+        book = CardBook.load(data_dir, config.cards.columns)
+        hall = Hall(config, journal, book, load_or_create_secret(data_dir / SECRET_FILE))
+        return cls(config, hall, data_dir)
+
+    def start_services(self) -> None:
+        for service in self.services:
+            service.start()
+
+    def stop_services(self) -> None:
+        for service in reversed(self.services):
+            try:
+                service.stop()
+            except Exception:  # a device that fails to stop must not keep the others running
+                pass
+
+    def close(self) -> None:
+        self.stop_services()
+        with self.hall.lock:
+            self.hall.journal.close()

@@ -1,0 +1,387 @@
+"""``Hall``: the one entry point for every command, from any input (ARCHITECTURE "one-writer rule").
+
+Under one lock: validate against the current state → append the event to the journal (durable)
+→ apply it to the in-memory state → publish it to subscribers. Nobody sees an event that is not
+on disk. On start the state is rebuilt by replaying the journal.
+"""
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any, Callable, Iterable, Sequence
+
+from hall.cardbook import CardBook
+from hall.cards import check_card_id, normalize_card_id, parse_number
+from hall.claims import verify
+from hall.config import Config
+from hall.errors import InvalidNumber, Rejected
+from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, ClaimChecked, DrawResumed,
+                         DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, Record, TieBreakDraw,
+                         VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
+from hall.journal import Journal
+from hall.partie import Evening, Partie
+from hall.ports import Subscriber, utc_now
+from hall.vouchers import check_code, make_code, normalize_code
+from hall.watch import WinnerWatch
+
+RIGHTS: dict[str, set[str]] = {
+    "start_partie": {"speaker"}, "draw": {"speaker", "device"}, "undo": {"speaker"},
+    "announce_claim": {"speaker", "controller", "device"}, "resume": {"speaker"},
+    "check_claim": {"controller", "speaker", "device"}, "award": {"speaker"}, "clear": {"speaker"},
+    "set_sold": {"desk"}, "import_cards": set(), "redeem": {"desk"}, "reprint": {"speaker", "desk"},
+    "voucher_printed": {"device"}, "propose": {"device"},
+}
+ALL_RIGHTS = {"admin", "system"}
+
+
+class Hall:
+    """The evening's application service. Thread-safe: every public method takes the one lock."""
+
+    def __init__(self, config: Config, journal: Journal, book: CardBook, voucher_secret: bytes = b"",
+                 clock: Callable[[], str] = utc_now, rng: random.Random | None = None):
+        self.config = config
+        self.journal = journal
+        self.book = book
+        self._secret = voucher_secret
+        self._clock = clock
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._lock = threading.RLock()
+        self._subscribers: list[Subscriber] = []
+        self._notice_subscribers: list[Callable[[str, dict], None]] = []
+        self.devices: dict[str, dict] = {}
+        self.proposed: dict | None = None      # an auto-read ball waiting for the speaker (confirm mode)
+        self.evening = Evening(config.rules.false_claim)
+        for record in journal.records():
+            self.evening.apply(record.event, record.seq)
+        self._claimed_since_draw: set[str] = set()
+        self._rebuild_watch()
+
+    # ---- plumbing -------------------------------------------------------------------------------
+    @property
+    def lock(self) -> threading.RLock:
+        return self._lock
+
+    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
+        """Call ``fn(record)`` after every durable event; returns the function that unsubscribes."""
+        with self._lock:
+            self._subscribers.append(fn)
+        return lambda: self._subscribers.remove(fn) if fn in self._subscribers else None
+
+    def subscribe_notices(self, fn: Callable[[str, dict], None]) -> None:
+        """Call ``fn(name, payload)`` for passing news that is not journalled (device status, refused balls)."""
+        with self._lock:
+            self._notice_subscribers.append(fn)
+
+    def notify(self, name: str, payload: dict) -> None:
+        """Publish a passing notice (``device:status_changed``, ``draw:refused``…)."""
+        with self._lock:
+            for fn in list(self._notice_subscribers):
+                fn(name, payload)
+
+    def set_device_status(self, device: str, status: str, detail: str = "") -> None:
+        """Record and announce a device's state (``ok``, ``degraded``, ``absent``) with a sentence for people."""
+        with self._lock:
+            entry = {"device": device, "status": status, "detail": detail, "at": self._clock()}
+            if {k: v for k, v in self.devices.get(device, {}).items() if k != "at"} != {k: v for k, v in entry.items() if k != "at"}:
+                self.devices[device] = entry
+                self.notify("device:status_changed", entry)
+
+    def _allow(self, command: str, role: str) -> None:
+        if role not in ALL_RIGHTS and role not in RIGHTS[command]:
+            raise Rejected("forbidden", command=command, role=role)
+
+    def _commit(self, event: Any, role: str) -> Record:
+        record = self.journal.append(event, role, self._clock())
+        self.evening.apply(event, record.seq)
+        self._after(event)
+        for fn in list(self._subscribers):
+            fn(record)
+        return record
+
+    def _after(self, event: Any) -> None:
+        """Keep the derived winner watch in step with the state."""
+        p = self.evening.running
+        if isinstance(event, BallDrawn):
+            lot = p.current_lot
+            self.watch.on_draw(event.number, p.current, lot.kind if lot else None, p.paid, self._claimed_since_draw)
+            self._claimed_since_draw = set()
+        elif isinstance(event, DrawUndone):
+            lot = p.current_lot
+            self.watch.on_undo(lot.kind if lot else None, p.paid)
+        elif isinstance(event, ClaimChecked):
+            self._claimed_since_draw.add(event.card_id)
+        elif isinstance(event, LotAwarded):
+            lot = p.current_lot
+            self.watch.refresh(lot.kind if lot else None, p.paid)
+        elif isinstance(event, (PartieStarted, CardsSold, PartieCleared)):
+            self._rebuild_watch()
+
+    def _rebuild_watch(self) -> None:
+        sold = {cid: self.book.get(cid) for cid in self.book if self.is_sold(cid)}
+        self.watch = WinnerWatch(sold, self.config.rules.last_number)
+        p = self.evening.running
+        if p is not None:
+            lot = p.current_lot
+            self.watch.reset(p.draws, lot.kind if lot else None, p.paid)
+
+    def is_sold(self, card_id: str) -> bool:
+        """Whether the carton may play: sold per the book, then per the sales journalled tonight."""
+        if card_id in self.evening.sold_changes:
+            return self.evening.sold_changes[card_id]
+        return self.book.is_sold(card_id)
+
+    def _running(self) -> Partie:
+        p = self.evening.running
+        if p is None:
+            raise Rejected("no_partie")
+        return p
+
+    # ---- the partie ------------------------------------------------------------------------------
+    def start_partie(self, lots: Sequence[LotSpec] | None = None, consolation: str | None = None,
+                     *, role: str) -> Record:
+        """Start the next partie, with ``lots`` or the programme's; refused while one is running."""
+        with self._lock:
+            self._allow("start_partie", role)
+            if self.evening.running is not None:
+                raise Rejected("partie_running", number=self.evening.running.number)
+            spec = self.config.partie_spec(len(self.evening.parties))
+            lots = tuple(lots) if lots else spec.lots
+            for lot in lots:
+                if lot.kind not in ("quine", "double_quine", "carton_plein"):
+                    raise Rejected("bad_lot", kind=lot.kind)
+            if not lots:
+                raise Rejected("bad_lot", kind=None)
+            event = PartieStarted(len(self.evening.parties) + 1, lots, consolation or spec.consolation)
+            return self._commit(event, role)
+
+    def draw(self, number: Any, *, role: str, source: str = "console") -> Record:
+        """Draw ``number``; raises ``Rejected`` (``out_of_range``, ``already_drawn``, ``no_partie``, ``locked``…)."""
+        with self._lock:
+            self._allow("draw", role)
+            n = self._check_drawable(number)
+            p = self.evening.running
+            if self.proposed is not None and self.proposed["number"] == n:
+                self.proposed = None
+            return self._commit(BallDrawn(n, len(p.draws), source), role)
+
+    def _check_drawable(self, number: Any) -> int:
+        try:
+            n = parse_number(number)
+        except InvalidNumber as exc:
+            raise Rejected("out_of_range", number=number, why=str(exc)) from None
+        p = self._running()
+        if p.current is None:
+            raise Rejected("partie_finished", number=p.number)
+        if p.paused:
+            raise Rejected("locked", number=n)
+        if p.pending:
+            raise Rejected("claims_pending", cards=sorted(p.pending))
+        if n in p.draws:
+            raise Rejected("already_drawn", number=n, index=p.draws.index(n))
+        return n
+
+    def propose(self, number: Any, *, role: str, source: str = "ball_machine") -> dict:
+        """Hold an auto-read ball for the speaker's confirmation (confirm mode); same refusals as ``draw``."""
+        with self._lock:
+            self._allow("propose", role)
+            n = self._check_drawable(number)
+            self.proposed = {"number": n, "source": source, "at": self._clock()}
+            self.notify("draw:proposed", dict(self.proposed))
+            return dict(self.proposed)
+
+    def confirm_proposed(self, number: Any = None, *, role: str) -> Record:
+        """Draw the held ball, or the speaker's correction of it (a misread 13 that was an 18)."""
+        with self._lock:
+            self._allow("draw", role)
+            if self.proposed is None:
+                raise Rejected("nothing_proposed")
+            chosen = self.proposed["number"] if number is None else number
+            source = self.proposed["source"] if number is None else "console"
+            record = self.draw(chosen, role=role, source=source)
+            self.proposed = None
+            return record
+
+    def reject_proposed(self, *, role: str) -> None:
+        """Drop the held ball (read by mistake)."""
+        with self._lock:
+            self._allow("draw", role)
+            if self.proposed is not None:
+                self.proposed = None
+                self.notify("draw:proposed", {"number": None})
+
+    def undo(self, *, role: str) -> Record:
+        """Cancel the last draw; refused after an award on it, before any draw, or twice in a row."""
+        with self._lock:
+            self._allow("undo", role)
+            p = self._running()
+            if not p.draws:
+                raise Rejected("nothing_to_undo")
+            if not p.undo_available:
+                raise Rejected("already_undone")
+            if p.drawn_at_last_award():
+                raise Rejected("undo_after_award", number=p.last)
+            return self._commit(DrawUndone(p.last, len(p.draws) - 1), role)
+
+    def announce_claim(self, *, role: str, source: str = "console") -> Record | None:
+        """Stop the draw for a claim (RULES L10); ``None`` if already stopped."""
+        with self._lock:
+            self._allow("announce_claim", role)
+            p = self._running()
+            if p.current is None:
+                raise Rejected("partie_finished", number=p.number)
+            if p.paused:
+                return None
+            return self._commit(ClaimAnnounced(source), role)
+
+    def resume(self, *, role: str) -> Record:
+        """Let the draw go on after a false claim; refused while a valid claim waits for its lot."""
+        with self._lock:
+            self._allow("resume", role)
+            p = self._running()
+            if p.pending:
+                raise Rejected("claims_pending", cards=sorted(p.pending))
+            if not p.paused:
+                raise Rejected("not_paused")
+            return self._commit(DrawResumed(), role)
+
+    def check_claim(self, card_id: str, *, role: str) -> dict:
+        """Check a claimed carton; returns the verdict as INTERFACE §4 shapes it (the check is journalled)."""
+        with self._lock:
+            self._allow("check_claim", role)
+            if not isinstance(card_id, str) or not card_id.strip():
+                raise Rejected("bad_card_id", card_id=card_id)
+            cid = normalize_card_id(card_id)
+            p = self.evening.partie
+            before = [{"verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
+                      for c in (p.checks.get(cid, []) if p else [])]
+            lot = p.current_lot if p is not None and not p.cleared else None
+            card = self.book.get(cid)
+            extra = {}
+            if lot is None:
+                event = ClaimChecked(cid, "closed", None, None, p.last if p else None)
+            elif card is None:
+                event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
+                extra["check_character_ok"] = check_card_id(cid)
+            elif not self.is_sold(cid):
+                event = ClaimChecked(cid, "unsold_card", p.current, lot.kind, p.last)
+            elif cid in p.cancelled:
+                event = ClaimChecked(cid, "cancelled_card", p.current, lot.kind, p.last)
+            else:
+                v = verify(card, p.draws, lot.kind, self.config.rules.last_number, p.paid.get(cid, set()))
+                event = ClaimChecked(cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows,
+                                     v.missing, v.reason)
+            record = self._commit(event, role)
+            return {**self._verdict_dict(event, lot), "checked_before": before, "seq": record.seq, **extra}
+
+    @staticmethod
+    def _verdict_dict(e: ClaimChecked, lot) -> dict:
+        return {"verdict": e.verdict, "card_id": e.card_id, "reason": e.reason,
+                "lot": None if lot is None else {"index": e.lot_index, "kind": lot.kind, "label": lot.label},
+                "rows": list(e.rows), "complete_rows": list(e.complete_rows), "missing": list(e.missing),
+                "last": e.last}
+
+    def award(self, *, role: str) -> dict:
+        """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14)."""
+        with self._lock:
+            self._allow("award", role)
+            p = self._running()
+            if p.current is None or not p.pending:
+                raise Rejected("no_valid_claim")
+            claims = list(p.pending.values())
+            lot_index = p.current
+            ties, tie_break, consolation, shared = self.config.rules.ties, (), (), False
+            if len(claims) == 1:
+                winners = (claims[0],)
+            elif ties == "share":
+                winners, shared = tuple(claims), True
+            else:
+                numbers = self._rng.sample(range(1, 91), len(claims))  # a separate full 1–90 bag
+                tie_break = tuple(TieBreakDraw(c.card_id, n) for c, n in zip(claims, numbers))
+                pick = min if ties == "draw_lowest" else max
+                best = pick(tie_break, key=lambda t: t.number)
+                winners = tuple(c for c in claims if c.card_id == best.card_id)
+                consolation = tuple(t.card_id for t in tie_break if t.card_id != best.card_id)
+            event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
+                               tie_break, consolation, p.last, len(p.draws) - 1, shared)
+            lot = p.lots[lot_index]
+            self._commit(event, role)
+            codes = [self._issue(p, lot_index, lot, cid, False, shared, role) for cid in event.winners]
+            codes += [self._issue(p, lot_index, lot, cid, True, False, role) for cid in consolation]
+            return {"winner": event.winners[0], "winners": list(event.winners), "shared": shared,
+                    "tie_break": [{"card_id": t.card_id, "number": t.number} for t in tie_break],
+                    "consolation": list(consolation), "vouchers": codes,
+                    "lot": {"index": lot_index, "kind": lot.kind, "label": lot.label}}
+
+    def _issue(self, p: Partie, lot_index: int, lot, card_id: str, consolation: bool, shared: bool, role: str) -> str:
+        serial = self.evening.voucher_serial + 1
+        code = make_code(self._secret, serial)
+        label = p.consolation if consolation else lot.label
+        self._commit(VoucherIssued(code, serial, p.number, lot_index, lot.kind, label, card_id, consolation, shared), role)
+        return code
+
+    def clear(self, *, role: str, force: bool = False) -> Record:
+        """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given."""
+        with self._lock:
+            self._allow("clear", role)
+            p = self._running()
+            if p.pending:
+                raise Rejected("claims_pending", cards=sorted(p.pending))
+            if p.current is not None and not force:
+                raise Rejected("lots_remaining", lots=len(p.lots) - p.current)
+            return self._commit(PartieCleared(p.number, forced=p.current is not None), role)
+
+    # ---- cartons ---------------------------------------------------------------------------------
+    def set_sold(self, card_ids: Iterable[str], sold: bool = True, *, role: str) -> Record:
+        """Record cartons sold (or handed back); unknown ids are refused, naming them."""
+        with self._lock:
+            self._allow("set_sold", role)
+            ids = tuple(normalize_card_id(c) for c in card_ids)
+            unknown = [c for c in ids if c not in self.book]
+            if unknown:
+                raise Rejected("unknown_card", cards=unknown[:20], count=len(unknown))
+            return self._commit(CardsSold(ids, bool(sold)), role)
+
+    def replace_book(self, book: CardBook, sha256: str, added: int, *, role: str) -> Record:
+        """Adopt a new card book (already saved to the data folder by the caller) and journal the change."""
+        with self._lock:
+            self._allow("import_cards", role)
+            self.book = book
+            return self._commit(CardsImported(added, len(book), sha256), role)
+
+    # ---- vouchers --------------------------------------------------------------------------------
+    def redeem(self, code: str, *, role: str) -> dict:
+        """Hand a prize over for a voucher: ``unknown_voucher`` (forged, altered, never issued), ``already_redeemed``."""
+        with self._lock:
+            self._allow("redeem", role)
+            code = normalize_code(code) if isinstance(code, str) else ""
+            voucher = self.evening.vouchers.get(code)
+            if check_code(self._secret, code) is None or voucher is None:
+                raise Rejected("unknown_voucher", code=code)
+            if voucher.redeemed:
+                raise Rejected("already_redeemed", code=code)
+            record = self._commit(VoucherRedeemed(code), role)
+            v = voucher.issued
+            return {"code": code, "redeemed": True, "partie": v.partie, "lot": v.lot_label, "kind": v.lot_kind,
+                    "card_id": v.card_id, "consolation": v.consolation, "seq": record.seq}
+
+    def voucher_printed(self, code: str, duplicate: bool = False, *, role: str) -> Record:
+        """Record that the printer took a voucher (the print queue calls this after each success)."""
+        with self._lock:
+            self._allow("voucher_printed", role)
+            if code not in self.evening.vouchers:
+                raise Rejected("unknown_voucher", code=code)
+            return self._commit(VoucherPrinted(code, duplicate), role)
+
+    def request_reprint(self, code: str, *, role: str) -> Record:
+        """Ask for a DUPLICATA of a voucher."""
+        with self._lock:
+            self._allow("reprint", role)
+            code = normalize_code(code)
+            if code not in self.evening.vouchers:
+                raise Rejected("unknown_voucher", code=code)
+            return self._commit(VoucherReprintRequested(code), role)
+
+    def unprinted(self) -> list[tuple[VoucherIssued, bool]]:
+        """Vouchers still to print (after a restart, or while the printer was away)."""
+        with self._lock:
+            return self.evening.unprinted()
