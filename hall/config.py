@@ -10,6 +10,7 @@ import dataclasses
 import difflib
 import os
 import tomllib
+import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,6 +133,8 @@ _SECTIONS = {f.name: f for f in dataclasses.fields(Config)}
 
 
 def _type_ok(value: Any, hint: Any) -> bool:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return any(_type_ok(value, arg) for arg in typing.get_args(hint) if arg is not type(None))
     if hint is float:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if hint is int:
@@ -161,7 +164,7 @@ def _section(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
         if choices and value not in choices:
             problems.append(f"{where}.{key} : {value!r} n'est pas l'une des valeurs {', '.join(choices)}")
             continue
-        values[key] = float(value) if hints[key] is float else value
+        values[key] = float(value) if hints[key] in (float, float | None) and value is not None else value
     for name, f in fields.items():
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and name not in raw:
             problems.append(f"{where}.{name} : clé obligatoire absente")

@@ -1,6 +1,7 @@
 """Opening an evening's data folder: the journal, the card book, the voucher secret, the ``Hall``."""
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import secrets
@@ -10,10 +11,12 @@ from typing import Protocol
 
 from hall.cardbook import CardBook
 from hall.config import Config
+from hall.errors import HallError
 from hall.journal import Journal
 from hall.service import Hall
 
 JOURNAL_FILE = "journal.sqlite"
+LOCK_FILE = "hall.lock"
 SECRET_FILE = "voucher.key"
 
 
@@ -55,16 +58,18 @@ class Runtime:
     hall: Hall
     data_dir: Path
     services: list[Service] = field(default_factory=list)
+    lock_fd: int | None = None
 
     @classmethod
     def open(cls, config: Config) -> "Runtime":
         """Open (or create) the data folder and rebuild the hall from its journal."""
         data_dir = config.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
+        lock_fd = _lock_data_dir(data_dir)
         journal = Journal(data_dir / JOURNAL_FILE)
         book = CardBook.load(data_dir, config.cards.columns)
         hall = Hall(config, journal, book, load_or_create_secret(data_dir / SECRET_FILE))
-        return cls(config, hall, data_dir)
+        return cls(config, hall, data_dir, lock_fd=lock_fd)
 
     def start_services(self) -> None:
         for service in self.services:
@@ -81,3 +86,20 @@ class Runtime:
         self.stop_services()
         with self.hall.lock:
             self.hall.journal.close()
+        if self.lock_fd is not None:
+            os.close(self.lock_fd)
+            self.lock_fd = None
+
+
+def _lock_data_dir(data_dir: Path) -> int:
+    """Take the data folder for this process alone (the journal has one writer); the kernel frees it at exit."""
+    fd = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise HallError(f"{data_dir} est déjà utilisé par un autre loto-hall (le service tourne ?) : "
+                        "arrêtez-le, ou importez les cartons depuis la page /admin") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd

@@ -51,10 +51,21 @@ class Hall:
         self.devices: dict[str, dict] = {}
         self.proposed: dict | None = None      # an auto-read ball waiting for the speaker (confirm mode)
         self.evening = Evening(config.rules.false_claim)
-        for record in journal.records():
-            self.evening.apply(record.event, record.seq)
         self._claimed_since_draw: set[str] = set()
-        self._rebuild_watch()
+        self.watch: WinnerWatch | None = None
+        self._replay(list(journal.records()))
+
+    def _replay(self, records: list[Record]) -> None:
+        """Rebuild the state from the journal; the watch follows only the last partie, event by event."""
+        starts = [i for i, r in enumerate(records) if r.type == PartieStarted.type]
+        last_start = starts[-1] if starts else len(records)
+        for record in records[:last_start]:
+            self.evening.apply(record.event, record.seq)
+        for record in records[last_start:]:
+            self.evening.apply(record.event, record.seq)
+            self._after(record.event)
+        if self.watch is None:
+            self._rebuild_watch()
 
     # ---- plumbing -------------------------------------------------------------------------------
     @property
@@ -113,16 +124,21 @@ class Hall:
         elif isinstance(event, LotAwarded):
             lot = p.current_lot
             self.watch.refresh(lot.kind if lot else None, p.paid)
-        elif isinstance(event, (PartieStarted, CardsSold, PartieCleared)):
+        elif isinstance(event, PartieStarted):
+            self.watch = None       # a new partie: no sleepers carried over
+            self._rebuild_watch()
+        elif isinstance(event, (CardsSold, CardsImported, PartieCleared)):
             self._rebuild_watch()
 
     def _rebuild_watch(self) -> None:
         sold = {cid: self.book.get(cid) for cid in self.book if self.is_sold(cid)}
+        kept = self.watch.sleepers if self.watch is not None and self.evening.running is not None else []
         self.watch = WinnerWatch(sold, self.config.rules.last_number)
         p = self.evening.running
         if p is not None:
             lot = p.current_lot
             self.watch.reset(p.draws, lot.kind if lot else None, p.paid)
+            self.watch.sleepers = [s for s in kept if s.card_id in sold]
 
     def is_sold(self, card_id: str) -> bool:
         """Whether the carton may play: sold per the book, then per the sales journalled tonight."""

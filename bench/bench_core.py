@@ -1,0 +1,177 @@
+"""Core figures: claim verdict and winner-watch update with 100 000 cartons, replay of an evening, memory.
+
+Run: python bench/bench_core.py            (prints the figures recorded in docs/benchmarks.md)
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from hall.cardbook import CardBook
+from hall.cards import generate_cards
+from hall.claims import verify
+from hall.config import parse_config
+from hall.errors import Rejected
+from hall.journal import Journal
+from hall.service import Hall
+from hall.watch import WinnerWatch
+
+N = 100_000
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+
+def bench_claims_and_watch(cards):
+    book = CardBook(dict(cards))
+    ids = list(book)
+    rnd = random.Random(1)
+    order = list(range(1, 91))
+    rnd.shuffle(order)
+    draws = order[:40]
+    # claim verdict: look-up in the book + the rules
+    times = []
+    for _ in range(5000):
+        cid = rnd.choice(ids)
+        t0 = time.perf_counter()
+        verify(book.get(cid), draws, "quine")
+        times.append(time.perf_counter() - t0)
+    print(f"claim verdict (book of {len(book):,}): p50 {percentile(times, 50) * 1e6:.1f} µs, "
+          f"p99 {percentile(times, 99) * 1e6:.1f} µs")
+    # winner watch: one draw, incremental vs a rescan of every sold carton
+    t0 = time.perf_counter()
+    watch = WinnerWatch({cid: book.get(cid) for cid in ids})
+    build = time.perf_counter() - t0
+    per_draw = []
+    for i, n in enumerate(order[:60]):
+        t0 = time.perf_counter()
+        watch.on_draw(n, 0, "quine", {}, ())
+        per_draw.append(time.perf_counter() - t0)
+    late = per_draw[30:]
+    per_draw = per_draw[:30]
+    drawn = order[:30]
+    t0 = time.perf_counter()
+    for cid in ids:
+        verify(book.get(cid), drawn, "quine")
+    rescan = time.perf_counter() - t0
+    mean = statistics.mean(per_draw)
+    print(f"winner watch over {len(ids):,} sold cartons: index built in {build:.2f} s; per draw mean "
+          f"{mean * 1e3:.2f} ms, p99 {percentile(per_draw, 99) * 1e3:.2f} ms; full rescan {rescan * 1e3:.0f} ms "
+          f"(ratio {rescan / mean:.0f}×) — first 30 draws; draws 31–60 with the quine still unclaimed and "
+          f"thousands of sleepers: mean {statistics.mean(late) * 1e3:.2f} ms, max {max(late) * 1e3:.1f} ms")
+
+
+def build_evening(folder: Path, cards, parties=10):
+    config = parse_config({})
+    book = CardBook(dict(cards))
+    hall = Hall(config, Journal(folder / "journal.sqlite"), book, voucher_secret=b"k" * 32, rng=random.Random(2))
+    rnd = random.Random(3)
+    for _ in range(parties):
+        hall.start_partie(role="speaker")
+        order = list(range(1, 91))
+        rnd.shuffle(order)
+        for n in order:
+            p = hall.evening.running
+            if p.current is None:
+                break
+            hall.draw(n, role="speaker")
+            for cid in list(hall.watch.candidates)[:3]:
+                hall.check_claim(cid, role="controller")
+            if p.pending:
+                hall.award(role="speaker")
+            elif rnd.random() < 0.03:
+                hall.check_claim(rnd.choice(list(book)), role="controller")   # a false claim now and then
+        try:
+            hall.clear(role="speaker", force=True)
+        except Rejected:
+            pass
+    hall.journal.close()
+    return config, book
+
+
+def bench_replay(cards):
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        t0 = time.perf_counter()
+        config, book = build_evening(folder, cards)
+        built = time.perf_counter() - t0
+        events = Journal(folder / "journal.sqlite").last_seq
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            hall = Hall(config, Journal(folder / "journal.sqlite"), book, voucher_secret=b"k" * 32)
+            times.append(time.perf_counter() - t0)
+            hall.journal.close()
+        print(f"replay of a 10-partie evening ({events} events, {len(book):,} sold cartons): "
+              f"best {min(times) * 1e3:.0f} ms, median {statistics.median(times) * 1e3:.0f} ms "
+              f"(live evening with fsync per event took {built:.1f} s)")
+
+
+def bench_durable_check(cards):
+    with tempfile.TemporaryDirectory() as tmp:
+        book = CardBook(dict(cards))
+        hall = Hall(parse_config({}), Journal(Path(tmp) / "j.sqlite"), book, voucher_secret=b"k" * 32)
+        hall.start_partie(role="speaker")
+        for n in range(1, 41):
+            hall.draw(n, role="speaker")
+        ids = list(book)
+        times = []
+        for i in range(300):
+            t0 = time.perf_counter()
+            hall.check_claim(ids[(i * 7) % len(ids)], role="controller")
+            times.append(time.perf_counter() - t0)
+        print(f"Hall.check_claim including the fsync'd journal write: p50 {percentile(times, 50) * 1e3:.2f} ms, "
+              f"p99 {percentile(times, 99) * 1e3:.2f} ms")
+        hall.journal.close()
+
+
+MEMORY_CHILD = """
+import sys, tempfile
+from pathlib import Path
+from hall.cardbook import CardBook
+from hall.cards import generate_cards
+from hall.config import parse_config
+from hall.journal import Journal
+from hall.service import Hall
+def rss_kb():
+    # VmRSS, not ru_maxrss: a forked child's ru_maxrss starts from its parent's size
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+before = rss_kb()
+book = CardBook(dict(generate_cards(int(sys.argv[1]), seed=1)))
+tmp = tempfile.mkdtemp()
+hall = Hall(parse_config({}), Journal(Path(tmp) / "j.sqlite"), book, voucher_secret=b"k" * 32)
+hall.start_partie(role="speaker")
+for n in range(1, 31):
+    hall.draw(n, role="speaker")
+print(before, rss_kb())
+"""
+
+
+def bench_memory():
+    out = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(N)], capture_output=True, text=True, check=True)
+    before, after = map(int, out.stdout.split())
+    print(f"resident memory, hall with {N:,} sold cartons in play: {after / 1024:.0f} MB "
+          f"(interpreter and imports alone: {before / 1024:.0f} MB)")
+
+
+def main():
+    t0 = time.perf_counter()
+    cards = generate_cards(N, seed="bench")
+    print(f"generated {N:,} cartons in {time.perf_counter() - t0:.2f} s")
+    bench_claims_and_watch(cards)
+    bench_durable_check(cards[:2000])
+    bench_replay(cards[:3000])
+    bench_memory()
+
+
+if __name__ == "__main__":
+    main()

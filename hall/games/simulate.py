@@ -1,0 +1,53 @@
+"""``loto-hall games simulate`` and ``games tournament``: bot games to the end, results printed."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hall.games.match import play_out
+from hall.games.registry import get_game
+
+
+def simulate(name: str, players: int, games: int, seed: int) -> dict:
+    """Play ``games`` bot games; returns wins per seat, draws and the average length in moves."""
+    game = get_game(name)
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"{name}: {game.min_players}–{game.max_players} joueurs, pas {players}")
+    bot = game.bots["default"]
+    wins: Counter = Counter()
+    lengths = []
+    shared = 0
+    for g in range(games):
+        rng = random.Random(f"{seed}:{g}")
+        match = play_out(game, players, [bot] * players, rng)
+        outcome = match.outcome()
+        lengths.append(len(match.log))
+        if len(outcome.winners) == 1:
+            wins[outcome.winners[0]] += 1
+        else:
+            shared += 1
+            for seat in outcome.winners:
+                wins[seat] += 1
+    return {"game": name, "players": players, "games": games, "seed": seed,
+            "wins": [wins[s] for s in range(players)], "shared": shared,
+            "average_moves": sum(lengths) / max(1, len(lengths))}
+
+
+def run(args) -> int:
+    """Run the ``games`` sub-command; returns the exit code."""
+    if args.games_command == "tournament":
+        from hall.games.osga import simulate_day
+        print(simulate_day(args.teams, args.seed))
+        return 0
+    try:
+        result = simulate(args.game, args.players, args.games, args.seed)
+    except ValueError as exc:
+        print(f"loto-hall: {exc}")
+        return 2
+    print(f"{result['game']} — {result['games']} parties, {result['players']} joueurs, graine {result['seed']}")
+    for seat, count in enumerate(result["wins"]):
+        print(f"  siège {seat} : {count} victoire(s) ({100 * count / max(1, result['games']):.1f} %)")
+    if result["shared"]:
+        print(f"  victoires partagées / égalités : {result['shared']}")
+    print(f"  longueur moyenne : {result['average_moves']:.1f} coups")
+    return 0

@@ -1,0 +1,39 @@
+"""Shared fixtures: a real Hall over a real SQLite journal in a temporary folder."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hall.cardbook import CardBook
+from hall.cards import Card
+from hall.config import parse_config
+from hall.journal import Journal
+from hall.service import Hall
+
+SECRET = b"s" * 32
+
+
+def cards_from(notations: dict[str, str]) -> dict[str, Card]:
+    """Cartons from their one-line notation, by ID."""
+    return {cid: Card.parse(text) for cid, text in notations.items()}
+
+
+@pytest.fixture
+def make_hall(tmp_path):
+    """Build a Hall on ``tmp_path/journal.sqlite``; call again to reopen (replay) the same journal."""
+    opened = []
+
+    def make(cards: dict[str, Card] | None = None, sold: set[str] | None = None, rules: dict | None = None,
+             programme: list | None = None, seed: int = 1) -> Hall:
+        raw = {"hall": {"name": "Salle test", "data_dir": str(tmp_path)}, "rules": rules or {}}
+        if programme is not None:
+            raw["programme"] = {"partie": programme}
+        hall = Hall(parse_config(raw), Journal(tmp_path / "journal.sqlite"), CardBook(cards or {}, sold),
+                    voucher_secret=SECRET, rng=random.Random(seed))
+        opened.append(hall)
+        return hall
+
+    yield make
+    for hall in opened:
+        hall.journal.close()
