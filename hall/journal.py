@@ -52,15 +52,24 @@ class Journal:
 
     def append(self, event: Any, role: str, at: str) -> Record:
         """Write ``event`` durably and return its ``Record``; raises ``JournalError`` if the disk refuses."""
-        seq = self._last_seq + 1
-        payload = json.dumps(to_payload(event), ensure_ascii=False, separators=(",", ":"))
+        return self.append_all([event], role, at)[0]
+
+    def append_all(self, events: list[Any], role: str, at: str) -> list[Record]:
+        """Write several events in one transaction: after a crash, all of them are there or none."""
+        rows = [(self._last_seq + i, e.type, json.dumps(to_payload(e), ensure_ascii=False, separators=(",", ":")), role, at)
+                for i, e in enumerate(events, start=1)]
         try:
-            self._db.execute("INSERT INTO events (seq, type, payload, role, at) VALUES (?, ?, ?, ?, ?)",
-                             (seq, event.type, payload, role, at))
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("INSERT INTO events (seq, type, payload, role, at) VALUES (?, ?, ?, ?, ?)", rows)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: append failed: {exc}") from exc
-        self._last_seq = seq
-        return Record(seq, event, role, at)
+        self._last_seq += len(rows)
+        return [Record(seq, e, role, at) for (seq, *_), e in zip(rows, events)]
 
     def records(self, after: int = 0) -> Iterator[Record]:
         """Every record with ``seq > after``, in order."""

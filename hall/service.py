@@ -101,13 +101,16 @@ class Hall:
         if role not in ALL_RIGHTS and role not in RIGHTS[command]:
             raise Rejected("forbidden", command=command, role=role)
 
-    def _commit(self, event: Any, role: str) -> Record:
-        record = self.journal.append(event, role, self._clock())
-        self.evening.apply(event, record.seq)
-        self._after(event)
-        for fn in list(self._subscribers):
-            fn(record)
-        return record
+    def _commit(self, event: Any, role: str, *more: Any) -> Record:
+        """Journal ``event`` (and ``more``, in the same transaction), apply, publish; returns the first record."""
+        records = self.journal.append_all([event, *more], role, self._clock())
+        for record in records:
+            self.evening.apply(record.event, record.seq)
+            self._after(record.event)
+        for record in records:
+            for fn in list(self._subscribers):
+                fn(record)
+        return records[0]
 
     def _after(self, event: Any) -> None:
         """Keep the derived winner watch in step with the state."""
@@ -320,20 +323,19 @@ class Hall:
             event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
                                tie_break, consolation, p.last, len(p.draws) - 1, shared)
             lot = p.lots[lot_index]
-            self._commit(event, role)
-            codes = [self._issue(p, lot_index, lot, cid, False, shared, role) for cid in event.winners]
-            codes += [self._issue(p, lot_index, lot, cid, True, False, role) for cid in consolation]
+            serial = self.evening.voucher_serial
+            vouchers = []
+            for cid, is_consolation in [(c, False) for c in event.winners] + [(c, True) for c in consolation]:
+                serial += 1
+                label = p.consolation if is_consolation else lot.label
+                vouchers.append(VoucherIssued(make_code(self._secret, serial), serial, p.number, lot_index, lot.kind,
+                                              label, cid, is_consolation, shared and not is_consolation))
+            self._commit(event, role, *vouchers)   # the award and its vouchers: all on disk, or none
+            codes = [v.code for v in vouchers]
             return {"winner": event.winners[0], "winners": list(event.winners), "shared": shared,
                     "tie_break": [{"card_id": t.card_id, "number": t.number} for t in tie_break],
                     "consolation": list(consolation), "vouchers": codes,
                     "lot": {"index": lot_index, "kind": lot.kind, "label": lot.label}}
-
-    def _issue(self, p: Partie, lot_index: int, lot, card_id: str, consolation: bool, shared: bool, role: str) -> str:
-        serial = self.evening.voucher_serial + 1
-        code = make_code(self._secret, serial)
-        label = p.consolation if consolation else lot.label
-        self._commit(VoucherIssued(code, serial, p.number, lot_index, lot.kind, label, card_id, consolation, shared), role)
-        return code
 
     def clear(self, *, role: str, force: bool = False) -> Record:
         """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given."""

@@ -101,3 +101,35 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path):
         assert not missing, f"round {round_}: acknowledged events lost: {missing}"
         assert sorted(stored) == list(range(1, len(stored) + 1))   # no hole
     assert len(acknowledged) > 100
+
+
+BATCH_CHILD = textwrap.dedent("""
+    import sys
+    from hall.events import CardsSold
+    from hall.journal import Journal
+    j = Journal(sys.argv[1])
+    batch = j.last_seq
+    while True:
+        batch += 1
+        j.append_all([CardsSold((f"B{batch}", str(k)), True) for k in range(5)], "admin", "t")
+""")
+
+
+def test_a_batch_is_all_there_or_not_at_all_after_sigkill(tmp_path):
+    """An award and its vouchers go in one transaction: a kill never leaves half of them."""
+    path = tmp_path / "j.sqlite"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    rnd = random.Random(5)
+    for _ in range(8):
+        child = subprocess.Popen([sys.executable, "-c", BATCH_CHILD, str(path)], env=env)
+        try:
+            child.wait(timeout=rnd.uniform(0.3, 0.8))
+        except subprocess.TimeoutExpired:
+            os.kill(child.pid, signal.SIGKILL)
+            child.wait()
+    journal = Journal(path)
+    sizes: dict[str, int] = {}
+    for record in journal.records():
+        sizes[record.event.card_ids[0]] = sizes.get(record.event.card_ids[0], 0) + 1
+    journal.close()
+    assert sizes and set(sizes.values()) == {5}
