@@ -1,0 +1,65 @@
+"""Bot strength for Lobo 77 and La Linotte: win rates over seeded two-player games, seats alternating.
+
+Run from the repository root:  python bench/bench_bots_i.py [--games 1000]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from hall.games import linotte, lobo77
+from hall.games.base import Game, random_bot
+from hall.games.match import play_out
+
+
+def head_to_head(game: Game, bot, yardstick, games: int, options=None) -> dict:
+    """Wins, draws and losses of ``bot`` against ``yardstick`` over ``games`` seeded games, with timing."""
+    wins = draws = 0
+    started = time.perf_counter()
+    for seed in range(games):
+        bot_seat = seed % 2
+        bots = [bot, yardstick] if bot_seat == 0 else [yardstick, bot]
+        winners = play_out(game, 2, bots, random.Random(seed), options).outcome().winners
+        if winners == (bot_seat,):
+            wins += 1
+        elif bot_seat in winners:
+            draws += 1
+    seconds = time.perf_counter() - started
+    return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games,
+            "ms_per_game": 1000 * seconds / games}
+
+
+def bot_only_ms(game: Game, bot, games: int) -> float:
+    """Milliseconds per game with the bot in both seats."""
+    started = time.perf_counter()
+    for seed in range(games):
+        play_out(game, 2, [bot, bot], random.Random(seed))
+    return 1000 * (time.perf_counter() - started) / games
+
+
+def main() -> None:
+    """Print one line per pairing."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    games = parser.parse_args().games
+    pairings = [
+        ("lobo77", "default vs random", lobo77.GAME, lobo77.GAME.bots["default"], random_bot(lobo77.GAME), None),
+        ("lobo77", "easy vs random", lobo77.GAME, lobo77.GAME.bots["easy"], random_bot(lobo77.GAME), None),
+        ("lobo77", "default vs easy", lobo77.GAME, lobo77.GAME.bots["default"], lobo77.GAME.bots["easy"], None),
+        ("linotte", "default vs random", linotte.GAME, linotte.GAME.bots["default"], random_bot(linotte.GAME), None),
+        ("linotte", "default vs random, strict appel", linotte.GAME, linotte.GAME.bots["default"],
+         random_bot(linotte.GAME), linotte.LinotteOptions(strict_appel=True)),
+    ]
+    print(f"{'game':8} {'pairing':34} {'win':>7} {'draw':>6} {'loss':>6} {'ms/game':>8}")
+    for name, label, game, bot, yardstick, options in pairings:
+        r = head_to_head(game, bot, yardstick, games, options)
+        print(f"{name:8} {label:34} {r['wins'] / games:7.1%} {r['draws'] / games:6.1%} "
+              f"{r['losses'] / games:6.1%} {r['ms_per_game']:8.2f}")
+    for name, game in (("lobo77", lobo77.GAME), ("linotte", linotte.GAME)):
+        print(f"{name:8} {'default vs default (speed only)':34} {'':>7} {'':>6} {'':>6} "
+              f"{bot_only_ms(game, game.bots['default'], min(games, 200)):8.2f}")
+
+
+if __name__ == "__main__":
+    main()
