@@ -39,7 +39,7 @@ class JournalError(HallError):
 class Rejected(HallError):
     """A command refused by the rules; ``code`` is stable (``"already_drawn"``), ``detail`` says with what."""
 
-    def __init__(self, code: str, **detail):
+    def __init__(self, code: str, /, **detail):
         self.code = code
         self.detail = detail
         extra = ", ".join(f"{k}={v!r}" for k, v in detail.items())

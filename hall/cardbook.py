@@ -1,0 +1,321 @@
+"""The hall's card book: every carton by ID, which ones are sold, and its CSV file (INTERFACE §2).
+
+CSV: UTF-8 (a BOM is tolerated), comma separated, header ``card_id,row1,row2,row3`` with an optional
+``sold`` column (``0``/``1``). A file with any bad line is refused whole, every bad line listed with its
+line number (the header is line 1). IDs of the generated form typed in lower case are stored upper case.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from contextlib import suppress
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from hall.cards import CARD_ID, Card, check_card_id, check_columns, make_card_id, normalize_card_id, split_card_id
+from hall.errors import InvalidCard, InvalidCardFile
+
+FILE_NAME = "cards.csv"
+HEADER = ("card_id", "row1", "row2", "row3")
+_MAX_ID = 32
+
+
+def _id_problem(card_id: str) -> str | None:
+    """Return what is wrong with a CSV card ID, or None when it is fine."""
+    if CARD_ID.fullmatch(card_id):
+        return None
+    if not card_id:
+        return "identifiant vide"
+    if len(card_id) > _MAX_ID:
+        return f"l'identifiant « {card_id[:40]} » a {len(card_id)} caractères, {_MAX_ID} au plus"
+    bad = " ".join(ch if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
+                   for ch in sorted({ch for ch in card_id if not CARD_ID.fullmatch(ch)}))
+    return f"l'identifiant « {card_id!s:.40} » contient {bad} ; seuls A–Z, a–z, 0–9 et - sont permis"
+
+
+def _utf8_lines(raw_lines: Iterable[bytes], errors: list[tuple[int, str]]) -> Iterator[str]:
+    """Yield the decoded lines, noting in ``errors`` every line that is not UTF-8."""
+    for number, raw in enumerate(raw_lines, 1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            errors.append((number, "texte illisible : enregistrez le fichier en UTF-8"))
+            yield raw.decode("utf-8", "replace")
+
+
+class CardBook:
+    """The hall's cartons by ID (insertion order) and, when the hall records sales, the sold ones. Immutable."""
+
+    __slots__ = ("_cards", "_sold")
+
+    def __init__(self, cards: dict[str, Card] | None = None, sold: set[str] | None = None):
+        cards = dict(cards or {})
+        for card_id, card in cards.items():
+            problem = _id_problem(card_id) if isinstance(card_id, str) else "identifiant non textuel"
+            if problem:
+                raise ValueError(problem)
+            if not isinstance(card, Card):
+                raise TypeError(f"{card_id}: a Card is expected, not {type(card).__name__}")
+        sold = None if sold is None else set(sold)
+        if sold is not None and not sold <= cards.keys():
+            raise KeyError(f"cartons vendus inconnus : {', '.join(sorted(sold - cards.keys()))}")
+        self._cards = cards
+        self._sold = sold
+
+    @classmethod
+    def _trusted(cls, cards: dict[str, Card], sold: set[str] | None) -> CardBook:
+        book = cls.__new__(cls)
+        book._cards = cards
+        book._sold = sold
+        return book
+
+    # ------------------------------------------------------------ reading
+
+    def _key(self, card_id: str) -> str:
+        if card_id in self._cards or not isinstance(card_id, str):
+            return card_id
+        return normalize_card_id(card_id)
+
+    def get(self, card_id: str) -> Card | None:
+        """Return the carton with this ID (typed with spaces or in lower case too), or None."""
+        return self._cards.get(self._key(card_id))
+
+    @property
+    def records_sales(self) -> bool:
+        """Return whether the hall records which cartons are sold."""
+        return self._sold is not None
+
+    def is_sold(self, card_id: str) -> bool:
+        """Return whether the carton is sold; always True when the hall does not record sales."""
+        return self._sold is None or self._key(card_id) in self._sold
+
+    @property
+    def sold_ids(self) -> frozenset[str] | None:
+        """Return the sold IDs, or None when sales are not recorded."""
+        return None if self._sold is None else frozenset(self._sold)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __contains__(self, card_id: object) -> bool:
+        return isinstance(card_id, str) and self._key(card_id) in self._cards
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cards)
+
+    def items(self) -> Iterable[tuple[str, Card]]:
+        """Return (ID, carton) pairs in insertion order."""
+        return self._cards.items()
+
+    def __repr__(self) -> str:
+        sold = "not recorded" if self._sold is None else len(self._sold)
+        return f"<CardBook {len(self._cards)} cartons, sold: {sold}>"
+
+    # ------------------------------------------------------------ new books
+
+    def merged(self, other: CardBook) -> CardBook:
+        """Return a book with this book's cartons then other's; raise InvalidCardFile listing duplicate IDs.
+
+        Line numbers are those of ``other`` as a CSV file (header = line 1), as ``cards import`` reads it.
+        """
+        duplicates = [(line, f"l'identifiant {card_id} existe déjà dans le carnet")
+                      for line, card_id in enumerate(other._cards, 2) if card_id in self._cards]
+        if duplicates:
+            raise InvalidCardFile(duplicates)
+        if self._sold is None and other._sold is None:
+            sold = None
+        else:  # a book that does not record sales counts all its cartons as sold
+            sold = set(self._cards if self._sold is None else self._sold)
+            sold |= set(other._cards if other._sold is None else other._sold)
+        return CardBook._trusted({**self._cards, **other._cards}, sold)
+
+    def with_sold(self, ids: Iterable[str], sold: bool) -> CardBook:
+        """Return a copy with these cartons marked sold (or unsold); raise KeyError naming unknown IDs.
+
+        A book that did not record sales starts recording: marking sold leaves only these sold,
+        marking unsold leaves all the others sold.
+        """
+        keys = [self._key(card_id) for card_id in ids]
+        unknown = [k for k in keys if k not in self._cards]
+        if unknown:
+            raise KeyError(f"cartons inconnus : {', '.join(unknown)}")
+        if self._sold is not None:
+            current = set(self._sold)
+        else:  # recording starts now: with these sold and no other, or with all but these sold
+            current = set() if sold else set(self._cards)
+        if sold:
+            current.update(keys)
+        else:
+            current.difference_update(keys)
+        return CardBook._trusted(self._cards, current)
+
+    # ------------------------------------------------------------ CSV
+
+    @classmethod
+    def read_csv(cls, source: str | os.PathLike | io.TextIOBase, columns: str = "1-9",
+                 every_column: bool = False) -> CardBook:
+        """Return the book in a card CSV; raise InvalidCardFile listing every bad line, loading nothing."""
+        check_columns(columns)
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, "rb") as f:
+                errors: list[tuple[int, str]] = []
+                return cls._parse_csv(_utf8_lines(f, errors), columns, every_column, errors)
+        return cls._parse_csv(iter(source), columns, every_column, [])
+
+    @classmethod
+    def _parse_csv(cls, lines: Iterator[str], columns: str, every_column: bool,
+                   errors: list[tuple[int, str]]) -> CardBook:
+        reader = csv.reader(lines)
+        header = next(reader, None)
+        if header is None:
+            raise InvalidCardFile([(1, f"fichier vide : l'en-tête {','.join(HEADER)} manque")])
+        if header:
+            header[0] = header[0].removeprefix("\ufeff")  # the BOM some spreadsheets write
+        names = tuple(name.strip().lower() for name in header)
+        has_sold = names == HEADER + ("sold",)
+        if names != HEADER and not has_sold:
+            errors.append((1, f"en-tête « {','.join(header)} » : il faut « {','.join(HEADER)} » "
+                              f"ou « {','.join(HEADER)},sold »"))
+            has_sold = len(header) == 5
+        width = 5 if has_sold else 4
+        cards: dict[str, Card] = {}
+        first_line: dict[str, int] = {}
+        sold: set[str] = set()
+        blank: list[int] = []
+        while True:
+            try:
+                fields = next(reader, None)
+            except csv.Error as e:  # a NUL byte, an unclosed quote, a huge field
+                errors.append((reader.line_num, f"ligne illisible ({e})"))
+                continue
+            if fields is None:
+                break
+            line = reader.line_num
+            if not "".join(fields).strip():
+                blank.append(line)
+                continue
+            errors.extend((n, "ligne vide") for n in blank)
+            blank.clear()
+            if len(fields) != width:
+                expected = ",".join(HEADER + (("sold",) if has_sold else ()))
+                what = "champ manquant" if len(fields) < width else "champ en trop"
+                errors.append((line, f"{what} : {len(fields)} champ(s), il en faut {width} ({expected})"))
+                continue
+            card_id = fields[0].strip()
+            problem = _id_problem(card_id)
+            if problem:
+                errors.append((line, problem))
+            else:
+                if not card_id.isupper():  # only a lower-case generated-form ID changes
+                    card_id = normalize_card_id(card_id)
+                if card_id in first_line:
+                    errors.append((line, f"l'identifiant {card_id} est déjà à la ligne {first_line[card_id]}"))
+                else:
+                    first_line[card_id] = line
+            card = None
+            try:
+                card = Card.from_row_texts(fields[1:4], columns, every_column)
+            except InvalidCard as e:
+                errors.append((line, str(e)))
+            if has_sold:
+                flag = fields[4].strip()
+                if flag not in ("0", "1"):
+                    errors.append((line, f"sold vaut « {flag} », il faut 0 ou 1"))
+                elif flag == "1":
+                    sold.add(card_id)
+            if card is not None and not problem:
+                cards[card_id] = card
+        if errors:
+            raise InvalidCardFile(sorted(errors, key=lambda error: error[0]))
+        return cls._trusted(cards, sold if has_sold else None)
+
+    def write_csv(self, target: str | os.PathLike | io.TextIOBase) -> None:
+        """Write the book as a card CSV (with the ``sold`` column only when sales are recorded)."""
+        if isinstance(target, (str, os.PathLike)):
+            with open(target, "w", encoding="utf-8", newline="") as f:
+                self._write(f)
+        else:
+            self._write(target)
+
+    def _write(self, f) -> None:
+        sold = self._sold
+        lines = [",".join(HEADER + (("sold",) if sold is not None else ()))]
+        for card_id, card in self._cards.items():
+            rows = card.rows
+            line = f"{card_id},{' '.join(map(str, rows[0]))},{' '.join(map(str, rows[1]))},{' '.join(map(str, rows[2]))}"
+            if sold is not None:
+                line += ",1" if card_id in sold else ",0"
+            lines.append(line)
+        f.write("\n".join(lines) + "\n")
+
+    @classmethod
+    def load(cls, data_dir: str | os.PathLike, columns: str = "1-9") -> CardBook:
+        """Return the book saved in ``data_dir/cards.csv``, or an empty book when there is none."""
+        path = Path(data_dir) / FILE_NAME
+        if not path.exists():
+            return cls()
+        return cls.read_csv(path, columns)
+
+    def save(self, data_dir: str | os.PathLike) -> None:
+        """Write ``data_dir/cards.csv`` atomically: a power cut leaves the old file or the new one, whole."""
+        folder = Path(data_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".cards.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+                self._write(f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, folder / FILE_NAME)
+        except BaseException:
+            with suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        # the rename itself must reach the disk too
+        with suppress(OSError):
+            dir_fd = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+
+    # ------------------------------------------------------------ sold ranges
+
+    @staticmethod
+    def parse_id_ranges(text: str) -> list[str]:
+        """Return the IDs of ``"A-00001K..A-00010X, A-00042Q"`` (ranges inclusive, one series, checks verified).
+
+        Raise ValueError naming the faulty part.
+        """
+        ids: dict[str, None] = {}
+        for part in text.replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if ".." not in part:
+                card_id = normalize_card_id(part)
+                if _id_problem(card_id):
+                    raise ValueError(f"« {part} » : {_id_problem(card_id)}")
+                if check_card_id(card_id) is False:
+                    raise ValueError(f"« {part} » : caractère de contrôle faux, identifiant mal tapé ?")
+                ids[card_id] = None
+                continue
+            ends = [normalize_card_id(end) for end in part.split("..")]
+            if len(ends) != 2:
+                raise ValueError(f"« {part} » : une plage s'écrit DÉBUT..FIN")
+            for end in ends:
+                ok = check_card_id(end)
+                if ok is None:
+                    raise ValueError(f"« {end} » : une plage relie deux identifiants générés (comme A-00001K)")
+                if not ok:
+                    raise ValueError(f"« {end} » : caractère de contrôle faux, identifiant mal tapé ?")
+            (series, first), (series_end, last) = (split_card_id(end) for end in ends)
+            if series != series_end:
+                raise ValueError(f"« {part} » : les deux bouts d'une plage doivent être de la même série")
+            if first > last:
+                raise ValueError(f"« {part} » : le début de la plage dépasse la fin")
+            for number in range(first, last + 1):
+                ids[make_card_id(series, number)] = None
+        return list(ids)
