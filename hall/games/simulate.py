@@ -7,6 +7,8 @@ from collections import Counter
 from hall.games.match import play_out
 from hall.games.registry import get_game
 
+TEAMS = {"euchre": ((0, 2), (1, 3))}   # partners win together: one team win is not a shared win
+
 
 def simulate(name: str, players: int, games: int, seed: int) -> dict:
     """Play ``games`` bot games; returns wins per seat, draws and the average length in moves."""
@@ -22,7 +24,8 @@ def simulate(name: str, players: int, games: int, seed: int) -> dict:
         match = play_out(game, players, [bot] * players, rng)
         outcome = match.outcome()
         lengths.append(len(match.log))
-        if len(outcome.winners) == 1:
+        team_win = any(set(outcome.winners) == set(team) for team in TEAMS.get(name, ()))
+        if len(outcome.winners) == 1 or team_win:
             wins[outcome.winners[0]] += 1
         else:
             shared += 1
