@@ -1,56 +1,226 @@
-"""``loto-hall serve``: wires the hall, the devices, the printer and the web together (composition root)."""
+"""``loto-hall serve``: wires the hall, the devices, the printer and the web together (composition root).
+
+The production server is gunicorn (one gthread worker, built in ``hall/gunicorn_app.py``), started
+by ``loto-hall serve`` itself so that the systemd unit, a terminal and the tests run the same thing.
+``LOTO_HALL_SERVER=werkzeug`` runs Werkzeug's threaded server in one process instead (debugging).
+
+systemd's notify protocol: ``READY=1`` once the HTTP port answers (the drivers are started before),
+``WATCHDOG=1`` from the supervisor while the hall works, ``STOPPING=1`` on SIGTERM; then the drivers
+stop, the journal write in flight finishes under the hall's lock, the journal closes, exit 0.
+"""
 from __future__ import annotations
 
+import http.client
+import ipaddress
 import logging
+import os
 import signal
+import ssl
 import tempfile
-from pathlib import Path
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
 
-from hall.config import load_config
+from hall.config import Config, load_config
 from hall.runtime import Runtime
+from hall.sdnotify import Notifier
+from hall.supervisor import Supervisor
 
 log = logging.getLogger("loto-hall")
+
+SERVER_ENV = "LOTO_HALL_SERVER"          # "gunicorn" (default) or "werkzeug"
+READY_PATH = "/api/state"                # INTERFACE §4: always there, no role needed
+READY_TIMEOUT_S = 120.0                  # the unit's TimeoutStartSec kills us before that anyway
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """What ``serve`` needs besides the config: picked in the parent, used in the worker after fork."""
+
+    demo: bool = False
+    interval_s: float = 4.0
+
+
+def config_from_args(args) -> Config:
+    """The config file with the command line's ``--data-dir``, ``--host``, ``--port`` on top."""
+    overrides: dict = {}
+    if getattr(args, "data_dir", None):
+        overrides.setdefault("hall", {})["data_dir"] = args.data_dir
+    elif getattr(args, "demo", False):
+        overrides.setdefault("hall", {})["data_dir"] = tempfile.mkdtemp(prefix="loto-hall-demo-")
+    if getattr(args, "host", None):
+        overrides.setdefault("server", {})["host"] = args.host
+    if getattr(args, "port", None):
+        overrides.setdefault("server", {})["port"] = args.port
+    return load_config(getattr(args, "config", None), overrides)
+
+
+def tls_files(config: Config) -> tuple[str, str] | None:
+    """(certificate, key) for HTTPS when ``[server] tls`` is on, made on first start by the web layer."""
+    if not config.server.tls:
+        return None
+    from display.tls import ensure_certificate   # the display's area: it also shows the fingerprint
+    return ensure_certificate(config.data_dir, config.hall.name).ssl_context
+
+
+@dataclass
+class Wiring:
+    """One running hall: the runtime with its services, the web app, the supervisor, systemd's notifier."""
+
+    runtime: Runtime
+    app: Any
+    socketio: Any
+    notifier: Notifier
+    supervisor: Supervisor
+    _closed: threading.Event = field(default_factory=threading.Event)
+
+    @classmethod
+    def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> "Wiring":
+        """Open the data folder, start the drivers and the print queue, build the web app."""
+        from display.app import create_app
+        from drivers.inputs import start_inputs
+        from drivers.printer import start_printing
+
+        notifier.status("ouverture du journal")
+        runtime = Runtime.open(config)
+        try:
+            if options.demo:
+                from hall.demo import prepare_demo
+                prepare_demo(runtime)
+            runtime.services += start_inputs(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir,
+                                             interval_s=options.interval_s)
+            runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
+            app, socketio = create_app(runtime.hall, config)
+            notifier.status("démarrage des appareils")
+            runtime.start_services()
+        except BaseException:
+            runtime.close()
+            raise
+        log.info("données : %s", runtime.data_dir.resolve())
+        return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier))
+
+    def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
+        """In a thread: wait until the HTTP port answers, then READY=1 and start the watchdog pings."""
+        def run() -> None:
+            started = time.monotonic()
+            if not wait_until_answering(host, port, tls, READY_TIMEOUT_S, stop=self._closed):
+                log.error("le port %s ne répond pas : READY=1 non envoyé", port)
+                return
+            log.info("prêt en %.2f s (http%s://%s:%s)", time.monotonic() - started, "s" if tls else "", host, port)
+            self.notifier.ready()
+            self.supervisor.start()    # its first tick sends STATUS= with the partie and the devices
+        thread = threading.Thread(target=run, name="loto-hall-ready", daemon=True)
+        thread.start()
+        return thread
+
+    def stopping(self) -> None:
+        """Tell systemd the stop has begun (called from the SIGTERM handler: no lock taken here)."""
+        self.notifier.stopping("arrêt en cours : fin de l'écriture du journal")
+
+    def close(self) -> None:
+        """Stop the pings and the drivers, finish the journal write in flight, close the journal. Idempotent."""
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        self.supervisor.stop()
+        self.runtime.close()      # stops the services, then takes the hall lock before closing the journal
+        log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.journal.last_seq)
+
+
+def probe_host(host: str) -> str:
+    """Where to knock to see our own port: loopback when listening on every address."""
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "::1"
+    return host
+
+
+def answers(host: str, port: int, tls: bool, timeout_s: float = 2.0) -> bool:
+    """Whether ``GET /api/state`` gets an HTTP answer below 500."""
+    host = probe_host(host)
+    try:
+        if tls:
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE   # our own self-signed certificate, on loopback
+            conn = http.client.HTTPSConnection(host, port, timeout=timeout_s, context=context)
+        else:
+            conn = http.client.HTTPConnection(host, port, timeout=timeout_s)
+        try:
+            conn.request("GET", READY_PATH)
+            return conn.getresponse().status < 500
+        finally:
+            conn.close()
+    except (OSError, http.client.HTTPException):
+        return False
+
+
+def wait_until_answering(host: str, port: int, tls: bool, timeout_s: float, stop: threading.Event | None = None) -> bool:
+    """Poll the port (backing off from 20 ms to 0.5 s) until it answers, the timeout passes or ``stop`` is set."""
+    stop = stop or threading.Event()
+    deadline = time.monotonic() + timeout_s
+    delay = 0.02
+    while time.monotonic() < deadline and not stop.is_set():
+        if answers(host, port, tls):
+            return True
+        stop.wait(delay)
+        delay = min(delay * 2, 0.5)
+    return False
 
 
 def serve(args) -> int:
     """Run the hall until SIGTERM/SIGINT; returns 0 on a clean stop."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
-    overrides: dict = {}
-    if args.data_dir:
-        overrides.setdefault("hall", {})["data_dir"] = args.data_dir
-    elif args.demo:
-        overrides.setdefault("hall", {})["data_dir"] = tempfile.mkdtemp(prefix="loto-hall-demo-")
-    if args.host:
-        overrides.setdefault("server", {})["host"] = args.host
-    if args.port:
-        overrides.setdefault("server", {})["port"] = args.port
-    config = load_config(args.config, overrides)
-    runtime = Runtime.open(config)
-    if args.demo:
-        from hall.demo import prepare_demo
-        prepare_demo(runtime)
+    # Taken out of the environment: gunicorn's arbiter would send its own READY=1 far too early.
+    notifier = Notifier.from_env(take=True)
+    config = config_from_args(args)
+    options = ServeOptions(demo=bool(args.demo), interval_s=float(getattr(args, "interval", 4.0) or 4.0))
+    server = os.environ.get(SERVER_ENV, "gunicorn").strip().lower()
+    if server == "werkzeug":
+        return serve_werkzeug(config, options, notifier)
+    if server != "gunicorn":
+        log.error("%s=%r : valeurs possibles gunicorn, werkzeug", SERVER_ENV, server)
+        return 2
+    from hall.gunicorn_app import run_gunicorn
+    return run_gunicorn(config, options, notifier)
 
-    from display.app import create_app
-    from drivers.inputs import start_inputs
-    from drivers.printer import start_printing
 
-    runtime.services += start_inputs(runtime.hall, config, demo=args.demo, data_dir=runtime.data_dir,
-                                     interval_s=args.interval)
-    runtime.services += start_printing(runtime.hall, config, demo=args.demo, data_dir=runtime.data_dir)
-    app, socketio = create_app(runtime.hall, config)
-    runtime.start_services()
+def serve_werkzeug(config: Config, options: ServeOptions, notifier: Notifier) -> int:
+    """One process, Werkzeug's threaded server: for debugging (a thread per connection, no worker restart)."""
+    from werkzeug.serving import make_server
 
-    def stop(signum, frame):
-        log.info("signal %s: arrêt propre", signum)
-        socketio.stop()
-
-    signal.signal(signal.SIGTERM, stop)
-    log.info("données : %s", Path(config.hall.data_dir).resolve())
+    wiring = Wiring.build(config, options, notifier)
     try:
-        socketio.run(app, host=config.server.host, port=config.server.port, allow_unsafe_werkzeug=True,
-                     use_reloader=False, log_output=False)
-    except KeyboardInterrupt:
-        pass
+        tls = tls_files(config)
+        server = make_server(config.server.host, config.server.port, wiring.app, threaded=True,
+                             ssl_context=tls)
+    except BaseException:
+        wiring.close()
+        raise
+    server.daemon_threads = True     # open websockets must not hold the exit
+
+    def on_signal(signum, frame):
+        log.info("signal %s : arrêt propre", signal.Signals(signum).name)
+        wiring.stopping()
+        # shutdown() waits for serve_forever(), which runs in this very thread: ask from another.
+        threading.Thread(target=server.shutdown, name="loto-hall-shutdown", daemon=True).start()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    wiring.announce_when_answering(config.server.host, server.server_port, tls is not None)
+    try:
+        server.serve_forever()
     finally:
-        runtime.close()
+        server.server_close()
+        wiring.close()
     return 0
+
+
+def bind_host(host: str) -> str:
+    """``host`` unchanged when it is an address or a name; brackets for IPv6 in a gunicorn bind."""
+    try:
+        return f"[{host}]" if ipaddress.ip_address(host).version == 6 else host
+    except ValueError:
+        return host

@@ -25,12 +25,10 @@ def simulate(name: str, players: int, games: int, seed: int) -> dict:
         outcome = match.outcome()
         lengths.append(len(match.log))
         team_win = any(set(outcome.winners) == set(team) for team in TEAMS.get(name, ()))
-        if len(outcome.winners) == 1 or team_win:
-            wins[outcome.winners[0]] += 1
-        else:
+        if len(outcome.winners) > 1 and not team_win:
             shared += 1
-            for seat in outcome.winners:
-                wins[seat] += 1
+        for seat in outcome.winners:
+            wins[seat] += 1
     return {"game": name, "players": players, "games": games, "seed": seed,
             "wins": [wins[s] for s in range(players)], "shared": shared,
             "average_moves": sum(lengths) / max(1, len(lengths))}
