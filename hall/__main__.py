@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--repeat", type=float, default=0.0, help=t("part de boules relues", "share of repeated reads"))
     bm.add_argument("--link", help=t("lien symbolique stable vers le pseudo-terminal", "stable symlink to the pseudo-terminal"))
     bm.add_argument("--count", type=int, default=90)
+    bm.add_argument("--unplug-after", type=int, default=None, help=t("simule un débranchement après N boules", "simulate an unplug after N balls"))
 
     rep = sub.add_parser("report", formatter_class=fmt, help=t("le rapport de la soirée", "the evening's report"),
                          epilog=t("exemple : loto-hall report --pdf soiree.pdf --csv soiree.csv", "example: loto-hall report --pdf evening.pdf --csv evening.csv"))

@@ -208,14 +208,14 @@ class Hall:
             self.notify("draw:proposed", dict(self.proposed))
             return dict(self.proposed)
 
-    def confirm_proposed(self, number: Any = None, *, role: str) -> Record:
-        """Draw the held ball, or the speaker's correction of it (a misread 13 that was an 18)."""
+    def confirm_proposed(self, number: Any = None, *, role: str, source: str = "console") -> Record:
+        """Draw the held ball, or the speaker's correction of it (a misread 13 that was an 18) typed on ``source``."""
         with self._lock:
             self._allow("draw", role)
             if self.proposed is None:
                 raise Rejected("nothing_proposed")
             chosen = self.proposed["number"] if number is None else number
-            source = self.proposed["source"] if number is None else "console"
+            source = self.proposed["source"] if number is None else source
             record = self.draw(chosen, role=role, source=source)
             self.proposed = None
             return record

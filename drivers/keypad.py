@@ -1,0 +1,129 @@
+"""The USB numeric keypad: an evdev reader that grabs the device (keys never reach a console) and acts for the speaker.
+
+``EvdevReader`` is the evdev side of ``DeviceReader`` (grab, select with a timeout, unplug → ``OSError``
+ENODEV → close, report, back off, reopen); ``scanner.py`` reuses it. ``apply_key_command`` turns a
+``KeyCommand`` into a ``Hall`` call under the hall's lock, so it never races the ball machine.
+"""
+from __future__ import annotations
+
+import logging
+import select
+from typing import Any, Callable
+
+from drivers.ball_machine import READ_TIMEOUT_S, Backoff, DeviceReader, refusal_text
+from drivers.keypad_map import KeyCommand, KeypadMap
+from hall.errors import Rejected
+
+log = logging.getLogger("loto-hall.drivers")
+
+KEYPAD_REFUSALS_FR = {
+    "nothing_to_undo": "Rien à annuler.",
+    "already_undone": "La dernière boule est déjà annulée.",
+    "undo_after_award": "Un lot a été attribué sur cette boule : annulation impossible.",
+    "partie_finished": "Partie terminée.",
+    "no_partie": "Aucune partie en cours.",
+}
+
+
+def _open_input_device(path: str) -> Any:
+    import evdev      # the "pi" extra: imported when a keypad or scanner is configured, not before
+    return evdev.InputDevice(path)
+
+
+class EvdevReader(DeviceReader):
+    """Keeps an evdev input device open and grabbed; calls ``on_event(event)`` for every event it reads."""
+
+    errors = (OSError,)
+
+    def __init__(self, hall, path: str, *, opener: Callable[[str], Any] | None = None,
+                 backoff: Backoff | None = None):
+        super().__init__(hall, path, backoff=backoff)
+        self._opener = opener or _open_input_device
+
+    def _open(self) -> Any:
+        device = self._opener(self.path)
+        try:
+            device.grab()      # EBUSY when another program holds it: reported as degraded, retried
+        except OSError:
+            device.close()
+            raise
+        return device
+
+    def _pump(self, device: Any) -> bool:
+        ready, _, _ = select.select([device.fd], [], [], READ_TIMEOUT_S)
+        if not ready:
+            return False
+        try:
+            events = list(device.read())
+        except BlockingIOError:
+            return False
+        for event in events:
+            try:
+                self.on_event(event)
+            except Exception:  # a bug in one key's handling must not unplug the device
+                log.exception("%s: event not handled path=%s event=%r", self.name, self.path, event)
+        return bool(events)
+
+    def _close(self, device: Any) -> None:
+        try:
+            device.ungrab()
+        except OSError:
+            pass
+        device.close()
+
+    def on_event(self, event: Any) -> None:
+        raise NotImplementedError
+
+
+def apply_key_command(hall, cmd: KeyCommand, source: str = "keypad") -> None:
+    """Carry out a keypad command for the speaker; a refusal is published as a notice, never raised."""
+    hall.notify("keypad:input", {"kind": cmd.kind, "text": cmd.text, "number": cmd.number, "reason": cmd.reason})
+    try:
+        with hall.lock:      # look at the proposed ball and act on it in one step
+            if cmd.kind == "draw" and hall.proposed is not None:
+                hall.confirm_proposed(cmd.number, role="speaker", source="keypad")   # the speaker's correction of a misread
+            elif cmd.kind == "draw":
+                hall.draw(cmd.number, role="speaker", source=source)
+            elif cmd.kind == "confirm" and hall.proposed is not None:
+                hall.confirm_proposed(role="speaker")
+            elif cmd.kind == "reject" and hall.proposed is not None:
+                hall.reject_proposed(role="speaker")
+            elif cmd.kind == "undo":
+                hall.undo(role="speaker")
+            elif cmd.kind == "claim":
+                hall.announce_claim(role="speaker", source=source)
+    except Rejected as exc:
+        log.info("%s: %s refused code=%s number=%s", source, cmd.kind, exc.code, cmd.number)
+        if cmd.kind in ("draw", "confirm"):
+            hall.notify("draw:refused", {"source": source, "number": cmd.number, "code": exc.code,
+                                         "raw": cmd.text, "message": refusal_text(exc.code, cmd.number)})
+        else:
+            message = KEYPAD_REFUSALS_FR.get(exc.code, f"Refusé ({exc.code}).")
+            hall.notify("keypad:refused", {"source": source, "action": cmd.kind, "code": exc.code, "message": message})
+
+
+class KeypadReader(EvdevReader):
+    """The speaker's keypad on ``section.device`` (a stable ``/dev/input/by-id/…-event-kbd`` path)."""
+
+    name = "keypad"
+    texts = {
+        "ok": "Clavier numérique branché ({path}).",
+        "missing": "Clavier numérique absent ({path} introuvable).",
+        "open": "Clavier numérique : ouverture impossible de {path} ({error}) ; droits du groupe input ? déjà saisi ?",
+        "lost": "Clavier numérique débranché ({path}) : reconnexion dès son retour.",
+    }
+
+    def __init__(self, hall, section, *, opener: Callable[[str], Any] | None = None,
+                 backoff: Backoff | None = None):
+        super().__init__(hall, section.device, opener=opener, backoff=backoff)
+        self.map = KeypadMap(section.keys)
+
+    def on_event(self, event: Any) -> None:
+        cmd = self.map.feed(event)
+        if cmd is not None:
+            apply_key_command(self.hall, cmd)
+
+    def _lost(self) -> None:
+        if self.map.entry or self.map.undo_armed:
+            self.map.entry, self.map.undo_armed = "", False
+            self.hall.notify("keypad:input", {"kind": "cancel", "text": "", "number": None, "reason": "unplugged"})
