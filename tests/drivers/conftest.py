@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from drivers.ball_machine import Backoff
+from hall.config import BallMachineSection
+
+from drivers.ball_machine import Backoff, BallMachineReader
 
 WAIT_S = 5.0
 
@@ -123,3 +125,23 @@ def journal_draws(hall) -> list[int]:
         elif record.type == "draw:undone":
             draws.pop()
     return draws
+
+
+@pytest.fixture
+def start_reader(hall, fast_backoff):
+    """Start a serial reader on a path (stopped, and checked dead, at the end of the test)."""
+    readers: list[BallMachineReader] = []
+
+    def start(port: str, cls=BallMachineReader, **options) -> BallMachineReader:
+        name = options.pop("name", "ball_machine")
+        clock = options.pop("clock", time.monotonic)
+        section = BallMachineSection(port=str(port), **{"debounce_s": 2.0, **options})
+        reader = cls(hall, section, backoff=fast_backoff(), clock=clock, name=name)
+        readers.append(reader)
+        reader.start()
+        return reader
+
+    yield start
+    for reader in readers:
+        reader.stop()
+        assert not reader.alive()

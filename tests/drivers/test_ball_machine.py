@@ -6,32 +6,12 @@ import random
 import threading
 import time
 
-import pytest
 
 from drivers.ball_machine import Backoff, BallMachineReader
 from drivers.ball_protocol import frame
 from hall.config import BallMachineSection
 
 from .conftest import journal_draws
-
-
-@pytest.fixture
-def start_reader(hall, fast_backoff):
-    readers: list[BallMachineReader] = []
-
-    def start(port: str, cls=BallMachineReader, **options) -> BallMachineReader:
-        name = options.pop("name", "ball_machine")
-        clock = options.pop("clock", time.monotonic)
-        section = BallMachineSection(port=str(port), **{"debounce_s": 2.0, **options})
-        reader = cls(hall, section, backoff=fast_backoff(), clock=clock, name=name)
-        readers.append(reader)
-        reader.start()
-        return reader
-
-    yield start
-    for reader in readers:
-        reader.stop()
-        assert not reader.alive()
 
 
 def lines(*items) -> bytes:

@@ -8,27 +8,11 @@ import threading
 
 import pytest
 
-from drivers.ball_machine import BallMachineReader
 from drivers.ball_sim import BallSimulator, run_cli, seeded_bag
 from drivers.inputs import start_inputs
-from hall.config import BallMachineSection, parse_config
+from hall.config import parse_config
 
 from .conftest import Watch, journal_draws
-
-
-@pytest.fixture
-def reader_on(hall, fast_backoff):
-    readers = []
-
-    def start(path: str, **options) -> BallMachineReader:
-        reader = BallMachineReader(hall, BallMachineSection(port=str(path), **options), backoff=fast_backoff())
-        readers.append(reader)
-        reader.start()
-        return reader
-
-    yield start
-    for reader in readers:
-        reader.stop()
 
 
 @pytest.fixture
@@ -57,10 +41,10 @@ def test_the_same_seed_gives_the_same_balls():
     assert sorted(a[:90]) == list(range(1, 91)) and a[90] is None
 
 
-def test_seeded_balls_with_garbage_and_repeats_arrive_once_each(hall, watch, sims, reader_on, tmp_path):
+def test_seeded_balls_with_garbage_and_repeats_arrive_once_each(hall, watch, sims, start_reader, tmp_path):
     sim = sims(seed=2, count=12, garbage=0.5, repeat=0.5, link=str(tmp_path / "balls"))
     sim.open()
-    reader_on(sim.path, debounce_s=2.0)
+    start_reader(sim.path, debounce_s=2.0)
     sim.start()           # writes only once the reader holds the port
     balls = expected(2, 12)
     watch.drawn(balls[-1])
@@ -71,12 +55,12 @@ def test_seeded_balls_with_garbage_and_repeats_arrive_once_each(hall, watch, sim
     assert not [r for r in refused if r[0] == "draw:refused" and r[1]["code"] == "already_drawn"]
 
 
-def test_the_simulator_unplugs_and_comes_back_at_the_same_link(hall, watch, sims, reader_on, tmp_path):
+def test_the_simulator_unplugs_and_comes_back_at_the_same_link(hall, watch, sims, start_reader, tmp_path):
     link = str(tmp_path / "balls")
     sim = sims(seed=3, count=6, link=link)
     sim.unplug_s = 0.05
     sim.open()
-    reader_on(link, protocol="lines")
+    start_reader(link, protocol="lines")
     thread = threading.Thread(target=sim.run, kwargs={"unplug_after": 3}, daemon=True)
     thread.start()
     balls = expected(3, 6)
@@ -88,18 +72,18 @@ def test_the_simulator_unplugs_and_comes_back_at_the_same_link(hall, watch, sims
     assert journal_draws(hall) == balls
 
 
-def test_stx_simulator(hall, watch, sims, reader_on):
+def test_stx_simulator(hall, watch, sims, start_reader):
     sim = sims(seed=4, count=3, protocol="stx", garbage=1.0)
-    reader_on(sim.open(), protocol="stx")
+    start_reader(sim.open(), protocol="stx")
     sim.start()
     watch.drawn(expected(4, 3)[-1])
     assert journal_draws(hall) == expected(4, 3)
 
 
-def test_the_command_prints_the_port_then_sends_the_balls(hall, watch, reader_on, tmp_path, capsys):
+def test_the_command_prints_the_port_then_sends_the_balls(hall, watch, start_reader, tmp_path, capsys):
     link = tmp_path / "sim-balls"
     args = argparse.Namespace(interval=0.0, seed=11, protocol="lines", garbage=0.0, repeat=0.0, link=str(link), count=4)
-    reader_on(link)        # started first: the port is not there yet, the reader waits for it
+    start_reader(link)        # started first: the port is not there yet, the reader waits for it
     result = []
     cli = threading.Thread(target=lambda: result.append(run_cli(args)), daemon=True)
     cli.start()

@@ -6,32 +6,13 @@ from collections import Counter
 
 import pytest
 
+from tests.games.playout import each_move
 from hall.games import lobo77, linotte
 from hall.games.base import CHANCE, random_bot
 from hall.games.match import Match, play_out
 
 LOBO_BOT, LOBO_EASY, LOBO_RANDOM = lobo77.GAME.bots["default"], lobo77.GAME.bots["easy"], random_bot(lobo77.GAME)
 LINOTTE_BOT, LINOTTE_RANDOM = linotte.GAME.bots["default"], random_bot(linotte.GAME)
-
-
-def each_move(game, players: int, options, check):
-    """An ``on_move`` hook calling ``check(seat, move, before, after)`` for every logged move, chance ones included.
-
-    ``Match.play`` settles the chance moves that follow a player's move, so one call may bring several
-    log entries; the states in between are rebuilt from the log, and must end on the match's state.
-    """
-    seen = {"state": game.setup(players, options), "logged": 0}
-
-    def on_move(match: Match) -> None:
-        state = seen["state"]
-        for entry in match.log[seen["logged"]:]:
-            after = game.apply(state, entry.seat, entry.move)
-            check(entry.seat, entry.move, state, after)
-            state = after
-        assert state == match.state
-        seen["state"], seen["logged"] = state, len(match.log)
-
-    return on_move
 
 
 def lobo_checks(players: int, options: lobo77.Lobo77Options):

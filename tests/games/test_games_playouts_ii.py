@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from tests.games.playout import each_move
 from hall.errors import Rejected
 from hall.games import euchre, points_rouges
 from hall.games.base import CHANCE, random_bot
@@ -21,22 +22,6 @@ from hall.games.registry import get_game
 EUCHRE, RULES = euchre.GAME, points_rouges.GAME
 EUCHRE_BOT, EUCHRE_RANDOM = EUCHRE.bots["default"], random_bot(EUCHRE)
 PR_BOT, PR_RANDOM = RULES.bots["default"], random_bot(RULES)
-
-
-def each_move(game, players: int, options, check):
-    """An ``on_move`` hook calling ``check(seat, move, before, after)`` for every logged move, chance included."""
-    seen = {"state": game.setup(players, options), "logged": 0}
-
-    def on_move(match: Match) -> None:
-        state = seen["state"]
-        for entry in match.log[seen["logged"]:]:
-            after = game.apply(state, entry.seat, entry.move)
-            check(entry.seat, entry.move, state, after)
-            state = after
-        assert state == match.state
-        seen["state"], seen["logged"] = state, len(match.log)
-
-    return on_move
 
 
 def euchre_check(seat, move, before, after) -> None:
