@@ -299,26 +299,30 @@ class Hall:
                 "rows": list(e.rows), "complete_rows": list(e.complete_rows), "missing": list(e.missing),
                 "last": e.last}
 
-    def award(self, *, role: str) -> dict:
-        """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14)."""
+    def award(self, *, role: str, same_player: Sequence[Sequence[str]] = ()) -> dict:
+        """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14).
+
+        ``same_player`` groups cartons held by one player: such a group is one claimant (L13), drawing one
+        tie-break number and winning with its first carton.
+        """
         with self._lock:
             self._allow("award", role)
             p = self._running()
             if p.current is None or not p.pending:
                 raise Rejected("no_valid_claim")
-            claims = list(p.pending.values())
+            claimants = self._claimants(p, same_player)
             lot_index = p.current
             ties, tie_break, consolation, shared = self.config.rules.ties, (), (), False
-            if len(claims) == 1:
-                winners = (claims[0],)
+            if len(claimants) == 1:
+                winners = (claimants[0],)
             elif ties == "share":
-                winners, shared = tuple(claims), True
+                winners, shared = tuple(claimants), True
             else:
-                numbers = self._rng.sample(range(1, 91), len(claims))  # a separate full 1–90 bag
-                tie_break = tuple(TieBreakDraw(c.card_id, n) for c, n in zip(claims, numbers))
+                numbers = self._rng.sample(range(1, 91), len(claimants))  # a separate full 1–90 bag
+                tie_break = tuple(TieBreakDraw(c.card_id, n) for c, n in zip(claimants, numbers))
                 pick = min if ties == "draw_lowest" else max
                 best = pick(tie_break, key=lambda t: t.number)
-                winners = tuple(c for c in claims if c.card_id == best.card_id)
+                winners = tuple(c for c in claimants if c.card_id == best.card_id)
                 consolation = tuple(t.card_id for t in tie_break if t.card_id != best.card_id)
             event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
                                tie_break, consolation, p.last, len(p.draws) - 1, shared)
@@ -336,6 +340,21 @@ class Hall:
                     "tie_break": [{"card_id": t.card_id, "number": t.number} for t in tie_break],
                     "consolation": list(consolation), "vouchers": codes,
                     "lot": {"index": lot_index, "kind": lot.kind, "label": lot.label}}
+
+    @staticmethod
+    def _claimants(p: Partie, same_player: Sequence[Sequence[str]]) -> list[ClaimChecked]:
+        """One valid claim per claimant: a player's several valid cartons count once (its first one plays)."""
+        grouped: dict[str, str] = {}
+        for group in same_player:
+            ids = [normalize_card_id(c) for c in group if isinstance(c, str)]
+            stray = [c for c in ids if c not in p.pending]
+            if stray:
+                raise Rejected("not_a_valid_claim", cards=stray)
+            for cid in ids:
+                if cid in grouped:
+                    raise Rejected("card_in_two_groups", card_id=cid)
+                grouped[cid] = ids[0]
+        return [claim for cid, claim in p.pending.items() if grouped.get(cid, cid) == cid]
 
     def clear(self, *, role: str, force: bool = False) -> Record:
         """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given."""

@@ -272,3 +272,24 @@ def test_events_record_role_and_time(make_hall):
     records = list(hall.journal.records())
     assert [(r.type, r.role) for r in records] == [("partie:started", "speaker"), ("draw:ball_drawn", "speaker")]
     assert records[1].event.source == "keypad" and records[1].at.endswith("+00:00")
+
+
+def test_L13_one_player_with_two_valid_cartons_is_one_claimant(make_hall):
+    hall = make_hall(BOOK)
+    hall.start_partie(role="speaker")
+    draw_all(hall, [4, 13, 37, 52, 2, 12, 23, 34, 80])
+    hall.check_claim("P", role="controller")
+    hall.check_claim("Q", role="controller")
+    award = hall.award(role="speaker", same_player=[["Q", "P"]])
+    assert award["winner"] == "Q" and award["tie_break"] == [] and award["consolation"] == []
+    assert len(award["vouchers"]) == 1
+
+
+def test_L13_grouping_only_valid_claims(make_hall):
+    hall = make_hall(BOOK)
+    hall.start_partie(role="speaker")
+    draw_all(hall, [4, 13, 37, 52, 80])
+    hall.check_claim("P", role="controller")
+    with pytest.raises(Rejected) as exc:
+        hall.award(role="speaker", same_player=[["P", "S"]])
+    assert exc.value.code == "not_a_valid_claim" and exc.value.detail["cards"] == ["S"]
