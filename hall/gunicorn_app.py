@@ -58,12 +58,10 @@ class HallWorker(ThreadWorker):
         super().handle_exit(sig, frame)
 
     def handle_quit(self, sig, frame):
-        # Ctrl-C reaches the worker twice (SIGINT from the terminal, SIGQUIT from the arbiter): the
-        # second must not raise SystemExit again in the middle of the journal's closing.
-        if self.stop_requested:
-            return
-        self._begin_stop()
-        super().handle_quit(sig, frame)
+        # SIGINT/SIGQUIT (Ctrl-C): a short graceful stop too. gthread's own handle_quit shuts the
+        # thread pool down inside the signal handler, which deadlocks when the signal lands while the
+        # main thread is inside ThreadPoolExecutor.submit() (its lock is not reentrant): seen here.
+        self.handle_exit(sig, frame)
 
 
 def _post_worker_init(worker) -> None:
@@ -126,7 +124,6 @@ class HallApplication(BaseApplication):
 
     def load(self):
         """Called in the worker after the fork: build the hall there (drivers, SQLite, threads)."""
-        import faulthandler; faulthandler.dump_traceback_later(4)
         try:
             wiring = Wiring.build(self.hall_config, self.options, self.notifier)
         except Exception as exc:

@@ -82,6 +82,7 @@ class Supervisor:
         self.lock_timeout_s = lock_timeout_s if lock_timeout_s is not None else self.interval_s / 2
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._guard = threading.Lock()
         self._last_status: str | None = None
         self._last_ok = True
 
@@ -118,10 +119,13 @@ class Supervisor:
 
     # ---- the thread --------------------------------------------------------------------------
     def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name="loto-hall-supervisor", daemon=True)
-        self._thread.start()
+        """Start the thread (once); never after ``stop()``, which may come first from another thread."""
+        with self._guard:
+            if self._thread is not None or self._stop.is_set():
+                return
+            thread = threading.Thread(target=self._run, name="loto-hall-supervisor", daemon=True)
+            thread.start()
+            self._thread = thread
 
     def _run(self) -> None:
         while True:
@@ -133,9 +137,11 @@ class Supervisor:
                 return
 
     def stop(self, timeout_s: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout_s)
+        with self._guard:
+            self._stop.set()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout_s)
 
 
 def _dead(services: Iterable) -> list[str]:

@@ -123,8 +123,10 @@ class Wiring:
         if self._closed.is_set():
             return
         self._closed.set()
-        self.supervisor.stop()
-        self.runtime.close()      # stops the services, then takes the hall lock before closing the journal
+        try:
+            self.supervisor.stop()
+        finally:
+            self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.journal.last_seq)
 
 

@@ -1,0 +1,70 @@
+"""Kill the service in the middle of a partie (SIGKILL to the arbiter and its worker, as a crash or a
+watchdog kill would), start it again on the same data folder: the state served is the state before.
+
+Every draw is on disk before anyone sees it (journal with ``synchronous=FULL``), so whatever the
+projector showed survives; the restarted service rebuilds the evening by replaying the journal.
+Draws go through the HTTP API (INTERFACE §4) so the test knows exactly what was served.
+"""
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from .conftest import free_port, get_json
+
+PINS = {"speaker": "4242", "controller": "1111", "desk": "2222", "admin": "9999"}
+
+
+def write_config(tmp_path, port: int) -> str:
+    """A hall with no hardware section: nothing draws but the speaker."""
+    path = tmp_path / "loto-hall.toml"
+    pins = "\n".join(f'{role}_pin = "{pin}"' for role, pin in PINS.items())
+    path.write_text(f'[hall]\nname = "Salle test"\ndata_dir = "{tmp_path / "data"}"\n\n'
+                    f'[server]\nhost = "127.0.0.1"\nport = {port}\n\n[auth]\n{pins}\n', encoding="utf-8")
+    return str(path)
+
+
+def speaker(url: str) -> dict:
+    status, body = get_json(url + "/api/login", data={"pin": PINS["speaker"]})
+    assert status == 200, body
+    return {"Authorization": f"Bearer {body['token']}"}
+
+
+def play_some_draws(url: str, numbers: list[int]) -> None:
+    auth = speaker(url)
+    status, body = get_json(url + "/api/partie/start", headers=auth, data={})
+    assert status in (200, 201), body
+    for number in numbers:
+        status, body = get_json(url + "/api/draws", headers=auth, data={"number": number})
+        assert status == 201, body
+    status, body = get_json(url + "/api/draws/undo", headers=auth, data={})
+    assert status in (200, 201), body
+
+
+@pytest.mark.parametrize("stop", ["SIGKILL", "SIGTERM"])
+def test_restart_serves_the_same_state(run_hall, tmp_path, stop):
+    port = free_port()
+    config = write_config(tmp_path, port)
+
+    first = run_hall(["--config", config], port=port)
+    first.wait_answering()
+    play_some_draws(first.url, [4, 13, 37, 52, 80, 9, 21, 45, 66, 84, 90])
+    before = first.state()
+    assert before["status"] == "playing" and before["draws"] == [4, 13, 37, 52, 80, 9, 21, 45, 66, 84]
+    assert before["last"] == 84
+
+    if stop == "SIGKILL":
+        first.kill_all()
+    else:
+        first.signal(signal.SIGTERM)
+        assert first.wait(30) == 0, first.output()
+
+    second = run_hall(["--config", config], port=port)
+    second.wait_answering()
+    assert second.state() == before
+    # …and the partie goes on from there: the next draw is the next in line.
+    status, body = get_json(second.url + "/api/draws", headers=speaker(second.url), data={"number": 7})
+    assert status == 201, body
+    after = second.state()
+    assert after["draws"] == before["draws"] + [7] and after["seq"] > before["seq"]
