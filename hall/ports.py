@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Callable, Protocol
 
-from hall.events import Record, VoucherIssued
+from hall.events import Record
 
 
 class Clock(Protocol):
@@ -25,11 +25,6 @@ Subscriber = Callable[[Record], None]
 """Called under the hall's lock after each event is durable and applied: must return quickly (queue the work)."""
 
 
-class VoucherPrinter(Protocol):
-    def print_voucher(self, voucher: VoucherIssued, duplicate: bool, hall_name: str, at: str) -> None:
-        """Print one voucher or raise ``OSError``/``RuntimeError`` (the job then waits for the printer)."""
-
-
 class BallSource(Protocol):
     """A device that draws balls: started by the composition root, calls ``Hall.draw`` itself."""
 
@@ -39,4 +34,4 @@ class BallSource(Protocol):
 
 class DeviceStatus(Protocol):
     def __call__(self, device: str, status: str, detail: str) -> None:
-        """Report a device's state: ``ok``, ``degraded`` or ``absent`` with a sentence for people."""
+        """Report a device's state: ``ok``, ``degraded``, ``absent`` (configured, not there) or ``unconfigured``."""

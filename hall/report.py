@@ -198,6 +198,13 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str) ->
     return EveningReport(hall_name, first_at, last_at, ordered, frequencies, vouchers, totals)
 
 
+def report_from_hall(hall) -> EveningReport:
+    """The report of a running hall (for the admin page), read under its lock."""
+    with hall.lock:
+        records = list(hall.journal.records())
+        return build_report(hall.evening, records, hall.config.hall.name)
+
+
 CSV_HEADER = ("section", "partie", "lot", "order", "kind", "label", "card_id", "number", "code", "count",
               "status", "detail", "at")
 
