@@ -10,11 +10,13 @@ column 1 … 80–90 in column 8; ``"1-10"`` puts 1–10 in column 0, 11–20 in
 Generated card IDs look like ``A-00412K``: ``{SERIES}-{NNNNN}{C}``.
 SERIES is 1–3 upper-case letters. NNNNN is the carton number, zero-padded to 5 digits; a number
 above 99 999 simply takes more digits (and then never starts with 0). C is a check character:
-Luhn mod N with N = 36 over the characters of SERIES + NNNNN (hyphen left out), in the alphabet
-``0-9A-Z`` (A = 10 … Z = 35). A decimal check digit cannot protect a letter: 26 letters share
-10 check values (pigeonhole), so some mistyped letters would pass. With N = 36 the Luhn "doubling"
-is a permutation of the 36 values, so EVERY single mistyped character is caught; an adjacent swap
-is caught too, except the one pair 0↔Z (it can only occur between the last digit and C).
+Luhn mod N with N = 34 over the characters of SERIES + NNNNN (hyphen left out), in the alphabet
+``0-9`` and ``A-Z`` without ``I`` and ``O`` (A = 10 … Z = 33), which are never used, in series or
+check, so that a controller's typed ``O`` or ``I`` can only mean ``0`` or ``1`` (``normalize_card_id``
+reads them so). A decimal check digit cannot protect a letter: 24 letters share 10 check values
+(pigeonhole), so some mistyped letters would pass. With N = 34 the Luhn "doubling" is a permutation
+of the 34 values, so EVERY single mistyped character is caught; an adjacent swap is caught too,
+except the one pair 0↔Z (it can only occur between the last digit and C).
 Any other ID of 1–32 characters ``A–Z a–z 0–9 -`` is accepted from a CSV without a check.
 """
 from __future__ import annotations
@@ -353,34 +355,36 @@ def generate_cards(count: int, seed: int | str, series: str = "A", columns: str 
 
 # ---------------------------------------------------------------- card IDs
 
-_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ALPHABET = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"   # no I, no O: they read as 1 and 0
+_N = len(_ALPHABET)
 _VALUE = {ch: v for v, ch in enumerate(_ALPHABET)}
-_SERIES = re.compile(r"[A-Z]{1,3}")
-_GENERATED = re.compile(r"([A-Z]{1,3})-(\d{5}|[1-9]\d{5,})([0-9A-Z])")
+_SERIES = re.compile(r"[A-HJ-NP-Z]{1,3}")
+_GENERATED = re.compile(r"([A-HJ-NP-Z]{1,3})-(\d{5}|[1-9]\d{5,})([0-9A-HJ-NP-Z])")
+_TYPED = re.compile(r"([A-HJ-NP-Z]{1,3})-([0-9OI]{5,}[0-9A-Z])")
 CARD_ID = re.compile(r"[A-Za-z0-9-]{1,32}")
 
 
-def _luhn36_sum(payload: str, double_last: bool) -> int:
+def _luhn_sum(payload: str, double_last: bool) -> int:
     total = 0
     double = double_last
     for ch in reversed(payload):
         v = _VALUE[ch]
         if double:
             v *= 2
-            v = v // 36 + v % 36
+            v = v // _N + v % _N
         total += v
         double = not double
     return total
 
 
 def _check_character(payload: str) -> str:
-    return _ALPHABET[-_luhn36_sum(payload, True) % 36]
+    return _ALPHABET[-_luhn_sum(payload, True) % _N]
 
 
 def make_card_id(series: str, number: int) -> str:
     """Return the generated ID ``SERIES-NNNNNC`` of carton ``number`` (e.g. ``A-00412`` + check character)."""
     if not isinstance(series, str) or not _SERIES.fullmatch(series):
-        raise ValueError(f"a series is 1 to 3 upper-case letters, not {series!r}")
+        raise ValueError(f"a series is 1 to 3 upper-case letters other than I and O, not {series!r}")
     if type(number) is not int or number < 0:
         raise ValueError(f"a carton number is a whole number ≥ 0, not {number!r}")
     digits = f"{number:05d}"
@@ -401,11 +405,17 @@ def check_card_id(card_id: str) -> bool | None:
     if m is None:
         return None
     series, digits, check = m.groups()
-    return _luhn36_sum(series + digits + check, False) % 36 == 0
+    return _luhn_sum(series + digits + check, False) % _N == 0
 
 
 def normalize_card_id(text: str) -> str:
-    """Return the ID without spaces; a generated-form ID typed in lower case is put in upper case."""
+    """Return the ID without spaces; a generated-form ID typed in lower case, or with ``O``/``I`` for ``0``/``1``
+    in its number, is put right."""
     compact = "".join(text.split())
     upper = compact.upper()
-    return upper if upper != compact and _GENERATED.fullmatch(upper) else compact
+    m = _TYPED.fullmatch(upper)
+    if m is None:
+        return compact
+    series, rest = m.groups()
+    fixed = f"{series}-{rest[:-1].replace('O', '0').replace('I', '1')}{rest[-1].replace('O', '0').replace('I', '1')}"
+    return fixed if fixed != compact and _GENERATED.fullmatch(fixed) else compact

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 import string
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +19,7 @@ NO_COLUMN_30S = "4 13 20 52 80 / 9 21 45 66 84 / 18 29 58 74 90"  # 30–39 empt
 ONLY_1_9 = "1 10 20 30 40 / 2 11 21 31 41 / 3 12 22 32 42"     # "1-10" puts 1 and 10 in one column
 ONLY_1_10 = "1 11 21 31 81 / 2 12 22 32 82 / 10 20 30 40 90"   # "1-9": 10 under 12 in column 10–19
 
-ALPHABET36 = string.digits + string.ascii_uppercase
+ALPHABET34 = string.digits + "ABCDEFGHJKLMNPQRSTUVWXYZ"   # no I, no O
 
 
 def refused(text: str, columns: str = "1-9", every_column: bool = False) -> str:
@@ -261,22 +260,16 @@ def test_generated_cartons_vary_every_number_reaches_every_row(columns):
     assert {c for profile in per_column for c in profile} == {1, 2, 3}
 
 
-def test_ten_thousand_cartons_take_well_under_a_second():
-    started = time.perf_counter()
-    assert len(generate_cards(10_000, seed=1)) == 10_000
-    assert time.perf_counter() - started < 1.0
-
-
 # ------------------------------------------------------------------ card IDs
 
 def luhn_mod_n_valid(text: str) -> bool:
-    """Luhn mod N validation as published (Wikipedia, "Luhn mod N algorithm"), N = 36."""
+    """Luhn mod N validation as published (Wikipedia, "Luhn mod N algorithm"), N = 34 (no I, no O)."""
     factor, total = 1, 0
     for ch in reversed(text):
-        addend = factor * ALPHABET36.index(ch)
+        addend = factor * ALPHABET34.index(ch)
         factor = 2 if factor == 1 else 1
-        total += addend // 36 + addend % 36
-    return total % 36 == 0
+        total += addend // 34 + addend % 34
+    return total % 34 == 0
 
 
 def test_make_card_id_form():
@@ -285,12 +278,12 @@ def test_make_card_id_form():
     assert luhn_mod_n_valid("A00412" + card_id[-1])
     assert make_card_id("ZZZ", 1234567).startswith("ZZZ-1234567")
     assert split_card_id(card_id) == ("A", 412)
-    for bad in (("", 1), ("a", 1), ("ABCD", 1), ("A1", 1), ("A", -1), ("A", 1.0), ("A", True)):
+    for bad in (("", 1), ("a", 1), ("ABCD", 1), ("A1", 1), ("O", 1), ("I", 1), ("A", -1), ("A", 1.0), ("A", True)):
         with pytest.raises(ValueError):
             make_card_id(*bad)
 
 
-ids = st.builds(make_card_id, st.text(string.ascii_uppercase, min_size=1, max_size=3), st.integers(0, 10**9))
+ids = st.builds(make_card_id, st.text("ABCDEFGHJKLMNPQRSTUVWXYZ", min_size=1, max_size=3), st.integers(0, 10**9))
 
 
 @given(card_id=ids)
@@ -324,6 +317,8 @@ def test_normalize_card_id():
     assert normalize_card_id(card_id[:3] + " " + card_id[3:]) == card_id
     assert normalize_card_id("table-3") == "table-3"  # imported IDs keep their case
     assert normalize_card_id(" Lot-B7 ") == "Lot-B7"
+    typed = card_id.replace("0", "O").replace("1", "I")      # O and I are never in a generated ID
+    assert normalize_card_id(typed.lower()) == card_id
 
 
 def test_from_rows_accepts_any_iterables_even_one_shot():
