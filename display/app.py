@@ -1,0 +1,99 @@
+"""``create_app(hall, config) -> (Flask, SocketIO)``: the web face of the hall (pages, API, live events)."""
+from __future__ import annotations
+
+import logging
+import mimetypes
+
+from flask import Flask, jsonify, render_template, request
+from flask_babel import Babel
+from flask_socketio import SocketIO
+from werkzeug.exceptions import HTTPException
+
+from display import api, pages, sockets
+from display.auth import Auth, load_pins, load_secret
+from display.errors import ApiError, error_body, status_of
+from display.i18n import remember_locale, select_locale
+from display.openapi import spec
+from hall.errors import Rejected
+
+log = logging.getLogger("loto-hall.display")
+mimetypes.add_type("application/wasm", ".wasm")   # WebAssembly.instantiateStreaming needs it
+mimetypes.add_type("font/woff2", ".woff2")
+MAX_BODY_BYTES = 4 * 1024 * 1024      # a card CSV of ~60 000 cartons; JSON bodies are held to 64 KiB
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 413: "too_large"}
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api") or request.path.startswith("/socket.io")
+
+
+def create_app(hall, config) -> tuple[Flask, SocketIO]:
+    """The Flask app and its one SocketIO instance, wired to ``hall``."""
+    app = Flask(__name__)
+    data_dir = config.data_dir
+    app.config.update(
+        SECRET_KEY=load_secret(data_dir), MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
+        SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_NAME="loto_session",
+        SESSION_COOKIE_SECURE=False, LOTO_LANGUAGE=config.hall.language,
+        BABEL_DEFAULT_LOCALE=config.hall.language, BABEL_DEFAULT_TIMEZONE=config.hall.timezone,
+    )
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    Babel(app, locale_selector=select_locale)
+    app.after_request(remember_locale)
+    app.extensions["loto_hall"] = hall
+    app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"])
+    certificate = None
+    if config.server.tls:
+        from display.tls import ensure_certificate
+        certificate = ensure_certificate(data_dir, config.hall.name)
+        app.extensions["loto_tls"] = certificate
+        log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+
+    @app.get("/api/openapi.json")
+    def openapi():
+        return jsonify(spec())
+
+    @app.errorhandler(Rejected)
+    def rejected(exc: Rejected):
+        return jsonify(error_body(exc.code, exc.detail)), status_of(exc.code)
+
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):
+        resp = jsonify(error_body(exc.code, exc.detail))
+        if exc.code == "too_many_attempts":
+            resp.headers["Retry-After"] = str(exc.detail.get("retry_after", 60))
+        return resp, exc.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        code = HTTP_CODES.get(exc.code or 400, "bad_request")
+        status = exc.code if exc.code and 400 <= exc.code < 500 else 400
+        if _wants_json():
+            return jsonify(error_body(code)), status
+        return render_template("error.html", body=error_body(code), hall_name=config.hall.name,
+                               boot={"strings": {}, "page": "error"}), status
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("erreur inattendue sur %s %s", request.method, request.path)
+        return jsonify(error_body("internal")), 500
+
+    @app.after_request
+    def headers(resp):
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        if not request.path.startswith("/static/"):
+            resp.headers.setdefault("Cache-Control", "no-store")
+        return resp
+
+    # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready)
+    socketio = SocketIO(app, async_mode="threading", ping_interval=10, ping_timeout=10,
+                        max_http_buffer_size=64 * 1024)
+    sockets.install(socketio, hall)
+    return app, socketio

@@ -1,0 +1,97 @@
+"""Refusals at the web's edge: every one is a 4xx ``{"error": CODE, "message": TEXT}``, never a 500.
+
+``hall.errors.Rejected`` codes keep their name; each gets an HTTP status and a sentence for people
+(French source strings, translated by Flask-Babel).
+"""
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+
+# code → HTTP status. 423 "Locked": the hall is in a state where this cannot happen now.
+STATUS: dict[str, int] = {
+    "bad_json": 400, "bad_request": 400, "bad_field": 422,
+    "unauthorized": 401, "bad_pin": 401, "bad_token": 401,
+    "forbidden": 403, "csrf": 403,
+    "not_found": 404, "unknown_voucher": 404, "unknown_card": 404,
+    "method_not_allowed": 405,
+    "already_drawn": 409, "partie_running": 409, "nothing_to_undo": 409, "already_undone": 409,
+    "undo_after_award": 409, "not_paused": 409, "no_valid_claim": 409, "lots_remaining": 409,
+    "already_redeemed": 409, "nothing_proposed": 409,
+    "too_large": 413,
+    "out_of_range": 422, "bad_lot": 422, "bad_card_id": 422, "bad_cards": 422, "bad_ranges": 422,
+    "no_partie": 423, "locked": 423, "partie_finished": 423, "claims_pending": 423,
+    "too_many_attempts": 429,
+}
+
+MESSAGES = {
+    "bad_json": _l("La requête n'est pas un objet JSON valide."),
+    "bad_request": _l("Requête incorrecte."),
+    "bad_field": _l("Champ « %(field)s » manquant ou incorrect."),
+    "unauthorized": _l("Connexion nécessaire : entrez votre code PIN."),
+    "bad_pin": _l("Code PIN incorrect."),
+    "bad_token": _l("Session expirée ou jeton invalide : reconnectez-vous."),
+    "forbidden": _l("Votre rôle ne permet pas cette action."),
+    "csrf": _l("Jeton de sécurité absent ou faux : rechargez la page."),
+    "not_found": _l("Cette adresse n'existe pas."),
+    "method_not_allowed": _l("Méthode non permise sur cette adresse."),
+    "too_large": _l("Requête trop volumineuse."),
+    "too_many_attempts": _l("Trop d'essais de code PIN : réessayez dans %(retry_after)s secondes."),
+    "already_drawn": _l("Le %(number)s est déjà sorti."),
+    "out_of_range": _l("Numéro invalide : il faut un nombre de 1 à 90."),
+    "no_partie": _l("Aucune partie en cours : démarrez une partie."),
+    "locked": _l("Tirage arrêté : vérification en cours."),
+    "partie_finished": _l("Tous les lots de la partie sont attribués : faites démarquer."),
+    "claims_pending": _l("Un carton gagnant attend son lot : attribuez-le d'abord."),
+    "partie_running": _l("Une partie est déjà en cours."),
+    "bad_lot": _l("Lot incorrect : le type doit être quine, double quine ou carton plein."),
+    "nothing_to_undo": _l("Aucun numéro à annuler."),
+    "already_undone": _l("Le dernier numéro vient déjà d'être annulé."),
+    "undo_after_award": _l("Impossible d'annuler : un lot a été attribué sur ce numéro."),
+    "not_paused": _l("Le tirage n'est pas arrêté."),
+    "bad_card_id": _l("Numéro de carton manquant ou illisible."),
+    "no_valid_claim": _l("Aucun carton gagnant vérifié sur le dernier numéro."),
+    "lots_remaining": _l("Il reste des lots à jouer dans cette partie."),
+    "unknown_card": _l("Carton inconnu."),
+    "unknown_voucher": _l("Bon inconnu ou falsifié."),
+    "already_redeemed": _l("Ce bon a déjà été échangé."),
+    "nothing_proposed": _l("Aucune boule en attente de confirmation."),
+    "bad_cards": _l("Fichier de cartons refusé."),
+    "bad_ranges": _l("Plage de cartons incorrecte."),
+    "internal": _l("Erreur interne : l'opération n'a pas été faite."),
+}
+
+
+def status_of(code: str) -> int:
+    """The HTTP status of a refusal code (409 for a refusal this table does not know yet)."""
+    return STATUS.get(code, 409)
+
+
+def message_of(code: str, detail: dict | None = None) -> str:
+    """The sentence for people, in the current locale, filled with ``detail`` where it can be."""
+    template = MESSAGES.get(code)
+    if template is None:
+        return str(MESSAGES["bad_request"]) + f" ({code})"
+    values = {k: v for k, v in (detail or {}).items()}
+    try:
+        return str(template) % values if "%(" in str(template) else str(template)
+    except (KeyError, TypeError, ValueError):
+        return str(template).split("%(")[0].rstrip(" :«")
+
+
+class ApiError(Exception):
+    """A refusal decided in ``display/`` (bad JSON, missing login…), shaped like ``Rejected``."""
+
+    def __init__(self, code: str, status: int | None = None, /, **detail):
+        super().__init__(code)
+        self.code = code
+        self.status = status or status_of(code)
+        self.detail = detail
+
+
+def error_body(code: str, detail: dict | None = None) -> dict:
+    """The JSON body of a refusal; JSON-safe detail values ride along."""
+    body = {"error": code, "message": message_of(code, detail)}
+    for key, value in (detail or {}).items():
+        if isinstance(value, (str, int, float, bool, type(None), list)) and key not in body:
+            body[key] = value
+    return body

@@ -1,0 +1,64 @@
+"""Socket.IO (INTERFACE §5): ``state`` on connect and on ``resync``, then one event per journal record.
+
+Sockets only listen: every change goes through the HTTP API, so a socket, with or without a role,
+can never change anything. Rooms: ``public`` (projectors, anyone), ``staff`` (anyone logged in:
+verdicts name the carton), ``speaker`` (speaker/admin: passing notices such as device status).
+
+Ordering: the hall calls our subscriber under its lock right after each durable event, and the
+connect/resync handlers take the same lock around "join room + send state". So a client gets its
+``state`` at seq S and then exactly S+1, S+2, … with no gap and no duplicate.
+"""
+from __future__ import annotations
+
+import logging
+
+from flask import request, session
+from flask_socketio import ConnectionRefusedError, SocketIO, join_room
+
+from display.auth import socket_role
+from display.errors import ApiError, message_of
+from display.live import PUBLIC, SPEAKER, STAFF, event_for, staff_state
+
+log = logging.getLogger("loto-hall.display")
+
+NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
+
+
+def install(socketio: SocketIO, hall) -> None:
+    """Register the handlers and subscribe the broadcasts to the hall."""
+
+    def on_record(record) -> None:
+        # under the hall's lock: only build small payloads and queue them (emit queues per socket)
+        for room in (PUBLIC, STAFF):
+            try:
+                name, payload = event_for(hall, record, room)
+                socketio.emit(name, payload, to=room)
+            except Exception:  # a broken emit must never undo a durable event
+                log.exception("diffusion de l'événement %s impossible", record.seq)
+
+    def on_notice(name: str, payload: dict) -> None:
+        try:
+            socketio.emit(NOTICE_NAMES.get(name, "notice"), {"name": name, **payload}, to=SPEAKER)
+        except Exception:
+            log.exception("diffusion de l'avis %s impossible", name)
+
+    hall.subscribe(on_record)
+    hall.subscribe_notices(on_notice)
+
+    @socketio.on("connect")
+    def connect(auth=None):
+        try:
+            role = socket_role(auth)
+        except ApiError as exc:
+            raise ConnectionRefusedError({"error": exc.code, "message": message_of(exc.code)})
+        session["socket_role"] = role
+        with hall.lock:
+            join_room(PUBLIC if role is None else STAFF)
+            if role in ("speaker", "admin"):
+                join_room(SPEAKER)
+            socketio.emit("state", staff_state(hall, role), to=request.sid)
+
+    @socketio.on("resync")
+    def resync(data=None):
+        with hall.lock:
+            socketio.emit("state", staff_state(hall, session.get("socket_role")), to=request.sid)

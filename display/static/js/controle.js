@@ -1,0 +1,56 @@
+/* The controller's phone: scan or type a carton, see the verdict full screen with the carton drawn. */
+"use strict";
+(function () {
+  const {t, el, api, cardGrid} = Loto;
+  const {verdictText} = Staff;
+  const $ = (id) => document.getElementById(id);
+  let stopScan = null, busy = false;
+
+  async function check(cardId) {
+    if (busy || !cardId) return;
+    busy = true;
+    $("id-msg").textContent = "";
+    const res = await api("POST", "/api/claims", {card_id: cardId});
+    busy = false;
+    if (!res.ok) { $("id-msg").textContent = res.data.message; return; }
+    showVerdict(res.data);
+  }
+
+  function showVerdict(v) {
+    const {line, tone} = verdictText(v);
+    const again = (v.checked_before || []).length;
+    const box = $("verdict");
+    box.className = "verdict " + (again ? "warn" : tone);     // already checked: orange, whatever the verdict
+    $("verdict-line").textContent = line;
+    $("verdict-note").hidden = !again;
+    $("verdict-note").textContent = again ? t("already_checked", {n: again}) : "";
+    $("verdict-card").textContent = v.card_id;
+    $("verdict-grid").replaceChildren(v.card ? cardGrid(v.card) : "");
+    $("verdict-sub").textContent = [v.verdict === "valid" && v.lot ? Staff.lotName(v.lot) : "",
+                                    v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
+    box.dataset.verdict = v.verdict;
+    box.hidden = false;
+    if (stopScan) { stopScan(); stopScan = null; $("scan").textContent = t("scan_start"); }
+    $("verdict-close").focus();
+  }
+
+  $("verdict-close").addEventListener("click", () => { $("verdict").hidden = true; $("card-id").value = ""; });
+  $("id-form").addEventListener("submit", (ev) => { ev.preventDefault(); check($("card-id").value.trim()); });
+  $("announce").addEventListener("click", async () => {
+    const res = await api("POST", "/api/claims/announce");
+    $("id-msg").textContent = res.ok ? t("checking") : res.data.message;
+  });
+  $("scan").addEventListener("click", async () => {
+    if (stopScan) { stopScan(); stopScan = null; $("scan").textContent = t("scan_start"); $("scan-msg").textContent = ""; return; }
+    $("scan-msg").textContent = t("scanning");
+    $("scan").textContent = t("scan_stop");
+    stopScan = await Scan.start($("video"), (text) => check(Scan.cardIdFrom(text)), () => {
+      $("scan-msg").textContent = t("no_camera"); $("scan").textContent = t("scan_start"); stopScan = null;
+    });
+  });
+
+  Loto.live({
+    state(s) { $("ctl-last").textContent = s.last ? t("last_number", {n: s.last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status)); },
+    event(name, ev) { if (name === "draw") $("ctl-last").textContent = t("last_number", {n: ev.number}); },
+  });
+})();

@@ -1,0 +1,179 @@
+/* The projector: the last number huge, the board, the lot, banners. Public, read-only. */
+"use strict";
+(function () {
+  const {t, kind, el, boot} = Loto;
+  const $ = (id) => document.getElementById(id);
+  const params = new URLSearchParams(location.search);
+  const speech = Object.assign({}, boot.speech || {});
+  if (params.has("speech")) speech.enabled = params.get("speech") !== "0";
+  if (params.has("nicknames")) speech.nicknames = params.get("nicknames") !== "0";
+  if (params.has("rate")) speech.rate = parseFloat(params.get("rate")) || speech.rate;
+
+  let S = null;               // the state as the server last described it, kept up to date by events
+  let bannerTimer = null, tieTimers = [];
+
+  // the board: 9 rows of 10, built once
+  const board = $("board");
+  const cells = [null];
+  for (let n = 1; n <= 90; n++) {
+    const c = el("div", {class: "cell", text: String(n), "data-n": String(n)});
+    cells.push(c);
+    board.append(c);
+  }
+
+  function lotText(lot) { return lot ? kind(lot.kind) + (lot.label && lot.label !== kind(lot.kind) ? " — " + lot.label : "") : ""; }
+
+  function countText(n) { return n === 0 ? t("drawn_zero") : t(n === 1 ? "drawn_one" : "drawn_many", {n}); }
+
+  function render() {
+    const p = S.partie;
+    const playing = p && S.status !== "waiting" && S.status !== "cleared";
+    $("partie").textContent = p && playing ? t("partie", {n: p.number}) : (S.hall || "");
+    const current = p && playing && p.current_lot !== null ? p.lots[p.current_lot] : null;
+    $("lot").textContent = current ? lotText(current) : (playing ? t("all_awarded") : "");
+    const next = $("next-lots");
+    next.replaceChildren();
+    if (p && playing && p.current_lot !== null) {
+      const rest = p.lots.slice(p.current_lot + 1);
+      if (rest.length) next.append(el("span", {class: "then", text: t("then") + " : "}), rest.map(lotText).join(" · "));
+    }
+    $("count").textContent = playing ? countText(S.draws.length) : "";
+    const drawn = new Set(S.draws);
+    for (let n = 1; n <= 90; n++) {
+      cells[n].classList.toggle("drawn", drawn.has(n));
+      cells[n].classList.toggle("last", n === S.last);
+    }
+    renderLast(false);
+    const prev = $("previous");
+    prev.replaceChildren(...S.draws.slice(-6, -1).reverse().map((n) => el("li", {text: String(n)})));
+    const between = !playing;
+    document.body.classList.toggle("is-between", between);
+    $("between").hidden = !between;
+    board.hidden = between;
+    if (between) {
+      $("between-hall").textContent = S.hall || t("welcome");
+      const np = S.next_partie;
+      $("between-title").textContent = np ? t("next_partie", {n: np.number}) : "";
+      $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: lotText(l)})) : []));
+    }
+    if (S.status === "checking" && $("banner").hidden) banner("checking", t("checking"));
+    if (S.status !== "checking" && bannerKind === "checking") hideBanner();
+  }
+
+  function renderLast(animate) {
+    const ball = $("ball");
+    $("last").textContent = S.last === null || S.last === undefined ? "" : String(S.last);
+    ball.classList.toggle("empty", S.last === null || S.last === undefined);
+    $("nickname").textContent = speech.nicknames && S.last ? LotoSpeech.nickname(S.last) : "";
+    if (animate) {
+      ball.classList.remove("arrive");
+      void ball.offsetWidth;          // restart the (calm, non-flashing) arrival animation
+      ball.classList.add("arrive");
+    }
+  }
+
+  let bannerKind = null;
+  function banner(kindName, text, opts) {
+    const o = opts || {};
+    clearTimeout(bannerTimer);
+    bannerKind = kindName;
+    const b = $("banner");
+    b.className = "banner banner-" + kindName;
+    $("banner-text").textContent = text;
+    $("banner-sub").textContent = o.sub || "";
+    $("banner-lines").replaceChildren();
+    b.hidden = false;
+    if (o.ms) bannerTimer = setTimeout(hideBanner, o.ms);
+  }
+  function hideBanner() {
+    clearTimeout(bannerTimer);
+    tieTimers.forEach(clearTimeout); tieTimers = [];
+    bannerKind = null;
+    $("banner").hidden = true;
+    if (S && S.status === "checking") banner("checking", t("checking"));
+  }
+
+  function showTieBreak(ev) {
+    const lotName = lotText(ev.lot);
+    banner("tie", t("tie_break"), {sub: lotName});
+    const lines = $("banner-lines");
+    ev.tie_break.forEach((draw, i) => {
+      tieTimers.push(setTimeout(() => {
+        const li = el("li", {class: "tie-line" + (draw.card_id === ev.winner ? " tie-winner-pending" : ""),
+                             text: t("tie_line", {card: draw.card_id, n: draw.number})});
+        lines.append(li);
+      }, 1200 * (i + 1)));
+    });
+    tieTimers.push(setTimeout(() => {
+      for (const li of lines.children) if (li.classList.contains("tie-winner-pending")) li.classList.add("tie-winner");
+      $("banner-sub").textContent = t("won", {lot: lotName, card: ev.winner}) +
+        (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.join(", ")}) : "");
+      bannerTimer = setTimeout(hideBanner, 12000);
+    }, 1200 * (ev.tie_break.length + 1)));
+  }
+
+  const on = {
+    draw(ev) {
+      if (S.draws.includes(ev.number)) return;
+      S.draws.push(ev.number); S.last = ev.number; S.status = "playing";
+      if (bannerKind === "false" || bannerKind === "missed" || bannerKind === "won" || bannerKind === "start") hideBanner();
+      render(); renderLast(true);
+      LotoSpeech.say(ev.number, speech);
+    },
+    undo(ev) {
+      const i = S.draws.lastIndexOf(ev.number);
+      if (i >= 0) S.draws.splice(i, 1);
+      S.last = S.draws.length ? S.draws[S.draws.length - 1] : null;
+      render(); renderLast(true);
+    },
+    claim() { S.status = "checking"; banner("checking", t("checking")); },
+    resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
+    verdict(ev) {
+      S.status = ev.status || S.status;
+      const lotKind = ev.lot ? ev.lot.kind : "quine";
+      if (ev.verdict === "valid") banner("valid", t("valid_" + lotKind, {card: ev.card_id}), {sub: lotText(ev.lot)});
+      else if (ev.verdict === "incomplete") banner("false", t("false_claim"), {ms: 10000});
+      else if (ev.verdict === "missed") banner("missed", t("missed_public"), {ms: 10000});
+      render();
+    },
+    award(ev) {
+      const p = S.partie;
+      if (p && ev.lot) {
+        p.lots[ev.lot.index].status = "awarded";
+        p.current_lot = ev.current_lot;
+        if (ev.current_lot !== null && ev.current_lot !== undefined) p.lots[ev.current_lot].status = "open";
+      }
+      S.status = ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing";
+      if (ev.tie_break && ev.tie_break.length) showTieBreak(ev);
+      else banner("won", t("won", {lot: lotText(ev.lot), card: ev.winners.join(", ")}), {ms: 15000});
+      render();
+    },
+    partie(ev) {
+      if (ev.status === "started") {
+        S.partie = {number: ev.number, lots: ev.lots, current_lot: 0};
+        S.draws = []; S.last = null; S.status = "playing";
+        banner("start", t("partie_starts", {n: ev.number}), {sub: ev.lots.map(lotText).join(" · "), ms: 8000});
+        render();
+      } else {
+        S.draws = []; S.last = null; S.status = "waiting";
+        banner("clear", t("demarquez"), {ms: 12000});
+        render();
+        connection.resync();         // to learn the next partie's lots
+      }
+    },
+    tick() {},
+  };
+
+  const connection = Loto.live({
+    state(state) {
+      const first = S === null;
+      S = state;
+      render();
+      if (first && S.status === "checking") banner("checking", t("checking"));
+    },
+    event(name, ev) {
+      if (on[name]) on[name](ev);
+      document.body.dataset.seq = String(ev.seq);
+    },
+  });
+})();

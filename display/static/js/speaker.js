@@ -1,0 +1,165 @@
+/* The speaker's console: type and draw numbers, confirm machine balls, claims, award, démarquer, devices. */
+"use strict";
+(function () {
+  const {t, kind, el, api} = Loto;
+  const {lotName, verdictText} = Staff;
+  const $ = (id) => document.getElementById(id);
+  let S = null, typed = "", refreshTimer = null;
+
+  // ------------------------------------------------------------------ typing a number
+  function showEntry() {
+    $("entry").textContent = typed || "—";
+    $("entry").classList.toggle("empty", !typed);
+  }
+  function say(msg, good) {
+    $("entry-msg").textContent = msg || "";
+    $("entry-msg").className = good ? "ok-line" : "error-line";
+  }
+  async function draw() {
+    if (!typed) return;
+    const number = parseInt(typed, 10);
+    typed = ""; showEntry();
+    const res = await api("POST", "/api/draws", {number});
+    say(res.ok ? t("drawn_ok", {n: res.data.number}) : res.data.message, res.ok);
+  }
+  function key(k) {
+    if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; say(""); showEntry(); }
+    else if (k === "Enter") draw();
+    else if (k === "Escape") { typed = ""; showEntry(); say(""); }
+    else if (k === "Backspace") { typed = typed.slice(0, -1); showEntry(); }
+  }
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest("input, textarea, select, dialog")) return;
+    if (/^[0-9]$/.test(ev.key) || ["Enter", "Escape", "Backspace"].includes(ev.key)) { ev.preventDefault(); key(ev.key); }
+  });
+  $("pad").addEventListener("click", (ev) => { const b = ev.target.closest("button"); if (b) key(b.dataset.key); });
+
+  function confirmBox(text) {
+    return new Promise((resolve) => {
+      const d = $("confirm");
+      $("confirm-text").textContent = text;
+      d.addEventListener("close", () => resolve(d.returnValue === "yes"), {once: true});
+      d.showModal();
+    });
+  }
+  async function act(method, path, body, target) {
+    const res = await api(method, path, body);
+    const line = target || $("entry-msg");
+    if (!res.ok) { line.textContent = res.data.message; line.className = "error-line"; }
+    return res;
+  }
+
+  $("undo").addEventListener("click", async () => {
+    if (!S || S.last === null) return;
+    if (await confirmBox(t("confirm_undo", {n: S.last}))) act("POST", "/api/draws/undo");
+  });
+  $("announce").addEventListener("click", () => act("POST", "/api/claims/announce"));
+  $("resume").addEventListener("click", () => act("POST", "/api/draws/resume"));
+  $("clear").addEventListener("click", async () => {
+    const force = S && S.partie && S.partie.current_lot !== null;
+    if (await confirmBox(force ? t("confirm_clear_force") : t("confirm_clear"))) act("POST", "/api/partie/clear", {force});
+  });
+  $("proposed-ok").addEventListener("click", () => act("POST", "/api/draws/confirm", {}));
+  $("proposed-fix").addEventListener("click", () => { if (typed) { act("POST", "/api/draws/confirm", {number: parseInt(typed, 10)}); typed = ""; showEntry(); } });
+  $("proposed-no").addEventListener("click", () => act("POST", "/api/draws/reject"));
+  $("start").addEventListener("click", async () => {
+    const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => ({
+      kind: li.querySelector("select").value, label: li.querySelector("input").value.trim()}));
+    const res = await act("POST", "/api/partie/start", {lots});
+    if (res.ok) $("award-result").hidden = true;
+  });
+  $("check-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const id = $("check-id").value.trim();
+    if (!id) return;
+    const res = await act("POST", "/api/claims", {card_id: id}, $("check-msg"));
+    if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = v.tone === "good" ? "ok-line" : "error-line"; $("check-id").value = ""; }
+  });
+  $("award").addEventListener("click", async () => {
+    $("award").disabled = true;
+    const res = await act("POST", "/api/lots/award", undefined, $("check-msg"));
+    if (!res.ok) return;
+    const r = res.data, box = $("award-result");
+    box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.join(", ")})}));
+    if (r.tie_break.length) {
+      box.append(el("div", {text: t("tie_break")}),
+                 el("ul", {}, ...r.tie_break.map((d) => el("li", {class: d.card_id === r.winner ? "tie-winner" : "",
+                                                              text: t("tie_line", {card: d.card_id, n: d.number})}))));
+      if (r.consolation.length) box.append(el("div", {text: t("consolation_for", {cards: r.consolation.join(", ")})}));
+    }
+    box.append(el("div", {text: t("vouchers", {codes: r.vouchers.join(", ")})}));
+    box.hidden = false;
+  });
+
+  // ------------------------------------------------------------------ rendering the state
+  const mini = $("mini-board"), cells = [null];
+  for (let n = 1; n <= 90; n++) { const c = el("div", {text: String(n)}); cells.push(c); mini.append(c); }
+
+  function renderDevices() {
+    const box = $("devices");
+    const devices = Object.values(S.devices || {});
+    if (!devices.length) { box.replaceChildren(el("span", {class: "device none", text: t("no_devices")})); return; }
+    box.replaceChildren(...devices.map((d) => el("span", {class: "device " + d.status,
+      text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})));
+  }
+
+  function lotsEditor() {
+    const box = $("lots-editor");
+    const np = S.next_partie;
+    if (!np || box.dataset.partie === String(np.number)) return;
+    box.dataset.partie = String(np.number);
+    box.replaceChildren(...np.lots.map((lot) => {
+      const sel = el("select", {"aria-label": "kind"}, ...["quine", "double_quine", "carton_plein"].map(
+        (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
+      return el("li", {}, sel, " ", el("input", {type: "text", value: lot.label, maxlength: "200"}));
+    }));
+  }
+
+  function render() {
+    renderDevices();
+    const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
+    $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
+    const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
+    $("sp-lot").textContent = lot ? lotName(lot) : "";
+    $("sp-status").textContent = t("status_" + (S.status === "cleared" ? "waiting" : S.status)) + " · " +
+      (S.draws.length === 0 ? t("drawn_zero") : t(S.draws.length === 1 ? "drawn_one" : "drawn_many", {n: S.draws.length}));
+    $("sp-last").textContent = S.last === null ? "—" : String(S.last);
+    const drawn = new Set(S.draws);
+    for (let n = 1; n <= 90; n++) { cells[n].className = n === S.last ? "last" : drawn.has(n) ? "drawn" : ""; }
+    $("start-box").hidden = running;
+    if (!running) lotsEditor();
+    $("undo").disabled = !S.undo_available;
+    $("announce").disabled = !running || S.paused;
+    $("resume").disabled = !running || !S.paused || S.pending_claims.length > 0;
+    $("clear").disabled = !running;
+    $("draw-button").disabled = !running;
+    $("award").disabled = S.pending_claims.length === 0;
+    $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid", text: c.card_id})));
+    $("checks").replaceChildren(...(S.recent_checks.length ? S.recent_checks.slice().reverse().slice(0, 12).map((c) =>
+      el("li", {class: "v-" + c.verdict, text: c.card_id + " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : "")})) : [el("li", {text: t("no_checks")})]));
+    const w = S.watch || {can_claim: [], can_claim_count: 0, slept: []};
+    $("watch-count").textContent = lot && w.can_claim_count ? t("can_claim", {n: w.can_claim_count, kind: kind(lot.kind).toLowerCase()}) : t("can_claim_none");
+    $("watch-list").textContent = w.can_claim.slice(0, 12).join(", ");
+    $("slept").replaceChildren(...(w.slept.length ? [el("h3", {text: t("slept")}),
+      el("div", {text: w.slept.slice(-12).map((s) => s.card_id + " (" + s.ball + ")").join(", ")})] : []));
+    const prop = S.proposed;
+    $("proposed").hidden = !(prop && prop.number);
+    if (prop && prop.number) $("proposed-text").textContent = t("proposed", {n: prop.number});
+  }
+
+  // every event: show the number at once, then fetch the speaker's full view (claims, watch) shortly after
+  const conn = Loto.live({
+    state(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
+    event(name, ev) {
+      if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); render(); }
+      clearTimeout(refreshTimer);
+      refreshTimer = setTimeout(conn.resync, 80);
+    },
+    notice(name, data) {
+      if (!S) return;
+      if (name === "device") { S.devices = Object.assign({}, S.devices, {[data.device]: data}); renderDevices(); }
+      else if (name === "proposed") { S.proposed = data.number ? data : null; render(); }
+      else if (name === "refused") say(t("refused_ball", {n: data.number !== undefined ? data.number : ""}) + (data.message ? " — " + data.message : ""));
+    },
+  });
+})();

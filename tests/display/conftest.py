@@ -1,0 +1,163 @@
+"""Fixtures for the web: a hall with known cartons, its Flask app, a live server on loopback, Chromium."""
+from __future__ import annotations
+
+import os
+import random
+import threading
+from dataclasses import dataclass, field
+
+import pytest
+
+from hall.cardbook import CardBook
+from hall.cards import Card, make_card_id
+from hall.config import parse_config
+from hall.journal import Journal
+from hall.service import Hall
+
+PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+# Two cartons that both complete their first row on 80 (a tie), one that never will in these tests.
+A1, A2, A3 = make_card_id("A", 1), make_card_id("A", 2), make_card_id("A", 3)
+CARDS = {
+    A1: "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90",
+    A2: "5 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90",
+    A3: "1 12 30 40 70 / 2 22 31 41 71 / 3 23 32 42 72",
+}
+TIE_DRAWS = [4, 5, 13, 37, 52, 80]     # A1 and A2 both make their quine on 80
+
+
+@dataclass
+class Room:
+    """A hall and its web app; ``url`` is set when a live server runs."""
+
+    hall: Hall
+    app: object
+    socketio: object
+    config: object
+    url: str = ""
+    _tokens: dict = field(default_factory=dict)
+
+    def token(self, role: str) -> str:
+        if role not in self._tokens:
+            pin = PINS[f"{role}_pin"]
+            resp = self.app.test_client().post("/api/login", json={"pin": pin})
+            assert resp.status_code == 200, resp.get_json()
+            self._tokens[role] = resp.get_json()["token"]
+        return self._tokens[role]
+
+    def headers(self, role: str) -> dict:
+        return {"Authorization": f"Bearer {self.token(role)}"}
+
+
+def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, seed: int = 3) -> Room:
+    from display.app import create_app
+    raw = {"hall": {"name": "Salle des fêtes de Test", "data_dir": str(tmp_path)}, "auth": dict(PINS),
+           "rules": rules or {},
+           "programme": {"partie": [{"lots": [{"kind": "quine", "label": "Panier garni"},
+                                              {"kind": "double_quine", "label": "Jambon"},
+                                              {"kind": "carton_plein", "label": "Bon d'achat 100 €"}],
+                                     "consolation": "Bouteille de cidre"}]}}
+    for section, values in (extra or {}).items():
+        raw.setdefault(section, {}).update(values)
+    config = parse_config(raw)
+    book = CardBook({cid: Card.parse(text) for cid, text in CARDS.items()})
+    hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32,
+                rng=random.Random(seed))
+    app, socketio = create_app(hall, config)
+    app.config["TESTING"] = True
+    return Room(hall, app, socketio, config)
+
+
+@pytest.fixture
+def room(tmp_path):
+    r = make_room(tmp_path)
+    yield r
+    r.hall.journal.close()
+
+
+@pytest.fixture
+def client(room):
+    return room.app.test_client()
+
+
+class LiveServer:
+    """The app served by Werkzeug's threaded server on 127.0.0.1:0 (the same server ``socketio.run`` uses)."""
+
+    def __init__(self, app):
+        from werkzeug.serving import make_server
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.port = self.server.server_port
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def live(room):
+    server = LiveServer(room.app)
+    room.url = server.url
+    yield room
+    server.stop()
+
+
+def play_to_tie(room: Room) -> None:
+    """Start the partie, draw the tie numbers, have both cartons checked valid by a controller."""
+    h = room.hall
+    h.start_partie(role="speaker")
+    for n in TIE_DRAWS:
+        h.draw(n, role="speaker")
+    assert h.check_claim(A1, role="controller")["verdict"] == "valid"
+    assert h.check_claim(A2, role="controller")["verdict"] == "valid"
+
+
+# ------------------------------------------------------------------------------------------ browser
+@pytest.fixture(scope="session")
+def browser_args():
+    return list(CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="session")
+def pw():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium absent (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(pw, browser_args):
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=browser_args)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context, live):
+    """A page that records every request it makes (to prove nothing leaves the machine)."""
+    p = context.new_page()
+    p.requests_seen = []
+    p.on("request", lambda req: p.requests_seen.append(req.url))
+    p.set_default_timeout(10_000)
+    yield p
+
+
+def login_page(page, url: str, pin: str) -> None:
+    page.goto(url)
+    page.fill("#pin", pin)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("nav.nav")

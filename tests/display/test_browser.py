@@ -1,0 +1,227 @@
+"""The pages in Debian's Chromium: the projector follows the hall, the speaker awards with a tie, the
+controller sees verdicts (typed and from a fake camera showing a QR), nothing leaves the machine."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, play_to_tie
+
+
+def only_local(page, base_url: str) -> None:
+    host = urlparse(base_url).netloc
+    foreign = [u for u in page.requests_seen
+               if not u.startswith(("data:", "blob:")) and urlparse(u).netloc != host]
+    assert not foreign, foreign
+
+
+def test_projector_follows_draws_and_a_reconnect(page, live):
+    h = live.hall
+    h.start_partie(role="speaker")
+    h.draw(17, role="speaker")
+    page.goto(live.url + "/")
+    expect(page.locator("#last")).to_have_text("17")
+    expect(page.locator("#lot")).to_have_text("Quine — Panier garni")
+    expect(page.locator("#partie")).to_have_text("Partie 1")
+    h.draw(42, role="speaker")
+    expect(page.locator("#last")).to_have_text("42")
+    expect(page.locator('.cell[data-n="42"]')).to_have_class(re.compile(r"\blast\b"))
+    expect(page.locator('.cell[data-n="17"]')).to_have_class(re.compile(r"\bdrawn\b"))
+    expect(page.locator("#count")).to_have_text("2 numéros tirés")
+    expect(page.locator("#previous li")).to_have_text(["17"])
+
+    # the connection drops; balls are drawn meanwhile; the screen catches up by itself
+    page.evaluate("window.lotoSocket.io.reconnectionDelay(2000); window.lotoSocket.io.randomizationFactor(0);"
+                  "window.lotoSocket.io.engine.close()")
+    expect(page.locator("#offline")).to_be_visible()
+    h.draw(7, role="speaker")
+    h.draw(88, role="speaker")
+    h.undo(role="speaker")
+    expect(page.locator("#offline")).to_be_hidden()
+    expect(page.locator("#last")).to_have_text("7")
+    expect(page.locator("#count")).to_have_text("3 numéros tirés")
+    expect(page.locator('.cell[data-n="88"]')).not_to_have_class(re.compile(r"\bdrawn\b"))
+    assert page.evaluate("window.lotoGaps || 0") == 0
+    only_local(page, live.url)
+
+
+def test_projector_banners_false_claim_valid_tie_break_and_demarquez(page, live):
+    h = live.hall
+    h.start_partie(role="speaker")
+    page.goto(live.url + "/")
+    expect(page.locator("#last")).to_have_text("")
+    for n in TIE_DRAWS:
+        h.draw(n, role="speaker")
+    expect(page.locator("#last")).to_have_text("80")
+    h.announce_claim(role="controller")
+    expect(page.locator("#banner-text")).to_have_text("Vérification en cours…")
+    h.check_claim(A3, role="controller")
+    expect(page.locator("#banner-text")).to_have_text("Fausse annonce — la partie continue")
+    h.check_claim(A1, role="controller")
+    expect(page.locator("#banner-text")).to_have_text(f"Quine validée — carton {A1}")
+    h.check_claim(A2, role="controller")
+    result = h.award(role="speaker")
+    expect(page.locator("#banner-text")).to_have_text("Tirage au sort")
+    expect(page.locator("#banner-lines li")).to_have_count(2, timeout=8000)
+    expect(page.locator("#banner-sub")).to_contain_text(f"gagné par le carton {result['winner']}", timeout=8000)
+    expect(page.locator("#lot")).to_have_text("Double quine — Jambon")
+    h.clear(role="speaker", force=True)
+    expect(page.locator("#banner-text")).to_have_text("Démarquez !")
+    expect(page.locator("#between-title")).to_have_text("Prochaine partie : n° 2")
+    assert page.evaluate("window.lotoGaps || 0") == 0          # every event came in order, none missing
+    only_local(page, live.url)
+
+
+def test_projector_in_english(page, live):
+    live.hall.start_partie(role="speaker")
+    live.hall.draw(5, role="speaker")
+    page.goto(live.url + "/?lang=en")
+    expect(page.locator("#count")).to_have_text("1 number drawn")
+    expect(page.locator("#lot")).to_have_text("One line — Panier garni")
+
+
+def test_speaker_draws_and_awards_a_lot_with_a_tie(page, live):
+    h = live.hall
+    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
+    page.click("#start")
+    expect(page.locator("#sp-partie")).to_have_text("Partie 1")
+    for n in TIE_DRAWS[:-1]:
+        page.keyboard.type(str(n))
+        page.keyboard.press("Enter")
+        expect(page.locator("#sp-last")).to_have_text(str(n))
+    for digit in "80":                                        # the on-screen pad
+        page.click(f'#pad button[data-key="{digit}"]')
+    expect(page.locator("#entry")).to_have_text("80")
+    page.click("#draw-button")
+    expect(page.locator("#sp-last")).to_have_text("80")
+    page.keyboard.type("80")
+    page.keyboard.press("Enter")
+    expect(page.locator("#entry-msg")).to_have_text("Le 80 est déjà sorti.")
+    expect(page.locator("#watch-count")).to_have_text("2 carton(s) peuvent crier quine")
+    h.check_claim(A1, role="controller")
+    h.check_claim(A2, role="controller")
+    expect(page.locator("#pending li")).to_have_count(2)
+    page.click("#award")
+    expect(page.locator("#award-result")).to_contain_text("Tirage au sort")
+    expect(page.locator("#award-result li")).to_have_count(2)
+    lot = h.evening.partie.lots[0]
+    assert lot.status == "awarded" and len(lot.award.tie_break) == 2
+    expect(page.locator("#award-result")).to_contain_text(f"Lot attribué au carton {lot.award.winners[0]}")
+    expect(page.locator("#sp-lot")).to_have_text("Double quine — Jambon")
+    only_local(page, live.url)
+
+
+def test_speaker_undo_asks_first(page, live):
+    h = live.hall
+    h.start_partie(role="speaker")
+    h.draw(12, role="speaker")
+    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
+    expect(page.locator("#sp-last")).to_have_text("12")
+    page.click("#undo")
+    expect(page.locator("#confirm-text")).to_have_text("Annuler le numéro 12 ?")
+    page.click("#confirm-yes")
+    expect(page.locator("#sp-last")).to_have_text("—")
+    assert h.evening.partie.draws == []
+
+
+def test_a_wrong_pin_is_refused_on_the_page(page, live):
+    page.goto(live.url + "/speaker")
+    page.fill("#pin", "0000")
+    page.click("#login-form button[type=submit]")
+    expect(page.locator("#login-error")).to_have_text("Code PIN incorrect.")
+
+
+def test_controller_types_an_id_and_sees_the_verdict_and_the_carton(page, live):
+    play_to_tie(live)
+    page.set_viewport_size({"width": 360, "height": 640})
+    login_page(page, live.url + "/controle", PINS["controller_pin"])
+    expect(page.locator("#ctl-last")).to_have_text("Dernier numéro : 80")
+    page.fill("#card-id", A1.lower())
+    page.click("#id-form button[type=submit]")
+    verdict = page.locator("#verdict")
+    expect(verdict).to_be_visible()
+    expect(page.locator("#verdict-line")).to_have_text("Quine valide !")
+    expect(page.locator("#verdict-sub")).to_have_text("Quine — Panier garni · Dernier numéro : 80")
+    expect(page.locator("#verdict-note")).to_have_text("Déjà vérifié 1 fois")     # play_to_tie checked it once
+    expect(verdict).to_have_class(re.compile(r"\bwarn\b"))                         # so: orange
+    expect(page.locator("table.carton td.marked")).to_have_count(4)
+    expect(page.locator("table.carton td.last")).to_have_text("80")
+    expect(page.locator("table.carton tr.row-complete")).to_have_count(1)
+    page.click("#verdict-close")
+    page.fill("#card-id", A3)
+    page.click("#id-form button[type=submit]")
+    expect(verdict).to_have_class(re.compile(r"\bbad\b"))
+    expect(page.locator("#verdict-line")).to_have_text(re.compile(r"^Fausse annonce : il manque \d+ numéro"))
+    page.click("#verdict-close")
+    typo = A3[:-1] + ("0" if A3[-1] != "0" else "1")
+    page.fill("#card-id", typo)
+    page.click("#id-form button[type=submit]")
+    expect(page.locator("#verdict-line")).to_have_text("Numéro mal saisi (caractère de contrôle faux) : vérifiez")
+    only_local(page, live.url)
+
+
+@pytest.fixture
+def camera_browser(pw, tmp_path_factory, browser_args):
+    from tests.display.media import qr_y4m
+    from tests.display.conftest import CHROMIUM
+    video = qr_y4m(tmp_path_factory.mktemp("camera") / "card.y4m", f"LOTO1:{A1}:TEST")
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=browser_args + [
+        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}"])
+    yield b
+    b.close()
+
+
+def test_controller_scans_a_carton_with_the_camera(camera_browser, live):
+    play_to_tie(live)
+    ctx = camera_browser.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR")
+    ctx.grant_permissions(["camera"], origin=live.url)
+    page = ctx.new_page()
+    seen = []
+    page.on("request", lambda req: seen.append(req.url))
+    page.requests_seen = seen
+    login_page(page, live.url + "/controle", PINS["controller_pin"])
+    page.click("#scan")
+    expect(page.locator("#verdict")).to_be_visible(timeout=20_000)
+    expect(page.locator("#verdict-card")).to_have_text(A1)
+    expect(page.locator("#verdict")).to_have_attribute("data-verdict", "valid")
+    assert any(u.endswith("/static/vendor/barcode-detector/zxing_reader.wasm") for u in seen)
+    only_local(page, live.url)
+    ctx.close()
+
+
+def test_desk_redeems_a_voucher_once(page, live):
+    play_to_tie(live)
+    code = live.hall.award(role="speaker")["vouchers"][0]
+    login_page(page, live.url + "/lots", PINS["desk_pin"])
+    page.fill("#code", code.lower())
+    page.click("#code-form button[type=submit]")
+    expect(page.locator("#result")).to_contain_text("À remettre : Panier garni")
+    page.fill("#code", code)
+    page.click("#code-form button[type=submit]")
+    expect(page.locator("#result")).to_have_attribute("data-error", "already_redeemed")
+    page.fill("#code", "00001-AAAAAAAA")
+    page.click("#code-form button[type=submit]")
+    expect(page.locator("#result")).to_have_text(re.compile("Bon inconnu ou falsifié"))
+
+
+def test_admin_page_shows_programme_and_pins(page, live):
+    login_page(page, live.url + "/admin", PINS["admin_pin"])
+    expect(page.locator("#programme")).to_contain_text("Panier garni")
+    expect(page.locator("#pins")).to_contain_text("2222")
+    expect(page.locator("#cards-count")).to_have_text("3 cartons, dont 3 vendus")
+
+
+def test_numbers_are_spoken_in_french_or_not_at_all(page, live):
+    page.goto(live.url + "/")
+    phrase = page.evaluate("[42, 71, 80, 91 - 1, 21, 7, 17].map((n) => LotoSpeech.phrase(n, false))")
+    assert phrase == ["quarante-deux … quatre, deux", "soixante et onze … sept, un", "quatre-vingts … huit, zéro",
+                      "quatre-vingt-dix … neuf, zéro", "vingt et un … deux, un", "sept", "dix-sept … un, sept"]
+    assert page.evaluate("LotoSpeech.phrase(33, true)") == "trente-trois … trois, trois … docteur"
+    has_french = page.evaluate("LotoSpeech.hasFrenchVoice()")
+    spoke = page.evaluate("LotoSpeech.say(42, {enabled: true, rate: 1})")
+    assert spoke == has_french                      # no French voice here → silence, never another language
+    assert page.evaluate("LotoSpeech.say(42, {enabled: false})") is False

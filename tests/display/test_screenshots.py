@@ -1,0 +1,159 @@
+"""Every page at the sizes people see it, with checks a person at the back of the hall would make.
+
+Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+MORE_DRAWS = [61, 72, 88, 3, 27, 45, 19, 33]
+
+# the smallest visible text on the projector, in CSS pixels, and the contrast of every text against its background
+TEXT_AUDIT = """() => {
+  const lum = (c) => { const m = c.match(/[\\d.]+/g).map(Number); const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(m[0]) + 0.7152 * f(m[1]) + 0.0722 * f(m[2]); };
+  const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const b = getComputedStyle(e).backgroundColor;
+    if (b && !b.startsWith('rgba(0, 0, 0, 0)') && b !== 'transparent') return b; } return 'rgb(0, 0, 0)'; };
+  let minSize = 1e9, minContrast = 1e9, worst = '';
+  for (const el of document.querySelectorAll('body *')) {
+    if (!el.offsetParent && getComputedStyle(el).position !== 'fixed') continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.opacity === '0') continue;
+    const size = parseFloat(cs.fontSize);
+    const a = lum(cs.color), b = lum(bgOf(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (size < minSize) minSize = size;
+    if (ratio < minContrast) { minContrast = ratio; worst = el.id || el.className || el.tagName; }
+  }
+  return {minSize, minContrast, worst};
+}"""
+
+
+@pytest.fixture
+def shots(tmp_path):
+    folder = DOCS if os.environ.get("LOTO_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shot(page, name: str) -> Path:
+        page.wait_for_timeout(0)
+        page.evaluate("document.getAnimations().forEach((a) => a.finish())")   # no half-faded banner
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path))
+        return path
+    return shot
+
+
+def _game(h, draws):
+    h.start_partie(role="speaker")
+    for n in draws:
+        h.draw(n, role="speaker")
+
+
+@pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 720)])
+def test_projector_is_readable_from_the_back_of_the_hall(page, live, shots, width, height):
+    h = live.hall
+    _game(h, TIE_DRAWS[:-1] + MORE_DRAWS + [80])
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(live.url + "/")
+    expect(page.locator("#last")).to_have_text("80")
+    ball = page.locator("#ball").bounding_box()
+    assert ball["height"] >= height / 3, ball                     # the last number: a third of the screen at least
+    audit = page.evaluate(TEXT_AUDIT)
+    print(audit)
+    assert audit["minContrast"] >= 7, audit
+    if width == 1920:
+        assert audit["minSize"] >= 28, audit
+    shots(page, f"projector-{width}x{height}")
+
+    h.announce_claim(role="controller")
+    h.check_claim(A1, role="controller")
+    expect(page.locator("#banner-text")).to_have_text(f"Quine validée — carton {A1}")
+    assert page.evaluate(TEXT_AUDIT)["minContrast"] >= 7
+    shots(page, f"projector-{width}x{height}-valid")
+    h.check_claim(A2, role="controller")
+    h.award(role="speaker")
+    expect(page.locator("#banner-sub")).to_contain_text("gagné par le carton", timeout=8000)
+    assert page.evaluate(TEXT_AUDIT)["minContrast"] >= 7
+    shots(page, f"projector-{width}x{height}-tie-break")
+
+
+def test_projector_false_claim_and_between_parties(page, live, shots):
+    h = live.hall
+    _game(h, [1, 2, 3, 12, 22])
+    page.goto(live.url + "/")
+    expect(page.locator("#last")).to_have_text("22")
+    h.check_claim(A3, role="controller")
+    expect(page.locator("#banner-text")).to_have_text("Fausse annonce — la partie continue")
+    assert page.evaluate(TEXT_AUDIT)["minContrast"] >= 7
+    shots(page, "projector-1920x1080-false-claim")
+    h.clear(role="speaker", force=True)
+    expect(page.locator("#banner-text")).to_have_text("Démarquez !")
+    shots(page, "projector-1920x1080-demarquez")
+    page.evaluate("document.getElementById('banner').hidden = true")
+    expect(page.locator("#between-title")).to_have_text("Prochaine partie : n° 2")
+    audit = page.evaluate(TEXT_AUDIT)
+    assert audit["minContrast"] >= 7 and audit["minSize"] >= 28, audit
+    shots(page, "projector-1920x1080-between")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_speaker_console(page, live, shots, width, height):
+    h = live.hall
+    _game(h, TIE_DRAWS)
+    h.set_device_status("ball_machine", "ok", "Machine à boules branchée")
+    h.set_device_status("printer", "degraded", "Imprimante : plus de papier")
+    h.check_claim(A3, role="controller")
+    h.check_claim(A1, role="controller")
+    page.set_viewport_size({"width": width, "height": height})
+    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
+    page.keyboard.type("4")
+    expect(page.locator("#pending li")).to_have_count(1)
+    audit = page.evaluate(TEXT_AUDIT)
+    assert audit["minContrast"] >= 4.5, audit
+    shots(page, f"speaker-{width}x{height}")
+
+
+def test_controller_phone(page, live, shots):
+    h = live.hall
+    _game(h, TIE_DRAWS)
+    page.set_viewport_size({"width": 360, "height": 640})
+    login_page(page, live.url + "/controle", PINS["controller_pin"])
+    expect(page.locator("#ctl-last")).to_have_text("Dernier numéro : 80")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shots(page, "controle-360x640")
+    for card, name in ((A1, "valid"), (A3, "false-claim"), (A1, "already-checked")):
+        page.fill("#card-id", card)
+        page.click("#id-form button[type=submit]")
+        expect(page.locator("#verdict")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert page.evaluate(TEXT_AUDIT)["minContrast"] >= 4.5
+        shots(page, f"controle-360x640-{name}")
+        page.click("#verdict-close")
+
+
+def test_desk_and_admin(page, live, shots):
+    h = live.hall
+    _game(h, TIE_DRAWS)
+    h.check_claim(A1, role="controller")
+    code = h.award(role="speaker")["vouchers"][0]
+    page.set_viewport_size({"width": 360, "height": 640})
+    login_page(page, live.url + "/lots", PINS["desk_pin"])
+    page.fill("#code", code)
+    page.click("#code-form button[type=submit]")
+    expect(page.locator("#result")).to_contain_text("À remettre")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shots(page, "lots-360x640")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    login_page(page, live.url + "/admin", PINS["admin_pin"])
+    expect(page.locator("#pins")).to_contain_text("9999")
+    shots(page, "admin-1280x720")
