@@ -1,6 +1,7 @@
 """Shared fixtures: a real Hall over a real SQLite journal in a temporary folder."""
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -12,6 +13,9 @@ from hall.journal import Journal
 from hall.service import Hall
 
 SECRET = b"s" * 32
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
 
 
 def cards_from(notations: dict[str, str]) -> dict[str, Card]:
@@ -37,3 +41,27 @@ def make_hall(tmp_path):
     yield make
     for hall in opened:
         hall.journal.close()
+
+
+# ---- one Playwright and one Chromium for every page test (Playwright's sync API runs once per process)
+@pytest.fixture(scope="session")
+def browser_args():
+    return list(CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="session")
+def pw():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium absent (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(pw, browser_args):
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=browser_args)
+    yield b
+    b.close()
+
+

@@ -1,7 +1,6 @@
 """Fixtures for the web: a hall with known cartons, its Flask app, a live server on loopback, Chromium."""
 from __future__ import annotations
 
-import os
 import random
 import threading
 from dataclasses import dataclass, field
@@ -15,9 +14,7 @@ from hall.journal import Journal
 from hall.service import Hall
 
 PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
+from tests.conftest import CHROMIUM  # noqa: F401  (re-exported for the page tests)
 
 # Two cartons that both complete their first row on 80 (a tie), one that never will in these tests.
 A1, A2, A3 = make_card_id("A", 1), make_card_id("A", 2), make_card_id("A", 3)
@@ -118,27 +115,7 @@ def play_to_tie(room: Room) -> None:
 
 
 # ------------------------------------------------------------------------------------------ browser
-@pytest.fixture(scope="session")
-def browser_args():
-    return list(CHROMIUM_ARGS)
-
-
-@pytest.fixture(scope="session")
-def pw():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Chromium absent (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
-def browser(pw, browser_args):
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=browser_args)
-    yield b
-    b.close()
-
-
+# pw, browser_args and browser are shared with the other page tests: see tests/conftest.py
 @pytest.fixture
 def context(browser):
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")

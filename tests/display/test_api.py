@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, play_to_tie
+from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS
 
 
 def refused(resp, status: int, code: str) -> dict:

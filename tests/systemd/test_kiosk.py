@@ -5,16 +5,13 @@ Real Chromium (the Debian one, through Playwright), a port where nothing listens
 from __future__ import annotations
 
 import http.server
-import shutil
 import threading
 from pathlib import Path
 
-import pytest
 
 from .conftest import free_port
 
 WAIT_PAGE = Path(__file__).resolve().parents[2] / "systemd" / "kiosk-wait.html"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 class Projector(http.server.BaseHTTPRequestHandler):
@@ -28,27 +25,22 @@ class Projector(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_wait_page_retries_until_the_hall_answers():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if CHROMIUM is None:
-        pytest.skip("no chromium binary")
+def test_wait_page_retries_until_the_hall_answers(browser):
     port = free_port()
     target = f"http://127.0.0.1:{port}/"
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    page = browser.new_page()
+    try:
+        page.goto(f"{WAIT_PAGE.as_uri()}#{target}")
+        # Nothing listens: the page stays, calm, and knocks again 2 s later.
+        page.wait_for_function("Number(document.body.dataset.tries) >= 2", timeout=15000)
+        assert page.url.startswith("file://")
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Projector)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            page = browser.new_page()
-            page.goto(f"{WAIT_PAGE.as_uri()}#{target}")
-            # Nothing listens: the page stays, calm, and knocks again 2 s later.
-            page.wait_for_function("Number(document.body.dataset.tries) >= 2", timeout=15000)
-            assert page.url.startswith("file://")
-            server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Projector)
-            threading.Thread(target=server.serve_forever, daemon=True).start()
-            try:
-                page.wait_for_url(target, timeout=10000)
-                assert page.title() == "projecteur"
-            finally:
-                server.shutdown()
-                server.server_close()
+            page.wait_for_url(target, timeout=10000)
+            assert page.title() == "projecteur"
         finally:
-            browser.close()
+            server.shutdown()
+            server.server_close()
+    finally:
+        page.close()
