@@ -328,5 +328,5 @@ def device_test(name: str):
     A.require("admin")
     if name not in ("printer", "ball_machine", "keypad", "scanner"):
         raise ApiError("not_found")
-    hall().notify("device:test_requested", {"device": name})
-    return jsonify({"device": name, "requested": True}), 202
+    hall().notify("device:test_requested", {"device": name})   # the printer answers with a test ticket
+    return jsonify({"device": name, "requested": True, "status": hall().devices.get(name)}), 202

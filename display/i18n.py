@@ -75,6 +75,7 @@ JS_STRINGS = {
     "device_ok": _l("OK"),
     "device_degraded": _l("Problème"),
     "device_absent": _l("Débranché"),
+    "device_unconfigured": _l("Non configuré"),
     "proposed": _l("La machine propose le %(n)s"),
     "refused_ball": _l("Boule refusée : %(n)s"),
     "award_result": _l("Lot attribué au carton %(card)s"),

@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 
 from hall.errors import ConfigError
 from hall.events import VoucherIssued
+from hall.ports import utc_now
 from hall.report import KIND_LABELS
 
 
@@ -310,6 +311,20 @@ class EscposDevice:
                 pass
 
 
+def render_test_ticket(hall_name: str, at: str, profile: str = "TM-T20II") -> bytes:
+    """A short test ticket (the admin's « tester l'imprimante »): accents, €, and a cut."""
+    p = escpos_printer.Dummy(profile=profile)
+    p.hw("INIT")
+    p.charcode("CP858")
+    p.set_with_default(align="center", bold=True, double_height=True)
+    p.textln(printable(hall_name))
+    p.set_with_default(align="center")
+    p.textln("TEST IMPRIMANTE - loto-hall")
+    p.textln(printable(f"Éé àç ù € — {at}"))
+    p.cut()
+    return p.output
+
+
 # ---- the queue -------------------------------------------------------------------------------------------------
 class PrintQueue:
     """The print-queue worker: the journal says what is left to print; this prints it, in order, once."""
@@ -330,6 +345,7 @@ class PrintQueue:
         self._unsubscribe = None
         self._times: dict[str, str] = {}
         self._last_problem = ""
+        self._test_wanted = threading.Event()
 
     def start(self) -> None:
         if self._thread is not None and self._thread.is_alive():
@@ -337,6 +353,7 @@ class PrintQueue:
         with self.hall.lock:
             self._times = {r.event.code: r.at for r in self.hall.journal.records() if r.type == "voucher:issued"}
             self._unsubscribe = self.hall.subscribe(self._on_record)
+            self.hall.subscribe_notices(self._on_notice)
         self._stop.clear()
         self._wake.set()
         self._thread = threading.Thread(target=self._run, name="print-queue", daemon=True)
@@ -360,6 +377,12 @@ class PrintQueue:
         if record.type in ("voucher:issued", "voucher:reprint_requested"):
             self._wake.set()
 
+    def _on_notice(self, name: str, payload: dict) -> None:
+        """The admin asked for a test ticket: print it when no voucher waits."""
+        if name == "device:test_requested" and payload.get("device") == "printer":
+            self._test_wanted.set()
+            self._wake.set()
+
     def _status(self, status: str, sentence: str) -> None:
         try:
             self.hall.set_device_status("printer", status, sentence)
@@ -374,7 +397,10 @@ class PrintQueue:
             self._wake.clear()
             jobs = self.hall.unprinted()
             if not jobs:
-                if not self._wake.wait(self.poll_s) and not self._stop.is_set():
+                if self._test_wanted.is_set():
+                    self._test_wanted.clear()
+                    self._print_test()
+                elif not self._wake.wait(self.poll_s) and not self._stop.is_set():
                     self._probe()
                 continue
             issued, duplicate = jobs[0]
@@ -400,6 +426,14 @@ class PrintQueue:
                 continue
             delay, self._last_problem = self.retry_initial_s, ""
             self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête.")
+
+    def _print_test(self) -> None:
+        try:
+            warning = self.device.send(render_test_ticket(self.hall.config.hall.name, utc_now(), self.device.profile))
+        except PrinterAway as exc:
+            self._status("degraded", f"Test d'impression impossible : {exc.sentence}")
+            return
+        self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête : ticket de test imprimé.")
 
     def _probe(self) -> None:
         try:

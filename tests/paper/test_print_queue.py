@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import collections
+import threading
 import time
 
 import zxingcpp
@@ -126,3 +127,25 @@ def test_stop_while_the_printer_is_away_returns_quickly(make_hall):
     queue.stop()
     assert time.perf_counter() - t0 < 2.0 and not queue.alive()
     assert len(hall.unprinted()) == 1
+
+
+def test_admin_test_request_prints_a_test_ticket(make_hall, tmp_path):
+    """« Tester l'imprimante » on the admin page: a short ticket comes out, the speaker sees it worked."""
+    from drivers.printer import EscposDevice, PrintQueue
+    from drivers.printer_sink import PrinterSink, decode_text
+    sink = PrinterSink("127.0.0.1", 0)
+    sink.start()
+    hall = make_hall()
+    queue = PrintQueue(hall, EscposDevice(sink.url), retry_initial_s=0.01, retry_max_s=0.05, poll_s=None)
+    reported = threading.Event()
+    hall.subscribe_notices(lambda name, p: reported.set() if "test" in p.get("detail", "") else None)
+    queue.start()
+    try:
+        hall.notify("device:test_requested", {"device": "printer"})
+        [job] = sink.wait_for_jobs(1)
+        assert "TEST IMPRIMANTE" in decode_text(job) and "€" in decode_text(job)
+        assert reported.wait(10)
+        assert hall.devices["printer"]["status"] == "ok"
+    finally:
+        queue.stop()
+        sink.stop()
