@@ -14,7 +14,6 @@ from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile
 from hall.events import LotSpec
 from hall.views import card_view
-from hall.vouchers import normalize_code
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_JSON_BYTES = 64 * 1024
@@ -181,7 +180,10 @@ def card(card_id: str):
 @bp.post("/lots/award")
 def award():
     role = A.require("speaker")
-    return jsonify(hall().award(role=role))
+    groups = field(body(), "same_player", list, required=False, default=[])
+    if not all(isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups):
+        raise ApiError("bad_field", field="same_player")
+    return jsonify(hall().award(role=role, same_player=groups))   # RULES L13: one player's cartons are one claimant
 
 
 @bp.post("/partie/clear")
@@ -193,33 +195,16 @@ def clear():
     return jsonify({"number": record.event.number, "status": "cleared", "seq": record.seq})
 
 
-def _known_voucher(h, code: str) -> str:
-    """The normalised code of a voucher the hall issued; refuses others here, because ``hall.redeem`` raises
-    ``Rejected(code, code=…)``, which collides with ``Rejected``'s own first parameter (reported to the core)."""
-    code = normalize_code(code[:64])
-    voucher = h.evening.vouchers.get(code)
-    if voucher is None:
-        raise ApiError("unknown_voucher", code=code)
-    return code
-
-
 @bp.post("/vouchers/<code>/redeem")
 def redeem(code: str):
     role = A.require("desk")
-    h = hall()
-    with h.lock:
-        code = _known_voucher(h, code)
-        if h.evening.vouchers[code].redeemed:
-            raise ApiError("already_redeemed", code=code)
-        return jsonify(h.redeem(code, role=role))
+    return jsonify(hall().redeem(code[:64], role=role))
 
 
 @bp.post("/vouchers/<code>/reprint")
 def reprint(code: str):
     role = A.require("speaker", "desk")
-    h = hall()
-    with h.lock:
-        record = h.request_reprint(_known_voucher(h, code), role=role)
+    record = hall().request_reprint(code[:64], role=role)
     return jsonify({"code": record.event.code, "seq": record.seq}), 202
 
 

@@ -18,7 +18,7 @@ STATUS: dict[str, int] = {
     "undo_after_award": 409, "not_paused": 409, "no_valid_claim": 409, "lots_remaining": 409,
     "already_redeemed": 409, "nothing_proposed": 409,
     "too_large": 413,
-    "out_of_range": 422, "bad_lot": 422, "bad_card_id": 422, "bad_cards": 422, "bad_ranges": 422,
+    "out_of_range": 422, "bad_lot": 422, "not_a_valid_claim": 422, "card_in_two_groups": 422, "bad_card_id": 422, "bad_cards": 422, "bad_ranges": 422,
     "no_partie": 423, "locked": 423, "partie_finished": 423, "claims_pending": 423,
     "too_many_attempts": 429,
 }
@@ -55,6 +55,8 @@ MESSAGES = {
     "unknown_voucher": _l("Bon inconnu ou falsifié."),
     "already_redeemed": _l("Ce bon a déjà été échangé."),
     "nothing_proposed": _l("Aucune boule en attente de confirmation."),
+    "not_a_valid_claim": _l("Un carton du groupe n'a pas de quine validée sur ce numéro."),
+    "card_in_two_groups": _l("Un carton ne peut appartenir qu'à un seul joueur."),
     "bad_cards": _l("Fichier de cartons refusé."),
     "bad_ranges": _l("Plage de cartons incorrecte."),
     "internal": _l("Erreur interne : l'opération n'a pas été faite."),

@@ -220,3 +220,23 @@ def test_static_assets_are_local_and_licensed(client):
     for page in ("/", "/speaker", "/controle", "/lots", "/admin"):
         html = client.get(page).get_data(True)
         assert "http://" not in html.replace('xmlns="http://', "") and "https://" not in html, page
+
+
+def test_every_refusal_code_of_the_core_has_a_status_and_a_french_message():
+    import re
+    from pathlib import Path
+
+    from display.errors import MESSAGES, STATUS
+    source = (Path(__file__).resolve().parents[2] / "hall" / "service.py").read_text()
+    codes = set(re.findall(r'Rejected\("([a-z_/]+)"', source))
+    assert codes and not codes - set(STATUS) and not codes - set(MESSAGES)
+
+
+def test_award_groups_one_players_cartons(client, room):
+    from tests.display.conftest import A1, A2, play_to_tie
+    play_to_tie(room)
+    res = client.post("/api/lots/award", json={"same_player": [[A2, A1]]}, headers=room.headers("speaker"))
+    assert res.status_code == 200, res.get_json()
+    assert res.get_json()["winner"] == A2 and res.get_json()["tie_break"] == []
+    bad = client.post("/api/lots/award", json={"same_player": "A1"}, headers=room.headers("speaker"))
+    assert bad.status_code == 422
