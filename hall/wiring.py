@@ -42,6 +42,9 @@ class ServeOptions:
     interval_s: float = 4.0
 
 
+DEMO_PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
+
+
 def config_from_args(args) -> Config:
     """The config file with the command line's ``--data-dir``, ``--host``, ``--port`` on top."""
     overrides: dict = {}
@@ -49,6 +52,8 @@ def config_from_args(args) -> Config:
         overrides.setdefault("hall", {})["data_dir"] = args.data_dir
     elif getattr(args, "demo", False):
         overrides.setdefault("hall", {})["data_dir"] = tempfile.mkdtemp(prefix="loto-hall-demo-")
+    if getattr(args, "demo", False) and not getattr(args, "config", None):
+        overrides["auth"] = dict(DEMO_PINS)      # a newcomer logs in at once (README); a real hall sets its own
     if getattr(args, "host", None):
         overrides.setdefault("server", {})["host"] = args.host
     if getattr(args, "port", None):
@@ -108,6 +113,12 @@ class Wiring:
                 log.error("le port %s ne répond pas : READY=1 non envoyé", port)
                 return
             log.info("prêt en %.2f s (http%s://%s:%s)", time.monotonic() - started, "s" if tls else "", host, port)
+            auth = self.runtime.config.auth
+            if auth.speaker_pin == DEMO_PINS["speaker_pin"]:
+                scheme = "https" if tls else "http"
+                log.info("démo : projecteur %s://localhost:%s/ · /speaker (PIN %s) · /controle (PIN %s) · "
+                         "/lots (PIN %s) · /admin (PIN %s)", scheme, port, auth.speaker_pin, auth.controller_pin,
+                         auth.desk_pin, auth.admin_pin)
             self.notifier.ready()
             self.supervisor.start()    # its first tick sends STATUS= with the partie and the devices
         thread = threading.Thread(target=run, name="loto-hall-ready", daemon=True)
