@@ -4,6 +4,11 @@ Run: python bench/bench_core.py            (prints the figures recorded in docs/
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import random
 import statistics
 import subprocess
@@ -12,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.stats import percentile
 from hall.cardbook import CardBook
 from hall.cards import generate_cards
 from hall.claims import verify
@@ -22,11 +28,6 @@ from hall.service import Hall
 from hall.watch import WinnerWatch
 
 N = 100_000
-
-
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
 def bench_claims_and_watch(cards):

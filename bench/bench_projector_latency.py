@@ -17,7 +17,6 @@ import argparse
 import logging
 import os
 import random
-import statistics
 import sys
 import tempfile
 import threading
@@ -26,6 +25,8 @@ import tty
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.stats import percentile, summary as stats_summary  # noqa: E402
 
 import socketio  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
@@ -51,14 +52,8 @@ OBSERVE = """() => {
 }"""
 
 
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
-
-
 def summary(name: str, ms: list[float]) -> str:
-    return (f"{name:<44} n={len(ms)}  p50={percentile(ms, 50):6.2f} ms  p90={percentile(ms, 90):6.2f} ms  "
-            f"p99={percentile(ms, 99):6.2f} ms  max={max(ms):6.2f} ms  mean={statistics.fmean(ms):6.2f} ms")
+    return stats_summary(name, ms, width=44, p90=True)
 
 
 class Listener:

@@ -14,7 +14,6 @@ import argparse
 import os
 import queue
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import percentile, summary as stats_summary  # noqa: E402
 from drivers.ball_machine import BallMachineReader  # noqa: E402
 from drivers.ball_protocol import frame  # noqa: E402
 from hall.cardbook import CardBook  # noqa: E402
@@ -31,14 +31,8 @@ from hall.journal import Journal  # noqa: E402
 from hall.service import Hall  # noqa: E402
 
 
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
-
-
 def summary(name: str, ms: list[float]) -> str:
-    return (f"{name:<34} n={len(ms)}  p50={percentile(ms, 50):6.2f} ms  p99={percentile(ms, 99):6.2f} ms  "
-            f"max={max(ms):6.2f} ms  mean={statistics.fmean(ms):6.2f} ms")
+    return stats_summary(name, ms, width=34, p90=False)
 
 
 def balls(rng: random.Random, hall: Hall):
