@@ -27,21 +27,23 @@ def _next_partie(hall) -> dict:
             "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur} for lot in spec.lots]}
 
 
-def projector_state(hall) -> dict:
-    """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one."""
-    state = public_state(hall.evening)
+def _with_hall(hall, state: dict) -> dict:
+    """Add what every screen shows between parties: the hall's name, the carton prices, the next partie."""
     state["hall"] = hall.config.hall.name
+    state["prices"] = hall.config.hall.prices
     state["next_partie"] = _next_partie(hall) if hall.evening.running is None else None
     return state
+
+
+def projector_state(hall) -> dict:
+    """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one."""
+    return _with_hall(hall, public_state(hall.evening))
 
 
 def staff_state(hall, role: str | None) -> dict:
     """The snapshot a socket gets: the speaker's superset for speaker/admin, else the public state."""
     if role in ("speaker", "admin"):
-        state = speaker_state(hall)
-        state["hall"] = hall.config.hall.name
-        state["next_partie"] = _next_partie(hall) if hall.evening.running is None else None
-        return state
+        return _with_hall(hall, speaker_state(hall))
     return projector_state(hall)
 
 

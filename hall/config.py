@@ -33,6 +33,7 @@ class HallSection:
     data_dir: str = "./data"
     language: str = _choices("fr", "en", default="fr")
     timezone: str = "Europe/Paris"
+    prices: str = ""          # shown on the projector between parties, e.g. "1 carton 3 € · 6 cartons 15 €"
 
 
 @dataclass(frozen=True, slots=True)

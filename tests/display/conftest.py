@@ -51,7 +51,8 @@ class Room:
 
 def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, seed: int = 3) -> Room:
     from display.app import create_app
-    raw = {"hall": {"name": "Salle des fêtes de Test", "data_dir": str(tmp_path)}, "auth": dict(PINS),
+    raw = {"hall": {"name": "Salle des fêtes de Test", "data_dir": str(tmp_path),
+                    "prices": "1 carton 3 € · 6 cartons 15 €"}, "auth": dict(PINS),
            "rules": rules or {},
            "programme": {"partie": [{"lots": [{"kind": "quine", "label": "Panier garni"},
                                               {"kind": "double_quine", "label": "Jambon"},

@@ -101,6 +101,7 @@ def test_projector_false_claim_and_between_parties(page, live, shots):
     shots(page, "projector-1920x1080-demarquez")
     page.evaluate("document.getElementById('banner').hidden = true")
     expect(page.locator("#between-title")).to_have_text("Prochaine partie : n° 2")
+    expect(page.locator("#between-prices")).to_have_text("1 carton 3 € · 6 cartons 15 €")
     audit = page.evaluate(TEXT_AUDIT)
     assert audit["minContrast"] >= 7 and audit["minSize"] >= 28, audit
     shots(page, "projector-1920x1080-between")

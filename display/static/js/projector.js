@@ -55,6 +55,7 @@
       const np = S.next_partie;
       $("between-title").textContent = np ? t("next_partie", {n: np.number}) : "";
       $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: lotText(l)})) : []));
+      $("between-prices").textContent = S.prices || "";
     }
     if (S.status === "checking" && $("banner").hidden) banner("checking", t("checking"));
     if (S.status !== "checking" && bannerKind === "checking") hideBanner();
