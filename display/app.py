@@ -10,6 +10,7 @@ from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
 from display import api, pages, sockets
+from display import documents as documents_api
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
@@ -29,8 +30,12 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall, config) -> tuple[Flask, SocketIO]:
-    """The Flask app and its one SocketIO instance, wired to ``hall``."""
+def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, SocketIO]:
+    """The Flask app and its one SocketIO instance, wired to ``hall``.
+
+    ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``), handed in
+    by the composition root; without them those downloads answer 404.
+    """
     app = Flask(__name__)
     data_dir = config.data_dir
     app.config.update(
@@ -44,6 +49,7 @@ def create_app(hall, config) -> tuple[Flask, SocketIO]:
     Babel(app, locale_selector=select_locale)
     app.after_request(remember_locale)
     app.extensions["loto_hall"] = hall
+    app.extensions["loto_documents"] = dict(documents or {})
     app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"])
     certificate = None
     if config.server.tls:
@@ -53,6 +59,7 @@ def create_app(hall, config) -> tuple[Flask, SocketIO]:
         log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
 
     app.register_blueprint(api.bp)
+    app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
 
     @app.get("/api/openapi.json")

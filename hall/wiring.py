@@ -96,7 +96,10 @@ class Wiring:
             runtime.services += start_inputs(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir,
                                              interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
-            app, socketio = create_app(runtime.hall, config)
+            from drivers.report_pdf import write_report_pdf
+            from drivers.sheets import write_cards_pdf
+            app, socketio = create_app(runtime.hall, config,
+                                       documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf})
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:

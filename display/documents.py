@@ -1,0 +1,75 @@
+"""The admin's documents: the evening's report (PDF, CSV) and the cartons as printable PDF planches.
+
+The PDF makers live with the other paper outputs (``drivers/``); the composition root hands them in
+through ``create_app(..., documents=...)``, so the web never imports a driver.
+"""
+from __future__ import annotations
+
+import io
+import re
+
+from flask import Blueprint, current_app, request
+
+from display import auth as A
+from display.errors import ApiError
+from hall.report import report_from_hall, write_csv
+
+bp = Blueprint("documents", __name__, url_prefix="/api")
+MAX_PDF_CARDS = 20_000
+
+
+def _maker(name: str):
+    maker = current_app.extensions.get("loto_documents", {}).get(name)
+    if maker is None:
+        raise ApiError("not_found")
+    return maker
+
+
+def _download(data: bytes | str, mimetype: str, filename: str):
+    return current_app.response_class(data, mimetype=mimetype,
+                                       headers={"Content-Disposition": f"attachment; filename={filename}"})
+
+
+@bp.get("/report.csv")
+def report_csv():
+    A.require("admin")
+    hall = current_app.extensions["loto_hall"]
+    with hall.lock:
+        report = report_from_hall(hall)
+    out = io.StringIO()
+    write_csv(report, out)
+    return _download(out.getvalue(), "text/csv", "rapport-soiree.csv")
+
+
+@bp.get("/report.pdf")
+def report_pdf():
+    A.require("admin")
+    hall = current_app.extensions["loto_hall"]
+    with hall.lock:
+        report = report_from_hall(hall)
+    out = io.BytesIO()
+    _maker("report_pdf")(report, out, timezone=hall.config.hall.timezone)
+    return _download(out.getvalue(), "application/pdf", "rapport-soiree.pdf")
+
+
+@bp.get("/cards.pdf")
+def cards_pdf():
+    """The book's cartons as planches; ``?series=A`` keeps one series, ``?per_page=12`` halves the paper."""
+    A.require("admin")
+    hall = current_app.extensions["loto_hall"]
+    series = request.args.get("series", "").strip().upper()
+    if series and not re.fullmatch(r"[A-Z0-9-]{1,32}", series):
+        raise ApiError("bad_field", field="series")
+    per_page = request.args.get("per_page", "6")
+    if per_page not in ("6", "12"):
+        raise ApiError("bad_field", field="per_page")
+    with hall.lock:
+        cards = [(cid, hall.book.get(cid)) for cid in hall.book if not series or cid.startswith(series + "-")]
+    if not cards:
+        raise ApiError("not_found")
+    if len(cards) > MAX_PDF_CARDS:
+        raise ApiError("too_large")
+    out = io.BytesIO()
+    _maker("cards_pdf")(cards, out, hall_name=hall.config.hall.name, series=series or "", per_page=int(per_page),
+                        columns=hall.config.cards.columns)
+    return _download(out.getvalue(), "application/pdf", f"cartons{'-' + series if series else ''}.pdf")
