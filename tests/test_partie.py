@@ -293,3 +293,45 @@ def test_L13_grouping_only_valid_claims(make_hall):
     with pytest.raises(Rejected) as exc:
         hall.award(role="speaker", same_player=[["P", "S"]])
     assert exc.value.code == "not_a_valid_claim" and exc.value.detail["cards"] == ["S"]
+
+
+def test_L5_claims_are_checked_against_the_stored_carton_and_the_draw_log(make_hall):
+    """Only the carton's ID comes from the floor: its numbers come from the card book, the balls from the journal."""
+    hall = make_hall(BOOK)
+    hall.start_partie(role="speaker")
+    draw_all(hall, [4, 13, 37, 52, 80])
+    s = hall.check_claim("S", role="controller")
+    assert s["verdict"] == "incomplete" and set(s["missing"]) <= set(BOOK["S"].numbers)
+    assert hall.check_claim("P", role="controller")["rows"] == [0]
+
+
+def test_L11_the_next_lot_opens_on_the_same_ball_without_drawing(make_hall):
+    hall = make_hall(BOOK)
+    hall.start_partie(role="speaker")
+    draw_all(hall, [9, 21, 45, 66, 84, 2, 12, 23, 34, 4, 13, 37, 52, 80])
+    hall.check_claim("P", role="controller")
+    hall.award(role="speaker")                    # P's quine on 80 (its row 1 slept on 84)
+    partie = hall.evening.partie
+    assert partie.current_lot.kind == "double_quine" and partie.last == 80
+    assert hall.check_claim("P", role="controller")["reason"] == "row_already_paid"
+    assert hall.check_claim("Q", role="controller")["verdict"] == "incomplete"   # Q has one row only
+
+
+def test_L17_the_lots_are_announced_before_the_first_ball(make_hall):
+    from hall.views import public_state
+    prog = [{"lots": [{"kind": "quine", "label": "Jambon", "value_eur": 40},
+                      {"kind": "carton_plein", "label": "Téléviseur", "value_eur": 150}]}]
+    hall = make_hall(BOOK, programme=prog)
+    hall.start_partie(role="speaker")
+    state = public_state(hall.evening)
+    assert state["draws"] == [] and state["status"] == "playing"
+    assert [(lot["kind"], lot["label"], lot["status"]) for lot in state["partie"]["lots"]] == \
+        [("quine", "Jambon", "open"), ("carton_plein", "Téléviseur", "pending")]
+
+
+def test_L18_lots_are_described_in_kind_with_their_value(make_hall):
+    prog = [{"lots": [{"kind": "carton_plein", "label": "Téléviseur", "value_eur": 150}]}]
+    hall = make_hall(BOOK, programme=prog)
+    hall.start_partie(role="speaker")
+    lot = hall.evening.partie.lots[0]
+    assert (lot.label, lot.value_eur) == ("Téléviseur", 150.0)
