@@ -41,6 +41,7 @@ class ServerSection:
     host: str = "0.0.0.0"
     port: int = 8080
     tls: bool = False          # serve HTTPS (phone cameras need it); certificate made in data_dir on first start
+    local_port: int = 8081     # with tls: plain HTTP on 127.0.0.1 only, for the projector kiosk on the Pi (0: none)
     threads: int = 64
 
 

@@ -68,6 +68,7 @@ def _post_worker_init(worker) -> None:
     wiring = _worker.get("wiring")
     if wiring is not None:
         app: HallApplication = worker.app
+        wiring.serve_local_http()
         wiring.announce_when_answering(app.hall_config.server.host, app.hall_config.server.port,
                                        app.hall_config.server.tls)
 

@@ -79,6 +79,22 @@ class Wiring:
     notifier: Notifier
     supervisor: Supervisor
     _closed: threading.Event = field(default_factory=threading.Event)
+    _local: Any = None
+
+    def serve_local_http(self) -> None:
+        """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
+        Pi keeps ``http://localhost:LOCAL_PORT`` (phones need HTTPS for their cameras; the kiosk does not)."""
+        server = self.runtime.config.server
+        if not server.tls or not server.local_port or self._local is not None:
+            return
+        from werkzeug.serving import make_server
+        try:
+            self._local = make_server("127.0.0.1", server.local_port, self.app, threaded=True)
+        except OSError as exc:
+            log.error("port local %s indisponible pour le projecteur : %s", server.local_port, exc)
+            return
+        threading.Thread(target=self._local.serve_forever, name="loto-hall-local-http", daemon=True).start()
+        log.info("projecteur local : http://localhost:%s/", server.local_port)
 
     @classmethod
     def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> "Wiring":
@@ -137,6 +153,8 @@ class Wiring:
         if self._closed.is_set():
             return
         self._closed.set()
+        if self._local is not None:
+            self._local.shutdown()
         try:
             self.supervisor.stop()
         finally:
@@ -225,6 +243,7 @@ def serve_werkzeug(config: Config, options: ServeOptions, notifier: Notifier) ->
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    wiring.serve_local_http()
     wiring.announce_when_answering(config.server.host, server.server_port, tls is not None)
     try:
         server.serve_forever()

@@ -71,7 +71,7 @@ session  required pam_unix.so
 session  required pam_systemd.so
 PAM
   [ -e /etc/loto-hall/kiosk.env ] || cat > /etc/loto-hall/kiosk.env <<'ENV'
-# The projector page. With [server] tls = true: LOTO_KIOSK_URL=https://localhost:8080/
+# The projector page. With [server] tls = true: LOTO_KIOSK_URL=http://localhost:8081/ ([server] local_port)
 LOTO_KIOSK_URL=http://localhost:8080/
 ENV
   install -m 0644 "$SRC/systemd/loto-hall-kiosk.service" /etc/systemd/system/loto-hall-kiosk.service

@@ -1,7 +1,8 @@
 #!/bin/sh
 # loto-hall projector: Chromium in kiosk mode, started inside cage by loto-hall-kiosk.service.
 # Opens kiosk-wait.html, which retries until the hall answers and then opens LOTO_KIOSK_URL.
-#   LOTO_KIOSK_URL   the projector page (default http://localhost:8080/); https://… when [server] tls = true
+#   LOTO_KIOSK_URL   the projector page (default http://localhost:8080/); with [server] tls = true,
+#                    http://localhost:8081/ ([server] local_port), or https://localhost:8080/ with the pin below
 #   LOTO_TLS_CERT    the hall's certificate, pinned for https (default /var/lib/loto-hall/tls-cert.pem)
 # Set them in /etc/loto-hall/kiosk.env.
 set -eu
@@ -15,7 +16,7 @@ BROWSER="$(command -v chromium-browser || command -v chromium || true)"
 [ -n "$BROWSER" ] || { echo "loto-hall-kiosk: chromium not installed (apt install chromium-browser)" >&2; exit 1; }
 
 set -- --kiosk --noerrdialogs --disable-session-crashed-bubble --no-first-run --password-store=basic \
-       --autoplay-policy=no-user-gesture-required --check-for-update-interval=31536000 \
+       --autoplay-policy=no-user-gesture-required --check-for-update-interval=31536000 --lang=fr \
        --disable-features=Translate --overscroll-history-navigation=0 --disable-pinch \
        --ozone-platform=wayland --user-data-dir="${HOME:-/tmp}/.config/loto-hall-kiosk"
 

@@ -8,6 +8,8 @@ Draws go through the HTTP API (INTERFACE §4) so the test knows exactly what was
 from __future__ import annotations
 
 import signal
+import subprocess
+import time
 
 import pytest
 
@@ -68,3 +70,33 @@ def test_restart_serves_the_same_state(run_hall, tmp_path, stop):
     assert status == 201, body
     after = second.state()
     assert after["draws"] == before["draws"] + [7] and after["seq"] > before["seq"]
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "werkzeug"])
+def test_with_tls_the_kiosk_keeps_plain_http_on_localhost(run_hall, tmp_path, server):
+    """Phones get HTTPS (cameras need it); the projector on the Pi itself keeps http://localhost."""
+    import ssl
+    import urllib.request
+    port, local = free_port(), free_port()
+    (tmp_path / "tls.toml").write_text(
+        f'[hall]\ndata_dir = "{tmp_path / "data"}"\n[server]\nhost = "127.0.0.1"\ntls = true\nlocal_port = {local}\n')
+    hall = run_hall(["--config", str(tmp_path / "tls.toml")], port=port, env={"LOTO_HALL_SERVER": server})
+    plain = f"http://127.0.0.1:{local}/api/state"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            status, body = get_json(plain, timeout_s=2)
+            break
+        except OSError:
+            assert time.monotonic() < deadline and hall.proc.poll() is None, hall.output()
+            try:
+                hall.proc.wait(0.2)
+            except subprocess.TimeoutExpired:
+                pass
+    assert status == 200 and body["status"] == "waiting"
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    with urllib.request.urlopen(f"https://127.0.0.1:{port}/api/state", context=context, timeout=5) as res:
+        assert res.status == 200
+    with pytest.raises(OSError):
+        get_json(f"http://127.0.0.1:{port}/api/state", timeout_s=2)   # the public port speaks TLS only
