@@ -4,7 +4,7 @@
   ``tcp://HOST:9100``, ``file:///dev/usb/lp0``. Options in the query: ``timeout`` (seconds), ``status=0`` for a
   printer that does not answer ``DLE EOT`` (then a dead network peer goes unnoticed), ``dsrdtr=0`` (serial),
   ``in_ep``/``out_ep`` (usb).
-* ``render_voucher(view, profile)`` lays out INTERFACE §6 into ESC/POS bytes (CP858, QR as a raster image).
+* The voucher's layout (INTERFACE §6, CP858, QR as a raster image) is ``drivers.voucher_layout``.
 * ``EscposDevice.send(bytes)`` opens a *fresh* python-escpos printer per job (it never reopens by itself), reads the
   status (offline, cover open, paper out), writes, then asks the status again: the answer proves the bytes reached
   the printer (a network printer switched off mid-job otherwise swallows them silently). Raises ``PrinterAway``.
@@ -15,38 +15,17 @@
 """
 from __future__ import annotations
 
-import datetime as dt
 import logging
-import textwrap
 import threading
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
-from zoneinfo import ZoneInfo
 
+from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall.errors import ConfigError
-from hall.events import VoucherIssued
 from hall.ports import utc_now
-from hall.report import KIND_LABELS
 
-
-def _import_escpos():
-    """Import python-escpos without the ``logging.basicConfig()`` its 3.1 release runs at import (issue #559)."""
-    root = logging.getLogger()
-    before = list(root.handlers)
-    import escpos.printer as printer_module
-    for handler in root.handlers[:]:
-        if handler not in before:
-            root.removeHandler(handler)
-    return printer_module
-
-
-escpos_printer = _import_escpos()
 log = logging.getLogger("loto-hall.printer")
-
-_REPLACE = {"\u202f": " ", "\u00a0": " ", "\u2009": " ", "\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
-            "\u2013": "-", "\u2014": "-", "\u2026": "...", "\u0153": "oe", "\u0152": "OE", "\u2022": "-"}
 
 
 class PrinterAway(RuntimeError):
@@ -55,132 +34,6 @@ class PrinterAway(RuntimeError):
     @property
     def sentence(self) -> str:
         return str(self)
-
-
-def printable(text: str) -> str:
-    """``text`` reduced to what CP858 can print: typographic spaces and dashes made plain, the rest de-accented."""
-    out = []
-    for ch in unicodedata.normalize("NFC", text):
-        ch = _REPLACE.get(ch, ch)
-        try:
-            ch.encode("cp858")
-        except UnicodeEncodeError:
-            ch = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?"
-        out.append(ch)
-    return "".join(out)
-
-
-# ---- what a voucher says -----------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class VoucherView:
-    """Everything printed on one voucher (INTERFACE §6)."""
-
-    hall_name: str
-    code: str
-    serial: int
-    partie: int
-    lot_kind: str
-    lot_label: str                    # the lot played (for a consolation, the lot that was lost on the tie-break)
-    card_id: str
-    consolation: bool = False
-    prize: str = ""                   # what is handed over: the consolation's label, else the lot's
-    shared: bool = False
-    value_eur: float | None = None
-    issued_at: str = ""               # local date and time, "14/11/2026 à 21:34"
-    duplicate: bool = False
-    printed_at: str = ""
-
-
-def local_time(iso_utc: str, timezone: str = "Europe/Paris") -> str:
-    """``"14/11/2026 à 21:34"`` from a journal time (ISO 8601 UTC); the raw text if it cannot be read."""
-    try:
-        when = dt.datetime.fromisoformat(iso_utc).astimezone(ZoneInfo(timezone))
-    except (ValueError, KeyError, OSError):
-        return iso_utc
-    return when.strftime("%d/%m/%Y à %H:%M")
-
-
-def voucher_view(hall, issued: VoucherIssued, duplicate: bool, issued_at_utc: str = "") -> VoucherView:
-    """The view of a journalled voucher, with the lot's label and value from the hall's state."""
-    lot_label, value = issued.lot_label, None
-    with hall.lock:
-        parties = hall.evening.parties
-        if 0 < issued.partie <= len(parties) and issued.lot_index < len(parties[issued.partie - 1].lots):
-            lot = parties[issued.partie - 1].lots[issued.lot_index]
-            lot_label, value = lot.label, lot.value_eur
-    tz = hall.config.hall.timezone
-    now = dt.datetime.now(dt.timezone.utc).isoformat()
-    return VoucherView(hall.config.hall.name, issued.code, issued.serial, issued.partie, issued.lot_kind,
-                       lot_label, issued.card_id, issued.consolation, issued.lot_label, issued.shared,
-                       None if issued.consolation else value, local_time(issued_at_utc, tz) if issued_at_utc else "",
-                       duplicate, local_time(now, tz) if duplicate else "")
-
-
-def _euros(value: float) -> str:
-    text = f"{value:,.2f}".replace(",", " ").replace(".", ",")
-    return (text[:-3] if text.endswith(",00") else text) + " €"
-
-
-def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
-    """The voucher as ESC/POS bytes for ``profile``: CP858 text, the code's QR as a raster image, a cut."""
-    p = escpos_printer.Dummy(profile=profile)
-    try:
-        cols = int(p.profile.get_columns("a"))
-    except Exception:
-        cols = 42
-    rule = "-" * cols
-
-    def lines(text: str, width: int = cols, indent: str = "") -> None:
-        for line in textwrap.wrap(printable(text), width, subsequent_indent=indent) or [""]:
-            p.textln(line)
-
-    p.hw("INIT")
-    p.charcode("CP858")
-    p.set_with_default(align="center", bold=True, double_width=True, double_height=True)
-    lines(view.hall_name, cols // 2)
-    p.set_with_default(align="center", bold=True, double_height=True, double_width=not view.consolation)
-    p.textln("BON DE CONSOLATION" if view.consolation else "BON D'ÉCHANGE")
-    if view.duplicate:
-        p.set_with_default(align="center", bold=True, invert=True, double_width=True, double_height=True)
-        p.textln(" DUPLICATA ")
-    p.set_with_default()
-    p.textln(rule)
-    p.set_with_default(bold=True, double_height=True)
-    p.textln(printable(f"Partie n° {view.partie}"))
-    p.set_with_default()
-    kind = KIND_LABELS.get(view.lot_kind, view.lot_kind)
-    played = f"{kind} - {view.lot_label}" if view.lot_label != kind else kind
-    if view.consolation:      # never let the desk read the main lot as the prize of a consolation voucher
-        lines(f"Lot joué : {played}", indent=" " * 11)
-        p.set_with_default(bold=True, double_height=True)
-        lines(f"À remettre : {view.prize or 'lot de consolation'}")
-        p.set_with_default()
-        lines("(départage perdu : ce bon donne droit au lot de consolation)")
-    else:
-        p.set_with_default(bold=True)
-        lines(f"Lot    : {played}", indent=" " * 9)
-        p.set_with_default()
-    if view.shared:
-        lines("(lot partagé entre plusieurs gagnants)")
-    if view.value_eur is not None:
-        p.textln(printable(f"Valeur : {_euros(view.value_eur)}"))
-    p.set_with_default(bold=True, double_height=True)
-    p.textln(printable(f"Carton : {view.card_id}"))
-    p.set_with_default()
-    if view.issued_at:
-        p.textln(printable(f"Gagné le {view.issued_at}"))
-    p.textln(rule)
-    p.qr(view.code, size=8, native=False, center=True)
-    p.set_with_default(align="center", bold=True, double_width=True, double_height=True)
-    p.textln(view.code)
-    p.set_with_default(align="center")
-    lines("À présenter à la table des lots.")
-    lines("Un seul lot par bon : le code est vérifié.")
-    if view.duplicate:
-        lines(f"Duplicata imprimé le {view.printed_at}" if view.printed_at else "Duplicata")
-    p.set_with_default()
-    p.cut()
-    return p.output
 
 
 # ---- the device ----------------------------------------------------------------------------------------------
@@ -309,20 +162,6 @@ class EscposDevice:
                 printer.close()
             except Exception:
                 pass
-
-
-def render_test_ticket(hall_name: str, at: str, profile: str = "TM-T20II") -> bytes:
-    """A short test ticket (the admin's « tester l'imprimante »): accents, €, and a cut."""
-    p = escpos_printer.Dummy(profile=profile)
-    p.hw("INIT")
-    p.charcode("CP858")
-    p.set_with_default(align="center", bold=True, double_height=True)
-    p.textln(printable(hall_name))
-    p.set_with_default(align="center")
-    p.textln("TEST IMPRIMANTE - loto-hall")
-    p.textln(printable(f"Éé àç ù € — {at}"))
-    p.cut()
-    return p.output
 
 
 # ---- the queue -------------------------------------------------------------------------------------------------

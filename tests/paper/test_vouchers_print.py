@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 import zxingcpp
 
-from drivers.printer import (EscposDevice, PrintQueue, PrinterAway, VoucherView, printable, printer_target,
-                             render_voucher, start_printing)
+from drivers.printer import EscposDevice, PrintQueue, PrinterAway, printer_target, start_printing
+from drivers.voucher_layout import VoucherView, printable, render_voucher
 from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text, render_ticket
 from hall.config import parse_config
 from hall.errors import ConfigError, Rejected
