@@ -8,6 +8,12 @@ import argparse
 import random
 import time
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.stats import bot_only_ms  # noqa: E402
 from hall.games import linotte, lobo77
 from hall.games.base import Game, random_bot
 from hall.games.match import play_out
@@ -30,14 +36,6 @@ def head_to_head(game: Game, bot, yardstick, games: int, options=None) -> dict:
             "ms_per_game": 1000 * seconds / games}
 
 
-def bot_only_ms(game: Game, bot, games: int) -> float:
-    """Milliseconds per game with the bot in both seats."""
-    started = time.perf_counter()
-    for seed in range(games):
-        play_out(game, 2, [bot, bot], random.Random(seed))
-    return 1000 * (time.perf_counter() - started) / games
-
-
 def main() -> None:
     """Print one line per pairing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -58,7 +56,7 @@ def main() -> None:
               f"{r['losses'] / games:6.1%} {r['ms_per_game']:8.2f}")
     for name, game in (("lobo77", lobo77.GAME), ("linotte", linotte.GAME)):
         print(f"{name:8} {'default vs default (speed only)':34} {'':>7} {'':>6} {'':>6} "
-              f"{bot_only_ms(game, game.bots['default'], min(games, 200)):8.2f}")
+              f"{bot_only_ms(game, 2, min(games, 200)):8.2f}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,12 @@ import argparse
 import random
 import time
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.stats import bot_only_ms  # noqa: E402
 from hall.games import euchre, points_rouges
 from hall.games.base import random_bot
 from hall.games.match import play_out
@@ -33,15 +39,6 @@ def head_to_head(game, players: int, bot_seats, games: int) -> dict:
     seconds = time.perf_counter() - started
     return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games,
             "ms_per_game": 1000 * seconds / games}
-
-
-def bot_only_ms(game, players: int, games: int) -> float:
-    """Milliseconds per game with the bot in every seat."""
-    bot = game.bots["default"]
-    started = time.perf_counter()
-    for seed in range(games):
-        play_out(game, players, [bot] * players, random.Random(seed))
-    return 1000 * (time.perf_counter() - started) / games
 
 
 def main() -> None:

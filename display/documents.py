@@ -30,12 +30,17 @@ def _download(data: bytes | str, mimetype: str, filename: str):
                                        headers={"Content-Disposition": f"attachment; filename={filename}"})
 
 
-@bp.get("/report.csv")
-def report_csv():
+def _report():
+    """The evening's report, read under the hall's lock (a consistent picture while balls keep coming)."""
     A.require("admin")
     hall = current_app.extensions["loto_hall"]
     with hall.lock:
-        report = report_from_hall(hall)
+        return hall, report_from_hall(hall)
+
+
+@bp.get("/report.csv")
+def report_csv():
+    _, report = _report()
     out = io.StringIO()
     write_csv(report, out)
     return _download(out.getvalue(), "text/csv", "rapport-soiree.csv")
@@ -43,10 +48,7 @@ def report_csv():
 
 @bp.get("/report.pdf")
 def report_pdf():
-    A.require("admin")
-    hall = current_app.extensions["loto_hall"]
-    with hall.lock:
-        report = report_from_hall(hall)
+    hall, report = _report()
     out = io.BytesIO()
     _maker("report_pdf")(report, out, timezone=hall.config.hall.timezone)
     return _download(out.getvalue(), "application/pdf", "rapport-soiree.pdf")
