@@ -54,6 +54,7 @@ def config_from_args(args) -> Config:
         overrides.setdefault("hall", {})["data_dir"] = tempfile.mkdtemp(prefix="loto-hall-demo-")
     if getattr(args, "demo", False) and not getattr(args, "config", None):
         overrides["auth"] = dict(DEMO_PINS)      # a newcomer logs in at once (README); a real hall sets its own
+        overrides.setdefault("hall", {})["name"] = "Loto de démonstration"
     if getattr(args, "host", None):
         overrides.setdefault("server", {})["host"] = args.host
     if getattr(args, "port", None):
