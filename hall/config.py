@@ -42,7 +42,7 @@ class ServerSection:
     port: int = 8080
     tls: bool = False          # serve HTTPS (phone cameras need it); certificate made in data_dir on first start
     local_port: int = 8081     # with tls: plain HTTP on 127.0.0.1 only, for the projector kiosk on the Pi (0: none)
-    threads: int = 64
+    threads: int = 400        # gunicorn threads: every connected screen or phone holds one (websocket)
 
 
 @dataclass(frozen=True, slots=True)
