@@ -5,35 +5,15 @@ Run from the repository root:  python bench/bench_bots_i.py [--games 1000]
 from __future__ import annotations
 
 import argparse
-import random
-import time
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import bot_only_ms  # noqa: E402
+from bench.stats import bot_only_ms, head_to_head  # noqa: E402
 from hall.games import linotte, lobo77
-from hall.games.base import Game, random_bot
-from hall.games.match import play_out
-
-
-def head_to_head(game: Game, bot, yardstick, games: int, options=None) -> dict:
-    """Wins, draws and losses of ``bot`` against ``yardstick`` over ``games`` seeded games, with timing."""
-    wins = draws = 0
-    started = time.perf_counter()
-    for seed in range(games):
-        bot_seat = seed % 2
-        bots = [bot, yardstick] if bot_seat == 0 else [yardstick, bot]
-        winners = play_out(game, 2, bots, random.Random(seed), options).outcome().winners
-        if winners == (bot_seat,):
-            wins += 1
-        elif bot_seat in winners:
-            draws += 1
-    seconds = time.perf_counter() - started
-    return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games,
-            "ms_per_game": 1000 * seconds / games}
+from hall.games.base import random_bot
 
 
 def main() -> None:
@@ -51,7 +31,7 @@ def main() -> None:
     ]
     print(f"{'game':8} {'pairing':34} {'win':>7} {'draw':>6} {'loss':>6} {'ms/game':>8}")
     for name, label, game, bot, yardstick, options in pairings:
-        r = head_to_head(game, bot, yardstick, games, options)
+        r = head_to_head(game, 2, lambda seed: (seed % 2,), games, bot, yardstick, options)
         print(f"{name:8} {label:34} {r['wins'] / games:7.1%} {r['draws'] / games:6.1%} "
               f"{r['losses'] / games:6.1%} {r['ms_per_game']:8.2f}")
     for name, game in (("lobo77", lobo77.GAME), ("linotte", linotte.GAME)):

@@ -16,29 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import bot_only_ms  # noqa: E402
+from bench.stats import bot_only_ms, head_to_head  # noqa: E402
 from hall.games import euchre, points_rouges
-from hall.games.base import random_bot
 from hall.games.match import play_out
 from hall.games.osga import simulate_day
-
-
-def head_to_head(game, players: int, bot_seats, games: int) -> dict:
-    """Wins, draws and losses of the bot side over ``games`` seeded games, with the time per game."""
-    bot, yardstick = game.bots["default"], random_bot(game)
-    wins = draws = 0
-    started = time.perf_counter()
-    for seed in range(games):
-        mine = bot_seats(seed)
-        bots = [bot if s in mine else yardstick for s in range(players)]
-        winners = set(play_out(game, players, bots, random.Random(seed)).outcome().winners)
-        if winners == set(mine):
-            wins += 1
-        elif winners & set(mine):
-            draws += 1
-    seconds = time.perf_counter() - started
-    return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games,
-            "ms_per_game": 1000 * seconds / games}
 
 
 def main() -> None:

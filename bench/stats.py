@@ -27,3 +27,25 @@ def bot_only_ms(game, players: int, games: int) -> float:
     for seed in range(games):
         play_out(game, players, [bot] * players, random.Random(seed))
     return 1000 * (time.perf_counter() - started) / games
+
+
+def head_to_head(game, players: int, bot_seats, games: int, bot=None, yardstick=None, options=None) -> dict:
+    """Wins, draws and losses of the bot side (seats ``bot_seats(seed)``) against the yardstick (default: a
+    random player) over ``games`` seeded games, with the time per game."""
+    from hall.games.base import random_bot
+    from hall.games.match import play_out
+    bot = bot or game.bots["default"]
+    yardstick = yardstick or random_bot(game)
+    wins = draws = 0
+    started = time.perf_counter()
+    for seed in range(games):
+        mine = set(bot_seats(seed))
+        bots = [bot if s in mine else yardstick for s in range(players)]
+        winners = set(play_out(game, players, bots, random.Random(seed), options).outcome().winners)
+        if winners == mine:
+            wins += 1
+        elif winners & mine:
+            draws += 1
+    seconds = time.perf_counter() - started
+    return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games,
+            "ms_per_game": 1000 * seconds / games}
