@@ -7,6 +7,7 @@ on disk. On start the state is rebuilt by replaying the journal.
 from __future__ import annotations
 
 import gc
+import logging
 import random
 import threading
 from typing import Any, Callable, Iterable, Sequence
@@ -33,6 +34,16 @@ RIGHTS: dict[str, set[str]] = {
     "voucher_printed": {"device"}, "propose": {"device"},
 }
 ALL_RIGHTS = {"admin", "system"}
+
+log = logging.getLogger("loto-hall.hall")
+
+
+def _deliver(fn: Callable, *args: Any) -> None:
+    """Hand news to one subscriber; its failure is logged, never turned into a refusal of what is already on disk."""
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("subscriber %r failed on %s", fn, args[0] if args else "")
 
 
 class Hall:
@@ -88,7 +99,7 @@ class Hall:
         """Publish a passing notice (``device:status_changed``, ``draw:refused``…)."""
         with self._lock:
             for fn in list(self._notice_subscribers):
-                fn(name, payload)
+                _deliver(fn, name, payload)
 
     def set_device_status(self, device: str, status: str, detail: str = "") -> None:
         """Record and announce a device's state (``ok``, ``degraded``, ``absent``) with a sentence for people."""
@@ -110,7 +121,7 @@ class Hall:
             self._after(record.event)
         for record in records:
             for fn in list(self._subscribers):
-                fn(record)
+                _deliver(fn, record)
         return records[0]
 
     def _after(self, event: Any) -> None:

@@ -335,3 +335,15 @@ def test_L18_lots_are_described_in_kind_with_their_value(make_hall):
     hall.start_partie(role="speaker")
     lot = hall.evening.partie.lots[0]
     assert (lot.label, lot.value_eur) == ("Téléviseur", 150.0)
+
+
+def test_a_failing_subscriber_never_turns_a_durable_draw_into_an_error(make_hall, caplog):
+    hall = make_hall(BOOK)
+    seen = []
+    hall.subscribe(lambda record: 1 / 0)
+    hall.subscribe(seen.append)
+    hall.start_partie(role="speaker")
+    record = hall.draw(42, role="speaker")
+    assert record.event.number == 42 and hall.evening.partie.draws == [42]
+    assert [r.type for r in seen] == ["partie:started", "draw:ball_drawn"]   # the others still hear of it
+    assert "subscriber" in caplog.text
