@@ -75,7 +75,7 @@ def spec() -> dict:
                                                     errors=("unknown_voucher", "already_redeemed"))},
         "/api/vouchers/{code}/reprint": {"post": _op("Réimprimer un bon (DUPLICATA)", "speaker", ok_status="202",
                                                      errors=("unknown_voucher",))},
-        "/api/cards/sold": {"post": _op("Cartons vendus (plages A-00001K..A-00100X)", "desk",
+        "/api/cards/sold": {"post": _op("Cartons vendus (plages A-00001N..A-00100N)", "desk",
                                         _obj(ranges=STR, sold=BOOL), errors=("bad_ranges", "unknown_card"))},
         "/api/cards/import": {"post": {**_op("Importer des cartons (CSV en corps de requête)", "admin",
                                              ok_status="201", errors=("bad_cards",)),

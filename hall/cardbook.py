@@ -285,7 +285,7 @@ class CardBook:
 
     @staticmethod
     def parse_id_ranges(text: str) -> list[str]:
-        """Return the IDs of ``"A-00001K..A-00010X, A-00042Q"`` (ranges inclusive, one series, checks verified).
+        """Return the IDs of ``"A-00001N..A-00010P, A-00042G"`` (ranges inclusive, one series, checks verified).
 
         Raise ValueError naming the faulty part.
         """
@@ -308,7 +308,7 @@ class CardBook:
             for end in ends:
                 ok = check_card_id(end)
                 if ok is None:
-                    raise ValueError(f"« {end} » : une plage relie deux identifiants générés (comme A-00001K)")
+                    raise ValueError(f"« {end} » : une plage relie deux identifiants générés (comme A-00001N)")
                 if not ok:
                     raise ValueError(f"« {end} » : caractère de contrôle faux, identifiant mal tapé ?")
             (series, first), (series_end, last) = (split_card_id(end) for end in ends)

@@ -7,7 +7,7 @@ Column conventions (config ``[cards] columns``): ``"1-9"`` (default) puts 1–9 
 column 1 … 80–90 in column 8; ``"1-10"`` puts 1–10 in column 0, 11–20 in column 1 … 81–90 in column 8.
 "Mode carton" (default) allows 0–3 numbers per column; ``every_column=True`` ("série de 6") asks 1–3.
 
-Generated card IDs look like ``A-00412K``: ``{SERIES}-{NNNNN}{C}``.
+Generated card IDs look like ``A-00412B``: ``{SERIES}-{NNNNN}{C}``.
 SERIES is 1–3 upper-case letters. NNNNN is the carton number, zero-padded to 5 digits; a number
 above 99 999 simply takes more digits (and then never starts with 0). C is a check character:
 Luhn mod N with N = 34 over the characters of SERIES + NNNNN (hyphen left out), in the alphabet

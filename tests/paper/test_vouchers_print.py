@@ -232,7 +232,7 @@ def test_start_printing_demo_sink_and_absent_printer(make_hall, tmp_path):
 def test_voucher_preview_png(tmp_path):
     """What a person holds: render the ticket to PNG (docs/screenshots/voucher.png is made the same way)."""
     view = VoucherView("Salle des fêtes de Lavaur", "00042-7KQ4M2AB", 42, 3, "double_quine", "Jambon + bouteille",
-                       "A-00412K", value_eur=50, issued_at="14/11/2026 à 21:34")
+                       "A-00412B", value_eur=50, issued_at="14/11/2026 à 21:34")
     img = render_ticket(render_voucher(view))
     assert img.width == 600 and img.height > 600
     assert [r.text for r in zxingcpp.read_barcodes(img)] == ["00042-7KQ4M2AB"]

@@ -42,7 +42,7 @@
     };
   }
 
-  /* the carton ID inside whatever the code carries ("A-00412K", "LOTO1:A-00412K:MAC", a URL…) */
+  /* the carton ID inside whatever the code carries ("A-00412B", "LOTO1:A-00412B:MAC", a URL…) */
   function cardIdFrom(text) {
     const s = String(text).trim().toUpperCase();
     const generated = s.match(/[A-Z]{1,3}-\d{5,}[0-9A-Z]/);
