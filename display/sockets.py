@@ -10,8 +10,6 @@ connect/resync handlers take the same lock around "join room + send state". So a
 """
 from __future__ import annotations
 
-import logging
-
 from flask import request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
@@ -19,28 +17,21 @@ from display.auth import socket_role
 from display.errors import ApiError, message_of
 from display.live import PUBLIC, SPEAKER, STAFF, event_for, staff_state
 
-log = logging.getLogger("loto-hall.display")
-
 NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
 
 
 def install(socketio: SocketIO, hall) -> None:
     """Register the handlers and subscribe the broadcasts to the hall."""
 
+    # Both run under the hall's lock: only build small payloads and queue them (emit queues per socket).
+    # A failure here is logged by the hall, never turned into a refusal of the durable event.
     def on_record(record) -> None:
-        # under the hall's lock: only build small payloads and queue them (emit queues per socket)
         for room in (PUBLIC, STAFF):
-            try:
-                name, payload = event_for(hall, record, room)
-                socketio.emit(name, payload, to=room)
-            except Exception:  # a broken emit must never undo a durable event
-                log.exception("diffusion de l'événement %s impossible", record.seq)
+            name, payload = event_for(hall, record, room)
+            socketio.emit(name, payload, to=room)
 
     def on_notice(name: str, payload: dict) -> None:
-        try:
-            socketio.emit(NOTICE_NAMES.get(name, "notice"), {"name": name, **payload}, to=SPEAKER)
-        except Exception:
-            log.exception("diffusion de l'avis %s impossible", name)
+        socketio.emit(NOTICE_NAMES.get(name, "notice"), {"name": name, **payload}, to=SPEAKER)
 
     hall.subscribe(on_record)
     hall.subscribe_notices(on_notice)

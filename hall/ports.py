@@ -25,13 +25,14 @@ Subscriber = Callable[[Record], None]
 """Called under the hall's lock after each event is durable and applied: must return quickly (queue the work)."""
 
 
-class BallSource(Protocol):
-    """A device that draws balls: started by the composition root, calls ``Hall.draw`` itself."""
+class Service(Protocol):
+    """A background part of the hall (a device reader, the print queue): started, watched, stopped.
+
+    Every driver implements it; the supervisor pings systemd's watchdog only while all are ``alive()``.
+    """
+
+    name: str
 
     def start(self) -> None: ...
     def stop(self) -> None: ...
-
-
-class DeviceStatus(Protocol):
-    def __call__(self, device: str, status: str, detail: str) -> None:
-        """Report a device's state: ``ok``, ``degraded``, ``absent`` (configured, not there) or ``unconfigured``."""
+    def alive(self) -> bool: ...

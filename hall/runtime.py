@@ -8,27 +8,17 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from hall.cardbook import CardBook
 from hall.config import Config
 from hall.errors import HallError
 from hall.journal import Journal
+from hall.ports import Service
 from hall.service import Hall
 
 JOURNAL_FILE = "journal.sqlite"
 LOCK_FILE = "hall.lock"
 SECRET_FILE = "voucher.key"
-
-
-class Service(Protocol):
-    """A background part of the hall (a device reader, the print queue): started, watched, stopped."""
-
-    name: str
-
-    def start(self) -> None: ...
-    def stop(self) -> None: ...
-    def alive(self) -> bool: ...
 
 
 def load_or_create_secret(path: Path) -> bytes:

@@ -22,7 +22,7 @@ from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, Cl
                          VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
 from hall.journal import Journal
 from hall.partie import Evening, Partie
-from hall.ports import Subscriber, utc_now
+from hall.ports import Clock, Rng, Subscriber, utc_now
 from hall.vouchers import check_code, make_code, normalize_code
 from hall.watch import WinnerWatch
 
@@ -50,7 +50,7 @@ class Hall:
     """The evening's application service. Thread-safe: every public method takes the one lock."""
 
     def __init__(self, config: Config, journal: Journal, book: CardBook, voucher_secret: bytes = b"",
-                 clock: Callable[[], str] = utc_now, rng: random.Random | None = None):
+                 clock: Clock = utc_now, rng: Rng | None = None):
         self.config = config
         self.journal = journal
         self.book = book
@@ -142,7 +142,9 @@ class Hall:
         elif isinstance(event, PartieStarted):
             self.watch = None       # a new partie: no sleepers carried over
             self._rebuild_watch()
-        elif isinstance(event, (CardsSold, CardsImported, PartieCleared)):
+        elif isinstance(event, PartieCleared):
+            self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
+        elif isinstance(event, (CardsSold, CardsImported)):
             self._rebuild_watch()
 
     def _rebuild_watch(self) -> None:
