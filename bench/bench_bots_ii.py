@@ -17,9 +17,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import bot_only_ms, head_to_head  # noqa: E402
-from hall.games import euchre, points_rouges
-from hall.games.match import play_out
-from hall.games.osga import simulate_day
+from hall.minigames.registry import get_game
+from hall.minigames.euchre import rules as euchre
+from hall.minigames.points_rouges import rules as points_rouges
+from hall.minigames.match import play_out
+from hall.minigames.osga.day import simulate_day
 
 
 def main() -> None:
@@ -28,8 +30,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     games = parser.parse_args().games
     rows = [
-        ("Bid Euchre, bot team vs 2 random", head_to_head(euchre.GAME, 4, lambda s: (s % 2, s % 2 + 2), games)),
-        ("Points Rouges, bot vs random (2 players)", head_to_head(points_rouges.GAME, 2, lambda s: (s % 2,), games)),
+        ("Bid Euchre, bot team vs 2 random", head_to_head(get_game('euchre'), 4, lambda s: (s % 2, s % 2 + 2), games)),
+        ("Points Rouges, bot vs random (2 players)", head_to_head(get_game('points-rouges'), 2, lambda s: (s % 2,), games)),
     ]
     print("| match-up | games | bot wins | draws | losses | win rate | ms/game |")
     print("|---|---|---|---|---|---|---|")
@@ -38,11 +40,11 @@ def main() -> None:
               f"{100 * r['wins'] / r['games']:.1f} % | {r['ms_per_game']:.1f} |")
     print()
     sample = max(1, games // 10)
-    print(f"Bot-only games ({sample} each): euchre {bot_only_ms(euchre.GAME, 4, sample):.1f} ms, "
-          f"points-rouges 4 players {bot_only_ms(points_rouges.GAME, 4, sample):.1f} ms, "
-          f"solitaire {bot_only_ms(points_rouges.GAME, 1, sample):.1f} ms")
-    bot = points_rouges.GAME.bots["default"]
-    patience = [play_out(points_rouges.GAME, 1, [bot], random.Random(s)) for s in range(sample)]
+    print(f"Bot-only games ({sample} each): euchre {bot_only_ms(get_game('euchre'), 4, sample):.1f} ms, "
+          f"points-rouges 4 players {bot_only_ms(get_game('points-rouges'), 4, sample):.1f} ms, "
+          f"solitaire {bot_only_ms(get_game('points-rouges'), 1, sample):.1f} ms")
+    bot = get_game('points-rouges').bots["default"]
+    patience = [play_out(get_game('points-rouges'), 1, [bot], random.Random(s)) for s in range(sample)]
     done = sum(m.outcome().winners == (0,) for m in patience)
     swaps = sum(m.state.swaps for m in patience) / sample
     print(f"Solitaire (board F, {sample} games): completed {100 * done / sample:.1f} %, {swaps:.2f} swaps on average")

@@ -51,7 +51,7 @@ def bench_claims_and_watch(cards):
     t0 = time.perf_counter()
     watch = WinnerWatch({cid: book.get(cid) for cid in ids})
     build = time.perf_counter() - t0
-    gc.freeze()   # as the service does once the book is loaded (hall/runtime.py)
+    gc.freeze()   # as the service does once the book is loaded (hall/app/runtime.py)
     per_draw = []
     for i, n in enumerate(order[:60]):
         t0 = time.perf_counter()

@@ -21,7 +21,7 @@ def summary(name: str, ms: list[float], width: int = 34, p90: bool = False) -> s
 
 def bot_only_ms(game, players: int, games: int) -> float:
     """Milliseconds per mini-game with the default bot in every seat (seeds 0 … games-1)."""
-    from hall.games.match import play_out
+    from hall.minigames.match import play_out
     bot = game.bots["default"]
     started = time.perf_counter()
     for seed in range(games):
@@ -32,8 +32,8 @@ def bot_only_ms(game, players: int, games: int) -> float:
 def head_to_head(game, players: int, bot_seats, games: int, bot=None, yardstick=None, options=None) -> dict:
     """Wins, draws and losses of the bot side (seats ``bot_seats(seed)``) against the yardstick (default: a
     random player) over ``games`` seeded games, with the time per game."""
-    from hall.games.base import random_bot
-    from hall.games.match import play_out
+    from hall.minigames.base import random_bot
+    from hall.minigames.match import play_out
     bot = bot or game.bots["default"]
     yardstick = yardstick or random_bot(game)
     wins = draws = 0

@@ -13,7 +13,7 @@ from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile
 from hall.events import LotSpec
-from hall.views import card_view
+from display.views import card_view
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_JSON_BYTES = 64 * 1024

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hall.events import (BallDrawn, ClaimAnnounced, ClaimChecked, DrawResumed, DrawUndone, LotAwarded,
                          PartieCleared, PartieStarted, Record, VoucherIssued)
-from hall.views import card_view, public_state, speaker_state
+from display.views import card_view, public_state, speaker_state
 
 PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
 

@@ -1,0 +1,63 @@
+"""``loto-hall cards generate|import``."""
+from __future__ import annotations
+
+import secrets
+import sys
+from pathlib import Path
+
+from hall.cardbook import CardBook
+from hall.cards import generate_cards
+from hall.config import load_config
+from hall.app.runtime import Runtime, file_sha256
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // max(1, total)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} cartons")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def generate(args) -> int:
+    """Write ``--count`` cartons to ``--csv`` and/or ``--pdf``."""
+    if not args.csv and not args.pdf:
+        print("loto-hall: indiquez --csv FICHIER et/ou --pdf FICHIER", file=sys.stderr)
+        return 2
+    if args.count < 1:
+        print("loto-hall: --count doit être au moins 1", file=sys.stderr)
+        return 2
+    config = load_config(args.config) if args.config else None
+    columns = config.cards.columns if config else args.columns
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    cards = generate_cards(args.count, seed=seed, series=args.series, columns=columns, start=args.start)
+    if args.csv:
+        CardBook(dict(cards)).write_csv(args.csv)
+        print(f"{len(cards)} cartons écrits dans {args.csv} (série {args.series}, graine {seed})")
+    if args.pdf:
+        from drivers.sheets import write_cards_pdf
+        name = config.hall.name if config else "Loto"
+        write_cards_pdf(cards, args.pdf, hall_name=name, series=args.series, per_page=args.per_page,
+                        columns=columns, progress=_progress if sys.stderr.isatty() or args.count >= 600 else None)
+        print(f"planches imprimables : {args.pdf}")
+    return 0
+
+
+def import_cards(args) -> int:
+    """Add a CSV's cartons to the hall's card book; the whole file is refused if any line is bad."""
+    config = load_config(args.config)
+    incoming = CardBook.read_csv(args.file, columns=config.cards.columns, every_column=config.cards.every_column)
+    runtime = Runtime.open(config)
+    try:
+        merged = runtime.hall.book.merged(incoming)
+        merged.save(runtime.data_dir)
+        runtime.hall.replace_book(merged, file_sha256(runtime.data_dir / "cards.csv"), len(incoming), role="admin")
+    finally:
+        runtime.close()
+    print(f"{len(incoming)} cartons ajoutés ; {len(merged)} au total dans {Path(runtime.data_dir) / 'cards.csv'}")
+    return 0
+
+
+def run(args) -> int:
+    return generate(args) if args.cards_command == "generate" else import_cards(args)

@@ -1,0 +1,20 @@
+"""``serve --demo``: a hall with demo cartons so a newcomer sees the projector move within a minute."""
+from __future__ import annotations
+
+from hall.cardbook import CardBook
+from hall.cards import generate_cards
+from hall.app.runtime import Runtime, file_sha256
+
+DEMO_CARDS = 600
+
+
+def prepare_demo(runtime: Runtime) -> None:
+    """Give an empty data folder 600 sold demo cartons (series D) and start the first partie."""
+    hall = runtime.hall
+    if len(hall.book) == 0:
+        cards = dict(generate_cards(DEMO_CARDS, seed="demo", series="D", columns=runtime.config.cards.columns))
+        book = CardBook(cards)
+        book.save(runtime.data_dir)
+        hall.replace_book(book, file_sha256(runtime.data_dir / "cards.csv"), len(cards), role="system")
+    if hall.evening.running is None:
+        hall.start_partie(role="system")

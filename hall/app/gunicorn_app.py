@@ -1,0 +1,140 @@
+"""The production server: gunicorn's arbiter with one gthread worker, in which the whole hall is built.
+
+Why this shape (docs/install-pi.md, ECOSYSTEM §3):
+- one worker (``-w 1``): Socket.IO without sticky sessions, and one writer for the journal;
+- gthread: threads suit the blocking serial/evdev/escpos drivers and simple-websocket;
+- the app is built in the worker (no preload) so the driver threads and SQLite live after the fork;
+- no control socket (gunicorn 27 would create ``~/.gunicorn/gunicorn.ctl``, read-only under the unit);
+- ``$NOTIFY_SOCKET`` is taken out of the environment before the arbiter starts (it would send
+  READY=1 as soon as it binds); the worker sends READY/WATCHDOG/STOPPING itself, hence the unit's
+  ``NotifyAccess=all``.
+
+Stop: SIGTERM reaches the arbiter (``KillMode=mixed``), which passes it to the worker. The worker
+says STOPPING=1, lets requests in flight finish for ``DRAIN_S``, then (``worker_exit``) stops the
+drivers, finishes the journal write in flight under the hall lock, closes the journal and exits 0
+without waiting for open websockets. The arbiter then exits 0.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+
+from gunicorn.app.base import BaseApplication
+from gunicorn.workers.gthread import ThreadWorker
+
+from hall.config import Config
+from hall.app.sdnotify import Notifier
+from hall.app.wiring import ServeOptions, Wiring, bind_host, tls_files
+
+log = logging.getLogger("loto-hall")
+
+DRAIN_S = 3            # worker: seconds for HTTP requests in flight after SIGTERM (websockets are cut)
+GRACEFUL_S = 15        # arbiter: seconds before it kills a worker that did not stop (unit: TimeoutStopSec=30)
+WORKER_TIMEOUT_S = 30  # arbiter: a worker whose main loop stays silent that long is killed and respawned
+
+_worker: dict = {}     # the worker process's Wiring (one per process, set in load())
+
+
+class HallWorker(ThreadWorker):
+    """gunicorn's gthread worker, which tells systemd when a stop begins and drains briefly."""
+
+    stop_requested = False
+
+    def _begin_stop(self) -> None:
+        if not self.stop_requested:
+            self.stop_requested = True
+            wiring = _worker.get("wiring")
+            if wiring is not None:
+                wiring.stopping()
+
+    def handle_exit(self, sig, frame):
+        if self.alive:
+            self._begin_stop()
+            # This process's copy of the config only: the arbiter keeps its longer GRACEFUL_S,
+            # so the worker always reaches worker_exit() (journal closed) before any SIGKILL.
+            self.cfg.set("graceful_timeout", DRAIN_S)
+        super().handle_exit(sig, frame)
+
+    def handle_quit(self, sig, frame):
+        # SIGINT/SIGQUIT (Ctrl-C): a short graceful stop too. gthread's own handle_quit shuts the
+        # thread pool down inside the signal handler, which deadlocks when the signal lands while the
+        # main thread is inside ThreadPoolExecutor.submit() (its lock is not reentrant): seen here.
+        self.handle_exit(sig, frame)
+
+
+def _post_worker_init(worker) -> None:
+    wiring = _worker.get("wiring")
+    if wiring is not None:
+        app: HallApplication = worker.app
+        wiring.serve_local_http()
+        wiring.announce_when_answering(app.hall_config.server.host, app.hall_config.server.port,
+                                       app.hall_config.server.tls)
+
+
+def _worker_exit(server, worker) -> None:
+    wiring = _worker.pop("wiring", None)
+    if wiring is None:
+        return                      # never built: let gunicorn report the boot error (exit 3)
+    for signum in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)   # nothing interrupts the journal's closing now
+    wiring.close()
+    if getattr(worker, "stop_requested", False):
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # Journal closed, nothing left to save: don't let open websocket threads hold the exit
+        # (the thread pool's threads are joined at interpreter exit).
+        os._exit(0)
+
+
+class HallApplication(BaseApplication):
+    """gunicorn configured in code, so ``loto-hall serve`` and the systemd unit run the same server."""
+
+    def __init__(self, config: Config, options: ServeOptions, notifier: Notifier):
+        self.hall_config = config
+        self.options = options
+        self.notifier = notifier
+        super().__init__()
+
+    def settings(self) -> dict:
+        server = self.hall_config.server
+        values = {
+            "bind": [f"{bind_host(server.host)}:{server.port}"],
+            "workers": 1,
+            "worker_class": HallWorker,
+            "threads": server.threads,          # a websocket holds a thread: one per projector/phone, plus spare
+            "control_socket_disable": True,
+            "graceful_timeout": GRACEFUL_S,
+            "timeout": WORKER_TIMEOUT_S,
+            "proc_name": "loto-hall",
+            "errorlog": "-",
+            "loglevel": "info",
+            "post_worker_init": _post_worker_init,
+            "worker_exit": _worker_exit,
+        }
+        tls = tls_files(self.hall_config)
+        if tls is not None:
+            values["certfile"], values["keyfile"] = tls
+        return values
+
+    def load_config(self) -> None:
+        for key, value in self.settings().items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        """Called in the worker after the fork: build the hall there (drivers, SQLite, threads)."""
+        try:
+            wiring = Wiring.build(self.hall_config, self.options, self.notifier)
+        except Exception as exc:
+            self.notifier.status(f"échec au démarrage : {exc}")
+            raise
+        _worker["wiring"] = wiring
+        return wiring.app
+
+
+def run_gunicorn(config: Config, options: ServeOptions, notifier: Notifier) -> int:
+    """Run the arbiter until it stops (it leaves through ``sys.exit``: 0 on a clean stop)."""
+    HallApplication(config, options, notifier).run()
+    return 0

@@ -1,0 +1,68 @@
+"""``loto-hall serve``: the production server is gunicorn (``gunicorn_app.py``), started by the command itself
+so that the systemd unit, a terminal and the tests run the same thing; ``LOTO_HALL_SERVER=werkzeug`` runs
+Werkzeug's threaded server in one process instead (debugging).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import threading
+
+from hall.app.gunicorn_app import run_gunicorn
+from hall.app.sdnotify import Notifier
+from hall.app.wiring import ServeOptions, Wiring, config_from_args, tls_files
+from hall.config import Config
+
+log = logging.getLogger("loto-hall")
+
+SERVER_ENV = "LOTO_HALL_SERVER"          # "gunicorn" (default) or "werkzeug"
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the hall until SIGTERM/SIGINT; returns 0 on a clean stop."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
+    # Taken out of the environment: gunicorn's arbiter would send its own READY=1 far too early.
+    notifier = Notifier.from_env(take=True)
+    config = config_from_args(args)
+    options = ServeOptions(demo=bool(args.demo), interval_s=float(getattr(args, "interval", 4.0) or 4.0))
+    server = os.environ.get(SERVER_ENV, "gunicorn").strip().lower()
+    if server == "werkzeug":
+        return serve_werkzeug(config, options, notifier)
+    if server != "gunicorn":
+        log.error("%s=%r : valeurs possibles gunicorn, werkzeug", SERVER_ENV, server)
+        return 2
+    return run_gunicorn(config, options, notifier)
+
+
+def serve_werkzeug(config: Config, options: ServeOptions, notifier: Notifier) -> int:
+    """One process, Werkzeug's threaded server: for debugging (a thread per connection, no worker restart)."""
+    from werkzeug.serving import make_server
+
+    wiring = Wiring.build(config, options, notifier)
+    try:
+        tls = tls_files(config)
+        server = make_server(config.server.host, config.server.port, wiring.app, threaded=True,
+                             ssl_context=tls)
+    except BaseException:
+        wiring.close()
+        raise
+    server.daemon_threads = True     # open websockets must not hold the exit
+
+    def on_signal(signum, frame):
+        log.info("signal %s : arrêt propre", signal.Signals(signum).name)
+        wiring.stopping()
+        # shutdown() waits for serve_forever(), which runs in this very thread: ask from another.
+        threading.Thread(target=server.shutdown, name="loto-hall-shutdown", daemon=True).start()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    wiring.serve_local_http()
+    wiring.announce_when_answering(config.server.host, server.server_port, tls is not None)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+        wiring.close()
+    return 0

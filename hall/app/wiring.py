@@ -1,0 +1,210 @@
+"""Wires the hall, the devices, the printer and the web together (the composition root of ``loto-hall serve``).
+
+Started by ``hall/app/serve.py`` under gunicorn (``hall/app/gunicorn_app.py``) or Werkzeug.
+
+systemd's notify protocol: ``READY=1`` once the HTTP port answers (the drivers are started before),
+``WATCHDOG=1`` from the supervisor while the hall works, ``STOPPING=1`` on SIGTERM; then the drivers
+stop, the journal write in flight finishes under the hall's lock, the journal closes, exit 0.
+"""
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import logging
+import os
+import signal
+import ssl
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from hall.config import Config, load_config
+from hall.app.runtime import Runtime
+from hall.app.sdnotify import Notifier
+from hall.app.supervisor import Supervisor
+
+log = logging.getLogger("loto-hall")
+
+READY_PATH = "/api/state"                # INTERFACE §4: always there, no role needed
+READY_TIMEOUT_S = 120.0                  # the unit's TimeoutStartSec kills us before that anyway
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """What ``serve`` needs besides the config: picked in the parent, used in the worker after fork."""
+
+    demo: bool = False
+    interval_s: float = 4.0
+
+
+DEMO_PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
+
+
+def config_from_args(args) -> Config:
+    """The config file with the command line's ``--data-dir``, ``--host``, ``--port`` on top."""
+    overrides: dict = {}
+    if getattr(args, "data_dir", None):
+        overrides.setdefault("hall", {})["data_dir"] = args.data_dir
+    elif getattr(args, "demo", False):
+        overrides.setdefault("hall", {})["data_dir"] = tempfile.mkdtemp(prefix="loto-hall-demo-")
+    if getattr(args, "demo", False) and not getattr(args, "config", None):
+        overrides["auth"] = dict(DEMO_PINS)      # a newcomer logs in at once (README); a real hall sets its own
+        overrides.setdefault("hall", {})["name"] = "Loto de démonstration"
+    if getattr(args, "host", None):
+        overrides.setdefault("server", {})["host"] = args.host
+    if getattr(args, "port", None):
+        overrides.setdefault("server", {})["port"] = args.port
+    return load_config(getattr(args, "config", None), overrides)
+
+
+def tls_files(config: Config) -> tuple[str, str] | None:
+    """(certificate, key) for HTTPS when ``[server] tls`` is on, made on first start by the web layer."""
+    if not config.server.tls:
+        return None
+    from display.tls import ensure_certificate   # the display's area: it also shows the fingerprint
+    return ensure_certificate(config.data_dir, config.hall.name).ssl_context
+
+
+@dataclass
+class Wiring:
+    """One running hall: the runtime with its services, the web app, the supervisor, systemd's notifier."""
+
+    runtime: Runtime
+    app: Any
+    socketio: Any
+    notifier: Notifier
+    supervisor: Supervisor
+    _closed: threading.Event = field(default_factory=threading.Event)
+    _local: Any = None
+
+    def serve_local_http(self) -> None:
+        """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
+        Pi keeps ``http://localhost:LOCAL_PORT`` (phones need HTTPS for their cameras; the kiosk does not)."""
+        server = self.runtime.config.server
+        if not server.tls or not server.local_port or self._local is not None:
+            return
+        from werkzeug.serving import make_server
+        try:
+            self._local = make_server("127.0.0.1", server.local_port, self.app, threaded=True)
+        except OSError as exc:
+            log.error("port local %s indisponible pour le projecteur : %s", server.local_port, exc)
+            return
+        threading.Thread(target=self._local.serve_forever, name="loto-hall-local-http", daemon=True).start()
+        log.info("projecteur local : http://localhost:%s/", server.local_port)
+
+    @classmethod
+    def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> "Wiring":
+        """Open the data folder, start the drivers and the print queue, build the web app."""
+        from display.app import create_app
+        from drivers.inputs import start_inputs
+        from drivers.printer import start_printing
+
+        notifier.status("ouverture du journal")
+        runtime = Runtime.open(config)
+        try:
+            if options.demo:
+                from hall.app.demo import prepare_demo
+                prepare_demo(runtime)
+            runtime.services += start_inputs(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir,
+                                             interval_s=options.interval_s)
+            runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
+            from drivers.report_pdf import write_report_pdf
+            from drivers.sheets import write_cards_pdf
+            app, socketio = create_app(runtime.hall, config,
+                                       documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf})
+            notifier.status("démarrage des appareils")
+            runtime.start_services()
+        except BaseException:
+            runtime.close()
+            raise
+        log.info("données : %s", runtime.data_dir.resolve())
+        return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier))
+
+    def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
+        """In a thread: wait until the HTTP port answers, then READY=1 and start the watchdog pings."""
+        def run() -> None:
+            started = time.monotonic()
+            if not wait_until_answering(host, port, tls, READY_TIMEOUT_S, stop=self._closed):
+                log.error("le port %s ne répond pas : READY=1 non envoyé", port)
+                return
+            log.info("prêt en %.2f s (http%s://%s:%s)", time.monotonic() - started, "s" if tls else "", host, port)
+            auth = self.runtime.config.auth
+            if auth.speaker_pin == DEMO_PINS["speaker_pin"]:
+                scheme = "https" if tls else "http"
+                log.info("démo : projecteur %s://localhost:%s/ · /speaker (PIN %s) · /controle (PIN %s) · "
+                         "/lots (PIN %s) · /admin (PIN %s)", scheme, port, auth.speaker_pin, auth.controller_pin,
+                         auth.desk_pin, auth.admin_pin)
+            self.notifier.ready()
+            self.supervisor.start()    # its first tick sends STATUS= with the partie and the devices
+        thread = threading.Thread(target=run, name="loto-hall-ready", daemon=True)
+        thread.start()
+        return thread
+
+    def stopping(self) -> None:
+        """Tell systemd the stop has begun (called from the SIGTERM handler: no lock taken here)."""
+        self.notifier.stopping("arrêt en cours : fin de l'écriture du journal")
+
+    def close(self) -> None:
+        """Stop the pings and the drivers, finish the journal write in flight, close the journal. Idempotent."""
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        if self._local is not None:
+            self._local.shutdown()
+        try:
+            self.supervisor.stop()
+        finally:
+            self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
+        log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.journal.last_seq)
+
+
+def probe_host(host: str) -> str:
+    """Where to knock to see our own port: loopback when listening on every address."""
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "::1"
+    return host
+
+
+def answers(host: str, port: int, tls: bool, timeout_s: float = 2.0) -> bool:
+    """Whether ``GET /api/state`` gets an HTTP answer below 500."""
+    host = probe_host(host)
+    try:
+        if tls:
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE   # our own self-signed certificate, on loopback
+            conn = http.client.HTTPSConnection(host, port, timeout=timeout_s, context=context)
+        else:
+            conn = http.client.HTTPConnection(host, port, timeout=timeout_s)
+        try:
+            conn.request("GET", READY_PATH)
+            return conn.getresponse().status < 500
+        finally:
+            conn.close()
+    except (OSError, http.client.HTTPException):
+        return False
+
+
+def wait_until_answering(host: str, port: int, tls: bool, timeout_s: float, stop: threading.Event | None = None) -> bool:
+    """Poll the port (backing off from 20 ms to 0.5 s) until it answers, the timeout passes or ``stop`` is set."""
+    stop = stop or threading.Event()
+    deadline = time.monotonic() + timeout_s
+    delay = 0.02
+    while time.monotonic() < deadline and not stop.is_set():
+        if answers(host, port, tls):
+            return True
+        stop.wait(delay)
+        delay = min(delay * 2, 0.5)
+    return False
+
+
+def bind_host(host: str) -> str:
+    """``host`` unchanged when it is an address or a name; brackets for IPv6 in a gunicorn bind."""
+    try:
+        return f"[{host}]" if ipaddress.ip_address(host).version == 6 else host
+    except ValueError:
+        return host

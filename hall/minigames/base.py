@@ -1,0 +1,85 @@
+"""The mini-game model: a game is data plus pure functions (the boardgame.io shape).
+
+A game's rules module exposes a ``RULES: Game`` value (no bots: the registry adds them). State values are treated as immutable:
+``apply`` returns a new state and never changes the one it was given.
+
+Chance (shuffles, deals, dice) is a move too: when ``to_move(state)`` is ``CHANCE``,
+the ``Match`` asks ``chance(state, rng)`` for the outcome and applies it like any move,
+so the match's log alone replays the game exactly, without the RNG.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+CHANCE = -1
+"""The seat that plays chance moves (deals, shuffles, dice)."""
+
+Move = Any
+State = Any
+
+
+class Refused(Exception):
+    """A move or a match refused by the rules; ``code`` is stable (``"not_your_turn"``), ``detail`` says with what."""
+
+    def __init__(self, code: str, /, **detail: Any):
+        self.code = code
+        self.detail = detail
+        extra = ", ".join(f"{k}={v!r}" for k, v in detail.items())
+        super().__init__(code + (f" ({extra})" if extra else ""))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: ``winners`` are seats, ``scores`` per seat (may be empty)."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One mini-game: its name, seat counts, typed options and pure functions.
+
+    - ``setup(players, options) -> state``: the state before any chance move.
+    - ``to_move(state) -> tuple[int, ...]``: the seats that may move now (``(CHANCE,)`` for chance, ``()`` when over).
+    - ``legal_moves(state, seat) -> list[Move]``: every legal move of that seat (may be large but finite).
+    - ``is_legal(state, seat, move) -> bool``: cheaper check for one move (defaults to membership in ``legal_moves``).
+    - ``apply(state, seat, move) -> state``: a new state; only called with legal moves.
+    - ``chance(state, rng) -> Move``: the chance outcome to apply (seat ``CHANCE``).
+    - ``outcome(state) -> Outcome | None``: ``None`` while the game goes on.
+    - ``view(state, seat) -> dict``: what that seat may see (``seat=None``: the public view for the projector);
+      JSON-serialisable, never another seat's hidden cards, never RNG state.
+    - ``bots``: name → ``bot(state, seat, rng) -> Move`` (reasonable play, not random).
+    """
+
+    name: str
+    min_players: int
+    max_players: int
+    options_type: type
+    setup: Callable[[int, Any], State]
+    to_move: Callable[[State], tuple[int, ...]]
+    legal_moves: Callable[[State, int], Sequence[Move]]
+    apply: Callable[[State, int, Move], State]
+    chance: Callable[[State, random.Random], Move]
+    outcome: Callable[[State], "Outcome | None"]
+    view: Callable[[State, "int | None"], dict]
+    bots: Mapping[str, Callable[[State, int, random.Random], Move]] = field(default_factory=dict)
+    is_legal: "Callable[[State, int, Move], bool] | None" = None
+
+    def check_legal(self, state: State, seat: int, move: Move) -> bool:
+        """Whether ``move`` is legal for ``seat`` now."""
+        if self.is_legal is not None:
+            return self.is_legal(state, seat, move)
+        return move in self.legal_moves(state, seat)
+
+
+def random_bot(game: Game) -> Callable[[State, int, random.Random], Move]:
+    """A player that picks uniformly among the legal moves (the yardstick for bot strength)."""
+
+    def play(state: State, seat: int, rng: random.Random) -> Move:
+        return rng.choice(list(game.legal_moves(state, seat)))
+
+    return play

@@ -1,0 +1,1 @@
+"""Bid Euchre: cards, state, officials, rules and the bot; the registry assembles them."""

@@ -1,0 +1,84 @@
+"""Bid Euchre official's actions: penalties, redeals, bidding faults, renege and time (RULES E10, E11, E18, E19, E21).
+
+The controller enforces legal play, so these moves are never offered to players or bots; the table's
+device submits them for the official, from the seat whose turn it is.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hall.minigames.euchre.state import (
+    PASS, PENALTY, PLAYERS, EuchreState, add_points, close_hand, contract_value, partner_of,
+    record_bid, redeal, sitting_out, team_of,
+)
+
+PENALTY_REASONS = ("out_of_turn", "exposed_card", "hesitation")  # E18
+REDEAL_REASONS = ("exposed_card", "hesitation")  # E1, E18
+OFFICIAL_KINDS = ("penalty", "redeal", "bid_out_of_turn", "insufficient_bid", "renege", "time")
+
+
+def is_official(move: tuple) -> bool:
+    """Return whether ``move`` is one of the official's actions."""
+    return bool(move) and move[0] in OFFICIAL_KINDS
+
+
+def official_is_legal(state: EuchreState, move: tuple) -> bool:
+    """Return whether the official's action ``move`` fits the current state."""
+    kind, args = move[0], move[1:]
+    if state.phase in ("deal", "over"):
+        return False
+    if kind == "penalty":
+        return len(args) == 2 and args[0] in (0, 1) and args[1] in PENALTY_REASONS
+    if kind == "redeal":
+        return state.phase == "bid" and len(args) == 1 and args[0] in REDEAL_REASONS
+    if kind == "time":
+        return not args and not state.time_called
+    if kind in ("bid_out_of_turn", "insufficient_bid"):
+        if state.phase != "bid" or len(args) != 2 or args[0] not in range(PLAYERS):
+            return False
+        offender, denom = args
+        if denom is not None and denom not in state.options.denominations():
+            return False
+        if any(seat == offender for seat, _ in state.bids):
+            return False
+        if kind == "insufficient_bid":  # E10: the bid just made, by the seat on turn, did not raise
+            return offender == state.turn and denom is not None
+        return offender != state.turn and offender not in state.forfeited
+    if kind == "renege":
+        return (state.phase == "play" and len(args) == 1 and args[0] in range(PLAYERS)
+                and args[0] != sitting_out(state))
+    return False
+
+
+def apply_official(state: EuchreState, move: tuple) -> EuchreState:
+    """Return the state after the official's action ``move`` (checked by :func:`official_is_legal`)."""
+    kind, args = move[0], move[1:]
+    if kind == "penalty":
+        team, reason = args
+        points = (-PENALTY, 0) if team == 0 else (0, -PENALTY)
+        return replace(state, scores=add_points(state.scores, points),
+                       penalties=state.penalties + ((team, -PENALTY, reason),))
+    if kind == "redeal":
+        return redeal(state)
+    if kind == "time":  # E21: the current hand is finished, no new hand starts
+        return replace(state, time_called=True)
+    if kind in ("bid_out_of_turn", "insufficient_bid"):
+        offender, denom = args
+        barred = state.barred + (((partner_of(offender), denom),) if denom is not None else ())
+        if kind == "insufficient_bid":  # E10: the bid is cancelled, it counts as a pass
+            return record_bid(replace(state, barred=barred), offender, PASS)
+        return replace(state, barred=barred, forfeited=state.forfeited + (offender,))  # E11
+    return _renege(state, args[0])
+
+
+def _renege(state: EuchreState, offender: int) -> EuchreState:
+    """Return the state after a renege stops the hand (E19, our reading of rule 14)."""
+    contract = state.contract
+    bidders = team_of(contract.seat)
+    points = [0, 0]
+    if team_of(offender) != bidders:
+        points[bidders], points[1 - bidders] = contract_value(contract), -PENALTY
+    else:
+        # the defenders keep the tricks they already took: E16 says they always score them
+        points[bidders], points[1 - bidders] = -contract_value(contract) - PENALTY, state.tricks[1 - bidders]
+    return close_hand(state, (points[0], points[1]), note=f"renege seat {offender}")

@@ -1,0 +1,281 @@
+"""Loto Points Rouges for 2–4 players, and the solitaire patience for 1 (RULES §5, P1–P11): a pure engine.
+
+Moves: ``("place", board, ((shape, cells), ...))`` — one piece, or several that complete the board (P7);
+a joker is ``("J", (point,))``; ``("swap", shape)`` and ``("pass",)`` for a stuck player without jokers (P9);
+``("choose", board)`` opens a solitaire. Chance moves: ``("board", letter)`` and ``("piece", seat, piece)``.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+from hall.minigames.base import CHANCE, Game, Outcome
+from hall.minigames.points_rouges.pieces import (
+    BOARD_IDS, BOARD_MASKS, BOARD_VALUES, JOKER, PLACEMENTS, SHAPES, TOKENS, all_pieces, mask_of, points_of,
+)
+from hall.minigames.points_rouges.solver import cover_cells, solve
+from hall.minigames.points_rouges.state import (
+    JOKERS_DEALT, SOLITAIRE_BOARDS, TABLE_BOARDS, Board, PointsRougesOptions, PRState, available_jokers,
+    board_on_table, canonical_pieces, placement_error, rack_size,
+)
+
+__all__ = ["RULES", "PointsRougesOptions", "PRState"]
+
+
+def setup(players: int, options: PointsRougesOptions | None = None) -> PRState:
+    """Return a new game: jokers dealt by player count, the 13th in the pile (P8); boards and racks still to draw."""
+    if not 1 <= players <= 4:
+        raise ValueError(f"Loto Points Rouges is for 1 to 4 players, not {players}")
+    options = options if options is not None else PointsRougesOptions()
+    pieces = all_pieces()
+    if players == 1:  # P11: the patience draws from all 70 pieces, jokers included
+        return PRState(options, 1, "choose", (), (), tuple(sorted(pieces)), ((),), (0,), (0,), TOKENS)
+    dealt = JOKERS_DEALT[players]
+    pile = tuple(sorted(p for p in pieces if p != JOKER)) + (JOKER,)
+    return PRState(options, players, "play", BOARD_IDS, (), tuple(sorted(pile)), ((),) * players,
+                   (dealt,) * players, (0,) * players, TOKENS)
+
+
+def _needs_draw(state: PRState) -> str | None:
+    """Return what chance must supply next: ``"board"``, ``"piece"`` or None."""
+    if state.phase != "play":
+        return None
+    if not state.solitaire and len(state.boards) < TABLE_BOARDS and state.stack:
+        return "board"
+    if state.pile and any(len(r) < rack_size(state) for r in state.racks):
+        return "piece"
+    return None
+
+
+def to_move(state: PRState) -> tuple[int, ...]:
+    """Return the seats that may move now: ``(CHANCE,)`` for draws, ``()`` once over."""
+    if state.phase == "over":
+        return ()
+    if _needs_draw(state):
+        return (CHANCE,)
+    return (state.turn,)
+
+
+def chance(state: PRState, rng: random.Random) -> tuple:
+    """Return the next draw: a random board from the stack, or a random piece from the pile for a short rack."""
+    if _needs_draw(state) == "board":
+        return ("board", rng.choice(state.stack))
+    seat = _short_rack(state)
+    return ("piece", seat, rng.choice(state.pile))
+
+
+def _short_rack(state: PRState) -> int:
+    """Return the seat that draws next: the shortest rack, the player to move first (one piece at a time)."""
+    order = [(state.turn + i) % state.players for i in range(state.players)]
+    return min(order, key=lambda s: len(state.racks[s]))
+
+
+def _remove(items: tuple[str, ...], removed) -> tuple[str, ...]:
+    """Return ``items`` without one copy of each of ``removed``."""
+    left = Counter(items)
+    left.subtract(removed)
+    return tuple(sorted(left.elements()))
+
+
+def _with(values: tuple, seat: int, value) -> tuple:
+    """Return ``values`` with entry ``seat`` replaced."""
+    return values[:seat] + (value,) + values[seat + 1:]
+
+
+def _apply_chance(state: PRState, move) -> PRState:
+    """Return the state after a draw (P7: a new board; P8: a drawn joker joins the player's jokers)."""
+    if move[0] == "board":
+        return replace(state, stack=_remove(state.stack, [move[1]]), boards=state.boards + (Board(move[1]),))
+    _, seat, piece = move
+    pile = _remove(state.pile, [piece])
+    if piece == JOKER and not state.solitaire:  # kept off the rack; the player draws again
+        return replace(state, pile=pile, jokers=_with(state.jokers, seat, state.jokers[seat] + 1))
+    state = replace(state, pile=pile, racks=_with(state.racks, seat, tuple(sorted(state.racks[seat] + (piece,)))))
+    return _solitaire_stuck(state) if state.solitaire else state
+
+
+def _solitaire_stuck(state: PRState) -> PRState:
+    """Return the patience as lost once the rack is full, no swap is left and it cannot complete the board."""
+    if len(state.racks[0]) < rack_size(state):
+        return state
+    no_swap = state.swaps >= state.options.solitaire_max_swaps or not state.pile
+    if no_swap and not completions(state, 0, state.boards[0]):
+        return replace(state, phase="over", reason="no swap left")
+    return state
+
+
+def single_placements(state: PRState, seat: int, with_jokers: bool = True) -> list[tuple]:
+    """Return every one-piece placement of ``seat`` on the table's boards (P6, P8)."""
+    moves = []
+    kinds = sorted(set(state.racks[seat]) - {JOKER})
+    if with_jokers and available_jokers(state, seat):
+        kinds.append(JOKER)
+    for board in state.boards:
+        remaining = board.remaining
+        for sid in kinds:
+            for mask in PLACEMENTS[sid]:
+                if mask & remaining == mask:
+                    moves.append(("place", board.letter, ((sid, points_of(mask)),)))
+    return moves
+
+
+def completions(state: PRState, seat: int, board: Board) -> list[tuple]:
+    """Return every move that completes ``board`` with ``seat``'s pieces and jokers (P7, P11)."""
+    counts = Counter(r for r in state.racks[seat] if r != JOKER)
+    jokers = available_jokers(state, seat)
+    remaining = board.remaining
+    if bin(remaining).count("1") > sum(len(SHAPES[s]) * n for s, n in counts.items()) + jokers:
+        return []  # more points than all these pieces hold: skip the search
+    return [("place", board.letter, cover_cells(c)) for c in solve(remaining, counts, jokers)]
+
+
+def legal_moves(state: PRState, seat: int) -> list[tuple]:
+    """Return every legal move of ``seat`` now (placements, completions, or a stuck player's swap/pass)."""
+    if seat not in to_move(state) or seat == CHANCE:
+        return []
+    if state.phase == "choose":
+        return [("choose", b) for b in SOLITAIRE_BOARDS]
+    if state.solitaire:
+        moves = completions(state, seat, state.boards[0])
+        if state.swaps < state.options.solitaire_max_swaps and state.pile:
+            moves += [("swap", sid) for sid in sorted(set(state.racks[seat]))]
+        return moves
+    moves = single_placements(state, seat)
+    for board in state.boards:
+        moves += [m for m in completions(state, seat, board) if len(m[2]) > 1]
+    if moves:
+        return moves
+    stuck = [("pass",)]
+    if state.pile and not state.jokers[seat]:
+        stuck += [("swap", sid) for sid in sorted(set(state.racks[seat]))]  # P9
+    return stuck
+
+
+def normalise(move):
+    """Return ``move`` in its canonical hashable form (JSON lists back to tuples, pieces sorted)."""
+    if isinstance(move, (list, tuple)) and len(move) == 3 and move[0] == "place":
+        pieces = canonical_pieces(move[2])
+        return ("place", move[1], pieces if pieces is not None else ())
+    if isinstance(move, list):
+        return tuple(move)
+    return move
+
+
+def _can_place(state: PRState, seat: int) -> bool:
+    """Return whether ``seat`` has any placement at all (rack piece or joker)."""
+    return bool(single_placements(state, seat))
+
+
+def is_legal(state: PRState, seat: int, move) -> bool:
+    """Return whether ``seat`` may make ``move`` now, without listing every legal move."""
+    move = normalise(move)
+    if seat not in to_move(state) or seat == CHANCE or not isinstance(move, tuple) or not move:
+        return False
+    kind = move[0]
+    if state.phase == "choose":
+        return move in [("choose", b) for b in SOLITAIRE_BOARDS]
+    if kind == "place" and len(move) == 3:
+        return placement_error(state, seat, move[1], move[2]) is None
+    if state.solitaire:
+        return (kind == "swap" and len(move) == 2 and move[1] in state.racks[seat] and bool(state.pile)
+                and state.swaps < state.options.solitaire_max_swaps)
+    if _can_place(state, seat):
+        return False  # P9: no voluntary pass, and a player with a joker must play it
+    if kind == "pass":
+        return move == ("pass",)
+    return kind == "swap" and len(move) == 2 and move[1] in state.racks[seat] and bool(state.pile) \
+        and not state.jokers[seat]
+
+
+def _place(state: PRState, seat: int, letter: str, pieces) -> PRState:
+    """Return the state after ``seat`` places ``pieces`` on board ``letter``; a completed board is won (P7)."""
+    board = board_on_table(state, letter)
+    cells = [p for _, c in pieces for p in c]
+    covered = board.covered | mask_of(cells)
+    used = [sid for sid, _ in pieces]
+    jokers_used = used.count(JOKER)
+    racks = state.racks
+    if state.solitaire:
+        racks = _with(racks, seat, _remove(racks[seat], used))
+    else:
+        racks = _with(racks, seat, _remove(racks[seat], [s for s in used if s != JOKER]))
+    jokers = state.jokers if state.solitaire else _with(state.jokers, seat, state.jokers[seat] - jokers_used)
+    new = Board(letter, covered, board.tokens + len(cells))
+    state = replace(state, racks=racks, jokers=jokers, pot=state.pot - len(cells), used=state.used + len(used),
+                    passes=0)
+    boards = tuple(new if b.letter == letter else b for b in state.boards)
+    if covered == BOARD_MASKS[letter]:
+        boards = tuple(b for b in boards if b.letter != letter)
+        state = replace(state, won=_with(state.won, seat, state.won[seat] + new.tokens),
+                        completed=state.completed + ((seat, letter),))
+    return replace(state, boards=boards)
+
+
+def _end_turn(state: PRState) -> PRState:
+    """Return the state with the turn passed on, or over (P10: nobody holds a joker; stalemate; no boards)."""
+    if state.solitaire:
+        return replace(state, phase="over", reason="board completed") if state.completed else state
+    if not any(state.jokers):
+        return replace(state, phase="over", reason="no player holds a joker")
+    if not state.boards and not state.stack:
+        return replace(state, phase="over", reason="no boards left")
+    if state.passes >= state.players:
+        return replace(state, phase="over", reason="nobody can move")
+    return replace(state, turn=(state.turn + 1) % state.players)
+
+
+def apply(state: PRState, seat: int, move) -> PRState:
+    """Return the state after ``seat`` makes ``move`` (already checked legal)."""
+    move = normalise(move)
+    if seat == CHANCE:
+        return _apply_chance(state, tuple(move))
+    kind = move[0]
+    if kind == "choose":
+        return replace(state, phase="play", boards=(Board(move[1]),), stack=())
+    if kind == "place":
+        return _end_turn(_place(state, seat, move[1], move[2]))
+    if kind == "swap":  # the piece goes back into the pile; the refill is a chance move
+        state = replace(state, racks=_with(state.racks, seat, _remove(state.racks[seat], [move[1]])),
+                        pile=tuple(sorted(state.pile + (move[1],))), swaps=state.swaps + 1,
+                        passes=state.passes + 1)
+        return state if state.solitaire else _end_turn(state)
+    return _end_turn(replace(state, passes=state.passes + 1))
+
+
+def outcome(state: PRState) -> Outcome | None:
+    """Return the result once over: most tokens wins, ties shared (P10); solitaire: won if the board is done."""
+    if state.phase != "over":
+        return None
+    if state.solitaire:
+        done = bool(state.completed)
+        return Outcome(winners=(0,) if done else (), scores=(float(state.won[0]),),
+                       reason=f"{state.reason}, {state.swaps} swap(s)")
+    best = max(state.won)
+    return Outcome(winners=tuple(s for s, w in enumerate(state.won) if w == best),
+                   scores=tuple(float(w) for w in state.won), reason=state.reason)
+
+
+def view(state: PRState, seat: int | None) -> dict:
+    """Return what ``seat`` may see (``None``: the projector): only its own rack, never the pile's content."""
+    data = {
+        "game": "points-rouges", "phase": state.phase, "players": state.players, "to_move": list(to_move(state)),
+        "boards": [{"letter": b.letter, "value": BOARD_VALUES[b.letter], "points": list(points_of(BOARD_MASKS[b.letter])),
+                    "covered": list(points_of(b.covered)), "tokens": b.tokens} for b in state.boards],
+        "boards_in_stack": len(state.stack), "pile": len(state.pile), "rack_sizes": [len(r) for r in state.racks],
+        "jokers": list(state.jokers), "won": list(state.won), "pot": state.pot, "swaps": state.swaps,
+        "completed": [list(c) for c in state.completed], "reason": state.reason,
+    }
+    if state.phase == "choose":
+        data["choices"] = list(SOLITAIRE_BOARDS)
+    if seat is not None and 0 <= seat < state.players:
+        data["seat"] = seat
+        data["my_rack"] = list(state.racks[seat])
+    return data
+
+
+RULES = Game(
+    name="points-rouges", min_players=1, max_players=4, options_type=PointsRougesOptions,
+    setup=setup, to_move=to_move, legal_moves=legal_moves, apply=apply, chance=chance,
+    outcome=outcome, view=view, is_legal=is_legal,
+)

@@ -1,0 +1,125 @@
+"""Loto Points Rouges values: options, the immutable state, and the checks on a placement (RULES P6–P11)."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from hall.minigames.points_rouges.pieces import BOARD_MASKS, BOARD_VALUES, JOKER, mask_of, shape_of
+
+JOKERS_DEALT = {2: 6, 3: 4, 4: 3}  # seed: per player, by the number of players (P8)
+RACK = 5  # seed: five pieces on each rack
+SOLITAIRE_RACK = 8  # P11
+SOLITAIRE_BOARDS = tuple(b for b, v in BOARD_VALUES.items() if v in (12, 16))  # P11: a 12- or 16-point board
+TABLE_BOARDS = 3
+
+Piece = tuple[str, tuple[int, ...]]  # (shape id or JOKER, board points covered)
+
+
+@dataclass(frozen=True, slots=True)
+class PointsRougesOptions:
+    """Table options; ``solitaire_max_swaps`` bounds a lone player's swaps (P11 leaves it open)."""
+
+    solitaire_max_swaps: int = 30
+
+    def __post_init__(self) -> None:
+        if self.solitaire_max_swaps < 0:
+            raise ValueError(f"solitaire_max_swaps must be ≥ 0, not {self.solitaire_max_swaps!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A board on the table: its letter, the points covered so far and the tokens lying on it."""
+
+    letter: str
+    covered: int = 0
+    tokens: int = 0
+
+    @property
+    def remaining(self) -> int:
+        """Return the mask of the blue points still uncovered."""
+        return BOARD_MASKS[self.letter] & ~self.covered
+
+
+@dataclass(frozen=True, slots=True)
+class PRState:
+    """A game of Loto Points Rouges; ``apply`` returns a new one (never mutated).
+
+    ``pile`` is the hidden draw pile as a sorted tuple of piece ids (its order is never used: every draw
+    is a chance move). ``stack`` holds the boards not yet drawn, in letter order.
+    """
+
+    options: PointsRougesOptions
+    players: int
+    phase: str  # choose (solitaire) | play | over
+    stack: tuple[str, ...]
+    boards: tuple[Board, ...]
+    pile: tuple[str, ...]
+    racks: tuple[tuple[str, ...], ...]
+    jokers: tuple[int, ...]
+    won: tuple[int, ...]
+    pot: int
+    used: int = 0
+    turn: int = 0
+    passes: int = 0  # consecutive turns without a placement
+    swaps: int = 0
+    completed: tuple[tuple[int, str], ...] = ()  # (seat, board letter) in order
+    reason: str = ""
+
+    @property
+    def solitaire(self) -> bool:
+        """Whether this is the one-player patience (P11)."""
+        return self.players == 1
+
+
+def board_on_table(state: PRState, letter: str) -> Board | None:
+    """Return the board ``letter`` if it is on the table."""
+    return next((b for b in state.boards if b.letter == letter), None)
+
+
+def rack_size(state: PRState) -> int:
+    """Return how many pieces a rack holds in this game (5, or 8 in solitaire)."""
+    return SOLITAIRE_RACK if state.solitaire else RACK
+
+
+def available_jokers(state: PRState, seat: int) -> int:
+    """Return the jokers ``seat`` may play (held apart, or on the rack in solitaire)."""
+    return state.racks[seat].count(JOKER) if state.solitaire else state.jokers[seat]
+
+
+def canonical_pieces(pieces) -> tuple[Piece, ...] | None:
+    """Return the pieces of a move as sorted ``(shape, sorted cells)`` tuples, or None when malformed."""
+    try:
+        out = tuple(sorted((str(sid), tuple(sorted(int(p) for p in cells))) for sid, cells in pieces))
+    except (TypeError, ValueError):
+        return None
+    return out or None
+
+
+def placement_error(state: PRState, seat: int, letter, pieces) -> str | None:
+    """Return why placing ``pieces`` on board ``letter`` is illegal for ``seat`` (P6, P7), or None if legal."""
+    board = board_on_table(state, letter) if isinstance(letter, str) else None
+    if board is None:
+        return "no such board on the table"
+    pieces = canonical_pieces(pieces)
+    if pieces is None:
+        return "malformed pieces"
+    need = Counter(sid for sid, _ in pieces)
+    have = Counter(state.racks[seat])
+    if not state.solitaire:
+        have[JOKER] = state.jokers[seat]
+    if any(have[sid] < n for sid, n in need.items()):
+        return "pieces not held"
+    covered = 0
+    for sid, cells in pieces:
+        mask = mask_of(cells)
+        if len(set(cells)) != len(cells) or any(not 0 <= p < 25 for p in cells):
+            return "bad cells"
+        if shape_of(divmod(p, 5) for p in cells) != sid:
+            return f"cells do not match shape {sid}"
+        if mask & ~board.remaining or mask & covered:
+            return "cells not on uncovered blue points"
+        covered |= mask
+    completes = covered == board.remaining
+    if (len(pieces) > 1 or state.solitaire) and not completes:
+        return "several pieces must complete the board"  # P7; P11: the patience is done in one go
+    return None

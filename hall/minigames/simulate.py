@@ -1,0 +1,34 @@
+"""Bot games played to the end, for ``loto-hall games simulate``: wins per seat, shared wins, length."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hall.minigames.match import play_out
+from hall.minigames.registry import get_game
+
+TEAMS = {"euchre": ((0, 2), (1, 3))}   # partners win together: one team win is not a shared win
+
+
+def simulate(name: str, players: int, games: int, seed: int) -> dict:
+    """Play ``games`` bot games; returns wins per seat, draws and the average length in moves."""
+    game = get_game(name)
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"{name}: {game.min_players}–{game.max_players} joueurs, pas {players}")
+    bot = game.bots["default"]
+    wins: Counter = Counter()
+    lengths = []
+    shared = 0
+    for g in range(games):
+        rng = random.Random(f"{seed}:{g}")
+        match = play_out(game, players, [bot] * players, rng)
+        outcome = match.outcome()
+        lengths.append(len(match.log))
+        team_win = any(set(outcome.winners) == set(team) for team in TEAMS.get(name, ()))
+        if len(outcome.winners) > 1 and not team_win:
+            shared += 1
+        for seat in outcome.winners:
+            wins[seat] += 1
+    return {"game": name, "players": players, "games": games, "seed": seed,
+            "wins": [wins[s] for s in range(players)], "shared": shared,
+            "average_moves": sum(lengths) / max(1, len(lengths))}
