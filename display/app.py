@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, pages, sockets
+from display import api, pages, portal, sockets
 from display import documents as documents_api
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
@@ -58,6 +58,7 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
         app.extensions["loto_tls"] = certificate
         log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
 
+    app.register_blueprint(portal.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
