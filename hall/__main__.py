@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                          epilog=t("exemple : loto-hall games tournament --teams 8 --seed 1", "example: loto-hall games tournament --teams 8 --seed 1"))
     gt.add_argument("--teams", type=int, required=True)
     gt.add_argument("--seed", type=int, default=0)
+
+    from hall.app.network import add_network_parser
+    add_network_parser(sub)
     return parser
 
 
@@ -113,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "games":
             from hall.games import simulate
             return simulate.run(args)
+        if args.command == "network":
+            from hall.app import network
+            return network.run(args)
     except HallError as exc:
         print(f"loto-hall: {exc}", file=sys.stderr)
         return 2
