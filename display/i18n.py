@@ -55,6 +55,9 @@ JS_STRINGS = {
     "all_awarded": _l("Tous les lots sont gagnés"),
     "welcome": _l("Bienvenue"),
     "previous": _l("Précédents"),
+    "wifi_join": _l("1. Le Wi-Fi « %(ssid)s »"),
+    "wifi_password": _l("mot de passe : %(password)s"),
+    "wifi_then_open": _l("2. Puis le loto"),
     # speaker
     "status_playing": _l("Tirage en cours"),
     "status_checking": _l("Tirage arrêté : vérification"),

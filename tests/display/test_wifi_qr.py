@@ -59,3 +59,59 @@ def test_a_reader_gets_back_the_exact_name_and_password(ssid, password):
 ])
 def test_characters_some_phones_misread_are_named(ssid, password, risks):
     assert misread_risks(ssid, password) == risks
+
+
+# ------------------------------------------------------------------------------------- on the projector, for real
+TRICKY = {"ssid": 'Loto; salle: 1,2', "password": 'qu\\ine"2026,ok'}
+
+
+def test_the_state_carries_the_wifi_only_when_an_ssid_is_set(tmp_path):
+    from tests.display.conftest import make_room
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    plain = make_room(tmp_path / "a")
+    assert plain.app.test_client().get("/api/state").get_json()["wifi"] is None
+    room = make_room(tmp_path / "b", extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})
+    wifi = room.app.test_client().get("/api/state").get_json()["wifi"]
+    assert wifi == {"ssid": "Loto salle", "password": "quine2026", "qr": "WIFI:T:WPA;S:Loto salle;P:quine2026;;",
+                    "url": "http://10.42.0.1:8080/"}
+    for r in (plain, room):
+        r.hall.journal.close()
+
+
+def test_the_projector_shows_both_qr_codes_between_parties_and_a_phone_reads_them(context, tmp_path):
+    import os
+    from pathlib import Path
+
+    import zxingcpp
+    from PIL import Image
+    from playwright.sync_api import expect
+
+    from tests.display.conftest import LiveServer, make_room
+
+    room = make_room(tmp_path, extra={"network": {**TRICKY, "url": "http://loto.local:8080/"}})
+    server = LiveServer(room.app)
+    try:
+        page = context.new_page()
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.goto(server.url + "/")
+        expect(page.locator("#wifi-join")).to_have_text("1. Le Wi-Fi « Loto; salle: 1,2 »")
+        expect(page.locator("#wifi-password")).to_have_text('mot de passe : qu\\ine"2026,ok')
+        expect(page.locator("#page-url")).to_have_text("http://loto.local:8080/")
+        keep = os.environ.get("LOTO_SCREENSHOTS") == "1"
+        shot = (Path(__file__).resolve().parents[2] / "docs/screenshots" if keep else tmp_path) / \
+            "projector-1920x1080-wifi.png"
+        page.screenshot(path=str(shot))
+        codes = {c.text for c in zxingcpp.read_barcodes(Image.open(shot)) if c.format == zxingcpp.BarcodeFormat.QRCode}
+        wifi = next(text for text in codes if text.startswith("WIFI:"))
+        assert parse_wifi(wifi) == {"T": "WPA", "S": TRICKY["ssid"], "P": TRICKY["password"]}
+        assert "http://loto.local:8080/" in codes
+        for qr in ("#wifi-qr", "#page-qr"):                     # big enough to scan from a few tables away
+            assert page.locator(qr).bounding_box()["height"] >= 380
+
+        room.hall.start_partie(role="speaker")                  # a partie: the board, no QR code
+        expect(page.locator("#wifi")).to_be_hidden()
+        expect(page.locator("#board")).to_be_visible()
+    finally:
+        server.stop()
+        room.hall.journal.close()
