@@ -115,6 +115,7 @@ JS_STRINGS = {
     "redeemed_detail": _l("Partie %(partie)s — carton %(card)s"),
     "consolation": _l("Lot de consolation"),
     "cards_count": _l("%(n)s cartons, dont %(sold)s vendus"),
+    "connections": _l("Connectés en ce moment : %(n)s (téléphones et écrans)"),
     # common
     "error": _l("Erreur"),
     "network": _l("Service injoignable : réessayez"),

@@ -115,3 +115,77 @@ def test_the_projector_shows_both_qr_codes_between_parties_and_a_phone_reads_the
     finally:
         server.stop()
         room.hall.journal.close()
+
+
+# ------------------------------------------------------------------------------------------------------ /admin
+def _admin_room(tmp_path, network: dict):
+    from display.app import create_app
+    from drivers.table_tent import write_table_tent_pdf
+    from tests.display.conftest import make_room
+    room = make_room(tmp_path, extra={"network": network})
+    room.app, room.socketio = create_app(room.hall, room.config, documents={"table_tent_pdf": write_table_tent_pdf})
+    room.app.config["TESTING"] = True
+    return room
+
+
+def test_admin_warns_about_characters_some_phones_misread(tmp_path):
+    room = _admin_room(tmp_path, {"ssid": "Salle des fêtes", "password": "quine;2026"})
+    client = room.app.test_client()
+    assert client.get("/api/network").status_code == 401
+    assert client.post("/api/login", json={"pin": "9999"}).status_code == 200
+    page = client.get("/admin").get_data(as_text=True)
+    assert "Attention : le nom du Wi-Fi a des accents" in page
+    assert "Attention : le mot de passe contient ; , : \\ ou &#34;" in page
+    assert 'href="/api/table-tent.pdf"' in page
+    body = client.get("/api/network").get_json()
+    assert body["ssid"] == "Salle des fêtes" and len(body["warnings"]) == 2
+    room.hall.journal.close()
+
+
+def test_admin_counts_the_sockets_connected_now(tmp_path):
+    room = _admin_room(tmp_path, {"ssid": "Loto salle", "password": "quine2026"})
+    admin = room.app.test_client()
+    admin.post("/api/login", json={"pin": "9999"})
+    assert admin.get("/api/network").get_json()["connections"] == 0
+    phones = [room.socketio.test_client(room.app) for _ in range(3)]
+    assert all(p.is_connected() for p in phones)
+    assert admin.get("/api/network").get_json()["connections"] == 3
+    phones[0].disconnect()
+    assert admin.get("/api/network").get_json()["connections"] == 2
+    for p in phones[1:]:
+        p.disconnect()
+    room.hall.journal.close()
+
+
+def test_the_table_tent_carries_both_codes_and_the_instructions(tmp_path):
+    import pypdfium2
+    import zxingcpp
+
+    room = _admin_room(tmp_path, TRICKY)
+    client = room.app.test_client()
+    assert client.get("/api/table-tent.pdf").status_code == 401
+    client.post("/api/login", json={"pin": "9999"})
+    resp = client.get("/api/table-tent.pdf")
+    assert resp.status_code == 200 and resp.mimetype == "application/pdf"
+    pdf = pypdfium2.PdfDocument(resp.get_data())
+    assert len(pdf) == 1
+    image = pdf[0].render(scale=3).to_pil()
+    codes = [c.text for c in zxingcpp.read_barcodes(image)]
+    assert sorted(codes) == sorted([wifi_qr_payload(**TRICKY), "http://10.42.0.1:8080/"] * 2)   # both faces
+    assert parse_wifi(codes[codes.index(wifi_qr_payload(**TRICKY))]) == {"T": "WPA", "S": TRICKY["ssid"],
+                                                                         "P": TRICKY["password"]}
+    text = pdf[0].get_textpage().get_text_range()
+    assert "1. Scannez" in text and "2. Puis scannez" in text and "Gardez vos données mobiles" in text
+    if __import__("os").environ.get("LOTO_SCREENSHOTS") == "1":
+        from pathlib import Path
+        pdf[0].render(scale=1.2).to_pil().save(Path(__file__).resolve().parents[2] / "docs/screenshots/table-tent.png")
+    room.hall.journal.close()
+
+
+def test_no_table_tent_without_a_wifi(tmp_path):
+    room = _admin_room(tmp_path, {})
+    client = room.app.test_client()
+    client.post("/api/login", json={"pin": "9999"})
+    assert client.get("/api/table-tent.pdf").status_code == 404
+    assert "Aucun Wi-Fi configuré" in client.get("/admin").get_data(as_text=True)
+    room.hall.journal.close()
