@@ -253,3 +253,26 @@ def test_the_doctor_hints_at_the_minimal_firmware(tmp_path):
     found = {f.name: f for f in doctor(config(), SimulatedPi(), lambda host, path: None, root=tmp_path)}
     assert "7 à 10 téléphones" in found["Micrologiciel Wi-Fi"].detail
     assert "update-alternatives --config cyfmac43455-sdio.bin" in found["Micrologiciel Wi-Fi"].fix
+
+
+# ----------------------------------------------------------------------------------------- the install script
+def test_the_install_scripts_dry_run_prints_every_step_and_runs_none(tmp_path):
+    """Every command that changes the machine is replaced by a stub that records its call: none may be called."""
+    script = Path(__file__).resolve().parents[2] / "systemd/install.sh"
+    stubs, log = tmp_path / "bin", tmp_path / "called.log"
+    stubs.mkdir()
+    for name in ("apt-get", "groupadd", "useradd", "usermod", "mkdir", "python3", "cp", "install", "udevadm",
+                 "systemctl", "chmod", "chgrp", "mv", "nmcli", "loto-hall"):
+        (stubs / name).write_text(f'#!/bin/sh\necho "{name} $*" >> {log}\n')
+        (stubs / name).chmod(0o755)
+    env = {"PATH": f"{stubs}:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
+    done = subprocess.run(["bash", str(script), "--dry-run", "--kiosk", "--hotspot"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert not log.exists(), log.read_text()
+    out = done.stdout
+    for line in ("   $ apt-get install -y -q python3 python3-venv python3-dev build-essential openssl",
+                 "   $ systemctl enable loto-hall.service", "   file /etc/pam.d/loto-hall-kiosk (0644):",
+                 "(--dry-run: nothing was changed)"):
+        assert line in out.splitlines(), (line, out)
+    assert "network hotspot --config /etc/loto-hall/config.toml" in out
