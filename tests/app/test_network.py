@@ -39,6 +39,7 @@ class SimulatedPi:
         self.country = "00"
         self.blocked = True
         self.hostname = "raspberrypi"
+        self.hosts = "127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n"
         self.avahi = "inactive"
         self.profiles: dict[str, dict[str, str]] = {}
         self.active: set[str] = set()
@@ -57,6 +58,8 @@ class SimulatedPi:
             self.country = a[3]
         elif a[:2] == ("rfkill", "list"):
             return Completed(0, f"0: phy0: Wireless LAN\n\tSoft blocked: {'yes' if self.blocked else 'no'}\n")
+        elif a == ("cat", "/etc/hosts"):
+            return Completed(0, self.hosts)
         elif a[:2] == ("hostnamectl", "--static"):
             return Completed(0, self.hostname + "\n")
         elif a[:2] == ("systemctl", "is-active"):
@@ -79,6 +82,9 @@ class SimulatedPi:
             self.blocked = False
         elif a[:2] == ("hostnamectl", "set-hostname"):
             self.hostname = a[2]
+        elif a[:2] == ("sed", "-i") and a[-1] == "/etc/hosts":
+            done = subprocess.run(["sed", *a[2:-1]], input=self.hosts, capture_output=True, text=True, check=True)
+            self.hosts = done.stdout
         elif a[:2] == ("systemctl", "enable"):
             self.avahi = "active"
         elif a[:3] == ("nmcli", "connection", "add"):
@@ -113,7 +119,7 @@ def test_the_dry_run_speaks_english_with_lang_en(tmp_path, capsys, monkeypatch):
     assert main(["network", "hotspot", "--config", str(path), "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Plan of `loto-hall network hotspot` (--dry-run: nothing is done)")
-    assert "13. Hotspot up" in out
+    assert "14. Hotspot up" in out
 
 
 def test_a_hotspot_needs_a_name_and_a_wpa2_password(tmp_path, capsys):
@@ -127,9 +133,10 @@ def test_a_hotspot_needs_a_name_and_a_wpa2_password(tmp_path, capsys):
 def test_the_plan_runs_on_a_fresh_pi_then_a_second_run_changes_nothing(tmp_path):
     pi, plan = SimulatedPi(), hotspot_plan(config())
     changed = apply_plan(plan, pi, root=tmp_path, out=lambda line: None)
-    assert changed == 12                    # the profile is made whole: no "modify" right after "add"
+    assert changed == 13                    # the profile is made whole: no "modify" right after "add"
     assert not any(c[:3] == ("nmcli", "connection", "modify") for c in pi.changes)
     assert pi.country == "FR" and not pi.blocked and pi.hostname == "loto" and pi.avahi == "active"
+    assert pi.hosts == "127.0.0.1\tlocalhost\n127.0.1.1\tloto\n"
     profile = pi.profiles["loto-hall"]
     assert profile["802-11-wireless.ssid"] == "Loto salle" and profile["wifi-sec.psk"] == "quine:2026"
     assert profile["802-11-wireless.mode"] == "ap" and profile["ipv4.method"] == "shared"
