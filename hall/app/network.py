@@ -101,7 +101,7 @@ def _shown(cmd: Command, argv: Sequence[str]) -> str:
 
 
 def profile_settings(net: NetworkSection) -> tuple[tuple[str, str], ...]:
-    """The hotspot's NetworkManager settings, in the order ``nmcli -g`` prints them back."""
+    """The hotspot's NetworkManager settings, as ``nmcli connection add/modify`` takes them."""
     return (("802-11-wireless.ssid", net.ssid), ("802-11-wireless.mode", "ap"), ("802-11-wireless.band", "bg"),
             ("ipv4.method", "shared"), ("ipv4.addresses", f"{net.address}/24"), ("ipv6.method", "disabled"),
             ("wifi-sec.key-mgmt", "wpa-psk"), ("wifi-sec.psk", net.password),
