@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, pages, sockets
+from display import api, network, pages, portal, sockets
 from display import documents as documents_api
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
@@ -33,7 +33,7 @@ def _wants_json() -> bool:
 def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
-    ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``), handed in
+    ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``), handed in
     by the composition root; without them those downloads answer 404.
     """
     app = Flask(__name__)
@@ -58,9 +58,11 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
         app.extensions["loto_tls"] = certificate
         log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
 
+    app.register_blueprint(portal.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(network.bp)
 
     @app.get("/api/openapi.json")
     def openapi():
@@ -102,5 +104,5 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready)
     socketio = SocketIO(app, async_mode="threading", ping_interval=10, ping_timeout=10,
                         max_http_buffer_size=64 * 1024)
-    sockets.install(socketio, hall)
+    app.extensions["loto_connections"] = sockets.install(socketio, hall)
     return app, socketio

@@ -55,6 +55,9 @@ JS_STRINGS = {
     "all_awarded": _l("Tous les lots sont gagnés"),
     "welcome": _l("Bienvenue"),
     "previous": _l("Précédents"),
+    "wifi_join": _l("1. Le Wi-Fi « %(ssid)s »"),
+    "wifi_password": _l("mot de passe : %(password)s"),
+    "wifi_then_open": _l("2. Puis le loto"),
     # speaker
     "status_playing": _l("Tirage en cours"),
     "status_checking": _l("Tirage arrêté : vérification"),
@@ -112,6 +115,7 @@ JS_STRINGS = {
     "redeemed_detail": _l("Partie %(partie)s — carton %(card)s"),
     "consolation": _l("Lot de consolation"),
     "cards_count": _l("%(n)s cartons, dont %(sold)s vendus"),
+    "connections": _l("Connectés en ce moment : %(n)s (téléphones et écrans)"),
     # common
     "error": _l("Erreur"),
     "network": _l("Service injoignable : réessayez"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from hall.events import (BallDrawn, ClaimAnnounced, ClaimChecked, DrawResumed, DrawUndone, LotAwarded,
                          PartieCleared, PartieStarted, Record, VoucherIssued)
 from display.views import card_view, public_state, speaker_state
+from hall.wifi import wifi_qr_payload
 
 PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
 
@@ -27,11 +28,22 @@ def _next_partie(hall) -> dict:
             "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur} for lot in spec.lots]}
 
 
+def _wifi(config) -> dict | None:
+    """The hall's Wi-Fi as the projector shows it (name, password, QR text) and the page phones open; None without
+    ``[network] ssid``. Public on purpose: the projector shows the password to the whole hall anyway."""
+    net = config.network
+    if not net.ssid:
+        return None
+    return {"ssid": net.ssid, "password": net.password, "qr": wifi_qr_payload(net.ssid, net.password),
+            "url": config.hall_url}
+
+
 def _with_hall(hall, state: dict) -> dict:
-    """Add what every screen shows between parties: the hall's name, the carton prices, the next partie."""
+    """Add what every screen shows between parties: the hall's name, the carton prices, the next partie, the Wi-Fi."""
     state["hall"] = hall.config.hall.name
     state["prices"] = hall.config.hall.prices
     state["next_partie"] = _next_partie(hall) if hall.evening.running is None else None
+    state["wifi"] = _wifi(hall.config)
     return state
 
 

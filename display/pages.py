@@ -6,6 +6,7 @@ from flask_babel import get_locale
 
 from display.auth import csrf_token
 from display.i18n import js_strings
+from display.network import wifi_warnings
 
 bp = Blueprint("pages", __name__)
 
@@ -24,7 +25,8 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
             "columns": hall.config.cards.columns}
     return render_template(template if logged else "login.html", boot=boot, page=page,
                            hall_name=hall.config.hall.name, role=role, allowed=allowed,
-                           tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port)
+                           tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port,
+                           wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config))
 
 
 @bp.get("/")

@@ -10,6 +10,8 @@ connect/resync handlers take the same lock around "join room + send state". So a
 """
 from __future__ import annotations
 
+import threading
+
 from flask import request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
@@ -20,8 +22,25 @@ from display.live import PUBLIC, SPEAKER, STAFF, event_for, staff_state
 NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
 
 
-def install(socketio: SocketIO, hall) -> None:
-    """Register the handlers and subscribe the broadcasts to the hall."""
+class Connections:
+    """How many sockets are connected now (projectors, staff screens, phones): a counter, cheap to read."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+
+    def change(self, delta: int) -> None:
+        with self._lock:
+            self._count = max(0, self._count + delta)
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+
+def install(socketio: SocketIO, hall) -> Connections:
+    """Register the handlers and subscribe the broadcasts to the hall; returns the live connection counter."""
+    connections = Connections()
 
     # Both run under the hall's lock: only build small payloads and queue them (emit queues per socket).
     # A failure here is logged by the hall, never turned into a refusal of the durable event.
@@ -43,13 +62,20 @@ def install(socketio: SocketIO, hall) -> None:
         except ApiError as exc:
             raise ConnectionRefusedError({"error": exc.code, "message": message_of(exc.code)})
         session["socket_role"] = role
+        connections.change(+1)
         with hall.lock:
             join_room(PUBLIC if role is None else STAFF)
             if role in ("speaker", "admin"):
                 join_room(SPEAKER)
             socketio.emit("state", staff_state(hall, role), to=request.sid)
 
+    @socketio.on("disconnect")
+    def disconnect(*reason):
+        connections.change(-1)
+
     @socketio.on("resync")
     def resync(data=None):
         with hall.lock:
             socketio.emit("state", staff_state(hall, session.get("socket_role")), to=request.sid)
+
+    return connections

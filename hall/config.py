@@ -107,6 +107,18 @@ class SpeechSection:
 
 
 @dataclass(frozen=True, slots=True)
+class NetworkSection:
+    ssid: str = ""             # the hall's Wi-Fi; with it the projector shows the Wi-Fi QR code between parties
+    password: str = ""         # WPA2: 8 to 63 characters (empty: an open network)
+    country: str = "FR"        # regulatory domain: without it the access point silently transmits nothing
+    hostname: str = "loto"     # announced over mDNS as <hostname>.local
+    interface: str = "wlan0"   # the Wi-Fi interface of `loto-hall network hotspot`
+    address: str = "10.42.0.1"        # the Pi's address on its hotspot (NetworkManager's shared-mode default)
+    portal_address: str = "198.18.0.1"  # what the hotspot's DNS answers for every other name (not private: see docs)
+    url: str = ""              # what the second QR code opens; empty: http://<address>:<port>/
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     hall: HallSection = HallSection()
     server: ServerSection = ServerSection()
@@ -119,6 +131,7 @@ class Config:
     scanner: ScannerSection | None = None
     printer: PrinterSection | None = None
     speech: SpeechSection = SpeechSection()
+    network: NetworkSection = NetworkSection()
 
     @property
     def data_dir(self) -> Path:
@@ -129,6 +142,14 @@ class Config:
         if index < len(self.programme):
             return self.programme[index]
         return PartieSpec(DEFAULT_LOTS)
+
+    @property
+    def hall_url(self) -> str:
+        """The address phones open: ``[network] url``, else the hotspot address and the hall's port."""
+        if self.network.url:
+            return self.network.url
+        scheme = "https" if self.server.tls else "http"
+        return f"{scheme}://{self.network.address}:{self.server.port}/"
 
 
 _SECTIONS = {f.name: f for f in dataclasses.fields(Config)}

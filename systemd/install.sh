@@ -2,86 +2,120 @@
 # loto-hall on a Raspberry Pi: install or update, idempotent. Run from a checkout of the project:
 #     sudo ./systemd/install.sh            # the hall service (+ the projector kiosk if --kiosk)
 #     sudo ./systemd/install.sh --kiosk    # also Chromium in kiosk mode on the HDMI output (Pi OS Lite)
+#     sudo ./systemd/install.sh --hotspot  # also the Pi as the hall's Wi-Fi ([network] in the config)
+#     ./systemd/install.sh --dry-run [...] # print every command and file it would change, change nothing
 # What it does, step by step, is in docs/install-pi.md; nothing here is needed that the guide doesn't say.
+# The program goes into its own venv (/opt/loto-hall/venv): Debian 12 / Pi OS Bookworm's Python refuses a
+# system-wide pip install (PEP 668).
 set -euo pipefail
 
-KIOSK=0
+KIOSK=0 HOTSPOT=0 DRY=0
 for arg in "$@"; do
   case "$arg" in
     --kiosk) KIOSK=1 ;;
-    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    --hotspot) HOTSPOT=1 ;;
+    --dry-run) DRY=1 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
-[ "$(id -u)" -eq 0 ] || { echo "run as root: sudo $0 $*" >&2; exit 1; }
+[ "$DRY" -eq 1 ] || [ "$(id -u)" -eq 0 ] || { echo "run as root: sudo $0 $*" >&2; exit 1; }
 
 SRC="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 PREFIX=/opt/loto-hall
 say() { printf '\n== %s\n' "$*"; }
+# run CMD...: the command, or with --dry-run its line. Read-only checks (id, getent, [ -e ]) always run,
+# so the dry run shows what this very machine would get.
+run() {
+  if [ "$DRY" -eq 1 ]; then printf '   $'; printf ' %q' "$@"; printf '\n'; else "$@"; fi
+}
+# put PATH MODE [GROUP] < CONTENT: write the file when its content differs (with --dry-run: show it).
+put() {
+  local path=$1 mode=$2 group=${3:-root} content
+  content="$(cat)"
+  if [ -e "$path" ] && [ "$(cat "$path")" = "$content" ]; then echo "   = $path"; return; fi
+  if [ "$DRY" -eq 1 ]; then printf '   file %s (%s):\n' "$path" "$mode"; printf '%s\n' "$content" | sed 's/^/   | /'; return; fi
+  printf '%s\n' "$content" > "$path.new" && chmod "$mode" "$path.new" && chgrp "$group" "$path.new" && mv "$path.new" "$path"
+  echo "   + $path"
+}
 
 say "Debian packages"
-apt-get update -q
-apt-get install -y -q python3 python3-venv python3-dev build-essential openssl
-[ "$KIOSK" -eq 1 ] && { apt-get install -y -q cage || { echo "cage missing: use the desktop image (docs/install-pi.md)"; exit 1; };
-                        apt-get install -y -q chromium-browser || apt-get install -y -q chromium; }
+run apt-get update -q
+run apt-get install -y -q python3 python3-venv python3-dev build-essential openssl
+if [ "$KIOSK" -eq 1 ]; then
+  run apt-get install -y -q cage || { echo "cage missing: use the desktop image (docs/install-pi.md)"; exit 1; }
+  run apt-get install -y -q chromium-browser || run apt-get install -y -q chromium
+fi
 
 say "User loto-hall (groups dialout input lp plugdev)"
-getent group plugdev >/dev/null || groupadd --system plugdev
-id loto-hall >/dev/null 2>&1 || useradd --system --home-dir /var/lib/loto-hall --no-create-home \
+getent group plugdev >/dev/null || run groupadd --system plugdev
+id loto-hall >/dev/null 2>&1 || run useradd --system --home-dir /var/lib/loto-hall --no-create-home \
                                         --shell /usr/sbin/nologin loto-hall
-usermod -a -G dialout,input,lp,plugdev loto-hall
+run usermod -a -G dialout,input,lp,plugdev loto-hall
 
 say "Program in $PREFIX/venv"
-mkdir -p "$PREFIX"
-[ -x "$PREFIX/venv/bin/python" ] || python3 -m venv "$PREFIX/venv"
-"$PREFIX/venv/bin/pip" install -q --upgrade pip
-"$PREFIX/venv/bin/pip" install -q "$SRC[pi]"
-mkdir -p "$PREFIX/docs" "$PREFIX/kiosk"
-cp "$SRC/docs/install-pi.md" "$PREFIX/docs/"
-install -m 0644 "$SRC/systemd/kiosk-wait.html" "$PREFIX/kiosk/"
-install -m 0755 "$SRC/systemd/kiosk.sh" "$PREFIX/kiosk/"
+run mkdir -p "$PREFIX"
+[ -x "$PREFIX/venv/bin/python" ] || run python3 -m venv "$PREFIX/venv"
+run "$PREFIX/venv/bin/pip" install -q --upgrade pip
+run "$PREFIX/venv/bin/pip" install -q "$SRC[pi]"
+run mkdir -p "$PREFIX/docs" "$PREFIX/kiosk"
+run cp "$SRC/docs/install-pi.md" "$PREFIX/docs/"
+run install -m 0644 "$SRC/systemd/kiosk-wait.html" "$PREFIX/kiosk/"
+run install -m 0755 "$SRC/systemd/kiosk.sh" "$PREFIX/kiosk/"
 
 say "Configuration /etc/loto-hall/config.toml (kept if it exists)"
-install -d -m 0755 /etc/loto-hall
+run install -d -m 0755 /etc/loto-hall
 if [ ! -e /etc/loto-hall/config.toml ]; then
-  install -m 0640 -g loto-hall "$SRC/systemd/config.example.toml" /etc/loto-hall/config.toml
+  run install -m 0640 -g loto-hall "$SRC/systemd/config.example.toml" /etc/loto-hall/config.toml
   echo "   edit it now: sudo nano /etc/loto-hall/config.toml"
 fi
 
 say "udev rules: /dev/loto/ball-machine, printer, keypad, scanner"
-install -m 0644 "$SRC/systemd/99-loto-hall.rules" /etc/udev/rules.d/99-loto-hall.rules
-udevadm control --reload || true
-udevadm trigger || true
+run install -m 0644 "$SRC/systemd/99-loto-hall.rules" /etc/udev/rules.d/99-loto-hall.rules
+run udevadm control --reload || true
+run udevadm trigger || true
 
 say "systemd units"
-install -m 0644 "$SRC/systemd/loto-hall.service" /etc/systemd/system/loto-hall.service
-systemctl daemon-reload
-systemctl enable loto-hall.service
-systemctl restart loto-hall.service
+run install -m 0644 "$SRC/systemd/loto-hall.service" /etc/systemd/system/loto-hall.service
+run systemctl daemon-reload
+run systemctl enable loto-hall.service
+run systemctl restart loto-hall.service
 
 if [ "$KIOSK" -eq 1 ]; then
   say "Projector kiosk on tty1 (user loto-kiosk)"
-  id loto-kiosk >/dev/null 2>&1 || useradd --create-home --shell /usr/sbin/nologin loto-kiosk
+  id loto-kiosk >/dev/null 2>&1 || run useradd --create-home --shell /usr/sbin/nologin loto-kiosk
   # video/render: the GPU; input: keyboard and mouse for cage; loto-hall: read the TLS certificate to pin it.
-  usermod -a -G video,render,input,loto-hall loto-kiosk
-  cat > /etc/pam.d/loto-hall-kiosk <<'PAM'
+  run usermod -a -G video,render,input,loto-hall loto-kiosk
+  put /etc/pam.d/loto-hall-kiosk 0644 <<'PAM'
 auth     required pam_unix.so nullok
 account  required pam_unix.so
 session  required pam_unix.so
 session  required pam_systemd.so
 PAM
-  [ -e /etc/loto-hall/kiosk.env ] || cat > /etc/loto-hall/kiosk.env <<'ENV'
+  [ -e /etc/loto-hall/kiosk.env ] || put /etc/loto-hall/kiosk.env 0644 <<'ENV'
 # The projector page. With [server] tls = true: LOTO_KIOSK_URL=http://localhost:8081/ ([server] local_port)
 LOTO_KIOSK_URL=http://localhost:8080/
 ENV
-  install -m 0644 "$SRC/systemd/loto-hall-kiosk.service" /etc/systemd/system/loto-hall-kiosk.service
-  systemctl daemon-reload
-  systemctl set-default graphical.target
-  systemctl enable loto-hall-kiosk.service
-  systemctl restart loto-hall-kiosk.service
+  run install -m 0644 "$SRC/systemd/loto-hall-kiosk.service" /etc/systemd/system/loto-hall-kiosk.service
+  run systemctl daemon-reload
+  run systemctl set-default graphical.target
+  run systemctl enable loto-hall-kiosk.service
+  run systemctl restart loto-hall-kiosk.service
+fi
+
+if [ "$HOTSPOT" -eq 1 ]; then
+  say "The hall's Wi-Fi: the Pi as access point ([network] in /etc/loto-hall/config.toml)"
+  if [ "$DRY" -eq 1 ] && [ -x "$PREFIX/venv/bin/loto-hall" ] && [ -r /etc/loto-hall/config.toml ]; then
+    "$PREFIX/venv/bin/loto-hall" network hotspot --config /etc/loto-hall/config.toml --dry-run | sed 's/^/   /'
+  else
+    run "$PREFIX/venv/bin/loto-hall" network hotspot --config /etc/loto-hall/config.toml
+  fi
 fi
 
 say "Done"
+[ "$DRY" -eq 1 ] && { echo "(--dry-run: nothing was changed)"; exit 0; }
 systemctl --no-pager status loto-hall.service | head -n 5 || true
 echo "Pages: http://$(hostname).local:8080/  (projector), /speaker, /controle, /lots, /admin"
 echo "PINs: sudo journalctl -u loto-hall | grep PIN   (or set them in /etc/loto-hall/config.toml)"
+[ "$HOTSPOT" -eq 1 ] && echo "Wi-Fi check: $PREFIX/venv/bin/loto-hall network doctor --config /etc/loto-hall/config.toml"
+exit 0

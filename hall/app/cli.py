@@ -2,18 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-
-def _fr() -> bool:
-    lang = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or "fr"
-    return not lang.lower().startswith("en")
-
-
-def t(fr: str, en: str) -> str:
-    """The French text, or the English one when ``LANG`` asks for English."""
-    return fr if _fr() else en
+from hall.app.lang import is_french as _fr
+from hall.app.lang import t
 
 
 EXAMPLES = t(
@@ -91,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                          epilog=t("exemple : loto-hall games tournament --teams 8 --seed 1", "example: loto-hall games tournament --teams 8 --seed 1"))
     gt.add_argument("--teams", type=int, required=True)
     gt.add_argument("--seed", type=int, default=0)
+
+    from hall.app.network import add_network_parser
+    add_network_parser(sub)
     return parser
 
 
@@ -113,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "games":
             from hall.app import cli_games
             return cli_games.run(args)
+        if args.command == "network":
+            from hall.app import network
+            return network.run(args)
     except HallError as exc:
         print(f"loto-hall: {exc}", file=sys.stderr)
         return 2

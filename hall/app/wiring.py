@@ -112,8 +112,10 @@ class Wiring:
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
             from drivers.report_pdf import write_report_pdf
             from drivers.sheets import write_cards_pdf
+            from drivers.table_tent import write_table_tent_pdf
             app, socketio = create_app(runtime.hall, config,
-                                       documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf})
+                                       documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,
+                                                  "table_tent_pdf": write_table_tent_pdf})
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:

@@ -44,4 +44,11 @@
     $("devices-msg").textContent = res.ok ? "→ " + t("device_" + b.dataset.test) : res.data.message;
   }));
   load();
+  // sockets connected now (projectors, staff screens, phones), every 10 s: one small request, a counter read
+  async function connections() {
+    const res = await api("GET", "/api/network");
+    if (res.ok) $("connections").textContent = t("connections", {n: res.data.connections});
+  }
+  connections();
+  setInterval(connections, 10000);
 })();

@@ -57,8 +57,22 @@
       $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: lotText(l)})) : []));
       $("between-prices").textContent = S.prices || "";
     }
+    renderWifi(between ? S.wifi : null);
     if (S.status === "checking" && $("banner").hidden) banner("checking", t("checking"));
     if (S.status !== "checking" && bannerKind === "checking") hideBanner();
+  }
+
+  // between parties: the hall's Wi-Fi QR code, then the page's own (INTERFACE §1 [network])
+  function renderWifi(wifi) {
+    document.body.classList.toggle("has-wifi", !!wifi);
+    $("wifi").hidden = !wifi;
+    if (!wifi) return;
+    LotoQr.show($("wifi-qr"), wifi.qr, t("wifi_join", {ssid: wifi.ssid}));
+    LotoQr.show($("page-qr"), wifi.url, wifi.url);
+    $("wifi-join").textContent = t("wifi_join", {ssid: wifi.ssid});
+    $("wifi-password").textContent = wifi.password ? t("wifi_password", {password: wifi.password}) : "";
+    $("page-open").textContent = t("wifi_then_open");
+    $("page-url").textContent = wifi.url;
   }
 
   function renderLast(animate) {

@@ -1,0 +1,48 @@
+"""The admin's view of the hall's Wi-Fi: the name's and password's risky characters, the sockets connected now,
+and the table tent (PDF, made by ``drivers/table_tent.py`` and handed in by the composition root)."""
+from __future__ import annotations
+
+import io
+
+from flask import Blueprint, current_app, jsonify
+from flask_babel import get_locale
+
+from display import auth as A
+from display.documents import _download, _maker
+from display.errors import ApiError
+from hall.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
+
+bp = Blueprint("network", __name__, url_prefix="/api")
+
+
+def wifi_warnings(config) -> list[str]:
+    """What some phones may misread in ``[network] ssid`` and ``password``, in the page's language."""
+    net = config.network
+    if not net.ssid:
+        return []
+    english = str(get_locale()) == "en"
+    return [RISK_TEXT[code][1 if english else 0] for code in misread_risks(net.ssid, net.password)]
+
+
+@bp.get("/network")
+def network_state():
+    """``{"ssid", "url", "warnings", "connections"}`` for ``/admin`` (admin only: it reads the password's risks)."""
+    A.require("admin")
+    config = current_app.extensions["loto_hall"].config
+    connections = current_app.extensions.get("loto_connections")
+    return jsonify({"ssid": config.network.ssid, "url": config.hall_url, "warnings": wifi_warnings(config),
+                    "connections": connections.count if connections else 0})
+
+
+@bp.get("/table-tent.pdf")
+def table_tent_pdf():
+    """The Wi-Fi and page QR codes on an A4 sheet to fold and stand on the tables; 404 without ``[network] ssid``."""
+    A.require("admin")
+    hall = current_app.extensions["loto_hall"]
+    net = hall.config.network
+    if not net.ssid:
+        raise ApiError("not_found")
+    out = io.BytesIO()
+    _maker("table_tent_pdf")(out, hall_name=hall.config.hall.name, ssid=net.ssid, password=net.password,
+                             wifi_qr=wifi_qr_payload(net.ssid, net.password), url=hall.config.hall_url)
+    return _download(out.getvalue(), "application/pdf", "chevalet-wifi.pdf")

@@ -1,0 +1,43 @@
+"""The captive portal: what a phone's Wi-Fi check gets, so that it opens the hall's page by itself.
+
+The operating systems' checks (``hall/captive.py``) and every request for a name that is not the hall's own
+(the hotspot's DNS sends every name here) get a small page, HTTP 200: never the 204 or « Success » that would
+mean "internet", so the phone shows it in its portal window, which links to the hall's pages by address.
+The hall's own names and addresses keep the hall's pages unchanged.
+"""
+from __future__ import annotations
+
+import socket
+
+from flask import Blueprint, current_app, render_template, request
+from flask_babel import get_locale
+
+from hall.captive import PROBE_PATHS, is_own_host, own_hosts
+
+bp = Blueprint("portal", __name__)
+PLAYER_PAGES = ("/j", "/")      # the players' page when the mini-game rooms exist, else the hall's board
+
+
+def portal_page():
+    """The portal page (HTTP 200, no caching: each check must reach us again)."""
+    hall = current_app.extensions["loto_hall"]
+    config = hall.config
+    base = config.hall_url.rstrip("/")
+    rules = {r.rule for r in current_app.url_map.iter_rules()}
+    players = next(p for p in PLAYER_PAGES if p in rules or p == "/")
+    body = render_template("portal.html", hall_name=config.hall.name, players_url=base + players,
+                           controle_url=base + "/controle", hall_url=base + "/", lang=str(get_locale()))
+    return current_app.response_class(body, status=200, mimetype="text/html",
+                                      headers={"Cache-Control": "no-store", "Connection": "close"})
+
+
+@bp.before_app_request
+def captive():
+    """A request for another host than the hall's, or an OS's connectivity check: the portal page."""
+    config = current_app.extensions["loto_hall"].config
+    own = current_app.extensions.get("loto_own_hosts")
+    if own is None:
+        own = current_app.extensions["loto_own_hosts"] = own_hosts(config, socket.gethostname())
+    if request.path in PROBE_PATHS or not is_own_host(request.host, own, config.network.portal_address):
+        return portal_page()
+    return None

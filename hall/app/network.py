@@ -1,0 +1,438 @@
+"""``loto-hall network hotspot`` and ``loto-hall network doctor``: the Pi as the hall's Wi-Fi, and its check-up.
+
+hotspot: a NetworkManager profile in shared mode (WPA2, the Pi at ``[network] address``), the regulatory
+country, a DNS that answers every name with the portal address (``dnsmasq-shared.d``), port 80 sent to the
+hall (nftables, loaded by a NetworkManager dispatcher script when the hotspot comes up), ``loto.local`` over
+mDNS (avahi). Every step is a file to write or a command with the check that says it is already done, so a
+second run changes nothing; ``--dry-run`` prints every command and every file without doing anything.
+Commands go through an injectable ``Runner`` and files under an injectable root, so tests run the real plan.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import shlex
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from hall.app.lang import t
+from hall.captive import INTERNET_WORDS, PROBES
+from hall.config import Config, NetworkSection
+from hall.wifi import RISK_TEXT, misread_risks
+
+PROFILE = "loto-hall"
+PACKAGES = ("network-manager", "dnsmasq-base", "avahi-daemon", "nftables", "iw")
+NFT_TABLE = "loto_hall_portal"
+FIRMWARE = "lib/firmware/cypress/cyfmac43455-sdio.bin"   # Pi 3B+/4/5 built-in Wi-Fi; an alternatives link
+PASSWORD_SHOWN = "********"
+# what a re-run compares with the live profile (what [network] sets); every run that changes them sets them all
+CHECKED_SETTINGS = ("802-11-wireless.ssid", "wifi-sec.psk", "ipv4.method", "ipv4.addresses")
+
+
+@dataclass(frozen=True, slots=True)
+class Completed:
+    returncode: int
+    stdout: str = ""
+
+
+Runner = Callable[[Sequence[str]], Completed]
+
+
+def system_runner(argv: Sequence[str]) -> Completed:
+    """Run ``argv`` (no shell); a missing program is returncode 127, as in a shell."""
+    try:
+        done = subprocess.run(list(argv), capture_output=True, text=True, timeout=60, check=False)
+    except FileNotFoundError:
+        return Completed(127, "")
+    except subprocess.TimeoutExpired:
+        return Completed(124, "")
+    return Completed(done.returncode, done.stdout)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A query whose answer says a step is already done: returncode 0 and ``expect`` in its output
+    (``equals``: the whole output, stripped; ``line``: one whole line; ``every_line``: each line;
+    ``absent``: ``expect`` must not appear)."""
+    argv: tuple[str, ...]
+    expect: str = ""
+    mode: str = "contains"
+
+    def done(self, run: Runner) -> bool:
+        answer = run(self.argv)
+        if self.mode == "absent":
+            return answer.returncode == 0 and self.expect not in answer.stdout
+        if answer.returncode != 0:
+            return False
+        if self.mode == "line":
+            return self.expect in answer.stdout.splitlines()
+        if self.mode == "every_line":
+            lines = answer.stdout.splitlines()
+            return bool(lines) and all(line == self.expect for line in lines)
+        return answer.stdout.strip() == self.expect if self.mode == "equals" else self.expect in answer.stdout
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    why: tuple[str, str]                 # (French, English)
+    argv: tuple[str, ...]
+    unless: Check | None = None
+    again_after_change: bool = False      # also run when an earlier step changed something
+    secret: str = ""                      # shown as ******** when printed
+
+
+@dataclass(frozen=True, slots=True)
+class WriteFile:
+    why: tuple[str, str]
+    path: str                             # absolute, on the Pi
+    content: str
+    mode: int = 0o644
+
+
+Step = Command | WriteFile
+
+
+def _shown(cmd: Command, argv: Sequence[str]) -> str:
+    text = shlex.join(argv)
+    return text.replace(shlex.quote(cmd.secret), PASSWORD_SHOWN) if cmd.secret else text
+
+
+def profile_settings(net: NetworkSection) -> tuple[tuple[str, str], ...]:
+    """The hotspot's NetworkManager settings, as ``nmcli connection add/modify`` takes them."""
+    return (("802-11-wireless.ssid", net.ssid), ("802-11-wireless.mode", "ap"), ("802-11-wireless.band", "bg"),
+            ("ipv4.method", "shared"), ("ipv4.addresses", f"{net.address}/24"), ("ipv6.method", "disabled"),
+            ("wifi-sec.key-mgmt", "wpa-psk"), ("wifi-sec.psk", net.password),
+            # WPA2-AES only, no protected management frames: what the Pi's brcmfmac serves reliably to every phone
+            ("wifi-sec.proto", "rsn"), ("wifi-sec.pairwise", "ccmp"), ("wifi-sec.group", "ccmp"),
+            ("wifi-sec.pmf", "disable"), ("connection.autoconnect", "yes"),
+            ("connection.autoconnect-priority", "100"))
+
+
+def dns_conf(net: NetworkSection) -> str:
+    """NetworkManager's shared-mode dnsmasq extra: the hall's names to the Pi, every other name to the portal."""
+    return ("# loto-hall: written by `loto-hall network hotspot` from [network]; run it again rather than editing.\n"
+            "# The hall's own names: the Pi on its hotspot.\n"
+            f"address=/{net.hostname}.local/{net.address}\n"
+            f"address=/{net.hostname}/{net.address}\n"
+            "# Every other name (the phones' connectivity checks first): the portal address, outside the private\n"
+            "# ranges so that Android still opens its portal window; port 80 to any address reaches the hall.\n"
+            f"address=/#/{net.portal_address}\n")
+
+
+def nft_rules(net: NetworkSection, port: int) -> str:
+    """The hotspot's web requests (port 80, any address) to the hall's port; HTTPS refused at once, not left to time out."""
+    redirect = f'    iifname "{net.interface}" tcp dport 80 redirect to :{port}\n' if port != 80 else ""
+    return (f"# loto-hall: loaded when the hotspot comes up (/etc/NetworkManager/dispatcher.d/90-loto-hall-portal)\n"
+            f"table ip {NFT_TABLE}\ndelete table ip {NFT_TABLE}\n"
+            f"table ip {NFT_TABLE} {{\n"
+            "  chain prerouting {\n    type nat hook prerouting priority dstnat; policy accept;\n"
+            f"{redirect}  }}\n"
+            "  chain forward {\n    type filter hook forward priority filter; policy accept;\n"
+            f'    iifname "{net.interface}" tcp dport 443 reject with tcp reset\n  }}\n}}\n')
+
+
+def dispatcher_script() -> str:
+    return ("#!/bin/sh\n"
+            "# loto-hall: the portal's firewall rules follow the hotspot (written by `loto-hall network hotspot`)\n"
+            f'[ "$CONNECTION_ID" = "{PROFILE}" ] || exit 0\n'
+            'case "$2" in\n'
+            "  up) exec nft -f /etc/loto-hall/portal.nft ;;\n"
+            f"  down) nft delete table ip {NFT_TABLE} 2>/dev/null; exit 0 ;;\n"
+            "esac\n")
+
+
+def avahi_service(hall_name: str, port: int) -> str:
+    """An avahi service file: the hall's web pages announced on the network (found by mDNS browsers)."""
+    from xml.sax.saxutils import escape
+    return ('<?xml version="1.0" standalone="no"?>\n<!DOCTYPE service-group SYSTEM "avahi-service.dtd">\n'
+            "<service-group>\n"
+            f'  <name replace-wildcards="yes">{escape(hall_name)} (%h)</name>\n'
+            f"  <service>\n    <type>_http._tcp</type>\n    <port>{port}</port>\n  </service>\n"
+            "</service-group>\n")
+
+
+def hotspot_plan(config: Config) -> list[Step]:
+    """Every step of ``loto-hall network hotspot``, in order."""
+    net, port = config.network, config.server.port
+    settings = profile_settings(net)
+    flat = tuple(x for pair in settings for x in pair)
+    checked = [(name, value) for name, value in settings if name in CHECKED_SETTINGS]
+    return [
+        Command(("Paquets Debian nécessaires", "Debian packages needed"),
+                ("apt-get", "install", "-y", "--no-install-recommends", *PACKAGES),
+                Check(("dpkg-query", "-W", "-f=${Status}\\n", *PACKAGES), "install ok installed", "every_line")),
+        WriteFile(("Pays du Wi-Fi à chaque démarrage (sans lui, le point d'accès n'émet rien)",
+                   "Wi-Fi country at every boot (without it the access point transmits nothing)"),
+                  "/etc/modprobe.d/loto-hall-wifi-country.conf", f"options cfg80211 ieee80211_regdom={net.country}\n"),
+        Command(("Pays du Wi-Fi, maintenant", "Wi-Fi country, now"), ("iw", "reg", "set", net.country),
+                Check(("iw", "reg", "get"), f"country {net.country}:")),
+        Command(("Wi-Fi débloqué (Raspberry Pi OS le bloque tant qu'aucun pays n'est choisi)",
+                 "Wi-Fi unblocked (Raspberry Pi OS blocks it until a country is chosen)"),
+                ("rfkill", "unblock", "wifi"), Check(("rfkill", "list", "wifi"), "blocked: yes", "absent")),
+        Command((f"Nom de la machine : {net.hostname}.local (mDNS)", f"Machine name: {net.hostname}.local (mDNS)"),
+                ("hostnamectl", "set-hostname", net.hostname), Check(("hostnamectl", "--static"), net.hostname, "equals")),
+        Command(("Ce nom aussi dans /etc/hosts (sinon sudo prévient « unable to resolve host »)",
+                 "That name in /etc/hosts too (else sudo warns \"unable to resolve host\")"),
+                ("sed", "-i", "-e", f"$a 127.0.1.1\\t{net.hostname}", "-e", "/^127\\.0\\.1\\.1[[:space:]]/d", "/etc/hosts"),
+                Check(("cat", "/etc/hosts"), f"127.0.1.1\t{net.hostname}", "line")),
+        WriteFile(("Les pages de la salle annoncées en mDNS (avahi)", "The hall's pages announced over mDNS (avahi)"),
+                  "/etc/avahi/services/loto-hall.service", avahi_service(config.hall.name, port)),
+        Command(("avahi en marche", "avahi running"), ("systemctl", "enable", "--now", "avahi-daemon"),
+                Check(("systemctl", "is-active", "avahi-daemon"), "active", "equals")),
+        WriteFile(("DNS du point d'accès : tout nom mène au portail", "The hotspot's DNS: every name leads to the portal"),
+                  "/etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf", dns_conf(net)),
+        WriteFile(("Port 80 du point d'accès vers la salle", "The hotspot's port 80 to the hall"),
+                  "/etc/loto-hall/portal.nft", nft_rules(net, port)),
+        WriteFile(("Ces règles chargées quand le point d'accès démarre", "Those rules loaded when the hotspot comes up"),
+                  "/etc/NetworkManager/dispatcher.d/90-loto-hall-portal", dispatcher_script(), 0o755),
+        Command(("Profil NetworkManager du point d'accès", "The hotspot's NetworkManager profile"),
+                ("nmcli", "connection", "add", "type", "wifi", "ifname", net.interface, "con-name", PROFILE, *flat),
+                Check(("nmcli", "-t", "-f", "NAME", "connection", "show"), PROFILE, "line"), secret=net.password),
+        Command(("Profil à jour (nom, mot de passe, adresse)", "Profile up to date (name, password, address)"),
+                ("nmcli", "connection", "modify", PROFILE, *flat),
+                Check(("nmcli", "-s", "-g", ",".join(name for name, _ in checked), "connection", "show", PROFILE),
+                      "\n".join(_nmcli_shows(value) for _, value in checked), "equals"), secret=net.password),
+        Command(("Point d'accès allumé", "Hotspot up"), ("nmcli", "connection", "up", PROFILE),
+                Check(("nmcli", "-t", "-f", "NAME", "connection", "show", "--active"), PROFILE, "line"),
+                again_after_change=True),
+    ]
+
+
+def _nmcli_shows(value: str) -> str:
+    """How ``nmcli -g`` prints a value back: ``:`` and ``\\`` escaped by a backslash."""
+    return value.replace("\\", "\\\\").replace(":", "\\:")
+
+
+def print_plan(plan: Sequence[Step], config: Config, out: Callable[[str], None] = print) -> None:
+    net = config.network
+    out(t("Plan de « loto-hall network hotspot » (--dry-run : rien n'est fait)",
+          "Plan of `loto-hall network hotspot` (--dry-run: nothing is done)"))
+    out(t(f"Wi-Fi « {net.ssid} », pays {net.country}, interface {net.interface}, adresse {net.address}, "
+          f"portail {net.portal_address}, salle sur le port {config.server.port}",
+          f"Wi-Fi \"{net.ssid}\", country {net.country}, interface {net.interface}, address {net.address}, "
+          f"portal {net.portal_address}, hall on port {config.server.port}"))
+    for i, step in enumerate(plan, start=1):
+        out("")
+        out(f"{i}. {t(*step.why)}")
+        if isinstance(step, WriteFile):
+            out(t(f"   fichier {step.path} ({step.mode:04o}) :", f"   file {step.path} ({step.mode:04o}):"))
+            out("\n".join("   | " + line for line in step.content.splitlines()))
+            continue
+        out(f"   $ {_shown(step, step.argv)}")
+        if step.unless:
+            mode = {"contains": t("contient", "contains"), "equals": t("vaut", "is"), "absent": t("ne contient pas", "lacks"),
+                    "line": t("a la ligne", "has the line"),
+                    "every_line": t("vaut à chaque ligne", "is on every line")}[step.unless.mode]
+            expect = step.unless.expect.strip().replace("\n", "⏎")
+            if step.secret:
+                expect = expect.replace(_nmcli_shows(step.secret), PASSWORD_SHOWN)
+            extra = t(" ou si une étape a changé quelque chose", " or when a step changed something") \
+                if step.again_after_change else ""
+            out(t(f"   (sauf si « {shlex.join(step.unless.argv)} » {mode} « {expect} »{extra})",
+                  f"   (unless `{shlex.join(step.unless.argv)}` {mode} \"{expect}\"{extra})"))
+
+
+def apply_plan(plan: Sequence[Step], run: Runner, root: Path = Path("/"), out: Callable[[str], None] = print) -> int:
+    """Carry the plan out, skipping what is already done; returns how many steps changed something."""
+    changed = 0
+    for step in plan:
+        if isinstance(step, WriteFile):
+            path = root / step.path.lstrip("/")
+            if path.exists() and path.read_text(encoding="utf-8") == step.content and \
+                    (path.stat().st_mode & 0o777) == step.mode:
+                out(t(f"= {step.path} : déjà à jour", f"= {step.path}: already up to date"))
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(step.content, encoding="utf-8")
+            path.chmod(step.mode)
+            out(t(f"+ {step.path} écrit", f"+ {step.path} written"))
+            changed += 1
+            continue
+        if step.unless and step.unless.done(run) and not (step.again_after_change and changed):
+            out(t(f"= {t(*step.why)} : déjà fait", f"= {t(*step.why)}: already done"))
+            continue
+        out(f"$ {_shown(step, step.argv)}")
+        answer = run(step.argv)
+        if answer.returncode != 0:
+            raise RuntimeError(t(f"échec ({answer.returncode}) : {_shown(step, step.argv)}",
+                                 f"failed ({answer.returncode}): {_shown(step, step.argv)}"))
+        changed += 1
+    return changed
+
+
+def hotspot_problems(config: Config) -> list[str]:
+    """What stops the hotspot from being made: no name, a password WPA2 refuses."""
+    net = config.network
+    problems = []
+    if not net.ssid:
+        problems.append(t("[network] ssid est vide : donnez un nom au Wi-Fi de la salle",
+                          "[network] ssid is empty: name the hall's Wi-Fi"))
+    if not 8 <= len(net.password) <= 63:
+        problems.append(t("[network] password : WPA2 demande 8 à 63 caractères",
+                          "[network] password: WPA2 needs 8 to 63 characters"))
+    return problems
+
+
+# ------------------------------------------------------------------------------------------------ doctor
+@dataclass(frozen=True, slots=True)
+class Finding:
+    name: str
+    ok: bool | None          # None: advice, not a fault
+    detail: str
+    fix: str = ""
+
+
+Fetch = Callable[[str, str], "tuple[int, str] | None"]   # (Host header, path) → (status, body), None if no answer
+
+
+def http_fetch(port: int, timeout_s: float = 3.0) -> Fetch:
+    """GET on the hall at 127.0.0.1:``port`` with the given Host header, as a phone's check would arrive."""
+    def fetch(host: str, path: str) -> tuple[int, str] | None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout_s)
+        try:
+            conn.request("GET", path, headers={"Host": host, "User-Agent": "loto-hall-doctor"})
+            resp = conn.getresponse()
+            return resp.status, resp.read(65536).decode("utf-8", "replace")
+        except (OSError, http.client.HTTPException):
+            return None
+        finally:
+            conn.close()
+    return fetch
+
+
+def _firmware(root: Path) -> Finding:
+    name = t("Micrologiciel Wi-Fi", "Wi-Fi firmware")
+    link = root / FIRMWARE
+    if not link.exists():
+        return Finding(name, None, t("pas de Wi-Fi intégré de Pi 3B+/4/5 reconnu", "no Pi 3B+/4/5 built-in Wi-Fi found"))
+    if "minimal" in os.path.realpath(link):
+        return Finding(name, True, t("« minimal » : environ 19 téléphones", "\"minimal\": about 19 phones"))
+    return Finding(name, None, t("standard : environ 7 à 10 téléphones en point d'accès",
+                                 "standard: about 7 to 10 phones in access-point mode"),
+                   t("sudo update-alternatives --config cyfmac43455-sdio.bin (choisir « minimal »), puis redémarrer",
+                     "sudo update-alternatives --config cyfmac43455-sdio.bin (choose \"minimal\"), then reboot"))
+
+
+def doctor(config: Config, run: Runner, fetch: Fetch, root: Path = Path("/")) -> list[Finding]:
+    """Every check of ``loto-hall network doctor``, in the order a person fixes them."""
+    net = config.network
+    again = "sudo loto-hall network hotspot"
+    found = []
+    problems = hotspot_problems(config)
+    risks = misread_risks(net.ssid, net.password) if net.ssid else ()
+    found.append(Finding("[network]", False if problems else (None if risks else True),
+                         "; ".join(problems) or ("; ".join(t(*RISK_TEXT[r]) for r in risks) if risks else f"« {net.ssid} »"),
+                         t("corrigez [network] dans la configuration", "fix [network] in the configuration")
+                         if problems or risks else ""))
+    reg = run(("iw", "reg", "get"))
+    country = next((line.split()[1].rstrip(":") for line in reg.stdout.splitlines() if line.startswith("country ")), "")
+    found.append(Finding(t("Pays du Wi-Fi", "Wi-Fi country"), country == net.country,
+                         country or t("inconnu (iw absent ?)", "unknown (iw missing?)"),
+                         "" if country == net.country else f"sudo iw reg set {net.country} ; {again}"))
+    found.append(_firmware(root))
+    active = run(("nmcli", "-t", "-f", "NAME,DEVICE", "connection", "show", "--active"))
+    up = any(line.split(":")[0] == PROFILE for line in active.stdout.splitlines())
+    exists = up or PROFILE in run(("nmcli", "-t", "-f", "NAME", "connection", "show")).stdout.splitlines()
+    found.append(Finding(t("Profil du point d'accès", "Hotspot profile"), up,
+                         t("actif", "up") if up else (t("présent mais éteint", "present but down") if exists
+                                                      else t("absent", "missing")),
+                         "" if up else (f"sudo nmcli connection up {PROFILE}" if exists else again)))
+    dns = root / "etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf"
+    dns_ok = dns.exists() and dns.read_text(encoding="utf-8") == dns_conf(net)
+    found.append(Finding("DNS", dns_ok, str(dns.relative_to(root)) if dns_ok else t("fichier absent ou ancien",
+                                                                                  "file missing or stale"),
+                         "" if dns_ok else again))
+    nft = run(("nft", "list", "table", "ip", NFT_TABLE))
+    found.append(Finding(t("Port 80 vers la salle", "Port 80 to the hall"), nft.returncode == 0,
+                         t("règles chargées", "rules loaded") if nft.returncode == 0 else t("règles absentes", "no rules"),
+                         "" if nft.returncode == 0 else again))
+    avahi = run(("systemctl", "is-active", "avahi-daemon")).stdout.strip()
+    found.append(Finding(f"mDNS {net.hostname}.local", avahi == "active", f"avahi-daemon : {avahi or '?'}",
+                         "" if avahi == "active" else "sudo systemctl enable --now avahi-daemon"))
+    own = fetch(f"{net.hostname}.local", "/")
+    hall_ok = own is not None and own[0] == 200 and 'id="board"' in own[1]
+    found.append(Finding(t("La salle répond", "The hall answers"), hall_ok,
+                         f"HTTP {own[0]}" if own else t("pas de réponse", "no answer"),
+                         "" if hall_ok else "sudo systemctl start loto-hall ; journalctl -u loto-hall -n 20"))
+    for probe in PROBES:
+        got = fetch(probe.host, probe.path)
+        portal = got is not None and 200 <= got[0] < 400 and got[0] != 204 and \
+            not any(word in got[1] for word in INTERNET_WORDS)
+        detail = (t(f"HTTP {got[0]}, page du portail", f"HTTP {got[0]}, portal page") if portal else
+                  f"HTTP {got[0]}" if got else t("pas de réponse", "no answer"))
+        found.append(Finding(f"{probe.system} {probe.host}{probe.path}", portal, detail,
+                             "" if portal or not hall_ok else t("la salle ne sert pas le portail : mettez-la à jour",
+                                                                "the hall serves no portal: update it")))
+    return found
+
+
+def print_findings(found: Sequence[Finding], out: Callable[[str], None] = print) -> None:
+    state = {True: "OK", False: t("PROBLÈME", "PROBLEM"), None: t("conseil", "advice")}
+    rows = [(t("vérification", "check"), t("état", "state"), t("détail", "detail"), t("que faire", "what to do"))]
+    rows += [(f.name, state[f.ok], f.detail, f.fix) for f in found]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for i, row in enumerate(rows):
+        out(("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3]).rstrip())
+        if i == 0:
+            out("  ".join("-" * w for w in widths) + "  " + "-" * 10)
+
+
+# ------------------------------------------------------------------------------------------------- CLI
+def add_network_parser(subparsers) -> None:
+    """``loto-hall network hotspot|doctor``."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    net = subparsers.add_parser("network", help=t("le Wi-Fi de la salle : point d'accès, vérifications",
+                                                  "the hall's Wi-Fi: access point, checks"))
+    nsub = net.add_subparsers(dest="network_command", required=True)
+    hot = nsub.add_parser("hotspot", formatter_class=fmt,
+                          help=t("fait du Pi le point d'accès Wi-Fi de la salle (NetworkManager)",
+                                 "make the Pi the hall's Wi-Fi access point (NetworkManager)"),
+                          epilog=t("exemples :\n  loto-hall network hotspot --dry-run\n  sudo loto-hall network hotspot",
+                                   "examples:\n  loto-hall network hotspot --dry-run\n  sudo loto-hall network hotspot"))
+    hot.add_argument("--config", help=t("fichier TOML ([network] ssid, password, country)",
+                                        "TOML file ([network] ssid, password, country)"))
+    hot.add_argument("--dry-run", action="store_true",
+                     help=t("affiche chaque commande et chaque fichier sans rien faire", "print every command and file, do nothing"))
+    doc = nsub.add_parser("doctor", formatter_class=fmt,
+                          help=t("vérifie pays, micrologiciel, profil, DNS, mDNS et la réponse aux téléphones",
+                                 "check country, firmware, profile, DNS, mDNS and what phones are answered"),
+                          epilog=t("exemple : loto-hall network doctor --config /etc/loto-hall/config.toml",
+                                   "example: loto-hall network doctor --config /etc/loto-hall/config.toml"))
+    doc.add_argument("--config")
+    doc.add_argument("--port", type=int, help=t("port de la salle (défaut : celui de la config)",
+                                                "the hall's port (default: the config's)"))
+
+
+def run(args, runner: Runner = system_runner, root: Path = Path("/"), fetch: Fetch | None = None,
+        out: Callable[[str], None] = print) -> int:
+    """Run ``loto-hall network …``; 0 when done (or all checks pass), 1 otherwise."""
+    from hall.config import load_config
+    config = load_config(args.config)
+    if args.network_command == "doctor":
+        found = doctor(config, runner, fetch or http_fetch(args.port or config.server.port), root)
+        print_findings(found, out)
+        return 1 if any(f.ok is False for f in found) else 0
+    problems = hotspot_problems(config)
+    if problems:
+        for problem in problems:
+            out(f"loto-hall: {problem}")
+        return 1
+    plan = hotspot_plan(config)
+    if args.dry_run:
+        print_plan(plan, config, out)
+        return 0
+    if root == Path("/") and os.geteuid() != 0:
+        out(t("loto-hall : à lancer en root : sudo loto-hall network hotspot (ou --dry-run pour voir le plan)",
+              "loto-hall: run as root: sudo loto-hall network hotspot (or --dry-run to see the plan)"))
+        return 1
+    try:
+        changed = apply_plan(plan, runner, root, out)
+    except RuntimeError as exc:
+        out(f"loto-hall: {exc}")
+        return 1
+    out(t(f"Point d'accès prêt ({changed} changement(s)). Vérifiez : loto-hall network doctor",
+          f"Hotspot ready ({changed} change(s)). Check: loto-hall network doctor"))
+    return 0
