@@ -8,15 +8,17 @@ from flask import Blueprint, current_app, jsonify, request, session
 
 from display import auth as A
 from display.errors import ApiError
+from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
 from display.live import projector_state, staff_state, verdict_payload
 from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
-from hall.errors import InvalidCardFile
+from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
+from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.events import LotSpec
 from display.views import card_view
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-MAX_JSON_BYTES = 64 * 1024
+MAX_GENERATE = 20000
 
 
 def hall():
@@ -25,12 +27,10 @@ def hall():
 
 def body() -> dict:
     """The request's JSON object (``{}`` when empty); 400 ``bad_json`` for anything else, 413 when huge."""
-    raw = request.get_data(cache=True)
-    if len(raw) > MAX_JSON_BYTES:
-        raise ApiError("too_large")
+    raw = read_body(MAX_JSON_BYTES)
     if not raw.strip():
         return {}
-    data = request.get_json(force=True, silent=True)
+    data = parse_json(raw)
     if not isinstance(data, dict):
         raise ApiError("bad_json")
     return data
@@ -40,11 +40,22 @@ def field(data: dict, name: str, kind: type | tuple, required: bool = True, defa
     value = data.get(name, default)
     if value is None and not required:
         return default
-    if kind is int and isinstance(value, str) and value.strip().isdigit():
-        return value   # the hall parses number texts itself ("42")
+    if kind is int and isinstance(value, str) and is_ascii_digits(value.strip()):
+        return value   # the hall parses number texts itself ("42"); "٣", "３", "²" are not digits here
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
         raise ApiError("bad_field", field=name)
     return value
+
+
+def _int(data: dict, name: str, low: int, high: int, default: int | None = None) -> int:
+    """The integer field ``name`` (JSON number or ASCII-digit text) within ``low..high``; 422 ``bad_field``."""
+    value = data.get(name)
+    if value is None and default is not None:
+        return default
+    try:
+        return parse_int(value, low, high, name)
+    except InvalidNumber:
+        raise ApiError("bad_field", field=name, low=low, high=high) from None
 
 
 @bp.post("/login")
@@ -92,8 +103,13 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
             raise ApiError("bad_lot")
         label = lot.get("label") or lot["kind"].replace("_", " ").capitalize()
         value = lot.get("value_eur")
-        if not isinstance(label, str) or len(label) > 200 or (value is not None and not isinstance(value, (int, float))):
+        if not isinstance(label, str) or len(label) > 200:
             raise ApiError("bad_lot")
+        if value is not None:
+            try:
+                value = parse_amount(value, name="value_eur")
+            except InvalidNumber:
+                raise ApiError("bad_field", field="value_eur") from None
         out.append(LotSpec(lot["kind"], label, value))
     return tuple(out)
 
@@ -214,13 +230,16 @@ def sold():
     data = body()
     ranges = field(data, "ranges", str)
     is_sold = field(data, "sold", bool, required=False, default=True)
+    h = hall()
     try:
-        ids = CardBook.parse_id_ranges(ranges)
+        ids = CardBook.parse_id_ranges(ranges, limit=max(1, len(h.book)))
+    except RangeTooLarge as exc:
+        raise ApiError("range_too_large", count=exc.count, limit=exc.limit) from None
     except ValueError as exc:
         raise ApiError("bad_ranges", why=str(exc)) from None
     if not ids:
         raise ApiError("bad_ranges", why="")
-    record = hall().set_sold(ids, is_sold, role=role)
+    record = h.set_sold(ids, is_sold, role=role)
     return jsonify({"count": len(ids), "sold": is_sold, "seq": record.seq})
 
 
@@ -238,9 +257,7 @@ def _adopt(book: CardBook, added: int, role: str):
 @bp.post("/cards/import")
 def cards_import():
     role = A.require("admin")
-    if request.content_length and request.content_length > current_app.config["MAX_CONTENT_LENGTH"]:
-        raise ApiError("too_large")
-    raw = request.get_data()
+    raw = read_body(MAX_UPLOAD_BYTES)      # the whole file or a 413: never a silent cut
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
@@ -256,12 +273,12 @@ def cards_import():
 def cards_generate():
     role = A.require("admin")
     data = body()
-    count = field(data, "count", int)
+    count = _int(data, "count", 1, MAX_GENERATE)
     series = field(data, "series", str, required=False, default="A")
     seed = data.get("seed")
-    start = field(data, "start", int, required=False, default=1)
-    if not 1 <= int(count) <= 20000 or not isinstance(seed, (str, int, type(None))) or isinstance(seed, bool):
-        raise ApiError("bad_field", field="count")
+    start = _int(data, "start", 1, 99_999_999, default=1)
+    if not isinstance(seed, (str, int, type(None))) or isinstance(seed, bool) or len(str(seed)) > 64:
+        raise ApiError("bad_field", field="seed")
     try:
         cards = generate_cards(int(count), seed if seed is not None else series, series,
                                hall().config.cards.columns, int(start))

@@ -14,13 +14,14 @@ from display import documents as documents_api
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
+from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from hall.errors import Rejected
 
 log = logging.getLogger("loto-hall.display")
 mimetypes.add_type("application/wasm", ".wasm")   # WebAssembly.instantiateStreaming needs it
 mimetypes.add_type("font/woff2", ".woff2")
-MAX_BODY_BYTES = 4 * 1024 * 1024      # a card CSV of ~60 000 cartons; JSON bodies are held to 64 KiB
+MAX_BODY_BYTES = MAX_UPLOAD_BYTES     # a card CSV of ~60 000 cartons; JSON bodies are held to 64 KiB (limits.py)
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 413: "too_large"}
@@ -37,6 +38,7 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     by the composition root; without them those downloads answer 404.
     """
     app = Flask(__name__)
+    app.json = StrictJSONProvider(app)
     data_dir = config.data_dir
     app.config.update(
         SECRET_KEY=load_secret(data_dir), MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
@@ -101,6 +103,6 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
 
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready)
     socketio = SocketIO(app, async_mode="threading", ping_interval=10, ping_timeout=10,
-                        max_http_buffer_size=64 * 1024)
+                        max_http_buffer_size=64 * 1024, json=SocketJSON)
     sockets.install(socketio, hall)
     return app, socketio

@@ -19,6 +19,7 @@ STATUS: dict[str, int] = {
     "already_redeemed": 409, "nothing_proposed": 409,
     "too_large": 413,
     "out_of_range": 422, "bad_lot": 422, "not_a_valid_claim": 422, "card_in_two_groups": 422, "bad_card_id": 422, "bad_cards": 422, "bad_ranges": 422,
+    "range_too_large": 422,
     "no_partie": 423, "locked": 423, "partie_finished": 423, "claims_pending": 423,
     "too_many_attempts": 429,
 }
@@ -59,6 +60,7 @@ MESSAGES = {
     "card_in_two_groups": _l("Un carton ne peut appartenir qu'à un seul joueur."),
     "bad_cards": _l("Fichier de cartons refusé."),
     "bad_ranges": _l("Plage de cartons incorrecte."),
+    "range_too_large": _l("Trop de cartons d'un coup : %(count)s demandés, %(limit)s au plus."),
     "internal": _l("Erreur interne : l'opération n'a pas été faite."),
 }
 
