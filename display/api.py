@@ -8,6 +8,7 @@ from flask import Blueprint, current_app, jsonify, request, session
 
 from display import auth as A
 from display.errors import ApiError
+from display.idempotency import idempotent
 from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
 from display.live import projector_state, staff_state, verdict_payload
 from hall.cardbook import CardBook
@@ -129,8 +130,12 @@ def draw():
     data = body()
     if "number" not in data:
         raise ApiError("bad_field", field="number")
-    record = hall().draw(data["number"], role=role, source="console")
-    return jsonify({"number": record.event.number, "index": record.event.index, "seq": record.seq}), 201
+
+    def apply():
+        record = hall().draw(data["number"], role=role, source="console")
+        return jsonify({"number": record.event.number, "index": record.event.index, "seq": record.seq}), 201
+
+    return idempotent(role, data, repr(data["number"]), apply)   # a retried draw answers the first result
 
 
 @bp.post("/draws/undo")

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from display import api, pages, sockets
 from display import documents as documents_api
+from display.crowd import SocketCaps
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
@@ -31,11 +32,12 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, SocketIO]:
+def create_app(hall, config, documents: dict | None = None, async_mode: str = "threading") -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``), handed in
-    by the composition root; without them those downloads answer 404.
+    by the composition root; without them those downloads answer 404. ``async_mode`` is ``"gevent"`` under
+    gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick eventlet first when installed).
     """
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
@@ -102,7 +104,8 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
         return resp
 
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready)
-    socketio = SocketIO(app, async_mode="threading", ping_interval=10, ping_timeout=10,
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=10, ping_timeout=10,
                         max_http_buffer_size=64 * 1024, json=SocketJSON)
-    sockets.install(socketio, hall)
+    server = config.server
+    sockets.install(socketio, hall, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
     return app, socketio

@@ -14,14 +14,16 @@ from flask import request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
 from display.auth import socket_role
+from display.crowd import SocketCaps
 from display.errors import ApiError, message_of
 from display.live import PUBLIC, SPEAKER, STAFF, event_for, staff_state
 
 NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
 
 
-def install(socketio: SocketIO, hall) -> None:
-    """Register the handlers and subscribe the broadcasts to the hall."""
+def install(socketio: SocketIO, hall, caps: SocketCaps | None = None) -> None:
+    """Register the handlers and subscribe the broadcasts to the hall; ``caps`` bounds anonymous sockets."""
+    caps = caps or SocketCaps()
 
     # Both run under the hall's lock: only build small payloads and queue them (emit queues per socket).
     # A failure here is logged by the hall, never turned into a refusal of the durable event.
@@ -42,12 +44,20 @@ def install(socketio: SocketIO, hall) -> None:
             role = socket_role(auth)
         except ApiError as exc:
             raise ConnectionRefusedError({"error": exc.code, "message": message_of(exc.code)})
+        if role is None:
+            refused = caps.admit(request.sid, request.remote_addr or "?")
+            if refused:
+                raise ConnectionRefusedError({"error": refused, "message": message_of(refused)})
         session["socket_role"] = role
         with hall.lock:
             join_room(PUBLIC if role is None else STAFF)
             if role in ("speaker", "admin"):
                 join_room(SPEAKER)
             socketio.emit("state", staff_state(hall, role), to=request.sid)
+
+    @socketio.on("disconnect")
+    def disconnect(reason=None):
+        caps.release(request.sid)
 
     @socketio.on("resync")
     def resync(data=None):

@@ -17,6 +17,7 @@ from typing import Iterable, Iterator
 from hall.cards import CARD_ID, Card, check_card_id, check_columns, make_card_id, normalize_card_id, split_card_id
 from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
 from hall.numbers import is_card_id
+from hall.spreadsheet import safe_cell
 
 FILE_NAME = "cards.csv"
 HEADER = ("card_id", "row1", "row2", "row3")
@@ -248,7 +249,7 @@ class CardBook:
         lines = [",".join(HEADER + (("sold",) if sold is not None else ()))]
         for card_id, card in self._cards.items():
             rows = card.rows
-            line = f"{card_id},{' '.join(map(str, rows[0]))},{' '.join(map(str, rows[1]))},{' '.join(map(str, rows[2]))}"
+            line = f"{safe_cell(card_id)},{' '.join(map(str, rows[0]))},{' '.join(map(str, rows[1]))},{' '.join(map(str, rows[2]))}"
             if sold is not None:
                 line += ",1" if card_id in sold else ",0"
             lines.append(line)

@@ -43,7 +43,13 @@ class ServerSection:
     port: int = 8080
     tls: bool = False          # serve HTTPS (phone cameras need it); certificate made in data_dir on first start
     local_port: int = 8081     # with tls: plain HTTP on 127.0.0.1 only, for the projector kiosk on the Pi (0: none)
-    threads: int = 400        # gunicorn threads: every connected screen or phone holds one (websocket)
+    threads: int = 400        # only with LOTO_HALL_SERVER=gthread (debugging): one thread per connection
+    worker_connections: int = 4000      # gevent: connections served at once (each a greenlet, not a thread)
+    header_timeout_s: float = 5.0       # a request's headers (and an idle keep-alive) must arrive within this
+    max_sockets_per_address: int = 16   # anonymous Socket.IO connections from one address (phones, projectors)
+    max_public_sockets: int = 3000      # anonymous Socket.IO connections overall; staff are never refused
+    max_connections_per_address: int = 256   # open TCP connections from one address (gevent server)
+    staff_idle_h: float = 12.0          # a staff session (cookie or token) ends after this long unused
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +155,9 @@ def _type_ok(value: Any, hint: Any) -> bool:
 # Bounds of the integer and amount keys (hall/numbers.py reads them); other floats must only be finite.
 _BOUNDS: dict[str, tuple[float, float]] = {
     "port": (0, 65535), "local_port": (0, 65535), "threads": (1, 10_000), "baudrate": (50, 4_000_000),
-    "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_connections": (1, 1_000_000),
-    "staff_idle_h": (0.1, 24 * 30), "max_range": (1, 1_000_000), "header_timeout_s": (0.5, 600),
+    "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_sockets": (1, 1_000_000),
+    "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
+    "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
 }
 
 
