@@ -67,7 +67,7 @@ def login():
 
 @bp.post("/logout")
 def logout():
-    session.clear()
+    A.logout()
     return jsonify({"role": None})
 
 

@@ -45,7 +45,7 @@ def create_app(hall, config, documents: dict | None = None, async_mode: str = "t
     app.config.update(
         SECRET_KEY=load_secret(data_dir), MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
         SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_NAME="loto_session",
-        SESSION_COOKIE_SECURE=False, LOTO_LANGUAGE=config.hall.language,
+        SESSION_COOKIE_SECURE=bool(config.server.tls), LOTO_LANGUAGE=config.hall.language,
         BABEL_DEFAULT_LOCALE=config.hall.language, BABEL_DEFAULT_TIMEZONE=config.hall.timezone,
     )
     app.json.sort_keys = False
@@ -54,7 +54,8 @@ def create_app(hall, config, documents: dict | None = None, async_mode: str = "t
     app.after_request(remember_locale)
     app.extensions["loto_hall"] = hall
     app.extensions["loto_documents"] = dict(documents or {})
-    app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"])
+    app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
+                                       idle_s=config.server.staff_idle_h * 3600)
     certificate = None
     if config.server.tls:
         from display.tls import ensure_certificate
