@@ -14,7 +14,7 @@ from display.live import projector_state, staff_state, verdict_payload
 from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
-from hall.numbers import is_ascii_digits, parse_amount, parse_int
+from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
 from hall.events import LotSpec
 from display.views import card_view
 
@@ -179,8 +179,8 @@ def claim():
     role = A.require("controller", "speaker")
     data = body()
     card_id = field(data, "card_id", str)
-    if len(card_id) > 64:
-        raise ApiError("bad_card_id")
+    if len(card_id) > 64 or not is_card_id(normalize_card_id(card_id)):
+        raise ApiError("bad_card_id")   # "=HYPERLINK(…)" or "-1-1" never reaches the journal
     h = hall()
     with h.lock:
         result = h.check_claim(card_id, role=role)

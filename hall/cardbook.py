@@ -173,7 +173,10 @@ class CardBook:
     def _parse_csv(cls, lines: Iterator[str], columns: str, every_column: bool,
                    errors: list[tuple[int, str]]) -> CardBook:
         reader = csv.reader(lines)
-        header = next(reader, None)
+        try:
+            header = next(reader, None)
+        except csv.Error as e:   # a 200 KB header, a NUL byte: the file is refused, never a crash
+            raise InvalidCardFile([(1, f"en-tête illisible ({e})")]) from None
         if header is None:
             raise InvalidCardFile([(1, f"fichier vide : l'en-tête {','.join(HEADER)} manque")])
         if header:
