@@ -178,3 +178,12 @@ def test_werkzeug_and_gthread_still_serve(tmp_path, run_hall):
         hall.wait_answering()
         assert timed_get(hall.url) < 5
         hall.close()
+
+
+def test_the_command_line_reads_numbers_like_the_api(tmp_path):
+    import subprocess
+    import sys
+    for count in ("٣", "３", "²", "-3"):
+        done = subprocess.run([sys.executable, "-m", "hall.app", "cards", "generate", "--count", count, "--csv",
+                               str(tmp_path / "x.csv")], capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 2 and "--count" in done.stderr and not (tmp_path / "x.csv").exists()
