@@ -253,7 +253,7 @@ def _adopt(book: CardBook, added: int, role: str):
     data_dir = h.config.data_dir
     with h.lock:
         merged = h.book.merged(book)
-        merged.save(data_dir)
+        h.journal.offload(lambda: merged.save(data_dir))   # its fsync in a real thread under gevent
         digest = hashlib.sha256((data_dir / "cards.csv").read_bytes()).hexdigest()
         record = h.replace_book(merged, digest, added, role=role)
     return jsonify({"added": added, "total": len(merged), "seq": record.seq}), 201
