@@ -147,7 +147,7 @@ def test_a_ball_awaited_on_a_pty_and_draws_fsync_never_hold_the_connections(tmp_
         assert get_json(hall.url + "/api/partie/start", headers=sp, data={})[0] == 201
         # the ball machine's reader is waiting on the empty pty all along: every request is still answered
         quiet = [timed_get(hall.url) for _ in range(20)]
-        assert max(quiet) < 1.0, quiet
+        assert max(quiet) < 2.0, quiet          # a loop held by the read would never answer
         os.write(master, b"42\r\n")
         deadline = time.monotonic() + 15
         while 42 not in hall.state()["draws"]:
@@ -166,7 +166,7 @@ def test_a_ball_awaited_on_a_pty_and_draws_fsync_never_hold_the_connections(tmp_
         stop.set()
         t.join(20)
         assert len(hall.state()["draws"]) == 31
-        assert during and max(during) < 1.0 and statistics.median(during) < 0.2, during
+        assert during and max(during) < 2.0 and statistics.median(during) < 0.5, during
     finally:
         os.close(master)
         os.close(slave)

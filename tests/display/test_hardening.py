@@ -59,6 +59,7 @@ def test_a_nan_already_in_the_journal_is_sent_as_null(room, client):
     state = strict_json(client.get("/api/state"))
     assert state["partie"]["lots"][0]["value_eur"] is None
     assert json.loads(SocketJSON.dumps({"v": float("inf"), "w": [float("nan")]})) == {"v": None, "w": [None]}
+    assert room.socketio.server.packet_class.json is SocketJSON     # every Socket.IO packet goes through it
     speaker = strict_json(client.get("/api/speaker/state", headers=room.headers("speaker")))
     assert speaker["partie"]["lots"][0]["value_eur"] is None
 
