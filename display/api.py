@@ -8,15 +8,18 @@ from flask import Blueprint, current_app, jsonify, request, session
 
 from display import auth as A
 from display.errors import ApiError
+from display.idempotency import idempotent
+from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
 from display.live import projector_state, staff_state, verdict_payload
 from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
-from hall.errors import InvalidCardFile
+from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
+from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
 from hall.events import LotSpec
 from display.views import card_view
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-MAX_JSON_BYTES = 64 * 1024
+MAX_GENERATE = 20000
 
 
 def hall():
@@ -25,12 +28,10 @@ def hall():
 
 def body() -> dict:
     """The request's JSON object (``{}`` when empty); 400 ``bad_json`` for anything else, 413 when huge."""
-    raw = request.get_data(cache=True)
-    if len(raw) > MAX_JSON_BYTES:
-        raise ApiError("too_large")
+    raw = read_body(MAX_JSON_BYTES)
     if not raw.strip():
         return {}
-    data = request.get_json(force=True, silent=True)
+    data = parse_json(raw)
     if not isinstance(data, dict):
         raise ApiError("bad_json")
     return data
@@ -40,11 +41,22 @@ def field(data: dict, name: str, kind: type | tuple, required: bool = True, defa
     value = data.get(name, default)
     if value is None and not required:
         return default
-    if kind is int and isinstance(value, str) and value.strip().isdigit():
-        return value   # the hall parses number texts itself ("42")
+    if kind is int and isinstance(value, str) and is_ascii_digits(value.strip()):
+        return value   # the hall parses number texts itself ("42"); "٣", "３", "²" are not digits here
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
         raise ApiError("bad_field", field=name)
     return value
+
+
+def _int(data: dict, name: str, low: int, high: int, default: int | None = None) -> int:
+    """The integer field ``name`` (JSON number or ASCII-digit text) within ``low..high``; 422 ``bad_field``."""
+    value = data.get(name)
+    if value is None and default is not None:
+        return default
+    try:
+        return parse_int(value, low, high, name)
+    except InvalidNumber:
+        raise ApiError("bad_field", field=name, low=low, high=high) from None
 
 
 @bp.post("/login")
@@ -55,7 +67,7 @@ def login():
 
 @bp.post("/logout")
 def logout():
-    session.clear()
+    A.logout()
     return jsonify({"role": None})
 
 
@@ -92,8 +104,13 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
             raise ApiError("bad_lot")
         label = lot.get("label") or lot["kind"].replace("_", " ").capitalize()
         value = lot.get("value_eur")
-        if not isinstance(label, str) or len(label) > 200 or (value is not None and not isinstance(value, (int, float))):
+        if not isinstance(label, str) or len(label) > 200:
             raise ApiError("bad_lot")
+        if value is not None:
+            try:
+                value = parse_amount(value, name="value_eur")
+            except InvalidNumber:
+                raise ApiError("bad_field", field="value_eur") from None
         out.append(LotSpec(lot["kind"], label, value))
     return tuple(out)
 
@@ -113,8 +130,12 @@ def draw():
     data = body()
     if "number" not in data:
         raise ApiError("bad_field", field="number")
-    record = hall().draw(data["number"], role=role, source="console")
-    return jsonify({"number": record.event.number, "index": record.event.index, "seq": record.seq}), 201
+
+    def apply():
+        record = hall().draw(data["number"], role=role, source="console")
+        return jsonify({"number": record.event.number, "index": record.event.index, "seq": record.seq}), 201
+
+    return idempotent(role, data, repr(data["number"]), apply)   # a retried draw answers the first result
 
 
 @bp.post("/draws/undo")
@@ -158,8 +179,8 @@ def claim():
     role = A.require("controller", "speaker")
     data = body()
     card_id = field(data, "card_id", str)
-    if len(card_id) > 64:
-        raise ApiError("bad_card_id")
+    if len(card_id) > 64 or not is_card_id(normalize_card_id(card_id)):
+        raise ApiError("bad_card_id")   # "=HYPERLINK(…)" or "-1-1" never reaches the journal
     h = hall()
     with h.lock:
         result = h.check_claim(card_id, role=role)
@@ -214,13 +235,16 @@ def sold():
     data = body()
     ranges = field(data, "ranges", str)
     is_sold = field(data, "sold", bool, required=False, default=True)
+    h = hall()
     try:
-        ids = CardBook.parse_id_ranges(ranges)
+        ids = CardBook.parse_id_ranges(ranges, limit=max(1, len(h.book)))
+    except RangeTooLarge as exc:
+        raise ApiError("range_too_large", count=exc.count, limit=exc.limit) from None
     except ValueError as exc:
         raise ApiError("bad_ranges", why=str(exc)) from None
     if not ids:
         raise ApiError("bad_ranges", why="")
-    record = hall().set_sold(ids, is_sold, role=role)
+    record = h.set_sold(ids, is_sold, role=role)
     return jsonify({"count": len(ids), "sold": is_sold, "seq": record.seq})
 
 
@@ -229,7 +253,7 @@ def _adopt(book: CardBook, added: int, role: str):
     data_dir = h.config.data_dir
     with h.lock:
         merged = h.book.merged(book)
-        merged.save(data_dir)
+        h.journal.offload(lambda: merged.save(data_dir))   # its fsync in a real thread under gevent
         digest = hashlib.sha256((data_dir / "cards.csv").read_bytes()).hexdigest()
         record = h.replace_book(merged, digest, added, role=role)
     return jsonify({"added": added, "total": len(merged), "seq": record.seq}), 201
@@ -238,9 +262,7 @@ def _adopt(book: CardBook, added: int, role: str):
 @bp.post("/cards/import")
 def cards_import():
     role = A.require("admin")
-    if request.content_length and request.content_length > current_app.config["MAX_CONTENT_LENGTH"]:
-        raise ApiError("too_large")
-    raw = request.get_data()
+    raw = read_body(MAX_UPLOAD_BYTES)      # the whole file or a 413: never a silent cut
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
@@ -256,12 +278,12 @@ def cards_import():
 def cards_generate():
     role = A.require("admin")
     data = body()
-    count = field(data, "count", int)
+    count = _int(data, "count", 1, MAX_GENERATE)
     series = field(data, "series", str, required=False, default="A")
     seed = data.get("seed")
-    start = field(data, "start", int, required=False, default=1)
-    if not 1 <= int(count) <= 20000 or not isinstance(seed, (str, int, type(None))) or isinstance(seed, bool):
-        raise ApiError("bad_field", field="count")
+    start = _int(data, "start", 1, 99_999_999, default=1)
+    if not isinstance(seed, (str, int, type(None))) or isinstance(seed, bool) or len(str(seed)) > 64:
+        raise ApiError("bad_field", field="seed")
     try:
         cards = generate_cards(int(count), seed if seed is not None else series, series,
                                hall().config.cards.columns, int(start))

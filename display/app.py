@@ -11,16 +11,18 @@ from werkzeug.exceptions import HTTPException
 
 from display import api, network, pages, portal, sockets
 from display import documents as documents_api
+from display.crowd import SocketCaps
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
+from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from hall.errors import Rejected
 
 log = logging.getLogger("loto-hall.display")
 mimetypes.add_type("application/wasm", ".wasm")   # WebAssembly.instantiateStreaming needs it
 mimetypes.add_type("font/woff2", ".woff2")
-MAX_BODY_BYTES = 4 * 1024 * 1024      # a card CSV of ~60 000 cartons; JSON bodies are held to 64 KiB
+MAX_BODY_BYTES = MAX_UPLOAD_BYTES     # a card CSV of ~60 000 cartons; JSON bodies are held to 64 KiB (limits.py)
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 413: "too_large"}
@@ -30,18 +32,20 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, SocketIO]:
+def create_app(hall, config, documents: dict | None = None, async_mode: str = "threading") -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
-    ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``), handed in
-    by the composition root; without them those downloads answer 404.
+    ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``),
+    handed in by the composition root; without them those downloads answer 404. ``async_mode`` is ``"gevent"`` under
+    gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick eventlet first when installed).
     """
     app = Flask(__name__)
+    app.json = StrictJSONProvider(app)
     data_dir = config.data_dir
     app.config.update(
         SECRET_KEY=load_secret(data_dir), MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
         SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_NAME="loto_session",
-        SESSION_COOKIE_SECURE=False, LOTO_LANGUAGE=config.hall.language,
+        SESSION_COOKIE_SECURE=bool(config.server.tls), LOTO_LANGUAGE=config.hall.language,
         BABEL_DEFAULT_LOCALE=config.hall.language, BABEL_DEFAULT_TIMEZONE=config.hall.timezone,
     )
     app.json.sort_keys = False
@@ -50,7 +54,8 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     app.after_request(remember_locale)
     app.extensions["loto_hall"] = hall
     app.extensions["loto_documents"] = dict(documents or {})
-    app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"])
+    app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
+                                       idle_s=config.server.staff_idle_h * 3600)
     certificate = None
     if config.server.tls:
         from display.tls import ensure_certificate
@@ -102,7 +107,9 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
         return resp
 
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready)
-    socketio = SocketIO(app, async_mode="threading", ping_interval=10, ping_timeout=10,
-                        max_http_buffer_size=64 * 1024)
-    app.extensions["loto_connections"] = sockets.install(socketio, hall)
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=10, ping_timeout=10,
+                        max_http_buffer_size=64 * 1024, json=SocketJSON)
+    server = config.server
+    app.extensions["loto_connections"] = sockets.install(
+        socketio, hall, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
     return app, socketio

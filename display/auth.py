@@ -1,5 +1,9 @@
 """Who is asking: PIN → role, signed tokens, cookie sessions with CSRF, PIN attempts rate-limited.
 
+Every token and cookie names a server-side session (``display/sessions.py``): logout, a changed PIN and
+``[server] staff_idle_h`` without use end it. PIN failures are limited per address and for every address
+together (kept across a restart, logged with the address, never the PIN).
+
 Roles: ``speaker``, ``controller``, ``desk``, ``admin``. The API takes ``Authorization: Bearer TOKEN``;
 the pages use the session cookie and send ``X-CSRF-Token`` with every change.
 """
@@ -10,6 +14,7 @@ import json
 import logging
 import os
 import secrets
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -18,12 +23,13 @@ from flask import current_app, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from display.errors import ApiError
+from display.sessions import LoginGuard, SessionTable, pin_fingerprint
 
 log = logging.getLogger("loto-hall.display")
 
 ROLES = ("controller", "desk", "speaker", "admin")      # least rights first: a shared PIN gets the smaller role
 STAFF = frozenset(ROLES)
-TOKEN_MAX_AGE_S = 24 * 3600
+TOKEN_MAX_AGE_S = 30 * 24 * 3600   # the signature's own limit; the session table ends tokens much sooner
 PINS_FILE = "pins.json"
 SECRET_FILE = "web.key"
 
@@ -58,7 +64,7 @@ def load_pins(config, data_dir: Path) -> dict[str, str]:
             if not pin:
                 pin, made = f"{secrets.randbelow(10**6):06d}", True
                 generated[role] = pin
-            log.warning("PIN %s non configuré : PIN généré %s (voir %s)", role, pin, path)
+            log.warning("PIN %s non configuré : PIN généré, affiché sur /admin (fichier %s)", role, path)
         pins[role] = pin
     if made:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -103,10 +109,15 @@ class RateLimiter:
 class Auth:
     """The app's authentication state (one per app; kept in ``app.extensions["loto_auth"]``)."""
 
-    def __init__(self, pins: dict[str, str], secret: bytes):
+    def __init__(self, pins: dict[str, str], secret: bytes, data_dir: Path | None = None, idle_s: float = 12 * 3600):
         self.pins = pins
         self.tokens = URLSafeTimedSerializer(secret, salt="loto-hall-token")
         self.limiter = RateLimiter()
+        if data_dir is None:
+            data_dir = Path(tempfile.mkdtemp(prefix="loto-hall-auth-"))
+        fingerprints = {role: pin_fingerprint(secret, role, pin) for role, pin in pins.items()}
+        self.sessions = SessionTable(data_dir, fingerprints, idle_s)
+        self.guard = LoginGuard(data_dir)
 
     def role_for_pin(self, pin: str) -> str | None:
         found = None
@@ -116,16 +127,29 @@ class Auth:
                 found = role
         return found
 
-    def make_token(self, role: str) -> str:
-        return self.tokens.dumps({"role": role})
+    def make_token(self, role: str, sid: str) -> str:
+        return self.tokens.dumps({"role": role, "sid": sid})
 
-    def role_for_token(self, token: str) -> str | None:
+    def token_session(self, token: str) -> str | None:
+        """The session id a token names (signature checked), whether or not the session still lives."""
         try:
             data = self.tokens.loads(token, max_age=TOKEN_MAX_AGE_S)
         except BadSignature:
             return None
-        role = data.get("role") if isinstance(data, dict) else None
+        return data.get("sid") if isinstance(data, dict) and isinstance(data.get("sid"), str) else None
+
+    def role_for_token(self, token: str) -> str | None:
+        """The role of a token whose session still lives (``None``: forged, logged out, PIN changed, idle)."""
+        sid = self.token_session(token)
+        role = self.sessions.role(sid) if sid else None
         return role if role in STAFF else None
+
+    def role_for_cookie(self) -> str | None:
+        """The role of the cookie session, when its server-side session still lives."""
+        role = self.sessions.role(session.get("sid"))
+        if role is None or role != session.get("role"):
+            return None
+        return role
 
 
 def auth() -> Auth:
@@ -136,18 +160,36 @@ def login(pin) -> dict:
     """Check a PIN (rate-limited per address) and open a cookie session; returns role, token and CSRF token."""
     a = auth()
     key = request.remote_addr or "?"
-    wait = a.limiter.retry_after(key)
+    # Refused while locked without being checked nor counted: nobody can make a lock last longer.
+    wait = max(a.limiter.retry_after(key), a.guard.retry_after())
     if wait:
         raise ApiError("too_many_attempts", retry_after=wait)
     role = a.role_for_pin(pin) if isinstance(pin, str) and 0 < len(pin) <= 64 else None
     if role is None:
         a.limiter.failed(key)
+        a.guard.failed(key)
         raise ApiError("bad_pin")
     a.limiter.succeeded(key)
+    a.sessions.close(session.get("sid"))
     session.clear()
+    sid = a.sessions.open(role)
     session["role"] = role
+    session["sid"] = sid
     session["csrf"] = secrets.token_urlsafe(24)
-    return {"role": role, "token": a.make_token(role), "csrf": session["csrf"]}
+    return {"role": role, "token": a.make_token(role, sid), "csrf": session["csrf"]}
+
+
+def logout() -> None:
+    """End the caller's sessions: the cookie's and the Bearer token's (a token logged out stops working)."""
+    a = auth()
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        sid = a.token_session(token.strip())
+        if sid:
+            a.sessions.close(sid)
+    a.sessions.close(session.get("sid"))
+    session.clear()
 
 
 def csrf_token() -> str:
@@ -168,7 +210,7 @@ def request_role() -> str | None:
         if role is None:
             raise ApiError("bad_token")
         return role
-    role = session.get("role")
+    role = auth().role_for_cookie() if session.get("role") in STAFF else None
     if role not in STAFF:
         return None
     if request.method not in ("GET", "HEAD", "OPTIONS"):
@@ -199,5 +241,5 @@ def socket_role(auth_data) -> str | None:
         if role is None:
             raise ApiError("bad_token")
         return role
-    role = session.get("role")
+    role = auth().role_for_cookie() if session.get("role") in STAFF else None
     return role if role in STAFF else None

@@ -16,11 +16,12 @@ STATUS: dict[str, int] = {
     "method_not_allowed": 405,
     "already_drawn": 409, "partie_running": 409, "nothing_to_undo": 409, "already_undone": 409,
     "undo_after_award": 409, "not_paused": 409, "no_valid_claim": 409, "lots_remaining": 409,
-    "already_redeemed": 409, "nothing_proposed": 409,
+    "already_redeemed": 409, "nothing_proposed": 409, "request_id_reused": 409,
     "too_large": 413,
     "out_of_range": 422, "bad_lot": 422, "not_a_valid_claim": 422, "card_in_two_groups": 422, "bad_card_id": 422, "bad_cards": 422, "bad_ranges": 422,
+    "range_too_large": 422,
     "no_partie": 423, "locked": 423, "partie_finished": 423, "claims_pending": 423,
-    "too_many_attempts": 429,
+    "too_many_attempts": 429, "too_many_sockets": 429, "too_many_sockets_from_address": 429,
 }
 
 MESSAGES = {
@@ -35,6 +36,8 @@ MESSAGES = {
     "not_found": _l("Cette adresse n'existe pas."),
     "method_not_allowed": _l("Méthode non permise sur cette adresse."),
     "too_large": _l("Requête trop volumineuse."),
+    "too_many_sockets": _l("Trop d'écrans connectés : réessayez dans un moment."),
+    "too_many_sockets_from_address": _l("Trop de connexions depuis cet appareil : fermez des onglets."),
     "too_many_attempts": _l("Trop d'essais de code PIN : réessayez dans %(retry_after)s secondes."),
     "already_drawn": _l("Le %(number)s est déjà sorti."),
     "out_of_range": _l("Numéro invalide : il faut un nombre de 1 à 90."),
@@ -54,11 +57,13 @@ MESSAGES = {
     "unknown_card": _l("Carton inconnu."),
     "unknown_voucher": _l("Bon inconnu ou falsifié."),
     "already_redeemed": _l("Ce bon a déjà été échangé."),
+    "request_id_reused": _l("Cet identifiant de requête a déjà servi pour un autre numéro."),
     "nothing_proposed": _l("Aucune boule en attente de confirmation."),
     "not_a_valid_claim": _l("Un carton du groupe n'a pas de quine validée sur ce numéro."),
     "card_in_two_groups": _l("Un carton ne peut appartenir qu'à un seul joueur."),
     "bad_cards": _l("Fichier de cartons refusé."),
     "bad_ranges": _l("Plage de cartons incorrecte."),
+    "range_too_large": _l("Trop de cartons d'un coup : %(count)s demandés, %(limit)s au plus."),
     "internal": _l("Erreur interne : l'opération n'a pas été faite."),
 }
 

@@ -7,19 +7,35 @@ _ERR = {"$ref": "#/components/responses/Error"}
 
 
 def _op(summary: str, role: str | None, body: dict | None = None, ok: dict | None = None,
-        ok_status: str = "200", errors: tuple[str, ...] = ()) -> dict:
+        ok_status: str = "200", errors: tuple[str, ...] = (), params: tuple[dict, ...] = (),
+        media: str = "application/json") -> dict:
+    """One operation with every status it can answer: its own, the role's (401/403), a body's (400/413/422),
+    and 429 for the PIN login; Socket.IO and the pages are not in this document."""
     op: dict = {"summary": summary, "responses": {ok_status: {"description": "OK", "content": {
-        "application/json": {"schema": ok or {"type": "object"}}}}}}
+        media: {"schema": ok or ({"type": "object"} if media == "application/json" else STR)}}}}}
+    if params:
+        op["parameters"] = list(params)
     if role:
         op["security"] = [{"bearer": []}, {"cookie": []}]
         op["x-role"] = role
         op["responses"].update({"401": _ERR, "403": _ERR})
     if body is not None:
         op["requestBody"] = {"required": False, "content": {"application/json": {"schema": body}}}
-        op["responses"].update({"400": _ERR, "413": _ERR})
+        op["responses"].update({"400": _ERR, "413": _ERR, "422": _ERR})
     for code in errors:
         op["responses"][str(STATUS.get(code, 409))] = _ERR
     return op
+
+
+def _path(name: str, description: str, pattern: str | None = None) -> dict:
+    schema = {"type": "string", "minLength": 1, "maxLength": 64}
+    if pattern:
+        schema["pattern"] = pattern
+    return {"name": name, "in": "path", "required": True, "description": description, "schema": schema}
+
+
+def _query(name: str, schema: dict, description: str) -> dict:
+    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
 
 
 def _obj(**props) -> dict:
@@ -27,7 +43,10 @@ def _obj(**props) -> dict:
 
 
 INT, STR, BOOL = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
+NULLABLE_OBJ = {"type": ["object", "null"]}
 LOT = _obj(kind={"enum": ["quine", "double_quine", "carton_plein"]}, label=STR, status=STR)
+LOT_IN = _obj(kind={"enum": ["quine", "double_quine", "carton_plein"]}, label=STR,
+              value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000})
 STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "lots": {"type": "array", "items": LOT},
                                                                 "current_lot": {"type": ["integer", "null"]}}},
              draws={"type": "array", "items": INT}, last={"type": ["integer", "null"]},
@@ -37,57 +56,87 @@ STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "
 def spec() -> dict:
     """The OpenAPI document."""
     p = {
-        "/api/login": {"post": _op("PIN → rôle et jeton", None, _obj(pin=STR), _obj(role=STR, token=STR, csrf=STR),
-                                   errors=("bad_pin", "too_many_attempts"))},
-        "/api/logout": {"post": _op("Fermer la session (cookie)", None)},
-        "/api/me": {"get": _op("Le rôle de l'appelant", None)},
+        "/api/login": {"post": _op("PIN → rôle et jeton (une session du serveur, close par logout, un PIN changé "
+                                   "ou [server] staff_idle_h sans usage)", None, _obj(pin=STR),
+                                   _obj(role=STR, token=STR, csrf=STR), errors=("bad_pin", "too_many_attempts"))},
+        "/api/logout": {"post": _op("Fermer la session (cookie et jeton Bearer envoyés)", None)},
+        "/api/me": {"get": {**_op("Le rôle de l'appelant", None), "responses": {
+            "200": {"description": "OK", "content": {"application/json": {"schema": _obj()}}}, "401": _ERR}}},
         "/api/state": {"get": _op("L'état public (projecteur)", None, ok=STATE)},
         "/api/speaker/state": {"get": _op("La console du speaker : réclamations, veille des gagnants, appareils", "speaker")},
         "/api/partie/start": {"post": _op("Démarrer la partie suivante", "speaker",
-                                          _obj(lots={"type": "array", "items": LOT}, consolation=STR),
-                                          ok_status="201", errors=("partie_running", "bad_lot"))},
-        "/api/draws": {"post": _op("Tirer un numéro", "speaker", _obj(number=INT), _obj(number=INT, index=INT, seq=INT),
-                                   "201", ("already_drawn", "out_of_range", "no_partie", "locked"))},
+                                          _obj(lots={"type": "array", "items": LOT_IN}, consolation=STR),
+                                          ok_status="201", errors=("partie_running", "no_partie", "bad_lot"))},
+        "/api/draws": {"post": _op(
+            "Tirer un numéro. Idempotent avec une clé (request_id dans le corps ou en-tête Idempotency-Key, "
+            "8 à 64 caractères A-Z a-z 0-9 _ . : -) : une nouvelle tentative avec la même clé reçoit la première "
+            "réponse (en-tête Idempotent-Replayed: true) au lieu de tirer encore ; la même clé pour un autre "
+            "numéro est refusée (409 request_id_reused). Clés gardées 10 min en mémoire.", "speaker",
+            _obj(number=INT, request_id=STR), _obj(number=INT, index=INT, seq=INT), "201",
+            ("already_drawn", "out_of_range", "no_partie", "locked", "request_id_reused"),
+            ({"name": "Idempotency-Key", "in": "header", "required": False,
+              "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{8,64}$"}},))},
         "/api/draws/undo": {"post": _op("Annuler le dernier numéro", "speaker",
                                         errors=("nothing_to_undo", "undo_after_award", "no_partie"))},
         "/api/draws/confirm": {"post": _op("Confirmer (ou corriger) la boule lue par la machine", "speaker",
-                                           _obj(number=INT), ok_status="201", errors=("nothing_proposed",))},
-        "/api/draws/reject": {"post": _op("Rejeter la boule lue par la machine", "speaker")},
+                                           _obj(number=INT), ok_status="201",
+                                           errors=("nothing_proposed", "no_partie", "locked"))},
+        "/api/draws/reject": {"post": _op("Rejeter la boule lue par la machine", "speaker", errors=("nothing_proposed",))},
         "/api/draws/resume": {"post": _op("Reprendre le tirage après une fausse annonce", "speaker",
-                                          errors=("not_paused", "claims_pending"))},
-        "/api/claims/announce": {"post": _op("Arrêter le tirage : quelqu'un a crié", "speaker")},
+                                          errors=("not_paused", "claims_pending", "no_partie"))},
+        "/api/claims/announce": {"post": _op("Arrêter le tirage : quelqu'un a crié", "speaker",
+                                             errors=("no_partie", "partie_running"))},
         "/api/claims": {"post": _op("Vérifier un carton", "controller", _obj(card_id=STR),
                                     _obj(verdict={"enum": ["valid", "incomplete", "missed", "unknown_card",
                                                            "unsold_card", "cancelled_card", "closed"]},
-                                         card_id=STR, lot=_obj(), rows={"type": "array"},
+                                         card_id={"type": ["string", "null"]}, lot=NULLABLE_OBJ, rows={"type": "array"},
                                          complete_rows={"type": "array"}, missing={"type": "array"},
                                          last={"type": ["integer", "null"]}, checked_before={"type": "array"},
-                                         card=_obj()),
-                                    errors=("bad_card_id",))},
+                                         card=NULLABLE_OBJ),
+                                    errors=("bad_card_id", "no_partie"))},
         "/api/cards/{card_id}": {"get": _op("Un carton tel que le contrôleur le voit", "controller",
-                                            errors=("unknown_card",))},
+                                            errors=("unknown_card",),
+                                            params=(_path("card_id", "identifiant du carton, ex. A-00412K"),))},
         "/api/lots/award": {"post": _op("Attribuer le lot (tirage au sort si plusieurs)", "speaker",
                                         ok=_obj(winner=STR, tie_break={"type": "array"}, consolation={"type": "array"},
-                                                vouchers={"type": "array"}), errors=("no_valid_claim",))},
+                                                vouchers={"type": "array"}), body=_obj(same_player={"type": "array"}),
+                                        errors=("no_valid_claim", "no_partie", "not_a_valid_claim",
+                                                "card_in_two_groups"))},
         "/api/partie/clear": {"post": _op("Démarquez ! (fin de partie)", "speaker", _obj(force=BOOL),
-                                          errors=("lots_remaining", "claims_pending"))},
+                                          errors=("lots_remaining", "claims_pending", "no_partie"))},
         "/api/vouchers/{code}/redeem": {"post": _op("Remettre le lot d'un bon d'échange", "desk",
-                                                    errors=("unknown_voucher", "already_redeemed"))},
+                                                    errors=("unknown_voucher", "already_redeemed"),
+                                                    params=(_path("code", "code du bon d'échange"),))},
         "/api/vouchers/{code}/reprint": {"post": _op("Réimprimer un bon (DUPLICATA)", "speaker", ok_status="202",
-                                                     errors=("unknown_voucher",))},
-        "/api/cards/sold": {"post": _op("Cartons vendus (plages A-00001N..A-00100N)", "desk",
-                                        _obj(ranges=STR, sold=BOOL), errors=("bad_ranges", "unknown_card"))},
-        "/api/cards/import": {"post": {**_op("Importer des cartons (CSV en corps de requête)", "admin",
+                                                     errors=("unknown_voucher",),
+                                                     params=(_path("code", "code du bon d'échange"),))},
+        "/api/cards/sold": {"post": _op("Cartons vendus (plages A-00001N..A-00100N ; au plus autant de cartons "
+                                        "que le carnet en compte, sinon 422 range_too_large)", "desk",
+                                        _obj(ranges=STR, sold=BOOL),
+                                        errors=("bad_ranges", "range_too_large", "unknown_card"))},
+        "/api/cards/import": {"post": {**_op("Importer des cartons (CSV en corps de requête, 4 Mio au plus, même "
+                                             "envoyé par morceaux : tout ou 413/422, jamais tronqué)", "admin",
                                              ok_status="201", errors=("bad_cards",)),
                                        "requestBody": {"content": {"text/csv": {"schema": STR}}}}},
-        "/api/cards/generate": {"post": _op("Générer des cartons", "admin", _obj(count=INT, series=STR, seed=STR),
-                                            ok_status="201")},
-        "/api/cards.csv": {"get": _op("Le carnet de cartons en CSV", "admin")},
-        "/api/cards.pdf": {"get": _op("Les cartons en planches imprimables (PDF ; ?series=A, ?per_page=6|12)", "admin")},
-        "/api/report.pdf": {"get": _op("Le rapport de la soirée (PDF)", "admin")},
-        "/api/report.csv": {"get": _op("Le rapport de la soirée (CSV)", "admin")},
+        "/api/cards/generate": {"post": _op("Générer des cartons (count : 1 à 20 000, chiffres ASCII)", "admin",
+                                            _obj(count={"type": "integer", "minimum": 1, "maximum": 20000},
+                                                 series={"type": "string", "pattern": "^[A-HJ-NP-Z]{1,3}$"},
+                                                 seed={"type": "string", "maxLength": 64},
+                                                 start={"type": "integer", "minimum": 1, "maximum": 99999}),
+                                            ok_status="201", errors=("bad_cards",))},
+        "/api/cards.csv": {"get": _op("Le carnet de cartons en CSV", "admin", media="text/csv")},
+        "/api/cards.pdf": {"get": _op("Les cartons en planches imprimables (PDF)", "admin", errors=("not_found",),
+                                      params=(_query("series", STR, "série, ex. A"),
+                                              _query("per_page", {"enum": [6, 12]}, "cartons par page")),
+                                      media="application/pdf")},
+        "/api/report.pdf": {"get": _op("Le rapport de la soirée (PDF)", "admin", errors=("not_found",),
+                                       media="application/pdf")},
+        "/api/report.csv": {"get": _op("Le rapport de la soirée (CSV ; cellules = + - @ préfixées d'une apostrophe)",
+                                       "admin", media="text/csv")},
         "/api/admin": {"get": _op("Programme, PIN, certificat, appareils", "admin")},
-        "/api/devices/{name}/test": {"post": _op("Demander un test d'appareil", "admin", ok_status="202")},
+        "/api/devices/{name}/test": {"post": _op("Demander un test d'appareil", "admin", ok_status="202",
+                                                 errors=("not_found",),
+                                                 params=(_path("name", "printer, ball_machine, keypad ou scanner"),))},
         "/api/openapi.json": {"get": _op("Ce document", None)},
     }
     return {
@@ -97,7 +146,7 @@ def spec() -> dict:
         "paths": p,
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"},
-                                "cookie": {"type": "apiKey", "in": "cookie", "name": "session",
+                                "cookie": {"type": "apiKey", "in": "cookie", "name": "loto_session",
                                            "description": "pages : envoyer aussi l'en-tête X-CSRF-Token"}},
             "responses": {"Error": {"description": "Refus", "content": {"application/json": {"schema": _obj(
                 error={"enum": sorted(STATUS)}, message=STR)}}}},

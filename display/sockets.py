@@ -16,6 +16,7 @@ from flask import request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
 from display.auth import socket_role
+from display.crowd import SocketCaps
 from display.errors import ApiError, message_of
 from display.live import PUBLIC, SPEAKER, STAFF, event_for, staff_state
 
@@ -38,8 +39,10 @@ class Connections:
         return self._count
 
 
-def install(socketio: SocketIO, hall) -> Connections:
-    """Register the handlers and subscribe the broadcasts to the hall; returns the live connection counter."""
+def install(socketio: SocketIO, hall, caps: SocketCaps | None = None) -> Connections:
+    """Register the handlers and subscribe the broadcasts to the hall; ``caps`` bounds anonymous sockets;
+    returns the live connection counter."""
+    caps = caps or SocketCaps()
     connections = Connections()
 
     # Both run under the hall's lock: only build small payloads and queue them (emit queues per socket).
@@ -61,6 +64,10 @@ def install(socketio: SocketIO, hall) -> Connections:
             role = socket_role(auth)
         except ApiError as exc:
             raise ConnectionRefusedError({"error": exc.code, "message": message_of(exc.code)})
+        if role is None:
+            refused = caps.admit(request.sid, request.remote_addr or "?")
+            if refused:
+                raise ConnectionRefusedError({"error": refused, "message": message_of(refused)})
         session["socket_role"] = role
         connections.change(+1)
         with hall.lock:
@@ -70,8 +77,9 @@ def install(socketio: SocketIO, hall) -> Connections:
             socketio.emit("state", staff_state(hall, role), to=request.sid)
 
     @socketio.on("disconnect")
-    def disconnect(*reason):
+    def disconnect(reason=None):
         connections.change(-1)
+        caps.release(request.sid)
 
     @socketio.on("resync")
     def resync(data=None):

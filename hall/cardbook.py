@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from hall.cards import CARD_ID, Card, check_card_id, check_columns, make_card_id, normalize_card_id, split_card_id
-from hall.errors import InvalidCard, InvalidCardFile
+from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
+from hall.numbers import is_card_id
+from hall.spreadsheet import safe_cell
 
 FILE_NAME = "cards.csv"
 HEADER = ("card_id", "row1", "row2", "row3")
@@ -24,8 +26,11 @@ _MAX_ID = 32
 
 def _id_problem(card_id: str) -> str | None:
     """Return what is wrong with a CSV card ID, or None when it is fine."""
-    if CARD_ID.fullmatch(card_id):
+    if is_card_id(card_id):
         return None
+    if CARD_ID.fullmatch(card_id):
+        return (f"l'identifiant « {card_id} » doit commencer et finir par une lettre ou un chiffre, sans « -- », "
+                "et contenir une lettre s'il a un tiret")
     if not card_id:
         return "identifiant vide"
     if len(card_id) > _MAX_ID:
@@ -168,7 +173,10 @@ class CardBook:
     def _parse_csv(cls, lines: Iterator[str], columns: str, every_column: bool,
                    errors: list[tuple[int, str]]) -> CardBook:
         reader = csv.reader(lines)
-        header = next(reader, None)
+        try:
+            header = next(reader, None)
+        except csv.Error as e:   # a 200 KB header, a NUL byte: the file is refused, never a crash
+            raise InvalidCardFile([(1, f"en-tête illisible ({e})")]) from None
         if header is None:
             raise InvalidCardFile([(1, f"fichier vide : l'en-tête {','.join(HEADER)} manque")])
         if header:
@@ -244,7 +252,7 @@ class CardBook:
         lines = [",".join(HEADER + (("sold",) if sold is not None else ()))]
         for card_id, card in self._cards.items():
             rows = card.rows
-            line = f"{card_id},{' '.join(map(str, rows[0]))},{' '.join(map(str, rows[1]))},{' '.join(map(str, rows[2]))}"
+            line = f"{safe_cell(card_id)},{' '.join(map(str, rows[0]))},{' '.join(map(str, rows[1]))},{' '.join(map(str, rows[2]))}"
             if sold is not None:
                 line += ",1" if card_id in sold else ",0"
             lines.append(line)
@@ -284,12 +292,14 @@ class CardBook:
     # ------------------------------------------------------------ sold ranges
 
     @staticmethod
-    def parse_id_ranges(text: str) -> list[str]:
+    def parse_id_ranges(text: str, limit: int | None = None) -> list[str]:
         """Return the IDs of ``"A-00001N..A-00010P, A-00042G"`` (ranges inclusive, one series, checks verified).
 
-        Raise ValueError naming the faulty part.
+        Raise ValueError naming the faulty part; ``RangeTooLarge`` when the parts name more than ``limit``
+        cartons, counted before a single range is expanded (``A-00000Q..A-2000000L`` is millions of IDs).
         """
-        ids: dict[str, None] = {}
+        parts: list[tuple[str, int, int] | str] = []   # in the order given: an ID, or (series, first, last)
+        total = 0
         for part in text.replace(";", ",").split(","):
             part = part.strip()
             if not part:
@@ -300,7 +310,10 @@ class CardBook:
                     raise ValueError(f"« {part} » : {_id_problem(card_id)}")
                 if check_card_id(card_id) is False:
                     raise ValueError(f"« {part} » : caractère de contrôle faux, identifiant mal tapé ?")
-                ids[card_id] = None
+                parts.append(card_id)
+                total += 1
+                if limit is not None and total > limit:
+                    raise RangeTooLarge(total, limit)
                 continue
             ends = [normalize_card_id(end) for end in part.split("..")]
             if len(ends) != 2:
@@ -316,6 +329,16 @@ class CardBook:
                 raise ValueError(f"« {part} » : les deux bouts d'une plage doivent être de la même série")
             if first > last:
                 raise ValueError(f"« {part} » : le début de la plage dépasse la fin")
+            parts.append((series, first, last))
+            total += last - first + 1
+            if limit is not None and total > limit:
+                raise RangeTooLarge(total, limit)
+        ids: dict[str, None] = {}
+        for item in parts:
+            if isinstance(item, str):
+                ids[item] = None
+                continue
+            series, first, last = item
             for number in range(first, last + 1):
                 ids[make_card_id(series, number)] = None
         return list(ids)

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from hall.errors import InvalidCard, InvalidNumber
+from hall.numbers import is_ascii_digits
 
 COLUMN_CONVENTIONS = ("1-9", "1-10")
 
@@ -65,7 +66,7 @@ def parse_number(value: str | int) -> int:
     elif isinstance(value, str):
         text = value.strip()
         # isascii: int() would also read "٣" or "+4" or "4_2", which no ball machine or keyboard sends
-        n = int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else 0
+        n = int(text) if is_ascii_digits(text) and len(text) <= 10 else 0
     else:
         n = 0
     if not 1 <= n <= 90:

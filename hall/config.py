@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hall.errors import ConfigError
+from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
+from hall.numbers import MAX_EUR, parse_amount, parse_int
 from hall.partie import DEFAULT_LOTS
 
 DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
@@ -42,7 +43,13 @@ class ServerSection:
     port: int = 8080
     tls: bool = False          # serve HTTPS (phone cameras need it); certificate made in data_dir on first start
     local_port: int = 8081     # with tls: plain HTTP on 127.0.0.1 only, for the projector kiosk on the Pi (0: none)
-    threads: int = 400        # gunicorn threads: every connected screen or phone holds one (websocket)
+    threads: int = 400        # only with LOTO_HALL_SERVER=gthread (debugging): one thread per connection
+    worker_connections: int = 4000      # gevent: connections served at once (each a greenlet, not a thread)
+    header_timeout_s: float = 5.0       # a request's headers (and an idle keep-alive) must arrive within this
+    max_sockets_per_address: int = 16   # anonymous Socket.IO connections from one address (phones, projectors)
+    max_public_sockets: int = 3000      # anonymous Socket.IO connections overall; staff are never refused
+    max_connections_per_address: int = 256   # open TCP connections from one address (gevent server)
+    staff_idle_h: float = 12.0          # a staff session (cookie or token) ends after this long unused
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +173,30 @@ def _type_ok(value: Any, hint: Any) -> bool:
     return isinstance(value, origin)
 
 
+# Bounds of the integer and amount keys (hall/numbers.py reads them); other floats must only be finite.
+_BOUNDS: dict[str, tuple[float, float]] = {
+    "port": (0, 65535), "local_port": (0, 65535), "threads": (1, 10_000), "baudrate": (50, 4_000_000),
+    "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_sockets": (1, 1_000_000),
+    "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
+    "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
+}
+
+
+def _number_problem(key: str, value: Any, hint: Any) -> str | None:
+    """What is wrong with a numeric config value (NaN, infinity, out of its bounds), or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    low, high = _BOUNDS.get(key, (-1e12, 1e12))
+    try:
+        if isinstance(value, int) and hint in (int, int | None):
+            parse_int(value, int(low), int(high), key)
+        else:
+            parse_amount(value, low, high, key)
+    except InvalidNumber as exc:
+        return str(exc)
+    return None
+
+
 def _section(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
     if not isinstance(raw, dict):
         problems.append(f"[{where}] doit être une table")
@@ -182,6 +213,10 @@ def _section(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
         f = fields[key]
         if not _type_ok(value, hints[key]):
             problems.append(f"{where}.{key} : {value!r} n'est pas du type {getattr(hints[key], '__name__', hints[key])}")
+            continue
+        number_problem = _number_problem(key, value, hints[key])
+        if number_problem:
+            problems.append(f"{where}.{key} : {number_problem}")
             continue
         choices = f.metadata.get("choices")
         if choices and value not in choices:

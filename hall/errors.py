@@ -10,6 +10,14 @@ class InvalidNumber(HallError, ValueError):
     """A ball number that is not an integer 1–90 (``"4a"``, ``0``, ``91``, ``""``)."""
 
 
+class RangeTooLarge(HallError, ValueError):
+    """A list of card IDs or ranges naming more cartons than allowed (refused before any is expanded)."""
+
+    def __init__(self, count: int, limit: int):
+        self.count, self.limit = count, limit
+        super().__init__(f"{count} cartons demandés, {limit} au plus")
+
+
 class InvalidCard(HallError, ValueError):
     """A carton that breaks the layout rules (INTERFACE §2, RULES L1–L4)."""
 

@@ -8,7 +8,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, TypeVar
+
+T = TypeVar("T")
+
+
+def _inline(fn: Callable[[], T]) -> T:
+    return fn()
 
 from hall.errors import JournalError
 from hall.events import Record, from_payload, to_payload
@@ -31,6 +37,9 @@ class Journal:
 
     def __init__(self, path: str | os.PathLike):
         self.path = os.fspath(path)
+        # How the durable write runs: inline, or handed to a real thread when the server runs an event loop
+        # (SQLite's fsync is a C call no greenlet can yield from; see hall/app/wiring.offload_blocking_io).
+        self.offload: Callable[[Callable[[], Any]], Any] = _inline
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -58,7 +67,7 @@ class Journal:
         """Write several events in one transaction: after a crash, all of them are there or none."""
         rows = [(self._last_seq + i, e.type, json.dumps(to_payload(e), ensure_ascii=False, separators=(",", ":")), role, at)
                 for i, e in enumerate(events, start=1)]
-        try:
+        def write() -> None:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.executemany("INSERT INTO events (seq, type, payload, role, at) VALUES (?, ?, ?, ?, ?)", rows)
@@ -66,6 +75,9 @@ class Journal:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+
+        try:
+            self.offload(write)
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: append failed: {exc}") from exc
         self._last_seq += len(rows)

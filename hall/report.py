@@ -17,6 +17,7 @@ from typing import Iterable
 
 from hall.events import Record
 from hall.partie import AWARDED, Evening
+from hall.spreadsheet import safe_cell
 
 KIND_LABELS = {"quine": "Quine", "double_quine": "Double quine", "carton_plein": "Carton plein"}
 FALSE_CLAIM = "incomplete"
@@ -265,4 +266,4 @@ def _write(report: EveningReport, fh) -> None:
     writer = csv.DictWriter(fh, fieldnames=CSV_HEADER, extrasaction="raise", lineterminator="\r\n")
     writer.writeheader()
     for row in csv_rows(report):
-        writer.writerow({k: ("" if row.get(k) is None else row.get(k, "")) for k in CSV_HEADER})
+        writer.writerow({k: ("" if row.get(k) is None else safe_cell(row.get(k, ""))) for k in CSV_HEADER})

@@ -6,6 +6,19 @@ import sys
 
 from hall.app.lang import is_french as _fr
 from hall.app.lang import t
+from hall.errors import InvalidNumber
+from hall.numbers import parse_int
+
+
+def _whole(low: int, high: int):
+    """An argparse type: an integer written in ASCII digits within ``low..high`` (hall/numbers.py)."""
+    def parse(text: str) -> int:
+        try:
+            return parse_int(text, low, high, "valeur")
+        except InvalidNumber as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    parse.__name__ = "nombre"
+    return parse
 
 
 EXAMPLES = t(
@@ -26,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
                            epilog=t("exemple : loto-hall serve --config /etc/loto-hall/config.toml", "example: loto-hall serve --config /etc/loto-hall/config.toml"))
     serve.add_argument("--config", help=t("fichier TOML (défaut ./loto-hall.toml puis /etc/loto-hall/config.toml)", "TOML file (default ./loto-hall.toml then /etc/loto-hall/config.toml)"))
     serve.add_argument("--host", help=t("adresse d'écoute", "listen address"))
-    serve.add_argument("--port", type=int, help=t("port d'écoute", "listen port"))
+    serve.add_argument("--port", type=_whole(0, 65535), help=t("port d'écoute", "listen port"))
     serve.add_argument("--demo", action="store_true", help=t("sans matériel : machine à boules simulée, cartons de démo, imprimante factice", "no hardware: simulated ball machine, demo cards, printer sink"))
     serve.add_argument("--data-dir", help=t("dossier des données (défaut : celui de la config ; en démo, un dossier temporaire)", "data folder (default: the config's; in demo, a temporary folder)"))
     serve.add_argument("--interval", type=float, default=4.0, help=t("démo : secondes entre deux boules", "demo: seconds between balls"))
@@ -36,10 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     gen = csub.add_parser("generate", formatter_class=fmt, help=t("fabrique N cartons valides", "make N valid cartons"),
                           epilog=t("exemple : loto-hall cards generate --count 600 --series A --seed 1 --csv a.csv --pdf a.pdf",
                                    "example: loto-hall cards generate --count 600 --series A --seed 1 --csv a.csv --pdf a.pdf"))
-    gen.add_argument("--count", type=int, required=True)
+    gen.add_argument("--count", type=_whole(1, 1_000_000), required=True)
     gen.add_argument("--series", default="A")
     gen.add_argument("--seed", default=None)
-    gen.add_argument("--start", type=int, default=1, help=t("premier numéro de la série", "first number in the series"))
+    gen.add_argument("--start", type=_whole(0, 99_999_999), default=1, help=t("premier numéro de la série", "first number in the series"))
     gen.add_argument("--csv", help=t("fichier CSV à écrire", "CSV file to write"))
     gen.add_argument("--pdf", help=t("planches imprimables (PDF)", "printable sheets (PDF)"))
     gen.add_argument("--per-page", type=int, choices=(6, 12), default=6)

@@ -1,8 +1,16 @@
-"""The production server: gunicorn's arbiter with one gthread worker, in which the whole hall is built.
+"""The production server: gunicorn's arbiter with one gevent worker, in which the whole hall is built.
 
-Why this shape (docs/install-pi.md, ECOSYSTEM §3):
+Why this shape (docs/install-pi.md, ECOSYSTEM §3, Flask-SocketIO's deployment guide):
 - one worker (``-w 1``): Socket.IO without sticky sessions, and one writer for the journal;
-- gthread: threads suit the blocking serial/evdev/escpos drivers and simple-websocket;
+- gevent: a connection is a greenlet, not a thread (a thread per websocket froze the hall at 400 phones).
+  The worker monkey-patches the standard library before the hall is built, so the driver threads are
+  greenlets whose serial/evdev/printer waits go through gevent's ``select``; the one C call that cannot
+  yield, SQLite's commit and fsync, runs in gevent's pool of real threads (``Journal.offload``, set in
+  ``wiring``). Flask-SocketIO gets ``async_mode="gevent"`` explicitly (it would pick eventlet first);
+  websockets go through simple-websocket. ``header_timeout_s`` bounds the wait for a request's headers and
+  an idle keep-alive (gunicorn's ``keepalive`` is the gevent worker's timeout around the header parser);
+  ``max_connections_per_address`` closes a flood from one address before it is parsed;
+- ``LOTO_HALL_SERVER=gthread`` keeps the former thread-per-connection worker for comparison;
 - the app is built in the worker (no preload) so the driver threads and SQLite live after the fork;
 - no control socket (gunicorn 27 would create ``~/.gunicorn/gunicorn.ctl``, read-only under the unit);
 - ``$NOTIFY_SOCKET`` is taken out of the environment before the arbiter starts (it would send
@@ -21,6 +29,8 @@ import os
 import signal
 import sys
 
+from dataclasses import replace
+
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
 
@@ -37,8 +47,8 @@ WORKER_TIMEOUT_S = 30  # arbiter: a worker whose main loop stays silent that lon
 _worker: dict = {}     # the worker process's Wiring (one per process, set in load())
 
 
-class HallWorker(ThreadWorker):
-    """gunicorn's gthread worker, which tells systemd when a stop begins and drains briefly."""
+class _StopMixin:
+    """What both workers do on a stop: tell systemd it began, and drain briefly."""
 
     stop_requested = False
 
@@ -62,6 +72,58 @@ class HallWorker(ThreadWorker):
         # thread pool down inside the signal handler, which deadlocks when the signal lands while the
         # main thread is inside ThreadPoolExecutor.submit() (its lock is not reentrant): seen here.
         self.handle_exit(sig, frame)
+
+
+class HallWorker(_StopMixin, ThreadWorker):
+    """gunicorn's gthread worker (``LOTO_HALL_SERVER=gthread``): a thread per connection."""
+
+
+def _gevent_worker_class():
+    """gunicorn's gevent worker with the hall's stop and a cap of open connections per address
+    (imported only when used: importing gunicorn's gevent worker imports gevent)."""
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class HallGeventWorker(_StopMixin, GeventWorker):
+        per_address: dict[str, int] = {}
+
+        def init_process(self):
+            raise_open_files_limit()
+            super().init_process()
+
+        def handle(self, listener, client, addr):
+            limit = _per_address_limit()
+            host = addr[0] if isinstance(addr, tuple) else str(addr)
+            count = self.per_address.get(host, 0)
+            if count >= limit:
+                client.close()          # refused before a byte is parsed: one address cannot fill the pool
+                return
+            self.per_address[host] = count + 1
+            try:
+                super().handle(listener, client, addr)
+            finally:
+                left = self.per_address.get(host, 1) - 1
+                if left > 0:
+                    self.per_address[host] = left
+                else:
+                    self.per_address.pop(host, None)
+
+    return HallGeventWorker
+
+
+def _per_address_limit() -> int:
+    wiring = _worker.get("wiring")
+    return wiring.runtime.config.server.max_connections_per_address if wiring is not None else 1 << 30
+
+
+def raise_open_files_limit() -> None:
+    """The soft limit of open files raised to the hard one: every connection is a file descriptor."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+        except (ValueError, OSError):
+            log.warning("limite de fichiers ouverts non relevée (%s)", soft)
 
 
 def _post_worker_init(worker) -> None:
@@ -92,9 +154,10 @@ def _worker_exit(server, worker) -> None:
 class HallApplication(BaseApplication):
     """gunicorn configured in code, so ``loto-hall serve`` and the systemd unit run the same server."""
 
-    def __init__(self, config: Config, options: ServeOptions, notifier: Notifier):
+    def __init__(self, config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent"):
         self.hall_config = config
-        self.options = options
+        self.worker = worker
+        self.options = replace(options, async_mode="gevent" if worker == "gevent" else "threading")
         self.notifier = notifier
         super().__init__()
 
@@ -103,9 +166,15 @@ class HallApplication(BaseApplication):
         values = {
             "bind": [f"{bind_host(server.host)}:{server.port}"],
             "workers": 1,
-            "worker_class": HallWorker,
-            "threads": server.threads,          # a websocket holds a thread: one per projector/phone, plus spare
             "control_socket_disable": True,
+        }
+        if self.worker == "gevent":
+            values.update(worker_class=_gevent_worker_class(), worker_connections=server.worker_connections,
+                          keepalive=max(1, round(server.header_timeout_s)))   # gevent worker: timeout around each header parse
+        else:
+            values.update(worker_class=HallWorker, threads=server.threads,
+                          keepalive=max(1, round(server.header_timeout_s)))
+        values.update({
             "graceful_timeout": GRACEFUL_S,
             "timeout": WORKER_TIMEOUT_S,
             "proc_name": "loto-hall",
@@ -113,7 +182,7 @@ class HallApplication(BaseApplication):
             "loglevel": "info",
             "post_worker_init": _post_worker_init,
             "worker_exit": _worker_exit,
-        }
+        })
         tls = tls_files(self.hall_config)
         if tls is not None:
             values["certfile"], values["keyfile"] = tls
@@ -134,7 +203,7 @@ class HallApplication(BaseApplication):
         return wiring.app
 
 
-def run_gunicorn(config: Config, options: ServeOptions, notifier: Notifier) -> int:
+def run_gunicorn(config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent") -> int:
     """Run the arbiter until it stops (it leaves through ``sys.exit``: 0 on a clean stop)."""
-    HallApplication(config, options, notifier).run()
+    HallApplication(config, options, notifier, worker).run()
     return 0

@@ -1,6 +1,7 @@
 """``loto-hall serve``: the production server is gunicorn (``gunicorn_app.py``), started by the command itself
 so that the systemd unit, a terminal and the tests run the same thing; ``LOTO_HALL_SERVER=werkzeug`` runs
-Werkzeug's threaded server in one process instead (debugging).
+Werkzeug's threaded server in one process instead (debugging), ``LOTO_HALL_SERVER=gthread`` gunicorn's former
+thread-per-connection worker (comparison); the default is gunicorn's gevent worker.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hall.config import Config
 
 log = logging.getLogger("loto-hall")
 
-SERVER_ENV = "LOTO_HALL_SERVER"          # "gunicorn" (default) or "werkzeug"
+SERVER_ENV = "LOTO_HALL_SERVER"          # "gunicorn" (default, gevent worker), "gthread" or "werkzeug"
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -30,10 +31,10 @@ def serve(args: argparse.Namespace) -> int:
     server = os.environ.get(SERVER_ENV, "gunicorn").strip().lower()
     if server == "werkzeug":
         return serve_werkzeug(config, options, notifier)
-    if server != "gunicorn":
-        log.error("%s=%r : valeurs possibles gunicorn, werkzeug", SERVER_ENV, server)
+    if server not in ("gunicorn", "gevent", "gthread"):
+        log.error("%s=%r : valeurs possibles gunicorn, gthread, werkzeug", SERVER_ENV, server)
         return 2
-    return run_gunicorn(config, options, notifier)
+    return run_gunicorn(config, options, notifier, "gthread" if server == "gthread" else "gevent")
 
 
 def serve_werkzeug(config: Config, options: ServeOptions, notifier: Notifier) -> int:

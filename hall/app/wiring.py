@@ -37,6 +37,7 @@ class ServeOptions:
 
     demo: bool = False
     interval_s: float = 4.0
+    async_mode: str = "threading"      # "gevent" under gunicorn's gevent worker (set by gunicorn_app)
 
 
 DEMO_PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
@@ -78,6 +79,7 @@ class Wiring:
     supervisor: Supervisor
     _closed: threading.Event = field(default_factory=threading.Event)
     _local: Any = None
+    async_mode: str = "threading"
 
     def serve_local_http(self) -> None:
         """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
@@ -85,11 +87,18 @@ class Wiring:
         server = self.runtime.config.server
         if not server.tls or not server.local_port or self._local is not None:
             return
-        from werkzeug.serving import make_server
         try:
-            self._local = make_server("127.0.0.1", server.local_port, self.app, threaded=True)
+            if self.async_mode == "gevent":
+                from gevent.pywsgi import WSGIServer
+                self._local = WSGIServer(("127.0.0.1", server.local_port), self.app, log=None)
+                self._local.init_socket()
+                self._local.shutdown = self._local.stop
+            else:
+                from werkzeug.serving import make_server
+                self._local = make_server("127.0.0.1", server.local_port, self.app, threaded=True)
         except OSError as exc:
             log.error("port local %s indisponible pour le projecteur : %s", server.local_port, exc)
+            self._local = None
             return
         threading.Thread(target=self._local.serve_forever, name="loto-hall-local-http", daemon=True).start()
         log.info("projecteur local : http://localhost:%s/", server.local_port)
@@ -113,16 +122,20 @@ class Wiring:
             from drivers.report_pdf import write_report_pdf
             from drivers.sheets import write_cards_pdf
             from drivers.table_tent import write_table_tent_pdf
+            if options.async_mode == "gevent":
+                offload_blocking_io(runtime)
             app, socketio = create_app(runtime.hall, config,
                                        documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,
-                                                  "table_tent_pdf": write_table_tent_pdf})
+                                                  "table_tent_pdf": write_table_tent_pdf},
+                                       async_mode=options.async_mode)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
             runtime.close()
             raise
         log.info("données : %s", runtime.data_dir.resolve())
-        return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier))
+        return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier),
+                   async_mode=options.async_mode)
 
     def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
         """In a thread: wait until the HTTP port answers, then READY=1 and start the watchdog pings."""
@@ -160,6 +173,16 @@ class Wiring:
         finally:
             self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.journal.last_seq)
+
+
+def offload_blocking_io(runtime: Runtime) -> None:
+    """Under gevent: SQLite's commit and fsync (C calls that hold the whole event loop) run in gevent's pool
+    of real threads; the greenlet that draws waits there, holding the hall's lock, while every other
+    connection is served. Serial, evdev and printer waits already yield (gevent's ``select``/sockets)."""
+    import gevent
+
+    pool = gevent.get_hub().threadpool
+    runtime.hall.journal.offload = lambda fn: pool.apply(fn)
 
 
 def probe_host(host: str) -> str:

@@ -19,7 +19,14 @@
     if (!typed) return;
     const number = parseInt(typed, 10);
     typed = ""; showEntry();
-    const res = await api("POST", "/api/draws", {number});
+    // One key per typed number: a retry after a network failure answers the first result, never a second draw.
+    const request_id = (self.crypto && crypto.randomUUID) ? crypto.randomUUID()
+      : Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+    let res = await api("POST", "/api/draws", {number, request_id});
+    for (let retry = 0; res.status === 0 && retry < 3; retry++) {
+      await new Promise((done) => setTimeout(done, 700 * (retry + 1)));
+      res = await api("POST", "/api/draws", {number, request_id});
+    }
     say(res.ok ? t("drawn_ok", {n: res.data.number}) : res.data.message, res.ok);
   }
   function key(k) {

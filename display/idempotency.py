@@ -1,0 +1,83 @@
+"""Draws that a console retried are applied once: an idempotency key (``request_id`` in the body, or the
+``Idempotency-Key`` header) makes a retry answer the first result instead of drawing again.
+
+Why a key rather than refusing old requests: a console whose request timed out does not know whether the
+number was drawn; with the key its retry gets the first answer (``201`` with the number and ``seq``, or the
+refusal) and says so on screen, so the speaker always sees what happened. Clocks of phones and consoles
+are not trusted to date a request. Results are kept in memory for ``TTL_S`` (the last ``MAX_KEYS`` keys);
+after a restart a retry is a new draw, which the hall refuses with ``already_drawn`` if it went through.
+"""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable
+
+from flask import current_app, make_response, request
+
+from display.errors import ApiError, error_body, status_of
+from hall.errors import Rejected
+
+MAX_KEYS = 1024
+TTL_S = 600.0
+KEY = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
+HEADER = "Idempotency-Key"
+
+
+class Results:
+    """The answers already given, by (role, key)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()          # keyed requests one at a time: a retry waits for the first
+        self.done: OrderedDict[tuple[str, str], tuple[float, int, bytes, str]] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> tuple[int, bytes, str] | None:
+        hit = self.done.get(key)
+        if hit is None or time.monotonic() - hit[0] > TTL_S:
+            return None
+        return hit[1], hit[2], hit[3]
+
+    def put(self, key: tuple[str, str], status: int, body: bytes, fingerprint: str) -> None:
+        self.done[key] = (time.monotonic(), status, body, fingerprint)
+        self.done.move_to_end(key)
+        while len(self.done) > MAX_KEYS:
+            self.done.popitem(last=False)
+
+
+def request_key(data: dict) -> str | None:
+    """The request's idempotency key, or None; 422 ``bad_field`` for a malformed one."""
+    value = request.headers.get(HEADER) or data.get("request_id")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not KEY.fullmatch(value):
+        raise ApiError("bad_field", field="request_id")
+    return value
+
+
+def idempotent(role: str, data: dict, fingerprint: str, apply: Callable[[], Any]) -> Any:
+    """``apply()`` once per key: a retry with the same key gets the first answer (header
+    ``Idempotent-Replayed: true``); the same key with another request is a 409 ``request_id_reused``."""
+    key = request_key(data)
+    if key is None:
+        return apply()
+    results: Results = current_app.extensions.setdefault("loto_idempotency", Results())
+    with results.lock:
+        hit = results.get((role, key))
+        if hit is not None:
+            status, body, seen = hit
+            if seen != fingerprint:
+                raise ApiError("request_id_reused")
+            resp = current_app.response_class(body, status=status, mimetype="application/json")
+            resp.headers["Idempotent-Replayed"] = "true"
+            return resp
+        try:
+            resp = make_response(apply())
+        except (Rejected, ApiError) as exc:
+            status = exc.status if isinstance(exc, ApiError) else status_of(exc.code)
+            body = current_app.json.dumps(error_body(exc.code, exc.detail)).encode()
+            results.put((role, key), status, body, fingerprint)
+            raise
+        results.put((role, key), resp.status_code, resp.get_data(), fingerprint)
+        return resp
