@@ -5,6 +5,11 @@ import os
 import random
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Speed lives in bench/, not in tests: no per-example deadline (a loaded CI machine made them flaky).
+settings.register_profile("hall", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("hall")
 
 from hall.cardbook import CardBook
 from hall.cards import Card
