@@ -34,8 +34,7 @@ def _report():
     """The evening's report, read under the hall's lock (a consistent picture while balls keep coming)."""
     A.require("admin")
     hall = current_app.extensions["loto_hall"]
-    with hall.lock:
-        return hall, report_from_hall(hall)
+    return hall, report_from_hall(hall)
 
 
 @bp.get("/report.csv")
@@ -65,8 +64,7 @@ def cards_pdf():
     per_page = request.args.get("per_page", "6")
     if per_page not in ("6", "12"):
         raise ApiError("bad_field", field="per_page")
-    with hall.lock:
-        cards = [(cid, hall.book.get(cid)) for cid in hall.book if not series or cid.startswith(series + "-")]
+    cards = list(hall.cards(series or None))
     if not cards:
         raise ApiError("not_found")
     if len(cards) > MAX_PDF_CARDS:

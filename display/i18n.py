@@ -120,3 +120,29 @@ JS_STRINGS = {
 
 def js_strings() -> dict[str, str]:
     return {key: str(value) for key, value in JS_STRINGS.items()}
+
+
+# ---- device states: drivers publish a code and its parameters; the sentence is made here, per reader
+DEVICE_MESSAGES: dict[str, object] = {
+    "device_ok": _l("%(device)s : prêt."),
+    "device_degraded": _l("%(device)s : en difficulté."),
+    "device_absent": _l("%(device)s : absent."),
+    "device_unconfigured": _l("%(device)s : non configuré."),
+}
+DEVICE_NAMES = {"ball_machine": _l("Machine à boules"), "printer": _l("Imprimante"),
+                "keypad": _l("Clavier numérique"), "scanner": _l("Lecteur de codes-barres")}
+
+
+def device_sentence(status) -> str:
+    """A device's state as a sentence in the request's language, from its code and parameters.
+
+    A code the catalogue does not know falls back on the driver's own (French) detail."""
+    message = DEVICE_MESSAGES.get(status.code)
+    if message is None:
+        return status.detail
+    params = {k: str(v) for k, v in dict(status.params).items()}
+    params.setdefault("device", str(DEVICE_NAMES.get(status.device, status.device)))
+    try:
+        return str(message) % params
+    except (KeyError, ValueError, TypeError):
+        return status.detail

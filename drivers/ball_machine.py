@@ -258,10 +258,7 @@ class BallMachineReader(DeviceReader):
             log.debug("%s: ball %d read again within %.1f s (same ball)", self.name, reading.number, self.section.debounce_s)
             return
         try:
-            if self.section.confirm:
-                self.hall.propose(reading.number, role="device", source=self.name)
-            else:
-                self.hall.draw(reading.number, role="device", source=self.name)
+            self.hall.ball_read(reading.number, source=self.name, confirm=self.section.confirm)
         except Rejected as exc:
             log.info("%s: ball %d refused code=%s path=%s raw=%r", self.name, reading.number, exc.code, self.path, reading.raw)
             self._notify_refused(reading.number, exc.code, reading.raw)

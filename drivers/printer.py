@@ -8,7 +8,7 @@
 * ``EscposDevice.send(bytes)`` opens a *fresh* python-escpos printer per job (it never reopens by itself), reads the
   status (offline, cover open, paper out), writes, then asks the status again: the answer proves the bytes reached
   the printer (a network printer switched off mid-job otherwise swallows them silently). Raises ``PrinterAway``.
-* ``PrintQueue`` (a ``Service``) prints ``hall.unprinted()`` — at start, and on each ``voucher:issued`` or
+* ``PrintQueue`` (a ``Service``) prints ``hall.vouchers_to_print()`` — at start, and on each ``voucher:issued`` or
   ``voucher:reprint_requested`` — and journals each success with ``voucher_printed``. While the printer is away it
   retries with backoff; the hall never waits for it. Delivery is at-least-once: a job whose confirmation is lost
   prints again with the same code, and the desk redeems a code only once.
@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall.errors import ConfigError
-from hall.ports import utc_now
+from hall.ports import HallPort, utc_now
 
 log = logging.getLogger("loto-hall.printer")
 
@@ -170,7 +170,7 @@ class PrintQueue:
 
     name = "printer"
 
-    def __init__(self, hall, device: EscposDevice, *, retry_initial_s: float = 0.5, retry_max_s: float = 30.0,
+    def __init__(self, hall: HallPort, device: EscposDevice, *, retry_initial_s: float = 0.5, retry_max_s: float = 30.0,
                  poll_s: float | None = 60.0):
         self.hall = hall
         self.device = device
@@ -182,17 +182,14 @@ class PrintQueue:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._unsubscribe = None
-        self._times: dict[str, str] = {}
         self._last_problem = ""
         self._test_wanted = threading.Event()
 
     def start(self) -> None:
         if self._thread is not None and self._thread.is_alive():
             return
-        with self.hall.lock:
-            self._times = {r.event.code: r.at for r in self.hall.journal.records() if r.type == "voucher:issued"}
-            self._unsubscribe = self.hall.subscribe(self._on_record)
-            self.hall.subscribe_notices(self._on_notice)
+        self._unsubscribe = self.hall.subscribe(self._on_record)
+        self.hall.subscribe_notices(self._on_notice)
         self._stop.clear()
         self._wake.set()
         self._thread = threading.Thread(target=self._run, name="print-queue", daemon=True)
@@ -210,9 +207,7 @@ class PrintQueue:
         return self._thread is not None and self._thread.is_alive()
 
     def _on_record(self, record) -> None:
-        """Called under the hall's lock: note the time, wake the worker, nothing more."""
-        if record.type == "voucher:issued":
-            self._times[record.event.code] = record.at
+        """Called under the hall's lock: wake the worker, nothing more."""
         if record.type in ("voucher:issued", "voucher:reprint_requested"):
             self._wake.set()
 
@@ -230,11 +225,11 @@ class PrintQueue:
 
     def _run(self) -> None:
         delay = self.retry_initial_s
-        if self.poll_s is not None and not self.hall.unprinted():
+        if self.poll_s is not None and not self.hall.vouchers_to_print():
             self._probe()                                   # the speaker sees the printer's state from the start
         while not self._stop.is_set():
             self._wake.clear()
-            jobs = self.hall.unprinted()
+            jobs = self.hall.vouchers_to_print()
             if not jobs:
                 if self._test_wanted.is_set():
                     self._test_wanted.clear()
@@ -242,9 +237,10 @@ class PrintQueue:
                 elif not self._wake.wait(self.poll_s) and not self._stop.is_set():
                     self._probe()
                 continue
-            issued, duplicate = jobs[0]
+            job = jobs[0]
+            issued, duplicate = job.issued, job.duplicate
             try:
-                view = voucher_view(self.hall, issued, duplicate, self._times.get(issued.code, ""))
+                view = voucher_view(self.hall.config, job)
                 warning = self.device.send(render_voucher(view, self.device.profile))
             except Exception as exc:      # PrinterAway, or a bug rendering this voucher: wait, retry, go on
                 sentence = exc.sentence if isinstance(exc, PrinterAway) else f"Erreur d'impression ({exc})"
@@ -282,7 +278,7 @@ class PrintQueue:
         self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête.")
 
 
-def start_printing(hall, config, demo: bool = False, data_dir: Path | None = None, *,
+def start_printing(hall: HallPort, config, demo: bool = False, data_dir: Path | None = None, *,
                    retry_initial_s: float = 0.5, retry_max_s: float = 30.0, poll_s: float | None = 60.0) -> list:
     """The services that print the hall's vouchers: the queue, and with ``demo`` and no printer a TCP sink."""
     section = config.printer

@@ -18,7 +18,7 @@ from typing import Iterable
 from hall.events import Record
 from hall.partie import AWARDED, Evening
 
-KIND_LABELS = {"quine": "Quine", "double_quine": "Double quine", "carton_plein": "Carton plein"}
+from hall.lots import KIND_LABELS  # noqa: E402  (re-exported for the PDF and the voucher)
 FALSE_CLAIM = "incomplete"
 
 
@@ -199,10 +199,8 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str) ->
 
 
 def report_from_hall(hall) -> EveningReport:
-    """The report of a running hall (for the admin page), read under its lock."""
-    with hall.lock:
-        records = list(hall.journal.records())
-        return build_report(hall.evening, records, hall.config.hall.name)
+    """The report of a running hall (for the admin page), from one consistent reading (``Hall.report``)."""
+    return hall.report()
 
 
 CSV_HEADER = ("section", "partie", "lot", "order", "kind", "label", "card_id", "number", "code", "count",

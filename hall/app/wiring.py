@@ -157,7 +157,7 @@ class Wiring:
             self.supervisor.stop()
         finally:
             self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
-        log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.journal.last_seq)
+        log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
 
 
 def probe_host(host: str) -> str:
