@@ -102,5 +102,5 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready)
     socketio = SocketIO(app, async_mode="threading", ping_interval=10, ping_timeout=10,
                         max_http_buffer_size=64 * 1024)
-    sockets.install(socketio, hall)
+    sockets.install(socketio, hall, app)
     return app, socketio

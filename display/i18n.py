@@ -124,25 +124,52 @@ def js_strings() -> dict[str, str]:
 
 # ---- device states: drivers publish a code and its parameters; the sentence is made here, per reader
 DEVICE_MESSAGES: dict[str, object] = {
-    "device_ok": _l("%(device)s : prêt."),
-    "device_degraded": _l("%(device)s : en difficulté."),
-    "device_absent": _l("%(device)s : absent."),
-    "device_unconfigured": _l("%(device)s : non configuré."),
+    "ball_machine_ok": _l("Machine à boules branchée (%(path)s)."),
+    "ball_machine_missing": _l("Machine à boules absente (%(path)s introuvable) : tapez les numéros à la console."),
+    "ball_machine_open": _l("Machine à boules : ouverture impossible de %(path)s (%(error)s)."),
+    "ball_machine_lost": _l("Machine à boules débranchée (%(path)s) : reconnexion dès son retour ; "
+                            "tapez les numéros à la console."),
+    "keypad_ok": _l("Clavier numérique branché (%(path)s)."),
+    "keypad_missing": _l("Clavier numérique absent (%(path)s introuvable) : tapez les numéros à la console."),
+    "keypad_open": _l("Clavier numérique : ouverture impossible de %(path)s (%(error)s)."),
+    "keypad_lost": _l("Clavier numérique débranché (%(path)s) : reconnexion dès son retour."),
+    "scanner_ok": _l("Lecteur de codes-barres branché (%(path)s)."),
+    "scanner_missing": _l("Lecteur de codes-barres absent (%(path)s introuvable) : tapez les numéros de carton."),
+    "scanner_open": _l("Lecteur de codes-barres : ouverture impossible de %(path)s (%(error)s)."),
+    "scanner_lost": _l("Lecteur de codes-barres débranché (%(path)s) : reconnexion dès son retour."),
+    "evdev_missing": _l("%(device)s : module evdev absent (pip install 'loto-hall[pi]')."),
+    "printer_ready": _l("Imprimante prête."),
+    "printer_test_printed": _l("Imprimante prête : ticket de test imprimé."),
+    "printer_paper_low": _l("Papier presque épuisé : préparez un rouleau neuf."),
+    "printer_unconfigured": _l("Aucune imprimante configurée : les bons restent au journal."),
+    "printer_unreachable": _l("Imprimante injoignable (%(where)s)"),
+    "printer_no_answer": _l("L'imprimante ne répond pas (%(where)s)"),
+    "printer_cover_open": _l("Capot de l'imprimante ouvert"),
+    "printer_no_paper": _l("Plus de papier dans l'imprimante"),
+    "printer_offline": _l("L'imprimante est hors ligne"),
+    "printer_interrupted": _l("Impression interrompue (%(where)s)"),
+    "printer_unconfirmed": _l("L'imprimante n'a pas confirmé le bon (%(where)s) : il sera réimprimé"),
+    "printer_error": _l("Erreur d'impression (%(error)s)"),
+    "printer_waiting": _l("%(reason)s — %(count)s bon(s) en attente."),
+    "printer_test_failed": _l("Test d'impression impossible : %(reason)s"),
 }
 DEVICE_NAMES = {"ball_machine": _l("Machine à boules"), "printer": _l("Imprimante"),
                 "keypad": _l("Clavier numérique"), "scanner": _l("Lecteur de codes-barres")}
 
 
 def device_sentence(status) -> str:
-    """A device's state as a sentence in the request's language, from its code and parameters.
+    """A device's state as a sentence in the current language, from its code and parameters.
 
-    A code the catalogue does not know falls back on the driver's own (French) detail."""
+    A ``reason`` parameter is itself a code (the printer's problem behind ``printer_waiting``). A code the
+    catalogue does not know falls back on the driver's own (French) detail."""
     message = DEVICE_MESSAGES.get(status.code)
     if message is None:
         return status.detail
     params = {k: str(v) for k, v in dict(status.params).items()}
     params.setdefault("device", str(DEVICE_NAMES.get(status.device, status.device)))
     try:
+        if params.get("reason") in DEVICE_MESSAGES:
+            params["reason"] = str(DEVICE_MESSAGES[params["reason"]]) % params
         return str(message) % params
     except (KeyError, ValueError, TypeError):
         return status.detail

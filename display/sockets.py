@@ -14,33 +14,59 @@ part of the console (claims, watch, devices, sales), built from a snapshot — n
 """
 from __future__ import annotations
 
-from flask import request, session
+from flask import Flask, request, session
+from flask_babel import force_locale, get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
 from display import views
 from display.auth import socket_role
 from display.errors import ApiError, message_of
-from display.i18n import device_sentence
+from display.i18n import LANGUAGES, device_sentence
 from display.live import PUBLIC, SPEAKER, STAFF, staff_state
 from hall.events import Record
 from hall.ports import HallPort
 from hall.rights import may
 
 
-def install(socketio: SocketIO, hall: HallPort) -> None:
-    """Register the handlers and subscribe the broadcasts to the hall."""
+def _speaker_room(lang: str) -> str:
+    return f"{SPEAKER}:{lang}"
 
-    # Both run under the hall's lock: only build small payloads and queue them (emit queues per socket).
-    # A failure here is logged by the hall, never turned into a refusal of the durable event.
+
+def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None) -> None:
+    """Register the handlers and subscribe the broadcasts to the hall.
+
+    The speaker room is split by language (``speaker:fr``, ``speaker:en``) so that what a console reads —
+    a device's sentence — comes translated from the one catalogue, whatever thread published it."""
+
+    def occupied(room: str) -> bool:
+        return bool(socketio.server.manager.rooms.get("/", {}).get(room))
+
+    def to_speakers(shape) -> None:
+        """Shape a payload per language for the speaker rooms that have someone in them, and send it."""
+        for lang in LANGUAGES:
+            room = _speaker_room(lang)
+            if not occupied(room):
+                continue
+            if app is None:
+                name, payload = shape(views._french)
+            else:
+                with app.app_context(), force_locale(lang):
+                    name, payload = shape(device_sentence)
+            socketio.emit(name, payload, to=room)
+
+    # Both run under the hall's lock: only build small payloads from snapshots and queue them (emit queues
+    # per socket). A failure here is logged by the hall, never turned into a refusal of the durable event.
     def on_record(record: Record) -> None:
         snap = hall.snapshot()
         for room in (PUBLIC, STAFF):
             name, payload = views.event(record, snap, room)
             socketio.emit(name, payload, to=room)
-        socketio.emit("console", views.console(hall.speaker_snapshot()), to=SPEAKER)
+        if any(occupied(_speaker_room(lang)) for lang in LANGUAGES):
+            console = hall.speaker_snapshot()      # cheap: counts are kept, lists are capped
+            to_speakers(lambda translate: ("console", views.speaker_state(console, translate)))
 
     def on_notice(name: str, payload) -> None:
-        socketio.emit(*views.notice(name, payload), to=SPEAKER)
+        to_speakers(lambda translate: views.notice(name, payload, translate))
 
     hall.subscribe(on_record)
     hall.subscribe_notices(on_notice)
@@ -54,7 +80,8 @@ def install(socketio: SocketIO, hall: HallPort) -> None:
         session["socket_role"] = role
         join_room(PUBLIC if role is None else STAFF)
         if may(role, "speaker_state"):
-            join_room(SPEAKER)
+            lang = str(get_locale() or "fr")[:2]
+            join_room(_speaker_room(lang if lang in LANGUAGES else "fr"))
         socketio.emit("state", staff_state(hall, role, device_sentence), to=request.sid)
 
     @socketio.on("resync")

@@ -34,7 +34,8 @@ def _evdev_reader(hall: HallPort, name: str, label: str, build):
         return build()
     except ImportError as exc:
         log.warning("%s: evdev unavailable (%s): install loto-hall[pi]", name, exc)
-        hall.set_device_status(name, "absent", f"{label} : module evdev absent (pip install 'loto-hall[pi]').")
+        hall.set_device_status(name, "absent", f"{label} : module evdev absent (pip install 'loto-hall[pi]').",
+                               code="evdev_missing")
     return None
 
 

@@ -29,11 +29,20 @@ log = logging.getLogger("loto-hall.printer")
 
 
 class PrinterAway(RuntimeError):
-    """The printer cannot take the job now; ``sentence`` says why, in French, for the speaker."""
+    """The printer cannot take the job now; ``sentence`` says why in French (logs), ``code``/``params`` name it
+    for the message catalogue (what the speaker reads, in the speaker's language)."""
+
+    def __init__(self, sentence: str, code: str = "printer_error", **params: object):
+        super().__init__(sentence)
+        self.code = code
+        self.params = {k: str(v) for k, v in params.items()}
 
     @property
     def sentence(self) -> str:
         return str(self)
+
+
+PAPER_LOW = "Papier presque épuisé : préparez un rouleau neuf"     # the one warning: printing goes on
 
 
 # ---- the device ----------------------------------------------------------------------------------------------
@@ -101,7 +110,8 @@ class EscposDevice:
             printer.open()
         except Exception as exc:
             printer.close()
-            raise PrinterAway(f"Imprimante injoignable ({self.target.where})") from exc
+            raise PrinterAway(f"Imprimante injoignable ({self.target.where})", "printer_unreachable",
+                              where=self.target.where) from exc
         return printer
 
     def _query(self, printer, n: int) -> bytes:
@@ -118,19 +128,20 @@ class EscposDevice:
         """Raise ``PrinterAway`` when the printer says it cannot print; the warning sentence, if any."""
         online = self._query(printer, 1)
         if not online:
-            raise PrinterAway(f"L'imprimante ne répond pas ({self.target.where})")
+            raise PrinterAway(f"L'imprimante ne répond pas ({self.target.where})", "printer_no_answer",
+                              where=self.target.where)
         if online[0] & 0x08:
             cause = self._query(printer, 2)
             if cause and cause[0] & 0x04:
-                raise PrinterAway("Capot de l'imprimante ouvert")
+                raise PrinterAway("Capot de l'imprimante ouvert", "printer_cover_open")
             if cause and cause[0] & 0x20:
-                raise PrinterAway("Plus de papier dans l'imprimante")
-            raise PrinterAway("L'imprimante est hors ligne")
+                raise PrinterAway("Plus de papier dans l'imprimante", "printer_no_paper")
+            raise PrinterAway("L'imprimante est hors ligne", "printer_offline")
         paper = self._query(printer, 4)
         if paper and paper[0] & 0x60:
-            raise PrinterAway("Plus de papier dans l'imprimante")
+            raise PrinterAway("Plus de papier dans l'imprimante", "printer_no_paper")
         if paper and paper[0] & 0x0C:
-            return "Papier presque épuisé : préparez un rouleau neuf"
+            return PAPER_LOW
         return None
 
     def probe(self) -> str | None:
@@ -153,9 +164,11 @@ class EscposDevice:
                 if self.target.kind == "file":
                     printer.flush()
             except Exception as exc:
-                raise PrinterAway(f"Impression interrompue ({self.target.where})") from exc
+                raise PrinterAway(f"Impression interrompue ({self.target.where})", "printer_interrupted",
+                                  where=self.target.where) from exc
             if self.target.status and not self._query(printer, 1):
-                raise PrinterAway(f"L'imprimante n'a pas confirmé le bon ({self.target.where}) : il sera réimprimé")
+                raise PrinterAway(f"L'imprimante n'a pas confirmé le bon ({self.target.where}) : il sera réimprimé",
+                                  "printer_unconfirmed", where=self.target.where)
             return warning
         finally:
             try:
@@ -217,9 +230,10 @@ class PrintQueue:
             self._test_wanted.set()
             self._wake.set()
 
-    def _status(self, status: str, sentence: str) -> None:
+    def _status(self, status: str, sentence: str, code: str, **params: object) -> None:
         try:
-            self.hall.set_device_status("printer", status, sentence)
+            self.hall.set_device_status("printer", status, sentence, code=code,
+                                        params={k: str(v) for k, v in params.items()})
         except Exception:   # a subscriber's failure must not stop the printing
             log.exception("printer status not published")
 
@@ -243,12 +257,15 @@ class PrintQueue:
                 view = voucher_view(self.hall.config, job)
                 warning = self.device.send(render_voucher(view, self.device.profile))
             except Exception as exc:      # PrinterAway, or a bug rendering this voucher: wait, retry, go on
-                sentence = exc.sentence if isinstance(exc, PrinterAway) else f"Erreur d'impression ({exc})"
+                away = exc if isinstance(exc, PrinterAway) else PrinterAway(f"Erreur d'impression ({exc})",
+                                                                            "printer_error", error=exc)
+                sentence = away.sentence
                 if sentence != self._last_problem:          # log once per problem, not once per retry
                     log.warning("voucher %s waits (%s): %s", issued.code, self.device.url, sentence,
                                 exc_info=not isinstance(exc, PrinterAway))
                     self._last_problem = sentence
-                self._status("degraded", f"{sentence} — {len(jobs)} bon(s) en attente.")
+                self._status("degraded", f"{sentence} — {len(jobs)} bon(s) en attente.", "printer_waiting",
+                             reason=away.code, count=len(jobs), **away.params)
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
                 continue
@@ -260,22 +277,30 @@ class PrintQueue:
                 self._stop.wait(delay)
                 continue
             delay, self._last_problem = self.retry_initial_s, ""
-            self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête.")
+            self._warned(warning, "Imprimante prête.", "printer_ready")
+
+    def _warned(self, warning: str | None, ready: str, code: str) -> None:
+        if warning:
+            self._status("degraded", warning + ".", "printer_paper_low")
+        else:
+            self._status("ok", ready, code)
 
     def _print_test(self) -> None:
         try:
             warning = self.device.send(render_test_ticket(self.hall.config.hall.name, utc_now(), self.device.profile))
         except PrinterAway as exc:
-            self._status("degraded", f"Test d'impression impossible : {exc.sentence}")
+            self._status("degraded", f"Test d'impression impossible : {exc.sentence}", "printer_test_failed",
+                         reason=exc.code, **exc.params)
             return
-        self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête : ticket de test imprimé.")
+        self._warned(warning, "Imprimante prête : ticket de test imprimé.", "printer_test_printed")
 
     def _probe(self) -> None:
         try:
             warning = self.device.probe()
         except PrinterAway as exc:
-            warning = exc.sentence
-        self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête.")
+            self._status("degraded", exc.sentence + ".", exc.code, **exc.params)
+            return
+        self._warned(warning, "Imprimante prête.", "printer_ready")
 
 
 def start_printing(hall: HallPort, config, demo: bool = False, data_dir: Path | None = None, *,
@@ -293,7 +318,8 @@ def start_printing(hall: HallPort, config, demo: bool = False, data_dir: Path | 
         url = sink.url
         log.info("demo printer sink on %s", url)
     if not url:
-        hall.set_device_status("printer", "unconfigured", "Aucune imprimante configurée : les bons restent au journal.")
+        hall.set_device_status("printer", "unconfigured", "Aucune imprimante configurée : les bons restent au journal.",
+                               code="printer_unconfigured")
         return services
     device = EscposDevice(url, profile)
     services.append(PrintQueue(hall, device, retry_initial_s=retry_initial_s, retry_max_s=retry_max_s, poll_s=poll_s))

@@ -108,7 +108,7 @@ class Hall:
         """Record and announce a device's state (``ok``, ``degraded``, ``absent``…) as a message ``code`` and its
         ``params`` (translated in display/), with ``detail`` the French sentence for logs and STATUS=."""
         with self._lock:
-            entry = device_status(device, status, code or f"device_{status}", detail, **(params or {}))
+            entry = device_status(device, status, code, detail, **(params or {}))
             if not entry.same_as(self._devices.get(device)):
                 entry = DeviceStatus(entry.device, entry.state, entry.code, entry.params, entry.detail, self._clock())
                 self._devices[device] = entry

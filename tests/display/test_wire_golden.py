@@ -159,8 +159,11 @@ def test_every_endpoint_and_socket_event_is_byte_identical_to_the_golden_file(tm
     got = [x for x in everything if x[:3] != ["socket", "speaker", "console"]]
     consoles = [x[3][0] for x in everything if x[:3] == ["socket", "speaker", "console"]]
     records = [x for x in everything if x[:2] == ["socket", "speaker"] and isinstance(x[3][0], dict)
-               and "seq" in x[3][0] and x[2] != "state"]
+               and "seq" in x[3][0] and x[2] not in ("state", "console")]
     assert len(consoles) == len(records) > 30
+    # the full console after each record (an award and its vouchers, one transaction: each sees all three)
+    assert all(c["seq"] >= r[3][0]["seq"] for c, r in zip(consoles, records))
+    assert consoles[-1]["seq"] == records[-1][3][0]["seq"]
     assert consoles[-1]["next_partie"] is None and consoles[-1]["pending_claims"] == []
     if os.environ.get("LOTO_GOLDEN_WRITE"):
         GOLDEN.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
