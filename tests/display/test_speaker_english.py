@@ -1,0 +1,75 @@
+"""An English speaker console shows no French sentence, whatever state the devices are in: the drivers publish
+codes and parameters, display/ translates them from the one catalogue (Chromium, real drivers)."""
+from __future__ import annotations
+
+import queue
+import re
+import socket
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from drivers.ball_machine import BallMachineReader
+from drivers.printer import start_printing
+from hall.config import BallMachineSection
+from tests.display.conftest import PINS, LiveServer, make_room, play_to_tie
+
+SHOT = Path(__file__).resolve().parents[2] / "docs/screenshots/speaker-en-devices-720p.png"
+FRENCH = re.compile(r"[àâçéèêëîïôûùœ]|\b(machine à boules|boules|imprimante|injoignable|débranché|absente?|"
+                    r"introuvable|tapez|numéros|prête?|attente|bons?|clavier|lecteur|branché|papier|partie|"
+                    r"tirage|carton|aucun|appareil)\b", re.IGNORECASE)
+
+
+def _closed_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_an_english_console_shows_every_device_state_in_english(tmp_path, browser):
+    room = make_room(tmp_path, extra={"hall": {"name": "Test Hall", "prices": ""},
+                                      "printer": {"url": f"tcp://127.0.0.1:{_closed_port()}"}})
+    h = room.hall
+    states: queue.Queue = queue.Queue()
+    h.subscribe_notices(lambda name, p: states.put((p.device, p.code)) if name == "device:status_changed" else None)
+    ball = BallMachineReader(h, BallMachineSection(port=str(tmp_path / "no-such-tty")))
+    services = [ball, *start_printing(h, room.config, retry_initial_s=0.05, retry_max_s=0.2)]
+    server = LiveServer(room.app)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    try:
+        for service in services:
+            service.start()
+        seen = set()
+        while not {("ball_machine", "ball_machine_missing"), ("printer", "printer_unreachable")} <= seen:
+            seen.add(states.get(timeout=10))
+        h.set_device_status("keypad", "absent", "Clavier numérique : module evdev absent.", code="evdev_missing")
+        h.set_device_status("scanner", "absent", "Lecteur de codes-barres débranché (/dev/x).",
+                            code="scanner_lost", params={"path": "/dev/x"})
+        play_to_tie(room)
+        h.award(role="speaker")                   # two vouchers wait for a printer that is away
+        while ("printer", "printer_waiting") not in seen:
+            seen.add(states.get(timeout=10))
+        page = ctx.new_page()
+        page.goto(server.url + "/speaker?lang=en")
+        page.fill("#pin", PINS["speaker_pin"])
+        page.click("#login-form button[type=submit]")
+        expect(page.locator("#devices .device")).to_have_count(4)
+        expect(page.locator("#devices")).to_contain_text("Ball machine missing")
+        expect(page.locator("#devices")).to_contain_text("voucher(s) waiting")
+        h.set_device_status("ball_machine", "absent", "Machine à boules débranchée (/dev/pts/9) : …",
+                            code="ball_machine_lost", params={"path": "/dev/pts/9"})   # a live notice
+        expect(page.locator("#devices")).to_contain_text("Ball machine unplugged (/dev/pts/9)")
+        devices = page.locator("#devices").inner_text()
+        assert not FRENCH.search(devices), devices
+        page.screenshot(path=str(SHOT))
+        text = page.locator("body").inner_text()
+        french = sorted({m.group(0) for m in FRENCH.finditer(text)})
+        assert not french, (french, text)
+    finally:
+        ctx.close()
+        for service in reversed(services):
+            service.stop()
+        server.stop()
+        h.close()
