@@ -16,6 +16,7 @@ from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
 from display.openapi import spec
 from hall.errors import Rejected
+from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.display")
 mimetypes.add_type("application/wasm", ".wasm")   # WebAssembly.instantiateStreaming needs it
@@ -30,7 +31,7 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, SocketIO]:
+def create_app(hall: HallPort, config, documents: dict | None = None) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``), handed in

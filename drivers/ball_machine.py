@@ -16,6 +16,7 @@ import serial
 
 from drivers.ball_protocol import Ball, Debouncer, Garbage, Reading, make_parser
 from hall.config import BallMachineSection
+from hall.ports import HallPort
 from hall.errors import Rejected
 
 log = logging.getLogger("loto-hall.drivers")
@@ -78,7 +79,7 @@ class DeviceReader:
     }
     errors: tuple[type[BaseException], ...] = (OSError,)
 
-    def __init__(self, hall, path: str, *, backoff: Backoff | None = None):
+    def __init__(self, hall: HallPort, path: str, *, backoff: Backoff | None = None):
         self.hall = hall
         self.path = path
         self.backoff = backoff or Backoff()
@@ -202,7 +203,7 @@ class BallMachineReader(DeviceReader):
     }
     errors = (serial.SerialException, OSError, ValueError)
 
-    def __init__(self, hall, section: BallMachineSection, *, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, hall: HallPort, section: BallMachineSection, *, clock: Callable[[], float] = time.monotonic,
                  backoff: Backoff | None = None, name: str = "ball_machine"):
         super().__init__(hall, section.port, backoff=backoff)
         self.name = name

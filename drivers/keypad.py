@@ -37,7 +37,7 @@ class EvdevReader(DeviceReader):
 
     errors = (OSError,)
 
-    def __init__(self, hall, path: str, *, opener: Callable[[str], Any] | None = None,
+    def __init__(self, hall: HallPort, path: str, *, opener: Callable[[str], Any] | None = None,
                  backoff: Backoff | None = None):
         super().__init__(hall, path, backoff=backoff)
         self._opener = opener or _open_input_device
@@ -103,7 +103,7 @@ class KeypadReader(EvdevReader):
         "lost": "Clavier numérique débranché ({path}) : reconnexion dès son retour.",
     }
 
-    def __init__(self, hall, section, *, opener: Callable[[str], Any] | None = None,
+    def __init__(self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None,
                  backoff: Backoff | None = None):
         super().__init__(hall, section.device, opener=opener, backoff=backoff)
         self.map = KeypadMap(section.keys)

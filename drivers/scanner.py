@@ -122,7 +122,7 @@ class ScannerReader(EvdevReader):
         "lost": "Lecteur de codes-barres débranché ({path}) : reconnexion dès son retour.",
     }
 
-    def __init__(self, hall, section, *, opener: Callable[[str], Any] | None = None,
+    def __init__(self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None,
                  backoff: Backoff | None = None):
         super().__init__(hall, section.device, opener=opener, backoff=backoff)
         self.decoder = ScanDecoder()

@@ -13,7 +13,7 @@ import io
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from hall.events import Record
 from hall.partie import AWARDED, Evening
@@ -198,7 +198,7 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str) ->
     return EveningReport(hall_name, first_at, last_at, ordered, frequencies, vouchers, totals)
 
 
-def report_from_hall(hall) -> EveningReport:
+def report_from_hall(hall: Any) -> EveningReport:
     """The report of a running hall (for the admin page), from one consistent reading (``Hall.report``)."""
     return hall.report()
 

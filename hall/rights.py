@@ -18,7 +18,7 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
     "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
     "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots"}),
     "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed"}),
-    # admin only (no row lists them): import_cards, cards_csv, admin_info, device_test, report, page:admin
+    # admin only (no row lists them): import_cards, cards_csv, cards_pdf, admin_info, device_test, report, page:admin
 })
 
 
