@@ -9,7 +9,8 @@ after every event; ``--console events``: the page after, which applies the event
 on a gap in ``seq``), and a controller checking a random sold carton after every ball (``POST /api/claims``;
 a valid one is awarded so the draw goes on). The speaker draws 60 balls with ``POST /api/draws``. The
 consoles run in a child process (they are other machines: they must not share the server's GIL).
-Prints the figures; never run as a test.
+Prints the figures (latencies, and the server process's CPU time per ball, which a loaded machine
+disturbs less than latencies); never run as a test.
 """
 from __future__ import annotations
 
@@ -140,6 +141,7 @@ def main() -> None:
     order = list(range(1, 91))
     rnd.shuffle(order)
     draw_ms, claim_ms, awards = [], [], 0
+    cpu0, wall0 = time.process_time(), time.perf_counter()
     for number in order[:args.balls]:
         status, data, ms = call(url, "POST", "/api/draws", speaker, {"number": number})
         if status == 423 and data.get("error") == "partie_finished":
@@ -157,11 +159,15 @@ def main() -> None:
             awards += 1
         time.sleep(rnd.uniform(0.0, 0.15))
     time.sleep(0.3)      # the last refetches land
+    cpu_ms = 1000 * (time.process_time() - cpu0)      # the server (and the two HTTP callers), every thread
+    wall_s = time.perf_counter() - wall0
     stop.set()
     seen = out.get(timeout=30)
     child.join(10)
     print(summary("draw  (POST /api/draws)", draw_ms))
     print(summary("claim (POST /api/claims)", claim_ms))
+    print(f"server process CPU {cpu_ms / len(draw_ms):.1f} ms per ball ({cpu_ms / 1000:.2f} s over {wall_s:.1f} s); "
+          f"load average {open('/proc/loadavg').read().split()[0]}")
     print(f"awards {awards}; consoles: " + "; ".join(f"{s['events']} events, {s['states']} states, {s['gaps']} gaps"
                                                     for s in seen))
     server.shutdown()
