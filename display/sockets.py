@@ -4,15 +4,23 @@ Sockets only listen: every change goes through the HTTP API, so a socket, with o
 can never change anything. Rooms: ``public`` (projectors, anyone), ``staff`` (anyone logged in:
 verdicts name the carton), ``speaker`` (speaker/admin: passing notices such as device status).
 
-Ordering: the hall calls our subscriber under its lock right after each durable event; the connect
-handler joins the room first, then reads the snapshot. So a client gets its ``state`` at seq S and then
-every event after S (an event it already has in the snapshot carries a ``seq`` ≤ S: the page skips it).
+Ordering: the hall calls our subscriber under its lock right after each durable event; the subscriber only
+takes the (immutable, cheap) snapshots and queues them: one ``Broadcaster`` thread shapes, serialises and
+emits them in ``seq`` order, outside the hall's lock, so a draw never waits for JSON or sockets. The connect
+handler joins the room first, then reads the snapshot: a client gets its ``state`` at seq S and every event
+after S (one it already has carries a ``seq`` ≤ S and is skipped; one that overtakes the state is kept by
+the page until the state comes).
 
 The speaker's console keeps itself up to date from the events (one strategy for every page: events with
 ``seq``, ``resync`` on a gap): after each record, the ``speaker`` room also gets ``console``, the staff-only
 part of the console (claims, watch, devices, sales), built from a snapshot — never a refetch of everything.
 """
 from __future__ import annotations
+
+import logging
+import queue
+import threading
+from typing import Callable
 
 from flask import Flask, request, session
 from flask_babel import force_locale, get_locale
@@ -28,8 +36,44 @@ from hall.ports import HallPort
 from hall.rights import may
 
 
+log = logging.getLogger("loto-hall.display")
+
+
 def _speaker_room(lang: str) -> str:
     return f"{SPEAKER}:{lang}"
+
+
+class Broadcaster:
+    """Runs the queued emissions one after the other on its own task (a thread, or a greenlet under gevent)."""
+
+    def __init__(self, socketio: SocketIO):
+        self._jobs: queue.Queue = queue.Queue()       # a pure-Python queue: gevent's patching reaches it
+        self._idle = threading.Condition()
+        self._pending = 0
+        socketio.start_background_task(self._run)
+
+    def put(self, job: Callable[[], None]) -> None:
+        with self._idle:
+            self._pending += 1
+        self._jobs.put(job)
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Whether every queued emission went out within ``timeout`` seconds (for tests and shutdown)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                job()
+            except Exception:     # one bad payload must not stop the broadcasts
+                log.exception("broadcast failed")
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    if self._pending == 0:
+                        self._idle.notify_all()
 
 
 def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None) -> None:
@@ -54,19 +98,28 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None) -> Non
                     name, payload = shape(device_sentence)
             socketio.emit(name, payload, to=room)
 
-    # Both run under the hall's lock: only build small payloads from snapshots and queue them (emit queues
-    # per socket). A failure here is logged by the hall, never turned into a refusal of the durable event.
-    def on_record(record: Record) -> None:
-        snap = hall.snapshot()
+    broadcaster = Broadcaster(socketio)
+    if app is not None:
+        app.extensions["loto_broadcaster"] = broadcaster
+
+    def send(record: Record, snap, console) -> None:
         for room in (PUBLIC, STAFF):
             name, payload = views.event(record, snap, room)
             socketio.emit(name, payload, to=room)
-        if any(occupied(_speaker_room(lang)) for lang in LANGUAGES):
-            console = hall.speaker_snapshot()      # cheap: counts are kept, lists are capped
+        if console is not None:
             to_speakers(lambda translate: ("console", views.speaker_state(console, translate)))
 
+    # Both run under the hall's lock: only take immutable snapshots and queue them. A failure here is
+    # logged by the hall, never turned into a refusal of the durable event.
+    def on_record(record: Record) -> None:
+        snap = hall.snapshot()
+        console = None
+        if any(occupied(_speaker_room(lang)) for lang in LANGUAGES):
+            console = hall.speaker_snapshot()      # cheap: counts are kept, lists are capped
+        broadcaster.put(lambda: send(record, snap, console))
+
     def on_notice(name: str, payload) -> None:
-        to_speakers(lambda translate: views.notice(name, payload, translate))
+        broadcaster.put(lambda: to_speakers(lambda translate: views.notice(name, payload, translate)))
 
     hall.subscribe(on_record)
     hall.subscribe_notices(on_notice)

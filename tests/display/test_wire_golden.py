@@ -70,6 +70,7 @@ def record_evening(tmp_path) -> list:
     out: list = []
 
     def flush():
+        assert app.extensions["loto_broadcaster"].wait_idle(5)     # emissions go out on their own thread
         for who, client in sockets.items():
             for got in client.get_received():
                 out.append(["socket", who, got["name"], got["args"]])
