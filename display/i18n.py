@@ -173,3 +173,28 @@ def device_sentence(status) -> str:
         return str(message) % params
     except (KeyError, ValueError, TypeError):
         return status.detail
+
+
+# ---- a ball the hall refused (``draw:refused`` from the ball machine or the keypad), by its code
+BALL_REFUSALS: dict[str, object] = {
+    "already_drawn": _l("La boule %(number)s est déjà sortie : non tirée une deuxième fois."),
+    "out_of_range": _l("Lecture hors de 1–90 : rien n'est tiré."),
+    "locked": _l("Tirage arrêté pour une annonce : la boule %(number)s n'est pas tirée."),
+    "claims_pending": _l("Un quine est en vérification : la boule %(number)s n'est pas tirée."),
+    "no_partie": _l("Aucune partie en cours : la boule %(number)s n'est pas tirée."),
+    "partie_finished": _l("Partie terminée : la boule %(number)s n'est pas tirée."),
+    "no_match": _l("Lecture illisible de la machine à boules : rien n'est tiré."),
+    "too_long": _l("Lecture illisible (trop longue) de la machine à boules : rien n'est tiré."),
+    "truncated": _l("Lecture coupée (machine débranchée ?) : rien n'est tiré."),
+}
+
+
+def refusal_sentence(code: str, number: object, fallback: str) -> str:
+    """Why a ball was not drawn, in the current language; ``fallback`` (the driver's French) for an unknown code."""
+    message = BALL_REFUSALS.get(code)
+    if message is None:
+        return fallback
+    try:
+        return str(message) % {"number": "" if number is None else number}
+    except (KeyError, ValueError, TypeError):
+        return fallback

@@ -29,7 +29,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from display import views
 from display.auth import socket_role
 from display.errors import ApiError, message_of
-from display.i18n import LANGUAGES, device_sentence
+from display.i18n import LANGUAGES, device_sentence, refusal_sentence
 from display.live import PUBLIC, SPEAKER, STAFF, staff_state
 from hall.events import Record
 from hall.ports import HallPort
@@ -119,7 +119,8 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None) -> Non
         broadcaster.put(lambda: send(record, snap, console))
 
     def on_notice(name: str, payload) -> None:
-        broadcaster.put(lambda: to_speakers(lambda translate: views.notice(name, payload, translate)))
+        refusal = refusal_sentence if app is not None else None
+        broadcaster.put(lambda: to_speakers(lambda translate: views.notice(name, payload, translate, refusal)))
 
     hall.subscribe(on_record)
     hall.subscribe_notices(on_notice)

@@ -213,12 +213,16 @@ def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
 NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
 
 
-def notice(name: str, payload: Any, translate: Translate = _french) -> tuple[str, dict]:
-    """The speaker room's (event name, payload) for a passing notice."""
+def notice(name: str, payload: Any, translate: Translate = _french,
+           refusal: Callable[[str, object, str], str] | None = None) -> tuple[str, dict]:
+    """The speaker room's (event name, payload) for a passing notice; ``refusal(code, number, french)`` words
+    a refused ball in the reader's language."""
     if isinstance(payload, DeviceStatus):
         body = device(payload, translate)
     elif name == "draw:proposed":
         body = proposal(payload) or {"number": None}
     else:
         body = dict(payload)
+        if name == "draw:refused" and refusal is not None and "message" in body:
+            body["message"] = refusal(str(body.get("code")), body.get("number"), body["message"])
     return NOTICE_NAMES.get(name, "notice"), {"name": name, **body}
