@@ -19,5 +19,5 @@ def projector_state(hall: HallPort) -> dict:
 def staff_state(hall: HallPort, role: str | None, translate: views.Translate | None = None) -> dict:
     """The snapshot a socket gets: the speaker's superset for the speaker and admin, else the public state."""
     if may(role, "speaker_state"):
-        return views.speaker_state(hall.speaker_snapshot(), translate or views._french)
+        return views.speaker_state(hall.speaker_snapshot(), translate or views.french_detail)
     return projector_state(hall)

@@ -92,7 +92,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None) -> Non
             if not occupied(room):
                 continue
             if app is None:
-                name, payload = shape(views._french)
+                name, payload = shape(views.french_detail)
             else:
                 with app.app_context(), force_locale(lang):
                     name, payload = shape(device_sentence)

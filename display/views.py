@@ -13,7 +13,7 @@ PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
 Translate = Callable[[DeviceStatus], str]
 
 
-def _french(d: DeviceStatus) -> str:
+def french_detail(d: DeviceStatus) -> str:
     return d.detail
 
 
@@ -68,7 +68,7 @@ def projector_state(snap: HallSnapshot) -> dict:
     return _with_hall(snap, public_state(snap))
 
 
-def device(d: DeviceStatus, translate: Translate = _french) -> dict:
+def device(d: DeviceStatus, translate: Translate = french_detail) -> dict:
     """A device's state: ``detail`` is its sentence in the reader's language; ``code``/``params`` name it."""
     return {"device": d.device, "status": d.state, "detail": translate(d), "at": d.at,
             "code": d.code, "params": dict(d.params)}
@@ -78,7 +78,7 @@ def proposal(p: Proposal | None) -> dict | None:
     return None if p is None else {"number": p.number, "source": p.source, "at": p.at}
 
 
-def console(s: SpeakerSnapshot, translate: Translate = _french) -> dict:
+def console(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
     """The speaker's staff-only part of the console (claims, watch, devices, sales, printing)."""
     p = s.public.running
     return {
@@ -97,7 +97,7 @@ def console(s: SpeakerSnapshot, translate: Translate = _french) -> dict:
     }
 
 
-def speaker_state(s: SpeakerSnapshot, translate: Translate = _french) -> dict:
+def speaker_state(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
     """The speaker's console (``GET /api/speaker/state``): the public state plus ``console``'s part."""
     state = public_state(s.public)
     state.update(console(s, translate))
@@ -213,7 +213,7 @@ def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
 NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
 
 
-def notice(name: str, payload: Any, translate: Translate = _french,
+def notice(name: str, payload: Any, translate: Translate = french_detail,
            refusal: Callable[[str, object, str], str] | None = None) -> tuple[str, dict]:
     """The speaker room's (event name, payload) for a passing notice; ``refusal(code, number, french)`` words
     a refused ball in the reader's language."""
