@@ -14,7 +14,6 @@ from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall
 from tests.hall.test_partie import BOOK
-from display import views
 
 RUNNER = textwrap.dedent("""
     import random, sys
@@ -40,7 +39,7 @@ RUNNER = textwrap.dedent("""
         elif command == "check":
             hall.check_claim(arg, role="controller")
         elif command == "award":
-            views.award(hall.award(role="speaker"))
+            hall.award(role="speaker")
         elif command == "clear":
             hall.clear(role="speaker")
         print(i, flush=True)

@@ -82,7 +82,7 @@ def test_projector_is_readable_from_the_back_of_the_hall(page, live, shots, widt
     assert page.evaluate(TEXT_AUDIT)["minContrast"] >= 7
     shots(page, f"projector-{width}x{height}-valid")
     h.check_claim(A2, role="controller")
-    views.award(h.award(role="speaker"))
+    h.award(role="speaker")
     expect(page.locator("#banner-sub")).to_contain_text("gagné par le carton", timeout=8000)
     assert page.evaluate(TEXT_AUDIT)["minContrast"] >= 7
     shots(page, f"projector-{width}x{height}-tie-break")

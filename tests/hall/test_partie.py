@@ -63,7 +63,7 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     hall.draw(90, role="speaker")
     cp = views.verdict(hall.check_claim("P", role="controller"))
     assert cp["verdict"] == "valid" and cp["lot"]["kind"] == "carton_plein"
-    views.award(hall.award(role="speaker"))
+    hall.award(role="speaker")
     assert hall.evening.partie.status == "finished"
 
     hall.clear(role="speaker")                               # « Démarquez ! »
@@ -91,10 +91,10 @@ def test_L7_programme_from_config_and_speaker_override(make_hall):
     assert p.consolation == "Bouteille"
     draw_all(hall, [4, 13, 37, 52, 80])
     hall.check_claim("P", role="controller")
-    views.award(hall.award(role="speaker"))
+    hall.award(role="speaker")
     draw_all(hall, [9, 21, 45, 66, 84])
     hall.check_claim("P", role="controller")
-    views.award(hall.award(role="speaker"))
+    hall.award(role="speaker")
     hall.clear(role="speaker")
     hall.start_partie([LotSpec("carton_plein", "Téléviseur")], role="speaker")
     assert [(lot.kind, lot.label) for lot in hall.evening.partie.lots] == [("carton_plein", "Téléviseur")]
@@ -126,7 +126,7 @@ def test_L12_several_quine_lots_need_a_new_row_each(make_hall):
     hall.start_partie(role="speaker")
     draw_all(hall, [4, 13, 37, 52, 80])
     hall.check_claim("P", role="controller")
-    views.award(hall.award(role="speaker"))
+    hall.award(role="speaker")
     assert views.verdict(hall.check_claim("P", role="controller"))["reason"] == "row_already_paid"
     draw_all(hall, [9, 21, 45, 66, 84])
     assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "valid"
@@ -150,7 +150,7 @@ def test_L14_tie_break_bag_is_separate_from_the_game_bag(make_hall):
     hall.check_claim("P", role="controller")
     hall.check_claim("Q", role="controller")
     before = list(hall.evening.partie.draws)
-    views.award(hall.award(role="speaker"))
+    hall.award(role="speaker")
     assert hall.evening.partie.draws == before
 
 
@@ -235,7 +235,7 @@ def test_undo_rules(make_hall):
     assert twice.value.code == "already_undone"
     draw_all(hall, [13, 37, 52, 80])
     hall.check_claim("P", role="controller")
-    views.award(hall.award(role="speaker"))
+    hall.award(role="speaker")
     with pytest.raises(Rejected) as awarded:
         hall.undo(role="speaker")
     assert awarded.value.code == "undo_after_award"
@@ -253,7 +253,7 @@ def test_undo_forgets_valid_claims_on_the_cancelled_ball(make_hall):
     assert hall.evening.partie.pending == {}
     assert hall.watch.candidates == []
     with pytest.raises(Rejected):
-        views.award(hall.award(role="speaker"))
+        hall.award(role="speaker")
 
 
 def test_roles_are_enforced(make_hall):
@@ -292,7 +292,7 @@ def test_L13_grouping_only_valid_claims(make_hall):
     draw_all(hall, [4, 13, 37, 52, 80])
     hall.check_claim("P", role="controller")
     with pytest.raises(Rejected) as exc:
-        views.award(hall.award(role="speaker", same_player=[["P", "S"]]))
+        hall.award(role="speaker", same_player=[["P", "S"]])
     assert exc.value.code == "not_a_valid_claim" and exc.value.detail["cards"] == ["S"]
 
 
