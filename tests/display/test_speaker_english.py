@@ -2,6 +2,7 @@
 codes and parameters, display/ translates them from the one catalogue (Chromium, real drivers)."""
 from __future__ import annotations
 
+import os
 import queue
 import re
 import socket
@@ -14,7 +15,7 @@ from drivers.printer import start_printing
 from hall.config import BallMachineSection
 from tests.display.conftest import PINS, LiveServer, make_room, play_to_tie
 
-SHOT = Path(__file__).resolve().parents[2] / "docs/screenshots/speaker-en-devices-720p.png"
+DOCS = Path(__file__).resolve().parents[2] / "docs/screenshots"     # with LOTO_SCREENSHOTS=1 (as test_screenshots)
 FRENCH = re.compile(r"[àâçéèêëîïôûùœ]|\b(machine à boules|boules|imprimante|injoignable|débranché|absente?|"
                     r"introuvable|tapez|numéros|prête?|attente|bons?|clavier|lecteur|branché|papier|partie|"
                     r"tirage|carton|aucun|appareil)\b", re.IGNORECASE)
@@ -66,7 +67,8 @@ def test_an_english_console_shows_every_device_state_in_english(tmp_path, browse
         expect(page.locator("#entry-msg")).to_contain_text("Ball 80 is already out")
         devices = page.locator("#devices").inner_text()
         assert not FRENCH.search(devices), devices
-        page.screenshot(path=str(SHOT))
+        folder = DOCS if os.environ.get("LOTO_SCREENSHOTS") == "1" else tmp_path
+        page.screenshot(path=str(folder / "speaker-en-devices-720p.png"))
         text = page.locator("body").inner_text()
         french = sorted({m.group(0) for m in FRENCH.finditer(text)})
         assert not french, (french, text)
