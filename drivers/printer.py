@@ -54,6 +54,11 @@ class PrinterTarget:
     status: bool = True        # ask DLE EOT before and after each job
     timeout_s: float = 5.0
 
+    @property
+    def place(self) -> str:
+        """The device without words (``/dev/ttyUSB0``, ``10.0.0.5:9100``): a parameter for any language."""
+        return self.where.removeprefix("port série ").removeprefix("périphérique ")
+
 
 def printer_target(url: str) -> PrinterTarget:
     """The printer named by ``[printer] url``; raises ``ConfigError`` naming the problem."""
@@ -111,7 +116,7 @@ class EscposDevice:
         except Exception as exc:
             printer.close()
             raise PrinterAway(f"Imprimante injoignable ({self.target.where})", "printer_unreachable",
-                              where=self.target.where) from exc
+                              where=self.target.place) from exc
         return printer
 
     def _query(self, printer, n: int) -> bytes:
@@ -129,7 +134,7 @@ class EscposDevice:
         online = self._query(printer, 1)
         if not online:
             raise PrinterAway(f"L'imprimante ne répond pas ({self.target.where})", "printer_no_answer",
-                              where=self.target.where)
+                              where=self.target.place)
         if online[0] & 0x08:
             cause = self._query(printer, 2)
             if cause and cause[0] & 0x04:
@@ -165,10 +170,10 @@ class EscposDevice:
                     printer.flush()
             except Exception as exc:
                 raise PrinterAway(f"Impression interrompue ({self.target.where})", "printer_interrupted",
-                                  where=self.target.where) from exc
+                                  where=self.target.place) from exc
             if self.target.status and not self._query(printer, 1):
                 raise PrinterAway(f"L'imprimante n'a pas confirmé le bon ({self.target.where}) : il sera réimprimé",
-                                  "printer_unconfirmed", where=self.target.where)
+                                  "printer_unconfirmed", where=self.target.place)
             return warning
         finally:
             try:

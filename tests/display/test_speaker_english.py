@@ -78,3 +78,20 @@ def test_an_english_console_shows_every_device_state_in_english(tmp_path, browse
             service.stop()
         server.stop()
         h.close()
+
+
+def test_a_serial_printer_waiting_reads_in_english_and_in_french(tmp_path):
+    from flask_babel import force_locale
+    from display.i18n import device_sentence
+    from drivers.printer import printer_target
+    from hall.snapshots import device_status
+    room = make_room(tmp_path)
+    place = printer_target("serial:///dev/ttyUSB0?baudrate=19200").place
+    status = device_status("printer", "degraded", "printer_waiting", "(French detail)",
+                           reason="printer_no_answer", where=place, count=2)
+    with room.app.app_context():
+        with force_locale("en"):
+            assert device_sentence(status) == "The printer does not answer (/dev/ttyUSB0) — 2 voucher(s) waiting."
+        with force_locale("fr"):
+            assert device_sentence(status) == "L'imprimante ne répond pas (/dev/ttyUSB0) — 2 bon(s) en attente."
+    room.hall.close()
