@@ -188,7 +188,7 @@ def main() -> int:
         warmup = 10
         for i in range(args.balls + warmup):
             if not bag:
-                if hall.evening.running and hall.evening.running.draws:
+                if hall.snapshot().running and hall.snapshot().running.draws:
                     hall.clear(role="speaker", force=True)
                     hall.start_partie(role="speaker")
                     page.wait_for_function("document.getElementById('last').textContent === ''")

@@ -1,28 +1,29 @@
 """The HTTP API (INTERFACE §4): parse → call ``Hall`` → answer. Roles by token or cookie session."""
 from __future__ import annotations
 
-import hashlib
 import io
 
 from flask import Blueprint, current_app, jsonify, request, session
 
 from display import auth as A
+from display import views
 from display.errors import ApiError
+from display.i18n import device_sentence
 from display.idempotency import idempotent
 from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
-from display.live import projector_state, staff_state, verdict_payload
+from display.live import projector_state, staff_state
 from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
 from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
 from hall.events import LotSpec
-from display.views import card_view
+from hall.ports import HallPort
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000
 
 
-def hall():
+def hall() -> HallPort:
     return current_app.extensions["loto_hall"]
 
 
@@ -79,17 +80,13 @@ def me():
 
 @bp.get("/state")
 def state():
-    h = hall()
-    with h.lock:
-        return jsonify(projector_state(h))
+    return jsonify(projector_state(hall()))
 
 
 @bp.get("/speaker/state")
 def speaker_view():
-    role = A.require("speaker")
-    h = hall()
-    with h.lock:
-        return jsonify(staff_state(h, role))
+    role = A.require_right("speaker_state")
+    return jsonify(staff_state(hall(), role, device_sentence))
 
 
 def _lots(data: dict) -> tuple[LotSpec, ...] | None:
@@ -117,7 +114,7 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
 
 @bp.post("/partie/start")
 def partie_start():
-    role = A.require("speaker")
+    role = A.require_right("start_partie")
     data = body()
     consolation = field(data, "consolation", str, required=False)
     record = hall().start_partie(lots=_lots(data), consolation=consolation, role=role)
@@ -126,73 +123,68 @@ def partie_start():
 
 @bp.post("/draws")
 def draw():
-    role = A.require("speaker")
+    role = A.require_right("draw")
     data = body()
     if "number" not in data:
         raise ApiError("bad_field", field="number")
 
     def apply():
         record = hall().draw(data["number"], role=role, source="console")
-        return jsonify({"number": record.event.number, "index": record.event.index, "seq": record.seq}), 201
+        return jsonify(views.drawn(record)), 201
 
     return idempotent(role, data, repr(data["number"]), apply)   # a retried draw answers the first result
 
 
 @bp.post("/draws/undo")
 def undo():
-    role = A.require("speaker")
+    role = A.require_right("undo")
     record = hall().undo(role=role)
-    return jsonify({"number": record.event.number, "index": record.event.index, "seq": record.seq})
+    return jsonify(views.drawn(record))
 
 
 @bp.post("/draws/confirm")
 def confirm():
-    role = A.require("speaker")
+    role = A.require_right("draw")
     data = body()
     record = hall().confirm_proposed(data.get("number"), role=role)
-    return jsonify({"number": record.event.number, "index": record.event.index, "seq": record.seq}), 201
+    return jsonify(views.drawn(record)), 201
 
 
 @bp.post("/draws/reject")
 def reject():
-    role = A.require("speaker")
+    role = A.require_right("draw")
     hall().reject_proposed(role=role)
     return jsonify({"proposed": None})
 
 
 @bp.post("/draws/resume")
 def resume():
-    role = A.require("speaker")
+    role = A.require_right("resume")
     record = hall().resume(role=role)
     return jsonify({"status": "playing", "seq": record.seq})
 
 
 @bp.post("/claims/announce")
 def announce():
-    role = A.require("speaker", "controller")
+    role = A.require_right("announce_claim")
     record = hall().announce_claim(role=role, source="console")
     return jsonify({"status": "checking", "seq": record.seq if record else None})
 
 
 @bp.post("/claims")
 def claim():
-    role = A.require("controller", "speaker")
+    role = A.require_right("check_claim")
     data = body()
     card_id = field(data, "card_id", str)
     if len(card_id) > 64 or not is_card_id(normalize_card_id(card_id)):
         raise ApiError("bad_card_id")   # "=HYPERLINK(…)" or "-1-1" never reaches the journal
-    h = hall()
-    with h.lock:
-        result = h.check_claim(card_id, role=role)
-        return jsonify(verdict_payload(h, result))
+    return jsonify(views.verdict(hall().check_claim(card_id, role=role)))
 
 
 @bp.get("/cards/<card_id>")
 def card(card_id: str):
-    A.require("controller", "speaker", "desk")
-    h = hall()
-    with h.lock:
-        view = card_view(h, normalize_card_id(card_id)[:64])
+    A.require_right("card")
+    view = views.card(hall().card(normalize_card_id(card_id)[:64]))
     if view is None:
         raise ApiError("unknown_card")
     return jsonify(view)
@@ -200,16 +192,16 @@ def card(card_id: str):
 
 @bp.post("/lots/award")
 def award():
-    role = A.require("speaker")
+    role = A.require_right("award")
     groups = field(body(), "same_player", list, required=False, default=[])
     if not all(isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups):
         raise ApiError("bad_field", field="same_player")
-    return jsonify(hall().award(role=role, same_player=groups))   # RULES L13: one player's cartons are one claimant
+    return jsonify(views.award(hall().award(role=role, same_player=groups)))   # RULES L13: one player's cartons are one claimant
 
 
 @bp.post("/partie/clear")
 def clear():
-    role = A.require("speaker")
+    role = A.require_right("clear")
     data = body()
     force = field(data, "force", bool, required=False, default=False)
     record = hall().clear(role=role, force=force)
@@ -218,26 +210,26 @@ def clear():
 
 @bp.post("/vouchers/<code>/redeem")
 def redeem(code: str):
-    role = A.require("desk")
-    return jsonify(hall().redeem(code[:64], role=role))
+    role = A.require_right("redeem")
+    return jsonify(views.redemption(hall().redeem(code[:64], role=role)))
 
 
 @bp.post("/vouchers/<code>/reprint")
 def reprint(code: str):
-    role = A.require("speaker", "desk")
+    role = A.require_right("reprint")
     record = hall().request_reprint(code[:64], role=role)
     return jsonify({"code": record.event.code, "seq": record.seq}), 202
 
 
 @bp.post("/cards/sold")
 def sold():
-    role = A.require("desk")
+    role = A.require_right("set_sold")
     data = body()
     ranges = field(data, "ranges", str)
     is_sold = field(data, "sold", bool, required=False, default=True)
     h = hall()
     try:
-        ids = CardBook.parse_id_ranges(ranges, limit=max(1, len(h.book)))
+        ids = CardBook.parse_id_ranges(ranges, limit=max(1, h.card_count()[0]))
     except RangeTooLarge as exc:
         raise ApiError("range_too_large", count=exc.count, limit=exc.limit) from None
     except ValueError as exc:
@@ -249,19 +241,13 @@ def sold():
 
 
 def _adopt(book: CardBook, added: int, role: str):
-    h = hall()
-    data_dir = h.config.data_dir
-    with h.lock:
-        merged = h.book.merged(book)
-        h.journal.offload(lambda: merged.save(data_dir))   # its fsync in a real thread under gevent
-        digest = hashlib.sha256((data_dir / "cards.csv").read_bytes()).hexdigest()
-        record = h.replace_book(merged, digest, added, role=role)
-    return jsonify({"added": added, "total": len(merged), "seq": record.seq}), 201
+    record = hall().adopt_cards(book, role=role)
+    return jsonify({"added": added, "total": record.event.total, "seq": record.seq}), 201
 
 
 @bp.post("/cards/import")
 def cards_import():
-    role = A.require("admin")
+    role = A.require_right("import_cards")
     raw = read_body(MAX_UPLOAD_BYTES)      # the whole file or a 413: never a silent cut
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
@@ -276,7 +262,7 @@ def cards_import():
 
 @bp.post("/cards/generate")
 def cards_generate():
-    role = A.require("admin")
+    role = A.require_right("import_cards")
     data = body()
     count = _int(data, "count", 1, MAX_GENERATE)
     series = field(data, "series", str, required=False, default="A")
@@ -297,43 +283,44 @@ def cards_generate():
 
 @bp.get("/cards.csv")
 def cards_csv():
-    A.require("admin")
-    h = hall()
+    A.require_right("cards_csv")
     out = io.StringIO()
-    with h.lock:
-        h.book.write_csv(out)
+    hall().write_cards_csv(out)
     return current_app.response_class(out.getvalue(), mimetype="text/csv",
                                        headers={"Content-Disposition": "attachment; filename=cartons.csv"})
 
 
 @bp.get("/admin")
 def admin_info():
-    A.require("admin")
+    A.require_right("admin_info")
     h = hall()
     cfg = h.config
     tls = current_app.extensions.get("loto_tls")
-    with h.lock:
-        info = {
-            "hall": cfg.hall.name,
-            "programme": [{"number": i + 1, "consolation": cfg.partie_spec(i).consolation,
-                           "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur}
-                                    for lot in cfg.partie_spec(i).lots]}
-                          for i in range(max(len(cfg.programme), len(h.evening.parties) + 1))],
-            "parties_played": len(h.evening.parties),
-            "cards": len(h.book), "sold": sum(1 for cid in h.book if h.is_sold(cid)),
-            "pins": dict(A.auth().pins),
-            "devices": dict(h.devices),
-            "tls": tls.info() if tls else None,
-            "data_dir": str(cfg.data_dir),
-            "rules": {"last_number": cfg.rules.last_number, "ties": cfg.rules.ties, "false_claim": cfg.rules.false_claim},
-        }
+    snap = h.snapshot()
+    cards, sold = h.card_count()
+    info = {
+        "hall": cfg.hall.name,
+        "programme": [{"number": i + 1, "consolation": cfg.partie_spec(i).consolation,
+                       "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur}
+                                for lot in cfg.partie_spec(i).lots]}
+                      for i in range(max(len(cfg.programme), snap.parties_played + 1))],
+        "parties_played": snap.parties_played,
+        "cards": cards, "sold": sold,
+        "pins": dict(A.auth().pins),
+        "devices": {d.device: views.device(d, device_sentence) for d in h.devices()},
+        "tls": tls.info() if tls else None,
+        "data_dir": str(cfg.data_dir),
+        "rules": {"last_number": cfg.rules.last_number, "ties": cfg.rules.ties, "false_claim": cfg.rules.false_claim},
+    }
     return jsonify(info)
 
 
 @bp.post("/devices/<name>/test")
 def device_test(name: str):
-    A.require("admin")
+    A.require_right("device_test")
     if name not in ("printer", "ball_machine", "keypad", "scanner"):
         raise ApiError("not_found")
     hall().notify("device:test_requested", {"device": name})   # the printer answers with a test ticket
-    return jsonify({"device": name, "requested": True, "status": hall().devices.get(name)}), 202
+    status = hall().device(name)
+    return jsonify({"device": name, "requested": True,
+                    "status": None if status is None else views.device(status, device_sentence)}), 202

@@ -18,6 +18,7 @@ from display.i18n import remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from hall.errors import Rejected
+from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.display")
 mimetypes.add_type("application/wasm", ".wasm")   # WebAssembly.instantiateStreaming needs it
@@ -32,7 +33,8 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall, config, documents: dict | None = None, async_mode: str = "threading") -> tuple[Flask, SocketIO]:
+def create_app(hall: HallPort, config, documents: dict | None = None,
+               async_mode: str = "threading") -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``),
@@ -111,5 +113,5 @@ def create_app(hall, config, documents: dict | None = None, async_mode: str = "t
                         max_http_buffer_size=64 * 1024, json=SocketJSON)
     server = config.server
     app.extensions["loto_connections"] = sockets.install(
-        socketio, hall, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
+        socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
     return app, socketio

@@ -24,11 +24,11 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from display.errors import ApiError
 from display.sessions import LoginGuard, SessionTable, pin_fingerprint
+from hall.rights import ROLES, STAFF, may
+from hall.secretfile import load_or_create_secret
 
 log = logging.getLogger("loto-hall.display")
 
-ROLES = ("controller", "desk", "speaker", "admin")      # least rights first: a shared PIN gets the smaller role
-STAFF = frozenset(ROLES)
 TOKEN_MAX_AGE_S = 30 * 24 * 3600   # the signature's own limit; the session table ends tokens much sooner
 PINS_FILE = "pins.json"
 SECRET_FILE = "web.key"
@@ -36,17 +36,7 @@ SECRET_FILE = "web.key"
 
 def load_secret(data_dir: Path) -> bytes:
     """The web secret (session cookies, tokens), made on first start in the data folder (mode 0600)."""
-    path = data_dir / SECRET_FILE
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        pass
-    data_dir.mkdir(parents=True, exist_ok=True)
-    data = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    return data
+    return load_or_create_secret(data_dir / SECRET_FILE)
 
 
 def load_pins(config, data_dir: Path) -> dict[str, str]:
@@ -226,6 +216,16 @@ def require(*roles: str) -> str:
     if role is None:
         raise ApiError("unauthorized")
     if role != "admin" and role not in roles:
+        raise ApiError("forbidden", role=role)
+    return role
+
+
+def require_right(right: str) -> str:
+    """The caller's role if the rights table (``hall.rights``) gives it ``right``; raises 401 or 403 otherwise."""
+    role = request_role()
+    if role is None:
+        raise ApiError("unauthorized")
+    if not may(role, right):
         raise ApiError("forbidden", role=role)
     return role
 

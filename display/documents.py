@@ -12,7 +12,8 @@ from flask import Blueprint, current_app, request
 
 from display import auth as A
 from display.errors import ApiError
-from hall.report import report_from_hall, write_csv
+from hall.ports import HallPort
+from hall.report import write_csv
 
 bp = Blueprint("documents", __name__, url_prefix="/api")
 MAX_PDF_CARDS = 20_000
@@ -32,10 +33,9 @@ def _download(data: bytes | str, mimetype: str, filename: str):
 
 def _report():
     """The evening's report, read under the hall's lock (a consistent picture while balls keep coming)."""
-    A.require("admin")
-    hall = current_app.extensions["loto_hall"]
-    with hall.lock:
-        return hall, report_from_hall(hall)
+    A.require_right("report")
+    hall: HallPort = current_app.extensions["loto_hall"]
+    return hall, hall.report()
 
 
 @bp.get("/report.csv")
@@ -57,16 +57,15 @@ def report_pdf():
 @bp.get("/cards.pdf")
 def cards_pdf():
     """The book's cartons as planches; ``?series=A`` keeps one series, ``?per_page=12`` halves the paper."""
-    A.require("admin")
-    hall = current_app.extensions["loto_hall"]
+    A.require_right("cards_pdf")
+    hall: HallPort = current_app.extensions["loto_hall"]
     series = request.args.get("series", "").strip().upper()
     if series and not re.fullmatch(r"[A-Z0-9-]{1,32}", series):
         raise ApiError("bad_field", field="series")
     per_page = request.args.get("per_page", "6")
     if per_page not in ("6", "12"):
         raise ApiError("bad_field", field="per_page")
-    with hall.lock:
-        cards = [(cid, hall.book.get(cid)) for cid in hall.book if not series or cid.startswith(series + "-")]
+    cards = list(hall.cards(series or None))
     if not cards:
         raise ApiError("not_found")
     if len(cards) > MAX_PDF_CARDS:

@@ -124,3 +124,81 @@ JS_STRINGS = {
 
 def js_strings() -> dict[str, str]:
     return {key: str(value) for key, value in JS_STRINGS.items()}
+
+
+# ---- device states: drivers publish a code and its parameters; the sentence is made here, per reader
+DEVICE_MESSAGES: dict[str, object] = {
+    "ball_machine_ok": _l("Machine à boules branchée (%(path)s)."),
+    "ball_machine_missing": _l("Machine à boules absente (%(path)s introuvable) : tapez les numéros à la console."),
+    "ball_machine_open": _l("Machine à boules : ouverture impossible de %(path)s (%(error)s)."),
+    "ball_machine_lost": _l("Machine à boules débranchée (%(path)s) : reconnexion dès son retour ; "
+                            "tapez les numéros à la console."),
+    "keypad_ok": _l("Clavier numérique branché (%(path)s)."),
+    "keypad_missing": _l("Clavier numérique absent (%(path)s introuvable) : tapez les numéros à la console."),
+    "keypad_open": _l("Clavier numérique : ouverture impossible de %(path)s (%(error)s)."),
+    "keypad_lost": _l("Clavier numérique débranché (%(path)s) : reconnexion dès son retour."),
+    "scanner_ok": _l("Lecteur de codes-barres branché (%(path)s)."),
+    "scanner_missing": _l("Lecteur de codes-barres absent (%(path)s introuvable) : tapez les numéros de carton."),
+    "scanner_open": _l("Lecteur de codes-barres : ouverture impossible de %(path)s (%(error)s)."),
+    "scanner_lost": _l("Lecteur de codes-barres débranché (%(path)s) : reconnexion dès son retour."),
+    "evdev_missing": _l("%(device)s : module evdev absent (pip install 'loto-hall[pi]')."),
+    "printer_ready": _l("Imprimante prête."),
+    "printer_test_printed": _l("Imprimante prête : ticket de test imprimé."),
+    "printer_paper_low": _l("Papier presque épuisé : préparez un rouleau neuf."),
+    "printer_unconfigured": _l("Aucune imprimante configurée : les bons restent au journal."),
+    "printer_unreachable": _l("Imprimante injoignable (%(where)s)"),
+    "printer_no_answer": _l("L'imprimante ne répond pas (%(where)s)"),
+    "printer_cover_open": _l("Capot de l'imprimante ouvert"),
+    "printer_no_paper": _l("Plus de papier dans l'imprimante"),
+    "printer_offline": _l("L'imprimante est hors ligne"),
+    "printer_interrupted": _l("Impression interrompue (%(where)s)"),
+    "printer_unconfirmed": _l("L'imprimante n'a pas confirmé le bon (%(where)s) : il sera réimprimé"),
+    "printer_error": _l("Erreur d'impression (%(error)s)"),
+    "printer_waiting": _l("%(reason)s — %(count)s bon(s) en attente."),
+    "printer_test_failed": _l("Test d'impression impossible : %(reason)s"),
+}
+DEVICE_NAMES = {"ball_machine": _l("Machine à boules"), "printer": _l("Imprimante"),
+                "keypad": _l("Clavier numérique"), "scanner": _l("Lecteur de codes-barres")}
+
+
+def device_sentence(status) -> str:
+    """A device's state as a sentence in the current language, from its code and parameters.
+
+    A ``reason`` parameter is itself a code (the printer's problem behind ``printer_waiting``). A code the
+    catalogue does not know falls back on the driver's own (French) detail."""
+    message = DEVICE_MESSAGES.get(status.code)
+    if message is None:
+        return status.detail
+    params = {k: str(v) for k, v in dict(status.params).items()}
+    params.setdefault("device", str(DEVICE_NAMES.get(status.device, status.device)))
+    try:
+        if params.get("reason") in DEVICE_MESSAGES:
+            params["reason"] = str(DEVICE_MESSAGES[params["reason"]]) % params
+        return str(message) % params
+    except (KeyError, ValueError, TypeError):
+        return status.detail
+
+
+# ---- a ball the hall refused (``draw:refused`` from the ball machine or the keypad), by its code
+BALL_REFUSALS: dict[str, object] = {
+    "already_drawn": _l("La boule %(number)s est déjà sortie : non tirée une deuxième fois."),
+    "out_of_range": _l("Lecture hors de 1–90 : rien n'est tiré."),
+    "locked": _l("Tirage arrêté pour une annonce : la boule %(number)s n'est pas tirée."),
+    "claims_pending": _l("Un quine est en vérification : la boule %(number)s n'est pas tirée."),
+    "no_partie": _l("Aucune partie en cours : la boule %(number)s n'est pas tirée."),
+    "partie_finished": _l("Partie terminée : la boule %(number)s n'est pas tirée."),
+    "no_match": _l("Lecture illisible de la machine à boules : rien n'est tiré."),
+    "too_long": _l("Lecture illisible (trop longue) de la machine à boules : rien n'est tiré."),
+    "truncated": _l("Lecture coupée (machine débranchée ?) : rien n'est tiré."),
+}
+
+
+def refusal_sentence(code: str, number: object, fallback: str) -> str:
+    """Why a ball was not drawn, in the current language; ``fallback`` (the driver's French) for an unknown code."""
+    message = BALL_REFUSALS.get(code)
+    if message is None:
+        return fallback
+    try:
+        return str(message) % {"number": "" if number is None else number}
+    except (KeyError, ValueError, TypeError):
+        return fallback

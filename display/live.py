@@ -1,106 +1,23 @@
-"""What each audience is told, computed from the hall's state: snapshots and one event per journal record.
+"""What a socket is told on connect and on ``resync``: the snapshot for its role (INTERFACE §5).
 
-Every journal record becomes exactly one event in each room, carrying the record's ``seq``, so a
-client sees ``seq`` go up by one per event and can tell a gap (INTERFACE §5). Records that §5 does not
-name (sales, vouchers) travel as ``tick`` so the count never jumps. Call these under ``hall.lock``.
+The shaping is in ``display/views.py``; here only which snapshot each role gets.
 """
 from __future__ import annotations
 
-from hall.events import (BallDrawn, ClaimAnnounced, ClaimChecked, DrawResumed, DrawUndone, LotAwarded,
-                         PartieCleared, PartieStarted, Record, VoucherIssued)
-from display.views import card_view, public_state, speaker_state
-from hall.wifi import wifi_qr_payload
+from display import views
+from hall.ports import HallPort
+from hall.rights import may
 
-PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
-
-
-def _lot(p, index: int | None) -> dict | None:
-    if p is None or index is None or not 0 <= index < len(p.lots):
-        return None
-    lot = p.lots[index]
-    return {"index": index, "kind": lot.kind, "label": lot.label}
+PUBLIC, STAFF, SPEAKER = views.PUBLIC, views.STAFF, views.SPEAKER
 
 
-def _next_partie(hall) -> dict:
-    number = len(hall.evening.parties) + 1
-    spec = hall.config.partie_spec(number - 1)
-    return {"number": number, "consolation": spec.consolation,
-            "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur} for lot in spec.lots]}
-
-
-def _wifi(config) -> dict | None:
-    """The hall's Wi-Fi as the projector shows it (name, password, QR text) and the page phones open; None without
-    ``[network] ssid``. Public on purpose: the projector shows the password to the whole hall anyway."""
-    net = config.network
-    if not net.ssid:
-        return None
-    return {"ssid": net.ssid, "password": net.password, "qr": wifi_qr_payload(net.ssid, net.password),
-            "url": config.hall_url}
-
-
-def _with_hall(hall, state: dict) -> dict:
-    """Add what every screen shows between parties: the hall's name, the carton prices, the next partie, the Wi-Fi."""
-    state["hall"] = hall.config.hall.name
-    state["prices"] = hall.config.hall.prices
-    state["next_partie"] = _next_partie(hall) if hall.evening.running is None else None
-    state["wifi"] = _wifi(hall.config)
-    return state
-
-
-def projector_state(hall) -> dict:
+def projector_state(hall: HallPort) -> dict:
     """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one."""
-    return _with_hall(hall, public_state(hall.evening))
+    return views.projector_state(hall.snapshot())
 
 
-def staff_state(hall, role: str | None) -> dict:
-    """The snapshot a socket gets: the speaker's superset for speaker/admin, else the public state."""
-    if role in ("speaker", "admin"):
-        return _with_hall(hall, speaker_state(hall))
+def staff_state(hall: HallPort, role: str | None, translate: views.Translate | None = None) -> dict:
+    """The snapshot a socket gets: the speaker's superset for the speaker and admin, else the public state."""
+    if may(role, "speaker_state"):
+        return views.speaker_state(hall.speaker_snapshot(), translate or views.french_detail)
     return projector_state(hall)
-
-
-def verdict_payload(hall, result: dict) -> dict:
-    """A controller's answer: the verdict (INTERFACE §4) and the carton as the controller sees it."""
-    card = card_view(hall, result["card_id"]) if result["verdict"] not in ("unknown_card",) else None
-    return {**result, "card": card}
-
-
-def event_for(hall, record: Record, room: str) -> tuple[str, dict]:
-    """The (event name, payload) that ``room`` gets for ``record`` — always exactly one."""
-    e, seq = record.event, record.seq
-    p = hall.evening.partie
-    if isinstance(e, BallDrawn):
-        return "draw", {"number": e.number, "index": e.index, "partie": p.number, "seq": seq}
-    if isinstance(e, DrawUndone):
-        return "undo", {"number": e.number, "index": e.index, "seq": seq}
-    if isinstance(e, ClaimAnnounced):
-        return "claim", {"status": "checking", "seq": seq}
-    if isinstance(e, DrawResumed):
-        return "resume", {"status": "playing", "seq": seq}
-    if isinstance(e, ClaimChecked):
-        payload = {"card_id": e.card_id, "verdict": e.verdict, "lot": _lot(p, e.lot_index), "seq": seq}
-        if room == PUBLIC:
-            # the hall sees who won, never who was wrong
-            if e.verdict != "valid":
-                payload["card_id"] = None
-        else:
-            payload.update({"rows": list(e.rows), "complete_rows": list(e.complete_rows),
-                            "missing": list(e.missing), "last": e.last, "reason": e.reason})
-        payload["status"] = p.status if p is not None else "waiting"
-        return "verdict", payload
-    if isinstance(e, LotAwarded):
-        return "award", {"lot": _lot(p, e.lot_index), "winner": e.winners[0], "winners": list(e.winners),
-                         "shared": e.shared, "tie_break": [{"card_id": t.card_id, "number": t.number}
-                                                           for t in e.tie_break],
-                         "consolation": list(e.consolation), "last": e.last,
-                         "current_lot": p.current, "seq": seq}
-    if isinstance(e, (PartieStarted, PartieCleared)):
-        lots = public_state(hall.evening)["partie"]["lots"]
-        return "partie", {"number": e.number, "status": "started" if isinstance(e, PartieStarted) else "cleared",
-                          "lots": lots, "seq": seq}
-    payload = {"type": record.type, "seq": seq}
-    if room != PUBLIC and isinstance(e, VoucherIssued):
-        payload.update({"code": e.code, "card_id": e.card_id, "label": e.lot_label, "consolation": e.consolation})
-    elif room != PUBLIC and hasattr(e, "code"):
-        payload["code"] = e.code
-    return "tick", payload

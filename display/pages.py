@@ -7,11 +7,12 @@ from flask_babel import get_locale
 from display.auth import auth, csrf_token
 from display.i18n import js_strings
 from display.network import wifi_warnings
+from hall.rights import roles_for
 
 bp = Blueprint("pages", __name__)
 
 # page → the roles that may use it (admin may use every page)
-PAGES = {"speaker": ("speaker",), "controle": ("controller", "speaker"), "lots": ("desk",), "admin": ()}
+PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin")}   # hall.rights
 
 
 def _render(template: str, page: str, allowed: tuple[str, ...] | None):

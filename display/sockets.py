@@ -4,23 +4,40 @@ Sockets only listen: every change goes through the HTTP API, so a socket, with o
 can never change anything. Rooms: ``public`` (projectors, anyone), ``staff`` (anyone logged in:
 verdicts name the carton), ``speaker`` (speaker/admin: passing notices such as device status).
 
-Ordering: the hall calls our subscriber under its lock right after each durable event, and the
-connect/resync handlers take the same lock around "join room + send state". So a client gets its
-``state`` at seq S and then exactly S+1, S+2, … with no gap and no duplicate.
+Ordering: the hall calls our subscriber under its lock right after each durable event; the subscriber only
+takes the (immutable, cheap) snapshots and queues them: one ``Broadcaster`` thread shapes, serialises and
+emits them in ``seq`` order, outside the hall's lock, so a draw never waits for JSON or sockets. The connect
+handler joins the room first, then reads the snapshot: a client gets its ``state`` at seq S and every event
+after S (one it already has carries a ``seq`` ≤ S and is skipped; one that overtakes the state is kept by
+the page until the state comes).
+
+The speaker's console keeps itself up to date from the events (one strategy for every page: events with
+``seq``, ``resync`` on a gap): after each record, the ``speaker`` room also gets ``console``, the staff-only
+part of the console (claims, watch, devices, sales), built from a snapshot — never a refetch of everything.
 """
 from __future__ import annotations
 
+import logging
+import queue
 import threading
+from typing import Callable
 
-from flask import request, session
+from flask import Flask, request, session
+from flask_babel import force_locale, get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
+from display import views
 from display.auth import socket_role
 from display.crowd import SocketCaps
 from display.errors import ApiError, message_of
-from display.live import PUBLIC, SPEAKER, STAFF, event_for, staff_state
+from display.i18n import LANGUAGES, device_sentence, refusal_sentence
+from display.live import PUBLIC, SPEAKER, STAFF, staff_state
+from hall.events import Record
+from hall.ports import HallPort
+from hall.rights import may
 
-NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
+
+log = logging.getLogger("loto-hall.display")
 
 
 class Connections:
@@ -39,21 +56,92 @@ class Connections:
         return self._count
 
 
-def install(socketio: SocketIO, hall, caps: SocketCaps | None = None) -> Connections:
-    """Register the handlers and subscribe the broadcasts to the hall; ``caps`` bounds anonymous sockets;
-    returns the live connection counter."""
-    caps = caps or SocketCaps()
-    connections = Connections()
+def _speaker_room(lang: str) -> str:
+    return f"{SPEAKER}:{lang}"
 
-    # Both run under the hall's lock: only build small payloads and queue them (emit queues per socket).
-    # A failure here is logged by the hall, never turned into a refusal of the durable event.
-    def on_record(record) -> None:
-        for room in (PUBLIC, STAFF):
-            name, payload = event_for(hall, record, room)
+
+class Broadcaster:
+    """Runs the queued emissions one after the other on its own task (a thread, or a greenlet under gevent)."""
+
+    def __init__(self, socketio: SocketIO):
+        self._jobs: queue.Queue = queue.Queue()       # a pure-Python queue: gevent's patching reaches it
+        self._idle = threading.Condition()
+        self._pending = 0
+        socketio.start_background_task(self._run)
+
+    def put(self, job: Callable[[], None]) -> None:
+        with self._idle:
+            self._pending += 1
+        self._jobs.put(job)
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Whether every queued emission went out within ``timeout`` seconds (for tests and shutdown)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                job()
+            except Exception:     # one bad payload must not stop the broadcasts
+                log.exception("broadcast failed")
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    if self._pending == 0:
+                        self._idle.notify_all()
+
+
+def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
+            caps: SocketCaps | None = None) -> Connections:
+    """Register the handlers and subscribe the broadcasts to the hall; ``caps`` bounds anonymous sockets;
+    returns the live connection counter.
+
+    The speaker room is split by language (``speaker:fr``, ``speaker:en``) so that what a console reads —
+    a device's sentence — comes translated from the one catalogue, whatever thread published it."""
+
+    def occupied(room: str) -> bool:
+        return bool(socketio.server.manager.rooms.get("/", {}).get(room))
+
+    def to_speakers(shape) -> None:
+        """Shape a payload per language for the speaker rooms that have someone in them, and send it."""
+        for lang in LANGUAGES:
+            room = _speaker_room(lang)
+            if not occupied(room):
+                continue
+            if app is None:
+                name, payload = shape(views.french_detail)
+            else:
+                with app.app_context(), force_locale(lang):
+                    name, payload = shape(device_sentence)
             socketio.emit(name, payload, to=room)
 
-    def on_notice(name: str, payload: dict) -> None:
-        socketio.emit(NOTICE_NAMES.get(name, "notice"), {"name": name, **payload}, to=SPEAKER)
+    caps = caps or SocketCaps()
+    connections = Connections()
+    broadcaster = Broadcaster(socketio)
+    if app is not None:
+        app.extensions["loto_broadcaster"] = broadcaster
+
+    def send(record: Record, snap, console) -> None:
+        for room in (PUBLIC, STAFF):
+            name, payload = views.event(record, snap, room)
+            socketio.emit(name, payload, to=room)
+        if console is not None:
+            to_speakers(lambda translate: ("console", views.speaker_state(console, translate)))
+
+    # Both run under the hall's lock: only take immutable snapshots and queue them. A failure here is
+    # logged by the hall, never turned into a refusal of the durable event.
+    def on_record(record: Record) -> None:
+        snap = hall.snapshot()
+        console = None
+        if any(occupied(_speaker_room(lang)) for lang in LANGUAGES):
+            console = hall.speaker_snapshot()      # cheap: counts are kept, lists are capped
+        broadcaster.put(lambda: send(record, snap, console))
+
+    def on_notice(name: str, payload) -> None:
+        refusal = refusal_sentence if app is not None else None
+        broadcaster.put(lambda: to_speakers(lambda translate: views.notice(name, payload, translate, refusal)))
 
     hall.subscribe(on_record)
     hall.subscribe_notices(on_notice)
@@ -70,11 +158,11 @@ def install(socketio: SocketIO, hall, caps: SocketCaps | None = None) -> Connect
                 raise ConnectionRefusedError({"error": refused, "message": message_of(refused)})
         session["socket_role"] = role
         connections.change(+1)
-        with hall.lock:
-            join_room(PUBLIC if role is None else STAFF)
-            if role in ("speaker", "admin"):
-                join_room(SPEAKER)
-            socketio.emit("state", staff_state(hall, role), to=request.sid)
+        join_room(PUBLIC if role is None else STAFF)
+        if may(role, "speaker_state"):
+            lang = str(get_locale() or "fr")[:2]
+            join_room(_speaker_room(lang if lang in LANGUAGES else "fr"))
+        socketio.emit("state", staff_state(hall, role, device_sentence), to=request.sid)
 
     @socketio.on("disconnect")
     def disconnect(reason=None):
@@ -83,7 +171,6 @@ def install(socketio: SocketIO, hall, caps: SocketCaps | None = None) -> Connect
 
     @socketio.on("resync")
     def resync(data=None):
-        with hall.lock:
-            socketio.emit("state", staff_state(hall, session.get("socket_role")), to=request.sid)
+        socketio.emit("state", staff_state(hall, session.get("socket_role"), device_sentence), to=request.sid)
 
     return connections

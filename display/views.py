@@ -1,70 +1,239 @@
-"""What each audience may see, computed from the state (never cached per client, never raw state)."""
+"""Every JSON a client sees (INTERFACE §4–§5), for every audience and every socket payload, from the hall's
+immutable snapshots and command results. Pure functions: called outside the hall's lock."""
 from __future__ import annotations
 
-from hall.partie import Evening, Partie
+from typing import Any, Callable
+
+from hall.events import (BallDrawn, ClaimAnnounced, ClaimChecked, DrawResumed, DrawUndone, LotAwarded,
+                         PartieCleared, PartieStarted, Record, VoucherIssued)
+from hall.snapshots import (AwardResult, CardState, ClaimResult, DeviceStatus, HallSnapshot, LotRef, PartieState,
+                            Proposal, Redemption, SpeakerSnapshot)
+
+from hall.wifi import wifi_qr_payload
+
+PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
+Translate = Callable[[DeviceStatus], str]
 
 
-def _lots(p: Partie) -> list[dict]:
+def french_detail(d: DeviceStatus) -> str:
+    return d.detail
+
+
+def lot_ref(ref: LotRef | None) -> dict | None:
+    return None if ref is None else {"index": ref.index, "kind": ref.kind, "label": ref.label}
+
+
+def _tie_break(award: LotAwarded) -> list[dict]:
+    return [{"card_id": t.card_id, "number": t.number} for t in award.tie_break]
+
+
+def lots(p: PartieState) -> list[dict]:
     return [{"kind": lot.kind, "label": lot.label, "status": lot.status, "value_eur": lot.value_eur,
              "winners": list(lot.award.winners) if lot.award else [],
-             "tie_break": [{"card_id": t.card_id, "number": t.number} for t in lot.award.tie_break] if lot.award else [],
+             "tie_break": _tie_break(lot.award) if lot.award else [],
              "consolation": list(lot.award.consolation) if lot.award else []}
             for lot in p.lots]
 
 
-def public_state(evening: Evening) -> dict:
+def public_state(snap: HallSnapshot) -> dict:
     """The public state (INTERFACE §4 ``GET /api/state``): what every projector shows."""
-    p = evening.partie
+    p = snap.partie
     if p is None:
-        return {"partie": None, "draws": [], "last": None, "status": "waiting", "seq": evening.last_seq}
+        return {"partie": None, "draws": [], "last": None, "status": "waiting", "seq": snap.seq}
     return {
-        "partie": {"number": p.number, "lots": _lots(p), "current_lot": p.current, "consolation": p.consolation},
+        "partie": {"number": p.number, "lots": lots(p), "current_lot": p.current, "consolation": p.consolation},
         "draws": list(p.draws) if not p.cleared else [],
         "last": p.last if not p.cleared else None,
         "status": "waiting" if p.cleared else p.status,
-        "seq": evening.last_seq,
+        "seq": snap.seq,
     }
 
 
-def speaker_state(hall) -> dict:
-    """The speaker's console: the public state plus the claims, the winner watch, devices, undo."""
-    ev = hall.evening
-    state = public_state(ev)
-    p = ev.running
-    watch = hall.watch
-    state.update({
-        "pending_claims": [{"card_id": c.card_id, "rows": list(c.rows)} for c in p.pending.values()] if p else [],
-        "paused": bool(p and p.paused),
-        "undo_available": bool(p and p.undo_available and p.draws and not p.drawn_at_last_award()),
-        "watch": {"can_claim": watch.candidates[:50], "can_claim_count": len(watch.candidates),
-                  "slept": [{"card_id": s.card_id, "lot_index": s.lot_index, "ball": s.ball}
-                            for s in watch.sleepers[-50:]]},
-        "recent_checks": _recent_checks(p) if p else [],
-        "devices": dict(hall.devices),
-        "proposed": hall.proposed,
-        "next_partie": len(ev.parties) + 1 if p is None else None,
-        "sold_count": sum(1 for cid in hall.book if hall.is_sold(cid)),
-        "unprinted": len(ev.unprinted()),
-    })
+def _next_partie(snap: HallSnapshot) -> dict | None:
+    n = snap.next_partie
+    if n is None:
+        return None
+    return {"number": n.number, "consolation": n.spec.consolation,
+            "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur} for lot in n.spec.lots]}
+
+
+def _wifi(snap: HallSnapshot) -> dict | None:
+    """The hall's Wi-Fi (name, password, the QR text phones join by scanning) and the page phones open."""
+    w = snap.wifi
+    if w is None:
+        return None
+    return {"ssid": w.ssid, "password": w.password, "qr": wifi_qr_payload(w.ssid, w.password), "url": w.url}
+
+
+def _with_hall(snap: HallSnapshot, state: dict) -> dict:
+    """Add what every screen shows between parties: the hall's name, the carton prices, the next partie, the Wi-Fi."""
+    state["hall"] = snap.hall_name
+    state["prices"] = snap.prices
+    state["next_partie"] = _next_partie(snap)
+    state["wifi"] = _wifi(snap)
     return state
 
 
-def _recent_checks(p: Partie, limit: int = 30) -> list[dict]:
-    flat = [c for checks in p.checks.values() for c in checks]
-    return [{"card_id": c.card_id, "verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
-            for c in flat[-limit:]]
+def projector_state(snap: HallSnapshot) -> dict:
+    """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one."""
+    return _with_hall(snap, public_state(snap))
 
 
-def card_view(hall, card_id: str) -> dict | None:
+def device(d: DeviceStatus, translate: Translate = french_detail) -> dict:
+    """A device's state: ``detail`` is its sentence in the reader's language; ``code``/``params`` name it."""
+    return {"device": d.device, "status": d.state, "detail": translate(d), "at": d.at,
+            "code": d.code, "params": dict(d.params)}
+
+
+def proposal(p: Proposal | None) -> dict | None:
+    return None if p is None else {"number": p.number, "source": p.source, "at": p.at}
+
+
+def console(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
+    """The speaker's staff-only part of the console (claims, watch, devices, sales, printing)."""
+    p = s.public.running
+    return {
+        "pending_claims": [{"card_id": c.card_id, "rows": list(c.rows)} for c in p.pending] if p else [],
+        "paused": bool(p and p.paused),
+        "undo_available": bool(p and p.undo_allowed),
+        "watch": {"can_claim": list(s.can_claim), "can_claim_count": s.can_claim_count,
+                  "slept": [{"card_id": x.card_id, "lot_index": x.lot_index, "ball": x.ball} for x in s.slept]},
+        "recent_checks": [{"card_id": c.card_id, "verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
+                          for c in s.recent_checks],
+        "devices": {d.device: device(d, translate) for d in s.devices},
+        "proposed": proposal(s.proposed),
+        "next_partie": s.public.parties_played + 1 if p is None else None,
+        "sold_count": s.sold_count,
+        "unprinted": s.unprinted,
+    }
+
+
+def speaker_state(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
+    """The speaker's console (``GET /api/speaker/state``): the public state plus ``console``'s part."""
+    state = public_state(s.public)
+    state.update(console(s, translate))
+    return _with_hall(s.public, state)
+
+
+def card(c: CardState | None) -> dict | None:
     """A carton as the controller sees it: its grid, the drawn numbers on it, complete rows, the last number."""
-    card = hall.book.get(card_id)
-    if card is None:
+    if c is None:
         return None
-    p = hall.evening.partie
-    drawn = set(p.draws) if p is not None and not p.cleared else set()
-    last = p.last if p is not None and not p.cleared else None
-    grid = card.grid(hall.config.cards.columns)
-    return {"card_id": card_id, "grid": [list(row) for row in grid],
-            "marked": sorted(n for n in card.numbers if n in drawn), "last": last if last in card.numbers else None,
-            "complete_rows": [i for i, row in enumerate(card.rows) if drawn.issuperset(row)],
-            "sold": hall.is_sold(card_id)}
+    return {"card_id": c.card_id, "grid": [list(row) for row in c.grid],
+            "marked": sorted(n for n in c.card.numbers if n in c.drawn),
+            "last": c.last if c.last in c.card.numbers else None,
+            "complete_rows": [i for i, row in enumerate(c.card.rows) if c.drawn.issuperset(row)],
+            "sold": c.sold}
+
+
+def verdict(r: ClaimResult) -> dict:
+    """A controller's answer (INTERFACE §4): the verdict, the carton's earlier checks, and the carton."""
+    e = r.event
+    out: dict[str, Any] = {
+        "verdict": e.verdict, "card_id": e.card_id, "reason": e.reason, "lot": lot_ref(r.lot),
+        "rows": list(e.rows), "complete_rows": list(e.complete_rows), "missing": list(e.missing), "last": e.last,
+        "checked_before": [{"verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
+                           for c in r.checked_before],
+        "seq": r.seq}
+    if e.verdict == "unknown_card":
+        out["check_character_ok"] = r.check_character_ok
+    out["card"] = card(r.card)
+    return out
+
+
+def award(r: AwardResult) -> dict:
+    a = r.award
+    return {"winner": a.winners[0], "winners": list(a.winners), "shared": a.shared, "tie_break": _tie_break(a),
+            "consolation": list(a.consolation), "vouchers": list(r.vouchers), "lot": lot_ref(r.lot)}
+
+
+def redemption(r: Redemption) -> dict:
+    v = r.issued
+    return {"code": v.code, "redeemed": True, "partie": v.partie, "lot": v.lot_label, "kind": v.lot_kind,
+            "card_id": v.card_id, "consolation": v.consolation, "seq": r.seq}
+
+
+def drawn(record: Record) -> dict:
+    return {"number": record.event.number, "index": record.event.index, "seq": record.seq}
+
+
+# ---- socket events: one per journal record, per room (INTERFACE §5) -------------------------------------
+def _draw(e: BallDrawn, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    return "draw", {"number": e.number, "index": e.index, "partie": p.number, "seq": seq}
+
+
+def _undo(e: DrawUndone, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    return "undo", {"number": e.number, "index": e.index, "seq": seq}
+
+
+def _claim(e: ClaimAnnounced, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    return "claim", {"status": "checking", "seq": seq}
+
+
+def _resume(e: DrawResumed, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    return "resume", {"status": "playing", "seq": seq}
+
+
+def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    payload = {"card_id": e.card_id, "verdict": e.verdict, "lot": lot_ref(p.lot(e.lot_index) if p else None),
+               "seq": seq}
+    if room == PUBLIC:
+        # the hall sees who won, never who was wrong
+        if e.verdict != "valid":
+            payload["card_id"] = None
+    else:
+        payload.update({"rows": list(e.rows), "complete_rows": list(e.complete_rows),
+                        "missing": list(e.missing), "last": e.last, "reason": e.reason})
+    payload["status"] = p.status if p is not None else "waiting"
+    return "verdict", payload
+
+
+def _award(e: LotAwarded, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
+                     "shared": e.shared, "tie_break": _tie_break(e), "consolation": list(e.consolation),
+                     "last": e.last, "current_lot": p.current, "seq": seq}
+
+
+def _partie(e: PartieStarted | PartieCleared, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    return "partie", {"number": e.number, "status": "started" if isinstance(e, PartieStarted) else "cleared",
+                      "lots": lots(p), "seq": seq}
+
+
+EVENTS: dict[str, Callable[[Any, int, PartieState | None, str], tuple[str, dict]]] = {
+    BallDrawn.type: _draw, DrawUndone.type: _undo, ClaimAnnounced.type: _claim, DrawResumed.type: _resume,
+    ClaimChecked.type: _verdict, LotAwarded.type: _award, PartieStarted.type: _partie, PartieCleared.type: _partie,
+}
+
+
+def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    """The (event name, payload) that ``room`` gets for ``record`` (``snap`` taken right after it) — always one.
+
+    Records that §5 does not name (sales, vouchers) travel as ``tick`` so the ``seq`` count never jumps."""
+    e, seq = record.event, record.seq
+    shape = EVENTS.get(record.type)
+    if shape is not None:
+        return shape(e, seq, snap.partie, room)
+    payload: dict[str, Any] = {"type": record.type, "seq": seq}
+    if room != PUBLIC and isinstance(e, VoucherIssued):
+        payload.update({"code": e.code, "card_id": e.card_id, "label": e.lot_label, "consolation": e.consolation})
+    elif room != PUBLIC and hasattr(e, "code"):
+        payload["code"] = e.code
+    return "tick", payload
+
+
+NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
+
+
+def notice(name: str, payload: Any, translate: Translate = french_detail,
+           refusal: Callable[[str, object, str], str] | None = None) -> tuple[str, dict]:
+    """The speaker room's (event name, payload) for a passing notice; ``refusal(code, number, french)`` words
+    a refused ball in the reader's language."""
+    if isinstance(payload, DeviceStatus):
+        body = device(payload, translate)
+    elif name == "draw:proposed":
+        body = proposal(payload) or {"number": None}
+    else:
+        body = dict(payload)
+        if name == "draw:refused" and refusal is not None and "message" in body:
+            body["message"] = refusal(str(body.get("code")), body.get("number"), body["message"])
+    return NOTICE_NAMES.get(name, "notice"), {"name": name, **body}

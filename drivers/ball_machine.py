@@ -16,6 +16,7 @@ import serial
 
 from drivers.ball_protocol import Ball, Debouncer, Garbage, Reading, make_parser
 from hall.config import BallMachineSection
+from hall.ports import HallPort
 from hall.errors import Rejected
 
 log = logging.getLogger("loto-hall.drivers")
@@ -70,7 +71,7 @@ class DeviceReader:
     """
 
     name = "device"
-    texts = {  # the sentences people read on the speaker's console, by situation
+    texts = {  # the French sentences for logs and STATUS=, by situation (people read display/i18n.py's catalogue)
         "ok": "Appareil branché ({path}).",
         "missing": "Appareil absent ({path} introuvable).",
         "open": "Appareil : ouverture impossible de {path} ({error}).",
@@ -78,7 +79,7 @@ class DeviceReader:
     }
     errors: tuple[type[BaseException], ...] = (OSError,)
 
-    def __init__(self, hall, path: str, *, backoff: Backoff | None = None):
+    def __init__(self, hall: HallPort, path: str, *, backoff: Backoff | None = None):
         self.hall = hall
         self.path = path
         self.backoff = backoff or Backoff()
@@ -113,25 +114,25 @@ class DeviceReader:
     def _run(self) -> None:
         while not self._stop.is_set():
             if not self._path_exists():
-                self._report("absent", self.texts["missing"].format(path=self.path))
+                self._report("absent", "missing", path=self.path)
                 self._stop.wait(self.backoff.next())
                 continue
             try:
                 handle = self._open()
             except Exception as exc:  # the library's error, or a bug: either way retry later, never die
-                self._report("degraded", self.texts["open"].format(path=self.path, error=exc), exc)
+                self._report("degraded", "open", exc, path=self.path, error=exc)
                 self._stop.wait(self.backoff.next())
                 continue
-            self._report("ok", self.texts["ok"].format(path=self.path))
+            self._report("ok", "ok", path=self.path)
             self.connected.set()
             try:
                 self._read_until_gone(handle)
             except (DeviceGone, *self.errors) as exc:
                 if not self._stop.is_set():
-                    self._report("absent", self.texts["lost"].format(path=self.path), exc)
+                    self._report("absent", "lost", exc, path=self.path)
             except Exception as exc:  # a bug must degrade the device, not end its thread
                 log.exception("%s: reader failed path=%s", self.name, self.path)
-                self._report("degraded", self.texts["open"].format(path=self.path, error=exc))
+                self._report("degraded", "open", path=self.path, error=exc)
             finally:
                 self.connected.clear()
                 self._safe_close(handle)
@@ -156,15 +157,20 @@ class DeviceReader:
         except Exception:  # closing a dead device may fail too; nothing more to do with it
             pass
 
-    def _report(self, status: str, detail: str, exc: BaseException | None = None) -> None:
-        """Publish the device status and log it once per change of status (never once per retry)."""
+    def _report(self, status: str, situation: str, exc: BaseException | None = None, **params: object) -> None:
+        """Publish the device status and log it once per change of status (never once per retry).
+
+        The status travels as a code (``<device>_<situation>``, e.g. ``ball_machine_lost``) and its parameters,
+        translated for each reader in display/; ``texts`` keeps the French sentence for logs and STATUS=."""
         if self._status == status:
             return
         self._status = status
         level = logging.INFO if status == "ok" else logging.WARNING
         log.log(level, "%s %s path=%s%s", self.name, status, self.path, f" error={exc!r}" if exc else "")
         try:
-            self.hall.set_device_status(self.name, status, detail)
+            detail = self.texts[situation].format(**params)
+            self.hall.set_device_status(self.name, status, detail, code=f"{self.name}_{situation}",
+                                        params={k: str(v) for k, v in params.items()})
         except Exception:  # a failing subscriber must not kill the reader
             log.exception("%s: device status not published", self.name)
 
@@ -197,7 +203,7 @@ class BallMachineReader(DeviceReader):
     }
     errors = (serial.SerialException, OSError, ValueError)
 
-    def __init__(self, hall, section: BallMachineSection, *, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, hall: HallPort, section: BallMachineSection, *, clock: Callable[[], float] = time.monotonic,
                  backoff: Backoff | None = None, name: str = "ball_machine"):
         super().__init__(hall, section.port, backoff=backoff)
         self.name = name
@@ -258,10 +264,7 @@ class BallMachineReader(DeviceReader):
             log.debug("%s: ball %d read again within %.1f s (same ball)", self.name, reading.number, self.section.debounce_s)
             return
         try:
-            if self.section.confirm:
-                self.hall.propose(reading.number, role="device", source=self.name)
-            else:
-                self.hall.draw(reading.number, role="device", source=self.name)
+            self.hall.ball_read(reading.number, source=self.name, confirm=self.section.confirm)
         except Rejected as exc:
             log.info("%s: ball %d refused code=%s path=%s raw=%r", self.name, reading.number, exc.code, self.path, reading.raw)
             self._notify_refused(reading.number, exc.code, reading.raw)

@@ -12,36 +12,34 @@ from pathlib import Path
 
 from hall.config import BallMachineSection, Config
 from hall.errors import ConfigError
+from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.drivers")
 
 DEMO_DEBOUNCE_S = 0.5
 
 
-def demo_ball_source(hall):
+def demo_ball_source(hall: HallPort):
     """The simulator's next ball in the demo: one the running partie has not drawn, ``None`` while it cannot draw."""
 
     def next_ball(rng: random.Random) -> int | None:
-        with hall.lock:
-            p = hall.evening.running
-            if p is None or p.current is None or p.paused or p.pending or hall.proposed is not None:
-                return None
-            left = sorted(set(range(1, 91)) - set(p.draws))
+        left = hall.drawable_numbers()      # empty while the hall may not draw
         return rng.choice(left) if left else None
 
     return next_ball
 
 
-def _evdev_reader(hall, name: str, label: str, build):
+def _evdev_reader(hall: HallPort, name: str, label: str, build):
     try:
         return build()
     except ImportError as exc:
         log.warning("%s: evdev unavailable (%s): install loto-hall[pi]", name, exc)
-        hall.set_device_status(name, "absent", f"{label} : module evdev absent (pip install 'loto-hall[pi]').")
+        hall.set_device_status(name, "absent", f"{label} : module evdev absent (pip install 'loto-hall[pi]').",
+                               code="evdev_missing")
     return None
 
 
-def start_inputs(hall, config: Config, *, demo: bool = False, data_dir: Path | None = None,
+def start_inputs(hall: HallPort, config: Config, *, demo: bool = False, data_dir: Path | None = None,
                  interval_s: float = 4.0) -> list:
     """The configured input readers (and, in demo without a ball machine, a simulator on a pty with its reader)."""
     from drivers.ball_machine import BallMachineReader

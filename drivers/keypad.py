@@ -2,7 +2,8 @@
 
 ``EvdevReader`` is the evdev side of ``DeviceReader`` (grab, select with a timeout, unplug → ``OSError``
 ENODEV → close, report, back off, reopen); ``scanner.py`` reuses it. ``apply_key_command`` turns a
-``KeyCommand`` into a ``Hall`` call under the hall's lock, so it never races the ball machine.
+``KeyCommand`` into the hall's intent-level ``key_typed`` (the hall decides, in one step under its own lock,
+whether a typed number corrects a held ball or draws), so it never races the ball machine.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any, Callable
 from drivers.ball_machine import READ_TIMEOUT_S, Backoff, DeviceReader, refusal_text
 from drivers.keypad_map import KeyCommand, KeypadMap
 from hall.errors import Rejected
+from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.drivers")
 
@@ -35,7 +37,7 @@ class EvdevReader(DeviceReader):
 
     errors = (OSError,)
 
-    def __init__(self, hall, path: str, *, opener: Callable[[str], Any] | None = None,
+    def __init__(self, hall: HallPort, path: str, *, opener: Callable[[str], Any] | None = None,
                  backoff: Backoff | None = None):
         super().__init__(hall, path, backoff=backoff)
         self._opener = opener or _open_input_device
@@ -75,23 +77,11 @@ class EvdevReader(DeviceReader):
         raise NotImplementedError
 
 
-def apply_key_command(hall, cmd: KeyCommand, source: str = "keypad") -> None:
+def apply_key_command(hall: HallPort, cmd: KeyCommand, source: str = "keypad") -> None:
     """Carry out a keypad command for the speaker; a refusal is published as a notice, never raised."""
     hall.notify("keypad:input", {"kind": cmd.kind, "text": cmd.text, "number": cmd.number, "reason": cmd.reason})
     try:
-        with hall.lock:      # look at the proposed ball and act on it in one step
-            if cmd.kind == "draw" and hall.proposed is not None:
-                hall.confirm_proposed(cmd.number, role="speaker", source="keypad")   # the speaker's correction of a misread
-            elif cmd.kind == "draw":
-                hall.draw(cmd.number, role="speaker", source=source)
-            elif cmd.kind == "confirm" and hall.proposed is not None:
-                hall.confirm_proposed(role="speaker")
-            elif cmd.kind == "reject" and hall.proposed is not None:
-                hall.reject_proposed(role="speaker")
-            elif cmd.kind == "undo":
-                hall.undo(role="speaker")
-            elif cmd.kind == "claim":
-                hall.announce_claim(role="speaker", source=source)
+        hall.key_typed(cmd.kind, cmd.number, source=source)   # the hall decides: a draw, or a held ball's correction
     except Rejected as exc:
         log.info("%s: %s refused code=%s number=%s", source, cmd.kind, exc.code, cmd.number)
         if cmd.kind in ("draw", "confirm"):
@@ -113,7 +103,7 @@ class KeypadReader(EvdevReader):
         "lost": "Clavier numérique débranché ({path}) : reconnexion dès son retour.",
     }
 
-    def __init__(self, hall, section, *, opener: Callable[[str], Any] | None = None,
+    def __init__(self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None,
                  backoff: Backoff | None = None):
         super().__init__(hall, section.device, opener=opener, backoff=backoff)
         self.map = KeypadMap(section.keys)

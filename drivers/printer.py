@@ -8,7 +8,7 @@
 * ``EscposDevice.send(bytes)`` opens a *fresh* python-escpos printer per job (it never reopens by itself), reads the
   status (offline, cover open, paper out), writes, then asks the status again: the answer proves the bytes reached
   the printer (a network printer switched off mid-job otherwise swallows them silently). Raises ``PrinterAway``.
-* ``PrintQueue`` (a ``Service``) prints ``hall.unprinted()`` — at start, and on each ``voucher:issued`` or
+* ``PrintQueue`` (a ``Service``) prints ``hall.vouchers_to_print()`` — at start, and on each ``voucher:issued`` or
   ``voucher:reprint_requested`` — and journals each success with ``voucher_printed``. While the printer is away it
   retries with backoff; the hall never waits for it. Delivery is at-least-once: a job whose confirmation is lost
   prints again with the same code, and the desk redeems a code only once.
@@ -23,17 +23,26 @@ from urllib.parse import parse_qs, urlsplit
 
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall.errors import ConfigError
-from hall.ports import utc_now
+from hall.ports import HallPort, utc_now
 
 log = logging.getLogger("loto-hall.printer")
 
 
 class PrinterAway(RuntimeError):
-    """The printer cannot take the job now; ``sentence`` says why, in French, for the speaker."""
+    """The printer cannot take the job now; ``sentence`` says why in French (logs), ``code``/``params`` name it
+    for the message catalogue (what the speaker reads, in the speaker's language)."""
+
+    def __init__(self, sentence: str, code: str = "printer_error", **params: object):
+        super().__init__(sentence)
+        self.code = code
+        self.params = {k: str(v) for k, v in params.items()}
 
     @property
     def sentence(self) -> str:
         return str(self)
+
+
+PAPER_LOW = "Papier presque épuisé : préparez un rouleau neuf"     # the one warning: printing goes on
 
 
 # ---- the device ----------------------------------------------------------------------------------------------
@@ -44,6 +53,11 @@ class PrinterTarget:
     args: dict
     status: bool = True        # ask DLE EOT before and after each job
     timeout_s: float = 5.0
+
+    @property
+    def place(self) -> str:
+        """The device without words (``/dev/ttyUSB0``, ``10.0.0.5:9100``): a parameter for any language."""
+        return self.where.removeprefix("port série ").removeprefix("périphérique ")
 
 
 def printer_target(url: str) -> PrinterTarget:
@@ -101,7 +115,8 @@ class EscposDevice:
             printer.open()
         except Exception as exc:
             printer.close()
-            raise PrinterAway(f"Imprimante injoignable ({self.target.where})") from exc
+            raise PrinterAway(f"Imprimante injoignable ({self.target.where})", "printer_unreachable",
+                              where=self.target.place) from exc
         return printer
 
     def _query(self, printer, n: int) -> bytes:
@@ -118,19 +133,20 @@ class EscposDevice:
         """Raise ``PrinterAway`` when the printer says it cannot print; the warning sentence, if any."""
         online = self._query(printer, 1)
         if not online:
-            raise PrinterAway(f"L'imprimante ne répond pas ({self.target.where})")
+            raise PrinterAway(f"L'imprimante ne répond pas ({self.target.where})", "printer_no_answer",
+                              where=self.target.place)
         if online[0] & 0x08:
             cause = self._query(printer, 2)
             if cause and cause[0] & 0x04:
-                raise PrinterAway("Capot de l'imprimante ouvert")
+                raise PrinterAway("Capot de l'imprimante ouvert", "printer_cover_open")
             if cause and cause[0] & 0x20:
-                raise PrinterAway("Plus de papier dans l'imprimante")
-            raise PrinterAway("L'imprimante est hors ligne")
+                raise PrinterAway("Plus de papier dans l'imprimante", "printer_no_paper")
+            raise PrinterAway("L'imprimante est hors ligne", "printer_offline")
         paper = self._query(printer, 4)
         if paper and paper[0] & 0x60:
-            raise PrinterAway("Plus de papier dans l'imprimante")
+            raise PrinterAway("Plus de papier dans l'imprimante", "printer_no_paper")
         if paper and paper[0] & 0x0C:
-            return "Papier presque épuisé : préparez un rouleau neuf"
+            return PAPER_LOW
         return None
 
     def probe(self) -> str | None:
@@ -153,9 +169,11 @@ class EscposDevice:
                 if self.target.kind == "file":
                     printer.flush()
             except Exception as exc:
-                raise PrinterAway(f"Impression interrompue ({self.target.where})") from exc
+                raise PrinterAway(f"Impression interrompue ({self.target.where})", "printer_interrupted",
+                                  where=self.target.place) from exc
             if self.target.status and not self._query(printer, 1):
-                raise PrinterAway(f"L'imprimante n'a pas confirmé le bon ({self.target.where}) : il sera réimprimé")
+                raise PrinterAway(f"L'imprimante n'a pas confirmé le bon ({self.target.where}) : il sera réimprimé",
+                                  "printer_unconfirmed", where=self.target.place)
             return warning
         finally:
             try:
@@ -170,7 +188,7 @@ class PrintQueue:
 
     name = "printer"
 
-    def __init__(self, hall, device: EscposDevice, *, retry_initial_s: float = 0.5, retry_max_s: float = 30.0,
+    def __init__(self, hall: HallPort, device: EscposDevice, *, retry_initial_s: float = 0.5, retry_max_s: float = 30.0,
                  poll_s: float | None = 60.0):
         self.hall = hall
         self.device = device
@@ -182,17 +200,14 @@ class PrintQueue:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._unsubscribe = None
-        self._times: dict[str, str] = {}
         self._last_problem = ""
         self._test_wanted = threading.Event()
 
     def start(self) -> None:
         if self._thread is not None and self._thread.is_alive():
             return
-        with self.hall.lock:
-            self._times = {r.event.code: r.at for r in self.hall.journal.records() if r.type == "voucher:issued"}
-            self._unsubscribe = self.hall.subscribe(self._on_record)
-            self.hall.subscribe_notices(self._on_notice)
+        self._unsubscribe = self.hall.subscribe(self._on_record)
+        self.hall.subscribe_notices(self._on_notice)
         self._stop.clear()
         self._wake.set()
         self._thread = threading.Thread(target=self._run, name="print-queue", daemon=True)
@@ -210,9 +225,7 @@ class PrintQueue:
         return self._thread is not None and self._thread.is_alive()
 
     def _on_record(self, record) -> None:
-        """Called under the hall's lock: note the time, wake the worker, nothing more."""
-        if record.type == "voucher:issued":
-            self._times[record.event.code] = record.at
+        """Called under the hall's lock: wake the worker, nothing more."""
         if record.type in ("voucher:issued", "voucher:reprint_requested"):
             self._wake.set()
 
@@ -222,19 +235,20 @@ class PrintQueue:
             self._test_wanted.set()
             self._wake.set()
 
-    def _status(self, status: str, sentence: str) -> None:
+    def _status(self, status: str, sentence: str, code: str, **params: object) -> None:
         try:
-            self.hall.set_device_status("printer", status, sentence)
+            self.hall.set_device_status("printer", status, sentence, code=code,
+                                        params={k: str(v) for k, v in params.items()})
         except Exception:   # a subscriber's failure must not stop the printing
             log.exception("printer status not published")
 
     def _run(self) -> None:
         delay = self.retry_initial_s
-        if self.poll_s is not None and not self.hall.unprinted():
+        if self.poll_s is not None and not self.hall.vouchers_to_print():
             self._probe()                                   # the speaker sees the printer's state from the start
         while not self._stop.is_set():
             self._wake.clear()
-            jobs = self.hall.unprinted()
+            jobs = self.hall.vouchers_to_print()
             if not jobs:
                 if self._test_wanted.is_set():
                     self._test_wanted.clear()
@@ -242,17 +256,21 @@ class PrintQueue:
                 elif not self._wake.wait(self.poll_s) and not self._stop.is_set():
                     self._probe()
                 continue
-            issued, duplicate = jobs[0]
+            job = jobs[0]
+            issued, duplicate = job.issued, job.duplicate
             try:
-                view = voucher_view(self.hall, issued, duplicate, self._times.get(issued.code, ""))
+                view = voucher_view(self.hall.config, job)
                 warning = self.device.send(render_voucher(view, self.device.profile))
             except Exception as exc:      # PrinterAway, or a bug rendering this voucher: wait, retry, go on
-                sentence = exc.sentence if isinstance(exc, PrinterAway) else f"Erreur d'impression ({exc})"
+                away = exc if isinstance(exc, PrinterAway) else PrinterAway(f"Erreur d'impression ({exc})",
+                                                                            "printer_error", error=exc)
+                sentence = away.sentence
                 if sentence != self._last_problem:          # log once per problem, not once per retry
                     log.warning("voucher %s waits (%s): %s", issued.code, self.device.url, sentence,
                                 exc_info=not isinstance(exc, PrinterAway))
                     self._last_problem = sentence
-                self._status("degraded", f"{sentence} — {len(jobs)} bon(s) en attente.")
+                self._status("degraded", f"{sentence} — {len(jobs)} bon(s) en attente.", "printer_waiting",
+                             reason=away.code, count=len(jobs), **away.params)
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
                 continue
@@ -264,25 +282,33 @@ class PrintQueue:
                 self._stop.wait(delay)
                 continue
             delay, self._last_problem = self.retry_initial_s, ""
-            self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête.")
+            self._warned(warning, "Imprimante prête.", "printer_ready")
+
+    def _warned(self, warning: str | None, ready: str, code: str) -> None:
+        if warning:
+            self._status("degraded", warning + ".", "printer_paper_low")
+        else:
+            self._status("ok", ready, code)
 
     def _print_test(self) -> None:
         try:
             warning = self.device.send(render_test_ticket(self.hall.config.hall.name, utc_now(), self.device.profile))
         except PrinterAway as exc:
-            self._status("degraded", f"Test d'impression impossible : {exc.sentence}")
+            self._status("degraded", f"Test d'impression impossible : {exc.sentence}", "printer_test_failed",
+                         reason=exc.code, **exc.params)
             return
-        self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête : ticket de test imprimé.")
+        self._warned(warning, "Imprimante prête : ticket de test imprimé.", "printer_test_printed")
 
     def _probe(self) -> None:
         try:
             warning = self.device.probe()
         except PrinterAway as exc:
-            warning = exc.sentence
-        self._status("degraded", warning + ".") if warning else self._status("ok", "Imprimante prête.")
+            self._status("degraded", exc.sentence + ".", exc.code, **exc.params)
+            return
+        self._warned(warning, "Imprimante prête.", "printer_ready")
 
 
-def start_printing(hall, config, demo: bool = False, data_dir: Path | None = None, *,
+def start_printing(hall: HallPort, config, demo: bool = False, data_dir: Path | None = None, *,
                    retry_initial_s: float = 0.5, retry_max_s: float = 30.0, poll_s: float | None = 60.0) -> list:
     """The services that print the hall's vouchers: the queue, and with ``demo`` and no printer a TCP sink."""
     section = config.printer
@@ -297,7 +323,8 @@ def start_printing(hall, config, demo: bool = False, data_dir: Path | None = Non
         url = sink.url
         log.info("demo printer sink on %s", url)
     if not url:
-        hall.set_device_status("printer", "unconfigured", "Aucune imprimante configurée : les bons restent au journal.")
+        hall.set_device_status("printer", "unconfigured", "Aucune imprimante configurée : les bons restent au journal.",
+                               code="printer_unconfigured")
         return services
     device = EscposDevice(url, profile)
     services.append(PrintQueue(hall, device, retry_initial_s=retry_initial_s, retry_max_s=retry_max_s, poll_s=poll_s))

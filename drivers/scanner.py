@@ -15,6 +15,8 @@ from evdev import ecodes
 from drivers.ball_machine import Backoff
 from drivers.keypad import EvdevReader
 from hall.errors import Rejected
+from hall.ports import HallPort
+from hall.snapshots import ClaimResult
 
 log = logging.getLogger("loto-hall.drivers")
 
@@ -91,7 +93,7 @@ class ScanDecoder:
         self._clean = True
 
 
-def apply_scan(hall, scan: Scan, source: str = "scanner") -> dict | None:
+def apply_scan(hall: HallPort, scan: Scan, source: str = "scanner") -> ClaimResult | None:
     """Check the scanned carton for the controllers' desk; the verdict, or ``None`` when the scan was unreadable."""
     if not scan.clean or not scan.text:
         log.warning("%s: unreadable scan raw=%r", source, scan.text)
@@ -105,7 +107,7 @@ def apply_scan(hall, scan: Scan, source: str = "scanner") -> dict | None:
         hall.notify("scanner:refused", {"source": source, "raw": scan.text, "code": exc.code,
                                         "message": f"Carton {scan.text} non vérifié ({exc.code})."})
         return None
-    log.info("%s: carton %s checked verdict=%s", source, scan.text, verdict.get("verdict"))
+    log.info("%s: carton %s checked verdict=%s", source, scan.text, verdict.verdict)
     return verdict
 
 
@@ -120,7 +122,7 @@ class ScannerReader(EvdevReader):
         "lost": "Lecteur de codes-barres débranché ({path}) : reconnexion dès son retour.",
     }
 
-    def __init__(self, hall, section, *, opener: Callable[[str], Any] | None = None,
+    def __init__(self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None,
                  backoff: Backoff | None = None):
         super().__init__(hall, section.device, opener=opener, backoff=backoff)
         self.decoder = ScanDecoder()

@@ -11,8 +11,9 @@ import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from hall.events import VoucherIssued
-from hall.report import KIND_LABELS
+from hall.config import Config
+from hall.lots import KIND_LABELS
+from hall.snapshots import PrintJob
 
 def _import_escpos():
     """Import python-escpos without the ``logging.basicConfig()`` its 3.1 release runs at import (issue #559)."""
@@ -74,17 +75,13 @@ def local_time(iso_utc: str, timezone: str = "Europe/Paris") -> str:
     return when.strftime("%d/%m/%Y à %H:%M")
 
 
-def voucher_view(hall, issued: VoucherIssued, duplicate: bool, issued_at_utc: str = "") -> VoucherView:
-    """The view of a journalled voucher, with the lot's label and value from the hall's state."""
-    lot_label, value = issued.lot_label, None
-    with hall.lock:
-        parties = hall.evening.parties
-        if 0 < issued.partie <= len(parties) and issued.lot_index < len(parties[issued.partie - 1].lots):
-            lot = parties[issued.partie - 1].lots[issued.lot_index]
-            lot_label, value = lot.label, lot.value_eur
-    tz = hall.config.hall.timezone
+def voucher_view(config: Config, job: PrintJob) -> VoucherView:
+    """The view of a voucher the hall asked to print (``Hall.vouchers_to_print``), with its lot as it stands."""
+    issued, duplicate, issued_at_utc = job.issued, job.duplicate, job.issued_at
+    lot_label, value = job.lot_label, job.lot_value_eur
+    tz = config.hall.timezone
     now = dt.datetime.now(dt.timezone.utc).isoformat()
-    return VoucherView(hall.config.hall.name, issued.code, issued.serial, issued.partie, issued.lot_kind,
+    return VoucherView(config.hall.name, issued.code, issued.serial, issued.partie, issued.lot_kind,
                        lot_label, issued.card_id, issued.consolation, issued.lot_label, issued.shared,
                        None if issued.consolation else value, local_time(issued_at_utc, tz) if issued_at_utc else "",
                        duplicate, local_time(now, tz) if duplicate else "")

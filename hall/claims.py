@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Protocol, Sequence
 
-LOT_KINDS = ("quine", "double_quine", "carton_plein")
-ROWS_NEEDED = {"quine": 1, "double_quine": 2, "carton_plein": 3}
+from hall.lots import LOT_KINDS, ROWS_NEEDED
 
 VALID, INCOMPLETE, MISSED = "valid", "incomplete", "missed"
 

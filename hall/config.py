@@ -19,7 +19,7 @@ from typing import Any
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
 from hall.numbers import MAX_EUR, parse_amount, parse_int
-from hall.partie import DEFAULT_LOTS
+from hall.lots import DEFAULT_LOTS, LOT_KINDS
 
 DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
 
@@ -251,8 +251,8 @@ def _programme(raw: Any, problems: list[str]) -> tuple[PartieSpec, ...]:
         lots = []
         for j, lot in enumerate(partie.get("lots", []), start=1):
             spec = _section(LotSpec, lot, f"{where}.lots[{j}]", problems)
-            if spec is not None and spec.kind not in ("quine", "double_quine", "carton_plein"):
-                problems.append(f"{where}.lots[{j}].kind : {spec.kind!r} n'est pas quine, double_quine ou carton_plein")
+            if spec is not None and spec.kind not in LOT_KINDS:
+                problems.append(f"{where}.lots[{j}].kind : {spec.kind!r} n'est pas {', '.join(LOT_KINDS[:-1])} ou {LOT_KINDS[-1]}")
             elif spec is not None:
                 lots.append(spec)
         if not partie.get("lots"):

@@ -15,8 +15,7 @@ from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, Cl
 
 PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 
-DEFAULT_LOTS = (LotSpec("quine", "Quine"), LotSpec("double_quine", "Double quine"),
-                LotSpec("carton_plein", "Carton plein"))
+from hall.lots import DEFAULT_LOTS  # noqa: E402  (the default programme lives with the lot kinds)
 
 
 @dataclass(slots=True)

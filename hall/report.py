@@ -13,13 +13,13 @@ import io
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from hall.events import Record
 from hall.partie import AWARDED, Evening
 from hall.spreadsheet import safe_cell
 
-KIND_LABELS = {"quine": "Quine", "double_quine": "Double quine", "carton_plein": "Carton plein"}
+from hall.lots import KIND_LABELS  # noqa: E402  (re-exported for the PDF and the voucher)
 FALSE_CLAIM = "incomplete"
 
 
@@ -199,11 +199,9 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str) ->
     return EveningReport(hall_name, first_at, last_at, ordered, frequencies, vouchers, totals)
 
 
-def report_from_hall(hall) -> EveningReport:
-    """The report of a running hall (for the admin page), read under its lock."""
-    with hall.lock:
-        records = list(hall.journal.records())
-        return build_report(hall.evening, records, hall.config.hall.name)
+def report_from_hall(hall: Any) -> EveningReport:
+    """The report of a running hall (for the admin page), from one consistent reading (``Hall.report``)."""
+    return hall.report()
 
 
 CSV_HEADER = ("section", "partie", "lot", "order", "kind", "label", "card_id", "number", "code", "count",

@@ -7,13 +7,14 @@ on disk. On start the state is rebuilt by replaying the journal.
 from __future__ import annotations
 
 import gc
+import hashlib
 import logging
 import random
 import threading
 from typing import Any, Callable, Iterable, Sequence
 
 from hall.cardbook import CardBook
-from hall.cards import check_card_id, normalize_card_id, parse_number
+from hall.cards import Card, check_card_id, normalize_card_id, parse_number
 from hall.claims import verify
 from hall.config import Config
 from hall.errors import InvalidNumber, Rejected
@@ -22,23 +23,20 @@ from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, Cl
                          VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
 from hall.journal import Journal
 from hall.partie import Evening, Partie
-from hall.ports import Clock, Rng, Subscriber, utc_now
+from hall.lots import LOT_KINDS
+from hall.ports import Clock, NoticeSubscriber, Rng, Subscriber, utc_now
+from hall.report import EveningReport, build_report
+from hall.rights import may
+from hall.snapshots import (AwardResult, CardState, ClaimResult, DeviceStatus, HallSnapshot, KeyOutcome, LotRef,
+                            LotState, NextPartie, PartieState, PrintJob, PriorCheck, Proposal, Redemption,
+                            SpeakerSnapshot, device_status, WifiInfo)
 from hall.vouchers import check_code, make_code, normalize_code
 from hall.watch import WinnerWatch
-
-RIGHTS: dict[str, set[str]] = {
-    "start_partie": {"speaker"}, "draw": {"speaker", "device"}, "undo": {"speaker"},
-    "announce_claim": {"speaker", "controller", "device"}, "resume": {"speaker"},
-    "check_claim": {"controller", "speaker", "device"}, "award": {"speaker"}, "clear": {"speaker"},
-    "set_sold": {"desk"}, "import_cards": set(), "redeem": {"desk"}, "reprint": {"speaker", "desk"},
-    "voucher_printed": {"device"}, "propose": {"device"},
-}
-ALL_RIGHTS = {"admin", "system"}
 
 log = logging.getLogger("loto-hall.hall")
 
 
-def _deliver(fn: Callable, *args: Any) -> None:
+def _deliver(fn: Callable[..., None], *args: Any) -> None:
     """Hand news to one subscriber; its failure is logged, never turned into a refusal of what is already on disk."""
     try:
         fn(*args)
@@ -47,7 +45,11 @@ def _deliver(fn: Callable, *args: Any) -> None:
 
 
 class Hall:
-    """The evening's application service. Thread-safe: every public method takes the one lock."""
+    """The evening's application service. Thread-safe: every public method takes the one lock, which is private.
+
+    ``evening``, ``watch``, ``book`` and ``journal`` are the core's own: the rest of the program reads through
+    the snapshot methods (immutable values) and changes through the commands, as ``hall.ports.HallPort`` names them.
+    """
 
     def __init__(self, config: Config, journal: Journal, book: CardBook, voucher_secret: bytes = b"",
                  clock: Clock = utc_now, rng: Rng | None = None):
@@ -59,9 +61,11 @@ class Hall:
         self._rng = rng if rng is not None else random.SystemRandom()
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
-        self._notice_subscribers: list[Callable[[str, dict], None]] = []
-        self.devices: dict[str, dict] = {}
-        self.proposed: dict | None = None      # an auto-read ball waiting for the speaker (confirm mode)
+        self._notice_subscribers: list[NoticeSubscriber] = []
+        self._devices: dict[str, DeviceStatus] = {}
+        self._proposed: Proposal | None = None      # an auto-read ball waiting for the speaker (confirm mode)
+        self._issued_at: dict[str, str] = {}        # voucher code → when it was issued (the printer prints it)
+        self._sold_count = 0                        # kept by every rebuild of the watch (sales, imports, parties)
         self.evening = Evening(config.rules.false_claim)
         self._claimed_since_draw: set[str] = set()
         self.watch: WinnerWatch | None = None
@@ -73,24 +77,22 @@ class Hall:
         last_start = starts[-1] if starts else len(records)
         for record in records[:last_start]:
             self.evening.apply(record.event, record.seq)
+            self._note(record)
         for record in records[last_start:]:
+            self._note(record)
             self.evening.apply(record.event, record.seq)
             self._after(record.event)
         if self.watch is None:
             self._rebuild_watch()
 
     # ---- plumbing -------------------------------------------------------------------------------
-    @property
-    def lock(self) -> threading.RLock:
-        return self._lock
-
     def subscribe(self, fn: Subscriber) -> Callable[[], None]:
         """Call ``fn(record)`` after every durable event; returns the function that unsubscribes."""
         with self._lock:
             self._subscribers.append(fn)
         return lambda: self._subscribers.remove(fn) if fn in self._subscribers else None
 
-    def subscribe_notices(self, fn: Callable[[str, dict], None]) -> None:
+    def subscribe_notices(self, fn: NoticeSubscriber) -> None:
         """Call ``fn(name, payload)`` for passing news that is not journalled (device status, refused balls)."""
         with self._lock:
             self._notice_subscribers.append(fn)
@@ -101,23 +103,41 @@ class Hall:
             for fn in list(self._notice_subscribers):
                 _deliver(fn, name, payload)
 
-    def set_device_status(self, device: str, status: str, detail: str = "") -> None:
-        """Record and announce a device's state (``ok``, ``degraded``, ``absent``) with a sentence for people."""
+    def set_device_status(self, device: str, status: str, detail: str = "", *, code: str = "",
+                          params: dict[str, object] | None = None) -> None:
+        """Record and announce a device's state (``ok``, ``degraded``, ``absent``…) as a message ``code`` and its
+        ``params`` (translated in display/), with ``detail`` the French sentence for logs and STATUS=."""
         with self._lock:
-            entry = {"device": device, "status": status, "detail": detail, "at": self._clock()}
-            if {k: v for k, v in self.devices.get(device, {}).items() if k != "at"} != {k: v for k, v in entry.items() if k != "at"}:
-                self.devices[device] = entry
+            entry = device_status(device, status, code, detail, **(params or {}))
+            if not entry.same_as(self._devices.get(device)):
+                entry = DeviceStatus(entry.device, entry.state, entry.code, entry.params, entry.detail, self._clock())
+                self._devices[device] = entry
                 self.notify("device:status_changed", entry)
 
+    def device(self, name: str) -> DeviceStatus | None:
+        """A device's last published state, or ``None`` when it never reported."""
+        with self._lock:
+            return self._devices.get(name)
+
+    def devices(self) -> tuple[DeviceStatus, ...]:
+        """Every device's last published state, in order of first report."""
+        with self._lock:
+            return tuple(self._devices.values())
+
     def _allow(self, command: str, role: str) -> None:
-        if role not in ALL_RIGHTS and role not in RIGHTS[command]:
+        if not may(role, command):
             raise Rejected("forbidden", command=command, role=role)
+
+    def _note(self, record: Record) -> None:
+        if record.type == VoucherIssued.type:
+            self._issued_at[record.event.code] = record.at
 
     def _commit(self, event: Any, role: str, *more: Any) -> Record:
         """Journal ``event`` (and ``more``, in the same transaction), apply, publish; returns the first record."""
         records = self.journal.append_all([event, *more], role, self._clock())
         for record in records:
             self.evening.apply(record.event, record.seq)
+            self._note(record)
             self._after(record.event)
         for record in records:
             for fn in list(self._subscribers):
@@ -125,30 +145,49 @@ class Hall:
         return records[0]
 
     def _after(self, event: Any) -> None:
-        """Keep the derived winner watch in step with the state."""
+        """Keep the derived winner watch in step with the state (one handler per event type, or none)."""
+        handler = self._AFTER.get(event.type)
+        if handler is not None:
+            handler(self, event)
+
+    def _after_draw(self, event: BallDrawn) -> None:
         p = self.evening.running
-        if isinstance(event, BallDrawn):
-            lot = p.current_lot
-            self.watch.on_draw(event.number, p.current, lot.kind if lot else None, p.paid, self._claimed_since_draw)
-            self._claimed_since_draw = set()
-        elif isinstance(event, DrawUndone):
-            lot = p.current_lot
-            self.watch.on_undo(lot.kind if lot else None, p.paid)
-        elif isinstance(event, ClaimChecked):
-            self._claimed_since_draw.add(event.card_id)
-        elif isinstance(event, LotAwarded):
-            lot = p.current_lot
-            self.watch.refresh(lot.kind if lot else None, p.paid)
-        elif isinstance(event, PartieStarted):
-            self.watch = None       # a new partie: no sleepers carried over
-            self._rebuild_watch()
-        elif isinstance(event, PartieCleared):
-            self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
-        elif isinstance(event, (CardsSold, CardsImported)):
-            self._rebuild_watch()
+        lot = p.current_lot
+        self.watch.on_draw(event.number, p.current, lot.kind if lot else None, p.paid, self._claimed_since_draw)
+        self._claimed_since_draw = set()
+
+    def _after_undo(self, event: DrawUndone) -> None:
+        p = self.evening.running
+        lot = p.current_lot
+        self.watch.on_undo(lot.kind if lot else None, p.paid)
+
+    def _after_check(self, event: ClaimChecked) -> None:
+        self._claimed_since_draw.add(event.card_id)
+
+    def _after_award(self, event: LotAwarded) -> None:
+        p = self.evening.running
+        lot = p.current_lot
+        self.watch.refresh(lot.kind if lot else None, p.paid)
+
+    def _after_start(self, event: PartieStarted) -> None:
+        self.watch = None       # a new partie: no sleepers carried over
+        self._rebuild_watch()
+
+    def _after_clear(self, event: PartieCleared) -> None:
+        self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
+
+    def _after_cards(self, event: CardsSold | CardsImported) -> None:
+        self._rebuild_watch()
+
+    _AFTER: dict[str, Callable[[Hall, Any], None]] = {
+        BallDrawn.type: _after_draw, DrawUndone.type: _after_undo, ClaimChecked.type: _after_check,
+        LotAwarded.type: _after_award, PartieStarted.type: _after_start, PartieCleared.type: _after_clear,
+        CardsSold.type: _after_cards, CardsImported.type: _after_cards,
+    }
 
     def _rebuild_watch(self) -> None:
         sold = {cid: self.book.get(cid) for cid in self.book if self.is_sold(cid)}
+        self._sold_count = len(sold)
         kept = self.watch.sleepers if self.watch is not None and self.evening.running is not None else []
         self.watch = WinnerWatch(sold, self.config.rules.last_number)
         p = self.evening.running
@@ -180,7 +219,7 @@ class Hall:
             spec = self.config.partie_spec(len(self.evening.parties))
             lots = tuple(lots) if lots else spec.lots
             for lot in lots:
-                if lot.kind not in ("quine", "double_quine", "carton_plein"):
+                if lot.kind not in LOT_KINDS:
                     raise Rejected("bad_lot", kind=lot.kind)
             if not lots:
                 raise Rejected("bad_lot", kind=None)
@@ -193,8 +232,8 @@ class Hall:
             self._allow("draw", role)
             n = self._check_drawable(number)
             p = self.evening.running
-            if self.proposed is not None and self.proposed["number"] == n:
-                self.proposed = None
+            if self._proposed is not None and self._proposed.number == n:
+                self._proposed = None
             return self._commit(BallDrawn(n, len(p.draws), source), role)
 
     def _check_drawable(self, number: Any) -> int:
@@ -213,34 +252,73 @@ class Hall:
             raise Rejected("already_drawn", number=n, index=p.draws.index(n))
         return n
 
-    def propose(self, number: Any, *, role: str, source: str = "ball_machine") -> dict:
+    def propose(self, number: Any, *, role: str, source: str = "ball_machine") -> Proposal:
         """Hold an auto-read ball for the speaker's confirmation (confirm mode); same refusals as ``draw``."""
         with self._lock:
             self._allow("propose", role)
             n = self._check_drawable(number)
-            self.proposed = {"number": n, "source": source, "at": self._clock()}
-            self.notify("draw:proposed", dict(self.proposed))
-            return dict(self.proposed)
+            self._proposed = Proposal(n, source, self._clock())
+            self.notify("draw:proposed", self._proposed)
+            return self._proposed
+
+    def ball_read(self, number: int, *, source: str, confirm: bool) -> Record | Proposal:
+        """The ball machine read ``number``: drawn at once, or held for the speaker when ``confirm``."""
+        if confirm:
+            return self.propose(number, role="device", source=source)
+        return self.draw(number, role="device", source=source)
+
+    def key_typed(self, kind: str, number: int | None = None, *, source: str = "keypad") -> KeyOutcome:
+        """A speaker's key on a keypad (``draw`` with its number, ``confirm``, ``reject``, ``undo``, ``claim``).
+
+        The hall decides what a typed number means: with a ball held for confirmation it is the speaker's
+        correction of it (a misread 13 that was an 18), else a draw. Raises ``Rejected`` as the command would.
+        """
+        with self._lock:
+            held = self._proposed is not None
+            if kind == "draw" and held:
+                return KeyOutcome("confirm", self.confirm_proposed(number, role="speaker", source="keypad").seq)
+            if kind == "draw":
+                return KeyOutcome("draw", self.draw(number, role="speaker", source=source).seq)
+            if kind == "confirm" and held:
+                return KeyOutcome("confirm", self.confirm_proposed(role="speaker").seq)
+            if kind == "reject" and held:
+                self.reject_proposed(role="speaker")
+                return KeyOutcome("reject")
+            if kind == "undo":
+                return KeyOutcome("undo", self.undo(role="speaker").seq)
+            if kind == "claim":
+                record = self.announce_claim(role="speaker", source=source)
+                return KeyOutcome("claim", record.seq if record else None)
+            return KeyOutcome("none")
+
+    def drawable_numbers(self) -> tuple[int, ...]:
+        """The numbers a draw would accept now; empty while the hall may not draw (no partie, a claim, a held ball)."""
+        with self._lock:
+            p = self.evening.running
+            if p is None or p.current is None or p.paused or p.pending or self._proposed is not None:
+                return ()
+            drawn = set(p.draws)
+            return tuple(n for n in range(1, 91) if n not in drawn)
 
     def confirm_proposed(self, number: Any = None, *, role: str, source: str = "console") -> Record:
         """Draw the held ball, or the speaker's correction of it (a misread 13 that was an 18) typed on ``source``."""
         with self._lock:
             self._allow("draw", role)
-            if self.proposed is None:
+            if self._proposed is None:
                 raise Rejected("nothing_proposed")
-            chosen = self.proposed["number"] if number is None else number
-            source = self.proposed["source"] if number is None else source
+            chosen = self._proposed.number if number is None else number
+            source = self._proposed.source if number is None else source
             record = self.draw(chosen, role=role, source=source)
-            self.proposed = None
+            self._proposed = None
             return record
 
     def reject_proposed(self, *, role: str) -> None:
         """Drop the held ball (read by mistake)."""
         with self._lock:
             self._allow("draw", role)
-            if self.proposed is not None:
-                self.proposed = None
-                self.notify("draw:proposed", {"number": None})
+            if self._proposed is not None:
+                self._proposed = None
+                self.notify("draw:proposed", None)
 
     def undo(self, *, role: str) -> Record:
         """Cancel the last draw; refused after an award on it, before any draw, or twice in a row."""
@@ -277,24 +355,23 @@ class Hall:
                 raise Rejected("not_paused")
             return self._commit(DrawResumed(), role)
 
-    def check_claim(self, card_id: str, *, role: str) -> dict:
-        """Check a claimed carton; returns the verdict as INTERFACE §4 shapes it (the check is journalled)."""
+    def check_claim(self, card_id: str, *, role: str) -> ClaimResult:
+        """Check a claimed carton (the check is journalled); returns the verdict with the carton as it stands."""
         with self._lock:
             self._allow("check_claim", role)
             if not isinstance(card_id, str) or not card_id.strip():
                 raise Rejected("bad_card_id", card_id=card_id)
             cid = normalize_card_id(card_id)
             p = self.evening.partie
-            before = [{"verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
-                      for c in (p.checks.get(cid, []) if p else [])]
+            before = tuple(PriorCheck(c.verdict, c.last, c.lot_index) for c in (p.checks.get(cid, []) if p else []))
             lot = p.current_lot if p is not None and not p.cleared else None
             card = self.book.get(cid)
-            extra = {}
+            character_ok = None
             if lot is None:
                 event = ClaimChecked(cid, "closed", None, None, p.last if p else None)
             elif card is None:
                 event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
-                extra["check_character_ok"] = check_card_id(cid)
+                character_ok = check_card_id(cid)
             elif not self.is_sold(cid):
                 event = ClaimChecked(cid, "unsold_card", p.current, lot.kind, p.last)
             elif cid in p.cancelled:
@@ -304,16 +381,11 @@ class Hall:
                 event = ClaimChecked(cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows,
                                      v.missing, v.reason)
             record = self._commit(event, role)
-            return {**self._verdict_dict(event, lot), "checked_before": before, "seq": record.seq, **extra}
+            ref = None if lot is None else LotRef(event.lot_index, lot.kind, lot.label)
+            return ClaimResult(event, ref, before, record.seq, character_ok,
+                               None if event.verdict == "unknown_card" else self._card_state(cid))
 
-    @staticmethod
-    def _verdict_dict(e: ClaimChecked, lot) -> dict:
-        return {"verdict": e.verdict, "card_id": e.card_id, "reason": e.reason,
-                "lot": None if lot is None else {"index": e.lot_index, "kind": lot.kind, "label": lot.label},
-                "rows": list(e.rows), "complete_rows": list(e.complete_rows), "missing": list(e.missing),
-                "last": e.last}
-
-    def award(self, *, role: str, same_player: Sequence[Sequence[str]] = ()) -> dict:
+    def award(self, *, role: str, same_player: Sequence[Sequence[str]] = ()) -> AwardResult:
         """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14).
 
         ``same_player`` groups cartons held by one player: such a group is one claimant (L13), drawing one
@@ -349,11 +421,7 @@ class Hall:
                 vouchers.append(VoucherIssued(make_code(self._secret, serial), serial, p.number, lot_index, lot.kind,
                                               label, cid, is_consolation, shared and not is_consolation))
             self._commit(event, role, *vouchers)   # the award and its vouchers: all on disk, or none
-            codes = [v.code for v in vouchers]
-            return {"winner": event.winners[0], "winners": list(event.winners), "shared": shared,
-                    "tie_break": [{"card_id": t.card_id, "number": t.number} for t in tie_break],
-                    "consolation": list(consolation), "vouchers": codes,
-                    "lot": {"index": lot_index, "kind": lot.kind, "label": lot.label}}
+            return AwardResult(event, LotRef(lot_index, lot.kind, lot.label), tuple(v.code for v in vouchers))
 
     @staticmethod
     def _claimants(p: Partie, same_player: Sequence[Sequence[str]]) -> list[ClaimChecked]:
@@ -392,6 +460,17 @@ class Hall:
                 raise Rejected("unknown_card", cards=unknown[:20], count=len(unknown))
             return self._commit(CardsSold(ids, bool(sold)), role)
 
+    def adopt_cards(self, incoming: CardBook, *, role: str) -> Record:
+        """Add ``incoming``'s cartons to the book (same ID: the new carton), save it to the data folder, journal it.
+
+        The one way a new card book comes in (command line, admin page, demo)."""
+        with self._lock:
+            self._allow("import_cards", role)
+            merged = self.book.merged(incoming)
+            self.journal.offload(lambda: merged.save(self.config.data_dir))   # its fsync in a real thread under gevent
+            digest = hashlib.sha256((self.config.data_dir / "cards.csv").read_bytes()).hexdigest()
+            return self.replace_book(merged, digest, len(incoming), role=role)
+
     def replace_book(self, book: CardBook, sha256: str, added: int, *, role: str) -> Record:
         """Adopt a new card book (already saved to the data folder by the caller) and journal the change."""
         with self._lock:
@@ -402,7 +481,7 @@ class Hall:
             return record
 
     # ---- vouchers --------------------------------------------------------------------------------
-    def redeem(self, code: str, *, role: str) -> dict:
+    def redeem(self, code: str, *, role: str) -> Redemption:
         """Hand a prize over for a voucher: ``unknown_voucher`` (forged, altered, never issued), ``already_redeemed``."""
         with self._lock:
             self._allow("redeem", role)
@@ -413,9 +492,7 @@ class Hall:
             if voucher.redeemed:
                 raise Rejected("already_redeemed", code=code)
             record = self._commit(VoucherRedeemed(code), role)
-            v = voucher.issued
-            return {"code": code, "redeemed": True, "partie": v.partie, "lot": v.lot_label, "kind": v.lot_kind,
-                    "card_id": v.card_id, "consolation": v.consolation, "seq": record.seq}
+            return Redemption(voucher.issued, record.seq)
 
     def voucher_printed(self, code: str, duplicate: bool = False, *, role: str) -> Record:
         """Record that the printer took a voucher (the print queue calls this after each success)."""
@@ -438,3 +515,115 @@ class Hall:
         """Vouchers still to print (after a restart, or while the printer was away)."""
         with self._lock:
             return self.evening.unprinted()
+
+    def vouchers_to_print(self) -> tuple[PrintJob, ...]:
+        """What the printer owes, oldest first: each voucher with its lot as it stands and when it was issued."""
+        with self._lock:
+            jobs = []
+            for issued, duplicate in self.evening.unprinted():
+                label, value = issued.lot_label, None
+                parties = self.evening.parties
+                if 0 < issued.partie <= len(parties) and issued.lot_index < len(parties[issued.partie - 1].lots):
+                    lot = parties[issued.partie - 1].lots[issued.lot_index]
+                    label, value = lot.label, lot.value_eur
+                jobs.append(PrintJob(issued, duplicate, label, value, self._issued_at.get(issued.code, "")))
+            return tuple(jobs)
+
+    # ---- snapshots: immutable pictures for readers -------------------------------------------------
+    def _partie_state(self, p: Partie) -> PartieState:
+        running = not p.cleared
+        return PartieState(
+            p.number, tuple(LotState(lot.kind, lot.label, lot.status, lot.value_eur, lot.award) for lot in p.lots),
+            p.current, p.consolation, tuple(p.draws), p.cleared, p.status, running and p.paused,
+            tuple(p.pending.values()) if running else (),
+            bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()))
+
+    def _snapshot(self) -> HallSnapshot:
+        ev = self.evening
+        p = ev.partie
+        played = len(ev.parties)
+        nxt = NextPartie(played + 1, self.config.partie_spec(played)) if ev.running is None else None
+        net = self.config.network
+        wifi = WifiInfo(net.ssid, net.password, self.config.hall_url) if net.ssid else None
+        return HallSnapshot(ev.last_seq, self.config.hall.name, self.config.hall.prices,
+                            None if p is None else self._partie_state(p), nxt, played, wifi)
+
+    def snapshot(self) -> HallSnapshot:
+        """The evening as every screen sees it, with the ``seq`` of the last record it includes."""
+        with self._lock:
+            return self._snapshot()
+
+    def speaker_snapshot(self) -> SpeakerSnapshot:
+        """The speaker's picture: the public one plus claims, the winner watch, devices, sales and printing.
+
+        Cheap under the lock: the sold count is kept up to date by sales, never counted here."""
+        with self._lock:
+            p = self.evening.running
+            watch = self.watch
+            checks: tuple[ClaimChecked, ...] = ()
+            if p is not None:
+                checks = tuple(c for cs in p.checks.values() for c in cs)[-30:]
+            return SpeakerSnapshot(self._snapshot(), tuple(watch.candidates[:50]), len(watch.candidates),
+                                   tuple(watch.sleepers[-50:]), checks, tuple(self._devices.values()),
+                                   self._proposed, self._sold_count, len(self.evening.unprinted()))
+
+    def _card_state(self, card_id: str) -> CardState | None:
+        card = self.book.get(card_id)
+        if card is None:
+            return None
+        p = self.evening.partie
+        drawn = frozenset(p.draws) if p is not None and not p.cleared else frozenset()
+        last = p.last if p is not None and not p.cleared else None
+        grid = tuple(tuple(row) for row in card.grid(self.config.cards.columns))
+        return CardState(card_id, card, grid, drawn, last, self.is_sold(card_id))
+
+    def card(self, card_id: str) -> CardState | None:
+        """A carton against the latest partie (drawn numbers, last number, sold), or ``None`` if unknown."""
+        with self._lock:
+            return self._card_state(normalize_card_id(card_id))
+
+    def cards(self, series: str | None = None) -> tuple[tuple[str, Card], ...]:
+        """The book's cartons (of one ``series`` when given), in book order."""
+        with self._lock:
+            book = self.book
+        # the book is immutable: a new one replaces it whole, so it is read outside the lock
+        return tuple((cid, card) for cid, card in book.items() if not series or cid.startswith(series + "-"))
+
+    def card_count(self) -> tuple[int, int]:
+        """(cartons in the book, cartons sold)."""
+        with self._lock:
+            return len(self.book), self._sold_count
+
+    def write_cards_csv(self, out: Any) -> None:
+        """The card book as CSV (INTERFACE §2) into the text stream ``out``."""
+        with self._lock:
+            book = self.book
+        book.write_csv(out)
+
+    def records(self, type: str | None = None) -> tuple[Record, ...]:
+        """The journal's records so far (of one event ``type`` when given)."""
+        with self._lock:
+            return tuple(r for r in self.journal.records() if type is None or r.type == type)
+
+    def last_seq(self) -> int:
+        with self._lock:
+            return self.evening.last_seq
+
+    def report(self) -> EveningReport:
+        """The evening's report (the admin's CSV and PDF), from one consistent reading."""
+        with self._lock:
+            return build_report(self.evening, list(self.journal.records()), self.config.hall.name)
+
+    def health(self, timeout_s: float) -> HallSnapshot | None:
+        """The public picture if the lock is free within ``timeout_s``, else ``None`` (the hall is stuck)."""
+        if not self._lock.acquire(timeout=timeout_s):
+            return None
+        try:
+            return self._snapshot()
+        finally:
+            self._lock.release()
+
+    def close(self) -> None:
+        """Close the journal (the hall takes no command after this)."""
+        with self._lock:
+            self.journal.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 from hall.cardbook import CardBook
 from hall.cards import generate_cards
 from hall.config import load_config
-from hall.app.runtime import Runtime, file_sha256
+from hall.app.runtime import Runtime
 
 
 def _progress(done: int, total: int) -> None:
@@ -50,12 +50,10 @@ def import_cards(args) -> int:
     incoming = CardBook.read_csv(args.file, columns=config.cards.columns, every_column=config.cards.every_column)
     runtime = Runtime.open(config)
     try:
-        merged = runtime.hall.book.merged(incoming)
-        merged.save(runtime.data_dir)
-        runtime.hall.replace_book(merged, file_sha256(runtime.data_dir / "cards.csv"), len(incoming), role="admin")
+        total = runtime.hall.adopt_cards(incoming, role="admin").event.total
     finally:
         runtime.close()
-    print(f"{len(incoming)} cartons ajoutés ; {len(merged)} au total dans {Path(runtime.data_dir) / 'cards.csv'}")
+    print(f"{len(incoming)} cartons ajoutés ; {total} au total dans {Path(runtime.data_dir) / 'cards.csv'}")
     return 0
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hall.cardbook import CardBook
 from hall.cards import generate_cards
-from hall.app.runtime import Runtime, file_sha256
+from hall.app.runtime import Runtime
 
 DEMO_CARDS = 600
 
@@ -11,10 +11,8 @@ DEMO_CARDS = 600
 def prepare_demo(runtime: Runtime) -> None:
     """Give an empty data folder 600 sold demo cartons (series D) and start the first partie."""
     hall = runtime.hall
-    if len(hall.book) == 0:
+    if hall.card_count()[0] == 0:
         cards = dict(generate_cards(DEMO_CARDS, seed="demo", series="D", columns=runtime.config.cards.columns))
-        book = CardBook(cards)
-        book.save(runtime.data_dir)
-        hall.replace_book(book, file_sha256(runtime.data_dir / "cards.csv"), len(cards), role="system")
-    if hall.evening.running is None:
+        hall.adopt_cards(CardBook(cards), role="system")
+    if hall.snapshot().running is None:
         hall.start_partie(role="system")

@@ -5,7 +5,6 @@ import fcntl
 import gc
 import hashlib
 import os
-import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,27 +12,13 @@ from hall.cardbook import CardBook
 from hall.config import Config
 from hall.errors import HallError
 from hall.journal import Journal
+from hall.secretfile import load_or_create_secret  # noqa: F401  (the one way to make a secret; re-exported)
 from hall.ports import Service
 from hall.service import Hall
 
 JOURNAL_FILE = "journal.sqlite"
 LOCK_FILE = "hall.lock"
 SECRET_FILE = "voucher.key"
-
-
-def load_or_create_secret(path: Path) -> bytes:
-    """The hall's voucher secret, made (32 random bytes, mode 0600) on first use."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        pass
-    data = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    return data
 
 
 def file_sha256(path: Path) -> str:
@@ -78,8 +63,7 @@ class Runtime:
 
     def close(self) -> None:
         self.stop_services()
-        with self.hall.lock:
-            self.hall.journal.close()
+        self.hall.close()
         if self.lock_fd is not None:
             os.close(self.lock_fd)
             self.lock_fd = None

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from hall.app.sdnotify import Notifier
+from hall.ports import HallPort
+from hall.snapshots import DeviceStatus, HallSnapshot
 
 log = logging.getLogger("loto-hall.app.supervisor")
 
@@ -53,16 +55,17 @@ def device_sentence(entry: dict) -> str | None:
     return f"{sentence} ({detail})" if detail and state == "degraded" else sentence
 
 
-def hall_sentence(hall) -> str:
+def hall_sentence(snap: HallSnapshot, devices: Iterable[DeviceStatus]) -> str:
     """Where the evening is and which devices are in trouble, on one line."""
     parts = []
-    partie = getattr(hall.evening, "running", None)
+    partie = snap.running
     if partie is not None:
         count = len(partie.draws)
         parts.append(f"partie {partie.number}, {count} numéro{'s' if count > 1 else ''} tiré{'s' if count > 1 else ''}")
     else:
         parts.append("en attente de partie")
-    troubles = [s for s in (device_sentence(e) for e in dict(hall.devices).values()) if s]
+    troubles = [s for s in (device_sentence({"device": d.device, "status": d.state, "detail": d.detail})
+                            for d in devices) if s]
     parts.append(" · ".join(troubles) if troubles else "appareils OK")
     return " — ".join(parts)
 
@@ -70,7 +73,7 @@ def hall_sentence(hall) -> str:
 class Supervisor:
     """A thread that checks the services and the hall lock, then pings the watchdog and updates STATUS=."""
 
-    def __init__(self, hall, services: Sequence, notifier: Notifier, *, interval_s: float | None = None,
+    def __init__(self, hall: HallPort, services: Sequence, notifier: Notifier, *, interval_s: float | None = None,
                  lock_timeout_s: float | None = None):
         self.hall = hall
         self.services = services          # read at every check: services added later are watched too
@@ -90,16 +93,15 @@ class Supervisor:
     def check(self) -> Health:
         """Ask every service, take the hall lock within the bound, and describe the hall."""
         problems = [f"{name} arrêté" for name in _dead(self.services)]
-        if not self.hall.lock.acquire(timeout=self.lock_timeout_s):
+        snap = self.hall.health(self.lock_timeout_s)
+        if snap is None:
             problems.append(f"salle bloquée (verrou tenu plus de {self.lock_timeout_s:g} s)")
             return Health(False, "BLOQUÉ : " + " · ".join(problems), tuple(problems))
         try:
-            sentence = hall_sentence(self.hall)
+            sentence = hall_sentence(snap, self.hall.devices())
         except Exception as exc:  # a bug in a sentence must not stop the pings of a working hall
             log.exception("état illisible pour STATUS=")
             sentence = f"état illisible ({exc.__class__.__name__})"
-        finally:
-            self.hall.lock.release()
         if problems:
             return Health(False, "BLOQUÉ : " + " · ".join(problems) + " — " + sentence, tuple(problems))
         return Health(True, sentence)

@@ -172,7 +172,7 @@ class Wiring:
             self.supervisor.stop()
         finally:
             self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
-        log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.journal.last_seq)
+        log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
 
 
 def offload_blocking_io(runtime: Runtime) -> None:

@@ -17,6 +17,7 @@ import pytest
 
 from hall.journal import Journal
 from hall.app.sdnotify import Notifier
+from hall.snapshots import DeviceStatus
 from hall.app.supervisor import Supervisor, device_sentence, hall_sentence
 
 from .conftest import get_json
@@ -76,9 +77,27 @@ class FakeService:
         return self.is_alive
 
 
-def fake_hall(devices: dict | None = None, running=None):
-    return SimpleNamespace(lock=threading.RLock(), devices=devices or {},
-                           evening=SimpleNamespace(running=running))
+class FakeHall:
+    """What the supervisor reads of a hall (``health``, ``devices``), with a lock a test can hold."""
+
+    def __init__(self, devices: dict | None = None, running=None):
+        self._lock = threading.RLock()
+        self._devices = tuple(DeviceStatus(d["device"], d["status"], "", {}, d.get("detail", ""))
+                              for d in (devices or {}).values())
+        self._snap = SimpleNamespace(running=running)
+
+    def health(self, timeout_s: float):
+        if not self._lock.acquire(timeout=timeout_s):
+            return None
+        self._lock.release()
+        return self._snap
+
+    def devices(self):
+        return self._devices
+
+
+def fake_hall(devices: dict | None = None, running=None) -> FakeHall:
+    return FakeHall(devices, running)
 
 
 def pings(messages: list[str]) -> int:
@@ -94,8 +113,8 @@ def test_status_sentences_read_like_french():
     assert device_sentence({"device": "printer", "status": "ok"}) is None
     hall = fake_hall({"ball_machine": {"device": "ball_machine", "status": "absent", "detail": ""}},
                      running=SimpleNamespace(number=2, draws=[4, 13, 37]))
-    assert hall_sentence(hall) == "partie 2, 3 numéros tirés — machine à boules déconnectée"
-    assert hall_sentence(fake_hall()) == "en attente de partie — appareils OK"
+    assert hall_sentence(hall.health(1), hall.devices()) == "partie 2, 3 numéros tirés — machine à boules déconnectée"
+    assert hall_sentence(fake_hall().health(1), ()) == "en attente de partie — appareils OK"
 
 
 def test_supervisor_pings_while_everything_is_alive_and_stops_when_a_worker_dies(notify):
@@ -122,7 +141,7 @@ def test_a_held_hall_lock_stops_the_pings(notify):
     held, release = threading.Event(), threading.Event()
 
     def stuck_command():                         # a thread stuck inside a Hall command
-        with hall.lock:
+        with hall._lock:
             held.set()
             release.wait(10)
 

@@ -13,6 +13,7 @@ from hall.app.cli import main
 from hall.app.cli_report import load_report
 from hall.report import build_report, report_from_hall, write_csv
 from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, some_cards
+from display import views
 
 
 @pytest.fixture
@@ -25,18 +26,18 @@ def evening(make_hall):
     for n in (1, 12, 23, 34, 5, 16, 27, 38):
         hall.draw(n, role="speaker")
     hall.announce_claim(role="speaker")
-    assert hall.check_claim(false_id, role="controller")["verdict"] == "incomplete"
+    assert views.verdict(hall.check_claim(false_id, role="controller"))["verdict"] == "incomplete"
     hall.resume(role="speaker")
     hall.draw(77, role="speaker")
     hall.undo(role="speaker")                             # 77 was a misread
     hall.draw(45, role="speaker")
-    assert hall.check_claim(X_ID, role="controller")["verdict"] == "valid"
-    assert hall.check_claim(Y_ID, role="controller")["verdict"] == "valid"
-    tie = hall.award(role="speaker")
+    assert views.verdict(hall.check_claim(X_ID, role="controller"))["verdict"] == "valid"
+    assert views.verdict(hall.check_claim(Y_ID, role="controller"))["verdict"] == "valid"
+    tie = views.award(hall.award(role="speaker"))
     for n in (2, 13, 24, 35, 46):                         # X's second row: double quine
         hall.draw(n, role="speaker")
-    assert hall.check_claim(X_ID, role="controller")["verdict"] == "valid"
-    double = hall.award(role="speaker")
+    assert views.verdict(hall.check_claim(X_ID, role="controller"))["verdict"] == "valid"
+    double = views.award(hall.award(role="speaker"))
     hall.clear(role="speaker", force=True)                # démarquez with the carton plein unplayed
     hall.start_partie(role="speaker")
     for n in (90, 1, 45):

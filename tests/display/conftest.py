@@ -15,6 +15,7 @@ from hall.service import Hall
 
 PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
 from tests.conftest import CHROMIUM  # noqa: F401  (re-exported for the page tests)
+from display import views
 
 # Two cartons that both complete their first row on 80 (a tie), one that never will in these tests.
 A1, A2, A3 = make_card_id("A", 1), make_card_id("A", 2), make_card_id("A", 3)
@@ -111,8 +112,8 @@ def play_to_tie(room: Room) -> None:
     h.start_partie(role="speaker")
     for n in TIE_DRAWS:
         h.draw(n, role="speaker")
-    assert h.check_claim(A1, role="controller")["verdict"] == "valid"
-    assert h.check_claim(A2, role="controller")["verdict"] == "valid"
+    assert views.verdict(h.check_claim(A1, role="controller"))["verdict"] == "valid"
+    assert views.verdict(h.check_claim(A2, role="controller"))["verdict"] == "valid"
 
 
 # ------------------------------------------------------------------------------------------ browser

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, play_to_tie
+from display import views
 
 
 def only_local(page, base_url: str) -> None:
@@ -63,7 +64,7 @@ def test_projector_banners_false_claim_valid_tie_break_and_demarquez(page, live)
     h.check_claim(A1, role="controller")
     expect(page.locator("#banner-text")).to_have_text(f"Quine validée — carton {A1}")
     h.check_claim(A2, role="controller")
-    result = h.award(role="speaker")
+    result = views.award(h.award(role="speaker"))
     expect(page.locator("#banner-text")).to_have_text("Tirage au sort")
     expect(page.locator("#banner-lines li")).to_have_count(2, timeout=8000)
     expect(page.locator("#banner-sub")).to_contain_text(f"gagné par le carton {result['winner']}", timeout=8000)
@@ -195,7 +196,7 @@ def test_controller_scans_a_carton_with_the_camera(camera_browser, live):
 
 def test_desk_redeems_a_voucher_once(page, live):
     play_to_tie(live)
-    code = live.hall.award(role="speaker")["vouchers"][0]
+    code = views.award(live.hall.award(role="speaker"))["vouchers"][0]
     login_page(page, live.url + "/lots", PINS["desk_pin"])
     page.fill("#code", code.lower())
     page.click("#code-form button[type=submit]")

@@ -9,6 +9,7 @@ import pytest
 from drivers.report_pdf import write_report_pdf
 from drivers.sheets import write_cards_pdf
 from tests.display.conftest import A1, A2, make_room, play_to_tie
+from display import views
 
 
 @pytest.fixture
@@ -30,7 +31,7 @@ def pdf_text(data: bytes) -> str:
 def test_report_after_a_tie_names_winner_consolation_and_draw_order(docs_room):
     room = docs_room
     play_to_tie(room)
-    award = room.hall.award(role="speaker")
+    award = views.award(room.hall.award(role="speaker"))
     client = room.app.test_client()
     headers = room.headers("admin")
     csv_text = client.get("/api/report.csv", headers=headers).get_data(as_text=True)

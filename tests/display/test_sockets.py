@@ -6,6 +6,7 @@ import threading
 import socketio
 
 from tests.display.conftest import A1, A2, A3, TIE_DRAWS
+from display import views
 
 
 def connect(room, role: str | None = None) -> socketio.SimpleClient:
@@ -56,7 +57,7 @@ def test_connect_gets_the_state_then_every_event_with_seq_plus_one(live):
     h.check_claim(A3, role="controller")           # a false claim: the hall sees no card number
     h.check_claim(A1, role="controller")
     h.check_claim(A2, role="controller")
-    result = h.award(role="speaker")                # + 2 voucher records, sent as "tick"
+    result = views.award(h.award(role="speaker"))                # + 2 voucher records, sent as "tick"
     events = drain_until(projector, h.journal.last_seq)
     seqs = [d["seq"] for _, d in events]
     assert seqs == list(range(1, h.journal.last_seq + 1))

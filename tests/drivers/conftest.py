@@ -12,6 +12,7 @@ import pytest
 from hall.config import BallMachineSection
 
 from drivers.ball_machine import Backoff, BallMachineReader
+from display import views
 
 WAIT_S = 5.0
 
@@ -22,7 +23,8 @@ class Watch:
     def __init__(self, hall):
         self.q: queue.Queue = queue.Queue()
         hall.subscribe(lambda record: self.q.put(("event", record.event)))
-        hall.subscribe_notices(lambda name, payload: self.q.put((name, payload)))
+        # notices carry domain values (DeviceStatus, Proposal): wait on them as the speaker's socket sees them
+        hall.subscribe_notices(lambda name, payload: self.q.put((name, views.notice(name, payload)[1])))
 
     def next(self, predicate, timeout: float = WAIT_S):
         """The first published item (name, payload) matching ``predicate``; fails after ``timeout`` seconds."""
@@ -117,8 +119,7 @@ def fast_backoff():
 def journal_draws(hall) -> list[int]:
     """The balls of the journal, in order, with undone ones removed (what a replay would give)."""
     draws: list[int] = []
-    with hall.lock:      # the journal's connection is the hall's: read it under the hall's lock
-        records = list(hall.journal.records())
+    records = list(hall.records())
     for record in records:
         if record.type == "draw:ball_drawn":
             draws.append(record.event.number)

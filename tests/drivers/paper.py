@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 from hall.cards import Card, generate_cards
+from display import views
 
 # Two cartons whose first rows both complete on 45: a quine tie (then a tie-break and a consolation).
 X_ID, Y_ID = "T-X1", "T-Y1"
@@ -36,7 +37,8 @@ class Recorder:
                 self.printed.append((record.event.code, record.event.duplicate))
                 self.cond.notify_all()
 
-    def _notice(self, name: str, payload: dict) -> None:
+    def _notice(self, name: str, payload) -> None:
+        payload = views.notice(name, payload)[1]
         if name == "device:status_changed" and payload["device"] == "printer":
             with self.cond:
                 self.notices.append(dict(payload))
@@ -64,9 +66,9 @@ def win_quine(hall, card_id: str, drawn: set[int] | None = None) -> dict:
     for n in row:
         if n not in p.draws:
             hall.draw(n, role="speaker")
-    verdict = hall.check_claim(card_id, role="controller")
+    verdict = views.verdict(hall.check_claim(card_id, role="controller"))
     assert verdict["verdict"] == "valid", verdict
-    return hall.award(role="speaker")
+    return views.award(hall.award(role="speaker"))
 
 
 def play_tie(hall) -> dict:
@@ -74,6 +76,6 @@ def play_tie(hall) -> dict:
     hall.start_partie(role="speaker")
     for n in (1, 12, 23, 34, 5, 16, 27, 38, 45):
         hall.draw(n, role="speaker")
-    assert hall.check_claim(X_ID, role="controller")["verdict"] == "valid"
-    assert hall.check_claim(Y_ID, role="controller")["verdict"] == "valid"
-    return hall.award(role="speaker")
+    assert views.verdict(hall.check_claim(X_ID, role="controller"))["verdict"] == "valid"
+    assert views.verdict(hall.check_claim(Y_ID, role="controller"))["verdict"] == "valid"
+    return views.award(hall.award(role="speaker"))

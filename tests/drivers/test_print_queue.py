@@ -138,14 +138,14 @@ def test_admin_test_request_prints_a_test_ticket(make_hall, tmp_path):
     hall = make_hall()
     queue = PrintQueue(hall, EscposDevice(sink.url), retry_initial_s=0.01, retry_max_s=0.05, poll_s=None)
     reported = threading.Event()
-    hall.subscribe_notices(lambda name, p: reported.set() if "test" in p.get("detail", "") else None)
+    hall.subscribe_notices(lambda name, p: reported.set() if "test" in getattr(p, "detail", "") else None)
     queue.start()
     try:
         hall.notify("device:test_requested", {"device": "printer"})
         [job] = sink.wait_for_jobs(1)
         assert "TEST IMPRIMANTE" in decode_text(job) and "€" in decode_text(job)
         assert reported.wait(10)
-        assert hall.devices["printer"]["status"] == "ok"
+        assert hall.device("printer").state == "ok"
     finally:
         queue.stop()
         sink.stop()

@@ -13,6 +13,7 @@ from hall.cards import generate_cards
 from hall.config import ScannerSection, parse_config
 
 from .conftest import Watch
+from display import views
 
 SHIFTED = {"_": "KEY_MINUS"}
 
@@ -82,10 +83,9 @@ def test_a_scanned_carton_is_checked_for_the_controllers_desk(make_hall, book):
     for n in book[card_id].rows[0]:
         hall.draw(n, role="speaker")
     hall.announce_claim(role="speaker")                 # « Quine ! »
-    verdict = apply_scan(hall, ScanDecoder().feed_all(typed(card_id))[0])
+    verdict = views.verdict(apply_scan(hall, ScanDecoder().feed_all(typed(card_id))[0]))
     assert (verdict["card_id"], verdict["verdict"], verdict["rows"]) == (card_id, "valid", [0])
-    with hall.lock:
-        last = list(hall.journal.records())[-1]
+    last = list(hall.records())[-1]
     assert last.type == "claim:checked" and last.role == "controller" and last.event.card_id == card_id
 
 
@@ -93,7 +93,7 @@ def test_an_unknown_or_unreadable_scan_is_reported(make_hall, book):
     hall = make_hall(cards=book)
     hall.start_partie(role="speaker")
     watch = Watch(hall)
-    assert apply_scan(hall, Scan("Z-999999"))["verdict"] == "unknown_card"
+    assert views.verdict(apply_scan(hall, Scan("Z-999999")))["verdict"] == "unknown_card"
     assert apply_scan(hall, Scan("?A1", clean=False)) is None
     _, notice = watch.next(lambda n, p: n == "scanner:unreadable")
     assert notice["raw"] == "?A1"

@@ -12,6 +12,7 @@ from hall.errors import ConfigError, Rejected
 from hall.vouchers import make_code
 from tests.conftest import SECRET
 from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, Recorder, play_tie, some_cards, win_quine
+from display import views
 
 
 @pytest.fixture
@@ -194,7 +195,7 @@ def test_forged_altered_and_replayed_codes_are_refused(make_hall):
         with pytest.raises(Rejected) as exc:
             hall.redeem(bad, role="desk")
         assert exc.value.code == "unknown_voucher", bad
-    assert hall.redeem(f"  {code.lower()} ", role="desk")["card_id"] in (X_ID, Y_ID)
+    assert views.redemption(hall.redeem(f"  {code.lower()} ", role="desk"))["card_id"] in (X_ID, Y_ID)
     with pytest.raises(Rejected) as exc:
         hall.redeem(code, role="desk")
     assert exc.value.code == "already_redeemed"
@@ -211,7 +212,7 @@ def test_start_printing_demo_sink_and_absent_printer(make_hall, tmp_path):
     hall = make_hall(TIE_CARDS)
     rec = Recorder(hall)
     assert start_printing(hall, parse_config({}), demo=False) == []
-    assert hall.devices["printer"]["status"] == "unconfigured"
+    assert hall.device("printer").state == "unconfigured"
     services = start_printing(hall, parse_config({}), demo=True, data_dir=tmp_path, retry_initial_s=0.01, poll_s=None)
     assert [s.name for s in services] == ["printer-sink", "printer"]
     for s in services:

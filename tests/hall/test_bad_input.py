@@ -5,6 +5,7 @@ import pytest
 
 from hall.errors import Rejected
 from tests.conftest import cards_from
+from display import views
 
 BOOK = cards_from({"P": "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"})
 
@@ -67,7 +68,7 @@ def test_claim_on_unknown_generated_id_says_if_it_was_mistyped(make_hall):
     typo = good[:-2] + ("7" if good[-2] != "7" else "8") + good[-1]
     hall = make_hall(BOOK)
     hall.start_partie(role="speaker")
-    result = hall.check_claim(typo, role="controller")
+    result = views.verdict(hall.check_claim(typo, role="controller"))
     assert result["verdict"] == "unknown_card" and result["check_character_ok"] is False
 
 

@@ -6,6 +6,7 @@ import pytest
 from hall.errors import Rejected
 from hall.events import LotSpec
 from tests.conftest import cards_from
+from display import views
 
 P = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"
 Q = "1 11 22 33 40 / 2 12 23 34 80 / 3 14 25 35 81"
@@ -26,7 +27,7 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     assert hall.watch.candidates == ["S"]                  # S can shout quine on 41
     hall.draw(60, role="speaker")                          # …but lets 60 come
     assert [s.card_id for s in hall.watch.sleepers] == ["S"]
-    assert hall.check_claim("S", role="controller")["verdict"] == "missed"
+    assert views.verdict(hall.check_claim("S", role="controller"))["verdict"] == "missed"
 
     draw_all(hall, [9, 21, 45, 66, 84, 1, 11, 22, 33, 40, 4, 13, 37, 52, 2, 12, 23, 34])
     before = hall.evening.snapshot()["parties"][0]["draws"]
@@ -34,16 +35,16 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     with pytest.raises(Rejected) as locked:
         hall.draw(70, role="speaker")
     assert locked.value.code == "locked"
-    false = hall.check_claim("R", role="controller")
+    false = views.verdict(hall.check_claim("R", role="controller"))
     assert false["verdict"] == "incomplete" and false["missing"]
     hall.resume(role="speaker")
     assert hall.evening.snapshot()["parties"][0]["draws"] == before   # exactly where it stopped (L15)
 
     hall.draw(80, role="speaker")                           # completes P row 0 and Q row 1
     assert sorted(hall.watch.candidates) == ["P", "Q"]
-    assert hall.check_claim("P", role="controller")["verdict"] == "valid"
-    assert hall.check_claim("Q", role="controller")["verdict"] == "valid"
-    award = hall.award(role="speaker")
+    assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "valid"
+    assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "valid"
+    award = views.award(hall.award(role="speaker"))
     tie = {t["card_id"]: t["number"] for t in award["tie_break"]}
     assert set(tie) == {"P", "Q"} and len(set(tie.values())) == 2   # separate bag, no repeat (L14)
     winner = min(tie, key=tie.get)                                  # lowest wins
@@ -53,20 +54,20 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
 
     # the double quine opens on the same ball 80 (L11): the quine's loser can take it, the winner cannot
     # use the row just paid (L12)
-    assert hall.check_claim(winner, role="controller")["verdict"] == "missed"
-    dq = hall.check_claim(loser, role="controller")
+    assert views.verdict(hall.check_claim(winner, role="controller"))["verdict"] == "missed"
+    dq = views.verdict(hall.check_claim(loser, role="controller"))
     assert (dq["verdict"], dq["lot"]["kind"]) == ("valid", "double_quine")
-    assert hall.award(role="speaker")["winner"] == loser
+    assert views.award(hall.award(role="speaker"))["winner"] == loser
 
     draw_all(hall, [18, 29, 58, 74, 3, 14, 25, 35])
     hall.draw(90, role="speaker")
-    cp = hall.check_claim("P", role="controller")
+    cp = views.verdict(hall.check_claim("P", role="controller"))
     assert cp["verdict"] == "valid" and cp["lot"]["kind"] == "carton_plein"
     hall.award(role="speaker")
     assert hall.evening.partie.status == "finished"
 
     hall.clear(role="speaker")                               # « Démarquez ! »
-    assert hall.check_claim("Q", role="controller")["verdict"] == "closed"
+    assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "closed"
     with pytest.raises(Rejected) as no_partie:
         hall.draw(7, role="speaker")
     assert no_partie.value.code == "no_partie"
@@ -104,7 +105,7 @@ def test_L10_a_claim_after_the_next_ball_is_judged_on_that_ball(make_hall):
     hall.start_partie(role="speaker")
     draw_all(hall, [4, 13, 37, 52, 80])
     hall.draw(1, role="speaker")
-    assert hall.check_claim("P", role="controller")["verdict"] == "missed"
+    assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "missed"
 
 
 def test_L10_valid_claim_pending_blocks_the_draw_until_awarded(make_hall):
@@ -126,9 +127,9 @@ def test_L12_several_quine_lots_need_a_new_row_each(make_hall):
     draw_all(hall, [4, 13, 37, 52, 80])
     hall.check_claim("P", role="controller")
     hall.award(role="speaker")
-    assert hall.check_claim("P", role="controller")["reason"] == "row_already_paid"
+    assert views.verdict(hall.check_claim("P", role="controller"))["reason"] == "row_already_paid"
     draw_all(hall, [9, 21, 45, 66, 84])
-    assert hall.check_claim("P", role="controller")["verdict"] == "valid"
+    assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "valid"
 
 
 def test_L13_L14_highest_wins_when_configured(make_hall):
@@ -137,7 +138,7 @@ def test_L13_L14_highest_wins_when_configured(make_hall):
     draw_all(hall, [4, 13, 37, 52, 2, 12, 23, 34, 80])
     hall.check_claim("P", role="controller")
     hall.check_claim("Q", role="controller")
-    award = hall.award(role="speaker")
+    award = views.award(hall.award(role="speaker"))
     tie = {t["card_id"]: t["number"] for t in award["tie_break"]}
     assert award["winner"] == max(tie, key=tie.get)
 
@@ -159,7 +160,7 @@ def test_ties_shared_prize_pays_every_claimant(make_hall):
     draw_all(hall, [4, 13, 37, 52, 2, 12, 23, 34, 80])
     hall.check_claim("P", role="controller")
     hall.check_claim("Q", role="controller")
-    award = hall.award(role="speaker")
+    award = views.award(hall.award(role="speaker"))
     assert award["shared"] and sorted(award["winners"]) == ["P", "Q"] and award["tie_break"] == []
     assert len(award["vouchers"]) == 2
 
@@ -169,10 +170,10 @@ def test_L15_false_claim_changes_nothing_by_default(make_hall):
     hall.start_partie(role="speaker")
     draw_all(hall, [4, 13, 37])
     before = hall.evening.partie.draws[:]
-    assert hall.check_claim("P", role="controller")["verdict"] == "incomplete"
+    assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "incomplete"
     draw_all(hall, [52, 80])
     assert hall.evening.partie.draws == before + [52, 80]
-    assert hall.check_claim("P", role="controller")["verdict"] == "valid"
+    assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "valid"
 
 
 def test_L15_false_claim_cancels_the_carton_when_configured(make_hall):
@@ -181,7 +182,7 @@ def test_L15_false_claim_cancels_the_carton_when_configured(make_hall):
     draw_all(hall, [4, 13, 37])
     hall.check_claim("P", role="controller")
     draw_all(hall, [52, 80])
-    assert hall.check_claim("P", role="controller")["verdict"] == "cancelled_card"
+    assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "cancelled_card"
     assert "P" not in hall.evening.partie.pending
 
 
@@ -192,15 +193,15 @@ def test_L16_demarquer_only_after_the_last_lot_unless_forced(make_hall):
         hall.clear(role="speaker")
     assert exc.value.code == "lots_remaining"
     hall.clear(role="speaker", force=True)
-    assert hall.check_claim("P", role="controller")["verdict"] == "closed"
+    assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "closed"
 
 
 def test_already_checked_information(make_hall):
     hall = make_hall(BOOK)
     hall.start_partie(role="speaker")
     draw_all(hall, [4, 13])
-    first = hall.check_claim("P", role="controller")
-    second = hall.check_claim("P", role="controller")
+    first = views.verdict(hall.check_claim("P", role="controller"))
+    second = views.verdict(hall.check_claim("P", role="controller"))
     assert first["checked_before"] == []
     assert second["checked_before"] == [{"verdict": "incomplete", "last": 13, "lot_index": 0}]
 
@@ -209,15 +210,15 @@ def test_unknown_and_unsold_cartons(make_hall):
     hall = make_hall(BOOK, sold={"P"})
     hall.start_partie(role="speaker")
     draw_all(hall, [2, 12, 23, 34, 80])
-    assert hall.check_claim("ZZZ", role="controller")["verdict"] == "unknown_card"
-    assert hall.check_claim("Q", role="controller")["verdict"] == "unsold_card"
+    assert views.verdict(hall.check_claim("ZZZ", role="controller"))["verdict"] == "unknown_card"
+    assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "unsold_card"
     hall.set_sold(["Q"], True, role="desk")
-    assert hall.check_claim("Q", role="controller")["verdict"] == "valid"
+    assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "valid"
 
 
 def test_no_partie_claim_is_closed(make_hall):
     hall = make_hall(BOOK)
-    assert hall.check_claim("P", role="controller")["verdict"] == "closed"
+    assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "closed"
 
 
 def test_undo_rules(make_hall):
@@ -280,7 +281,7 @@ def test_L13_one_player_with_two_valid_cartons_is_one_claimant(make_hall):
     draw_all(hall, [4, 13, 37, 52, 2, 12, 23, 34, 80])
     hall.check_claim("P", role="controller")
     hall.check_claim("Q", role="controller")
-    award = hall.award(role="speaker", same_player=[["Q", "P"]])
+    award = views.award(hall.award(role="speaker", same_player=[["Q", "P"]]))
     assert award["winner"] == "Q" and award["tie_break"] == [] and award["consolation"] == []
     assert len(award["vouchers"]) == 1
 
@@ -300,9 +301,9 @@ def test_L5_claims_are_checked_against_the_stored_carton_and_the_draw_log(make_h
     hall = make_hall(BOOK)
     hall.start_partie(role="speaker")
     draw_all(hall, [4, 13, 37, 52, 80])
-    s = hall.check_claim("S", role="controller")
+    s = views.verdict(hall.check_claim("S", role="controller"))
     assert s["verdict"] == "incomplete" and set(s["missing"]) <= set(BOOK["S"].numbers)
-    assert hall.check_claim("P", role="controller")["rows"] == [0]
+    assert views.verdict(hall.check_claim("P", role="controller"))["rows"] == [0]
 
 
 def test_L11_the_next_lot_opens_on_the_same_ball_without_drawing(make_hall):
@@ -310,11 +311,11 @@ def test_L11_the_next_lot_opens_on_the_same_ball_without_drawing(make_hall):
     hall.start_partie(role="speaker")
     draw_all(hall, [9, 21, 45, 66, 84, 2, 12, 23, 34, 4, 13, 37, 52, 80])
     hall.check_claim("P", role="controller")
-    hall.award(role="speaker")                    # P's quine on 80 (its row 1 slept on 84)
+    views.award(hall.award(role="speaker"))                    # P's quine on 80 (its row 1 slept on 84)
     partie = hall.evening.partie
     assert partie.current_lot.kind == "double_quine" and partie.last == 80
-    assert hall.check_claim("P", role="controller")["reason"] == "row_already_paid"
-    assert hall.check_claim("Q", role="controller")["verdict"] == "incomplete"   # Q has one row only
+    assert views.verdict(hall.check_claim("P", role="controller"))["reason"] == "row_already_paid"
+    assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "incomplete"   # Q has one row only
 
 
 def test_L17_the_lots_are_announced_before_the_first_ball(make_hall):
@@ -323,7 +324,7 @@ def test_L17_the_lots_are_announced_before_the_first_ball(make_hall):
                       {"kind": "carton_plein", "label": "Téléviseur", "value_eur": 150}]}]
     hall = make_hall(BOOK, programme=prog)
     hall.start_partie(role="speaker")
-    state = public_state(hall.evening)
+    state = public_state(hall.snapshot())
     assert state["draws"] == [] and state["status"] == "playing"
     assert [(lot["kind"], lot["label"], lot["status"]) for lot in state["partie"]["lots"]] == \
         [("quine", "Jambon", "open"), ("carton_plein", "Téléviseur", "pending")]

@@ -43,7 +43,10 @@
     }
   }
 
-  /* The live connection. A client keeps the seq of the last state/event; any gap → resync. */
+  /* The live connection, one strategy for every page: a state, then events with seq +1; any gap → resync.
+     Events that arrive before the state (the server joins the room, then reads its snapshot) are kept and
+     replayed after it when they follow on. ``console`` (speaker room) is the speaker's whole picture after a
+     record: a page that wants it passes ``handlers.console``; it never costs a refetch. */
   function live(handlers) {
     const socket = io({transports: ["websocket", "polling"], tryAllTransports: true,
                        reconnectionDelay: 500, reconnectionDelayMax: 4000});
@@ -52,13 +55,20 @@
       const offline = document.getElementById("offline");
       if (offline) offline.hidden = on; document.body.classList.toggle("is-offline", !on); };
     socket.on("connect", () => setOnline(true));
-    socket.on("disconnect", () => { seq = null; setOnline(false); });
+    let early = [];
+    socket.on("disconnect", () => { seq = null; early = []; setOnline(false); });
     socket.on("connect_error", () => setOnline(false));
-    socket.on("state", (state) => { seq = state.seq; handlers.state(state); });
+    socket.on("state", (state) => {
+      seq = state.seq; handlers.state(state);
+      const kept = early.sort((a, b) => a[1].seq - b[1].seq); early = [];
+      for (const [name, data] of kept) if (data.seq === seq + 1) { seq = data.seq; handlers.event(name, data); }
+    });
+    socket.on("console", (data) => { if (handlers.console && data && seq !== null && data.seq >= seq) handlers.console(data); });
     socket.onAny((name, data) => {
-      if (name === "state") return;
+      if (name === "state" || name === "console") return;
       if (!data || typeof data.seq !== "number") { if (handlers.notice) handlers.notice(name, data || {}); return; }
-      if (seq === null || data.seq <= seq) return;          // before our snapshot, or already in it
+      if (seq === null) { if (early.length < 200) early.push([name, data]); return; }   // the state is on its way
+      if (data.seq <= seq) return;          // already in our snapshot
       if (data.seq !== seq + 1) {
         window.lotoGaps = (window.lotoGaps || 0) + 1;      // never expected: counted for tests and benchmarks
         seq = null; socket.emit("resync"); return;

@@ -4,7 +4,7 @@
   const {t, kind, el, api} = Loto;
   const {lotName, verdictText} = Staff;
   const $ = (id) => document.getElementById(id);
-  let S = null, typed = "", refreshTimer = null;
+  let S = null, typed = "";
 
   // ------------------------------------------------------------------ typing a number
   function showEntry() {
@@ -154,14 +154,14 @@
     if (prop && prop.number) $("proposed-text").textContent = t("proposed", {n: prop.number});
   }
 
-  // every event: show the number at once, then fetch the speaker's full view (claims, watch) shortly after
-  const conn = Loto.live({
+  // events with seq, as the projector: a draw shows at once; right after each record the speaker room sends
+  // ``console``, the speaker's whole picture at that seq (claims, watch, devices) — no refetch, no timer
+  Loto.live({
     state(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
     event(name, ev) {
       if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); render(); }
-      clearTimeout(refreshTimer);
-      refreshTimer = setTimeout(conn.resync, 80);
     },
+    console(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
     notice(name, data) {
       if (!S) return;
       if (name === "device") { S.devices = Object.assign({}, S.devices, {[data.device]: data}); renderDevices(); }

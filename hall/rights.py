@@ -1,0 +1,32 @@
+"""The one rights table: what each role may do — the hall's commands, the API's reads, the pages.
+
+``display/`` reads it (``may``, ``roles_for``) for every request and every page; ``Hall`` for every command.
+``admin`` and ``system`` (the program itself: demo, command line) may do everything.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping
+
+ROLES: tuple[str, ...] = ("controller", "desk", "speaker", "admin")   # least rights first: a shared PIN gets the smaller role
+STAFF = frozenset(ROLES)
+EVERYTHING = frozenset({"admin", "system"})
+
+RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
+    "speaker": frozenset({"start_partie", "draw", "undo", "announce_claim", "resume", "check_claim", "award", "clear",
+                          "reprint", "speaker_state", "card", "page:speaker", "page:controle"}),
+    "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
+    "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots"}),
+    "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed"}),
+    # admin only (no row lists them): import_cards, cards_csv, cards_pdf, admin_info, device_test, report, page:admin
+})
+
+
+def may(role: str | None, right: str) -> bool:
+    """Whether ``role`` has ``right`` (a command, an API read or ``page:<name>``)."""
+    return role in EVERYTHING or right in RIGHTS.get(role or "", frozenset())
+
+
+def roles_for(right: str) -> tuple[str, ...]:
+    """The staff roles besides admin that have ``right``, least rights first."""
+    return tuple(role for role in ROLES if role != "admin" and right in RIGHTS.get(role, frozenset()))

@@ -1,0 +1,225 @@
+"""Immutable pictures of the hall's state and results of its commands, for readers outside ``Hall``.
+
+``Hall`` builds them under its lock (cheaply: tuples of values already frozen, a few dozen items at most);
+the caller shapes and serialises them outside it (``display/views.py`` makes the JSON of INTERFACE §4–§5).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from hall.cards import Card
+from hall.config import PartieSpec
+from hall.events import ClaimChecked, LotAwarded, TieBreakDraw, VoucherIssued
+from hall.watch import Sleeper
+
+
+@dataclass(frozen=True, slots=True)
+class LotState:
+    kind: str
+    label: str
+    status: str                      # pending, open, awarded
+    value_eur: float | None
+    award: LotAwarded | None
+
+
+@dataclass(frozen=True, slots=True)
+class LotRef:
+    """A lot of a partie, named by its index."""
+
+    index: int
+    kind: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartieState:
+    number: int
+    lots: tuple[LotState, ...]
+    current: int | None              # index of the open lot; None once every lot is awarded
+    consolation: str
+    draws: tuple[int, ...]
+    cleared: bool
+    status: str                      # playing, checking, finished, cleared
+    paused: bool
+    pending: tuple[ClaimChecked, ...]
+    undo_allowed: bool               # an undo now would be accepted
+
+    @property
+    def last(self) -> int | None:
+        return self.draws[-1] if self.draws else None
+
+    def lot(self, index: int | None) -> LotRef | None:
+        if index is None or not 0 <= index < len(self.lots):
+            return None
+        lot = self.lots[index]
+        return LotRef(index, lot.kind, lot.label)
+
+
+@dataclass(frozen=True, slots=True)
+class NextPartie:
+    number: int
+    spec: PartieSpec
+
+
+@dataclass(frozen=True, slots=True)
+class WifiInfo:
+    """The hall's Wi-Fi: public on purpose (the projector shows the password to the whole hall anyway)."""
+
+    ssid: str
+    password: str
+    url: str          # the page phones open once joined
+
+
+@dataclass(frozen=True, slots=True)
+class HallSnapshot:
+    """The evening as every screen sees it, at journal record ``seq``."""
+
+    seq: int
+    hall_name: str
+    prices: str
+    partie: PartieState | None       # the latest partie, running or cleared
+    next_partie: NextPartie | None   # between parties only
+    parties_played: int
+    wifi: "WifiInfo | None" = None    # the hall's Wi-Fi as the projector shows it, without [network] ssid None
+
+    @property
+    def running(self) -> PartieState | None:
+        p = self.partie
+        return p if p is not None and not p.cleared else None
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceStatus:
+    """A device's state (``ok``, ``degraded``, ``absent``, ``unconfigured``…) as a message code and its parameters.
+
+    ``code`` names a sentence of the message catalogue (``display/i18n.py``); ``params`` fill it in.
+    """
+
+    device: str
+    state: str
+    code: str
+    params: Mapping[str, object]
+    detail: str = ""                 # the French sentence, for logs and systemd's STATUS=
+    at: str = ""
+
+    def same_as(self, other: DeviceStatus | None) -> bool:
+        return (other is not None and (self.device, self.state, self.code, self.detail)
+                == (other.device, other.state, other.code, other.detail) and dict(self.params) == dict(other.params))
+
+
+def device_status(device: str, state: str, code: str, detail: str = "", **params: object) -> DeviceStatus:
+    """A ``DeviceStatus`` with read-only parameters."""
+    return DeviceStatus(device, state, code, MappingProxyType(dict(params)), detail)
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """An auto-read ball waiting for the speaker's confirmation."""
+
+    number: int
+    source: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpeakerSnapshot:
+    """The speaker's console: the public picture plus claims, the winner watch, devices, sales, printing."""
+
+    public: HallSnapshot
+    can_claim: tuple[str, ...]       # the first 50
+    can_claim_count: int
+    slept: tuple[Sleeper, ...]       # the last 50
+    recent_checks: tuple[ClaimChecked, ...]
+    devices: tuple[DeviceStatus, ...]
+    proposed: Proposal | None
+    sold_count: int
+    unprinted: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardState:
+    """A carton as a controller sees it against the latest partie."""
+
+    card_id: str
+    card: Card
+    grid: tuple[tuple[int | None, ...], ...]
+    drawn: frozenset[int]
+    last: int | None
+    sold: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PriorCheck:
+    verdict: str
+    last: int | None
+    lot_index: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimResult:
+    """A checked claim (journalled as ``event``, record ``seq``) and what the controller needs beside it."""
+
+    event: ClaimChecked
+    lot: LotRef | None
+    checked_before: tuple[PriorCheck, ...]
+    seq: int
+    check_character_ok: bool | None  # for an unknown carton: whether its ID's check character holds (None: unreadable)
+    card: CardState | None
+
+    @property
+    def verdict(self) -> str:
+        return self.event.verdict
+
+    @property
+    def card_id(self) -> str:
+        return self.event.card_id
+
+
+@dataclass(frozen=True, slots=True)
+class AwardResult:
+    award: LotAwarded
+    lot: LotRef
+    vouchers: tuple[str, ...]        # codes, winners' first then consolations
+
+    @property
+    def winner(self) -> str:
+        return self.award.winners[0]
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.award.winners
+
+    @property
+    def tie_break(self) -> tuple[TieBreakDraw, ...]:
+        return self.award.tie_break
+
+    @property
+    def consolation(self) -> tuple[str, ...]:
+        return self.award.consolation
+
+
+@dataclass(frozen=True, slots=True)
+class Redemption:
+    issued: VoucherIssued
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class PrintJob:
+    """A voucher for the printer: the journalled voucher, whether it is a duplicate, its lot now, when issued."""
+
+    issued: VoucherIssued
+    duplicate: bool
+    lot_label: str
+    lot_value_eur: float | None
+    issued_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class KeyOutcome:
+    """What a typed key did: the action the hall took (``draw``, ``confirm``, ``reject``, ``undo``, ``claim``, ``none``)."""
+
+    action: str
+    seq: int | None = None

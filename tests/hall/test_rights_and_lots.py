@@ -1,0 +1,67 @@
+"""The one rights table and the one table of lot kinds say what the hall did before they were gathered."""
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from hall.claims import verify
+from hall.cards import Card
+from hall.config import parse_config
+from hall.lots import DEFAULT_LOTS, KINDS, LOT_KINDS, ROWS_NEEDED, kind_label
+from hall.rights import ROLES, may, roles_for
+from hall.secretfile import load_or_create_secret
+
+# the hall's commands and who could call them before the table moved to hall/rights.py
+COMMANDS = {
+    "start_partie": {"speaker"}, "draw": {"speaker", "device"}, "undo": {"speaker"},
+    "announce_claim": {"speaker", "controller", "device"}, "resume": {"speaker"},
+    "check_claim": {"controller", "speaker", "device"}, "award": {"speaker"}, "clear": {"speaker"},
+    "set_sold": {"desk"}, "import_cards": set(), "redeem": {"desk"}, "reprint": {"speaker", "desk"},
+    "voucher_printed": {"device"}, "propose": {"device"},
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_each_command_is_open_to_the_same_roles_as_before(command):
+    for role in ("speaker", "controller", "desk", "device", "nobody", None):
+        assert may(role, command) == (role in COMMANDS[command]), (command, role)
+    assert may("admin", command) and may("system", command)
+
+
+def test_pages_and_reads_come_from_the_same_table():
+    assert roles_for("page:speaker") == ("speaker",)
+    assert roles_for("page:controle") == ("controller", "speaker")
+    assert roles_for("page:lots") == ("desk",) and roles_for("page:admin") == ()
+    assert roles_for("card") == ("controller", "desk", "speaker")
+    assert not may("speaker", "cards_csv") and may("admin", "cards_csv")
+    assert ROLES[0] == "controller" and ROLES[-1] == "admin"     # a shared PIN opens the smaller role
+
+
+def test_the_lot_kinds_table_drives_the_rules_and_the_default_programme():
+    assert LOT_KINDS == ("quine", "double_quine", "carton_plein")
+    assert [spec.kind for spec in DEFAULT_LOTS] == list(LOT_KINDS)
+    assert parse_config({}).partie_spec(0).lots == DEFAULT_LOTS
+    card = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
+    for kind in KINDS:
+        draws = [n for row in card.rows[:kind.rows] for n in row]
+        assert verify(card, draws, kind.kind).kind == "valid"
+        assert verify(card, draws[:-1], kind.kind).kind == "incomplete"
+        assert ROWS_NEEDED[kind.kind] == kind.rows
+    assert kind_label("double_quine") == "Double quine" and kind_label("bingo") == "Bingo"
+
+
+def test_a_bad_lot_kind_in_the_config_names_every_known_kind():
+    from hall.errors import ConfigError
+    with pytest.raises(ConfigError) as err:
+        parse_config({"programme": {"partie": [{"lots": [{"kind": "bingo", "label": "x"}]}]}})
+    assert "quine, double_quine ou carton_plein" in str(err.value)
+
+
+def test_a_secret_is_made_once_private_and_whole(tmp_path):
+    path = tmp_path / "sub" / "voucher.key"
+    first = load_or_create_secret(path)
+    assert len(first) == 32 and load_or_create_secret(path) == first
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert sorted(p.name for p in path.parent.iterdir()) == ["voucher.key"]     # no temporary file left
