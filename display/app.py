@@ -50,7 +50,8 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     app.after_request(remember_locale)
     app.extensions["loto_hall"] = hall
     app.extensions["loto_documents"] = dict(documents or {})
-    app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"])
+    app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"],
+                                       changed=lambda: dict(hall.evening.pin_hashes))
     certificate = None
     if config.server.tls:
         from display.tls import ensure_certificate
@@ -61,6 +62,9 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
+    from display import api_programme, api_sales   # issue 16: the sales desk, the programme editor
+    app.register_blueprint(api_sales.bp)
+    app.register_blueprint(api_programme.bp)
 
     @app.get("/api/openapi.json")
     def openapi():

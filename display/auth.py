@@ -18,6 +18,7 @@ from flask import current_app, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from display.errors import ApiError
+from hall.programme import pin_matches
 
 log = logging.getLogger("loto-hall.display")
 
@@ -103,16 +104,20 @@ class RateLimiter:
 class Auth:
     """The app's authentication state (one per app; kept in ``app.extensions["loto_auth"]``)."""
 
-    def __init__(self, pins: dict[str, str], secret: bytes):
+    def __init__(self, pins: dict[str, str], secret: bytes, changed=None):
         self.pins = pins
+        self.changed = changed or (lambda: {})   # role → PinChanged: PINs changed on /admin (journalled hashes)
         self.tokens = URLSafeTimedSerializer(secret, salt="loto-hall-token")
         self.limiter = RateLimiter()
 
     def role_for_pin(self, pin: str) -> str | None:
         found = None
+        changed = self.changed()
         for role in ROLES:
             # compare every PIN (no early exit) so timing says nothing about which role matched
-            if hmac.compare_digest(pin.encode(), self.pins[role].encode()) and found is None:
+            ok = pin_matches(changed[role], pin) if role in changed else \
+                hmac.compare_digest(pin.encode(), self.pins[role].encode())
+            if ok and found is None:
                 found = role
         return found
 

@@ -25,6 +25,10 @@ from hall.partie import Evening, Partie
 from hall.ports import Clock, Rng, Subscriber, utc_now
 from hall.vouchers import check_code, make_code, normalize_code
 from hall.watch import WinnerWatch
+from hall import programme as programme_rules
+from hall import sales as sales_rules
+from hall.config import PartieSpec
+from hall.events import ProgrammeEdited, ProgrammePartie, SalePaid, SaleRecorded, SaleVoided
 
 RIGHTS: dict[str, set[str]] = {
     "start_partie": {"speaker"}, "draw": {"speaker", "device"}, "undo": {"speaker"},
@@ -34,6 +38,8 @@ RIGHTS: dict[str, set[str]] = {
     "voucher_printed": {"device"}, "propose": {"device"},
 }
 ALL_RIGHTS = {"admin", "system"}
+RIGHTS.update({"sell": {"desk"}, "pay_sale": {"desk"}, "void_sale": set(), "edit_programme": set(),
+               "change_pin": set()})   # issue 16: selling at the desk; voids, the programme and PINs are the admin's
 
 log = logging.getLogger("loto-hall.hall")
 
@@ -144,7 +150,7 @@ class Hall:
             self._rebuild_watch()
         elif isinstance(event, PartieCleared):
             self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
-        elif isinstance(event, (CardsSold, CardsImported)):
+        elif isinstance(event, (CardsSold, CardsImported, SaleRecorded, SaleVoided)):
             self._rebuild_watch()
 
     def _rebuild_watch(self) -> None:
@@ -161,7 +167,9 @@ class Hall:
         """Whether the carton may play: sold per the book, then per the sales journalled tonight."""
         if card_id in self.evening.sold_changes:
             return self.evening.sold_changes[card_id]
-        return self.book.is_sold(card_id)
+        if self.book.records_sales or not self.sales_recorded():
+            return self.book.is_sold(card_id)
+        return False      # the hall sells through the desk now: a carton never sold does not play
 
     def _running(self) -> Partie:
         p = self.evening.running
@@ -177,7 +185,7 @@ class Hall:
             self._allow("start_partie", role)
             if self.evening.running is not None:
                 raise Rejected("partie_running", number=self.evening.running.number)
-            spec = self.config.partie_spec(len(self.evening.parties))
+            spec = self.partie_spec(len(self.evening.parties))
             lots = tuple(lots) if lots else spec.lots
             for lot in lots:
                 if lot.kind not in ("quine", "double_quine", "carton_plein"):
@@ -438,3 +446,110 @@ class Hall:
         """Vouchers still to print (after a restart, or while the printer was away)."""
         with self._lock:
             return self.evening.unprinted()
+
+    # ---- sales, the programme, PINs (issue 16; INTERFACE §8) -------------------------------------
+    def sales_recorded(self) -> bool:
+        """Whether unsold cartons are refused: a sale was recorded tonight, or ``[sales] required``."""
+        return self.evening.sales.active or self.config.sales.required
+
+    def price_tiers(self) -> tuple[sales_rules.PriceTier, ...]:
+        return sales_rules.tiers_from_config((t.cards, t.eur) for t in self.config.sales.price)
+
+    def suggested_cents(self, count: int) -> int | None:
+        """The cheapest price of ``count`` cartons by the hall's tiers, in cents (``None``: no tier sum makes it)."""
+        return sales_rules.best_price(count, self.price_tiers())
+
+    def _already_sold(self, card_id: str) -> bool:
+        if card_id in self.evening.sold_changes:
+            return self.evening.sold_changes[card_id]
+        return self.book.records_sales and self.book.is_sold(card_id)
+
+    def sell(self, card_ids: Sequence[str], *, role: str, payment: str, cents: int | None = None, paid: bool = True,
+             buyer: str = "", seller: str = "", partie: int | None = None) -> Record:
+        """Record a sale (or a reservation when not ``paid``); refused whole: ``unknown_card``, ``already_sold``…"""
+        with self._lock:
+            self._allow("sell", role)
+            if payment not in sales_rules.PAYMENTS:
+                raise Rejected("bad_payment", payment=str(payment)[:20])
+            ids = list(dict.fromkeys(normalize_card_id(c) for c in card_ids if isinstance(c, str)))
+            if not ids:
+                raise Rejected("no_cards")
+            if len(ids) > sales_rules.MAX_RANGE:
+                raise Rejected("range_too_large", count=len(ids), limit=sales_rules.MAX_RANGE)
+            unknown = [c for c in ids if c not in self.book]
+            if unknown:
+                raise Rejected("unknown_card", cards=unknown[:50], count=len(unknown))
+            taken = [c for c in ids if self._already_sold(c)]
+            if taken:
+                raise Rejected("already_sold", cards=taken[:50], count=len(taken))
+            if cents is None:
+                cents = self.suggested_cents(len(ids))
+                if cents is None:
+                    raise Rejected("bad_amount", count=len(ids))
+            if not isinstance(cents, int) or isinstance(cents, bool) or not 0 <= cents <= sales_rules.MAX_SALE_CENTS:
+                raise Rejected("bad_amount", count=len(ids))
+            if partie is not None and (not isinstance(partie, int) or isinstance(partie, bool) or not 1 <= partie <= 999):
+                raise Rejected("bad_partie", partie=partie)
+            try:
+                buyer, seller = sales_rules.clean_name(buyer), sales_rules.clean_name(seller)
+            except ValueError as exc:
+                raise Rejected("bad_name", why=str(exc)) from None
+            event = SaleRecorded(self.evening.sales.next_id, tuple(ids), cents, payment, bool(paid), buyer, seller,
+                                 role, partie)
+            return self._commit(event, role)
+
+    def _sale(self, sale_id: Any) -> sales_rules.Sale:
+        sale = self.evening.sales.sales.get(sale_id) if isinstance(sale_id, int) else None
+        if sale is None:
+            raise Rejected("unknown_sale", sale_id=sale_id)
+        if sale.voided:
+            raise Rejected("sale_voided", sale_id=sale_id)
+        return sale
+
+    def void_sale(self, sale_id: int, *, role: str, reason: str = "") -> Record:
+        """Cancel a sale (admin): its cartons are unsold again; ``sale_has_winner`` once one of them has won."""
+        with self._lock:
+            self._allow("void_sale", role)
+            sale = self._sale(sale_id)
+            won = sorted(set(sale.card_ids) & self.evening.winners())
+            if won:
+                raise Rejected("sale_has_winner", sale_id=sale_id, cards=won)
+            return self._commit(SaleVoided(sale_id, str(reason or "")[:200]), role)
+
+    def pay_sale(self, sale_id: int, payment: str, *, role: str) -> Record:
+        """A reserved sale (pré-vente) paid at the door."""
+        with self._lock:
+            self._allow("pay_sale", role)
+            sale = self._sale(sale_id)
+            if payment not in sales_rules.PAYMENTS:
+                raise Rejected("bad_payment", payment=str(payment)[:20])
+            if sale.paid:
+                raise Rejected("already_paid", sale_id=sale_id)
+            return self._commit(SalePaid(sale_id, payment), role)
+
+    def partie_spec(self, index: int) -> PartieSpec:
+        """The programme's partie ``index`` (from 0): as edited on /admin, else as the config file says."""
+        edited = programme_rules.spec_for(index, self.config.programme, self.evening.programme_edit)
+        if edited is None:
+            return self.config.partie_spec(index)
+        return PartieSpec(*edited)
+
+    def edit_programme(self, parties: Sequence[ProgrammePartie], *, role: str) -> Record:
+        """Replace the programme from the next partie on (the running one keeps its lots)."""
+        with self._lock:
+            self._allow("edit_programme", role)
+            if not parties:
+                raise Rejected("bad_programme", where="programme", why="")
+            return self._commit(ProgrammeEdited(len(self.evening.parties) + 1, tuple(parties)), role)
+
+    def change_pin(self, target: str, pin: str, *, role: str) -> Record:
+        """Journal a role's new PIN as a salted hash (never the PIN)."""
+        with self._lock:
+            self._allow("change_pin", role)
+            if target not in programme_rules.PIN_ROLES:
+                raise Rejected("bad_field", field="role")
+            try:
+                programme_rules.check_pin(pin)
+            except ValueError:
+                raise Rejected("bad_new_pin") from None
+            return self._commit(programme_rules.hash_pin(target, pin), role)
