@@ -293,9 +293,9 @@ def admin_info():
     with h.lock:
         info = {
             "hall": cfg.hall.name,
-            "programme": [{"number": i + 1, "consolation": cfg.partie_spec(i).consolation,
+            "programme": [{"number": i + 1, "consolation": h.partie_spec(i).consolation,
                            "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur}
-                                    for lot in cfg.partie_spec(i).lots]}
+                                    for lot in h.partie_spec(i).lots]}
                           for i in range(max(len(cfg.programme), len(h.evening.parties) + 1))],
             "parties_played": len(h.evening.parties),
             "cards": len(h.book), "sold": sum(1 for cid in h.book if h.is_sold(cid)),

@@ -120,3 +120,45 @@ JS_STRINGS = {
 
 def js_strings() -> dict[str, str]:
     return {key: str(value) for key, value in JS_STRINGS.items()}
+
+
+# issue 16: the sales desk (/caisse) and the takings on /admin
+JS_STRINGS.update({
+    "suggested": _l("tarif pour %(n)s cartons : %(eur)s €"),
+    "sell_button": _l("Encaisser %(n)s carton(s) — %(eur)s €"),
+    "sell_empty": _l("Ajoutez des cartons"),
+    "remove": _l("Retirer"),
+    "sold_ok": _l("Vendu : %(n)s carton(s), %(eur)s €"),
+    "reserved_ok": _l("Réservé : %(n)s carton(s), %(eur)s € à payer"),
+    "sale_number": _l("Vente n° %(id)s"),
+    "sold_count": _l("%(n)s cartons vendus"),
+    "takings": _l("Recette : %(eur)s €"),
+    "reserved_count": _l("réservés : %(n)s cartons, %(eur)s €"),
+    "pay_especes": _l("Espèces"),
+    "pay_carte": _l("Carte"),
+    "pay_cheque": _l("Chèque"),
+    "sale_line": _l("%(n)s carton(s) · %(eur)s € · %(pay)s"),
+    "voided": _l("annulée"),
+    "reserved": _l("réservé, à payer"),
+    "mark_paid": _l("Payé"),
+    "scan_cards": _l("Scanner les cartons"),
+    "confirm_void": _l("Annuler la vente n° %(id)s ? Ses cartons redeviennent invendus."),
+    "void": _l("Annuler"),
+    "by_seller": _l("Par vendeur"),
+    "by_partie": _l("Par partie"),
+    "all_parties": _l("toute la soirée"),
+    "flag_cash": _l("Lot en argent : interdit dans un loto traditionnel"),
+    "flag_over_limit": _l("Valeur au-dessus du seuil de %(eur)s €"),
+    "programme_saved": _l("Programme enregistré : il s'applique à partir de la partie %(n)s"),
+    "pin_saved": _l("Code PIN changé pour le rôle %(role)s"),
+    "add_lot": _l("+ lot"),
+    "add_partie": _l("+ partie"),
+    "up": _l("Monter"),
+    "down": _l("Descendre"),
+    "played": _l("jouée"),
+    "lot_label": _l("Libellé"),
+    "lot_value": _l("Valeur €"),
+    "lot_sponsor": _l("Donateur"),
+    "consolation_label": _l("Consolation"),
+    "partie_n": _l("Partie %(n)s"),
+})

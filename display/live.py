@@ -22,7 +22,7 @@ def _lot(p, index: int | None) -> dict | None:
 
 def _next_partie(hall) -> dict:
     number = len(hall.evening.parties) + 1
-    spec = hall.config.partie_spec(number - 1)
+    spec = hall.partie_spec(number - 1)      # as edited on /admin, else the config's
     return {"number": number, "consolation": spec.consolation,
             "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur} for lot in spec.lots]}
 

@@ -11,6 +11,7 @@ bp = Blueprint("pages", __name__)
 
 # page → the roles that may use it (admin may use every page)
 PAGES = {"speaker": ("speaker",), "controle": ("controller", "speaker"), "lots": ("desk",), "admin": ()}
+PAGES["caisse"] = ("desk",)
 
 
 def _render(template: str, page: str, allowed: tuple[str, ...] | None):
@@ -50,3 +51,8 @@ def lots():
 @bp.get("/admin")
 def admin():
     return _render("admin.html", "admin", PAGES["admin"])
+
+
+@bp.get("/caisse")
+def caisse():
+    return _render("caisse.html", "caisse", PAGES["caisse"])
