@@ -299,7 +299,7 @@ def admin_info():
                           for i in range(max(len(cfg.programme), len(h.evening.parties) + 1))],
             "parties_played": len(h.evening.parties),
             "cards": len(h.book), "sold": sum(1 for cid in h.book if h.is_sold(cid)),
-            "pins": dict(A.auth().pins),
+            "pins": {r: ("" if r in h.evening.pin_hashes else p) for r, p in A.auth().pins.items()},
             "devices": dict(h.devices),
             "tls": tls.info() if tls else None,
             "data_dir": str(cfg.data_dir),

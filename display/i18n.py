@@ -133,7 +133,7 @@ JS_STRINGS.update({
     "sale_number": _l("Vente n° %(id)s"),
     "sold_count": _l("%(n)s cartons vendus"),
     "takings": _l("Recette : %(eur)s €"),
-    "reserved_count": _l("réservés : %(n)s cartons, %(eur)s €"),
+    "reserved_count": _l("réservés, non payés : %(n)s carton(s), %(eur)s €"),
     "pay_especes": _l("Espèces"),
     "pay_carte": _l("Carte"),
     "pay_cheque": _l("Chèque"),
@@ -161,4 +161,10 @@ JS_STRINGS.update({
     "lot_sponsor": _l("Donateur"),
     "consolation_label": _l("Consolation"),
     "partie_n": _l("Partie %(n)s"),
+})
+JS_STRINGS.update({
+    "pin_changed": _l("changé sur cette page (non affiché)"),
+    "line_n": _l("ligne %(n)s :"),
+    "close": _l("Fermer"),
+    "kind": _l("Type de lot"),
 })
