@@ -13,6 +13,7 @@ from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile
 from hall.events import LotSpec
+from hall.spreadsheet import as_plain_csv
 from display.views import card_view
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -241,10 +242,7 @@ def cards_import():
     if request.content_length and request.content_length > current_app.config["MAX_CONTENT_LENGTH"]:
         raise ApiError("too_large")
     raw = request.get_data()
-    try:
-        text = raw.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        raise ApiError("bad_cards", errors=[[1, "le fichier n'est pas en UTF-8"]]) from None
+    text = as_plain_csv(raw)    # a French spreadsheet's CSV too: semicolons, UTF-8 with BOM or Windows-1252
     try:
         book = CardBook.read_csv(io.StringIO(text), hall().config.cards.columns)
         return _adopt(book, len(book), role)

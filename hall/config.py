@@ -35,6 +35,7 @@ class HallSection:
     timezone: str = "Europe/Paris"
     prices: str = ""          # shown on the projector between parties, e.g. "1 carton 3 € · 6 cartons 15 €"
     logo: str = ""            # the association's logo (PNG or JPEG path), printed on each carton
+    evening: str = ""         # the evening's name, printed on each carton (e.g. "Grand loto du 14 février")
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,14 @@ def test_admin_sees_the_takings_voids_a_sale_and_edits_the_programme(browser, de
         page.fill("#pin-new", "7788")
         page.click("#pin-form button[type=submit]")
         expect(page.locator("#pin-msg")).to_contain_text("desk")
+        # a spreadsheet's CSV with a bad line: the refusal in red at the top of the page, with the line number
+        bad = "card_id;row1;row2;row3\r\nÉ-1;1 2 3;4;5\r\n".encode("cp1252")
+        page.set_input_files("#import-file", files=[{"name": "cartons.csv", "mimeType": "text/csv", "buffer": bad}])
+        page.click("#import")
+        expect(page.locator("#admin-alert")).to_contain_text("Fichier de cartons refusé")
+        expect(page.locator("#admin-alert")).to_contain_text("ligne 2")
+        expect(page.locator("#admin-alert")).to_be_in_viewport()
+        page.screenshot(path=str(folder / "admin-import-refuse.png"))
     finally:
         ctx.close()
     h.start_partie(role="speaker")

@@ -143,3 +143,18 @@ def test_a_pin_changed_on_admin_opens_the_role_and_the_old_one_does_not(desk):
     assert c.post("/api/pins", json={"role": "desk", "pin": "48213"}, headers=admin).status_code == 201
     assert c.post("/api/login", json={"pin": "48213"}).get_json()["role"] == "desk"
     refused(c.post("/api/login", json={"pin": PINS["desk_pin"]}), 401, "bad_pin")
+
+
+def test_a_french_spreadsheet_csv_is_imported_and_a_bad_one_names_its_lines(desk):
+    import io as _io
+    from hall.cardbook import CardBook
+    c, admin = desk.app.test_client(), desk.headers("admin")
+    out = _io.StringIO()
+    CardBook(dict(generate_cards(6, "fr", "F", "1-9", 1))).write_csv(out)
+    excel = out.getvalue().replace(",", ";").replace("\n", "\r\n").encode("cp1252")
+    resp = c.post("/api/cards/import", data=excel, headers={**admin, "Content-Type": "text/csv"})
+    assert resp.status_code == 201, resp.get_json()
+    assert resp.get_json()["added"] == 6
+    bad = "card_id;row1;row2;row3\r\nÉ-1;1 2 3;4;5\r\n".encode("cp1252")
+    body = refused(c.post("/api/cards/import", data=bad, headers={**admin, "Content-Type": "text/csv"}), 422, "bad_cards")
+    assert body["errors"][0][0] == 2

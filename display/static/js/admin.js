@@ -25,7 +25,7 @@
   $("import").addEventListener("click", async () => {
     const file = $("import-file").files[0];
     if (!file) return;
-    const text = await file.text();
+    const text = await file.arrayBuffer();    // the bytes as saved: the hall reads UTF-8 or Windows-1252
     const r = await fetch("/api/cards/import", {method: "POST", body: text, credentials: "same-origin",
       headers: {"Content-Type": "text/csv", "X-CSRF-Token": Loto.boot.csrf}});
     msg({ok: r.ok, data: await r.json()}, (d) => "+" + d.added + " → " + d.total);
