@@ -3,6 +3,7 @@
 (function () {
   const {t, el, api, kind} = Loto;
   const $ = (id) => document.getElementById(id);
+  const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
   const euros = (n) => Number(n || 0).toLocaleString(Loto.boot.lang || "fr", {minimumFractionDigits: 2, maximumFractionDigits: 2}) + " €";
   const KINDS = ["quine", "double_quine", "carton_plein"];
   // a prize in money (the same test as hall/programme.py): forbidden in a loto traditionnel
@@ -26,7 +27,7 @@
     if (!res.ok) return;
     const s = res.data, m = s.takings_eur;
     const rows = [[t("sold_count", {n: s.cards_sold}), euros(m.total)],
-      ...["especes", "carte", "cheque"].map((p) => ["· " + t("pay_" + p), euros(m.by_payment[p])])];
+      ...["especes", "carte", "cheque"].map((p) => ["· " + PAY[p], euros(m.by_payment[p])])];
     if (s.cards_reserved) rows.push([t("reserved_count", {n: s.cards_reserved, eur: euros(m.reserved).replace(" €", "")}), ""]);
     const sellers = Object.entries(m.by_seller), parties = Object.entries(m.by_partie).filter(([k]) => k);
     $("takings").replaceChildren(
@@ -37,7 +38,7 @@
     if (!list.ok) return;
     $("sales-list").replaceChildren(...list.data.sales.slice().reverse().map((r) => el("li", {class: r.voided ? "voided" : r.paid ? "" : "reserved"},
       el("span", {class: "sale-no", text: "n° " + r.sale_id}),
-      el("span", {text: t("sale_line", {n: r.count, eur: euros(r.amount_eur).replace(" €", ""), pay: t("pay_" + r.payment)})}),
+      el("span", {text: t("sale_line", {n: r.count, eur: euros(r.amount_eur).replace(" €", ""), pay: PAY[r.payment]})}),
       el("span", {class: "dim", text: [r.cards[0] + (r.count > 1 ? ".." + r.cards[r.count - 1] : ""), r.buyer, r.seller].filter(Boolean).join(" · ")}),
       r.voided ? el("span", {text: t("voided")}) : el("button", {type: "button", class: "danger", text: t("void"), onclick: async () => {
         if (!confirm(t("confirm_void", {id: r.sale_id}))) return;

@@ -3,6 +3,7 @@
 (function () {
   const {t, el, api} = Loto;
   const $ = (id) => document.getElementById(id);
+  const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
   const basket = [];           // what will be sold: carton IDs and ranges "FIRST..LAST", as typed or scanned
   let stopScan = null, busy = false, suggested = null, touched = false;
 
@@ -92,11 +93,11 @@
     $("totals").replaceChildren(
       el("strong", {text: t("sold_count", {n: s.cards_sold})}),
       el("span", {text: t("takings", {eur: euros(m.total)})}),
-      el("span", {class: "dim", text: ["especes", "carte", "cheque"].map((p) => t("pay_" + p) + " " + euros(m.by_payment[p])).join(" · ")}),
+      el("span", {class: "dim", text: ["especes", "carte", "cheque"].map((p) => PAY[p] + " " + euros(m.by_payment[p])).join(" · ")}),
       s.cards_reserved ? el("span", {class: "dim", text: t("reserved_count", {n: s.cards_reserved, eur: euros(m.reserved)})}) : "");
     $("recent").replaceChildren(...s.recent.slice(0, 12).map((r) => el("li", {class: r.voided ? "voided" : r.paid ? "" : "reserved"},
       el("span", {class: "sale-no", text: "n° " + r.sale_id}),
-      el("span", {text: t("sale_line", {n: r.count, eur: euros(r.amount_eur), pay: t("pay_" + r.payment)})}),
+      el("span", {text: t("sale_line", {n: r.count, eur: euros(r.amount_eur), pay: PAY[r.payment]})}),
       el("span", {class: "dim", text: [r.buyer, r.seller, r.voided ? t("voided") : r.paid ? "" : t("reserved")].filter(Boolean).join(" · ")}),
       !r.paid && !r.voided ? el("button", {type: "button", text: t("mark_paid"), onclick: async () => {
         const p = await api("POST", "/api/sales/" + r.sale_id + "/pay", {payment: document.querySelector("input[name=payment]:checked").value});
