@@ -228,9 +228,15 @@ def money_section(t, tz: str) -> list:
         shown = t.sales[:SALES_SHOWN]
         out.append(Paragraph(f"Ventes ({len(t.sales)})" + (f", les {SALES_SHOWN} premières : le CSV les détaille toutes"
                                                           if len(t.sales) > SALES_SHOWN else ""), H3))
-        out.append(_table(["N°", "Heure", "Cartons", "Nb", "Paiement", "Vendeur", "Acheteur", "Montant"],
-                          [[s.sale_id, _when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
-                            len(s.cards), PAYMENTS.get(s.payment, s.payment) + ("" if s.paid else " (réservé)"),
-                            s.seller, s.buyer, ("annulée " if s.voided else "") + _euros(s.cents)] for s in shown],
-                          [9 * mm, 17 * mm, 40 * mm, 9 * mm, 27 * mm, 24 * mm, 30 * mm, 28 * mm]))
+        # plain strings, not paragraphs: hundreds of lines stay fast (see bench/bench_sales.py)
+        fit = lambda text, width: text if len(text) <= width else text[:width - 1] + "…"   # noqa: E731
+        lines = [[str(s.sale_id), _when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
+                  str(len(s.cards)), PAYMENTS.get(s.payment, s.payment) + ("" if s.paid else " (réservé)"),
+                  fit(s.seller, 14), fit(s.buyer, 18), ("annulée " if s.voided else "") + _euros(s.cents)]
+                 for s in shown]
+        sales = Table([["N°", "Heure", "Cartons", "Nb", "Paiement", "Vendeur", "Acheteur", "Montant"], *lines],
+                      colWidths=[9 * mm, 17 * mm, 40 * mm, 9 * mm, 29 * mm, 24 * mm, 30 * mm, 28 * mm],
+                      repeatRows=1, hAlign="LEFT")
+        sales.setStyle(GRID)
+        out.append(sales)
     return out

@@ -150,8 +150,10 @@ class Hall:
             self._rebuild_watch()
         elif isinstance(event, PartieCleared):
             self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
-        elif isinstance(event, (CardsSold, CardsImported, SaleRecorded, SaleVoided)):
+        elif isinstance(event, (CardsSold, CardsImported)):
             self._rebuild_watch()
+        elif isinstance(event, (SaleRecorded, SaleVoided)) and self.evening.running is not None:
+            self._rebuild_watch()   # between parties the next PartieStarted rebuilds it: a door sale stays cheap
 
     def _rebuild_watch(self) -> None:
         sold = {cid: self.book.get(cid) for cid in self.book if self.is_sold(cid)}
