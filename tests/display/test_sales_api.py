@@ -158,3 +158,21 @@ def test_a_french_spreadsheet_csv_is_imported_and_a_bad_one_names_its_lines(desk
     bad = "card_id;row1;row2;row3\r\nÉ-1;1 2 3;4;5\r\n".encode("cp1252")
     body = refused(c.post("/api/cards/import", data=bad, headers={**admin, "Content-Type": "text/csv"}), 422, "bad_cards")
     assert body["errors"][0][0] == 2
+
+
+def test_a_presale_reserved_for_a_name_then_paid_and_a_sale_for_one_partie(desk):
+    c, h = desk.app.test_client(), desk.headers("desk")
+    r = c.post("/api/sales", json={"range": "A-1..A-6", "payment": "cheque", "buyer": "Mme Roux", "paid": False},
+               headers=h).get_json()
+    assert r["paid"] is False and r["amount_eur"] == 15
+    c.post("/api/sales", json={"range": "A-7..A-12", "payment": "especes", "partie": "2"}, headers=h)
+    s = c.get("/api/sales/summary", headers=h).get_json()
+    assert s["takings_eur"]["total"] == 15 and s["takings_eur"]["reserved"] == 15
+    assert s["takings_eur"]["by_partie"] == {"2": 15}
+    assert [x["buyer"] for x in c.get("/api/sales?buyer=roux", headers=h).get_json()["sales"]] == ["Mme Roux"]
+    paid = c.post(f"/api/sales/{r['sale_id']}/pay", json={"payment": "cheque"}, headers=h)
+    assert paid.status_code == 200 and paid.get_json()["paid"] is True
+    s = c.get("/api/sales/summary", headers=h).get_json()
+    assert s["takings_eur"]["total"] == 30 and s["takings_eur"]["by_payment"]["cheque"] == 15
+    refused(c.post(f"/api/sales/{r['sale_id']}/pay", json={"payment": "cheque"}, headers=h), 409, "already_paid")
+    refused(c.post("/api/sales", json={"range": "A-13", "partie": 0}, headers=h), 422, "bad_partie")

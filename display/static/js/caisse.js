@@ -62,7 +62,7 @@
     const reserved = $("reserved").checked;
     const body = {cards: basket.slice(), payment: document.querySelector("input[name=payment]:checked").value,
                   amount_eur: $("amount").value.trim() || undefined, seller: $("seller").value.trim(),
-                  buyer: $("buyer").value.trim(), paid: !reserved};
+                  buyer: $("buyer").value.trim(), paid: !reserved, partie: $("partie").value.trim() || undefined};
     const res = await api("POST", "/api/sales", body);
     busy = false;
     const box = $("result");
