@@ -297,6 +297,7 @@ def admin_info():
                           for i in range(max(len(cfg.programme), len(h.evening.parties) + 1))],
             "parties_played": len(h.evening.parties),
             "cards": len(h.book), "sold": sum(1 for cid in h.book if h.is_sold(cid)),
+            "sales_recorded": h.book.records_sales or h.sales_recorded() or bool(h.evening.sold_changes),
             "pins": {r: ("" if r in h.evening.pin_hashes else p) for r, p in A.auth().pins.items()},
             "devices": dict(h.devices),
             "tls": tls.info() if tls else None,

@@ -167,4 +167,5 @@ JS_STRINGS.update({
     "line_n": _l("ligne %(n)s :"),
     "close": _l("Fermer"),
     "kind": _l("Type de lot"),
+    "cards_count_unrecorded": _l("%(n)s cartons ; ventes non enregistrées : tous jouent (la première vente à la caisse change cela)"),
 })

@@ -176,3 +176,12 @@ def test_a_presale_reserved_for_a_name_then_paid_and_a_sale_for_one_partie(desk)
     assert s["takings_eur"]["total"] == 30 and s["takings_eur"]["by_payment"]["cheque"] == 15
     refused(c.post(f"/api/sales/{r['sale_id']}/pay", json={"payment": "cheque"}, headers=h), 409, "already_paid")
     refused(c.post("/api/sales", json={"range": "A-13", "partie": 0}, headers=h), 422, "bad_partie")
+
+
+def test_admin_says_whether_sales_are_recorded_before_counting_sold_cartons(desk):
+    c, admin = desk.app.test_client(), desk.headers("admin")
+    info = c.get("/api/admin", headers=admin).get_json()
+    assert info["sales_recorded"] is False and info["cards"] == 36
+    c.post("/api/sales", json={"range": "A-1..A-6", "payment": "carte"}, headers=desk.headers("desk"))
+    info = c.get("/api/admin", headers=admin).get_json()
+    assert info["sales_recorded"] is True and info["sold"] == 6

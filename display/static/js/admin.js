@@ -11,7 +11,8 @@
     $("programme").replaceChildren(el("ol", {}, ...info.programme.map((p) => el("li", {class: p.number <= info.parties_played ? "played" : ""},
       el("strong", {text: t("partie", {n: p.number}) + " : "}),
       p.lots.map((l) => kind(l.kind) + (l.label && l.label !== kind(l.kind) ? " — " + l.label : "")).join(" · ") + " (" + p.consolation + ")"))));
-    $("cards-count").textContent = t("cards_count", {n: info.cards, sold: info.sold});
+    $("cards-count").textContent = info.sales_recorded === false ? t("cards_count_unrecorded", {n: info.cards})
+      : t("cards_count", {n: info.cards, sold: info.sold});
     $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {}, el("th", {text: role}), el("td", {text: pin || t("pin_changed")}))));
     const devices = Object.values(info.devices);
     $("devices-admin").replaceChildren(...(devices.length ? devices.map((d) => el("div", {class: "device " + d.status,
