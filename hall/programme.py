@@ -11,7 +11,8 @@ import hashlib
 import hmac
 import re
 import secrets
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie
 

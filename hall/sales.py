@@ -7,9 +7,10 @@ typed (``parse_eur``) and when showing it (``eur``). ``SalesLedger.apply`` is th
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from hall.cards import check_card_id, make_card_id, normalize_card_id, split_card_id
 

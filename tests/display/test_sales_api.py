@@ -147,6 +147,7 @@ def test_a_pin_changed_on_admin_opens_the_role_and_the_old_one_does_not(desk):
 
 def test_a_french_spreadsheet_csv_is_imported_and_a_bad_one_names_its_lines(desk):
     import io as _io
+
     from hall.cardbook import CardBook
     c, admin = desk.app.test_client(), desk.headers("admin")
     out = _io.StringIO()

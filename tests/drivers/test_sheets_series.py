@@ -43,7 +43,6 @@ def test_an_unreadable_logo_prints_the_cartons_without_it(tmp_path):
 
 def test_admin_prints_one_series_or_an_id_range_only(tmp_path):
     from drivers.sheets import write_cards_pdf as maker
-    from display.app import create_app
     room = sales_room(tmp_path, count=36)
     room.app.extensions["loto_documents"]["cards_pdf"] = maker
     c, admin = room.app.test_client(), room.headers("admin")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+from decimal import Decimal
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -45,7 +46,8 @@ def money_rows(h: Hall) -> dict:
     out = io.StringIO()
     write_csv(report_from_hall(h), out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
-    cents = lambda text: round(float(text) * 100)   # noqa: E731  (the CSV writes 2-decimal euros)
+    def cents(text: str) -> int:        # the CSV writes euros with 2 decimals: read back exactly, no float
+        return int(Decimal(text) * 100)
     return {"sales": [r for r in rows if r["section"] == "sale"],
             "balance": {r["label"]: cents(r["detail"]) for r in rows if r["section"] == "balance"},
             "payments": {r["kind"]: cents(r["detail"]) for r in rows if r["label"] == "payment"}, "cents": cents}

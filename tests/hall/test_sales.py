@@ -12,8 +12,18 @@ from hall.cards import generate_cards, make_card_id
 from hall.config import parse_config
 from hall.errors import Rejected
 from hall.journal import Journal
-from hall.sales import (PAYMENTS, PriceTier, RangeError, Sale, best_price, eur, expand_ranges, parse_eur,
-                        tiers_from_config, totals)
+from hall.sales import (
+    PAYMENTS,
+    PriceTier,
+    RangeError,
+    Sale,
+    best_price,
+    eur,
+    expand_ranges,
+    parse_eur,
+    tiers_from_config,
+    totals,
+)
 from hall.service import Hall
 
 TIERS = tiers_from_config([(1, 3), (6, 15), (12, 25)])
