@@ -18,6 +18,7 @@ from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
 from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
 from hall.events import LotSpec
 from hall.ports import HallPort
+from hall.spreadsheet import as_plain_csv
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000
@@ -249,10 +250,7 @@ def _adopt(book: CardBook, added: int, role: str):
 def cards_import():
     role = A.require_right("import_cards")
     raw = read_body(MAX_UPLOAD_BYTES)      # the whole file or a 413: never a silent cut
-    try:
-        text = raw.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        raise ApiError("bad_cards", errors=[[1, "le fichier n'est pas en UTF-8"]]) from None
+    text = as_plain_csv(raw)    # a French spreadsheet's CSV too: semicolons, UTF-8 with BOM or Windows-1252
     try:
         book = CardBook.read_csv(io.StringIO(text), hall().config.cards.columns)
         return _adopt(book, len(book), role)
@@ -298,15 +296,17 @@ def admin_info():
     tls = current_app.extensions.get("loto_tls")
     snap = h.snapshot()
     cards, sold = h.card_count()
+    changed = h.pin_hashes()
     info = {
         "hall": cfg.hall.name,
-        "programme": [{"number": i + 1, "consolation": cfg.partie_spec(i).consolation,
+        "programme": [{"number": i + 1, "consolation": h.partie_spec(i).consolation,
                        "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur}
-                                for lot in cfg.partie_spec(i).lots]}
+                                for lot in h.partie_spec(i).lots]}
                       for i in range(max(len(cfg.programme), snap.parties_played + 1))],
         "parties_played": snap.parties_played,
         "cards": cards, "sold": sold,
-        "pins": dict(A.auth().pins),
+        "sales_recorded": h.sales_recorded_anyhow(),
+        "pins": {r: ("" if r in changed else p) for r, p in A.auth().pins.items()},
         "devices": {d.device: views.device(d, device_sentence) for d in h.devices()},
         "tls": tls.info() if tls else None,
         "data_dir": str(cfg.data_dir),

@@ -57,7 +57,7 @@ def create_app(hall: HallPort, config, documents: dict | None = None,
     app.extensions["loto_hall"] = hall
     app.extensions["loto_documents"] = dict(documents or {})
     app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
-                                       idle_s=config.server.staff_idle_h * 3600)
+                                       idle_s=config.server.staff_idle_h * 3600, changed=hall.pin_hashes)
     certificate = None
     if config.server.tls:
         from display.tls import ensure_certificate
@@ -70,6 +70,9 @@ def create_app(hall: HallPort, config, documents: dict | None = None,
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(network.bp)
+    from display import api_programme, api_sales   # issue 16: the sales desk, the programme editor
+    app.register_blueprint(api_sales.bp)
+    app.register_blueprint(api_programme.bp)
 
     @app.get("/api/openapi.json")
     def openapi():

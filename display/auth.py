@@ -18,12 +18,14 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any, Callable, Mapping
 
 from flask import current_app, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from display.errors import ApiError
 from display.sessions import LoginGuard, SessionTable, pin_fingerprint
+from hall.programme import pin_matches
 from hall.rights import ROLES, STAFF, may
 from hall.secretfile import load_or_create_secret
 
@@ -99,8 +101,10 @@ class RateLimiter:
 class Auth:
     """The app's authentication state (one per app; kept in ``app.extensions["loto_auth"]``)."""
 
-    def __init__(self, pins: dict[str, str], secret: bytes, data_dir: Path | None = None, idle_s: float = 12 * 3600):
+    def __init__(self, pins: dict[str, str], secret: bytes, data_dir: Path | None = None, idle_s: float = 12 * 3600,
+                 changed: Callable[[], Mapping[str, Any]] | None = None):
         self.pins = pins
+        self.changed = changed or (lambda: {})   # role → PinChanged: PINs changed on /admin (journalled hashes)
         self.tokens = URLSafeTimedSerializer(secret, salt="loto-hall-token")
         self.limiter = RateLimiter()
         if data_dir is None:
@@ -111,9 +115,12 @@ class Auth:
 
     def role_for_pin(self, pin: str) -> str | None:
         found = None
+        changed = self.changed()
         for role in ROLES:
             # compare every PIN (no early exit) so timing says nothing about which role matched
-            if hmac.compare_digest(pin.encode(), self.pins[role].encode()) and found is None:
+            ok = pin_matches(changed[role], pin) if role in changed else \
+                hmac.compare_digest(pin.encode(), self.pins[role].encode())
+            if ok and found is None:
                 found = role
         return found
 

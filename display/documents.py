@@ -14,6 +14,7 @@ from display import auth as A
 from display.errors import ApiError
 from hall.ports import HallPort
 from hall.report import write_csv
+from hall.sales import RangeError, expand_ranges
 
 bp = Blueprint("documents", __name__, url_prefix="/api")
 MAX_PDF_CARDS = 20_000
@@ -56,21 +57,29 @@ def report_pdf():
 
 @bp.get("/cards.pdf")
 def cards_pdf():
-    """The book's cartons as planches; ``?series=A`` keeps one series, ``?per_page=12`` halves the paper."""
+    """The book's cartons as planches; ``?series=A`` keeps one series, ``?range=A-1..A-60`` an ID range,
+    ``?per_page=`` 2, 3, 4, 6 or 12 a page."""
     A.require_right("cards_pdf")
     hall: HallPort = current_app.extensions["loto_hall"]
     series = request.args.get("series", "").strip().upper()
     if series and not re.fullmatch(r"[A-Z0-9-]{1,32}", series):
         raise ApiError("bad_field", field="series")
     per_page = request.args.get("per_page", "6")
-    if per_page not in ("6", "12"):
+    if per_page not in ("2", "3", "4", "6", "12"):
         raise ApiError("bad_field", field="per_page")
-    cards = list(hall.cards(series or None))
+    wanted = None
+    if request.args.get("range", "").strip():
+        try:
+            wanted = set(expand_ranges(request.args["range"][:400], MAX_PDF_CARDS))
+        except RangeError as exc:
+            raise ApiError(exc.code, part=exc.text, why=exc.why, limit=MAX_PDF_CARDS) from None
+    cards = [(cid, card) for cid, card in hall.cards(series or None) if wanted is None or cid in wanted]
     if not cards:
         raise ApiError("not_found")
     if len(cards) > MAX_PDF_CARDS:
         raise ApiError("too_large")
     out = io.BytesIO()
     _maker("cards_pdf")(cards, out, hall_name=hall.config.hall.name, series=series or "", per_page=int(per_page),
-                        columns=hall.config.cards.columns)
+                        columns=hall.config.cards.columns, evening=hall.config.hall.evening,
+                        logo=hall.config.hall.logo or None)
     return _download(out.getvalue(), "application/pdf", f"cartons{'-' + series if series else ''}.pdf")

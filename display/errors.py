@@ -102,3 +102,28 @@ def error_body(code: str, detail: dict | None = None) -> dict:
         if isinstance(value, (str, int, float, bool, type(None), list)) and key not in body:
             body[key] = value
     return body
+
+
+# issue 16: the sales desk, the programme editor, PIN changes (INTERFACE §8)
+STATUS.update({
+    "already_sold": 409, "unknown_sale": 404, "sale_voided": 409, "sale_has_winner": 409, "already_paid": 409,
+    "bad_payment": 422, "bad_amount": 422, "bad_range": 422, "range_too_large": 422, "no_cards": 422,
+    "bad_partie": 422, "bad_name": 422, "bad_programme": 422, "bad_new_pin": 422, "pin_taken": 409,
+})
+MESSAGES.update({
+    "already_sold": _l("Déjà vendu : %(names)s. Rien n'a été vendu."),
+    "unknown_sale": _l("Vente inconnue."),
+    "sale_voided": _l("Cette vente est déjà annulée."),
+    "sale_has_winner": _l("Impossible d'annuler : le carton %(names)s de cette vente a gagné."),
+    "already_paid": _l("Cette réservation est déjà payée."),
+    "bad_payment": _l("Paiement incorrect : espèces, carte ou chèque."),
+    "bad_amount": _l("Montant incorrect : un nombre d'euros, au centime (par exemple 15 ou 12,50)."),
+    "bad_range": _l("Plage de cartons illisible %(part)s : %(why)s"),
+    "range_too_large": _l("Trop de cartons d'un coup (%(limit)s au plus) : vérifiez la plage."),
+    "no_cards": _l("Aucun carton : scannez ou tapez un numéro de carton."),
+    "bad_partie": _l("Numéro de partie incorrect."),
+    "bad_name": _l("Nom trop long ou illisible."),
+    "bad_programme": _l("Programme refusé : %(where)s, %(why)s"),
+    "bad_new_pin": _l("Un code PIN a de 4 à 12 chiffres."),
+    "pin_taken": _l("Ce code PIN est déjà celui d'un autre rôle : choisissez-en un autre."),
+})

@@ -53,6 +53,32 @@ STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "
              status={"enum": ["waiting", "playing", "checking", "finished", "cleared"]}, seq=INT)
 
 
+SALE = _obj(cards={"type": "array", "items": STR}, range=STR, amount_eur={"type": ["number", "string"]},
+             payment={"enum": ["especes", "carte", "cheque"]}, buyer=STR, seller=STR, paid=BOOL, partie=INT)
+# issue 16 (INTERFACE §8): the sales desk, the programme editor, PIN changes
+SALES_PATHS = {
+    "/api/sales": {"post": _op("Vendre (ou réserver) des cartons : IDs ou plage DÉBUT..FIN", "desk", SALE,
+                               _obj(sale_id=INT, cards={"type": "array"}, amount_eur={"type": "number"}), "201",
+                               ("already_sold", "unknown_card", "bad_range", "range_too_large", "bad_payment",
+                                "bad_amount")),
+                   "get": _op("Les ventes de la soirée (?buyer= filtre la pré-vente)", "desk")},
+    "/api/sales/price": {"get": _op("Le prix proposé de ?count=N cartons selon les tarifs", "desk")},
+    "/api/sales/summary": {"get": _op("Cartons vendus et recette (par paiement, vendeur, partie)", "desk",
+                                      ok=_obj(cards_sold=INT, takings_eur=_obj(total={"type": "number"},
+                                                                               by_payment=_obj(), by_seller=_obj())))},
+    "/api/sales/{sale_id}/void": {"post": _op("Annuler une vente (ses cartons redeviennent invendus)", "admin",
+                                              _obj(reason=STR), errors=("unknown_sale", "sale_voided",
+                                                                        "sale_has_winner"))},
+    "/api/sales/{sale_id}/pay": {"post": _op("Encaisser une réservation", "desk", _obj(payment=STR),
+                                             errors=("unknown_sale", "already_paid"))},
+    "/api/programme": {"get": _op("Le programme de la soirée, avec les signalements « loto traditionnel »", "admin"),
+                       "post": _op("Modifier le programme à partir de la prochaine partie", "admin",
+                                   _obj(parties={"type": "array"}), ok_status="201", errors=("bad_programme",))},
+    "/api/pins": {"post": _op("Changer le PIN d'un rôle (gardé en empreinte salée)", "admin",
+                              _obj(role=STR, pin=STR), ok_status="201", errors=("bad_new_pin", "pin_taken"))},
+}
+
+
 def spec() -> dict:
     """The OpenAPI document."""
     p = {
@@ -127,7 +153,8 @@ def spec() -> dict:
         "/api/cards.csv": {"get": _op("Le carnet de cartons en CSV", "admin", media="text/csv")},
         "/api/cards.pdf": {"get": _op("Les cartons en planches imprimables (PDF)", "admin", errors=("not_found",),
                                       params=(_query("series", STR, "série, ex. A"),
-                                              _query("per_page", {"enum": [6, 12]}, "cartons par page")),
+                                              _query("range", STR, "plage d'IDs, ex. A-1..A-60"),
+                                              _query("per_page", {"enum": [2, 3, 4, 6, 12]}, "cartons par page")),
                                       media="application/pdf")},
         "/api/report.pdf": {"get": _op("Le rapport de la soirée (PDF)", "admin", errors=("not_found",),
                                        media="application/pdf")},
@@ -138,6 +165,7 @@ def spec() -> dict:
                                                  errors=("not_found",),
                                                  params=(_path("name", "printer, ball_machine, keypad ou scanner"),))},
         "/api/openapi.json": {"get": _op("Ce document", None)},
+        **SALES_PATHS,
     }
     return {
         "openapi": "3.1.0",

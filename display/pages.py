@@ -12,7 +12,7 @@ from hall.rights import roles_for
 bp = Blueprint("pages", __name__)
 
 # page → the roles that may use it (admin may use every page)
-PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin")}   # hall.rights
+PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin", "caisse")}   # hall.rights
 
 
 def _render(template: str, page: str, allowed: tuple[str, ...] | None):
@@ -53,3 +53,8 @@ def lots():
 @bp.get("/admin")
 def admin():
     return _render("admin.html", "admin", PAGES["admin"])
+
+
+@bp.get("/caisse")
+def caisse():
+    return _render("caisse.html", "caisse", PAGES["caisse"])

@@ -130,6 +130,17 @@ class SessionTable:
             self._save()
             return True
 
+    def end_role(self, role: str) -> int:
+        """End every session of ``role`` (its PIN was changed on /admin); returns how many ended."""
+        with self._lock:
+            ended = [sid for sid, s in self._sessions.items() if s.get("role") == role]
+            for sid in ended:
+                del self._sessions[sid]
+                self._persisted.pop(sid, None)
+            if ended:
+                self._save()
+            return len(ended)
+
     def __len__(self) -> int:
         return len(self._sessions)
 

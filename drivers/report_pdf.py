@@ -148,6 +148,8 @@ def write_report_pdf(report: EveningReport, path, timezone: str = "Europe/Paris"
                                  ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (3, 0), (3, -1), "RIGHT"),
                                  ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.lightgrey)]))
     story.append(summary)
+    if report.takings is not None:
+        story.extend(money_section(report.takings, tz))
     for p in report.parties:
         story.extend(_partie(p, tz))
     story.append(KeepTogether([Paragraph("Fréquence des boules (nombre de parties où chaque numéro est sorti)", H2),
@@ -169,3 +171,72 @@ def write_report_pdf(report: EveningReport, path, timezone: str = "Europe/Paris"
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
+
+
+# ---- the money (issue 16) ------------------------------------------------------------------------------
+PAYMENTS = {"especes": "Espèces", "carte": "Carte bancaire", "cheque": "Chèques"}
+SALES_SHOWN = 400        # sale lines printed; beyond, the CSV holds them all (the totals always cover all)
+
+
+def _euros(cents: int | None) -> str:
+    if cents is None:
+        return "—"
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return sign + f"{whole:,}".replace(",", " ") + f",{rest:02d} €"
+
+
+def money_section(t, tz: str) -> list:
+    """Recettes, lots' declared values and the balance: the page the treasurer hands to the board."""
+    totals = t.totals
+    out: list = [Paragraph("Recettes, valeur des lots et solde", H2)]
+    rows = [["Cartons vendus (payés)", str(totals["cards_sold"]), "Recette totale", _euros(t.receipts_cents)]]
+    for key, label in PAYMENTS.items():
+        rows.append(["", "", f"dont {label.lower()}", _euros(totals["by_payment"].get(key, 0))])
+    rows.append(["Cartons réservés non payés", str(totals["cards_reserved"]), "à encaisser (hors recette)",
+                 _euros(totals["reserved_cents"])])
+    rows.append(["Lots joués, valeur déclarée", str(len(t.lots) - t.undeclared_lots), "Valeur totale des lots",
+                 _euros(t.declared_cents)])
+    rows.append(["", "", "dont lots offerts (donateurs)", _euros(t.donated_cents)])
+    rows.append(["", "", "dont lots achetés", _euros(t.bought_cents)])
+    rows.append(["Solde (recette − lots achetés)", "", "", _euros(t.balance_cents)])
+    table = Table(rows, colWidths=[58 * mm, 16 * mm, 58 * mm, 34 * mm], hAlign="LEFT")
+    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 9),
+                               ("FONT", (3, 0), (3, -1), "Helvetica-Bold", 9),
+                               ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 10),
+                               ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (3, 0), (3, -1), "RIGHT"),
+                               ("LINEABOVE", (0, -1), (-1, -1), 1, colors.black),
+                               ("LINEBELOW", (0, 0), (-1, -2), 0.3, colors.lightgrey)]))
+    out.append(table)
+    if t.undeclared_lots:
+        out.append(_p(f"{t.undeclared_lots} lot(s) sans valeur déclarée (comptés 0 €).", BODY))
+    if totals["by_seller"]:
+        out.append(Paragraph("Recette par vendeur", H3))
+        out.append(_table(["Vendeur", "Montant"], [[k, _euros(v)] for k, v in sorted(totals["by_seller"].items())],
+                          [60 * mm, 30 * mm]))
+    if len(totals["by_partie"]) > 1 or "" not in totals["by_partie"] and totals["by_partie"]:
+        out.append(Paragraph("Recette par partie (cartons vendus pour une partie)", H3))
+        out.append(_table(["Partie", "Montant"], [[k or "toute la soirée", _euros(v)]
+                                                  for k, v in sorted(totals["by_partie"].items())], [60 * mm, 30 * mm]))
+    if t.lots:
+        out.append(Paragraph("Lots et valeurs déclarées", H3))
+        out.append(_table(["Partie", "Lot", "Type", "Libellé", "Donateur", "Valeur", "Gagné"],
+                          [[v.partie, v.lot, KIND_LABELS.get(v.kind, v.kind), v.label, v.sponsor or "—",
+                            _euros(v.cents), "oui" if v.awarded else "non"] for v in t.lots],
+                          [14 * mm, 10 * mm, 24 * mm, 56 * mm, 34 * mm, 24 * mm, 14 * mm]))
+    if t.sales:
+        shown = t.sales[:SALES_SHOWN]
+        out.append(Paragraph(f"Ventes ({len(t.sales)})" + (f", les {SALES_SHOWN} premières : le CSV les détaille toutes"
+                                                          if len(t.sales) > SALES_SHOWN else ""), H3))
+        # plain strings, not paragraphs: hundreds of lines stay fast (see bench/bench_sales.py)
+        fit = lambda text, width: text if len(text) <= width else text[:width - 1] + "…"   # noqa: E731
+        lines = [[str(s.sale_id), _when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
+                  str(len(s.cards)), PAYMENTS.get(s.payment, s.payment) + ("" if s.paid else " (réservé)"),
+                  fit(s.seller, 14), fit(s.buyer, 18), ("annulée " if s.voided else "") + _euros(s.cents)]
+                 for s in shown]
+        sales = Table([["N°", "Heure", "Cartons", "Nb", "Paiement", "Vendeur", "Acheteur", "Montant"], *lines],
+                      colWidths=[9 * mm, 17 * mm, 40 * mm, 9 * mm, 29 * mm, 24 * mm, 30 * mm, 28 * mm],
+                      repeatRows=1, hAlign="LEFT")
+        sales.setStyle(GRID)
+        out.append(sales)
+    return out

@@ -20,6 +20,8 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as pdfcanvas
 
+from hall.cards import split_card_id
+
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
 GREY = 0.86                 # empty cells
@@ -50,20 +52,26 @@ class Layout:
         return MARGIN_X + col * self.slot_w, PAGE_H - MARGIN_Y - (row + 1) * self.slot_h
 
 
+PER_PAGE = (2, 3, 4, 6, 12)
+
+
 def layout(per_page: int = 6) -> Layout:
-    """The layout of a planche of ``per_page`` (6: one carton per row; 12: two per row)."""
-    if per_page not in (6, 12):
-        raise ValueError(f"per_page must be 6 or 12, not {per_page!r}")
-    cols = 1 if per_page == 6 else 2
-    w, h = (PAGE_W - 2 * MARGIN_X) / cols, (PAGE_H - 2 * MARGIN_Y) / 6
+    """The layout of a planche of ``per_page`` (2, 3, 4, 6: one carton per row; 12: two per row)."""
+    if per_page not in PER_PAGE:
+        raise ValueError(f"per_page must be one of {', '.join(map(str, PER_PAGE))}, not {per_page!r}")
+    cols = 2 if per_page == 12 else 1
+    rows = 6 if per_page == 12 else per_page
+    w, h = (PAGE_W - 2 * MARGIN_X) / cols, (PAGE_H - 2 * MARGIN_Y) / rows
     pad = 7.0 if cols == 1 else 6.0
     if cols == 1:
-        header_h, grid_w = 22.0, 9 * 41.0
-        grid_h = h - 2 * pad - header_h
+        # bigger slots keep cells about as high as wide; the room left goes to the header (logo, names)
+        grid_w = 9 * 41.0
+        grid_h = min(h - 2 * pad - 22.0, 3 * 62.0)
+        header_h = h - 2 * pad - grid_h
         right_x = pad + grid_w + 10
         right_w = w - pad - right_x
         side = 60.0
-        return Layout(per_page, cols, 6, w, h, (pad, pad, grid_w, grid_h),
+        return Layout(per_page, cols, rows, w, h, (pad, pad, grid_w, grid_h),
                       (w - pad - side, pad + grid_h - side, side), (right_x, pad, right_w, grid_h - side - 6),
                       h - pad - 15, 11.0, 20.0, 18.0, (right_x, pad + grid_h - side + 6, 9.0))
     header_h, grid_w, grid_h = 18.0, 9 * 21.0, 3 * 21.0
@@ -106,11 +114,14 @@ def _fit(text: str, font: str, size: float, width: float) -> str:
 class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
-    def __init__(self, path, hall_name: str, series: str, per_page: int = 6, columns: str = "1-9"):
+    def __init__(self, path, hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
+                 evening: str = "", logo: str | None = None):
         self.lay = layout(per_page)
         self.hall_name = hall_name
-        self.series = series
+        self.series = series            # "" when the cartons are of several series: each carton shows its own
         self.columns = columns
+        self.evening = evening
+        self.logo = _logo(logo)
         target = path if hasattr(path, "write") else os.fspath(path)
         self.c = pdfcanvas.Canvas(target, pagesize=A4, invariant=1, pageCompression=1)
         self.c.setTitle(f"Cartons {series} — {hall_name}")
@@ -140,10 +151,29 @@ class SheetWriter:
         c.setLineWidth(1.2)
         c.rect(gx, gy, gw, gh, stroke=1, fill=0)
         pad = gx
-        name = _fit(self.hall_name, BOLD, lay.name_size, lay.slot_w * 0.55)
+        top = gy + gh
+        band = lay.slot_h - pad - top                        # the header band above the grid
+        if self.logo is not None:
+            lh = max(8.0, min(band - 4, 64.0))
+            lw = lh * self.logo[1]
+            c.drawImage(self.logo[0], pad, top + 2 + (band - 4 - lh), width=lw, height=lh, mask="auto")
+            pad += lw + 6
+        name = _fit(self.hall_name, BOLD, lay.name_size, lay.slot_w * 0.55 - (pad - gx))
         c.setFont(BOLD, lay.name_size)
         c.drawString(pad, lay.header_y, name)
-        if lay.series_at is None:
+        self._after_name = pad + stringWidth(name, BOLD, lay.name_size) + 8
+        if self.evening and lay.cols == 1:      # two cartons across (12 a page) leave no room for it
+            size = lay.name_size * (0.8 if band < 30 else 1.0)
+            if band < 30:   # one line: the evening after the name
+                c.setFont(FONT, size)
+                c.drawString(pad + stringWidth(name, BOLD, lay.name_size) + 6, lay.header_y,
+                             _fit(self.evening, FONT, size, lay.slot_w * 0.5 - stringWidth(name, BOLD, lay.name_size)))
+            else:
+                c.setFont(FONT, size)
+                c.drawString(pad, lay.header_y - size - 3, _fit(self.evening, FONT, size, lay.slot_w * 0.55))
+        if not self.series:
+            pass            # each carton draws its own series (draw_carton)
+        elif lay.series_at is None:
             c.setFont(FONT, lay.name_size)
             c.drawString(pad + stringWidth(name, BOLD, lay.name_size) + 8, lay.header_y, f"Série {self.series}")
         else:
@@ -197,7 +227,22 @@ class SheetWriter:
         c.addLiteral(" ".join(ops))
         self._qr(card_id)
         self._code128(card_id)
+        if not self.series:
+            self._series(series_of(card_id))
         c.addLiteral("Q")
+
+    def _series(self, series: str) -> None:
+        """The carton's own series, where the planche's would be (a book of several series printed at once)."""
+        lay, c = self.lay, self.c
+        if lay.series_at is None:
+            c.setFont(FONT, lay.name_size)
+            c.drawString(self._after_name, lay.header_y, f"Série {series}")
+            return
+        sx, sy, ss = lay.series_at
+        c.setFont(FONT, ss)
+        c.drawString(sx, sy + ss * 2.6, "Série")
+        c.setFont(BOLD, ss * 2.6)
+        c.drawString(sx, sy, _fit(series, BOLD, ss * 2.6, lay.qr[0] - sx - 4))
 
     def _qr(self, text: str) -> None:
         """The QR as one fill of module-unit rectangles (one per dark run of a row), scaled into place."""
@@ -245,8 +290,32 @@ class SheetWriter:
         self.c.save()
 
 
+def series_of(card_id: str) -> str:
+    """The series of a carton ID (``A-00412B`` → ``A``; an imported ``LOTO-12`` → ``LOTO``)."""
+    split = split_card_id(card_id)
+    if split is not None:
+        return split[0]
+    return card_id.rsplit("-", 1)[0] if "-" in card_id else ""
+
+
+def _logo(path: str | None):
+    """The association's logo as (image, width/height), or None (no logo, or a file that cannot be read)."""
+    if not path:
+        return None
+    try:
+        from reportlab.lib.utils import ImageReader
+        image = ImageReader(os.fspath(path))
+        w, h = image.getSize()
+        return image, w / h
+    except Exception:       # a missing or broken logo never stops the printing: the cartons go without it
+        import logging
+        logging.getLogger("loto-hall.sheets").warning("logo illisible, cartons sans logo : %s", path)
+        return None
+
+
 def write_cards_pdf(cards: Iterable[tuple[str, object]], path, hall_name: str, series: str, per_page: int = 6,
-                    columns: str = "1-9", progress: Callable[[int, int], None] | None = None) -> int:
+                    columns: str = "1-9", progress: Callable[[int, int], None] | None = None,
+                    evening: str = "", logo: str | None = None) -> int:
     """Write ``cards`` (``(card_id, Card)`` pairs) as A4 planches to ``path`` (a file name or a binary file
     object such as ``io.BytesIO`` for a web download); the number of pages.
 
@@ -256,7 +325,7 @@ def write_cards_pdf(cards: Iterable[tuple[str, object]], path, hall_name: str, s
     use_a85 = rl_config.useA85
     rl_config.useA85 = 0            # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass
     try:
-        writer = SheetWriter(path, hall_name, series, per_page, columns)
+        writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo)
         pages = 0
         for start in range(0, len(cards), per_page):
             writer.page(cards[start:start + per_page])

@@ -35,6 +35,8 @@ class HallSection:
     language: str = _choices("fr", "en", default="fr")
     timezone: str = "Europe/Paris"
     prices: str = ""          # shown on the projector between parties, e.g. "1 carton 3 € · 6 cartons 15 €"
+    logo: str = ""            # the association's logo (PNG or JPEG path), printed on each carton
+    evening: str = ""         # the evening's name, printed on each carton (e.g. "Grand loto du 14 février")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,19 @@ class NetworkSection:
 
 
 @dataclass(frozen=True, slots=True)
+class PriceSection:
+    cards: int
+    eur: float
+
+
+@dataclass(frozen=True, slots=True)
+class SalesSection:
+    required: bool = False               # a carton plays only if sold through the desk, from the first partie
+    lot_value_limit_eur: float = 150.0   # a lot declared above this is flagged in the programme editor (0: never)
+    price: tuple[PriceSection, ...] = (PriceSection(1, 3.0), PriceSection(6, 15.0), PriceSection(12, 25.0))
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     hall: HallSection = HallSection()
     server: ServerSection = ServerSection()
@@ -139,6 +154,7 @@ class Config:
     printer: PrinterSection | None = None
     speech: SpeechSection = SpeechSection()
     network: NetworkSection = NetworkSection()
+    sales: SalesSection = SalesSection()
 
     @property
     def data_dir(self) -> Path:
@@ -265,6 +281,26 @@ def _programme(raw: Any, problems: list[str]) -> tuple[PartieSpec, ...]:
     return tuple(out)
 
 
+def _sales(raw: Any, problems: list[str]) -> SalesSection:
+    if not isinstance(raw, dict):
+        problems.append("[sales] doit être une table")
+        return SalesSection()
+    prices = raw.get("price", None)
+    tiers = []
+    for j, tier in enumerate(prices or [], start=1):
+        spec = _section(PriceSection, tier, f"sales.price[{j}]", problems)
+        if spec is not None and (spec.cards < 1 or spec.eur < 0 or round(spec.eur * 100) != spec.eur * 100):
+            problems.append(f"sales.price[{j}] : cards ≥ 1 et eur ≥ 0, au centime")
+        elif spec is not None:
+            tiers.append(spec)
+    if prices is not None and not isinstance(prices, list):
+        problems.append("sales.price : une liste [[sales.price]] est attendue")
+    section = _section(SalesSection, {k: v for k, v in raw.items() if k != "price"}, "sales", problems)
+    if section is None:
+        return SalesSection()
+    return dataclasses.replace(section, price=tuple(tiers)) if prices is not None else section
+
+
 def parse_config(raw: dict, source: str = "config") -> Config:
     """The ``Config`` of a parsed TOML document; raises ``ConfigError`` listing every problem."""
     problems: list[str] = []
@@ -277,6 +313,8 @@ def parse_config(raw: dict, source: str = "config") -> Config:
             problems.append(f"[{key}] : section inconnue{hint}")
         elif key == "programme":
             values[key] = _programme(value, problems)
+        elif key == "sales":
+            values[key] = _sales(value, problems)
         else:
             cls = [a for a in typing.get_args(hints[key]) if a is not type(None)] or [hints[key]]
             section = _section(cls[0], value, key, problems)

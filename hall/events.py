@@ -17,6 +17,7 @@ class LotSpec:
     kind: str
     label: str
     value_eur: float | None = None
+    sponsor: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +169,76 @@ class Record:
     @property
     def type(self) -> str:
         return self.event.type
+
+
+@dataclass(frozen=True, slots=True)
+class SaleRecorded:
+    """Cartons sold (``paid``) or reserved for a buyer (pré-vente, not paid yet) at the door or before."""
+
+    type: ClassVar[str] = "sales:sale_recorded"
+    sale_id: int
+    card_ids: tuple[str, ...]
+    cents: int
+    payment: str                  # especes, carte, cheque
+    paid: bool = True
+    buyer: str = ""
+    seller: str = ""              # the name typed on the desk's page ("" = the role only)
+    role: str = ""
+    partie: int | None = None     # sold for one partie only, when the hall sells that way
+
+
+@dataclass(frozen=True, slots=True)
+class SaleVoided:
+    """A sale cancelled by the admin: its cartons are unsold again."""
+
+    type: ClassVar[str] = "sales:sale_voided"
+    sale_id: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SalePaid:
+    """A reserved sale (pré-vente) paid at the door."""
+
+    type: ClassVar[str] = "sales:sale_paid"
+    sale_id: int
+    payment: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProgrammePartie:
+    lots: tuple[LotSpec, ...]
+    consolation: str = "Lot de consolation"
+
+
+@dataclass(frozen=True, slots=True)
+class ProgrammeEdited:
+    """The programme from partie ``first`` on, as edited on /admin (the config file stays the default)."""
+
+    type: ClassVar[str] = "programme:edited"
+    first: int
+    parties: tuple[ProgrammePartie, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PinChanged:
+    """A role's PIN changed on /admin: only a salted hash is kept, never the PIN."""
+
+    type: ClassVar[str] = "auth:pin_changed"
+    role: str
+    salt: str
+    digest: str
+    iterations: int
+
+
+EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged)})
+
+
+def _programme_partie(lots=(), consolation: str = "Lot de consolation") -> ProgrammePartie:
+    return ProgrammePartie(tuple(LotSpec(**lot) for lot in lots), consolation)
+
+
+_NESTED["parties"] = _programme_partie
 
 
 def to_payload(event: Any) -> dict:

@@ -12,6 +12,8 @@ from typing import Any
 from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, ClaimChecked, DrawResumed,
                          DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, VoucherIssued,
                          VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
+from hall.events import PinChanged, ProgrammeEdited, SalePaid, SaleRecorded, SaleVoided
+from hall.sales import SalesLedger
 
 PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 
@@ -91,6 +93,9 @@ class Evening:
         self.voucher_serial = 0
         self.cards_imports: list[CardsImported] = []
         self.last_seq = 0
+        self.sales = SalesLedger()
+        self.programme_edit: ProgrammeEdited | None = None     # the latest edit of the programme on /admin
+        self.pin_hashes: dict[str, PinChanged] = {}
 
     @property
     def partie(self) -> Partie | None:
@@ -182,6 +187,31 @@ class Evening:
 
     def _on_voucher_redeemed(self, e: VoucherRedeemed) -> None:
         self.vouchers[e.code].redeemed = True
+
+    def _on_sales_sale_recorded(self, e: SaleRecorded) -> None:
+        self.sales.record(e)
+        for card_id in e.card_ids:
+            self.sold_changes[card_id] = True
+
+    def _on_sales_sale_voided(self, e: SaleVoided) -> None:
+        self.sales.void(e.sale_id)
+        for card_id in self.sales.sales[e.sale_id].card_ids:
+            self.sold_changes[card_id] = False
+
+    def _on_sales_sale_paid(self, e: SalePaid) -> None:
+        self.sales.pay(e.sale_id, e.payment)
+
+    def _on_programme_edited(self, e: ProgrammeEdited) -> None:
+        self.programme_edit = e
+
+    def _on_auth_pin_changed(self, e: PinChanged) -> None:
+        self.pin_hashes[e.role] = e
+
+    def winners(self) -> set[str]:
+        """Every carton that won a lot or a consolation tonight."""
+        won = {cid for p in self.parties for lot in p.lots if lot.award for cid in lot.award.winners}
+        won |= {v.issued.card_id for v in self.vouchers.values()}
+        return won
 
     def unprinted(self) -> list[tuple[VoucherIssued, bool]]:
         """Vouchers waiting for the printer, oldest first, each with ``duplicate`` (a reprint)."""

@@ -8,6 +8,8 @@ Pure: no PDF here (``drivers/report_pdf.py`` draws it).
 """
 from __future__ import annotations
 
+from decimal import Decimal
+
 import csv
 import io
 import os
@@ -111,6 +113,7 @@ class EveningReport:
     frequencies: dict[int, int]               # ball → in how many parties it was drawn (1..90, zeros included)
     vouchers: list[VoucherLine]
     totals: dict[str, int]
+    takings: Takings | None = None            # the money: sales, lots' declared values, balance (issue 16)
 
 
 def build_report(evening: Evening, records: Iterable[Record], hall_name: str) -> EveningReport:
@@ -121,7 +124,9 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str) ->
     redeemed_at: dict[str, str] = {}
     awarded_at: dict[tuple[int, int], str] = {}
     first_at = last_at = ""
+    records_seen: list[Record] = []
     for record in records:
+        records_seen.append(record)
         e, at, kind = record.event, record.at, record.type
         first_at = first_at or at
         last_at = at
@@ -196,7 +201,8 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str) ->
         "vouchers_redeemed": sum(v.redeemed for v in vouchers),
         "vouchers_outstanding": sum(not v.redeemed for v in vouchers),
     }
-    return EveningReport(hall_name, first_at, last_at, ordered, frequencies, vouchers, totals)
+    return EveningReport(hall_name, first_at, last_at, ordered, frequencies, vouchers, totals,
+                         takings_of(evening, records_seen))
 
 
 def report_from_hall(hall: Any) -> EveningReport:
@@ -242,6 +248,8 @@ def csv_rows(report: EveningReport) -> Iterable[dict]:
                    "at": c.at}
     for n, count in report.frequencies.items():
         yield {"section": "frequency", "number": n, "count": count}
+    if report.takings is not None:
+        yield from takings_rows(report.takings)
     for v in report.vouchers:
         yield {"section": "voucher", "partie": v.partie, "lot": v.lot, "order": v.serial, "kind": v.kind,
                "label": v.label, "card_id": v.card_id, "code": v.code, "count": v.printed,
@@ -265,3 +273,119 @@ def _write(report: EveningReport, fh) -> None:
     writer.writeheader()
     for row in csv_rows(report):
         writer.writerow({k: ("" if row.get(k) is None else safe_cell(row.get(k, ""))) for k in CSV_HEADER})
+
+
+# ---- the money (issue 16): what the treasurer hands to the board ------------------------------------
+@dataclass(frozen=True, slots=True)
+class SaleLine:
+    sale_id: int
+    at: str
+    cards: tuple[str, ...]
+    cents: int
+    payment: str
+    paid: bool
+    buyer: str
+    seller: str
+    partie: int | None
+    voided: bool
+    voided_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LotValueLine:
+    partie: int
+    lot: int
+    kind: str
+    label: str
+    cents: int | None                         # declared value; None when not declared
+    sponsor: str                              # a lot given by a sponsor costs the association nothing
+    awarded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Takings:
+    sales: tuple[SaleLine, ...]
+    lots: tuple[LotValueLine, ...]
+    totals: dict                              # hall.sales.totals() of the live sales: cents by payment, seller…
+    declared_cents: int                       # every lot played tonight with a declared value
+    donated_cents: int                        # of which given by sponsors
+    undeclared_lots: int
+
+    @property
+    def receipts_cents(self) -> int:
+        return self.totals["total_cents"]
+
+    @property
+    def bought_cents(self) -> int:
+        return self.declared_cents - self.donated_cents
+
+    @property
+    def balance_cents(self) -> int:
+        """Receipts less the lots the association paid for (declared value of the lots without a sponsor)."""
+        return self.receipts_cents - self.bought_cents
+
+
+def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
+    """The evening's money from its replayed state and journal (sale times, the lots as started, with sponsors)."""
+    from hall.sales import totals as sales_totals
+    sold_at: dict[int, str] = {}
+    voided_at: dict[int, str] = {}
+    started: dict[int, tuple] = {}
+    for record in records:
+        if record.type == "sales:sale_recorded":
+            sold_at[record.event.sale_id] = record.at
+        elif record.type == "sales:sale_voided":
+            voided_at[record.event.sale_id] = record.at
+        elif record.type == "partie:started":
+            started[record.event.number] = record.event.lots
+    sales = tuple(SaleLine(s.sale_id, sold_at.get(s.sale_id, ""), s.card_ids, s.cents, s.payment, s.paid, s.buyer,
+                           s.seller or s.role, s.partie, s.voided, voided_at.get(s.sale_id, ""))
+                  for s in evening.sales.sales.values())
+    lots = []
+    for p in evening.parties:
+        specs = started.get(p.number, ())
+        for i, lot in enumerate(p.lots):
+            sponsor = specs[i].sponsor if i < len(specs) else ""
+            cents = None if lot.value_eur is None else round(lot.value_eur * 100)
+            lots.append(LotValueLine(p.number, i + 1, lot.kind, lot.label, cents, sponsor, lot.status == AWARDED))
+    declared = sum(v.cents or 0 for v in lots)
+    donated = sum(v.cents or 0 for v in lots if v.sponsor)
+    return Takings(sales, tuple(lots), sales_totals(evening.sales.live()), declared, donated,
+                   sum(v.cents is None for v in lots))
+
+
+def _eur(cents: int | None) -> Decimal | str:
+    """Cents as a decimal number a spreadsheet reads (``1550`` → ``15.50``, ``-1200`` → ``-12.00``).
+
+    A number, not text: the CSV writer neutralises text starting with ``-`` as a possible formula."""
+    if cents is None:
+        return ""
+    return Decimal(cents).scaleb(-2).quantize(Decimal("0.01"))
+
+
+def takings_rows(t: Takings) -> Iterable[dict]:
+    """The money as CSV rows: each sale, each lot's declared value, the totals and the balance (``detail`` in €)."""
+    for s in t.sales:
+        yield {"section": "sale", "order": s.sale_id, "partie": s.partie, "count": len(s.cards),
+               "kind": s.payment, "status": "voided" if s.voided else ("paid" if s.paid else "reserved"),
+               "label": s.seller, "card_id": f"{s.cards[0]}..{s.cards[-1]}" if len(s.cards) > 1 else s.cards[0],
+               "code": s.buyer, "detail": _eur(s.cents), "at": s.at}
+    for v in t.lots:
+        yield {"section": "lot_value", "partie": v.partie, "lot": v.lot, "kind": v.kind, "label": v.label,
+               "code": v.sponsor, "status": "awarded" if v.awarded else "not_awarded", "detail": _eur(v.cents)}
+    totals = t.totals
+    yield {"section": "takings", "label": "cards_sold", "count": totals["cards_sold"], "detail": _eur(t.receipts_cents)}
+    for payment, cents in totals["by_payment"].items():
+        yield {"section": "takings", "label": "payment", "kind": payment, "detail": _eur(cents)}
+    for seller, cents in totals["by_seller"].items():
+        yield {"section": "takings", "label": "seller", "code": seller, "detail": _eur(cents)}
+    for partie, cents in totals["by_partie"].items():
+        yield {"section": "takings", "label": "partie", "partie": partie or None, "detail": _eur(cents)}
+    yield {"section": "takings", "label": "reserved_unpaid", "count": totals["cards_reserved"],
+           "detail": _eur(totals["reserved_cents"])}
+    yield {"section": "balance", "label": "receipts", "detail": _eur(t.receipts_cents)}
+    yield {"section": "balance", "label": "lots_declared", "count": len(t.lots) - t.undeclared_lots,
+           "detail": _eur(t.declared_cents)}
+    yield {"section": "balance", "label": "lots_donated", "detail": _eur(t.donated_cents)}
+    yield {"section": "balance", "label": "lots_bought", "detail": _eur(t.bought_cents)}
+    yield {"section": "balance", "label": "balance", "detail": _eur(t.balance_cents)}

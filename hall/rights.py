@@ -16,9 +16,10 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
     "speaker": frozenset({"start_partie", "draw", "undo", "announce_claim", "resume", "check_claim", "award", "clear",
                           "reprint", "speaker_state", "card", "page:speaker", "page:controle"}),
     "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
-    "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots"}),
+    "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots", "sell", "pay_sale", "sales_summary",
+                       "page:caisse"}),
     "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed"}),
-    # admin only (no row lists them): import_cards, cards_csv, cards_pdf, admin_info, device_test, report, page:admin
+    # admin only (no row lists them): void_sale, edit_programme, change_pin, import_cards, cards_csv, cards_pdf, admin_info, device_test, report, page:admin
 })
 
 

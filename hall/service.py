@@ -6,12 +6,14 @@ on disk. On start the state is rebuilt by replaying the journal.
 """
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import logging
 import random
 import threading
-from typing import Any, Callable, Iterable, Sequence
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from hall.cardbook import CardBook
 from hall.cards import Card, check_card_id, normalize_card_id, parse_number
@@ -32,6 +34,11 @@ from hall.snapshots import (AwardResult, CardState, ClaimResult, DeviceStatus, H
                             SpeakerSnapshot, device_status, WifiInfo)
 from hall.vouchers import check_code, make_code, normalize_code
 from hall.watch import WinnerWatch
+from hall import programme as programme_rules
+from hall import sales as sales_rules
+from hall.snapshots import ProgrammeState
+from hall.config import PartieSpec
+from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie, SalePaid, SaleRecorded, SaleVoided
 
 log = logging.getLogger("loto-hall.hall")
 
@@ -179,10 +186,23 @@ class Hall:
     def _after_cards(self, event: CardsSold | CardsImported) -> None:
         self._rebuild_watch()
 
+    def _after_sale(self, event: SaleRecorded | SaleVoided) -> None:
+        """A door sale stays cheap: between parties only the sold count moves (the next partie rebuilds the watch)."""
+        if self.evening.running is not None:
+            self._rebuild_watch()
+            return
+        first = isinstance(event, SaleRecorded) and len(self.evening.sales.sales) == 1
+        if first or not self.sales_recorded():      # the first sale: cartons never sold stop playing
+            self._sold_count = sum(1 for cid in self.book if self.is_sold(cid))
+            return
+        cards = self.evening.sales.sales[event.sale_id].card_ids
+        self._sold_count += len(cards) if isinstance(event, SaleRecorded) else -len(cards)
+
     _AFTER: dict[str, Callable[[Hall, Any], None]] = {
         BallDrawn.type: _after_draw, DrawUndone.type: _after_undo, ClaimChecked.type: _after_check,
         LotAwarded.type: _after_award, PartieStarted.type: _after_start, PartieCleared.type: _after_clear,
         CardsSold.type: _after_cards, CardsImported.type: _after_cards,
+        SaleRecorded.type: _after_sale, SaleVoided.type: _after_sale,
     }
 
     def _rebuild_watch(self) -> None:
@@ -200,7 +220,9 @@ class Hall:
         """Whether the carton may play: sold per the book, then per the sales journalled tonight."""
         if card_id in self.evening.sold_changes:
             return self.evening.sold_changes[card_id]
-        return self.book.is_sold(card_id)
+        if self.book.records_sales or not self.sales_recorded():
+            return self.book.is_sold(card_id)
+        return False      # the hall sells through the desk now: a carton never sold does not play
 
     def _running(self) -> Partie:
         p = self.evening.running
@@ -216,7 +238,7 @@ class Hall:
             self._allow("start_partie", role)
             if self.evening.running is not None:
                 raise Rejected("partie_running", number=self.evening.running.number)
-            spec = self.config.partie_spec(len(self.evening.parties))
+            spec = self.partie_spec(len(self.evening.parties))
             lots = tuple(lots) if lots else spec.lots
             for lot in lots:
                 if lot.kind not in LOT_KINDS:
@@ -542,7 +564,7 @@ class Hall:
         ev = self.evening
         p = ev.partie
         played = len(ev.parties)
-        nxt = NextPartie(played + 1, self.config.partie_spec(played)) if ev.running is None else None
+        nxt = NextPartie(played + 1, self.partie_spec(played)) if ev.running is None else None
         net = self.config.network
         wifi = WifiInfo(net.ssid, net.password, self.config.hall_url) if net.ssid else None
         return HallSnapshot(ev.last_seq, self.config.hall.name, self.config.hall.prices,
@@ -589,6 +611,39 @@ class Hall:
         # the book is immutable: a new one replaces it whole, so it is read outside the lock
         return tuple((cid, card) for cid, card in book.items() if not series or cid.startswith(series + "-"))
 
+    def sales(self) -> tuple[sales_rules.Sale, ...]:
+        """Every sale of the evening, oldest first (copies: the ledger stays the hall's)."""
+        with self._lock:
+            return tuple(dataclasses.replace(sale) for sale in self.evening.sales.sales.values())
+
+    def sale(self, sale_id: int) -> sales_rules.Sale | None:
+        """One sale (a copy), or ``None``."""
+        with self._lock:
+            sale = self.evening.sales.sales.get(sale_id)
+            return None if sale is None else dataclasses.replace(sale)
+
+    def sales_totals(self) -> dict:
+        """Cartons sold and the takings in cents, by payment, seller and partie (``hall.sales.totals``)."""
+        with self._lock:
+            return self.evening.sales.totals()
+
+    def programme_state(self) -> ProgrammeState:
+        """The parties played (their lots as played) and the latest edit of the programme."""
+        with self._lock:
+            played = tuple(PartieSpec(tuple(LotSpec(lot.kind, lot.label, lot.value_eur) for lot in p.lots),
+                                      p.consolation) for p in self.evening.parties)
+            return ProgrammeState(played, self.evening.programme_edit)
+
+    def sales_recorded_anyhow(self) -> bool:
+        """Whether the hall keeps sales at all (the book's ``sold`` column, the desk, or set-sold ranges)."""
+        with self._lock:
+            return self.book.records_sales or self.sales_recorded() or bool(self.evening.sold_changes)
+
+    def pin_hashes(self) -> Mapping[str, PinChanged]:
+        """The PINs changed on /admin tonight, by role (salted hashes, never a PIN)."""
+        with self._lock:
+            return MappingProxyType(dict(self.evening.pin_hashes))
+
     def card_count(self) -> tuple[int, int]:
         """(cartons in the book, cartons sold)."""
         with self._lock:
@@ -627,3 +682,109 @@ class Hall:
         """Close the journal (the hall takes no command after this)."""
         with self._lock:
             self.journal.close()
+    # ---- sales, the programme, PINs (issue 16; INTERFACE §8) -------------------------------------
+    def sales_recorded(self) -> bool:
+        """Whether unsold cartons are refused: a sale was recorded tonight, or ``[sales] required``."""
+        return self.evening.sales.active or self.config.sales.required
+
+    def price_tiers(self) -> tuple[sales_rules.PriceTier, ...]:
+        return sales_rules.tiers_from_config((t.cards, t.eur) for t in self.config.sales.price)
+
+    def suggested_cents(self, count: int) -> int | None:
+        """The cheapest price of ``count`` cartons by the hall's tiers, in cents (``None``: no tier sum makes it)."""
+        return sales_rules.best_price(count, self.price_tiers())
+
+    def _already_sold(self, card_id: str) -> bool:
+        if card_id in self.evening.sold_changes:
+            return self.evening.sold_changes[card_id]
+        return self.book.records_sales and self.book.is_sold(card_id)
+
+    def sell(self, card_ids: Sequence[str], *, role: str, payment: str, cents: int | None = None, paid: bool = True,
+             buyer: str = "", seller: str = "", partie: int | None = None) -> Record:
+        """Record a sale (or a reservation when not ``paid``); refused whole: ``unknown_card``, ``already_sold``…"""
+        with self._lock:
+            self._allow("sell", role)
+            if payment not in sales_rules.PAYMENTS:
+                raise Rejected("bad_payment", payment=str(payment)[:20])
+            ids = list(dict.fromkeys(normalize_card_id(c) for c in card_ids if isinstance(c, str)))
+            if not ids:
+                raise Rejected("no_cards")
+            if len(ids) > sales_rules.MAX_RANGE:
+                raise Rejected("range_too_large", count=len(ids), limit=sales_rules.MAX_RANGE)
+            unknown = [c for c in ids if c not in self.book]
+            if unknown:
+                raise Rejected("unknown_card", cards=unknown[:50], count=len(unknown))
+            taken = [c for c in ids if self._already_sold(c)]
+            if taken:
+                raise Rejected("already_sold", cards=taken[:50], count=len(taken))
+            if cents is None:
+                cents = self.suggested_cents(len(ids))
+                if cents is None:
+                    raise Rejected("bad_amount", count=len(ids))
+            if not isinstance(cents, int) or isinstance(cents, bool) or not 0 <= cents <= sales_rules.MAX_SALE_CENTS:
+                raise Rejected("bad_amount", count=len(ids))
+            if partie is not None and (not isinstance(partie, int) or isinstance(partie, bool) or not 1 <= partie <= 999):
+                raise Rejected("bad_partie", partie=partie)
+            try:
+                buyer, seller = sales_rules.clean_name(buyer), sales_rules.clean_name(seller)
+            except ValueError as exc:
+                raise Rejected("bad_name", why=str(exc)) from None
+            event = SaleRecorded(self.evening.sales.next_id, tuple(ids), cents, payment, bool(paid), buyer, seller,
+                                 role, partie)
+            return self._commit(event, role)
+
+    def _sale(self, sale_id: Any) -> sales_rules.Sale:
+        sale = self.evening.sales.sales.get(sale_id) if isinstance(sale_id, int) else None
+        if sale is None:
+            raise Rejected("unknown_sale", sale_id=sale_id)
+        if sale.voided:
+            raise Rejected("sale_voided", sale_id=sale_id)
+        return sale
+
+    def void_sale(self, sale_id: int, *, role: str, reason: str = "") -> Record:
+        """Cancel a sale (admin): its cartons are unsold again; ``sale_has_winner`` once one of them has won."""
+        with self._lock:
+            self._allow("void_sale", role)
+            sale = self._sale(sale_id)
+            won = sorted(set(sale.card_ids) & self.evening.winners())
+            if won:
+                raise Rejected("sale_has_winner", sale_id=sale_id, cards=won)
+            return self._commit(SaleVoided(sale_id, str(reason or "")[:200]), role)
+
+    def pay_sale(self, sale_id: int, payment: str, *, role: str) -> Record:
+        """A reserved sale (pré-vente) paid at the door."""
+        with self._lock:
+            self._allow("pay_sale", role)
+            sale = self._sale(sale_id)
+            if payment not in sales_rules.PAYMENTS:
+                raise Rejected("bad_payment", payment=str(payment)[:20])
+            if sale.paid:
+                raise Rejected("already_paid", sale_id=sale_id)
+            return self._commit(SalePaid(sale_id, payment), role)
+
+    def partie_spec(self, index: int) -> PartieSpec:
+        """The programme's partie ``index`` (from 0): as edited on /admin, else as the config file says."""
+        edited = programme_rules.spec_for(index, self.config.programme, self.evening.programme_edit)
+        if edited is None:
+            return self.config.partie_spec(index)
+        return PartieSpec(*edited)
+
+    def edit_programme(self, parties: Sequence[ProgrammePartie], *, role: str) -> Record:
+        """Replace the programme from the next partie on (the running one keeps its lots)."""
+        with self._lock:
+            self._allow("edit_programme", role)
+            if not parties:
+                raise Rejected("bad_programme", where="programme", why="")
+            return self._commit(ProgrammeEdited(len(self.evening.parties) + 1, tuple(parties)), role)
+
+    def change_pin(self, target: str, pin: str, *, role: str) -> Record:
+        """Journal a role's new PIN as a salted hash (never the PIN)."""
+        with self._lock:
+            self._allow("change_pin", role)
+            if target not in programme_rules.PIN_ROLES:
+                raise Rejected("bad_field", field="role")
+            try:
+                programme_rules.check_pin(pin)
+            except ValueError:
+                raise Rejected("bad_new_pin") from None
+            return self._commit(programme_rules.hash_pin(target, pin), role)

@@ -11,7 +11,7 @@ from typing import Mapping
 
 from hall.cards import Card
 from hall.config import PartieSpec
-from hall.events import ClaimChecked, LotAwarded, TieBreakDraw, VoucherIssued
+from hall.events import ClaimChecked, LotAwarded, ProgrammeEdited, TieBreakDraw, VoucherIssued
 from hall.watch import Sleeper
 
 
@@ -223,3 +223,11 @@ class KeyOutcome:
 
     action: str
     seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProgrammeState:
+    """The programme as the editor shows it: the parties already played, and the latest edit (or ``None``)."""
+
+    played: tuple[PartieSpec, ...]
+    edit: ProgrammeEdited | None

@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--start", type=_whole(0, 99_999_999), default=1, help=t("premier numéro de la série", "first number in the series"))
     gen.add_argument("--csv", help=t("fichier CSV à écrire", "CSV file to write"))
     gen.add_argument("--pdf", help=t("planches imprimables (PDF)", "printable sheets (PDF)"))
-    gen.add_argument("--per-page", type=int, choices=(6, 12), default=6)
+    gen.add_argument("--per-page", type=int, choices=(2, 3, 4, 6, 12), default=6)
     gen.add_argument("--columns", choices=("1-9", "1-10"), default="1-9")
     gen.add_argument("--config")
     imp = csub.add_parser("import", formatter_class=fmt, help=t("ajoute des cartons au fichier de la salle", "add cartons to the hall's card book"),

@@ -1,6 +1,7 @@
 """``loto-hall cards generate|import``."""
 from __future__ import annotations
 
+import io
 import secrets
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from hall.cardbook import CardBook
 from hall.cards import generate_cards
 from hall.config import load_config
 from hall.app.runtime import Runtime
+from hall.spreadsheet import as_plain_csv
 
 
 def _progress(done: int, total: int) -> None:
@@ -39,7 +41,8 @@ def generate(args) -> int:
         from drivers.sheets import write_cards_pdf
         name = config.hall.name if config else "Loto"
         write_cards_pdf(cards, args.pdf, hall_name=name, series=args.series, per_page=args.per_page,
-                        columns=columns, progress=_progress if sys.stderr.isatty() or args.count >= 600 else None)
+                        columns=columns, progress=_progress if sys.stderr.isatty() or args.count >= 600 else None,
+                        evening=config.hall.evening if config else "", logo=(config.hall.logo or None) if config else None)
         print(f"planches imprimables : {args.pdf}")
     return 0
 
@@ -47,7 +50,8 @@ def generate(args) -> int:
 def import_cards(args) -> int:
     """Add a CSV's cartons to the hall's card book; the whole file is refused if any line is bad."""
     config = load_config(args.config)
-    incoming = CardBook.read_csv(args.file, columns=config.cards.columns, every_column=config.cards.every_column)
+    text = as_plain_csv(Path(args.file).read_bytes())   # semicolons, BOM or Windows-1252: as a spreadsheet writes it
+    incoming = CardBook.read_csv(io.StringIO(text), columns=config.cards.columns, every_column=config.cards.every_column)
     runtime = Runtime.open(config)
     try:
         total = runtime.hall.adopt_cards(incoming, role="admin").event.total

@@ -159,6 +159,8 @@ def documented_keys(raw: dict, prefix="") -> set[str]:
                 keys |= {f"programme.{k}" for k in partie} | {f"programme.lots.{k}" for lot in partie["lots"] for k in lot}
         elif isinstance(value, dict) and not prefix:
             keys |= documented_keys(value, f"{key}.")
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):   # [[sales.price]]
+            keys |= {f"{prefix}{key}.{k}" for v in value for k in v}
         else:
             keys.add(prefix + key)
     return keys

@@ -11,8 +11,9 @@
     $("programme").replaceChildren(el("ol", {}, ...info.programme.map((p) => el("li", {class: p.number <= info.parties_played ? "played" : ""},
       el("strong", {text: t("partie", {n: p.number}) + " : "}),
       p.lots.map((l) => kind(l.kind) + (l.label && l.label !== kind(l.kind) ? " — " + l.label : "")).join(" · ") + " (" + p.consolation + ")"))));
-    $("cards-count").textContent = t("cards_count", {n: info.cards, sold: info.sold});
-    $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {}, el("th", {text: role}), el("td", {text: pin}))));
+    $("cards-count").textContent = info.sales_recorded === false ? t("cards_count_unrecorded", {n: info.cards})
+      : t("cards_count", {n: info.cards, sold: info.sold});
+    $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {}, el("th", {text: role}), el("td", {text: pin || t("pin_changed")}))));
     const devices = Object.values(info.devices);
     $("devices-admin").replaceChildren(...(devices.length ? devices.map((d) => el("div", {class: "device " + d.status,
       text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
@@ -20,11 +21,12 @@
   function msg(res, ok) {
     $("cards-msg").textContent = res.ok ? ok(res.data) : res.data.message + (res.data.errors ? " " + res.data.errors.slice(0, 5).map((e) => "l." + e[0] + " " + e[1]).join(" ; ") : "") + (res.data.why ? " " + res.data.why : "");
     if (res.ok) load();
+    if (window.AdminAlert) AdminAlert(res.ok ? "" : $("cards-msg").textContent, res.ok ? null : (res.data.errors || []));
   }
   $("import").addEventListener("click", async () => {
     const file = $("import-file").files[0];
     if (!file) return;
-    const text = await file.text();
+    const text = await file.arrayBuffer();    // the bytes as saved: the hall reads UTF-8 or Windows-1252
     const r = await fetch("/api/cards/import", {method: "POST", body: text, credentials: "same-origin",
       headers: {"Content-Type": "text/csv", "X-CSRF-Token": Loto.boot.csrf}});
     msg({ok: r.ok, data: await r.json()}, (d) => "+" + d.added + " → " + d.total);

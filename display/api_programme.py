@@ -1,0 +1,77 @@
+"""The programme editor and PIN changes on /admin (issue 16): parse → ``Hall`` → answer."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from display import auth as A
+from display.api import body, field, hall
+from display.errors import ApiError
+from hall import programme as P
+
+bp = Blueprint("programme", __name__, url_prefix="/api")
+SHOWN_AHEAD = 1      # the editor shows the programme's parties, and at least this many after the last one played
+
+
+def _lot_view(lot, limit: float) -> dict:
+    return {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, "sponsor": lot.sponsor,
+            "flags": P.legal_flags(lot, limit)}
+
+
+def programme_view(h) -> dict:
+    """The evening's programme: the parties played (fixed) and the ones to come (editable), with legal flags."""
+    state = h.programme_state()
+    played = len(state.played)
+    edit = state.edit
+    configured = len(h.config.programme)
+    planned = max(configured, played + SHOWN_AHEAD, (edit.first - 1 + len(edit.parties)) if edit else 0)
+    limit = h.config.sales.lot_value_limit_eur
+    parties = []
+    for i in range(planned):
+        spec = state.played[i] if i < played else h.partie_spec(i)
+        parties.append({"number": i + 1, "played": i < played, "consolation": spec.consolation,
+                        "lots": [_lot_view(lot, limit) for lot in spec.lots]})
+    return {"parties": parties, "played": played, "first_editable": played + 1,
+            "edited": edit is not None, "lot_value_limit_eur": limit,
+            "declared_total_eur": sum(lot["value_eur"] or 0 for p in parties for lot in p["lots"])}
+
+
+@bp.get("/programme")
+def programme():
+    A.require_right("edit_programme")
+    return jsonify(programme_view(hall()))
+
+
+@bp.post("/programme")
+def edit_programme():
+    """``{"parties": [{lots: [{kind, label, value_eur?, sponsor?}], consolation}]}``: the parties from the next one on."""
+    role = A.require_right("edit_programme")
+    data = body()
+    try:
+        parties = P.parse_parties(data.get("parties"))
+    except P.ProgrammeError as exc:
+        raise ApiError("bad_programme", where=exc.where, why=exc.why) from None
+    h = hall()
+    record = h.edit_programme(parties, role=role)
+    return jsonify({**programme_view(h), "seq": record.seq}), 201
+
+
+@bp.post("/pins")
+def change_pin():
+    """``{"role": "desk", "pin": "4821"}``: journalled as a salted hash; the old PIN stops opening sessions and
+    the sessions it opened end."""
+    role = A.require_right("change_pin")
+    data = body()
+    target = field(data, "role", str)
+    pin = field(data, "pin", str)
+    if target not in P.PIN_ROLES:
+        raise ApiError("bad_field", field="role")
+    try:
+        P.check_pin(pin)
+    except ValueError:
+        raise ApiError("bad_new_pin") from None
+    holder = A.auth().role_for_pin(pin)
+    if holder not in (None, target):
+        raise ApiError("pin_taken")
+    record = hall().change_pin(target, pin, role=role)
+    ended = A.auth().sessions.end_role(target)        # the old PIN's sessions end with it (issue 12)
+    return jsonify({"role": target, "changed": True, "sessions_ended": ended, "seq": record.seq}), 201

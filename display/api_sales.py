@@ -1,0 +1,153 @@
+"""The sales desk's API (INTERFACE §8): sell, void, pay a reservation, the takings; parse → ``Hall`` → answer."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from display import auth as A
+from display.api import body, field, hall
+from display.errors import ApiError
+from hall import sales as S
+from hall.errors import Rejected
+from hall.numbers import is_ascii_digits
+
+bp = Blueprint("sales", __name__, url_prefix="/api/sales")
+RECENT = 30
+
+
+def sale_view(sale: S.Sale) -> dict:
+    """A sale as the desk and the admin see it (euros as JSON numbers, cents alongside)."""
+    return {"sale_id": sale.sale_id, "cards": list(sale.card_ids), "count": len(sale.card_ids),
+            "amount_eur": S.as_eur(sale.cents), "amount_cents": sale.cents, "payment": sale.payment,
+            "paid": sale.paid, "buyer": sale.buyer, "seller": sale.seller or sale.role, "role": sale.role,
+            "partie": sale.partie, "voided": sale.voided}
+
+
+def summary_view(h) -> dict:
+    """``GET /api/sales/summary``: cartons sold and the takings (INTERFACE §8), with the desk's extras."""
+    t = h.sales_totals()
+    money = {k: S.as_eur(v) for k, v in t["by_payment"].items()}
+    return {
+        "cards_sold": t["cards_sold"], "cards_reserved": t["cards_reserved"], "sales": t["sales"],
+        "takings_eur": {"total": S.as_eur(t["total_cents"]), "by_payment": money,
+                        "by_seller": {k: S.as_eur(v) for k, v in t["by_seller"].items()},
+                        "by_partie": {k: S.as_eur(v) for k, v in t["by_partie"].items()},
+                        "reserved": S.as_eur(t["reserved_cents"])},
+        "takings_cents": {"total": t["total_cents"], "by_payment": t["by_payment"], "by_seller": t["by_seller"],
+                          "by_partie": t["by_partie"], "reserved": t["reserved_cents"]},
+        "tiers": [{"cards": p.cards, "eur": S.as_eur(p.cents)} for p in h.price_tiers()],
+        "recording": h.sales_recorded(), "book": h.card_count()[0],
+        "recent": [sale_view(s) for s in h.sales()[-RECENT:]][::-1],
+    }
+
+
+def _card_ids(data: dict, limit: int) -> list[str]:
+    """The cartons of a sale: ``cards`` (IDs, ranges allowed in each) and/or ``range``, bounded before expanding."""
+    cards = data.get("cards")
+    text = field(data, "range", str, required=False, default="")
+    if cards is not None:
+        if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 80 for c in cards) \
+                or len(cards) > S.MAX_RANGE:
+            raise ApiError("bad_field", field="cards")
+        text = ", ".join([*cards, text])
+    try:
+        ids = S.expand_ranges(text, limit)
+    except S.RangeError as exc:
+        raise ApiError(exc.code, part=exc.text, why=exc.why, limit=limit) from None
+    if not ids:
+        raise ApiError("no_cards")
+    return ids
+
+
+def named(exc: Rejected) -> None:
+    """Refusals that name cartons, said with their IDs; ``unknown_card`` is a 422 here (INTERFACE §8)."""
+    cards = exc.detail.get("cards")
+    if not isinstance(cards, list):
+        return
+    more = exc.detail.get("count", len(cards)) - len(cards)
+    names = ", ".join(cards) + (f" (+{more})" if more > 0 else "")
+    if exc.code == "unknown_card":
+        raise ApiError("unknown_card", 422, **exc.detail, names=names)
+    exc.detail["names"] = names
+
+
+@bp.post("")
+def sell():
+    role = A.require_right("sell")
+    data = body()
+    h = hall()
+    ids = _card_ids(data, min(max(h.card_count()[0], 1), S.MAX_RANGE))
+    amount = data.get("amount_eur")
+    cents = None
+    if amount not in (None, ""):
+        try:
+            cents = S.parse_eur(amount)
+        except ValueError:
+            raise ApiError("bad_amount") from None
+    paid = field(data, "paid", bool, required=False, default=True)
+    payment = field(data, "payment", str, required=False, default="especes")
+    partie = data.get("partie")
+    if partie in ("", None):
+        partie = None
+    elif isinstance(partie, str) and is_ascii_digits(partie):
+        partie = int(partie)
+    buyer = field(data, "buyer", str, required=False, default="")
+    seller = field(data, "seller", str, required=False, default="")
+    try:
+        record = h.sell(ids, role=role, payment=payment, cents=cents, paid=paid, buyer=buyer, seller=seller,
+                        partie=partie)
+    except Rejected as exc:
+        named(exc)
+        raise
+    e = record.event
+    return jsonify({"sale_id": e.sale_id, "cards": list(e.card_ids), "amount_eur": S.as_eur(e.cents),
+                    "amount_cents": e.cents, "payment": e.payment, "paid": e.paid, "buyer": e.buyer,
+                    "seller": e.seller or role, "seq": record.seq}), 201
+
+
+@bp.get("/price")
+def price():
+    """The suggested price of ``?count=N`` cartons by the hall's tiers."""
+    A.require_right("sales_summary")
+    count = request.args.get("count", "")
+    if not is_ascii_digits(count) or not 0 <= int(count) <= S.MAX_RANGE:
+        raise ApiError("bad_field", field="count")
+    cents = hall().suggested_cents(int(count))
+    return jsonify({"count": int(count), "amount_eur": None if cents is None else S.as_eur(cents),
+                    "amount_cents": cents})
+
+
+@bp.post("/<int:sale_id>/void")
+def void(sale_id: int):
+    role = A.require_right("void_sale")
+    reason = field(body(), "reason", str, required=False, default="")
+    h = hall()
+    try:
+        record = h.void_sale(sale_id, role=role, reason=reason)
+    except Rejected as exc:
+        named(exc)
+        raise
+    return jsonify({**sale_view(h.sale(sale_id)), "seq": record.seq})
+
+
+@bp.post("/<int:sale_id>/pay")
+def pay(sale_id: int):
+    role = A.require_right("pay_sale")
+    payment = field(body(), "payment", str, required=False, default="especes")
+    h = hall()
+    record = h.pay_sale(sale_id, payment, role=role)
+    return jsonify({**sale_view(h.sale(sale_id)), "seq": record.seq})
+
+
+@bp.get("/summary")
+def summary():
+    A.require_right("sales_summary")
+    return jsonify(summary_view(hall()))
+
+
+@bp.get("")
+def list_sales():
+    """Every sale of the evening (``?buyer=`` filters the pré-vente list by name)."""
+    A.require_right("sales_summary")
+    who = request.args.get("buyer", "").strip().casefold()
+    sales = [sale_view(s) for s in hall().sales() if not who or who in s.buyer.casefold()]
+    return jsonify({"sales": sales})

@@ -1,0 +1,225 @@
+"""Selling cartons (INTERFACE §8): price tiers, amounts in cents, the ledger of sales rebuilt from events.
+
+Pure and stdlib only. Money is integer cents everywhere; euros appear only when parsing what a person
+typed (``parse_eur``) and when showing it (``eur``). ``SalesLedger.apply`` is the one mutator, called by
+``Evening.apply`` for the ``sales:*`` events; the checks happen before, in ``Hall.sell`` / ``Hall.void_sale``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from hall.cards import check_card_id, make_card_id, normalize_card_id, split_card_id
+
+PAYMENTS = ("especes", "carte", "cheque")
+MAX_SALE_CENTS = 1_000_000          # 10 000 € for one sale: anything above is a typing slip
+MAX_RANGE = 10_000                  # cartons in one sale at most (a range is bounded before it is expanded)
+MAX_TEXT = 80                       # buyer and seller names
+
+
+@dataclass(frozen=True, slots=True)
+class PriceTier:
+    """``cards`` cartons for ``cents`` (the hall's ``[[sales.price]]``)."""
+
+    cards: int
+    cents: int
+
+
+def tiers_from_config(raw: Iterable[tuple[int, float]]) -> tuple[PriceTier, ...]:
+    """The tiers of ``(cards, eur)`` pairs as cents, smallest pack first."""
+    return tuple(sorted((PriceTier(int(n), parse_eur(eur)) for n, eur in raw), key=lambda t: (t.cards, t.cents)))
+
+
+def best_price(count: int, tiers: Sequence[PriceTier]) -> int | None:
+    """The cheapest price in cents of exactly ``count`` cartons as a sum of tiers, or ``None`` if no sum makes it."""
+    if count < 0:
+        raise ValueError("a negative number of cartons")
+    best: list[int | None] = [0] + [None] * count
+    for n in range(1, count + 1):
+        for t in tiers:
+            if 0 < t.cards <= n and best[n - t.cards] is not None:
+                price = best[n - t.cards] + t.cents
+                if best[n] is None or price < best[n]:
+                    best[n] = price
+    return best[count]
+
+
+def parse_eur(value: Any) -> int:
+    """Cents of an amount in euros (``15``, ``15.5``, ``"15,50"``); raises ``ValueError`` when it is not one."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"pas un montant : {value!r}")
+    text = str(value).strip().replace("\u202f", "").replace(" ", "").removesuffix("€").replace(",", ".")
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(f"pas un montant : {value!r}") from None
+    if not amount.is_finite() or amount < 0:
+        raise ValueError(f"montant négatif ou infini : {value!r}")
+    cents = amount * 100
+    if cents != cents.to_integral_value():
+        raise ValueError(f"plus de deux décimales : {value!r}")
+    if cents > MAX_SALE_CENTS:
+        raise ValueError(f"montant trop grand : {value!r}")
+    return int(cents)
+
+
+def eur(cents: int) -> str:
+    """``1550`` → ``"15,50 €"`` (French writing, a narrow no-break space before the sign)."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    grouped = f"{whole:,}".replace(",", "\u202f")
+    return f"{sign}{grouped},{rest:02d}\u00a0€"
+
+
+def as_eur(cents: int) -> float | int:
+    """Euros as a JSON number (``1500`` → ``15``, ``1550`` → ``15.5``): for the API only, never for sums."""
+    whole, rest = divmod(cents, 100)
+    return whole if rest == 0 else cents / 100
+
+
+def clean_name(value: Any) -> str:
+    """A buyer or seller name as kept: trimmed, control characters out, ``MAX_TEXT`` characters at most."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError("un nom est un texte")
+    text = "".join(ch for ch in value if ch.isprintable()).strip()
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"nom trop long ({len(text)} caractères, {MAX_TEXT} au plus)")
+    return text
+
+
+@dataclass(slots=True)
+class Sale:
+    """One sale as journalled, and what became of it."""
+
+    sale_id: int
+    card_ids: tuple[str, ...]
+    cents: int
+    payment: str
+    paid: bool
+    buyer: str
+    seller: str
+    role: str
+    partie: int | None
+    voided: bool = False
+    at: str = ""
+
+
+@dataclass(slots=True)
+class SalesLedger:
+    """Every sale of the evening by number, and which live sale holds each carton."""
+
+    sales: dict[int, Sale] = field(default_factory=dict)
+    holder: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def next_id(self) -> int:
+        return max(self.sales, default=0) + 1
+
+    @property
+    def active(self) -> bool:
+        """Whether the hall records sales (one was ever recorded, even if voided)."""
+        return bool(self.sales)
+
+    def record(self, e: Any, role: str = "", at: str = "") -> None:
+        sale = Sale(e.sale_id, tuple(e.card_ids), e.cents, e.payment, e.paid, e.buyer, e.seller, role or e.role,
+                    e.partie, at=at)
+        self.sales[sale.sale_id] = sale
+        for cid in sale.card_ids:
+            self.holder[cid] = sale.sale_id
+
+    def void(self, sale_id: int) -> None:
+        sale = self.sales[sale_id]
+        sale.voided = True
+        for cid in sale.card_ids:
+            if self.holder.get(cid) == sale_id:
+                del self.holder[cid]
+
+    def pay(self, sale_id: int, payment: str) -> None:
+        sale = self.sales[sale_id]
+        sale.paid, sale.payment = True, payment
+
+    def live(self) -> list[Sale]:
+        """The sales not voided, in order."""
+        return [s for s in self.sales.values() if not s.voided]
+
+    def totals(self) -> dict:
+        """Cartons and cents: sold (paid), reserved (not paid yet), by payment, by seller, by partie."""
+        return totals(self.live())
+
+
+def totals(sales: Iterable[Sale]) -> dict:
+    """The takings of ``sales`` (voided ones must be left out by the caller): integer cents only."""
+    out: dict = {"cards_sold": 0, "cards_reserved": 0, "sales": 0, "total_cents": 0, "reserved_cents": 0,
+                 "by_payment": {p: 0 for p in PAYMENTS}, "by_seller": {}, "by_partie": {}}
+    for s in sales:
+        out["sales"] += 1
+        if not s.paid:
+            out["cards_reserved"] += len(s.card_ids)
+            out["reserved_cents"] += s.cents
+            continue
+        out["cards_sold"] += len(s.card_ids)
+        out["total_cents"] += s.cents
+        out["by_payment"][s.payment] = out["by_payment"].get(s.payment, 0) + s.cents
+        seller = s.seller or s.role
+        out["by_seller"][seller] = out["by_seller"].get(seller, 0) + s.cents
+        key = "" if s.partie is None else str(s.partie)
+        out["by_partie"][key] = out["by_partie"].get(key, 0) + s.cents
+    return out
+
+
+class RangeError(ValueError):
+    """A range of cartons that cannot be read (``bad_range``) or is too long (``range_too_large``)."""
+
+    def __init__(self, code: str, text: str, why: str):
+        super().__init__(f"« {text} » : {why}")
+        self.code, self.text, self.why = code, text, why
+
+
+_PLAIN_END = re.compile(r"([A-HJ-NP-Z]{1,3})-?(\d{1,5})")
+
+
+def _range_end(text: str) -> tuple[str, int]:
+    end = normalize_card_id(text)
+    if check_card_id(end):
+        return split_card_id(end)
+    m = _PLAIN_END.fullmatch(end.upper())
+    if m is None:
+        raise RangeError("bad_range", text, "un bout de plage s'écrit comme A-00001N (ou A-1)")
+    return m.group(1), int(m.group(2))
+
+
+def expand_ranges(text: str, limit: int) -> list[str]:
+    """The carton IDs of ``"A-00001N..A-00012X, B-7"`` (ranges of one series, or single IDs), in order.
+
+    Each range is bounded by ``limit`` before it is expanded, and so is the whole: ``RangeError``.
+    """
+    ids: dict[str, None] = {}
+    for part in re.split(r"[,;\s]+", re.sub(r"\s*\.\.\s*", "..", text.strip())):
+        part = part.strip()
+        if not part:
+            continue
+        if ".." not in part:
+            card_id = normalize_card_id(part)
+            plain = None if check_card_id(card_id) else _PLAIN_END.fullmatch(card_id.upper())
+            ids[make_card_id(plain.group(1), int(plain.group(2))) if plain else card_id] = None
+        else:
+            ends = part.split("..")
+            if len(ends) != 2:
+                raise RangeError("bad_range", part, "une plage s'écrit DÉBUT..FIN")
+            (series, first), (series_end, last) = (_range_end(e) for e in ends)
+            if series != series_end:
+                raise RangeError("bad_range", part, "les deux bouts d'une plage sont de la même série")
+            if first > last:
+                raise RangeError("bad_range", part, "le début de la plage dépasse la fin")
+            if last - first + 1 + len(ids) > limit:
+                raise RangeError("range_too_large", part, f"{last - first + 1} cartons, {limit} au plus")
+            for number in range(first, last + 1):
+                ids[make_card_id(series, number)] = None
+        if len(ids) > limit:
+            raise RangeError("range_too_large", part, f"plus de {limit} cartons")
+    return list(ids)

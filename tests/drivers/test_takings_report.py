@@ -1,0 +1,104 @@
+"""The treasurer's report: the takings in the CSV and the PDF equal the sum of the sales, lots' values and balance."""
+from __future__ import annotations
+
+import csv
+import io
+import random
+from decimal import Decimal
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drivers.report_pdf import write_report_pdf
+from hall.app.cli import main
+from hall.cardbook import CardBook
+from hall.cards import generate_cards
+from hall.config import parse_config
+from hall.journal import Journal
+from hall.programme import parse_parties
+from hall.report import report_from_hall, write_csv
+from hall.sales import PAYMENTS
+from hall.service import Hall
+
+
+def evening(folder: Path, plan: list[tuple[int, int, str, bool, bool]]) -> Hall:
+    """A hall that sold ``plan`` = [(cartons, cents, payment, paid, void it)…] then played one partie."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = parse_config({"hall": {"name": "Comité des fêtes", "data_dir": str(folder)}})
+    book = CardBook(dict(generate_cards(sum(n for n, *_ in plan) + 6, "R", "A", "1-9", 1)))
+    h = Hall(config, Journal(folder / "journal.sqlite"), book, voucher_secret=b"k" * 32, rng=random.Random(2))
+    ids = iter(list(book))
+    for n, cents, payment, paid, void in plan:
+        sale = h.sell([next(ids) for _ in range(n)], role="desk", payment=payment, cents=cents, paid=paid,
+                      seller=random.Random(cents).choice(["Anne", "Marc", ""])).event
+        if void:
+            h.void_sale(sale.sale_id, role="admin")
+    h.edit_programme(parse_parties([{"lots": [
+        {"kind": "quine", "label": "Panier garni", "value_eur": 40, "sponsor": "Boulangerie Morel"},
+        {"kind": "carton_plein", "label": "Vélo", "value_eur": 189.9}]}]), role="admin")
+    h.start_partie(role="speaker")
+    return h
+
+
+def money_rows(h: Hall) -> dict:
+    out = io.StringIO()
+    write_csv(report_from_hall(h), out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    def cents(text: str) -> int:        # the CSV writes euros with 2 decimals: read back exactly, no float
+        return int(Decimal(text) * 100)
+    return {"sales": [r for r in rows if r["section"] == "sale"],
+            "balance": {r["label"]: cents(r["detail"]) for r in rows if r["section"] == "balance"},
+            "payments": {r["kind"]: cents(r["detail"]) for r in rows if r["label"] == "payment"}, "cents": cents}
+
+
+SALES = st.lists(st.tuples(st.integers(1, 12), st.integers(0, 50_000), st.sampled_from(PAYMENTS), st.booleans(),
+                           st.booleans()), min_size=1, max_size=12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(SALES)
+def test_the_csv_takings_are_the_sum_of_the_sales(tmp_path_factory, plan):
+    h = evening(tmp_path_factory.mktemp("money"), plan)
+    m = money_rows(h)
+    live_paid = [(n, c, p) for n, c, p, paid, void in plan if paid and not void]
+    assert m["balance"]["receipts"] == sum(c for _, c, _ in live_paid)
+    assert sum(m["payments"].values()) == m["balance"]["receipts"]
+    for payment in PAYMENTS:
+        assert m["payments"][payment] == sum(c for _, c, p in live_paid if p == payment)
+    paid_rows = [r for r in m["sales"] if r["status"] == "paid"]
+    assert sum(m["cents"](r["detail"]) for r in paid_rows) == m["balance"]["receipts"]
+    assert m["balance"]["lots_declared"] == 4000 + 18990 and m["balance"]["lots_donated"] == 4000
+    assert m["balance"]["balance"] == m["balance"]["receipts"] - 18990
+    h.journal.close()
+
+
+def pdf_text(path) -> str:
+    pdf = pdfium.PdfDocument(path)
+    return "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+
+
+def test_the_pdf_says_the_same_takings_and_the_command_writes_both(tmp_path, capsys):
+    plan = [(12, 2500, "carte", True, False), (6, 1500, "especes", True, False), (1, 300, "especes", True, True),
+            (3, 900, "cheque", False, False), (2, 600, "cheque", True, False)]
+    h = evening(tmp_path / "hall", plan)
+    report = report_from_hall(h)
+    write_report_pdf(report, tmp_path / "r.pdf")
+    text = pdf_text(tmp_path / "r.pdf")
+    assert "Recettes, valeur des lots et solde" in text
+    assert "46,00 €" in text                        # 25 + 15 + 6: the voided and the reserved sales are out
+    assert "dont espèces" in text and "15,00 €" in text and "dont carte bancaire" in text
+    assert "9,00 €" in text                         # reserved, to be paid
+    assert "229,90 €" in text and "Boulangerie Morel" in text
+    assert "-143,90 €" in text                      # 46 − 189,90 (the bike was bought; the basket was given)
+    assert "annulée 3,00 €" in text
+    h.journal.close()
+    code = main(["report", "--data-dir", str(tmp_path / "hall"), "--pdf", str(tmp_path / "c.pdf"),
+                 "--csv", str(tmp_path / "c.csv")])
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "c.csv").read_text(encoding="utf-8-sig"))))
+    balance = {r["label"]: r["detail"] for r in rows if r["section"] == "balance"}
+    assert balance == {"receipts": "46.00", "lots_declared": "229.90", "lots_donated": "40.00",
+                       "lots_bought": "189.90", "balance": "-143.90"}
+    assert "46,00 €" in pdf_text(tmp_path / "c.pdf")
