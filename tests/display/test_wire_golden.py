@@ -60,7 +60,8 @@ def record_evening(tmp_path) -> list:
     http = app.test_client()
     tokens = {}
     for role in ("speaker", "controller", "desk", "admin"):
-        tokens[role] = http.post("/api/login", json={"pin": PINS[f"{role}_pin"]}).get_json()["token"]
+        # a browser of its own per role: a new login in the same cookie jar ends the session before it
+        tokens[role] = app.test_client().post("/api/login", json={"pin": PINS[f"{role}_pin"]}).get_json()["token"]
     http = app.test_client()    # no cookie: every call carries its Bearer token
     sockets = {"public": socketio.test_client(app, flask_test_client=app.test_client()),
                "controller": socketio.test_client(app, auth={"token": tokens["controller"]},
