@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from display import api, pages, sockets
 from display import documents as documents_api
+from display import tournament as tournament_web
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
@@ -30,11 +31,12 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, SocketIO]:
+def create_app(hall, config, documents: dict | None = None, tournament=None) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``), handed in
-    by the composition root; without them those downloads answer 404.
+    by the composition root; without them those downloads answer 404. ``tournament`` is the OSGA day's
+    store (``hall.minigames.osga.store.TournamentStore``), opened by the composition root too.
     """
     app = Flask(__name__)
     data_dir = config.data_dir
@@ -50,6 +52,7 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     app.after_request(remember_locale)
     app.extensions["loto_hall"] = hall
     app.extensions["loto_documents"] = dict(documents or {})
+    app.extensions["loto_tournament"] = tournament
     app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"])
     certificate = None
     if config.server.tls:
@@ -61,6 +64,7 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(tournament_web.bp)
 
     @app.get("/api/openapi.json")
     def openapi():

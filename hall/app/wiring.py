@@ -112,8 +112,14 @@ class Wiring:
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
             from drivers.report_pdf import write_report_pdf
             from drivers.sheets import write_cards_pdf
+            from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
+            from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE, TournamentStore
+            tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)  # the OSGA day: its own file
             app, socketio = create_app(runtime.hall, config,
-                                       documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf})
+                                       documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,
+                                                  "tournament_sheets_pdf": write_sheets_pdf,
+                                                  "tournament_standings_pdf": write_standings_pdf},
+                                       tournament=tournament)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
@@ -156,6 +162,9 @@ class Wiring:
         try:
             self.supervisor.stop()
         finally:
+            tournament = self.app.extensions.get("loto_tournament")
+            if tournament is not None:
+                tournament.close()  # every event is already committed: this only releases the file
             self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.journal.last_seq)
 

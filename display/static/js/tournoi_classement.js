@@ -1,0 +1,50 @@
+/* The projector's standings: big rows, paged when the hall has more teams than fit; the current seating. */
+"use strict";
+(function () {
+  const {say, pair, poll} = window.Tournoi;
+  const {el} = window.Loto;
+  const body = document.querySelector("#tp-table tbody");
+  let rows = [], page = 0;
+  const PER_PAGE = 12;
+
+  function showPage() {
+    const pages = Math.max(1, Math.ceil(rows.length / PER_PAGE));
+    page = page % pages;
+    body.replaceChildren(...rows.slice(page * PER_PAGE, (page + 1) * PER_PAGE).map((r) => el("tr",
+      {class: (r.place <= 3 ? "medal m" + r.place : "") + (r.playoff_needed ? " tied" : "")},
+      el("td", {class: "num", text: String(r.place)}),
+      el("td", {class: "name"}, el("span", {class: "team", text: r.name}),
+         el("span", {class: "who", text: r.players.join(" & ") +
+           (r.playoff_needed ? " — " + say("tied") : r.playoff_wins ? " — " + say("playoff_wins", {n: r.playoff_wins}) : "")})),
+      el("td", {class: "num big", text: String(r.ranking)}),
+      el("td", {class: "num", text: String(r.game_points)}))));
+    document.getElementById("tp-page").textContent = pages > 1 ? (page + 1) + " / " + pages : "";
+  }
+
+  function render(data) {
+    if (!data) return;
+    document.getElementById("tp-title").textContent = data.title || document.getElementById("tp-title").textContent;
+    const status = document.getElementById("tp-status");
+    const game = document.getElementById("tp-game");
+    rows = data.standings || [];
+    if (data.phase === "none") { game.textContent = say("no_day"); }
+    else if (data.phase === "registration") { game.textContent = say("registration"); }
+    else if (data.phase === "running") {
+      game.textContent = say("game", {n: data.game, total: data.games}) + " · " + say("session", {n: data.session});
+    } else game.textContent = data.phase === "playoffs" ? say("playoffs") : say("finished");
+    const tables = data.tables || [];
+    document.getElementById("tp-seating-title").textContent = tables.length ? say("seating", {n: data.game}) : "";
+    document.getElementById("tp-tables").replaceChildren(...tables.map((t) => el("li", {class: t.done ? "done" : ""},
+      el("span", {class: "tn", text: String(t.table)}),
+      el("span", {class: "pairs"}, el("span", {text: pair(t.seats, 0, 2)}), el("span", {class: "vs", text: say("vs")}),
+         el("span", {text: pair(t.seats, 1, 3)})),
+      el("span", {class: "score", text: t.hands.length ? t.totals[0] + " – " + t.totals[1] : ""}))));
+    const waiting = tables.filter((t) => !t.done).map((t) => t.table);
+    status.textContent = data.phase === "running" ? (waiting.length ? say("waiting_tables", {tables: waiting.join(", ")})
+                                                                     : say("all_done")) : "";
+    showPage();
+  }
+
+  poll("/api/tournoi", render, 3000);
+  setInterval(() => { page += 1; showPage(); }, 12000);
+})();
