@@ -14,6 +14,7 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -114,7 +115,7 @@ def _sheet(c: Canvas, data: Mapping[str, Any], table: Mapping[str, Any], base_ur
     c.drawRightString(WIDTH - MARGIN, y - qr_size + 4 * mm, words["code"])
     c.setFont(BOLD, 24)
     c.drawRightString(WIDTH - MARGIN, y - qr_size - 5 * mm, table["code"])
-    y -= 30 * mm
+    y -= 36 * mm
     # seats
     seats = table["seats"]
     c.setFont(FONT, 12)
@@ -165,9 +166,10 @@ def _sheet(c: Canvas, data: Mapping[str, Any], table: Mapping[str, Any], base_ur
         x += width
     y -= row_h * (len(rows) + 1) + 8 * mm
     c.setFont(FONT, 10)
-    for line in (words["scan"], words["dealer"], words["rules"]):
-        c.drawString(MARGIN, y, _fit(line, FONT, 10, WIDTH - 2 * MARGIN))
-        y -= 5 * mm
+    for text in (words["scan"], words["dealer"], words["rules"]):
+        for line in simpleSplit(text, FONT, 10, WIDTH - 2 * MARGIN):
+            c.drawString(MARGIN, y, line)
+            y -= 5 * mm
     c.setFont(FONT, 8)
     c.drawString(MARGIN, MARGIN - 4 * mm, _fit(url, FONT, 8, WIDTH - 2 * MARGIN))
     c.showPage()
@@ -191,25 +193,28 @@ def write_standings_pdf(data: Mapping[str, Any], out: BinaryIO, *, hall_name: st
     final = data["phase"] in ("finished", "playoffs")
     title = words["final_title"] if final else words["standings_title"]
     c.setTitle(title)
-    columns = [(words["place"], 16 * mm), (words["team"], 55 * mm), (words["players"], 60 * mm),
-               (words["ranking"], 18 * mm), (words["game_points"], 25 * mm)]
+    columns = [(words["place"], 14 * mm), (words["team"], 94 * mm), (words["ranking"], 18 * mm),
+               (words["game_points"], 26 * mm), (words["note"], 28 * mm)]
     rows = data["standings"]
-    row_h = 8 * mm
+    row_h = 11 * mm
 
     def page_top() -> float:
         y = _header(c, data, hall_name, title, words)
         c.setFont(FONT, 10)
         played = f"{data.get('games_played', 0)} / {data['games']}"
-        c.drawString(MARGIN, y, _fit(words["rules"], FONT, 10, WIDTH - 2 * MARGIN - 30 * mm))
         c.drawRightString(WIDTH - MARGIN, y, played)
-        y -= 8 * mm
+        for line in simpleSplit(words["rules"], FONT, 10, WIDTH - 2 * MARGIN - 30 * mm):
+            c.drawString(MARGIN, y, line)
+            y -= 5 * mm
+        y -= 3 * mm
         c.setFillColor(colors.HexColor("#e6e6e6"))
         c.rect(MARGIN, y - row_h, WIDTH - 2 * MARGIN, row_h, stroke=0, fill=1)
         c.setFillColor(colors.black)
         c.setFont(BOLD, 11)
         x = MARGIN
         for name, width in columns:
-            c.drawString(x + 1.5 * mm, y - row_h + 2.5 * mm, _fit(name, BOLD, 11, width - 3 * mm))
+            c.setFont(BOLD, 10)
+            c.drawString(x + 1.5 * mm, y - row_h + 2.5 * mm, _fit(name, BOLD, 10, width - 3 * mm))
             x += width
         return y - row_h
 
@@ -218,18 +223,21 @@ def write_standings_pdf(data: Mapping[str, Any], out: BinaryIO, *, hall_name: st
         if y - row_h < MARGIN + 10 * mm:
             c.showPage()
             y = page_top()
-        cells = [str(row["place"]), row["name"], " & ".join(row["players"]), str(row["ranking"]),
-                 str(row["game_points"])]
-        c.setFont(BOLD if row["place"] <= 3 else FONT, 11)
-        x = MARGIN
-        for text, (_, width) in zip(cells, columns):
-            c.drawString(x + 1.5 * mm, y - row_h + 2.5 * mm, _fit(text, FONT, 11, width - 3 * mm))
-            x += width
         note = words["tied"] if row.get("playoff_needed") else (
             _fill(words["playoff_wins"], n=row["playoff_wins"]) if row.get("playoff_wins") else "")
-        if note:
-            c.setFont(FONT, 9)
-            c.drawRightString(WIDTH - MARGIN - 1 * mm, y - row_h + 2.5 * mm, note)
+        cells = [str(row["place"]), row["name"], str(row["ranking"]), str(row["game_points"]), note]
+        font = BOLD if row["place"] <= 3 else FONT
+        x = MARGIN
+        for i, (text, (_, width)) in enumerate(zip(cells, columns)):
+            size = 9 if i == len(cells) - 1 else 12
+            c.setFont(font, size)
+            c.drawString(x + 1.5 * mm, y - 5 * mm, _fit(text, font, size, width - 3 * mm))
+            if i == 1:  # the players under the team's name
+                c.setFont(FONT, 9)
+                c.setFillColor(colors.HexColor("#444444"))
+                c.drawString(x + 1.5 * mm, y - 9.2 * mm, _fit(" & ".join(row["players"]), FONT, 9, width - 3 * mm))
+                c.setFillColor(colors.black)
+            x += width
         c.setStrokeColor(colors.lightgrey)
         c.line(MARGIN, y - row_h, WIDTH - MARGIN, y - row_h)
         y -= row_h

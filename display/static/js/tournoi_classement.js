@@ -4,8 +4,18 @@
   const {say, pair, poll} = window.Tournoi;
   const {el} = window.Loto;
   const body = document.querySelector("#tp-table tbody");
-  let rows = [], page = 0;
-  const PER_PAGE = 12;
+  let rows = [], page = 0, PER_PAGE = 8;
+
+  /* as many rows as fit above the status line (measured once a row is on screen) */
+  function fit() {
+    const first = body.querySelector("tr");
+    if (!first) return;
+    const box = document.querySelector(".tp-standings").getBoundingClientRect();
+    const head = document.querySelector("#tp-table thead").getBoundingClientRect();
+    const status = document.getElementById("tp-status").getBoundingClientRect();
+    const bottom = Math.min(box.bottom, status.height ? status.top : box.bottom) - 40;
+    PER_PAGE = Math.max(3, Math.floor((bottom - head.bottom) / first.getBoundingClientRect().height));
+  }
 
   function showPage() {
     const pages = Math.max(1, Math.ceil(rows.length / PER_PAGE));
@@ -43,6 +53,9 @@
     status.textContent = data.phase === "running" ? (waiting.length ? say("waiting_tables", {tables: waiting.join(", ")})
                                                                      : say("all_done")) : "";
     showPage();
+    const before = PER_PAGE;
+    fit();
+    if (PER_PAGE !== before) showPage();
   }
 
   poll("/api/tournoi", render, 3000);

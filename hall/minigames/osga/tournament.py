@@ -362,7 +362,8 @@ def standings_view(day: Day) -> list[dict[str, Any]]:
     if day.tournament is None:
         return []
     by_id = {e.id: e for e in day.entries}
-    needed = {team for group in playoffs_needed(standings(day.tournament)) for team in group}
+    finished = day.tournament.finished  # a tie means a playoff only once every game is played (E24)
+    needed = {team for group in playoffs_needed(standings(day.tournament)) for team in group} if finished else set()
     rows = []
     for row in standings(day.tournament):
         entry = by_id[row.team]
@@ -397,7 +398,7 @@ def summary(day: Day) -> dict[str, Any]:
             "floater_playing": any(t.id == FLOATER_ID for t in tournament.teams),
             "tables": seating_view(day), "standings": standings_view(day), "out": out_of_standings(day),
             "playoffs": [list(p) for p in tournament.playoffs],
-            "playoff_groups": [list(g) for g in playoffs_needed(standings(tournament))],
+            "playoff_groups": [list(g) for g in playoffs_needed(standings(tournament))] if tournament.finished else [],
         })
     return data
 
