@@ -217,8 +217,15 @@ def desk_state():
 def table_state(table: int):
     """One table's sheet for its captain (the code is checked, so the page can say when it is wrong)."""
     _desk_or_captain(table)
-    data = _public(_store().day)
-    found = next(t for t in data["tables"] if t["table"] == table)
+    day = _store().day
+    data = _public(day)
+    found = next((t for t in data.get("tables", []) if t["table"] == table), None)
+    if found is None:
+        if day.tournament is None:
+            raise TournamentError("not_started")
+        if day.tournament.finished:
+            raise TournamentError("day_over")
+        raise TournamentError("bad_number", field="table", low=1, high=len(data["tables"]))
     return jsonify({"phase": data["phase"], "game": data["game"], "games": data["games"],
                     "session": data["session"], "table": found, "events": data["events"]})
 

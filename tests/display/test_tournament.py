@@ -239,3 +239,15 @@ def test_the_pages_answer_in_french_and_in_english(troom):
     assert "Bid Euchre tournament" in client.get("/tournoi/classement?lang=en").get_data(as_text=True)
     assert "PIN" in client.get("/tournoi").get_data(as_text=True)  # the desk asks for its PIN first
     assert "Ouvrir la feuille" in troom.app.test_client().get("/tournoi/table/3?lang=fr").get_data(as_text=True)
+
+
+def test_the_desk_asking_for_a_table_that_does_not_exist_gets_a_refusal_not_an_error(troom):
+    register(troom, 4)
+    assert desk(troom, "get", "/api/tournoi/tables/1").get_json()["error"] == "not_started"
+    desk(troom, "post", "/api/tournoi/start")
+    resp = desk(troom, "get", "/api/tournoi/tables/9")
+    assert resp.status_code == 422 and resp.get_json()["error"] == "bad_number"
+    assert desk(troom, "get", "/api/tournoi/tables/2").get_json()["table"]["table"] == 2
+    assert desk(troom, "post", "/api/tournoi/teams", {"name": "X", "players": "ab"}).get_json()["error"] in (
+        "registration_closed", "bad_name")
+    assert desk(troom, "post", "/api/tournoi/day", {"games_per_session": "six"}).get_json()["error"] == "bad_number"

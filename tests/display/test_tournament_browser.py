@@ -147,10 +147,42 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
         expect(proj.locator("#tp-tables li")).to_have_count(6)
         expect(proj.locator("#tp-game")).to_contain_text("Partie 2 sur 12")
         audit = proj.evaluate(TEXT_AUDIT)
-        assert audit["minSize"] >= 20 and audit["minContrast"] >= 4.5, audit
+        assert audit["minSize"] >= 24 and audit["minContrast"] >= 4.5, audit
         proj.screenshot(path=str(folder / "tournoi-classement.png"))
         assert all(url.startswith(tlive.url) for url in seen), "every request stays on the hall's server"
     finally:
         desk_ctx.close()
         phone_ctx.close()
         proj_ctx.close()
+
+
+def test_the_projector_shows_a_20_team_day_from_the_back_of_the_hall(tlive, browser, folder):
+    tlive.store.new_day("Jeux d'été 55+ — district de Sudbury")
+    for n in range(20):
+        name, a, b = TEAMS[n % len(TEAMS)]
+        tlive.store.submit("register", {"name": name if n < len(TEAMS) else f"{name} {n // len(TEAMS) + 1}",
+                                        "players": [a, b] if n < len(TEAMS) else [f"{a} {n}", f"{b} {n}"]})
+    tlive.store.submit("start", {})
+    for table in range(1, 11):
+        for hand in range(1, 9 if table != 4 else 6):
+            tlive.store.submit("hand", {"table": table, "hand": hand, "ns": (table * hand) % 9, "ew": 8 - (table * hand) % 9})
+    tlive.store.submit("close", {"table": 4})
+    tlive.store.submit("next", {})
+    for table in range(1, 4):
+        tlive.store.submit("hand", {"table": table, "hand": 1, "ns": 6, "ew": 2})
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
+    try:
+        proj = ctx.new_page()
+        proj.set_default_timeout(15_000)
+        proj.goto(tlive.url + "/tournoi/classement")
+        expect(proj.locator("#tp-game")).to_contain_text("Partie 2 sur 12")
+        expect(proj.locator("#tp-tables li")).to_have_count(10)  # ten tables fit beside the standings
+        status_top = proj.locator("#tp-status").bounding_box()["y"]
+        for box in (proj.locator("#tp-tables li").last.bounding_box(),
+                    proj.locator("#tp-table tbody tr").last.bounding_box()):
+            assert box["y"] + box["height"] <= status_top
+        audit = proj.evaluate(TEXT_AUDIT)
+        assert audit["minSize"] >= 24 and audit["minContrast"] >= 4.5, audit
+        proj.screenshot(path=str(folder / "tournoi-classement-20-equipes.png"))
+    finally:
+        ctx.close()

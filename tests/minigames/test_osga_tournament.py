@@ -256,3 +256,36 @@ def test_player_names_cover_every_seat_of_every_game():
             day = play_table(day, table["table"], [(4, 4)] * 8)
         day = apply_event(day, "next", {})
     assert day.phase in ("finished", "playoffs")
+
+
+KILLED_WRITER = """
+import sys
+from hall.minigames.osga.store import TournamentStore
+store = TournamentStore(sys.argv[1])
+store.new_day("Club")
+for n in range(1, 10_000):
+    store.submit("register", {"name": f"Équipe {n}", "players": [f"a{n}", f"b{n}"]})
+    print(store.version, flush=True)
+"""
+
+
+def test_every_acknowledged_event_survives_a_sigkill(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    path = tmp_path / "tournament.sqlite"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(path)], stdout=subprocess.PIPE, text=True,
+                            env=env)
+    acknowledged = 0
+    for line in proc.stdout:
+        acknowledged = int(line)
+        if acknowledged >= 30:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    store = TournamentStore(path)
+    assert store.version >= acknowledged and len(store.day.entries) == store.version - 1
+    assert [e.name for e in store.day.entries][:3] == ["Équipe 1", "Équipe 2", "Équipe 3"]
+    store.close()

@@ -4,7 +4,21 @@
   const {say, pair, poll} = window.Tournoi;
   const {el} = window.Loto;
   const body = document.querySelector("#tp-table tbody");
-  let rows = [], page = 0, PER_PAGE = 8;
+  let rows = [], page = 0, PER_PAGE = 8, seating = [], TABLES_PER_PAGE = 10;
+  const list = document.getElementById("tp-tables");
+
+  /* the seating pages too when a big hall has more tables than fit beside the standings */
+  function showTables() {
+    const pages = Math.max(1, Math.ceil(seating.length / TABLES_PER_PAGE));
+    const p = page % pages;
+    list.replaceChildren(...seating.slice(p * TABLES_PER_PAGE, (p + 1) * TABLES_PER_PAGE));
+    const first = list.querySelector("li");
+    if (!first) return;
+    const status = document.getElementById("tp-status").getBoundingClientRect();
+    const room = (status.height ? status.top : window.innerHeight) - list.getBoundingClientRect().top - 10;
+    const fits = Math.max(2, Math.floor(room / (first.getBoundingClientRect().height + 8)));
+    if (fits !== TABLES_PER_PAGE) { TABLES_PER_PAGE = fits; showTables(); }
+  }
 
   /* as many rows as fit above the status line (measured once a row is on screen) */
   function fit() {
@@ -29,6 +43,7 @@
       el("td", {class: "num big", text: String(r.ranking)}),
       el("td", {class: "num", text: String(r.game_points)}))));
     document.getElementById("tp-page").textContent = pages > 1 ? (page + 1) + " / " + pages : "";
+    showTables();
   }
 
   function render(data) {
@@ -44,11 +59,11 @@
     } else game.textContent = data.phase === "playoffs" ? say("playoffs") : say("finished");
     const tables = data.tables || [];
     document.getElementById("tp-seating-title").textContent = tables.length ? say("seating", {n: data.game}) : "";
-    document.getElementById("tp-tables").replaceChildren(...tables.map((t) => el("li", {class: t.done ? "done" : ""},
+    seating = tables.map((t) => el("li", {class: t.done ? "done" : ""},
       el("span", {class: "tn", text: String(t.table)}),
-      el("span", {class: "pairs"}, el("span", {text: pair(t.seats, 0, 2)}), el("span", {class: "vs", text: say("vs")}),
-         el("span", {text: pair(t.seats, 1, 3)})),
-      el("span", {class: "score", text: t.hands.length ? t.totals[0] + " – " + t.totals[1] : ""}))));
+      el("span", {class: "pairs"}, el("span", {text: pair(t.seats, 0, 2)}),
+         el("span", {}, el("span", {class: "vs", text: say("vs") + " "}), pair(t.seats, 1, 3))),
+      el("span", {class: "score", text: t.hands.length ? t.totals[0] + " – " + t.totals[1] : ""})));
     const waiting = tables.filter((t) => !t.done).map((t) => t.table);
     status.textContent = data.phase === "running" ? (waiting.length ? say("waiting_tables", {tables: waiting.join(", ")})
                                                                      : say("all_done")) : "";
