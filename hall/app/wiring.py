@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import os
 import signal
+import sqlite3
 import ssl
 import tempfile
 import threading
@@ -114,7 +115,11 @@ class Wiring:
             from drivers.sheets import write_cards_pdf
             from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
             from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE, TournamentStore
-            tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)  # the OSGA day: its own file
+            try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
+                tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)
+            except (OSError, ValueError, sqlite3.Error) as exc:
+                log.error("tournoi indisponible (%s) : %s", TOURNAMENT_FILE, exc)
+                tournament = None
             app, socketio = create_app(runtime.hall, config,
                                        documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,
                                                   "tournament_sheets_pdf": write_sheets_pdf,
