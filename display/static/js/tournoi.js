@@ -38,7 +38,8 @@
           onclick: () => { if (confirm(say("confirm_default", {name: t.name}))) act("POST", "/api/tournoi/teams/" + t.team + "/default"); }},
           say("make_default")) : null,
       open ? el("span", {class: "state", text: t.arrived ? say("arrived") : say("not_arrived")}) : null)));
-    if (data.floater && data.floater[0]) { $("td-floater-a").placeholder = data.floater[0]; $("td-floater-b").placeholder = data.floater[1]; }
+    const named = data.floater && data.floater[0];
+    $("td-floater-now").textContent = named ? say("floater") + " : " + data.floater.join(" & ") : "";
   }
 
   function renderTables(data) {
