@@ -12,14 +12,16 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, current_app, jsonify, render_template, request, session
+from flask.typing import ResponseReturnValue
 from flask_babel import Domain, get_locale
 
 from display import auth as A
 from display.auth import RateLimiter, csrf_token
 from display.errors import ApiError
+from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import (
     HAND_MAX, HAND_MIN, HANDS_PER_GAME, Day, TournamentError, check_code, summary, table_code,
 )
@@ -123,7 +125,7 @@ def _message(code: str, detail: dict) -> str:
         return str(template).split("%(")[0].rstrip(" :«")
 
 
-def _refusal(code: str, detail: dict | None = None, status: int | None = None):
+def _refusal(code: str, detail: dict | None = None, status: int | None = None) -> ResponseReturnValue:
     detail = dict(detail or {})
     body = {"error": code, "message": _message(code, detail)}
     body.update({k: v for k, v in detail.items() if isinstance(v, (str, int, float, bool, list)) and k not in body})
@@ -134,11 +136,11 @@ def _refusal(code: str, detail: dict | None = None, status: int | None = None):
 
 
 @bp.errorhandler(TournamentError)
-def _tournament_error(exc: TournamentError):
+def _tournament_error(exc: TournamentError) -> ResponseReturnValue:
     return _refusal(exc.code, exc.detail)
 
 
-def _store():
+def _store() -> TournamentStore:
     store = current_app.extensions.get("loto_tournament")
     if store is None:
         raise TournamentError("no_tournament")
@@ -201,20 +203,20 @@ def _with_codes(day: Day) -> dict[str, Any]:
 # --- API ------------------------------------------------------------------------------------------------
 
 @bp.get("/api/tournoi")
-def state():
+def state() -> ResponseReturnValue:
     """The public picture: phase, current game, tables with their sheets, live standings (no codes)."""
     return jsonify(_public(_store().day))
 
 
 @bp.get("/api/tournoi/desk")
-def desk_state():
+def desk_state() -> ResponseReturnValue:
     """The desk's picture: the public one plus each table's code for the current game."""
     _desk()
     return jsonify(_with_codes(_store().day))
 
 
 @bp.get("/api/tournoi/tables/<int:table>")
-def table_state(table: int):
+def table_state(table: int) -> ResponseReturnValue:
     """One table's sheet for its captain (the code is checked, so the page can say when it is wrong)."""
     _desk_or_captain(table)
     day = _store().day
@@ -230,13 +232,13 @@ def table_state(table: int):
                     "session": data["session"], "table": found, "events": data["events"]})
 
 
-def _submit(kind: str, data: dict[str, Any]):
+def _submit(kind: str, data: dict[str, Any]) -> ResponseReturnValue:
     day = _store().submit(kind, data)
     return jsonify(_public(day))
 
 
 @bp.post("/api/tournoi/day")
-def new_day():
+def new_day() -> ResponseReturnValue:
     """Open a new day: ``{title, games_per_session, sessions}`` (the seed's 2 × 6 games by default)."""
     _desk()
     data = _body()
@@ -246,7 +248,7 @@ def new_day():
 
 
 @bp.post("/api/tournoi/teams")
-def register():
+def register() -> ResponseReturnValue:
     """Register a team: ``{name, players: [a, b], arrived}`` (``arrived: false`` for a pre-registered team)."""
     _desk()
     data = _body()
@@ -255,7 +257,7 @@ def register():
 
 
 @bp.post("/api/tournoi/teams/<team>/<action>")
-def team_action(team: str, action: str):
+def team_action(team: str, action: str) -> ResponseReturnValue:
     """A team checks in (``arrive``), is marked ``absent``, or ``default``s during the day."""
     _desk()
     _body()
@@ -265,14 +267,14 @@ def team_action(team: str, action: str):
 
 
 @bp.post("/api/tournoi/floater")
-def floater():
+def floater() -> ResponseReturnValue:
     """Name the organisers' spare team: ``{players: [a, b]}``."""
     _desk()
     return _submit("floater", {"players": _body().get("players")})
 
 
 @bp.post("/api/tournoi/start")
-def start():
+def start() -> ResponseReturnValue:
     """Close registration and seat the first game."""
     _desk()
     _body()
@@ -280,7 +282,7 @@ def start():
 
 
 @bp.post("/api/tournoi/tables/<int:table>/hands")
-def hand(table: int):
+def hand(table: int) -> ResponseReturnValue:
     """Enter (or correct) one hand: ``{hand, ns, ew}``, by the desk or the table's captain (``X-Table-Code``)."""
     _desk_or_captain(table)
     data = _body()
@@ -288,7 +290,7 @@ def hand(table: int):
 
 
 @bp.post("/api/tournoi/tables/<int:table>/close")
-def close(table: int):
+def close(table: int) -> ResponseReturnValue:
     """Time is called at this table (E21): its game ends on the hands entered."""
     _desk_or_captain(table)
     _body()
@@ -296,7 +298,7 @@ def close(table: int):
 
 
 @bp.post("/api/tournoi/tables/<int:table>/reopen")
-def reopen(table: int):
+def reopen(table: int) -> ResponseReturnValue:
     """The desk reopens a sheet closed by mistake."""
     _desk()
     _body()
@@ -304,7 +306,7 @@ def reopen(table: int):
 
 
 @bp.post("/api/tournoi/next")
-def next_game():
+def next_game() -> ResponseReturnValue:
     """Every table is done: record the game, compute the movement (E22) and seat the next one."""
     _desk()
     _body()
@@ -312,7 +314,7 @@ def next_game():
 
 
 @bp.post("/api/tournoi/playoffs")
-def playoff():
+def playoff() -> ResponseReturnValue:
     """Record a 4-hand playoff between two tied teams (E24): ``{winner, loser}``."""
     _desk()
     data = _body()
@@ -321,14 +323,14 @@ def playoff():
 
 # --- documents ------------------------------------------------------------------------------------------
 
-def _maker(name: str):
+def _maker(name: str) -> Callable[..., None]:
     maker = current_app.extensions.get("loto_documents", {}).get(name)
     if maker is None:
         raise ApiError("not_found")
     return maker
 
 
-def _download(data: bytes | str, mimetype: str, filename: str):
+def _download(data: bytes | str, mimetype: str, filename: str) -> ResponseReturnValue:
     return current_app.response_class(data, mimetype=mimetype,
                                        headers={"Content-Disposition": f"attachment; filename={filename}"})
 
@@ -339,7 +341,7 @@ def _hall_name() -> str:
 
 
 @bp.get("/api/tournoi/sheets.pdf")
-def sheets_pdf():
+def sheets_pdf() -> ResponseReturnValue:
     """The current game's table assignments and one score sheet per table, with its code and QR code."""
     _desk()
     day = _store().day
@@ -353,7 +355,7 @@ def sheets_pdf():
 
 
 @bp.get("/api/tournoi/standings.pdf")
-def standings_pdf():
+def standings_pdf() -> ResponseReturnValue:
     """The standings (final once the day is over), printable."""
     _desk()
     data = _public(_store().day)
@@ -372,7 +374,7 @@ def safe_cell(value: Any) -> Any:
 
 
 @bp.get("/api/tournoi/standings.csv")
-def standings_csv():
+def standings_csv() -> ResponseReturnValue:
     """The standings as CSV (formula-safe), the teams out of the standings after them."""
     _desk()
     data = _public(_store().day)
@@ -416,7 +418,7 @@ def _pdf_words() -> dict[str, str]:
 
 # --- pages ----------------------------------------------------------------------------------------------
 
-def _page(template: str, page: str, desk_only: bool, **extra):
+def _page(template: str, page: str, desk_only: bool, **extra) -> ResponseReturnValue:
     role = session.get("role")
     logged = not desk_only or role in ("desk", "admin")
     boot = {"page": page, "lang": str(get_locale()), "strings": {}, "words": _words(),
@@ -427,15 +429,15 @@ def _page(template: str, page: str, desk_only: bool, **extra):
 
 
 @bp.get("/tournoi")
-def desk_page():
+def desk_page() -> ResponseReturnValue:
     return _page("tournoi.html", "tournoi", True)
 
 
 @bp.get("/tournoi/classement")
-def projector_page():
+def projector_page() -> ResponseReturnValue:
     return _page("tournoi_classement.html", "tournoi_classement", False)
 
 
 @bp.get("/tournoi/table/<int:table>")
-def table_page(table: int):
+def table_page(table: int) -> ResponseReturnValue:
     return _page("tournoi_table.html", "tournoi_table", False, table=table)

@@ -182,7 +182,7 @@ def test_the_sheets_and_standings_pdfs_read_back(troom):
     assert "Placement des tables" in pages[0] and "Les As-a" in pages[0]
     codes = [table_code(troom.store.day, n) for n in (1, 2, 3)]
     for page, code in zip(pages[1:], codes):
-        assert "Feuille de pointage" in page and code in page and f"/tournoi/table/" in page
+        assert "Feuille de pointage" in page and code in page and "/tournoi/table/" in page
     standings = pdf_text(desk(troom, "get", "/api/tournoi/standings.pdf").get_data())
     assert "Classement" in standings[0] and "Cavaliers" in standings[0]
     assert desk(troom, "get", "/api/tournoi/standings.pdf", role="speaker").status_code == 403
