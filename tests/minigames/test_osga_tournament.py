@@ -289,3 +289,33 @@ def test_every_acknowledged_event_survives_a_sigkill(tmp_path):
     assert store.version >= acknowledged and len(store.day.entries) == store.version - 1
     assert [e.name for e in store.day.entries][:3] == ["Équipe 1", "Équipe 2", "Équipe 3"]
     store.close()
+
+
+def oracle_move(table: int, seat: int, ns: int, ew: int, first: bool, tables: int) -> tuple[int, int]:
+    """Brute force, straight from the rule text (E22): where one player sits next, seat by seat.
+
+    Winners (N–S on a tie) split: the one from N or E goes up (1 table, 2 after a session's first game) and sits
+    S, the partner goes down and sits W. Losers stay (move 1 up/down after the first game): the one from N or E
+    takes N, the partner takes E.
+    """
+    winners = 1 if ew > ns else 0
+    upper = seat in (0, 1)  # N or E
+    if seat % 2 == winners:
+        step = 2 if first else 1
+        return ((table + step) % tables, 2) if upper else ((table - step) % tables, 3)
+    step = 1 if first else 0
+    return ((table + step) % tables, 0) if upper else ((table - step) % tables, 1)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 15), st.booleans(), st.data())
+def test_E22_the_movement_matches_a_player_by_player_oracle(tables, first, data):
+    from hall.minigames.osga.movement import Seating, next_seating
+    seating = Seating(tuple(tuple(f"p{k}{s}" for s in "NESW") for k in range(tables)))
+    results = [(data.draw(st.integers(-20, 40)), data.draw(st.integers(-20, 40))) for _ in range(tables)]
+    moved = next_seating(seating, results, first_of_session=first)
+    where = {p: (k, s) for k, t in enumerate(moved.tables) for s, p in enumerate(t)}
+    for k, (table, (ns, ew)) in enumerate(zip(seating.tables, results)):
+        for seat, player in enumerate(table):
+            assert where[player] == oracle_move(k, seat, ns, ew, first, tables)
+    assert sorted(where) == sorted(p for t in seating.tables for p in t)
