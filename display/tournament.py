@@ -107,6 +107,7 @@ JS_WORDS = {
     "hands_done": _l("%(n)s main(s) sur 8"),
     "sheet_closed": _l("Feuille close"),
     "bad_code": _l("Code de table faux : recopiez le code imprimé sur la feuille de cette partie."),
+    "new_game": _l("Nouvelle partie : entrez le code imprimé sur la nouvelle feuille."),
 }
 
 

@@ -19,10 +19,17 @@
     } catch (e) { return {ok: false, status: 0, data: {message: say("network")}}; }
   }
 
-  function askCode(message) {
+  /* Without a valid code: ask for it, and show who sits at this table now (the movement, from the public state). */
+  async function askCode(message) {
     $("tt-sheet").hidden = true;
     $("tt-code-form").hidden = false;
     $("tt-game").textContent = message || "";
+    try {
+      const data = await (await fetch("/api/tournoi", {headers: {"Accept": "application/json"}})).json();
+      const here = (data.tables || []).find((t) => t.table === table);
+      $("tt-now").textContent = here ? say("seating", {n: data.game}) + " : " + pair(here.seats, 0, 2) + " " +
+                                       say("vs") + " " + pair(here.seats, 1, 3) : "";
+    } catch (e) { $("tt-now").textContent = ""; }
   }
 
   function render(data) {
@@ -51,9 +58,16 @@
 
   let last = null;
   async function load() {
-    if (!code) { askCode(); return; }
+    if (!code) { askCode($("tt-game").textContent); return; }  // keep the last sentence; no guessing
     const res = await call("GET", "/api/tournoi/tables/" + table);
-    if (!res.ok) { sessionStorage.removeItem(key); askCode(res.data.message); return; }
+    if (!res.ok) {
+      const had = sessionStorage.getItem(key) === code && sheet !== null;  // the game moved on: a new sheet, a new code
+      sessionStorage.removeItem(key);
+      code = "";  // never retried on its own: wrong codes are rate-limited
+      askCode(had ? say("new_game") : res.data.message);
+      return;
+    }
+    $("tt-now").textContent = "";
     sessionStorage.setItem(key, code);
     last = res.data;
     render(res.data);
