@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from display import api, network, pages, portal, sockets
 from display import documents as documents_api
 from display.crowd import SocketCaps
+from display import tournament as tournament_web
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
@@ -33,13 +34,15 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall: HallPort, config, documents: dict | None = None,
+def create_app(hall: HallPort, config, documents: dict | None = None, tournament=None,
                async_mode: str = "threading") -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
-    ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``),
-    handed in by the composition root; without them those downloads answer 404. ``async_mode`` is ``"gevent"`` under
-    gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick eventlet first when installed).
+    ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``,
+    the tournament's), handed in by the composition root; without them those downloads answer 404. ``tournament``
+    is the OSGA day's store (``hall.minigames.osga.store.TournamentStore``), opened by the composition root too.
+    ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick
+    eventlet first when installed).
     """
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
@@ -56,6 +59,7 @@ def create_app(hall: HallPort, config, documents: dict | None = None,
     app.after_request(remember_locale)
     app.extensions["loto_hall"] = hall
     app.extensions["loto_documents"] = dict(documents or {})
+    app.extensions["loto_tournament"] = tournament
     app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
                                        idle_s=config.server.staff_idle_h * 3600, changed=hall.pin_hashes)
     certificate = None
@@ -73,6 +77,7 @@ def create_app(hall: HallPort, config, documents: dict | None = None,
     from display import api_programme, api_sales   # issue 16: the sales desk, the programme editor
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
+    app.register_blueprint(tournament_web.bp)
 
     @app.get("/api/openapi.json")
     def openapi():

@@ -17,7 +17,7 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
                           "reprint", "speaker_state", "card", "page:speaker", "page:controle"}),
     "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
     "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots", "sell", "pay_sale", "sales_summary",
-                       "page:caisse"}),
+                       "page:caisse", "tournament_desk"}),
     "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed"}),
     # admin only (no row lists them): void_sale, edit_programme, change_pin, import_cards, cards_csv, cards_pdf, admin_info, device_test, report, page:admin
 })

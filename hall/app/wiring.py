@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import os
 import signal
+import sqlite3
 import ssl
 import tempfile
 import threading
@@ -122,12 +123,21 @@ class Wiring:
             from drivers.report_pdf import write_report_pdf
             from drivers.sheets import write_cards_pdf
             from drivers.table_tent import write_table_tent_pdf
+            from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
+            from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE, TournamentStore
             if options.async_mode == "gevent":
                 offload_blocking_io(runtime)
+            try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
+                tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)
+            except (OSError, ValueError, sqlite3.Error) as exc:
+                log.error("tournoi indisponible (%s) : %s", TOURNAMENT_FILE, exc)
+                tournament = None
             app, socketio = create_app(runtime.hall, config,
                                        documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,
-                                                  "table_tent_pdf": write_table_tent_pdf},
-                                       async_mode=options.async_mode)
+                                                  "table_tent_pdf": write_table_tent_pdf,
+                                                  "tournament_sheets_pdf": write_sheets_pdf,
+                                                  "tournament_standings_pdf": write_standings_pdf},
+                                       tournament=tournament, async_mode=options.async_mode)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
@@ -171,6 +181,9 @@ class Wiring:
         try:
             self.supervisor.stop()
         finally:
+            tournament = self.app.extensions.get("loto_tournament")
+            if tournament is not None:
+                tournament.close()  # every event is already committed: this only releases the file
             self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
 

@@ -286,3 +286,45 @@ def test_E21_when_time_is_called_the_hand_is_finished_and_no_new_hand_starts():
         seat = to_move(state)[0]
         state = apply(state, seat, legal_moves(state, seat)[0])
     assert state.phase == "over" and state.hands_played == 1 and outcome(state).reason == "time called"
+
+
+def test_E21_after_time_is_called_an_all_pass_redeal_starts_no_new_hand():
+    state = run(dealt(dealer=3, all_pass="redeal"), PASS)
+    state = apply(state, 1, ("time",))
+    state = run(state, PASS, PASS, PASS)
+    assert state.phase == "over" and to_move(state) == () and state.hands_played == 0 and state.scores == (0, 0)
+    assert outcome(state).reason == "time called" and outcome(state).winners == (0, 1, 2, 3)
+
+
+@pytest.mark.parametrize("reason", ["exposed_card", "hesitation"])
+def test_E21_after_time_is_called_the_officials_redeal_starts_no_new_hand(reason):
+    state = run(dealt(), PASS)
+    state = apply(state, 1, ("penalty", 1, "out_of_turn"))
+    state = apply(state, 1, ("time",))
+    state = apply(state, 1, ("redeal", reason))
+    assert state.phase == "over" and state.hands_played == 0 and state.scores == (0, -5)
+    assert outcome(state).winners == (0, 2) and outcome(state).reason == "time called"
+    assert not is_legal(state, 0, PASS) and not is_legal(state, 0, ("redeal", reason))
+
+
+def test_E21_before_time_is_called_a_redeal_still_deals_again():
+    state = apply(run(dealt(), PASS), 1, ("redeal", "hesitation"))
+    assert state.phase == "deal" and to_move(state) == (CHANCE,) and state.dealer == 0
+
+
+def test_E19_a_defender_renege_after_overtricks_leaves_the_bidders_the_tricks_they_took():
+    state = run(dealt(), ("bid", 2, "S"), PASS, PASS, PASS)  # seat 1 bids 2 spades
+    state = run(state, ("play", "AS"), ("play", "JS"), ("play", "JC"), ("play", "KH"))
+    assert state.tricks == (1, 0)
+    # make the bidders hold 3 tricks already, then a defender reneges
+    state = replace(state, tricks=(1, 3))
+    state = apply(state, to_move(state)[0], ("renege", 0))
+    assert state.history[-1].points == (-5, 3)  # max(bid 2, tricks 3); the offenders' trick counts nothing
+
+
+def test_E19_both_sides_follow_one_rule_offenders_pay_five_and_score_no_tricks():
+    for offender, expected in ((0, (-5, 2)), (1, (1, -7))):
+        state = run(dealt(), ("bid", 2, "S"), PASS, PASS, PASS)
+        state = run(state, ("play", "AS"), ("play", "JS"), ("play", "JC"), ("play", "KH"))
+        state = apply(state, to_move(state)[0], ("renege", offender))
+        assert state.history[-1].points == expected

@@ -44,11 +44,12 @@ def euchre_check(seat, move, before, after) -> None:
 
 def pr_check(seat, move, before, after) -> None:
     """Points Rouges invariants: 70 pieces, 166 tokens, only blue points covered, each once."""
-    held = sum(len(r) for r in after.racks) + len(after.pile) + sum(after.jokers)
+    aside = [after.held[1]] if after.held is not None else []  # a swapped piece waits for its replacement
+    held = sum(len(r) for r in after.racks) + len(after.pile) + sum(after.jokers) + len(aside)
     assert held + after.used == 70
     on_boards = sum(b.tokens for b in after.boards)
     assert after.pot + on_boards + sum(after.won) == 166
-    unused = list(after.pile) + [p for r in after.racks for p in r]
+    unused = list(after.pile) + [p for r in after.racks for p in r] + aside
     assert after.pot == sum(1 if p == JOKER else len(SHAPES[p]) for p in unused) + sum(after.jokers)
     for board in after.boards:
         assert board.covered & ~BOARD_MASKS[board.letter] == 0

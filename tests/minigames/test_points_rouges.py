@@ -162,8 +162,40 @@ def test_P9_no_voluntary_pass_and_a_stuck_player_without_jokers_passes_or_swaps(
                           jokers=(0, 1)), stack=())
     assert sorted(legal_moves(state, 0)) == [("pass",), ("swap", "S06"), ("swap", "S07")]
     after = apply(state, 0, ("swap", "S07"))
-    assert Counter(after.pile)["S07"] == Counter(state.pile)["S07"] + 1 and len(after.racks[0]) == 4
-    assert to_move(after) == (CHANCE,)
+    assert Counter(after.pile)["S07"] == Counter(state.pile)["S07"] and len(after.racks[0]) == 4
+    assert to_move(after) == (CHANCE,) and after.held == (0, "S07")
+    refilled = apply(after, CHANCE, chance(after, __import__("random").Random(1)))
+    assert Counter(refilled.pile)["S07"] == Counter(state.pile)["S07"] + 1 and refilled.held is None
+
+
+@pytest.mark.parametrize("solitaire", [False, True])
+def test_P9_P11_a_swap_never_gives_back_the_piece_swapped(solitaire):
+    """The seed swaps a rack piece *against a piece of the pile*: the replacement is drawn first."""
+    import random
+    if solitaire:
+        state = replace(setup(1, None), phase="play", boards=(Board("K"),),
+                        racks=(("S17",) * 3 + ("S13",) * 3 + ("S16",) * 2,), pile=("S18",))
+    else:
+        state = replace(table(boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5),
+                              jokers=(0, 1), pile=("S18",)), stack=())
+    after = apply(state, 0, ("swap", "S16" if solitaire else "S07"))
+    assert after.pile == ("S18",)  # the swapped piece is not in the pile the refill is drawn from
+    for seed in range(20):
+        draw = chance(after, random.Random(seed))
+        assert draw == ("piece", 0, "S18")
+    refilled = apply(after, CHANCE, draw)
+    assert "S18" in refilled.racks[0] and refilled.pile == (("S16",) if solitaire else ("S07",))
+    assert refilled.held is None and len(refilled.racks[0]) == len(state.racks[0])
+
+
+def test_P8_P9_a_swap_that_draws_the_13th_joker_keeps_the_piece_aside_until_the_rack_is_full():
+    state = replace(table(boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5),
+                          jokers=(0, 1), pile=(JOKER, "S18")), stack=())
+    after = apply(state, 0, ("swap", "S07"))
+    after = apply(after, CHANCE, ("piece", 0, JOKER))
+    assert after.jokers[0] == 1 and after.pile == ("S18",) and after.held == (0, "S07")
+    after = apply(after, CHANCE, ("piece", 0, "S18"))
+    assert after.pile == ("S07",) and after.held is None and len(after.racks[0]) == 5
 
 
 def test_P10_the_game_ends_right_after_the_move_that_leaves_no_joker_in_any_hand():

@@ -73,12 +73,15 @@ def apply_official(state: EuchreState, move: tuple) -> EuchreState:
 
 def _renege(state: EuchreState, offender: int) -> EuchreState:
     """Return the state after a renege stops the hand (E19, our reading of rule 14)."""
+    # One rule for both sides (our decision, docs/osga.md): the offending team pays 5 and its tricks count
+    # for nothing (the bidders also lose their contract); the innocent team keeps the best it had secured:
+    # defenders their tricks already taken (E16), bidders their contract (rule 14) or more if they already
+    # took more tricks on a numeric bid (E16 counts overtricks).
     contract = state.contract
     bidders = team_of(contract.seat)
     points = [0, 0]
     if team_of(offender) != bidders:
-        points[bidders], points[1 - bidders] = contract_value(contract), -PENALTY
+        points[bidders], points[1 - bidders] = max(contract_value(contract), state.tricks[bidders]), -PENALTY
     else:
-        # the defenders keep the tricks they already took: E16 says they always score them
         points[bidders], points[1 - bidders] = -contract_value(contract) - PENALTY, state.tricks[1 - bidders]
     return close_hand(state, (points[0], points[1]), note=f"renege seat {offender}")

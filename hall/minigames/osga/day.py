@@ -25,7 +25,7 @@ PLAYOFF_HANDS = 4  # E24: a 4-hand playoff, each player deals once
 FLOATER_ID = "FLOATER"
 
 __all__ = ["Tournament", "Team", "Standing", "new_tournament", "current_seating", "record_games",
-           "default_team", "record_playoff", "standings", "playoffs_needed", "simulate_day"]
+           "default_team", "record_playoff", "standings", "playoffs_needed", "simulate_day", "bot_day"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,12 +116,18 @@ def standings(tournament: Tournament) -> list[Standing]:
     return rank_teams(ranked, tournament.records, tournament.playoffs, tournament.defaulted)
 
 
-def bot_game(seats: Sequence[str], rng: random.Random, hands: int = 8) -> tuple[int, int]:
-    """Return ``(ns_points, ew_points)`` of one game played by four Euchre bots (seats N, E, S, W)."""
+def bot_hands(seats: Sequence[str], rng: random.Random, hands: int = 8) -> list[tuple[int, int]]:
+    """Return each hand's ``(ns_points, ew_points)`` of one game played by four Euchre bots (seats N, E, S, W)."""
     euchre = get_game("euchre")
     bot = euchre.bots["default"]
     match = play_out(euchre, 4, [bot] * 4, rng, EuchreOptions(hands=hands))
-    return match.state.scores
+    return [record.points for record in match.state.history]  # bots draw no penalty: they sum to the scores
+
+
+def bot_game(seats: Sequence[str], rng: random.Random, hands: int = 8) -> tuple[int, int]:
+    """Return ``(ns_points, ew_points)`` of one game played by four Euchre bots (seats N, E, S, W)."""
+    points = bot_hands(seats, rng, hands)
+    return sum(p[0] for p in points), sum(p[1] for p in points)
 
 
 def _settle_playoffs(tournament: Tournament, rng: random.Random, max_rounds: int = 10) -> Tournament:
@@ -141,17 +147,26 @@ def _settle_playoffs(tournament: Tournament, rng: random.Random, max_rounds: int
     return tournament
 
 
-def simulate_day(teams: int, seed: int) -> str:
-    """Return the printable standings of a whole bot-played day: ``teams`` district teams, 12 games."""
+def bot_day(teams: int, seed: int) -> tuple[Tournament, list[list[list[tuple[int, int]]]]]:
+    """Return a whole bot-played day: the final tournament (playoffs settled) and, game by game and table by
+    table, each hand's points as the bots played them (what the captains would enter)."""
     if teams < 1:
         raise ValueError(f"teams must be at least 1, not {teams}")
     rng = random.Random(seed)
     roster = [Team(f"T{n:02d}", (f"T{n:02d}-a", f"T{n:02d}-b")) for n in range(1, teams + 1)]
     tournament = new_tournament(roster)
+    games: list[list[list[tuple[int, int]]]] = []
     while not tournament.finished:
         seating = current_seating(tournament)
-        tournament = record_games(tournament, [bot_game(table, rng) for table in seating.tables])
-    tournament = _settle_playoffs(tournament, rng)
+        hands = [bot_hands(table, rng) for table in seating.tables]
+        games.append(hands)
+        tournament = record_games(tournament, [(sum(h[0] for h in t), sum(h[1] for h in t)) for t in hands])
+    return _settle_playoffs(tournament, rng), games
+
+
+def simulate_day(teams: int, seed: int) -> str:
+    """Return the printable standings of a whole bot-played day: ``teams`` district teams, 12 games."""
+    tournament, _ = bot_day(teams, seed)
     tables = len(tournament.teams) // 2
     games = tournament.games_per_session * tournament.sessions
     title = (f"OSGA Bid Euchre - simulated day: {teams} team(s), {tables} table(s), {games} games, seed {seed}")

@@ -90,9 +90,20 @@ def _apply_chance(state: PRState, move) -> PRState:
     _, seat, piece = move
     pile = _remove(state.pile, [piece])
     if piece == JOKER and not state.solitaire:  # kept off the rack; the player draws again
-        return replace(state, pile=pile, jokers=_with(state.jokers, seat, state.jokers[seat] + 1))
+        return _return_held(replace(state, pile=pile, jokers=_with(state.jokers, seat, state.jokers[seat] + 1)))
     state = replace(state, pile=pile, racks=_with(state.racks, seat, tuple(sorted(state.racks[seat] + (piece,)))))
+    state = _return_held(state)
     return _solitaire_stuck(state) if state.solitaire else state
+
+
+def _return_held(state: PRState) -> PRState:
+    """Return the state with a swapped piece back in the pile once its replacement is on the rack (P9, P11)."""
+    if state.held is None:
+        return state
+    seat, piece = state.held
+    if len(state.racks[seat]) < rack_size(state) and state.pile:
+        return state  # still drawing (the 13th joker was drawn): the swapped piece stays aside
+    return replace(state, held=None, pile=tuple(sorted(state.pile + (piece,))))
 
 
 def _solitaire_stuck(state: PRState) -> PRState:
@@ -235,10 +246,9 @@ def apply(state: PRState, seat: int, move) -> PRState:
         return replace(state, phase="play", boards=(Board(move[1]),), stack=())
     if kind == "place":
         return _end_turn(_place(state, seat, move[1], move[2]))
-    if kind == "swap":  # the piece goes back into the pile; the refill is a chance move
+    if kind == "swap":  # exchanged against a piece *of the pile*: set aside, back in once the refill is drawn
         state = replace(state, racks=_with(state.racks, seat, _remove(state.racks[seat], [move[1]])),
-                        pile=tuple(sorted(state.pile + (move[1],))), swaps=state.swaps + 1,
-                        passes=state.passes + 1)
+                        held=(seat, move[1]), swaps=state.swaps + 1, passes=state.passes + 1)
         return state if state.solitaire else _end_turn(state)
     return _end_turn(replace(state, passes=state.passes + 1))
 

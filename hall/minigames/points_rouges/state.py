@@ -64,6 +64,7 @@ class PRState:
     swaps: int = 0
     completed: tuple[tuple[int, str], ...] = ()  # (seat, board letter) in order
     reason: str = ""
+    held: tuple[int, str] | None = None  # (seat, piece) swapped out, set aside until the replacement is drawn
 
     @property
     def solitaire(self) -> bool:

@@ -1,0 +1,408 @@
+"""The OSGA tournament day as the desk runs it (RULES E20–E25, docs/osga.md): a pure fold over events.
+
+The day is a value rebuilt from its events, in order, by :func:`apply_event`; a bad event raises
+:class:`TournamentError` (a stable snake_case code and details) and changes nothing. Events:
+
+``create``   {secret, title, games_per_session, sessions} — a new day (any earlier one is closed)
+``register`` {name, players: [a, b], arrived}          — a district team, before the start
+``arrive``   {team} / ``absent`` {team}                  — check-in of a pre-registered team (late arrivals)
+``floater``  {players: [a, b]}                          — the organisers' spare team (E25)
+``start``    {}                                         — registration closes; absent teams are out (seed A)
+``hand``     {table, hand, ns, ew}                      — one hand of the current game at a table (1-based)
+``close``    {table} / ``reopen`` {table}               — time called (E21) / the desk reopens a sheet
+``next``     {}                                         — every table is done: record the game and move (E22)
+``default``  {team}                                     — a team defaults: out of the standings (seed A, E25)
+``playoff``  {winner, loser}                            — a 4-hand playoff between two tied teams (E24)
+
+The movement and the ranking are :mod:`hall.minigames.osga.day`'s, so a day entered hand by hand gives
+the same standings as ``loto-hall games tournament`` for the same hands.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from hall.minigames.osga.day import (
+    FLOATER_ID, GAMES_PER_SESSION, SESSIONS_PER_DAY, Tournament, current_seating, default_team, new_tournament,
+    record_games, record_playoff, standings,
+)
+from hall.minigames.osga.standings import Standing, Team, playoffs_needed
+
+HANDS_PER_GAME = 8  # seed C.1: a game is 8 hands
+MAX_TEAMS = 80  # 40 tables: twice the seed's 20 regulation tables
+MAX_NAME = 40
+# One hand can give at most a moonshot (+24); at worst a failed moonshot (−24), a renege (−5) and two more
+# 5-point penalties (rules 6, 13): −39. Anything outside is a typing mistake.
+HAND_MIN, HAND_MAX = -39, 24
+CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read aloud and typed on a phone
+CODE_LENGTH = 5
+
+
+class TournamentError(ValueError):
+    """A refused event: ``code`` is stable snake_case, ``detail`` fills the message."""
+
+    def __init__(self, code: str, **detail: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A registered district team: id ``T01``…, display name, its two players' names, checked in or not."""
+
+    id: str
+    name: str
+    players: tuple[str, str]
+    arrived: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """The score sheet of one table for the current game: each hand ``(ns, ew)``; ``closed`` once time is called."""
+
+    hands: tuple[tuple[int, int], ...] = ()
+    closed: bool = False
+
+    @property
+    def done(self) -> bool:
+        """Whether the table's game is over: 8 hands entered, or time called (E21)."""
+        return self.closed or len(self.hands) >= HANDS_PER_GAME
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Return the game points of N–S and E–W so far."""
+        return sum(h[0] for h in self.hands), sum(h[1] for h in self.hands)
+
+
+@dataclass(frozen=True, slots=True)
+class Day:
+    """The whole tournament day; ``tournament`` is None until the start."""
+
+    secret: str = ""
+    title: str = ""
+    games_per_session: int = GAMES_PER_SESSION
+    sessions: int = SESSIONS_PER_DAY
+    entries: tuple[Entry, ...] = ()
+    floater: tuple[str, str] = ("", "")
+    tournament: Tournament | None = None
+    sheets: tuple[Sheet, ...] = ()
+    absent: tuple[str, ...] = ()  # teams not checked in at the start (seed A: in default)
+    events: int = 0
+
+    @property
+    def phase(self) -> str:
+        """``none`` (no day yet), ``registration``, ``running``, ``playoffs`` (medal ties left) or ``finished``."""
+        if not self.secret:
+            return "none"
+        if self.tournament is None:
+            return "registration"
+        if not self.tournament.finished:
+            return "running"
+        return "playoffs" if playoffs_needed(standings(self.tournament)) else "finished"
+
+
+def _text(value: Any, field: str) -> str:
+    """Return a cleaned name, or refuse it."""
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_NAME:
+        raise TournamentError("bad_name", field=field, max=MAX_NAME)
+    text = " ".join(value.split())
+    if any(ord(c) < 32 for c in text):
+        raise TournamentError("bad_name", field=field, max=MAX_NAME)
+    return text
+
+
+def _int(value: Any, field: str, low: int, high: int) -> int:
+    """Return an int within ``[low, high]`` (no bool, no float), or refuse it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TournamentError("bad_number", field=field, low=low, high=high)
+    return value
+
+
+def _players(value: Any) -> tuple[str, str]:
+    """Return two players' names."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise TournamentError("bad_name", field="players", max=MAX_NAME)
+    return _text(value[0], "players"), _text(value[1], "players")
+
+
+def _entry(day: Day, team: Any) -> Entry:
+    """Return the registered team ``team``."""
+    found = next((e for e in day.entries if e.id == team), None)
+    if found is None:
+        raise TournamentError("unknown_team", team=str(team)[:20])
+    return found
+
+
+def _running(day: Day) -> Tournament:
+    """Return the tournament if games are being played, or refuse."""
+    if day.tournament is None:
+        raise TournamentError("not_started")
+    if day.tournament.finished:
+        raise TournamentError("day_over")
+    return day.tournament
+
+
+def _table(day: Day, value: Any) -> int:
+    """Return the 0-based index of table ``value`` (1-based) of the current game."""
+    _running(day)
+    return _int(value, "table", 1, len(day.sheets)) - 1
+
+
+def _with_sheet(day: Day, index: int, sheet: Sheet) -> Day:
+    """Return ``day`` with table ``index``'s sheet replaced."""
+    return replace(day, sheets=day.sheets[:index] + (sheet,) + day.sheets[index + 1:])
+
+
+def _blank_sheets(tournament: Tournament) -> tuple[Sheet, ...]:
+    """Return empty sheets for the next game (none once the day is over)."""
+    return () if tournament.finished else tuple(Sheet() for _ in current_seating(tournament).tables)
+
+
+def _start(day: Day) -> Day:
+    """Close registration: the arrived teams play, a floater fills an odd count (E25)."""
+    if day.tournament is not None:
+        raise TournamentError("already_started")
+    playing = [e for e in day.entries if e.arrived]
+    if len(playing) < 2:
+        raise TournamentError("too_few_teams", minimum=2)
+    roster = [Team(e.id, (f"{e.id}-a", f"{e.id}-b")) for e in playing]
+    tournament = new_tournament(roster, day.games_per_session, day.sessions)
+    return replace(day, tournament=tournament, sheets=_blank_sheets(tournament),
+                   absent=tuple(e.id for e in day.entries if not e.arrived))
+
+
+def _hand(day: Day, data: Mapping[str, Any]) -> Day:
+    """Record (or correct) one hand at one table."""
+    index = _table(day, data.get("table"))
+    sheet = day.sheets[index]
+    if sheet.closed:
+        raise TournamentError("table_closed", table=index + 1)
+    number = _int(data.get("hand"), "hand", 1, HANDS_PER_GAME)
+    if number > len(sheet.hands) + 1:
+        raise TournamentError("hand_out_of_order", table=index + 1, expected=len(sheet.hands) + 1)
+    points = (_int(data.get("ns"), "ns", HAND_MIN, HAND_MAX), _int(data.get("ew"), "ew", HAND_MIN, HAND_MAX))
+    hands = sheet.hands[:number - 1] + (points,) + sheet.hands[number:]
+    return _with_sheet(day, index, replace(sheet, hands=hands))
+
+
+def _next(day: Day) -> Day:
+    """Record the game of every table and compute the movement (E22) or the next session's opening (E23)."""
+    tournament = _running(day)
+    waiting = [k + 1 for k, sheet in enumerate(day.sheets) if not sheet.done]
+    if waiting:
+        raise TournamentError("tables_not_done", tables=waiting)
+    tournament = record_games(tournament, [sheet.totals for sheet in day.sheets])
+    return replace(day, tournament=tournament, sheets=_blank_sheets(tournament))
+
+
+def _default(day: Day, team: Any) -> Day:
+    """A team defaults: it leaves the standings and an unranked substitute pair takes its seats (seed A, E25)."""
+    tournament = _running(day)
+    entry = _entry(day, team)
+    if entry.id in tournament.defaulted or entry.id in day.absent:
+        raise TournamentError("already_defaulted", team=entry.id)
+    return replace(day, tournament=default_team(tournament, entry.id))
+
+
+def _playoff(day: Day, data: Mapping[str, Any]) -> Day:
+    """Record a playoff between two teams tied on ranking and game points, once every game is played (E24)."""
+    if day.tournament is None or not day.tournament.finished:
+        raise TournamentError("playoff_too_early")
+    winner, loser = _entry(day, data.get("winner")).id, _entry(day, data.get("loser")).id
+    rows = {row.team: row for row in standings(day.tournament)}
+    if winner == loser or winner not in rows or loser not in rows or \
+            (rows[winner].ranking, rows[winner].game_points) != (rows[loser].ranking, rows[loser].game_points):
+        raise TournamentError("not_tied", winner=winner, loser=loser)
+    return replace(day, tournament=record_playoff(day.tournament, winner, loser))
+
+
+def _create(data: Mapping[str, Any]) -> Day:
+    """Return a new day."""
+    secret = data.get("secret")
+    if not isinstance(secret, str) or len(secret) < 16:
+        raise TournamentError("bad_field", field="secret")
+    title = _text(data.get("title") or "Tournoi OSGA", "title")
+    games = _int(data.get("games_per_session", GAMES_PER_SESSION), "games_per_session", 1, 12)
+    sessions = _int(data.get("sessions", SESSIONS_PER_DAY), "sessions", 1, 4)
+    return Day(secret=secret, title=title, games_per_session=games, sessions=sessions)
+
+
+def apply_event(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
+    """Return the day after event ``kind`` with ``data``; raises :class:`TournamentError` and changes nothing."""
+    if not isinstance(data, Mapping):
+        raise TournamentError("bad_field", field="data")
+    if kind == "create":
+        return replace(_create(data), events=day.events + 1)
+    if not day.secret:
+        raise TournamentError("no_day")
+    return replace(_apply(day, kind, data), events=day.events + 1)
+
+
+def _apply(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
+    """Dispatch one event of an open day."""
+    if kind in ("register", "arrive", "absent", "floater", "start") and day.tournament is not None \
+            and kind != "floater":
+        raise TournamentError("registration_closed")
+    if kind == "register":
+        name, players = _text(data.get("name"), "name"), _players(data.get("players"))
+        if len(day.entries) >= MAX_TEAMS:
+            raise TournamentError("too_many_teams", maximum=MAX_TEAMS)
+        if any(e.name.casefold() == name.casefold() for e in day.entries):
+            raise TournamentError("duplicate_team", name=name)
+        arrived = data.get("arrived", True)
+        if not isinstance(arrived, bool):
+            raise TournamentError("bad_field", field="arrived")
+        entry = Entry(f"T{len(day.entries) + 1:02d}", name, players, arrived)
+        return replace(day, entries=day.entries + (entry,))
+    if kind in ("arrive", "absent"):
+        entry = _entry(day, data.get("team"))
+        updated = replace(entry, arrived=kind == "arrive")
+        return replace(day, entries=tuple(updated if e.id == entry.id else e for e in day.entries))
+    if kind == "floater":
+        return replace(day, floater=_players(data.get("players")))
+    if kind == "start":
+        return _start(day)
+    if kind == "hand":
+        return _hand(day, data)
+    if kind in ("close", "reopen"):
+        index = _table(day, data.get("table"))
+        return _with_sheet(day, index, replace(day.sheets[index], closed=kind == "close"))
+    if kind == "next":
+        return _next(day)
+    if kind == "default":
+        return _default(day, data.get("team"))
+    if kind == "playoff":
+        return _playoff(day, data)
+    raise TournamentError("unknown_event", kind=str(kind)[:20])
+
+
+def replay(events: list[tuple[str, Mapping[str, Any]]]) -> Day:
+    """Return the day rebuilt from its events (each one was accepted when it was recorded)."""
+    day = Day()
+    for kind, data in events:
+        day = apply_event(day, kind, data)
+    return day
+
+
+# --- what people see -------------------------------------------------------------------------------------
+
+def table_code(day: Day, table: int) -> str:
+    """Return the code printed on table ``table``'s (1-based) score sheet for the current game.
+
+    It opens that sheet, for that game only, to whoever holds the paper: the captain's credential.
+    """
+    tournament = day.tournament
+    session, game = (tournament.session, tournament.game) if tournament else (0, 0)
+    digest = hmac.new(day.secret.encode(), f"{session}/{game}/{table}".encode(), hashlib.sha256).digest()
+    number = int.from_bytes(digest[:8], "big")
+    chars = []
+    for _ in range(CODE_LENGTH):
+        number, rest = divmod(number, len(CODE_ALPHABET))
+        chars.append(CODE_ALPHABET[rest])
+    return "".join(chars)
+
+
+def check_code(day: Day, table: Any, code: Any) -> bool:
+    """Return whether ``code`` opens table ``table``'s sheet now (constant-time comparison)."""
+    if day.tournament is None or day.tournament.finished or not isinstance(code, str):
+        return False
+    if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= len(day.sheets):
+        return False
+    return hmac.compare_digest(code.strip().upper().encode(), table_code(day, table).encode())
+
+
+def player_names(day: Day) -> dict[str, str]:
+    """Return player id → name: district players, the floater, the substitutes (E25)."""
+    names = {}
+    for entry in day.entries:
+        names[f"{entry.id}-a"], names[f"{entry.id}-b"] = entry.players
+    floater = day.floater if all(day.floater) else ("Réserve A", "Réserve B")
+    names[f"{FLOATER_ID}-a"], names[f"{FLOATER_ID}-b"] = floater
+    floater_playing = day.tournament is not None and any(t.id == FLOATER_ID for t in day.tournament.teams)
+    for team in (day.tournament.teams if day.tournament else ()):
+        if team.id.startswith("SUB"):
+            number = int(team.id[3:])
+            if number == 1 and not floater_playing:
+                pair = floater  # the organisers' spare team replaces the first team in default
+            else:
+                pair = (f"Remplaçant {number} A", f"Remplaçant {number} B")
+            names[team.players[0]], names[team.players[1]] = pair
+    return names
+
+
+def team_of_player(day: Day) -> dict[str, str]:
+    """Return player id → the team id it belongs to (district, floater or substitute)."""
+    if day.tournament is None:
+        return {}
+    return {p: t.id for t in day.tournament.teams for p in t.players}
+
+
+def seating_view(day: Day) -> list[dict[str, Any]]:
+    """Return the current game's tables: who sits where, the sheet so far and whether it is done."""
+    if day.tournament is None or day.tournament.finished:
+        return []
+    names, teams = player_names(day), team_of_player(day)
+    tables = []
+    for k, (seats, sheet) in enumerate(zip(current_seating(day.tournament).tables, day.sheets)):
+        tables.append({
+            "table": k + 1,
+            "seats": [{"seat": "NESW"[i], "player": p, "name": names.get(p, p), "team": teams.get(p, "")}
+                      for i, p in enumerate(seats)],
+            "hands": [list(h) for h in sheet.hands], "totals": list(sheet.totals),
+            "closed": sheet.closed, "done": sheet.done,
+        })
+    return tables
+
+
+def standings_view(day: Day) -> list[dict[str, Any]]:
+    """Return the live standings of the ranked teams with names (E24)."""
+    if day.tournament is None:
+        return []
+    by_id = {e.id: e for e in day.entries}
+    finished = day.tournament.finished  # a tie means a playoff only once every game is played (E24)
+    needed = {team for group in playoffs_needed(standings(day.tournament)) for team in group} if finished else set()
+    rows = []
+    for row in standings(day.tournament):
+        entry = by_id[row.team]
+        rows.append({"place": row.place, "team": row.team, "name": entry.name, "players": list(entry.players),
+                     "ranking": row.ranking, "game_points": row.game_points, "playoff_wins": row.playoff_wins,
+                     "tied": row.tied, "playoff_needed": row.team in needed})
+    return rows
+
+
+def out_of_standings(day: Day) -> list[dict[str, str]]:
+    """Return the teams out of the standings: absent at the start or defaulted later (seed A)."""
+    gone = list(day.absent) + list(day.tournament.defaulted if day.tournament else ())
+    by_id = {e.id: e for e in day.entries}
+    return [{"team": t, "name": by_id[t].name, "why": "absent" if t in day.absent else "default"} for t in gone]
+
+
+def summary(day: Day) -> dict[str, Any]:
+    """Return the public picture of the day (no codes): phase, game, tables, standings."""
+    tournament = day.tournament
+    data: dict[str, Any] = {
+        "phase": day.phase, "title": day.title, "games_per_session": day.games_per_session,
+        "sessions": day.sessions, "games": day.games_per_session * day.sessions,
+        "teams": [{"team": e.id, "name": e.name, "players": list(e.players), "arrived": e.arrived}
+                  for e in day.entries],
+        "floater": list(day.floater), "events": day.events,
+    }
+    if tournament is not None:
+        played = tournament.session * tournament.games_per_session + tournament.game
+        data.update({
+            "session": min(tournament.session + 1, tournament.sessions), "game_in_session": tournament.game + 1,
+            "game": played + 1, "games_played": played,
+            "floater_playing": any(t.id == FLOATER_ID for t in tournament.teams),
+            "tables": seating_view(day), "standings": standings_view(day), "out": out_of_standings(day),
+            "playoffs": [list(p) for p in tournament.playoffs],
+            "playoff_groups": [list(g) for g in playoffs_needed(standings(tournament))] if tournament.finished else [],
+        })
+    return data
+
+
+def final_rows(day: Day) -> list[Standing]:
+    """Return the standings rows (raw) for exports."""
+    return standings(day.tournament) if day.tournament is not None else []
