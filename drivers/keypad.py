@@ -11,7 +11,8 @@ import logging
 import select
 from typing import Any, Callable
 
-from drivers.ball_machine import READ_TIMEOUT_S, Backoff, DeviceReader, refusal_text
+from drivers.ball_machine import READ_TIMEOUT_S, refusal_text
+from drivers.reconnect import Backoff, DeviceReader
 from drivers.keypad_map import KeyCommand, KeypadMap
 from hall.errors import Rejected
 from hall.ports import HallPort

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from evdev import ecodes
 
-from drivers.ball_machine import Backoff
+from drivers.reconnect import Backoff
 from drivers.keypad import EvdevReader
 from hall.errors import Rejected
 from hall.ports import HallPort

@@ -96,11 +96,6 @@ class CardBook:
         """Return whether the carton is sold; always True when the hall does not record sales."""
         return self._sold is None or self._key(card_id) in self._sold
 
-    @property
-    def sold_ids(self) -> frozenset[str] | None:
-        """Return the sold IDs, or None when sales are not recorded."""
-        return None if self._sold is None else frozenset(self._sold)
-
     def __len__(self) -> int:
         return len(self._cards)
 

@@ -91,7 +91,6 @@ class Evening:
         self.sold_changes: dict[str, bool] = {}
         self.vouchers: dict[str, Voucher] = {}
         self.voucher_serial = 0
-        self.cards_imports: list[CardsImported] = []
         self.last_seq = 0
         self.sales = SalesLedger()
         self.programme_edit: ProgrammeEdited | None = None     # the latest edit of the programme on /admin
@@ -173,7 +172,7 @@ class Evening:
             self.sold_changes[card_id] = e.sold
 
     def _on_cards_imported(self, e: CardsImported) -> None:
-        self.cards_imports.append(e)
+        """The book itself is the Hall's (saved in the data folder); the evening keeps nothing of an import."""
 
     def _on_voucher_issued(self, e: VoucherIssued) -> None:
         self.vouchers[e.code] = Voucher(e)

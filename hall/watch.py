@@ -107,13 +107,3 @@ class WinnerWatch:
                     if any(r not in paid.get(ids[c], ()) for r in rows):
                         out.append(ids[c])
         self.candidates = out
-
-    def near(self, lot_kind: str, limit: int = 10) -> list[tuple[str, int]]:
-        """Cartons closest to the lot: ``(card_id, numbers still missing)``, fewest first (a full scan: on demand only)."""
-        need = ROWS_NEEDED[lot_kind]
-        best = []
-        for c in range(len(self.ids)):
-            gaps = sorted(self._missing[c * 3: c * 3 + 3])
-            best.append((sum(gaps[:need]), self.ids[c]))
-        best.sort()
-        return [(cid, left) for left, cid in best[:limit]]

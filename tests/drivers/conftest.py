@@ -11,7 +11,8 @@ import pytest
 
 from hall.config import BallMachineSection
 
-from drivers.ball_machine import Backoff, BallMachineReader
+from drivers.ball_machine import BallMachineReader
+from drivers.reconnect import Backoff
 from display import views
 
 WAIT_S = 5.0

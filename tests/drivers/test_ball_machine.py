@@ -7,7 +7,8 @@ import threading
 import time
 
 
-from drivers.ball_machine import Backoff, BallMachineReader
+from drivers.ball_machine import BallMachineReader
+from drivers.reconnect import Backoff
 from drivers.ball_protocol import frame
 from hall.config import BallMachineSection
 
