@@ -13,6 +13,7 @@ from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile
 from hall.events import LotSpec
+from hall.keypad_keys import ACTIONS, browser_keymap
 from display.views import card_view
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -70,6 +71,14 @@ def state():
     h = hall()
     with h.lock:
         return jsonify(projector_state(h))
+
+
+@bp.get("/keypad/keys")
+def keypad_keys():
+    """The speaker's keys for a browser: ``KeyboardEvent.code`` → digit or action, the Pi keypad's own table."""
+    section = hall().config.keypad
+    return jsonify({"keys": browser_keymap(section.keys if section is not None else None),
+                    "actions": list(ACTIONS)})
 
 
 @bp.get("/speaker/state")

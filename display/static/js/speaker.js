@@ -16,7 +16,7 @@
     $("entry-msg").className = good ? "ok-line" : "error-line";
   }
   async function draw() {
-    if (!typed) return;
+    if (!typed) { if (S && S.proposed && S.proposed.number) act("POST", "/api/draws/confirm", {}); return; }   // Enter alone: the machine's ball
     const number = parseInt(typed, 10);
     typed = ""; showEntry();
     const res = await api("POST", "/api/draws", {number});
@@ -25,13 +25,10 @@
   function key(k) {
     if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; say(""); showEntry(); }
     else if (k === "Enter") draw();
-    else if (k === "Escape") { typed = ""; showEntry(); say(""); }
+    else if (k === "Escape") { if (!typed && S && S.proposed && S.proposed.number) act("POST", "/api/draws/reject"); typed = ""; showEntry(); say(""); }
     else if (k === "Backspace") { typed = typed.slice(0, -1); showEntry(); }
   }
-  document.addEventListener("keydown", (ev) => {
-    if (ev.target.closest("input, textarea, select, dialog")) return;
-    if (/^[0-9]$/.test(ev.key) || ["Enter", "Escape", "Backspace"].includes(ev.key)) { ev.preventDefault(); key(ev.key); }
-  });
+  // the keyboard and the laptop's numeric keypad: speaker_keys.js (one table with the Pi's keypad)
   $("pad").addEventListener("click", (ev) => { const b = ev.target.closest("button"); if (b) key(b.dataset.key); });
 
   function confirmBox(text) {
@@ -72,8 +69,11 @@
     ev.preventDefault();
     const id = $("check-id").value.trim();
     if (!id) return;
+    $("check-id").value = "";
+    SpeakerKeys.backToEntry();     // the next number typed is a ball, never a carton check
+    if (/^\d{1,2}$/.test(id)) { typed = id; showEntry(); draw(); return; }   // a ball number typed in the wrong field
     const res = await act("POST", "/api/claims", {card_id: id}, $("check-msg"));
-    if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = v.tone === "good" ? "ok-line" : "error-line"; $("check-id").value = ""; }
+    if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
   });
   $("award").addEventListener("click", async () => {
     $("award").disabled = true;
@@ -147,11 +147,13 @@
     if (prop && prop.number) $("proposed-text").textContent = t("proposed", {n: prop.number});
   }
 
+  window.SpeakerConsole = {key, state: () => S, typed: () => typed, confirmBox};
+
   // every event: show the number at once, then fetch the speaker's full view (claims, watch) shortly after
   const conn = Loto.live({
     state(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
     event(name, ev) {
-      if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); render(); }
+      if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true; render(); }
       clearTimeout(refreshTimer);
       refreshTimer = setTimeout(conn.resync, 80);
     },
