@@ -23,7 +23,7 @@ from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, Cl
 from hall.journal import Journal
 from hall.partie import Evening, Partie
 from hall.ports import Clock, Rng, Subscriber, utc_now
-from hall.vouchers import check_code, make_code, normalize_code
+from hall.vouchers import check_code, make_code, near_codes, normalize_code
 from hall.watch import WinnerWatch
 
 RIGHTS: dict[str, set[str]] = {
@@ -283,7 +283,7 @@ class Hall:
             self._allow("check_claim", role)
             if not isinstance(card_id, str) or not card_id.strip():
                 raise Rejected("bad_card_id", card_id=card_id)
-            cid = normalize_card_id(card_id)
+            cid = self.book.resolve(card_id)       # typed leniently: no dash, lower case, spaces, O/I for 0/1
             p = self.evening.partie
             before = [{"verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
                       for c in (p.checks.get(cid, []) if p else [])]
@@ -295,6 +295,7 @@ class Hall:
             elif card is None:
                 event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
                 extra["check_character_ok"] = check_card_id(cid)
+                extra["suggestions"] = self.book.near(cid)   # a near miss: "vérifiez le numéro", never a refusal
             elif not self.is_sold(cid):
                 event = ClaimChecked(cid, "unsold_card", p.current, lot.kind, p.last)
             elif cid in p.cancelled:
@@ -409,7 +410,7 @@ class Hall:
             code = normalize_code(code) if isinstance(code, str) else ""
             voucher = self.evening.vouchers.get(code)
             if check_code(self._secret, code) is None or voucher is None:
-                raise Rejected("unknown_voucher", code=code)
+                raise Rejected("unknown_voucher", code=code, suggestions=near_codes(code, self.evening.vouchers))
             if voucher.redeemed:
                 raise Rejected("already_redeemed", code=code)
             record = self._commit(VoucherRedeemed(code), role)

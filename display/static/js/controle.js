@@ -20,11 +20,13 @@
     const {line, tone} = verdictText(v);
     const again = (v.checked_before || []).length;
     const box = $("verdict");
-    box.className = "verdict " + (again ? "warn" : tone);     // already checked: orange, whatever the verdict
+    box.className = "verdict " + (again && tone !== "hint" ? "warn" : tone);     // already checked: orange
     $("verdict-line").textContent = line;
     $("verdict-note").hidden = !again;
     $("verdict-note").textContent = again ? t("already_checked", {n: again}) : "";
-    $("verdict-card").textContent = v.card_id;
+    $("verdict-card").replaceChildren(Ids.node(v.card_id));
+    $("verdict-suggestions").replaceChildren(...(v.suggestions || []).map((s) => el("button", {type: "button",
+      class: "suggestion", text: t("check_this", {card: Ids.show(s)}), onclick: () => { $("verdict").hidden = true; check(s); }})));
     $("verdict-grid").replaceChildren(v.card ? cardGrid(v.card) : "");
     $("verdict-sub").textContent = [v.verdict === "valid" && v.lot ? Staff.lotName(v.lot) : "",
                                     v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
