@@ -189,10 +189,15 @@ def card(card_id: str):
 @bp.post("/lots/award")
 def award():
     role = A.require("speaker")
-    groups = field(body(), "same_player", list, required=False, default=[])
+    data = body()
+    groups = field(data, "same_player", list, required=False, default=[])
     if not all(isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups):
         raise ApiError("bad_field", field="same_player")
-    return jsonify(hall().award(role=role, same_player=groups))   # RULES L13: one player's cartons are one claimant
+    typed = field(data, "tie_break", dict, required=False)          # a physical draw: carton → number typed
+    share = field(data, "share", bool, required=False, default=False)
+    wins = field(data, "wins", str, required=False)                 # "lowest" or "highest"
+    return jsonify(hall().award(role=role, same_player=groups,   # RULES L13: one player's cartons are one claimant
+                                tie_break=typed, share=share, wins=wins))
 
 
 @bp.post("/partie/clear")

@@ -78,7 +78,7 @@ def event_for(hall, record: Record, room: str) -> tuple[str, dict]:
         return "verdict", payload
     if isinstance(e, LotAwarded):
         return "award", {"lot": _lot(p, e.lot_index), "winner": e.winners[0], "winners": list(e.winners),
-                         "shared": e.shared, "tie_break": [{"card_id": t.card_id, "number": t.number}
+                         "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": [{"card_id": t.card_id, "number": t.number}
                                                            for t in e.tie_break],
                          "consolation": list(e.consolation), "last": e.last,
                          "current_lot": p.current, "seq": seq}

@@ -86,6 +86,7 @@ class LotAwarded:
     last: int
     draw_index: int
     shared: bool = False
+    tie_mode: str = ""    # how a tie was settled (hall/ties.py): draw_lowest, physical_highest, share…; "" alone
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import gc
 import logging
 import random
 import threading
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from hall.cardbook import CardBook
 from hall.cards import check_card_id, normalize_card_id, parse_number
@@ -18,11 +18,12 @@ from hall.claims import verify
 from hall.config import Config
 from hall.errors import InvalidNumber, Rejected
 from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, ClaimChecked, DrawResumed,
-                         DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, Record, TieBreakDraw,
+                         DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, Record,
                          VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
 from hall.journal import Journal
 from hall.partie import Evening, Partie
 from hall.ports import Clock, Rng, Subscriber, utc_now
+from hall.ties import settle
 from hall.vouchers import check_code, make_code, near_codes, normalize_code
 from hall.watch import WinnerWatch
 
@@ -314,11 +315,14 @@ class Hall:
                 "rows": list(e.rows), "complete_rows": list(e.complete_rows), "missing": list(e.missing),
                 "last": e.last}
 
-    def award(self, *, role: str, same_player: Sequence[Sequence[str]] = ()) -> dict:
+    def award(self, *, role: str, same_player: Sequence[Sequence[str]] = (), tie_break: Mapping[str, Any] | None = None,
+              share: bool = False, wins: str | None = None) -> dict:
         """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14).
 
         ``same_player`` groups cartons held by one player: such a group is one claimant (L13), drawing one
-        tie-break number and winning with its first carton.
+        tie-break number and winning with its first carton. For a tie the speaker may give ``tie_break`` (the
+        numbers drawn by hand in the hall, carton → 1–90), or ``share``; else ``[rules] ties`` decides.
+        ``wins``: ``lowest`` or ``highest`` number wins (default: the rule's).
         """
         with self._lock:
             self._allow("award", role)
@@ -327,20 +331,12 @@ class Hall:
                 raise Rejected("no_valid_claim")
             claimants = self._claimants(p, same_player)
             lot_index = p.current
-            ties, tie_break, consolation, shared = self.config.rules.ties, (), (), False
-            if len(claimants) == 1:
-                winners = (claimants[0],)
-            elif ties == "share":
-                winners, shared = tuple(claimants), True
-            else:
-                numbers = self._rng.sample(range(1, 91), len(claimants))  # a separate full 1–90 bag
-                tie_break = tuple(TieBreakDraw(c.card_id, n) for c, n in zip(claimants, numbers))
-                pick = min if ties == "draw_lowest" else max
-                best = pick(tie_break, key=lambda t: t.number)
-                winners = tuple(c for c in claimants if c.card_id == best.card_id)
-                consolation = tuple(t.card_id for t in tie_break if t.card_id != best.card_id)
+            outcome = settle([c.card_id for c in claimants], self.config.rules.ties, self._rng, typed=tie_break,
+                             share=share, wins=wins, resolve=self.book.resolve)
+            winners = tuple(c for w in outcome.winners for c in claimants if c.card_id == w)
+            tie_break, consolation, shared = outcome.tie_break, outcome.consolation, outcome.shared
             event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
-                               tie_break, consolation, p.last, len(p.draws) - 1, shared)
+                               tie_break, consolation, p.last, len(p.draws) - 1, shared, outcome.mode)
             lot = p.lots[lot_index]
             serial = self.evening.voucher_serial
             vouchers = []
@@ -351,7 +347,7 @@ class Hall:
                                               label, cid, is_consolation, shared and not is_consolation))
             self._commit(event, role, *vouchers)   # the award and its vouchers: all on disk, or none
             codes = [v.code for v in vouchers]
-            return {"winner": event.winners[0], "winners": list(event.winners), "shared": shared,
+            return {"winner": event.winners[0], "winners": list(event.winners), "shared": shared, "tie_mode": outcome.mode,
                     "tie_break": [{"card_id": t.card_id, "number": t.number} for t in tie_break],
                     "consolation": list(consolation), "vouchers": codes,
                     "lot": {"index": lot_index, "kind": lot.kind, "label": lot.label}}

@@ -39,3 +39,80 @@ def test_a_voucher_typed_loosely_is_redeemed_and_a_slip_is_suggested(room, clien
     loose = codes[0].replace("-", " ").lower()
     r = client.post(f"/api/vouchers/{loose}/redeem", headers=room.headers("desk"))
     assert r.status_code == 200 and r.get_json()["code"] == codes[0]
+
+
+def award(room, client, body=None):
+    return client.post("/api/lots/award", json=body or {}, headers=room.headers("speaker"))
+
+
+def test_a_tie_drawn_by_hand_in_the_hall_the_speaker_types_the_numbers(room, client):
+    play_to_tie(room)
+    r = award(room, client, {"tie_break": {A1.lower().replace("-", ""): 12, A2: "77"}, "wins": "highest"})
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["tie_mode"] == "physical_highest" and body["winner"] == A2
+    assert body["tie_break"] == [{"card_id": A1, "number": 12}, {"card_id": A2, "number": 77}]
+    assert body["consolation"] == [A1] and len(body["vouchers"]) == 2
+
+
+def test_a_tie_shared(room, client):
+    play_to_tie(room)
+    body = award(room, client, {"share": True}).get_json()
+    assert body["shared"] and body["winners"] == [A1, A2] and body["tie_break"] == [] and body["consolation"] == []
+    assert body["tie_mode"] == "share"
+
+
+def test_a_tie_drawn_by_the_hall_says_which_number_wins(room, client):
+    play_to_tie(room)
+    body = award(room, client, {"wins": "highest"}).get_json()
+    numbers = {d["card_id"]: d["number"] for d in body["tie_break"]}
+    assert body["tie_mode"] == "draw_highest" and numbers[body["winner"]] == max(numbers.values())
+
+
+def test_every_bad_tie_choice_is_refused_and_changes_nothing(room, client):
+    play_to_tie(room)
+    before = room.hall.journal.last_seq
+    bad = [({"tie_break": {A1: 0, A2: 5}}, "tie_number_out_of_range"),
+           ({"tie_break": {A1: 91, A2: 5}}, "tie_number_out_of_range"),
+           ({"tie_break": {A1: "x", A2: 5}}, "tie_number_out_of_range"),
+           ({"tie_break": {A1: True, A2: 5}}, "tie_number_out_of_range"),
+           ({"tie_break": {A1: 5}}, "tie_numbers_needed"),
+           ({"tie_break": {A1: 5, A2: 5}}, "tie_numbers_equal"),
+           ({"tie_break": {A1: 5, A2: 6, A3: 7}}, "not_a_valid_claim"),
+           ({"tie_break": {A1: 5, A2: 6}, "share": True}, "bad_tie_choice"),
+           ({"wins": "middle"}, "bad_tie_choice"),
+           ({"tie_break": [5, 6]}, "bad_field"),
+           ({"share": "yes"}, "bad_field")]
+    for payload, code in bad:
+        r = award(room, client, payload)
+        assert r.status_code == 422 and r.get_json()["error"] == code, (payload, r.get_json())
+        assert r.get_json()["message"]
+    after = room.hall.journal.last_seq
+    assert after == before and room.hall.evening.partie.lots[0].status != "awarded"
+
+
+def test_a_physical_rule_asks_for_the_numbers(tmp_path):
+    from tests.display.conftest import make_room
+    room = make_room(tmp_path, rules={"ties": "physical_highest"})
+    play_to_tie(room)
+    client = room.app.test_client()
+    r = award(room, client)
+    assert r.status_code == 422 and r.get_json()["error"] == "tie_numbers_needed" and r.get_json()["cards"] == [A1, A2]
+    body = award(room, client, {"tie_break": {A1: 40, A2: 8}}).get_json()
+    assert body["winner"] == A1 and body["tie_mode"] == "physical_highest"
+    room.hall.journal.close()
+
+
+def test_a_tie_replays_as_it_was_lived(tmp_path):
+    from hall.journal import Journal
+    from hall.service import Hall
+    from tests.display.conftest import make_room
+    room = make_room(tmp_path)
+    play_to_tie(room)
+    room.hall.award(role="speaker", tie_break={A1: 3, A2: 60})
+    live_lot = room.hall.evening.partie.lots[0]
+    room.hall.journal.close()
+    again = Hall(room.config, Journal(tmp_path / "journal.sqlite"), room.hall.book, voucher_secret=b"k" * 32)
+    lot = again.evening.partie.lots[0]
+    assert lot.award == live_lot.award and lot.award.tie_mode == "physical_lowest" and lot.award.winners == (A1,)
+    again.journal.close()

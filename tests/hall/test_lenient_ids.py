@@ -35,6 +35,7 @@ def osa_one(a: str, b: str) -> bool:
 ids = st.builds(make_card_id, st.sampled_from(["A", "D", "AB", "XYZ"]), st.integers(0, 120_000))
 
 
+@settings(deadline=None)
 @given(ids, st.data())
 def test_a_generated_id_typed_the_way_people_type_is_the_same_id(card_id, data):
     typed = card_id
@@ -89,6 +90,7 @@ def test_suggestions_stay_fast_on_a_big_book():
     assert make_card_id("A", 412) in found
 
 
+@settings(deadline=None)
 @given(st.integers(1, 99_999), st.data())
 def test_a_voucher_code_typed_loosely_is_the_same_code(serial, data):
     code = make_code(b"s" * 32, serial)
