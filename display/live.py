@@ -71,6 +71,10 @@ def event_for(hall, record: Record, room: str) -> tuple[str, dict]:
             # the hall sees who won, never who was wrong
             if e.verdict != "valid":
                 payload["card_id"] = None
+            else:   # the winner's carton, drawn large on the projector with its winning rows framed
+                card = card_view(hall, e.card_id)
+                payload["card"] = {k: v for k, v in card.items() if k != "sold"} if card else None
+                payload["rows"] = list(e.rows)
         else:
             payload.update({"rows": list(e.rows), "complete_rows": list(e.complete_rows),
                             "missing": list(e.missing), "last": e.last, "reason": e.reason})

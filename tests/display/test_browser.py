@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, play_to_tie
+from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, shown, play_to_tie
 
 
 def only_local(page, base_url: str) -> None:
@@ -61,12 +61,12 @@ def test_projector_banners_false_claim_valid_tie_break_and_demarquez(page, live)
     h.check_claim(A3, role="controller")
     expect(page.locator("#banner-text")).to_have_text("Fausse annonce — la partie continue")
     h.check_claim(A1, role="controller")
-    expect(page.locator("#banner-text")).to_have_text(f"Quine validée — carton {A1}")
+    expect(page.locator("#banner-text")).to_have_text(f"Quine validée — carton {shown(A1)}")
     h.check_claim(A2, role="controller")
     result = h.award(role="speaker")
     expect(page.locator("#banner-text")).to_have_text("Tirage au sort")
     expect(page.locator("#banner-lines li")).to_have_count(2, timeout=8000)
-    expect(page.locator("#banner-sub")).to_contain_text(f"gagné par le carton {result['winner']}", timeout=8000)
+    expect(page.locator("#banner-sub")).to_contain_text(f"gagné par le carton {shown(result['winner'])}", timeout=8000)
     expect(page.locator("#lot")).to_have_text("Double quine — Jambon")
     h.clear(role="speaker", force=True)
     expect(page.locator("#banner-text")).to_have_text("Démarquez !")
@@ -105,11 +105,14 @@ def test_speaker_draws_and_awards_a_lot_with_a_tie(page, live):
     h.check_claim(A2, role="controller")
     expect(page.locator("#pending li")).to_have_count(2)
     page.click("#award")
+    expect(page.locator("#tie-dialog")).to_be_visible()                # a tie: the speaker chooses how
+    page.click('#tie-choices li[data-n="1"]')                            # the hall's draw, lowest wins
     expect(page.locator("#award-result")).to_contain_text("Tirage au sort")
     expect(page.locator("#award-result li")).to_have_count(2)
     lot = h.evening.partie.lots[0]
     assert lot.status == "awarded" and len(lot.award.tie_break) == 2
-    expect(page.locator("#award-result")).to_contain_text(f"Lot attribué au carton {lot.award.winners[0]}")
+    w = lot.award.winners[0]
+    expect(page.locator("#award-result")).to_contain_text(f"Lot attribué au carton {w[:-1]}\u00a0{w[-1]}")
     expect(page.locator("#sp-lot")).to_have_text("Double quine — Jambon")
     only_local(page, live.url)
 

@@ -84,7 +84,7 @@ def test_a_partie_from_the_keypad_alone_numlock_on_and_off(page, live):
     assert h.check_claim(A1, role="controller")["verdict"] == "valid"
     expect(page.locator("#pending li")).to_have_count(1)
     pad(page, "NumpadMultiply", "Numpad2")                    # 2: award the lot
-    expect(page.locator("#award-result")).to_contain_text(A1)
+    expect(page.locator("#award-result")).to_contain_text(A1[:-1] + "\u00a0" + A1[-1])
     assert h.evening.partie.lots[0].status == "awarded"
     expect(page.locator("#sp-lot")).to_have_text("Double quine — Jambon")
     pad(page, "NumpadAdd")                                    # stop, then + again: resume after a false claim
@@ -133,3 +133,24 @@ def test_after_a_check_the_next_number_is_a_ball(page, live):
     checks = [c.card_id for c in h.evening.partie.checks.get("47", [])] + list(h.evening.partie.checks)
     assert "47" not in checks and "12" not in checks
     assert h.evening.partie.draws == [4, 47, 12]
+
+
+def test_a_tie_settled_from_the_keypad_with_numbers_drawn_by_hand(page, live):
+    from tests.display.conftest import A2, play_to_tie
+    h = live.hall
+    play_to_tie(live)
+    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
+    page.wait_for_selector("body[data-keys=loaded]")
+    expect(page.locator("#pending li")).to_have_count(2)
+    pad(page, "NumpadMultiply", "Numpad2")                    # award: a tie, so the choice opens
+    expect(page.locator("#tie-dialog")).to_be_visible()
+    pad(page, "Numpad4")                                      # by hand in the hall, the highest wins
+    expect(page.locator("#tie-n-0")).to_be_focused()
+    pad(page, "Numpad1", "Numpad2", "NumpadEnter")
+    assert numlock_off(page, "7") is False and numlock_off(page, "7") is False   # NumLock off: Home Home = 77
+    pad(page, "NumpadEnter")
+    expect(page.locator("#award-result")).to_contain_text("le plus grand numéro gagne")
+    award = h.evening.partie.lots[0].award
+    assert award.tie_mode == "physical_highest" and award.winners == (A2,)
+    assert [(d.card_id, d.number) for d in award.tie_break] == [(A1, 12), (A2, 77)]
+    assert page.evaluate("document.activeElement.id") == "entry"

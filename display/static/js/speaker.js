@@ -76,18 +76,22 @@
     if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
   });
   $("award").addEventListener("click", async () => {
+    const tied = S.pending_claims.map((c) => c.card_id);
+    const choice = tied.length > 1 ? await SpeakerTies.choose(tied) : {};   // a tie: the speaker chooses how
+    if (choice === null) return;
     $("award").disabled = true;
-    const res = await act("POST", "/api/lots/award", undefined, $("check-msg"));
-    if (!res.ok) return;
+    const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
+    if (!res.ok) { $("award").disabled = false; return; }
     const r = res.data, box = $("award-result");
-    box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.join(", ")})}));
+    box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.map(Ids.show).join(", ")})}));
+    if (r.shared) box.append(el("div", {text: t("tie_choice_share")}));
     if (r.tie_break.length) {
-      box.append(el("div", {text: t("tie_break")}),
+      box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
                  el("ul", {}, ...r.tie_break.map((d) => el("li", {class: d.card_id === r.winner ? "tie-winner" : "",
-                                                              text: t("tie_line", {card: d.card_id, n: d.number})}))));
-      if (r.consolation.length) box.append(el("div", {text: t("consolation_for", {cards: r.consolation.join(", ")})}));
+                                                              text: t("tie_line", {card: Ids.show(d.card_id), n: d.number})}))));
+      if (r.consolation.length) box.append(el("div", {text: t("consolation_for", {cards: r.consolation.map(Ids.show).join(", ")})}));
     }
-    box.append(el("div", {text: t("vouchers", {codes: r.vouchers.join(", ")})}));
+    box.append(el("div", {text: t("vouchers_title")}), el("div", {class: "voucher-codes"}, ...r.vouchers.map((c) => el("span", {class: "voucher-code", text: c}))));
     box.hidden = false;
   });
 

@@ -90,8 +90,24 @@
       if (meaning) d.close(yes ? "yes" : "no");
       return true;
     }
-    // other dialogs (the tie-break choice) handle their own keys; Enter/Space on their buttons stay native
+    if (d.id === "tie-dialog") {
+      if (ev.target.closest && ev.target.closest("input")) {
+        if (meaning === "cancel") { SpeakerTies.back(); return true; }
+        return typeIn(ev.target, meaning, ev);
+      }
+      if (/^[0-9]$/.test(meaning)) { SpeakerTies.pick(parseInt(meaning, 10)); return true; }
+      if (meaning === "cancel") { SpeakerTies.back(); return true; }
+    }
+    // other dialogs handle their own keys; Enter/Space on their buttons stay native
     return ev.code === "Enter" || ev.code === "Space" || ev.code === "NumpadEnter" ? false : !!meaning && meaning !== "cancel";
+  }
+
+  /* a keypad digit with NumLock off (End, ArrowDown…) typed into a field as the digit it is; true if handled */
+  function typeIn(input, meaning, ev) {
+    if (!/^[0-9]$/.test(meaning || "") || ev.key === meaning || input.tagName !== "INPUT") return false;
+    const max = parseInt(input.getAttribute("maxlength") || "64", 10);
+    if (input.value.length < max) input.value += meaning;
+    return true;
   }
 
   // ---------------------------------------------------------------- the keys
@@ -107,6 +123,7 @@
     if (target.closest && target.closest("input, textarea, select")) {
       // a form field keeps its keys; Escape (or the keypad's /) leaves it for the draw entry
       if (meaning === "cancel" && ev.code !== "NumpadDivide") { ev.preventDefault(); target.value = target.id === "check-id" ? "" : target.value; backToEntry(); }
+      else if (typeIn(target, meaning, ev)) ev.preventDefault();
       return;
     }
     const onButton = target.closest && target.closest("button") && target !== $("entry");
