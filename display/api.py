@@ -205,7 +205,8 @@ def clear():
     role = A.require("speaker")
     data = body()
     force = field(data, "force", bool, required=False, default=False)
-    record = hall().clear(role=role, force=force)
+    carry = field(data, "carry", bool, required=False, default=False)   # the lots left go to the next partie
+    record = hall().clear(role=role, force=force, carry=carry)
     return jsonify({"number": record.event.number, "status": "cleared", "seq": record.seq})
 
 

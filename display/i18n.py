@@ -53,6 +53,8 @@ JS_STRINGS = {
     "valid_many": _l("%(kind)s : %(n)s cartons valides — %(cards)s"),
     "shared": _l("%(lot)s — partagé entre les cartons %(cards)s"),
     "undone": _l("%(n)s annulé"),
+    "clear_carry": _l("Démarquer et reporter ces lots à la partie suivante"),
+    "clear_lose": _l("Démarquer : ces lots ne seront pas joués"),
     "tie_title": _l("Égalité : %(n)s cartons gagnants"),
     "tie_choice_draw_lowest": _l("Tirage par l'ordinateur, affiché : le plus petit numéro gagne"),
     "tie_choice_draw_highest": _l("Tirage par l'ordinateur, affiché : le plus grand numéro gagne"),

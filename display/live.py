@@ -9,6 +9,7 @@ from __future__ import annotations
 from hall.events import (BallDrawn, ClaimAnnounced, ClaimChecked, DrawResumed, DrawUndone, LotAwarded,
                          PartieCleared, PartieStarted, Record, VoucherIssued)
 from display.views import card_view, public_state, speaker_state
+from hall.partie import with_carried
 
 PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
 
@@ -24,7 +25,8 @@ def _next_partie(hall) -> dict:
     number = len(hall.evening.parties) + 1
     spec = hall.config.partie_spec(number - 1)
     return {"number": number, "consolation": spec.consolation,
-            "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur} for lot in spec.lots]}
+            "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur}
+                     for lot in with_carried(spec.lots, hall.evening.carried)]}
 
 
 def _with_hall(hall, state: dict) -> dict:

@@ -96,6 +96,7 @@ class PartieCleared:
     type: ClassVar[str] = "partie:cleared"
     number: int
     forced: bool = False
+    carried: bool = False    # the lots still unwon are played in the next partie
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,14 @@ from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, Cl
 
 PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 
+_KIND_ORDER = {"quine": 0, "double_quine": 1, "carton_plein": 2}
+
+
+def with_carried(lots: tuple[LotSpec, ...], carried: tuple[LotSpec, ...]) -> tuple[LotSpec, ...]:
+    """The next partie's lots with the carried ones played after the lots of the same kind (quine before carton)."""
+    return tuple(sorted(tuple(lots) + tuple(carried), key=lambda lot: _KIND_ORDER.get(lot.kind, 3)))
+
+
 DEFAULT_LOTS = (LotSpec("quine", "Quine"), LotSpec("double_quine", "Double quine"),
                 LotSpec("carton_plein", "Carton plein"))
 
@@ -92,6 +100,7 @@ class Evening:
         self.voucher_serial = 0
         self.cards_imports: list[CardsImported] = []
         self.last_seq = 0
+        self.carried: tuple[LotSpec, ...] = ()   # lots left unwon at a démarquez, carried to the next partie
 
     @property
     def partie(self) -> Partie | None:
@@ -114,6 +123,7 @@ class Evening:
         lots = [Lot(spec.kind, spec.label, spec.value_eur) for spec in e.lots]
         lots[0].status = OPEN
         self.parties.append(Partie(e.number, lots, e.consolation))
+        self.carried = ()
 
     def _on_draw_ball_drawn(self, e: BallDrawn) -> None:
         p = self.running
@@ -163,6 +173,8 @@ class Evening:
         p = self.running
         p.cleared, p.paused = True, False
         p.pending.clear()
+        self.carried = tuple(LotSpec(lot.kind, lot.label, lot.value_eur) for lot in p.lots
+                             if lot.status != AWARDED) if e.carried else ()
 
     def _on_cards_sold(self, e: CardsSold) -> None:
         for card_id in e.card_ids:

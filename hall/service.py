@@ -21,7 +21,7 @@ from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, Cl
                          DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, Record,
                          VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
 from hall.journal import Journal
-from hall.partie import Evening, Partie
+from hall.partie import Evening, Partie, with_carried
 from hall.ports import Clock, Rng, Subscriber, utc_now
 from hall.ties import settle
 from hall.vouchers import check_code, make_code, near_codes, normalize_code
@@ -179,7 +179,7 @@ class Hall:
             if self.evening.running is not None:
                 raise Rejected("partie_running", number=self.evening.running.number)
             spec = self.config.partie_spec(len(self.evening.parties))
-            lots = tuple(lots) if lots else spec.lots
+            lots = tuple(lots) if lots else with_carried(spec.lots, self.evening.carried)
             for lot in lots:
                 if lot.kind not in ("quine", "double_quine", "carton_plein"):
                     raise Rejected("bad_lot", kind=lot.kind)
@@ -367,16 +367,20 @@ class Hall:
                 grouped[cid] = ids[0]
         return [claim for cid, claim in p.pending.items() if grouped.get(cid, cid) == cid]
 
-    def clear(self, *, role: str, force: bool = False) -> Record:
-        """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given."""
+    def clear(self, *, role: str, force: bool = False, carry: bool = False) -> Record:
+        """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given, and with
+        ``carry`` those lots are played in the next partie (``carry`` alone means both)."""
         with self._lock:
             self._allow("clear", role)
             p = self._running()
             if p.pending:
                 raise Rejected("claims_pending", cards=sorted(p.pending))
-            if p.current is not None and not force:
-                raise Rejected("lots_remaining", lots=len(p.lots) - p.current)
-            return self._commit(PartieCleared(p.number, forced=p.current is not None), role)
+            if p.current is not None and not (force or carry):
+                raise Rejected("lots_remaining", lots=len(p.lots) - p.current,
+                               labels=[lot.label for lot in p.lots[p.current:]])
+            if carry and p.current is None:
+                raise Rejected("nothing_to_carry")
+            return self._commit(PartieCleared(p.number, forced=p.current is not None, carried=carry), role)
 
     # ---- cartons ---------------------------------------------------------------------------------
     def set_sold(self, card_ids: Iterable[str], sold: bool = True, *, role: str) -> Record:

@@ -116,3 +116,38 @@ def test_a_tie_replays_as_it_was_lived(tmp_path):
     lot = again.evening.partie.lots[0]
     assert lot.award == live_lot.award and lot.award.tie_mode == "physical_lowest" and lot.award.winners == (A1,)
     again.journal.close()
+
+
+def test_demarquez_with_lots_left_names_them_and_can_carry_them(room, client):
+    start_and_draw(room, [4])
+    sp = room.headers("speaker")
+    r = client.post("/api/partie/clear", json={}, headers=sp)
+    assert r.status_code == 409 and r.get_json()["labels"] == ["Panier garni", "Jambon", "Bon d'achat 100 €"]
+    assert not room.hall.evening.partie.cleared
+    r = client.post("/api/partie/clear", json={"force": True, "carry": True}, headers=sp)
+    assert r.status_code == 200
+    nxt = client.get("/api/state").get_json()["next_partie"]
+    assert [lot["label"] for lot in nxt["lots"]] == ["Quine", "Panier garni", "Double quine", "Jambon",
+                                                    "Carton plein", "Bon d'achat 100 €"]   # each after its kind
+    client.post("/api/partie/start", json={}, headers=sp)
+    assert len(room.hall.evening.partie.lots) == 6 and room.hall.evening.carried == ()
+    for n in range(1, 4):
+        room.hall.draw(n, role="speaker")
+    client.post("/api/partie/clear", json={"force": True}, headers=sp)
+    assert room.hall.evening.carried == ()                      # lost, as the speaker chose
+
+
+def test_carry_with_every_lot_won_is_refused(room, client):
+    from hall.events import LotSpec
+    h = room.hall
+    h.start_partie([LotSpec("quine", "Panier")], role="speaker")
+    for n in TIE_DRAWS:
+        h.draw(n, role="speaker")
+    h.check_claim(A1, role="controller")
+    h.award(role="speaker")
+    sp = room.headers("speaker")
+    r = client.post("/api/partie/clear", json={"carry": "yes"}, headers=sp)
+    assert r.status_code == 422 and r.get_json()["error"] == "bad_field"
+    r = client.post("/api/partie/clear", json={"carry": True}, headers=sp)
+    assert r.status_code == 409 and r.get_json()["error"] == "nothing_to_carry"
+    assert not h.evening.partie.cleared

@@ -92,11 +92,15 @@ def test_a_partie_from_the_keypad_alone_numlock_on_and_off(page, live):
     assert h.check_claim(A3, role="controller")["verdict"] == "incomplete"
     pad(page, "NumpadAdd")
     expect(page.locator("#sp-status")).to_contain_text("Tirage en cours")
-    pad(page, "NumpadMultiply", "Numpad3")                    # 3: démarquez, lots left: it asks
-    expect(page.locator("#confirm")).to_be_visible()
-    pad(page, "NumpadEnter")
+    pad(page, "NumpadMultiply", "Numpad3")                    # 3: démarquez, lots left: it names them, asks again
+    expect(page.locator("#clear-lots li")).to_have_text(["Double quine — Jambon", "Carton plein — Bon d'achat 100 €"])
+    pad(page, "NumpadDivide")                                 # / goes back: nothing happens
+    expect(page.locator("#clear-dialog")).to_be_hidden()
+    assert not h.evening.partie.cleared
+    pad(page, "NumpadMultiply", "Numpad3", "Numpad1")         # 1: démarquer and carry the lots to the next partie
     expect(page.locator("#sp-partie")).to_have_text("Pas de partie en cours")
     assert h.evening.partie.cleared
+    assert [lot.label for lot in h.evening.carried] == ["Jambon", "Bon d'achat 100 €"]
 
 
 def test_enter_and_space_work_on_a_focused_button(page, live):

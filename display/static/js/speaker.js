@@ -53,8 +53,10 @@
   $("announce").addEventListener("click", () => act("POST", "/api/claims/announce"));
   $("resume").addEventListener("click", () => act("POST", "/api/draws/resume"));
   $("clear").addEventListener("click", async () => {
-    const force = S && S.partie && S.partie.current_lot !== null;
-    if (await confirmBox(force ? t("confirm_clear_force") : t("confirm_clear"))) act("POST", "/api/partie/clear", {force});
+    const p = S && S.partie, left = p && p.current_lot !== null ? p.lots.slice(p.current_lot) : [];
+    if (!left.length) { if (await confirmBox(t("confirm_clear"))) act("POST", "/api/partie/clear", {}); return; }
+    const body = await SpeakerTies.chooseClear(left);   // names the lots still unwon and asks again: carry or lose
+    if (body) act("POST", "/api/partie/clear", body);
   });
   $("proposed-ok").addEventListener("click", () => act("POST", "/api/draws/confirm", {}));
   $("proposed-fix").addEventListener("click", () => { if (typed) { act("POST", "/api/draws/confirm", {number: parseInt(typed, 10)}); typed = ""; showEntry(); } });

@@ -98,6 +98,10 @@
       if (/^[0-9]$/.test(meaning)) { SpeakerTies.pick(parseInt(meaning, 10)); return true; }
       if (meaning === "cancel") { SpeakerTies.back(); return true; }
     }
+    if (d.id === "clear-dialog") {
+      if (/^[0-9]$/.test(meaning)) { SpeakerTies.pickClear(parseInt(meaning, 10)); return true; }
+      if (meaning === "cancel") { d.close(); return true; }
+    }
     // other dialogs handle their own keys; Enter/Space on their buttons stay native
     return ev.code === "Enter" || ev.code === "Space" || ev.code === "NumpadEnter" ? false : !!meaning && meaning !== "cancel";
   }

@@ -69,5 +69,25 @@
   $("tie-dialog").addEventListener("close", () => finish(null));
   $("tie-back").addEventListener("click", () => finish(null));
 
-  window.SpeakerTies = {choose, pick, isOpen: () => $("tie-dialog").open, back: () => finish(null)};
+  // ---------------------------------------------------------------- démarquez with lots still unwon
+  let clearResolver = null;
+  const CLEAR = [{body: {force: true, carry: true}, label: "clear_carry"}, {body: {force: true}, label: "clear_lose"}];
+  function chooseClear(lots) {
+    $("clear-lots").replaceChildren(...lots.map((l) => el("li", {text: Staff.lotName(l)})));
+    $("clear-choices").replaceChildren(...CLEAR.map((c, i) => el("li", {"data-n": String(i + 1)},
+      el("kbd", {text: String(i + 1)}), " " + t(c.label))));
+    return new Promise((resolve) => { clearResolver = resolve; $("clear-dialog").showModal(); });
+  }
+  function pickClear(n) {
+    const c = CLEAR[n - 1];
+    if (!c) return;
+    const r = clearResolver; clearResolver = null;
+    $("clear-dialog").close();
+    if (r) r(c.body);
+  }
+  $("clear-choices").addEventListener("click", (ev) => { const li = ev.target.closest("li"); if (li) pickClear(parseInt(li.dataset.n, 10)); });
+  $("clear-dialog").addEventListener("close", () => { const r = clearResolver; clearResolver = null; if (r) r(null); });
+  $("clear-back").addEventListener("click", () => $("clear-dialog").close());
+
+  window.SpeakerTies = {choose, pick, chooseClear, pickClear, isOpen: () => $("tie-dialog").open, back: () => finish(null)};
 })();
