@@ -126,6 +126,14 @@ def draw():
     return jsonify({"number": record.event.number, "index": record.event.index, "seq": record.seq}), 201
 
 
+@bp.post("/draws/request")
+def draw_request():
+    """« Tirer » with nothing typed: the ball machine that waits for the speaker (the demo's) draws one ball."""
+    A.require("speaker")
+    hall().notify("draw:requested", {"source": "console"})
+    return jsonify({"requested": True}), 202
+
+
 @bp.post("/draws/undo")
 def undo():
     role = A.require("speaker")

@@ -36,7 +36,7 @@ class ServeOptions:
     """What ``serve`` needs besides the config: picked in the parent, used in the worker after fork."""
 
     demo: bool = False
-    interval_s: float = 4.0
+    interval_s: float | None = None   # demo: seconds between balls; None: a ball when the speaker asks for one
 
 
 DEMO_PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}

@@ -16,7 +16,11 @@
     $("entry-msg").className = good ? "ok-line" : "error-line";
   }
   async function draw() {
-    if (!typed) { if (S && S.proposed && S.proposed.number) act("POST", "/api/draws/confirm", {}); return; }   // Enter alone: the machine's ball
+    if (!typed) {   // Enter alone: the machine's proposed ball, or ask the machine that waits (demo) for one
+      if (S && S.proposed && S.proposed.number) act("POST", "/api/draws/confirm", {});
+      else if (S && S.status === "playing") act("POST", "/api/draws/request");
+      return;
+    }
     const number = parseInt(typed, 10);
     typed = ""; showEntry();
     const res = await api("POST", "/api/draws", {number});
