@@ -111,3 +111,18 @@ def test_the_projector_says_a_shared_lot(page, live):
     expect(page.locator(".win-card")).to_have_count(2)
     live.hall.award(role="speaker", share=True)
     expect(page.locator("#banner-text")).to_have_text(f"Quine — Panier garni — partagé entre les cartons {shown(A1)}, {shown(A2)}")
+
+
+def test_the_controller_sees_the_lot_in_play_and_a_check_in_progress(page, live):
+    h = live.hall
+    h.start_partie(role="speaker")
+    h.draw(4, role="speaker")
+    page.set_viewport_size({"width": 360, "height": 640})
+    login_page(page, live.url + "/controle", PINS["controller_pin"])
+    expect(page.locator("#ctl-lot")).to_have_text("Quine — Panier garni")
+    expect(page.locator("#ctl-checking")).to_be_hidden()
+    expect(page.locator("nav .who")).to_have_text("Rôle : contrôleur")
+    h.announce_claim(role="speaker")
+    expect(page.locator("#ctl-checking")).to_have_text("Vérification en cours…")
+    h.resume(role="speaker")
+    expect(page.locator("#ctl-checking")).to_be_hidden()

@@ -51,8 +51,20 @@
     });
   });
 
-  Loto.live({
-    state(s) { $("ctl-last").textContent = s.last ? t("last_number", {n: s.last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status)); },
-    event(name, ev) { if (name === "draw") $("ctl-last").textContent = t("last_number", {n: ev.number}); },
+  // the lot in play and a check in progress, so the controller knows what is being claimed
+  function showPlay(s) {
+    const p = s.partie, lot = p && p.current_lot !== null && p.current_lot !== undefined && !["waiting", "cleared"].includes(s.status) ? p.lots[p.current_lot] : null;
+    $("ctl-lot").textContent = lot ? Staff.lotName(lot) : "";
+    $("ctl-checking").hidden = s.status !== "checking";
+  }
+  let live = null;
+  const conn = Loto.live({
+    state(s) { live = s; showPlay(s); $("ctl-last").textContent = s.last ? t("last_number", {n: s.last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status)); },
+    event(name, ev) {
+      if (name === "draw") $("ctl-last").textContent = t("last_number", {n: ev.number});
+      if (live && name === "draw") { live.status = "playing"; showPlay(live); }
+      else if (live && (name === "claim" || name === "resume")) { live.status = ev.status; showPlay(live); }
+      else if (["award", "partie", "verdict", "undo"].includes(name)) conn.resync();
+    },
   });
 })();

@@ -163,6 +163,10 @@
   const conn = Loto.live({
     state(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
     event(name, ev) {
+      if (name === "partie" && ev.status === "started") {   // a new partie: yesterday's messages go
+        for (const id of ["entry-msg", "check-msg"]) $(id).textContent = "";
+        $("award-result").hidden = true;
+      }
       if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true; render(); }
       clearTimeout(refreshTimer);
       refreshTimer = setTimeout(conn.resync, 80);
