@@ -61,6 +61,7 @@ JS_STRINGS = {
     "tie_choice_physical_lowest": _l("Tirage à la main dans la salle (taper les numéros) : le plus petit gagne"),
     "tie_choice_physical_highest": _l("Tirage à la main dans la salle (taper les numéros) : le plus grand gagne"),
     "tie_choice_share": _l("Partager le lot"),
+    "lot_shared": _l("Lot partagé"),
     "tie_bad_number": _l("Un numéro de 1 à 90 pour chaque carton"),
     "vouchers_title": _l("Bons d'échange :"),
     "tie_line": _l("Carton %(card)s : %(n)s"),

@@ -126,3 +126,36 @@ def test_the_controller_sees_the_lot_in_play_and_a_check_in_progress(page, live)
     expect(page.locator("#ctl-checking")).to_have_text("Vérification en cours…")
     h.resume(role="speaker")
     expect(page.locator("#ctl-checking")).to_be_hidden()
+
+
+ACTIONS_VISIBLE = """(ids) => ids.map((id) => { const e = document.getElementById(id); const r = e.getBoundingClientRect();
+  return [id, !e.closest('[hidden]') && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth]; })"""
+
+
+def test_the_720p_console_never_hides_an_action(page, live, shots):  # noqa: F811
+    from tests.display.conftest import play_to_tie
+    h = live.hall
+    play_to_tie(live)
+    h.set_device_status("ball_machine", "ok", "Machine à boules branchée")
+    h.set_device_status("printer", "degraded", "Imprimante : plus de papier")
+    h.check_claim(A3, role="controller")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
+    expect(page.locator("#pending li")).to_have_count(2)
+    seen = dict(page.evaluate(ACTIONS_VISIBLE, ["draw-button", "undo", "menu-button", "announce", "resume", "clear",
+                                                "award", "check-id"]))
+    assert all(seen.values()), seen
+    shots(page, "speaker-1280x720-tie")
+    page.click("#award")
+    expect(page.locator("#tie-dialog")).to_be_visible()
+    shots(page, "speaker-1280x720-tie-choice")
+    page.keyboard.press("Numpad5")                                 # share
+    expect(page.locator("#award-result")).to_contain_text("Lot partagé")
+    seen = dict(page.evaluate(ACTIONS_VISIBLE, ["award-result", "clear", "undo", "announce"]))
+    assert all(seen.values()), seen
+    shots(page, "speaker-1280x720-awarded")
+    h.clear(role="speaker", force=True)
+    expect(page.locator("#start")).to_be_visible()
+    shots(page, "speaker-1280x720-between")
+    seen = dict(page.evaluate(ACTIONS_VISIBLE, ["start"]))
+    assert all(seen.values()), seen

@@ -90,7 +90,7 @@
     if (!res.ok) { $("award").disabled = false; return; }
     const r = res.data, box = $("award-result");
     box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.map(Ids.show).join(", ")})}));
-    if (r.shared) box.append(el("div", {text: t("tie_choice_share")}));
+    if (r.shared) box.append(el("div", {text: t("lot_shared")}));
     if (r.tie_break.length) {
       box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
                  el("ul", {}, ...r.tie_break.map((d) => el("li", {class: d.card_id === r.winner ? "tie-winner" : "",
@@ -137,6 +137,7 @@
     const drawn = new Set(S.draws);
     for (let n = 1; n <= 90; n++) { cells[n].className = n === S.last ? "last" : drawn.has(n) ? "drawn" : ""; }
     $("start-box").hidden = running;
+    document.body.classList.toggle("sp-between", !running);   // between parties the lots editor takes the board's place
     if (!running) lotsEditor();
     $("undo").disabled = !S.undo_available;
     $("announce").disabled = !running || S.paused;
@@ -144,9 +145,9 @@
     $("clear").disabled = !running;
     $("draw-button").disabled = !running;
     $("award").disabled = S.pending_claims.length === 0;
-    $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid", text: c.card_id})));
+    $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid"}, Ids.node(c.card_id))));
     $("checks").replaceChildren(...(S.recent_checks.length ? S.recent_checks.slice().reverse().slice(0, 12).map((c) =>
-      el("li", {class: "v-" + c.verdict, text: c.card_id + " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : "")})) : [el("li", {text: t("no_checks")})]));
+      el("li", {class: "v-" + c.verdict}, Ids.node(c.card_id), " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : ""))) : [el("li", {text: t("no_checks")})]));
     const w = S.watch || {can_claim: [], can_claim_count: 0, slept: []};
     $("watch-count").textContent = lot && w.can_claim_count ? t("can_claim", {n: w.can_claim_count, kind: kind(lot.kind).toLowerCase()}) : t("can_claim_none");
     $("watch-list").textContent = w.can_claim.slice(0, 12).join(", ");
