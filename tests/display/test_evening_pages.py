@@ -49,7 +49,7 @@ LAYOUT_AUDIT = """() => {
   const banner = document.getElementById('banner');
   const b = banner.hidden ? null : banner.getBoundingClientRect();
   const overlap = b ? Math.max(0, Math.min(b.bottom, board.bottom) - Math.max(b.top, board.top)) : 0;
-  return {wrapped, overlap, boardHeight: board.height};
+  return {wrapped, overlap, boardHeight: board.height, boardBottom: board.bottom, screen: innerHeight};
 }"""
 
 
@@ -61,6 +61,7 @@ def audit(page, width: int) -> None:
         assert text["minSize"] >= 28, text
     assert layout["wrapped"] == [] and layout["overlap"] == 0, layout
     assert layout["boardHeight"] > 0.45 * page.viewport_size["height"], layout     # the board stays readable
+    assert layout["boardBottom"] <= layout["screen"] + 1, layout                    # …and whole on the screen
 
 
 @pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 720)])

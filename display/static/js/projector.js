@@ -109,6 +109,7 @@
     });
     tieTimers.push(setTimeout(() => {
       for (const li of lines.children) if (li.classList.contains("tie-winner-pending")) li.classList.add("tie-winner");
+      $("banner-text").textContent = t("tie_break") + " — " + ProjectorEvening.tieRule(ev).split(" — ").pop();   // the rule stays said
       ProjectorEvening.withIds($("banner-sub"), t("won", {lot: lotName, card: Ids.show(ev.winner)}) +
         (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.map(Ids.show).join(", ")}) : ""),
         [ev.winner, ...ev.consolation]);
