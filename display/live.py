@@ -39,7 +39,19 @@ def _with_hall(hall, state: dict) -> dict:
 
 def projector_state(hall) -> dict:
     """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one."""
-    return _with_hall(hall, public_state(hall.evening))
+    return _with_winners(hall, _with_hall(hall, public_state(hall.evening)))
+
+
+def _with_winners(hall, state: dict) -> dict:
+    """Add the valid cartons waiting for their lot, as the projector draws them (a screen that joins mid-check)."""
+    p = hall.evening.running
+    state["winners"] = []
+    for claim in (p.pending.values() if p is not None else ()):
+        card = card_view(hall, claim.card_id)
+        if card is not None:
+            state["winners"].append({"card_id": claim.card_id, "card": {k: v for k, v in card.items() if k != "sold"},
+                                     "rows": list(claim.rows)})
+    return state
 
 
 def staff_state(hall, role: str | None) -> dict:

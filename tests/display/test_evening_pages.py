@@ -107,8 +107,8 @@ def test_the_projector_shows_every_tied_carton_the_rule_and_an_undo(page, live, 
 
 def test_the_projector_says_a_shared_lot(page, live):
     from tests.display.conftest import play_to_tie
-    page.goto(live.url + "/")
     play_to_tie(live)
+    page.goto(live.url + "/")                                 # a screen that joins during the check
     expect(page.locator(".win-card")).to_have_count(2)
     live.hall.award(role="speaker", share=True)
     expect(page.locator("#banner-text")).to_have_text(f"Quine — Panier garni — partagé entre les cartons {shown(A1)}, {shown(A2)}")

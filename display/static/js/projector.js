@@ -182,6 +182,8 @@
     state(state) {
       const first = S === null;
       S = state;
+      ProjectorEvening.clear();
+      (state.winners || []).forEach((w) => ProjectorEvening.valid(w));   // joined during a check: the cartons too
       render();
       if (first && S.status === "checking") banner("checking", t("checking"));
     },
