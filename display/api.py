@@ -17,6 +17,7 @@ from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
 from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
 from hall.events import LotSpec
+from hall.keypad_keys import ACTIONS, browser_keymap
 from hall.ports import HallPort
 from hall.spreadsheet import as_plain_csv
 
@@ -84,6 +85,14 @@ def state():
     return jsonify(projector_state(hall()))
 
 
+@bp.get("/keypad/keys")
+def keypad_keys():
+    """The speaker's keys for a browser: ``KeyboardEvent.code`` → digit or action, the Pi keypad's own table."""
+    section = hall().config.keypad
+    return jsonify({"keys": browser_keymap(section.keys if section is not None else None),
+                    "actions": list(ACTIONS)})
+
+
 @bp.get("/speaker/state")
 def speaker_view():
     role = A.require_right("speaker_state")
@@ -134,6 +143,14 @@ def draw():
         return jsonify(views.drawn(record)), 201
 
     return idempotent(role, data, repr(data["number"]), apply)   # a retried draw answers the first result
+
+
+@bp.post("/draws/request")
+def draw_request():
+    """« Tirer » with nothing typed: the ball machine that waits for the speaker (the demo's) draws one ball."""
+    A.require_right("draw")
+    hall().notify("draw:requested", {"source": "console"})
+    return jsonify({"requested": True}), 202
 
 
 @bp.post("/draws/undo")
@@ -194,10 +211,15 @@ def card(card_id: str):
 @bp.post("/lots/award")
 def award():
     role = A.require_right("award")
-    groups = field(body(), "same_player", list, required=False, default=[])
+    data = body()
+    groups = field(data, "same_player", list, required=False, default=[])
     if not all(isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups):
         raise ApiError("bad_field", field="same_player")
-    return jsonify(views.award(hall().award(role=role, same_player=groups)))   # RULES L13: one player's cartons are one claimant
+    typed = field(data, "tie_break", dict, required=False)          # a physical draw: carton → number typed
+    share = field(data, "share", bool, required=False, default=False)
+    wins = field(data, "wins", str, required=False)                 # "lowest" or "highest"
+    return jsonify(views.award(hall().award(role=role, same_player=groups,   # RULES L13: one player's cartons are one claimant
+                                            tie_break=typed, share=share, wins=wins)))
 
 
 @bp.post("/partie/clear")
@@ -205,7 +227,8 @@ def clear():
     role = A.require_right("clear")
     data = body()
     force = field(data, "force", bool, required=False, default=False)
-    record = hall().clear(role=role, force=force)
+    carry = field(data, "carry", bool, required=False, default=False)   # the lots left go to the next partie
+    record = hall().clear(role=role, force=force, carry=carry)
     return jsonify({"number": record.event.number, "status": "cleared", "seq": record.seq})
 
 

@@ -23,7 +23,7 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
     boot = {"page": page, "lang": str(get_locale()), "strings": js_strings(), "role": role if logged else None,
             "csrf": csrf_token() if role else None,
             "speech": {"enabled": speech.enabled, "rate": speech.rate, "nicknames": speech.nicknames},
-            "columns": hall.config.cards.columns}
+            "columns": hall.config.cards.columns, "ties": hall.config.rules.ties}
     return render_template(template if logged else "login.html", boot=boot, page=page,
                            hall_name=hall.config.hall.name, role=role, allowed=allowed,
                            tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port,

@@ -31,6 +31,9 @@ cp "$nm/@fontsource/atkinson-hyperlegible/LICENSE" "$vendor/fonts/LICENSE"
 cp "$nm/qrcode-generator/dist/qrcode.js" "$vendor/qrcode-generator/"
 awk 'NR==1{next} /^\/\/---/{exit} {print}' "$nm/qrcode-generator/dist/qrcode.js" | sed 's|^// \{0,1\}||' \
   > "$vendor/qrcode-generator/LICENSE"
+# the digits: Lexend's zero is plain (Atkinson's is slashed, read as 8 or 9 from the back of a hall)
+for w in 400 700; do cp "$nm/@fontsource/lexend/files/lexend-latin-$w-normal.woff2" "$vendor/fonts/"; done
+cp "$nm/@fontsource/lexend/LICENSE" "$vendor/fonts/LICENSE.lexend"
 # The wasm must be the very build the ponyfill was made for (its glue code embeds the SHA-256).
 want="$(grep -o '`[0-9a-f]\{64\}`' "$vendor/barcode-detector/ponyfill.js" | tr -d '`' | head -1)"
 got="$(sha256sum "$vendor/barcode-detector/zxing_reader.wasm" | cut -d' ' -f1)"

@@ -75,8 +75,23 @@ def _with_hall(snap: HallSnapshot, state: dict) -> dict:
 
 
 def projector_state(snap: HallSnapshot) -> dict:
-    """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one."""
-    return _with_hall(snap, public_state(snap))
+    """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one, and the
+    valid cartons waiting for their lot (drawn large on the projector; a screen that joins mid-check)."""
+    return _with_winners(snap, _with_hall(snap, public_state(snap)))
+
+
+def _public_card(c: CardState) -> dict:
+    """A carton as the hall sees it on the projector (no sales information)."""
+    shown = card(c) or {}
+    return {k: v for k, v in shown.items() if k != "sold"}
+
+
+def _with_winners(snap: HallSnapshot, state: dict) -> dict:
+    p = snap.running
+    rows = {c.card_id: c.rows for c in p.pending} if p is not None else {}
+    state["winners"] = [{"card_id": w.card_id, "card": _public_card(w), "rows": list(rows.get(w.card_id, ()))}
+                        for w in snap.winners]
+    return state
 
 
 def device(d: DeviceStatus, translate: Translate = french_detail) -> dict:
@@ -137,13 +152,15 @@ def verdict(r: ClaimResult) -> dict:
         "seq": r.seq}
     if e.verdict == "unknown_card":
         out["check_character_ok"] = r.check_character_ok
+        out["suggestions"] = list(r.suggestions)
     out["card"] = card(r.card)
     return out
 
 
 def award(r: AwardResult) -> dict:
     a = r.award
-    return {"winner": a.winners[0], "winners": list(a.winners), "shared": a.shared, "tie_break": _tie_break(a),
+    return {"winner": a.winners[0], "winners": list(a.winners), "shared": a.shared, "tie_mode": a.tie_mode,
+            "tie_break": _tie_break(a),
             "consolation": list(a.consolation), "vouchers": list(r.vouchers), "lot": lot_ref(r.lot)}
 
 
@@ -190,7 +207,8 @@ def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tup
 
 def _award(e: LotAwarded, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
     return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
-                     "shared": e.shared, "tie_break": _tie_break(e), "consolation": list(e.consolation),
+                     "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
+                     "consolation": list(e.consolation),
                      "last": e.last, "current_lot": p.current, "seq": seq}
 
 
@@ -212,7 +230,13 @@ def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     e, seq = record.event, record.seq
     shape = EVENTS.get(record.type)
     if shape is not None:
-        return shape(e, seq, snap.partie, room)
+        name, payload = shape(e, seq, snap.partie, room)
+        if room == PUBLIC and isinstance(e, ClaimChecked) and e.verdict == "valid":
+            # the winner's carton, drawn large on the projector with its winning rows framed
+            won = next((w for w in snap.winners if w.card_id == e.card_id), None)
+            payload["card"] = _public_card(won) if won is not None else None
+            payload["rows"] = list(e.rows)
+        return name, payload
     payload: dict[str, Any] = {"type": record.type, "seq": seq}
     if room != PUBLIC and isinstance(e, VoucherIssued):
         payload.update({"code": e.code, "card_id": e.card_id, "label": e.lot_label, "consolation": e.consolation})

@@ -45,7 +45,7 @@ class BallSimulator:
 
     name = "ball_sim"
 
-    def __init__(self, *, seed: int | None = None, interval_s: float = 3.0, protocol: str = "lines",
+    def __init__(self, *, seed: int | None = None, interval_s: float | None = 3.0, protocol: str = "lines",
                  garbage: float = 0.0, repeat: float = 0.0, link: str | None = None, count: int | None = 90,
                  ball_source: BallSource | None = None, on_ball: Callable[[int], None] | None = None):
         self.rng = random.Random(seed)
@@ -67,6 +67,7 @@ class BallSimulator:
         self._unplug_wanted = False     # a plain flag: set from a signal handler, where a lock could deadlock
         self._retry: int | None = None  # a ball the reader missed (unplugged mid-write): sent again first
         self._thread: threading.Thread | None = None
+        self._wanted = threading.Event()  # on demand (interval_s None): the speaker asked for a ball
 
     # ---- the port ------------------------------------------------------------------------------
     @property
@@ -193,11 +194,17 @@ class BallSimulator:
                 self.open()
             if not self.wait_reader():
                 break
+            if self.interval_s is None:          # on demand: a ball each time the speaker asks for one
+                self._wanted.wait()
+                self._wanted.clear()
+                if self._stop.is_set():
+                    break
             try:
                 self.step()
             except OSError:
                 continue       # the reader vanished mid-write: wait for it again
-            self._stop.wait(self.interval_s)
+            if self.interval_s is not None:
+                self._stop.wait(self.interval_s)
         if self._master is not None and not self._stop.is_set():
             self.drain()      # the last balls reach the reader before the machine goes away
 
@@ -211,8 +218,13 @@ class BallSimulator:
         self._thread = threading.Thread(target=self.run, name="loto-ball-sim", daemon=True)
         self._thread.start()
 
+    def request_ball(self) -> None:
+        """On demand: draw one ball now (the speaker pressed « Tirer » with nothing typed)."""
+        self._wanted.set()
+
     def stop(self, timeout: float = 2.0) -> None:
         self._stop.set()
+        self._wanted.set()
         if self._thread is not None:
             self._thread.join(timeout)
         self.close()

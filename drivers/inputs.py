@@ -40,7 +40,7 @@ def _evdev_reader(hall: HallPort, name: str, label: str, build):
 
 
 def start_inputs(hall: HallPort, config: Config, *, demo: bool = False, data_dir: Path | None = None,
-                 interval_s: float = 4.0) -> list:
+                 interval_s: float | None = None) -> list:
     """The configured input readers (and, in demo without a ball machine, a simulator on a pty with its reader)."""
     from drivers.ball_machine import BallMachineReader
 
@@ -58,6 +58,8 @@ def start_inputs(hall: HallPort, config: Config, *, demo: bool = False, data_dir
         log.info("demo: simulated ball machine on %s", path)
         services.append(BallMachineReader(hall, BallMachineSection(port=path, debounce_s=DEMO_DEBOUNCE_S)))
         services.append(sim)      # after its reader: the simulator writes only once the port is held open
+        if interval_s is None:    # the demo waits for the speaker: « Tirer » with nothing typed asks for a ball
+            hall.subscribe_notices(lambda name, payload: sim.request_ball() if name == "draw:requested" else None)
 
     if config.keypad is not None:
         def keypad():

@@ -14,25 +14,8 @@ from typing import Any, Mapping
 from evdev import ecodes
 
 from hall.cards import parse_number
+from hall.keypad_keys import ACTIONS, DEFAULT_KEYS, DIGIT_KEYS, action_keys, unknown_actions  # noqa: F401  (one table: Pi and browser)
 from hall.errors import InvalidNumber
-
-ACTIONS = ("enter", "erase", "cancel", "undo", "claim")
-
-DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
-    "enter": ("KEY_KPENTER", "KEY_ENTER"),
-    "erase": ("KEY_BACKSPACE", "KEY_KPDOT", "KEY_DELETE"),     # Delete is the "." key with NumLock off
-    "cancel": ("KEY_KPSLASH", "KEY_ESC"),
-    "undo": ("KEY_KPMINUS",),
-    "claim": ("KEY_KPPLUS",),
-}
-
-DIGIT_KEYS: dict[str, str] = {
-    **{f"KEY_KP{d}": str(d) for d in range(10)},
-    **{f"KEY_{d}": str(d) for d in range(10)},
-    # the same keys on a keypad whose own NumLock is off
-    "KEY_INSERT": "0", "KEY_END": "1", "KEY_DOWN": "2", "KEY_PAGEDOWN": "3", "KEY_LEFT": "4",
-    "KEY_CLEAR": "5", "KEY_RIGHT": "6", "KEY_HOME": "7", "KEY_UP": "8", "KEY_PAGEUP": "9",
-}
 
 KEY_DOWN = 1       # evdev key values: 0 up, 1 down, 2 autorepeat (ignored: holding 4 must not type 444)
 MAX_DIGITS = 2
@@ -44,7 +27,7 @@ class KeyCommand:
 
     ``kind``: ``typing`` (``text`` is the entry so far), ``draw`` (``number``), ``confirm`` (Enter alone),
     ``undo_armed``, ``undo``, ``cancel`` (an entry or an undo was dropped), ``reject`` (cancel alone),
-    ``claim``, ``invalid`` (``text`` and ``reason``: ``out_of_range`` or ``too_many_digits``).
+    ``claim``, ``menu``, ``invalid`` (``text`` and ``reason``: ``out_of_range`` or ``too_many_digits``).
     """
 
     kind: str
@@ -67,27 +50,24 @@ def key_code(name: Any) -> int:
 
 
 def build_keymap(overrides: Mapping[str, Any] | None = None) -> dict[int, str]:
-    """keycode → action or digit, from the defaults and ``[keypad] keys``; raises ``ValueError`` naming every bad entry."""
-    actions = dict(DEFAULT_KEYS)
-    problems = []
-    for action, names in (overrides or {}).items():
-        if action not in ACTIONS:
-            problems.append(f"keypad.keys.{action} : action inconnue (attendu : {', '.join(ACTIONS)})")
-            continue
-        names = [names] if isinstance(names, (str, int)) else list(names)
+    """keycode → action or digit, from the shared table and ``[keypad] keys``; raises ``ValueError`` naming every bad entry."""
+    actions = action_keys(overrides)
+    problems = unknown_actions(overrides)
+    codes: dict[str, tuple[int, ...]] = {}
+    for action, names in actions.items():
         good = []
         for name in names:
             try:
                 good.append(key_code(name))
             except ValueError as exc:
                 problems.append(f"keypad.keys.{action} : {exc}")
-        actions[action] = tuple(good)
+        codes[action] = tuple(good)
     if problems:
         raise ValueError("\n".join(problems))
     keymap = {key_code(name): digit for name, digit in DIGIT_KEYS.items()}
-    for action, names in actions.items():
-        for name in names:
-            keymap[key_code(name)] = action       # an action key wins over a digit of the same code
+    for action, found in codes.items():
+        for code in found:
+            keymap[code] = action       # an action key wins over a digit of the same code
     return keymap
 
 
@@ -156,6 +136,11 @@ class KeypadMap:
         self.entry = ""
         self.undo_armed = True
         return KeyCommand("undo_armed")
+
+    def _menu(self) -> KeyCommand:
+        self.entry = ""
+        self.undo_armed = False
+        return KeyCommand("menu")      # the console opens its numbered actions; the Pi has nothing more to do
 
     def _claim(self) -> KeyCommand:
         self.entry = ""

@@ -35,7 +35,7 @@ H2 = ParagraphStyle("h2", parent=_styles["Heading2"], fontSize=13, spaceBefore=1
 H3 = ParagraphStyle("h3", parent=_styles["Heading4"], fontSize=10, spaceBefore=6, spaceAfter=2)
 BODY = ParagraphStyle("body", parent=_styles["BodyText"], fontSize=9, leading=11)
 CELL = ParagraphStyle("cell", parent=BODY, fontSize=8, leading=10)
-HEAD = ParagraphStyle("head", parent=CELL, fontName="Helvetica-Bold")
+HEAD = ParagraphStyle("head", parent=CELL, fontName="Helvetica-Bold", splitLongWords=0)   # never "Dernièr/e"
 SMALL = ParagraphStyle("small", parent=BODY, fontSize=8, textColor=colors.grey, alignment=TA_CENTER)
 GRID = TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 8), ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 8),
                    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6e6e6")),
@@ -96,7 +96,7 @@ def _partie(p: PartieReport, tz: str) -> list:
     out.append(Paragraph("Lots", H3))
     out.append(_table(["Lot", "Type", "Libellé", "Gagnant(s)", "Dernière boule", "Boules",
                        "Départage (boule tirée)", "Consolation"], rows,
-                      [10 * mm, 19 * mm, 25 * mm, 35 * mm, 17 * mm, 15 * mm, 33 * mm, 32 * mm]))
+                      [10 * mm, 19 * mm, 23 * mm, 35 * mm, 19 * mm, 15 * mm, 33 * mm, 32 * mm]))
     out.append(Paragraph("Numéros dans l'ordre du tirage", H3))
     out.append(_draw_table(p.numbers))
     if p.undos:

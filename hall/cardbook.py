@@ -14,7 +14,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from hall.cards import CARD_ID, Card, check_card_id, check_columns, make_card_id, normalize_card_id, split_card_id
+from hall.cards import (CARD_ID, Card, check_card_id, check_columns, make_card_id, normalize_card_id, one_character_variants,
+                        split_card_id)
 from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
 from hall.numbers import is_card_id
 from hall.spreadsheet import safe_cell
@@ -82,6 +83,26 @@ class CardBook:
         if card_id in self._cards or not isinstance(card_id, str):
             return card_id
         return normalize_card_id(card_id)
+
+    def resolve(self, text: str) -> str:
+        """The card book's ID for ``text`` as typed: the exact ID when the book has it, else the ID put right
+        (``normalize_card_id``: no dash, lower case, spaces, O/I for 0/1)."""
+        compact = "".join(text.split())
+        return compact if compact in self._cards else normalize_card_id(compact)
+
+    def near(self, card_id: str, limit: int = 5) -> list[str]:
+        """The book's IDs one keystroke from ``card_id`` (a character changed, missing, added, or two swapped),
+        sorted, at most ``limit``; bounded work (``one_character_variants``), whatever the book's size."""
+        if not isinstance(card_id, str) or not 0 < len(card_id) <= 40:
+            return []
+        seen = {card_id}
+        found = set()
+        for variant in one_character_variants(card_id):
+            key = variant if variant in self._cards else normalize_card_id(variant)
+            if key not in seen and key in self._cards:
+                found.add(key)
+            seen.add(key)
+        return sorted(found)[:limit]
 
     def get(self, card_id: str) -> Card | None:
         """Return the carton with this ID (typed with spaces or in lower case too), or None."""
@@ -211,7 +232,7 @@ class CardBook:
             if problem:
                 errors.append((line, problem))
             else:
-                if not card_id.isupper():  # only a lower-case generated-form ID changes
+                if not card_id.isupper() and "-" in card_id:  # only a lower-case generated-form ID changes
                     card_id = normalize_card_id(card_id)
                 if card_id in first_line:
                     errors.append((line, f"l'identifiant {card_id} est déjà à la ligne {first_line[card_id]}"))

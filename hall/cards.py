@@ -409,14 +409,50 @@ def check_card_id(card_id: str) -> bool | None:
     return _luhn_sum(series + digits + check, False) % _N == 0
 
 
+_LENIENT = re.compile(r"([A-HJ-NP-Z]{1,3})([0-9OI]{5,}[0-9A-Z])")
+_TYPING_NOISE = str.maketrans("", "", " \t\u00a0\u202f\u00b7._/")   # spaces, the shown form's gap, dots
+
+
 def normalize_card_id(text: str) -> str:
-    """Return the ID without spaces; a generated-form ID typed in lower case, or with ``O``/``I`` for ``0``/``1``
-    in its number, is put right."""
+    """Return the ID as stored, from the way people type it: spaces and dots dropped; a generated-form ID typed
+    in lower case, without its dash, or with ``O``/``I`` for ``0``/``1`` is put right. Other IDs are only
+    trimmed of spaces."""
     compact = "".join(text.split())
-    upper = compact.upper()
-    m = _TYPED.fullmatch(upper)
+    upper = compact.translate(_TYPING_NOISE).upper()
+    m = _LENIENT.fullmatch(upper.replace("-", "", 1) if upper.count("-") == 1 else upper)
     if m is None:
         return compact
     series, rest = m.groups()
     fixed = f"{series}-{rest[:-1].replace('O', '0').replace('I', '1')}{rest[-1].replace('O', '0').replace('I', '1')}"
-    return fixed if fixed != compact and _GENERATED.fullmatch(fixed) else compact
+    return fixed if _GENERATED.fullmatch(fixed) else compact
+
+
+def display_card_id(card_id: str) -> str:
+    """The ID as printed and shown: a generated ID with its check character set apart (``A-00412 K``, a no-break
+    space), so it is never read as part of the number; other IDs unchanged. Typed back, it is the same ID."""
+    m = _GENERATED.fullmatch(card_id) if isinstance(card_id, str) else None
+    return f"{m.group(1)}-{m.group(2)}\u00a0{m.group(3)}" if m else card_id
+
+
+_ID_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-"
+
+
+def one_character_variants(card_id: str) -> set[str]:
+    """Every text one keystroke from ``card_id``: one character changed, left out, added, or two neighbours swapped.
+
+    About 130 × length texts whatever the size of the card book, so looking them up stays fast on 100 000 cartons.
+    """
+    out: set[str] = set()
+    n = len(card_id)
+    for i in range(n + 1):
+        head, tail = card_id[:i], card_id[i:]
+        for ch in _ID_CHARS:
+            out.add(head + ch + tail)                      # a character left out by the typist
+            if i < n:
+                out.add(head + ch + tail[1:])              # a character mistyped
+        if i < n:
+            out.add(head + tail[1:])                       # a character typed twice or by mistake
+        if i < n - 1:
+            out.add(head + tail[1] + tail[0] + tail[2:])   # two neighbours swapped
+    out.discard(card_id)
+    return out

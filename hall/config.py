@@ -63,7 +63,8 @@ class CardsSection:
 @dataclass(frozen=True, slots=True)
 class RulesSection:
     last_number: bool = True
-    ties: str = _choices("draw_lowest", "draw_highest", "share", default="draw_lowest")
+    ties: str = _choices("draw_lowest", "draw_highest", "share", "physical_lowest", "physical_highest",
+                         default="draw_lowest")   # physical_*: tokens drawn in the hall, the speaker types them
     false_claim: str = _choices("resume", "cancel_card", default="resume")
 
 

@@ -87,6 +87,7 @@ class LotAwarded:
     last: int
     draw_index: int
     shared: bool = False
+    tie_mode: str = ""    # how a tie was settled (hall/ties.py): draw_lowest, physical_highest, share…; "" alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,7 @@ class PartieCleared:
     type: ClassVar[str] = "partie:cleared"
     number: int
     forced: bool = False
+    carried: bool = False    # the lots still unwon are played in the next partie
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,14 @@ from hall.sales import SalesLedger
 
 PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 
-from hall.lots import DEFAULT_LOTS  # noqa: E402  (the default programme lives with the lot kinds)
+from hall.lots import DEFAULT_LOTS, LOT_KINDS  # noqa: E402  (the default programme lives with the lot kinds)
+
+_KIND_ORDER = {kind: i for i, kind in enumerate(LOT_KINDS)}   # quine, double quine, carton plein
+
+
+def with_carried(lots: tuple[LotSpec, ...], carried: tuple[LotSpec, ...]) -> tuple[LotSpec, ...]:
+    """The next partie's lots with the carried ones played after the lots of the same kind (quine before carton)."""
+    return tuple(sorted(tuple(lots) + tuple(carried), key=lambda lot: _KIND_ORDER.get(lot.kind, 3)))
 
 
 @dataclass(slots=True)
@@ -95,6 +102,7 @@ class Evening:
         self.sales = SalesLedger()
         self.programme_edit: ProgrammeEdited | None = None     # the latest edit of the programme on /admin
         self.pin_hashes: dict[str, PinChanged] = {}
+        self.carried: tuple[LotSpec, ...] = ()   # lots left unwon at a démarquez, carried to the next partie
 
     @property
     def partie(self) -> Partie | None:
@@ -117,6 +125,7 @@ class Evening:
         lots = [Lot(spec.kind, spec.label, spec.value_eur) for spec in e.lots]
         lots[0].status = OPEN
         self.parties.append(Partie(e.number, lots, e.consolation))
+        self.carried = ()
 
     def _on_draw_ball_drawn(self, e: BallDrawn) -> None:
         p = self.running
@@ -166,6 +175,8 @@ class Evening:
         p = self.running
         p.cleared, p.paused = True, False
         p.pending.clear()
+        self.carried = tuple(LotSpec(lot.kind, lot.label, lot.value_eur) for lot in p.lots
+                             if lot.status != AWARDED) if e.carried else ()
 
     def _on_cards_sold(self, e: CardsSold) -> None:
         for card_id in e.card_ids:

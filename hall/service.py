@@ -21,10 +21,10 @@ from hall.claims import verify
 from hall.config import Config
 from hall.errors import InvalidNumber, Rejected
 from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, ClaimChecked, DrawResumed,
-                         DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, Record, TieBreakDraw,
+                         DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, Record,
                          VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
 from hall.journal import Journal
-from hall.partie import Evening, Partie
+from hall.partie import Evening, Partie, with_carried
 from hall.lots import LOT_KINDS
 from hall.ports import Clock, NoticeSubscriber, Rng, Subscriber, utc_now
 from hall.report import EveningReport, build_report
@@ -32,7 +32,8 @@ from hall.rights import may
 from hall.snapshots import (AwardResult, CardState, ClaimResult, DeviceStatus, HallSnapshot, KeyOutcome, LotRef,
                             LotState, NextPartie, PartieState, PrintJob, PriorCheck, Proposal, Redemption,
                             SpeakerSnapshot, device_status, WifiInfo)
-from hall.vouchers import check_code, make_code, normalize_code
+from hall.ties import settle
+from hall.vouchers import check_code, make_code, near_codes, normalize_code
 from hall.watch import WinnerWatch
 from hall import programme as programme_rules
 from hall import sales as sales_rules
@@ -239,7 +240,7 @@ class Hall:
             if self.evening.running is not None:
                 raise Rejected("partie_running", number=self.evening.running.number)
             spec = self.partie_spec(len(self.evening.parties))
-            lots = tuple(lots) if lots else spec.lots
+            lots = tuple(lots) if lots else with_carried(spec.lots, self.evening.carried)
             for lot in lots:
                 if lot.kind not in LOT_KINDS:
                     raise Rejected("bad_lot", kind=lot.kind)
@@ -383,17 +384,19 @@ class Hall:
             self._allow("check_claim", role)
             if not isinstance(card_id, str) or not card_id.strip():
                 raise Rejected("bad_card_id", card_id=card_id)
-            cid = normalize_card_id(card_id)
+            cid = self.book.resolve(card_id)       # typed leniently: no dash, lower case, spaces, O/I for 0/1
             p = self.evening.partie
             before = tuple(PriorCheck(c.verdict, c.last, c.lot_index) for c in (p.checks.get(cid, []) if p else []))
             lot = p.current_lot if p is not None and not p.cleared else None
             card = self.book.get(cid)
             character_ok = None
+            suggestions: tuple[str, ...] = ()
             if lot is None:
                 event = ClaimChecked(cid, "closed", None, None, p.last if p else None)
             elif card is None:
                 event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
                 character_ok = check_card_id(cid)
+                suggestions = tuple(self.book.near(cid))   # a near miss: "vérifiez le numéro", never a refusal
             elif not self.is_sold(cid):
                 event = ClaimChecked(cid, "unsold_card", p.current, lot.kind, p.last)
             elif cid in p.cancelled:
@@ -405,13 +408,16 @@ class Hall:
             record = self._commit(event, role)
             ref = None if lot is None else LotRef(event.lot_index, lot.kind, lot.label)
             return ClaimResult(event, ref, before, record.seq, character_ok,
-                               None if event.verdict == "unknown_card" else self._card_state(cid))
+                               None if event.verdict == "unknown_card" else self._card_state(cid), suggestions)
 
-    def award(self, *, role: str, same_player: Sequence[Sequence[str]] = ()) -> AwardResult:
+    def award(self, *, role: str, same_player: Sequence[Sequence[str]] = (), tie_break: Mapping[str, Any] | None = None,
+              share: bool = False, wins: str | None = None) -> AwardResult:
         """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14).
 
         ``same_player`` groups cartons held by one player: such a group is one claimant (L13), drawing one
-        tie-break number and winning with its first carton.
+        tie-break number and winning with its first carton. For a tie the speaker may give ``tie_break`` (the
+        numbers drawn by hand in the hall, carton → 1–90), or ``share``; else ``[rules] ties`` decides.
+        ``wins``: ``lowest`` or ``highest`` number wins (default: the rule's).
         """
         with self._lock:
             self._allow("award", role)
@@ -420,20 +426,12 @@ class Hall:
                 raise Rejected("no_valid_claim")
             claimants = self._claimants(p, same_player)
             lot_index = p.current
-            ties, tie_break, consolation, shared = self.config.rules.ties, (), (), False
-            if len(claimants) == 1:
-                winners = (claimants[0],)
-            elif ties == "share":
-                winners, shared = tuple(claimants), True
-            else:
-                numbers = self._rng.sample(range(1, 91), len(claimants))  # a separate full 1–90 bag
-                tie_break = tuple(TieBreakDraw(c.card_id, n) for c, n in zip(claimants, numbers))
-                pick = min if ties == "draw_lowest" else max
-                best = pick(tie_break, key=lambda t: t.number)
-                winners = tuple(c for c in claimants if c.card_id == best.card_id)
-                consolation = tuple(t.card_id for t in tie_break if t.card_id != best.card_id)
+            outcome = settle([c.card_id for c in claimants], self.config.rules.ties, self._rng, typed=tie_break,
+                             share=share, wins=wins, resolve=self.book.resolve)
+            winners = tuple(c for w in outcome.winners for c in claimants if c.card_id == w)
+            tie_break, consolation, shared = outcome.tie_break, outcome.consolation, outcome.shared
             event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
-                               tie_break, consolation, p.last, len(p.draws) - 1, shared)
+                               tie_break, consolation, p.last, len(p.draws) - 1, shared, outcome.mode)
             lot = p.lots[lot_index]
             serial = self.evening.voucher_serial
             vouchers = []
@@ -460,16 +458,20 @@ class Hall:
                 grouped[cid] = ids[0]
         return [claim for cid, claim in p.pending.items() if grouped.get(cid, cid) == cid]
 
-    def clear(self, *, role: str, force: bool = False) -> Record:
-        """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given."""
+    def clear(self, *, role: str, force: bool = False, carry: bool = False) -> Record:
+        """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given, and with
+        ``carry`` those lots are played in the next partie (``carry`` alone means both)."""
         with self._lock:
             self._allow("clear", role)
             p = self._running()
             if p.pending:
                 raise Rejected("claims_pending", cards=sorted(p.pending))
-            if p.current is not None and not force:
-                raise Rejected("lots_remaining", lots=len(p.lots) - p.current)
-            return self._commit(PartieCleared(p.number, forced=p.current is not None), role)
+            if p.current is not None and not (force or carry):
+                raise Rejected("lots_remaining", lots=len(p.lots) - p.current,
+                               labels=[lot.label for lot in p.lots[p.current:]])
+            if carry and p.current is None:
+                raise Rejected("nothing_to_carry")
+            return self._commit(PartieCleared(p.number, forced=p.current is not None, carried=carry), role)
 
     # ---- cartons ---------------------------------------------------------------------------------
     def set_sold(self, card_ids: Iterable[str], sold: bool = True, *, role: str) -> Record:
@@ -510,7 +512,7 @@ class Hall:
             code = normalize_code(code) if isinstance(code, str) else ""
             voucher = self.evening.vouchers.get(code)
             if check_code(self._secret, code) is None or voucher is None:
-                raise Rejected("unknown_voucher", code=code)
+                raise Rejected("unknown_voucher", code=code, suggestions=near_codes(code, self.evening.vouchers))
             if voucher.redeemed:
                 raise Rejected("already_redeemed", code=code)
             record = self._commit(VoucherRedeemed(code), role)
@@ -564,11 +566,16 @@ class Hall:
         ev = self.evening
         p = ev.partie
         played = len(ev.parties)
-        nxt = NextPartie(played + 1, self.partie_spec(played)) if ev.running is None else None
+        nxt = None
+        if ev.running is None:
+            spec = self.partie_spec(played)
+            nxt = NextPartie(played + 1, PartieSpec(with_carried(spec.lots, ev.carried), spec.consolation))
+        winners = tuple(w for w in (self._card_state(c.card_id) for c in ev.running.pending.values())
+                        if w is not None) if ev.running is not None else ()
         net = self.config.network
         wifi = WifiInfo(net.ssid, net.password, self.config.hall_url) if net.ssid else None
         return HallSnapshot(ev.last_seq, self.config.hall.name, self.config.hall.prices,
-                            None if p is None else self._partie_state(p), nxt, played, wifi)
+                            None if p is None else self._partie_state(p), nxt, played, wifi, winners)
 
     def snapshot(self) -> HallSnapshot:
         """The evening as every screen sees it, with the ``seq`` of the last record it includes."""

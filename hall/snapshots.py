@@ -83,6 +83,7 @@ class HallSnapshot:
     next_partie: NextPartie | None   # between parties only
     parties_played: int
     wifi: "WifiInfo | None" = None    # the hall's Wi-Fi as the projector shows it, without [network] ssid None
+    winners: "tuple[CardState, ...]" = ()   # the cartons of the valid claims waiting for their lot
 
     @property
     def running(self) -> PartieState | None:
@@ -167,6 +168,7 @@ class ClaimResult:
     seq: int
     check_character_ok: bool | None  # for an unknown carton: whether its ID's check character holds (None: unreadable)
     card: CardState | None
+    suggestions: tuple[str, ...] = ()  # for an unknown carton: the real cartons one keystroke away
 
     @property
     def verdict(self) -> str:

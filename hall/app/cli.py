@@ -42,7 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_whole(0, 65535), help=t("port d'écoute", "listen port"))
     serve.add_argument("--demo", action="store_true", help=t("sans matériel : machine à boules simulée, cartons de démo, imprimante factice", "no hardware: simulated ball machine, demo cards, printer sink"))
     serve.add_argument("--data-dir", help=t("dossier des données (défaut : celui de la config ; en démo, un dossier temporaire)", "data folder (default: the config's; in demo, a temporary folder)"))
-    serve.add_argument("--interval", type=float, default=4.0, help=t("démo : secondes entre deux boules", "demo: seconds between balls"))
+    serve.add_argument("--interval", type=float, default=None, help=t(
+        "démo : secondes entre deux boules (sans elle, la machine simulée tire quand l'animateur appuie sur « Tirer »)",
+        "demo: seconds between balls (without it, the simulated machine draws when the speaker presses « Tirer »)"))
 
     cards = sub.add_parser("cards", help=t("cartons : générer, importer", "cartons: generate, import"))
     csub = cards.add_subparsers(dest="cards_command", required=True)

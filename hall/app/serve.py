@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import signal
 import threading
 
@@ -27,14 +28,26 @@ def serve(args: argparse.Namespace) -> int:
     # Taken out of the environment: gunicorn's arbiter would send its own READY=1 far too early.
     notifier = Notifier.from_env(take=True)
     config = config_from_args(args)
-    options = ServeOptions(demo=bool(args.demo), interval_s=float(getattr(args, "interval", 4.0) or 4.0))
-    server = os.environ.get(SERVER_ENV, "gunicorn").strip().lower()
-    if server == "werkzeug":
-        return serve_werkzeug(config, options, notifier)
-    if server not in ("gunicorn", "gevent", "gthread"):
-        log.error("%s=%r : valeurs possibles gunicorn, gthread, werkzeug", SERVER_ENV, server)
-        return 2
-    return run_gunicorn(config, options, notifier, "gthread" if server == "gthread" else "gevent")
+    interval = getattr(args, "interval", None)
+    options = ServeOptions(demo=bool(args.demo), interval_s=float(interval) if interval else None)
+    temporary = bool(args.demo) and not getattr(args, "data_dir", None)
+    if args.demo:
+        log.info("démo : données dans %s (%s)", config.data_dir, "effacées à l'arrêt ; --data-dir DOSSIER pour les "
+                 "garder" if temporary else "gardées")
+        log.info("démo : %s", "une boule toutes les %.1f s" % options.interval_s if options.interval_s else
+                 "la machine simulée tire quand l'animateur appuie sur « Tirer » (/speaker, sans numéro tapé)")
+    try:
+        server = os.environ.get(SERVER_ENV, "gunicorn").strip().lower()
+        if server == "werkzeug":
+            return serve_werkzeug(config, options, notifier)
+        if server not in ("gunicorn", "gevent", "gthread"):
+            log.error("%s=%r : valeurs possibles gunicorn, gthread, werkzeug", SERVER_ENV, server)
+            return 2
+        return run_gunicorn(config, options, notifier, "gthread" if server == "gthread" else "gevent")
+    finally:
+        if temporary:      # the demo's temporary folder goes with it
+            shutil.rmtree(config.data_dir, ignore_errors=True)
+            log.info("démo : %s effacé", config.data_dir)
 
 
 def serve_werkzeug(config: Config, options: ServeOptions, notifier: Notifier) -> int:

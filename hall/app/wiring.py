@@ -37,7 +37,7 @@ class ServeOptions:
     """What ``serve`` needs besides the config: picked in the parent, used in the worker after fork."""
 
     demo: bool = False
-    interval_s: float = 4.0
+    interval_s: float | None = None   # demo: seconds between balls; None: a ball when the speaker asks for one
     async_mode: str = "threading"      # "gevent" under gunicorn's gevent worker (set by gunicorn_app)
 
 

@@ -241,3 +241,19 @@ def test_ctrl_c_right_at_ready_closes_the_journal_and_exits_0(run_hall, notify, 
     os.killpg(hall.proc.pid, signal.SIGINT)   # the terminal sends it to the whole group
     assert hall.wait(20) == 0, hall.output()
     assert "journal fermé proprement" in hall.output()
+
+
+def test_the_demo_says_where_its_data_is_and_cleans_it_on_exit(run_hall, notify, tmp_path):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    hall = run_hall(["--demo"], notify=notify, env={"LOTO_HALL_SERVER": "werkzeug", "TMPDIR": str(temp)})
+    notify.wait_for("READY=1", timeout_s=60)
+    folders = list(temp.glob("loto-hall-demo-*"))
+    assert len(folders) == 1 and (folders[0] / "journal.sqlite").exists()
+    assert f"données dans {folders[0]}" in hall.output()
+    assert "« Tirer »" in hall.output()                   # no --interval: the machine waits for the speaker
+    status, state = get_json(hall.url + "/api/state", timeout_s=2)
+    assert state["draws"] == []
+    hall.signal(signal.SIGTERM)
+    assert hall.wait(30) == 0, hall.output()
+    assert not folders[0].exists()

@@ -140,3 +140,8 @@ def login_page(page, url: str, pin: str) -> None:
     page.fill("#pin", pin)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("nav.nav")
+
+
+def shown(card_id: str) -> str:
+    """A generated carton ID as the pages show it: the check character set apart by a no-break space."""
+    return card_id[:-1] + "\u00a0" + card_id[-1]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page
+from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, shown
 from display import views
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -78,7 +78,7 @@ def test_projector_is_readable_from_the_back_of_the_hall(page, live, shots, widt
 
     h.announce_claim(role="controller")
     h.check_claim(A1, role="controller")
-    expect(page.locator("#banner-text")).to_have_text(f"Quine validée — carton {A1}")
+    expect(page.locator("#banner-text")).to_have_text(f"Quine validée — carton {shown(A1)}")
     assert page.evaluate(TEXT_AUDIT)["minContrast"] >= 7
     shots(page, f"projector-{width}x{height}-valid")
     h.check_claim(A2, role="controller")

@@ -114,3 +114,26 @@ def test_demo_inputs_start_a_simulated_machine_and_its_reader(make_hall, tmp_pat
     assert not any(s.alive() for s in services)
     draws = journal_draws(hall)
     assert len(draws) >= 5 and len(set(draws)) == len(draws)
+
+
+def test_the_demo_machine_waits_for_the_speaker(make_hall, tmp_path):
+    """Without --interval the demo's machine draws one ball each time the speaker asks (« Tirer », nothing typed)."""
+    hall = make_hall()
+    hall.start_partie(role="speaker")
+    watch = Watch(hall)
+    services = start_inputs(hall, parse_config({}), demo=True, data_dir=tmp_path, interval_s=None)
+    sim = services[-1]
+    try:
+        for s in services:
+            s.start()
+        assert sim.wait_reader(5)
+        assert journal_draws(hall) == []
+        for expected_count in (1, 2, 3):
+            hall.notify("draw:requested", {"source": "console"})
+            watch.next(lambda n, p: n == "event" and p.type == "draw:ball_drawn")
+            assert len(journal_draws(hall)) == expected_count
+        assert len(sim.sent) == 3          # nothing drawn between two requests
+    finally:
+        for s in reversed(services):
+            s.stop()
+    assert not any(s.alive() for s in services)

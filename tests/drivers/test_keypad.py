@@ -50,7 +50,13 @@ def test_a_keypad_with_its_own_numlock_off_sends_navigation_keys_that_are_digits
 
 
 def test_numlock_and_unmapped_keys_do_nothing():
-    assert KeypadMap().feed_all(press("KEY_NUMLOCK", "KEY_KPASTERISK", "KEY_A")) == []
+    assert KeypadMap().feed_all(press("KEY_NUMLOCK", "KEY_A")) == []
+
+
+def test_the_star_key_opens_the_console_menu_and_drops_what_was_typed():
+    keypad = KeypadMap()
+    assert keypad.feed_all(press("KEY_KP4", "KEY_KPASTERISK", "KEY_KPENTER")) == [
+        KeyCommand("typing", text="4"), KeyCommand("menu"), KeyCommand("confirm")]
 
 
 def test_holding_a_key_types_it_once():

@@ -20,11 +20,13 @@
     const {line, tone} = verdictText(v);
     const again = (v.checked_before || []).length;
     const box = $("verdict");
-    box.className = "verdict " + (again ? "warn" : tone);     // already checked: orange, whatever the verdict
+    box.className = "verdict " + (again && tone !== "hint" ? "warn" : tone);     // already checked: orange
     $("verdict-line").textContent = line;
     $("verdict-note").hidden = !again;
     $("verdict-note").textContent = again ? t("already_checked", {n: again}) : "";
-    $("verdict-card").textContent = v.card_id;
+    $("verdict-card").replaceChildren(Ids.node(v.card_id));
+    $("verdict-suggestions").replaceChildren(...(v.suggestions || []).map((s) => el("button", {type: "button",
+      class: "suggestion", text: t("check_this", {card: Ids.show(s)}), onclick: () => { $("verdict").hidden = true; check(s); }})));
     $("verdict-grid").replaceChildren(v.card ? cardGrid(v.card) : "");
     $("verdict-sub").textContent = [v.verdict === "valid" && v.lot ? Staff.lotName(v.lot) : "",
                                     v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
@@ -49,8 +51,20 @@
     });
   });
 
-  Loto.live({
-    state(s) { $("ctl-last").textContent = s.last ? t("last_number", {n: s.last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status)); },
-    event(name, ev) { if (name === "draw") $("ctl-last").textContent = t("last_number", {n: ev.number}); },
+  // the lot in play and a check in progress, so the controller knows what is being claimed
+  function showPlay(s) {
+    const p = s.partie, lot = p && p.current_lot !== null && p.current_lot !== undefined && !["waiting", "cleared"].includes(s.status) ? p.lots[p.current_lot] : null;
+    $("ctl-lot").textContent = lot ? Staff.lotName(lot) : "";
+    $("ctl-checking").hidden = s.status !== "checking";
+  }
+  let live = null;
+  const conn = Loto.live({
+    state(s) { live = s; showPlay(s); $("ctl-last").textContent = s.last ? t("last_number", {n: s.last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status)); },
+    event(name, ev) {
+      if (name === "draw") $("ctl-last").textContent = t("last_number", {n: ev.number});
+      if (live && name === "draw") { live.status = "playing"; showPlay(live); }
+      else if (live && (name === "claim" || name === "resume")) { live.status = ev.status; showPlay(live); }
+      else if (["award", "partie", "verdict", "undo"].includes(name)) conn.resync();
+    },
   });
 })();

@@ -14,9 +14,14 @@
       box.className = "result good";
       box.replaceChildren(el("div", {text: t("redeemed", {lot: v.lot})}),
         el("div", {text: (v.consolation ? t("consolation") + " · " : kind(v.kind) + " · ") + t("redeemed_detail", {partie: v.partie, card: v.card_id})}));
+    } else if ((res.data.suggestions || []).length) {    // a near miss: "vérifiez le code", never a refusal
+      box.className = "result hint";
+      box.replaceChildren(el("div", {text: t("v_near_code")}), el("div", {class: "voucher-code", text: code}),
+        ...res.data.suggestions.map((s) => el("button", {type: "button", class: "suggestion voucher-code",
+                                                          text: t("redeem_this", {code: s}), onclick: () => redeem(s)})));
     } else {
       box.className = "result " + (res.data.error === "already_redeemed" ? "warn" : "bad");
-      box.replaceChildren(el("div", {text: res.data.message}), el("div", {text: code}));
+      box.replaceChildren(el("div", {text: res.data.message}), el("div", {class: "voucher-code", text: code}));
     }
     box.dataset.error = res.ok ? "" : res.data.error;
     box.hidden = false;

@@ -94,7 +94,8 @@
     bannerKind = kindName;
     const b = $("banner");
     b.className = "banner banner-" + kindName;
-    $("banner-text").textContent = text;
+    ProjectorEvening.withIds($("banner-text"), text, o.ids);
+    document.body.classList.add("has-banner");
     $("banner-sub").textContent = o.sub || "";
     $("banner-lines").replaceChildren();
     b.hidden = false;
@@ -105,24 +106,27 @@
     tieTimers.forEach(clearTimeout); tieTimers = [];
     bannerKind = null;
     $("banner").hidden = true;
+    document.body.classList.remove("has-banner");
     if (S && S.status === "checking") banner("checking", t("checking"));
   }
 
   function showTieBreak(ev) {
     const lotName = lotText(ev.lot);
-    banner("tie", t("tie_break"), {sub: lotName});
+    banner("tie", t("tie_break"), {sub: ProjectorEvening.tieRule(ev)});   // who wins is said before the numbers
     const lines = $("banner-lines");
     ev.tie_break.forEach((draw, i) => {
       tieTimers.push(setTimeout(() => {
         const li = el("li", {class: "tie-line" + (draw.card_id === ev.winner ? " tie-winner-pending" : ""),
-                             text: t("tie_line", {card: draw.card_id, n: draw.number})});
+                             text: t("tie_line", {card: Ids.show(draw.card_id), n: draw.number})});
         lines.append(li);
       }, 1200 * (i + 1)));
     });
     tieTimers.push(setTimeout(() => {
       for (const li of lines.children) if (li.classList.contains("tie-winner-pending")) li.classList.add("tie-winner");
-      $("banner-sub").textContent = t("won", {lot: lotName, card: ev.winner}) +
-        (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.join(", ")}) : "");
+      $("banner-text").textContent = t("tie_break") + " — " + ProjectorEvening.tieRule(ev).split(" — ").pop();   // the rule stays said
+      ProjectorEvening.withIds($("banner-sub"), t("won", {lot: lotName, card: Ids.show(ev.winner)}) +
+        (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.map(Ids.show).join(", ")}) : ""),
+        [ev.winner, ...ev.consolation]);
       bannerTimer = setTimeout(hideBanner, 12000);
     }, 1200 * (ev.tie_break.length + 1)));
   }
@@ -131,7 +135,8 @@
     draw(ev) {
       if (S.draws.includes(ev.number)) return;
       S.draws.push(ev.number); S.last = ev.number; S.status = "playing";
-      if (bannerKind === "false" || bannerKind === "missed" || bannerKind === "won" || bannerKind === "start") hideBanner();
+      if (["false", "missed", "won", "start", "undo", "tie"].includes(bannerKind)) hideBanner();
+      ProjectorEvening.clear();
       render(); renderLast(true);
       LotoSpeech.say(ev.number, speech);
     },
@@ -139,14 +144,21 @@
       const i = S.draws.lastIndexOf(ev.number);
       if (i >= 0) S.draws.splice(i, 1);
       S.last = S.draws.length ? S.draws[S.draws.length - 1] : null;
+      ProjectorEvening.clear();
       render(); renderLast(true);
+      banner("undo", t("undone", {n: ev.number}), {sub: S.last ? t("last_number", {n: S.last}) : "", ms: 10000});
     },
     claim() { S.status = "checking"; banner("checking", t("checking")); },
     resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
     verdict(ev) {
       S.status = ev.status || S.status;
       const lotKind = ev.lot ? ev.lot.kind : "quine";
-      if (ev.verdict === "valid") banner("valid", t("valid_" + lotKind, {card: ev.card_id}), {sub: lotText(ev.lot)});
+      if (ev.verdict === "valid") {
+        ProjectorEvening.valid(ev);
+        const all = ProjectorEvening.ids().length > 1 ? ProjectorEvening.ids() : [ev.card_id];
+        banner("valid", all.length > 1 ? t("valid_many", {n: all.length, kind: kind(lotKind), cards: all.map(Ids.show).join(", ")})
+                                        : t("valid_" + lotKind, {card: Ids.show(ev.card_id)}), {sub: lotText(ev.lot), ids: all});
+      }
       else if (ev.verdict === "incomplete") banner("false", t("false_claim"), {ms: 10000});
       else if (ev.verdict === "missed") banner("missed", t("missed_public"), {ms: 10000});
       render();
@@ -160,17 +172,18 @@
       }
       S.status = ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing";
       if (ev.tie_break && ev.tie_break.length) showTieBreak(ev);
-      else banner("won", t("won", {lot: lotText(ev.lot), card: ev.winners.join(", ")}), {ms: 15000});
+      else if (ev.shared) banner("won", t("shared", {lot: lotText(ev.lot), cards: ev.winners.map(Ids.show).join(", ")}), {ms: 15000, ids: ev.winners});
+      else banner("won", t("won", {lot: lotText(ev.lot), card: Ids.show(ev.winner)}), {ms: 15000, ids: ev.winners});
       render();
     },
     partie(ev) {
       if (ev.status === "started") {
         S.partie = {number: ev.number, lots: ev.lots, current_lot: 0};
-        S.draws = []; S.last = null; S.status = "playing";
+        S.draws = []; S.last = null; S.status = "playing"; ProjectorEvening.clear();
         banner("start", t("partie_starts", {n: ev.number}), {sub: ev.lots.map(lotText).join(" · "), ms: 8000});
         render();
       } else {
-        S.draws = []; S.last = null; S.status = "waiting";
+        S.draws = []; S.last = null; S.status = "waiting"; ProjectorEvening.clear();
         banner("clear", t("demarquez"), {ms: 12000});
         render();
         connection.resync();         // to learn the next partie's lots
@@ -183,6 +196,8 @@
     state(state) {
       const first = S === null;
       S = state;
+      ProjectorEvening.clear();
+      (state.winners || []).forEach((w) => ProjectorEvening.valid(w));   // joined during a check: the cartons too
       render();
       if (first && S.status === "checking") banner("checking", t("checking"));
     },

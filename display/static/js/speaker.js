@@ -16,7 +16,11 @@
     $("entry-msg").className = good ? "ok-line" : "error-line";
   }
   async function draw() {
-    if (!typed) return;
+    if (!typed) {   // Enter alone: the machine's proposed ball, or ask the machine that waits (demo) for one
+      if (S && S.proposed && S.proposed.number) act("POST", "/api/draws/confirm", {});
+      else if (S && S.status === "playing") act("POST", "/api/draws/request");
+      return;
+    }
     const number = parseInt(typed, 10);
     typed = ""; showEntry();
     // One key per typed number: a retry after a network failure answers the first result, never a second draw.
@@ -32,13 +36,10 @@
   function key(k) {
     if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; say(""); showEntry(); }
     else if (k === "Enter") draw();
-    else if (k === "Escape") { typed = ""; showEntry(); say(""); }
+    else if (k === "Escape") { if (!typed && S && S.proposed && S.proposed.number) act("POST", "/api/draws/reject"); typed = ""; showEntry(); say(""); }
     else if (k === "Backspace") { typed = typed.slice(0, -1); showEntry(); }
   }
-  document.addEventListener("keydown", (ev) => {
-    if (ev.target.closest("input, textarea, select, dialog")) return;
-    if (/^[0-9]$/.test(ev.key) || ["Enter", "Escape", "Backspace"].includes(ev.key)) { ev.preventDefault(); key(ev.key); }
-  });
+  // the keyboard and the laptop's numeric keypad: speaker_keys.js (one table with the Pi's keypad)
   $("pad").addEventListener("click", (ev) => { const b = ev.target.closest("button"); if (b) key(b.dataset.key); });
 
   function confirmBox(text) {
@@ -63,8 +64,10 @@
   $("announce").addEventListener("click", () => act("POST", "/api/claims/announce"));
   $("resume").addEventListener("click", () => act("POST", "/api/draws/resume"));
   $("clear").addEventListener("click", async () => {
-    const force = S && S.partie && S.partie.current_lot !== null;
-    if (await confirmBox(force ? t("confirm_clear_force") : t("confirm_clear"))) act("POST", "/api/partie/clear", {force});
+    const p = S && S.partie, left = p && p.current_lot !== null ? p.lots.slice(p.current_lot) : [];
+    if (!left.length) { if (await confirmBox(t("confirm_clear"))) act("POST", "/api/partie/clear", {}); return; }
+    const body = await SpeakerTies.chooseClear(left);   // names the lots still unwon and asks again: carry or lose
+    if (body) act("POST", "/api/partie/clear", body);
   });
   $("proposed-ok").addEventListener("click", () => act("POST", "/api/draws/confirm", {}));
   $("proposed-fix").addEventListener("click", () => { if (typed) { act("POST", "/api/draws/confirm", {number: parseInt(typed, 10)}); typed = ""; showEntry(); } });
@@ -79,22 +82,29 @@
     ev.preventDefault();
     const id = $("check-id").value.trim();
     if (!id) return;
+    $("check-id").value = "";
+    SpeakerKeys.backToEntry();     // the next number typed is a ball, never a carton check
+    if (/^\d{1,2}$/.test(id)) { typed = id; showEntry(); draw(); return; }   // a ball number typed in the wrong field
     const res = await act("POST", "/api/claims", {card_id: id}, $("check-msg"));
-    if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = v.tone === "good" ? "ok-line" : "error-line"; $("check-id").value = ""; }
+    if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
   });
   $("award").addEventListener("click", async () => {
+    const tied = S.pending_claims.map((c) => c.card_id);
+    const choice = tied.length > 1 ? await SpeakerTies.choose(tied) : {};   // a tie: the speaker chooses how
+    if (choice === null) return;
     $("award").disabled = true;
-    const res = await act("POST", "/api/lots/award", undefined, $("check-msg"));
-    if (!res.ok) return;
+    const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
+    if (!res.ok) { $("award").disabled = false; return; }
     const r = res.data, box = $("award-result");
-    box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.join(", ")})}));
+    box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.map(Ids.show).join(", ")})}));
+    if (r.shared) box.append(el("div", {text: t("lot_shared")}));
     if (r.tie_break.length) {
-      box.append(el("div", {text: t("tie_break")}),
+      box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
                  el("ul", {}, ...r.tie_break.map((d) => el("li", {class: d.card_id === r.winner ? "tie-winner" : "",
-                                                              text: t("tie_line", {card: d.card_id, n: d.number})}))));
-      if (r.consolation.length) box.append(el("div", {text: t("consolation_for", {cards: r.consolation.join(", ")})}));
+                                                              text: t("tie_line", {card: Ids.show(d.card_id), n: d.number})}))));
+      if (r.consolation.length) box.append(el("div", {text: t("consolation_for", {cards: r.consolation.map(Ids.show).join(", ")})}));
     }
-    box.append(el("div", {text: t("vouchers", {codes: r.vouchers.join(", ")})}));
+    box.append(el("div", {text: t("vouchers_title")}), el("div", {class: "voucher-codes"}, ...r.vouchers.map((c) => el("span", {class: "voucher-code", text: c}))));
     box.hidden = false;
   });
 
@@ -134,6 +144,7 @@
     const drawn = new Set(S.draws);
     for (let n = 1; n <= 90; n++) { cells[n].className = n === S.last ? "last" : drawn.has(n) ? "drawn" : ""; }
     $("start-box").hidden = running;
+    document.body.classList.toggle("sp-between", !running);   // between parties the lots editor takes the board's place
     if (!running) lotsEditor();
     $("undo").disabled = !S.undo_available;
     $("announce").disabled = !running || S.paused;
@@ -141,9 +152,9 @@
     $("clear").disabled = !running;
     $("draw-button").disabled = !running;
     $("award").disabled = S.pending_claims.length === 0;
-    $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid", text: c.card_id})));
+    $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid"}, Ids.node(c.card_id))));
     $("checks").replaceChildren(...(S.recent_checks.length ? S.recent_checks.slice().reverse().slice(0, 12).map((c) =>
-      el("li", {class: "v-" + c.verdict, text: c.card_id + " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : "")})) : [el("li", {text: t("no_checks")})]));
+      el("li", {class: "v-" + c.verdict}, Ids.node(c.card_id), " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : ""))) : [el("li", {text: t("no_checks")})]));
     const w = S.watch || {can_claim: [], can_claim_count: 0, slept: []};
     $("watch-count").textContent = lot && w.can_claim_count ? t("can_claim", {n: w.can_claim_count, kind: kind(lot.kind).toLowerCase()}) : t("can_claim_none");
     $("watch-list").textContent = w.can_claim.slice(0, 12).join(", ");
@@ -154,12 +165,18 @@
     if (prop && prop.number) $("proposed-text").textContent = t("proposed", {n: prop.number});
   }
 
+  window.SpeakerConsole = {key, state: () => S, typed: () => typed, confirmBox};
+
   // events with seq, as the projector: a draw shows at once; right after each record the speaker room sends
   // ``console``, the speaker's whole picture at that seq (claims, watch, devices) — no refetch, no timer
   Loto.live({
     state(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
     event(name, ev) {
-      if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); render(); }
+      if (name === "partie" && ev.status === "started") {   // a new partie: yesterday's messages go
+        for (const id of ["entry-msg", "check-msg"]) $(id).textContent = "";
+        $("award-result").hidden = true;
+      }
+      if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true; render(); }
     },
     console(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
     notice(name, data) {

@@ -13,7 +13,9 @@
       case "valid": return {line: t("v_valid", {lot: v.lot ? kind(v.lot.kind) : ""}), tone: "good"};
       case "incomplete": return {line: t("v_incomplete", {n: (v.missing || []).length}), tone: "bad"};
       case "missed": return {line: v.reason === "row_already_paid" ? t("v_missed_paid") : t("v_missed", {last: v.last}), tone: "warn"};
-      case "unknown_card": return {line: v.check_character_ok === false ? t("v_typo") : t("v_unknown_card"), tone: "bad"};
+      case "unknown_card":   // a near miss is "vérifiez le numéro" in its own colour, never a refusal
+        if ((v.suggestions || []).length) return {line: t("v_near", {cards: v.suggestions.map(Ids.show).join(", ")}), tone: "hint"};
+        return v.check_character_ok === false ? {line: t("v_typo"), tone: "hint"} : {line: t("v_unknown_card"), tone: "bad"};
       default: return {line: t("v_" + v.verdict), tone: "bad"};
     }
   }

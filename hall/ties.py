@@ -1,0 +1,92 @@
+"""Simultaneous winners (RULES L13–L14): the hall draws, the players draw tokens and the speaker types the numbers,
+or the lot is shared. Pure: the claimants, the rule and the speaker's choice in, a ``TieOutcome`` out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from hall.cards import parse_number
+from hall.errors import InvalidNumber, Rejected
+from hall.events import TieBreakDraw
+from hall.ports import Rng
+
+RULES = ("draw_lowest", "draw_highest", "share", "physical_lowest", "physical_highest")
+WINS = ("lowest", "highest")
+
+
+@dataclass(frozen=True, slots=True)
+class TieOutcome:
+    """Who wins: ``winners`` (several only when ``shared``), the numbers drawn, the consolation cartons, and
+    ``mode``: ``draw_lowest``/``draw_highest`` (the hall drew), ``physical_lowest``/``physical_highest`` (tokens
+    drawn in the hall, typed), ``share``, or ``""`` for a single claimant."""
+
+    winners: tuple[str, ...]
+    tie_break: tuple[TieBreakDraw, ...] = ()
+    consolation: tuple[str, ...] = ()
+    shared: bool = False
+    mode: str = ""
+
+
+def default_wins(rule: str) -> str:
+    """The direction a rule gives when the speaker says none: the highest for ``*_highest``, else the lowest."""
+    return "highest" if rule.endswith("_highest") else "lowest"
+
+
+def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, Any] | None = None,
+           share: bool = False, wins: str | None = None, resolve=lambda c: c) -> TieOutcome:
+    """Settle the lot between ``card_ids`` (one carton per claimant, in claim order).
+
+    ``typed``: the numbers drawn by hand, carton → 1–90 (a physical draw); ``share``: the lot is shared; neither:
+    as ``rule`` says (a ``physical_*`` rule then needs the numbers). ``wins``: ``lowest`` or ``highest``.
+    Raises ``Rejected`` for any bad choice, before anything is decided.
+    """
+    if typed is not None and share:
+        raise Rejected("bad_tie_choice")
+    if wins is not None and wins not in WINS:
+        raise Rejected("bad_tie_choice", wins=wins)
+    if len(card_ids) == 1:
+        if typed or share:
+            raise Rejected("no_tie", card_id=card_ids[0])
+        return TieOutcome((card_ids[0],))
+    if share or (typed is None and rule == "share"):
+        return TieOutcome(tuple(card_ids), shared=True, mode="share")
+    direction = wins or default_wins(rule)
+    if typed is None:
+        if rule.startswith("physical"):
+            raise Rejected("tie_numbers_needed", cards=list(card_ids))
+        numbers = rng.sample(range(1, 91), len(card_ids))  # a separate full 1–90 bag
+        draws = tuple(TieBreakDraw(c, n) for c, n in zip(card_ids, numbers))
+        mode = "draw_" + direction
+    else:
+        draws = tuple(TieBreakDraw(c, n) for c, n in _typed_numbers(card_ids, typed, resolve))
+        mode = "physical_" + direction
+    pick = min if direction == "lowest" else max
+    best = pick(draws, key=lambda t: t.number)
+    return TieOutcome((best.card_id,), draws, tuple(t.card_id for t in draws if t.card_id != best.card_id),
+                      False, mode)
+
+
+def _typed_numbers(card_ids: Sequence[str], typed: Mapping[str, Any], resolve) -> list[tuple[str, int]]:
+    """(carton, number) in claim order from the speaker's typing; every carton of the tie, each 1–90, all different."""
+    if not isinstance(typed, Mapping) or not typed:
+        raise Rejected("bad_tie_break", why="empty")
+    numbers: dict[str, int] = {}
+    for raw, value in typed.items():
+        cid = resolve(raw) if isinstance(raw, str) else raw
+        if cid not in card_ids:
+            raise Rejected("not_a_valid_claim", cards=[raw])
+        if cid in numbers:
+            raise Rejected("bad_tie_break", why="twice", card_id=cid)
+        if isinstance(value, bool):
+            raise Rejected("tie_number_out_of_range", card_id=cid, number=value)
+        try:
+            numbers[cid] = parse_number(value)
+        except (InvalidNumber, TypeError):
+            raise Rejected("tie_number_out_of_range", card_id=cid, number=value) from None
+    missing = [c for c in card_ids if c not in numbers]
+    if missing:
+        raise Rejected("tie_numbers_needed", cards=missing)
+    if len(set(numbers.values())) != len(numbers):
+        raise Rejected("tie_numbers_equal", numbers=sorted(numbers.values()))
+    return [(c, numbers[c]) for c in card_ids]
