@@ -31,7 +31,7 @@ def test_a_near_miss_carries_the_cartons_one_character_away(room, client):
 
 def test_a_voucher_typed_loosely_is_redeemed_and_a_slip_is_suggested(room, client):
     play_to_tie(room)
-    codes = room.hall.award(role="speaker")["vouchers"]
+    codes = list(room.hall.award(role="speaker").vouchers)
     slip = codes[0][:-1] + ("A" if codes[0][-1] != "A" else "B")
     r = client.post(f"/api/vouchers/{slip}/redeem", headers=room.headers("desk"))
     assert r.status_code == 404 and r.get_json()["suggestions"] == [codes[0]]

@@ -81,7 +81,7 @@ def test_a_partie_from_the_keypad_alone_numlock_on_and_off(page, live):
     pad(page, "Numpad1", "NumpadEnter")
     expect(page.locator("#entry-msg")).not_to_be_empty()      # refused while a claim is checked
     assert h.evening.partie.draws[-1] == 80
-    assert h.check_claim(A1, role="controller")["verdict"] == "valid"
+    assert h.check_claim(A1, role="controller").verdict == "valid"
     expect(page.locator("#pending li")).to_have_count(1)
     pad(page, "NumpadMultiply", "Numpad2")                    # 2: award the lot
     expect(page.locator("#award-result")).to_contain_text(A1[:-1] + "\u00a0" + A1[-1])
@@ -89,7 +89,7 @@ def test_a_partie_from_the_keypad_alone_numlock_on_and_off(page, live):
     expect(page.locator("#sp-lot")).to_have_text("Double quine — Jambon")
     pad(page, "NumpadAdd")                                    # stop, then + again: resume after a false claim
     expect(page.locator("#sp-status")).to_contain_text("Tirage arrêté")
-    assert h.check_claim(A3, role="controller")["verdict"] == "incomplete"
+    assert h.check_claim(A3, role="controller").verdict == "incomplete"
     pad(page, "NumpadAdd")
     expect(page.locator("#sp-status")).to_contain_text("Tirage en cours")
     pad(page, "NumpadMultiply", "Numpad3")                    # 3: démarquez, lots left: it names them, asks again
