@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, pages, sockets
+from display import api, pages, rooms, sockets
 from display import documents as documents_api
 from display.auth import Auth, load_pins, load_secret
 from display.errors import ApiError, error_body, status_of
@@ -30,11 +30,12 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, SocketIO]:
+def create_app(hall, config, documents: dict | None = None, lobby=None) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``), handed in
-    by the composition root; without them those downloads answer 404.
+    by the composition root; without them those downloads answer 404. ``lobby``: the mini-game rooms (opened
+    from ``games.sqlite`` in the data folder when not given).
     """
     app = Flask(__name__)
     data_dir = config.data_dir
@@ -103,4 +104,5 @@ def create_app(hall, config, documents: dict | None = None) -> tuple[Flask, Sock
     socketio = SocketIO(app, async_mode="threading", ping_interval=10, ping_timeout=10,
                         max_http_buffer_size=64 * 1024)
     sockets.install(socketio, hall)
+    rooms.install(app, socketio, lobby if lobby is not None else rooms.open_rooms(config)[0], config)
     return app, socketio
