@@ -66,6 +66,9 @@ ROOM_STRINGS = {
     "your_turn": _l("À vous !"),
     "turn_of": _l("À %(name)s de jouer"),
     "waiting_players": _l("En attente des joueurs…"),
+    "joined": _l("%(n)s inscrit(s) sur %(max)s places"),
+    "lobby_hint": _l("Scannez le QR code avec l'appareil photo du téléphone, tapez votre prénom : c'est parti. "
+                     "Les robots prennent les places libres."),
     "waiting_start": _l("Vous êtes inscrit : la partie commence bientôt."),
     "audience": _l("Vous suivez la partie en spectateur."),
     "winner": _l("%(name)s gagne !"),
@@ -76,8 +79,8 @@ ROOM_STRINGS = {
     "chips": _l("%(n)s jeton(s)"),
     "swimming": _l("nage"),
     "out": _l("éliminé"),
-    "clockwise": _l("Sens : ↻"),
-    "anticlockwise": _l("Sens : ↺"),
+    "clockwise": _l("Sens horaire ↻"),
+    "anticlockwise": _l("Sens inverse ↺"),
     "double_play": _l("Double coup : encore %(n)s carte(s)"),
     "round": _l("Manche %(n)s"),
     "lost_chip": _l("%(name)s perd un jeton"),
@@ -463,6 +466,7 @@ def install(app, socketio: SocketIO, lobby: Lobby, config) -> RoomsHub:
     h = RoomsHub(lobby, socketio, max_audience=config.games.max_audience)
     app.extensions["loto_rooms"] = h
     app.extensions["loto_config"] = config
+    app.jinja_env.globals["room_strings"] = room_strings
     app.register_blueprint(bp)
 
     def leave(sid: str) -> None:
