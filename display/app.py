@@ -65,7 +65,9 @@ def create_app(hall, config, documents: dict | None = None, lobby=None) -> tuple
 
     @app.get("/api/openapi.json")
     def openapi():
-        return jsonify(spec())
+        doc = spec()
+        doc["paths"].update(rooms.openapi_paths())
+        return jsonify(doc)
 
     @app.errorhandler(Rejected)
     def rejected(exc: Rejected):

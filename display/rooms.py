@@ -26,7 +26,7 @@ from display.errors import MESSAGES, STATUS, ApiError, error_body
 from display.i18n import js_strings
 from display.qrcode_svg import qr_svg
 from hall.minigames.base import Refused
-from hall.minigames.room import Lobby, LobbySettings
+from hall.minigames.room import ROOM_GAMES, Lobby, LobbySettings
 from hall.minigames.room_store import RoomStore, open_lobby
 
 log = logging.getLogger("loto-hall.rooms")
@@ -534,3 +534,46 @@ def install(app, socketio: SocketIO, lobby: Lobby, config) -> RoomsHub:
 
     socketio.start_background_task(h.run)
     return h
+
+
+# ---------------------------------------------------------------- OpenAPI
+def openapi_paths() -> dict:
+    """The rooms' part of ``GET /api/openapi.json`` (INTERFACE §7)."""
+    err = {"$ref": "#/components/responses/Error"}
+
+    def op(summary: str, who: str, errors: tuple[str, ...] = (), body: dict | None = None, ok: str = "200") -> dict:
+        out: dict = {"summary": summary, "x-role": who,
+                     "responses": {ok: {"description": "OK", "content": {"application/json": {"schema": {}}}}}}
+        if body is not None:
+            out["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+        for code in errors:
+            out["responses"][str(STATUS.get(code, 409))] = err
+        return out
+
+    obj = lambda **props: {"type": "object", "properties": props}          # noqa: E731
+    room = "/api/games/rooms/{code}"
+    return {
+        "/api/games": {"get": op("The room games and whether each may be opened", "anyone")},
+        "/api/games/switch": {"post": op("Switch a game on or off", "admin", ("unknown_game",),
+                                         obj(game={"type": "string"}, enabled={"type": "boolean"}))},
+        "/api/games/rooms": {
+            "post": op("Open a room", "speaker", ("unknown_game", "bad_options", "game_disabled", "too_many_rooms"),
+                       obj(game={"enum": list(ROOM_GAMES)}, options={"type": "object"}), "201"),
+            "get": op("The open and recent rooms", "anyone")},
+        room: {"get": op("The public room", "anyone", ("unknown_room",))},
+        room + "/join": {"post": op("A seat and its token for a first name", "anyone",
+                                    ("unknown_room", "bad_name", "room_full", "already_started", "room_closed"),
+                                    obj(name={"type": "string", "maxLength": 20}), "201")},
+        room + "/seat": {"get": op("The seat's own view and legal moves (Bearer seat token)", "seat",
+                                   ("unknown_room", "bad_token"))},
+        room + "/start": {"post": op("Bots fill the empty seats; the game begins", "speaker",
+                                     ("unknown_room", "already_started", "room_closed"))},
+        room + "/moves": {"post": op("Play one move of the seat's legal list (Bearer seat token)", "seat",
+                                     ("unknown_room", "bad_token", "not_your_turn", "stale_version", "illegal_move",
+                                      "game_over", "not_started"),
+                                     obj(move={}, version={"type": "integer"}))},
+        room + "/close": {"post": op("End the room", "speaker", ("unknown_room",))},
+        "/api/screen": {"get": op("What the projector shows", "anyone"),
+                        "post": op("Put the loto or a room on the projector", "speaker", ("unknown_room", "bad_screen"),
+                                   obj(show={"enum": ["loto", "game"]}, code={"type": "string"}))},
+    }

@@ -175,6 +175,12 @@ def test_qr_svg_names_the_join_url(client, hall_room):
     assert client.get("/j/ZZZZ").status_code == 404 and client.get(f"/jeux/{code}").status_code == 200
 
 
+def test_the_rooms_are_in_the_openapi_document(client):
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    assert {"/api/games/rooms", "/api/games/rooms/{code}/moves", "/api/screen"} <= set(paths)
+    assert "422" in paths["/api/games/rooms/{code}/moves"]["post"]["responses"]
+
+
 def test_names_are_escaped_in_pages(client, hall_room):
     code = open_room(client, hall_room)
     join(client, code, "<b>x</b>")
