@@ -276,3 +276,21 @@ def test_audience_is_bounded(tmp_path):
     server.stop()
     r.app.extensions["loto_rooms"].stop()
     r.hall.journal.close()
+
+
+def test_a_silent_phone_is_played_by_a_bot_until_it_comes_back(tmp_path):
+    r = make_room(tmp_path, extra={**GAMES, "games": {"bot_delay_s": 0, "takeover_s": 0.2}})
+    server = LiveServer(r.app)
+    c = r.app.test_client()
+    code = open_room(c, r, "linotte")
+    tokens = [join(c, code, n)["token"] for n in ("Ana", "Bea")]
+    audience = Watcher(server.url, code)
+    c.post(f"/api/games/rooms/{code}/start", headers=r.headers("speaker"))
+    taken = audience.until(lambda e: any(s["away"] for s in e["room"]["seats"]))
+    seat = next(s["seat"] for s in taken["room"]["seats"] if s["away"])
+    view = c.get(f"/api/games/rooms/{code}/seat", headers=bearer(tokens[seat])).get_json()
+    assert view["away"] is False                      # any request with its token: the phone is back
+    audience.close()
+    server.stop()
+    r.app.extensions["loto_rooms"].stop()
+    r.hall.journal.close()
