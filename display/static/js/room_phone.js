@@ -150,7 +150,7 @@
     const v = room.view;
     const scores = el("div", {class: "rp-scores"});
     [0, 1].forEach((s) => scores.append(el("span", {class: "pawn-" + s + (v.turn === s ? " on" : "")},
-      seatName(room, s) + " : " + t("score", {n: v.scores[s]}))));
+      el("span", {class: "n"}, seatName(room, s)), el("b", {}, t("score", {n: v.scores[s]})))));
     table.append(scores);
     const legal = me && myTurn ? me.legal : [];
     const keyOf = (m) => JSON.stringify(m);
@@ -178,6 +178,8 @@
       else grid.append(el("div", {class: "rp-cell" + (cell.pawn === null ? "" : " pawn-" + cell.pawn)}, label));
     }));
     if (!myTurn) { controls.append(grid); return; }
+    const canPlace = legal.some((m) => m[0] === "place");
+    if (canPlace) controls.append(el("div", {class: "rp-label rp-place"}, t("place")), grid);
     const keptDice = kept.map((i) => v.dice[i]).sort((a, b) => a - b);
     const rerolls = el("div", {class: "rp-row"});
     const plain = ["keep", keptDice, null];
@@ -190,8 +192,7 @@
       if (legalMap.has(keyOf(m))) rerolls.append(moveButton(legalMap.get(keyOf(m)), t("appel") + " " + t(appel), {class: "rp-appel"}));
     }
     controls.append(rerolls);
-    if (legal.some((m) => m[0] === "place")) controls.append(el("div", {class: "rp-label rp-place"}, t("place")));
-    controls.append(grid);
+    if (!canPlace) controls.append(grid);
     if (legalMap.has(keyOf(["stop"]))) controls.append(moveButton(["stop"], t("stop"), {class: "rp-stop"}));
   }
 
