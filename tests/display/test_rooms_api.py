@@ -128,7 +128,8 @@ def test_refusals(client, hall_room):
                         headers=bearer("x" * 24)), 401, "bad_token")
     for raw in ('{"move": ' + "[" * 1000 + "]" * 1000 + ', "version": %d}' % version,
                 '{"move": "' + "x" * 15_000 + '", "version": %d}' % version,
-                '{"move": 1e308, "version": %d}' % version, '{"move": NaN, "version": 1}', '{"version": %d}' % version):
+                '{"move": 1e308, "version": %d}' % version, '{"move": NaN, "version": 1}',
+                '{"move": Infinity, "version": %d}' % version, '{"version": %d}' % version):
         res = client.post(f"/api/games/rooms/{code}/moves", data=raw, content_type="application/json",
                           headers=bearer(on["token"]))
         assert 400 <= res.status_code < 500, res.get_json()
@@ -189,7 +190,8 @@ def test_names_are_escaped_in_pages(client, hall_room):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(move=st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+@given(move=st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                         | st.text(max_size=20),
                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
                                                                                      max_size=3), max_leaves=15))
 def test_any_json_move_is_a_4xx_that_changes_nothing(tmp_path_factory, move):
