@@ -42,6 +42,11 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"rooms-{name}.png"), animations="disabled")
 
 
+def room_card(card: str) -> str:
+    """A card as the phone writes it (room_common.js)."""
+    return {"rev": "⇄", "x2": "×2", "-10": "−10"}.get(card, card)
+
+
 def decode_qr(page) -> str:
     import zxingcpp
     from PIL import Image
@@ -113,7 +118,8 @@ def test_qr_then_two_phones_play_a_whole_lobo77(browser, hall_live):
                 page.reload()
                 expect(page.locator("#table .rp-total")).to_be_visible()
                 expect(page.locator(".rp-players li.me")).to_have_count(1)
-                expect(page.locator(".rp-hand button")).to_have_count(5)
+                hand = c.get(f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {token}"}).get_json()
+                expect(page.locator(".rp-hand button")).to_have_text([room_card(x) for x in hand["hand"]])
                 shot(page, "phone-4-after-reload")
                 reloaded = True
         if not played:
