@@ -296,3 +296,12 @@ def test_a_silent_phone_is_played_by_a_bot_until_it_comes_back(tmp_path):
     server.stop()
     r.app.extensions["loto_rooms"].stop()
     r.hall.journal.close()
+
+
+def test_the_phone_page_speaks_french_first_and_english_on_request(client, hall_room):
+    code = open_room(client, hall_room)
+    assert "Rejoindre la table" in client.get(f"/j/{code}").data.decode()
+    english = client.get(f"/j/{code}?lang=en").data.decode()
+    assert "Join the table" in english and "Your turn!" in english
+    refused_en = client.post(f"/api/games/rooms/{code}/join?lang=en", json={"name": ""})
+    assert refused_en.get_json()["message"].startswith("Name refused")
