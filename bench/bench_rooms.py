@@ -12,6 +12,8 @@ its ``game`` event says it is its turn. Figures:
 - moves per second: all versions advanced over all tables (phones, bots, deals) per second of wall time;
 - memory per room: the server's resident memory (arbiter + worker) grown during the run, per room, and the
   lobby's own Python allocations per started room (tracemalloc, in this process).
+The clients reconnect and watch again as the pages do; ``takeover_s = 10`` keeps a table going if a phone's
+event is lost (the product's own safety net).
 Prints the figures; never run as a test.
 """
 from __future__ import annotations
@@ -79,10 +81,15 @@ class Client:
         self.bench, self.code, self.token = bench, code, token
         self.arrivals: list[tuple[int, float]] = []
         self.played: set[int] = set()
-        self.sio = socketio.Client(reconnection=False)
+        self.reconnects = -1
+        self.sio = socketio.Client(reconnection=True, reconnection_delay=0.5)   # as the pages do
         self.sio.on("game", self.on_game)
+        self.sio.on("connect", self.watch)
         self.sio.connect(url, transports=["websocket"], wait_timeout=30)
-        self.sio.emit("game_watch", {"code": code, **({"token": token} if token else {})})
+
+    def watch(self) -> None:
+        self.reconnects += 1
+        self.sio.emit("game_watch", {"code": self.code, **({"token": self.token} if self.token else {})})
 
     def on_game(self, event: dict) -> None:
         now = time.perf_counter()
@@ -152,7 +159,7 @@ def main() -> None:
     config = work / "loto-hall.toml"
     config.write_text(f'[hall]\ndata_dir = "{work / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n'
                       f'threads = 600\n[auth]\nspeaker_pin = "4242"\nadmin_pin = "9999"\ncontroller_pin = "1111"\n'
-                      f'desk_pin = "2222"\n[games]\nbot_delay_s = 0\ntakeover_s = 600\nmax_rooms = {args.rooms}\n',
+                      f'desk_pin = "2222"\n[games]\nbot_delay_s = 0\ntakeover_s = 10\nmax_rooms = {args.rooms}\n',
                       encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--config", str(config)], cwd=work, env=env,
@@ -184,7 +191,7 @@ def main() -> None:
         started = time.perf_counter()
         for code in codes:
             call(f"{url}/api/games/rooms/{code}/start", "POST", {}, speaker)
-        deadline = time.monotonic() + 600
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             rooms = [call(f"{url}/api/games/rooms/{code}")[1] for code in codes]
             if all(r["status"] == "over" for r in rooms):
@@ -213,7 +220,9 @@ def main() -> None:
               f"{versions} versions in all → {versions / elapsed:.0f} moves/s (phones, bots, deals)")
         print(f"phone moves: {sum(len(s) for s in bench.sent.values())} accepted, {bench.refused} refused (stale)")
         print(summary("phone move → each client of its table", latencies, width=40, p90=True))
-        print(f"events never received: {missing}")
+        print(f"events never received: {missing}; reconnects: {sum(c.reconnects for c in clients)}; "
+              f"seats a bot took over (takeover_s = 10): "
+              f"{sum(s['away'] for r in rooms for s in r['seats'])} at the end")
         print(f"server RSS: {rss_start / 1024:.0f} MB at start, {rss_connected / 1024:.0f} MB with the rooms open "
               f"and {len(clients)} clients, {rss_end / 1024:.0f} MB at the end → "
               f"{(rss_end - rss_start) / 1024 / args.rooms:.2f} MB a room (clients' sockets included)")
