@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, network, pages, portal, sockets
+from display import api, network, pages, portal, rooms, sockets
 from display import documents as documents_api
 from display.crowd import SocketCaps
 from display import tournament as tournament_web
@@ -35,14 +35,15 @@ def _wants_json() -> bool:
 
 
 def create_app(hall: HallPort, config, documents: dict | None = None, tournament=None,
-               async_mode: str = "threading") -> tuple[Flask, SocketIO]:
+               async_mode: str = "threading", lobby=None) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``,
     the tournament's), handed in by the composition root; without them those downloads answer 404. ``tournament``
     is the OSGA day's store (``hall.minigames.osga.store.TournamentStore``), opened by the composition root too.
     ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick
-    eventlet first when installed).
+    eventlet first when installed). ``lobby``: the mini-game rooms (opened from ``games.sqlite`` in the data
+    folder when not given).
     """
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
@@ -81,7 +82,9 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
 
     @app.get("/api/openapi.json")
     def openapi():
-        return jsonify(spec())
+        doc = spec()
+        doc["paths"].update(rooms.openapi_paths())
+        return jsonify(doc)
 
     @app.errorhandler(Rejected)
     def rejected(exc: Rejected):
@@ -122,4 +125,5 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     server = config.server
     app.extensions["loto_connections"] = sockets.install(
         socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
+    rooms.install(app, socketio, lobby if lobby is not None else rooms.open_rooms(config)[0], config)
     return app, socketio

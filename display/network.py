@@ -27,7 +27,7 @@ def wifi_warnings(config) -> list[str]:
 @bp.get("/network")
 def network_state():
     """``{"ssid", "url", "warnings", "connections"}`` for ``/admin`` (admin only: it reads the password's risks)."""
-    A.require("admin")
+    A.require_right("network")
     config = current_app.extensions["loto_hall"].config
     connections = current_app.extensions.get("loto_connections")
     return jsonify({"ssid": config.network.ssid, "url": config.hall_url, "warnings": wifi_warnings(config),
@@ -37,7 +37,7 @@ def network_state():
 @bp.get("/table-tent.pdf")
 def table_tent_pdf():
     """The Wi-Fi and page QR codes on an A4 sheet to fold and stand on the tables; 404 without ``[network] ssid``."""
-    A.require("admin")
+    A.require_right("network")
     hall = current_app.extensions["loto_hall"]
     net = hall.config.network
     if not net.ssid:

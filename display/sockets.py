@@ -164,10 +164,19 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
             join_room(_speaker_room(lang if lang in LANGUAGES else "fr"))
         socketio.emit("state", staff_state(hall, role, device_sentence), to=request.sid)
 
+    on_disconnect: list[Callable[[str], None]] = []      # others' clean-ups (the rooms): one handler calls them all
+    if app is not None:
+        app.extensions["loto_on_disconnect"] = on_disconnect
+
     @socketio.on("disconnect")
     def disconnect(reason=None):
         connections.change(-1)
         caps.release(request.sid)
+        for clean_up in on_disconnect:
+            try:
+                clean_up(request.sid)
+            except Exception:     # one failing clean-up must not keep the others from running
+                log.exception("disconnect clean-up failed")
 
     @socketio.on("resync")
     def resync(data=None):

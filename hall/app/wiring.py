@@ -81,6 +81,7 @@ class Wiring:
     _closed: threading.Event = field(default_factory=threading.Event)
     _local: Any = None
     async_mode: str = "threading"
+    rooms_store: Any = None
 
     def serve_local_http(self) -> None:
         """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
@@ -111,14 +112,19 @@ class Wiring:
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
 
+        from display.rooms import open_rooms
+        from hall.app.break_gate import BreakGate
+
         notifier.status("ouverture du journal")
         runtime = Runtime.open(config)
+        rooms_store = None
         try:
+            lobby, rooms_store = open_rooms(config)      # games.sqlite: the mini-game rooms, replayed
             if options.demo:
                 from hall.app.demo import prepare_demo
                 prepare_demo(runtime)
-            runtime.services += start_inputs(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir,
-                                             interval_s=options.interval_s)
+            runtime.services += start_inputs(BreakGate(runtime.hall, lobby.is_break), config, demo=options.demo,
+                                             data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
             from drivers.report_pdf import write_report_pdf
             from drivers.sheets import write_cards_pdf
@@ -137,15 +143,17 @@ class Wiring:
                                                   "table_tent_pdf": write_table_tent_pdf,
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
-                                       tournament=tournament, async_mode=options.async_mode)
+                                       tournament=tournament, async_mode=options.async_mode, lobby=lobby)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
             runtime.close()
+            if rooms_store is not None:
+                rooms_store.close()
             raise
         log.info("données : %s", runtime.data_dir.resolve())
         return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier),
-                   async_mode=options.async_mode)
+                   async_mode=options.async_mode, rooms_store=rooms_store)
 
     def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
         """In a thread: wait until the HTTP port answers, then READY=1 and start the watchdog pings."""
@@ -185,6 +193,11 @@ class Wiring:
             if tournament is not None:
                 tournament.close()  # every event is already committed: this only releases the file
             self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
+            if self.rooms_store is not None:
+                rooms = self.app.extensions["loto_rooms"]
+                rooms.stop()
+                with rooms.lock:      # a room change in flight finishes its journal write first
+                    self.rooms_store.close()
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
 
 

@@ -72,12 +72,16 @@ class Match:
         return {"version": self.version, **self.game.view(self.state, seat)}
 
     @classmethod
-    def replay(cls, game: Game, players: int, options: Any, log: list[LoggedMove]) -> "Match":
-        """Rebuild a match from its log alone (chance outcomes included), checking every move again."""
+    def replay(cls, game: Game, players: int, options: Any, log: list[LoggedMove],
+               rng: random.Random | None = None) -> "Match":
+        """Rebuild a match from its log alone (chance outcomes included), checking every move again.
+
+        ``rng`` draws the chance moves still to come (a match that goes on after a restart); the replay never uses it.
+        """
         match = cls.__new__(cls)
         match.game, match.players = game, players
         match.options = options if options is not None else game.options_type()
-        match._rng = random.Random(0)  # never used: chance comes from the log
+        match._rng = rng if rng is not None else random.Random()
         match.state, match.version, match.log = game.setup(players, match.options), 0, []
         for entry in log:
             if entry.seat != CHANCE and not game.check_legal(match.state, entry.seat, entry.move):

@@ -208,11 +208,11 @@ def legal_moves(state: LinotteState, seat: int) -> list[tuple]:
 
 def is_legal(state: LinotteState, seat: int, move: Any) -> bool:
     """Whether ``move`` (a tuple or its JSON list form) is legal for ``seat`` now."""
-    if state.phase != "choose" or seat != state.turn:
+    if state.phase != "choose" or seat != state.turn or not isinstance(move, (list, tuple)) or not move:
         return False
     try:
         move = _normal(move)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, IndexError, KeyError, OverflowError):
         return False
     if move == ("stop",):
         return True
@@ -228,6 +228,8 @@ def is_legal(state: LinotteState, seat: int, move: Any) -> bool:
 
 def _normal(move: Any) -> tuple:
     """``move`` as a canonical tuple (JSON turns tuples into lists; kept dice are sorted)."""
+    if not isinstance(move, (list, tuple)) or not move:
+        raise ValueError(f"linotte: a move is a non-empty list, got {move!r}")
     kind = move[0]
     if kind == "keep":
         _, kept, appel = move

@@ -102,9 +102,11 @@ def point(r: int, c: int) -> int:
 
 
 def mask_of(points) -> int:
-    """Return the bit mask of a collection of point numbers."""
+    """Return the bit mask of a collection of point numbers (0–24); raises ``ValueError`` outside the grid."""
     mask = 0
     for p in points:
+        if not 0 <= p < GRID * GRID:
+            raise ValueError(f"points rouges: point {p!r} is outside the grid")
         mask |= 1 << p
     return mask
 

@@ -91,7 +91,7 @@ def canonical_pieces(pieces) -> tuple[Piece, ...] | None:
     """Return the pieces of a move as sorted ``(shape, sorted cells)`` tuples, or None when malformed."""
     try:
         out = tuple(sorted((str(sid), tuple(sorted(int(p) for p in cells))) for sid, cells in pieces))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return out or None
 
@@ -112,9 +112,10 @@ def placement_error(state: PRState, seat: int, letter, pieces) -> str | None:
         return "pieces not held"
     covered = 0
     for sid, cells in pieces:
-        mask = mask_of(cells)
+        # the range check comes first: ``1 << p`` of a huge or negative cell costs memory or raises
         if len(set(cells)) != len(cells) or any(not 0 <= p < 25 for p in cells):
             return "bad cells"
+        mask = mask_of(cells)
         if shape_of(divmod(p, 5) for p in cells) != sid:
             return f"cells do not match shape {sid}"
         if mask & ~board.remaining or mask & covered:

@@ -1,0 +1,92 @@
+/* The speaker's "Jeux" panel: open, start, show, close the rooms; the two screen buttons. On /admin: the switches. */
+"use strict";
+(function () {
+  const {el, api} = Loto;
+  const {t} = Room;
+  const $ = (id) => document.getElementById(id);
+  let rooms = [], screen = {show: "loto"};
+  const say = (text) => { $("rooms-msg").textContent = text || ""; };
+
+  async function act(method, path, body) {
+    const res = await api(method, path, body);
+    say(res.ok ? "" : res.data.message);
+    if (res.ok) refresh();
+    return res;
+  }
+
+  async function refresh() {
+    const [list, scr] = await Promise.all([api("GET", "/api/games/rooms"), api("GET", "/api/screen")]);
+    if (list.ok) rooms = list.data;
+    if (scr.ok) screen = scr.data;
+    render();
+  }
+
+  function render() {
+    if ($("games-switches")) return;
+    $("screen-line").textContent = screen.show === "game" ? t("on_screen") + " : " + t("code") + " " + screen.code
+      : t("on_screen") + " : loto";
+    $("screen-loto").disabled = screen.show !== "game";
+    const list = $("rooms-list");
+    list.replaceChildren();
+    const open = rooms.filter((r) => r.status !== "closed");
+    if (!open.length) list.append(el("li", {class: "empty"}, t("no_rooms")));
+    for (const r of open) {
+      const names = r.seats.map((s) => s.name + (s.bot ? " (" + t("bot") + ")" : "")).join(", ");
+      const buttons = el("div", {class: "row-buttons"});
+      if (r.status === "lobby") buttons.append(el("button", {type: "button", class: "ok", "data-start": r.code,
+        onclick: () => act("POST", `/api/games/rooms/${r.code}/start`)}, t("start")));
+      buttons.append(el("button", {type: "button", "data-show": r.code, disabled: screen.code === r.code,
+        onclick: () => act("POST", "/api/screen", {show: "game", code: r.code})}, t("show")));
+      buttons.append(el("button", {type: "button", class: "danger", "data-close": r.code, onclick: () => {
+        if (confirm(t("confirm_close", {code: r.code}))) act("POST", `/api/games/rooms/${r.code}/close`); }}, t("close")));
+      list.append(el("li", {class: "room-row" + (screen.code === r.code ? " on" : "")},
+        el("b", {}, r.code), " · ", t(r.game), " · ", t(r.status), el("div", {class: "room-names"}, names || "—"), buttons));
+    }
+  }
+
+  async function games() {
+    const res = await api("GET", "/api/games");
+    if (!res.ok) return;
+    if ($("room-game")) {
+      $("room-game").replaceChildren(...res.data.filter((g) => g.enabled).map((g) => el("option", {value: g.game}, t(g.game))));
+    }
+    const switches = $("games-switches");
+    if (switches) {
+      switches.replaceChildren(...res.data.map((g) => {
+        const box = el("input", {type: "checkbox", id: "game-" + g.game, checked: g.enabled});
+        box.addEventListener("change", async () => {
+          const r = await api("POST", "/api/games/switch", {game: g.game, enabled: box.checked});
+          say(r.ok ? "" : r.data.message); games();
+        });
+        return el("li", {}, box, " ", el("label", {for: "game-" + g.game}, t(g.game)));
+      }));
+    }
+  }
+
+  if ($("room-open")) {
+    $("room-open").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const game = $("room-game").value;
+      const options = game === "lobo77" ? {players: parseInt($("room-players").value, 10)} : {};
+      act("POST", "/api/games/rooms", {game, options});
+    });
+    $("room-game").addEventListener("change", () => { $("room-players").hidden = $("room-game").value !== "lobo77"; });
+    $("screen-loto").addEventListener("click", () => act("POST", "/api/screen", {show: "loto"}));
+    $("screen-games").addEventListener("click", async () => {
+      // the newest table still open goes on screen; with none, a Lobo 77 table is opened first
+      let target = rooms.filter((r) => r.status !== "closed").slice(-1)[0];
+      if (!target) {
+        const res = await act("POST", "/api/games/rooms", {game: $("room-game").value || "lobo77",
+          options: $("room-game").value === "linotte" ? {} : {players: parseInt($("room-players").value, 10)}});
+        if (!res.ok) return;
+        target = res.data;
+      }
+      act("POST", "/api/screen", {show: "game", code: target.code});
+    });
+    const socket = io({transports: ["websocket", "polling"], tryAllTransports: true});
+    socket.on("connect", () => socket.emit("rooms_watch"));
+    socket.on("rooms", (data) => { rooms = data.rooms; screen = data.screen; render(); });
+  }
+  games();
+  refresh();
+})();
