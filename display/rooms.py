@@ -541,42 +541,40 @@ def install(app, socketio: SocketIO, lobby: Lobby, config) -> RoomsHub:
 
 # ---------------------------------------------------------------- OpenAPI
 def openapi_paths() -> dict:
-    """The rooms' part of ``GET /api/openapi.json`` (INTERFACE §7)."""
-    err = {"$ref": "#/components/responses/Error"}
+    """The rooms' part of ``GET /api/openapi.json`` (INTERFACE §7), with the document's own operation maker."""
+    from display.openapi import _obj as obj
+    from display.openapi import _op as op
+    from display.openapi import _path
 
-    def op(summary: str, who: str, errors: tuple[str, ...] = (), body: dict | None = None, ok: str = "200") -> dict:
-        out: dict = {"summary": summary, "x-role": who,
-                     "responses": {ok: {"description": "OK", "content": {"application/json": {"schema": {}}}}}}
-        if body is not None:
-            out["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
-        for code in errors:
-            out["responses"][str(STATUS.get(code, 409))] = err
-        return out
-
-    obj = lambda **props: {"type": "object", "properties": props}          # noqa: E731
+    code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
     room = "/api/games/rooms/{code}"
     return {
-        "/api/games": {"get": op("The room games and whether each may be opened", "anyone")},
-        "/api/games/switch": {"post": op("Switch a game on or off", "admin", ("unknown_game",),
-                                         obj(game={"type": "string"}, enabled={"type": "boolean"}))},
+        "/api/games": {"get": op("Les jeux des salles, et s'ils peuvent être ouverts", None, ok={"type": "array"})},
+        "/api/games/switch": {"post": op("Activer ou couper un jeu", "admin",
+                                         obj(game={"type": "string"}, enabled={"type": "boolean"}),
+                                         ok={"type": "array"}, errors=("unknown_game",))},
         "/api/games/rooms": {
-            "post": op("Open a room", "speaker", ("unknown_game", "bad_options", "game_disabled", "too_many_rooms"),
-                       obj(game={"enum": list(ROOM_GAMES)}, options={"type": "object"}), "201"),
-            "get": op("The open and recent rooms", "anyone")},
-        room: {"get": op("The public room", "anyone", ("unknown_room",))},
-        room + "/join": {"post": op("A seat and its token for a first name", "anyone",
-                                    ("unknown_room", "bad_name", "room_full", "already_started", "room_closed"),
-                                    obj(name={"type": "string", "maxLength": 20}), "201")},
-        room + "/seat": {"get": op("The seat's own view and legal moves (Bearer seat token)", "seat",
-                                   ("unknown_room", "bad_token"))},
-        room + "/start": {"post": op("Bots fill the empty seats; the game begins", "speaker",
-                                     ("unknown_room", "already_started", "room_closed"))},
-        room + "/moves": {"post": op("Play one move of the seat's legal list (Bearer seat token)", "seat",
-                                     ("unknown_room", "bad_token", "not_your_turn", "stale_version", "illegal_move",
-                                      "game_over", "not_started"),
-                                     obj(move={}, version={"type": "integer"}))},
-        room + "/close": {"post": op("End the room", "speaker", ("unknown_room",))},
-        "/api/screen": {"get": op("What the projector shows", "anyone"),
-                        "post": op("Put the loto or a room on the projector", "speaker", ("unknown_room", "bad_screen"),
-                                   obj(show={"enum": ["loto", "game"]}, code={"type": "string"}))},
+            "post": op("Ouvrir une salle", "speaker", obj(game={"enum": list(ROOM_GAMES)}, options={"type": "object"}),
+                       ok_status="201",
+                       errors=("unknown_game", "bad_options", "game_disabled", "too_many_rooms")),
+            "get": op("Les salles ouvertes et récentes", None, ok={"type": "array"})},
+        room: {"get": op("La salle, vue publique", None, errors=("unknown_room",), params=code)},
+        room + "/join": {"post": op("Une place et son jeton pour un prénom", None,
+                                    obj(name={"type": "string", "maxLength": 20}), ok_status="201",
+                                    errors=("unknown_room", "bad_name", "room_full", "already_started", "room_closed",
+                                            "audience_full"),
+                                    params=code)},
+        room + "/seat": {"get": op("La vue de la place et ses coups permis (jeton de place en Bearer)", "seat",
+                                   errors=("unknown_room", "bad_token"), params=code)},
+        room + "/start": {"post": op("Les robots prennent les places vides ; la partie commence", "speaker",
+                                     errors=("unknown_room", "already_started", "room_closed"), params=code)},
+        room + "/moves": {"post": op("Jouer un coup de la liste permise de la place (jeton de place en Bearer)", "seat",
+                                     obj(move={}, version={"type": "integer"}),
+                                     errors=("unknown_room", "bad_token", "not_your_turn", "stale_version",
+                                             "illegal_move", "game_over", "not_started"), params=code)},
+        room + "/close": {"post": op("Fermer la salle", "speaker", errors=("unknown_room",), params=code)},
+        "/api/screen": {"get": op("Ce que montre le projecteur", None),
+                        "post": op("Mettre le loto ou une salle au projecteur", "speaker",
+                                   obj(show={"enum": ["loto", "game"]}, code={"type": "string"}),
+                                   errors=("unknown_room", "bad_screen"))},
     }
