@@ -19,6 +19,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import Domain, get_locale
 
 from display import auth as A
+from display.api import body
 from display.auth import RateLimiter, csrf_token
 from display.errors import ApiError
 from hall.minigames.osga.store import TournamentStore
@@ -31,7 +32,6 @@ DOMAIN = Domain(str(Path(__file__).resolve().parent / "translations"), domain="t
 _ = DOMAIN.gettext
 _l = DOMAIN.lazy_gettext
 DESK_RIGHT = "tournament_desk"   # hall/rights.py: the desk (and the admin)
-MAX_JSON = 64 * 1024
 
 STATUS = {
     "bad_field": 422, "bad_name": 422, "bad_number": 422, "bad_json": 400, "unknown_event": 400,
@@ -153,14 +153,8 @@ def _limiter() -> RateLimiter:
 
 
 def _body() -> dict[str, Any]:
-    if request.content_length is not None and request.content_length > MAX_JSON:
-        raise TournamentError("too_large")
-    data = request.get_json(force=True, silent=True)
-    if data is None and not request.get_data():
-        return {}
-    if not isinstance(data, dict):
-        raise TournamentError("bad_json")
-    return data
+    """The request's JSON object, read the one way every API body is (bounded, strict, depth-checked)."""
+    return body()
 
 
 def _is_desk() -> bool:
