@@ -95,13 +95,9 @@ class CardBook:
         sorted, at most ``limit``; bounded work (``one_character_variants``), whatever the book's size."""
         if not isinstance(card_id, str) or not 0 < len(card_id) <= 40:
             return []
-        seen = {card_id}
-        found = set()
-        for variant in one_character_variants(card_id):
-            key = variant if variant in self._cards else normalize_card_id(variant)
-            if key not in seen and key in self._cards:
-                found.add(key)
-            seen.add(key)
+        # the variants are compared as they are: normalising them again (a dash put back, O read as 0) would
+        # reach IDs two keystrokes away, which "vérifiez le numéro" must not offer
+        found = {v for v in one_character_variants(card_id) if v != card_id and v in self._cards}
         return sorted(found)[:limit]
 
     def get(self, card_id: str) -> Card | None:
