@@ -24,7 +24,7 @@ def utc_now() -> str:
 
 
 class Rng(Protocol):
-    def sample(self, population, k: int) -> list: ...
+    def sample(self, population: Sequence[int], k: int) -> list[int]: ...
 
 
 Subscriber = Callable[[Record], None]

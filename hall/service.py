@@ -104,7 +104,7 @@ class Hall:
         with self._lock:
             self._notice_subscribers.append(fn)
 
-    def notify(self, name: str, payload: dict) -> None:
+    def notify(self, name: str, payload: Any) -> None:
         """Publish a passing notice (``device:status_changed``, ``draw:refused``…)."""
         with self._lock:
             for fn in list(self._notice_subscribers):
@@ -159,12 +159,14 @@ class Hall:
 
     def _after_draw(self, event: BallDrawn) -> None:
         p = self.evening.running
+        assert p is not None and self.watch is not None   # a ball is drawn only in a running partie
         lot = p.current_lot
         self.watch.on_draw(event.number, p.current, lot.kind if lot else None, p.paid, self._claimed_since_draw)
         self._claimed_since_draw = set()
 
     def _after_undo(self, event: DrawUndone) -> None:
         p = self.evening.running
+        assert p is not None and self.watch is not None
         lot = p.current_lot
         self.watch.on_undo(lot.kind if lot else None, p.paid)
 
@@ -173,6 +175,7 @@ class Hall:
 
     def _after_award(self, event: LotAwarded) -> None:
         p = self.evening.running
+        assert p is not None and self.watch is not None
         lot = p.current_lot
         self.watch.refresh(lot.kind if lot else None, p.paid)
 
@@ -181,6 +184,7 @@ class Hall:
         self._rebuild_watch()
 
     def _after_clear(self, event: PartieCleared) -> None:
+        assert self.watch is not None
         self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
 
     def _after_cards(self, event: CardsSold | CardsImported) -> None:
@@ -253,7 +257,7 @@ class Hall:
         with self._lock:
             self._allow("draw", role)
             n = self._check_drawable(number)
-            p = self.evening.running
+            p = self._running()
             if self._proposed is not None and self._proposed.number == n:
                 self._proposed = None
             return self._commit(BallDrawn(n, len(p.draws), source), role)
@@ -353,7 +357,7 @@ class Hall:
                 raise Rejected("already_undone")
             if p.drawn_at_last_award():
                 raise Rejected("undo_after_award", number=p.last)
-            return self._commit(DrawUndone(p.last, len(p.draws) - 1), role)
+            return self._commit(DrawUndone(p.draws[-1], len(p.draws) - 1), role)
 
     def announce_claim(self, *, role: str, source: str = "console") -> Record | None:
         """Stop the draw for a claim (RULES L10); ``None`` if already stopped."""
@@ -389,7 +393,7 @@ class Hall:
             lot = p.current_lot if p is not None and not p.cleared else None
             card = self.book.get(cid)
             character_ok = None
-            if lot is None:
+            if lot is None or p is None:
                 event = ClaimChecked(cid, "closed", None, None, p.last if p else None)
             elif card is None:
                 event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
@@ -403,7 +407,7 @@ class Hall:
                 event = ClaimChecked(cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows,
                                      v.missing, v.reason)
             record = self._commit(event, role)
-            ref = None if lot is None else LotRef(event.lot_index, lot.kind, lot.label)
+            ref = None if lot is None or event.lot_index is None else LotRef(event.lot_index, lot.kind, lot.label)
             return ClaimResult(event, ref, before, record.seq, character_ok,
                                None if event.verdict == "unknown_card" else self._card_state(cid))
 
@@ -420,6 +424,9 @@ class Hall:
                 raise Rejected("no_valid_claim")
             claimants = self._claimants(p, same_player)
             lot_index = p.current
+            winners: tuple[ClaimChecked, ...]
+            tie_break: tuple[TieBreakDraw, ...]
+            consolation: tuple[str, ...]
             ties, tie_break, consolation, shared = self.config.rules.ties, (), (), False
             if len(claimants) == 1:
                 winners = (claimants[0],)
@@ -433,7 +440,7 @@ class Hall:
                 winners = tuple(c for c in claimants if c.card_id == best.card_id)
                 consolation = tuple(t.card_id for t in tie_break if t.card_id != best.card_id)
             event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
-                               tie_break, consolation, p.last, len(p.draws) - 1, shared)
+                               tie_break, consolation, p.draws[-1], len(p.draws) - 1, shared)
             lot = p.lots[lot_index]
             serial = self.evening.voucher_serial
             vouchers = []
@@ -582,6 +589,7 @@ class Hall:
         with self._lock:
             p = self.evening.running
             watch = self.watch
+            assert watch is not None   # built by __init__, rebuilt at once by each partie start
             checks: tuple[ClaimChecked, ...] = ()
             if p is not None:
                 checks = tuple(c for cs in p.checks.values() for c in cs)[-30:]
