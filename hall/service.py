@@ -210,7 +210,7 @@ class Hall:
     }
 
     def _rebuild_watch(self) -> None:
-        sold = {cid: self.book.get(cid) for cid in self.book if self.is_sold(cid)}
+        sold = {cid: card for cid, card in self.book.items() if self.is_sold(cid)}
         self._sold_count = len(sold)
         kept = self.watch.sleepers if self.watch is not None and self.evening.running is not None else []
         self.watch = WinnerWatch(sold, self.config.rules.last_number)
