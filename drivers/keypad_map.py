@@ -68,7 +68,7 @@ def key_code(name: Any) -> int:
 
 def build_keymap(overrides: Mapping[str, Any] | None = None) -> dict[int, str]:
     """keycode → action or digit, from the defaults and ``[keypad] keys``; raises ``ValueError`` naming every bad entry."""
-    actions = dict(DEFAULT_KEYS)
+    actions: dict[str, tuple[str | int, ...]] = dict(DEFAULT_KEYS)
     problems = []
     for action, names in (overrides or {}).items():
         if action not in ACTIONS:
