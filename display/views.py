@@ -159,6 +159,7 @@ def drawn(record: Record) -> dict:
 
 # ---- socket events: one per journal record, per room (INTERFACE §5) -------------------------------------
 def _draw(e: BallDrawn, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    assert p is not None   # a ball is drawn in a partie
     return "draw", {"number": e.number, "index": e.index, "partie": p.number, "seq": seq}
 
 
@@ -175,7 +176,7 @@ def _resume(e: DrawResumed, seq: int, p: PartieState | None, room: str) -> tuple
 
 
 def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
-    payload = {"card_id": e.card_id, "verdict": e.verdict, "lot": lot_ref(p.lot(e.lot_index) if p else None),
+    payload: dict[str, object] = {"card_id": e.card_id, "verdict": e.verdict, "lot": lot_ref(p.lot(e.lot_index) if p else None),
                "seq": seq}
     if room == PUBLIC:
         # the hall sees who won, never who was wrong
@@ -189,12 +190,14 @@ def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tup
 
 
 def _award(e: LotAwarded, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    assert p is not None   # a lot is awarded in a partie
     return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
                      "shared": e.shared, "tie_break": _tie_break(e), "consolation": list(e.consolation),
                      "last": e.last, "current_lot": p.current, "seq": seq}
 
 
 def _partie(e: PartieStarted | PartieCleared, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    assert p is not None   # the partie just started or cleared
     return "partie", {"number": e.number, "status": "started" if isinstance(e, PartieStarted) else "cleared",
                       "lots": lots(p), "seq": seq}
 
