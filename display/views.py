@@ -176,7 +176,8 @@ def _resume(e: DrawResumed, seq: int, p: PartieState | None, room: str) -> tuple
 
 
 def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
-    payload: dict[str, object] = {"card_id": e.card_id, "verdict": e.verdict, "lot": lot_ref(p.lot(e.lot_index) if p else None),
+    payload: dict[str, object]
+    payload = {"card_id": e.card_id, "verdict": e.verdict, "lot": lot_ref(p.lot(e.lot_index) if p else None),
                "seq": seq}
     if room == PUBLIC:
         # the hall sees who won, never who was wrong

@@ -234,7 +234,8 @@ class PinChanged:
 EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged)})
 
 
-def _programme_partie(lots: Iterable[Mapping[str, Any]] = (), consolation: str = "Lot de consolation") -> ProgrammePartie:
+def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),
+                      consolation: str = "Lot de consolation") -> ProgrammePartie:
     return ProgrammePartie(tuple(LotSpec(**lot) for lot in lots), consolation)
 
 
