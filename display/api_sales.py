@@ -126,7 +126,9 @@ def void(sale_id: int):
     except Rejected as exc:
         named(exc)
         raise
-    return jsonify({**sale_view(h.sale(sale_id)), "seq": record.seq})
+    sale = h.sale(sale_id)
+    assert sale is not None   # just voided: it stays in the ledger
+    return jsonify({**sale_view(sale), "seq": record.seq})
 
 
 @bp.post("/<int:sale_id>/pay")
@@ -135,7 +137,9 @@ def pay(sale_id: int):
     payment = field(body(), "payment", str, required=False, default="especes")
     h = hall()
     record = h.pay_sale(sale_id, payment, role=role)
-    return jsonify({**sale_view(h.sale(sale_id)), "seq": record.seq})
+    sale = h.sale(sale_id)
+    assert sale is not None   # just paid: it is in the ledger
+    return jsonify({**sale_view(sale), "seq": record.seq})
 
 
 @bp.get("/summary")

@@ -106,7 +106,7 @@ class ApiError(Exception):
 
 def error_body(code: str, detail: dict | None = None) -> dict:
     """The JSON body of a refusal; JSON-safe detail values ride along."""
-    body = {"error": code, "message": message_of(code, detail)}
+    body: dict[str, object] = {"error": code, "message": message_of(code, detail)}
     for key, value in (detail or {}).items():
         if isinstance(value, (str, int, float, bool, type(None), list)) and key not in body:
             body[key] = value

@@ -42,7 +42,7 @@ def _local_names() -> tuple[list[str], list[str]]:
     names = sorted({hostname, f"{hostname}.local", "localhost"})
     ips = {"127.0.0.1"}
     try:
-        ips.update(info[4][0] for info in socket.getaddrinfo(hostname, None, socket.AF_INET))
+        ips.update(str(info[4][0]) for info in socket.getaddrinfo(hostname, None, socket.AF_INET))
     except OSError:
         pass
     return names, sorted(ips)

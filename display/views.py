@@ -176,6 +176,7 @@ def drawn(record: Record) -> dict:
 
 # ---- socket events: one per journal record, per room (INTERFACE §5) -------------------------------------
 def _draw(e: BallDrawn, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    assert p is not None   # a ball is drawn in a partie
     return "draw", {"number": e.number, "index": e.index, "partie": p.number, "seq": seq}
 
 
@@ -192,6 +193,7 @@ def _resume(e: DrawResumed, seq: int, p: PartieState | None, room: str) -> tuple
 
 
 def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    payload: dict[str, object]
     payload = {"card_id": e.card_id, "verdict": e.verdict, "lot": lot_ref(p.lot(e.lot_index) if p else None),
                "seq": seq}
     if room == PUBLIC:
@@ -206,6 +208,7 @@ def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tup
 
 
 def _award(e: LotAwarded, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    assert p is not None   # a lot is awarded in a partie
     return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
                      "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
                      "consolation": list(e.consolation),
@@ -213,6 +216,7 @@ def _award(e: LotAwarded, seq: int, p: PartieState | None, room: str) -> tuple[s
 
 
 def _partie(e: PartieStarted | PartieCleared, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+    assert p is not None   # the partie just started or cleared
     return "partie", {"number": e.number, "status": "started" if isinstance(e, PartieStarted) else "cleared",
                       "lots": lots(p), "seq": seq}
 
@@ -237,12 +241,12 @@ def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
             payload["card"] = _public_card(won) if won is not None else None
             payload["rows"] = list(e.rows)
         return name, payload
-    payload: dict[str, Any] = {"type": record.type, "seq": seq}
+    tick: dict[str, Any] = {"type": record.type, "seq": seq}
     if room != PUBLIC and isinstance(e, VoucherIssued):
-        payload.update({"code": e.code, "card_id": e.card_id, "label": e.lot_label, "consolation": e.consolation})
+        tick.update({"code": e.code, "card_id": e.card_id, "label": e.lot_label, "consolation": e.consolation})
     elif room != PUBLIC and hasattr(e, "code"):
-        payload["code"] = e.code
-    return "tick", payload
+        tick["code"] = e.code
+    return "tick", tick
 
 
 NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}

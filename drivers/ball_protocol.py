@@ -83,7 +83,7 @@ class LineParser:
 
     def flush(self) -> list[Reading]:
         """The partial line left when the device went away, reported as ``truncated`` (never drawn)."""
-        out = [Garbage(bytes(self._buf), "truncated")] if self._buf else []
+        out: list[Reading] = [Garbage(bytes(self._buf), "truncated")] if self._buf else []
         self._buf.clear()
         self._overflow = False
         return out

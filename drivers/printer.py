@@ -19,6 +19,7 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
@@ -199,7 +200,7 @@ class PrintQueue:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._last_problem = ""
         self._test_wanted = threading.Event()
 

@@ -156,9 +156,11 @@ class PrinterSink:
 
     # ---- the server ----------------------------------------------------------------------------------------
     def _serve(self) -> None:
+        sock = self._sock   # start() opens it before this thread; stop() may drop it after a slow join
+        assert sock is not None
         while not self._stopping.is_set():
             try:
-                conn, _ = self._sock.accept()
+                conn, _ = sock.accept()
             except (socket.timeout, OSError):
                 continue
             with conn:
@@ -192,6 +194,7 @@ class PrinterSink:
             self._save(record, sum(c.is_job for c in self.connections))
 
     def _save(self, record: Connection, number: int) -> None:
+        assert self.save_dir is not None   # _receive saves only with a folder
         try:
             self.save_dir.mkdir(parents=True, exist_ok=True)
             (self.save_dir / f"ticket-{number:04d}.escpos").write_bytes(record.data)

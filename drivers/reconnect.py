@@ -105,7 +105,7 @@ class DeviceReader:
             self.connected.set()
             try:
                 self._read_until_gone(handle)
-            except (DeviceGone, *self.errors) as exc:
+            except (DeviceGone,) + self.errors as exc:
                 if not self._stop.is_set():
                     self._report("absent", "lost", exc, path=self.path)
             except Exception as exc:  # a bug must degrade the device, not end its thread

@@ -11,6 +11,8 @@ import ipaddress
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from hall.config import Config
+
 
 @dataclass(frozen=True, slots=True)
 class Probe:
@@ -35,7 +37,7 @@ PROBE_PATHS: frozenset[str] = frozenset(p.path for p in PROBES)
 INTERNET_WORDS = ("Success", "Microsoft Connect Test", "Microsoft NCSI", "success")
 
 
-def own_hosts(config, machine_hostname: str = "") -> frozenset[str]:
+def own_hosts(config: Config, machine_hostname: str = "") -> frozenset[str]:
     """The names the hall answers as itself (lowercase, no port): localhost, the mDNS name, the configured ones."""
     names = {"localhost", config.network.hostname, f"{config.network.hostname}.local"}
     if machine_hostname:

@@ -12,7 +12,7 @@ import os
 import tempfile
 from contextlib import suppress
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import IO, Iterable, Iterator
 
 from hall.cards import (CARD_ID, Card, check_card_id, check_columns, make_card_id, normalize_card_id, one_character_variants,
                         split_card_id)
@@ -259,7 +259,7 @@ class CardBook:
         else:
             self._write(target)
 
-    def _write(self, f) -> None:
+    def _write(self, f: IO[str] | io.TextIOBase) -> None:
         sold = self._sold
         lines = [",".join(HEADER + (("sold",) if sold is not None else ()))]
         for card_id, card in self._cards.items():
@@ -336,7 +336,9 @@ class CardBook:
                     raise ValueError(f"« {end} » : une plage relie deux identifiants générés (comme A-00001N)")
                 if not ok:
                     raise ValueError(f"« {end} » : caractère de contrôle faux, identifiant mal tapé ?")
-            (series, first), (series_end, last) = (split_card_id(end) for end in ends)
+            start, stop = (split_card_id(end) for end in ends)
+            assert start is not None and stop is not None   # checked ids split
+            (series, first), (series_end, last) = start, stop
             if series != series_end:
                 raise ValueError(f"« {part} » : les deux bouts d'une plage doivent être de la même série")
             if first > last:

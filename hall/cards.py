@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hall.errors import InvalidCard, InvalidNumber
 from hall.numbers import is_ascii_digits
@@ -79,7 +81,7 @@ def column_of(n: int, columns: str = "1-9") -> int:
     return _column_table(columns)[parse_number(n)]
 
 
-def _problems(rows, columns: str, every_column: bool) -> list[str]:
+def _problems(rows: Sequence[Sequence[Any]], columns: str, every_column: bool) -> list[str]:
     """Return every rule the rows break, in French, naming the row, number and column (empty when valid)."""
     table = _column_table(columns)
     if len(rows) != 3:
@@ -94,7 +96,7 @@ def _problems(rows, columns: str, every_column: bool) -> list[str]:
     if problems:
         return problems
     seen: dict[int, int] = {}
-    twice = set()
+    twice: set[int] = set()
     for r, row in enumerate(rows, 1):
         for n in row:
             if n in seen:
@@ -123,7 +125,7 @@ def _problems(rows, columns: str, every_column: bool) -> list[str]:
     return problems
 
 
-def _is_valid(rows, table, every_column: bool) -> bool:
+def _is_valid(rows: Sequence[Sequence[int]], table: Sequence[int], every_column: bool) -> bool:
     """Fast check of rows (each sorted) against L1–L4, no message. Columns are increasing intervals, so
     the 15 numbers read column by column, top to bottom within a column, must be strictly increasing."""
     if len(rows) != 3:
@@ -146,12 +148,12 @@ def _is_valid(rows, table, every_column: bool) -> bool:
     return not every_column or all(grid[i] or grid[i + 1] or grid[i + 2] for i in range(0, 27, 3))
 
 
-def validate_rows(rows, columns: str = "1-9", every_column: bool = False) -> None:
+def validate_rows(rows: Iterable[Iterable[Any]], columns: str = "1-9", every_column: bool = False) -> None:
     """Return None when the rows (each in any order) make a valid carton; raise InvalidCard naming every problem."""
     _checked_rows(rows, columns, every_column)
 
 
-def _checked_rows(rows, columns: str, every_column: bool) -> tuple[tuple[int, ...], ...]:
+def _checked_rows(rows: Any, columns: str, every_column: bool) -> tuple[tuple[int, ...], ...]:
     table = _column_table(columns)
     try:
         rows = tuple(tuple(row) for row in rows)
@@ -172,14 +174,14 @@ class Card:
     # Filled on first use: a frozenset costs ~730 bytes and would more than double a 100 000-carton book.
     _numbers: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         rows = self.rows
         if not (type(rows) is tuple and len(rows) == 3 and type(rows[0]) is type(rows[1]) is type(rows[2]) is tuple
                 and len(rows[0]) == len(rows[1]) == len(rows[2]) == 5):
             raise InvalidCard("Card(rows) attend 3 tuples de 5 numéros ; utilisez Card.from_rows ou Card.parse")
 
     @classmethod
-    def from_rows(cls, rows, columns: str = "1-9", every_column: bool = False) -> Card:
+    def from_rows(cls, rows: Iterable[Iterable[Any]], columns: str = "1-9", every_column: bool = False) -> Card:
         """Return the carton of these rows (each in any order); raise InvalidCard naming every problem."""
         return cls(_checked_rows(rows, columns, every_column))  # type: ignore[arg-type]
 
@@ -194,7 +196,7 @@ class Card:
         return cls.from_row_texts(parts, columns, every_column)
 
     @classmethod
-    def from_row_texts(cls, texts, columns: str = "1-9", every_column: bool = False) -> Card:
+    def from_row_texts(cls, texts: Sequence[str], columns: str = "1-9", every_column: bool = False) -> Card:
         """Return the carton of three row texts like ``"4 13 37 52 80"`` (CSV fields); raise InvalidCard."""
         table = _column_table(columns)
         tokens = [text.split() for text in texts]
@@ -208,7 +210,7 @@ class Card:
                 if _is_valid(rows, table, every_column):
                     return cls(rows)
         bad = []
-        rows = []
+        parsed: list[tuple[int, ...]] = []
         for r, row_tokens in enumerate(tokens, 1):
             row = []
             for token in row_tokens:
@@ -218,10 +220,10 @@ class Card:
                     bad.append(f"rangée {r} : « {token} » n'est pas un numéro de 1 à 90")
             if len(row_tokens) != 5:
                 bad.append(f"la rangée {r} a {len(row_tokens)} numéro(s), il en faut 5")
-            rows.append(tuple(sorted(row)))
+            parsed.append(tuple(sorted(row)))
         if len(tokens) != 3:
             bad.insert(0, f"le carton a {len(tokens)} rangée(s), il en faut 3")
-        raise InvalidCard(" ; ".join(bad or _problems(rows, columns, every_column)) or "carton invalide")
+        raise InvalidCard(" ; ".join(bad or _problems(parsed, columns, every_column)) or "carton invalide")
 
     @property
     def numbers(self) -> frozenset[int]:
@@ -260,7 +262,7 @@ class Card:
 
 # ---------------------------------------------------------------- planche generator
 
-def _shuffle(items: list, rnd) -> None:
+def _shuffle(items: list[Any], rnd: Callable[[], float]) -> None:
     """Shuffle in place with ``rnd = rng.random``: Fisher–Yates, several times faster than
     ``Random.shuffle`` (one C call per element instead of a Python ``_randbelow``)."""
     for i in range(len(items) - 1, 0, -1):
@@ -268,7 +270,7 @@ def _shuffle(items: list, rnd) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def _column_extras(rnd, sizes) -> list[list[int]]:
+def _column_extras(rnd: Callable[[], float], sizes: Sequence[int]) -> list[list[int]]:
     """Return, per column, the cartons (0–5) that get one more number of it than the one every carton
     gets: 6 extras per carton, at most 2 per carton and column, len(result[j]) = sizes[j] - 6."""
     # The 36 extras are cut from a shuffled urn of carton labels, reshuffled when a carton would get
@@ -291,7 +293,8 @@ def _column_extras(rnd, sizes) -> list[list[int]]:
 _ROWS_WITHOUT = ((1, 2), (0, 2), (0, 1))
 
 
-def _card_rows(rnd, dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+def _card_rows(rnd: Callable[[], float],
+               dealt: list[list[int]]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """Return the 3 rows of one carton: column j holds the 1–3 ascending numbers dealt[j] on randomly
     chosen rows, 5 per row; filling top rows first keeps each column ascending downward (L4)."""
     # A 3-number column fills every row; a 2-number column misses one row; a 1-number column sits on one.

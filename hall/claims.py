@@ -15,7 +15,8 @@ VALID, INCOMPLETE, MISSED = "valid", "incomplete", "missed"
 
 
 class HasRows(Protocol):
-    rows: tuple[tuple[int, ...], ...]
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,8 @@
 """The errors of the hall core: bad input raises a named error, a refused command carries a stable code."""
 from __future__ import annotations
 
+from typing import Any
+
 
 class HallError(Exception):
     """Root of every error the hall core raises on purpose."""
@@ -47,7 +49,7 @@ class JournalError(HallError):
 class Rejected(HallError):
     """A command refused by the rules; ``code`` is stable (``"already_drawn"``), ``detail`` says with what."""
 
-    def __init__(self, code: str, /, **detail):
+    def __init__(self, code: str, /, **detail: Any):
         self.code = code
         self.detail = detail
         extra = ", ".join(f"{k}={v!r}" for k, v in detail.items())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +156,7 @@ EVENT_TYPES: dict[str, type] = {cls.type: cls for cls in (
     VoucherRedeemed,
 )}
 
-_NESTED = {"lots": LotSpec, "tie_break": TieBreakDraw}
+_NESTED: dict[str, Callable[..., Any]] = {"lots": LotSpec, "tie_break": TieBreakDraw}
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +236,8 @@ class PinChanged:
 EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged)})
 
 
-def _programme_partie(lots=(), consolation: str = "Lot de consolation") -> ProgrammePartie:
+def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),
+                      consolation: str = "Lot de consolation") -> ProgrammePartie:
     return ProgrammePartie(tuple(LotSpec(**lot) for lot in lots), consolation)
 
 

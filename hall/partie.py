@@ -115,6 +115,13 @@ class Evening:
         p = self.partie
         return p if p is not None and not p.cleared else None
 
+    @property
+    def _in_play(self) -> Partie:
+        """The running partie, for the events journalled only while one runs (validated before journalling)."""
+        p = self.running
+        assert p is not None, "an in-play event with no partie running"
+        return p
+
     def apply(self, event: Any, seq: int = 0) -> None:
         """Apply one journalled event; never refuses (validation happened before journalling)."""
         handler = getattr(self, "_on_" + event.type.replace(":", "_"))
@@ -128,23 +135,23 @@ class Evening:
         self.carried = ()
 
     def _on_draw_ball_drawn(self, e: BallDrawn) -> None:
-        p = self.running
+        p = self._in_play
         p.draws.append(e.number)
         p.pending.clear()          # claims are judged against the new ball (RULES L10)
         p.undo_available = True
 
     def _on_draw_undone(self, e: DrawUndone) -> None:
-        p = self.running
+        p = self._in_play
         p.draws.pop()
         p.undone.append(e.number)
         p.pending.clear()
         p.undo_available = False
 
     def _on_claim_announced(self, e: ClaimAnnounced) -> None:
-        self.running.paused = True
+        self._in_play.paused = True
 
     def _on_draw_resumed(self, e: DrawResumed) -> None:
-        self.running.paused = False
+        self._in_play.paused = False
 
     def _on_claim_checked(self, e: ClaimChecked) -> None:
         p = self.partie
@@ -159,7 +166,7 @@ class Evening:
                 p.cancelled.add(e.card_id)
 
     def _on_lot_awarded(self, e: LotAwarded) -> None:
-        p = self.running
+        p = self._in_play
         lot = p.lots[e.lot_index]
         lot.status, lot.award = AWARDED, e
         for card_id, rows in zip(e.winners, e.rows):
@@ -172,7 +179,7 @@ class Evening:
             p.lots[nxt].status = OPEN
 
     def _on_partie_cleared(self, e: PartieCleared) -> None:
-        p = self.running
+        p = self._in_play
         p.cleared, p.paused = True, False
         p.pending.clear()
         self.carried = tuple(LotSpec(lot.kind, lot.label, lot.value_eur) for lot in p.lots

@@ -15,7 +15,7 @@ import io
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import IO, Any, Iterable
 
 from hall.events import Record
 from hall.partie import AWARDED, Evening
@@ -170,8 +170,8 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str) ->
     ordered = [parties[n] for n in sorted(parties)]
 
     frequencies = {n: 0 for n in range(1, 91)}
-    for p in ordered:
-        for n in p.numbers:
+    for pr in ordered:
+        for n in pr.numbers:
             frequencies[n] += 1
 
     vouchers = [VoucherLine(v.issued.code, v.issued.serial, v.issued.partie, v.issued.lot_index + 1, v.issued.lot_kind,
@@ -268,7 +268,7 @@ def write_csv(report: EveningReport, target: str | os.PathLike | io.TextIOBase) 
         _write(report, fh)
 
 
-def _write(report: EveningReport, fh) -> None:
+def _write(report: EveningReport, fh: IO[str] | io.TextIOBase) -> None:
     writer = csv.DictWriter(fh, fieldnames=CSV_HEADER, extrasaction="raise", lineterminator="\r\n")
     writer.writeheader()
     for row in csv_rows(report):

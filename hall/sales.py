@@ -40,9 +40,11 @@ def best_price(count: int, tiers: Sequence[PriceTier]) -> int | None:
     best: list[int | None] = [0] + [None] * count
     for n in range(1, count + 1):
         for t in tiers:
-            if 0 < t.cards <= n and best[n - t.cards] is not None:
-                price = best[n - t.cards] + t.cents
-                if best[n] is None or price < best[n]:
+            before = best[n - t.cards] if 0 < t.cards <= n else None
+            if before is not None:
+                price = before + t.cents
+                now = best[n]
+                if now is None or price < now:
                     best[n] = price
     return best[count]
 
@@ -186,7 +188,9 @@ _PLAIN_END = re.compile(r"([A-HJ-NP-Z]{1,3})-?(\d{1,5})")
 def _range_end(text: str) -> tuple[str, int]:
     end = normalize_card_id(text)
     if check_card_id(end):
-        return split_card_id(end)
+        parts = split_card_id(end)
+        assert parts is not None   # a checked id splits
+        return parts
     m = _PLAIN_END.fullmatch(end.upper())
     if m is None:
         raise RangeError("bad_range", text, "un bout de plage s'écrit comme A-00001N (ou A-1)")

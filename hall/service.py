@@ -105,7 +105,7 @@ class Hall:
         with self._lock:
             self._notice_subscribers.append(fn)
 
-    def notify(self, name: str, payload: dict) -> None:
+    def notify(self, name: str, payload: Any) -> None:
         """Publish a passing notice (``device:status_changed``, ``draw:refused``…)."""
         with self._lock:
             for fn in list(self._notice_subscribers):
@@ -160,12 +160,14 @@ class Hall:
 
     def _after_draw(self, event: BallDrawn) -> None:
         p = self.evening.running
+        assert p is not None and self.watch is not None   # a ball is drawn only in a running partie
         lot = p.current_lot
         self.watch.on_draw(event.number, p.current, lot.kind if lot else None, p.paid, self._claimed_since_draw)
         self._claimed_since_draw = set()
 
     def _after_undo(self, event: DrawUndone) -> None:
         p = self.evening.running
+        assert p is not None and self.watch is not None
         lot = p.current_lot
         self.watch.on_undo(lot.kind if lot else None, p.paid)
 
@@ -174,6 +176,7 @@ class Hall:
 
     def _after_award(self, event: LotAwarded) -> None:
         p = self.evening.running
+        assert p is not None and self.watch is not None
         lot = p.current_lot
         self.watch.refresh(lot.kind if lot else None, p.paid)
 
@@ -182,6 +185,7 @@ class Hall:
         self._rebuild_watch()
 
     def _after_clear(self, event: PartieCleared) -> None:
+        assert self.watch is not None
         self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
 
     def _after_cards(self, event: CardsSold | CardsImported) -> None:
@@ -207,7 +211,7 @@ class Hall:
     }
 
     def _rebuild_watch(self) -> None:
-        sold = {cid: self.book.get(cid) for cid in self.book if self.is_sold(cid)}
+        sold = {cid: card for cid, card in self.book.items() if self.is_sold(cid)}
         self._sold_count = len(sold)
         kept = self.watch.sleepers if self.watch is not None and self.evening.running is not None else []
         self.watch = WinnerWatch(sold, self.config.rules.last_number)
@@ -254,7 +258,7 @@ class Hall:
         with self._lock:
             self._allow("draw", role)
             n = self._check_drawable(number)
-            p = self.evening.running
+            p = self._running()
             if self._proposed is not None and self._proposed.number == n:
                 self._proposed = None
             return self._commit(BallDrawn(n, len(p.draws), source), role)
@@ -354,7 +358,7 @@ class Hall:
                 raise Rejected("already_undone")
             if p.drawn_at_last_award():
                 raise Rejected("undo_after_award", number=p.last)
-            return self._commit(DrawUndone(p.last, len(p.draws) - 1), role)
+            return self._commit(DrawUndone(p.draws[-1], len(p.draws) - 1), role)
 
     def announce_claim(self, *, role: str, source: str = "console") -> Record | None:
         """Stop the draw for a claim (RULES L10); ``None`` if already stopped."""
@@ -391,7 +395,7 @@ class Hall:
             card = self.book.get(cid)
             character_ok = None
             suggestions: tuple[str, ...] = ()
-            if lot is None:
+            if lot is None or p is None:
                 event = ClaimChecked(cid, "closed", None, None, p.last if p else None)
             elif card is None:
                 event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
@@ -406,7 +410,7 @@ class Hall:
                 event = ClaimChecked(cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows,
                                      v.missing, v.reason)
             record = self._commit(event, role)
-            ref = None if lot is None else LotRef(event.lot_index, lot.kind, lot.label)
+            ref = None if lot is None or event.lot_index is None else LotRef(event.lot_index, lot.kind, lot.label)
             return ClaimResult(event, ref, before, record.seq, character_ok,
                                None if event.verdict == "unknown_card" else self._card_state(cid), suggestions)
 
@@ -429,9 +433,9 @@ class Hall:
             outcome = settle([c.card_id for c in claimants], self.config.rules.ties, self._rng, typed=tie_break,
                              share=share, wins=wins, resolve=self.book.resolve)
             winners = tuple(c for w in outcome.winners for c in claimants if c.card_id == w)
-            tie_break, consolation, shared = outcome.tie_break, outcome.consolation, outcome.shared
+            drawn, consolation, shared = outcome.tie_break, outcome.consolation, outcome.shared
             event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
-                               tie_break, consolation, p.last, len(p.draws) - 1, shared, outcome.mode)
+                               drawn, consolation, p.draws[-1], len(p.draws) - 1, shared, outcome.mode)
             lot = p.lots[lot_index]
             serial = self.evening.voucher_serial
             vouchers = []
@@ -589,6 +593,7 @@ class Hall:
         with self._lock:
             p = self.evening.running
             watch = self.watch
+            assert watch is not None   # built by __init__, rebuilt at once by each partie start
             checks: tuple[ClaimChecked, ...] = ()
             if p is not None:
                 checks = tuple(c for cs in p.checks.values() for c in cs)[-30:]

@@ -4,7 +4,7 @@ or the lot is shared. Pure: the claimants, the rule and the speaker's choice in,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from hall.cards import parse_number
 from hall.errors import InvalidNumber, Rejected
@@ -34,7 +34,8 @@ def default_wins(rule: str) -> str:
 
 
 def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, Any] | None = None,
-           share: bool = False, wins: str | None = None, resolve=lambda c: c) -> TieOutcome:
+           share: bool = False, wins: str | None = None,
+           resolve: Callable[[str], str] = lambda c: c) -> TieOutcome:
     """Settle the lot between ``card_ids`` (one carton per claimant, in claim order).
 
     ``typed``: the numbers drawn by hand, carton → 1–90 (a physical draw); ``share``: the lot is shared; neither:
@@ -67,7 +68,8 @@ def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, 
                       False, mode)
 
 
-def _typed_numbers(card_ids: Sequence[str], typed: Mapping[str, Any], resolve) -> list[tuple[str, int]]:
+def _typed_numbers(card_ids: Sequence[str], typed: Mapping[str, Any],
+                   resolve: Callable[[str], str]) -> list[tuple[str, int]]:
     """(carton, number) in claim order from the speaker's typing; every carton of the tie, each 1–90, all different."""
     if not isinstance(typed, Mapping) or not typed:
         raise Rejected("bad_tie_break", why="empty")

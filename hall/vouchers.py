@@ -5,6 +5,8 @@ voucher's QR code. No ESC/POS here (``drivers/printer.py`` prints).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import base64
 import hashlib
 import hmac
@@ -41,7 +43,7 @@ def normalize_code(text: str) -> str:
     return f"{serial}-{mac}" if serial.isdigit() and len(mac) == MAC_CHARS else compact
 
 
-def near_codes(code: str, issued) -> list[str]:
+def near_codes(code: str, issued: Iterable[str]) -> list[str]:
     """The issued codes one character away from ``code`` (changed, missing, added, or two swapped), sorted."""
     return sorted(c for c in issued if c != code and _one_edit(code, c))[:5]
 

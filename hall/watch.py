@@ -10,7 +10,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from hall.claims import ROWS_NEEDED
+from hall.claims import ROWS_NEEDED, HasRows
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class Sleeper:
 class WinnerWatch:
     """Incremental index over the sold cartons of the current partie."""
 
-    def __init__(self, cards: Mapping[str, object], last_rule: bool = True):
+    def __init__(self, cards: Mapping[str, HasRows], last_rule: bool = True):
         self.last_rule = last_rule
         self.ids: list[str] = list(cards)
         self._rows: list[tuple[tuple[int, ...], ...]] = [cards[i].rows for i in self.ids]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Callable
 
 from hall.app.lang import is_french as _fr
 from hall.app.lang import t
@@ -10,7 +11,7 @@ from hall.errors import InvalidNumber
 from hall.numbers import parse_int
 
 
-def _whole(low: int, high: int):
+def _whole(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: an integer written in ASCII digits within ``low..high`` (hall/numbers.py)."""
     def parse(text: str) -> int:
         try:

@@ -1,6 +1,7 @@
 """``loto-hall cards generate|import``."""
 from __future__ import annotations
 
+import argparse
 import io
 import secrets
 import sys
@@ -22,7 +23,7 @@ def _progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
-def generate(args) -> int:
+def generate(args: argparse.Namespace) -> int:
     """Write ``--count`` cartons to ``--csv`` and/or ``--pdf``."""
     if not args.csv and not args.pdf:
         print("loto-hall: indiquez --csv FICHIER et/ou --pdf FICHIER", file=sys.stderr)
@@ -47,7 +48,7 @@ def generate(args) -> int:
     return 0
 
 
-def import_cards(args) -> int:
+def import_cards(args: argparse.Namespace) -> int:
     """Add a CSV's cartons to the hall's card book; the whole file is refused if any line is bad."""
     config = load_config(args.config)
     text = as_plain_csv(Path(args.file).read_bytes())   # semicolons, BOM or Windows-1252: as a spreadsheet writes it
@@ -61,5 +62,5 @@ def import_cards(args) -> int:
     return 0
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     return generate(args) if args.cards_command == "generate" else import_cards(args)

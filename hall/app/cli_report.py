@@ -5,17 +5,18 @@ run while the hall is serving: SQLite's WAL lets a second reader see every commi
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
-from hall.config import load_config
+from hall.config import Config, load_config
 from hall.journal import Journal
 from hall.partie import Evening
 from hall.report import EveningReport, build_report, write_csv
 from hall.app.runtime import JOURNAL_FILE
 
 
-def load_report(config) -> EveningReport:
+def load_report(config: Config) -> EveningReport:
     """The report of the journal in ``config``'s data folder; ``FileNotFoundError`` when there is none."""
     path = Path(config.hall.data_dir) / JOURNAL_FILE
     if not path.is_file():
@@ -31,7 +32,7 @@ def load_report(config) -> EveningReport:
     return build_report(evening, records, config.hall.name)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if not getattr(args, "pdf", None) and not getattr(args, "csv", None):
         print("loto-hall: indiquez --pdf FICHIER et/ou --csv FICHIER", file=sys.stderr)
         return 2

@@ -27,9 +27,12 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 import sys
 
 from dataclasses import replace
+from types import FrameType
+from typing import Any
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
@@ -51,6 +54,8 @@ class _StopMixin:
     """What both workers do on a stop: tell systemd it began, and drain briefly."""
 
     stop_requested = False
+    alive: bool          # gunicorn's Worker, the other base, sets these (declared for the type checker)
+    cfg: Any
 
     def _begin_stop(self) -> None:
         if not self.stop_requested:
@@ -59,15 +64,15 @@ class _StopMixin:
             if wiring is not None:
                 wiring.stopping()
 
-    def handle_exit(self, sig, frame):
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if self.alive:
             self._begin_stop()
             # This process's copy of the config only: the arbiter keeps its longer GRACEFUL_S,
             # so the worker always reaches worker_exit() (journal closed) before any SIGKILL.
             self.cfg.set("graceful_timeout", DRAIN_S)
-        super().handle_exit(sig, frame)
+        super().handle_exit(sig, frame)  # type: ignore[misc]  # gunicorn's Worker, the next base in the MRO, has it
 
-    def handle_quit(self, sig, frame):
+    def handle_quit(self, sig: int, frame: FrameType | None) -> None:
         # SIGINT/SIGQUIT (Ctrl-C): a short graceful stop too. gthread's own handle_quit shuts the
         # thread pool down inside the signal handler, which deadlocks when the signal lands while the
         # main thread is inside ThreadPoolExecutor.submit() (its lock is not reentrant): seen here.
@@ -78,7 +83,7 @@ class HallWorker(_StopMixin, ThreadWorker):
     """gunicorn's gthread worker (``LOTO_HALL_SERVER=gthread``): a thread per connection."""
 
 
-def _gevent_worker_class():
+def _gevent_worker_class() -> type:
     """gunicorn's gevent worker with the hall's stop and a cap of open connections per address
     (imported only when used: importing gunicorn's gevent worker imports gevent)."""
     from gunicorn.workers.ggevent import GeventWorker
@@ -86,11 +91,11 @@ def _gevent_worker_class():
     class HallGeventWorker(_StopMixin, GeventWorker):
         per_address: dict[str, int] = {}
 
-        def init_process(self):
+        def init_process(self) -> None:
             raise_open_files_limit()
             super().init_process()
 
-        def handle(self, listener, client, addr):
+        def handle(self, listener: Any, client: socket.socket, addr: Any) -> None:
             limit = _per_address_limit()
             host = addr[0] if isinstance(addr, tuple) else str(addr)
             count = self.per_address.get(host, 0)
@@ -126,7 +131,7 @@ def raise_open_files_limit() -> None:
             log.warning("limite de fichiers ouverts non relevée (%s)", soft)
 
 
-def _post_worker_init(worker) -> None:
+def _post_worker_init(worker: Any) -> None:
     wiring = _worker.get("wiring")
     if wiring is not None:
         app: HallApplication = worker.app
@@ -135,7 +140,7 @@ def _post_worker_init(worker) -> None:
                                        app.hall_config.server.tls)
 
 
-def _worker_exit(server, worker) -> None:
+def _worker_exit(server: Any, worker: Any) -> None:
     wiring = _worker.pop("wiring", None)
     if wiring is None:
         return                      # never built: let gunicorn report the boot error (exit 3)
@@ -192,7 +197,7 @@ class HallApplication(BaseApplication):
         for key, value in self.settings().items():
             self.cfg.set(key, value)
 
-    def load(self):
+    def load(self) -> Any:
         """Called in the worker after the fork: build the hall there (drivers, SQLite, threads)."""
         try:
             wiring = Wiring.build(self.hall_config, self.options, self.notifier)

@@ -361,7 +361,7 @@ def doctor(config: Config, run: Runner, fetch: Fetch, root: Path = Path("/")) ->
         got = fetch(probe.host, probe.path)
         portal = got is not None and 200 <= got[0] < 400 and got[0] != 204 and \
             not any(word in got[1] for word in INTERNET_WORDS)
-        detail = (t(f"HTTP {got[0]}, page du portail", f"HTTP {got[0]}, portal page") if portal else
+        detail = (t(f"HTTP {got[0]}, page du portail", f"HTTP {got[0]}, portal page") if portal and got else
                   f"HTTP {got[0]}" if got else t("pas de réponse", "no answer"))
         found.append(Finding(f"{probe.system} {probe.host}{probe.path}", portal, detail,
                              "" if portal or not hall_ok else t("la salle ne sert pas le portail : mettez-la à jour",
@@ -381,7 +381,7 @@ def print_findings(found: Sequence[Finding], out: Callable[[str], None] = print)
 
 
 # ------------------------------------------------------------------------------------------------- CLI
-def add_network_parser(subparsers) -> None:
+def add_network_parser(subparsers: argparse._SubParsersAction) -> None:
     """``loto-hall network hotspot|doctor``."""
     fmt = argparse.RawDescriptionHelpFormatter
     net = subparsers.add_parser("network", help=t("le Wi-Fi de la salle : point d'accès, vérifications",
@@ -406,7 +406,7 @@ def add_network_parser(subparsers) -> None:
                                                 "the hall's port (default: the config's)"))
 
 
-def run(args, runner: Runner = system_runner, root: Path = Path("/"), fetch: Fetch | None = None,
+def run(args: argparse.Namespace, runner: Runner = system_runner, root: Path = Path("/"), fetch: Fetch | None = None,
         out: Callable[[str], None] = print) -> int:
     """Run ``loto-hall network …``; 0 when done (or all checks pass), 1 otherwise."""
     from hall.config import load_config

@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 import threading
+from types import FrameType
 
 from hall.app.gunicorn_app import run_gunicorn
 from hall.app.sdnotify import Notifier
@@ -62,9 +63,10 @@ def serve_werkzeug(config: Config, options: ServeOptions, notifier: Notifier) ->
     except BaseException:
         wiring.close()
         raise
-    server.daemon_threads = True     # open websockets must not hold the exit
+    # open websockets must not hold the exit
+    server.daemon_threads = True  # type: ignore[attr-defined]  # werkzeug's threaded server has it at run time
 
-    def on_signal(signum, frame):
+    def on_signal(signum: int, frame: FrameType | None) -> None:
         log.info("signal %s : arrêt propre", signal.Signals(signum).name)
         wiring.stopping()
         # shutdown() waits for serve_forever(), which runs in this very thread: ask from another.

@@ -8,6 +8,7 @@ stop, the journal write in flight finishes under the hall's lock, the journal cl
 """
 from __future__ import annotations
 
+import argparse
 import http.client
 import ipaddress
 import logging
@@ -44,7 +45,7 @@ class ServeOptions:
 DEMO_PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
 
 
-def config_from_args(args) -> Config:
+def config_from_args(args: argparse.Namespace) -> Config:
     """The config file with the command line's ``--data-dir``, ``--host``, ``--port`` on top."""
     overrides: dict = {}
     if getattr(args, "data_dir", None):
@@ -224,6 +225,7 @@ def answers(host: str, port: int, tls: bool, timeout_s: float = 2.0) -> bool:
     """Whether ``GET /api/state`` gets an HTTP answer below 500."""
     host = probe_host(host)
     try:
+        conn: http.client.HTTPConnection
         if tls:
             context = ssl.create_default_context()
             context.check_hostname = False

@@ -135,6 +135,12 @@ class Room:
                 return index
         return None
 
+    @property
+    def live(self) -> Match:
+        """The match of a started room (a room in the lobby has none)."""
+        assert self.match is not None, "the room has not started"
+        return self.match
+
     def to_move(self) -> tuple[int, ...]:
         if self.match is None or self.status != "playing":
             return ()
@@ -144,7 +150,7 @@ class Room:
         """The seat's legal moves now (empty when it is not its turn)."""
         if seat not in self.to_move():
             return []
-        return list(self.game.legal_moves(self.match.state, seat))
+        return list(self.game.legal_moves(self.live.state, seat))
 
     def outcome(self) -> dict | None:
         if self.match is None:
@@ -294,8 +300,8 @@ class Lobby:
             raise Refused("game_over" if room.status == "over" else "not_started")
         if type(version) is not int:
             raise Refused("bad_version")
-        if version != room.match.version:
-            raise Refused("stale_version", expected=room.match.version, got=version if abs(version) < 1 << 53 else None)
+        if version != room.live.version:
+            raise Refused("stale_version", expected=room.live.version, got=version if abs(version) < 1 << 53 else None)
         if seat not in room.to_move():
             raise Refused("not_your_turn")
         wanted = move_key(move)
@@ -367,7 +373,9 @@ class Lobby:
     def step(self, code: str, now: float) -> bool:
         """Play one bot move in ``code`` if one is due at ``now`` (taking over a silent seat); whether it did."""
         room = self.rooms.get(code)
-        movers = room.to_move() if room is not None else ()
+        if room is None:
+            return False
+        movers = room.to_move()
         if not movers:
             return False
         index = movers[0]
@@ -380,7 +388,7 @@ class Lobby:
         if now < room.turn_since + self.settings.bot_delay_s:
             return False
         strategy = room.game.bots.get(str(room.options.get("bot", "default"))) or room.game.bots["default"]
-        move = strategy(room.match.state, index, self._rng)
+        move = strategy(room.live.state, index, self._rng)
         for candidate in room.legal(index):
             if move_key(candidate) == move_key(move):
                 self._play(room, index, candidate, now, "bot")
@@ -390,6 +398,7 @@ class Lobby:
     # ---------------------------------------------------------------- inside
     def _play(self, room: Room, seat: int, move: Any, now: float, by: str) -> Room:
         match = room.match
+        assert match is not None, "a room that plays has its match"
         before = (match.state, match.version, len(match.log))
         match.play(seat, move, match.version)
         entries = [[e.seat, jsonable(e.move)] for e in match.log[before[2]:]]
@@ -404,7 +413,7 @@ class Lobby:
 
     def _after_change(self, room: Room, now: float, by: str) -> None:
         room.last_by = by
-        if room.match.outcome() is not None:
+        if room.live.outcome() is not None:
             room.status = "over"
         room.turn_since = now     # a new turn (or the second card of a double play) starts its clock
 
@@ -444,10 +453,12 @@ class Lobby:
             self._after_change(room, 0.0, "seat")
         elif kind == "moves":
             room = self.rooms[record["code"]]
+            match = room.match
+            assert match is not None, "moves are journalled only after the start"
             for seat, move in record["moves"]:
-                if seat != CHANCE and not room.game.check_legal(room.match.state, seat, move):
+                if seat != CHANCE and not room.game.check_legal(match.state, seat, move):
                     raise Refused("illegal_move", seat=seat, move=move)
-                room.match._apply(seat, move)
+                match._apply(seat, move)
             self._after_change(room, 0.0, record.get("by", "seat"))
         elif kind == "close":
             if record["code"] in self.rooms:

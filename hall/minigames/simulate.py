@@ -23,6 +23,7 @@ def simulate(name: str, players: int, games: int, seed: int) -> dict:
         rng = random.Random(f"{seed}:{g}")
         match = play_out(game, players, [bot] * players, rng)
         outcome = match.outcome()
+        assert outcome is not None   # play_out plays to the end
         lengths.append(len(match.log))
         team_win = any(set(outcome.winners) == set(team) for team in TEAMS.get(name, ()))
         if len(outcome.winners) > 1 and not team_win:

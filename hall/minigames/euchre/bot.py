@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 from hall.minigames.euchre.rules import legal_moves
 from hall.minigames.euchre.cards import DECK, NO_TRUMP, SUITS, effective_suit, is_trump_suit, power, trick_winner, \
     trump_rank
-from hall.minigames.euchre.state import CALL1, CALL2, MOON, EuchreState, bid_level, high_bid, partner_of, \
+from hall.minigames.euchre.state import CALL1, CALL2, MOON, EuchreState, bid_level, contract_of, high_bid, partner_of, \
     sitting_out, team_of
 
 _TRUMP_TRICKS = {16: 0.95, 15: 0.8, 14: 0.6, 13: 0.4, 12: 0.25}
@@ -15,7 +16,7 @@ _PARTNER_SHARE = 1.6  # the tricks a silent partner brings on average (8 tricks,
 _CALL_THRESHOLDS = ((MOON, 7.4), (CALL1, 6.9), (CALL2, 6.3))  # own tricks needed to go alone
 
 
-def expected_tricks(hand, denom: str) -> float:
+def expected_tricks(hand: Sequence[str], denom: str) -> float:
     """Return a rough count of the tricks ``hand`` takes by itself with ``denom`` as trump or no-trump."""
     if is_trump_suit(denom):
         ranks = [trump_rank(c, denom) for c in hand if trump_rank(c, denom)]
@@ -53,13 +54,13 @@ def _unseen(state: EuchreState, seat: int) -> Counter:
 
 def _is_boss(card: str, state: EuchreState, seat: int) -> bool:
     """Return whether no unseen card of ``card``'s suit can beat it when it is led (a copy played later cannot)."""
-    denom = state.contract.denom
+    denom = contract_of(state).denom
     suit = effective_suit(card, denom)
     mine = power(card, denom, suit)
     return all(power(c, denom, suit) <= mine for c in _unseen(state, seat) if effective_suit(c, denom) == suit)
 
 
-def _best_denom(hand, denoms) -> tuple[str, float]:
+def _best_denom(hand: Sequence[str], denoms: Iterable[str]) -> tuple[str, float]:
     """Return the denomination where ``hand`` is strongest, with its expected tricks."""
     return max(((d, expected_tricks(hand, d)) for d in denoms), key=lambda de: de[1])
 
@@ -87,7 +88,7 @@ def _bid(state: EuchreState, seat: int, moves: list) -> tuple:
 
 def _declare(state: EuchreState, seat: int, moves: list) -> tuple:
     """Return the caller's trump and discards: the denomination whose kept cards are strongest."""
-    def score(move):
+    def score(move: tuple) -> tuple[float, int]:
         _, denom, discards = move
         kept = list(state.hands[seat])
         for card in discards:
@@ -98,20 +99,20 @@ def _declare(state: EuchreState, seat: int, moves: list) -> tuple:
 
 def _give(state: EuchreState, seat: int, moves: list) -> tuple:
     """Return the partner's gift: the cards most useful to the lone caller under the named trump."""
-    denom = state.contract.denom
+    denom = contract_of(state).denom
     return max(moves, key=lambda m: sum(keep_value(c, denom) for c in m[1]))
 
 
 def _lead(state: EuchreState, seat: int, cards: list[str]) -> str:
     """Return the card to lead: draw trumps when bidding, cash sure winners, else lead low off-suit."""
-    denom = state.contract.denom
-    bidding = team_of(seat) == team_of(state.contract.seat)
+    denom = contract_of(state).denom
+    bidding = team_of(seat) == team_of(contract_of(state).seat)
     trumps = [c for c in cards if is_trump_suit(denom) and trump_rank(c, denom)]
     plain = [c for c in cards if c not in trumps]
     if bidding and trumps:
         enemy_trumps = any(trump_rank(c, denom) for c in _unseen(state, seat))
         boss = [c for c in trumps if _is_boss(c, state, seat)]
-        if enemy_trumps and (boss or (seat == state.contract.seat and len(trumps) >= 3)):
+        if enemy_trumps and (boss or (seat == contract_of(state).seat and len(trumps) >= 3)):
             return max(trumps, key=lambda c: trump_rank(c, denom))
     winners = [c for c in plain if _is_boss(c, state, seat)]
     if winners:
@@ -123,7 +124,7 @@ def _lead(state: EuchreState, seat: int, cards: list[str]) -> str:
 
 def _follow(state: EuchreState, seat: int, cards: list[str]) -> str:
     """Return the card to follow with: let a winning partner have it, else win as cheaply as possible."""
-    denom = state.contract.denom
+    denom = contract_of(state).denom
     trick = state.trick
     led = effective_suit(trick[0][1], denom)
     leader_seat = trick_winner(trick, denom)

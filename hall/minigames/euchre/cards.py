@@ -1,7 +1,7 @@
 """Bid Euchre cards: the 32-card double deck, bowers, suit following and trick winners (RULES E1–E7)."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, TypeGuard
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("J", "Q", "K", "A")
@@ -26,7 +26,7 @@ def rank_of(card: str) -> str:
     return card[0]
 
 
-def is_trump_suit(denom: str | None) -> bool:
+def is_trump_suit(denom: str | None) -> TypeGuard[str]:
     """Return whether ``denom`` names a trump suit (not no-trump)."""
     return denom in SUITS
 
@@ -38,7 +38,7 @@ def effective_suit(card: str, denom: str | None) -> str:
     return card[1]
 
 
-def trump_rank(card: str, denom: str) -> int:
+def trump_rank(card: str, denom: str | None) -> int:
     """Return the card's order among trumps (right 16, left 15, A 14, K 13, Q 12); 0 when not a trump (E3)."""
     if effective_suit(card, denom) != denom:
         return 0

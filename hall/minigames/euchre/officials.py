@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hall.minigames.euchre.state import (
-    PASS, PENALTY, PLAYERS, EuchreState, add_points, close_hand, contract_value, partner_of,
+    PASS, PENALTY, PLAYERS, EuchreState, add_points, close_hand, contract_of, contract_value, partner_of,
     record_bid, redeal, sitting_out, team_of,
 )
 
@@ -77,7 +77,7 @@ def _renege(state: EuchreState, offender: int) -> EuchreState:
     # for nothing (the bidders also lose their contract); the innocent team keeps the best it had secured:
     # defenders their tricks already taken (E16), bidders their contract (rule 14) or more if they already
     # took more tricks on a numeric bid (E16 counts overtricks).
-    contract = state.contract
+    contract = contract_of(state)
     bidders = team_of(contract.seat)
     points = [0, 0]
     if team_of(offender) != bidders:

@@ -9,15 +9,17 @@ The official's actions (``euchre_officials``) are accepted but never offered.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import combinations
 
-from hall.minigames.base import CHANCE, Game, Outcome
+from hall.minigames.base import CHANCE, Game, Move, Outcome
 from hall.minigames.euchre.cards import DECK, legal_follows, sort_hand, trick_winner
 from hall.minigames.euchre.officials import apply_official, is_official, official_is_legal
 from hall.minigames.euchre.state import (
     CALL1, CALL2, CALL_VALUES, EXCHANGE, MOON, PASS, PLAYERS, TRICKS_PER_HAND, EuchreOptions, EuchreState,
-    bid_level, close_hand, hand_points, high_bid, next_player, partner_of, record_bid, sitting_out, team_of,
+    bid_level, close_hand, contract_of, hand_points, high_bid, next_player, partner_of, record_bid, sitting_out,
+    team_of,
 )
 
 __all__ = ["RULES", "EuchreOptions", "EuchreState"]
@@ -40,7 +42,7 @@ def to_move(state: EuchreState) -> tuple[int, ...]:
     if state.phase == "deal":
         return (CHANCE,)
     if state.phase == "give":
-        return (partner_of(state.contract.seat),)
+        return (partner_of(contract_of(state).seat),)
     return (state.turn,)
 
 
@@ -51,7 +53,7 @@ def _bid_moves(state: EuchreState, seat: int) -> list[tuple]:
     best = high_bid(state)
     floor = (0 if best is None else bid_level(best[1])) + 1
     barred = {denom for who, denom in state.barred if who == seat}
-    moves = [("bid", n, denom) for n in range(max(2, floor), 9)
+    moves: list[tuple] = [("bid", n, denom) for n in range(max(2, floor), 9)
              for denom in state.options.denominations() if denom not in barred]
     moves += [_CALL_MOVES[level] for level in (CALL2, CALL1, MOON) if level >= floor]
     stuck = best is None and seat == state.dealer and state.options.all_pass == "dealer_stuck"
@@ -60,7 +62,7 @@ def _bid_moves(state: EuchreState, seat: int) -> list[tuple]:
 
 def _declare_moves(state: EuchreState) -> list[tuple]:
     """Return the caller's choices: trump (or no-trump) and the 2, 1 or 0 cards to discard (E13, E15)."""
-    contract = state.contract
+    contract = contract_of(state)
     hand = state.hands[contract.seat]
     barred = {denom for who, denom in state.barred if who == contract.seat}
     discards = sorted(set(combinations(hand, EXCHANGE[contract.level])))
@@ -70,8 +72,8 @@ def _declare_moves(state: EuchreState) -> list[tuple]:
 
 def _give_moves(state: EuchreState) -> list[tuple]:
     """Return the sets of cards the partner may pass to the lone caller (E13, E15)."""
-    partner = partner_of(state.contract.seat)
-    return [("give", g) for g in sorted(set(combinations(state.hands[partner], EXCHANGE[state.contract.level])))]
+    partner = partner_of(contract_of(state).seat)
+    return [("give", g) for g in sorted(set(combinations(state.hands[partner], EXCHANGE[contract_of(state).level])))]
 
 
 def legal_moves(state: EuchreState, seat: int) -> list[tuple]:
@@ -84,10 +86,10 @@ def legal_moves(state: EuchreState, seat: int) -> list[tuple]:
         return _declare_moves(state)
     if state.phase == "give":
         return _give_moves(state)
-    return [("play", c) for c in legal_follows(state.hands[seat], state.trick, state.contract.denom)]
+    return [("play", c) for c in legal_follows(state.hands[seat], state.trick, contract_of(state).denom)]
 
 
-def normalise(move) -> tuple:
+def normalise(move: Move) -> Move:
     """Return ``move`` with JSON lists turned back into tuples, so it compares equal to the listed moves."""
     if isinstance(move, list):
         move = tuple(move)
@@ -98,7 +100,7 @@ def normalise(move) -> tuple:
     return move
 
 
-def is_legal(state: EuchreState, seat: int, move) -> bool:
+def is_legal(state: EuchreState, seat: int, move: Move) -> bool:
     """Return whether ``seat`` may make ``move`` now (a player move, or an official's action)."""
     move = normalise(move)
     if not isinstance(move, tuple) or seat not in to_move(state) or seat == CHANCE:
@@ -119,13 +121,13 @@ def _deal(state: EuchreState, deck: tuple[str, ...]) -> EuchreState:
     """Return the state after dealing ``deck`` one card at a time from the dealer's left (E1)."""
     if sorted(deck) != list(DECK):
         raise ValueError("a deal must be a permutation of the 32-card deck")
-    hands = [[] for _ in range(PLAYERS)]
+    hands: list[list[str]] = [[] for _ in range(PLAYERS)]
     for i, card in enumerate(deck):
         hands[(state.dealer + 1 + i) % PLAYERS].append(card)
     return replace(state, phase="bid", hands=tuple(sort_hand(h) for h in hands), turn=(state.dealer + 1) % PLAYERS)
 
 
-def _without(hand: tuple[str, ...], cards) -> tuple[str, ...]:
+def _without(hand: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
     """Return ``hand`` with one copy of each of ``cards`` removed."""
     rest = list(hand)
     for card in cards:
@@ -133,7 +135,7 @@ def _without(hand: tuple[str, ...], cards) -> tuple[str, ...]:
     return tuple(rest)
 
 
-def _set_hand(hands: tuple, seat: int, hand) -> tuple:
+def _set_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Return ``hands`` with ``seat``'s hand replaced."""
     return tuple(sort_hand(hand) if s == seat else h for s, h in enumerate(hands))
 
@@ -145,17 +147,17 @@ def _play(state: EuchreState, seat: int, card: str) -> EuchreState:
     size = PLAYERS - (1 if sitting_out(state) is not None else 0)
     if len(trick) < size:
         return replace(state, hands=hands, trick=trick, turn=next_player(state, seat))
-    winner = trick_winner(trick, state.contract.denom)
+    winner = trick_winner(trick, contract_of(state).denom)
     tricks = list(state.tricks)
     tricks[team_of(winner)] += 1
     state = replace(state, hands=hands, trick=(), played=state.played + (trick,),
                     tricks=(tricks[0], tricks[1]), turn=winner)
     if len(state.played) == TRICKS_PER_HAND:
-        return close_hand(state, hand_points(state.contract, state.tricks))
+        return close_hand(state, hand_points(contract_of(state), state.tricks))
     return state
 
 
-def apply(state: EuchreState, seat: int, move) -> EuchreState:
+def apply(state: EuchreState, seat: int, move: Move) -> EuchreState:
     """Return the state after ``seat`` makes ``move`` (already checked legal)."""
     move = normalise(move)
     if seat == CHANCE:
@@ -168,11 +170,11 @@ def apply(state: EuchreState, seat: int, move) -> EuchreState:
     if kind == "declare":
         _, denom, discards = move
         hands = _set_hand(state.hands, seat, _without(state.hands[seat], discards))
-        contract = replace(state.contract, denom=denom)
-        phase = "give" if state.contract.level != MOON else "play"
+        contract = replace(contract_of(state), denom=denom)
+        phase = "give" if contract_of(state).level != MOON else "play"
         return replace(state, hands=hands, contract=contract, discards=tuple(discards), phase=phase, turn=seat)
     if kind == "give":
-        caller = state.contract.seat
+        caller = contract_of(state).seat
         hands = _set_hand(state.hands, seat, _without(state.hands[seat], move[1]))
         hands = _set_hand(hands, caller, state.hands[caller] + tuple(move[1]))
         return replace(state, hands=hands, phase="play", turn=caller)
@@ -217,7 +219,7 @@ def view(state: EuchreState, seat: int | None) -> dict:
     if seat is not None and 0 <= seat < PLAYERS:
         data["seat"] = seat
         data["my_hand"] = list(state.hands[seat])
-        if state.contract is not None and seat == state.contract.seat:
+        if state.contract is not None and seat == contract_of(state).seat:
             data["my_discards"] = list(state.discards)
     return data
 

@@ -145,6 +145,12 @@ def contract_value(contract: Contract) -> int:
     return CALL_VALUES.get(contract.level, contract.level)
 
 
+def contract_of(state: EuchreState) -> Contract:
+    """Return the hand's contract, settled by the bidding (the declare, give and play phases have one)."""
+    assert state.contract is not None, f"no contract in phase {state.phase}"
+    return state.contract
+
+
 def add_points(scores: tuple[int, int], points: tuple[int, int]) -> tuple[int, int]:
     """Return ``scores`` plus ``points``, team by team."""
     return scores[0] + points[0], scores[1] + points[1]
@@ -152,7 +158,7 @@ def add_points(scores: tuple[int, int], points: tuple[int, int]) -> tuple[int, i
 
 def close_hand(state: EuchreState, points: tuple[int, int], note: str = "") -> EuchreState:
     """Return the state after a hand is scored: the next dealer deals, or the game is over (E20, E21)."""
-    record = HandRecord(state.dealer, state.contract, state.tricks, points, note)
+    record = HandRecord(state.dealer, contract_of(state), state.tricks, points, note)
     played = state.hands_played + 1
     over = played >= state.options.hands or state.time_called
     return replace(

@@ -62,7 +62,7 @@ class LinotteOptions:
     strict_appel: bool = False
     idle_turn_cap: int = 60
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.idle_turn_cap < 1:
             raise ValueError(f"linotte: idle_turn_cap must be at least 1, got {self.idle_turn_cap!r}")
 

@@ -71,12 +71,12 @@ def choose(state: rules.Lobo77State, seat: int, rng: random.Random) -> tuple[str
     if state.to_play == 2:
         hand = list(state.hands[seat])
 
-        def score(move):
+        def score(move: tuple) -> float:
             rest = list(hand)
             rest.remove(move[1])
             return max((_pair(state, seat, move[1], second) for second in set(rest)), default=-ELIMINATION)
     else:
-        def score(move):
+        def score(move: tuple) -> float:
             return _single(state, seat, move[1])
     scored = [(score(move), move) for move in moves]
     best = max(s for s, _ in scored)

@@ -33,7 +33,7 @@ class Lobo77Options:
     repeat_double_costs_chip: bool = False
     chips: int = 3
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.chips < 1:
             raise ValueError(f"lobo77: chips must be at least 1, got {self.chips!r}")
 
@@ -175,7 +175,7 @@ def _deal(state: Lobo77State, order: tuple[str, ...]) -> Lobo77State:
     """The round dealt from ``order``: 5 cards to each seat still in, from the opener on; the rest is the draw pile."""
     if Counter(order) != Counter(deck(state.options)):
         raise ValueError("lobo77: a deal must be an ordering of the whole deck")
-    hands = [()] * state.players
+    hands: list[tuple[str, ...]] = [()] * state.players
     at = 0
     for step in range(state.players):
         seat = (state.opener + step) % state.players
@@ -190,6 +190,7 @@ def _reshuffle(state: Lobo77State, order: tuple[str, ...]) -> Lobo77State:
     """The discard pile but its top card turned into the draw pile (O13), then the owed cards drawn."""
     if Counter(order) != Counter(state.discard[:-1]):
         raise ValueError("lobo77: a reshuffle must be an ordering of the discard pile without its top card")
+    assert state.owed is not None   # the shuffle phase comes with owed cards
     seat, count = state.owed
     state = replace(state, draw=state.draw + order, discard=state.discard[-1:], owed=None, phase="play")
     if not order:  # nothing left to shuffle: the player stays short rather than the game stalling

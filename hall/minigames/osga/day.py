@@ -99,7 +99,8 @@ def default_team(tournament: Tournament, team_id: str) -> Tournament:
     swap = dict(zip(old.players, sub.players))
     seating = tournament.seating
     if seating is not None:
-        seating = Seating(tuple(tuple(swap.get(p, p) for p in table) for table in seating.tables))
+        seating = Seating(tuple((swap.get(n, n), swap.get(e, e), swap.get(s, s), swap.get(w, w))
+                                for n, e, s, w in seating.tables))
     teams = tournament.teams[:index] + (sub,) + tournament.teams[index + 1:]
     return replace(tournament, teams=teams, seating=seating,
                    defaulted=tournament.defaulted + (team_id,))

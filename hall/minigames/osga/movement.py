@@ -56,6 +56,13 @@ def _split(table: tuple[str, ...], pair: int) -> tuple[str, str]:
     return (table[N], table[S]) if pair == 0 else (table[E], table[W])
 
 
+def _seated(table: list[str | None]) -> tuple[str, str, str, str]:
+    """Return a table whose four seats the movement filled, as ``(N, E, S, W)``."""
+    n, e, s, w = table
+    assert n is not None and e is not None and s is not None and w is not None, "a seat left empty"
+    return (n, e, s, w)
+
+
 def next_seating(seating: Seating, results: Sequence[tuple[int, int]], first_of_session: bool) -> Seating:
     """Return the seating for the next game from each table's ``(ns_points, ew_points)`` (E22).
 
@@ -77,12 +84,12 @@ def next_seating(seating: Seating, results: Sequence[tuple[int, int]], first_of_
         new[(k - win_step) % count][W] = win_down
         new[(k + lose_step) % count][N] = lose_up
         new[(k - lose_step) % count][E] = lose_down
-    return Seating(tuple(tuple(t) for t in new))  # type: ignore[arg-type]
+    return Seating(tuple(_seated(t) for t in new))
 
 
 def meetings(seating: Seating) -> set[frozenset[str]]:
     """Return every pair of players who share a table in ``seating`` (partners and opponents)."""
-    met = set()
+    met: set[frozenset[str]] = set()
     for table in seating.tables:
         met.update(frozenset((a, b)) for i, a in enumerate(table) for b in table[i + 1:])
     return met

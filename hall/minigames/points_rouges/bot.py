@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 from hall.minigames.points_rouges.pieces import BOARD_VALUES, JOKER, PLACEMENTS, SHAPES, points_of
 from hall.minigames.points_rouges.solver import Cover, cover_cells, first_cover
@@ -53,7 +54,7 @@ def _best_completion(state: PRState, seat: int, rack: Counter, jokers: int,
     return best
 
 
-def _safest_placement(state: PRState, seat: int, kinds, rng: random.Random) -> tuple | None:
+def _safest_placement(state: PRState, seat: int, kinds: Sequence[str], rng: random.Random) -> tuple | None:
     """Return the single placement that leaves the opponents the least to win on their next turn."""
     opponent_jokers = max((j for s, j in enumerate(state.jokers) if s != seat), default=0)
     best, best_score = None, None

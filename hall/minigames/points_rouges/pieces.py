@@ -4,6 +4,7 @@ A board point is an int ``r * 5 + c`` on the 5×5 lattice; a set of points is an
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from itertools import combinations
 
 GRID = 5
@@ -44,19 +45,19 @@ def parse_figure(figure: str) -> frozenset[tuple[int, int]]:
     return frozenset((r, c) for r, row in enumerate(figure.split("/")) for c, ch in enumerate(row) if ch == "o")
 
 
-def normalise(cells) -> frozenset[tuple[int, int]]:
+def normalise(cells: Collection[tuple[int, int]]) -> frozenset[tuple[int, int]]:
     """Return ``cells`` translated so that their minimum row and column are 0."""
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)
     return frozenset((r - r0, c - c0) for r, c in cells)
 
 
-def rotate(cells) -> frozenset[tuple[int, int]]:
+def rotate(cells: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
     """Return ``cells`` turned a quarter turn, (x, y) → (y, −x), normalised (RULES 5c)."""
     return normalise({(c, -r) for r, c in cells})
 
 
-def all_rotations(cells) -> tuple[frozenset, ...]:
+def all_rotations(cells: Collection[tuple[int, int]]) -> tuple[frozenset, ...]:
     """Return the distinct rotations of ``cells`` (no mirror images, P2), in a stable order."""
     seen: list[frozenset] = []
     current = normalise(cells)
@@ -67,7 +68,7 @@ def all_rotations(cells) -> tuple[frozenset, ...]:
     return tuple(seen)
 
 
-def canonical(cells) -> frozenset[tuple[int, int]]:
+def canonical(cells: Collection[tuple[int, int]]) -> frozenset[tuple[int, int]]:
     """Return the representative of ``cells``'s rotation class (the smallest sorted rotation)."""
     return min(all_rotations(cells), key=lambda s: sorted(s))
 
@@ -86,7 +87,7 @@ assert set(enumerate_shapes()) == set(_CLASS_OF), "RULES 5a must list every rota
 assert sum(len(c) for c in SHAPES.values()) * COPIES + JOKERS == TOKENS, "RULES P4: 166 tokens"
 
 
-def shape_of(cells) -> str | None:
+def shape_of(cells: Iterable[tuple[int, int]]) -> str | None:
     """Return the shape id whose rotations include ``cells`` (a joker for one cell), else None."""
     cells = frozenset(cells)
     if len(cells) == 1:
@@ -101,7 +102,7 @@ def point(r: int, c: int) -> int:
     return r * GRID + c
 
 
-def mask_of(points) -> int:
+def mask_of(points: Iterable[int]) -> int:
     """Return the bit mask of a collection of point numbers (0–24); raises ``ValueError`` outside the grid."""
     mask = 0
     for p in points:

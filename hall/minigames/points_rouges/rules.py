@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from hall.minigames.base import CHANCE, Game, Outcome
+from hall.minigames.base import CHANCE, Game, Move, Outcome
 from hall.minigames.points_rouges.pieces import (
     BOARD_IDS, BOARD_MASKS, BOARD_VALUES, JOKER, PLACEMENTS, SHAPES, TOKENS, all_pieces, mask_of, points_of,
 )
 from hall.minigames.points_rouges.solver import cover_cells, solve
 from hall.minigames.points_rouges.state import (
-    JOKERS_DEALT, SOLITAIRE_BOARDS, TABLE_BOARDS, Board, PointsRougesOptions, PRState, available_jokers,
+    JOKERS_DEALT, SOLITAIRE_BOARDS, TABLE_BOARDS, Board, Piece, PointsRougesOptions, PRState, available_jokers,
     board_on_table, canonical_pieces, placement_error, rack_size,
 )
 
@@ -71,19 +72,19 @@ def _short_rack(state: PRState) -> int:
     return min(order, key=lambda s: len(state.racks[s]))
 
 
-def _remove(items: tuple[str, ...], removed) -> tuple[str, ...]:
+def _remove(items: tuple[str, ...], removed: Iterable[str]) -> tuple[str, ...]:
     """Return ``items`` without one copy of each of ``removed``."""
     left = Counter(items)
     left.subtract(removed)
     return tuple(sorted(left.elements()))
 
 
-def _with(values: tuple, seat: int, value) -> tuple:
+def _with(values: tuple, seat: int, value: object) -> tuple:
     """Return ``values`` with entry ``seat`` replaced."""
     return values[:seat] + (value,) + values[seat + 1:]
 
 
-def _apply_chance(state: PRState, move) -> PRState:
+def _apply_chance(state: PRState, move: tuple) -> PRState:
     """Return the state after a draw (P7: a new board; P8: a drawn joker joins the player's jokers)."""
     if move[0] == "board":
         return replace(state, stack=_remove(state.stack, [move[1]]), boards=state.boards + (Board(move[1]),))
@@ -157,13 +158,13 @@ def legal_moves(state: PRState, seat: int) -> list[tuple]:
         moves += [m for m in completions(state, seat, board) if len(m[2]) > 1]
     if moves:
         return moves
-    stuck = [("pass",)]
+    stuck: list[tuple] = [("pass",)]
     if state.pile and not state.jokers[seat]:
         stuck += [("swap", sid) for sid in sorted(set(state.racks[seat]))]  # P9
     return stuck
 
 
-def normalise(move):
+def normalise(move: Move) -> Move:
     """Return ``move`` in its canonical hashable form (JSON lists back to tuples, pieces sorted)."""
     if isinstance(move, (list, tuple)) and len(move) == 3 and move[0] == "place":
         pieces = canonical_pieces(move[2])
@@ -178,7 +179,7 @@ def _can_place(state: PRState, seat: int) -> bool:
     return bool(single_placements(state, seat))
 
 
-def is_legal(state: PRState, seat: int, move) -> bool:
+def is_legal(state: PRState, seat: int, move: Move) -> bool:
     """Return whether ``seat`` may make ``move`` now, without listing every legal move."""
     move = normalise(move)
     if seat not in to_move(state) or seat == CHANCE or not isinstance(move, tuple) or not move:
@@ -199,9 +200,10 @@ def is_legal(state: PRState, seat: int, move) -> bool:
         and not state.jokers[seat]
 
 
-def _place(state: PRState, seat: int, letter: str, pieces) -> PRState:
+def _place(state: PRState, seat: int, letter: str, pieces: Sequence[Piece]) -> PRState:
     """Return the state after ``seat`` places ``pieces`` on board ``letter``; a completed board is won (P7)."""
     board = board_on_table(state, letter)
+    assert board is not None   # checked legal: the board is on the table
     cells = [p for _, c in pieces for p in c]
     covered = board.covered | mask_of(cells)
     used = [sid for sid, _ in pieces]
@@ -236,7 +238,7 @@ def _end_turn(state: PRState) -> PRState:
     return replace(state, turn=(state.turn + 1) % state.players)
 
 
-def apply(state: PRState, seat: int, move) -> PRState:
+def apply(state: PRState, seat: int, move: Move) -> PRState:
     """Return the state after ``seat`` makes ``move`` (already checked legal)."""
     move = normalise(move)
     if seat == CHANCE:

@@ -6,7 +6,7 @@ counter per shape keeps every cover within the copies available.
 """
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from hall.minigames.points_rouges.pieces import (
     BOARD_MASKS, COPIES, JOKER, PLACEMENTS, SHAPE_IDS, mask_of, points_of, shape_of,
@@ -51,6 +51,7 @@ def solve(points: int, counts: Mapping[str, int] | None = None, jokers: int = 0)
                 best_rows = fits
                 if not fits:
                     return  # a point nobody can cover: dead end
+        assert best_rows is not None   # remaining is not empty, so it has a point
         for sid, mask in best_rows:
             left[sid] -= 1
             chosen.append((sid, mask))
@@ -87,7 +88,7 @@ def validate_completion(remaining: int, pieces: list[tuple[str, tuple[int, ...]]
     return covered == remaining
 
 
-def _as_rc(cells) -> list[tuple[int, int]]:
+def _as_rc(cells: Iterable[int]) -> list[tuple[int, int]]:
     """Return point numbers as ``(row, col)`` pairs."""
     return [divmod(p, 5) for p in cells]
 
