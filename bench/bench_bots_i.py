@@ -5,17 +5,15 @@ Run from the repository root:  python bench/bench_bots_i.py [--games 1000]
 from __future__ import annotations
 
 import argparse
-
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import bot_only_ms, head_to_head  # noqa: E402
-from hall.minigames.registry import get_game
-from hall.minigames.linotte import rules as linotte
-from hall.minigames.lobo77 import rules as lobo77
+from bench.stats import bot_only_ms, head_to_head
 from hall.minigames.base import random_bot
+from hall.minigames.linotte import rules as linotte
+from hall.minigames.registry import get_game
 
 
 def main() -> None:

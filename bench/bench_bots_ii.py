@@ -9,19 +9,16 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
-
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import bot_only_ms, head_to_head  # noqa: E402
-from hall.minigames.registry import get_game
-from hall.minigames.euchre import rules as euchre
-from hall.minigames.points_rouges import rules as points_rouges
+from bench.stats import bot_only_ms, head_to_head
 from hall.minigames.match import play_out
 from hall.minigames.osga.day import simulate_day
+from hall.minigames.registry import get_game
 
 
 def main() -> None:

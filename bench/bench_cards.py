@@ -68,7 +68,6 @@ def main() -> None:
         big = CardBook(dict(generate_cards(100_000, seed="bench")))
         t = best_of(3, lambda: big.write_csv(path))
         print(f"write 100 000-carton CSV: {t * 1000:.0f} ms, {path.stat().st_size / 1e6:.1f} MB on disk")
-        del big
 
         t = best_of(3, lambda: CardBook.read_csv(path))
         print(f"read 100 000-carton CSV (every line validated): {t * 1000:.0f} ms (best of 3)")

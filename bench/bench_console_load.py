@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import summary  # noqa: E402
+from bench.stats import summary
 
 PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
 
@@ -103,6 +103,7 @@ def main() -> None:
     logging.disable(logging.WARNING)
 
     from werkzeug.serving import make_server
+
     from display.app import create_app
     from hall.cardbook import CardBook
     from hall.cards import generate_cards

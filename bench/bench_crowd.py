@@ -24,7 +24,6 @@ import multiprocessing as mp
 import os
 import resource
 import signal
-import socket
 import struct
 import subprocess
 import sys
@@ -182,7 +181,7 @@ def run_attack(port: int, stop_evt, counts: mp.Queue) -> None:
                     try:
                         if await asyncio.wait_for(reader.read(1), 1.0) == b"":
                             break
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         pass
                 stats["slow_cut"] += 1
                 writer.close()
@@ -247,7 +246,7 @@ async def new_projector(port: int) -> float:
         writer.close()
     try:
         await asyncio.wait_for(connect(), 15)
-    except (OSError, ConnectionError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+    except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError):
         pass                                          # no state in 15 s: counted as that long
     return 1000 * (time.perf_counter() - started)
 

@@ -26,18 +26,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import percentile, summary as stats_summary  # noqa: E402
+import socketio
+from playwright.sync_api import sync_playwright
+from werkzeug.serving import make_server
 
-import socketio  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
-
-from display.app import create_app  # noqa: E402
-from hall.cardbook import CardBook  # noqa: E402
-from hall.cards import generate_cards  # noqa: E402
-from hall.config import BallMachineSection, parse_config  # noqa: E402
-from hall.journal import Journal  # noqa: E402
-from hall.service import Hall  # noqa: E402
+from bench.stats import percentile
+from bench.stats import summary as stats_summary
+from display.app import create_app
+from hall.cardbook import CardBook
+from hall.cards import generate_cards
+from hall.config import BallMachineSection, parse_config
+from hall.journal import Journal
+from hall.service import Hall
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",

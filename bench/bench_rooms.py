@@ -77,7 +77,7 @@ def rss_kb(pid: int) -> int:
 class Client:
     """One phone (with a seat token) or one audience screen, recording when each version arrives."""
 
-    def __init__(self, bench: "Bench", url: str, code: str, token: str | None = None):
+    def __init__(self, bench: Bench, url: str, code: str, token: str | None = None):
         self.bench, self.code, self.token = bench, code, token
         self.arrivals: list[tuple[int, float]] = []
         self.played: set[int] = set()

@@ -22,13 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import percentile, summary as stats_summary  # noqa: E402
-from drivers.ball_machine import BallMachineReader  # noqa: E402
-from drivers.ball_protocol import frame  # noqa: E402
-from hall.cardbook import CardBook  # noqa: E402
-from hall.config import BallMachineSection, parse_config  # noqa: E402
-from hall.journal import Journal  # noqa: E402
-from hall.service import Hall  # noqa: E402
+from bench.stats import percentile
+from bench.stats import summary as stats_summary
+from drivers.ball_machine import BallMachineReader
+from drivers.ball_protocol import frame
+from hall.cardbook import CardBook
+from hall.config import BallMachineSection, parse_config
+from hall.journal import Journal
+from hall.service import Hall
 
 
 def summary(name: str, ms: list[float]) -> str:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from drivers.sheets import write_cards_pdf  # noqa: E402
-from hall.cards import generate_cards  # noqa: E402
+from drivers.sheets import write_cards_pdf
+from hall.cards import generate_cards
 
 
 def main() -> int:

@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from werkzeug.serving import make_server  # noqa: E402
+from werkzeug.serving import make_server
 
-from bench.bench_projector_latency import Crowd, open_hall, percentile  # noqa: E402
-from display.app import create_app  # noqa: E402
+from bench.bench_projector_latency import Crowd, open_hall, percentile
+from display.app import create_app
 
 
 class InProcess:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 
-from flask import Blueprint, current_app, jsonify, request, session
+from flask import Blueprint, current_app, jsonify, request
 
 from display import auth as A
 from display import views
@@ -15,9 +15,9 @@ from display.live import projector_state, staff_state
 from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
-from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
 from hall.events import LotSpec
 from hall.keypad_keys import ACTIONS, browser_keymap
+from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
 from hall.ports import HallPort
 from hall.spreadsheet import as_plain_csv
 

@@ -11,9 +11,9 @@ from werkzeug.exceptions import HTTPException
 
 from display import api, network, pages, portal, rooms, sockets
 from display import documents as documents_api
-from display.crowd import SocketCaps
 from display import tournament as tournament_web
 from display.auth import Auth, load_pins, load_secret
+from display.crowd import SocketCaps
 from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
@@ -75,7 +75,7 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(network.bp)
-    from display import api_programme, api_sales   # issue 16: the sales desk, the programme editor
+    from display import api_programme, api_sales  # issue 16: the sales desk, the programme editor
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(tournament_web.bp)

@@ -17,8 +17,9 @@ import secrets
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from flask import current_app, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer

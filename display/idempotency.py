@@ -13,7 +13,8 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import current_app, make_response, request
 

@@ -14,7 +14,8 @@ import logging
 import socket
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, session
 from flask_babel import get_locale
@@ -22,13 +23,13 @@ from flask_babel import lazy_gettext as _l
 from flask_socketio import SocketIO, join_room, leave_room
 
 from display import auth as A
-from hall.rights import may
 from display.errors import MESSAGES, STATUS, ApiError, error_body
 from display.i18n import js_strings
 from display.qrcode_svg import qr_svg
 from hall.minigames.base import Refused
 from hall.minigames.room import ROOM_GAMES, Lobby, LobbySettings
 from hall.minigames.room_store import RoomStore, open_lobby
+from hall.rights import may
 
 log = logging.getLogger("loto-hall.rooms")
 bp = Blueprint("rooms", __name__)
@@ -165,7 +166,8 @@ class RoomsHub:
             try:
                 result = fn(*args)
             except Refused as exc:
-                raise ApiError(exc.code, **{k: v for k, v in exc.detail.items() if k in ("key", "expected", "max")})
+                raise ApiError(exc.code, **{k: v for k, v in exc.detail.items()
+                                            if k in ("key", "expected", "max")}) from None
             return result
 
     def broadcast(self, code: str) -> None:

@@ -26,8 +26,8 @@ import secrets
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 log = logging.getLogger("loto-hall.display")
 

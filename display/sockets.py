@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from flask import Flask, request, session
 from flask_babel import force_locale, get_locale
@@ -35,7 +35,6 @@ from display.live import PUBLIC, SPEAKER, STAFF, staff_state
 from hall.events import Record
 from hall.ports import HallPort
 from hall.rights import may
-
 
 log = logging.getLogger("loto-hall.display")
 
@@ -151,7 +150,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         try:
             role = socket_role(auth)
         except ApiError as exc:
-            raise ConnectionRefusedError({"error": exc.code, "message": message_of(exc.code)})
+            raise ConnectionRefusedError({"error": exc.code, "message": message_of(exc.code)}) from None
         if role is None:
             refused = caps.admit(request.sid, request.remote_addr or "?")
             if refused:

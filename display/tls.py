@@ -53,7 +53,7 @@ def _make(cert_path: Path, key_path: Path, hall_name: str) -> None:
     names, ips = _local_names()
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0]),
                          x509.NameAttribute(NameOID.ORGANIZATION_NAME, (hall_name or "loto-hall")[:64])])
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     san = [x509.DNSName(n) for n in names] + [x509.IPAddress(ipaddress.ip_address(ip)) for ip in ips]
     cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
             .serial_number(x509.random_serial_number()).not_valid_before(now - dt.timedelta(days=1))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, session
 from flask.typing import ResponseReturnValue
@@ -24,7 +25,14 @@ from display.auth import RateLimiter, csrf_token
 from display.errors import ApiError
 from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import (
-    HAND_MAX, HAND_MIN, HANDS_PER_GAME, Day, TournamentError, check_code, summary, table_code,
+    HAND_MAX,
+    HAND_MIN,
+    HANDS_PER_GAME,
+    Day,
+    TournamentError,
+    check_code,
+    summary,
+    table_code,
 )
 
 bp = Blueprint("tournament", __name__)

@@ -2,13 +2,33 @@
 immutable snapshots and command results. Pure functions: called outside the hall's lock."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from hall.events import (BallDrawn, ClaimAnnounced, ClaimChecked, DrawResumed, DrawUndone, LotAwarded,
-                         PartieCleared, PartieStarted, Record, VoucherIssued)
-from hall.snapshots import (AwardResult, CardState, ClaimResult, DeviceStatus, HallSnapshot, LotRef, PartieState,
-                            Proposal, Redemption, SpeakerSnapshot)
-
+from hall.events import (
+    BallDrawn,
+    ClaimAnnounced,
+    ClaimChecked,
+    DrawResumed,
+    DrawUndone,
+    LotAwarded,
+    PartieCleared,
+    PartieStarted,
+    Record,
+    VoucherIssued,
+)
+from hall.snapshots import (
+    AwardResult,
+    CardState,
+    ClaimResult,
+    DeviceStatus,
+    HallSnapshot,
+    LotRef,
+    PartieState,
+    Proposal,
+    Redemption,
+    SpeakerSnapshot,
+)
 from hall.wifi import wifi_qr_payload
 
 PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"

@@ -5,15 +5,16 @@ from __future__ import annotations
 import logging
 import os
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import serial
 
 from drivers.ball_protocol import Ball, Debouncer, Garbage, Reading, make_parser
 from drivers.reconnect import Backoff, DeviceReader
 from hall.config import BallMachineSection
-from hall.ports import HallPort
 from hall.errors import Rejected
+from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.drivers")
 

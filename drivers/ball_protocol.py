@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 from hall.cards import parse_number
 from hall.errors import InvalidNumber
@@ -35,7 +34,7 @@ class Garbage:
     reason: str
 
 
-Reading = Union[Ball, Garbage]
+Reading = Ball | Garbage
 
 
 def compile_pattern(pattern: str) -> re.Pattern[str]:

@@ -16,7 +16,7 @@ import sys
 import termios
 import threading
 import tty
-from typing import Callable
+from collections.abc import Callable
 
 from drivers.ball_protocol import frame
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import logging
 import select
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from drivers.ball_machine import READ_TIMEOUT_S, refusal_text
-from drivers.reconnect import Backoff, DeviceReader
 from drivers.keypad_map import KeyCommand, KeypadMap
+from drivers.reconnect import Backoff, DeviceReader
 from hall.errors import Rejected
 from hall.ports import HallPort
 
@@ -29,7 +30,7 @@ KEYPAD_REFUSALS_FR = {
 
 
 def _open_input_device(path: str) -> Any:
-    import evdev      # the "pi" extra: imported when a keypad or scanner is configured, not before
+    import evdev  # the "pi" extra: imported when a keypad or scanner is configured, not before
     return evdev.InputDevice(path)
 
 

@@ -8,14 +8,15 @@ evdev gives raw keycodes, so the host's layout and NumLock state play no part.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from evdev import ecodes
 
 from hall.cards import parse_number
-from hall.keypad_keys import ACTIONS, DEFAULT_KEYS, DIGIT_KEYS, action_keys, unknown_actions  # noqa: F401  (one table: Pi and browser)
 from hall.errors import InvalidNumber
+from hall.keypad_keys import ACTIONS, DEFAULT_KEYS, DIGIT_KEYS, action_keys, unknown_actions  # noqa: F401  (one table: Pi and browser)
 
 KEY_DOWN = 1       # evdev key values: 0 up, 1 down, 2 autorepeat (ignored: holding 4 must not type 444)
 MAX_DIGITS = 2

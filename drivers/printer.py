@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view

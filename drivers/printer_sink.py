@@ -161,7 +161,7 @@ class PrinterSink:
         while not self._stopping.is_set():
             try:
                 conn, _ = sock.accept()
-            except (socket.timeout, OSError):
+            except (TimeoutError, OSError):
                 continue
             with conn:
                 self._receive(conn)
@@ -173,7 +173,7 @@ class PrinterSink:
         while not self._stopping.is_set():
             try:
                 chunk = conn.recv(65536)
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except OSError:
                 break

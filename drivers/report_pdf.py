@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
 
 from reportlab.lib import colors
@@ -11,9 +12,9 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
-from xml.sax.saxutils import escape
 
-from hall.report import KIND_LABELS, EveningReport, PartieReport
+from hall.lots import KIND_LABELS
+from hall.report import EveningReport, PartieReport
 
 VERDICTS = {"incomplete": "fausse réclamation", "missed": "boule laissée passer", "unknown_card": "carton inconnu",
             "unsold_card": "carton non vendu", "cancelled_card": "carton annulé", "closed": "aucun lot ouvert"}

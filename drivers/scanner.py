@@ -7,13 +7,14 @@ part: a US-configured scanner's ``1`` is KEY_1 whatever the console thinks KEY_1
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from evdev import ecodes
 
-from drivers.reconnect import Backoff
 from drivers.keypad import EvdevReader
+from drivers.reconnect import Backoff
 from hall.errors import Rejected
 from hall.ports import HallPort
 from hall.snapshots import ClaimResult

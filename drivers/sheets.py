@@ -10,8 +10,8 @@ the 8 masks is valid QR, and skipping the mask search makes the encoding ~9× fa
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import qrcode
 from reportlab import rl_config
@@ -326,10 +326,10 @@ def write_cards_pdf(cards: Iterable[tuple[str, object]], path, hall_name: str, s
     rl_config.useA85 = 0            # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass
     try:
         writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo)
-        pages = 0
-        for start in range(0, len(cards), per_page):
+        starts = range(0, len(cards), per_page)
+        pages = len(starts)
+        for start in starts:
             writer.page(cards[start:start + per_page])
-            pages += 1
             if progress is not None:
                 progress(min(start + per_page, len(cards)), len(cards))
         if not cards:

@@ -6,7 +6,8 @@ request's language, so this driver imports neither the web nor the mini-games.
 """
 from __future__ import annotations
 
-from typing import Any, BinaryIO, Mapping
+from collections.abc import Mapping
+from typing import Any, BinaryIO
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget

@@ -15,6 +15,7 @@ from hall.config import Config
 from hall.lots import KIND_LABELS
 from hall.snapshots import PrintJob
 
+
 def _import_escpos():
     """Import python-escpos without the ``logging.basicConfig()`` its 3.1 release runs at import (issue #559)."""
     root = logging.getLogger()
@@ -80,7 +81,7 @@ def voucher_view(config: Config, job: PrintJob) -> VoucherView:
     issued, duplicate, issued_at_utc = job.issued, job.duplicate, job.issued_at
     lot_label, value = job.lot_label, job.lot_value_eur
     tz = config.hall.timezone
-    now = dt.datetime.now(dt.timezone.utc).isoformat()
+    now = dt.datetime.now(dt.UTC).isoformat()
     return VoucherView(config.hall.name, issued.code, issued.serial, issued.partie, issued.lot_kind,
                        lot_label, issued.card_id, issued.consolation, issued.lot_label, issued.shared,
                        None if issued.consolation else value, local_time(issued_at_utc, tz) if issued_at_utc else "",

@@ -10,12 +10,21 @@ import csv
 import io
 import os
 import tempfile
+from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO
 
-from hall.cards import (CARD_ID, Card, check_card_id, check_columns, make_card_id, normalize_card_id, one_character_variants,
-                        split_card_id)
+from hall.cards import (
+    CARD_ID,
+    Card,
+    check_card_id,
+    check_columns,
+    make_card_id,
+    normalize_card_id,
+    one_character_variants,
+    split_card_id,
+)
 from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
 from hall.numbers import is_card_id
 from hall.spreadsheet import safe_cell

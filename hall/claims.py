@@ -5,9 +5,10 @@ already paid in this partie. No state, no I/O.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from hall.lots import LOT_KINDS, ROWS_NEEDED
 

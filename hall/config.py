@@ -18,8 +18,8 @@ from typing import Any
 
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
-from hall.numbers import MAX_EUR, parse_amount, parse_int
 from hall.lots import DEFAULT_LOTS, LOT_KINDS
+from hall.numbers import MAX_EUR, parse_amount, parse_int
 
 DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
 

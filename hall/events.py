@@ -6,8 +6,9 @@ as JSON with the role that caused it and the time (``Record``).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,16 +8,17 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from typing import Any, Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from hall.errors import JournalError
+from hall.events import Record, from_payload, to_payload
 
 T = TypeVar("T")
 
 
 def _inline(fn: Callable[[], T]) -> T:
     return fn()
-
-from hall.errors import JournalError
-from hall.events import Record, from_payload, to_payload
 
 SCHEMA_VERSION = 1
 

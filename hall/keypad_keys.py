@@ -8,7 +8,8 @@ and the keyboard layout play no part.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 ACTIONS = ("enter", "erase", "cancel", "undo", "claim", "menu")
 

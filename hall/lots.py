@@ -5,9 +5,9 @@ and French-only outputs (the voucher, the PDF report) use them as they are.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 from hall.events import LotSpec
 

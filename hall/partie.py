@@ -9,15 +9,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, ClaimChecked, DrawResumed,
-                         DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, VoucherIssued,
-                         VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
-from hall.events import PinChanged, ProgrammeEdited, SalePaid, SaleRecorded, SaleVoided
+from hall.events import (
+    BallDrawn,
+    CardsImported,
+    CardsSold,
+    ClaimAnnounced,
+    ClaimChecked,
+    DrawResumed,
+    DrawUndone,
+    LotAwarded,
+    LotSpec,
+    PartieCleared,
+    PartieStarted,
+    PinChanged,
+    ProgrammeEdited,
+    SalePaid,
+    SaleRecorded,
+    SaleVoided,
+    VoucherIssued,
+    VoucherPrinted,
+    VoucherRedeemed,
+    VoucherReprintRequested,
+)
 from hall.sales import SalesLedger
 
 PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 
-from hall.lots import DEFAULT_LOTS, LOT_KINDS  # noqa: E402  (the default programme lives with the lot kinds)
+from hall.lots import LOT_KINDS  # noqa: E402  (the default programme lives with the lot kinds)
 
 _KIND_ORDER = {kind: i for i, kind in enumerate(LOT_KINDS)}   # quine, double quine, carton plein
 

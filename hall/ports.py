@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from hall.cardbook import CardBook
 from hall.cards import Card
@@ -10,8 +11,18 @@ from hall.config import Config
 from hall.events import LotSpec, PinChanged, Record
 from hall.report import EveningReport
 from hall.sales import Sale
-from hall.snapshots import (AwardResult, CardState, ClaimResult, DeviceStatus, HallSnapshot, KeyOutcome, PrintJob,
-                            Proposal, Redemption, SpeakerSnapshot)
+from hall.snapshots import (
+    AwardResult,
+    CardState,
+    ClaimResult,
+    DeviceStatus,
+    HallSnapshot,
+    KeyOutcome,
+    PrintJob,
+    Proposal,
+    Redemption,
+    SpeakerSnapshot,
+)
 
 
 class Clock(Protocol):
@@ -21,7 +32,7 @@ class Clock(Protocol):
 
 def utc_now() -> str:
     """The wall-clock time as ISO 8601 UTC with milliseconds."""
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
 
 class Rng(Protocol):

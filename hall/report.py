@@ -8,20 +8,19 @@ Pure: no PDF here (``drivers/report_pdf.py`` draws it).
 """
 from __future__ import annotations
 
-from decimal import Decimal
-
 import csv
 import io
 import os
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterable
+from decimal import Decimal
+from typing import IO, Any
 
 from hall.events import Record
 from hall.partie import AWARDED, Evening
 from hall.spreadsheet import safe_cell
 
-from hall.lots import KIND_LABELS  # noqa: E402  (re-exported for the PDF and the voucher)
 FALSE_CLAIM = "incomplete"
 
 

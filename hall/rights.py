@@ -5,8 +5,8 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 ROLES: tuple[str, ...] = ("controller", "desk", "speaker", "admin")   # least rights first: a shared PIN gets the smaller role
 STAFF = frozenset(ROLES)

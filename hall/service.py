@@ -12,34 +12,70 @@ import hashlib
 import logging
 import random
 import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
+from hall import programme as programme_rules
+from hall import sales as sales_rules
 from hall.cardbook import CardBook
 from hall.cards import Card, check_card_id, normalize_card_id, parse_number
 from hall.claims import verify
-from hall.config import Config
+from hall.config import Config, PartieSpec
 from hall.errors import InvalidNumber, Rejected
-from hall.events import (BallDrawn, CardsImported, CardsSold, ClaimAnnounced, ClaimChecked, DrawResumed,
-                         DrawUndone, LotAwarded, LotSpec, PartieCleared, PartieStarted, Record,
-                         VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested)
+from hall.events import (
+    BallDrawn,
+    CardsImported,
+    CardsSold,
+    ClaimAnnounced,
+    ClaimChecked,
+    DrawResumed,
+    DrawUndone,
+    LotAwarded,
+    LotSpec,
+    PartieCleared,
+    PartieStarted,
+    PinChanged,
+    ProgrammeEdited,
+    ProgrammePartie,
+    Record,
+    SalePaid,
+    SaleRecorded,
+    SaleVoided,
+    VoucherIssued,
+    VoucherPrinted,
+    VoucherRedeemed,
+    VoucherReprintRequested,
+)
 from hall.journal import Journal
-from hall.partie import Evening, Partie, with_carried
 from hall.lots import LOT_KINDS
+from hall.partie import Evening, Partie, with_carried
 from hall.ports import Clock, NoticeSubscriber, Rng, Subscriber, utc_now
 from hall.report import EveningReport, build_report
 from hall.rights import may
-from hall.snapshots import (AwardResult, CardState, ClaimResult, DeviceStatus, HallSnapshot, KeyOutcome, LotRef,
-                            LotState, NextPartie, PartieState, PrintJob, PriorCheck, Proposal, Redemption,
-                            SpeakerSnapshot, device_status, WifiInfo)
+from hall.snapshots import (
+    AwardResult,
+    CardState,
+    ClaimResult,
+    DeviceStatus,
+    HallSnapshot,
+    KeyOutcome,
+    LotRef,
+    LotState,
+    NextPartie,
+    PartieState,
+    PrintJob,
+    PriorCheck,
+    ProgrammeState,
+    Proposal,
+    Redemption,
+    SpeakerSnapshot,
+    WifiInfo,
+    device_status,
+)
 from hall.ties import settle
 from hall.vouchers import check_code, make_code, near_codes, normalize_code
 from hall.watch import WinnerWatch
-from hall import programme as programme_rules
-from hall import sales as sales_rules
-from hall.snapshots import ProgrammeState
-from hall.config import PartieSpec
-from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie, SalePaid, SaleRecorded, SaleVoided
 
 log = logging.getLogger("loto-hall.hall")
 

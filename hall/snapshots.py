@@ -5,9 +5,9 @@ the caller shapes and serialises them outside it (``display/views.py`` makes the
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 from hall.cards import Card
 from hall.config import PartieSpec
@@ -82,8 +82,8 @@ class HallSnapshot:
     partie: PartieState | None       # the latest partie, running or cleared
     next_partie: NextPartie | None   # between parties only
     parties_played: int
-    wifi: "WifiInfo | None" = None    # the hall's Wi-Fi as the projector shows it, without [network] ssid None
-    winners: "tuple[CardState, ...]" = ()   # the cartons of the valid claims waiting for their lot
+    wifi: WifiInfo | None = None    # the hall's Wi-Fi as the projector shows it, without [network] ssid None
+    winners: tuple[CardState, ...] = ()   # the cartons of the valid claims waiting for their lot
 
     @property
     def running(self) -> PartieState | None:

@@ -3,8 +3,9 @@ or the lot is shared. Pure: the claimants, the rule and the speaker's choice in,
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from hall.cards import parse_number
 from hall.errors import InvalidNumber, Rejected

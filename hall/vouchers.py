@@ -5,12 +5,11 @@ voucher's QR code. No ESC/POS here (``drivers/printer.py`` prints).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import base64
 import hashlib
 import hmac
 import re
+from collections.abc import Iterable
 
 _CODE = re.compile(r"^(\d{5,})-([A-Z2-7]{8})$")
 MAC_CHARS = 8   # 40 bits: guessing one valid code takes about 10^12 tries at the desk

@@ -7,8 +7,8 @@ never the whole book. For the speaker's eyes only.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 from hall.claims import ROWS_NEEDED, HasRows
 

@@ -7,15 +7,15 @@ import random
 import pytest
 from hypothesis import HealthCheck, settings
 
-# Speed lives in bench/, not in tests: no per-example deadline (a loaded CI machine made them flaky).
-settings.register_profile("hall", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("hall")
-
 from hall.cardbook import CardBook
 from hall.cards import Card
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall
+
+# Speed lives in bench/, not in tests: no per-example deadline (a loaded CI machine made them flaky).
+settings.register_profile("hall", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("hall")
 
 SECRET = b"s" * 32
 CHROMIUM = "/usr/bin/chromium"

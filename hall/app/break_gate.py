@@ -6,7 +6,8 @@ for any refused ball); everything else goes to the hall unchanged. The loto core
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hall.errors import Rejected
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from hall.app.lang import is_french as _fr
 from hall.app.lang import t

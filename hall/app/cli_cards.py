@@ -7,10 +7,10 @@ import secrets
 import sys
 from pathlib import Path
 
+from hall.app.runtime import Runtime
 from hall.cardbook import CardBook
 from hall.cards import generate_cards
 from hall.config import load_config
-from hall.app.runtime import Runtime
 from hall.spreadsheet import as_plain_csv
 
 

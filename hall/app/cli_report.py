@@ -9,11 +9,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from hall.app.runtime import JOURNAL_FILE
 from hall.config import Config, load_config
 from hall.journal import Journal
 from hall.partie import Evening
 from hall.report import EveningReport, build_report, write_csv
-from hall.app.runtime import JOURNAL_FILE
 
 
 def load_report(config: Config) -> EveningReport:

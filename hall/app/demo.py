@@ -1,9 +1,9 @@
 """``serve --demo``: a hall with demo cartons so a newcomer sees the projector move within a minute."""
 from __future__ import annotations
 
+from hall.app.runtime import Runtime
 from hall.cardbook import CardBook
 from hall.cards import generate_cards
-from hall.app.runtime import Runtime
 
 DEMO_CARDS = 600
 

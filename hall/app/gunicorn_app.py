@@ -29,7 +29,6 @@ import os
 import signal
 import socket
 import sys
-
 from dataclasses import replace
 from types import FrameType
 from typing import Any
@@ -37,9 +36,9 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
 
-from hall.config import Config
 from hall.app.sdnotify import Notifier
 from hall.app.wiring import ServeOptions, Wiring, bind_host, tls_files
+from hall.config import Config
 
 log = logging.getLogger("loto-hall")
 

@@ -14,9 +14,9 @@ import http.client
 import os
 import shlex
 import subprocess
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 from hall.app.lang import t
 from hall.captive import INTERNET_WORDS, PROBES

@@ -12,8 +12,8 @@ from hall.cardbook import CardBook
 from hall.config import Config
 from hall.errors import HallError
 from hall.journal import Journal
-from hall.secretfile import load_or_create_secret  # noqa: F401  (the one way to make a secret; re-exported)
 from hall.ports import Service
+from hall.secretfile import load_or_create_secret
 from hall.service import Hall
 
 JOURNAL_FILE = "journal.sqlite"
@@ -37,7 +37,7 @@ class Runtime:
     lock_fd: int | None = None
 
     @classmethod
-    def open(cls, config: Config) -> "Runtime":
+    def open(cls, config: Config) -> Runtime:
         """Open (or create) the data folder and rebuild the hall from its journal."""
         data_dir = config.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)

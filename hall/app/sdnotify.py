@@ -25,7 +25,7 @@ class Notifier:
     watchdog_usec: int | None = None
 
     @classmethod
-    def from_env(cls, environ: dict | None = None, *, pid: int | None = None, take: bool = False) -> "Notifier":
+    def from_env(cls, environ: dict | None = None, *, pid: int | None = None, take: bool = False) -> Notifier:
         """The notifier systemd set up for this process; ``take=True`` also removes the variables.
 
         Taking them keeps children from inheriting them, and keeps gunicorn's arbiter from sending its

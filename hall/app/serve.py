@@ -35,7 +35,7 @@ def serve(args: argparse.Namespace) -> int:
     if args.demo:
         log.info("démo : données dans %s (%s)", config.data_dir, "effacées à l'arrêt ; --data-dir DOSSIER pour les "
                  "garder" if temporary else "gardées")
-        log.info("démo : %s", "une boule toutes les %.1f s" % options.interval_s if options.interval_s else
+        log.info("démo : %s", f"une boule toutes les {options.interval_s:.1f} s" if options.interval_s else
                  "la machine simulée tire quand l'animateur appuie sur « Tirer » (/speaker, sans numéro tapé)")
     try:
         server = os.environ.get(SERVER_ENV, "gunicorn").strip().lower()

@@ -12,8 +12,6 @@ import argparse
 import http.client
 import ipaddress
 import logging
-import os
-import signal
 import sqlite3
 import ssl
 import tempfile
@@ -22,10 +20,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from hall.config import Config, load_config
 from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
 from hall.app.supervisor import Supervisor
+from hall.config import Config, load_config
 
 log = logging.getLogger("loto-hall")
 
@@ -66,7 +64,7 @@ def tls_files(config: Config) -> tuple[str, str] | None:
     """(certificate, key) for HTTPS when ``[server] tls`` is on, made on first start by the web layer."""
     if not config.server.tls:
         return None
-    from display.tls import ensure_certificate   # the display's area: it also shows the fingerprint
+    from display.tls import ensure_certificate  # the display's area: it also shows the fingerprint
     return ensure_certificate(config.data_dir, config.hall.name).ssl_context
 
 
@@ -107,13 +105,12 @@ class Wiring:
         log.info("projecteur local : http://localhost:%s/", server.local_port)
 
     @classmethod
-    def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> "Wiring":
+    def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> Wiring:
         """Open the data folder, start the drivers and the print queue, build the web app."""
         from display.app import create_app
+        from display.rooms import open_rooms
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
-
-        from display.rooms import open_rooms
         from hall.app.break_gate import BreakGate
 
         notifier.status("ouverture du journal")
@@ -131,7 +128,8 @@ class Wiring:
             from drivers.sheets import write_cards_pdf
             from drivers.table_tent import write_table_tent_pdf
             from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
-            from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE, TournamentStore
+            from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE
+            from hall.minigames.osga.store import TournamentStore
             if options.async_mode == "gevent":
                 offload_blocking_io(runtime)
             try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting

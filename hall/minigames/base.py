@@ -10,8 +10,9 @@ so the match's log alone replays the game exactly, without the RNG.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 CHANCE = -1
 """The seat that plays chance moves (deals, shuffles, dice)."""
@@ -64,10 +65,10 @@ class Game:
     legal_moves: Callable[[State, int], Sequence[Move]]
     apply: Callable[[State, int, Move], State]
     chance: Callable[[State, random.Random], Move]
-    outcome: Callable[[State], "Outcome | None"]
-    view: Callable[[State, "int | None"], dict]
+    outcome: Callable[[State], Outcome | None]
+    view: Callable[[State, int | None], dict]
     bots: Mapping[str, Callable[[State, int, random.Random], Move]] = field(default_factory=dict)
-    is_legal: "Callable[[State, int, Move], bool] | None" = None
+    is_legal: Callable[[State, int, Move], bool] | None = None
 
     def check_legal(self, state: State, seat: int, move: Move) -> bool:
         """Whether ``move`` is legal for ``seat`` now."""

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from hall.minigames.base import CHANCE, Game, Move, Outcome, Refused, State
 
@@ -73,7 +74,7 @@ class Match:
 
     @classmethod
     def replay(cls, game: Game, players: int, options: Any, log: list[LoggedMove],
-               rng: random.Random | None = None) -> "Match":
+               rng: random.Random | None = None) -> Match:
         """Rebuild a match from its log alone (chance outcomes included), checking every move again.
 
         ``rng`` draws the chance moves still to come (a match that goes on after a restart); the replay never uses it.

@@ -5,8 +5,8 @@ place where a game's rules and its players meet.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from hall.minigames.base import Game
 

@@ -12,8 +12,9 @@ import json
 import random
 import secrets
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from hall.minigames.base import CHANCE, Game, Refused
 from hall.minigames.match import LoggedMove, Match

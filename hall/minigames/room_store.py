@@ -10,8 +10,8 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from hall.minigames.room import Lobby, LobbySettings
 

@@ -40,7 +40,7 @@ class NotifyListener:
         self.sock.settimeout(max(timeout_s, 0.001))
         try:
             data = self.sock.recv(4096).decode("utf-8")
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             return None
         self.messages.append((time.monotonic(), data))
         return data

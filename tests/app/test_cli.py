@@ -57,8 +57,8 @@ def test_import_refuses_a_bad_file_whole_naming_each_line(tmp_path):
 
 
 def test_import_refused_while_the_hall_holds_the_data_folder(tmp_path):
-    from hall.config import load_config
     from hall.app.runtime import Runtime
+    from hall.config import load_config
     config = write_config(tmp_path)
     out = tmp_path / "a.csv"
     run("cards", "generate", "--count", "6", "--seed", "1", "--csv", str(out))

@@ -8,7 +8,6 @@ import http.server
 import threading
 from pathlib import Path
 
-
 from .conftest import free_port
 
 WAIT_PAGE = Path(__file__).resolve().parents[2] / "systemd" / "kiosk-wait.html"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from hall.app.cli import main
 from hall.app import network
+from hall.app.cli import main
 from hall.app.network import Completed, apply_plan, doctor, hotspot_plan, print_findings
 from hall.config import parse_config
 from tests.display.conftest import LiveServer, make_room

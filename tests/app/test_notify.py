@@ -15,10 +15,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from hall.journal import Journal
 from hall.app.sdnotify import Notifier
-from hall.snapshots import DeviceStatus
 from hall.app.supervisor import Supervisor, device_sentence, hall_sentence
+from hall.journal import Journal
+from hall.snapshots import DeviceStatus
 
 from .conftest import get_json
 

@@ -7,15 +7,15 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from display import views
 from hall.cardbook import CardBook
 from hall.cards import Card, make_card_id
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall
+from tests.conftest import CHROMIUM  # noqa: F401  (re-exported for the page tests)
 
 PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
-from tests.conftest import CHROMIUM  # noqa: F401  (re-exported for the page tests)
-from display import views
 
 # Two cartons that both complete their first row on 80 (a tie), one that never will in these tests.
 A1, A2, A3 = make_card_id("A", 1), make_card_id("A", 2), make_card_id("A", 3)

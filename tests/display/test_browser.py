@@ -8,8 +8,8 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, play_to_tie, shown
 from display import views
+from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, play_to_tie, shown
 
 
 def only_local(page, base_url: str) -> None:
@@ -170,8 +170,8 @@ def test_controller_types_an_id_and_sees_the_verdict_and_the_carton(page, live):
 
 @pytest.fixture
 def camera_browser(pw, tmp_path_factory, browser_args):
-    from tests.display.media import qr_y4m
     from tests.display.conftest import CHROMIUM
+    from tests.display.media import qr_y4m
     video = qr_y4m(tmp_path_factory.mktemp("camera") / "card.y4m", f"LOTO1:{A1}:TEST")
     b = pw.chromium.launch(executable_path=CHROMIUM, args=browser_args + [
         "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",

@@ -13,7 +13,7 @@ from hall.cards import make_card_id
 from hall.config import parse_config
 from hall.errors import ConfigError
 from hall.events import LotSpec
-from tests.display.conftest import A1, PINS, make_room
+from tests.display.conftest import PINS, make_room
 
 
 def refused(resp, status: int, code: str) -> dict:

@@ -1,7 +1,6 @@
 """The rooms over HTTP and Socket.IO (INTERFACE §7): every endpoint, every refusal, the break gate, the QR."""
 from __future__ import annotations
 
-import json
 import queue
 import threading
 

@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from tests.display.conftest import LiveServer, PINS, login_page, make_room
+from tests.display.conftest import PINS, LiveServer, login_page, make_room
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600}, "server": {"host": "127.0.0.1"}}

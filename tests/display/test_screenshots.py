@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, shown
 from display import views
+from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, shown
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 MORE_DRAWS = [61, 72, 88, 3, 27, 45, 19, 33]

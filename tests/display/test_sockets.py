@@ -5,8 +5,8 @@ import threading
 
 import socketio
 
-from tests.display.conftest import A1, A2, A3, TIE_DRAWS
 from display import views
+from tests.display.conftest import A1, A2, A3, TIE_DRAWS
 
 
 def connect(room, role: str | None = None) -> socketio.SimpleClient:

@@ -82,6 +82,7 @@ def test_an_english_console_shows_every_device_state_in_english(tmp_path, browse
 
 def test_a_serial_printer_waiting_reads_in_english_and_in_french(tmp_path):
     from flask_babel import force_locale
+
     from display.i18n import device_sentence
     from drivers.printer import printer_target
     from hall.snapshots import device_status

@@ -9,7 +9,8 @@ import pytest
 
 from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
 from hall.minigames.osga.day import bot_day, simulate_day
-from hall.minigames.osga.standings import format_standings, standings as rank_teams
+from hall.minigames.osga.standings import format_standings
+from hall.minigames.osga.standings import standings as rank_teams
 from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import table_code
 from tests.display.conftest import make_room

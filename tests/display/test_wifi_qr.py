@@ -2,8 +2,6 @@
 and the projector really shows it between parties (decoded from a screenshot with zxing-cpp)."""
 from __future__ import annotations
 
-import io
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st

@@ -17,7 +17,7 @@ from hall.cards import Card, make_card_id
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall
-from tests.display.conftest import CARDS, PINS, A1, A2, A3
+from tests.display.conftest import A1, A2, A3, CARDS, PINS
 
 GOLDEN = Path(__file__).with_name("golden_wire.json")
 A4 = make_card_id("A", 4)

@@ -9,11 +9,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from hall.config import BallMachineSection
-
+from display import views
 from drivers.ball_machine import BallMachineReader
 from drivers.reconnect import Backoff
-from display import views
+from hall.config import BallMachineSection
 
 WAIT_S = 5.0
 
@@ -60,7 +59,7 @@ class Pty:
     tty_path: str = ""
     history: list = field(default_factory=list)
 
-    def plug(self) -> "Pty":
+    def plug(self) -> Pty:
         master, slave = os.openpty()
         tty.setraw(slave)
         self.tty_path = os.ttyname(slave)

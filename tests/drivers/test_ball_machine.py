@@ -6,10 +6,9 @@ import random
 import threading
 import time
 
-
 from drivers.ball_machine import BallMachineReader
-from drivers.reconnect import Backoff
 from drivers.ball_protocol import frame
+from drivers.reconnect import Backoff
 from hall.config import BallMachineSection
 
 from .conftest import journal_draws

@@ -9,9 +9,9 @@ import evdev
 import pytest
 from evdev import ecodes
 
+from drivers.inputs import start_inputs
 from drivers.keypad import EvdevReader, KeypadReader, apply_key_command
 from drivers.keypad_map import KeyCommand, KeypadMap, build_keymap
-from drivers.inputs import start_inputs
 from hall.config import KeypadSection, parse_config
 from hall.errors import ConfigError
 

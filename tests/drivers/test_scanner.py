@@ -7,13 +7,13 @@ import evdev
 import pytest
 from evdev import ecodes
 
+from display import views
 from drivers.inputs import start_inputs
 from drivers.scanner import Scan, ScanDecoder, ScannerReader, apply_scan
 from hall.cards import generate_cards
 from hall.config import ScannerSection, parse_config
 
 from .conftest import Watch
-from display import views
 
 SHIFTED = {"_": "KEY_MINUS"}
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 import pytest
 import zxingcpp
 
-from drivers.printer import EscposDevice, PrintQueue, PrinterAway, printer_target, start_printing
-from drivers.voucher_layout import VoucherView, printable, render_voucher
+from display import views
+from drivers.printer import EscposDevice, PrinterAway, PrintQueue, printer_target, start_printing
 from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text, render_ticket
+from drivers.voucher_layout import VoucherView, printable, render_voucher
 from hall.config import parse_config
 from hall.errors import ConfigError, Rejected
 from hall.vouchers import make_code
 from tests.conftest import SECRET
 from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, Recorder, play_tie, some_cards, win_quine
-from display import views
 
 
 @pytest.fixture

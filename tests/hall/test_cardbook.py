@@ -44,7 +44,7 @@ def test_a_good_file_is_read_in_order():
 
 def test_bom_and_blank_trailing_lines_and_crlf_are_tolerated(tmp_path):
     path = tmp_path / "cartons.csv"
-    path.write_bytes(f"\ufeff{HEADER}\r\nA-1,{GOOD_ROWS}\r\n\r\n  \r\n\r\n".encode("utf-8"))
+    path.write_bytes(f"\ufeff{HEADER}\r\nA-1,{GOOD_ROWS}\r\n\r\n  \r\n\r\n".encode())
     assert list(CardBook.read_csv(path)) == ["A-1"]
     assert list(CardBook.read_csv(str(path))) == ["A-1"]
 
@@ -71,15 +71,15 @@ def test_serie_de_6_and_column_convention_apply_to_the_file():
 # ------------------------------------------------------------------ refusing bad files
 
 BAD_LINES = {
-    "wrong number count": (f"A-2,4 13 37 52,9 21 45 66 84,18 29 58 74 90", "la rangée 1 a 4 numéro(s), il en faut 5"),
-    "zero": (f"A-2,0 13 37 52 80,9 21 45 66 84,18 29 58 74 90", "rangée 1 : « 0 » n'est pas un numéro de 1 à 90"),
-    "ninety-one": (f"A-2,4 13 37 52 80,9 21 45 66 84,18 29 58 74 91", "rangée 3 : « 91 » n'est pas un numéro de 1 à 90"),
-    "not a number": (f"A-2,4 13 37 52 80,9 21 4a 66 84,18 29 58 74 90", "rangée 2 : « 4a » n'est pas un numéro de 1 à 90"),
-    "duplicate number": (f"A-2,4 13 37 52 80,9 21 45 66 84,18 29 58 74 80", "le numéro 80 apparaît deux fois (rangées 1 et 3)"),
-    "wrong column": (f"A-2,4 13 17 52 80,9 21 45 66 84,18 29 58 74 90", "rangée 1 : 13 et 17 sont dans la même colonne 2 (10–19)"),
-    "descending column": (f"A-2,9 13 37 52 80,4 21 45 66 84,18 29 58 74 90",
+    "wrong number count": ("A-2,4 13 37 52,9 21 45 66 84,18 29 58 74 90", "la rangée 1 a 4 numéro(s), il en faut 5"),
+    "zero": ("A-2,0 13 37 52 80,9 21 45 66 84,18 29 58 74 90", "rangée 1 : « 0 » n'est pas un numéro de 1 à 90"),
+    "ninety-one": ("A-2,4 13 37 52 80,9 21 45 66 84,18 29 58 74 91", "rangée 3 : « 91 » n'est pas un numéro de 1 à 90"),
+    "not a number": ("A-2,4 13 37 52 80,9 21 4a 66 84,18 29 58 74 90", "rangée 2 : « 4a » n'est pas un numéro de 1 à 90"),
+    "duplicate number": ("A-2,4 13 37 52 80,9 21 45 66 84,18 29 58 74 80", "le numéro 80 apparaît deux fois (rangées 1 et 3)"),
+    "wrong column": ("A-2,4 13 17 52 80,9 21 45 66 84,18 29 58 74 90", "rangée 1 : 13 et 17 sont dans la même colonne 2 (10–19)"),
+    "descending column": ("A-2,9 13 37 52 80,4 21 45 66 84,18 29 58 74 90",
                           "colonne 1 (1–9) : 9 (rangée 1) est au-dessus de 4 (rangée 2), les numéros d'une colonne doivent croître vers le bas"),
-    "missing field": (f"A-2,4 13 37 52 80,9 21 45 66 84", "champ manquant : 3 champ(s), il en faut 4 (card_id,row1,row2,row3)"),
+    "missing field": ("A-2,4 13 37 52 80,9 21 45 66 84", "champ manquant : 3 champ(s), il en faut 4 (card_id,row1,row2,row3)"),
     "extra field": (f"A-2,{GOOD_ROWS},1", "champ en trop : 5 champ(s), il en faut 4 (card_id,row1,row2,row3)"),
     "duplicate id": (f"A-1,{OTHER_ROWS}", "l'identifiant A-1 est déjà à la ligne 2"),
     "bad id characters": (f"A_2,{GOOD_ROWS}", "l'identifiant « A_2 » contient _ ; seuls A–Z, a–z, 0–9 et - sont permis"),

@@ -9,8 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.cards import (
-    COLUMN_CONVENTIONS, Card, check_card_id, column_of, generate_cards, generate_planche, make_card_id,
-    normalize_card_id, parse_number, split_card_id, validate_rows,
+    COLUMN_CONVENTIONS,
+    Card,
+    check_card_id,
+    column_of,
+    generate_cards,
+    generate_planche,
+    make_card_id,
+    normalize_card_id,
+    parse_number,
+    split_card_id,
+    validate_rows,
 )
 from hall.errors import InvalidCard, InvalidNumber
 

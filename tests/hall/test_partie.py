@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from display import views
 from hall.errors import Rejected
 from hall.events import LotSpec
 from tests.conftest import cards_from
-from display import views
 
 P = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"
 Q = "1 11 22 33 40 / 2 12 23 34 80 / 3 14 25 35 81"

@@ -6,8 +6,8 @@ import stat
 
 import pytest
 
-from hall.claims import verify
 from hall.cards import Card
+from hall.claims import verify
 from hall.config import parse_config
 from hall.lots import DEFAULT_LOTS, KINDS, LOT_KINDS, ROWS_NEEDED, kind_label
 from hall.rights import ROLES, may, roles_for

@@ -5,7 +5,8 @@ import dataclasses
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hall.cards import generate_cards
 from hall.errors import Rejected
@@ -18,11 +19,11 @@ IDS = sorted(CARDS)
 @given(sales=st.lists(st.tuples(st.lists(st.sampled_from(IDS), min_size=1, max_size=6, unique=True), st.booleans()),
                       max_size=8), initially_sold=st.sets(st.sampled_from(IDS)))
 def test_the_sold_count_follows_every_sale_and_survives_a_replay(tmp_path_factory, sales, initially_sold):
-    from tests.conftest import SECRET
     from hall.cardbook import CardBook
     from hall.config import parse_config
     from hall.journal import Journal
     from hall.service import Hall
+    from tests.conftest import SECRET
     folder = tmp_path_factory.mktemp("sold")
     config = parse_config({"hall": {"data_dir": str(folder)}})
 

@@ -5,13 +5,13 @@ from dataclasses import replace
 
 import pytest
 
-from hall.minigames.base import Refused as Rejected
 from hall.minigames.base import CHANCE
-from hall.minigames.registry import get_game
-from hall.minigames.euchre.rules import apply, is_legal, legal_moves, outcome, setup, to_move
+from hall.minigames.base import Refused as Rejected
 from hall.minigames.euchre.cards import DECK, effective_suit, legal_follows, power, trick_winner, trump_rank
+from hall.minigames.euchre.rules import apply, is_legal, legal_moves, outcome, setup, to_move
 from hall.minigames.euchre.state import CALL1, CALL2, MOON, Contract, EuchreOptions, EuchreState, hand_points
 from hall.minigames.match import Match
+from hall.minigames.registry import get_game
 
 # Seat 0 holds the top hearts, seat 1 spades, seat 2 diamonds (and the two JS), seat 3 all the clubs.
 GAME = get_game('euchre')

@@ -8,12 +8,27 @@ from dataclasses import replace
 
 import pytest
 
-from hall.minigames.base import Refused as Rejected
 from hall.minigames.base import CHANCE
-from hall.minigames.registry import get_game
-from hall.minigames.linotte.rules import (EMPTY, GRID, LINES, LinotteOptions, LinotteState, apply, is_legal,
-                                labels_open, legal_moves, outcome, places, score, to_move, view)
+from hall.minigames.base import Refused as Rejected
+from hall.minigames.linotte.rules import (
+    EMPTY,
+    GRID,
+    LINES,
+    LinotteOptions,
+    LinotteState,
+    apply,
+    is_legal,
+    labels_open,
+    legal_moves,
+    outcome,
+    places,
+    score,
+    to_move,
+    view,
+)
 from hall.minigames.match import Match
+from hall.minigames.registry import get_game
+
 GAME = get_game('linotte')
 
 CELL = {(r, c): r * 5 + c for r in range(5) for c in range(5)}

@@ -7,12 +7,23 @@ from collections import Counter
 
 import pytest
 
-from hall.minigames.base import Refused as Rejected
 from hall.minigames.base import CHANCE
-from hall.minigames.registry import get_game
-from hall.minigames.lobo77.rules import (Lobo77Options, Lobo77State, apply, deck, is_legal, legal_moves, outcome,
-                               sort_key, to_move, view)
+from hall.minigames.base import Refused as Rejected
+from hall.minigames.lobo77.rules import (
+    Lobo77Options,
+    Lobo77State,
+    apply,
+    deck,
+    is_legal,
+    legal_moves,
+    outcome,
+    sort_key,
+    to_move,
+    view,
+)
 from hall.minigames.match import Match
+from hall.minigames.registry import get_game
+
 GAME = get_game('lobo77')
 
 FILLER = "2 3 4 5 6 7 8 9 " * 3  # a draw pile that never runs dry in a scenario

@@ -7,10 +7,17 @@ from collections import Counter
 import pytest
 
 from hall.minigames.osga.day import (
-    FLOATER_ID, Team, current_seating, default_team, new_tournament, record_games, record_playoff,
-    simulate_day, standings,
+    FLOATER_ID,
+    Team,
+    current_seating,
+    default_team,
+    new_tournament,
+    record_games,
+    record_playoff,
+    simulate_day,
+    standings,
 )
-from hall.minigames.osga.movement import E, N, S, W, Seating, meetings, next_seating, session_start
+from hall.minigames.osga.movement import E, N, S, Seating, W, meetings, next_seating, session_start
 from hall.minigames.osga.standings import GameRecord, playoffs_needed, ranking_points, tallies
 
 

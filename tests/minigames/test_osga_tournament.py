@@ -14,7 +14,15 @@ from hall.minigames.osga.movement import meetings
 from hall.minigames.osga.standings import GameRecord, ranking_points, standings
 from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import (
-    Day, TournamentError, apply_event, check_code, player_names, replay, standings_view, summary, table_code,
+    Day,
+    TournamentError,
+    apply_event,
+    check_code,
+    player_names,
+    replay,
+    standings_view,
+    summary,
+    table_code,
 )
 
 SECRET = "s" * 24

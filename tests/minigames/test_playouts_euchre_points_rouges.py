@@ -8,17 +8,15 @@ from dataclasses import replace
 
 import pytest
 
-from tests.minigames.playout import each_move
-from hall.minigames.base import Refused as Rejected
-from hall.minigames.euchre import rules as euchre
-from hall.minigames.points_rouges import rules as points_rouges
 from hall.minigames.base import CHANCE, random_bot
+from hall.minigames.base import Refused as Rejected
 from hall.minigames.euchre.cards import DECK, legal_follows
 from hall.minigames.euchre.state import EuchreOptions, hand_points
 from hall.minigames.match import Match, play_out
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, SHAPES, mask_of
 from hall.minigames.points_rouges.state import PointsRougesOptions
 from hall.minigames.registry import get_game
+from tests.minigames.playout import each_move
 
 EUCHRE, RULES = get_game('euchre'), get_game('points-rouges')
 EUCHRE_BOT, EUCHRE_RANDOM = EUCHRE.bots["default"], random_bot(EUCHRE)

@@ -6,12 +6,12 @@ from collections import Counter
 
 import pytest
 
-from tests.minigames.playout import each_move
-from hall.minigames.registry import get_game
+from hall.minigames.base import CHANCE, random_bot
 from hall.minigames.linotte import rules as linotte
 from hall.minigames.lobo77 import rules as lobo77
-from hall.minigames.base import CHANCE, random_bot
 from hall.minigames.match import Match, play_out
+from hall.minigames.registry import get_game
+from tests.minigames.playout import each_move
 
 LOBO_BOT, LOBO_EASY, LOBO_RANDOM = get_game('lobo77').bots["default"], get_game('lobo77').bots["easy"], random_bot(get_game('lobo77'))
 LINOTTE_BOT, LINOTTE_RANDOM = get_game('linotte').bots["default"], random_bot(get_game('linotte'))

@@ -7,14 +7,24 @@ from dataclasses import replace
 import pytest
 
 from hall.minigames.base import CHANCE
-from hall.minigames.registry import get_game
+from hall.minigames.points_rouges.pieces import (
+    BOARD_FIGURES,
+    BOARD_MASKS,
+    BOARD_VALUES,
+    JOKER,
+    SHAPES,
+    all_pieces,
+    enumerate_shapes,
+    mask_of,
+    normalise,
+    parse_figure,
+    shape_of,
+)
 from hall.minigames.points_rouges.rules import apply, chance, is_legal, legal_moves, outcome, setup, to_move
 from hall.minigames.points_rouges.rules import normalise as normalise_move
-from hall.minigames.points_rouges.pieces import (
-    BOARD_FIGURES, BOARD_MASKS, BOARD_VALUES, JOKER, SHAPES, all_pieces, enumerate_shapes, mask_of, normalise,
-    parse_figure, shape_of,
-)
 from hall.minigames.points_rouges.state import Board, PointsRougesOptions
+from hall.minigames.registry import get_game
+
 GAME = get_game('points-rouges')
 
 N_POINTS = (0, 2, 10, 12, 20, 22)  # board N: `o.o../...../o.o../...../o.o..`

@@ -4,10 +4,23 @@ from __future__ import annotations
 import pytest
 
 from hall.minigames.points_rouges.pieces import (
-    BOARD_IDS, BOARD_MASKS, JOKER, SHAPE_FIGURES, SHAPES, all_rotations, enumerate_shapes, mask_of, points_of,
+    BOARD_IDS,
+    BOARD_MASKS,
+    JOKER,
+    SHAPE_FIGURES,
+    SHAPES,
+    all_rotations,
+    enumerate_shapes,
+    mask_of,
+    points_of,
 )
 from hall.minigames.points_rouges.solver import (
-    board_completable, count_covers, first_cover, hint, solve, validate_completion,
+    board_completable,
+    count_covers,
+    first_cover,
+    hint,
+    solve,
+    validate_completion,
 )
 
 COVERS_5B = {"A": 136_546, "B": 66_406, "C": 2_874, "D": 634, "E": 6_455, "F": 17_230, "G": 122, "H": 4,

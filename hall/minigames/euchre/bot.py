@@ -5,11 +5,29 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from hall.minigames.euchre.cards import (
+    DECK,
+    NO_TRUMP,
+    SUITS,
+    effective_suit,
+    is_trump_suit,
+    power,
+    trick_winner,
+    trump_rank,
+)
 from hall.minigames.euchre.rules import legal_moves
-from hall.minigames.euchre.cards import DECK, NO_TRUMP, SUITS, effective_suit, is_trump_suit, power, trick_winner, \
-    trump_rank
-from hall.minigames.euchre.state import CALL1, CALL2, MOON, EuchreState, bid_level, contract_of, high_bid, partner_of, \
-    sitting_out, team_of
+from hall.minigames.euchre.state import (
+    CALL1,
+    CALL2,
+    MOON,
+    EuchreState,
+    bid_level,
+    contract_of,
+    high_bid,
+    partner_of,
+    sitting_out,
+    team_of,
+)
 
 _TRUMP_TRICKS = {16: 0.95, 15: 0.8, 14: 0.6, 13: 0.4, 12: 0.25}
 _PARTNER_SHARE = 1.6  # the tricks a silent partner brings on average (8 tricks, 4 hands)

@@ -1,7 +1,8 @@
 """Bid Euchre cards: the 32-card double deck, bowers, suit following and trick winners (RULES E1–E7)."""
 from __future__ import annotations
 
-from typing import Sequence, TypeGuard
+from collections.abc import Sequence
+from typing import TypeGuard
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("J", "Q", "K", "A")

@@ -8,8 +8,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hall.minigames.euchre.state import (
-    PASS, PENALTY, PLAYERS, EuchreState, add_points, close_hand, contract_of, contract_value, partner_of,
-    record_bid, redeal, sitting_out, team_of,
+    PASS,
+    PENALTY,
+    PLAYERS,
+    EuchreState,
+    add_points,
+    close_hand,
+    contract_of,
+    contract_value,
+    partner_of,
+    record_bid,
+    redeal,
+    sitting_out,
+    team_of,
 )
 
 PENALTY_REASONS = ("out_of_turn", "exposed_card", "hesitation")  # E18

@@ -17,8 +17,25 @@ from hall.minigames.base import CHANCE, Game, Move, Outcome
 from hall.minigames.euchre.cards import DECK, legal_follows, sort_hand, trick_winner
 from hall.minigames.euchre.officials import apply_official, is_official, official_is_legal
 from hall.minigames.euchre.state import (
-    CALL1, CALL2, CALL_VALUES, EXCHANGE, MOON, PASS, PLAYERS, TRICKS_PER_HAND, EuchreOptions, EuchreState,
-    bid_level, close_hand, contract_of, hand_points, high_bid, next_player, partner_of, record_bid, sitting_out,
+    CALL1,
+    CALL2,
+    CALL_VALUES,
+    EXCHANGE,
+    MOON,
+    PASS,
+    PLAYERS,
+    TRICKS_PER_HAND,
+    EuchreOptions,
+    EuchreState,
+    bid_level,
+    close_hand,
+    contract_of,
+    hand_points,
+    high_bid,
+    next_player,
+    partner_of,
+    record_bid,
+    sitting_out,
     team_of,
 )
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
 
 from hall.minigames.linotte import rules
@@ -16,14 +16,14 @@ SHAPE_OWN, SHAPE_BLOCK = 0.35, 0.3     # runs still open through the cell, for e
 WIN = 1000.0                           # a pawn that ends the game: worth everything, or nothing if it loses
 
 
-@lru_cache(maxsize=None)
+@cache
 def _throws(count: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Every sorted outcome of throwing ``count`` dice, with its probability."""
     tally = Counter(tuple(sorted(t)) for t in product(range(1, 7), repeat=count))
     return tuple((dice, n / 6 ** count) for dice, n in tally.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def odds() -> tuple[dict, dict]:
     """``(chance, keep)`` by (target label, rolls left, sorted dice): the best odds of showing it, the dice to keep.
 

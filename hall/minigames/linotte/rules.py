@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -86,7 +86,7 @@ class LinotteState:
     last: tuple = ()                  # (seat, dice, cell or None) of the last finished turn
 
 
-@lru_cache(maxsize=None)
+@cache
 def majors(dice: tuple[int, ...]) -> frozenset[str]:
     """The major combinations the five ``dice`` show (N6; a Yam is also a Carré, a Full and maybe a Small, N5)."""
     counts = sorted(Counter(dice).values(), reverse=True)
@@ -104,7 +104,7 @@ def majors(dice: tuple[int, ...]) -> frozenset[str]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=None)
+@cache
 def combinations(dice: tuple[int, ...]) -> frozenset[str]:
     """The grid labels the dice give on their own: the majors plus a brelan's face ("1"–"6", N5, N6)."""
     brelans = {str(face) for face, n in Counter(dice).items() if n >= 3}
@@ -157,7 +157,7 @@ def places(state: LinotteState) -> tuple[int, ...]:
     return tuple(cell for cell, label in enumerate(GRID) if label in labels and state.board[cell] == EMPTY)
 
 
-@lru_cache(maxsize=None)
+@cache
 def keeps(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct set of dice that may be kept for a reroll (at least one die is rerolled)."""
     counts = sorted(Counter(dice).items())

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from hall.minigames.lobo77 import rules
 
@@ -23,7 +23,7 @@ def keep_value(card: str) -> float:
     return -int(card) / 20.0
 
 
-@lru_cache(maxsize=None)
+@cache
 def danger(total: int, card_76: bool, repeat_costs: bool) -> float:
     """The share of the deck that would cost a chip if laid on ``total``."""
     options = rules.Lobo77Options(card_76=card_76, repeat_double_costs_chip=repeat_costs)

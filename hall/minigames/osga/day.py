@@ -8,16 +8,23 @@ fills an odd count and a substitute pair replaces a team that defaults; neither 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from hall.minigames.euchre.state import EuchreOptions
 from hall.minigames.match import play_out
 from hall.minigames.osga.movement import Seating, next_seating, session_start
-from hall.minigames.registry import get_game
 from hall.minigames.osga.standings import (
-    GameRecord, Standing, Team, format_standings, playoffs_needed, standings as rank_teams,
+    GameRecord,
+    Standing,
+    Team,
+    format_standings,
+    playoffs_needed,
 )
+from hall.minigames.osga.standings import (
+    standings as rank_teams,
+)
+from hall.minigames.registry import get_game
 
 GAMES_PER_SESSION = 6  # seed C.1 and C.3: at least 12 games a day, in at least 2 sessions
 SESSIONS_PER_DAY = 2

@@ -5,8 +5,8 @@ A table seats four players as ``(N, E, S, W)``; N–S are partners against E–W
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 N, E, S, W = range(4)
 

@@ -1,8 +1,8 @@
 """OSGA ranking: 2/1/0 per game, individual tallies, team standings and both tie-breaks (RULES E21, E24, E25)."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 MEDAL_PLACES = 3
 
@@ -98,7 +98,7 @@ def standings(teams: Sequence[Team], records: Iterable[GameRecord], playoffs: Se
         keyed.append((rank, points, _playoff_wins(team.id, group, playoffs), team))
     keyed.sort(key=lambda r: (-r[0], -r[1], -r[2], r[3].id))
     result: list[Standing] = []
-    for i, (rank, points, wins, team) in enumerate(keyed):
+    for rank, points, wins, team in keyed:
         same = [k for k in keyed if k[:3] == (rank, points, wins)]
         place = 1 + next(j for j, k in enumerate(keyed) if k[:3] == (rank, points, wins))
         result.append(Standing(place, team.id, team.players, rank, points, wins, tied=len(same) > 1))

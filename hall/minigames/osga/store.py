@@ -10,8 +10,9 @@ import json
 import secrets
 import sqlite3
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from hall.minigames.osga.tournament import Day, TournamentError, apply_event
 

@@ -21,12 +21,21 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from hall.minigames.osga.day import (
-    FLOATER_ID, GAMES_PER_SESSION, SESSIONS_PER_DAY, Tournament, current_seating, default_team, new_tournament,
-    record_games, record_playoff, standings,
+    FLOATER_ID,
+    GAMES_PER_SESSION,
+    SESSIONS_PER_DAY,
+    Tournament,
+    current_seating,
+    default_team,
+    new_tournament,
+    record_games,
+    record_playoff,
+    standings,
 )
 from hall.minigames.osga.standings import Standing, Team, playoffs_needed
 

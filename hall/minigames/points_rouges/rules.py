@@ -13,12 +13,31 @@ from dataclasses import replace
 
 from hall.minigames.base import CHANCE, Game, Move, Outcome
 from hall.minigames.points_rouges.pieces import (
-    BOARD_IDS, BOARD_MASKS, BOARD_VALUES, JOKER, PLACEMENTS, SHAPES, TOKENS, all_pieces, mask_of, points_of,
+    BOARD_IDS,
+    BOARD_MASKS,
+    BOARD_VALUES,
+    JOKER,
+    PLACEMENTS,
+    SHAPES,
+    TOKENS,
+    all_pieces,
+    mask_of,
+    points_of,
 )
 from hall.minigames.points_rouges.solver import cover_cells, solve
 from hall.minigames.points_rouges.state import (
-    JOKERS_DEALT, SOLITAIRE_BOARDS, TABLE_BOARDS, Board, Piece, PointsRougesOptions, PRState, available_jokers,
-    board_on_table, canonical_pieces, placement_error, rack_size,
+    JOKERS_DEALT,
+    SOLITAIRE_BOARDS,
+    TABLE_BOARDS,
+    Board,
+    Piece,
+    PointsRougesOptions,
+    PRState,
+    available_jokers,
+    board_on_table,
+    canonical_pieces,
+    placement_error,
+    rack_size,
 )
 
 __all__ = ["RULES", "PointsRougesOptions", "PRState"]

@@ -6,10 +6,17 @@ counter per shape keeps every cover within the copies available.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from hall.minigames.points_rouges.pieces import (
-    BOARD_MASKS, COPIES, JOKER, PLACEMENTS, SHAPE_IDS, mask_of, points_of, shape_of,
+    BOARD_MASKS,
+    COPIES,
+    JOKER,
+    PLACEMENTS,
+    SHAPE_IDS,
+    mask_of,
+    points_of,
+    shape_of,
 )
 
 Cover = tuple[tuple[str, int], ...]  # (shape id or JOKER, placement mask)
