@@ -20,7 +20,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as pdfcanvas
 
-from hall.cards import split_card_id
+from hall.cards import display_card_id, split_card_id
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
@@ -221,7 +221,9 @@ class SheetWriter:
             for k, n in enumerate(row):
                 if n is not None:
                     ops.append(f"1 0 0 1 {gx + (k + 0.5) * cw - self._half[n]:.2f} {y:.2f} Tm ({n}) Tj")
-        safe = card_id.replace("\\", "").replace("(", "").replace(")", "")     # IDs are A-Z a-z 0-9 - anyway
+        # printed with the check character set apart (``A-00412 K``), never read as a digit of the number
+        shown = display_card_id(card_id).replace("\u00a0", " ")
+        safe = shown.replace("\\", "").replace("(", "").replace(")", "")     # IDs are A-Z a-z 0-9 - anyway
         x = lay.slot_w - gx - stringWidth(safe, BOLD, lay.id_size)
         ops.append(f"{self._font} {lay.id_size} Tf 1 0 0 1 {x:.2f} {lay.header_y - 2:.2f} Tm ({safe}) Tj ET")
         c.addLiteral(" ".join(ops))

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from hall.cards import display_card_id
 from hall.config import Config
 from hall.lots import KIND_LABELS
 from hall.snapshots import PrintJob
@@ -137,7 +138,7 @@ def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
     if view.value_eur is not None:
         p.textln(printable(f"Valeur : {_euros(view.value_eur)}"))
     p.set_with_default(bold=True, double_height=True)
-    p.textln(printable(f"Carton : {view.card_id}"))
+    p.textln(printable(f"Carton : {display_card_id(view.card_id)}"))   # the check character set apart
     p.set_with_default()
     if view.issued_at:
         p.textln(printable(f"Gagné le {view.issued_at}"))
