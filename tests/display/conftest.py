@@ -15,6 +15,12 @@ from hall.journal import Journal
 from hall.service import Hall
 from tests.conftest import CHROMIUM  # noqa: F401  (re-exported for the page tests)
 
+try:   # page assertions wait as long as pages do (a loaded CI machine made 5 s too short)
+    from playwright.sync_api import expect as _expect
+    _expect.set_options(timeout=15_000)
+except ImportError:  # the page tests skip themselves without Playwright
+    pass
+
 PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
 
 # Two cartons that both complete their first row on 80 (a tie), one that never will in these tests.
