@@ -63,13 +63,7 @@ def change_pin():
     data = body()
     target = field(data, "role", str)
     pin = field(data, "pin", str)
-    if target not in P.PIN_ROLES:
-        raise ApiError("bad_field", field="role")
-    try:
-        P.check_pin(pin)
-    except ValueError:
-        raise ApiError("bad_new_pin") from None
-    holder = A.auth().role_for_pin(pin)
+    holder = A.auth().role_for_pin(pin)       # the hall refuses a bad role or PIN itself (Hall.change_pin)
     if holder not in (None, target):
         raise ApiError("pin_taken")
     record = hall().change_pin(target, pin, role=role)

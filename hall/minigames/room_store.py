@@ -7,12 +7,12 @@ rooms at the same versions (chance outcomes are in the records; the RNG is never
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from hall.minigames.durable import open_durable
 from hall.minigames.room import Lobby, LobbySettings
 
 FILE_NAME = "games.sqlite"
@@ -24,11 +24,8 @@ class RoomStore:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db = open_durable(self.path)
         self._db.execute("CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY, at REAL NOT NULL, "
                          "body TEXT NOT NULL)")
         self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")

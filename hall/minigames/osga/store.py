@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hall.minigames.durable import open_durable
 from hall.minigames.osga.tournament import Day, TournamentError, apply_event
 
 FILENAME = "tournament.sqlite"
@@ -34,11 +34,8 @@ class TournamentStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db = open_durable(self.path)
         self._db.execute(_SCHEMA)
         day = Day()
         for kind, data in self._db.execute("SELECT kind, data FROM events ORDER BY seq"):
