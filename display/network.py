@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 from flask_babel import get_locale
 
 from display import auth as A
 from display.documents import _download, _maker
 from display.errors import ApiError
+from display.qrcode_svg import qr_svg
 from hall.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
 
 bp = Blueprint("network", __name__, url_prefix="/api")
@@ -46,3 +47,27 @@ def table_tent_pdf():
     _maker("table_tent_pdf")(out, hall_name=hall.config.hall.name, ssid=net.ssid, password=net.password,
                              wifi_qr=wifi_qr_payload(net.ssid, net.password), url=hall.config.hall_url)
     return _download(out.getvalue(), "application/pdf", "chevalet-wifi.pdf")
+
+
+def _qr(text: str) -> Response:
+    """An SVG QR code with the 4-module quiet zone phone cameras need (the one QR maker of the screens)."""
+    return Response(qr_svg(text, border=4), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/wifi/qr.svg")
+def wifi_qr() -> Response:
+    """The hall's Wi-Fi as the standard ``WIFI:`` QR code phones join by scanning; 404 without ``[network] ssid``.
+    Public, as the projector shows it to the whole hall."""
+    net = current_app.extensions["loto_hall"].config.network
+    if not net.ssid:
+        raise ApiError("not_found")
+    return _qr(wifi_qr_payload(net.ssid, net.password))
+
+
+@bp.get("/wifi/page-qr.svg")
+def page_qr() -> Response:
+    """The QR code of the page phones open once on the hall's Wi-Fi (``[network] url``)."""
+    config = current_app.extensions["loto_hall"].config
+    if not config.network.ssid:
+        raise ApiError("not_found")
+    return _qr(config.hall_url)

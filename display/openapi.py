@@ -181,6 +181,10 @@ def spec() -> dict:
                                                  errors=("not_found",),
                                                  params=(_path("name", "printer, ball_machine, keypad ou scanner"),))},
         "/api/openapi.json": {"get": _op("Ce document", None)},
+        "/api/wifi/qr.svg": {"get": _op("Le QR code Wi-Fi de la salle (WIFI:T:WPA;S:…;P:…;;), comme au projecteur",
+                                        None, errors=("not_found",), media="image/svg+xml")},
+        "/api/wifi/page-qr.svg": {"get": _op("Le QR code de la page à ouvrir une fois sur le Wi-Fi de la salle", None,
+                                             errors=("not_found",), media="image/svg+xml")},
         **SALES_PATHS,
     }
     return {

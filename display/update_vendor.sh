@@ -17,7 +17,7 @@ else
   (cd "$work" && npm ci --no-audit --no-fund --ignore-scripts)
 fi
 nm="$work/node_modules"
-mkdir -p "$vendor/socket.io" "$vendor/barcode-detector" "$vendor/fonts" "$vendor/qrcode-generator"
+mkdir -p "$vendor/socket.io" "$vendor/barcode-detector" "$vendor/fonts"
 cp "$nm/socket.io-client/dist/socket.io.min.js" "$nm/socket.io-client/LICENSE" "$vendor/socket.io/"
 cp "$nm/barcode-detector/dist/iife/ponyfill.js" "$nm/barcode-detector/LICENSE" "$vendor/barcode-detector/"
 cp "$nm/zxing-wasm/dist/reader/zxing_reader.wasm" "$vendor/barcode-detector/"
@@ -27,10 +27,6 @@ for w in 400 700; do
   cp "$nm/@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-ext-$w-normal.woff2" "$vendor/fonts/"
 done
 cp "$nm/@fontsource/atkinson-hyperlegible/LICENSE" "$vendor/fonts/LICENSE"
-# The Wi-Fi and page QR codes on the projector. The package ships its MIT licence as the script's header only.
-cp "$nm/qrcode-generator/dist/qrcode.js" "$vendor/qrcode-generator/"
-awk 'NR==1{next} /^\/\/---/{exit} {print}' "$nm/qrcode-generator/dist/qrcode.js" | sed 's|^// \{0,1\}||' \
-  > "$vendor/qrcode-generator/LICENSE"
 # the digits: Lexend's zero is plain (Atkinson's is slashed, read as 8 or 9 from the back of a hall)
 for w in 400 700; do cp "$nm/@fontsource/lexend/files/lexend-latin-$w-normal.woff2" "$vendor/fonts/"; done
 cp "$nm/@fontsource/lexend/LICENSE" "$vendor/fonts/LICENSE.lexend"

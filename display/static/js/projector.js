@@ -62,13 +62,23 @@
     if (S.status !== "checking" && bannerKind === "checking") hideBanner();
   }
 
+  // a QR code drawn by the hall (display/qrcode_svg.py), fetched again only when its text changes
+  function showQr(holder, src, text, label) {
+    if (holder.dataset.qr === text) return;
+    holder.dataset.qr = text;
+    const img = document.createElement("img");
+    img.src = src + "?v=" + encodeURIComponent(text);
+    img.alt = label || "";
+    holder.replaceChildren(img);
+  }
+
   // between parties: the hall's Wi-Fi QR code, then the page's own (INTERFACE §1 [network])
   function renderWifi(wifi) {
     document.body.classList.toggle("has-wifi", !!wifi);
     $("wifi").hidden = !wifi;
     if (!wifi) return;
-    LotoQr.show($("wifi-qr"), wifi.qr, t("wifi_join", {ssid: wifi.ssid}));
-    LotoQr.show($("page-qr"), wifi.url, wifi.url);
+    showQr($("wifi-qr"), "/api/wifi/qr.svg", wifi.qr, t("wifi_join", {ssid: wifi.ssid}));
+    showQr($("page-qr"), "/api/wifi/page-qr.svg", wifi.url, wifi.url);
     $("wifi-join").textContent = t("wifi_join", {ssid: wifi.ssid});
     $("wifi-password").textContent = wifi.password ? t("wifi_password", {password: wifi.password}) : "";
     $("page-open").textContent = t("wifi_then_open");
