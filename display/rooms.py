@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, session
@@ -23,6 +24,7 @@ from flask_babel import lazy_gettext as _l
 from flask_socketio import SocketIO, join_room, leave_room
 
 from display import auth as A
+from display import rooms_euchre, rooms_points_rouges
 from display.errors import MESSAGES, STATUS, ApiError, error_body
 from display.i18n import js_strings
 from display.qrcode_svg import qr_svg
@@ -109,6 +111,8 @@ ROOM_STRINGS = {
     "code": _l("Code"),
     "lobo77": _l("Lobo 77"),
     "linotte": _l("La Linotte"),
+    "euchre": _l("Bid Euchre"),
+    "points-rouges": _l("Loto Points Rouges"),
     "lobby": _l("Inscriptions"),
     "playing": _l("En jeu"),
     "over": _l("Terminée"),
@@ -120,6 +124,7 @@ ROOM_STRINGS = {
     "show": _l("Afficher"),
     "confirm_close": _l("Fermer la salle %(code)s ?"),
     "players_n": _l("%(n)s joueurs"),
+    "solitaire": _l("Solitaire (1 joueur)"),
     "no_rooms": _l("Aucune salle de jeu"),
     "refused": _l("Coup refusé"),
     "last_dice": _l("%(name)s : %(dice)s"),
@@ -139,8 +144,21 @@ def open_rooms(config) -> tuple[Lobby, RoomStore]:
     return open_lobby(config.data_dir, lobby_settings(config.games))
 
 
+GAME_MODULES = (rooms_euchre, rooms_points_rouges)   # each game's own strings, routes and OpenAPI paths
+STATIC = Path(__file__).resolve().parent / "static"
+
+
 def room_strings() -> dict[str, str]:
-    return {**js_strings(), **{key: str(value) for key, value in ROOM_STRINGS.items()}}
+    strings = {**ROOM_STRINGS}
+    for module in GAME_MODULES:
+        strings.update(module.STRINGS)
+    return {**js_strings(), **{key: str(value) for key, value in strings.items()}}
+
+
+def room_game_assets(kind: str) -> list[str]:
+    """The games' own scripts (``js``) or style sheets (``css``) under ``static/{kind}/games/``, by name."""
+    folder = STATIC / kind / "games"
+    return sorted(f"{kind}/games/{path.name}" for path in folder.glob(f"*.{kind}")) if folder.is_dir() else []
 
 
 class RoomsHub:
@@ -470,7 +488,10 @@ def install(app, socketio: SocketIO, lobby: Lobby, config) -> RoomsHub:
     app.extensions["loto_rooms"] = h
     app.extensions["loto_config"] = config
     app.jinja_env.globals["room_strings"] = room_strings
+    app.jinja_env.globals["room_game_assets"] = room_game_assets
     app.register_blueprint(bp)
+    for module in GAME_MODULES:
+        module.install(app, h)
 
     def leave(sid: str) -> None:
         watched = h.watchers.pop(sid, None)
@@ -550,7 +571,7 @@ def openapi_paths() -> dict:
 
     code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
     room = "/api/games/rooms/{code}"
-    return {
+    paths = {
         "/api/games": {"get": op("Les jeux des salles, et s'ils peuvent être ouverts", None, ok={"type": "array"})},
         "/api/games/switch": {"post": op("Activer ou couper un jeu", "admin",
                                          obj(game={"type": "string"}, enabled={"type": "boolean"}),
@@ -580,3 +601,6 @@ def openapi_paths() -> dict:
                                    obj(show={"enum": ["loto", "game"]}, code={"type": "string"}),
                                    errors=("unknown_room", "bad_screen"))},
     }
+    for module in GAME_MODULES:
+        paths.update(module.openapi_paths())
+    return paths

@@ -30,6 +30,9 @@ ROOM_GAMES: dict[str, dict[str, Any]] = {
     "lobo77": {"players": (int, 4, (2, 8)), "chips": (int, 3, (1, 5)), "card_76": (bool, False, None),
                "repeat_double_costs_chip": (bool, False, None), "bot": (str, "default", ("default", "easy"))},
     "linotte": {"strict_appel": (bool, False, None)},
+    "euchre": {"all_pass": (str, "dealer_stuck", ("dealer_stuck", "redeal")), "low_no_trump": (bool, False, None),
+               "hands": (int, 8, (1, 16))},
+    "points-rouges": {"players": (int, 2, (1, 4)), "solitaire_max_swaps": (int, 30, (0, 200))},
 }
 ENGINE_OPTIONS = {"players", "bot"}    # room options that are not the rules engine's
 
@@ -119,9 +122,9 @@ class Room:
 
     def table_size(self) -> int:
         """How many seats the game will have once started."""
-        if self.game_name == "linotte":
-            return 2
-        return max(len(self.seats), int(self.options.get("players", 4)))
+        if "players" not in ROOM_GAMES[self.game_name]:
+            return self.game.max_players       # La Linotte 2, Bid Euchre 4
+        return max(len(self.seats), int(self.options["players"]))
 
     def max_seats(self) -> int:
         return self.game.max_players
@@ -194,7 +197,7 @@ class LobbySettings:
 
     bot_delay_s: float = 1.5
     takeover_s: float = 30.0
-    enabled: tuple[str, ...] = ("lobo77", "linotte")
+    enabled: tuple[str, ...] = tuple(ROOM_GAMES)
     max_rooms: int = 12
 
 
@@ -232,7 +235,10 @@ class Lobby:
 
     def games(self) -> list[dict]:
         """The room games and whether each may be opened now."""
-        return [{"game": g, "enabled": g in self.settings.enabled and g not in self.disabled} for g in ROOM_GAMES]
+        return [{"game": g, "enabled": g in self.settings.enabled and g not in self.disabled,
+                 "players": list(spec["players"][2]) if "players" in spec else None,
+                 "default_players": spec["players"][1] if "players" in spec else None}
+                for g, spec in ROOM_GAMES.items()]
 
     def active_count(self) -> int:
         return sum(1 for room in self.rooms.values() if room.status != "closed")

@@ -140,7 +140,9 @@ def test_disabled_game_and_admin_switch(client, hall_room):
                         headers=hall_room.headers("speaker")), 403, "forbidden")
     res = client.post("/api/games/switch", json={"game": "linotte", "enabled": False},
                       headers=hall_room.headers("admin"))
-    assert {"game": "linotte", "enabled": False} in res.get_json()
+    listed = {g["game"]: g for g in res.get_json()}
+    assert listed["linotte"]["enabled"] is False and listed["lobo77"]["enabled"] is True
+    assert listed["points-rouges"]["players"] == [1, 4] and listed["euchre"]["players"] is None
     refused(client.post("/api/games/rooms", json={"game": "linotte"}, headers=hall_room.headers("speaker")),
             403, "game_disabled")
 

@@ -110,8 +110,14 @@ def test_options_are_checked():
             lobby.open("lobo77", bad)
     with refused("unknown_game"):
         lobby.open("chess")
-    with refused("unknown_game"):
-        lobby.open("euchre")           # its table comes in the next issue
+    for game, bad in (("euchre", {"players": 4}), ("euchre", {"hands": 0}), ("euchre", {"all_pass": "x"}),
+                      ("points-rouges", {"players": 5}), ("points-rouges", {"players": 0}),
+                      ("linotte", {"players": 2})):
+        with refused("bad_options"):
+            lobby.open(game, bad)
+    assert lobby.open("euchre").table_size() == 4
+    assert lobby.open("points-rouges", {"players": 1}).table_size() == 1
+    assert lobby.open("linotte").table_size() == 2
 
 
 def test_max_rooms_and_disabled_games():

@@ -32,5 +32,9 @@
     return {socket, again, reset: () => { version = -1; again(); }};
   }
 
-  window.Room = {t, card, cardKind, gameName, DIE, seatName, watch};
+  /* each game's own drawing, registered by static/js/games/<game>.js (loaded before the pages' scripts):
+     Room.games[name] = {phone(ctx), screen(ctx)} — see room_phone.js and room_screen.js for what ctx holds */
+  const games = {};
+
+  window.Room = {t, card, cardKind, gameName, DIE, seatName, watch, games};
 })();

@@ -107,8 +107,13 @@
       return;
     }
     if (!room.view) return;
-    if (room.game === "lobo77") lobo(table, controls, seated ? view : null, myTurn);
-    else if (room.game === "linotte") linotte(table, controls, seated ? view : null, myTurn);
+    const me = seated ? view : null;
+    if (room.game === "lobo77") lobo(table, controls, me, myTurn);
+    else if (room.game === "linotte") linotte(table, controls, me, myTurn);
+    else if (Room.games[room.game]) {
+      // a game of its own script: it draws the public table and, for a seated phone, its own controls
+      Room.games[room.game].phone({room, me, myTurn, table, controls, moveButton, render, say, call, code});
+    }
   }
 
   // ---------------------------------------------------------------- Lobo 77

@@ -51,6 +51,7 @@
     }
     if (room.game === "lobo77") lobo(table, players);
     else if (room.game === "linotte") linotte(table, players);
+    else if (Room.games[room.game]) Room.games[room.game].screen({room, table, players, fresh});
   }
 
   function fresh(key) { const changed = key !== lastKey; lastKey = key; return changed; }

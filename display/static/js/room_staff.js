@@ -4,7 +4,29 @@
   const {el, api} = Loto;
   const {t} = Room;
   const $ = (id) => document.getElementById(id);
-  let rooms = [], screen = {show: "loto"};
+  let rooms = [], screen = {show: "loto"}, gameList = [];
+
+  /* the "players" choice of the chosen game (its own range; none for a game with a fixed table) */
+  function players() {
+    const box = $("room-players");
+    if (!box) return;
+    const game = gameList.find((g) => g.game === $("room-game").value);
+    box.hidden = !(game && game.players);
+    if (box.hidden) return;
+    const [low, high] = game.players;
+    const chosen = parseInt(box.value, 10);
+    const keep = chosen >= low && chosen <= high ? chosen : game.default_players;
+    box.replaceChildren();
+    for (let n = low; n <= high; n++) {
+      box.append(el("option", {value: String(n), ...(n === keep ? {selected: ""} : {})},
+        n === 1 ? t("solitaire") : t("players_n", {n})));
+    }
+    box.value = String(keep);
+  }
+  function options() {
+    const box = $("room-players");
+    return box && !box.hidden ? {players: parseInt(box.value, 10)} : {};
+  }
   const say = (text) => { $("rooms-msg").textContent = text || ""; };
 
   async function act(method, path, body) {
@@ -48,7 +70,9 @@
     const res = await api("GET", "/api/games");
     if (!res.ok) return;
     if ($("room-game")) {
-      $("room-game").replaceChildren(...res.data.filter((g) => g.enabled).map((g) => el("option", {value: g.game}, t(g.game))));
+      gameList = res.data.filter((g) => g.enabled);
+      $("room-game").replaceChildren(...gameList.map((g) => el("option", {value: g.game}, t(g.game))));
+      players();
     }
     const switches = $("games-switches");
     if (switches) {
@@ -67,17 +91,15 @@
     $("room-open").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const game = $("room-game").value;
-      const options = game === "lobo77" ? {players: parseInt($("room-players").value, 10)} : {};
-      act("POST", "/api/games/rooms", {game, options});
+      act("POST", "/api/games/rooms", {game, options: options()});
     });
-    $("room-game").addEventListener("change", () => { $("room-players").hidden = $("room-game").value !== "lobo77"; });
+    $("room-game").addEventListener("change", players);
     $("screen-loto").addEventListener("click", () => act("POST", "/api/screen", {show: "loto"}));
     $("screen-games").addEventListener("click", async () => {
       // the newest table still open goes on screen; with none, a Lobo 77 table is opened first
       let target = rooms.filter((r) => r.status !== "closed").slice(-1)[0];
       if (!target) {
-        const res = await act("POST", "/api/games/rooms", {game: $("room-game").value || "lobo77",
-          options: $("room-game").value === "linotte" ? {} : {players: parseInt($("room-players").value, 10)}});
+        const res = await act("POST", "/api/games/rooms", {game: $("room-game").value || "lobo77", options: options()});
         if (!res.ok) return;
         target = res.data;
       }
