@@ -45,10 +45,15 @@ class Connections:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._count = 0
+        self._ever = 0
 
-    def change(self, delta: int) -> None:
+    def change(self, delta: int) -> int:
+        """Count a socket in (+1) or out (-1); returns how many sockets were ever counted in (a turn number)."""
         with self._lock:
             self._count = max(0, self._count + delta)
+            if delta > 0:
+                self._ever += delta
+            return self._ever
 
     @property
     def count(self) -> int:
@@ -57,6 +62,13 @@ class Connections:
 
 def _speaker_room(lang: str) -> str:
     return f"{SPEAKER}:{lang}"
+
+
+PUBLIC_SHARDS = 32     # the public sockets are dealt into this many rooms, sent to one after the other
+
+
+def _public_shard(index: int) -> str:
+    return f"{PUBLIC}:{index % PUBLIC_SHARDS}"
 
 
 class Broadcaster:
@@ -123,9 +135,17 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         app.extensions["loto_broadcaster"] = broadcaster
 
     def send(record: Record, snap, console) -> None:
-        for room in (PUBLIC, STAFF):
-            name, payload = views.event(record, snap, room)
-            socketio.emit(name, payload, to=room)
+        name, payload = views.event(record, snap, STAFF)
+        socketio.emit(name, payload, to=STAFF)           # the staff's screens first
+        name, payload = views.event(record, snap, PUBLIC)
+        for index in range(PUBLIC_SHARDS):
+            # A draw's event to 2 000 phones is one frame each: sent in one go, it would hold the one worker
+            # for ~200 ms and the speaker's next request would wait behind it. A shard at a time, yielding in
+            # between, lets the requests and new projectors that arrive meanwhile through.
+            room = _public_shard(index)
+            if occupied(room):
+                socketio.emit(name, payload, to=room)
+                socketio.sleep(0)
         if console is not None:
             to_speakers(lambda translate: ("console", views.speaker_state(console, translate)))
 
@@ -156,8 +176,12 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
             if refused:
                 raise ConnectionRefusedError({"error": refused, "message": message_of(refused)})
         session["socket_role"] = role
-        connections.change(+1)
-        join_room(PUBLIC if role is None else STAFF)
+        joined = connections.change(+1)
+        if role is None:
+            join_room(PUBLIC)                              # the rare public notices (display/rooms.py, screen)
+            join_room(_public_shard(joined))               # the journal's events, shard by shard
+        else:
+            join_room(STAFF)
         if may(role, "speaker_state"):
             lang = str(get_locale() or "fr")[:2]
             join_room(_speaker_room(lang if lang in LANGUAGES else "fr"))

@@ -162,3 +162,27 @@ def test_many_projectors_get_the_same_events(live):
         assert [n for n, _ in events] == ["partie", "draw"]
     for c in clients:
         close(c)
+
+
+def test_public_sockets_are_dealt_into_shards_and_each_gets_every_event(live, monkeypatch):
+    """The journal's events go to the public sockets a shard at a time (display/sockets.py): with more sockets
+    than shards, every socket is in exactly one shard, the shards are even, and none misses or doubles an event."""
+    from display import sockets
+    monkeypatch.setattr(sockets, "PUBLIC_SHARDS", 3)
+    clients = [connect(live) for _ in range(7)]
+    staff = connect(live, "controller")
+    for c in clients + [staff]:
+        receive(c, "state")
+    rooms = live.socketio.server.manager.rooms["/"]
+    sizes = sorted(len(rooms.get(f"public:{i}", {})) for i in range(3))
+    assert sizes == [2, 2, 3]
+    assert len(rooms["public"]) == 7 and not any(f"public:{i}" in rooms for i in range(3, 32))
+    live.hall.start_partie(role="speaker")
+    for n in (5, 61, 90):
+        live.hall.draw(n, role="speaker")
+    for c in clients + [staff]:
+        events = drain_until(c, 4)
+        assert [n for n, _ in events] == ["partie", "draw", "draw", "draw"]
+        assert [d["number"] for n, d in events if n == "draw"] == [5, 61, 90]
+    for c in clients + [staff]:
+        close(c)
