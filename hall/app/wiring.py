@@ -112,6 +112,7 @@ class Wiring:
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
         from hall.app.break_gate import BreakGate
+        from hall.app.collector import QuietCollector
 
         notifier.status("ouverture du journal")
         runtime = Runtime.open(config)
@@ -132,6 +133,7 @@ class Wiring:
             from hall.minigames.osga.store import TournamentStore
             if options.async_mode == "gevent":
                 offload_blocking_io(runtime)
+            runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
             try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
                 tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)
             except (OSError, ValueError, sqlite3.Error) as exc:
