@@ -59,10 +59,8 @@ STRINGS: dict[str, Any] = {
     "eu_play": _l("Jouez une carte (les cartes permises sont en clair)."),
     "eu_trick": _l("Pli en cours"),
     "eu_last_trick": _l("Dernier pli"),
-    "eu_show_last": _l("Voir le dernier pli"),
     "eu_show_trick": _l("Revenir au pli en cours"),
     "eu_took": _l("%(name)s a pris le pli"),
-    "eu_no_last": _l("Pas encore de pli joué dans cette main."),
     "eu_tricks": _l("%(n)s pli(s)"),
     "eu_team": _l("%(a)s et %(b)s"),
     "eu_points": _l("%(n)s pts"),
@@ -72,17 +70,11 @@ STRINGS: dict[str, Any] = {
     "eu_out": _l("ne joue pas"),
     "eu_time": _l("Temps écoulé : cette main est la dernière."),
     "eu_last_hand": _l("Main précédente"),
-    "eu_made": _l("réussi"),
-    "eu_set": _l("chuté"),
-    "eu_penalty": _l("pénalité"),
-    "eu_tie": _l("Égalité !"),
-    "eu_team_wins": _l("%(names)s gagnent !"),
     "eu_referee": _l("Arbitre"),
     "eu_referee_pick": _l("Action d'arbitre…"),
     "eu_referee_apply": _l("Appliquer"),
     "eu_referee_confirm": _l("Appliquer : %(label)s ?"),
     "eu_referee_none": _l("Aucune action d'arbitre possible maintenant."),
-    "eu_you": _l("vous"),
 }
 
 
@@ -119,7 +111,7 @@ def official_label(move: list, room: Room) -> str:
     if kind == "renege":
         return _("Renonce de %(name)s : la main s'arrête et se marque", name=names[move[1]])
     if kind == "time":
-        return _("Temps écoulé : cette main est la dernière")
+        return _("Temps écoulé : cette main est la dernière.")
     return " ".join(map(str, move))
 
 

@@ -148,6 +148,9 @@
     if (!myTurn && v.phase === "give" && v.contract && v.contract.seat === me.seat) {
       controls.append(el("div", {class: "rp-label"}, t("eu_wait_give", {name: seatName(room, partner)})));
     }
+    if (!myTurn && v.phase === "declare") {
+      controls.append(el("div", {class: "rp-label"}, t("eu_wait_declare", {name: seatName(room, v.contract.seat)})));
+    }
     if (myTurn && v.phase === "play") controls.append(el("div", {class: "rp-label"}, t("eu_play")));
     // the hand: cards to play, or to pick for a discard or a gift
     const grid = el("div", {class: "eu-hand", "aria-label": t("hand")});
