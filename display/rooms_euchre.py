@@ -14,9 +14,11 @@ from flask_babel import lazy_gettext as _l
 
 from display import auth as A
 from display.errors import MESSAGES, STATUS, ApiError
+from display.limits import parse_json, read_body
 from hall.minigames.room import Room, jsonable
 
 bp = Blueprint("rooms_euchre", __name__)
+MAX_BODY_BYTES = 16 * 1024          # as every room endpoint (display/rooms.py)
 
 STATUS.update({"no_officials": 422, "illegal_official": 422})
 MESSAGES.update({
@@ -115,6 +117,15 @@ def official_label(move: list, room: Room) -> str:
     return " ".join(map(str, move))
 
 
+def _body() -> dict:
+    """The JSON object sent (``{}`` when empty); 413 beyond 16 KiB, 400 for anything not a JSON object."""
+    raw = read_body(MAX_BODY_BYTES)
+    data = parse_json(raw) if raw.strip() else {}
+    if not isinstance(data, dict):
+        raise ApiError("bad_json")
+    return data
+
+
 def _officials_body(room: Room) -> dict:
     return {"code": room.code, "status": room.status, "version": room.match.version if room.match else 0,
             "officials": [{"move": jsonable(m), "label": official_label(list(m), room)} for m in room.officials()]}
@@ -133,7 +144,6 @@ def officials(code: str):
 
 @bp.post("/api/games/rooms/<code>/official")
 def official(code: str):
-    from display.rooms import _body   # display.rooms imports this module: the shared body reader comes late
     A.require_right("games")
     data = _body()
     h = current_app.extensions["loto_rooms"]

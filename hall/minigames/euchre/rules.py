@@ -236,8 +236,9 @@ def view(state: EuchreState, seat: int | None) -> dict:
     if seat is not None and 0 <= seat < PLAYERS:
         denom = state.contract.denom if state.contract is not None else None
         data["seat"] = seat
-        data["my_hand"] = list(hand_order(state.hands[seat], denom))  # trump first, the left bower with it
-        data["my_suits"] = [effective_suit(card, denom) for card in data["my_hand"]]
+        held = hand_order(state.hands[seat], denom)  # trump first, the left bower with it
+        data["my_hand"] = list(held)
+        data["my_suits"] = [effective_suit(card, denom) for card in held]
         if state.contract is not None and seat == contract_of(state).seat:
             data["my_discards"] = list(state.discards)
     return data
