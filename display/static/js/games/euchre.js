@@ -217,7 +217,8 @@
     const arrive = fresh(`${v.hand}:${key(v.trick)}:${key(v.last_trick)}:${v.phase}`);
     const side = el("div", {class: "eu-side"});
     side.append(el("div", {class: "eu-hands"}, t("eu_hand_n", {n: Math.min(v.hand, v.hands), total: v.hands})));
-    const contract = el("div", {class: "eu-contract"}, el("div", {class: "lbl"}, t(v.contract ? "eu_contract" : "eu_no_contract")));
+    const contract = el("div", {class: "eu-contract"}, el("div", {class: "lbl"},
+      v.phase === "over" ? t("game_over") : t(v.contract ? "eu_contract" : "eu_no_contract")));
     if (v.contract) {
       contract.append(el("div", {class: "val"}, contractText(room, v.contract)));
       if (v.contract.denom) {
@@ -235,7 +236,9 @@
     } else if (v.history.length) {
       const h = v.history[v.history.length - 1];
       side.append(el("div", {class: "eu-lastbox"}, el("div", {class: "lbl"}, t("eu_last_hand")),
-        el("div", {class: "who"}, contractText(room, h.contract) + " — " + t("eu_points", {n: h.points[0]}) + " / " + t("eu_points", {n: h.points[1]}))));
+        el("div", {class: "who"}, contractText(room, h.contract)),
+        el("div", {class: "who"}, ...[0, 1].map((team) => el("span", {class: "eu-delta team-" + team},
+          t("eu_points", {n: (h.points[team] > 0 ? "+" : "") + String(h.points[team]).replace("-", "−")}))))));
     }
     side.append(scores(room, v, null));
     if (v.time_called && v.phase !== "over") side.append(el("div", {class: "eu-note"}, t("eu_time")));
