@@ -6,9 +6,10 @@
   const {el} = Loto;
   const {t, seatName} = Room;
   const SIGN = {S: "♠", H: "♥", D: "♦", C: "♣"};
-  const SUIT_WORD = {S: "pique", H: "cœur", D: "carreau", C: "trèfle"};
-  const RANK = {J: "V", Q: "D", K: "R", A: "A"};          // valet, dame, roi, as: the hall's own letters
-  const RANK_WORD = {J: "valet", Q: "dame", K: "roi", A: "as"};
+  const SUITS = ["S", "H", "D", "C"], RANKS = ["J", "Q", "K", "A"];
+  const SUIT_WORD = Object.fromEntries(SUITS.map((s) => [s, t("eu_word_" + s)]));
+  const RANK = Object.fromEntries(RANKS.map((r) => [r, t("eu_rank_" + r)]));   // V D R A: the hall's own letters
+  const RANK_WORD = Object.fromEntries(RANKS.map((r) => [r, t("eu_word_" + r)]));
   const key = (m) => JSON.stringify(m);
   const sameCards = (a, b) => key([...a].sort()) === key([...b].sort());
 
@@ -16,7 +17,7 @@
   const pick = {turn: "", cards: [], level: null, showLast: false};
 
   function cardText(c) { return RANK[c[0]] + SIGN[c[1]]; }
-  function cardWords(c) { return RANK_WORD[c[0]] + " de " + SUIT_WORD[c[1]]; }
+  function cardWords(c) { return t("eu_card_words", {rank: RANK_WORD[c[0]], suit: SUIT_WORD[c[1]]}); }
   function cardEl(c, cls) {
     return el("span", {class: "eu-card" + (c[1] === "H" || c[1] === "D" ? " red" : " black") + (cls ? " " + cls : ""),
                        "aria-label": cardWords(c)}, el("b", {}, RANK[c[0]]), el("i", {}, SIGN[c[1]]));
@@ -52,7 +53,7 @@
       const seat = (bottom + k) % 4;
       const bid = bidOf(v, seat);
       const tags = [];
-      if (v.dealer === seat) tags.push(el("span", {class: "eu-dealer", title: t("eu_dealer")}, big ? t("eu_dealer") : t("eu_dealer_short")));
+      if (v.dealer === seat) tags.push(el("span", {class: "eu-dealer", title: t("eu_dealer")}, big ? t("eu_dealer") : t("eu_dealer").charAt(0).toUpperCase()));
       if (v.sitting_out === seat) tags.push(el("span", {class: "eu-out"}, t("eu_out")));
       else if (v.contract && v.contract.seat === seat && v.contract.level > 8) tags.push(el("span", {class: "eu-alone"}, t("eu_alone")));
       if (bid && v.phase === "bid") tags.push(el("span", {class: "eu-bid" + (bid[0] === "pass" ? " pass" : "")}, bidText(bid)));
