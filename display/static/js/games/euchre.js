@@ -154,7 +154,7 @@
     }
     if (myTurn && v.phase === "play") controls.append(el("div", {class: "rp-label"}, t("eu_play")));
     // the hand: cards to play, or to pick for a discard or a gift
-    const grid = el("div", {class: "eu-hand", "aria-label": t("hand")});
+    const grid = el("div", {class: "eu-hand" + (v.phase === "play" ? "" : " eu-look"), "aria-label": t("hand")});
     hand.forEach((c, i) => {
       const cls = "rp-card eu-hcard " + (c[1] === "H" || c[1] === "D" ? "red" : "black") + (trump && suits[i] === trump ? " trump" : "")
         + (i > 0 && suits[i] !== suits[i - 1] ? " new-suit" : "");
