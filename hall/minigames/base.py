@@ -54,6 +54,8 @@ class Game:
     - ``view(state, seat) -> dict``: what that seat may see (``seat=None``: the public view for the projector);
       JSON-serialisable, never another seat's hidden cards, never RNG state.
     - ``bots``: name → ``bot(state, seat, rng) -> Move`` (reasonable play, not random).
+    - ``officials(state) -> list[Move]``: the referee's actions the rules accept now, never offered to players
+      (``None`` for a game without a referee); ``is_legal`` accepts them for the seat on turn.
     """
 
     name: str
@@ -69,6 +71,7 @@ class Game:
     view: Callable[[State, int | None], dict]
     bots: Mapping[str, Callable[[State, int, random.Random], Move]] = field(default_factory=dict)
     is_legal: Callable[[State, int, Move], bool] | None = None
+    officials: Callable[[State], Sequence[Move]] | None = None
 
     def check_legal(self, state: State, seat: int, move: Move) -> bool:
         """Whether ``move`` is legal for ``seat`` now."""

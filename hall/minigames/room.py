@@ -114,7 +114,7 @@ class Room:
     match: Match | None = None
     turn_since: float = 0.0
     audience: int = 0
-    last_by: str = ""          # "bot" or "seat" for the last move (the projector animates it)
+    last_by: str = ""          # "bot", "seat" or "official" for the last move (the projector animates it)
 
     @property
     def game(self) -> Game:
@@ -155,6 +155,13 @@ class Room:
         if seat not in self.to_move():
             return []
         return list(self.game.legal_moves(self.live.state, seat))
+
+    def officials(self) -> list:
+        """The referee's actions the rules accept now (empty for a game without a referee or a room not playing)."""
+        officials = self.game.officials
+        if officials is None or self.match is None or self.status != "playing":
+            return []
+        return list(officials(self.match.state))
 
     def outcome(self) -> dict | None:
         if self.match is None:
@@ -317,6 +324,30 @@ class Lobby:
                 return self._play(room, seat, candidate, now, "seat")
         raise Refused("illegal_move")
 
+    def official(self, code: Any, move: Any, version: Any, now: float = 0.0) -> Room:
+        """Apply a referee's action (Bid Euchre's penalty, redeal, renege, time…) for the speaker.
+
+        It must be one of ``room.officials()``; it is played for the seat on turn and journalled as an
+        ``official`` record before anyone sees it. Refusals change nothing: ``no_officials``, ``room_closed``,
+        ``not_started``, ``game_over``, ``bad_version``, ``stale_version``, ``illegal_official``.
+        """
+        room = self.get(code)
+        if room.game.officials is None:
+            raise Refused("no_officials")
+        if room.status == "closed":
+            raise Refused("room_closed")
+        if room.status != "playing":
+            raise Refused("game_over" if room.status == "over" else "not_started")
+        if type(version) is not int:
+            raise Refused("bad_version")
+        if version != room.live.version:
+            raise Refused("stale_version", expected=room.live.version, got=version if abs(version) < 1 << 53 else None)
+        wanted = move_key(move)
+        for candidate in room.officials() if wanted is not None else ():
+            if move_key(candidate) == wanted:
+                return self._play(room, room.to_move()[0], candidate, now, "official", kind="official")
+        raise Refused("illegal_official")
+
     def close(self, code: Any) -> Room:
         room = self.get(code)
         if room.status == "closed":
@@ -403,14 +434,14 @@ class Lobby:
         raise RuntimeError(f"{room.game_name}: the bot chose an illegal move {move!r}")
 
     # ---------------------------------------------------------------- inside
-    def _play(self, room: Room, seat: int, move: Any, now: float, by: str) -> Room:
+    def _play(self, room: Room, seat: int, move: Any, now: float, by: str, kind: str = "moves") -> Room:
         match = room.match
         assert match is not None, "a room that plays has its match"
         before = (match.state, match.version, len(match.log))
         match.play(seat, move, match.version)
         entries = [[e.seat, jsonable(e.move)] for e in match.log[before[2]:]]
         try:
-            self._write({"kind": "moves", "code": room.code, "by": by, "moves": entries})
+            self._write({"kind": kind, "code": room.code, "by": by, "moves": entries})
         except BaseException:
             match.state, match.version = before[0], before[1]
             del match.log[before[2]:]
@@ -458,10 +489,12 @@ class Lobby:
                                       rng=self._rng)
             room.status = "playing"
             self._after_change(room, 0.0, "seat")
-        elif kind == "moves":
+        elif kind in ("moves", "official"):
             room = self.rooms[record["code"]]
             match = room.match
             assert match is not None, "moves are journalled only after the start"
+            if kind == "official" and move_key(record["moves"][0][1]) not in map(move_key, room.officials()):
+                raise Refused("illegal_official", move=record["moves"][0][1])
             for seat, move in record["moves"]:
                 if seat != CHANCE and not room.game.check_legal(match.state, seat, move):
                     raise Refused("illegal_move", seat=seat, move=move)

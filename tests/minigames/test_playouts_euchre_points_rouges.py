@@ -10,7 +10,7 @@ import pytest
 
 from hall.minigames.base import CHANCE, random_bot
 from hall.minigames.base import Refused as Rejected
-from hall.minigames.euchre.cards import DECK, legal_follows
+from hall.minigames.euchre.cards import DECK, hand_order, legal_follows
 from hall.minigames.euchre.state import EuchreOptions, hand_points
 from hall.minigames.match import Match, play_out
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, SHAPES, mask_of
@@ -123,7 +123,7 @@ def test_euchre_views_show_only_the_seats_own_hand():
     for seat in range(4):
         view = EUCHRE.view(state, seat)
         json.dumps(view)
-        assert view["my_hand"] == list(state.hands[seat])
+        assert view["my_hand"] == list(hand_order(state.hands[seat], state.contract.denom))  # as held: trump first
         others = [s for s in range(4) if s != seat]
         # hand sizes differ by at most one mid-trick, so two of the three others hold as many cards
         a, b = next((x, y) for x in others for y in others if x < y and len(state.hands[x]) == len(state.hands[y]))

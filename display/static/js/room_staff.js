@@ -59,6 +59,8 @@
         onclick: () => act("POST", `/api/games/rooms/${r.code}/start`)}, t("start")));
       buttons.append(el("button", {type: "button", "data-show": r.code, disabled: screen.code === r.code,
         onclick: () => act("POST", "/api/screen", {show: "game", code: r.code})}, t("show")));
+      const own = Room.games[r.game];      // a game's own console controls (Bid Euchre: the referee's actions)
+      if (r.status === "playing" && own && own.staff) buttons.append(own.staff({code: r.code, api, say}));
       buttons.append(el("button", {type: "button", class: "danger", "data-close": r.code, onclick: () => {
         if (confirm(t("confirm_close", {code: r.code}))) act("POST", `/api/games/rooms/${r.code}/close`); }}, t("close")));
       list.append(el("li", {class: "room-row" + (screen.code === r.code ? " on" : "")},

@@ -84,3 +84,24 @@ def legal_follows(hand: Sequence[str], plays: Sequence[tuple[int, str]], denom: 
 def sort_hand(cards: Sequence[str]) -> tuple[str, ...]:
     """Return ``cards`` in a stable display order (by suit, then rank)."""
     return tuple(sorted(cards, key=lambda c: (SUITS.index(c[1]), RANKS.index(c[0]))))
+
+
+_COLOUR_CYCLE = ("S", "H", "C", "D")  # black, red, black, red: neighbouring suits never share a colour
+
+
+def hand_order(cards: Sequence[str], denom: str | None) -> tuple[str, ...]:
+    """Return ``cards`` as a player holds them: grouped by effective suit, trump first, strongest first (E3, E5).
+
+    The left bower sits among the trumps, just below the right bower. Before trump is named (``denom`` None or a
+    no-trump), the suits come in black/red alternation from spades.
+    """
+    first = denom if is_trump_suit(denom) else "S"
+    start = _COLOUR_CYCLE.index(first)
+    order = _COLOUR_CYCLE[start:] + _COLOUR_CYCLE[:start]
+    table = _LOW_RANK if denom == LOW_NO_TRUMP else _PLAIN_RANK
+
+    def key(card: str) -> tuple[int, int]:
+        rank = trump_rank(card, denom) if is_trump_suit(denom) else 0
+        return order.index(effective_suit(card, denom)), -(rank or table[card[0]])
+
+    return tuple(sorted(cards, key=key))

@@ -33,6 +33,22 @@ def is_official(move: tuple) -> bool:
     return bool(move) and move[0] in OFFICIAL_KINDS
 
 
+def official_moves(state: EuchreState) -> list[tuple]:
+    """Return every official's action that fits the current state (what a referee's console may offer)."""
+    if state.phase in ("deal", "over"):
+        return []
+    moves: list[tuple] = [("penalty", team, reason) for team in (0, 1) for reason in PENALTY_REASONS]
+    if state.phase == "bid":
+        denoms = (None,) + state.options.denominations()
+        moves += [("redeal", reason) for reason in REDEAL_REASONS]
+        moves += [("bid_out_of_turn", seat, denom) for seat in range(PLAYERS) for denom in denoms]
+        moves += [("insufficient_bid", state.turn, denom) for denom in denoms]
+    if state.phase == "play":
+        moves += [("renege", seat) for seat in range(PLAYERS)]
+    moves.append(("time",))
+    return [move for move in moves if official_is_legal(state, move)]
+
+
 def official_is_legal(state: EuchreState, move: tuple) -> bool:
     """Return whether the official's action ``move`` fits the current state."""
     kind, args = move[0], move[1:]

@@ -14,8 +14,8 @@ from dataclasses import replace
 from itertools import combinations
 
 from hall.minigames.base import CHANCE, Game, Move, Outcome
-from hall.minigames.euchre.cards import DECK, legal_follows, sort_hand, trick_winner
-from hall.minigames.euchre.officials import apply_official, is_official, official_is_legal
+from hall.minigames.euchre.cards import DECK, effective_suit, hand_order, legal_follows, sort_hand, trick_winner
+from hall.minigames.euchre.officials import apply_official, is_official, official_is_legal, official_moves
 from hall.minigames.euchre.state import (
     CALL1,
     CALL2,
@@ -234,8 +234,11 @@ def view(state: EuchreState, seat: int | None) -> dict:
                      "tricks": list(r.tricks), "points": list(r.points), "note": r.note} for r in state.history],
     }
     if seat is not None and 0 <= seat < PLAYERS:
+        denom = state.contract.denom if state.contract is not None else None
         data["seat"] = seat
-        data["my_hand"] = list(state.hands[seat])
+        held = hand_order(state.hands[seat], denom)  # trump first, the left bower with it
+        data["my_hand"] = list(held)
+        data["my_suits"] = [effective_suit(card, denom) for card in held]
         if state.contract is not None and seat == contract_of(state).seat:
             data["my_discards"] = list(state.discards)
     return data
@@ -244,5 +247,5 @@ def view(state: EuchreState, seat: int | None) -> dict:
 RULES = Game(
     name="euchre", min_players=4, max_players=4, options_type=EuchreOptions,
     setup=setup, to_move=to_move, legal_moves=legal_moves, apply=apply, chance=chance,
-    outcome=outcome, view=view, is_legal=is_legal,
+    outcome=outcome, view=view, is_legal=is_legal, officials=official_moves,
 )
