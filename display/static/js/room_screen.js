@@ -37,6 +37,7 @@
       : room.status === "playing" && movers.length ? t("turn_of", {name: seatName(room, movers[0])}) : "";
     const winner = $("gs-winner");
     winner.hidden = !(room.status === "over" && room.outcome);
+    turn.hidden = !winner.hidden;                 // the winners take the turn's line
     if (!winner.hidden) {
       const names = room.outcome.winner_names;
       winner.textContent = names.length === 1 ? t("winner", {name: names[0]}) : t("winners", {names: names.join(", ")});
