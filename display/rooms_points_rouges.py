@@ -42,7 +42,7 @@ STRINGS: dict[str, Any] = {
     "pr_no_spot_any": _l("Cette pièce ne se pose nulle part pour l'instant."),
     "pr_compose": _l("Compléter cette figure (plusieurs pièces)"),
     "pr_compose_on": _l("Composez la figure : %(n)s pièce(s) posée(s), continuez jusqu'au dernier point."),
-    "pr_compose_off": _l("Une seule pièce"),
+    "pr_compose_off": _l("Revenir à une seule pièce"),
     "pr_undo": _l("Reprendre les pièces"),
     "pr_can_complete": _l("Vous pouvez terminer cette figure !"),
     "pr_stuck": _l("Aucune pièce ne se pose."),
@@ -62,7 +62,7 @@ STRINGS: dict[str, Any] = {
     "pr_new_board": _l("Nouveau plateau %(letter)s"),
     "pr_solitaire_won": _l("Figure terminée !"),
     "pr_solitaire_lost": _l("Plus d'échange possible : la figure reste incomplète."),
-    "pr_you": _l("vous"),
+    "pr_star": _l("★ = jokers en main"),
 }
 HINT_YES = _l("Il existe une solution avec vos 8 pièces.")
 HINT_NO = _l("Aucune solution avec ces pièces : échangez-en une.")

@@ -81,9 +81,13 @@ def play_by_taps(page, move: list) -> None:
         if len(pieces) > 1 and page.locator(".pr-compose").count() and \
                 page.locator(".pr-compose").get_attribute("aria-pressed") != "true":
             page.locator(".pr-compose").click()
-        for piece in pieces[:-1]:
+        for i, piece in enumerate(pieces[:-1]):
             put_piece(page, move[1], piece)
             page.locator(".pr-add").click()
+            expect(page.locator(".pr-board.large .pr-pt.draft")).to_have_count(
+                sum(len(p[1]) for p in pieces[:i + 1]))
+        if len(pieces) > 1 and not (SHOTS / "points-rouges-phone-2-compose.png").exists():
+            shot(page, "phone-2-compose", full=True)
         put_piece(page, move[1], pieces[-1])
         button = page.locator(".pr-go[data-move]")
     elif move[0] == "swap":
@@ -99,7 +103,7 @@ def choose(legal: list) -> list:
     multi = [m for m in legal if m[0] == "place" and len(m[2]) > 1]
     if multi:
         return multi[0]
-    return next((m for m in legal if m[0] == "place"), legal[0])
+    return next((m for m in legal if m[0] == "place"), next((m for m in legal if m[0] == "swap"), legal[0]))
 
 
 def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
@@ -152,7 +156,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             shot(page, "phone-1-rack-selected")
             shots.add("rack")
         if move[0] == "swap" and "swap" not in shots:
-            shot(page, "phone-3-swap")
+            shot(page, "phone-3-swap", full=True)
             shots.add("swap")
         version = room["version"]
         play_by_taps(page, move)
@@ -172,6 +176,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             shot(projector, "projector-2-midgame")
     else:
         pytest.fail("the game did not end in 7 minutes")
+    print(f"points rouges: {taps} moves by taps, {composed} composed, {swapped} swaps")
     assert taps >= 4 and reloaded
     room = c.get(f"/api/games/rooms/{code}").get_json()
     names = room["outcome"]["winner_names"]

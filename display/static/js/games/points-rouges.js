@@ -100,8 +100,11 @@
 
     // the moves still open on a board given the pieces composed so far
     const draftKeys = ui.draft.map(pieceKey);
-    function open(letter) {
-      return places.filter((m) => m[1] === letter && (composing || m[2].length === 1) && (() => {
+    const remaining = {};
+    v.boards.forEach((b) => { remaining[b.letter] = b.points.length - b.covered.length; });
+    const completes = (m) => m[2].reduce((n, p) => n + p[1].length, 0) === remaining[m[1]];
+    function open(letter) {    // composing: the completions only (P7); else the one-piece placements
+      return places.filter((m) => m[1] === letter && (composing ? completes(m) : m[2].length === 1) && (() => {
         const keys = m[2].map(pieceKey);
         return draftKeys.every((k) => { const i = keys.indexOf(k); if (i < 0) return false; keys.splice(i, 1); return true; });
       })());
@@ -144,8 +147,7 @@
     for (const b of v.boards) {
       const chosen = b.letter === ui.board;
       const goes = myTurn && ui.sel !== null && anyRot(b.letter, ui.sel);
-      const rest = b.points.length - b.covered.length;
-      const done = places.some((m) => m[1] === b.letter && m[2].reduce((n, p) => n + p[1].length, 0) === rest);
+      const done = places.some((m) => m[1] === b.letter && completes(m));
       const button = el("button", {type: "button", class: "pr-thumb" + (chosen ? " on" : "") + (goes ? " goes" : "") + (done ? " done" : ""),
         "data-board": b.letter, "aria-pressed": chosen ? "true" : "false", "aria-label": boardLabel(b),
         disabled: ui.draft.length > 0 && !chosen,
@@ -245,7 +247,7 @@
     if (!ui.swap && swaps.length && solitaire) {
       actions.append(el("button", {type: "button", class: "pr-btn pr-swap", onclick: () => { ui.swap = true; ui.preview = null; ui.draft = []; ctx.render(); }}, t("pr_swap")));
     }
-    if (pass && !ui.swap) actions.append(ctx.moveButton(pass, t("pr_pass"), {class: "pr-btn pr-pass"}));
+    if (pass) actions.append(ctx.moveButton(pass, t("pr_pass"), {class: "pr-btn pr-pass"}));
     if (solitaire) {
       actions.append(el("button", {type: "button", class: "pr-btn pr-hint", onclick: () => askHint(ctx)},
         ui.hints >= 1 && ui.hint && ui.hint.solvable ? t("pr_hint_more") : t("pr_hint")));
@@ -345,6 +347,7 @@
     const info = [t("pr_pile", {n: v.pile})];
     if (v.players > 1) info.push(t("pr_stack", {n: v.boards_in_stack}));
     else info.push(t("pr_swaps", {n: v.swaps}));
+    if (v.players > 1) info.push(t("pr_star"));
     table.append(el("div", {class: "pr-screen-info"}, info.join(" · ")));
     const movers = room.to_move || [];
     for (let s = 0; s < v.players; s++) {
