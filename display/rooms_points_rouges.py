@@ -51,7 +51,7 @@ STRINGS: dict[str, Any] = {
     "pr_swap_pick": _l("Touchez la pièce à rendre à la pioche : vous en tirez une autre."),
     "pr_give": _l("Rendre"),
     "pr_pass": _l("Passer mon tour"),
-    "pr_cancel": _l("Annuler"),
+    "pr_cancel": _l("Garder mes pièces"),
     "pr_choose": _l("Choisissez votre figure (12 ou 16 points) :"),
     "pr_hint": _l("Indice"),
     "pr_hint_more": _l("Montrer une pièce"),
@@ -67,7 +67,7 @@ STRINGS: dict[str, Any] = {
 HINT_YES = _l("Il existe une solution avec vos 8 pièces.")
 HINT_NO = _l("Aucune solution avec ces pièces : échangez-en une.")
 HINT_SLOW = _l("Je n'ai pas trouvé à temps : essayez de placer vous-même, ou redemandez.")
-HINT_PIECE = _l("Par exemple, cette pièce va là (en vert sur le plateau).")
+HINT_PIECE = _l("Par exemple, cette pièce va là (montrée sur le plateau).")
 
 
 @bp.get("/api/games/rooms/<code>/hint")
@@ -80,7 +80,7 @@ def hint(code: str):
         room = h.call(h.lobby.get, code)
         seat = _seat_or_401(room)
         h.lobby.touch(room, seat)
-        if room.game_name != "points-rouges" or len(room.seats) != 1:
+        if room.game_name != "points-rouges" or room.table_size() != 1:
             raise ApiError("not_solitaire")
         if room.status in ("over", "closed"):
             raise ApiError("game_over" if room.status == "over" else "room_closed")
