@@ -29,7 +29,7 @@ MESSAGES.update({
 STRINGS: dict[str, Any] = {
     "pr_board": _l("Plateau %(letter)s"),
     "pr_points": _l("%(n)s points"),
-    "pr_tokens": _l("%(n)s jeton(s)"),
+    "pr_tokens": _l("%(n)s jeton(s) rouge(s)"),
     "pr_jokers": _l("%(n)s joker(s)"),
     "pr_joker": _l("Joker"),
     "pr_rack": _l("Vos pièces"),
@@ -62,7 +62,7 @@ STRINGS: dict[str, Any] = {
     "pr_new_board": _l("Nouveau plateau %(letter)s"),
     "pr_solitaire_won": _l("Figure terminée !"),
     "pr_solitaire_lost": _l("Plus d'échange possible : la figure reste incomplète."),
-    "pr_star": _l("★ = jokers en main"),
+    "pr_star": _l("● jetons rouges · ★ jokers en main"),
 }
 HINT_YES = _l("Il existe une solution avec vos 8 pièces.")
 HINT_NO = _l("Aucune solution avec ces pièces : échangez-en une.")

@@ -180,6 +180,5 @@ def test_the_script_asks_only_for_words_that_exist_and_draws_the_engine_s_shapes
     shapes = dict(re.findall(r'"(S\d\d)": "([o./]+)"', text))
     assert shapes == SHAPE_FIGURES
     boards = dict(re.findall(r'"([A-N])": "([o./]{29})"', text))
-    assert set(boards) == set(SOLITAIRE_BOARDS) and all(BOARD_FIGURES[b] == f for b, f in boards.items())
-    values = dict(re.findall(r'\b([A-N]): (\d+)', text))
-    assert {b: int(n) for b, n in values.items()} == BOARD_VALUES
+    assert boards == BOARD_FIGURES and set(SOLITAIRE_BOARDS) <= set(boards)
+    assert all(f.count("o") == BOARD_VALUES[b] for b, f in boards.items())

@@ -184,6 +184,9 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
     expect(projector.locator("#gs-winner")).to_have_text(text)
     expect(phones[0][1].locator("#turn")).to_have_text(text)
     shot(projector, "projector-3-winner")
+    projector.set_viewport_size({"width": 1280, "height": 720})
+    expect(projector.locator(".pr-screen-board").first).to_be_in_viewport()
+    shot(projector, "projector-4-winner-720")
     shot(phones[1][1], "phone-4-over")
     for ctx, _, _ in phones:
         ctx.close()
@@ -234,4 +237,12 @@ def test_a_solitaire_phone_asks_for_the_hint(browser, hall_live):
     move = next(m for m in view["legal"] if m[0] == "place")
     play_by_taps(page, move)
     expect(page.locator("#turn")).to_have_text("Lucie gagne !")
+    # the projector in English, at 1280×720: the figure done, its tokens and the swaps
+    english = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    screen = english.new_page()
+    screen.goto(f"{r.url}/jeux/{code}?lang=en")
+    expect(screen.locator(".pr-took")).to_have_text("Figure complete!")
+    expect(screen.locator("#gs-players li .c")).to_have_attribute("aria-label", "12 red token(s)")
+    shot(screen, "projector-5-solitaire-en")
+    english.close()
     ctx.close()

@@ -158,7 +158,10 @@
     if (v.boards.length > 1) table.append(thumbs);
 
     const board = v.boards.find((b) => b.letter === ui.board);
-    if (!board) return;
+    if (!board) {          // the solitaire's figure once done (it has left the table)
+      if (v.completed.length) table.append(boardFigure(doneBoard(v.completed[v.completed.length - 1][1]), null, null, "large"));
+      return;
+    }
     const here = myTurn && ui.sel !== null ? spots(board.letter, ui.sel, ui.rot) : new Map();
     if (ui.preview && !here.has(ui.preview)) ui.preview = null;
     if (!ui.preview && here.size === 1) ui.preview = [...here.keys()][0];
@@ -305,11 +308,19 @@
     controls.append(box);
   }
 
-  // the boards' figures (RULES 5b) for the solitaire's chooser, before any board is on the table
+  // the boards' figures (RULES 5b; pieces.py BOARD_FIGURES): the solitaire's chooser, and a board that left the table
   const BOARD_FIGURES = {
-    "C": "ooooo/o...o/o...o/o...o/ooooo", "F": "..o../.ooo./oo.oo/.ooo./..o..", "G": "o.o.o/.o.o./o...o/.o.o./o.o.o",
-    "H": "oo.oo/o...o/...../o...o/oo.oo", "I": "o...o/oo.oo/...../oo.oo/o...o",
+    "A": "ooooo/o.o.o/o...o/o.o.o/ooooo", "B": "oo.oo/ooooo/...../ooooo/oo.oo", "C": "ooooo/o...o/o...o/o...o/ooooo",
+    "D": "ooooo/.o.o./...../.o.o./ooooo", "E": ".ooo./o...o/oo.oo/o...o/.ooo.", "F": "..o../.ooo./oo.oo/.ooo./..o..",
+    "G": "o.o.o/.o.o./o...o/.o.o./o.o.o", "H": "oo.oo/o...o/...../o...o/oo.oo", "I": "o...o/oo.oo/...../oo.oo/o...o",
+    "J": "..o../.ooo./o...o/.ooo./..o..", "K": "ooooo/...../...../...../ooooo", "L": "ooo../o.o../ooo../...../.....",
+    "M": "..o../.o.o./o...o/.o.o./..o..", "N": "o.o../...../o.o../...../o.o..",
   };
+  /* a board that has left the table, every point covered */
+  function doneBoard(letter) {
+    const points = BOARD_POINTS[letter] || [];
+    return {letter, value: points.length, points, covered: points, tokens: points.length};
+  }
   const BOARD_POINTS = {};
   for (const [letter, fig] of Object.entries(BOARD_FIGURES)) {
     BOARD_POINTS[letter] = [];
@@ -326,21 +337,27 @@
     const changed = fresh(key);
     const before = shownLetters;
     shownLetters = v.boards.map((b) => b.letter);
-    if (v.completed.length) {
+    const row = el("div", {class: "pr-screen-boards n" + v.boards.length});
+    if (v.completed.length && !(room.status === "over" && v.players > 1)) {   // at the end the winner's banner says it
       const [s, letter] = v.completed[v.completed.length - 1];
-      const value = {A: 18, B: 18, C: 16, D: 14, E: 14, F: 12, G: 12, H: 12, I: 12, J: 10, K: 10, L: 8, M: 8, N: 6}[letter];
+      const gone = doneBoard(letter);
       table.append(el("div", {class: "pr-took" + (changed ? " arrive" : "")},
-        v.players === 1 ? t("pr_solitaire_won") : t("pr_took", {name: seatName(room, s), letter, n: value})));
+        v.players === 1 ? t("pr_solitaire_won") : t("pr_took", {name: seatName(room, s), letter, n: gone.value})));
+      if (v.players === 1) {        // the solitaire's figure, done
+        row.append(el("figure", {class: "pr-screen-board", "data-board": letter},
+          el("figcaption", {}, el("b", {}, letter), " " + t("pr_points", {n: gone.value})), boardFigure(gone, null, null, "screen")));
+      } else {                      // the board taken leaves: drawn full, small and fading, beside the banner
+        table.lastChild.prepend(boardFigure(gone, null, null, "gone" + (changed ? " leave" : "")));
+      }
     } else if (v.players === 1 && room.status === "over") {
       table.append(el("div", {class: "pr-took"}, t("pr_solitaire_lost")));
     }
-    const row = el("div", {class: "pr-screen-boards n" + v.boards.length});
     for (const b of v.boards) {
       const arrive = changed && before.length > 0 && !before.includes(b.letter);
       row.append(el("figure", {class: "pr-screen-board" + (arrive ? " arrive" : ""), "data-board": b.letter},
         el("figcaption", {}, el("b", {}, b.letter), " " + t("pr_points", {n: b.value})),
         boardFigure(b, null, null, "screen"),
-        el("div", {class: "pr-screen-tokens"}, t("pr_tokens", {n: b.tokens}))));
+        el("div", {class: "pr-screen-tokens", "aria-label": t("pr_tokens", {n: b.tokens})}, "● " + b.tokens)));
     }
     if (v.phase === "choose") row.append(el("div", {class: "pr-took"}, t("pr_choose")));
     table.append(row);
@@ -353,7 +370,8 @@
     for (let s = 0; s < v.players; s++) {
       players.append(el("li", {class: (movers[0] === s ? "on " : "") + (room.seats[s] && room.seats[s].bot ? "bot" : "")},
         el("span", {class: "n"}, seatName(room, s)),
-        el("span", {class: "c"}, t("pr_tokens", {n: v.won[s]}) + (v.players > 1 ? " · ★" + v.jokers[s] : ""))));
+        el("span", {class: "c", "aria-label": t("pr_tokens", {n: v.won[s]}) + (v.players > 1 ? ", " + t("pr_jokers", {n: v.jokers[s]}) : "")},
+          el("span", {class: "pr-red"}, "●"), " " + v.won[s] + (v.players > 1 ? "  ★" + v.jokers[s] : ""))));
     }
   }
 
