@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 from flask_babel import lazy_gettext as _l
 
 from display.errors import MESSAGES, STATUS, ApiError
@@ -70,15 +70,21 @@ HINT_SLOW = _l("Je n'ai pas trouvé à temps : essayez de placer vous-même, ou 
 HINT_PIECE = _l("Par exemple, cette pièce va là (montrée sur le plateau).")
 
 
+def _bearer() -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
 @bp.get("/api/games/rooms/<code>/hint")
 def hint(code: str):
     """The solitaire's hint: ``{"solvable": true|false|null, "message": …}``; ``?show=1`` adds one piece of a
     solution. Computed from the seat's rack and board only; the search runs after the lock is released."""
-    from display.rooms import _seat_or_401, hub
-    h = hub()
+    h = current_app.extensions["loto_rooms"]     # the RoomsHub (display.rooms imports this module, not the reverse)
     with h.lock:
         room = h.call(h.lobby.get, code)
-        seat = _seat_or_401(room)
+        seat = room.seat_of(_bearer())
+        if seat is None:
+            raise ApiError("bad_token")
         h.lobby.touch(room, seat)
         if room.game_name != "points-rouges" or room.table_size() != 1:
             raise ApiError("not_solitaire")

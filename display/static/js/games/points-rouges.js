@@ -111,6 +111,7 @@
     }
     /* the spots of piece sid in rotation rot on board letter: cells key → {cells, move (the final move, if it is one)} */
     function spots(letter, sid, rot) {
+      if (solitaire) return freeSpots(letter, sid, rot);
       const out = new Map();
       const pattern = rotations(sid)[rot % rotations(sid).length];
       for (const m of open(letter)) {
@@ -125,11 +126,33 @@
       }
       return out;
     }
+    /* the solitaire is a puzzle: every spot where the piece fits on the points still free is offered (dead ends
+       included: "Reprendre les pièces" starts again); the last piece's spot plays the completion `legal` lists */
+    const byKey = new Map(places.map((m) => [m[1] + "#" + m[2].map(pieceKey).sort().join("|"), m]));
+    function freeSpots(letter, sid, rot) {
+      const out = new Map();
+      const b = v.boards.find((x) => x.letter === letter);
+      if (!b) return out;
+      const taken = new Set(b.covered.concat(...ui.draft.map((p) => p[1])));
+      const free = new Set(b.points.filter((p) => !taken.has(p)));
+      const dots = rotations(sid)[rot % rotations(sid).length].split(",").map(Number).map((i) => [Math.floor(i / 3), i % 3]);
+      for (let dr = 0; dr < 5; dr++) {
+        for (let dc = 0; dc < 5; dc++) {
+          const cells = dots.map(([r, c]) => (r + dr < 5 && c + dc < 5 ? (r + dr) * 5 + c + dc : -1)).sort((a, b) => a - b);
+          if (cells.some((p) => !free.has(p))) continue;
+          const key = letter + "#" + ui.draft.concat([[sid, cells]]).map(pieceKey).sort().join("|");
+          const move = byKey.get(key) || null;
+          if (!move && cells.length === free.size) continue;      // a full cover is always listed: never offer another
+          out.set(cells.join(","), {cells, move});
+        }
+      }
+      return out;
+    }
     const anyRot = (letter, sid) => rotations(sid).some((_, r) => spots(letter, sid, r).size > 0);
     const playable = (sid) => v.boards.some((b) => anyRot(b.letter, sid));
 
     // a thumb's first tap is saved: on its turn, the first playable piece is already picked, on a board where it goes
-    if (myTurn && places.length && ui.sel === null && !ui.swap) {
+    if (myTurn && (places.length || solitaire) && ui.sel === null && !ui.swap) {
       const first = [...new Set(rack.concat(jokers > 0 ? [JOKER] : []))].find((s) => left(s) > 0 && playable(s));
       if (first) { ui.sel = first; ui.rot = 0; }
     }
@@ -217,7 +240,7 @@
     if (ui.swap) {
       say.push(solitaire ? t("pr_swap_pick") : t("pr_stuck") + " " + t("pr_swap_pick"));
       if (solitaire) actions.append(el("button", {type: "button", class: "pr-btn", onclick: () => { ui.swap = false; ctx.render(); }}, t("pr_cancel")));
-    } else if (places.length) {
+    } else if (places.length || solitaire) {
       if (ui.sel !== null && rotations(ui.sel).length > 1) {
         actions.append(el("button", {type: "button", class: "pr-btn pr-rotate", "aria-label": t("pr_rotate"),
           onclick: () => { ui.rot = (ui.rot + 1) % rotations(ui.sel).length; ui.preview = null; ctx.render(); }}, t("pr_rotate")));
@@ -232,6 +255,8 @@
       if (ui.draft.length) {
         actions.append(el("button", {type: "button", class: "pr-btn", onclick: () => { ui.draft = []; ui.preview = null; ctx.render(); }}, t("pr_undo")));
       }
+    }
+    if (!ui.swap && (places.length || solitaire)) {
       if (ui.sel === null) say.push(t("pr_pick_piece"));
       else if (here.size) say.push(composing ? t("pr_compose_on", {n: ui.draft.length}) : t("pr_pick_spot"));
       else say.push(playable(ui.sel) ? t("pr_no_spot") : t("pr_no_spot_any"));
@@ -244,7 +269,7 @@
             ctx.render(); }},
         ui.compose ? t("pr_compose_off") : t("pr_compose")));
       }
-    } else if (!solitaire) {
+    } else if (!solitaire && !ui.swap) {
       say.push(swaps.length ? t("pr_stuck") : t("pr_stuck_pass"));
     }
     if (!ui.swap && swaps.length && solitaire) {
