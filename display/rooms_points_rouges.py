@@ -18,7 +18,7 @@ from hall.minigames.points_rouges.pieces import JOKER, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
 
 bp = Blueprint("rooms_points_rouges", __name__)
-HINT_NODES = 50_000      # ≈ 0.3 s of search on a Pi-class core; a real rack of 8 needs a few hundred at most
+HINT_NODES = 20_000      # ≈ 0.25 s on this 2-core VM when exhausted (≈ 1 s on a Pi 4 core); a real rack of 8 needs < 1 000
 
 STATUS.update({"not_solitaire": 409, "choose_board": 409})
 MESSAGES.update({
