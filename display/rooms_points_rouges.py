@@ -85,7 +85,10 @@ def hint(code: str):
         seat = room.seat_of(_bearer())
         if seat is None:
             raise ApiError("bad_token")
+        was_away = room.seats[seat].away
         h.lobby.touch(room, seat)
+        if was_away:
+            h.broadcast(room.code)      # the phone is back: the others see it
         if room.game_name != "points-rouges" or room.table_size() != 1:
             raise ApiError("not_solitaire")
         if room.status in ("over", "closed"):
@@ -102,7 +105,7 @@ def hint(code: str):
     body: dict[str, Any] = {"solvable": solvable, "board": letter,
                             "message": str(HINT_YES if solvable else HINT_NO if solvable is False else HINT_SLOW)}
     if cover and request.args.get("show") == "1":
-        sid, mask = cover[0]
+        sid, mask = next((row for row in cover if row[0] != JOKER), cover[0])    # a real piece rather than a joker
         body["piece"] = [sid, list(points_of(mask))]
         body["message"] = f"{body['message']} {HINT_PIECE}"
     return jsonify(body)
