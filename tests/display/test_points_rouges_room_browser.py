@@ -151,9 +151,11 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
         expect(page.locator("body.my-turn")).to_have_count(1)
         legal = seat_view(c, code, token)["legal"]
         move = choose(legal)
-        if move[0] == "place" and "rack" not in shots:
-            put_piece(page, move[1], move[2][0])
-            shot(page, "phone-1-rack-selected")
+        single = next((m for m in legal if m[0] == "place" and len(m[2]) == 1 and m[2][0][0] != "J"), None)
+        if single and "rack" not in shots:      # a piece picked and placed in preview, before playing the chosen move
+            put_piece(page, single[1], single[2][0])
+            assert json.loads(page.locator(".pr-go[data-move]").get_attribute("data-move")) == single
+            shot(page, "phone-1-rack-selected", full=True)
             shots.add("rack")
         if move[0] == "swap" and "swap" not in shots:
             shot(page, "phone-3-swap", full=True)
