@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from tests.display.conftest import LiveServer, make_room
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+COMPOSE_SHOT: list[bool] = []     # one screenshot of a composed completion per run
 GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600}, "server": {"host": "127.0.0.1"}}
 
 
@@ -86,8 +87,9 @@ def play_by_taps(page, move: list) -> None:
             page.locator(".pr-add").click()
             expect(page.locator(".pr-board.large .pr-pt.draft")).to_have_count(
                 sum(len(p[1]) for p in pieces[:i + 1]))
-        if len(pieces) > 1 and not (SHOTS / "points-rouges-phone-2-compose.png").exists():
+        if len(pieces) > 1 and not COMPOSE_SHOT:
             shot(page, "phone-2-compose", full=True)
+            COMPOSE_SHOT.append(True)
         put_piece(page, move[1], pieces[-1])
         button = page.locator(".pr-go[data-move]")
     elif move[0] == "swap":

@@ -67,9 +67,9 @@
 
   // ---------------------------------------------------------------- phone
   const ui = {version: -1, code: null, sel: null, rot: 0, board: null, draft: [], compose: false, preview: null,
-              swap: false, hint: null, hintPiece: null, hints: 0};
+              swap: false, hint: null, hintPiece: null, hints: 0, turned: false};
 
-  function resetTurn() { ui.draft = []; ui.preview = null; ui.swap = false; ui.compose = false; ui.hintPiece = null; }
+  function resetTurn() { ui.draft = []; ui.preview = null; ui.swap = false; ui.compose = false; ui.hintPiece = null; ui.turned = false; }
 
   function phone(ctx) {
     const {room, me, myTurn, table, controls} = ctx;
@@ -96,7 +96,7 @@
     const used = {};
     ui.draft.forEach(([sid]) => { used[sid] = (used[sid] || 0) + 1; });
     const left = (sid) => (sid === JOKER && !solitaire ? jokers : rack.filter((s) => s === sid).length) - (used[sid] || 0);
-    if (ui.sel !== null && left(ui.sel) <= 0) { ui.sel = null; ui.rot = 0; ui.preview = null; }
+    if (ui.sel !== null && left(ui.sel) <= 0) { ui.sel = null; ui.rot = 0; ui.preview = null; ui.turned = false; }
 
     // the moves still open on a board given the pieces composed so far
     const draftKeys = ui.draft.map(pieceKey);
@@ -160,7 +160,7 @@
       const where = v.boards.find((b) => anyRot(b.letter, ui.sel));
       if (where) ui.board = where.letter;
     }
-    if (myTurn && ui.sel !== null && ui.draft.length === 0 && spots(ui.board, ui.sel, ui.rot).size === 0) {
+    if (myTurn && ui.sel !== null && !ui.turned && spots(ui.board, ui.sel, ui.rot).size === 0) {   // turned to fit, once
       const r = rotations(ui.sel).findIndex((_, i) => spots(ui.board, ui.sel, i).size > 0);
       if (r >= 0) ui.rot = r;
     }
@@ -229,7 +229,7 @@
       rackBox.append(el("button", {type: "button", class: "pr-rack-piece" + (picked ? " on" : "") + (can ? " can" : "") + (spent ? " spent" : "") + (sid === JOKER ? " joker" : ""),
         "data-piece": sid, "aria-pressed": picked ? "true" : "false", disabled: spent || ui.swap,
         "aria-label": sid === JOKER ? t("pr_joker") : sid,
-        onclick: () => { if (ui.sel === sid) return; ui.sel = sid; ui.rot = 0; ui.preview = null; ctx.render(); }},
+        onclick: () => { if (ui.sel === sid) return; ui.sel = sid; ui.rot = 0; ui.preview = null; ui.turned = false; ctx.render(); }},
       figure, label ? el("small", {}, label) : null));
     }
     controls.append(el("div", {class: "pr-label"}, t("pr_rack")), rackBox);
@@ -243,7 +243,7 @@
     } else if (places.length || solitaire) {
       if (ui.sel !== null && rotations(ui.sel).length > 1) {
         actions.append(el("button", {type: "button", class: "pr-btn pr-rotate", "aria-label": t("pr_rotate"),
-          onclick: () => { ui.rot = (ui.rot + 1) % rotations(ui.sel).length; ui.preview = null; ctx.render(); }}, t("pr_rotate")));
+          onclick: () => { ui.rot = (ui.rot + 1) % rotations(ui.sel).length; ui.preview = null; ui.turned = true; ctx.render(); }}, t("pr_rotate")));
       }
       if (preview && preview.move) {
         actions.append(ctx.moveButton(preview.move, t("pr_place"), {class: "pr-btn pr-go"}));
