@@ -112,19 +112,28 @@
     /* the spots of piece sid in rotation rot on board letter: cells key → {cells, move (the final move, if it is one)} */
     function spots(letter, sid, rot) {
       if (solitaire) return freeSpots(letter, sid, rot);
-      const out = new Map();
-      const pattern = rotations(sid)[rot % rotations(sid).length];
+      const pattern = sid === JOKER ? "0" : rotations(sid)[rot % rotations(sid).length];
+      return spotIndex(letter).get(sid + "|" + pattern) || new Map();
+    }
+    /* one pass over a board's open moves per redraw (`legal` can hold thousands of completions with jokers):
+       shape|rotation → cells key → spot */
+    const indexes = {};
+    function spotIndex(letter) {
+      if (indexes[letter]) return indexes[letter];
+      const index = new Map();
       for (const m of open(letter)) {
         const rest = m[2].filter((p) => !draftKeys.includes(pieceKey(p)));
         for (const p of rest) {
-          if (p[0] !== sid || (sid !== JOKER && cellsPattern(p[1]) !== pattern)) continue;
-          const k = p[1].join(",");
-          const spot = out.get(k) || {cells: p[1], move: null};
+          const kind = p[0] + "|" + (p[0] === JOKER ? "0" : cellsPattern(p[1]));
+          if (!index.has(kind)) index.set(kind, new Map());
+          const at = index.get(kind), k = p[1].join(",");
+          const spot = at.get(k) || {cells: p[1], move: null};
           if (rest.length === 1) spot.move = m;
-          out.set(k, spot);
+          at.set(k, spot);
         }
       }
-      return out;
+      indexes[letter] = index;
+      return index;
     }
     /* the solitaire is a puzzle: every spot where the piece fits on the points still free is offered (dead ends
        included: "Reprendre les pièces" starts again); the last piece's spot plays the completion `legal` lists */
