@@ -67,9 +67,9 @@
 
   // ---------------------------------------------------------------- phone
   const ui = {version: -1, code: null, sel: null, rot: 0, board: null, draft: [], compose: false, preview: null,
-              swap: false, hint: null, hintPiece: null, hints: 0, turned: false};
+              swap: false, hint: null, hintPiece: null, hints: 0, turned: false, pinned: false};
 
-  function resetTurn() { ui.draft = []; ui.preview = null; ui.swap = false; ui.compose = false; ui.hintPiece = null; ui.turned = false; }
+  function resetTurn() { ui.draft = []; ui.preview = null; ui.swap = false; ui.compose = false; ui.hintPiece = null; ui.turned = false; ui.pinned = false; }
 
   function phone(ctx) {
     const {room, me, myTurn, table, controls} = ctx;
@@ -165,7 +165,7 @@
       const first = [...new Set(rack.concat(jokers > 0 ? [JOKER] : []))].find((s) => left(s) > 0 && playable(s));
       if (first) { ui.sel = first; ui.rot = 0; }
     }
-    if (myTurn && ui.sel !== null && ui.draft.length === 0 && !anyRot(ui.board, ui.sel)) {
+    if (myTurn && ui.sel !== null && ui.draft.length === 0 && !ui.pinned && !anyRot(ui.board, ui.sel)) {   // unless the player chose the board
       const where = v.boards.find((b) => anyRot(b.letter, ui.sel));
       if (where) ui.board = where.letter;
     }
@@ -183,7 +183,7 @@
       const button = el("button", {type: "button", class: "pr-thumb" + (chosen ? " on" : "") + (goes ? " goes" : "") + (done ? " done" : ""),
         "data-board": b.letter, "aria-pressed": chosen ? "true" : "false", "aria-label": boardLabel(b),
         disabled: ui.draft.length > 0 && !chosen,
-        onclick: () => { ui.board = b.letter; ui.preview = null; ctx.render(); }},
+        onclick: () => { ui.board = b.letter; ui.preview = null; ui.pinned = true; ctx.render(); }},
       el("span", {class: "pr-thumb-name"}, b.letter, el("small", {}, " " + b.value)), boardFigure(b, null, null, "small"));
       thumbs.append(button);
     }
@@ -238,7 +238,7 @@
       rackBox.append(el("button", {type: "button", class: "pr-rack-piece" + (picked ? " on" : "") + (can ? " can" : "") + (spent ? " spent" : "") + (sid === JOKER ? " joker" : ""),
         "data-piece": sid, "aria-pressed": picked ? "true" : "false", disabled: spent || ui.swap,
         "aria-label": sid === JOKER ? t("pr_joker") : sid,
-        onclick: () => { if (ui.sel === sid) return; ui.sel = sid; ui.rot = 0; ui.preview = null; ui.turned = false; ctx.render(); }},
+        onclick: () => { if (ui.sel === sid) return; ui.sel = sid; ui.rot = 0; ui.preview = null; ui.turned = false; ui.pinned = false; ctx.render(); }},
       figure, label ? el("small", {}, label) : null));
     }
     controls.append(el("div", {class: "pr-label"}, t("pr_rack")), rackBox);
