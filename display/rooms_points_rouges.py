@@ -59,7 +59,7 @@ STRINGS: dict[str, Any] = {
     "pr_pile": _l("Pioche : %(n)s"),
     "pr_stack": _l("%(n)s plateau(x) en réserve"),
     "pr_took": _l("%(name)s remporte le plateau %(letter)s : %(n)s jetons"),
-    "pr_new_board": _l("Nouveau plateau %(letter)s"),
+    "pr_new_board": _l("Nouveau plateau"),
     "pr_solitaire_won": _l("Figure terminée !"),
     "pr_solitaire_lost": _l("Plus d'échange possible : la figure reste incomplète."),
     "pr_star": _l("● jetons rouges · ★ jokers en main"),

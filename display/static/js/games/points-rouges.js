@@ -362,7 +362,7 @@
   }
 
   // ---------------------------------------------------------------- projector
-  let shownLetters = [];
+  let shownLetters = [], newLetters = [];
 
   function screen(ctx) {
     const {room, table, players, fresh} = ctx;
@@ -371,6 +371,7 @@
     const changed = fresh(key);
     const before = shownLetters;
     shownLetters = v.boards.map((b) => b.letter);
+    if (changed) newLetters = before.length ? shownLetters.filter((l) => !before.includes(l)) : [];
     const row = el("div", {class: "pr-screen-boards n" + v.boards.length});
     if (v.completed.length && !(room.status === "over" && v.players > 1)) {   // at the end the winner's banner says it
       const [s, letter] = v.completed[v.completed.length - 1];
@@ -387,11 +388,12 @@
       table.append(el("div", {class: "pr-took"}, t("pr_solitaire_lost")));
     }
     for (const b of v.boards) {
-      const arrive = changed && before.length > 0 && !before.includes(b.letter);
+      const arrive = changed && newLetters.includes(b.letter);
       row.append(el("figure", {class: "pr-screen-board" + (arrive ? " arrive" : ""), "data-board": b.letter},
         el("figcaption", {}, el("b", {}, b.letter), " " + t("pr_points", {n: b.value})),
         boardFigure(b, null, null, "screen"),
-        el("div", {class: "pr-screen-tokens", "aria-label": t("pr_tokens", {n: b.tokens})}, "● " + b.tokens)));
+        el("div", {class: "pr-screen-tokens"}, el("span", {"aria-label": t("pr_tokens", {n: b.tokens})}, "● " + b.tokens),
+          newLetters.includes(b.letter) ? el("span", {class: "pr-new"}, t("pr_new_board")) : null)));
     }
     if (v.phase === "choose") row.append(el("div", {class: "pr-took"}, t("pr_choose")));
     table.append(row);
