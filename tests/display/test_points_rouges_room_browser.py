@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.display.conftest import LiveServer, make_room
+from tests.display.test_screenshots import TEXT_AUDIT
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 COMPOSE_SHOT: list[bool] = []     # one screenshot of a composed completion per run
@@ -40,6 +41,7 @@ def phone(browser, lang: str = "fr-FR"):
 
 def shot(page, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("document.getAnimations().forEach((a) => a.finish())")   # no half-arrived board
     page.screenshot(path=str(SHOTS / f"points-rouges-{name}.png"), animations="disabled", full_page=full)
 
 
@@ -182,6 +184,9 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             reloaded = True
         if taps == 6:
             shot(projector, "projector-2-midgame")
+            # what this game draws on the projector, read from the back of the hall: size and contrast
+            audit = projector.evaluate(TEXT_AUDIT.replace("'body *'", "'#gs-table *, #gs-players *'"))
+            assert audit["minSize"] >= 28 and audit["minContrast"] >= 4.5, audit    # the red ● dots are the lowest
     else:
         pytest.fail("the game did not end in 7 minutes")
     print(f"points rouges: {taps} moves by taps, {composed} composed, {swapped} swaps")
