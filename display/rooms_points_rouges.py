@@ -1,18 +1,130 @@
 """The points rouges room's own part of the web (display/rooms.py holds what every room shares).
 
-``STRINGS`` are the sentences its phone and projector scripts (``static/js/games/``) read through ``Room.t``;
-``install`` may add routes of its own; ``openapi_paths`` declares them.
+``STRINGS`` are the sentences its phone and projector scripts (``static/js/games/points-rouges.js``) read
+through ``Room.t``; ``install`` adds the solitaire's hint, ``GET /api/games/rooms/<code>/hint``: whether the
+seat's own 8 pieces can complete its board, worked out by the exact-cover solver from what that seat sees
+(its rack and the board, never the pile), outside the hub's lock and within a node budget.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-STRINGS: dict[str, Any] = {}
+from flask import Blueprint, current_app, jsonify, request
+from flask_babel import lazy_gettext as _l
+
+from display.errors import MESSAGES, STATUS, ApiError
+from hall.minigames.points_rouges.pieces import JOKER, points_of
+from hall.minigames.points_rouges.solver import bounded_cover
+
+bp = Blueprint("rooms_points_rouges", __name__)
+HINT_NODES = 20_000      # ≈ 0.25 s on this 2-core VM when exhausted (≈ 1 s on a Pi 4 core); a real rack of 8 needs < 1 000
+
+STATUS.update({"not_solitaire": 409, "choose_board": 409})
+MESSAGES.update({
+    "not_solitaire": _l("L'indice n'existe qu'au solitaire."),
+    "choose_board": _l("Choisissez d'abord votre figure."),
+})
+
+STRINGS: dict[str, Any] = {
+    "pr_board": _l("Plateau %(letter)s"),
+    "pr_points": _l("%(n)s points"),
+    "pr_tokens": _l("%(n)s jeton(s) rouge(s)"),
+    "pr_jokers": _l("%(n)s joker(s)"),
+    "pr_joker": _l("Joker"),
+    "pr_rack": _l("Vos pièces"),
+    "pr_rotate": _l("↻ Tourner"),
+    "pr_place": _l("Poser ici"),
+    "pr_add": _l("Ajouter à la figure"),
+    "pr_pick_piece": _l("Touchez une pièce, puis un point vert du plateau."),
+    "pr_pick_spot": _l("Touchez un point vert : la pièce s'y pose."),
+    "pr_no_spot": _l("Cette pièce ne se pose pas ici : tournez-la ou changez de plateau."),
+    "pr_no_spot_any": _l("Cette pièce ne se pose nulle part pour l'instant."),
+    "pr_compose": _l("Compléter cette figure (plusieurs pièces)"),
+    "pr_compose_on": _l("Composez la figure : %(n)s pièce(s) posée(s), continuez jusqu'au dernier point."),
+    "pr_compose_off": _l("Revenir à une seule pièce"),
+    "pr_undo": _l("Reprendre les pièces"),
+    "pr_can_complete": _l("Vous pouvez terminer cette figure !"),
+    "pr_stuck": _l("Aucune pièce ne se pose."),
+    "pr_stuck_pass": _l("Aucune pièce ne se pose et la pioche est vide : passez votre tour."),
+    "pr_swap": _l("Échanger une pièce"),
+    "pr_swap_pick": _l("Touchez la pièce à rendre à la pioche : vous en tirez une autre."),
+    "pr_give": _l("Rendre"),
+    "pr_pass": _l("Passer mon tour"),
+    "pr_cancel": _l("Garder mes pièces"),
+    "pr_choose": _l("Choisissez votre figure (12 ou 16 points) :"),
+    "pr_hint": _l("Indice"),
+    "pr_hint_more": _l("Montrer une pièce"),
+    "pr_swaps": _l("Échanges : %(n)s"),
+    "pr_pile": _l("Pioche : %(n)s"),
+    "pr_stack": _l("%(n)s plateau(x) en réserve"),
+    "pr_took": _l("%(name)s remporte le plateau %(letter)s : %(n)s jetons"),
+    "pr_new_board": _l("Nouveau plateau"),
+    "pr_solitaire_won": _l("Figure terminée !"),
+    "pr_solitaire_lost": _l("Plus d'échange possible : la figure reste incomplète."),
+    "pr_star": _l("● jetons rouges · ★ jokers en main"),
+}
+HINT_YES = _l("Il existe une solution avec vos 8 pièces.")
+HINT_NO = _l("Aucune solution avec ces pièces : échangez-en une.")
+HINT_SLOW = _l("Je n'ai pas trouvé à temps : essayez de placer vous-même, ou redemandez.")
+HINT_PIECE = _l("Par exemple, cette pièce va là (montrée sur le plateau).")
+
+
+def _bearer() -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+@bp.get("/api/games/rooms/<code>/hint")
+def hint(code: str):
+    """The solitaire's hint: ``{"solvable": true|false|null, "message": …}``; ``?show=1`` adds one piece of a
+    solution. Computed from the seat's rack and board only; the search runs after the lock is released."""
+    h = current_app.extensions["loto_rooms"]     # the RoomsHub (display.rooms imports this module, not the reverse)
+    with h.lock:
+        room = h.call(h.lobby.get, code)
+        seat = room.seat_of(_bearer())
+        if seat is None:
+            raise ApiError("bad_token")
+        was_away = room.seats[seat].away
+        h.lobby.touch(room, seat)
+        if was_away:
+            h.broadcast(room.code)      # the phone is back: the others see it
+        if room.game_name != "points-rouges" or room.table_size() != 1:
+            raise ApiError("not_solitaire")
+        if room.status in ("over", "closed"):
+            raise ApiError("game_over" if room.status == "over" else "room_closed")
+        if room.status != "playing":
+            raise ApiError("not_started")
+        state = room.live.state
+        if not state.boards:
+            raise ApiError("choose_board")
+        letter, remaining, rack = state.boards[0].letter, state.boards[0].remaining, tuple(state.racks[seat])
+    counts = Counter(rack)
+    jokers = counts.pop(JOKER, 0)
+    solvable, cover = bounded_cover(remaining, counts, jokers, HINT_NODES)
+    body: dict[str, Any] = {"solvable": solvable, "board": letter,
+                            "message": str(HINT_YES if solvable else HINT_NO if solvable is False else HINT_SLOW)}
+    if cover and request.args.get("show") == "1":
+        sid, mask = next((row for row in cover if row[0] != JOKER), cover[0])    # a real piece rather than a joker
+        body["piece"] = [sid, list(points_of(mask))]
+        body["message"] = f"{body['message']} {HINT_PIECE}"
+    return jsonify(body)
 
 
 def install(app: Any, hub: Any) -> None:
-    """Routes of this game's own, if any (none yet)."""
+    """Register the hint's route."""
+    app.register_blueprint(bp)
 
 
 def openapi_paths() -> dict:
-    return {}
+    from display.openapi import _obj as obj
+    from display.openapi import _op as op
+    from display.openapi import _path, _query
+    code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),
+            _query("show", {"enum": ["0", "1"]}, "1 : montrer aussi une pièce d'une solution"))
+    ok = obj(solvable={"type": ["boolean", "null"]}, board={"type": "string"}, message={"type": "string"},
+             piece={"type": "array"})
+    return {"/api/games/rooms/{code}/hint": {"get": op(
+        "Solitaire Points Rouges : les 8 pièces de la place complètent-elles sa figure ? (jeton de place en Bearer)",
+        "seat", ok=ok, errors=("unknown_room", "bad_token", "not_solitaire", "not_started", "game_over",
+                               "room_closed", "choose_board"), params=code)}}

@@ -112,3 +112,54 @@ def hint(remaining: int, rack: Mapping[str, int], jokers: int = 0) -> tuple[tupl
         if cover is not None:
             return cover_cells(cover)
     return None
+
+
+class _OutOfBudget(Exception):
+    """The search visited more nodes than it was allowed."""
+
+
+def bounded_cover(remaining: int, rack: Mapping[str, int], jokers: int = 0,
+                  max_nodes: int = 200_000) -> tuple[bool | None, Cover | None]:
+    """Return ``(True, cover)``, ``(False, None)`` when ``remaining`` has no cover by the rack and jokers, or
+    ``(None, None)`` when the search gave up after ``max_nodes`` nodes (a hint must never stall the hall).
+
+    The same Algorithm X as :func:`solve`, counting its nodes; jokers last in each branch, so that a cover
+    with rack pieces is found first.
+    """
+    left = {sid: n for sid, n in rack.items() if sid != JOKER and n > 0}
+    left[JOKER] = jokers
+    rows = _rows_by_point(remaining, left, jokers)
+    for options in rows.values():
+        options.sort(key=lambda row: row[0] == JOKER)
+    chosen: list[tuple[str, int]] = []
+    nodes = 0
+
+    def search(points: int) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            raise _OutOfBudget
+        if not points:
+            return True
+        best_rows = None
+        for p in points_of(points):
+            fits = [(sid, m) for sid, m in rows[p] if left[sid] > 0 and m & points == m]
+            if best_rows is None or len(fits) < len(best_rows):
+                best_rows = fits
+                if not fits:
+                    return False
+        assert best_rows is not None   # points is not empty, so it has a point
+        for sid, mask in best_rows:
+            left[sid] -= 1
+            chosen.append((sid, mask))
+            if search(points & ~mask):
+                return True
+            chosen.pop()
+            left[sid] += 1
+        return False
+
+    try:
+        found = search(remaining)
+    except _OutOfBudget:
+        return None, None
+    return (True, tuple(chosen)) if found else (False, None)

@@ -1,0 +1,95 @@
+"""The solitaire hint's budget (display/rooms_points_rouges.py HINT_NODES): time and search nodes of
+``bounded_cover`` for random 8-piece racks on every 12- and 16-point board, and the time a search that
+exhausts the budget takes (the longest any phone can make the hint work).
+
+Also what a phone receives on its turn in a 2-player game (the `legal` list, the seat view): see seat_views.
+
+Run from the repository root:  python bench/bench_points_rouges_hint.py [--racks 2000] [--games 30]
+Not a test. The whole-endpoint figure adds one HTTP request and a lock taken for microseconds.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.stats import summary
+from display.rooms_points_rouges import HINT_NODES
+from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, SHAPE_IDS, SHAPES, all_pieces
+from hall.minigames.points_rouges.solver import bounded_cover
+from hall.minigames.points_rouges.state import SOLITAIRE_BOARDS
+
+
+def nodes_needed(remaining: int, rack: Counter, jokers: int) -> int:
+    """The smallest node budget (a power of two) under which the search answers."""
+    budget = 16
+    while bounded_cover(remaining, rack, jokers, budget)[0] is None:
+        budget *= 2
+    return budget
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--racks", type=int, default=2000, help="racks per board")
+    parser.add_argument("--games", type=int, default=30, help="2-player games for the seat views")
+    racks = parser.parse_args().racks
+    pieces = list(all_pieces())
+    for letter in SOLITAIRE_BOARDS:
+        rng = random.Random(letter)
+        ms, needed, solvable = [], [], 0
+        for _ in range(racks):
+            rack = Counter(rng.sample(pieces, 8))
+            jokers = rack.pop(JOKER, 0)
+            started = time.perf_counter()
+            found, _ = bounded_cover(BOARD_MASKS[letter], rack, jokers, HINT_NODES)
+            ms.append(1000 * (time.perf_counter() - started))
+            solvable += bool(found)
+            needed.append(nodes_needed(BOARD_MASKS[letter], rack, jokers))
+        print(summary(f"board {letter} ({bin(BOARD_MASKS[letter]).count('1')} pts), 8 random pieces", ms, width=40)
+              + f"  solvable {100 * solvable / racks:.1f} %  nodes needed ≤ {max(needed)}")
+    # the worst a phone can cause: a search that never ends by itself (25 points, only 2-dot pieces)
+    rack = Counter({sid: 3 for sid in SHAPE_IDS if len(SHAPES[sid]) == 2})
+    started = time.perf_counter()
+    answer = bounded_cover((1 << 25) - 1, rack, 0, HINT_NODES)
+    print(f"budget exhausted ({HINT_NODES} nodes): answer {answer[0]}, {1000 * (time.perf_counter() - started):.0f} ms")
+    seat_views(parser.parse_args().games)
+
+
+
+def seat_views(games: int) -> None:
+    """What a phone receives on its turn in 2-player games (seats play a random move keeping their jokers when
+    they can): the size of ``legal`` and of the seat view, and the time the room takes to build it (under the lock)."""
+    import json
+
+    from bench.stats import percentile
+    from hall.minigames.room import Lobby, LobbySettings
+    counts: list[float] = []
+    sizes: list[float] = []
+    ms: list[float] = []
+    for seed in range(games):
+        lobby = Lobby(LobbySettings(bot_delay_s=0, takeover_s=10), rng=random.Random(seed))
+        code = lobby.open("points-rouges", {"players": 2}).code
+        tokens = [lobby.join(code, f"P{i}")[2] for i in range(2)]
+        room = lobby.start(code)
+        rng = random.Random(seed)
+        while room.status == "playing":
+            seat = room.to_move()[0]
+            started = time.perf_counter()
+            view = room.seat_view(seat)
+            ms.append(1000 * (time.perf_counter() - started))
+            counts.append(len(view["legal"]))
+            sizes.append(len(json.dumps(view)) / 1024)
+            thrifty = [m for m in view["legal"] if not (m[0] == "place" and any(p[0] == JOKER for p in m[2]))]
+            lobby.play(code, tokens[seat], rng.choice(thrifty or view["legal"]), room.match.version)
+    for name, values, unit in (("legal moves", counts, ""), ("seat view size", sizes, " KiB"), ("build time", ms, " ms")):
+        print(f"2 players, {games} games, {name:<15} p50 {percentile(values, 50):8.1f}{unit}  "
+              f"p99 {percentile(values, 99):8.1f}{unit}  max {max(values):8.1f}{unit}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+"""The Loto Points Rouges room without the web: its options and refusals, racks that never leak, the journal
+replay, and the solitaire hint's solver (``bounded_cover``) against a brute-force oracle."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hall.minigames.base import Refused
+from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, PLACEMENTS, SHAPE_IDS, SHAPES, points_of
+from hall.minigames.points_rouges.solver import bounded_cover
+from hall.minigames.room import Lobby, LobbySettings
+from hall.minigames.room_store import RoomStore, open_lobby
+
+FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
+
+
+def refused(code: str):
+    return pytest.raises(Refused, match=f"^{code}")
+
+
+def table(players: int, people: int, seed: int = 1) -> tuple[Lobby, str, list[str]]:
+    lobby = Lobby(FAST, rng=random.Random(seed))
+    code = lobby.open("points-rouges", {"players": players}).code
+    tokens = [lobby.join(code, f"P{i}")[2] for i in range(people)]
+    lobby.start(code)
+    return lobby, code, tokens
+
+
+@pytest.mark.parametrize("options", [{"players": 0}, {"players": 5}, {"players": "2"}, {"players": 2.0},
+                                     {"solitaire_max_swaps": -1}, {"solitaire_max_swaps": 201},
+                                     {"solitaire_max_swaps": True}, {"jokers": 3}])
+def test_bad_options_are_refused_and_open_nothing(options):
+    lobby = Lobby(FAST, rng=random.Random(1))
+    with refused("bad_options"):
+        lobby.open("points-rouges", options)
+    assert lobby.rooms == {}
+
+
+def test_a_fifth_player_is_refused_and_a_solitaire_is_one_seat():
+    lobby = Lobby(FAST, rng=random.Random(1))
+    code = lobby.open("points-rouges", {"players": 2}).code
+    for i in range(4):
+        lobby.join(code, f"P{i}")
+    with refused("room_full"):
+        lobby.join(code, "Cinq")
+    solo = lobby.open("points-rouges", {"players": 1}).code
+    lobby.join(solo, "Lucie")
+    room = lobby.start(solo)
+    assert len(room.seats) == 1 and not room.seats[0].bot
+    assert room.public()["view"]["phase"] == "choose"
+
+
+def test_moves_not_listed_are_refused_and_change_nothing():
+    lobby, code, tokens = table(2, 2, seed=4)
+    room = lobby.get(code)
+    seat = room.to_move()[0]
+    view = room.seat_view(seat)
+    before = (room.match.version, json.dumps(room.public()), json.dumps(view))
+    place = next(m for m in view["legal"] if m[0] == "place")
+    letter = place[1]
+    absent = next(s for s in SHAPE_IDS if s not in view["my_rack"])
+    cells = list(points_of(PLACEMENTS[absent][0]))
+    other = next(b for b in room.public()["view"]["boards"] if b["letter"] != letter)["letter"]
+    bad = [
+        ["place", letter, [[absent, cells]]],                       # a piece not on the rack
+        ["place", other, place[2]] if ["place", other, place[2]] not in view["legal"] else ["pass"],
+        ["place", letter, [[place[2][0][0], [99, 100]]]],          # off the lattice
+        ["swap", view["my_rack"][0]],                               # no voluntary swap while a piece fits (P9)
+        ["pass"], ["choose", "C"], "place", None, {"place": letter},
+    ]
+    for move in bad:
+        with refused("illegal_move"):
+            lobby.play(code, tokens[seat], move, room.match.version)
+    with refused("not_your_turn"):
+        lobby.play(code, tokens[1 - seat], place, room.match.version)
+    with refused("stale_version"):
+        lobby.play(code, tokens[seat], place, room.match.version - 1)
+    assert (room.match.version, json.dumps(room.public()), json.dumps(room.seat_view(seat))) == before
+    lobby.play(code, tokens[seat], place, room.match.version)
+    assert room.match.version > before[0]
+
+
+def test_a_completion_sent_in_another_order_than_listed_is_refused():
+    """Moves are compared with `legal` as canonical JSON: a phone must send the listed move itself."""
+    lobby, code, tokens = table(1, 1, seed=2)
+    room = lobby.get(code)
+    lobby.play(code, tokens[0], ["choose", "F"], room.match.version)
+    for _ in range(40):
+        view = room.seat_view(0)
+        completions = [m for m in view["legal"] if m[0] == "place" and len(m[2]) > 1]
+        if completions:
+            break
+        lobby.play(code, tokens[0], next(m for m in view["legal"] if m[0] == "swap"), room.match.version)
+    else:
+        pytest.skip("no completion within 40 swaps for this seed")
+    move = completions[0]
+    with refused("illegal_move"):
+        lobby.play(code, tokens[0], ["place", move[1], list(reversed(move[2]))], room.match.version)
+    lobby.play(code, tokens[0], move, room.match.version)
+    assert room.status == "over" and room.outcome()["winners"] == [0]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(1, 4), steps=st.integers(0, 60))
+def test_no_view_holds_another_rack_nor_the_pile_order(seed, players, steps):
+    lobby, code, tokens = table(players, players, seed)
+    room = lobby.get(code)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if room.status != "playing":
+            break
+        seat = room.to_move()[0]
+        lobby.play(code, tokens[seat], rng.choice(room.seat_view(seat)["legal"]), room.match.version)
+    state = room.match.state
+    public_room = room.public()
+    public, shown = public_room["view"], json.dumps(public_room)
+    assert "my_rack" not in public and "racks" not in public and "held" not in public
+    assert public["pile"] == len(state.pile) and public["rack_sizes"] == [len(r) for r in state.racks]
+    for seat in range(players):
+        view = room.seat_view(seat)
+        own = set(view) - set(public)
+        assert own <= {"seat", "my_rack", "name", "away", "version", "legal"}
+        assert all(view[key] == public[key] for key in public)     # the rest is the public table, no more
+        assert view["my_rack"] == list(state.racks[seat])
+        others = Counter(p for s, r in enumerate(state.racks) if s != seat for p in r)
+        held = Counter(state.racks[seat])
+        if not room.game.to_move(state) or seat not in room.to_move():
+            assert view["legal"] == []
+        for move in view["legal"]:                                  # moves use only the seat's own pieces
+            if move[0] == "place":
+                used = Counter(sid for sid, _ in move[2] if sid != JOKER or players == 1)
+                assert not used - held, (move, held, others)
+            elif move[0] == "swap":
+                assert move[1] in held
+    if len(state.pile) >= 2:
+        assert json.dumps(list(state.pile))[1:-1] not in shown          # the pile's content is nowhere
+    assert '"log"' not in shown and '"piece"' not in shown
+
+
+def test_a_points_rouges_room_is_replayed_from_its_journal(tmp_path):
+    from hall.minigames.room_store import FILE_NAME
+    store = RoomStore(tmp_path / FILE_NAME)
+    lobby = Lobby(FAST, journal=store.append, rng=random.Random(7))
+    code = lobby.open("points-rouges", {"players": 3}).code
+    tokens = [lobby.join(code, n)[2] for n in ("Ana", "Bea")]
+    lobby.start(code)
+    room = lobby.get(code)
+    for _ in range(12):
+        if room.status != "playing":
+            break
+        seat = room.to_move()[0]
+        if seat < 2:
+            lobby.play(code, tokens[seat], room.seat_view(seat)["legal"][0], room.match.version)
+        else:
+            assert lobby.step(code, 0.0)
+    assert room.match.version > 12
+    store.close()
+    again, store2 = open_lobby(tmp_path, FAST)
+    try:
+        replayed = again.get(code)
+        assert replayed.public() == room.public()
+        assert [replayed.seat_view(s) for s in range(3)] == [room.seat_view(s) for s in range(3)]
+    finally:
+        store2.close()
+
+
+# ---------------------------------------------------------------- the hint's solver against brute force
+def oracle(remaining: int, rack: Counter, jokers: int) -> bool:
+    """Whether some sub-multiset of the rack's pieces, each placed anywhere, covers ``remaining`` exactly."""
+    need = bin(remaining).count("1")
+    pieces = [sid for sid, n in rack.items() for _ in range(n)] + [JOKER] * jokers
+    for size in range(1, len(pieces) + 1):
+        for chosen in set(itertools.combinations(sorted(pieces), size)):
+            if sum(1 if s == JOKER else len(SHAPES[s]) for s in chosen) != need:
+                continue
+            spots = [[m for m in PLACEMENTS[s] if m & remaining == m] for s in chosen]
+            for combo in itertools.product(*spots):
+                covered = 0
+                for m in combo:
+                    if covered & m:
+                        break
+                    covered |= m
+                else:
+                    if covered == remaining:
+                        return True
+    return False
+
+
+@settings(max_examples=60, deadline=None)
+@given(letter=st.sampled_from(["N", "L", "M"]), seed=st.integers(0, 1 << 30), size=st.integers(1, 5),
+       covered=st.integers(0, 3))
+def test_the_hint_agrees_with_brute_force_on_small_boards(letter, seed, size, covered):
+    rng = random.Random(seed)
+    points = list(points_of(BOARD_MASKS[letter]))
+    remaining = BOARD_MASKS[letter]
+    for p in rng.sample(points, covered):
+        remaining &= ~(1 << p)
+    rack = Counter(rng.choice(SHAPE_IDS) for _ in range(size))
+    jokers = rng.choice([0, 0, 1, 2])
+    expected = oracle(remaining, rack, jokers)
+    found, cover = bounded_cover(remaining, rack, jokers)
+    assert found is expected
+    if found:
+        assert cover is not None
+        union = 0
+        for sid, mask in cover:
+            assert not union & mask and mask & remaining == mask
+            union |= mask
+        assert union == remaining
+        used = Counter(s for s, _ in cover if s != JOKER)
+        assert not used - rack and sum(s == JOKER for s, _ in cover) <= jokers
+
+
+def test_the_hint_gives_up_within_its_budget():
+    whole = BOARD_MASKS["A"]
+    rack = Counter({sid: 3 for sid in SHAPE_IDS})
+    assert bounded_cover(whole, rack, 0, max_nodes=5) == (None, None)
+    assert bounded_cover(whole, rack, 0)[0] is True
+    assert bounded_cover(BOARD_MASKS["N"], Counter(), 0) == (False, None)
