@@ -1,17 +1,19 @@
 """Loto Points Rouges in Debian's Chromium: two 360×640 phones play a whole 4-player game by taps (pick a piece,
 turn it, pick a board, tap a green point, "Poser ici" — the last tap a ``data-move`` control), bots in the other
-seats, one phone composes a multi-piece completion when it can, one reloads and keeps its seat; the projector
+seats, the phones lay figures of several pieces one at a time when the bot's choice says so, one reloads and keeps its seat; the projector
 shows the boards and names the winner; a solitaire phone asks for the hint and reads the sentence.
 Screenshots of the steps go to docs/screenshots/points-rouges-*.png (looked at, kept with the docs)."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from hall.minigames.room import jsonable
 from tests.display.conftest import LiveServer, make_room
 from tests.display.test_screenshots import TEXT_AUDIT
 
@@ -78,21 +80,21 @@ def put_piece(page, board: str, piece: list) -> None:
 
 
 def play_by_taps(page, move: list) -> None:
-    """Compose ``move`` on the phone by taps; the last tap is the data-move button that sends it."""
-    if move[0] == "place":
+    """Play ``move`` on the phone by taps; the last tap is the data-move button that sends it."""
+    if move[0] == "place":                   # one piece, or the solitaire's whole figure composed on the phone
         pieces = move[2]
-        if len(pieces) > 1 and page.locator(".pr-compose").count() and \
-                page.locator(".pr-compose").get_attribute("aria-pressed") != "true":
-            page.locator(".pr-compose").click()
         for i, piece in enumerate(pieces[:-1]):
             put_piece(page, move[1], piece)
             page.locator(".pr-add").click()
             expect(page.locator(".pr-board.large .pr-pt.draft")).to_have_count(
                 sum(len(p[1]) for p in pieces[:i + 1]))
-        if len(pieces) > 1 and not COMPOSE_SHOT:
-            shot(page, "phone-2-compose", full=True)
-            COMPOSE_SHOT.append(True)
         put_piece(page, move[1], pieces[-1])
+        button = page.locator(".pr-go[data-move]")
+    elif move[0] == "add":                   # P7: one piece of a figure (the first one opens the figure mode)
+        compose = page.locator(".pr-compose")
+        if compose.count() and compose.get_attribute("aria-pressed") != "true":
+            compose.click()
+        put_piece(page, move[1], move[2])
         button = page.locator(".pr-go[data-move]")
     elif move[0] == "swap":
         button = page.locator(f".pr-rack-piece.give[data-piece='{move[1]}']").first
@@ -102,12 +104,13 @@ def play_by_taps(page, move: list) -> None:
     button.click()
 
 
-def choose(legal: list) -> list:
-    """The move the test plays: a multi-piece completion when there is one, a swap, else the first placement."""
-    multi = [m for m in legal if m[0] == "place" and len(m[2]) > 1]
-    if multi:
-        return multi[0]
-    return next((m for m in legal if m[0] == "place"), next((m for m in legal if m[0] == "swap"), legal[0]))
+def choose(hall_live, code: str, seat: int, legal: list) -> list:
+    """The move the test plays: the engine's own bot's choice for that seat (it lays figures of several pieces
+    one at a time), which must be one of the seat's `legal` moves."""
+    room = hall_live.app.extensions["loto_rooms"].lobby.rooms[code]
+    move = jsonable(room.game.bots["default"](room.match.state, seat, random.Random(seat)))
+    assert move in legal, move
+    return move
 
 
 def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
@@ -158,7 +161,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
         page.wait_for_function(f"window.roomVersion >= {room['version']}", timeout=20_000)
         expect(page.locator("body.my-turn")).to_have_count(1)
         legal = seat_view(c, code, token)["legal"]
-        move = choose(legal)
+        move = choose(r, code, movers[0], legal)
         single = next((m for m in legal if m[0] == "place" and len(m[2]) == 1 and m[2][0][0] != "J"), None)
         if single and "rack" not in shots:      # a piece picked and placed in preview, before playing the chosen move
             put_piece(page, single[1], single[2][0])
@@ -170,11 +173,20 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             shots.add("swap")
         version = room["version"]
         play_by_taps(page, move)
-        if move[0] == "place" and len(move[2]) > 1 and "compose" not in shots:
+        if move[0] == "add" and "compose" not in shots:
             shots.add("compose")
         page.wait_for_function(f"window.roomVersion > {version}")
         taps += 1
-        composed += move[0] == "place" and len(move[2]) > 1
+        composed += move[0] == "add"
+        after = c.get(f"/api/games/rooms/{code}").get_json()
+        if after["view"]["staged"] and not COMPOSE_SHOT:        # a figure being laid: the phone and the hall see it
+            page.wait_for_function(f"window.roomVersion >= {after['version']}")
+            laid = sum(len(cells) for _, cells in after["view"]["staged"])
+            expect(page.locator(".pr-board.large .pr-pt.draft")).to_have_count(laid)
+            expect(projector.locator(".pr-screen-board.laying .pr-pt.draft")).to_have_count(laid)
+            shot(page, "phone-2-compose", full=True)
+            shot(projector, "projector-4-figure-laid")
+            COMPOSE_SHOT.append(True)
         swapped += move[0] == "swap"
         if taps == 4 and not reloaded:
             page.reload()

@@ -21,6 +21,7 @@ from hall.minigames.points_rouges.pieces import (
     shape_of,
 )
 from hall.minigames.points_rouges.rules import apply, chance, is_legal, legal_moves, outcome, setup, to_move
+from hall.minigames.points_rouges.rules import view as view_of
 from hall.minigames.points_rouges.rules import normalise as normalise_move
 from hall.minigames.points_rouges.state import Board, PointsRougesOptions
 from hall.minigames.registry import get_game
@@ -108,23 +109,62 @@ def test_P6_a_piece_lands_whole_on_uncovered_blue_points_of_one_board_in_any_rot
     assert board.tokens == 3 and after.pot == 166 - 2 and sorted(after.racks[0]) == ["S00", "S01", "S06", "S06"]
 
 
+def add(board, piece):
+    return ("add", board, piece)
+
+
 def test_P7_several_pieces_only_to_complete_a_board_and_the_completer_takes_every_token():
     state = table(covered={"N": (0, 2)})
-    partial = place("N", ("S01", (10, 12)), ("S00", (20, 22)))  # S00 is `oo`, not `o.o`
-    assert not is_legal(state, 0, partial)
-    assert not is_legal(state, 0, place("N", ("S01", (10, 12)), ("J", (20,))))  # 22 left: not complete
-    done = place("N", ("S01", (10, 12)), ("S01", (20, 22)))
-    assert is_legal(state, 0, done) and done in legal_moves(state, 0)
-    after = apply(state, 0, done)
+    # several pieces at once are never a move at a table: they are laid one at a time
+    assert not is_legal(state, 0, place("N", ("S01", (10, 12)), ("S01", (20, 22))))
+    assert not any(m[0] == "place" and len(m[2]) > 1 for m in legal_moves(state, 0))
+    first = add("N", ("S01", (10, 12)))
+    assert is_legal(state, 0, first) and first in legal_moves(state, 0)
+    begun = apply(state, 0, first)
+    assert to_move(begun) == (0,) and begun.staged == (("S01", (10, 12)),) and begun.staged_on == "N"
+    assert begun.racks == state.racks and begun.boards == state.boards     # nothing is placed until complete
+    legal = legal_moves(begun, 0)
+    assert ("take_back",) in legal and all(m[0] == "add" and m[1] == "N" for m in legal if m != ("take_back",))
+    assert not is_legal(begun, 0, place("K", ("S06", (0, 1)))) and not is_legal(begun, 0, ("pass",))
+    assert not is_legal(begun, 0, add("N", ("S01", (10, 12))))           # the same points twice
+    assert not is_legal(begun, 0, add("N", ("S00", (20, 21))))           # 21 is not blue
+    after = apply(begun, 0, add("N", ("S01", (20, 22))))                   # the last piece completes it
     assert after.won == (6, 0) and "N" not in [b.letter for b in after.boards] and after.completed == ((0, "N"),)
+    assert after.staged == () and Counter(after.racks[0]) == Counter(state.racks[0]) - Counter({"S01": 2})
     assert to_move(after) == (CHANCE,) and chance(after, __import__("random").Random(1))[0] == "board"
+
+
+def test_P7_a_figure_begun_may_be_taken_back_a_few_times_then_a_single_piece_is_placed():
+    state = table(covered={"N": (0, 2)})
+    for _ in range(3):
+        begun = apply(state, 0, add("N", ("S01", (10, 12))))
+        state = apply(begun, 0, ("take_back",))
+        assert state.staged == () and state.racks == begun.racks and to_move(state) == (0,)
+    assert not any(m[0] == "add" for m in legal_moves(state, 0))           # MAX_TAKE_BACKS reached
+    assert not is_legal(state, 0, add("N", ("S01", (10, 12))))
+    after = apply(state, 0, place("N", ("S01", (10, 12))))
+    assert after.take_backs == 0 and after.turn == 1
+
+
+def test_P7_a_piece_that_completes_a_board_alone_is_a_place_not_an_add():
+    state = table(covered={"N": (0, 2, 10, 12)})
+    assert place("N", ("S01", (20, 22))) in legal_moves(state, 0)
+    assert add("N", ("S01", (20, 22))) not in legal_moves(state, 0)
+
+
+def test_P7_the_view_shows_the_figure_begun_to_everyone():
+    begun = apply(table(covered={"N": (0, 2)}), 0, add("N", ("S01", (10, 12))))
+    for seat in (None, 0, 1):
+        view = view_of(begun, seat)
+        assert view["staged"] == [["S01", [10, 12]]] and view["staged_on"] == "N"
 
 
 def test_P7_an_untouched_board_may_be_completed_in_one_turn():
     state = table(racks=(("S01", "S01", "S01", "S00", "S00"), ("S05",) * 5), jokers=(0, 1))
-    move = place("N", ("S01", (0, 2)), ("S01", (10, 12)), ("S01", (20, 22)))
-    assert is_legal(state, 0, move)
-    assert apply(state, 0, move).won[0] == 6
+    for piece in (("S01", (0, 2)), ("S01", (10, 12))):
+        assert is_legal(state, 0, add("N", piece))
+        state = apply(state, 0, add("N", piece))
+    assert apply(state, 0, add("N", ("S01", (20, 22)))).won[0] == 6
 
 
 def test_P7_with_the_stack_empty_play_goes_on_with_fewer_boards():

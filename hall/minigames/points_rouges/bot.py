@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from hall.minigames.points_rouges.pieces import BOARD_VALUES, JOKER, PLACEMENTS, SHAPES, points_of
 from hall.minigames.points_rouges.solver import Cover, cover_cells, first_cover
-from hall.minigames.points_rouges.state import PRState
+from hall.minigames.points_rouges.state import MAX_TAKE_BACKS, PRState, board_on_table, staged_mask, unstaged
 
 JOKER_COST = 2.5  # tokens a joker is worth kept for a bigger board later (seed: "18 ou 16 points plutôt que 6")
 MIN_JOKER_GAIN = 1.0
@@ -90,20 +90,47 @@ def _solitaire(state: PRState, rng: random.Random) -> tuple:
     return ("swap", min(shaped, key=lambda s: (_flexibility(state, s) - 3 * rack[s], s)))
 
 
+def _continue_figure(state: PRState, seat: int) -> tuple:
+    """Return the next piece of the figure begun this turn (P7), or take the pieces back if none completes it."""
+    board = board_on_table(state, state.staged_on)
+    rack, jokers = unstaged(state, seat)
+    cover = cheapest_cover(board.remaining & ~staged_mask(state), rack, jokers) if board is not None else None
+    if cover is None:
+        return ("take_back",)
+    sid, mask = cover[0]
+    return ("add", state.staged_on, (sid, points_of(mask)))
+
+
+def _one_step(state: PRState, move: tuple) -> tuple:
+    """A completion of several pieces is laid one piece at a time (P7): its first piece; else the move itself."""
+    if move[0] == "place" and len(move[2]) > 1 and not state.solitaire:
+        return ("add", move[1], move[2][0])
+    return move
+
+
 def bot(state: PRState, seat: int, rng: random.Random) -> tuple:
     """Return the bot's move for ``seat``: always a legal one."""
     if state.phase == "choose":
         return ("choose", SOLITAIRE_CHOICE)
     if state.solitaire:
         return _solitaire(state, rng)
+    if state.staged:                       # a figure begun (by this bot, or by a phone it plays for)
+        return _continue_figure(state, seat)
+    return _one_step(state, _table_move(state, seat, rng))
+
+
+def _table_move(state: PRState, seat: int, rng: random.Random) -> tuple:
+    """The bot's choice at a table, a completion of several pieces given whole."""
     rack = Counter(state.racks[seat])
     jokers = state.jokers[seat]
     completion = _best_completion(state, seat, rack, jokers)
-    if completion is not None:
+    if completion is not None and (len(completion[1][2]) == 1 or state.take_backs < MAX_TAKE_BACKS):
         return completion[1]
     move = _safest_placement(state, seat, sorted(rack), rng)
     if move is None and jokers:  # P9: stuck with a joker, so a joker must be played: better in a completion
         completion = _best_completion(state, seat, rack, jokers, free_jokers=1)
+        if completion is not None and len(completion[1][2]) > 1 and state.take_backs >= MAX_TAKE_BACKS:
+            completion = None
         move = completion[1] if completion else _safest_placement(state, seat, [JOKER], rng)
     if move is not None:
         return move

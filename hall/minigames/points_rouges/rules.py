@@ -1,7 +1,9 @@
 """Loto Points Rouges for 2–4 players, and the solitaire patience for 1 (RULES §5, P1–P11): a pure engine.
 
-Moves: ``("place", board, ((shape, cells), ...))`` — one piece, or several that complete the board (P7);
-a joker is ``("J", (point,))``; ``("swap", shape)`` and ``("pass",)`` for a stuck player without jokers (P9);
+Moves: ``("place", board, ((shape, cells),))`` — one piece; several pieces that complete a board (P7) are laid
+one at a time, ``("add", board, (shape, cells))``, the figure completed by the last one (until then the pieces
+stay the player's: ``("take_back",)`` returns them, at most ``MAX_TAKE_BACKS`` times a turn); the solitaire's
+figure is played at once, ``("place", board, ((shape, cells), ...))`` (P11); a joker is ``("J", (point,))``; ``("swap", shape)`` and ``("pass",)`` for a stuck player without jokers (P9);
 ``("choose", board)`` opens a solitaire. Chance moves: ``("board", letter)`` and ``("piece", seat, piece)``.
 """
 from __future__ import annotations
@@ -27,6 +29,7 @@ from hall.minigames.points_rouges.pieces import (
 from hall.minigames.points_rouges.solver import cover_cells, solve
 from hall.minigames.points_rouges.state import (
     JOKERS_DEALT,
+    MAX_TAKE_BACKS,
     SOLITAIRE_BOARDS,
     TABLE_BOARDS,
     Board,
@@ -38,6 +41,8 @@ from hall.minigames.points_rouges.state import (
     canonical_pieces,
     placement_error,
     rack_size,
+    staged_mask,
+    unstaged,
 )
 
 __all__ = ["RULES", "PointsRougesOptions", "PRState"]
@@ -161,6 +166,29 @@ def completions(state: PRState, seat: int, board: Board) -> list[tuple]:
     return [("place", board.letter, cover_cells(c)) for c in solve(remaining, counts, jokers)]
 
 
+def figure_moves(state: PRState, seat: int) -> list[tuple]:
+    """Return the ``("add", board, piece)`` moves: one more piece towards completing a board this turn (P7).
+
+    With nothing laid yet, any board and any placement that does not complete it alone (that one is a plain
+    ``place``); then only the board begun. A board with more points left than the pieces still in hand can
+    cover is not offered. Never a search: the list grows with the placements, not with the ways to cover."""
+    rack, jokers = unstaged(state, seat)
+    laid = staged_mask(state)
+    boards = [b for b in state.boards if b.letter == state.staged_on] if state.staged else list(state.boards)
+    moves = []
+    for board in boards:
+        free = board.remaining & ~laid
+        fits = {sid: [m for m in PLACEMENTS[sid] if m & free == m] for sid in sorted(rack)}
+        if jokers > 0:
+            fits[JOKER] = [m for m in PLACEMENTS[JOKER] if m & free == m]
+        capacity = sum(len(SHAPES[sid]) * rack[sid] for sid in rack if fits[sid]) + jokers
+        if bin(free).count("1") > capacity:
+            continue       # the pieces in hand that fit here cannot cover what is left of it
+        for sid, masks in fits.items():
+            moves += [("add", board.letter, (sid, points_of(m))) for m in masks if state.staged or m != free]
+    return moves
+
+
 def legal_moves(state: PRState, seat: int) -> list[tuple]:
     """Return every legal move of ``seat`` now (placements, completions, or a stuck player's swap/pass)."""
     if seat not in to_move(state) or seat == CHANCE:
@@ -172,9 +200,11 @@ def legal_moves(state: PRState, seat: int) -> list[tuple]:
         if state.swaps < state.options.solitaire_max_swaps and state.pile:
             moves += [("swap", sid) for sid in sorted(set(state.racks[seat]))]
         return moves
+    if state.staged:
+        return figure_moves(state, seat) + [("take_back",)]
     moves = single_placements(state, seat)
-    for board in state.boards:
-        moves += [m for m in completions(state, seat, board) if len(m[2]) > 1]
+    if state.take_backs < MAX_TAKE_BACKS:
+        moves += figure_moves(state, seat)
     if moves:
         return moves
     stuck: list[tuple] = [("pass",)]
@@ -188,6 +218,9 @@ def normalise(move: Move) -> Move:
     if isinstance(move, (list, tuple)) and len(move) == 3 and move[0] == "place":
         pieces = canonical_pieces(move[2])
         return ("place", move[1], pieces if pieces is not None else ())
+    if isinstance(move, (list, tuple)) and len(move) == 3 and move[0] == "add":
+        piece = canonical_pieces([move[2]]) if isinstance(move[2], (list, tuple)) and len(move[2]) == 2 else None
+        return ("add", move[1], piece[0] if piece is not None else ())
     if isinstance(move, list):
         return tuple(move)
     return move
@@ -206,7 +239,13 @@ def is_legal(state: PRState, seat: int, move: Move) -> bool:
     kind = move[0]
     if state.phase == "choose":
         return move in [("choose", b) for b in SOLITAIRE_BOARDS]
+    if kind == "take_back" or state.staged:
+        return move == ("take_back",) and bool(state.staged) or kind == "add" and move in figure_moves(state, seat)
+    if kind == "add":
+        return state.take_backs < MAX_TAKE_BACKS and move in figure_moves(state, seat)
     if kind == "place" and len(move) == 3:
+        if not state.solitaire and len(move[2]) != 1:
+            return False       # P7 with several pieces: laid one at a time ("add"), never all at once
         return placement_error(state, seat, move[1], move[2]) is None
     if state.solitaire:
         return (kind == "swap" and len(move) == 2 and move[1] in state.racks[seat] and bool(state.pile)
@@ -254,7 +293,7 @@ def _end_turn(state: PRState) -> PRState:
         return replace(state, phase="over", reason="no boards left")
     if state.passes >= state.players:
         return replace(state, phase="over", reason="nobody can move")
-    return replace(state, turn=(state.turn + 1) % state.players)
+    return replace(state, turn=(state.turn + 1) % state.players, take_backs=0)
 
 
 def apply(state: PRState, seat: int, move: Move) -> PRState:
@@ -267,6 +306,15 @@ def apply(state: PRState, seat: int, move: Move) -> PRState:
         return replace(state, phase="play", boards=(Board(move[1]),), stack=())
     if kind == "place":
         return _end_turn(_place(state, seat, move[1], move[2]))
+    if kind == "add":
+        staged = state.staged + (move[2],)
+        board = board_on_table(state, move[1])
+        assert board is not None   # checked legal: the board is on the table
+        if mask_of([p for _, cells in staged for p in cells]) == board.remaining:   # the figure is complete
+            return _end_turn(_place(replace(state, staged=(), staged_on=""), seat, move[1], staged))
+        return replace(state, staged=staged, staged_on=move[1])
+    if kind == "take_back":
+        return replace(state, staged=(), staged_on="", take_backs=state.take_backs + 1)
     if kind == "swap":  # exchanged against a piece *of the pile*: set aside, back in once the refill is drawn
         state = replace(state, racks=_with(state.racks, seat, _remove(state.racks[seat], [move[1]])),
                         held=(seat, move[1]), swaps=state.swaps + 1, passes=state.passes + 1)
@@ -296,6 +344,8 @@ def view(state: PRState, seat: int | None) -> dict:
         "boards_in_stack": len(state.stack), "pile": len(state.pile), "rack_sizes": [len(r) for r in state.racks],
         "jokers": list(state.jokers), "won": list(state.won), "pot": state.pot, "swaps": state.swaps,
         "completed": [list(c) for c in state.completed], "reason": state.reason,
+        "staged": [[sid, list(cells)] for sid, cells in state.staged], "staged_on": state.staged_on,
+        "take_backs_left": MAX_TAKE_BACKS - state.take_backs,
     }
     if state.phase == "choose":
         data["choices"] = list(SOLITAIRE_BOARDS)

@@ -10,6 +10,7 @@ from hall.minigames.points_rouges.pieces import BOARD_MASKS, BOARD_VALUES, JOKER
 
 JOKERS_DEALT = {2: 6, 3: 4, 4: 3}  # seed: per player, by the number of players (P8)
 RACK = 5  # seed: five pieces on each rack
+MAX_TAKE_BACKS = 3  # a figure begun may be taken back this often in one turn (then: place a single piece)
 SOLITAIRE_RACK = 8  # P11
 SOLITAIRE_BOARDS = tuple(b for b, v in BOARD_VALUES.items() if v in (12, 16))  # P11: a 12- or 16-point board
 TABLE_BOARDS = 3
@@ -67,6 +68,11 @@ class PRState:
     completed: tuple[tuple[int, str], ...] = ()  # (seat, board letter) in order
     reason: str = ""
     held: tuple[int, str] | None = None  # (seat, piece) swapped out, set aside until the replacement is drawn
+    # P7 one piece at a time: the pieces the player to move has laid on ``staged_on`` this turn towards
+    # completing it (still on the rack until the figure is complete), and how often it took them back
+    staged: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    staged_on: str = ""
+    take_backs: int = 0
 
     @property
     def solitaire(self) -> bool:
@@ -127,3 +133,20 @@ def placement_error(state: PRState, seat: int, letter: object, pieces: Any) -> s
     if (len(pieces) > 1 or state.solitaire) and not completes:
         return "several pieces must complete the board"  # P7; P11: the patience is done in one go
     return None
+
+
+def staged_mask(state: PRState) -> int:
+    """Return the points covered by the figure begun this turn (P7, one piece at a time)."""
+    return mask_of([p for _, cells in state.staged for p in cells])
+
+
+def unstaged(state: PRState, seat: int) -> tuple[Counter, int]:
+    """Return ``seat``'s rack pieces (jokers apart) and jokers not yet laid in the figure begun this turn."""
+    rack = Counter(r for r in state.racks[seat] if r != JOKER)
+    jokers = available_jokers(state, seat)
+    for sid, _ in state.staged:
+        if sid == JOKER:
+            jokers -= 1
+        else:
+            rack[sid] -= 1
+    return +rack, jokers

@@ -1,8 +1,9 @@
 /* Loto Points Rouges (RULES §5) on the phone and on the projector.
    Phone: the rack drawn as dots on each piece's 3×3 lattice; tap a piece, turn it (↻), pick a board, tap a
    green point to see where the piece goes, then "Poser ici" — the button carrying the move's data-move, always
-   a move copied from `legal`. Several pieces in one turn (P7) are composed on the board ("compléter cette
-   figure") from the completions `legal` lists; the solitaire (P11) is always composed, with a hint.
+   a move copied from `legal`. Several pieces in one turn (P7) are laid one at a time ("compléter cette figure":
+   each piece an `add` move from `legal`, shown to the hall; the last one completes the board, `take_back`
+   returns them); the solitaire (P11) is composed on the phone and played at once, with a hint.
    Projector: the boards with their blue points and red tokens, who took which board, scores and jokers. */
 "use strict";
 (function () {
@@ -84,11 +85,17 @@
 
     const legal = me && myTurn ? me.legal : [];
     const places = legal.filter((m) => m[0] === "place");
+    const adds = legal.filter((m) => m[0] === "add");               // P7: one more piece of a figure
+    const takeBack = legal.find((m) => m[0] === "take_back");
     const swaps = legal.filter((m) => m[0] === "swap");
     const pass = legal.find((m) => m[0] === "pass");
-    const multi = places.some((m) => m[2].length > 1);
-    const composing = solitaire || (ui.compose && multi);
-    if (!solitaire && !places.length && swaps.length) ui.swap = true;     // stuck (P9): give a piece back
+    const staged = solitaire ? [] : (v.staged || []);
+    if (staged.length) { ui.compose = true; ui.board = v.staged_on; }  // a figure begun: its board, piece by piece
+    if (!solitaire) ui.draft = staged;
+    const multi = adds.length > 0;
+    const placing = places.length > 0 || adds.length > 0 || solitaire;   // a piece to lay (else: stuck)
+    const composing = solitaire || (ui.compose && (multi || staged.length > 0));
+    if (!solitaire && !placing && swaps.length) ui.swap = true;     // stuck (P9): give a piece back
 
     // what is left to place: the rack (and jokers) less the pieces already composed on the board
     const rack = me ? me.my_rack.filter((s) => solitaire || s !== JOKER) : [];
@@ -103,7 +110,7 @@
     const remaining = {};
     v.boards.forEach((b) => { remaining[b.letter] = b.points.length - b.covered.length; });
     const completes = (m) => m[2].reduce((n, p) => n + p[1].length, 0) === remaining[m[1]];
-    function open(letter) {    // composing: the completions only (P7); else the one-piece placements
+    function open(letter) {    // the solitaire composing: its completions; else the one-piece placements
       return places.filter((m) => m[1] === letter && (composing ? completes(m) : m[2].length === 1) && (() => {
         const keys = m[2].map(pieceKey);
         return draftKeys.every((k) => { const i = keys.indexOf(k); if (i < 0) return false; keys.splice(i, 1); return true; });
@@ -121,6 +128,16 @@
     function spotIndex(letter) {
       if (indexes[letter]) return indexes[letter];
       const index = new Map();
+      const spot = (p, m) => {
+        const kind = p[0] + "|" + (p[0] === JOKER ? "0" : cellsPattern(p[1]));
+        if (!index.has(kind)) index.set(kind, new Map());
+        index.get(kind).set(p[1].join(","), {cells: p[1], move: m});
+      };
+      if (composing && !solitaire) {          // a figure at a table: each piece is its own `add` move
+        for (const m of adds) if (m[1] === letter) spot(m[2], m);
+        indexes[letter] = index;
+        return index;
+      }
       for (const m of open(letter)) {
         const rest = m[2].filter((p) => !draftKeys.includes(pieceKey(p)));
         for (const p of rest) {
@@ -161,7 +178,7 @@
     const playable = (sid) => v.boards.some((b) => anyRot(b.letter, sid));
 
     // a thumb's first tap is saved: on its turn, the first playable piece is already picked, on a board where it goes
-    if (myTurn && (places.length || solitaire) && ui.sel === null && !ui.swap) {
+    if (myTurn && placing && ui.sel === null && !ui.swap) {
       const first = [...new Set(rack.concat(jokers > 0 ? [JOKER] : []))].find((s) => left(s) > 0 && playable(s));
       if (first) { ui.sel = first; ui.rot = 0; }
     }
@@ -179,7 +196,7 @@
     for (const b of v.boards) {
       const chosen = b.letter === ui.board;
       const goes = myTurn && ui.sel !== null && anyRot(b.letter, ui.sel);
-      const done = places.some((m) => m[1] === b.letter && completes(m));
+      const done = solitaire ? places.some((m) => m[1] === b.letter && completes(m)) : false;
       const button = el("button", {type: "button", class: "pr-thumb" + (chosen ? " on" : "") + (goes ? " goes" : "") + (done ? " done" : ""),
         "data-board": b.letter, "aria-pressed": chosen ? "true" : "false", "aria-label": boardLabel(b),
         disabled: ui.draft.length > 0 && !chosen,
@@ -249,33 +266,35 @@
     if (ui.swap) {
       say.push(solitaire ? t("pr_swap_pick") : t("pr_stuck") + " " + t("pr_swap_pick"));
       if (solitaire) actions.append(el("button", {type: "button", class: "pr-btn", onclick: () => { ui.swap = false; ctx.render(); }}, t("pr_cancel")));
-    } else if (places.length || solitaire) {
+    } else if (placing) {
       if (ui.sel !== null && rotations(ui.sel).length > 1) {
         actions.append(el("button", {type: "button", class: "pr-btn pr-rotate", "aria-label": t("pr_rotate"),
           onclick: () => { ui.rot = (ui.rot + 1) % rotations(ui.sel).length; ui.preview = null; ui.turned = true; ctx.render(); }}, t("pr_rotate")));
       }
-      if (preview && preview.move) {
+      if (preview && preview.move && preview.move[0] === "add") {    // P7: the piece joins the figure (the last completes it)
+        const left = board.points.length - board.covered.length - staged.reduce((n, p) => n + p[1].length, 0);
+        actions.append(ctx.moveButton(preview.move, preview.cells.length === left ? t("pr_place") : t("pr_add"),
+          {class: "pr-btn pr-go" + (preview.cells.length === left ? "" : " pr-add")}));
+      } else if (preview && preview.move) {
         actions.append(ctx.moveButton(preview.move, t("pr_place"), {class: "pr-btn pr-go"}));
       } else if (preview) {
         actions.append(el("button", {type: "button", class: "pr-btn pr-go pr-add", onclick: () => {
           ui.draft.push([ui.sel, preview.cells]); ui.preview = null; ctx.render();
         }}, t("pr_add")));
       }
-      if (ui.draft.length) {
+      if (takeBack) {
+        actions.append(ctx.moveButton(takeBack, t("pr_undo"), {class: "pr-btn pr-take-back"}));
+      } else if (ui.draft.length && solitaire) {
         actions.append(el("button", {type: "button", class: "pr-btn", onclick: () => { ui.draft = []; ui.preview = null; ctx.render(); }}, t("pr_undo")));
       }
     }
-    if (!ui.swap && (places.length || solitaire)) {
+    if (!ui.swap && placing) {
       if (ui.sel === null) say.push(t("pr_pick_piece"));
       else if (here.size) say.push(composing ? t("pr_compose_on", {n: ui.draft.length}) : t("pr_pick_spot"));
       else say.push(playable(ui.sel) ? t("pr_no_spot") : t("pr_no_spot_any"));
-      if (multi && !solitaire) {
-        const boardsDone = [...new Set(places.filter((m) => m[2].length > 1).map((m) => m[1]))];
-        if (boardsDone.includes(board.letter) && !ui.compose) say.push(t("pr_can_complete"));
+      if (multi && !solitaire && !staged.length) {     // no piece laid yet: the player may start a figure, or not
         actions.append(el("button", {type: "button", class: "pr-btn pr-compose" + (ui.compose ? " on" : ""), "aria-pressed": ui.compose ? "true" : "false",
-          onclick: () => { ui.compose = !ui.compose; ui.draft = []; ui.preview = null;
-            if (ui.compose && boardsDone.length && !boardsDone.includes(ui.board)) ui.board = boardsDone[0];
-            ctx.render(); }},
+          onclick: () => { ui.compose = !ui.compose; ui.preview = null; ctx.render(); }},
         ui.compose ? t("pr_compose_off") : t("pr_compose")));
       }
     } else if (!solitaire && !ui.swap) {
@@ -389,9 +408,11 @@
     }
     for (const b of v.boards) {
       const arrive = changed && newLetters.includes(b.letter);
-      row.append(el("figure", {class: "pr-screen-board" + (arrive ? " arrive" : ""), "data-board": b.letter},
+      const laying = {};       // a figure being laid piece by piece (P7): the hall sees it grow
+      if (v.staged_on === b.letter) (v.staged || []).forEach(([, cells]) => cells.forEach((p) => { laying[p] = "draft"; }));
+      row.append(el("figure", {class: "pr-screen-board" + (arrive ? " arrive" : "") + (v.staged_on === b.letter ? " laying" : ""), "data-board": b.letter},
         el("figcaption", {}, el("b", {}, b.letter), " " + t("pr_points", {n: b.value})),
-        boardFigure(b, null, null, "screen"),
+        boardFigure(b, laying, null, "screen"),
         el("div", {class: "pr-screen-tokens"}, el("span", {"aria-label": t("pr_tokens", {n: b.tokens})}, "● " + b.tokens),
           newLetters.includes(b.letter) ? el("span", {class: "pr-new"}, t("pr_new_board")) : null)));
     }
