@@ -91,7 +91,8 @@ def bench_game(name: str, games: int, seed: int) -> dict:
     cpu = [n / 1e6 for n in cpu_ns]
     return {"game": name, "games": games, "players": list(counts), "decisions": len(ns),
             "p50_ms": percentile(ms, 50), "p90_ms": percentile(ms, 90), "p99_ms": percentile(ms, 99),
-            "max_ms": max(ms), "max_ms_after_first_game": max(ms[first_game:], default=None), "mean_ms": statistics.fmean(ms), "wall_s": wall,
+            "max_ms": max(ms), "max_ms_after_first_game": max(ms[first_game:], default=None),
+            "mean_ms": statistics.fmean(ms), "wall_s": wall,
             "cpu_p50_ms": percentile(cpu, 50), "cpu_p99_ms": percentile(cpu, 99), "cpu_max_ms": max(cpu),
             "slowest": slowest}
 

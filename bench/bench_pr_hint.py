@@ -160,21 +160,25 @@ def main() -> None:
         judged = judge(figures)
     if args.json:
         print(json.dumps({"machine": where, "draws": args.draws, "seed": args.seed, "boards": rows,
-                          "overall": overall, "sweep": tail, "pi": judged}, ensure_ascii=False, allow_nan=False, indent=1))
+                          "overall": overall, "sweep": tail, "pi": judged},
+                         ensure_ascii=False, allow_nan=False, indent=1))
         return
     print(f"# Points Rouges solitaire hint, {args.draws} racks of {SOLITAIRE_RACK} per board, seed {args.seed}; "
           f"Python {where['python']} {where['machine']}, {where['cpus']} CPUs, load average "
           f"{_load(where['loadavg'])} before, {_load(where['loadavg_after'])} after")
     print(f"{'board':5} {'pts':>3} {'solvable':>8} {'hint p50':>9} {'p90':>8} {'p99':>8} {'max':>8} "
-          f"{'cpu p99':>8} {'bot p99':>8} {'all p50':>8} {'all p99':>8} {'all max':>8} {'cpu max':>8} {'whole':>8}   (ms)")
+          f"{'cpu p99':>8} {'bot p99':>8} {'all p50':>8} {'all p99':>8} {'all max':>8} {'cpu max':>8} "
+          f"{'whole':>8}   (ms)")
     for r in rows:
         h, b, a = r["hint"], r["bot"], r["all_covers"]
         print(f"{r['board']:5} {r['points']:3d} {r['solvable_share']:8.1%} {h['p50_ms']:9.3f} {h['p90_ms']:8.3f} "
-              f"{h['p99_ms']:8.3f} {h['max_ms']:8.3f} {r['hint_cpu']['p99_ms']:8.3f} {b['p99_ms']:8.3f} {a['p50_ms']:8.3f} {a['p99_ms']:8.3f} "
+              f"{h['p99_ms']:8.3f} {h['max_ms']:8.3f} {r['hint_cpu']['p99_ms']:8.3f} {b['p99_ms']:8.3f} "
+              f"{a['p50_ms']:8.3f} {a['p99_ms']:8.3f} "
               f"{a['max_ms']:8.3f} {r['all_covers_cpu']['max_ms']:8.3f} {r['board_completable_ms']:8.3f}")
     h, a = overall["hint"], overall["all_covers"]
     print(f"{'all':5} {'':3} {overall['solvable_share']:8.1%} {h['p50_ms']:9.3f} {h['p90_ms']:8.3f} "
-          f"{h['p99_ms']:8.3f} {h['max_ms']:8.3f} {overall['hint_cpu']['p99_ms']:8.3f} {'':8} {a['p50_ms']:8.3f} {a['p99_ms']:8.3f} {a['max_ms']:8.3f} {overall['all_covers_cpu']['max_ms']:8.3f}")
+          f"{h['p99_ms']:8.3f} {h['max_ms']:8.3f} {overall['hint_cpu']['p99_ms']:8.3f} {'':8} {a['p50_ms']:8.3f} "
+          f"{a['p99_ms']:8.3f} {a['max_ms']:8.3f} {overall['all_covers_cpu']['max_ms']:8.3f}")
     print("hint = solver.hint, cpu p99 its thread CPU time (not inflated by the other processes' load); "
           "bot = the solitaire bot's cheapest_cover; all = every completion (the solitaire's legal moves), "
           "cpu max its slowest in CPU time; whole = board_completable (best of 5)")
