@@ -1,12 +1,17 @@
 """The exact-cover solver of Loto Points Rouges (RULES 5a–5c): shapes, board covers, copy limits, hints."""
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hall.minigames.points_rouges.pieces import (
     BOARD_IDS,
     BOARD_MASKS,
     JOKER,
+    PLACEMENTS,
     SHAPE_FIGURES,
     SHAPES,
     all_rotations,
@@ -91,3 +96,40 @@ def test_solve_respects_the_copies_held():
     for cover in solve(BOARD_MASKS["K"], {"S06": 2, "S00": 2, "S01": 2}, jokers=0):
         assert sum(sid == "S06" for sid, _ in cover) <= 2
     assert count_covers(BOARD_MASKS["K"], {"S06": 2, "S00": 2}) == 4  # `ooo`+`oo` per row, each side
+
+
+def _oracle_covers(points: int, rack: Counter, jokers: int) -> list[frozenset]:
+    """Every exact cover of ``points``, brute force: the lowest uncovered point takes each piece that fits."""
+    if not points:
+        return [frozenset()]
+    low = points & -points
+    found = []
+    for sid in [s for s, n in rack.items() if n > 0] + ([JOKER] if jokers else []):
+        for mask in PLACEMENTS[sid]:
+            if mask & low and mask & points == mask:
+                left = rack - Counter({sid: 1}) if sid != JOKER else rack
+                found += [c | {(sid, mask)} for c in _oracle_covers(points & ~mask, left, jokers - (sid == JOKER))]
+    return found
+
+
+some_points = st.sampled_from("CFGHI").flatmap(
+    lambda b: st.sets(st.sampled_from(points_of(BOARD_MASKS[b])), min_size=1, max_size=8)).map(mask_of)
+some_racks = st.lists(st.sampled_from(sorted(SHAPES)), max_size=8).map(Counter)
+
+
+@settings(max_examples=300, deadline=None)
+@given(some_points, some_racks, st.integers(0, 3))
+def test_hint_and_solve_agree_with_a_brute_force_oracle(points, rack, jokers):
+    covers = _oracle_covers(points, rack, jokers)
+    assert sorted(map(sorted, covers)) == sorted(sorted(c) for c in solve(points, rack, jokers))
+    assert count_covers(points, rack, jokers) == len(covers)
+    found = hint(points, rack, jokers)
+    if not covers:
+        assert found is None
+        return
+    assert found is not None
+    used = Counter(sid for sid, _ in found)
+    fewest = min(sum(sid == JOKER for sid, _ in c) for c in covers)
+    assert used[JOKER] == fewest  # the hint spends as few jokers as any completion needs
+    assert all(used[sid] <= rack[sid] for sid in used if sid != JOKER)
+    assert validate_completion(points, list(found))  # right shapes, no overlap, every point covered
