@@ -115,6 +115,8 @@ class Room:
     turn_since: float = 0.0
     audience: int = 0
     last_by: str = ""          # "bot", "seat" or "official" for the last move (the projector animates it)
+    # the legal moves of the version shown, by seat: listed once per change, not once per phone per broadcast
+    legal_memo: dict[tuple[int, int], list] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def game(self) -> Game:
@@ -154,7 +156,11 @@ class Room:
         """The seat's legal moves now (empty when it is not its turn)."""
         if seat not in self.to_move():
             return []
-        return list(self.game.legal_moves(self.live.state, seat))
+        key = (self.live.version, seat)
+        if key not in self.legal_memo:
+            self.legal_memo.clear()            # an older version's lists are never asked for again
+            self.legal_memo[key] = list(self.game.legal_moves(self.live.state, seat))
+        return list(self.legal_memo[key])
 
     def officials(self) -> list:
         """The referee's actions the rules accept now (empty for a game without a referee or a room not playing)."""

@@ -4,7 +4,7 @@ exhausts the budget takes (the longest any phone can make the hint work).
 
 Also what a phone receives on its turn in a 2-player game (the `legal` list, the seat view): see seat_views.
 
-Run from the repository root:  python bench/bench_points_rouges_hint.py [--racks 2000] [--games 30]
+Run from the repository root:  python bench/bench_points_rouges_room.py [--racks 2000] [--games 30]
 Not a test. The whole-endpoint figure adds one HTTP request and a lock taken for microseconds.
 """
 from __future__ import annotations
