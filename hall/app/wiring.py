@@ -24,6 +24,7 @@ from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
 from hall.app.supervisor import Supervisor
 from hall.config import Config, load_config
+from hall.minigames.room import Lobby
 
 log = logging.getLogger("loto-hall")
 
@@ -132,7 +133,7 @@ class Wiring:
             from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE
             from hall.minigames.osga.store import TournamentStore
             if options.async_mode == "gevent":
-                offload_blocking_io(runtime)
+                offload_blocking_io(runtime, lobby)
             runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
             try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
                 tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)
@@ -202,14 +203,18 @@ class Wiring:
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
 
 
-def offload_blocking_io(runtime: Runtime) -> None:
+def offload_blocking_io(runtime: Runtime, lobby: Lobby | None = None) -> None:
     """Under gevent: SQLite's commit and fsync (C calls that hold the whole event loop) run in gevent's pool
     of real threads; the greenlet that draws waits there, holding the hall's lock, while every other
-    connection is served. Serial, evdev and printer waits already yield (gevent's ``select``/sockets)."""
+    connection is served. Serial, evdev and printer waits already yield (gevent's ``select``/sockets).
+    The mini-games' bots think there too: a search of tens of milliseconds (hundreds on a Pi) no longer
+    holds the worker; the interpreter's switch interval shares the CPU with the connections meanwhile."""
     import gevent
 
     pool = gevent.get_hub().threadpool
     runtime.hall.journal.offload = lambda fn: pool.apply(fn)
+    if lobby is not None:
+        lobby.think = lambda decide: pool.apply(decide)
 
 
 def probe_host(host: str) -> str:

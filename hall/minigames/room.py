@@ -232,6 +232,9 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self.screen: dict[str, Any] = {"show": "loto"}
         self.disabled: set[str] = set()
+        # how a bot's thinking is run: here, in the caller; the program may hand it to a real thread (under
+        # gevent a long search would otherwise hold every connection of the worker)
+        self.think: Callable[[Callable[[], Any]], Any] = lambda decide: decide()
         for record in records:
             self._replay(record)
 
@@ -432,7 +435,8 @@ class Lobby:
         if now < room.turn_since + self.settings.bot_delay_s:
             return False
         strategy = room.game.bots.get(str(room.options.get("bot", "default"))) or room.game.bots["default"]
-        move = strategy(room.live.state, index, self._rng)
+        state = room.live.state            # immutable: a thread of its own may read it
+        move = self.think(lambda: strategy(state, index, self._rng))
         for candidate in room.legal(index):
             if move_key(candidate) == move_key(move):
                 self._play(room, index, candidate, now, "bot")

@@ -21,8 +21,8 @@ from hall.minigames.points_rouges.pieces import (
     shape_of,
 )
 from hall.minigames.points_rouges.rules import apply, chance, is_legal, legal_moves, outcome, setup, to_move
-from hall.minigames.points_rouges.rules import view as view_of
 from hall.minigames.points_rouges.rules import normalise as normalise_move
+from hall.minigames.points_rouges.rules import view as view_of
 from hall.minigames.points_rouges.state import Board, PointsRougesOptions
 from hall.minigames.registry import get_game
 
