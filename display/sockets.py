@@ -64,7 +64,7 @@ def _speaker_room(lang: str) -> str:
     return f"{SPEAKER}:{lang}"
 
 
-PUBLIC_SHARDS = 32     # the public sockets are dealt into this many rooms, sent to one after the other
+PUBLIC_SHARDS = 256    # the public sockets are dealt into this many rooms (≈ 8 phones each with 2 000), sent to one after the other
 
 
 def _public_shard(index: int) -> str:
