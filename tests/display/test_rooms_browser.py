@@ -183,3 +183,29 @@ def test_speaker_console_opens_and_shows_a_table_and_a_full_table_phone_follows(
     console.locator("#rooms-panel").screenshot(path=str(SHOTS / "rooms-speaker-panel.png"), animations="disabled")
     pctx.close()
     ctx.close()
+
+
+def test_a_lobby_event_older_than_the_join_does_not_make_the_phone_forget_its_seat(browser, hall_live):
+    """Every lobby event carries version 0: one sent before our join may reach the phone after the join's answer.
+    The phone asks the server about its seat instead of forgetting its token; a really unknown token is dropped."""
+    r = hall_live
+    c = r.app.test_client()
+    code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 3}},
+                  headers=r.headers("speaker")).get_json()["code"]
+    ctx, page = phone(browser)
+    page.goto(f"{r.url}/j/{code}")
+    page.fill("#join-name", "Émile")
+    page.press("#join-name", "Enter")
+    expect(page.locator(".rp-seats li.me")).to_have_text("Émile")
+    stale = {"code": code, "version": 0, "room": {**c.get(f"/api/games/rooms/{code}").get_json(), "seats": []}}
+    deliver = "ev => window.roomSocket.listeners('game').forEach((fn) => fn(ev))"
+    page.evaluate(deliver, stale)                      # the late, older event: no seat yet
+    page.evaluate(deliver, {**stale, "room": c.get(f"/api/games/rooms/{code}").get_json()})
+    expect(page.locator(".rp-seats li.me")).to_have_text("Émile")
+    assert json.loads(page.evaluate(f"localStorage.getItem('loto-room-{code}')"))["seat"] == 0
+    # a token the server does not know is dropped after the same check
+    page.evaluate(f"localStorage.setItem('loto-room-{code}', JSON.stringify({{token: 'x'.repeat(24), seat: 0}}))")
+    page.reload()
+    expect(page.locator("#join-form")).to_be_visible()
+    assert page.evaluate(f"localStorage.getItem('loto-room-{code}')") is None
+    ctx.close()

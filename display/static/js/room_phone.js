@@ -38,7 +38,14 @@
     room = ev.room;
     window.roomVersion = ev.version;     // for tests and benchmarks
     if (ev.seat_view) view = ev.seat_view;
-    else if (mine && room.status === "lobby" && !room.seats[mine.seat]) { save(null); view = null; }
+    else if (mine && room.status === "lobby" && !room.seats[mine.seat]) {
+      // a lobby event older than our join (they all carry version 0) may arrive after the join's answer:
+      // the server, not that event, says whether our seat is gone
+      const token = mine.token;
+      call("GET", `/api/games/rooms/${code}/seat`).then((res) => {
+        if (res.status === 401 && mine && mine.token === token) { save(null); view = null; render(); }
+      });
+    }
     render();
   }
 
