@@ -72,7 +72,9 @@ def test_a_partie_from_the_keypad_alone_numlock_on_and_off(page, live):
     pad(page, "Numpad4")                                      # …any other key says no
     expect(page.locator("#confirm")).to_be_hidden()
     assert h.evening.partie.draws[-1] == 70
-    pad(page, "NumpadSubtract", "NumpadSubtract")             # the same key again says yes
+    pad(page, "NumpadSubtract")                               # asks again…
+    expect(page.locator("#confirm-text")).to_have_text("Annuler le numéro 70 ?")
+    pad(page, "NumpadSubtract")                               # …and the same key again says yes
     expect(page.locator("#sp-last")).to_have_text("52")
     assert 70 not in h.evening.partie.draws
     ball(page, 80)
