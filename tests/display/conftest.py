@@ -151,3 +151,28 @@ def login_page(page, url: str, pin: str) -> None:
 def shown(card_id: str) -> str:
     """A generated carton ID as the pages show it: the check character set apart by a no-break space."""
     return card_id[:-1] + "\u00a0" + card_id[-1]
+
+
+# ------------------------------------------------------------------------------------------ mini-game rooms
+GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600}, "server": {"host": "127.0.0.1"}}   # bots at once
+
+
+@pytest.fixture
+def hall_room(tmp_path):
+    """A hall whose mini-game rooms play their bots at once (the rooms' API tests)."""
+    r = make_room(tmp_path, extra=GAMES)
+    yield r
+    r.app.extensions["loto_rooms"].stop()
+    r.hall.journal.close()
+
+
+@pytest.fixture
+def hall_live(tmp_path):
+    """The same, served on loopback for Chromium and Socket.IO clients (the rooms' browser tests)."""
+    r = make_room(tmp_path, extra=GAMES)
+    server = LiveServer(r.app)
+    r.url = server.url
+    yield r
+    server.stop()
+    r.app.extensions["loto_rooms"].stop()
+    r.hall.journal.close()

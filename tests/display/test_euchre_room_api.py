@@ -6,18 +6,6 @@ import time
 
 import pytest
 
-from tests.display.conftest import make_room
-
-GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600}, "server": {"host": "127.0.0.1"}}
-
-
-@pytest.fixture
-def hall_room(tmp_path):
-    r = make_room(tmp_path, extra=GAMES)
-    yield r
-    r.app.extensions["loto_rooms"].stop()
-    r.hall.journal.close()
-
 
 @pytest.fixture
 def client(hall_room):

@@ -12,23 +12,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.display.conftest import PINS, LiveServer, login_page, make_room
+from tests.display.conftest import PINS, login_page
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600}, "server": {"host": "127.0.0.1"}}
 SIGN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK = {"J": "V", "Q": "D", "K": "R", "A": "A"}
-
-
-@pytest.fixture
-def hall_live(tmp_path):
-    r = make_room(tmp_path, extra=GAMES)
-    server = LiveServer(r.app)
-    r.url = server.url
-    yield r
-    server.stop()
-    r.app.extensions["loto_rooms"].stop()
-    r.hall.journal.close()
 
 
 def phone(browser):

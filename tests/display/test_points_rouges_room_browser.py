@@ -14,23 +14,10 @@ import pytest
 from playwright.sync_api import expect
 
 from hall.minigames.room import jsonable
-from tests.display.conftest import LiveServer, make_room
 from tests.display.test_screenshots import TEXT_AUDIT
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 COMPOSE_SHOT: list[bool] = []     # one screenshot of a composed completion per run
-GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600}, "server": {"host": "127.0.0.1"}}
-
-
-@pytest.fixture
-def hall_live(tmp_path):
-    r = make_room(tmp_path, extra=GAMES)
-    server = LiveServer(r.app)
-    r.url = server.url
-    yield r
-    server.stop()
-    r.app.extensions["loto_rooms"].stop()
-    r.hall.journal.close()
 
 
 def phone(browser, lang: str = "fr-FR"):

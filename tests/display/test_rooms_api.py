@@ -9,17 +9,7 @@ import socketio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.display.conftest import LiveServer, make_room
-
-GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600}, "server": {"host": "127.0.0.1"}}
-
-
-@pytest.fixture
-def hall_room(tmp_path):
-    r = make_room(tmp_path, extra=GAMES)
-    yield r
-    r.app.extensions["loto_rooms"].stop()
-    r.hall.journal.close()
+from tests.display.conftest import GAMES, LiveServer, make_room
 
 
 @pytest.fixture
