@@ -31,11 +31,19 @@ def toml_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def hotspot(argv: list[str], pi: SimulatedPi, root: Path, uid: int = 1000) -> tuple[int, list[str]]:
-    """``loto-hall network hotspot ARGV`` on the simulated Pi as user ``uid``: the exit code and what it printed."""
+def hotspot(argv: list[str], pi: SimulatedPi, root: Path, uid: int | None = None) -> tuple[int, list[str]]:
+    """``loto-hall network hotspot ARGV`` on the simulated Pi, as the tests' own user or as ``uid``: the exit code
+    and what it printed."""
     lines: list[str] = []
     args = build_parser().parse_args(["network", "hotspot", *argv])
-    return network.run(args, runner=pi, root=root, out=lines.append, euid=lambda: uid), lines
+    as_uid = {} if uid is None else {"euid": lambda: uid}
+    return network.run(args, runner=pi, root=root, out=lines.append, **as_uid), lines
+
+
+def config_file(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o644)                 # whatever the umask: run as root, the tests' config must be root's alone
+    return path
 
 
 def tree(root: Path) -> dict[str, tuple[int, bytes | str]]:
@@ -52,7 +60,7 @@ def tree(root: Path) -> dict[str, tuple[int, bytes | str]]:
 def test_a_hostile_network_value_in_the_config_file_writes_nothing(tmp_path, key, value, target):
     path, root, pi = tmp_path / "loto-hall.toml", tmp_path / "pi", SimulatedPi()
     root.mkdir()
-    path.write_text(CONFIG_TOML.replace('country = "FR"\n', "") + f"{key} = {toml_string(value)}\n", encoding="utf-8")
+    config_file(path, CONFIG_TOML.replace('country = "FR"\n', "") + f"{key} = {toml_string(value)}\n")
     hosts = pi.hosts
     with pytest.raises(ConfigError) as refused:
         hotspot(["--config", str(path)], pi, root)
@@ -99,8 +107,7 @@ def test_a_plan_that_aborts_leaves_the_root_as_it_was(tmp_path, failure):
     (root / "etc/avahi/services").mkdir(parents=True)
     (root / "etc/avahi/services/loto-hall.service").symlink_to("/usr/share/doc/somewhere")
     before = tree(root)
-    path = tmp_path / "loto-hall.toml"
-    path.write_text(CONFIG_TOML, encoding="utf-8")
+    path = config_file(tmp_path / "loto-hall.toml", CONFIG_TOML)
     pi = FailingPi(failure)
     if failure == "interrupted":
         with pytest.raises(KeyboardInterrupt):
@@ -114,6 +121,26 @@ def test_a_plan_that_aborts_leaves_the_root_as_it_was(tmp_path, failure):
 
 
 # ------------------------------------------------------------------------------------------------------ as root
+HOW = ["uid injected", "real root"]
+
+
+def as_root(how: str, argv: list[str], root: Path, pi: SimulatedPi, capsys) -> tuple[int, str]:
+    """``sudo loto-hall network hotspot ARGV``: through ``network.run`` with the uid injected (on the simulated Pi,
+    carried out under ``root``), or through the real command line as the real root (``--dry-run``: this machine is
+    never touched). The exit code and what it printed."""
+    if how == "real root":
+        if os.geteuid() != 0:
+            pytest.skip("the real command line as the real root")
+        code = main(["network", "hotspot", *argv, "--dry-run"])
+        printed = capsys.readouterr()
+        return code, printed.out + printed.err
+    try:
+        code, lines = hotspot(argv, pi, root, uid=0)
+    except ConfigError as exc:                   # what main() prints with exit code 2
+        return 2, str(exc)
+    return code, "\n".join(lines)
+
+
 def owned_config(tmp_path: Path, mode: int, uid: int = 0) -> Path:
     path = tmp_path / "config.toml"
     path.write_text(CONFIG_TOML, encoding="utf-8")
@@ -125,54 +152,49 @@ def owned_config(tmp_path: Path, mode: int, uid: int = 0) -> Path:
     return path
 
 
-def test_as_root_the_hotspot_reads_no_config_from_the_current_folder(tmp_path, monkeypatch):
+@pytest.mark.parametrize("how", HOW)
+def test_as_root_the_hotspot_reads_no_config_from_the_current_folder(tmp_path, monkeypatch, capsys, how):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "loto-hall.toml").write_text(CONFIG_TOML + 'hostname = "pirate"\n', encoding="utf-8")
+    config_file(tmp_path / "loto-hall.toml", CONFIG_TOML + 'hostname = "pirate"\n')
     root, pi = tmp_path / "pi", SimulatedPi()
     root.mkdir()
-    code, lines = hotspot([], pi, root, uid=0)
-    assert code == 1 and "en root, nommez le fichier de configuration" in lines[0]
-    assert "--config /etc/loto-hall/config.toml" in lines[0]
-    assert tree(root) == {} and pi.changes == []
+    code, printed = as_root(how, [], root, pi, capsys)
+    assert code == 1 and "en root, nommez le fichier de configuration (./loto-hall.toml du dossier courant n'est " \
+        "pas lu) : sudo loto-hall network hotspot --config /etc/loto-hall/config.toml" in printed
+    assert "pirate" not in printed and tree(root) == {} and pi.changes == []
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the real command line as the real root")
-def test_sudo_loto_hall_network_hotspot_without_config_is_refused_even_for_a_dry_run(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "loto-hall.toml").write_text(CONFIG_TOML, encoding="utf-8")
-    assert main(["network", "hotspot", "--dry-run"]) == 1
-    out = capsys.readouterr().out
-    assert "./loto-hall.toml du dossier courant n'est pas lu" in out and "Plan de" not in out
-
-
-@pytest.mark.parametrize("mode", [0o666, 0o646, 0o620, 0o664])
-def test_as_root_a_config_others_may_write_is_refused(tmp_path, mode):
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("mode", [0o666, 0o646, 0o620, 0o664], ids=oct)
+def test_as_root_a_config_others_may_write_is_refused(tmp_path, capsys, mode, how):
     path, root, pi = owned_config(tmp_path, mode, uid=os.geteuid()), tmp_path / "pi", SimulatedPi()
     root.mkdir()
-    with pytest.raises(ConfigError) as refused:
-        hotspot(["--config", str(path)], pi, root, uid=0)
-    problem = next(p for p in refused.value.problems if "modifiable" in p)
-    assert f"(mode {mode:04o})" in problem and f"sudo chmod go-w {path}" in problem
+    code, printed = as_root(how, ["--config", str(path)], root, pi, capsys)
+    assert code == 2 and f"{path} est modifiable par le groupe ou par tous (mode {mode:04o}). Corrigez : sudo " \
+        f"chmod go-w {path}" in printed
     assert tree(root) == {} and pi.changes == []
 
 
-def test_as_root_a_config_another_user_owns_is_refused(tmp_path):
+@pytest.mark.parametrize("how", HOW)
+def test_as_root_a_config_another_user_owns_is_refused(tmp_path, capsys, how):
     path = owned_config(tmp_path, 0o644, uid=65534 if os.geteuid() == 0 else os.geteuid())
     root, pi = tmp_path / "pi", SimulatedPi()
     root.mkdir()
-    with pytest.raises(ConfigError) as refused:
-        hotspot(["--config", str(path)], pi, root, uid=0)
-    assert refused.value.problems == [
-        f"{path} appartient à l'utilisateur n° {path.stat().st_uid}, pas à root : root ferait ce que ce compte y "
-        f"écrit. Corrigez : sudo chown root {path}"]
-    assert tree(root) == {} and pi.changes == []
+    code, printed = as_root(how, ["--config", str(path)], root, pi, capsys)
+    assert code == 2 and f"{path} appartient à l'utilisateur n° {path.stat().st_uid}, pas à root : root ferait ce " \
+        f"que ce compte y écrit. Corrigez : sudo chown root {path}" in printed
+    assert "modifiable" not in printed and tree(root) == {} and pi.changes == []
 
 
-@pytest.mark.parametrize("mode", [0o600, 0o640, 0o644])
-def test_as_root_a_config_root_alone_may_write_makes_the_hotspot(tmp_path, mode):
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o644], ids=oct)
+def test_as_root_a_config_root_alone_may_write_makes_the_hotspot(tmp_path, capsys, mode, how):
     path, root, pi = owned_config(tmp_path, mode), tmp_path / "pi", SimulatedPi()   # group nogroup: still fine
-    code, lines = hotspot(["--config", str(path)], pi, root, uid=0)
-    assert code == 0 and lines[-1].startswith("Point d'accès prêt (13 changement(s))"), lines
+    code, printed = as_root(how, ["--config", str(path)], root, pi, capsys)
+    if how == "real root":
+        assert code == 0 and printed.startswith("Plan de « loto-hall network hotspot »"), printed
+        return
+    assert code == 0 and "Point d'accès prêt (13 changement(s))" in printed, printed
     assert (root / "etc/modprobe.d/loto-hall-wifi-country.conf").read_text() == "options cfg80211 ieee80211_regdom=FR\n"
 
 
