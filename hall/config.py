@@ -9,13 +9,16 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
+import re
 import tomllib
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hall import network_values as NV
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
 from hall.lots import DEFAULT_LOTS, LOT_KINDS
@@ -26,6 +29,11 @@ DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
 
 def _choices(*values: str, default: str) -> Any:
     return field(default=default, metadata={"choices": values})
+
+
+def _checked(default: str, check: Callable[[str], str | None]) -> Any:
+    """A field whose value ``check`` accepts (None) or refuses (the reason)."""
+    return field(default=default, metadata={"check": check})
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,14 +126,15 @@ class SpeechSection:
 
 @dataclass(frozen=True, slots=True)
 class NetworkSection:
-    ssid: str = ""             # the hall's Wi-Fi; with it the projector shows the Wi-Fi QR code between parties
-    password: str = ""         # WPA2: 8 to 63 characters (empty: an open network)
-    country: str = "FR"        # regulatory domain: without it the access point silently transmits nothing
-    hostname: str = "loto"     # announced over mDNS as <hostname>.local
-    interface: str = "wlan0"   # the Wi-Fi interface of `loto-hall network hotspot`
-    address: str = "10.42.0.1"        # the Pi's address on its hotspot (NetworkManager's shared-mode default)
-    portal_address: str = "198.18.0.1"  # what the hotspot's DNS answers for every other name (not private: see docs)
-    url: str = ""              # what the second QR code opens; empty: http://<address>:<port>/
+    """Every value is checked against where root writes it (hall/network_values.py, docs/install-pi.md §6)."""
+    ssid: str = _checked("", NV.ssid_problem)   # the hall's Wi-Fi; with it the projector shows the Wi-Fi QR code
+    password: str = _checked("", NV.password_problem)   # WPA2: 8 to 63 printable ASCII (empty: an open network)
+    country: str = _checked("FR", NV.country_problem)   # regulatory domain: without it the AP transmits nothing
+    hostname: str = _checked("loto", NV.hostname_problem)       # announced over mDNS as <hostname>.local
+    interface: str = _checked("wlan0", NV.interface_problem)    # the Wi-Fi interface of `loto-hall network hotspot`
+    address: str = _checked("10.42.0.1", NV.ipv4_problem)   # the Pi on its hotspot (NetworkManager's shared default)
+    portal_address: str = _checked("198.18.0.1", NV.ipv4_problem)   # the DNS answer for every other name (see docs)
+    url: str = _checked("", NV.url_problem)     # what the second QR code opens; empty: http://<address>:<port>/
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +258,10 @@ def _section(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
         if choices and value not in choices:
             problems.append(f"{where}.{key} : {value!r} n'est pas l'une des valeurs {', '.join(choices)}")
             continue
+        refused = f.metadata["check"](value) if "check" in f.metadata else None
+        if refused:
+            problems.append(f"{where}.{key} : {refused}")
+            continue
         values[key] = float(value) if hints[key] in (float, float | None) and value is not None else value
     for name, f in fields.items():
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and name not in raw:
@@ -312,9 +325,30 @@ def _sales(raw: Any, problems: list[str]) -> SalesSection:
     return dataclasses.replace(section, price=tuple(tiers)) if prices is not None else section
 
 
+# C0, DEL and C1: a newline or an escape means something else in every file, command, page or printer they reach
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _control_problems(value: Any, where: str, problems: list[str]) -> None:
+    """One problem for each string of the document (keys included) that holds a control character."""
+    if isinstance(value, str):
+        found = _CONTROL.search(value)
+        if found:
+            problems.append(f"{where} : caractère de contrôle U+{ord(found.group()):04X} refusé")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            name = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(key))
+            _control_problems(key, f"{where}.{name} (nom de clé)" if where else f"{name} (nom de clé)", problems)
+            _control_problems(item, f"{where}.{name}" if where else name, problems)
+    elif isinstance(value, list):
+        for i, item in enumerate(value, start=1):
+            _control_problems(item, f"{where}[{i}]", problems)
+
+
 def parse_config(raw: dict, source: str = "config") -> Config:
     """The ``Config`` of a parsed TOML document; raises ``ConfigError`` listing every problem."""
     problems: list[str] = []
+    _control_problems(raw, "", problems)
     values: dict[str, Any] = {}
     hints = typing.get_type_hints(Config)
     for key, value in raw.items():
@@ -336,8 +370,10 @@ def parse_config(raw: dict, source: str = "config") -> Config:
     return Config(**values)
 
 
-def load_config(path: str | os.PathLike | None = None, overrides: dict | None = None) -> Config:
-    """Read the config file (given, else ``./loto-hall.toml``, else ``/etc/loto-hall/config.toml``, else defaults)."""
+def load_config(path: str | os.PathLike | None = None, overrides: dict | None = None,
+                trust: Callable[[os.stat_result], list[str]] | None = None) -> Config:
+    """Read the config file (given, else ``./loto-hall.toml``, else ``/etc/loto-hall/config.toml``, else defaults);
+    ``trust`` judges the opened file itself (its owner, its mode) before a byte of it is read."""
     candidates = [Path(path)] if path else [p for p in DEFAULT_PATHS if p.exists()]
     raw: dict = {}
     source = "défauts"
@@ -345,6 +381,9 @@ def load_config(path: str | os.PathLike | None = None, overrides: dict | None = 
         source = str(candidates[0])
         try:
             with open(candidates[0], "rb") as fh:
+                distrust = trust(os.fstat(fh.fileno())) if trust else []
+                if distrust:
+                    raise ConfigError(distrust, source)
                 raw = tomllib.load(fh)
         except FileNotFoundError:
             raise ConfigError([f"fichier introuvable : {candidates[0]}"], source) from None

@@ -5,103 +5,54 @@ country, a DNS that answers every name with the portal address (``dnsmasq-shared
 hall (nftables, loaded by a NetworkManager dispatcher script when the hotspot comes up), ``loto.local`` over
 mDNS (avahi). Every step is a file to write or a command with the check that says it is already done, so a
 second run changes nothing; ``--dry-run`` prints every command and every file without doing anything.
-Commands go through an injectable ``Runner`` and files under an injectable root, so tests run the real plan.
+Root runs it, so every value is checked twice before anything is done: by the config's schema
+(hall/network_values.py), then each file line by line against its template (hall/app/plan.py).
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import http.client
 import os
 import shlex
-import subprocess
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from hall.app.lang import t
+from hall.app.plan import (
+    Check,
+    Command,
+    Filled,
+    PlanRefused,
+    Runner,
+    Step,
+    WriteFile,
+    apply_plan,
+    fill,
+    plan_problems,
+    print_steps,
+    system_runner,
+)
 from hall.captive import INTERNET_WORDS, PROBES
 from hall.config import Config, NetworkSection
+from hall.network_values import INTERFACE, IPV4, LABEL
 from hall.wifi import RISK_TEXT, misread_risks
 
 PROFILE = "loto-hall"
 PACKAGES = ("network-manager", "dnsmasq-base", "avahi-daemon", "nftables", "iw")
 NFT_TABLE = "loto_hall_portal"
 FIRMWARE = "lib/firmware/cypress/cyfmac43455-sdio.bin"   # Pi 3B+/4/5 built-in Wi-Fi; an alternatives link
-PASSWORD_SHOWN = "********"
+ROOT_CONFIG = "/etc/loto-hall/config.toml"
 # what a re-run compares with the live profile (what [network] sets); every run that changes them sets them all
 CHECKED_SETTINGS = ("802-11-wireless.ssid", "wifi-sec.psk", "ipv4.method", "ipv4.addresses")
 
 
-@dataclass(frozen=True, slots=True)
-class Completed:
-    returncode: int
-    stdout: str = ""
-
-
-Runner = Callable[[Sequence[str]], Completed]
-
-
-def system_runner(argv: Sequence[str]) -> Completed:
-    """Run ``argv`` (no shell); a missing program is returncode 127, as in a shell."""
-    try:
-        done = subprocess.run(list(argv), capture_output=True, text=True, timeout=60, check=False)
-    except FileNotFoundError:
-        return Completed(127, "")
-    except subprocess.TimeoutExpired:
-        return Completed(124, "")
-    return Completed(done.returncode, done.stdout)
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """A query whose answer says a step is already done: returncode 0 and ``expect`` in its output
-    (``equals``: the whole output, stripped; ``line``: one whole line; ``every_line``: each line;
-    ``absent``: ``expect`` must not appear)."""
-    argv: tuple[str, ...]
-    expect: str = ""
-    mode: str = "contains"
-
-    def done(self, run: Runner) -> bool:
-        answer = run(self.argv)
-        if self.mode == "absent":
-            return answer.returncode == 0 and self.expect not in answer.stdout
-        if answer.returncode != 0:
-            return False
-        if self.mode == "line":
-            return self.expect in answer.stdout.splitlines()
-        if self.mode == "every_line":
-            lines = answer.stdout.splitlines()
-            return bool(lines) and all(line == self.expect for line in lines)
-        return answer.stdout.strip() == self.expect if self.mode == "equals" else self.expect in answer.stdout
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    why: tuple[str, str]                 # (French, English)
-    argv: tuple[str, ...]
-    unless: Check | None = None
-    again_after_change: bool = False      # also run when an earlier step changed something
-    secret: str = ""                      # shown as ******** when printed
-
-
-@dataclass(frozen=True, slots=True)
-class WriteFile:
-    why: tuple[str, str]
-    path: str                             # absolute, on the Pi
-    content: str
-    mode: int = 0o644
-
-
-Step = Command | WriteFile
-
-
-def _shown(cmd: Command, argv: Sequence[str]) -> str:
-    text = shlex.join(argv)
-    return text.replace(shlex.quote(cmd.secret), PASSWORD_SHOWN) if cmd.secret else text
-
-
 def profile_settings(net: NetworkSection) -> tuple[tuple[str, str], ...]:
-    """The hotspot's NetworkManager settings, as ``nmcli connection add/modify`` takes them."""
+    """The hotspot's NetworkManager settings, as ``nmcli connection add/modify`` takes them (NetworkManager writes
+    the keyfile itself, escaped by its own rules)."""
     return (("802-11-wireless.ssid", net.ssid), ("802-11-wireless.mode", "ap"), ("802-11-wireless.band", "bg"),
             ("ipv4.method", "shared"), ("ipv4.addresses", f"{net.address}/24"), ("ipv6.method", "disabled"),
             ("wifi-sec.key-mgmt", "wpa-psk"), ("wifi-sec.psk", net.password),
@@ -111,62 +62,72 @@ def profile_settings(net: NetworkSection) -> tuple[tuple[str, str], ...]:
             ("connection.autoconnect-priority", "100"))
 
 
-def dns_conf(net: NetworkSection) -> str:
-    """NetworkManager's shared-mode dnsmasq extra: the hall's names to the Pi, every other name to the portal."""
-    return ("# loto-hall: written by `loto-hall network hotspot` from [network]; run it again rather than editing.\n"
-            "# The hall's own names: the Pi on its hotspot.\n"
-            f"address=/{net.hostname}.local/{net.address}\n"
-            f"address=/{net.hostname}/{net.address}\n"
-            "# Every other name (the phones' connectivity checks first): the portal address, outside the private\n"
-            "# ranges so that Android still opens its portal window; port 80 to any address reaches the hall.\n"
-            f"address=/#/{net.portal_address}\n")
+def country_conf(net: NetworkSection) -> Filled:
+    return fill("options cfg80211 ieee80211_regdom={country}\n", country=(net.country, "[A-Z]{2}"))
 
 
-def nft_rules(net: NetworkSection, port: int) -> str:
-    """The hotspot's web requests (port 80, any address) to the hall's port; HTTPS refused at once, not left to time out."""
-    redirect = f'    iifname "{net.interface}" tcp dport 80 redirect to :{port}\n' if port != 80 else ""
-    return (f"# loto-hall: loaded when the hotspot comes up (/etc/NetworkManager/dispatcher.d/90-loto-hall-portal)\n"
-            f"table ip {NFT_TABLE}\ndelete table ip {NFT_TABLE}\n"
-            f"table ip {NFT_TABLE} {{\n"
-            "  chain prerouting {\n    type nat hook prerouting priority dstnat; policy accept;\n"
-            f"{redirect}  }}\n"
-            "  chain forward {\n    type filter hook forward priority filter; policy accept;\n"
-            f'    iifname "{net.interface}" tcp dport 443 reject with tcp reset\n  }}\n}}\n')
+def dns_conf(net: NetworkSection) -> Filled:
+    """NetworkManager's shared-mode dnsmasq extra: the hall's names to the Pi, every other name to the portal.
+    Names and addresses are held to characters dnsmasq reads as they are (no quote, "#", "/" or space)."""
+    return fill("# loto-hall: written by `loto-hall network hotspot` from [network]; run it again rather than editing.\n"
+                "# The hall's own names: the Pi on its hotspot.\n"
+                "address=/{hostname}.local/{address}\n"
+                "address=/{hostname}/{address}\n"
+                "# Every other name (the phones' connectivity checks first): the portal address, outside the private\n"
+                "# ranges so that Android still opens its portal window; port 80 to any address reaches the hall.\n"
+                "address=/#/{portal}\n",
+                hostname=(net.hostname, LABEL), address=(net.address, IPV4), portal=(net.portal_address, IPV4))
 
 
-def dispatcher_script() -> str:
-    return ("#!/bin/sh\n"
-            "# loto-hall: the portal's firewall rules follow the hotspot (written by `loto-hall network hotspot`)\n"
-            f'[ "$CONNECTION_ID" = "{PROFILE}" ] || exit 0\n'
-            'case "$2" in\n'
-            "  up) exec nft -f /etc/loto-hall/portal.nft ;;\n"
-            f"  down) nft delete table ip {NFT_TABLE} 2>/dev/null; exit 0 ;;\n"
-            "esac\n")
+def nft_rules(net: NetworkSection, port: int) -> Filled:
+    """The hotspot's web requests (port 80, any address) to the hall's port; HTTPS refused at once, not left to time out.
+    nftables' quoted strings have no escape: the interface's name is held to characters that need none."""
+    redirect = '    iifname "{interface}" tcp dport 80 redirect to :{port}\n' if port != 80 else ""
+    return fill("# loto-hall: loaded when the hotspot comes up (/etc/NetworkManager/dispatcher.d/90-loto-hall-portal)\n"
+                f"table ip {NFT_TABLE}\ndelete table ip {NFT_TABLE}\n"
+                f"table ip {NFT_TABLE} {{{{\n"
+                "  chain prerouting {{\n    type nat hook prerouting priority dstnat; policy accept;\n"
+                f"{redirect}  }}}}\n"
+                "  chain forward {{\n    type filter hook forward priority filter; policy accept;\n"
+                '    iifname "{interface}" tcp dport 443 reject with tcp reset\n  }}\n}}\n',
+                interface=(net.interface, INTERFACE), port=(port, "[0-9]{1,5}"))
 
 
-def avahi_service(hall_name: str, port: int) -> str:
+def dispatcher_script() -> Filled:
+    return fill("#!/bin/sh\n"
+                "# loto-hall: the portal's firewall rules follow the hotspot (written by `loto-hall network hotspot`)\n"
+                f'[ "$CONNECTION_ID" = "{PROFILE}" ] || exit 0\n'
+                'case "$2" in\n'
+                "  up) exec nft -f /etc/loto-hall/portal.nft ;;\n"
+                f"  down) nft delete table ip {NFT_TABLE} 2>/dev/null; exit 0 ;;\n"
+                "esac\n")
+
+
+def avahi_service(hall_name: str, port: int) -> Filled:
     """An avahi service file: the hall's web pages announced on the network (found by mDNS browsers)."""
-    from xml.sax.saxutils import escape
-    return ('<?xml version="1.0" standalone="no"?>\n<!DOCTYPE service-group SYSTEM "avahi-service.dtd">\n'
-            "<service-group>\n"
-            f'  <name replace-wildcards="yes">{escape(hall_name)} (%h)</name>\n'
-            f"  <service>\n    <type>_http._tcp</type>\n    <port>{port}</port>\n  </service>\n"
-            "</service-group>\n")
+    return fill('<?xml version="1.0" standalone="no"?>\n<!DOCTYPE service-group SYSTEM "avahi-service.dtd">\n'
+                "<service-group>\n"
+                '  <name replace-wildcards="yes">{name} (%h)</name>\n'
+                "  <service>\n    <type>_http._tcp</type>\n    <port>{port}</port>\n  </service>\n"
+                "</service-group>\n",
+                name=(escape(hall_name), "(?:[^<>&]|&(?:amp|lt|gt);)*"), port=(port, "[0-9]{1,5}"))
 
 
 def hotspot_plan(config: Config) -> list[Step]:
-    """Every step of ``loto-hall network hotspot``, in order."""
+    """Every step of ``loto-hall network hotspot``, in order: every file's content and every command built here,
+    before anything runs."""
     net, port = config.network, config.server.port
     settings = profile_settings(net)
     flat = tuple(x for pair in settings for x in pair)
     checked = [(name, value) for name, value in settings if name in CHECKED_SETTINGS]
+    secrets = (_nmcli_shows(net.password), net.password)
     return [
         Command(("Paquets Debian nécessaires", "Debian packages needed"),
                 ("apt-get", "install", "-y", "--no-install-recommends", *PACKAGES),
                 Check(("dpkg-query", "-W", "-f=${Status}\\n", *PACKAGES), "install ok installed", "every_line")),
         WriteFile(("Pays du Wi-Fi à chaque démarrage (sans lui, le point d'accès n'émet rien)",
                    "Wi-Fi country at every boot (without it the access point transmits nothing)"),
-                  "/etc/modprobe.d/loto-hall-wifi-country.conf", f"options cfg80211 ieee80211_regdom={net.country}\n"),
+                  "/etc/modprobe.d/loto-hall-wifi-country.conf", *country_conf(net)),
         Command(("Pays du Wi-Fi, maintenant", "Wi-Fi country, now"), ("iw", "reg", "set", net.country),
                 Check(("iw", "reg", "get"), f"country {net.country}:")),
         Command(("Wi-Fi débloqué (Raspberry Pi OS le bloque tant qu'aucun pays n'est choisi)",
@@ -174,27 +135,28 @@ def hotspot_plan(config: Config) -> list[Step]:
                 ("rfkill", "unblock", "wifi"), Check(("rfkill", "list", "wifi"), "blocked: yes", "absent")),
         Command((f"Nom de la machine : {net.hostname}.local (mDNS)", f"Machine name: {net.hostname}.local (mDNS)"),
                 ("hostnamectl", "set-hostname", net.hostname), Check(("hostnamectl", "--static"), net.hostname, "equals")),
+        # the hostname is an RFC 1123 label: nothing in it that sed's "a" text would read (no "\\", no newline)
         Command(("Ce nom aussi dans /etc/hosts (sinon sudo prévient « unable to resolve host »)",
                  "That name in /etc/hosts too (else sudo warns \"unable to resolve host\")"),
                 ("sed", "-i", "-e", f"$a 127.0.1.1\\t{net.hostname}", "-e", "/^127\\.0\\.1\\.1[[:space:]]/d", "/etc/hosts"),
                 Check(("cat", "/etc/hosts"), f"127.0.1.1\t{net.hostname}", "line")),
         WriteFile(("Les pages de la salle annoncées en mDNS (avahi)", "The hall's pages announced over mDNS (avahi)"),
-                  "/etc/avahi/services/loto-hall.service", avahi_service(config.hall.name, port)),
+                  "/etc/avahi/services/loto-hall.service", *avahi_service(config.hall.name, port)),
         Command(("avahi en marche", "avahi running"), ("systemctl", "enable", "--now", "avahi-daemon"),
                 Check(("systemctl", "is-active", "avahi-daemon"), "active", "equals")),
         WriteFile(("DNS du point d'accès : tout nom mène au portail", "The hotspot's DNS: every name leads to the portal"),
-                  "/etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf", dns_conf(net)),
+                  "/etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf", *dns_conf(net)),
         WriteFile(("Port 80 du point d'accès vers la salle", "The hotspot's port 80 to the hall"),
-                  "/etc/loto-hall/portal.nft", nft_rules(net, port)),
+                  "/etc/loto-hall/portal.nft", *nft_rules(net, port)),
         WriteFile(("Ces règles chargées quand le point d'accès démarre", "Those rules loaded when the hotspot comes up"),
-                  "/etc/NetworkManager/dispatcher.d/90-loto-hall-portal", dispatcher_script(), 0o755),
+                  "/etc/NetworkManager/dispatcher.d/90-loto-hall-portal", *dispatcher_script(), mode=0o755),
         Command(("Profil NetworkManager du point d'accès", "The hotspot's NetworkManager profile"),
                 ("nmcli", "connection", "add", "type", "wifi", "ifname", net.interface, "con-name", PROFILE, *flat),
-                Check(("nmcli", "-t", "-f", "NAME", "connection", "show"), PROFILE, "line"), secret=net.password),
+                Check(("nmcli", "-t", "-f", "NAME", "connection", "show"), PROFILE, "line"), secrets=secrets),
         Command(("Profil à jour (nom, mot de passe, adresse)", "Profile up to date (name, password, address)"),
                 ("nmcli", "connection", "modify", PROFILE, *flat),
                 Check(("nmcli", "-s", "-g", ",".join(name for name, _ in checked), "connection", "show", PROFILE),
-                      "\n".join(_nmcli_shows(value) for _, value in checked), "equals"), secret=net.password),
+                      "\n".join(_nmcli_shows(value) for _, value in checked), "equals"), secrets=secrets),
         Command(("Point d'accès allumé", "Hotspot up"), ("nmcli", "connection", "up", PROFILE),
                 Check(("nmcli", "-t", "-f", "NAME", "connection", "show", "--active"), PROFILE, "line"),
                 again_after_change=True),
@@ -214,59 +176,15 @@ def print_plan(plan: Sequence[Step], config: Config, out: Callable[[str], None] 
           f"portail {net.portal_address}, salle sur le port {config.server.port}",
           f"Wi-Fi \"{net.ssid}\", country {net.country}, interface {net.interface}, address {net.address}, "
           f"portal {net.portal_address}, hall on port {config.server.port}"))
-    for i, step in enumerate(plan, start=1):
-        out("")
-        out(f"{i}. {t(*step.why)}")
-        if isinstance(step, WriteFile):
-            out(t(f"   fichier {step.path} ({step.mode:04o}) :", f"   file {step.path} ({step.mode:04o}):"))
-            out("\n".join("   | " + line for line in step.content.splitlines()))
-            continue
-        out(f"   $ {_shown(step, step.argv)}")
-        if step.unless:
-            mode = {"contains": t("contient", "contains"), "equals": t("vaut", "is"), "absent": t("ne contient pas", "lacks"),
-                    "line": t("a la ligne", "has the line"),
-                    "every_line": t("vaut à chaque ligne", "is on every line")}[step.unless.mode]
-            expect = step.unless.expect.strip().replace("\n", "⏎")
-            if step.secret:
-                expect = expect.replace(_nmcli_shows(step.secret), PASSWORD_SHOWN)
-            extra = t(" ou si une étape a changé quelque chose", " or when a step changed something") \
-                if step.again_after_change else ""
-            out(t(f"   (sauf si « {shlex.join(step.unless.argv)} » {mode} « {expect} »{extra})",
-                  f"   (unless `{shlex.join(step.unless.argv)}` {mode} \"{expect}\"{extra})"))
-
-
-def apply_plan(plan: Sequence[Step], run: Runner, root: Path = Path("/"), out: Callable[[str], None] = print) -> int:
-    """Carry the plan out, skipping what is already done; returns how many steps changed something."""
-    changed = 0
-    for step in plan:
-        if isinstance(step, WriteFile):
-            path = root / step.path.lstrip("/")
-            if path.exists() and path.read_text(encoding="utf-8") == step.content and \
-                    (path.stat().st_mode & 0o777) == step.mode:
-                out(t(f"= {step.path} : déjà à jour", f"= {step.path}: already up to date"))
-                continue
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(step.content, encoding="utf-8")
-            path.chmod(step.mode)
-            out(t(f"+ {step.path} écrit", f"+ {step.path} written"))
-            changed += 1
-            continue
-        if step.unless and step.unless.done(run) and not (step.again_after_change and changed):
-            out(t(f"= {t(*step.why)} : déjà fait", f"= {t(*step.why)}: already done"))
-            continue
-        out(f"$ {_shown(step, step.argv)}")
-        answer = run(step.argv)
-        if answer.returncode != 0:
-            raise RuntimeError(t(f"échec ({answer.returncode}) : {_shown(step, step.argv)}",
-                                 f"failed ({answer.returncode}): {_shown(step, step.argv)}"))
-        changed += 1
-    return changed
+    print_steps(plan, out)
 
 
 def hotspot_problems(config: Config) -> list[str]:
-    """What stops the hotspot from being made: no name, a password WPA2 refuses."""
+    """What stops the hotspot from being made: no name, no WPA2 password, a ``[network]`` value its schema
+    refuses (checked again here: a ``Config`` can be made without ``parse_config``)."""
     net = config.network
-    problems = []
+    problems = [f"[network] {f.name} : {refused}" for f in dataclasses.fields(net)
+                if "check" in f.metadata and (refused := f.metadata["check"](getattr(net, f.name)))]
     if not net.ssid:
         problems.append(t("[network] ssid est vide : donnez un nom au Wi-Fi de la salle",
                           "[network] ssid is empty: name the hall's Wi-Fi"))
@@ -274,6 +192,31 @@ def hotspot_problems(config: Config) -> list[str]:
         problems.append(t("[network] password : WPA2 demande 8 à 63 caractères",
                           "[network] password: WPA2 needs 8 to 63 characters"))
     return problems
+
+
+def root_config_problems(path: str) -> Callable[[os.stat_result], list[str]]:
+    """How root judges the config file it is about to read (``load_config``'s ``trust``): a regular file that
+    root owns and nobody else may write, else another account would choose what root writes."""
+    quoted = shlex.quote(path)
+
+    def judge(st: os.stat_result) -> list[str]:
+        problems = []
+        if not stat.S_ISREG(st.st_mode):
+            problems.append(t(f"{path} n'est pas un fichier ordinaire", f"{path} is not a regular file"))
+        if st.st_uid != 0:
+            problems.append(t(f"{path} appartient à l'utilisateur n° {st.st_uid}, pas à root : root ferait ce que ce "
+                              f"compte y écrit. Corrigez : sudo chown root {quoted}",
+                              f"{path} belongs to user id {st.st_uid}, not root: root would do what that account "
+                              f"writes in it. Fix: sudo chown root {quoted}"))
+        if st.st_mode & 0o022:
+            problems.append(t(f"{path} est modifiable par le groupe ou par tous (mode {st.st_mode & 0o777:04o}). "
+                              f"Corrigez : sudo chmod go-w {quoted} (0640 root:loto-hall comme l'installe "
+                              "install.sh, ou 600 / 644)",
+                              f"{path} is writable by its group or by everyone (mode {st.st_mode & 0o777:04o}). "
+                              f"Fix: sudo chmod go-w {quoted} (0640 root:loto-hall as install.sh makes it, "
+                              "or 600 / 644)"))
+        return problems
+    return judge
 
 
 # ------------------------------------------------------------------------------------------------ doctor
@@ -319,7 +262,7 @@ def _firmware(root: Path) -> Finding:
 def doctor(config: Config, run: Runner, fetch: Fetch, root: Path = Path("/")) -> list[Finding]:
     """Every check of ``loto-hall network doctor``, in the order a person fixes them."""
     net = config.network
-    again = "sudo loto-hall network hotspot"
+    again = f"sudo loto-hall network hotspot --config {ROOT_CONFIG}"
     found = []
     problems = hotspot_problems(config)
     risks = misread_risks(net.ssid, net.password) if net.ssid else ()
@@ -341,7 +284,7 @@ def doctor(config: Config, run: Runner, fetch: Fetch, root: Path = Path("/")) ->
                                                       else t("absent", "missing")),
                          "" if up else (f"sudo nmcli connection up {PROFILE}" if exists else again)))
     dns = root / "etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf"
-    dns_ok = dns.exists() and dns.read_text(encoding="utf-8") == dns_conf(net)
+    dns_ok = dns.exists() and dns.read_text(encoding="utf-8") == dns_conf(net).content
     found.append(Finding("DNS", dns_ok, str(dns.relative_to(root)) if dns_ok else t("fichier absent ou ancien",
                                                                                   "file missing or stale"),
                          "" if dns_ok else again))
@@ -390,10 +333,14 @@ def add_network_parser(subparsers: argparse._SubParsersAction) -> None:
     hot = nsub.add_parser("hotspot", formatter_class=fmt,
                           help=t("fait du Pi le point d'accès Wi-Fi de la salle (NetworkManager)",
                                  "make the Pi the hall's Wi-Fi access point (NetworkManager)"),
-                          epilog=t("exemples :\n  loto-hall network hotspot --dry-run\n  sudo loto-hall network hotspot",
-                                   "examples:\n  loto-hall network hotspot --dry-run\n  sudo loto-hall network hotspot"))
-    hot.add_argument("--config", help=t("fichier TOML ([network] ssid, password, country)",
-                                        "TOML file ([network] ssid, password, country)"))
+                          epilog=t(f"exemples :\n  loto-hall network hotspot --config {ROOT_CONFIG} --dry-run\n"
+                                   f"  sudo loto-hall network hotspot --config {ROOT_CONFIG}",
+                                   f"examples:\n  loto-hall network hotspot --config {ROOT_CONFIG} --dry-run\n"
+                                   f"  sudo loto-hall network hotspot --config {ROOT_CONFIG}"))
+    hot.add_argument("--config", help=t("fichier TOML ([network] ssid, password, country) ; obligatoire en root, "
+                                        "qui le veut à lui et modifiable par lui seul",
+                                        "TOML file ([network] ssid, password, country); required as root, which "
+                                        "wants it owned by root and writable by root alone"))
     hot.add_argument("--dry-run", action="store_true",
                      help=t("affiche chaque commande et chaque fichier sans rien faire", "print every command and file, do nothing"))
     doc = nsub.add_parser("doctor", formatter_class=fmt,
@@ -407,31 +354,45 @@ def add_network_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace, runner: Runner = system_runner, root: Path = Path("/"), fetch: Fetch | None = None,
-        out: Callable[[str], None] = print) -> int:
+        out: Callable[[str], None] = print, euid: Callable[[], int] = os.geteuid) -> int:
     """Run ``loto-hall network …``; 0 when done (or all checks pass), 1 otherwise."""
     from hall.config import load_config
-    config = load_config(args.config)
+    as_root = args.network_command == "hotspot" and euid() == 0
+    if as_root and not args.config:
+        out(t(f"loto-hall : en root, nommez le fichier de configuration (./loto-hall.toml du dossier courant n'est "
+              f"pas lu) : sudo loto-hall network hotspot --config {ROOT_CONFIG}",
+              f"loto-hall: as root, name the configuration file (./loto-hall.toml in the current folder is not "
+              f"read): sudo loto-hall network hotspot --config {ROOT_CONFIG}"))
+        return 1
+    config = load_config(args.config, trust=root_config_problems(args.config) if as_root else None)
     if args.network_command == "doctor":
         found = doctor(config, runner, fetch or http_fetch(args.port or config.server.port), root)
         print_findings(found, out)
         return 1 if any(f.ok is False for f in found) else 0
     problems = hotspot_problems(config)
+    plan = [] if problems else hotspot_plan(config)
+    problems = problems or plan_problems(plan)
     if problems:
         for problem in problems:
             out(f"loto-hall: {problem}")
         return 1
-    plan = hotspot_plan(config)
     if args.dry_run:
         print_plan(plan, config, out)
         return 0
-    if root == Path("/") and os.geteuid() != 0:
-        out(t("loto-hall : à lancer en root : sudo loto-hall network hotspot (ou --dry-run pour voir le plan)",
-              "loto-hall: run as root: sudo loto-hall network hotspot (or --dry-run to see the plan)"))
+    if root == Path("/") and not as_root:
+        out(t(f"loto-hall : à lancer en root : sudo loto-hall network hotspot --config {ROOT_CONFIG} "
+              "(ou --dry-run pour voir le plan)",
+              f"loto-hall: run as root: sudo loto-hall network hotspot --config {ROOT_CONFIG} "
+              "(or --dry-run to see the plan)"))
         return 1
     try:
         changed = apply_plan(plan, runner, root, out)
-    except RuntimeError as exc:
+    except (RuntimeError, PlanRefused) as exc:
         out(f"loto-hall: {exc}")
+        out(t("loto-hall : les fichiers de cette exécution sont remis comme avant (les commandes faites le restent) ; "
+              "corrigez, puis relancez la commande",
+              "loto-hall: this run's files are put back as they were (the commands done stay done); fix it, then "
+              "run the command again"))
         return 1
     out(t(f"Point d'accès prêt ({changed} changement(s)). Vérifiez : loto-hall network doctor",
           f"Hotspot ready ({changed} change(s)). Check: loto-hall network doctor"))

@@ -12,7 +12,8 @@ import pytest
 
 from hall.app import network
 from hall.app.cli import main
-from hall.app.network import Completed, apply_plan, doctor, hotspot_plan, print_findings
+from hall.app.network import doctor, hotspot_plan, print_findings
+from hall.app.plan import Completed, apply_plan
 from hall.config import parse_config
 from tests.display.conftest import LiveServer, make_room
 
@@ -125,6 +126,9 @@ def test_the_dry_run_speaks_english_with_lang_en(tmp_path, capsys, monkeypatch):
 def test_a_hotspot_needs_a_name_and_a_wpa2_password(tmp_path, capsys):
     path = tmp_path / "loto-hall.toml"
     path.write_text('[network]\nssid = ""\npassword = "court"\n', encoding="utf-8")
+    assert main(["network", "hotspot", "--config", str(path), "--dry-run"]) == 2    # the config itself refuses it
+    assert "network.password : WPA2 demande 8 à 63 caractères" in capsys.readouterr().err
+    path.write_text('[network]\nssid = ""\n', encoding="utf-8")                 # an open network: no hotspot
     assert main(["network", "hotspot", "--config", str(path), "--dry-run"]) == 1
     out = capsys.readouterr().out
     assert "ssid est vide" in out and "8 à 63 caractères" in out
@@ -200,16 +204,22 @@ def test_the_avahi_service_file_is_valid_against_avahis_dtd(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def test_the_profile_is_what_networkmanager_itself_writes_as_a_keyfile():
+def networkmanager_keyfile(hall_config) -> configparser.ConfigParser:
+    """The keyfile NetworkManager itself writes for the plan's ``nmcli connection add`` (``--offline``: no daemon)."""
     if not shutil.which("nmcli"):
         pytest.skip("nmcli absent (apt-get install network-manager)")
-    add = next(s for s in hotspot_plan(config()) if getattr(s, "argv", ())[:3] == ("nmcli", "connection", "add"))
+    add = next(s for s in hotspot_plan(hall_config) if getattr(s, "argv", ())[:3] == ("nmcli", "connection", "add"))
     done = subprocess.run(["nmcli", "--offline", *add.argv[1:]], capture_output=True, text=True)
     if done.returncode != 0 and "offline" in done.stderr:
         pytest.skip("this nmcli has no --offline (NetworkManager < 1.40)")
     assert done.returncode == 0, done.stderr
     keyfile = configparser.ConfigParser(interpolation=None)
     keyfile.read_string(done.stdout)
+    return keyfile
+
+
+def test_the_profile_is_what_networkmanager_itself_writes_as_a_keyfile():
+    keyfile = networkmanager_keyfile(config())
     assert keyfile["connection"]["id"] == "loto-hall" and keyfile["connection"]["interface-name"] == "wlan0"
     assert dict(keyfile["wifi"]) == {"band": "bg", "mode": "ap", "ssid": "Loto salle"}
     assert keyfile["wifi-security"]["key-mgmt"] == "wpa-psk" and keyfile["wifi-security"]["psk"] == "quine:2026"
@@ -246,7 +256,7 @@ def test_the_doctor_finds_everything_right_on_a_prepared_pi(tmp_path, capsys):
 def test_the_doctor_says_what_to_do_on_a_fresh_pi_with_no_hall_running(tmp_path):
     found = {f.name: f for f in doctor(config(), SimulatedPi(), lambda host, path: None, root=tmp_path)}
     assert found["Pays du Wi-Fi"].ok is False and "iw reg set FR" in found["Pays du Wi-Fi"].fix
-    assert found["Profil du point d'accès"].fix == "sudo loto-hall network hotspot"
+    assert found["Profil du point d'accès"].fix == "sudo loto-hall network hotspot --config /etc/loto-hall/config.toml"
     assert found["Micrologiciel Wi-Fi"].ok is None          # not a Pi: advice only
     assert found["La salle répond"].ok is False and "systemctl start loto-hall" in found["La salle répond"].fix
     assert found["Android connectivitycheck.gstatic.com/generate_204"].detail == "pas de réponse"

@@ -54,3 +54,78 @@ def test_example_config_is_valid():
     from pathlib import Path
     example = Path(__file__).resolve().parents[2] / "systemd" / "config.example.toml"
     load_config(example)
+
+
+# ------------------------------------------------------------------------- control characters, the [network] schema
+def test_control_characters_are_refused_in_every_string_of_the_config_at_once():
+    with pytest.raises(ConfigError) as exc:
+        parse_config({"hall": {"name": "Salle\x1b[2J", "evening": "Grand loto\u00a0du 14 février"},
+                      "programme": {"partie": [{"lots": [{"kind": "quine", "label": "Jambon\x85"}],
+                                                "consolation": "Bouteille\tde cidre"}]},
+                      "games": {"enabled": ["lobo77", "linotte\x7f"]},
+                      "keypad": {"device": "/dev/loto/keypad", "keys": {"draw": "KEY_ENTER\x00"}},
+                      "printer": {"url": "tcp://127.0.0.1:9100", "profile\n": "TM-T20II"}})
+    problems = exc.value.problems
+    for expected in ("hall.name : caractère de contrôle U+001B refusé",
+                     "programme.partie[1].lots[1].label : caractère de contrôle U+0085 refusé",
+                     "programme.partie[1].consolation : caractère de contrôle U+0009 refusé",
+                     "games.enabled[2] : caractère de contrôle U+007F refusé",
+                     "keypad.keys.draw : caractère de contrôle U+0000 refusé",
+                     "printer.profile\\x0a (nom de clé) : caractère de contrôle U+000A refusé"):
+        assert expected in problems, problems
+    assert not any(p.startswith("hall.evening") for p in problems)      # a no-break space is not a control
+
+
+GOOD_NETWORK = {"country": ["FR", "BE", "CH", "LU", "CA"], "hostname": ["loto", "Salle-1", "a", "x" * 63, "123"],
+                "interface": ["wlan0", "wlp2s0", "wlx00c0ca123456", "br-lan", "wlan0.12", "ap_0"],
+                "ssid": ["", "Loto salle", "Salle des fêtes", 'a;b,c:d\\e"f', "é" * 16],
+                "password": ["", "quine2026", 'p;a,s:s\\w"d ~', "x" * 63],
+                "address": ["10.42.0.1", "192.168.4.1"], "portal_address": ["198.18.0.1", "203.0.113.7"],
+                "url": ["", "http://loto.local:8080/", "https://10.42.0.1:8443/controle?x=1#y", "http://[fe80::1]/"]}
+BAD_NETWORK = {"country": ["fr", "FRA", "F", "", "ZZ", "FR\n", "F1", "ＦＲ"],
+               "hostname": ["", "-loto", "loto-", "loto.local", "x" * 64, "lo to", "lotö", "loto\n", "loto_1"],
+               "interface": ["", "x" * 16, "wlan0:1", 'wl"an0', "wl'an0", "wl an0", "wl/an0", ".", "..", "wlan*",
+                             "-wlan0", "wlan0\n", "wl\\an0"],
+               "ssid": ["x" * 33, "é" * 17],
+               "password": ["court", "x" * 64, "quine2026é", "quine\t2026"],
+               "address": ["10.42.0.1\n", "010.42.0.1", "10.42.0.256", "10.42.0", "0.0.0.0", "127.0.0.1",
+                           "224.0.0.1", "255.255.255.255", "fe80::1", " 10.42.0.1", "١٠.42.0.1"],
+               "portal_address": ["198.18.0.1\ndhcp-script=/x", "localhost"],
+               "url": ["javascript:alert(1)", "ftp://loto.local/", "http://", "http://user:pw@loto.local/",
+                       "http://loto local/", 'http://loto.local/"onmouseover', "http://loto.local:99999/",
+                       "http://salle-des-fêtes.local/", "http://lo_to.local/", "//loto.local/",
+                       "http://loto.local/" + "x" * 240]}
+
+
+@pytest.mark.parametrize("key,value", [(k, v) for k, values in GOOD_NETWORK.items() for v in values])
+def test_the_network_schema_takes_what_each_place_reads_as_a_plain_value(key, value):
+    assert getattr(parse_config({"network": {key: value}}).network, key) == value
+
+
+@pytest.mark.parametrize("key,value", [(k, v) for k, values in BAD_NETWORK.items() for v in values])
+def test_the_network_schema_refuses_what_would_change_a_file_or_a_command(key, value):
+    with pytest.raises(ConfigError) as exc:
+        parse_config({"network": {key: value}})
+    assert all(p.startswith(f"network.{key} : ") for p in exc.value.problems), exc.value.problems
+
+
+def test_every_network_problem_is_reported_at_once_with_did_you_mean():
+    with pytest.raises(ConfigError) as exc:
+        parse_config({"network": {"country": "fr", "hostname": "lo to", "interface": 'wl"an', "ssid": "x" * 33,
+                                  "password": "court", "address": "10.42.0", "portal_address": "x", "url": "ftp://x/",
+                                  "portal_adress": "198.18.0.1"}})
+    keys = [p.split(" : ")[0] for p in exc.value.problems]
+    assert keys == ["network.country", "network.hostname", "network.interface", "network.ssid", "network.password",
+                    "network.address", "network.portal_address", "network.url", "network.portal_adress"]
+    assert "(vouliez-vous dire « portal_address » ?)" in exc.value.problems[-1]
+
+
+def test_the_country_codes_are_iso_3166s():
+    from pathlib import Path
+
+    from hall.network_values import COUNTRIES
+    table = Path("/usr/share/zoneinfo/iso3166.tab")
+    if not table.exists():
+        pytest.skip("tzdata's iso3166.tab absent")
+    codes = {line.split("\t")[0] for line in table.read_text(encoding="utf-8").splitlines() if not line.startswith("#")}
+    assert COUNTRIES == codes and len(COUNTRIES) == 249
