@@ -20,6 +20,7 @@ from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
 from hall.lots import DEFAULT_LOTS, LOT_KINDS
 from hall.numbers import MAX_EUR, parse_amount, parse_int
+from hall.programme import PIN_DIGITS, is_pin
 
 DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
 
@@ -74,12 +75,24 @@ class PartieSpec:
     consolation: str = "Lot de consolation"
 
 
+def _pin_problem(value: str) -> str | None:
+    """Empty (a PIN generated once, shown on /admin) or 6 to 12 digits: a shorter PIN is guessed (issue 22)."""
+    if value.strip() == "" or is_pin(value.strip()):
+        return None
+    low, high = PIN_DIGITS
+    return f"un code PIN a de {low} à {high} chiffres (0 à 9), ou vide pour un PIN généré"
+
+
+def _pin() -> Any:
+    return field(default="", metadata={"check": _pin_problem})
+
+
 @dataclass(frozen=True, slots=True)
 class AuthSection:
-    speaker_pin: str = ""
-    controller_pin: str = ""
-    desk_pin: str = ""
-    admin_pin: str = ""
+    speaker_pin: str = _pin()
+    controller_pin: str = _pin()
+    desk_pin: str = _pin()
+    admin_pin: str = _pin()
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +261,11 @@ def _section(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
         choices = f.metadata.get("choices")
         if choices and value not in choices:
             problems.append(f"{where}.{key} : {value!r} n'est pas l'une des valeurs {', '.join(choices)}")
+            continue
+        check = f.metadata.get("check")
+        problem = check(value) if check else None
+        if problem:
+            problems.append(f"{where}.{key} : {problem}")
             continue
         values[key] = float(value) if hints[key] in (float, float | None) and value is not None else value
     for name, f in fields.items():
