@@ -82,7 +82,7 @@ def test_five_minutes_of_guessing_never_keep_a_known_console_out_more_than_two_s
                 assert now[0] - typed <= 2, f"held out {now[0] - typed:.1f} s"
             longest = max(longest, now[0] - typed)
         now[0] += step
-    assert longest <= 2
+    assert longest == 0                          # in at the first try, every time
     # the guessing was held meanwhile: 5 checked from one address (its window is 5 min), 20 from fifty
     assert answers[401] == (ADDRESS_FAILS[0] if addresses == 1 else EVERYONE_FAILS[0]), answers
     room.hall.journal.close()
