@@ -89,9 +89,8 @@ def client(room):
     return room.app.test_client()
 
 
-@pytest.fixture
-def troom(tmp_path):
-    """A hall with the OSGA tournament's store and PDF makers (the tournament's API tests)."""
+def make_tournament_room(tmp_path) -> Room:
+    """A hall with the OSGA tournament's store (``room.store``) and its PDF makers."""
     from display.app import create_app
     from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
     from hall.minigames.osga.store import TournamentStore
@@ -102,9 +101,16 @@ def troom(tmp_path):
                         tournament=store)
     app.config["TESTING"] = True
     room.app = app
-    room.store = store
+    room.store = store   # type: ignore[attr-defined]
+    return room
+
+
+@pytest.fixture
+def troom(tmp_path):
+    """The tournament's API tests."""
+    room = make_tournament_room(tmp_path)
     yield room
-    store.close()
+    room.store.close()
     room.hall.journal.close()
 
 

@@ -127,3 +127,18 @@ def test_the_socket_handshake_refuses_a_foreign_host(live, role):
     ok = Listener(live, auth=auth, headers={"Host": f"localhost:{port}"}, transports=("polling",)).open()
     assert ok.first("state")["seq"] == 0
     ok.close()
+
+
+def test_a_console_page_shows_its_login_as_soon_as_its_session_ends(page, live):
+    """Chromium: the page's socket is dropped by the server, so the page reloads to its login at once."""
+    from playwright.sync_api import expect
+
+    from tests.display.conftest import login_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
+    page.wait_for_function("window.lotoSocket && window.lotoSocket.connected")
+    admin, _ = log_in(live, "admin")
+    assert call(live, "POST", "/api/pins", {"role": "speaker", "pin": "918273"},
+                {"Authorization": f"Bearer {admin}"})[0] == 201
+    expect(page.locator("#login-form")).to_be_visible(timeout=5000)
+    assert page.locator("nav.nav").count() == 0
