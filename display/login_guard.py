@@ -111,8 +111,9 @@ def request_unlock(data_dir: Path) -> Path:
     """Write an unlock request for the hall serving ``data_dir`` (readable by it even when written by root)."""
     path = Path(data_dir) / UNLOCK_FILE
     folder = Path(data_dir)
-    tmp = folder / f".{UNLOCK_FILE}.{secrets.token_hex(4)}"
-    with open(tmp, "w", encoding="utf-8") as fh:
+    tmp = folder / f".{UNLOCK_FILE}.{secrets.token_hex(8)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)   # never through a link
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump({"nonce": secrets.token_hex(16), "at": time.time()}, fh)
     os.chmod(tmp, 0o644)
     if os.geteuid() == 0:                 # sudo: hand the file to the folder's owner, as the hall wrote it

@@ -4,11 +4,14 @@ the Pi itself.
 The command writes an unlock request in the hall's data folder (``display/login_guard.py``); the running hall
 applies it at its next login attempt (or at start when it is stopped), logs it, and every address, console and
 table may try again at once. Open sessions are untouched. It does not need the hall to answer on the network:
-it is the way in when strangers hold every new browser and no known console is at hand.
+it is the way in when strangers hold every new browser and no known console is at hand. As root it wants
+``--config`` or ``--data-dir`` (never the ``./loto-hall.toml`` of whatever folder it runs in); the request is
+written without following links and handed to the data folder's owner.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -43,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
     from display.login_guard import request_unlock
     from hall.config import load_config
 
+    if os.geteuid() == 0 and not args.config and not args.data_dir:
+        # as root, never a ./loto-hall.toml of whatever folder this runs in
+        print(t("loto-hall : en root, indiquez --config FICHIER (ou --data-dir DOSSIER)",
+                "loto-hall: as root, give --config FILE (or --data-dir DIR)"), file=sys.stderr)
+        return 2
     if args.data_dir:
         folder = Path(args.data_dir)
     else:
@@ -51,7 +59,12 @@ def run(args: argparse.Namespace) -> int:
         print(t(f"loto-hall : pas de dossier de données ici : {folder}", f"loto-hall: no data folder here: {folder}"),
               file=sys.stderr)
         return 2
-    path = request_unlock(folder)
+    try:
+        path = request_unlock(folder)
+    except OSError as exc:
+        print(t(f"loto-hall : impossible d'écrire dans {folder} ({exc.strerror}) : lancez-la avec sudo",
+                f"loto-hall: cannot write in {folder} ({exc.strerror}): run it with sudo"), file=sys.stderr)
+        return 2
     print(t(f"Déblocage demandé ({path}) : la salle remet à zéro les compteurs d'essais au prochain essai "
             "de code PIN (ou à son démarrage).",
             f"Unlock requested ({path}): the hall clears the attempt counts at the next PIN attempt "
