@@ -29,8 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import summary
+from hall.app.demo import DEMO_PINS
 
-PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
+PINS = DEMO_PINS
 
 
 def consoles(url: str, token: str, count: int, mode: str, ready, stop, out) -> None:

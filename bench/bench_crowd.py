@@ -36,8 +36,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stats import percentile, summary  # noqa: E402
+from hall.app.demo import DEMO_PINS  # noqa: E402
 
-PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
+PINS = DEMO_PINS
 ATTACKER = "127.0.0.66"
 
 

@@ -33,6 +33,7 @@ from werkzeug.serving import make_server
 from bench.stats import percentile
 from bench.stats import summary as stats_summary
 from display.app import create_app
+from hall.app.demo import DEMO_PINS
 from hall.cardbook import CardBook
 from hall.cards import generate_cards
 from hall.config import BallMachineSection, parse_config
@@ -133,7 +134,7 @@ class Crowd:
 
 def open_hall(folder: Path) -> Hall:
     config = parse_config({"hall": {"name": "Banc d'essai", "data_dir": str(folder)},
-                           "auth": {"speaker_pin": "1", "controller_pin": "2", "desk_pin": "3", "admin_pin": "4"}})
+                           "auth": dict(DEMO_PINS)})
     book = CardBook(dict(generate_cards(600, seed="bench", series="B")))
     return Hall(config, Journal(folder / "journal.sqlite"), book)
 

@@ -158,8 +158,8 @@ def main() -> None:
         port = s.getsockname()[1]
     config = work / "loto-hall.toml"
     config.write_text(f'[hall]\ndata_dir = "{work / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n'
-                      f'threads = 600\n[auth]\nspeaker_pin = "4242"\nadmin_pin = "9999"\ncontroller_pin = "1111"\n'
-                      f'desk_pin = "2222"\n[games]\nbot_delay_s = 0\ntakeover_s = 10\nmax_rooms = {args.rooms}\n',
+                      f'threads = 600\n[auth]\nspeaker_pin = "424242"\nadmin_pin = "999999"\ncontroller_pin = "111111"\n'
+                      f'desk_pin = "222222"\n[games]\nbot_delay_s = 0\ntakeover_s = 10\nmax_rooms = {args.rooms}\n',
                       encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--config", str(config)], cwd=work, env=env,
@@ -173,7 +173,7 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         rss_start = rss_kb(server.pid)
-        _, login = call(url + "/api/login", "POST", {"pin": "4242"})
+        _, login = call(url + "/api/login", "POST", {"pin": "424242"})
         speaker = login["token"]
         bench = Bench(url)
         codes, clients = [], []

@@ -31,7 +31,7 @@ from hall.journal import Journal
 from hall.report import report_from_hall, write_csv
 from hall.service import Hall
 
-PINS = {"speaker": "4242", "controller": "1111", "desk": "2222", "admin": "9999"}
+PINS = {"speaker": "424242", "controller": "111111", "desk": "222222", "admin": "999999"}
 
 
 def call(url: str, data: dict | None = None, token: str | None = None) -> tuple[int, dict]:

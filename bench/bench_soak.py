@@ -68,8 +68,8 @@ class Served:
             port = s.getsockname()[1]
         (folder / "soak.toml").write_text(
             f'[hall]\ndata_dir = "{folder / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n'
-            f'threads = {threads}\n[auth]\nspeaker_pin = "1111"\nadmin_pin = "9999"\n'
-            'controller_pin = "2222"\ndesk_pin = "3333"\n')
+            f'threads = {threads}\n[auth]\nspeaker_pin = "111111"\nadmin_pin = "999999"\n'
+            'controller_pin = "222222"\ndesk_pin = "333333"\n')
         self.log = open(folder / "serve.log", "wb")
         self.process = subprocess.Popen([sys.executable, "-m", "hall", "serve", "--config", str(folder / "soak.toml")],
                                         cwd=folder, stdout=self.log, stderr=subprocess.STDOUT)
@@ -83,7 +83,7 @@ class Served:
                 if time.monotonic() > deadline or self.process.poll() is not None:
                     raise SystemExit(f"loto-hall serve did not answer; see {folder / 'serve.log'}")
                 time.sleep(0.2)
-        self.token = self._call("POST", "/api/login", {"pin": "1111"})["token"]
+        self.token = self._call("POST", "/api/login", {"pin": "111111"})["token"]
         self._call("POST", "/api/partie/start", {})
 
     def _call(self, method: str, path: str, body: dict | None = None) -> dict:

@@ -64,6 +64,9 @@ def _int(data: dict, name: str, low: int, high: int, default: int | None = None)
 
 @bp.post("/login")
 def login():
+    if request.mimetype != "application/json":
+        # a form or a text/plain fetch of another web page needs no CORS preflight: it must not try PINs
+        raise ApiError("json_required")
     data = body()
     return jsonify(A.login(data.get("pin")))
 

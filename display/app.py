@@ -12,12 +12,13 @@ from werkzeug.exceptions import HTTPException
 from display import api, network, pages, portal, rooms, sockets
 from display import documents as documents_api
 from display import tournament as tournament_web
-from display.auth import Auth, load_pins, load_secret
+from display.auth import Auth, load_secret
 from display.crowd import SocketCaps
 from display.errors import ApiError, error_body, status_of
 from display.i18n import remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
+from display.pins import load_pins
 from hall.errors import Rejected
 from hall.ports import HallPort
 

@@ -1,8 +1,10 @@
-"""Who is asking: PIN → role, signed tokens, cookie sessions with CSRF, PIN attempts rate-limited.
+"""Who is asking: PIN → role, signed tokens, cookie sessions with CSRF, PIN guessing held back.
 
 Every token and cookie names a server-side session (``display/sessions.py``): logout, a changed PIN and
-``[server] staff_idle_h`` without use end it. PIN failures are limited per address and for every address
-together (kept across a restart, logged with the address, never the PIN).
+``[server] staff_idle_h`` without use end it. PIN attempts go through the guard (``display/login_guard.py``):
+strangers are held by budgets per address and for everyone together, a known console (``display/devices.py``)
+typing the PIN of a role it knows never is. ``POST /api/login`` takes JSON only, so that no form of another
+web page can try PINs.
 
 Roles: ``speaker``, ``controller``, ``desk``, ``admin``. The API takes ``Authorization: Bearer TOKEN``;
 the pages use the session cookie and send ``X-CSRF-Token`` with every change.
@@ -10,93 +12,31 @@ the pages use the session cookie and send ``X-CSRF-Token`` with every change.
 from __future__ import annotations
 
 import hmac
-import json
-import logging
-import os
 import secrets
 import tempfile
-import threading
-import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import current_app, request, session
+from flask import after_this_request, current_app, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S, Device, DeviceCookies, knowing
 from display.errors import ApiError
-from display.sessions import LoginGuard, SessionTable, pin_fingerprint
-from hall.programme import pin_matches
+from display.login_guard import LoginGuard
+from display.pins import PinBook
+from display.sessions import SessionTable, pin_fingerprint
+from hall.programme import is_pin
 from hall.rights import ROLES, STAFF, may
 from hall.secretfile import load_or_create_secret
 
-log = logging.getLogger("loto-hall.display")
-
 TOKEN_MAX_AGE_S = 30 * 24 * 3600   # the signature's own limit; the session table ends tokens much sooner
-PINS_FILE = "pins.json"
 SECRET_FILE = "web.key"
 
 
 def load_secret(data_dir: Path) -> bytes:
-    """The web secret (session cookies, tokens), made on first start in the data folder (mode 0600)."""
+    """The web secret (session cookies, tokens, known consoles), made on first start in the data folder (0600)."""
     return load_or_create_secret(data_dir / SECRET_FILE)
-
-
-def load_pins(config, data_dir: Path) -> dict[str, str]:
-    """role → PIN: the config's ``[auth]`` PINs; an empty one is generated once and kept in ``pins.json``."""
-    path = data_dir / PINS_FILE
-    try:
-        generated = json.loads(path.read_text(encoding="utf-8"))
-    except (FileNotFoundError, ValueError):
-        generated = {}
-    pins, made = {}, False
-    for role in ROLES:
-        pin = str(getattr(config.auth, f"{role}_pin", "") or "").strip()
-        if not pin:
-            pin = str(generated.get(role) or "")
-            if not pin:
-                pin, made = f"{secrets.randbelow(10**6):06d}", True
-                generated[role] = pin
-            log.warning("PIN %s non configuré : PIN généré, affiché sur /admin (fichier %s)", role, path)
-        pins[role] = pin
-    if made:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(generated, fh)
-    seen: dict[str, str] = {}
-    for role, pin in pins.items():
-        if pin in seen:
-            log.warning("PIN partagé par %s et %s : il ouvre le rôle %s seulement", seen[pin], role, seen[pin])
-        seen.setdefault(pin, role)
-    return pins
-
-
-class RateLimiter:
-    """At most ``limit`` failed PINs per ``window_s`` from one address."""
-
-    def __init__(self, limit: int = 5, window_s: float = 60.0, clock=time.monotonic):
-        self.limit, self.window_s, self._clock = limit, window_s, clock
-        self._fails: dict[str, list[float]] = {}
-        self._lock = threading.Lock()
-
-    def retry_after(self, key: str) -> int:
-        """Seconds before ``key`` may try again (0 when it may)."""
-        now = self._clock()
-        with self._lock:
-            recent = [t for t in self._fails.get(key, []) if now - t < self.window_s]
-            self._fails[key] = recent
-            if len(recent) < self.limit:
-                return 0
-            return max(1, int(self.window_s - (now - recent[0])) + 1)
-
-    def failed(self, key: str) -> None:
-        with self._lock:
-            self._fails.setdefault(key, []).append(self._clock())
-
-    def succeeded(self, key: str) -> None:
-        with self._lock:
-            self._fails.pop(key, None)
 
 
 class Auth:
@@ -104,26 +44,25 @@ class Auth:
 
     def __init__(self, pins: dict[str, str], secret: bytes, data_dir: Path | None = None, idle_s: float = 12 * 3600,
                  changed: Callable[[], Mapping[str, Any]] | None = None):
-        self.pins = pins
-        self.changed = changed or (lambda: {})   # role → PinChanged: PINs changed on /admin (journalled hashes)
-        self.tokens = URLSafeTimedSerializer(secret, salt="loto-hall-token")
-        self.limiter = RateLimiter()
         if data_dir is None:
             data_dir = Path(tempfile.mkdtemp(prefix="loto-hall-auth-"))
+        self.pins = pins
+        self.book = PinBook(pins, secret, data_dir, changed)
+        self.tokens = URLSafeTimedSerializer(secret, salt="loto-hall-token")
+        self.devices = DeviceCookies(secret)
         fingerprints = {role: pin_fingerprint(secret, role, pin) for role, pin in pins.items()}
         self.sessions = SessionTable(data_dir, fingerprints, idle_s)
         self.guard = LoginGuard(data_dir)
 
     def role_for_pin(self, pin: str) -> str | None:
-        found = None
-        changed = self.changed()
-        for role in ROLES:
-            # compare every PIN (no early exit) so timing says nothing about which role matched
-            ok = pin_matches(changed[role], pin) if role in changed else \
-                hmac.compare_digest(pin.encode(), self.pins[role].encode())
-            if ok and found is None:
-                found = role
-        return found
+        return self.book.role_for(pin)
+
+    def known_roles(self, device: Device | None) -> set[str]:
+        """The roles a known console opened with the PIN each has now (a changed PIN is no longer known)."""
+        if device is None:
+            return set()
+        return {role for role, mark in device.roles.items()
+                if role in ROLES and hmac.compare_digest(mark, self.devices.mark(role, self.book.state(role)))}
 
     def make_token(self, role: str, sid: str) -> str:
         return self.tokens.dumps({"role": role, "sid": sid})
@@ -155,26 +94,43 @@ def auth() -> Auth:
 
 
 def login(pin) -> dict:
-    """Check a PIN (rate-limited per address) and open a cookie session; returns role, token and CSRF token."""
+    """Check a PIN through the guard and open (or take up again) this browser's session; returns role, token
+    and CSRF token, and marks the browser as a known console of that role."""
     a = auth()
-    key = request.remote_addr or "?"
-    # Refused while locked without being checked nor counted: nobody can make a lock last longer.
-    wait = max(a.limiter.retry_after(key), a.guard.retry_after())
-    if wait:
-        raise ApiError("too_many_attempts", retry_after=wait)
-    role = a.role_for_pin(pin) if isinstance(pin, str) and 0 < len(pin) <= 64 else None
+    address = request.remote_addr or "?"
+    device = a.devices.read(request.cookies.get(DEVICE_COOKIE))
+    known = a.known_roles(device)
+    kind, key = ("device", device.id) if device else ("address", address)
+    wait = max(a.guard.success_wait(kind, key), a.guard.device_wait(device.id) if device else 0)
+    held = a.guard.stranger_wait(address)
+    if wait or held and not known:
+        # refused unchecked and uncounted: nobody makes a hold last longer by trying during it
+        raise ApiError("too_many_attempts", retry_after=wait or held)
+    if not is_pin(pin):
+        raise ApiError("bad_pin")           # cannot be anyone's PIN: nothing compared, nothing counted
+    role = a.book.role_for(pin, known if held else ROLES)
     if role is None:
-        a.limiter.failed(key)
-        a.guard.failed(key)
+        a.guard.failed(address, device.id if device else None, checked_all=not held)
         raise ApiError("bad_pin")
-    a.limiter.succeeded(key)
-    a.sessions.close(session.get("sid"))
-    session.clear()
-    sid = a.sessions.open(role)
-    session["role"] = role
-    session["sid"] = sid
-    session["csrf"] = secrets.token_urlsafe(24)
-    return {"role": role, "token": a.make_token(role, sid), "csrf": session["csrf"]}
+    a.guard.succeeded(kind, key)
+    console = knowing(device, role, a.devices.mark(role, a.book.state(role)))
+    current = session.get("sid")
+    sid = a.sessions.open(role, console.id, current if session.get("role") == role else None)
+    if sid != current:
+        a.sessions.close(current)           # another role's session of this browser ends (and no fixation)
+        session.clear()
+        session["role"] = role
+        session["sid"] = sid
+        session["csrf"] = secrets.token_urlsafe(24)
+    cookie = a.devices.dumps(console)
+
+    @after_this_request
+    def remember_console(resp):
+        resp.set_cookie(DEVICE_COOKIE, cookie, max_age=DEVICE_MAX_AGE_S, httponly=True, samesite="Strict",
+                        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
+        return resp
+
+    return {"role": role, "token": a.make_token(role, sid), "csrf": csrf_token()}
 
 
 def logout() -> None:
@@ -238,16 +194,17 @@ def require_right(right: str) -> str:
     return role
 
 
-def socket_role(auth_data) -> str | None:
-    """The role of a connecting socket: its ``auth.token``, else the page's session cookie; ``None`` = public.
-
-    Raises ``ApiError("bad_token")`` for a token that is present but not valid.
+def socket_session(auth_data) -> tuple[str | None, str | None]:
+    """The role and session id of a connecting socket: its ``auth.token``, else the page's session cookie;
+    ``(None, None)`` = public. Raises ``ApiError("bad_token")`` for a token that is present but not valid.
     """
     token = auth_data.get("token") if isinstance(auth_data, dict) else None
+    a = auth()
     if token:
-        role = auth().role_for_token(str(token))
-        if role is None:
+        sid = a.token_session(str(token))
+        role = a.sessions.role(sid) if sid else None
+        if role not in STAFF:
             raise ApiError("bad_token")
-        return role
-    role = auth().role_for_cookie() if session.get("role") in STAFF else None
-    return role if role in STAFF else None
+        return role, sid
+    role = a.role_for_cookie() if session.get("role") in STAFF else None
+    return (role, session.get("sid")) if role in STAFF else (None, None)

@@ -133,6 +133,13 @@ MESSAGES.update({
     "bad_partie": _l("Numéro de partie incorrect."),
     "bad_name": _l("Nom trop long ou illisible."),
     "bad_programme": _l("Programme refusé : %(where)s, %(why)s"),
-    "bad_new_pin": _l("Un code PIN a de 4 à 12 chiffres."),
+    "bad_new_pin": _l("Un code PIN a de 6 à 12 chiffres."),
     "pin_taken": _l("Ce code PIN est déjà celui d'un autre rôle : choisissez-en un autre."),
+})
+
+# issue 22: logins take JSON only; a socket must name the hall itself (no DNS rebinding)
+STATUS.update({"json_required": 415, "foreign_host": 421})
+MESSAGES.update({
+    "json_required": _l("Requête refusée : le code PIN s'envoie en JSON (Content-Type: application/json)."),
+    "foreign_host": _l("Adresse inconnue de la salle : ouvrez la page par l'adresse du code QR."),
 })

@@ -88,8 +88,9 @@ def spec() -> dict:
     """The OpenAPI document."""
     p = {
         "/api/login": {"post": _op("PIN → rôle et jeton (une session du serveur, close par logout, un PIN changé "
-                                   "ou [server] staff_idle_h sans usage)", None, _obj(pin=STR),
-                                   _obj(role=STR, token=STR, csrf=STR), errors=("bad_pin", "too_many_attempts"))},
+                                   "ou [server] staff_idle_h sans usage) ; corps JSON seulement (415 sinon)", None,
+                                   _obj(pin=STR), _obj(role=STR, token=STR, csrf=STR),
+                                   errors=("bad_pin", "too_many_attempts", "json_required"))},
         "/api/logout": {"post": _op("Fermer la session (cookie et jeton Bearer envoyés)", None)},
         "/api/me": {"get": {**_op("Le rôle de l'appelant", None), "responses": {
             "200": {"description": "OK", "content": {"application/json": {"schema": _obj()}}}, "401": _ERR}}},

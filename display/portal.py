@@ -31,13 +31,19 @@ def portal_page():
                                       headers={"Cache-Control": "no-store", "Connection": "close"})
 
 
-@bp.before_app_request
-def captive():
-    """A request for another host than the hall's, or an OS's connectivity check: the portal page."""
+def for_the_hall() -> bool:
+    """Whether the request (a page, or a socket's handshake) names the hall itself in its ``Host``: a name the
+    hotspot's DNS sent here, or a page of another site whose name was rebound to the Pi's address, does not."""
     config = current_app.extensions["loto_hall"].config
     own = current_app.extensions.get("loto_own_hosts")
     if own is None:
         own = current_app.extensions["loto_own_hosts"] = own_hosts(config, socket.gethostname())
-    if request.path in PROBE_PATHS or not is_own_host(request.host, own, config.network.portal_address):
+    return is_own_host(request.host, own, config.network.portal_address)
+
+
+@bp.before_app_request
+def captive():
+    """A request for another host than the hall's, or an OS's connectivity check: the portal page."""
+    if request.path in PROBE_PATHS or not for_the_hall():
         return portal_page()
     return None

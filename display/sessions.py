@@ -1,19 +1,16 @@
-"""Staff sessions the hall can end, and PIN guessing held back for everyone, both kept in the data folder.
+"""Staff sessions the hall can end, kept in ``sessions.json`` in the data folder.
 
-Sessions: every login makes a session id, kept server-side in ``sessions.json`` with its role, a
-fingerprint of the PIN it was opened with and when it was last used. A cookie or a token is only good
-while its session is in the table: logout deletes it, a changed PIN ends every session opened with the old
-one (checked at start), and a session unused for ``idle_s`` (12 h by default) ends. Sessions survive a
-restart on purpose: a watchdog restart in the middle of a partie must not log the speaker out of a console
-that is open, which also means a locked PIN login can never lock out a console already open.
+Every login opens a session, or takes up again the live one of the same browser (its cookie session, or its
+known-console cookie) for the same role: a console logging in again and again holds one session, not one per
+login. A session is kept server-side with its role, a fingerprint of the PIN it was opened with and when it was
+last used; a cookie or a token is only good while its session is in the table: logout deletes it, a changed PIN
+ends every session opened with the old one (checked at start), a session unused for ``idle_s`` (12 h by
+default) ends, and each role keeps at most ``max_per_role`` sessions (the least recently used ends first).
+Whoever listens (``on_end``: the sockets) hears of every session that ends, whatever ended it.
 
-PIN guessing: besides the limit per address (``display.auth.RateLimiter``), failures from every address
-are counted together (a wrong PIN names no role, so the count is for all roles' logins). ``limit``
-failures within ``window_s`` lock new PIN logins for ``lock_s``; attempts while locked are refused without
-being checked *and without being counted*, so nobody can extend the lock: when it ends, the next attempt
-is checked, and the real speaker gets in even with failures going on (a lockout that only delays). The
-counts live in ``login_guard.json`` so a restart does not reset them; every failure is logged with the
-address, never the PIN.
+Sessions survive a restart on purpose: a watchdog restart in the middle of a partie must not log the speaker out
+of a console that is open. The file is written when a session opens or ends, and a session's last use at most
+every ``TOUCH_PERSIST_S``: never on every request.
 """
 from __future__ import annotations
 
@@ -32,11 +29,11 @@ from pathlib import Path
 log = logging.getLogger("loto-hall.display")
 
 SESSIONS_FILE = "sessions.json"
-GUARD_FILE = "login_guard.json"
 TOUCH_PERSIST_S = 300.0          # last use written to disk at most this often per session
+MAX_SESSIONS_PER_ROLE = 32       # consoles and phones of one role logged in at once
 
 
-def _write_json(path: Path, data: dict) -> None:
+def write_json(path: Path, data: dict) -> None:
     """Write ``data`` atomically (mode 0600): a power cut leaves the old file or the new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + path.name, dir=path.parent)
@@ -53,7 +50,7 @@ def _write_json(path: Path, data: dict) -> None:
         raise
 
 
-def _read_json(path: Path) -> dict:
+def read_json(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError, OSError):
@@ -67,16 +64,17 @@ def pin_fingerprint(secret: bytes, role: str, pin: str) -> str:
 
 
 class SessionTable:
-    """The staff sessions: id → role, PIN fingerprint, last use (wall clock, seconds)."""
+    """The staff sessions: id → role, PIN fingerprint, last use (wall clock, seconds), the console's device."""
 
     def __init__(self, data_dir: Path, fingerprints: dict[str, str], idle_s: float,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, max_per_role: int = MAX_SESSIONS_PER_ROLE):
         self.path = Path(data_dir) / SESSIONS_FILE
-        self.idle_s, self._clock = idle_s, clock
+        self.idle_s, self.clock, self.max_per_role = idle_s, clock, max_per_role
         self._fingerprints = fingerprints
         self._lock = threading.Lock()
         self._persisted: dict[str, float] = {}
-        raw = _read_json(self.path).get("sessions", {})
+        self._listeners: list[Callable[[list[str]], None]] = []
+        raw = read_json(self.path).get("sessions", {})
         now = clock()
         self._sessions: dict[str, dict] = {
             sid: s for sid, s in (raw.items() if isinstance(raw, dict) else ())
@@ -86,21 +84,58 @@ class SessionTable:
         if len(self._sessions) != len(raw if isinstance(raw, dict) else ()):
             self._save()
 
+    def on_end(self, listener: Callable[[list[str]], None]) -> None:
+        """Call ``listener(session_ids)`` after sessions end (outside the table's lock)."""
+        self._listeners.append(listener)
+
+    def _tell(self, ended: list[str]) -> None:
+        if not ended:
+            return
+        for listener in self._listeners:
+            try:
+                listener(ended)
+            except Exception:     # one failing listener must not keep a logout from answering
+                log.exception("fin de session : un abonné a échoué")
+
     def _save(self) -> None:
         try:
-            _write_json(self.path, {"sessions": self._sessions})
+            write_json(self.path, {"sessions": self._sessions})
         except OSError as exc:
             log.error("sessions non enregistrées (%s) : %s", self.path, exc)
 
-    def open(self, role: str) -> str:
-        """A new session for ``role``; returns its id."""
-        sid = secrets.token_urlsafe(18)
+    def _drop(self, sids: list[str]) -> list[str]:
+        for sid in sids:
+            del self._sessions[sid]
+            self._persisted.pop(sid, None)
+        return sids
+
+    def open(self, role: str, device: str | None = None, current: object = None) -> str:
+        """The session of ``role`` for this browser: ``current`` (its cookie's session) or the console ``device``'s
+        when one lives for ``role``, else a new one; returns its id."""
         with self._lock:
-            now = self._clock()
-            self._sessions[sid] = {"role": role, "pin": self._fingerprints[role], "seen": now}
+            now = self.clock()
+            ended = self._drop([sid for sid, s in self._sessions.items() if now - s["seen"] >= self.idle_s])
+            mine = [sid for sid, s in self._sessions.items() if s["role"] == role
+                    and (sid == current or device is not None and s.get("dev") == device)]
+            if mine:
+                sid = current if current in mine else max(mine, key=lambda k: self._sessions[k]["seen"])
+                self._touch(sid, now, force=bool(ended))
+            else:
+                sid = secrets.token_urlsafe(18)
+                self._sessions[sid] = {"role": role, "pin": self._fingerprints[role], "seen": now,
+                                       **({"dev": device} if device else {})}
+                self._persisted[sid] = now
+                same = sorted((s["seen"], k) for k, s in self._sessions.items() if s["role"] == role and k != sid)
+                ended += self._drop([k for _, k in same[:max(0, len(same) + 1 - self.max_per_role)]])
+                self._save()
+        self._tell(ended)
+        return sid
+
+    def _touch(self, sid: str, now: float, force: bool = False) -> None:
+        self._sessions[sid]["seen"] = now
+        if force or now - self._persisted.get(sid, 0.0) > TOUCH_PERSIST_S:
             self._persisted[sid] = now
             self._save()
-        return sid
 
     def role(self, sid: object) -> str | None:
         """The role of a live session (its idle time restarts), or ``None`` when it ended or never was."""
@@ -110,77 +145,33 @@ class SessionTable:
             s = self._sessions.get(sid)
             if s is None:
                 return None
-            now = self._clock()
-            if now - s["seen"] >= self.idle_s:
-                del self._sessions[sid]
-                self._save()
-                return None
-            s["seen"] = now
-            if now - self._persisted.get(sid, 0.0) > TOUCH_PERSIST_S:
-                self._persisted[sid] = now
-                self._save()
-            return s["role"]
+            now = self.clock()
+            if now - s["seen"] < self.idle_s:
+                self._touch(sid, now)
+                return s["role"]
+            self._drop([sid])
+            self._save()
+        self._tell([sid])
+        return None
 
     def close(self, sid: object) -> bool:
         """End the session ``sid``; returns whether there was one."""
         with self._lock:
-            if not isinstance(sid, str) or self._sessions.pop(sid, None) is None:
+            if not isinstance(sid, str) or sid not in self._sessions:
                 return False
-            self._persisted.pop(sid, None)
+            self._drop([sid])
             self._save()
-            return True
+        self._tell([sid])
+        return True
 
     def end_role(self, role: str) -> int:
         """End every session of ``role`` (its PIN was changed on /admin); returns how many ended."""
         with self._lock:
-            ended = [sid for sid, s in self._sessions.items() if s.get("role") == role]
-            for sid in ended:
-                del self._sessions[sid]
-                self._persisted.pop(sid, None)
+            ended = self._drop([sid for sid, s in self._sessions.items() if s.get("role") == role])
             if ended:
                 self._save()
-            return len(ended)
+        self._tell(ended)
+        return len(ended)
 
     def __len__(self) -> int:
         return len(self._sessions)
-
-
-class LoginGuard:
-    """Failed PINs from every address together: ``limit`` within ``window_s`` lock new logins for ``lock_s``."""
-
-    def __init__(self, data_dir: Path, limit: int = 10, window_s: float = 600.0, lock_s: float = 60.0,
-                 clock: Callable[[], float] = time.time):
-        self.path = Path(data_dir) / GUARD_FILE
-        self.limit, self.window_s, self.lock_s, self._clock = limit, window_s, lock_s, clock
-        self._lock = threading.Lock()
-        raw = _read_json(self.path)
-        fails = raw.get("fails", [])
-        self._fails = [t for t in fails if isinstance(t, (int, float))] if isinstance(fails, list) else []
-        until = raw.get("locked_until", 0)
-        self._locked_until = float(until) if isinstance(until, (int, float)) else 0.0
-
-    def _save(self) -> None:
-        try:
-            _write_json(self.path, {"fails": self._fails, "locked_until": self._locked_until})
-        except OSError as exc:
-            log.error("compteur d'essais PIN non enregistré (%s) : %s", self.path, exc)
-
-    def retry_after(self) -> int:
-        """Seconds before a PIN login is checked again (0: now)."""
-        with self._lock:
-            left = self._locked_until - self._clock()
-            return max(1, int(left) + 1) if left > 0 else 0
-
-    def failed(self, address: str) -> None:
-        """Count a failure (outside a lock only: see the module's docstring)."""
-        with self._lock:
-            now = self._clock()
-            self._fails = [t for t in self._fails if now - t < self.window_s] + [now]
-            log.warning("code PIN refusé depuis %s (%d échec(s) en %d min, toutes adresses)",
-                        address, len(self._fails), self.window_s // 60)
-            if len(self._fails) >= self.limit:
-                self._locked_until = now + self.lock_s
-                self._fails = []
-                log.warning("trop de codes PIN faux : connexions par PIN suspendues %d s (sessions ouvertes gardées)",
-                            self.lock_s)
-            self._save()

@@ -4,6 +4,11 @@ Sockets only listen: every change goes through the HTTP API, so a socket, with o
 can never change anything. Rooms: ``public`` (projectors, anyone), ``staff`` (anyone logged in:
 verdicts name the carton), ``speaker`` (speaker/admin: passing notices such as device status).
 
+A staff socket lives no longer than its session: logout, a PIN changed on /admin, an idle or evicted session
+disconnects it at once from every room (``SessionTable.on_end``), and ``resync`` checks the session again. The
+handshake must name the hall in its ``Host``, for every role, as the pages do (``display/portal.py``): a page of
+another site whose name was rebound to the Pi's address (DNS rebinding) gets no socket.
+
 Ordering: the hall calls our subscriber under its lock right after each durable event; the subscriber only
 takes the (immutable, cheap) snapshots and queues them: one ``Broadcaster`` thread shapes, serialises and
 emits them in ``seq`` order, outside the hall's lock, so a draw never waits for JSON or sockets. The connect
@@ -27,11 +32,12 @@ from flask_babel import force_locale, get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
 from display import views
-from display.auth import socket_role
+from display.auth import auth, socket_session
 from display.crowd import SocketCaps
 from display.errors import ApiError, message_of
 from display.i18n import LANGUAGES, device_sentence, refusal_sentence
 from display.live import PUBLIC, SPEAKER, STAFF, staff_state
+from display.portal import for_the_hall
 from hall.events import Record
 from hall.ports import HallPort
 from hall.rights import may
@@ -58,6 +64,33 @@ class Connections:
     @property
     def count(self) -> int:
         return self._count
+
+
+class StaffSockets:
+    """Which staff sockets each session holds, to drop them when it ends."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_session: dict[str, set[str]] = {}
+
+    def add(self, session_id: str, sid: str) -> None:
+        with self._lock:
+            self._by_session.setdefault(session_id, set()).add(sid)
+
+    def remove(self, session_id: object, sid: str) -> None:
+        if not isinstance(session_id, str):
+            return
+        with self._lock:
+            sids = self._by_session.get(session_id)
+            if sids is not None:
+                sids.discard(sid)
+                if not sids:
+                    del self._by_session[session_id]
+
+    def take(self, session_ids: list[str]) -> list[str]:
+        """The sockets of ``session_ids``, forgotten."""
+        with self._lock:
+            return [sid for s in session_ids for sid in self._by_session.pop(s, ())]
 
 
 def _speaker_room(lang: str) -> str:
@@ -165,17 +198,35 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
     hall.subscribe(on_record)
     hall.subscribe_notices(on_notice)
 
+    staff_sockets = StaffSockets()
+
+    def drop(session_ids: list[str]) -> None:
+        """Sessions ended: their sockets leave every room now (the page reloads and shows the login)."""
+        for sid in staff_sockets.take(session_ids):
+            socketio.server.disconnect(sid, namespace="/")
+
+    if app is not None:
+        app.extensions["loto_auth"].sessions.on_end(drop)
+
+    def refuse(code: str) -> ConnectionRefusedError:
+        return ConnectionRefusedError({"error": code, "message": message_of(code)})
+
     @socketio.on("connect")
     def connect(auth=None):
+        if app is not None and not for_the_hall():
+            raise refuse("foreign_host")
         try:
-            role = socket_role(auth)
+            role, session_id = socket_session(auth)
         except ApiError as exc:
-            raise ConnectionRefusedError({"error": exc.code, "message": message_of(exc.code)}) from None
+            raise refuse(exc.code) from None
         if role is None:
             refused = caps.admit(request.sid, request.remote_addr or "?")
             if refused:
-                raise ConnectionRefusedError({"error": refused, "message": message_of(refused)})
+                raise refuse(refused)
+        else:
+            staff_sockets.add(session_id, request.sid)
         session["socket_role"] = role
+        session["socket_session"] = session_id
         joined = connections.change(+1)
         if role is None:
             join_room(PUBLIC)                              # the rare public notices (display/rooms.py, screen)
@@ -195,6 +246,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
     def disconnect(reason=None):
         connections.change(-1)
         caps.release(request.sid)
+        staff_sockets.remove(session.get("socket_session"), request.sid)
         for clean_up in on_disconnect:
             try:
                 clean_up(request.sid)
@@ -203,6 +255,10 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
 
     @socketio.on("resync")
     def resync(data=None):
-        socketio.emit("state", staff_state(hall, session.get("socket_role"), device_sentence), to=request.sid)
+        role = session.get("socket_role")
+        if role is not None and auth().sessions.role(session.get("socket_session")) != role:
+            socketio.server.disconnect(request.sid, namespace="/")     # its session ended meanwhile
+            return
+        socketio.emit("state", staff_state(hall, role, device_sentence), to=request.sid)
 
     return connections

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, render_template, request, session
+from flask import Blueprint, after_this_request, current_app, jsonify, render_template, request, session
 from flask.typing import ResponseReturnValue
 from flask_babel import Domain, get_locale
 
 from display import auth as A
 from display.api import body
-from display.auth import RateLimiter, csrf_token
+from display.auth import csrf_token
+from display.code_guard import CodeGuard, game_key
 from display.errors import ApiError
 from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import (
@@ -156,8 +157,12 @@ def _store() -> TournamentStore:
     return store
 
 
-def _limiter() -> RateLimiter:
-    return current_app.extensions.setdefault("loto_tournament_codes", RateLimiter(limit=10, window_s=60.0))
+def _codes() -> CodeGuard:
+    guard = current_app.extensions.get("loto_tournament_codes")
+    if guard is None:
+        guard = CodeGuard(current_app.config["SECRET_KEY"], A.auth().guard.unlocks)
+        current_app.extensions["loto_tournament_codes"] = guard
+    return guard
 
 
 def _body() -> dict[str, Any]:
@@ -181,14 +186,22 @@ def _desk_or_captain(table: int) -> str:
         if _is_desk():
             return "desk"
     code = request.headers.get("X-Table-Code", "")
-    limiter, key = _limiter(), request.remote_addr or "?"
-    wait = limiter.retry_after(key)
-    if wait:
-        raise TournamentError("too_many_attempts", retry_after=wait)
-    if not check_code(_store().day, table, code):
-        limiter.failed(key)
+    day, guard, address = _store().day, _codes(), request.remote_addr or "?"
+    game = game_key(day)
+    if not guard.holds_pass(request.headers.get("X-Table-Pass", ""), game, table):
+        wait = guard.wait(address, game, table)
+        if wait:
+            raise TournamentError("too_many_attempts", retry_after=wait)
+    if not check_code(day, table, code):
+        guard.failed(address, game, table)      # a right code clears nothing: failures only age out
         raise TournamentError("bad_code", table=table)
-    limiter.succeeded(key)
+    sheet_pass = guard.make_pass(game, table)
+
+    @after_this_request
+    def give_pass(resp):
+        resp.headers["X-Table-Pass"] = sheet_pass      # this phone is held by no count for this sheet
+        return resp
+
     return "table"
 
 
@@ -422,7 +435,7 @@ def _pdf_words() -> dict[str, str]:
 # --- pages ----------------------------------------------------------------------------------------------
 
 def _page(template: str, page: str, desk_only: bool, **extra) -> ResponseReturnValue:
-    role = session.get("role")
+    role = A.auth().role_for_cookie() if session.get("role") else None   # a revoked session shows the login
     logged = not desk_only or role in ("desk", "admin")
     boot = {"page": page, "lang": str(get_locale()), "strings": {}, "words": _words(),
             "role": role if logged else None, "csrf": csrf_token() if role else None,

@@ -23,6 +23,7 @@ from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
 from hall.lots import DEFAULT_LOTS, LOT_KINDS
 from hall.numbers import MAX_EUR, parse_amount, parse_int
+from hall.programme import PIN_DIGITS, is_pin
 
 DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
 
@@ -82,12 +83,24 @@ class PartieSpec:
     consolation: str = "Lot de consolation"
 
 
+def _pin_problem(value: str) -> str | None:
+    """Empty (a PIN generated once, shown on /admin) or 6 to 12 digits: a shorter PIN is guessed (issue 22)."""
+    if value.strip() == "" or is_pin(value.strip()):
+        return None
+    low, high = PIN_DIGITS
+    return f"un code PIN a de {low} à {high} chiffres (0 à 9), ou vide pour un PIN généré"
+
+
+def _pin() -> Any:
+    return _checked("", _pin_problem)
+
+
 @dataclass(frozen=True, slots=True)
 class AuthSection:
-    speaker_pin: str = ""
-    controller_pin: str = ""
-    desk_pin: str = ""
-    admin_pin: str = ""
+    speaker_pin: str = _pin()
+    controller_pin: str = _pin()
+    desk_pin: str = _pin()
+    admin_pin: str = _pin()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ MAX_LOTS = 20
 MAX_LABEL = 200
 PIN_ITERATIONS = 100_000
 PIN_ROLES = ("speaker", "controller", "desk", "admin")
+PIN_DIGITS = (6, 12)          # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login (issue 22)
 DEFAULT_LOT_VALUE_LIMIT_EUR = 150.0
 
 # a prize in money: "100 €", "50 euros", "espèces", "chèque de 50", "cash", "billet de 20"
@@ -118,8 +119,15 @@ def pin_matches(changed: PinChanged, pin: str) -> bool:
     return hmac.compare_digest(digest.hex(), changed.digest)
 
 
+def is_pin(text: Any) -> bool:
+    """Whether ``text`` can be a PIN: 6 to 12 ASCII digits (a million PINs at least, against guessing)."""
+    low, high = PIN_DIGITS
+    return isinstance(text, str) and low <= len(text) <= high and text.isascii() and text.isdigit()
+
+
 def check_pin(pin: Any) -> str:
-    """A PIN as accepted: 4 to 12 digits; raises ``ValueError`` otherwise."""
-    if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,12}", pin):
-        raise ValueError("un code PIN a de 4 à 12 chiffres")
+    """A PIN as accepted: 6 to 12 digits; raises ``ValueError`` otherwise."""
+    if not is_pin(pin):
+        low, high = PIN_DIGITS
+        raise ValueError(f"un code PIN a de {low} à {high} chiffres")
     return pin

@@ -102,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from hall.app.network import add_network_parser
     add_network_parser(sub)
+    from hall.app.cli_auth import add_auth_parser
+    add_auth_parser(sub)
     return parser
 
 
@@ -127,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "network":
             from hall.app import network
             return network.run(args)
+        if args.command == "auth":
+            from hall.app import cli_auth
+            return cli_auth.run(args)
     except HallError as exc:
         print(f"loto-hall: {exc}", file=sys.stderr)
         return 2

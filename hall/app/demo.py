@@ -6,6 +6,8 @@ from hall.cardbook import CardBook
 from hall.cards import generate_cards
 
 DEMO_CARDS = 600
+# The demo's PINs (``serve --demo`` without ``--config``; README): 6 digits like every PIN, said once here.
+DEMO_PINS = {"speaker_pin": "111111", "controller_pin": "222222", "desk_pin": "333333", "admin_pin": "999999"}
 
 
 def prepare_demo(runtime: Runtime) -> None:

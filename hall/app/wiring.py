@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from hall.app.demo import DEMO_PINS
 from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
 from hall.app.supervisor import Supervisor
@@ -39,9 +40,6 @@ class ServeOptions:
     demo: bool = False
     interval_s: float | None = None   # demo: seconds between balls; None: a ball when the speaker asks for one
     async_mode: str = "threading"      # "gevent" under gunicorn's gevent worker (set by gunicorn_app)
-
-
-DEMO_PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -146,6 +144,8 @@ class Wiring:
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
                                        tournament=tournament, async_mode=options.async_mode, lobby=lobby)
+            if options.async_mode == "gevent":
+                offload_pin_checks(app)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
@@ -215,6 +215,15 @@ def offload_blocking_io(runtime: Runtime, lobby: Lobby | None = None) -> None:
     runtime.hall.journal.offload = lambda fn: pool.apply(fn)
     if lobby is not None:
         lobby.think = lambda decide: pool.apply(decide)
+
+
+def offload_pin_checks(app: Any) -> None:
+    """Under gevent: a login's PBKDF2 (a PIN changed on /admin whose fast check is missing, display/pins.py)
+    runs in gevent's pool of real threads; hashlib releases the GIL meanwhile, so every connection is served."""
+    import gevent
+
+    pool = gevent.get_hub().threadpool
+    app.extensions["loto_auth"].book.offload = lambda fn: pool.apply(fn)
 
 
 def probe_host(host: str) -> str:

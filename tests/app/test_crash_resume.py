@@ -15,7 +15,7 @@ import pytest
 
 from .conftest import free_port, get_json
 
-PINS = {"speaker": "4242", "controller": "1111", "desk": "2222", "admin": "9999"}
+PINS = {"speaker": "424242", "controller": "111111", "desk": "222222", "admin": "999999"}
 
 
 def write_config(tmp_path, port: int) -> str:

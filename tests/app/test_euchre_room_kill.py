@@ -3,6 +3,8 @@ data folder, the same room at the same version, the same hands, the same scores 
 """
 from __future__ import annotations
 
+from hall.app.demo import DEMO_PINS
+
 from .conftest import free_port, get_json
 
 
@@ -35,7 +37,7 @@ def test_a_euchre_room_with_referee_actions_survives_sigkill_exactly(run_hall, t
     first = run_hall(["--demo", "--data-dir", str(data)], port=free_port())
     first.wait_answering()
     url = first.url
-    status, login = get_json(url + "/api/login", data={"pin": "1111"})
+    status, login = get_json(url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})
     assert status == 200, login
     speaker = bearer(login["token"])
     status, room = get_json(url + "/api/games/rooms", headers=speaker, data={"game": "euchre", "options": {"hands": 2}})
@@ -62,7 +64,7 @@ def test_a_euchre_room_with_referee_actions_survives_sigkill_exactly(run_hall, t
     after.pop("join_url"), before.pop("join_url")
     assert after == before
     assert [get_json(f"{url}/api/games/rooms/{code}/seat", headers=bearer(t))[1] for t in tokens] == seats_before
-    _, login = get_json(url + "/api/login", data={"pin": "1111"})
+    _, login = get_json(url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})
     speaker = bearer(login["token"])
     assert get_json(f"{url}/api/games/rooms/{code}/official", headers=speaker)[1] == officials_before
     body = official(url, speaker, code, ["time"])                      # the table goes on after the restart

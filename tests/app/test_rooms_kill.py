@@ -5,6 +5,8 @@ the records and the phones' tokens still open their seats.
 """
 from __future__ import annotations
 
+from hall.app.demo import DEMO_PINS
+
 from .conftest import free_port, get_json
 
 
@@ -18,7 +20,7 @@ def test_a_room_survives_sigkill_exactly(run_hall, tmp_path):
     first = run_hall(["--demo", "--data-dir", str(data)], port=port)
     first.wait_answering()
     url = first.url
-    status, login = get_json(url + "/api/login", data={"pin": "1111"})
+    status, login = get_json(url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})
     assert status == 200, login
     speaker = bearer(login["token"])
     status, room = get_json(url + "/api/games/rooms", headers=speaker, data={"game": "linotte"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 
+from hall.app.demo import DEMO_PINS
 from hall.cards import make_card_id
 
 from .conftest import get_json
@@ -13,11 +14,10 @@ from .conftest import get_json
 ANSWERED_BEFORE_KILL = 25
 
 
-DEMO_PINS = {"desk": "3333", "controller": "2222"}     # hall.app.wiring.DEMO_PINS: --demo without --config
 
 
 def desk(url: str, data_dir, role: str = "desk") -> dict:
-    status, body = get_json(url + "/api/login", data={"pin": DEMO_PINS[role]})
+    status, body = get_json(url + "/api/login", data={"pin": DEMO_PINS[f"{role}_pin"]})
     assert status == 200, body
     return {"Authorization": f"Bearer {body['token']}"}
 

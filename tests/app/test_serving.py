@@ -16,11 +16,12 @@ import time
 import pytest
 import socketio
 
+from hall.app.demo import DEMO_PINS
 from hall.cardbook import CardBook
 from hall.cards import generate_cards
 from tests.app.conftest import get_json
 
-PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
+PINS = DEMO_PINS
 
 
 def write_config(tmp_path, ball_port: str | None = None, **server) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from display import views
+from hall.app.demo import DEMO_PINS
 from hall.cardbook import CardBook
 from hall.cards import Card, make_card_id
 from hall.config import parse_config
@@ -21,7 +22,7 @@ try:   # page assertions wait as long as pages do (a loaded CI machine made 5 s 
 except ImportError:  # the page tests skip themselves without Playwright
     pass
 
-PINS = {"speaker_pin": "1111", "controller_pin": "2222", "desk_pin": "3333", "admin_pin": "9999"}
+PINS = DEMO_PINS
 
 # Two cartons that both complete their first row on 80 (a tie), one that never will in these tests.
 A1, A2, A3 = make_card_id("A", 1), make_card_id("A", 2), make_card_id("A", 3)
@@ -86,6 +87,31 @@ def room(tmp_path):
 @pytest.fixture
 def client(room):
     return room.app.test_client()
+
+
+def make_tournament_room(tmp_path) -> Room:
+    """A hall with the OSGA tournament's store (``room.store``) and its PDF makers."""
+    from display.app import create_app
+    from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
+    from hall.minigames.osga.store import TournamentStore
+    store = TournamentStore(tmp_path / "tournament.sqlite")
+    room = make_room(tmp_path)
+    app, _ = create_app(room.hall, room.config, documents={"tournament_sheets_pdf": write_sheets_pdf,
+                                                           "tournament_standings_pdf": write_standings_pdf},
+                        tournament=store)
+    app.config["TESTING"] = True
+    room.app = app
+    room.store = store   # type: ignore[attr-defined]
+    return room
+
+
+@pytest.fixture
+def troom(tmp_path):
+    """The tournament's API tests."""
+    room = make_tournament_room(tmp_path)
+    yield room
+    room.store.close()
+    room.hall.journal.close()
 
 
 class LiveServer:

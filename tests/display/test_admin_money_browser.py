@@ -53,7 +53,7 @@ def test_admin_sees_the_takings_voids_a_sale_and_edits_the_programme(browser, de
         page.screenshot(path=str(folder / "admin-erreur-en-haut.png"))
         # PIN change
         page.select_option("#pin-role", "desk")
-        page.fill("#pin-new", "7788")
+        page.fill("#pin-new", "778899")
         page.click("#pin-form button[type=submit]")
         expect(page.locator("#pin-msg")).to_contain_text("desk")
         # a spreadsheet's CSV with a bad line: the refusal in red at the top of the page, with the line number
@@ -69,4 +69,4 @@ def test_admin_sees_the_takings_voids_a_sale_and_edits_the_programme(browser, de
     h.start_partie(role="speaker")
     lots = h.evening.running.lots
     assert (lots[0].label, lots[0].value_eur, lots[1].label) == ("Vélo de ville", 400.0, "50 € en espèces")
-    assert desk_live.app.test_client().post("/api/login", json={"pin": "7788"}).get_json()["role"] == "desk"
+    assert desk_live.app.test_client().post("/api/login", json={"pin": "778899"}).get_json()["role"] == "desk"

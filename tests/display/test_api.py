@@ -25,12 +25,12 @@ def test_login_gives_a_role_and_a_token(client):
     assert body["role"] == "speaker" and body["token"]
     me = client.get("/api/me", headers={"Authorization": f"Bearer {body['token']}"}).get_json()
     assert me["role"] == "speaker"
-    refused(client.post("/api/login", json={"pin": "0000"}), 401, "bad_pin")
+    refused(client.post("/api/login", json={"pin": "000000"}), 401, "bad_pin")
 
 
 def test_pin_attempts_are_rate_limited(client):
     for _ in range(5):
-        refused(client.post("/api/login", json={"pin": "0000"}), 401, "bad_pin")
+        refused(client.post("/api/login", json={"pin": "000000"}), 401, "bad_pin")
     resp = client.post("/api/login", json={"pin": PINS["admin_pin"]})
     body = refused(resp, 429, "too_many_attempts")
     assert body["retry_after"] > 0 and resp.headers["Retry-After"]
@@ -140,7 +140,7 @@ def test_bad_input_is_a_4xx_with_a_message(room, client):
     refused(client.post("/api/claims", json={"card_id": "  "}, headers=room.headers("controller")), 422, "bad_card_id")
     refused(client.post("/api/claims", json={"card_id": "A" * 100}, headers=room.headers("controller")), 422,
             "bad_card_id")
-    refused(client.post("/api/login", json={"pin": ["1111"]}), 401, "bad_pin")
+    refused(client.post("/api/login", json={"pin": [PINS["speaker_pin"]]}), 401, "bad_pin")
     refused(client.post("/api/partie/clear", json={"force": "yes"}, headers=sp), 422, "bad_field")
     refused(client.get("/api/cards/ZZZ", headers=sp), 404, "unknown_card")
 

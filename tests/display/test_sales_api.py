@@ -139,9 +139,9 @@ def test_the_programme_edited_on_admin_drives_the_next_partie(desk):
 def test_a_pin_changed_on_admin_opens_the_role_and_the_old_one_does_not(desk):
     c, admin = desk.app.test_client(), desk.headers("admin")
     refused(c.post("/api/pins", json={"role": "desk", "pin": PINS["speaker_pin"]}, headers=admin), 409, "pin_taken")
-    refused(c.post("/api/pins", json={"role": "desk", "pin": "12a4"}, headers=admin), 422, "bad_new_pin")
-    assert c.post("/api/pins", json={"role": "desk", "pin": "48213"}, headers=admin).status_code == 201
-    assert c.post("/api/login", json={"pin": "48213"}).get_json()["role"] == "desk"
+    refused(c.post("/api/pins", json={"role": "desk", "pin": "12a456"}, headers=admin), 422, "bad_new_pin")
+    assert c.post("/api/pins", json={"role": "desk", "pin": "482193"}, headers=admin).status_code == 201
+    assert c.post("/api/login", json={"pin": "482193"}).get_json()["role"] == "desk"
     refused(c.post("/api/login", json={"pin": PINS["desk_pin"]}), 401, "bad_pin")
 
 

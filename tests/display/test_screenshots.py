@@ -157,5 +157,5 @@ def test_desk_and_admin(page, live, shots):
     shots(page, "lots-360x640")
     page.set_viewport_size({"width": 1280, "height": 720})
     login_page(page, live.url + "/admin", PINS["admin_pin"])
-    expect(page.locator("#pins")).to_contain_text("9999")
+    expect(page.locator("#pins")).to_contain_text(PINS["admin_pin"])
     shots(page, "admin-1280x720")

@@ -6,7 +6,7 @@ import threading
 import socketio
 
 from display import views
-from tests.display.conftest import A1, A2, A3, TIE_DRAWS
+from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS
 
 
 def connect(room, role: str | None = None) -> socketio.SimpleClient:
@@ -133,7 +133,7 @@ def test_a_socket_without_a_role_can_never_change_anything(live):
     client = connect(live)
     receive(client, "state")
     for event, data in [("draw", {"number": 5}), ("award", {}), ("undo", {}), ("partie/clear", {}),
-                        ("claims", {"card_id": A1}), ("login", {"pin": "1111"})]:
+                        ("claims", {"card_id": A1}), ("login", {"pin": PINS["speaker_pin"]})]:
         client.emit(event, data)
     client.emit("resync")                       # a round trip: the server has handled the lot above
     _, state = receive(client, "state")

@@ -40,9 +40,9 @@ def test_tls_hall_serves_https_and_shows_the_fingerprint(tmp_path):
 
 
 def test_empty_pins_are_generated_once_and_kept(tmp_path):
-    from display.auth import load_pins
+    from display.pins import load_pins
     from hall.config import parse_config
-    config = parse_config({"hall": {"data_dir": str(tmp_path)}, "auth": {"admin_pin": "4242"}})
+    config = parse_config({"hall": {"data_dir": str(tmp_path)}, "auth": {"admin_pin": "424242"}})
     pins = load_pins(config, tmp_path)
-    assert pins["admin"] == "4242" and len(pins["speaker"]) == 6 and pins["speaker"].isdigit()
+    assert pins["admin"] == "424242" and len(pins["speaker"]) == 6 and pins["speaker"].isdigit()
     assert load_pins(config, tmp_path) == pins

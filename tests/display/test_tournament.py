@@ -7,29 +7,11 @@ import io
 import pypdfium2 as pdfium
 import pytest
 
-from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
 from hall.minigames.osga.day import bot_day, simulate_day
 from hall.minigames.osga.standings import format_standings
 from hall.minigames.osga.standings import standings as rank_teams
 from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import table_code
-from tests.display.conftest import make_room
-
-
-@pytest.fixture
-def troom(tmp_path):
-    store = TournamentStore(tmp_path / "tournament.sqlite")
-    from display.app import create_app
-    room = make_room(tmp_path)
-    app, _ = create_app(room.hall, room.config, documents={"tournament_sheets_pdf": write_sheets_pdf,
-                                                           "tournament_standings_pdf": write_standings_pdf},
-                        tournament=store)
-    app.config["TESTING"] = True
-    room.app = app
-    room.store = store
-    yield room
-    store.close()
-    room.hall.journal.close()
 
 
 def desk(room, method: str, path: str, body=None, role: str = "desk"):

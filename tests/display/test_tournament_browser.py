@@ -11,10 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
-from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import table_code
-from tests.display.conftest import PINS, LiveServer, make_room
+from tests.display.conftest import PINS, LiveServer, make_tournament_room
 from tests.display.test_screenshots import TEXT_AUDIT
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -29,13 +27,8 @@ TEAMS = [("Les As de Sudbury", "Huguette Lavoie", "Réjean Côté"), ("Valets de
 
 @pytest.fixture
 def tlive(tmp_path):
-    from display.app import create_app
-    store = TournamentStore(tmp_path / "tournament.sqlite")
-    room = make_room(tmp_path)
-    app, _ = create_app(room.hall, room.config, documents={"tournament_sheets_pdf": write_sheets_pdf,
-                                                           "tournament_standings_pdf": write_standings_pdf},
-                        tournament=store)
-    room.app, room.store = app, store
+    room = make_tournament_room(tmp_path)
+    app, store = room.app, room.store
     server = LiveServer(app)
     room.url = server.url
     yield room

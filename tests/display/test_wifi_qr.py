@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hall.wifi import misread_risks, wifi_qr_payload
+from tests.display.conftest import PINS
 
 
 def parse_wifi(payload: str) -> dict[str, str]:
@@ -130,7 +131,7 @@ def test_admin_warns_about_characters_some_phones_misread(tmp_path):
     room = _admin_room(tmp_path, {"ssid": "Salle des fêtes", "password": "quine;2026"})
     client = room.app.test_client()
     assert client.get("/api/network").status_code == 401
-    assert client.post("/api/login", json={"pin": "9999"}).status_code == 200
+    assert client.post("/api/login", json={"pin": PINS["admin_pin"]}).status_code == 200
     page = client.get("/admin").get_data(as_text=True)
     assert "Attention : le nom du Wi-Fi a des accents" in page
     assert "Attention : le mot de passe contient ; , : \\ ou &#34;" in page
@@ -143,7 +144,7 @@ def test_admin_warns_about_characters_some_phones_misread(tmp_path):
 def test_admin_counts_the_sockets_connected_now(tmp_path):
     room = _admin_room(tmp_path, {"ssid": "Loto salle", "password": "quine2026"})
     admin = room.app.test_client()
-    admin.post("/api/login", json={"pin": "9999"})
+    admin.post("/api/login", json={"pin": PINS["admin_pin"]})
     assert admin.get("/api/network").get_json()["connections"] == 0
     phones = [room.socketio.test_client(room.app) for _ in range(3)]
     assert all(p.is_connected() for p in phones)
@@ -162,7 +163,7 @@ def test_the_table_tent_carries_both_codes_and_the_instructions(tmp_path):
     room = _admin_room(tmp_path, TRICKY)
     client = room.app.test_client()
     assert client.get("/api/table-tent.pdf").status_code == 401
-    client.post("/api/login", json={"pin": "9999"})
+    client.post("/api/login", json={"pin": PINS["admin_pin"]})
     resp = client.get("/api/table-tent.pdf")
     assert resp.status_code == 200 and resp.mimetype == "application/pdf"
     pdf = pypdfium2.PdfDocument(resp.get_data())
@@ -183,7 +184,7 @@ def test_the_table_tent_carries_both_codes_and_the_instructions(tmp_path):
 def test_no_table_tent_without_a_wifi(tmp_path):
     room = _admin_room(tmp_path, {})
     client = room.app.test_client()
-    client.post("/api/login", json={"pin": "9999"})
+    client.post("/api/login", json={"pin": PINS["admin_pin"]})
     assert client.get("/api/table-tent.pdf").status_code == 404
     assert "Aucun Wi-Fi configuré" in client.get("/admin").get_data(as_text=True)
     room.hall.journal.close()

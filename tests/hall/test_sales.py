@@ -205,9 +205,10 @@ def test_the_programme_edit_drives_the_next_partie_only(tmp_path):
 def test_a_pin_change_keeps_only_a_salted_hash(tmp_path):
     from hall.programme import pin_matches
     h = make_hall(tmp_path)
-    h.change_pin("desk", "4821", role="admin")
+    h.change_pin("desk", "482193", role="admin")
     raw = (tmp_path / "journal.sqlite").read_bytes()
-    assert b"4821" not in raw
-    assert pin_matches(h.evening.pin_hashes["desk"], "4821") and not pin_matches(h.evening.pin_hashes["desk"], "4822")
-    with pytest.raises(Rejected):
-        h.change_pin("desk", "12", role="admin")
+    assert b"482193" not in raw
+    assert pin_matches(h.evening.pin_hashes["desk"], "482193") and not pin_matches(h.evening.pin_hashes["desk"], "482194")
+    for short in ("12", "48219"):        # 6 digits at least (issue 22)
+        with pytest.raises(Rejected):
+            h.change_pin("desk", short, role="admin")

@@ -56,7 +56,11 @@
       if (offline) offline.hidden = on; document.body.classList.toggle("is-offline", !on); };
     socket.on("connect", () => setOnline(true));
     let early = [];
-    socket.on("disconnect", () => { seq = null; early = []; setOnline(false); });
+    socket.on("disconnect", (reason) => {
+      seq = null; early = []; setOnline(false);
+      // the server drops a staff socket whose session ended (logout, PIN changed): show the login again
+      if (reason === "io server disconnect" && boot.role) location.reload();
+    });
     socket.on("connect_error", () => setOnline(false));
     socket.on("state", (state) => {
       seq = state.seq; handlers.state(state);

@@ -7,14 +7,18 @@
   const params = new URLSearchParams(location.search);
   const key = "tournoi-code-" + table;
   let code = (params.get("code") || sessionStorage.getItem(key) || "").toUpperCase();
+  let pass = sessionStorage.getItem(key + "-pass") || "";   // the server's pass once the code was right
   let sheet = null, editing = null;
   const $ = (id) => document.getElementById(id);
 
   async function call(method, path, body) {
     const init = {method, credentials: "omit", headers: {"Accept": "application/json", "X-Table-Code": code}};
+    if (pass) init.headers["X-Table-Pass"] = pass;
     if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
     try {
       const res = await fetch(path, init);
+      const given = res.headers.get("X-Table-Pass");
+      if (given) { pass = given; sessionStorage.setItem(key + "-pass", given); }
       return {ok: res.ok, status: res.status, data: await res.json()};
     } catch (e) { return {ok: false, status: 0, data: {message: say("network")}}; }
   }

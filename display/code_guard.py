@@ -1,0 +1,77 @@
+"""Captains' codes guessed by nobody, and captains never held by a stranger's guessing (issue 22).
+
+A code (``hall/minigames/osga/tournament.py``) is 5 characters of a 23-letter alphabet, 23⁵ = 6 436 343 codes,
+one per table and per game. Wrong codes are counted per address, per table of the game and per game (all its
+tables together); a right code clears none of them, they only age out. Beyond any budget a code is refused
+unchecked. So one address tries at most ``ADDRESS_FAILS`` codes a minute, and every address together at most
+``GAME_FAILS`` codes in a game: docs/osga.md gives the bound this puts on opening another table's sheet.
+
+A phone that typed its table's right code gets a pass (``X-Table-Pass``: signed, for that table and that game)
+and is never held by the counts, so a stranger spending them holds only the phones that have not opened their
+sheet yet; their captains hand the paper sheet to the desk, as the seed's procedure has it.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from display.login_guard import Budget, UnlockWatch
+
+ADDRESS_FAILS = (10, 60.0)          # one address: 10 wrong codes a minute
+TABLE_FAILS = (20, 6 * 3600.0)      # one table in one game (the key names the game: the window only ages it out)
+GAME_FAILS = (100, 6 * 3600.0)      # every table of one game together
+MAX_PASS_CHARS = 512
+
+
+def game_key(day) -> str:
+    """The game whose codes are printed now (the day's secret tells one day from the next, unshown)."""
+    tournament = day.tournament
+    stamp = hashlib.sha256(str(day.secret).encode()).hexdigest()[:12]
+    return f"{stamp}/{tournament.session}/{tournament.game}" if tournament else f"{stamp}/-"
+
+
+class CodeGuard:
+    """The code budgets of one app; ``clock`` is injectable (wall time by default)."""
+
+    def __init__(self, secret: bytes, unlocks: UnlockWatch | None = None, clock: Callable[[], float] = time.time):
+        self.clock = clock
+        self._unlocks = unlocks
+        self._applied = unlocks.nonce() if unlocks else ""
+        self._passes = URLSafeSerializer(secret, salt="loto-hall-table-pass")
+        self._lock = threading.Lock()
+        self._address, self._table, self._game = Budget(*ADDRESS_FAILS), Budget(*TABLE_FAILS), Budget(*GAME_FAILS)
+
+    def wait(self, address: str, game: str, table: int) -> int:
+        """Seconds before a code from ``address`` for ``table`` of ``game`` is checked (0: now)."""
+        with self._lock:
+            nonce = self._unlocks.nonce() if self._unlocks else ""
+            if nonce != self._applied:          # ``loto-hall auth unlock`` clears these counts too
+                self._applied = nonce
+                for budget in (self._address, self._table, self._game):
+                    budget.clear()
+            now = self.clock()
+            return max(self._address.wait(address, now), self._table.wait(f"{game}/{table}", now),
+                       self._game.wait(game, now))
+
+    def failed(self, address: str, game: str, table: int) -> None:
+        with self._lock:
+            now = self.clock()
+            self._address.add(address, now)
+            self._table.add(f"{game}/{table}", now)
+            self._game.add(game, now)
+
+    def make_pass(self, game: str, table: int) -> str:
+        return self._passes.dumps([game, table])
+
+    def holds_pass(self, value: str, game: str, table: int) -> bool:
+        """Whether ``value`` is this app's pass for ``table`` of ``game``."""
+        if not value or len(value) > MAX_PASS_CHARS:
+            return False
+        try:
+            return self._passes.loads(value) == [game, table]
+        except BadSignature:
+            return False
