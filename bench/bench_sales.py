@@ -28,7 +28,8 @@ from hall.cardbook import CardBook
 from hall.cards import generate_cards
 from hall.config import parse_config
 from hall.journal import Journal
-from hall.report import report_from_hall, write_csv
+from hall.report import report_from_hall
+from hall.report_csv import write_csv
 from hall.service import Hall
 
 PINS = {"speaker": "4242", "controller": "1111", "desk": "2222", "admin": "9999"}
