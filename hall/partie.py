@@ -72,6 +72,7 @@ class Partie:
     checks: dict[str, list[ClaimChecked]] = field(default_factory=dict)
     undone: list[int] = field(default_factory=list)
     false_claims: int = 0
+    carried_on: bool = False                    # démarquée with its unwon lots carried: they are the next partie's
 
     @property
     def last(self) -> int | None:
@@ -197,7 +198,7 @@ class Evening:
 
     def _on_partie_cleared(self, e: PartieCleared) -> None:
         p = self._in_play
-        p.cleared, p.paused = True, False
+        p.cleared, p.paused, p.carried_on = True, False, e.carried
         p.pending.clear()
         self.carried = tuple(lot.spec for lot in p.lots if lot.status != AWARDED) if e.carried else ()
 
@@ -268,6 +269,7 @@ class Evening:
                 "checks": {k: [c.verdict for c in v] for k, v in sorted(p.checks.items())},
                 "lots": [(lot.spec, lot.status, lot.award) for lot in p.lots],
                 "undone": list(p.undone), "false_claims": p.false_claims, "consolation": p.consolation,
+                "carried_on": p.carried_on,
             }
         return {
             "parties": [partie_dict(p) for p in self.parties],

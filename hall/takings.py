@@ -128,9 +128,11 @@ def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
                            s.seller or s.role, s.partie, s.voided, voided_at.get(s.sale_id, ""), s.offered_cents,
                            s.role, s.session)
                   for s in evening.sales.sales.values())
+    # a lot carried by « démarquez » is the next partie's: its value counts there, once
     lots = tuple(LotValueLine(p.number, i + 1, lot.kind, lot.label, _cents(lot.value_eur), lot.sponsor,
                               lot.status == AWARDED)
-                 for p in evening.parties for i, lot in enumerate(p.lots))
+                 for p in evening.parties for i, lot in enumerate(p.lots)
+                 if lot.status == AWARDED or not p.carried_on)
     declared = sum(v.cents or 0 for v in lots)
     donated = sum(v.cents or 0 for v in lots if v.sponsor)
     return Takings(sales, lots, sales_totals(evening.sales.live()), declared, donated,

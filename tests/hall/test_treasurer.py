@@ -206,3 +206,12 @@ def test_the_evening_of_issue_21_replays_to_the_same_state(tmp_path):
     assert again.sales()[1].session == "d35c0002" and again.sales()[1].offered_cents == 500
     live.journal.close()
     again.journal.close()
+
+
+def test_a_carried_lot_counts_once_in_the_declared_values(hall):
+    hall.start_partie(role="speaker")
+    hall.clear(role="speaker", force=True, carry=True)
+    hall.start_partie(role="speaker")
+    t = build_report(hall.evening, hall.journal.records(), "x").takings
+    assert [(v.partie, v.label) for v in t.lots] == [(2, "Panier garni"), (2, "Jambon"), (2, "Vélo"), (2, "Filet garni")]
+    assert t.declared_cents == 3550 + 4200 + 18990 + 2500 and t.donated_cents == 3550 + 2500
