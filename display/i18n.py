@@ -284,7 +284,7 @@ JS_STRINGS.update({
 })
 # issue 21: the lots' values at the console, the price tiers, past evenings
 JS_STRINGS.update({
-    "lot_worth": _l("(valeur %(eur)s €)"),
+    "lot_worth": _l("%(eur)s €"),
     "running": _l("en cours"),
     "tier_one": _l("1 carton %(eur)s €"),
     "tier_many": _l("%(n)s cartons %(eur)s €"),

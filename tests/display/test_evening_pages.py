@@ -151,7 +151,7 @@ def test_the_720p_console_never_hides_an_action(page, live, shots):  # noqa: F81
     page.click("#award")
     expect(page.locator("#tie-dialog")).to_be_visible()
     shots(page, "speaker-1280x720-tie-choice")
-    page.keyboard.press("Numpad5")                                 # share
+    page.keyboard.press("Numpad3")                                 # share (1 the hall draws, 2 by hand)
     expect(page.locator("#award-result")).to_contain_text("Lot partagé")
     seen = dict(page.evaluate(ACTIONS_VISIBLE, ["award-result", "clear", "undo", "announce"]))
     assert all(seen.values()), seen
