@@ -12,21 +12,13 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 from drivers.pdf_parts import BODY, H1, H2, H3, cell, table, when
 from drivers.report_money_pdf import money_section, tax_office_page
 from hall.lots import KIND_LABELS
+from hall.report import TOTAL_LABELS as TOTALS
 from hall.report import EveningReport, PartieReport
 
 VERDICTS = {"incomplete": "fausse réclamation", "missed": "boule laissée passer", "unknown_card": "carton inconnu",
             "unsold_card": "carton non vendu", "cancelled_card": "carton annulé", "closed": "aucun lot ouvert"}
 STATUS = {"playing": "en cours", "checking": "vérification en cours", "finished": "tous les lots gagnés",
           "cleared": "démarquée"}
-TOTALS = {
-    "parties": "Parties jouées", "balls_drawn": "Boules tirées", "undos": "Boules annulées",
-    "lots_awarded": "Lots gagnés", "lots_not_awarded": "Lots non gagnés", "tie_breaks": "Départages",
-    "shared_lots": "Lots partagés", "consolations": "Lots de consolation", "false_claims": "Fausses réclamations",
-    "missed_claims": "Boules laissées passer", "other_refused_claims": "Autres réclamations refusées",
-    "vouchers_issued": "Bons émis", "vouchers_printed": "Bons imprimés", "vouchers_unprinted": "Bons non imprimés",
-    "duplicates_printed": "Duplicatas imprimés", "vouchers_redeemed": "Bons remis (lot donné)",
-    "vouchers_outstanding": "Bons non remis",
-}
 
 def _draw_table(numbers: list[int], per_row: int = 15) -> Table:
     """The numbers in draw order, 15 a row, each row headed by the order of its first ball."""

@@ -20,6 +20,16 @@ from hall.partie import AWARDED, Evening
 from hall.takings import Takings, takings_of
 
 FALSE_CLAIM = "incomplete"
+# the evening's totals as the treasurer reads them (the PDF's summary, the French CSV's labels)
+TOTAL_LABELS = {
+    "parties": "Parties jouées", "balls_drawn": "Boules tirées", "undos": "Boules annulées",
+    "lots_awarded": "Lots gagnés", "lots_not_awarded": "Lots non gagnés", "tie_breaks": "Départages",
+    "shared_lots": "Lots partagés", "consolations": "Lots de consolation", "false_claims": "Fausses réclamations",
+    "missed_claims": "Boules laissées passer", "other_refused_claims": "Autres réclamations refusées",
+    "vouchers_issued": "Bons émis", "vouchers_printed": "Bons imprimés", "vouchers_unprinted": "Bons non imprimés",
+    "duplicates_printed": "Duplicatas imprimés", "vouchers_redeemed": "Bons remis (lot donné)",
+    "vouchers_outstanding": "Bons non remis",
+}
 
 
 @dataclass(frozen=True, slots=True)

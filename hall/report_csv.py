@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from hall.events import LotSpec
 from hall.lots import KIND_LABELS
-from hall.report import FALSE_CLAIM, EveningReport
+from hall.report import FALSE_CLAIM, TOTAL_LABELS, EveningReport
 from hall.sales import NO_TIER
 from hall.spreadsheet import safe_cell
 from hall.takings import Takings
@@ -53,13 +53,8 @@ FRENCH = {
     "missed": "boule laissée passer", "unknown_card": "carton inconnu", "unsold_card": "carton non vendu",
     "cancelled_card": "carton annulé", "closed": "aucun lot ouvert",
     # labels of the totals, the takings and the balance
-    "parties": "parties jouées", "balls_drawn": "boules tirées", "undos": "boules annulées",
-    "lots_awarded": "lots gagnés", "lots_not_awarded": "lots non gagnés", "tie_breaks": "départages",
-    "shared_lots": "lots partagés", "consolations": "lots de consolation", "false_claims": "fausses annonces",
-    "missed_claims": "boules laissées passer", "other_refused_claims": "autres réclamations refusées",
-    "vouchers_issued": "bons émis", "vouchers_printed": "bons imprimés", "vouchers_unprinted": "bons non imprimés",
-    "duplicates_printed": "duplicatas imprimés", "vouchers_redeemed": "bons remis",
-    "vouchers_outstanding": "bons non remis", "cards_sold": "cartons vendus", "payment": "paiement",
+    **TOTAL_LABELS,
+    "cards_sold": "cartons vendus", "payment": "paiement",
     "seller": "vendeur", "reserved_unpaid": "réservé non payé", "receipts": "recette totale",
     "lots_declared": "valeur des lots", "lots_donated": "dont lots offerts", "lots_bought": "dont lots achetés",
     "especes": "espèces", "carte": "carte bancaire", "cheque": "chèque", "no_tier": "aucun tarif",

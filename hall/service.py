@@ -767,7 +767,9 @@ class Hall:
         """Replace the price tiers from the next sale on; each carton under the law's 20 € (``stake_too_high``)."""
         with self._lock:
             self._allow("edit_prices", role)
-            if not tiers or len(tiers) > sales_rules.MAX_TIERS:
+            if not tiers or len(tiers) > sales_rules.MAX_TIERS or len({t.cards for t in tiers}) != len(tiers) \
+                    or any(not 1 <= t.cards <= sales_rules.MAX_RANGE or not 0 <= t.cents <= sales_rules.MAX_SALE_CENTS
+                           for t in tiers):
                 raise Rejected("bad_prices", where="tarifs", why="")
             for tier in tiers:
                 if not sales_rules.stake_ok(tier.cents, tier.cards):

@@ -95,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
              "loto-hall evening new --config /etc/loto-hall/config.toml"),
             ("list", t("les soirées archivées avec leurs totaux", "the archived evenings with their totals"),
              "loto-hall evening list")):
-        cmd = esub.add_parser(name, formatter_class=fmt, help=what, epilog=t("exemple : ", "example: ") + example)
+        cmd = esub.add_parser(name, formatter_class=fmt, help=what, description=what,
+                              epilog=t("exemple : ", "example: ") + example)
         cmd.add_argument("--config")
         cmd.add_argument("--data-dir")
 

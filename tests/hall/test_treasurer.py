@@ -215,3 +215,14 @@ def test_a_carried_lot_counts_once_in_the_declared_values(hall):
     t = build_report(hall.evening, hall.journal.records(), "x").takings
     assert [(v.partie, v.label) for v in t.lots] == [(2, "Panier garni"), (2, "Jambon"), (2, "Vélo"), (2, "Filet garni")]
     assert t.declared_cents == 3550 + 4200 + 18990 + 2500 and t.donated_cents == 3550 + 2500
+
+
+def test_tiers_that_cannot_be_offered_are_refused_by_the_hall_itself(hall):
+    for tiers in ([], [PriceTier(0, 100)], [PriceTier(2, 300), PriceTier(2, 400)], [PriceTier(1, -5)],
+                  [PriceTier(1, 100)] * 13):
+        with pytest.raises(Rejected) as refused:
+            hall.set_prices(tiers, role="admin")
+        assert refused.value.code == "bad_prices"
+    with pytest.raises(Rejected) as refused:
+        hall.set_prices([PriceTier(1, 300)], role="desk")
+    assert refused.value.code == "forbidden"
