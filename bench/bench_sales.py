@@ -28,7 +28,8 @@ from hall.cardbook import CardBook
 from hall.cards import generate_cards
 from hall.config import parse_config
 from hall.journal import Journal
-from hall.report import report_from_hall, write_csv
+from hall.report import report_from_hall
+from hall.report_csv import write_csv
 from hall.service import Hall
 
 PINS = {"speaker": "424242", "controller": "111111", "desk": "222222", "admin": "999999"}

@@ -12,6 +12,7 @@ from display.i18n import device_sentence
 from display.idempotency import idempotent
 from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
 from display.live import projector_state, staff_state
+from display.session_ref import session_ref
 from hall.cardbook import CardBook
 from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
@@ -114,14 +115,15 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
             raise ApiError("bad_lot")
         label = lot.get("label") or lot["kind"].replace("_", " ").capitalize()
         value = lot.get("value_eur")
-        if not isinstance(label, str) or len(label) > 200:
+        sponsor = lot.get("sponsor") or ""
+        if not isinstance(label, str) or len(label) > 200 or not isinstance(sponsor, str) or len(sponsor) > 200:
             raise ApiError("bad_lot")
         if value is not None:
             try:
                 value = parse_amount(value, name="value_eur")
             except InvalidNumber:
                 raise ApiError("bad_field", field="value_eur") from None
-        out.append(LotSpec(lot["kind"], label, value))
+        out.append(LotSpec(lot["kind"], label.strip(), value, sponsor.strip()))
     return tuple(out)
 
 
@@ -130,7 +132,7 @@ def partie_start():
     role = A.require_right("start_partie")
     data = body()
     consolation = field(data, "consolation", str, required=False)
-    record = hall().start_partie(lots=_lots(data), consolation=consolation, role=role)
+    record = hall().start_partie(lots=_lots(data), consolation=consolation, role=role, session=session_ref())
     return jsonify({"number": record.event.number, "seq": record.seq}), 201
 
 
@@ -220,9 +222,10 @@ def award():
         raise ApiError("bad_field", field="same_player")
     typed = field(data, "tie_break", dict, required=False)          # a physical draw: carton → number typed
     share = field(data, "share", bool, required=False, default=False)
-    wins = field(data, "wins", str, required=False)                 # "lowest" or "highest"
+    wins = field(data, "wins", str, required=False)                 # only the hall's own direction (L14a)
+    drawn = field(data, "draw", bool, required=False, default=False)   # the hall draws, whatever [rules] ties says
     return jsonify(views.award(hall().award(role=role, same_player=groups,   # RULES L13: one player's cartons are one claimant
-                                            tie_break=typed, share=share, wins=wins)))
+                                            tie_break=typed, share=share, wins=wins, draw=drawn)))
 
 
 @bp.post("/partie/clear")
@@ -263,7 +266,7 @@ def sold():
         raise ApiError("bad_ranges", why=str(exc)) from None
     if not ids:
         raise ApiError("bad_ranges", why="")
-    record = h.set_sold(ids, is_sold, role=role)
+    record = h.set_sold(ids, is_sold, role=role, session=session_ref())
     return jsonify({"count": len(ids), "sold": is_sold, "seq": record.seq})
 
 

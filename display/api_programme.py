@@ -28,7 +28,9 @@ def programme_view(h) -> dict:
     parties = []
     for i in range(planned):
         spec = state.played[i] if i < played else h.partie_spec(i)
-        parties.append({"number": i + 1, "played": i < played, "consolation": spec.consolation,
+        # "played" (kept for the editor: not editable) is every partie started; "status" says which is in play
+        status = "planned" if i >= played else "running" if state.running and i == played - 1 else "played"
+        parties.append({"number": i + 1, "played": i < played, "status": status, "consolation": spec.consolation,
                         "lots": [_lot_view(lot, limit) for lot in spec.lots]})
     return {"parties": parties, "played": played, "first_editable": played + 1,
             "edited": edit is not None, "lot_value_limit_eur": limit,

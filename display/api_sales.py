@@ -6,12 +6,14 @@ from flask import Blueprint, jsonify, request
 from display import auth as A
 from display.api import body, field, hall
 from display.errors import ApiError
+from display.session_ref import session_ref
 from hall import sales as S
 from hall.errors import Rejected
 from hall.numbers import is_ascii_digits
 
 bp = Blueprint("sales", __name__, url_prefix="/api/sales")
 RECENT = 30
+MAX_PARTIE_DIGITS = 3       # "partie": 1 to 999, read only once it is that short (a 5 000-digit text is a 422)
 
 
 def sale_view(sale: S.Sale) -> dict:
@@ -19,7 +21,9 @@ def sale_view(sale: S.Sale) -> dict:
     return {"sale_id": sale.sale_id, "cards": list(sale.card_ids), "count": len(sale.card_ids),
             "amount_eur": S.as_eur(sale.cents), "amount_cents": sale.cents, "payment": sale.payment,
             "paid": sale.paid, "buyer": sale.buyer, "seller": sale.seller or sale.role, "role": sale.role,
-            "partie": sale.partie, "voided": sale.voided}
+            "partie": sale.partie, "voided": sale.voided,
+            "offered_eur": None if sale.offered_cents in (None, S.NO_TIER) else S.as_eur(sale.offered_cents),
+            "session": sale.session}
 
 
 def summary_view(h) -> dict:
@@ -34,10 +38,26 @@ def summary_view(h) -> dict:
                         "reserved": S.as_eur(t["reserved_cents"])},
         "takings_cents": {"total": t["total_cents"], "by_payment": t["by_payment"], "by_seller": t["by_seller"],
                           "by_partie": t["by_partie"], "reserved": t["reserved_cents"]},
-        "tiers": [{"cards": p.cards, "eur": S.as_eur(p.cents)} for p in h.price_tiers()],
+        "tiers": tiers_view(h),
         "recording": h.sales_recorded(), "book": h.card_count()[0],
         "recent": [sale_view(s) for s in h.sales()[-RECENT:]][::-1],
     }
+
+
+def tiers_view(h) -> list[dict]:
+    """The price tiers the caisse offers now (euros as JSON numbers, cents alongside)."""
+    return [{"cards": p.cards, "eur": S.as_eur(p.cents), "cents": p.cents} for p in h.price_tiers()]
+
+
+def _partie(value) -> int | None:
+    """The partie a sale is for (1–999), from a JSON number or ASCII digits; 422 ``bad_partie`` before any work."""
+    if value in ("", None):
+        return None
+    if isinstance(value, str) and len(value) <= MAX_PARTIE_DIGITS and is_ascii_digits(value):
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 999:
+        return value
+    raise ApiError("bad_partie", partie=str(value)[:20])
 
 
 def _card_ids(data: dict, limit: int) -> list[str]:
@@ -74,6 +94,7 @@ def named(exc: Rejected) -> None:
 def sell():
     role = A.require_right("sell")
     data = body()
+    partie = _partie(data.get("partie"))       # bounded first: a huge "partie" costs nothing
     h = hall()
     ids = _card_ids(data, min(max(h.card_count()[0], 1), S.MAX_RANGE))
     amount = data.get("amount_eur")
@@ -85,23 +106,19 @@ def sell():
             raise ApiError("bad_amount") from None
     paid = field(data, "paid", bool, required=False, default=True)
     payment = field(data, "payment", str, required=False, default="especes")
-    partie = data.get("partie")
-    if partie in ("", None):
-        partie = None
-    elif isinstance(partie, str) and is_ascii_digits(partie):
-        partie = int(partie)
     buyer = field(data, "buyer", str, required=False, default="")
     seller = field(data, "seller", str, required=False, default="")
     try:
         record = h.sell(ids, role=role, payment=payment, cents=cents, paid=paid, buyer=buyer, seller=seller,
-                        partie=partie)
+                        partie=partie, session=session_ref())
     except Rejected as exc:
         named(exc)
         raise
     e = record.event
     return jsonify({"sale_id": e.sale_id, "cards": list(e.card_ids), "amount_eur": S.as_eur(e.cents),
                     "amount_cents": e.cents, "payment": e.payment, "paid": e.paid, "buyer": e.buyer,
-                    "seller": e.seller or role, "seq": record.seq}), 201
+                    "seller": e.seller or role, "seq": record.seq,
+                    "offered_eur": None if e.offered_cents in (None, S.NO_TIER) else S.as_eur(e.offered_cents)}), 201
 
 
 @bp.get("/price")
@@ -114,6 +131,25 @@ def price():
     cents = hall().suggested_cents(int(count))
     return jsonify({"count": int(count), "amount_eur": None if cents is None else S.as_eur(cents),
                     "amount_cents": cents})
+
+
+@bp.get("/prices")
+def prices():
+    """The price tiers the caisse offers now: public, the prices are on the projector too."""
+    return jsonify({"tiers": tiers_view(hall()), "stake_limit_eur": S.as_eur(S.STAKE_LIMIT_CENTS)})
+
+
+@bp.post("/prices")
+def set_prices():
+    """``{"tiers": [{"cards": 1, "eur": 3}, …]}`` (admin): journalled, offered from the next sale on."""
+    role = A.require_right("edit_prices")
+    try:
+        tiers = S.parse_tiers(body().get("tiers"))
+    except S.TierError as exc:
+        raise ApiError(exc.code, where=exc.where, why=exc.why, eur=exc.why) from None
+    h = hall()
+    record = h.set_prices(tiers, role=role)
+    return jsonify({"tiers": tiers_view(h), "seq": record.seq}), 201
 
 
 @bp.post("/<int:sale_id>/void")

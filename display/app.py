@@ -76,9 +76,10 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(network.bp)
-    from display import api_programme, api_sales  # issue 16: the sales desk, the programme editor
+    from display import api_evenings, api_programme, api_sales  # issue 16: the sales desk, the programme editor
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
+    app.register_blueprint(api_evenings.bp)           # issue 21: past evenings
     app.register_blueprint(tournament_web.bp)
 
     @app.get("/api/openapi.json")

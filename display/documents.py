@@ -13,7 +13,7 @@ from flask import Blueprint, current_app, request
 from display import auth as A
 from display.errors import ApiError
 from hall.ports import HallPort
-from hall.report import write_csv
+from hall.report_csv import write_csv
 from hall.sales import RangeError, expand_ranges
 
 bp = Blueprint("documents", __name__, url_prefix="/api")

@@ -143,3 +143,20 @@ MESSAGES.update({
     "json_required": _l("Requête refusée : le code PIN s'envoie en JSON (Content-Type: application/json)."),
     "foreign_host": _l("Adresse inconnue de la salle : ouvrez la page par l'adresse du code QR."),
 })
+
+# issue 21: the law's limit on stakes, the price tiers, the caisse's sales kept from the desk, the tie rule
+STATUS.update({
+    "stake_too_high": 422, "bad_prices": 422, "sold_by_caisse": 409, "held_by_sale": 409,
+    "tie_direction_fixed": 422,
+})
+MESSAGES.update({
+    "stake_too_high": _l("Refusé : %(eur)s le carton. Loto traditionnel : les mises sont « inférieures à 20 euros » "
+                         "(article L322-4 du code de la sécurité intérieure)."),
+    "bad_prices": _l("Tarifs refusés : %(where)s, %(why)s"),
+    "sold_by_caisse": _l("La caisse enregistre les ventes : les cartons se vendent à la caisse. Seul "
+                         "l'administrateur peut encore marquer des cartons à la main, et le rapport le dit."),
+    "held_by_sale": _l("Les cartons %(names)s appartiennent à la vente n° %(numbers)s : pour les rendre invendus, "
+                       "l'administrateur annule la vente."),
+    "tie_direction_fixed": _l("La règle des égalités est celle de la soirée ([rules] ties), annoncée avant la "
+                              "première partie : elle ne change pas pour un lot."),
+})

@@ -46,7 +46,7 @@ INT, STR, BOOL = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
 NULLABLE_OBJ = {"type": ["object", "null"]}
 LOT = _obj(kind={"enum": ["quine", "double_quine", "carton_plein"]}, label=STR, status=STR)
 LOT_IN = _obj(kind={"enum": ["quine", "double_quine", "carton_plein"]}, label=STR,
-              value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000})
+              value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000}, sponsor=STR)
 STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "lots": {"type": "array", "items": LOT},
                                                                 "current_lot": {"type": ["integer", "null"]}}},
              draws={"type": "array", "items": INT}, last={"type": ["integer", "null"]},
@@ -60,7 +60,7 @@ SALES_PATHS = {
     "/api/sales": {"post": _op("Vendre (ou réserver) des cartons : IDs ou plage DÉBUT..FIN", "desk", SALE,
                                _obj(sale_id=INT, cards={"type": "array"}, amount_eur={"type": "number"}), "201",
                                ("already_sold", "unknown_card", "bad_range", "range_too_large", "bad_payment",
-                                "bad_amount")),
+                                "bad_amount", "stake_too_high", "bad_partie")),
                    "get": _op("Les ventes de la soirée (?buyer= filtre la pré-vente)", "desk")},
     "/api/sales/price": {"get": _op("Le prix proposé de ?count=N cartons selon les tarifs", "desk",
                                     errors=("bad_field",),
@@ -81,6 +81,22 @@ SALES_PATHS = {
                                    _obj(parties={"type": "array"}), ok_status="201", errors=("bad_programme",))},
     "/api/pins": {"post": _op("Changer le PIN d'un rôle (gardé en empreinte salée)", "admin",
                               _obj(role=STR, pin=STR), ok_status="201", errors=("bad_new_pin", "pin_taken"))},
+    # issue 21: the price tiers edited on /admin, past evenings
+    "/api/sales/prices": {
+        "get": _op("Les tarifs que la caisse propose (public : ils sont aussi au projecteur)", None,
+                   ok=_obj(tiers={"type": "array", "items": _obj(cards=INT, eur={"type": "number"}, cents=INT)},
+                           stake_limit_eur={"type": "number"})),
+        "post": _op("Changer les tarifs (journalisé, dès la vente suivante ; chaque carton à moins de 20 €)", "admin",
+                    _obj(tiers={"type": "array", "items": _obj(cards=INT, eur={"type": ["number", "string"]})}),
+                    ok_status="201", errors=("bad_prices", "stake_too_high"))},
+    "/api/evenings": {"get": _op("Les soirées archivées (loto-hall evening new) avec leurs totaux", "admin")},
+    "/api/evenings/{name}/{filename}": {"get": {**_op(
+        "Le rapport d'une soirée archivée, tel qu'il a été écrit (rapport.pdf ou rapport.csv)", "admin",
+        errors=("not_found",), params=(_path("name", "la soirée, ex. 2026-11-21_20h15"),
+                                       _path("filename", "rapport.pdf ou rapport.csv"))),
+        "responses": {"200": {"description": "OK", "content": {"application/pdf": {"schema": STR},
+                                                               "text/csv": {"schema": STR}}},
+                      "401": _ERR, "403": _ERR, "404": _ERR}}},
 }
 
 
@@ -133,13 +149,14 @@ def spec() -> dict:
                                         "ou partage)", "speaker",
                                         _obj(same_player={"type": "array"},
                                              tie_break={"type": "object", "additionalProperties": INT},
-                                             share=BOOL, wins={"enum": ["lowest", "highest"]}),
+                                             share=BOOL, draw=BOOL, wins={"enum": ["lowest", "highest"]}),
                                         ok=_obj(winner=STR, winners={"type": "array"}, shared=BOOL, tie_mode=STR,
                                                 tie_break={"type": "array"}, consolation={"type": "array"},
                                                 vouchers={"type": "array"}),
                                         errors=("no_valid_claim", "no_partie", "not_a_valid_claim",
                                                 "card_in_two_groups", "tie_numbers_needed", "tie_number_out_of_range",
-                                                "tie_numbers_equal", "bad_tie_choice", "no_tie"))},
+                                                "tie_numbers_equal", "bad_tie_choice", "no_tie",
+                                                "tie_direction_fixed"))},
         "/api/partie/clear": {"post": _op("Démarquez ! (fin de partie ; carry : les lots restants à la partie "
                                           "suivante)", "speaker", _obj(force=BOOL, carry=BOOL),
                                           errors=("lots_remaining", "claims_pending", "no_partie", "nothing_to_carry"))},
@@ -156,7 +173,8 @@ def spec() -> dict:
         "/api/cards/sold": {"post": _op("Cartons vendus (plages A-00001N..A-00100N ; au plus autant de cartons "
                                         "que le carnet en compte, sinon 422 range_too_large)", "desk",
                                         _obj(ranges=STR, sold=BOOL),
-                                        errors=("bad_ranges", "range_too_large", "unknown_card"))},
+                                        errors=("bad_ranges", "range_too_large", "unknown_card", "sold_by_caisse",
+                                                "held_by_sale"))},
         "/api/cards/import": {"post": {**_op("Importer des cartons (CSV en corps de requête, 4 Mio au plus, même "
                                              "envoyé par morceaux : tout ou 413/422, jamais tronqué)", "admin",
                                              ok_status="201", errors=("bad_cards",)),
@@ -175,8 +193,9 @@ def spec() -> dict:
                                       media="application/pdf")},
         "/api/report.pdf": {"get": _op("Le rapport de la soirée (PDF)", "admin", errors=("not_found",),
                                        media="application/pdf")},
-        "/api/report.csv": {"get": _op("Le rapport de la soirée (CSV ; cellules = + - @ préfixées d'une apostrophe)",
-                                       "admin", media="text/csv")},
+        "/api/report.csv": {"get": _op("Le rapport de la soirée (CSV d'un tableur français : « ; », virgule "
+                                       "décimale, UTF-8 avec BOM, heures locales ; cellules = + - @ préfixées d'une "
+                                       "apostrophe)", "admin", media="text/csv")},
         "/api/admin": {"get": _op("Programme, PIN, certificat, appareils", "admin")},
         "/api/devices/{name}/test": {"post": _op("Demander un test d'appareil", "admin", ok_status="202",
                                                  errors=("not_found",),

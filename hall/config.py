@@ -159,7 +159,7 @@ class PriceSection:
 @dataclass(frozen=True, slots=True)
 class SalesSection:
     required: bool = False               # a carton plays only if sold through the desk, from the first partie
-    lot_value_limit_eur: float = 150.0   # a lot declared above this is flagged in the programme editor (0: never)
+    lot_value_limit_eur: float = 0.0     # the hall's own cap on a lot's value, flagged in the editor (0: none; not the law)
     price: tuple[PriceSection, ...] = (PriceSection(1, 3.0), PriceSection(6, 15.0), PriceSection(12, 25.0))
 
 
@@ -328,6 +328,9 @@ def _sales(raw: Any, problems: list[str]) -> SalesSection:
         spec = _section(PriceSection, tier, f"sales.price[{j}]", problems)
         if spec is not None and (spec.cards < 1 or spec.eur < 0 or round(spec.eur * 100) != spec.eur * 100):
             problems.append(f"sales.price[{j}] : cards ≥ 1 et eur ≥ 0, au centime")
+        elif spec is not None and round(spec.eur * 100) >= 2000 * spec.cards:    # hall.sales.STAKE_LIMIT_CENTS
+            problems.append(f"sales.price[{j}] : {spec.eur / spec.cards:.2f} € le carton ; loto traditionnel : mises "
+                            "« inférieures à 20 euros » (code de la sécurité intérieure, art. L322-4)")
         elif spec is not None:
             tiers.append(spec)
     if prices is not None and not isinstance(prices, list):

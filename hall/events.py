@@ -27,6 +27,8 @@ class PartieStarted:
     number: int
     lots: tuple[LotSpec, ...]
     consolation: str
+    planned: tuple[LotSpec, ...] = ()   # the programme's lots, kept only when the speaker changed them on the spot
+    session: str = ""                   # the console's login session that started it (``hall.lots_played``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +105,12 @@ class PartieCleared:
 
 @dataclass(frozen=True, slots=True)
 class CardsSold:
+    """Cartons marked sold (or unsold) by hand, outside the caisse: the report lists every such mark."""
+
     type: ClassVar[str] = "cards:sold"
     card_ids: tuple[str, ...]
     sold: bool
+    session: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +193,8 @@ class SaleRecorded:
     seller: str = ""              # the name typed on the desk's page ("" = the role only)
     role: str = ""
     partie: int | None = None     # sold for one partie only, when the hall sells that way
+    offered_cents: int | None = None   # the tiers' price at that moment (-1: no tier sum makes it; None: not kept)
+    session: str = ""             # the logged-in desk's session (a short reference, never the secret)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +241,24 @@ class PinChanged:
     iterations: int
 
 
-EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged)})
+@dataclass(frozen=True, slots=True)
+class PriceTier:
+    """``cards`` cartons for ``cents`` (one of the hall's price tiers)."""
+
+    cards: int
+    cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class PricesSet:
+    """The price tiers edited on /admin: the caisse offers them from the next sale on (the config is the default)."""
+
+    type: ClassVar[str] = "sales:prices_set"
+    tiers: tuple[PriceTier, ...]
+
+
+EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged,
+                                              PricesSet)})
 
 
 def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),
@@ -243,6 +267,8 @@ def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),
 
 
 _NESTED["parties"] = _programme_partie
+_NESTED["planned"] = LotSpec
+_NESTED["tiers"] = PriceTier
 
 
 def to_payload(event: Any) -> dict:

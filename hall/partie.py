@@ -22,6 +22,8 @@ from hall.events import (
     PartieCleared,
     PartieStarted,
     PinChanged,
+    PricesSet,
+    PriceTier,
     ProgrammeEdited,
     SalePaid,
     SaleRecorded,
@@ -35,15 +37,6 @@ from hall.sales import SalesLedger
 
 PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 
-from hall.lots import LOT_KINDS  # noqa: E402  (the default programme lives with the lot kinds)
-
-_KIND_ORDER = {kind: i for i, kind in enumerate(LOT_KINDS)}   # quine, double quine, carton plein
-
-
-def with_carried(lots: tuple[LotSpec, ...], carried: tuple[LotSpec, ...]) -> tuple[LotSpec, ...]:
-    """The next partie's lots with the carried ones played after the lots of the same kind (quine before carton)."""
-    return tuple(sorted(tuple(lots) + tuple(carried), key=lambda lot: _KIND_ORDER.get(lot.kind, 3)))
-
 
 @dataclass(slots=True)
 class Lot:
@@ -54,6 +47,11 @@ class Lot:
     value_eur: float | None = None
     status: str = PENDING
     award: LotAwarded | None = None
+    sponsor: str = ""                # a donated lot costs the association nothing (the report's balance)
+
+    @property
+    def spec(self) -> LotSpec:
+        return LotSpec(self.kind, self.label, self.value_eur, self.sponsor)
 
 
 @dataclass(slots=True)
@@ -74,6 +72,7 @@ class Partie:
     checks: dict[str, list[ClaimChecked]] = field(default_factory=dict)
     undone: list[int] = field(default_factory=list)
     false_claims: int = 0
+    carried_on: bool = False                    # démarquée with its unwon lots carried: they are the next partie's
 
     @property
     def last(self) -> int | None:
@@ -121,6 +120,7 @@ class Evening:
         self.programme_edit: ProgrammeEdited | None = None     # the latest edit of the programme on /admin
         self.pin_hashes: dict[str, PinChanged] = {}
         self.carried: tuple[LotSpec, ...] = ()   # lots left unwon at a démarquez, carried to the next partie
+        self.price_tiers: tuple[PriceTier, ...] | None = None    # as edited on /admin (None: the config's)
 
     @property
     def partie(self) -> Partie | None:
@@ -147,7 +147,7 @@ class Evening:
         self.last_seq = max(self.last_seq, seq)
 
     def _on_partie_started(self, e: PartieStarted) -> None:
-        lots = [Lot(spec.kind, spec.label, spec.value_eur) for spec in e.lots]
+        lots = [Lot(spec.kind, spec.label, spec.value_eur, sponsor=spec.sponsor) for spec in e.lots]
         lots[0].status = OPEN
         self.parties.append(Partie(e.number, lots, e.consolation))
         self.carried = ()
@@ -198,10 +198,9 @@ class Evening:
 
     def _on_partie_cleared(self, e: PartieCleared) -> None:
         p = self._in_play
-        p.cleared, p.paused = True, False
+        p.cleared, p.paused, p.carried_on = True, False, e.carried
         p.pending.clear()
-        self.carried = tuple(LotSpec(lot.kind, lot.label, lot.value_eur) for lot in p.lots
-                             if lot.status != AWARDED) if e.carried else ()
+        self.carried = tuple(lot.spec for lot in p.lots if lot.status != AWARDED) if e.carried else ()
 
     def _on_cards_sold(self, e: CardsSold) -> None:
         for card_id in e.card_ids:
@@ -236,6 +235,9 @@ class Evening:
     def _on_sales_sale_paid(self, e: SalePaid) -> None:
         self.sales.pay(e.sale_id, e.payment)
 
+    def _on_sales_prices_set(self, e: PricesSet) -> None:
+        self.price_tiers = tuple(e.tiers)
+
     def _on_programme_edited(self, e: ProgrammeEdited) -> None:
         self.programme_edit = e
 
@@ -265,12 +267,16 @@ class Evening:
                 "paused": p.paused, "undo_available": p.undo_available, "pending": sorted(p.pending),
                 "paid": {k: sorted(v) for k, v in sorted(p.paid.items())}, "cancelled": sorted(p.cancelled),
                 "checks": {k: [c.verdict for c in v] for k, v in sorted(p.checks.items())},
-                "lots": [(lot.kind, lot.label, lot.status, lot.award) for lot in p.lots],
+                "lots": [(lot.spec, lot.status, lot.award) for lot in p.lots],
                 "undone": list(p.undone), "false_claims": p.false_claims, "consolation": p.consolation,
+                "carried_on": p.carried_on,
             }
         return {
             "parties": [partie_dict(p) for p in self.parties],
             "sold": dict(sorted(self.sold_changes.items())),
             "vouchers": {c: (v.issued, v.printed, v.reprints_requested, v.redeemed) for c, v in sorted(self.vouchers.items())},
             "last_seq": self.last_seq,
+            "sales": {i: (s.card_ids, s.cents, s.payment, s.paid, s.voided, s.offered_cents, s.session)
+                      for i, s in sorted(self.sales.sales.items())},
+            "price_tiers": self.price_tiers, "carried": self.carried, "programme_edit": self.programme_edit,
         }

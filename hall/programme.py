@@ -23,7 +23,7 @@ MAX_LABEL = 200
 PIN_ITERATIONS = 100_000
 PIN_ROLES = ("speaker", "controller", "desk", "admin")
 PIN_DIGITS = (6, 12)          # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login (issue 22)
-DEFAULT_LOT_VALUE_LIMIT_EUR = 150.0
+DEFAULT_LOT_VALUE_LIMIT_EUR = 0.0    # no cap: the law sets none since décret 2021-1434; a hall may set its own
 
 # a prize in money: "100 €", "50 euros", "espèces", "chèque de 50", "cash", "billet de 20"
 _CASH = re.compile(r"(\d\s*(€|eur\b|euros?\b))|\besp[eè]ces\b|\bcash\b|\bargent\b|\bbillets?\b|\bch[eè]que\s+de\b",
@@ -96,7 +96,8 @@ def spec_for(index: int, configured: Sequence[Any], edit: ProgrammeEdited | None
 
 
 def legal_flags(lot: LotSpec, limit_eur: float = DEFAULT_LOT_VALUE_LIMIT_EUR) -> list[str]:
-    """What goes beyond a loto traditionnel in this lot: ``cash`` (a prize in money), ``over_limit`` (value)."""
+    """What to look at twice in this lot: ``cash`` (a prize in money: the law forbids it), ``over_limit`` (above
+    the cap the hall set itself, ``[sales] lot_value_limit_eur``; 0: none)."""
     flags = []
     label = f"{lot.label} {lot.sponsor}"
     if _CASH.search(label) and not _VOUCHER.search(label):

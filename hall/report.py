@@ -2,26 +2,34 @@
 
 ``build_report(evening, records, hall_name)`` turns the replayed ``Evening`` and the journal's records
 into plain values: each partie with its lots, winners, tie-breaks and consolations, the numbers in draw
-order, undos and refused claims; ball frequencies; vouchers issued, printed and redeemed; totals.
-``write_csv`` writes it as one long CSV (one row per fact, a ``section`` column saying which).
-Pure: no PDF here (``drivers/report_pdf.py`` draws it).
+order, undos and refused claims; ball frequencies; vouchers issued, printed and redeemed; totals; the money
+(``hall/takings.py``). ``hall/report_csv.py`` writes it as a spreadsheet's CSV; ``drivers/report_pdf.py``
+draws the PDF. Pure.
 """
 from __future__ import annotations
 
-import csv
-import io
-import os
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import IO, Any
+from pathlib import Path
+from typing import Any
 
+from hall.evenings import lotos_in_year, past_evenings, year_of
 from hall.events import Record
 from hall.partie import AWARDED, Evening
-from hall.spreadsheet import safe_cell
+from hall.takings import Takings, takings_of
 
 FALSE_CLAIM = "incomplete"
+# the evening's totals as the treasurer reads them (the PDF's summary, the French CSV's labels)
+TOTAL_LABELS = {
+    "parties": "Parties jouées", "balls_drawn": "Boules tirées", "undos": "Boules annulées",
+    "lots_awarded": "Lots gagnés", "lots_not_awarded": "Lots non gagnés", "tie_breaks": "Départages",
+    "shared_lots": "Lots partagés", "consolations": "Lots de consolation", "false_claims": "Fausses réclamations",
+    "missed_claims": "Boules laissées passer", "other_refused_claims": "Autres réclamations refusées",
+    "vouchers_issued": "Bons émis", "vouchers_printed": "Bons imprimés", "vouchers_unprinted": "Bons non imprimés",
+    "duplicates_printed": "Duplicatas imprimés", "vouchers_redeemed": "Bons remis (lot donné)",
+    "vouchers_outstanding": "Bons non remis",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +121,13 @@ class EveningReport:
     vouchers: list[VoucherLine]
     totals: dict[str, int]
     takings: Takings | None = None            # the money: sales, lots' declared values, balance (issue 16)
+    language: str = "fr"                      # the hall's: the CSV's headers and words
+    timezone: str = "Europe/Paris"            # the hall's: the CSV's and the PDF's times
+    lotos_this_year: int = 0                  # lotos recorded this civil year, this one included (the SIE page)
 
 
-def build_report(evening: Evening, records: Iterable[Record], hall_name: str) -> EveningReport:
+def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *, language: str = "fr",
+                 timezone: str = "Europe/Paris") -> EveningReport:
     """The report of the evening whose journal is ``records`` and whose replayed state is ``evening``."""
     parties: dict[int, PartieReport] = {}
     current: PartieReport | None = None
@@ -201,190 +213,18 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str) ->
         "vouchers_outstanding": sum(not v.redeemed for v in vouchers),
     }
     return EveningReport(hall_name, first_at, last_at, ordered, frequencies, vouchers, totals,
-                         takings_of(evening, records_seen))
+                         takings_of(evening, records_seen), language, timezone,
+                         1 if ordered else 0)
+
+
+def with_year(report: EveningReport, data_dir: str | Path) -> EveningReport:
+    """``report`` counting the lotos recorded in its civil year: the archived evenings (``hall.evenings``) and,
+    when a partie was played, this one."""
+    year = year_of(report.first_at, report.timezone)
+    report.lotos_this_year = lotos_in_year(past_evenings(data_dir), year, report.timezone) + (1 if report.parties else 0)
+    return report
 
 
 def report_from_hall(hall: Any) -> EveningReport:
     """The report of a running hall (for the admin page), from one consistent reading (``Hall.report``)."""
     return hall.report()
-
-
-CSV_HEADER = ("section", "partie", "lot", "order", "kind", "label", "card_id", "number", "code", "count",
-              "status", "detail", "at")
-
-
-def csv_rows(report: EveningReport) -> Iterable[dict]:
-    """The report as CSV rows (dicts keyed by ``CSV_HEADER``)."""
-    yield {"section": "meta", "label": "hall", "detail": report.hall_name, "at": report.first_at}
-    yield {"section": "meta", "label": "last_event", "at": report.last_at}
-    for key, value in report.totals.items():
-        yield {"section": "total", "label": key, "count": value}
-    for p in report.parties:
-        yield {"section": "partie", "partie": p.number, "count": len(p.draws), "status": p.status,
-               "detail": "forced" if p.forced else "", "label": p.consolation_label, "at": p.started_at}
-        for order, (n, at) in enumerate(p.draws, 1):
-            yield {"section": "draw", "partie": p.number, "order": order, "number": n, "at": at}
-        for u in p.undos:
-            yield {"section": "undo", "partie": p.number, "order": u.order, "number": u.number, "at": u.at,
-                   "detail": u.role}
-        for lot in p.lots:
-            base = {"partie": p.number, "lot": lot.lot, "kind": lot.kind, "label": lot.label}
-            if not lot.awarded:
-                yield {"section": "lot", **base, "status": "not_awarded"}
-                continue
-            status = "shared" if lot.shared else ("tie_break" if lot.tie_break else "single")
-            for card_id, rows in zip(lot.winners, lot.rows):
-                yield {"section": "winner", **base, "card_id": card_id, "number": lot.last, "count": lot.balls,
-                       "status": status, "detail": "rows " + " ".join(map(str, rows)), "at": lot.at}
-            for card_id, number in lot.tie_break:
-                yield {"section": "tie_break", **base, "card_id": card_id, "number": number,
-                       "status": "winner" if card_id in lot.winners else "consolation"}
-            for card_id in lot.consolation:
-                yield {"section": "consolation", **base, "card_id": card_id, "detail": lot.consolation_label}
-        for c in p.claims:
-            yield {"section": "false_claim" if c.verdict == FALSE_CLAIM else "refused_claim", "partie": p.number,
-                   "lot": c.lot, "card_id": c.card_id, "number": c.last, "status": c.verdict, "detail": c.role,
-                   "at": c.at}
-    for n, count in report.frequencies.items():
-        yield {"section": "frequency", "number": n, "count": count}
-    if report.takings is not None:
-        yield from takings_rows(report.takings)
-    for v in report.vouchers:
-        yield {"section": "voucher", "partie": v.partie, "lot": v.lot, "order": v.serial, "kind": v.kind,
-               "label": v.label, "card_id": v.card_id, "code": v.code, "count": v.printed,
-               "status": "redeemed" if v.redeemed else "not_redeemed",
-               "detail": ";".join(x for x in ("consolation" if v.consolation else "", "shared" if v.shared else "",
-                                              f"reprints={v.reprints}" if v.reprints else "") if x),
-               "at": v.issued_at}
-
-
-def write_csv(report: EveningReport, target: str | os.PathLike | io.TextIOBase) -> None:
-    """Write the report as CSV (UTF-8 with a BOM so that a spreadsheet opens the accents right)."""
-    if isinstance(target, io.TextIOBase):
-        _write(report, target)
-        return
-    with open(target, "w", encoding="utf-8-sig", newline="") as fh:
-        _write(report, fh)
-
-
-def _write(report: EveningReport, fh: IO[str] | io.TextIOBase) -> None:
-    writer = csv.DictWriter(fh, fieldnames=CSV_HEADER, extrasaction="raise", lineterminator="\r\n")
-    writer.writeheader()
-    for row in csv_rows(report):
-        writer.writerow({k: ("" if row.get(k) is None else safe_cell(row.get(k, ""))) for k in CSV_HEADER})
-
-
-# ---- the money (issue 16): what the treasurer hands to the board ------------------------------------
-@dataclass(frozen=True, slots=True)
-class SaleLine:
-    sale_id: int
-    at: str
-    cards: tuple[str, ...]
-    cents: int
-    payment: str
-    paid: bool
-    buyer: str
-    seller: str
-    partie: int | None
-    voided: bool
-    voided_at: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class LotValueLine:
-    partie: int
-    lot: int
-    kind: str
-    label: str
-    cents: int | None                         # declared value; None when not declared
-    sponsor: str                              # a lot given by a sponsor costs the association nothing
-    awarded: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Takings:
-    sales: tuple[SaleLine, ...]
-    lots: tuple[LotValueLine, ...]
-    totals: dict                              # hall.sales.totals() of the live sales: cents by payment, seller…
-    declared_cents: int                       # every lot played tonight with a declared value
-    donated_cents: int                        # of which given by sponsors
-    undeclared_lots: int
-
-    @property
-    def receipts_cents(self) -> int:
-        return self.totals["total_cents"]
-
-    @property
-    def bought_cents(self) -> int:
-        return self.declared_cents - self.donated_cents
-
-    @property
-    def balance_cents(self) -> int:
-        """Receipts less the lots the association paid for (declared value of the lots without a sponsor)."""
-        return self.receipts_cents - self.bought_cents
-
-
-def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
-    """The evening's money from its replayed state and journal (sale times, the lots as started, with sponsors)."""
-    from hall.sales import totals as sales_totals
-    sold_at: dict[int, str] = {}
-    voided_at: dict[int, str] = {}
-    started: dict[int, tuple] = {}
-    for record in records:
-        if record.type == "sales:sale_recorded":
-            sold_at[record.event.sale_id] = record.at
-        elif record.type == "sales:sale_voided":
-            voided_at[record.event.sale_id] = record.at
-        elif record.type == "partie:started":
-            started[record.event.number] = record.event.lots
-    sales = tuple(SaleLine(s.sale_id, sold_at.get(s.sale_id, ""), s.card_ids, s.cents, s.payment, s.paid, s.buyer,
-                           s.seller or s.role, s.partie, s.voided, voided_at.get(s.sale_id, ""))
-                  for s in evening.sales.sales.values())
-    lots = []
-    for p in evening.parties:
-        specs = started.get(p.number, ())
-        for i, lot in enumerate(p.lots):
-            sponsor = specs[i].sponsor if i < len(specs) else ""
-            cents = None if lot.value_eur is None else round(lot.value_eur * 100)
-            lots.append(LotValueLine(p.number, i + 1, lot.kind, lot.label, cents, sponsor, lot.status == AWARDED))
-    declared = sum(v.cents or 0 for v in lots)
-    donated = sum(v.cents or 0 for v in lots if v.sponsor)
-    return Takings(sales, tuple(lots), sales_totals(evening.sales.live()), declared, donated,
-                   sum(v.cents is None for v in lots))
-
-
-def _eur(cents: int | None) -> Decimal | str:
-    """Cents as a decimal number a spreadsheet reads (``1550`` → ``15.50``, ``-1200`` → ``-12.00``).
-
-    A number, not text: the CSV writer neutralises text starting with ``-`` as a possible formula."""
-    if cents is None:
-        return ""
-    return Decimal(cents).scaleb(-2).quantize(Decimal("0.01"))
-
-
-def takings_rows(t: Takings) -> Iterable[dict]:
-    """The money as CSV rows: each sale, each lot's declared value, the totals and the balance (``detail`` in €)."""
-    for s in t.sales:
-        yield {"section": "sale", "order": s.sale_id, "partie": s.partie, "count": len(s.cards),
-               "kind": s.payment, "status": "voided" if s.voided else ("paid" if s.paid else "reserved"),
-               "label": s.seller, "card_id": f"{s.cards[0]}..{s.cards[-1]}" if len(s.cards) > 1 else s.cards[0],
-               "code": s.buyer, "detail": _eur(s.cents), "at": s.at}
-    for v in t.lots:
-        yield {"section": "lot_value", "partie": v.partie, "lot": v.lot, "kind": v.kind, "label": v.label,
-               "code": v.sponsor, "status": "awarded" if v.awarded else "not_awarded", "detail": _eur(v.cents)}
-    totals = t.totals
-    yield {"section": "takings", "label": "cards_sold", "count": totals["cards_sold"], "detail": _eur(t.receipts_cents)}
-    for payment, cents in totals["by_payment"].items():
-        yield {"section": "takings", "label": "payment", "kind": payment, "detail": _eur(cents)}
-    for seller, cents in totals["by_seller"].items():
-        yield {"section": "takings", "label": "seller", "code": seller, "detail": _eur(cents)}
-    for partie, cents in totals["by_partie"].items():
-        yield {"section": "takings", "label": "partie", "partie": partie or None, "detail": _eur(cents)}
-    yield {"section": "takings", "label": "reserved_unpaid", "count": totals["cards_reserved"],
-           "detail": _eur(totals["reserved_cents"])}
-    yield {"section": "balance", "label": "receipts", "detail": _eur(t.receipts_cents)}
-    yield {"section": "balance", "label": "lots_declared", "count": len(t.lots) - t.undeclared_lots,
-           "detail": _eur(t.declared_cents)}
-    yield {"section": "balance", "label": "lots_donated", "detail": _eur(t.donated_cents)}
-    yield {"section": "balance", "label": "lots_bought", "detail": _eur(t.bought_cents)}
-    yield {"section": "balance", "label": "balance", "detail": _eur(t.balance_cents)}

@@ -13,24 +13,64 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from hall.cards import check_card_id, make_card_id, normalize_card_id, split_card_id
+from hall.events import PriceTier
 
 PAYMENTS = ("especes", "carte", "cheque")
 MAX_SALE_CENTS = 1_000_000          # 10 000 € for one sale: anything above is a typing slip
 MAX_RANGE = 10_000                  # cartons in one sale at most (a range is bounded before it is expanded)
 MAX_TEXT = 80                       # buyer and seller names
+MAX_TIERS = 12                      # price tiers on /admin
+# Code de la sécurité intérieure, art. L322-4 (loi 2024-344): a loto traditionnel's stakes are "inférieures à
+# 20 euros". A carton's price (a tier's price per carton, a sale's amount per carton) must stay below this.
+STAKE_LIMIT_CENTS = 2000
+NO_TIER = -1                        # a sale's offered price when no sum of tiers makes its count of cartons
 
 
-@dataclass(frozen=True, slots=True)
-class PriceTier:
-    """``cards`` cartons for ``cents`` (the hall's ``[[sales.price]]``)."""
+def stake_ok(cents: int, cards: int) -> bool:
+    """Whether ``cents`` for ``cards`` cartons keeps each carton under the law's 20 € (L322-4)."""
+    return cards > 0 and cents < STAKE_LIMIT_CENTS * cards
 
-    cards: int
-    cents: int
+
+def per_carton_eur(cents: int, cards: int) -> str:
+    """The price of one carton, French writing (for a refusal that quotes it)."""
+    return eur(-(-cents // max(cards, 1)))
 
 
 def tiers_from_config(raw: Iterable[tuple[int, float]]) -> tuple[PriceTier, ...]:
     """The tiers of ``(cards, eur)`` pairs as cents, smallest pack first."""
     return tuple(sorted((PriceTier(int(n), parse_eur(eur)) for n, eur in raw), key=lambda t: (t.cards, t.cents)))
+
+
+class TierError(ValueError):
+    """Price tiers that cannot be offered: ``code`` is ``bad_prices`` or ``stake_too_high``, ``where`` the tier."""
+
+    def __init__(self, code: str, where: str, why: str):
+        super().__init__(f"{where} : {why}")
+        self.code, self.where, self.why = code, where, why
+
+
+def parse_tiers(raw: Any) -> tuple[PriceTier, ...]:
+    """Tiers sent as JSON (``[{"cards": 6, "eur": "15"}…]``), checked and bounded; raises ``TierError``."""
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_TIERS:
+        raise TierError("bad_prices", "tarifs", f"de 1 à {MAX_TIERS} tarifs")
+    tiers: dict[int, PriceTier] = {}
+    for i, item in enumerate(raw, 1):
+        where = f"tarif {i}"
+        cards = item.get("cards") if isinstance(item, dict) else None
+        if isinstance(cards, str) and cards.strip().isascii() and cards.strip().isdigit() and len(cards.strip()) <= 5:
+            cards = int(cards.strip())
+        if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= MAX_RANGE:
+            raise TierError("bad_prices", where, f"un nombre de cartons de 1 à {MAX_RANGE}")
+        try:
+            cents = parse_eur(item.get("eur") if isinstance(item.get("eur"), (int, float, str)) else None)
+        except ValueError:
+            raise TierError("bad_prices", where, "un prix en euros, au centime") from None
+        if cards in tiers:
+            raise TierError("bad_prices", where, f"{cards} carton(s) a déjà un tarif")
+        if not stake_ok(cents, cards):
+            raise TierError("stake_too_high", where, per_carton_eur(cents, cards))
+        tiers[cards] = PriceTier(cards, cents)
+    return tuple(sorted(tiers.values(), key=lambda t: t.cards))
 
 
 def best_price(count: int, tiers: Sequence[PriceTier]) -> int | None:
@@ -109,6 +149,8 @@ class Sale:
     partie: int | None
     voided: bool = False
     at: str = ""
+    offered_cents: int | None = None    # the tiers' price when it was sold
+    session: str = ""
 
 
 @dataclass(slots=True)
@@ -129,7 +171,7 @@ class SalesLedger:
 
     def record(self, e: Any, role: str = "", at: str = "") -> None:
         sale = Sale(e.sale_id, tuple(e.card_ids), e.cents, e.payment, e.paid, e.buyer, e.seller, role or e.role,
-                    e.partie, at=at)
+                    e.partie, at=at, offered_cents=e.offered_cents, session=e.session)
         self.sales[sale.sale_id] = sale
         for cid in sale.card_ids:
             self.holder[cid] = sale.sale_id

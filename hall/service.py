@@ -36,6 +36,7 @@ from hall.events import (
     PartieCleared,
     PartieStarted,
     PinChanged,
+    PricesSet,
     ProgrammeEdited,
     ProgrammePartie,
     Record,
@@ -49,10 +50,11 @@ from hall.events import (
 )
 from hall.journal import Journal
 from hall.lots import LOT_KINDS
-from hall.partie import Evening, Partie, with_carried
+from hall.lots_played import lot_changes, lots_to_play, next_lots
+from hall.partie import Evening, Partie
 from hall.ports import Clock, NoticeSubscriber, Rng, Subscriber, utc_now
-from hall.report import EveningReport, build_report
-from hall.rights import may
+from hall.report import EveningReport, build_report, with_year
+from hall.rights import EVERYTHING, may
 from hall.snapshots import (
     AwardResult,
     CardState,
@@ -273,20 +275,24 @@ class Hall:
 
     # ---- the partie ------------------------------------------------------------------------------
     def start_partie(self, lots: Sequence[LotSpec] | None = None, consolation: str | None = None,
-                     *, role: str) -> Record:
-        """Start the next partie, with ``lots`` or the programme's; refused while one is running."""
+                     *, role: str, session: str = "") -> Record:
+        """Start the next partie with the programme's lots (carried ones first, values and donors kept), or with
+        ``lots`` as the speaker changed them on the spot (kept beside the programme's for the report)."""
         with self._lock:
             self._allow("start_partie", role)
             if self.evening.running is not None:
                 raise Rejected("partie_running", number=self.evening.running.number)
             spec = self.partie_spec(len(self.evening.parties))
-            lots = tuple(lots) if lots else with_carried(spec.lots, self.evening.carried)
-            for lot in lots:
+            planned = next_lots(spec.lots, self.evening.carried)
+            played = lots_to_play(planned, lots)
+            for lot in played:
                 if lot.kind not in LOT_KINDS:
                     raise Rejected("bad_lot", kind=lot.kind)
-            if not lots:
+            if not played:
                 raise Rejected("bad_lot", kind=None)
-            event = PartieStarted(len(self.evening.parties) + 1, lots, consolation or spec.consolation)
+            changed = planned if lot_changes(planned, played) else ()
+            event = PartieStarted(len(self.evening.parties) + 1, played, consolation or spec.consolation, changed,
+                                  str(session)[:40])
             return self._commit(event, role)
 
     def draw(self, number: Any, *, role: str, source: str = "console") -> Record:
@@ -451,13 +457,13 @@ class Hall:
                                None if event.verdict == "unknown_card" else self._card_state(cid), suggestions)
 
     def award(self, *, role: str, same_player: Sequence[Sequence[str]] = (), tie_break: Mapping[str, Any] | None = None,
-              share: bool = False, wins: str | None = None) -> AwardResult:
+              share: bool = False, wins: str | None = None, draw: bool = False) -> AwardResult:
         """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14).
 
         ``same_player`` groups cartons held by one player: such a group is one claimant (L13), drawing one
         tie-break number and winning with its first carton. For a tie the speaker may give ``tie_break`` (the
-        numbers drawn by hand in the hall, carton → 1–90), or ``share``; else ``[rules] ties`` decides.
-        ``wins``: ``lowest`` or ``highest`` number wins (default: the rule's).
+        numbers drawn by hand in the hall, carton → 1–90), ``share``, or ``draw`` (the hall draws); else
+        ``[rules] ties`` decides. Who wins a draw is the rule's: ``wins`` may only repeat it.
         """
         with self._lock:
             self._allow("award", role)
@@ -467,7 +473,7 @@ class Hall:
             claimants = self._claimants(p, same_player)
             lot_index = p.current
             outcome = settle([c.card_id for c in claimants], self.config.rules.ties, self._rng, typed=tie_break,
-                             share=share, wins=wins, resolve=self.book.resolve)
+                             share=share, wins=wins, draw=draw, resolve=self.book.resolve)
             winners = tuple(c for w in outcome.winners for c in claimants if c.card_id == w)
             drawn, consolation, shared = outcome.tie_break, outcome.consolation, outcome.shared
             event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
@@ -514,15 +520,27 @@ class Hall:
             return self._commit(PartieCleared(p.number, forced=p.current is not None, carried=carry), role)
 
     # ---- cartons ---------------------------------------------------------------------------------
-    def set_sold(self, card_ids: Iterable[str], sold: bool = True, *, role: str) -> Record:
-        """Record cartons sold (or handed back); unknown ids are refused, naming them."""
+    def set_sold(self, card_ids: Iterable[str], sold: bool = True, *, role: str, session: str = "") -> Record:
+        """Mark cartons sold (or handed back) by hand; unknown ids are refused, naming them.
+
+        Once the caisse records sales (or with ``[sales] required``) only the admin may, and never to unsell a
+        carton a live sale holds (void the sale): the desk cannot change what the caisse sold. Every mark is in
+        the report."""
         with self._lock:
             self._allow("set_sold", role)
-            ids = tuple(normalize_card_id(c) for c in card_ids)
+            ids = tuple(dict.fromkeys(normalize_card_id(c) for c in card_ids))
             unknown = [c for c in ids if c not in self.book]
             if unknown:
                 raise Rejected("unknown_card", cards=unknown[:20], count=len(unknown))
-            return self._commit(CardsSold(ids, bool(sold)), role)
+            if self.sales_recorded() and role not in EVERYTHING:
+                raise Rejected("sold_by_caisse")
+            held = [c for c in ids if c in self.evening.sales.holder]
+            if held and not sold:
+                sales = sorted({self.evening.sales.holder[c] for c in held})
+                raise Rejected("held_by_sale", cards=held[:20], count=len(held), sales=sales[:20],
+                               names=", ".join(held[:5]) + (f" (+{len(held) - 5})" if len(held) > 5 else ""),
+                               numbers=", ".join(map(str, sales[:10])))
+            return self._commit(CardsSold(ids, bool(sold), str(session)[:40]), role)
 
     def adopt_cards(self, incoming: CardBook, *, role: str) -> Record:
         """Add ``incoming``'s cartons to the book (same ID: the new carton), save it to the data folder, journal it.
@@ -609,7 +627,7 @@ class Hall:
         nxt = None
         if ev.running is None:
             spec = self.partie_spec(played)
-            nxt = NextPartie(played + 1, PartieSpec(with_carried(spec.lots, ev.carried), spec.consolation))
+            nxt = NextPartie(played + 1, PartieSpec(next_lots(spec.lots, ev.carried), spec.consolation))
         winners = tuple(w for w in (self._card_state(c.card_id) for c in ev.running.pending.values())
                         if w is not None) if ev.running is not None else ()
         net = self.config.network
@@ -678,9 +696,8 @@ class Hall:
     def programme_state(self) -> ProgrammeState:
         """The parties played (their lots as played) and the latest edit of the programme."""
         with self._lock:
-            played = tuple(PartieSpec(tuple(LotSpec(lot.kind, lot.label, lot.value_eur) for lot in p.lots),
-                                      p.consolation) for p in self.evening.parties)
-            return ProgrammeState(played, self.evening.programme_edit)
+            played = tuple(PartieSpec(tuple(lot.spec for lot in p.lots), p.consolation) for p in self.evening.parties)
+            return ProgrammeState(played, self.evening.programme_edit, self.evening.running is not None)
 
     def sales_recorded_anyhow(self) -> bool:
         """Whether the hall keeps sales at all (the book's ``sold`` column, the desk, or set-sold ranges)."""
@@ -713,9 +730,13 @@ class Hall:
             return self.evening.last_seq
 
     def report(self) -> EveningReport:
-        """The evening's report (the admin's CSV and PDF), from one consistent reading."""
+        """The evening's report (the admin's CSV and PDF), from one consistent reading, with the lotos recorded
+        this civil year (the archived evenings' summaries are read outside the lock)."""
+        hall = self.config.hall
         with self._lock:
-            return build_report(self.evening, list(self.journal.records()), self.config.hall.name)
+            report = build_report(self.evening, list(self.journal.records()), hall.name, language=hall.language,
+                                  timezone=hall.timezone)
+        return with_year(report, self.config.data_dir)
 
     def health(self, timeout_s: float) -> HallSnapshot | None:
         """The public picture if the lock is free within ``timeout_s``, else ``None`` (the hall is stuck)."""
@@ -736,7 +757,24 @@ class Hall:
         return self.evening.sales.active or self.config.sales.required
 
     def price_tiers(self) -> tuple[sales_rules.PriceTier, ...]:
+        """The tiers the caisse offers: as edited on /admin tonight, else the config file's."""
+        with self._lock:
+            if self.evening.price_tiers is not None:
+                return self.evening.price_tiers
         return sales_rules.tiers_from_config((t.cards, t.eur) for t in self.config.sales.price)
+
+    def set_prices(self, tiers: Sequence[sales_rules.PriceTier], *, role: str) -> Record:
+        """Replace the price tiers from the next sale on; each carton under the law's 20 € (``stake_too_high``)."""
+        with self._lock:
+            self._allow("edit_prices", role)
+            if not tiers or len(tiers) > sales_rules.MAX_TIERS or len({t.cards for t in tiers}) != len(tiers) \
+                    or any(not 1 <= t.cards <= sales_rules.MAX_RANGE or not 0 <= t.cents <= sales_rules.MAX_SALE_CENTS
+                           for t in tiers):
+                raise Rejected("bad_prices", where="tarifs", why="")
+            for tier in tiers:
+                if not sales_rules.stake_ok(tier.cents, tier.cards):
+                    raise Rejected("stake_too_high", eur=sales_rules.per_carton_eur(tier.cents, tier.cards))
+            return self._commit(PricesSet(tuple(sorted(tiers, key=lambda t: t.cards))), role)
 
     def suggested_cents(self, count: int) -> int | None:
         """The cheapest price of ``count`` cartons by the hall's tiers, in cents (``None``: no tier sum makes it)."""
@@ -748,8 +786,9 @@ class Hall:
         return self.book.records_sales and self.book.is_sold(card_id)
 
     def sell(self, card_ids: Sequence[str], *, role: str, payment: str, cents: int | None = None, paid: bool = True,
-             buyer: str = "", seller: str = "", partie: int | None = None) -> Record:
-        """Record a sale (or a reservation when not ``paid``); refused whole: ``unknown_card``, ``already_sold``…"""
+             buyer: str = "", seller: str = "", partie: int | None = None, session: str = "") -> Record:
+        """Record a sale (or a reservation when not ``paid``); refused whole: ``unknown_card``, ``already_sold``,
+        ``stake_too_high`` (20 € or more a carton)… The tiers' price of the moment is journalled beside it."""
         with self._lock:
             self._allow("sell", role)
             if payment not in sales_rules.PAYMENTS:
@@ -765,12 +804,16 @@ class Hall:
             taken = [c for c in ids if self._already_sold(c)]
             if taken:
                 raise Rejected("already_sold", cards=taken[:50], count=len(taken))
+            offered = self.suggested_cents(len(ids))
             if cents is None:
-                cents = self.suggested_cents(len(ids))
+                cents = offered
                 if cents is None:
                     raise Rejected("bad_amount", count=len(ids))
+            offered = sales_rules.NO_TIER if offered is None else offered
             if not isinstance(cents, int) or isinstance(cents, bool) or not 0 <= cents <= sales_rules.MAX_SALE_CENTS:
                 raise Rejected("bad_amount", count=len(ids))
+            if not sales_rules.stake_ok(cents, len(ids)):
+                raise Rejected("stake_too_high", eur=sales_rules.per_carton_eur(cents, len(ids)))
             if partie is not None and (not isinstance(partie, int) or isinstance(partie, bool) or not 1 <= partie <= 999):
                 raise Rejected("bad_partie", partie=partie)
             try:
@@ -778,7 +821,7 @@ class Hall:
             except ValueError as exc:
                 raise Rejected("bad_name", why=str(exc)) from None
             event = SaleRecorded(self.evening.sales.next_id, tuple(ids), cents, payment, bool(paid), buyer, seller,
-                                 role, partie)
+                                 role, partie, offered, str(session)[:40])
             return self._commit(event, role)
 
     def _sale(self, sale_id: Any) -> sales_rules.Sale:

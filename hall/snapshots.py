@@ -233,3 +233,4 @@ class ProgrammeState:
 
     played: tuple[PartieSpec, ...]
     edit: ProgrammeEdited | None
+    running: bool = False            # the last of ``played`` is in play (started, not yet démarquée)

@@ -1,5 +1,8 @@
 """Simultaneous winners (RULES L13–L14): the hall draws, the players draw tokens and the speaker types the numbers,
 or the lot is shared. Pure: the claimants, the rule and the speaker's choice in, a ``TieOutcome`` out.
+
+Who wins a draw — the lowest or the highest number — is the hall's rule (``[rules] ties``), fixed for the evening
+and announced before it (docs/loto-rules.md, L14a): the speaker chooses how the tie is settled, never the direction.
 """
 from __future__ import annotations
 
@@ -35,27 +38,30 @@ def default_wins(rule: str) -> str:
 
 
 def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, Any] | None = None,
-           share: bool = False, wins: str | None = None,
+           share: bool = False, wins: str | None = None, draw: bool = False,
            resolve: Callable[[str], str] = lambda c: c) -> TieOutcome:
     """Settle the lot between ``card_ids`` (one carton per claimant, in claim order).
 
-    ``typed``: the numbers drawn by hand, carton → 1–90 (a physical draw); ``share``: the lot is shared; neither:
-    as ``rule`` says (a ``physical_*`` rule then needs the numbers). ``wins``: ``lowest`` or ``highest``.
-    Raises ``Rejected`` for any bad choice, before anything is decided.
+    ``typed``: the numbers drawn by hand, carton → 1–90 (a physical draw); ``share``: the lot is shared; ``draw``:
+    the hall draws; none: as ``rule`` says (a ``physical_*`` rule then needs the numbers). ``wins`` may only
+    repeat the rule's direction (``tie_direction_fixed`` otherwise). Raises ``Rejected`` for any bad choice,
+    before anything is decided.
     """
-    if typed is not None and share:
+    if sum((typed is not None, share, draw)) > 1:
         raise Rejected("bad_tie_choice")
     if wins is not None and wins not in WINS:
         raise Rejected("bad_tie_choice", wins=wins)
+    if wins is not None and wins != default_wins(rule):
+        raise Rejected("tie_direction_fixed", wins=wins, rule=default_wins(rule))
     if len(card_ids) == 1:
-        if typed or share:
+        if typed or share or draw:
             raise Rejected("no_tie", card_id=card_ids[0])
         return TieOutcome((card_ids[0],))
-    if share or (typed is None and rule == "share"):
+    if share or (typed is None and not draw and rule == "share"):
         return TieOutcome(tuple(card_ids), shared=True, mode="share")
-    direction = wins or default_wins(rule)
+    direction = default_wins(rule)
     if typed is None:
-        if rule.startswith("physical"):
+        if rule.startswith("physical") and not draw:
             raise Rejected("tie_numbers_needed", cards=list(card_ids))
         numbers = rng.sample(range(1, 91), len(card_ids))  # a separate full 1–90 bag
         draws = tuple(TieBreakDraw(c, n) for c, n in zip(card_ids, numbers))

@@ -86,6 +86,20 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--pdf")
     rep.add_argument("--csv")
 
+    evening = sub.add_parser("evening", help=t("soirées : archiver la soirée finie, lister les soirées passées",
+                                               "evenings: archive the evening that is over, list the past ones"))
+    esub = evening.add_subparsers(dest="evening_command", required=True)
+    for name, what, example in (
+            ("new", t("la soirée est finie : l'archive (journal, rapport) et la suivante commence vide ; service arrêté",
+                      "the evening is over: archive it (journal, report), the next one starts empty; service stopped"),
+             "loto-hall evening new --config /etc/loto-hall/config.toml"),
+            ("list", t("les soirées archivées avec leurs totaux", "the archived evenings with their totals"),
+             "loto-hall evening list")):
+        cmd = esub.add_parser(name, formatter_class=fmt, help=what, description=what,
+                              epilog=t("exemple : ", "example: ") + example)
+        cmd.add_argument("--config")
+        cmd.add_argument("--data-dir")
+
     games = sub.add_parser("games", help=t("mini-jeux des pauses", "break-time mini-games"))
     gsub = games.add_subparsers(dest="games_command", required=True)
     gs = gsub.add_parser("simulate", formatter_class=fmt, help=t("parties jouées par des robots", "bot games"),
@@ -123,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "report":
             from hall.app import cli_report
             return cli_report.run(args)
+        if args.command == "evening":
+            from hall.app import evening
+            return evening.run(args)
         if args.command == "games":
             from hall.app import cli_games
             return cli_games.run(args)

@@ -13,12 +13,14 @@ from hall.app.runtime import JOURNAL_FILE
 from hall.config import Config, load_config
 from hall.journal import Journal
 from hall.partie import Evening
-from hall.report import EveningReport, build_report, write_csv
+from hall.report import EveningReport, build_report, with_year
+from hall.report_csv import write_csv
 
 
-def load_report(config: Config) -> EveningReport:
-    """The report of the journal in ``config``'s data folder; ``FileNotFoundError`` when there is none."""
-    path = Path(config.hall.data_dir) / JOURNAL_FILE
+def load_report(config: Config, journal_path: Path | None = None) -> EveningReport:
+    """The report of the journal in ``config``'s data folder (or at ``journal_path``); ``FileNotFoundError`` when
+    there is none."""
+    path = journal_path or Path(config.hall.data_dir) / JOURNAL_FILE
     if not path.is_file():
         raise FileNotFoundError(path)
     journal = Journal(path)
@@ -29,7 +31,9 @@ def load_report(config: Config) -> EveningReport:
     evening = Evening(config.rules.false_claim)
     for record in records:
         evening.apply(record.event, record.seq)
-    return build_report(evening, records, config.hall.name)
+    report = build_report(evening, records, config.hall.name, language=config.hall.language,
+                          timezone=config.hall.timezone)
+    return with_year(report, config.data_dir)
 
 
 def run(args: argparse.Namespace) -> int:

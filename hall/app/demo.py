@@ -11,10 +11,9 @@ DEMO_PINS = {"speaker_pin": "111111", "controller_pin": "222222", "desk_pin": "3
 
 
 def prepare_demo(runtime: Runtime) -> None:
-    """Give an empty data folder 600 sold demo cartons (series D) and start the first partie."""
+    """Give an empty data folder 600 demo cartons (series D). Partie 1 waits for the speaker (« Démarrer la
+    partie »), so that it can still be programmed on /admin."""
     hall = runtime.hall
     if hall.card_count()[0] == 0:
         cards = dict(generate_cards(DEMO_CARDS, seed="demo", series="D", columns=runtime.config.cards.columns))
         hall.adopt_cards(CardBook(cards), role="system")
-    if hall.snapshot().running is None:
-        hall.start_partie(role="system")

@@ -41,7 +41,7 @@ class Runtime:
         """Open (or create) the data folder and rebuild the hall from its journal."""
         data_dir = config.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
-        lock_fd = _lock_data_dir(data_dir)
+        lock_fd = lock_data_dir(data_dir)
         journal = Journal(data_dir / JOURNAL_FILE)
         book = CardBook.load(data_dir, config.cards.columns)
         hall = Hall(config, journal, book, load_or_create_secret(data_dir / SECRET_FILE))
@@ -69,7 +69,7 @@ class Runtime:
             self.lock_fd = None
 
 
-def _lock_data_dir(data_dir: Path) -> int:
+def lock_data_dir(data_dir: Path) -> int:
     """Take the data folder for this process alone (the journal has one writer); the kernel frees it at exit."""
     fd = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     try:

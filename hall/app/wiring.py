@@ -24,7 +24,7 @@ from hall.app.demo import DEMO_PINS
 from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
 from hall.app.supervisor import Supervisor
-from hall.config import Config, load_config
+from hall.config import DEFAULT_PATHS, Config, load_config
 from hall.minigames.room import Lobby
 
 log = logging.getLogger("loto-hall")
@@ -49,9 +49,12 @@ def config_from_args(args: argparse.Namespace) -> Config:
         overrides.setdefault("hall", {})["data_dir"] = args.data_dir
     elif getattr(args, "demo", False):
         overrides.setdefault("hall", {})["data_dir"] = tempfile.mkdtemp(prefix="loto-hall-demo-")
-    if getattr(args, "demo", False) and not getattr(args, "config", None):
-        overrides["auth"] = dict(DEMO_PINS)      # a newcomer logs in at once (README); a real hall sets its own
-        overrides.setdefault("hall", {})["name"] = "Loto de démonstration"
+    if getattr(args, "demo", False):
+        # The demo reads its config as ``serve`` does (--config, else ./loto-hall.toml, else /etc/…): the hall's
+        # name, programme and prices; its PINs stay the demo's whatever the file says (README).
+        overrides["auth"] = dict(DEMO_PINS)
+        if not getattr(args, "config", None) and not any(p.exists() for p in DEFAULT_PATHS):
+            overrides.setdefault("hall", {})["name"] = "Loto de démonstration"
     if getattr(args, "host", None):
         overrides.setdefault("server", {})["host"] = args.host
     if getattr(args, "port", None):

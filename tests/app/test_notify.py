@@ -183,7 +183,7 @@ def test_service_ready_only_when_answering_then_watchdog_then_clean_stop(run_hal
     assert not any("Gunicorn" in m for _, m in notify.messages), "gunicorn's own early READY=1 leaked"
 
     assert pings(notify.collect(1.0)) >= 4
-    assert any(m.startswith("STATUS=partie 1") for _, m in notify.messages)
+    assert any(m.startswith("STATUS=en attente de partie") for _, m in notify.messages)   # the demo's partie 1 waits
 
     hall.signal(signal.SIGTERM)
     notify.wait_for("STOPPING=1", timeout_s=10)

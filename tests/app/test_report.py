@@ -12,8 +12,14 @@ from display import views
 from drivers.report_pdf import write_report_pdf
 from hall.app.cli import main
 from hall.app.cli_report import load_report
-from hall.report import build_report, report_from_hall, write_csv
+from hall.report import build_report, report_from_hall
+from hall.report_csv import COLUMNS, FRENCH, HEADERS, write_csv
 from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, some_cards
+
+
+def fr(code: str) -> str:
+    """A code of the report as the French CSV writes it."""
+    return FRENCH.get(code, code)
 
 
 @pytest.fixture
@@ -53,12 +59,14 @@ def evening(make_hall):
 
 
 def rows_of(path) -> list[dict]:
+    """The French CSV as a French spreadsheet reads it (``;``, BOM), keyed by the report's own column names."""
     with open(path, encoding="utf-8-sig", newline="") as fh:
-        return list(csv.DictReader(fh))
+        rows = list(csv.DictReader(fh, delimiter=";"))
+    return [{k: row[HEADERS["fr"][k]] for k in COLUMNS} for row in rows]
 
 
 def section(rows, name, **match) -> list[dict]:
-    return [r for r in rows if r["section"] == name and all(r[k] == str(v) for k, v in match.items())]
+    return [r for r in rows if r["section"] == fr(name) and all(r[k] == str(v) for k, v in match.items())]
 
 
 def test_report_csv_holds_the_evening(evening, tmp_path):
@@ -71,43 +79,44 @@ def test_report_csv_holds_the_evening(evening, tmp_path):
 
     [w1] = section(rows, "winner", partie=1, lot=1)
     assert (w1["card_id"], w1["number"], w1["count"], w1["status"], w1["kind"]) == (tie["winner"], "45", "9",
-                                                                                    "tie_break", "quine")
+                                                                                    fr("tie_break"), "Quine")
     assert {(r["card_id"], int(r["number"]), r["status"]) for r in section(rows, "tie_break", partie=1, lot=1)} == {
-        (t["card_id"], t["number"], "winner" if t["card_id"] == tie["winner"] else "consolation")
+        (t["card_id"], t["number"], fr("winner") if t["card_id"] == tie["winner"] else fr("consolation"))
         for t in tie["tie_break"]}
     [c] = section(rows, "consolation", partie=1, lot=1)
     assert (c["card_id"], c["detail"]) == (loser, "Lot de consolation")
     [w2] = section(rows, "winner", partie=1, lot=2)
-    assert (w2["card_id"], w2["number"], w2["count"], w2["status"], w2["detail"]) == (X_ID, "46", "14", "single",
-                                                                                      "rows 1 2")
-    assert section(rows, "lot", partie=1, lot=3)[0]["status"] == "not_awarded"
+    assert (w2["card_id"], w2["number"], w2["count"], w2["status"], w2["detail"]) == (X_ID, "46", "14", fr("single"),
+                                                                                      "rangées 1 2")
+    assert section(rows, "lot", partie=1, lot=3)[0]["status"] == fr("not_awarded")
 
     draws1 = [int(r["number"]) for r in sorted(section(rows, "draw", partie=1), key=lambda r: int(r["order"]))]
     assert draws1 == [1, 12, 23, 34, 5, 16, 27, 38, 45, 2, 13, 24, 35, 46]
     assert [int(r["number"]) for r in section(rows, "draw", partie=2)] == [90, 1, 45]
     [undo] = section(rows, "undo")
-    assert (undo["partie"], undo["number"], undo["order"], undo["detail"]) == ("1", "77", "9", "speaker")
+    assert (undo["partie"], undo["number"], undo["order"], undo["role"]) == ("1", "77", "9", "speaker")
     [false] = section(rows, "false_claim")
     assert (false["partie"], false["card_id"], false["status"], false["number"]) == ("1", facts["false_id"],
-                                                                                    "incomplete", "38")
+                                                                                    fr("incomplete"), "38")
     freq = {int(r["number"]): int(r["count"]) for r in section(rows, "frequency")}
     assert len(freq) == 90 and (freq[1], freq[45], freq[90], freq[77], freq[46]) == (2, 2, 1, 0, 1)
     assert sum(freq.values()) == 17
 
     totals = {r["label"]: int(r["count"]) for r in section(rows, "total")}
-    assert totals == {
+    assert totals == {fr(k): v for k, v in {
         "parties": 2, "balls_drawn": 17, "undos": 1, "lots_awarded": 2, "lots_not_awarded": 4, "tie_breaks": 1,
         "shared_lots": 0, "consolations": 1, "false_claims": 1, "missed_claims": 0, "other_refused_claims": 0,
         "vouchers_issued": 3, "vouchers_printed": 2, "vouchers_unprinted": 1, "duplicates_printed": 1,
-        "vouchers_redeemed": 1, "vouchers_outstanding": 2}
+        "vouchers_redeemed": 1, "vouchers_outstanding": 2}.items()}
     vouchers = {r["code"]: r for r in section(rows, "voucher")}
     a, b, d = (vouchers[c] for c in facts["codes"])
-    assert (a["count"], a["status"], a["detail"], a["card_id"]) == ("2", "redeemed", "reprints=1", tie["winner"])
-    assert (b["count"], b["status"], b["detail"], b["card_id"]) == ("1", "not_redeemed", "consolation", loser)
-    assert (d["count"], d["kind"], d["card_id"]) == ("0", "double_quine", X_ID)
+    assert (a["count"], a["status"], a["detail"], a["card_id"]) == ("2", fr("redeemed"), "réimpressions 1",
+                                                                    tie["winner"])
+    assert (b["count"], b["status"], b["detail"], b["card_id"]) == ("1", fr("not_redeemed"), "consolation", loser)
+    assert (d["count"], d["kind"], d["card_id"]) == ("0", "Double quine", X_ID)
     parties = section(rows, "partie")
     assert [(p["partie"], p["status"], p["detail"], p["count"]) for p in parties] == [
-        ("1", "cleared", "forced", "14"), ("2", "cleared", "forced", "3")]
+        ("1", fr("cleared"), fr("forced"), "14"), ("2", fr("cleared"), fr("forced"), "3")]
     assert section(rows, "meta")[0]["detail"] == "Salle test"
 
 
@@ -118,7 +127,7 @@ def test_report_of_the_live_hall_for_the_admin_page(evening):
     text, pdf = io.StringIO(), io.BytesIO()
     write_csv(report, text)
     write_report_pdf(report, pdf)
-    assert text.getvalue().startswith("section,partie,lot,order,") and pdf.getvalue().startswith(b"%PDF")
+    assert text.getvalue().startswith("\ufeffrubrique;partie;lot;ordre;") and pdf.getvalue().startswith(b"%PDF")
 
 
 def test_report_command_writes_pdf_and_csv(evening, tmp_path, capsys):
@@ -142,7 +151,7 @@ def test_report_command_writes_pdf_and_csv(evening, tmp_path, capsys):
                      "démarquée avec des lots restants", "Fréquence des boules", "45 ×2", "90 ×1", "77 ×0",
                      *facts["codes"], *(f"{t['card_id']} : {t['number']}" for t in tie["tie_break"])):
         assert expected in text, expected
-    assert rows_of(tmp_path / "r.csv")[0]["section"] == "meta"
+    assert rows_of(tmp_path / "r.csv")[0]["section"] == fr("meta")
 
 
 def test_report_command_refuses_without_journal_or_output(tmp_path, capsys):

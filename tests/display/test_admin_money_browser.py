@@ -27,14 +27,14 @@ def test_admin_sees_the_takings_voids_a_sale_and_edits_the_programme(browser, de
         expect(page.locator("#takings")).to_contain_text("Anne 25,00 €")
         expect(page.locator(".programme-editor .partie")).not_to_have_count(0)
         page.screenshot(path=str(folder / "admin-recette.png"))
-        # the programme: first partie's first lot becomes a bike worth 400 € (over the threshold), the second cash
+        # the programme: first partie's first lot becomes a bike worth 400 € (the law caps no lot), the second cash
         first = page.locator(".programme-editor .partie").first
         first.locator(".lot input.label").nth(0).fill("Vélo de ville")
         first.locator(".lot input.value").nth(0).fill("400")
         first.locator(".lot input.sponsor").nth(0).fill("Cycles Martin")
         first.locator(".lot input.label").nth(1).fill("50 € en espèces")
-        expect(first.locator(".flag")).to_have_count(2)
-        expect(first.locator(".flag").nth(1)).to_contain_text("argent")
+        expect(first.locator(".flag")).to_have_count(1)
+        expect(first.locator(".flag").nth(0)).to_contain_text("argent")
         page.click("#save-programme")
         expect(page.locator("#programme-msg")).to_contain_text("à partir de la partie 1")
         page.screenshot(path=str(folder / "admin-recette-programme.png"))

@@ -47,12 +47,33 @@ def award(room, client, body=None):
 
 def test_a_tie_drawn_by_hand_in_the_hall_the_speaker_types_the_numbers(room, client):
     play_to_tie(room)
-    r = award(room, client, {"tie_break": {A1.lower().replace("-", ""): 12, A2: "77"}, "wins": "highest"})
+    r = award(room, client, {"tie_break": {A1.lower().replace("-", ""): 12, A2: "77"}})
     assert r.status_code == 200, r.get_json()
     body = r.get_json()
-    assert body["tie_mode"] == "physical_highest" and body["winner"] == A2
+    assert body["tie_mode"] == "physical_lowest" and body["winner"] == A1      # the hall's rule: the lowest wins
     assert body["tie_break"] == [{"card_id": A1, "number": 12}, {"card_id": A2, "number": 77}]
-    assert body["consolation"] == [A1] and len(body["vouchers"]) == 2
+    assert body["consolation"] == [A2] and len(body["vouchers"]) == 2
+
+
+def test_the_direction_of_a_tie_is_the_halls_rule_never_the_speakers_choice(tmp_path):
+    """RULES L14a (docs/loto-rules.md): a request for the other direction is refused, not silently obeyed."""
+    from tests.display.conftest import make_room
+    for rule, other, winner, mode in (("draw_lowest", "highest", A1, "physical_lowest"),
+                                      ("draw_highest", "lowest", A2, "physical_highest")):
+        (tmp_path / rule).mkdir()
+        room = make_room(tmp_path / rule, rules={"ties": rule})
+        client = room.app.test_client()
+        play_to_tie(room)
+        before = room.hall.journal.last_seq
+        for body in ({"wins": other}, {"tie_break": {A1: 12, A2: 77}, "wins": other}, {"draw": True, "wins": other}):
+            r = award(room, client, body)
+            assert r.status_code == 422 and r.get_json()["error"] == "tie_direction_fixed", (rule, body, r.get_json())
+            assert "règle" in r.get_json()["message"]
+        assert room.hall.journal.last_seq == before                  # refused: nothing journalled
+        same = other.replace("highest", "x").replace("lowest", "highest").replace("x", "lowest")
+        body = award(room, client, {"tie_break": {A1: 12, A2: 77}, "wins": same}).get_json()   # repeating it is fine
+        assert (body["winner"], body["tie_mode"]) == (winner, mode)
+        room.hall.journal.close()
 
 
 def test_a_tie_shared(room, client):
@@ -62,11 +83,24 @@ def test_a_tie_shared(room, client):
     assert body["tie_mode"] == "share"
 
 
-def test_a_tie_drawn_by_the_hall_says_which_number_wins(room, client):
+def test_a_tie_drawn_by_the_hall_says_which_number_wins(tmp_path):
+    from tests.display.conftest import make_room
+    room = make_room(tmp_path, rules={"ties": "draw_highest"})
     play_to_tie(room)
-    body = award(room, client, {"wins": "highest"}).get_json()
+    body = award(room, room.app.test_client(), {}).get_json()
     numbers = {d["card_id"]: d["number"] for d in body["tie_break"]}
     assert body["tie_mode"] == "draw_highest" and numbers[body["winner"]] == max(numbers.values())
+    room.hall.journal.close()
+
+
+def test_the_speaker_may_ask_the_hall_to_draw_under_a_physical_rule(tmp_path):
+    from tests.display.conftest import make_room
+    room = make_room(tmp_path, rules={"ties": "physical_lowest"})
+    play_to_tie(room)
+    body = award(room, room.app.test_client(), {"draw": True}).get_json()
+    numbers = {d["card_id"]: d["number"] for d in body["tie_break"]}
+    assert body["tie_mode"] == "draw_lowest" and numbers[body["winner"]] == min(numbers.values())
+    room.hall.journal.close()
 
 
 def test_every_bad_tie_choice_is_refused_and_changes_nothing(room, client):
@@ -80,7 +114,9 @@ def test_every_bad_tie_choice_is_refused_and_changes_nothing(room, client):
            ({"tie_break": {A1: 5, A2: 5}}, "tie_numbers_equal"),
            ({"tie_break": {A1: 5, A2: 6, A3: 7}}, "not_a_valid_claim"),
            ({"tie_break": {A1: 5, A2: 6}, "share": True}, "bad_tie_choice"),
+           ({"draw": True, "share": True}, "bad_tie_choice"),
            ({"wins": "middle"}, "bad_tie_choice"),
+           ({"draw": "yes"}, "bad_field"),
            ({"tie_break": [5, 6]}, "bad_field"),
            ({"share": "yes"}, "bad_field")]
     for payload, code in bad:
@@ -127,8 +163,8 @@ def test_demarquez_with_lots_left_names_them_and_can_carry_them(room, client):
     r = client.post("/api/partie/clear", json={"force": True, "carry": True}, headers=sp)
     assert r.status_code == 200
     nxt = client.get("/api/state").get_json()["next_partie"]
-    assert [lot["label"] for lot in nxt["lots"]] == ["Quine", "Panier garni", "Double quine", "Jambon",
-                                                    "Carton plein", "Bon d'achat 100 €"]   # each after its kind
+    assert [lot["label"] for lot in nxt["lots"]] == ["Panier garni", "Jambon", "Bon d'achat 100 €",   # carried first
+                                                    "Quine", "Double quine", "Carton plein"]     # (L16a)
     client.post("/api/partie/start", json={}, headers=sp)
     assert len(room.hall.evening.partie.lots) == 6 and room.hall.evening.carried == ()
     for n in range(1, 4):

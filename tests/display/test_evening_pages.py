@@ -95,10 +95,11 @@ def test_the_projector_shows_every_tied_carton_the_rule_and_an_undo(page, live, 
     h.check_claim(A2, role="controller")
     expect(page.locator(".win-card")).to_have_count(2)             # a tie: every valid carton
     expect(page.locator("#banner-text")).to_have_text(f"Quine : 2 cartons valides — {shown(A1)}, {shown(A2)}")
+    expect(page.locator("#banner-sub")).to_contain_text("Égalité : tirage au sort, le plus petit numéro gagne")
     audit(page, width)
     shots(page, f"projector-{width}x{height}-tie")
-    result = h.award(role="speaker", wins="highest")
-    expect(page.locator("#banner-sub")).to_have_text("Tirage par la salle — le plus grand numéro gagne")
+    result = h.award(role="speaker")
+    expect(page.locator("#banner-sub")).to_have_text("Tirage par la salle — le plus petit numéro gagne")
     expect(page.locator("#banner-lines li")).to_have_count(2, timeout=8000)
     expect(page.locator("#banner-sub")).to_contain_text(f"gagné par le carton {shown(result.winner)}", timeout=8000)
     audit(page, width)
@@ -150,7 +151,7 @@ def test_the_720p_console_never_hides_an_action(page, live, shots):  # noqa: F81
     page.click("#award")
     expect(page.locator("#tie-dialog")).to_be_visible()
     shots(page, "speaker-1280x720-tie-choice")
-    page.keyboard.press("Numpad5")                                 # share
+    page.keyboard.press("Numpad3")                                 # share (1 the hall draws, 2 by hand)
     expect(page.locator("#award-result")).to_contain_text("Lot partagé")
     seen = dict(page.evaluate(ACTIONS_VISIBLE, ["award-result", "clear", "undo", "announce"]))
     assert all(seen.values()), seen

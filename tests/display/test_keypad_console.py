@@ -150,13 +150,15 @@ def test_a_tie_settled_from_the_keypad_with_numbers_drawn_by_hand(page, live):
     expect(page.locator("#pending li")).to_have_count(2)
     pad(page, "NumpadMultiply", "Numpad2")                    # award: a tie, so the choice opens
     expect(page.locator("#tie-dialog")).to_be_visible()
-    pad(page, "Numpad4")                                      # by hand in the hall, the highest wins
+    expect(page.locator("#tie-hall-rule")).to_contain_text("le plus petit numéro gagne")   # the hall's rule
+    expect(page.locator("#tie-choices li")).to_have_count(3)   # draw, by hand, share: never a direction
+    pad(page, "Numpad2")                                      # by hand in the hall (the lowest wins: the rule)
     expect(page.locator("#tie-n-0")).to_be_focused()
     pad(page, "Numpad1", "Numpad2", "NumpadEnter")
     assert numlock_off(page, "7") is False and numlock_off(page, "7") is False   # NumLock off: Home Home = 77
     pad(page, "NumpadEnter")
-    expect(page.locator("#award-result")).to_contain_text("le plus grand numéro gagne")
+    expect(page.locator("#award-result")).to_contain_text("le plus petit numéro gagne")
     award = h.evening.partie.lots[0].award
-    assert award.tie_mode == "physical_highest" and award.winners == (A2,)
+    assert award.tie_mode == "physical_lowest" and award.winners == (A1,)
     assert [(d.card_id, d.number) for d in award.tie_break] == [(A1, 12), (A2, 77)]
     assert page.evaluate("document.activeElement.id") == "entry"

@@ -15,11 +15,13 @@ from tests.display.conftest import PINS, Room
 PLAQUE = f"{make_card_id('A', 1)}..{make_card_id('A', 12)}"
 
 
-def sales_room(tmp_path, count: int = 36) -> Room:
+def sales_room(tmp_path, count: int = 36, extra: dict | None = None) -> Room:
     from display.app import create_app
-    config = parse_config({"hall": {"name": "Foyer rural", "data_dir": str(tmp_path)}, "auth": dict(PINS),
-                           "sales": {"price": [{"cards": 1, "eur": 3}, {"cards": 6, "eur": 15},
-                                               {"cards": 12, "eur": 25}]}})
+    raw = {"hall": {"name": "Foyer rural", "data_dir": str(tmp_path)}, "auth": dict(PINS),
+           "sales": {"price": [{"cards": 1, "eur": 3}, {"cards": 6, "eur": 15}, {"cards": 12, "eur": 25}]}}
+    for section, values in (extra or {}).items():
+        raw.setdefault(section, {}).update(values)
+    config = parse_config(raw)
     book = CardBook(dict(generate_cards(count, "A", "A", "1-9", 1)))
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32, rng=random.Random(1))
     app, socketio = create_app(hall, config)
@@ -125,7 +127,7 @@ def test_the_programme_edited_on_admin_drives_the_next_partie(desk):
     assert resp.status_code == 201, resp.get_json()
     view = resp.get_json()
     flags = [[lot["flags"] for lot in p["lots"]] for p in view["parties"]]
-    assert flags == [[[], []], [["cash"], ["over_limit"]]]
+    assert flags == [[[], []], [["cash"], []]]        # money is flagged; a 400 € TV is not: the law caps no lot
     assert view["declared_total_eur"] == 635.5
     refused(c.post("/api/programme", json={"parties": [{"lots": [{"kind": "bingo"}]}]}, headers=admin),
             422, "bad_programme")

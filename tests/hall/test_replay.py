@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 from hall.cards import generate_planche
 from hall.claims import verify
 from hall.errors import Rejected
+from hall.events import LotSpec, PriceTier
 
-COMMANDS = ["draw"] * 14 + ["check"] * 4 + ["award"] * 3 + ["undo", "announce", "resume", "resume", "clear", "start", "sell"]
+COMMANDS = ["draw"] * 14 + ["check"] * 4 + ["award"] * 3 + ["undo", "announce", "resume", "resume", "clear", "start", "sell",
+                                                              "caisse", "prices", "carry", "start_changed"]
 
 
 def brute_force_candidates(hall) -> set[str]:
@@ -50,7 +52,19 @@ def run_commands(hall, steps, rnd: random.Random):
             elif command == "start":
                 hall.start_partie(role="speaker")
             elif command == "sell":
-                hall.set_sold([rnd.choice(ids)], rnd.random() < 0.7, role="desk")
+                hall.set_sold([rnd.choice(ids)], rnd.random() < 0.7, role=rnd.choice(["desk", "admin"]),
+                              session=rnd.choice(["", "ad000001"]))
+            elif command == "caisse":           # issue 21: a sale with its offered price and session
+                hall.sell(rnd.sample(ids, rnd.randint(1, 3)), role="desk", payment="especes",
+                          cents=rnd.choice([None, 0, 500]), session="d35c0001")
+            elif command == "prices":
+                hall.set_prices([PriceTier(1, rnd.choice([200, 300])), PriceTier(6, rnd.choice([1000, 1500]))],
+                                role="admin")
+            elif command == "carry":
+                hall.clear(role="speaker", force=True, carry=True)
+            elif command == "start_changed":    # lots changed at the console, kept beside the programme's
+                hall.start_partie([LotSpec("quine", rnd.choice(["Quine", "Jambon"])), LotSpec("carton_plein", "Vélo")],
+                                  role="speaker", session="5e55100a")
         except Rejected:
             pass
         assert set(hall.watch.candidates) == brute_force_candidates(hall)

@@ -62,8 +62,8 @@
     const limit = programme.lot_value_limit_eur;
     box.replaceChildren(...programme.parties.map((p, pi) => {
       const head = el("div", {class: "partie-head"}, el("strong", {text: t("partie_n", {n: p.number})}));
-      if (p.played) {
-        head.append(el("span", {class: "dim", text: " — " + t("played")}));
+      if (p.played) {      // started: no longer editable; "jouée" only once démarquée
+        head.append(el("span", {class: "dim", text: " — " + t(p.status === "running" ? "running" : "played")}));
         return el("div", {class: "partie played"}, head, el("p", {text: p.lots.map((l) => kind(l.kind) + (l.label ? " — " + l.label : "")).join(" · ")}));
       }
       const move = (d) => () => { const j = pi + d; if (j < 0 || j >= programme.parties.length || programme.parties[j].played) return;

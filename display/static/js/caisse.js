@@ -71,7 +71,9 @@
       const s = res.data;
       box.className = "result good";
       box.replaceChildren(el("div", {text: t(s.paid ? "sold_ok" : "reserved_ok", {n: s.cards.length, eur: euros(s.amount_eur)})}),
-                          el("div", {class: "small", text: t("sale_number", {id: s.sale_id}) + (s.buyer ? " · " + s.buyer : "")}));
+                          el("div", {class: "small", text: t("sale_number", {id: s.sale_id}) + (s.buyer ? " · " + s.buyer : "")}),
+                          s.offered_eur !== null && s.offered_eur !== s.amount_eur   // said here and in the report
+                            ? el("div", {class: "small", text: t("off_tier", {eur: euros(s.offered_eur)})}) : "");
       basket.length = 0; touched = false;
       $("buyer").value = ""; $("reserved").checked = false; $("more").open = false;
       drawBasket();
@@ -90,6 +92,8 @@
     const res = await api("GET", "/api/sales/summary");
     if (!res.ok) return;
     const s = res.data, m = s.takings_eur;
+    $("tiers").textContent = t("tiers_line", {tiers: s.tiers.map((x) => t(x.cards === 1 ? "tier_one" : "tier_many",
+                                                                         {n: x.cards, eur: euros(x.eur)})).join(" · ")});
     $("totals").replaceChildren(
       el("strong", {text: t("sold_count", {n: s.cards_sold})}),
       el("span", {text: t("takings", {eur: euros(m.total)})}),
@@ -121,5 +125,8 @@
   });
   drawBasket();
   summary();
-  Loto.live({state() {}, event(name, ev) { if (ev.type && ev.type.startsWith("sales:")) summary(); }});
+  Loto.live({state() {}, event(name, ev) {
+    if (ev.type && ev.type.startsWith("sales:")) summary();
+    if (ev.type === "sales:prices_set") refreshPrice();       // the next sale's price by the new tiers
+  }});
 })();

@@ -11,6 +11,15 @@
 
   let S = null;               // the state as the server last described it, kept up to date by events
   let bannerTimer = null, tieTimers = [];
+  let tiersShown = "", tiersAsked = false;   // the caisse's tiers, shown when [hall] prices is empty
+
+  async function loadTiers() {
+    tiersAsked = true;
+    const res = await Loto.api("GET", "/api/sales/prices");
+    if (!res.ok) return;
+    tiersShown = ProjectorEvening.tiersText(res.data.tiers);
+    if (S && !S.prices) $("between-prices").textContent = tiersShown;
+  }
 
   // the board: 9 rows of 10, built once
   const board = $("board");
@@ -55,7 +64,9 @@
       const np = S.next_partie;
       $("between-title").textContent = np ? t("next_partie", {n: np.number}) : "";
       $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: lotText(l)})) : []));
-      $("between-prices").textContent = S.prices || "";
+      $("between-prices").textContent = S.prices || tiersShown;
+      $("between-ties").textContent = ProjectorEvening.hallTieRule();
+      if (!S.prices && !tiersAsked) loadTiers();
     }
     renderWifi(between ? S.wifi : null);
     if (S.status === "checking" && $("banner").hidden) banner("checking", t("checking"));
@@ -167,7 +178,8 @@
         ProjectorEvening.valid(ev);
         const all = ProjectorEvening.ids().length > 1 ? ProjectorEvening.ids() : [ev.card_id];
         banner("valid", all.length > 1 ? t("valid_many", {n: all.length, kind: kind(lotKind), cards: all.map(Ids.show).join(", ")})
-                                        : t("valid_" + lotKind, {card: Ids.show(ev.card_id)}), {sub: lotText(ev.lot), ids: all});
+                                        : t("valid_" + lotKind, {card: Ids.show(ev.card_id)}),
+               {sub: lotText(ev.lot) + (all.length > 1 ? " — " + ProjectorEvening.hallTieRule() : ""), ids: all});
       }
       else if (ev.verdict === "incomplete") banner("false", t("false_claim"), {ms: 10000});
       else if (ev.verdict === "missed") banner("missed", t("missed_public"), {ms: 10000});
@@ -196,10 +208,11 @@
         S.draws = []; S.last = null; S.status = "waiting"; ProjectorEvening.clear();
         banner("clear", t("demarquez"), {ms: 12000});
         render();
+        tiersAsked = false;          // the tiers may have changed on /admin since
         connection.resync();         // to learn the next partie's lots
       }
     },
-    tick() {},
+    tick(ev) { if (ev.type === "sales:prices_set") { tiersAsked = false; if (S && !S.prices) loadTiers(); } },
   };
 
   const connection = Loto.live({

@@ -65,5 +65,19 @@
     return (mode.startsWith("physical") ? t("tie_physical") : t("tie_by_hall")) + " — " + rule;
   }
 
-  window.ProjectorEvening = {withIds, valid, clear, ids, tieRule};
+  /* the hall's rule for simultaneous winners, fixed for the evening ([rules] ties): said between parties and
+     while a tie waits for its draw (RULES L14, docs/loto-rules.md L14a) */
+  function hallTieRule() {
+    const rule = Loto.boot.ties || "draw_lowest";
+    if (rule === "share") return t("ties_rule_share");
+    return t(rule.endsWith("highest") ? "ties_rule_highest" : "ties_rule_lowest");
+  }
+
+  /* the price tiers as the caisse offers them, when the hall wrote no prices text of its own */
+  function tiersText(tiers) {
+    const money = (n) => Number(n).toLocaleString(Loto.boot.lang || "fr", {minimumFractionDigits: 2, maximumFractionDigits: 2});
+    return tiers.map((x) => t(x.cards === 1 ? "tier_one" : "tier_many", {n: x.cards, eur: money(x.eur)})).join(" · ");
+  }
+
+  window.ProjectorEvening = {withIds, valid, clear, ids, tieRule, hallTieRule, tiersText};
 })();

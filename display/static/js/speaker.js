@@ -73,11 +73,16 @@
   $("proposed-fix").addEventListener("click", () => { if (typed) { act("POST", "/api/draws/confirm", {number: parseInt(typed, 10)}); typed = ""; showEntry(); } });
   $("proposed-no").addEventListener("click", () => act("POST", "/api/draws/reject"));
   $("start").addEventListener("click", async () => {
+    // The programme's lots as they are (values and donors kept by the hall), unless the speaker changed them here:
+    // then the lots as he left them, and the report says which he changed (issue 21).
+    const np = S && S.next_partie, planned = np ? np.lots : [];
     const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => ({
       kind: li.querySelector("select").value, label: li.querySelector("input").value.trim()}));
-    const res = await act("POST", "/api/partie/start", {lots});
-    if (res.ok) $("award-result").hidden = true;
+    const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label);
+    const res = await act("POST", "/api/partie/start", same ? {} : {lots});
+    if (res.ok) { $("award-result").hidden = true; $("lots-editor").dataset.dirty = ""; }
   });
+  $("lots-editor").addEventListener("input", () => { $("lots-editor").dataset.dirty = "1"; });
   $("check-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const id = $("check-id").value.trim();
@@ -120,15 +125,21 @@
       text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})));
   }
 
+  // the next partie's lots as the programme says (redrawn when the admin edits it, unless the speaker typed here)
   function lotsEditor() {
     const box = $("lots-editor");
     const np = S.next_partie;
-    if (!np || box.dataset.partie === String(np.number)) return;
-    box.dataset.partie = String(np.number);
+    const sig = np ? JSON.stringify([np.number, np.lots]) : "";
+    if (!np || box.dataset.sig === sig || (box.dataset.dirty && box.dataset.partie === String(np.number))) return;
+    box.dataset.sig = sig; box.dataset.partie = String(np.number); box.dataset.dirty = "";
     box.replaceChildren(...np.lots.map((lot) => {
-      const sel = el("select", {"aria-label": "kind"}, ...["quine", "double_quine", "carton_plein"].map(
+      const sel = el("select", {"aria-label": t("kind")}, ...["quine", "double_quine", "carton_plein"].map(
         (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
-      return el("li", {}, sel, " ", el("input", {type: "text", value: lot.label, maxlength: "200"}));
+      const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: Number(lot.value_eur)
+        .toLocaleString(Loto.boot.lang || "fr", {minimumFractionDigits: 2, maximumFractionDigits: 2})});
+      return el("li", {}, el("div", {class: "lot-line"}, sel,
+        el("input", {type: "text", value: lot.label, maxlength: "200", "aria-label": t("lot_label")}),
+        el("span", {class: "lot-worth", text: value})));
     }));
   }
 

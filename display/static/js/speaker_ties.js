@@ -1,19 +1,20 @@
-/* A tie at the award (issue 15): the speaker chooses, per lot, how it is settled — the hall's draw (lowest or
-   highest wins), tokens drawn by hand in the hall whose numbers he types, or sharing. Keypad: a digit picks,
-   the numbers are typed then Enter, / or Escape goes back. */
+/* A tie at the award (issues 15, 21): the speaker chooses how it is settled — the hall's draw, tokens drawn by
+   hand in the hall whose numbers he types, or sharing. Who wins a draw (the lowest or the highest number) is the
+   hall's rule for the evening ([rules] ties), said here and on the projector, never chosen per lot.
+   Keypad: a digit picks, the numbers are typed then Enter, / or Escape goes back. */
 "use strict";
 (function () {
   const {t, el} = Loto;
   const $ = (id) => document.getElementById(id);
   const CHOICES = [
-    {body: {wins: "lowest"}, label: "tie_choice_draw_lowest"},
-    {body: {wins: "highest"}, label: "tie_choice_draw_highest"},
-    {physical: "lowest", label: "tie_choice_physical_lowest"},
-    {physical: "highest", label: "tie_choice_physical_highest"},
+    {body: {draw: true}, label: "tie_choice_draw"},
+    {physical: true, label: "tie_choice_physical"},
     {body: {share: true}, label: "tie_choice_share"},
   ];
-  const DEFAULT = {draw_lowest: 1, draw_highest: 2, physical_lowest: 3, physical_highest: 4, share: 5};
-  let resolver = null, cards = [], physical = null;
+  const rule = Loto.boot.ties || "draw_lowest";
+  const PREFERRED = rule === "share" ? 3 : rule.startsWith("physical") ? 2 : 1;
+  const ruleText = () => t(rule.endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins");
+  let resolver = null, cards = [];
 
   function finish(body) {
     const r = resolver; resolver = null;
@@ -23,9 +24,10 @@
 
   /* resolves to the body of POST /api/lots/award, or null when the speaker goes back */
   function choose(cardIds) {
-    cards = cardIds; physical = null;
-    const preferred = DEFAULT[(Loto.boot.ties || "draw_lowest")] || 1;
+    cards = cardIds;
+    const preferred = PREFERRED;
     $("tie-title").textContent = t("tie_title", {n: cardIds.length});
+    $("tie-hall-rule").textContent = t("tie_rule_of_the_evening", {rule: ruleText()});
     $("tie-cards").replaceChildren(...cardIds.map((c) => Ids.node(c)));
     $("tie-choices").replaceChildren(...CHOICES.map((c, i) => el("li", {"data-n": String(i + 1),
       class: i + 1 === preferred ? "preferred" : ""}, el("kbd", {text: String(i + 1)}), " " + t(c.label))));
@@ -39,14 +41,13 @@
     const c = CHOICES[n - 1];
     if (!c) return;
     if (!c.physical) { finish(c.body); return; }
-    physical = c.physical;
     $("tie-choices").hidden = true;
     const form = $("tie-numbers");
     form.querySelector("ol").replaceChildren(...cards.map((cid, i) => el("li", {},
       el("label", {for: "tie-n-" + i}, Ids.node(cid)), " ",
       el("input", {id: "tie-n-" + i, type: "text", inputmode: "numeric", maxlength: "2", "data-card": cid,
                    autocomplete: "off", "aria-label": Ids.show(cid)}))));
-    $("tie-rule").textContent = t(physical === "highest" ? "tie_highest_wins" : "tie_lowest_wins");
+    $("tie-rule").textContent = ruleText();
     form.hidden = false;
     setTimeout(() => $("tie-n-0").focus(), 0);
   }
@@ -64,7 +65,7 @@
       if (!/^\d{1,2}$/.test(i.value.trim()) || n < 1 || n > 90) { $("tie-msg").textContent = t("tie_bad_number"); i.select(); return; }
       typed[i.dataset.card] = n;
     }
-    finish({tie_break: typed, wins: physical});
+    finish({tie_break: typed});
   });
   $("tie-dialog").addEventListener("close", () => finish(null));
   $("tie-back").addEventListener("click", () => finish(null));

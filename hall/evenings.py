@@ -1,0 +1,114 @@
+"""Past evenings: each one archived whole under a dated folder of the data folder, never overwritten.
+
+``loto-hall evening new`` (hall/app/evening.py) moves the evening's journal and voucher key into
+``<data_dir>/soirees/<date>_<heure>/`` with its report (PDF, CSV) and a summary (``soiree.json``); the next start
+begins an empty journal. This module reads those summaries (the /admin list, the count of lotos of a civil year
+for the tax office's page) and names the folders. Pure, stdlib only (JSON files, no SQLite).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+ARCHIVE_DIR = "soirees"
+SUMMARY_FILE = "soiree.json"
+REPORT_PDF = "rapport.pdf"
+REPORT_CSV = "rapport.csv"
+NAME = re.compile(r"\d{4}-\d{2}-\d{2}_\d{2}h\d{2}(-\d{1,3})?")
+MAX_LISTED = 500
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSummary:
+    """What /admin lists of a past evening (amounts in cents)."""
+
+    name: str                 # the folder: 2026-11-21_20h15, then 2026-11-21_20h15-2 … never reused
+    hall_name: str
+    first_at: str
+    last_at: str
+    parties: int
+    cards_sold: int
+    receipts_cents: int
+    lots_declared_cents: int
+    lots_bought_cents: int
+    balance_cents: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def zone(timezone: str) -> dt.tzinfo:
+    try:
+        return ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return dt.UTC
+
+
+def local(iso: str, timezone: str) -> dt.datetime | None:
+    """An ISO time of the journal in the hall's zone (``None`` when unreadable)."""
+    try:
+        return dt.datetime.fromisoformat(iso).astimezone(zone(timezone))
+    except ValueError:
+        return None
+
+
+def folder_name(first_at: str, timezone: str, taken: Iterable[str]) -> str:
+    """The dated name of an evening that began at ``first_at``, unused among ``taken``."""
+    when = local(first_at, timezone) or dt.datetime.now(zone(timezone))
+    return unused(when.strftime("%Y-%m-%d_%Hh%M"), taken)
+
+
+def unused(base: str, taken: Iterable[str]) -> str:
+    """``base``, or ``base-2``, ``base-3``… the first not in ``taken`` (an archive is never overwritten)."""
+    used = set(taken)
+    name, n = base, 1
+    while name in used:
+        n += 1
+        name = f"{base}-{n}"
+    return name
+
+
+def archive_dir(data_dir: str | Path) -> Path:
+    return Path(data_dir) / ARCHIVE_DIR
+
+
+def _summary(path: Path) -> EveningSummary | None:
+    try:
+        raw = json.loads((path / SUMMARY_FILE).read_text(encoding="utf-8"))
+        values = {k: raw[k] for k in EveningSummary.__dataclass_fields__ if k != "name"}
+        return EveningSummary(name=path.name, **values)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def past_evenings(data_dir: str | Path) -> tuple[EveningSummary, ...]:
+    """The archived evenings, newest first (a folder without a readable summary is left out)."""
+    root = archive_dir(data_dir)
+    try:
+        names = sorted((p.name for p in root.iterdir() if p.is_dir() and NAME.fullmatch(p.name)), reverse=True)
+    except OSError:
+        return ()
+    found = (_summary(root / name) for name in names[:MAX_LISTED])
+    return tuple(s for s in found if s is not None)
+
+
+def lotos_in_year(evenings: Iterable[EveningSummary], year: int, timezone: str) -> int:
+    """How many of ``evenings`` (with at least one partie) took place in the civil ``year``."""
+    count = 0
+    for e in evenings:
+        when = local(e.first_at, timezone)
+        if e.parties and when is not None and when.year == year:
+            count += 1
+    return count
+
+
+def year_of(iso: str, timezone: str) -> int:
+    """The civil year of a journal time (this year when it is empty or unreadable)."""
+    when = local(iso, timezone) if iso else None
+    return (when or dt.datetime.now(zone(timezone))).year
