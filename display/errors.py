@@ -136,3 +136,8 @@ MESSAGES.update({
     "bad_new_pin": _l("Un code PIN a de 4 à 12 chiffres."),
     "pin_taken": _l("Ce code PIN est déjà celui d'un autre rôle : choisissez-en un autre."),
 })
+
+# issue 22: a label is printed on the vouchers, where a control byte would be a printer command
+STATUS["label_control_character"] = 422
+MESSAGES["label_control_character"] = _l("Libellé refusé (%(where)s) : il contient un caractère de contrôle, que "
+                                         "l'imprimante des bons prendrait pour une commande.")
