@@ -30,7 +30,7 @@ def test_the_speaker_frees_a_seat_and_the_phones_follow(browser, hall_live):
     expect(row.locator("button.seat-remove")).to_have_count(3)
     expect(row.locator(".room-names")).to_contain_text("Émile ×, Zoé ×, Émile ×")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    row.scroll_into_view_if_needed()
+    console.locator("#rooms-panel").scroll_into_view_if_needed()      # the list itself is redrawn by each event
     console.screenshot(path=str(SHOTS / "rooms-speaker-remove-seat.png"), animations="disabled")
 
     asked = []
