@@ -280,7 +280,7 @@ class Lobby:
         moves the turn holds), when it is marked away, then one bot delay later. Coming back after that never
         winds the clock back: the bot plays within ``takeover_s`` + ``bot_delay_s`` of the turn's start."""
         start, settings = room.turn_since, self.settings
-        if seat.bot or seat.away and now < start + settings.takeover_s:
+        if seat.bot or (seat.away and now < start + settings.takeover_s):
             return start + settings.bot_delay_s
         if now < start + settings.takeover_s:
             return start + settings.takeover_s
