@@ -2,9 +2,12 @@
 ``bounded_cover`` for random 8-piece racks on every 12- and 16-point board, and the time a search that
 exhausts the budget takes (the longest any phone can make the hint work).
 
-Also what a phone receives on its turn in a 2-player game (the `legal` list, the seat view): see seat_views.
+Also what a phone receives on its turn in a 2-player game (the `legal` list, the seat view): see seat_views;
+and the legal list once a turn's three take-backs are spent (P7b: each piece offered must leave the figure
+finishable, one exact-cover search per candidate): see figure_after_limit.
 
-Run from the repository root:  python bench/bench_points_rouges_room.py [--racks 2000] [--games 30]
+Run from the repository root:  python bench/bench_points_rouges_room.py [--racks 2000] [--games 30] [--figures 600]
+[--only-figures]
 Not a test. The whole-endpoint figure adds one HTTP request and a lock taken for microseconds.
 """
 from __future__ import annotations
@@ -37,6 +40,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--racks", type=int, default=2000, help="racks per board")
     parser.add_argument("--games", type=int, default=30, help="2-player games for the seat views")
+    parser.add_argument("--figures", type=int, default=600, help="positions for the legal list once take-backs are spent")
+    parser.add_argument("--only-figures", action="store_true", help="measure only that legal list")
+    if parser.parse_args().only_figures:
+        figure_after_limit(parser.parse_args().figures)
+        return
     racks = parser.parse_args().racks
     pieces = list(all_pieces())
     for letter in SOLITAIRE_BOARDS:
@@ -58,6 +66,7 @@ def main() -> None:
     answer = bounded_cover((1 << 25) - 1, rack, 0, HINT_NODES)
     print(f"budget exhausted ({HINT_NODES} nodes): answer {answer[0]}, {1000 * (time.perf_counter() - started):.0f} ms")
     seat_views(parser.parse_args().games)
+    figure_after_limit(parser.parse_args().figures)
 
 
 
@@ -89,6 +98,54 @@ def seat_views(games: int) -> None:
     for name, values, unit in (("legal moves", counts, ""), ("seat view size", sizes, " KiB"), ("build time", ms, " ms")):
         print(f"2 players, {games} games, {name:<15} p50 {percentile(values, 50):8.1f}{unit}  "
               f"p99 {percentile(values, 99):8.1f}{unit}  max {max(values):8.1f}{unit}")
+
+
+def figure_after_limit(positions: int) -> None:
+    """The legal list of a seat whose take-backs are spent (P7b), on positions reached by play that lays and
+    takes back figures as often as it places: built cold (its searches' cache emptied first, as for a new
+    position) and again (what the move's own check and the bot then cost)."""
+    from dataclasses import replace
+
+    from bench.stats import percentile
+    from hall.minigames.match import Match
+    from hall.minigames.points_rouges import rules
+    from hall.minigames.points_rouges.state import MAX_TAKE_BACKS
+    from hall.minigames.registry import get_game
+    game = get_game("points-rouges")
+    import os
+    cold: list[float] = []
+    warm: list[float] = []
+    cpu: list[float] = []
+    counts: list[float] = []
+    rng = random.Random(7)
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    while len(cold) < positions:
+        match = Match(game, rng.choice((2, 3, 4)), rng=rng)
+        for _ in range(rng.randrange(0, 80)):
+            if match.outcome() is not None:
+                break
+            seat = rules.to_move(match.state)[0]
+            legal = rules.legal_moves(match.state, seat)
+            kind = rng.choice(sorted({m[0] for m in legal}))
+            match.play(seat, rng.choice([m for m in legal if m[0] == kind]))
+        if match.outcome() is not None:
+            continue
+        state = replace(match.state, take_backs=MAX_TAKE_BACKS)
+        seat = rules.to_move(state)[0]
+        rules._coverable.cache_clear()
+        for times in (cold, warm):
+            started, started_cpu = time.perf_counter(), time.thread_time()
+            listed = rules.legal_moves(state, seat)
+            times.append(1000 * (time.perf_counter() - started))
+            if times is cold:
+                cpu.append(1000 * (time.thread_time() - started_cpu))
+        counts.append(len(listed))
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    for name, values in (("cold", cold), ("cold CPU", cpu), ("again", warm)):
+        print(f"take-backs spent, {positions} positions, legal list {name:<6} p50 {percentile(values, 50):7.2f} ms  "
+              f"p99 {percentile(values, 99):7.2f} ms  max {max(values):7.2f} ms")
+    print(f"take-backs spent, legal moves p50 {percentile(counts, 50):.0f}  p99 {percentile(counts, 99):.0f}  "
+          f"max {max(counts):.0f}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
 from hall.events import LotSpec
 from hall.keypad_keys import ACTIONS, browser_keymap
-from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
+from hall.lots import has_control_character
+from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.ports import HallPort
 from hall.spreadsheet import as_plain_csv
 
@@ -110,7 +111,7 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
     if not isinstance(lots, list) or not lots or len(lots) > 20:
         raise ApiError("bad_lot")
     out = []
-    for lot in lots:
+    for number, lot in enumerate(lots, 1):
         if not isinstance(lot, dict) or not isinstance(lot.get("kind"), str):
             raise ApiError("bad_lot")
         label = lot.get("label") or lot["kind"].replace("_", " ").capitalize()
@@ -118,6 +119,8 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
         sponsor = lot.get("sponsor") or ""
         if not isinstance(label, str) or len(label) > 200 or not isinstance(sponsor, str) or len(sponsor) > 200:
             raise ApiError("bad_lot")
+        if has_control_character(label):
+            raise ApiError("label_control_character", where=f"lot {number}")
         if value is not None:
             try:
                 value = parse_amount(value, name="value_eur")
@@ -132,6 +135,8 @@ def partie_start():
     role = A.require_right("start_partie")
     data = body()
     consolation = field(data, "consolation", str, required=False)
+    if consolation is not None and has_control_character(consolation):
+        raise ApiError("label_control_character", where="consolation")
     record = hall().start_partie(lots=_lots(data), consolation=consolation, role=role, session=session_ref())
     return jsonify({"number": record.event.number, "seq": record.seq}), 201
 
@@ -198,9 +203,7 @@ def announce():
 def claim():
     role = A.require_right("check_claim")
     data = body()
-    card_id = field(data, "card_id", str)
-    if len(card_id) > 64 or not is_card_id(normalize_card_id(card_id)):
-        raise ApiError("bad_card_id")   # "=HYPERLINK(…)" or "-1-1" never reaches the journal
+    card_id = field(data, "card_id", str)     # the hall refuses what cannot be an ID (bad_card_id), unjournalled
     return jsonify(views.verdict(hall().check_claim(card_id, role=role)))
 
 

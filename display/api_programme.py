@@ -51,6 +51,8 @@ def edit_programme():
     try:
         parties = P.parse_parties(data.get("parties"))
     except P.ProgrammeError as exc:
+        if exc.code == "label_control_character":       # its own code: the editor says which label
+            raise ApiError(exc.code, where=exc.where) from None
         raise ApiError("bad_programme", where=exc.where, why=exc.why) from None
     h = hall()
     record = h.edit_programme(parties, role=role)

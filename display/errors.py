@@ -160,3 +160,7 @@ MESSAGES.update({
     "tie_direction_fixed": _l("La règle des égalités est celle de la soirée ([rules] ties), annoncée avant la "
                               "première partie : elle ne change pas pour un lot."),
 })
+# issue 22: a label is printed on the vouchers, where a control byte would be a printer command
+STATUS["label_control_character"] = 422
+MESSAGES["label_control_character"] = _l("Libellé refusé (%(where)s) : il contient un caractère de contrôle, que "
+                                         "l'imprimante des bons prendrait pour une commande.")

@@ -1,20 +1,15 @@
 """The mini-game rooms on the web (INTERFACE §7): ``/api/games/…``, ``/api/screen``, the pages ``/j``, ``/j/<code>``,
 ``/jeux/<code>``, and the Socket.IO ``game_watch`` → ``game`` events.
 
-One :class:`RoomsHub` per app holds the :class:`~hall.minigames.room.Lobby` under one lock: a change is journalled
-by the lobby, then broadcast while the lock is held, so every client sees the versions in order. The bots and
-the takeover of silent phones run in one background task (``socketio.start_background_task``) that never
-sleeps holding the lock.
+One :class:`~display.rooms_hub.RoomsHub` per app holds the :class:`~hall.minigames.room.Lobby` under one lock
+(``display/rooms_hub.py``: the broadcasts, the seats' sockets, the bots' task); every route here calls the lobby
+through it.
 """
 from __future__ import annotations
 
 import ipaddress
 import json
-import logging
 import socket
-import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +23,12 @@ from display import rooms_euchre, rooms_points_rouges
 from display.errors import MESSAGES, STATUS, ApiError, error_body
 from display.i18n import js_strings
 from display.qrcode_svg import qr_svg
-from hall.minigames.base import Refused
-from hall.minigames.room import ROOM_GAMES, Lobby, LobbySettings
+from display.rooms_hub import RoomsHub
+from hall.minigames.room import Lobby, LobbySettings
 from hall.minigames.room_store import RoomStore, open_lobby
+from hall.minigames.table import ROOM_GAMES
 from hall.rights import may
 
-log = logging.getLogger("loto-hall.rooms")
 bp = Blueprint("rooms", __name__)
 MAX_BODY_BYTES = 16 * 1024
 GATED_PATHS = ("/api/draws", "/api/draws/confirm")      # no draw by accident while a game is on screen
@@ -44,6 +39,7 @@ STATUS.update({
     "bad_version": 422, "bad_screen": 422, "room_full": 409, "already_started": 409, "not_your_turn": 409,
     "stale_version": 409, "room_closed": 409, "game_over": 409, "not_started": 409, "too_many_rooms": 409,
     "game_disabled": 403, "audience_full": 409, "games_on_screen": 423,
+    "too_many_seats": 409, "unknown_seat": 422, "seat_changed": 409, "seat_removed": 409,
 })
 MESSAGES.update({
     "unknown_room": _l("Salle de jeu inconnue : vérifiez le code."),
@@ -64,6 +60,10 @@ MESSAGES.update({
     "game_disabled": _l("Ce jeu est désactivé par l'administrateur."),
     "audience_full": _l("Trop de spectateurs pour cette table."),
     "games_on_screen": _l("Entracte jeux à l'écran : revenez au loto avant de tirer."),
+    "too_many_seats": _l("Ce téléphone a déjà %(max)s place(s) à cette table : laissez-en aux autres."),
+    "unknown_seat": _l("Place inconnue à cette table."),
+    "seat_changed": _l("Les places ont changé entre-temps : regardez la liste et recommencez."),
+    "seat_removed": _l("L'annonceur a libéré votre place : vous suivez la partie en spectateur."),
 })
 
 ROOM_STRINGS = {
@@ -123,6 +123,8 @@ ROOM_STRINGS = {
     "on_screen": _l("À l'écran"),
     "show": _l("Afficher"),
     "confirm_close": _l("Fermer la salle %(code)s ?"),
+    "remove_seat": _l("Libérer la place de %(name)s"),
+    "confirm_remove": _l("Libérer la place de %(name)s (salle %(code)s) ?"),
     "players_n": _l("%(n)s joueurs"),
     "solitaire": _l("Solitaire (1 joueur)"),
     "no_rooms": _l("Aucune salle de jeu"),
@@ -136,7 +138,8 @@ ROOM_STRINGS = {
 def lobby_settings(games) -> LobbySettings:
     """The lobby's settings from the config's ``[games]`` section."""
     return LobbySettings(bot_delay_s=float(games.bot_delay_s), takeover_s=float(games.takeover_s),
-                         enabled=tuple(games.enabled), max_rooms=int(games.max_rooms))
+                         enabled=tuple(games.enabled), max_rooms=int(games.max_rooms),
+                         seats_per_address=int(games.seats_per_address))
 
 
 def open_rooms(config) -> tuple[Lobby, RoomStore]:
@@ -159,80 +162,6 @@ def room_game_assets(kind: str) -> list[str]:
     """The games' own scripts (``js``) or style sheets (``css``) under ``static/{kind}/games/``, by name."""
     folder = STATIC / kind / "games"
     return sorted(f"{kind}/games/{path.name}" for path in folder.glob(f"*.{kind}")) if folder.is_dir() else []
-
-
-class RoomsHub:
-    """The lobby of one app, its lock, its Socket.IO broadcasts and its bot task."""
-
-    def __init__(self, lobby: Lobby, socketio: SocketIO, max_audience: int = 200,
-                 clock: Callable[[], float] = time.monotonic):
-        self.lobby = lobby
-        self.socketio = socketio
-        self.max_audience = max_audience
-        self.clock = clock
-        self.lock = threading.RLock()
-        self.watchers: dict[str, tuple[str, int | None]] = {}     # sid → (code, seat or None)
-        self.wake = threading.Event()
-        self.stopped = threading.Event()
-        self.moves = 0
-        lobby.restart_clocks(clock())
-
-    # ------------------------------------------------------------ calling the lobby
-    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run a lobby command under the lock; refusals become API errors, changes are broadcast."""
-        with self.lock:
-            try:
-                result = fn(*args)
-            except Refused as exc:
-                raise ApiError(exc.code, **{k: v for k, v in exc.detail.items()
-                                            if k in ("key", "expected", "max")}) from None
-            return result
-
-    def broadcast(self, code: str) -> None:
-        """Send the room to its audience and each seat its own view (call under the lock)."""
-        room = self.lobby.rooms.get(code)
-        if room is None:
-            return
-        public = room.public()
-        self.socketio.emit("game", {"code": code, "version": public["version"], "room": public}, to=f"g:{code}:a")
-        for seat in range(len(room.seats)):
-            if room.seats[seat].watching:
-                self.socketio.emit("game", {"code": code, "version": public["version"], "room": public,
-                                            "seat_view": room.seat_view(seat)}, to=f"g:{code}:s{seat}")
-        self.wake.set()
-
-    def broadcast_list(self) -> None:
-        self.socketio.emit("rooms", {"rooms": self.lobby.listing(), "screen": self.lobby.screen}, to="rooms:staff")
-
-    # ------------------------------------------------------------ bots and takeover
-    def run(self) -> None:
-        """The bot task: play every due bot move, then wait (lock released) until the next one or a change."""
-        while not self.stopped.is_set():
-            self.wake.clear()
-            next_at = None
-            try:
-                with self.lock:
-                    now = self.clock()
-                    for code, at in self.lobby.due(now):
-                        if at <= now and self.lobby.step(code, now):
-                            self.moves += 1
-                            self.broadcast(code)
-                            if self.lobby.rooms[code].status == "over":
-                                self.broadcast_list()
-                    pending = [at for _, at in self.lobby.due(now)]
-                    next_at = min(pending) if pending else None
-            except Exception:
-                log.exception("robots des jeux : erreur")
-                next_at = self.clock() + 1.0
-            timeout = 5.0 if next_at is None else next_at - self.clock()
-            if timeout > 0:
-                self.wake.wait(min(timeout, 5.0))
-            else:
-                self.socketio.sleep(0)     # let the web answer between two bot moves
-
-    def stop(self) -> None:
-        self.stopped.set()
-        self.wake.set()
 
 
 def hub() -> RoomsHub:
@@ -332,9 +261,14 @@ def open_room():
 
 @bp.get("/api/games/rooms")
 def list_rooms():
+    """The staff's list of every room; for anyone else, only what the projector shows (the room on screen)."""
+    try:
+        role = A.request_role()
+    except ApiError:             # a phone's seat token, or a dead session: the public answer
+        role = None
     h = hub()
     with h.lock:
-        return jsonify(h.lobby.listing())
+        return jsonify(h.lobby.listing() if may(role, "games") else h.lobby.public_listing())
 
 
 @bp.get("/api/games/rooms/<code>")
@@ -350,7 +284,7 @@ def join(code: str):
     data = _body()
     h = hub()
     with h.lock:
-        room, seat, token = h.call(h.lobby.join, code, data.get("name"))
+        room, seat, token = h.call(h.lobby.join, code, data.get("name"), request.remote_addr or "")
         h.broadcast(room.code)
         h.broadcast_list()
         return jsonify({"seat": seat, "token": token, "code": room.code}), 201
@@ -396,6 +330,20 @@ def move(code: str):
         if room.status == "over":
             h.broadcast_list()
         return jsonify({"version": room.match.version})
+
+
+@bp.post("/api/games/rooms/<code>/remove")
+def remove_seat(code: str):
+    """``{"seat": n, "name"?}``: the speaker frees a seat before the start (journalled); later seats move up."""
+    A.require_right("games")
+    data = _body()
+    h = hub()
+    with h.lock:
+        room, _ = h.call(h.lobby.remove_seat, code, data.get("seat"), data.get("name"))
+        h.seat_removed(room.code, data["seat"])
+        h.broadcast(room.code)
+        h.broadcast_list()
+        return jsonify(room.public())
 
 
 @bp.post("/api/games/rooms/<code>/close")
@@ -580,15 +528,20 @@ def openapi_paths() -> dict:
             "post": op("Ouvrir une salle", "speaker", obj(game={"enum": list(ROOM_GAMES)}, options={"type": "object"}),
                        ok_status="201",
                        errors=("unknown_game", "bad_options", "game_disabled", "too_many_rooms")),
-            "get": op("Les salles ouvertes et récentes", None, ok={"type": "array"})},
+            "get": op("Les salles ouvertes et récentes (équipe) ; pour les autres, la salle au projecteur seule",
+                      None, ok={"type": "array"})},
         room: {"get": op("La salle, vue publique", None, errors=("unknown_room",), params=code)},
         room + "/join": {"post": op("Une place et son jeton pour un prénom", None,
                                     obj(name={"type": "string", "maxLength": 20}), ok_status="201",
                                     errors=("unknown_room", "bad_name", "room_full", "already_started", "room_closed",
-                                            "audience_full"),
+                                            "audience_full", "too_many_seats"),
                                     params=code)},
         room + "/seat": {"get": op("La vue de la place et ses coups permis (jeton de place en Bearer)", "seat",
                                    errors=("unknown_room", "bad_token"), params=code)},
+        room + "/remove": {"post": op("Libérer une place avant le début (les suivantes avancent d'un rang)", "speaker",
+                                      obj(seat={"type": "integer"}, name={"type": "string"}),
+                                      errors=("unknown_room", "unknown_seat", "seat_changed", "already_started",
+                                              "room_closed"), params=code)},
         room + "/start": {"post": op("Les robots prennent les places vides ; la partie commence", "speaker",
                                      errors=("unknown_room", "already_started", "room_closed"), params=code)},
         room + "/moves": {"post": op("Jouer un coup de la liste permise de la place (jeton de place en Bearer)", "seat",

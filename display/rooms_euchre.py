@@ -15,7 +15,7 @@ from flask_babel import lazy_gettext as _l
 from display import auth as A
 from display.errors import MESSAGES, STATUS, ApiError
 from display.limits import parse_json, read_body
-from hall.minigames.room import Room, jsonable
+from hall.minigames.table import Room, jsonable
 
 bp = Blueprint("rooms_euchre", __name__)
 MAX_BODY_BYTES = 16 * 1024          # as every room endpoint (display/rooms.py)

@@ -44,6 +44,7 @@ STRINGS: dict[str, Any] = {
     "pr_compose_on": _l("Composez la figure : %(n)s pièce(s) posée(s), continuez jusqu'au dernier point."),
     "pr_compose_off": _l("Revenir à une seule pièce"),
     "pr_undo": _l("Reprendre les pièces"),
+    "pr_must_finish": _l("Plus de reprise pour ce tour : terminez la figure."),
     "pr_stuck": _l("Aucune pièce ne se pose."),
     "pr_stuck_pass": _l("Aucune pièce ne se pose et la pioche est vide : passez votre tour."),
     "pr_swap": _l("Échanger une pièce"),

@@ -212,8 +212,9 @@ _CODEPAGES = {0: "cp437", 2: "cp850", 16: "cp1252", 19: "cp858"}
 
 
 def _walk(data: bytes):
-    """Yield ``("text", bytes, codec)``, ``("raster", (width_bytes, height, payload))``, ``("cut", None)`` and
-    ``("style", {...})`` (size, bold, alignment, inversion) from an ESC/POS stream."""
+    """Yield ``("text", bytes, codec)``, ``("raster", (width_bytes, height, payload))``, ``("cut", None)``,
+    ``("style", {...})`` (size, bold, alignment, inversion) and ``("command", first two bytes)`` for every command
+    from an ESC/POS stream."""
     i, n, codec = 0, len(data), "cp437"
     start = 0
     while i < n:
@@ -221,6 +222,7 @@ def _walk(data: bytes):
         if c in (ESC, GS, DLE):
             if start < i:
                 yield "text", data[start:i], codec
+            yield "command", data[i:i + 2]
             arg = data[i + 2] if i + 2 < n else 0
             if c == DLE:
                 i += 3
@@ -279,6 +281,11 @@ def decode_text(data: bytes) -> str:
         elif kind == "cut":
             parts.append("\n--- coupe ---\n")
     return "".join(parts).replace("\r", "")
+
+
+def escpos_commands(data: bytes) -> list[bytes]:
+    """The first two bytes of every command of a ticket, raster payloads skipped (``ESC p`` opens a drawer)."""
+    return [value for kind, value, *_ in _walk(data) if kind == "command"]
 
 
 def decode_raster_images(data: bytes) -> list[Image.Image]:

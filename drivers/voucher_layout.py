@@ -35,9 +35,13 @@ _REPLACE = {"\u202f": " ", "\u00a0": " ", "\u2009": " ", "\u2019": "'", "\u2018"
 
 
 def printable(text: str) -> str:
-    """``text`` reduced to what CP858 can print: typographic spaces and dashes made plain, the rest de-accented."""
+    """``text`` reduced to what CP858 can print: typographic spaces and dashes made plain, the rest de-accented,
+    and no control character at all. Every text of a ticket passes here: a C0 or C1 byte in a label (``ESC p``
+    opens the cash drawer, ``ESC @`` resets the printer, ``GS V`` cuts) would be a command, not a letter."""
     out = []
     for ch in unicodedata.normalize("NFC", text):
+        if unicodedata.category(ch) == "Cc":     # C0, DEL and C1: dropped (a line break is the layout's, never the text's)
+            continue
         ch = _REPLACE.get(ch, ch)
         try:
             ch.encode("cp858")
@@ -145,7 +149,7 @@ def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
     p.textln(rule)
     p.qr(view.code, size=8, native=False, center=True)
     p.set_with_default(align="center", bold=True, double_width=True, double_height=True)
-    p.textln(view.code)
+    p.textln(printable(view.code))
     p.set_with_default(align="center")
     lines("À présenter à la table des lots.")
     lines("Un seul lot par bon : le code est vérifié.")

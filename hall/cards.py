@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hall.errors import InvalidCard, InvalidNumber
-from hall.numbers import is_ascii_digits
+from hall.numbers import is_ascii_digits, is_card_id
 
 COLUMN_CONVENTIONS = ("1-9", "1-10")
 
@@ -428,6 +428,16 @@ def normalize_card_id(text: str) -> str:
     series, rest = m.groups()
     fixed = f"{series}-{rest[:-1].replace('O', '0').replace('I', '1')}{rest[-1].replace('O', '0').replace('I', '1')}"
     return fixed if _GENERATED.fullmatch(fixed) else compact
+
+
+MAX_CLAIM_TEXT = 64      # characters of a typed or scanned claim read at all (an ID has 32 at most)
+
+
+def claimable_card_id(text: object) -> bool:
+    """Whether a claim's text, typed or scanned, can name a carton (INTERFACE §4): at most 64 characters that
+    read, leniently (``normalize_card_id``), as a card ID. The one gate of every claim, whatever its source:
+    ``=HYPERLINK(…)`` or ``-1-1`` is refused before the journal sees it."""
+    return isinstance(text, str) and len(text) <= MAX_CLAIM_TEXT and is_card_id(normalize_card_id(text))
 
 
 def display_card_id(card_id: str) -> str:

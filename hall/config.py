@@ -170,6 +170,7 @@ class GamesSection:
     enabled: list = field(default_factory=lambda: ["lobo77", "linotte", "euchre", "points-rouges"])   # the mini-games the speaker may open (the admin can switch one off)
     max_rooms: int = 12           # rooms open at once
     max_audience: int = 200       # screens and phones following one room
+    seats_per_address: int = 2    # seats one address (one phone) may take at one table: no squatting a table
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +229,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_sockets": (1, 1_000_000),
     "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
     "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
+    "seats_per_address": (1, 8),
 }
 
 

@@ -5,6 +5,7 @@ and French-only outputs (the voucher, the PDF report) use them as they are.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -36,3 +37,9 @@ def kind_label(kind: str) -> str:
     """The kind's French name (``quine`` → ``Quine``); an unknown kind as it is written."""
     found = BY_KIND.get(kind)
     return found.label if found else kind.replace("_", " ").capitalize()
+
+
+def has_control_character(text: str) -> bool:
+    """Whether ``text`` holds a C0 or C1 control character (tab and line breaks included): a lot's words are
+    printed on the voucher, where such a byte is a printer command (``ESC p`` opens the cash drawer)."""
+    return any(unicodedata.category(ch) == "Cc" for ch in text)

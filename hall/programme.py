@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie
+from hall.lots import has_control_character
 
 KINDS = ("quine", "double_quine", "carton_plein")
 MAX_PARTIES = 40
@@ -55,6 +56,7 @@ def parse_parties(raw: Any) -> tuple[ProgrammePartie, ...]:
         consolation = partie.get("consolation", "") or ""
         if not isinstance(consolation, str) or len(consolation) > MAX_LABEL:
             raise ProgrammeError("bad_programme", where, "lot de consolation : un texte court")
+        _printable_label(consolation, f"{where}, lot de consolation")
         out.append(ProgrammePartie(tuple(specs), consolation.strip()))
     return tuple(out)
 
@@ -68,6 +70,8 @@ def _lot(lot: Any, where: str) -> LotSpec:
     label, sponsor = lot.get("label") or "", lot.get("sponsor") or ""
     if not isinstance(label, str) or not isinstance(sponsor, str) or len(label) > MAX_LABEL or len(sponsor) > MAX_LABEL:
         raise ProgrammeError("bad_lot", where, "libellé ou donateur : un texte court")
+    _printable_label(label, where)
+    _printable_label(sponsor, where)
     value = lot.get("value_eur")
     if value == "":
         value = None
@@ -82,6 +86,12 @@ def _lot(lot: Any, where: str) -> LotSpec:
             raise ProgrammeError("bad_lot", where, f"valeur {value!r} : de 0 à 100 000 €, au centime")
         value = float(value)
     return LotSpec(kind, label.strip() or kind.replace("_", " ").capitalize(), value, sponsor.strip())
+
+
+def _printable_label(text: str, where: str) -> None:
+    """Refuse a label with a control character (``label_control_character``): it is printed on the voucher."""
+    if has_control_character(text):
+        raise ProgrammeError("label_control_character", where, "caractère de contrôle")
 
 
 def spec_for(index: int, configured: Sequence[Any], edit: ProgrammeEdited | None) -> tuple[tuple[LotSpec, ...], str] | None:

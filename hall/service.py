@@ -19,7 +19,7 @@ from typing import Any
 from hall import programme as programme_rules
 from hall import sales as sales_rules
 from hall.cardbook import CardBook
-from hall.cards import Card, check_card_id, normalize_card_id, parse_number
+from hall.cards import MAX_CLAIM_TEXT, Card, check_card_id, claimable_card_id, normalize_card_id, parse_number
 from hall.claims import verify
 from hall.config import Config, PartieSpec
 from hall.errors import InvalidNumber, Rejected
@@ -428,8 +428,8 @@ class Hall:
         """Check a claimed carton (the check is journalled); returns the verdict with the carton as it stands."""
         with self._lock:
             self._allow("check_claim", role)
-            if not isinstance(card_id, str) or not card_id.strip():
-                raise Rejected("bad_card_id", card_id=card_id)
+            if not claimable_card_id(card_id):      # the API, the scanner and the keypad alike: never journalled
+                raise Rejected("bad_card_id", card_id=str(card_id)[:MAX_CLAIM_TEXT])
             cid = self.book.resolve(card_id)       # typed leniently: no dash, lower case, spaces, O/I for 0/1
             p = self.evening.partie
             before = tuple(PriorCheck(c.verdict, c.last, c.lot_index) for c in (p.checks.get(cid, []) if p else []))

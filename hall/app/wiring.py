@@ -59,6 +59,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
         overrides.setdefault("server", {})["host"] = args.host
     if getattr(args, "port", None):
         overrides.setdefault("server", {})["port"] = args.port
+    if getattr(args, "demo", False) and not getattr(args, "config", None):
+        overrides["games"] = {"seats_per_address": 8}   # a demo is tried from one computer: all its tabs, one address
     return load_config(getattr(args, "config", None), overrides)
 
 

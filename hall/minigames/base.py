@@ -56,6 +56,8 @@ class Game:
     - ``bots``: name → ``bot(state, seat, rng) -> Move`` (reasonable play, not random).
     - ``officials(state) -> list[Move]``: the referee's actions the rules accept now, never offered to players
       (``None`` for a game without a referee); ``is_legal`` accepts them for the seat on turn.
+    - ``turn_of(state) -> value``: what changes when a turn ends; a move that leaves it unchanged (laying a piece
+      of a figure) keeps the turn's clock (``None``: every move starts a new clock).
     """
 
     name: str
@@ -72,6 +74,7 @@ class Game:
     bots: Mapping[str, Callable[[State, int, random.Random], Move]] = field(default_factory=dict)
     is_legal: Callable[[State, int, Move], bool] | None = None
     officials: Callable[[State], Sequence[Move]] | None = None
+    turn_of: Callable[[State], Any] | None = None
 
     def check_legal(self, state: State, seat: int, move: Move) -> bool:
         """Whether ``move`` is legal for ``seat`` now."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +33,7 @@ class Match:
         self.game = game
         self.players = players
         self.options = options if options is not None else game.options_type()
-        self._rng = rng if rng is not None else random.Random()
+        self._rng = rng if rng is not None else secrets.SystemRandom()
         self.state: State = game.setup(players, self.options)
         self.version = 0
         self.log: list[LoggedMove] = []
@@ -82,7 +83,7 @@ class Match:
         match = cls.__new__(cls)
         match.game, match.players = game, players
         match.options = options if options is not None else game.options_type()
-        match._rng = rng if rng is not None else random.Random()
+        match._rng = rng if rng is not None else secrets.SystemRandom()
         match.state, match.version, match.log = game.setup(players, match.options), 0, []
         for entry in log:
             if entry.seat != CHANCE and not game.check_legal(match.state, entry.seat, entry.move):

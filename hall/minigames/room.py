@@ -3,205 +3,35 @@
 Pure: no web, no clock of its own, no thread. The :class:`Lobby` holds every room; each change is first handed
 to its ``journal`` callable (the durable store appends it, or raises and nothing changes), then made visible.
 A move is compared with the seat's own ``legal`` list *before* the rules engine sees it; the engine then
-receives the listed move itself, never the object a phone sent.
+receives the listed move itself, never the object a phone sent. The tables themselves are ``table.py``'s.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 import secrets
-import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from typing import Any
 
-from hall.minigames.base import CHANCE, Game, Refused
+from hall.minigames.base import CHANCE, Refused
 from hall.minigames.match import LoggedMove, Match
-from hall.minigames.registry import get_game
+from hall.minigames.table import (
+    CODE_LENGTH,
+    CODE_LETTERS,
+    ROOM_GAMES,
+    Room,
+    Seat,
+    address_hash,
+    bot_name,
+    clean_name,
+    clean_options,
+    engine_options,
+    jsonable,
+    move_key,
+    token_hash,
+)
 
-CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY"   # no B/8, G/6, I/1, O/0, Q, S/5, Z/2
-CODE_LENGTH = 4
-NAME_MAX = 20
-MOVE_JSON_MAX = 512                    # the longest legal move of these games is far shorter
 RECENT_CLOSED = 20                     # closed rooms kept in the list after they end
-ROOM_GAMES: dict[str, dict[str, Any]] = {
-    # game → its room options: name → (type, default, allowed values or (low, high))
-    "lobo77": {"players": (int, 4, (2, 8)), "chips": (int, 3, (1, 5)), "card_76": (bool, False, None),
-               "repeat_double_costs_chip": (bool, False, None), "bot": (str, "default", ("default", "easy"))},
-    "linotte": {"strict_appel": (bool, False, None)},
-    "euchre": {"all_pass": (str, "dealer_stuck", ("dealer_stuck", "redeal")), "low_no_trump": (bool, False, None),
-               "hands": (int, 8, (1, 16))},
-    "points-rouges": {"players": (int, 2, (1, 4)), "solitaire_max_swaps": (int, 30, (0, 200))},
-}
-ENGINE_OPTIONS = {"players", "bot"}    # room options that are not the rules engine's
-
-
-def clean_name(raw: Any) -> str:
-    """The first name as shown: NFC, trimmed, 1–20 characters, no control character; raises ``Refused("bad_name")``."""
-    if not isinstance(raw, str) or len(raw) > 4 * NAME_MAX:
-        raise Refused("bad_name")
-    text = unicodedata.normalize("NFC", raw)
-    if any(unicodedata.category(ch)[0] in "CZ" and ch != " " for ch in text):
-        raise Refused("bad_name")          # control, format (bidi overrides), separators other than a space
-    name = " ".join(text.split(" ")).strip()
-    name = " ".join(part for part in name.split(" ") if part)
-    if not 1 <= len(name) <= NAME_MAX:
-        raise Refused("bad_name")
-    return name
-
-
-def clean_options(game: str, raw: Any) -> dict[str, Any]:
-    """The room options with their defaults; raises ``Refused("bad_options")`` naming the bad key."""
-    spec = ROOM_GAMES[game]
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise Refused("bad_options", key="options")
-    out = {}
-    for key, value in raw.items():
-        if key not in spec:
-            raise Refused("bad_options", key=str(key)[:40])
-        kind, _, allowed = spec[key]
-        if type(value) is not kind:
-            raise Refused("bad_options", key=key)
-        if allowed is not None and (kind is int and not allowed[0] <= value <= allowed[1]
-                                    or kind is str and value not in allowed):
-            raise Refused("bad_options", key=key)
-        out[key] = value
-    return {key: out.get(key, default) for key, (_, default, _) in spec.items()}
-
-
-def token_hash(token: str) -> str:
-    """What the journal keeps of a seat token (the token itself never touches the disk)."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def move_key(move: Any) -> str | None:
-    """The canonical JSON text of a move (tuples and lists alike), or ``None`` for anything too big or odd."""
-    try:
-        text = json.dumps(move, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError):
-        return None
-    return text if len(text) <= MOVE_JSON_MAX else None
-
-
-def jsonable(move: Any) -> Any:
-    """A legal move as the phone receives it (tuples become lists)."""
-    return json.loads(json.dumps(move))
-
-
-@dataclass(slots=True)
-class Seat:
-    """One chair at the table: a person (with a token) or a bot; ``away`` while a bot plays for a silent phone."""
-
-    name: str
-    bot: bool
-    token_sha: str = ""
-    watching: int = 0          # sockets of this seat following the room
-    away: bool = False         # taken over by a bot until the phone comes back
-
-
-@dataclass(slots=True)
-class Room:
-    """One table: its game, options, seats, the match once started, the time the current turn began."""
-
-    code: str
-    game_name: str
-    options: dict[str, Any]
-    seats: list[Seat] = field(default_factory=list)
-    status: str = "lobby"      # lobby | playing | over | closed
-    match: Match | None = None
-    turn_since: float = 0.0
-    audience: int = 0
-    last_by: str = ""          # "bot", "seat" or "official" for the last move (the projector animates it)
-    # the legal moves of the version shown, by seat: listed once per change, not once per phone per broadcast
-    legal_memo: dict[tuple[int, int], list] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def game(self) -> Game:
-        return get_game(self.game_name)
-
-    def table_size(self) -> int:
-        """How many seats the game will have once started."""
-        if "players" not in ROOM_GAMES[self.game_name]:
-            return self.game.max_players       # La Linotte 2, Bid Euchre 4
-        return max(len(self.seats), int(self.options["players"]))
-
-    def max_seats(self) -> int:
-        return self.game.max_players
-
-    def seat_of(self, token: Any) -> int | None:
-        """The seat holding ``token``, or ``None``."""
-        if not isinstance(token, str) or not 8 <= len(token) <= 100:
-            return None
-        digest = token_hash(token)
-        for index, seat in enumerate(self.seats):
-            if seat.token_sha and secrets.compare_digest(seat.token_sha, digest):
-                return index
-        return None
-
-    @property
-    def live(self) -> Match:
-        """The match of a started room (a room in the lobby has none)."""
-        assert self.match is not None, "the room has not started"
-        return self.match
-
-    def to_move(self) -> tuple[int, ...]:
-        if self.match is None or self.status != "playing":
-            return ()
-        return tuple(s for s in self.game.to_move(self.match.state) if s != CHANCE)
-
-    def legal(self, seat: int) -> list:
-        """The seat's legal moves now (empty when it is not its turn)."""
-        if seat not in self.to_move():
-            return []
-        key = (self.live.version, seat)
-        if key not in self.legal_memo:
-            self.legal_memo.clear()            # an older version's lists are never asked for again
-            self.legal_memo[key] = list(self.game.legal_moves(self.live.state, seat))
-        return list(self.legal_memo[key])
-
-    def officials(self) -> list:
-        """The referee's actions the rules accept now (empty for a game without a referee or a room not playing)."""
-        officials = self.game.officials
-        if officials is None or self.match is None or self.status != "playing":
-            return []
-        return list(officials(self.match.state))
-
-    def outcome(self) -> dict | None:
-        if self.match is None:
-            return None
-        found = self.match.outcome()
-        if found is None:
-            return None
-        return {"winners": list(found.winners), "winner_names": [self.seats[s].name for s in found.winners],
-                "scores": list(found.scores), "reason": found.reason}
-
-    def public(self) -> dict:
-        """The public room: seats, status, the public view, the version and the outcome; nothing hidden."""
-        return {
-            "code": self.code, "game": self.game_name, "status": self.status,
-            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "connected": s.bot or s.watching > 0,
-                       "away": s.away} for i, s in enumerate(self.seats)],
-            "table_size": self.table_size(), "max_seats": self.max_seats(), "audience": self.audience,
-            "view": self.match.game.view(self.match.state, None) if self.match is not None else None,
-            "version": self.match.version if self.match is not None else 0,
-            "to_move": list(self.to_move()), "last_by": self.last_by,
-            "outcome": self.outcome(),
-        }
-
-    def seat_view(self, seat: int) -> dict:
-        """That seat's own view: the public view plus what only it may see, and its ``legal`` moves."""
-        view = self.match.game.view(self.match.state, seat) if self.match is not None else {"seat": seat}
-        return {**view, "seat": seat, "name": self.seats[seat].name, "away": self.seats[seat].away,
-                "version": self.match.version if self.match is not None else 0,
-                "legal": [jsonable(m) for m in self.legal(seat)]}
-
-    def summary(self) -> dict:
-        return {"code": self.code, "game": self.game_name, "status": self.status,
-                "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(self.seats)],
-                "version": self.match.version if self.match is not None else 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +42,7 @@ class LobbySettings:
     takeover_s: float = 30.0
     enabled: tuple[str, ...] = tuple(ROOM_GAMES)
     max_rooms: int = 12
+    seats_per_address: int = 2
 
 
 Journal = Callable[[dict], None]
@@ -228,7 +59,9 @@ class Lobby:
                  rng: random.Random | None = None, records: Iterable[dict] = ()):
         self.settings = settings
         self._journal = journal
-        self._rng = rng if rng is not None else random.Random()
+        # the hall's draws (deals, dice, shuffles, room codes) come from the system's generator; a test hands in
+        # a seeded ``random.Random``. Each outcome is journalled as a move, so a replay never needs the generator.
+        self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         self.rooms: dict[str, Room] = {}
         self.screen: dict[str, Any] = {"show": "loto"}
         self.disabled: set[str] = set()
@@ -247,7 +80,15 @@ class Lobby:
         return room
 
     def listing(self) -> list[dict]:
+        """Every open and recent room with its seats' names: the staff's list."""
         return [room.summary() for room in self.rooms.values()]
+
+    def public_listing(self) -> list[dict]:
+        """What anyone may list: the room on the projector, as the projector shows it (its code, its QR code and
+        the names of its seats are on the screen), and nothing else — no room that is not on screen."""
+        code = self.screen.get("code") if self.screen.get("show") == "game" else None
+        room = self.rooms.get(code) if isinstance(code, str) else None
+        return [room.summary()] if room is not None and room.status != "closed" else []
 
     def games(self) -> list[dict]:
         """The room games and whether each may be opened now."""
@@ -276,8 +117,9 @@ class Lobby:
         self._trim()
         return room
 
-    def join(self, code: Any, name: Any) -> tuple[Room, int, str]:
-        """A seat for ``name`` and its secret token; raises ``bad_name``, ``room_full``, ``already_started``."""
+    def join(self, code: Any, name: Any, address: str = "") -> tuple[Room, int, str]:
+        """A seat for ``name`` and its secret token; raises ``bad_name``, ``room_full``, ``already_started``, or
+        ``too_many_seats`` when ``address`` (the phone's) already holds ``seats_per_address`` seats here."""
         room = self.get(code)
         if room.status == "closed":
             raise Refused("room_closed")
@@ -286,11 +128,31 @@ class Lobby:
         name = clean_name(name)
         if len(room.seats) >= room.max_seats():
             raise Refused("room_full")
+        where = address_hash(address) if address else ""
+        if where and sum(s.address_sha == where for s in room.seats) >= self.settings.seats_per_address:
+            raise Refused("too_many_seats", max=self.settings.seats_per_address)
         token = secrets.token_urlsafe(18)
         digest = token_hash(token)
-        self._write({"kind": "join", "code": room.code, "seat": len(room.seats), "name": name, "token_sha": digest})
-        room.seats.append(Seat(name, bot=False, token_sha=digest))
+        self._write({"kind": "join", "code": room.code, "seat": len(room.seats), "name": name, "token_sha": digest,
+                     "address_sha": where})
+        room.seats.append(Seat(name, bot=False, token_sha=digest, address_sha=where))
         return room, len(room.seats) - 1, token
+
+    def remove_seat(self, code: Any, seat: Any, name: Any = None) -> tuple[Room, Seat]:
+        """The speaker frees a seat of a room still in the lobby (a squatter, a name typed twice); the seats after
+        it move up one and keep their tokens. ``name``, when given, must be that seat's (the speaker's list may be
+        out of date). Raises ``room_closed``, ``already_started``, ``unknown_seat``, ``seat_changed``."""
+        room = self.get(code)
+        if room.status == "closed":
+            raise Refused("room_closed")
+        if room.status != "lobby":
+            raise Refused("already_started")
+        if type(seat) is not int or not 0 <= seat < len(room.seats):
+            raise Refused("unknown_seat")
+        if name is not None and name != room.seats[seat].name:
+            raise Refused("seat_changed")
+        self._write({"kind": "remove", "code": room.code, "seat": seat})
+        return room, room.seats.pop(seat)
 
     def start(self, code: Any, now: float = 0.0) -> Room:
         """Bots fill the empty seats, the game begins (the first deal or roll is played and journalled)."""
@@ -302,7 +164,7 @@ class Lobby:
         size = room.table_size()
         bots = [bot_name(i, [s.name for s in room.seats]) for i in range(size - len(room.seats))]
         game = room.game
-        match = Match(game, size, engine_options(room), rng=self._rng)
+        match = Match(game, size, engine_options(room), rng=self.rng)
         entries = [[e.seat, jsonable(e.move)] for e in match.log]
         self._write({"kind": "start", "code": room.code, "bots": bots, "players": size, "moves": entries})
         room.seats.extend(Seat(name, bot=True) for name in bots)
@@ -408,14 +270,21 @@ class Lobby:
         out = []
         for room in self.rooms.values():
             movers = room.to_move()
-            if not movers:
-                continue
-            seat = room.seats[movers[0]]
-            if seat.bot or seat.away:
-                out.append((room.code, room.turn_since + self.settings.bot_delay_s))
-            else:
-                out.append((room.code, room.turn_since + self.settings.takeover_s))
+            if movers:
+                out.append((room.code, self._bot_time(room, room.seats[movers[0]], now)))
         return out
+
+    def _bot_time(self, room: Room, seat: Seat, now: float) -> float:
+        """When a bot may play the turn under way: a bot seat, or a phone already away, after the bot's delay; a
+        phone on its turn at the end of the turn's clock (``takeover_s`` from the turn's start, however many
+        moves the turn holds), when it is marked away, then one bot delay later. Coming back after that never
+        winds the clock back: the bot plays within ``takeover_s`` + ``bot_delay_s`` of the turn's start."""
+        start, settings = room.turn_since, self.settings
+        if seat.bot or (seat.away and now < start + settings.takeover_s):
+            return start + settings.bot_delay_s
+        if now < start + settings.takeover_s:
+            return start + settings.takeover_s
+        return start + settings.takeover_s + settings.bot_delay_s
 
     def step(self, code: str, now: float) -> bool:
         """Play one bot move in ``code`` if one is due at ``now`` (taking over a silent seat); whether it did."""
@@ -427,16 +296,14 @@ class Lobby:
             return False
         index = movers[0]
         seat = room.seats[index]
-        if not (seat.bot or seat.away):
-            if now < room.turn_since + self.settings.takeover_s:
-                return False
+        at = self._bot_time(room, seat, now)
+        if not seat.bot and now >= room.turn_since + self.settings.takeover_s:
             seat.away = True          # silent on its turn: a bot plays for it until the phone returns
-            room.turn_since = now
-        if now < room.turn_since + self.settings.bot_delay_s:
+        if now < at:
             return False
         strategy = room.game.bots.get(str(room.options.get("bot", "default"))) or room.game.bots["default"]
         state = room.live.state            # immutable: a thread of its own may read it
-        move = self.think(lambda: strategy(state, index, self._rng))
+        move = self.think(lambda: strategy(state, index, self.rng))
         for candidate in room.legal(index):
             if move_key(candidate) == move_key(move):
                 self._play(room, index, candidate, now, "bot")
@@ -463,7 +330,11 @@ class Lobby:
         room.last_by = by
         if room.live.outcome() is not None:
             room.status = "over"
-        room.turn_since = now     # a new turn (or the second card of a double play) starts its clock
+        turn_of = room.game.turn_of
+        key = turn_of(room.live.state) if turn_of is not None else None
+        if turn_of is None or key != room.turn_key:
+            room.turn_since = now     # a new turn (or the second card of a double play) starts its clock
+        room.turn_key = key
 
     def _seen(self, room: Room, seat: int) -> None:
         room.seats[seat].away = False
@@ -473,7 +344,7 @@ class Lobby:
 
     def _new_code(self) -> str:
         for _ in range(1000):
-            code = "".join(self._rng.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            code = "".join(self.rng.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             if code not in self.rooms:
                 return code
         raise Refused("too_many_rooms")
@@ -490,13 +361,16 @@ class Lobby:
             self.rooms[record["code"]] = Room(record["code"], record["game"], dict(record["options"]))
         elif kind == "join":
             room = self.rooms[record["code"]]
-            room.seats.append(Seat(record["name"], bot=False, token_sha=record["token_sha"]))
+            room.seats.append(Seat(record["name"], bot=False, token_sha=record["token_sha"],
+                                   address_sha=record.get("address_sha", "")))
+        elif kind == "remove":
+            self.rooms[record["code"]].seats.pop(record["seat"])
         elif kind == "start":
             room = self.rooms[record["code"]]
             room.seats.extend(Seat(name, bot=True) for name in record["bots"])
             room.match = Match.replay(room.game, record["players"], engine_options(room),
                                       [LoggedMove(s, m, i + 1) for i, (s, m) in enumerate(record["moves"])],
-                                      rng=self._rng)
+                                      rng=self.rng)
             room.status = "playing"
             self._after_change(room, 0.0, "seat")
         elif kind in ("moves", "official"):
@@ -520,22 +394,3 @@ class Lobby:
             (self.disabled.discard if record["enabled"] else self.disabled.add)(record["game"])
         if self.screen.get("code") is not None and self.screen["code"] not in self.rooms:
             self.screen = {"show": "loto"}
-
-
-BOT_NAMES = ("Robot Alix", "Robot Basile", "Robot Colette", "Robot Désiré", "Robot Eugène", "Robot Fanny",
-             "Robot Gaston", "Robot Hortense")
-
-
-def bot_name(index: int, taken: list[str]) -> str:
-    """A bot's name that no seat uses yet."""
-    free = [n for n in BOT_NAMES if n not in taken]
-    return free[index] if index < len(free) else f"Robot {index + 1}"
-
-
-def engine_options(room: Room) -> Any:
-    """The rules engine's options for the room (room-only options such as ``players`` left out)."""
-    options_type = room.game.options_type
-    names = {f.name for f in fields(options_type)}
-    return options_type(**{k: v for k, v in room.options.items() if k in names and k not in ENGINE_OPTIONS})
-
-

@@ -7,6 +7,7 @@ rooms at the same versions (chance outcomes are in the records; the RNG is never
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -52,8 +53,10 @@ class RoomStore:
             self._db.close()
 
 
-def open_lobby(data_dir: str | Path, settings: LobbySettings) -> tuple[Lobby, RoomStore]:
-    """The lobby replayed from ``data_dir/games.sqlite``, journalling every later change there."""
+def open_lobby(data_dir: str | Path, settings: LobbySettings,
+               rng: random.Random | None = None) -> tuple[Lobby, RoomStore]:
+    """The lobby replayed from ``data_dir/games.sqlite``, journalling every later change there (``rng``: the
+    system's generator unless a test hands in a seeded one)."""
     store = RoomStore(Path(data_dir) / FILE_NAME)
-    lobby = Lobby(settings, journal=store.append, records=store.records())
+    lobby = Lobby(settings, journal=store.append, rng=rng, records=store.records())
     return lobby, store

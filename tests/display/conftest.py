@@ -180,7 +180,8 @@ def shown(card_id: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------ mini-game rooms
-GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600}, "server": {"host": "127.0.0.1"}}   # bots at once
+# bots at once; every phone of a test comes from 127.0.0.1: a whole table may sit there
+GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600, "seats_per_address": 8}, "server": {"host": "127.0.0.1"}}
 
 
 @pytest.fixture

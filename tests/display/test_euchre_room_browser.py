@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.display.conftest import PINS, login_page
+from tests.display.test_rooms_browser import seat_phones
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIGN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -52,14 +53,7 @@ def test_two_phones_play_a_whole_bid_euchre_game_the_projector_follows(browser, 
     projector.goto(f"{r.url}/jeux/{code}")
     expect(projector.locator("#gs-code")).to_have_text(code)
 
-    phones = []
-    for name in ("Émile", "Zoé"):
-        ctx, page = phone(browser)
-        page.goto(f"{r.url}/j/{code}")
-        page.fill("#join-name", name)
-        page.press("#join-name", "Enter")
-        expect(page.locator(".rp-seats li.me")).to_have_text(name)
-        phones.append((ctx, page))
+    phones = seat_phones(browser, r.url, code, ("Émile", "Zoé"), make=phone)
     assert c.post(f"/api/games/rooms/{code}/start", headers=speaker).status_code == 200
     names = [s["name"] for s in c.get(f"/api/games/rooms/{code}").get_json()["seats"]]
     # partners face each other: Émile (0) with seat 2, Zoé (1) with seat 3

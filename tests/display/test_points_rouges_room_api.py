@@ -173,10 +173,11 @@ def test_the_script_asks_only_for_words_that_exist_and_draws_the_engine_s_shapes
     assert all(f.count("o") == BOARD_VALUES[b] for b, f in boards.items())
 
 
-def test_a_figure_of_several_pieces_is_laid_one_piece_at_a_time_in_sight_of_the_hall(client, hall_room):
-    """P7 at a table: each piece of a figure is its own listed move (`add`), journalled and shown to everyone;
-    the pieces stay the player's until the last one completes the board; `take_back` returns them. The legal
-    list grows with the placements, never with the ways to cover a board (no thousands of completions)."""
+def test_a_figure_of_several_pieces_is_laid_one_piece_at_a_time_seen_by_the_mover_alone(client, hall_room):
+    """P7 at a table: each piece of a figure is its own listed move (`add`), journalled; the pieces stay the
+    player's until the last one completes the board, and only the player sees them (P7c, issue 22: they were
+    shown to every seat and the projector, then went back into the rack on a take-back). The legal list grows
+    with the placements, never with the ways to cover a board (no thousands of completions)."""
     code = open_room(client, hall_room, 2)
     tokens = [join(client, code, "Ana"), join(client, code, "Bob")]
     start(client, hall_room, code)
@@ -187,17 +188,23 @@ def test_a_figure_of_several_pieces_is_laid_one_piece_at_a_time_in_sight_of_the_
     adds = [m for m in view["legal"] if m[0] == "add"]
     assert adds and not any(m[0] == "place" and len(m[2]) > 1 for m in view["legal"])
     assert len(json.dumps(view)) < 64 * 1024
+    before = {"public": room["view"],
+              "other": client.get(f"/api/games/rooms/{code}/seat", headers=bearer(other)).get_json()}
     first = adds[0]
     version = play(client, code, token, first)["version"]
     public = client.get(f"/api/games/rooms/{code}").get_json()
     assert public["version"] == version and public["to_move"] == [mover]
-    assert public["view"]["staged"] == [first[2]] and public["view"]["staged_on"] == first[1]
-    board = next(b for b in public["view"]["boards"] if b["letter"] == first[1])
-    assert not set(first[2][1]) & set(board["covered"])            # laid, not placed: the board is unchanged
+    assert public["view"] == before["public"]                       # the hall sees nothing laid, nor where
+    theirs = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(other)).get_json()
+    assert {k: v for k, v in theirs.items() if k != "version"} == \
+        {k: v for k, v in before["other"].items() if k != "version"}
+    assert theirs["legal"] == [] and "staged" not in theirs
     view = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(token)).get_json()
+    assert view["staged"] == [first[2]] and view["staged_on"] == first[1] and view["take_backs_left"] == 3
+    board = next(b for b in view["boards"] if b["letter"] == first[1])
+    assert not set(first[2][1]) & set(board["covered"])            # laid, not placed: the board is unchanged
     assert ["take_back"] in view["legal"]
     assert all(m[0] == "add" and m[1] == first[1] for m in view["legal"] if m != ["take_back"])
-    assert client.get(f"/api/games/rooms/{code}/seat", headers=bearer(other)).get_json()["legal"] == []
     if len(view["legal"]) > 1:                                     # the figure sent whole is never a move here
         whole = ["place", first[1], [first[2], view["legal"][0][2]]]
         refused(client.post(f"/api/games/rooms/{code}/moves", json={"move": whole, "version": version},
@@ -205,6 +212,6 @@ def test_a_figure_of_several_pieces_is_laid_one_piece_at_a_time_in_sight_of_the_
     rack = view["my_rack"]
     version = play(client, code, token, ["take_back"])["version"]
     public = client.get(f"/api/games/rooms/{code}").get_json()
-    assert public["view"]["staged"] == [] and public["to_move"] == [mover]
+    assert public["view"] == before["public"] and public["to_move"] == [mover]
     after = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(token)).get_json()
-    assert after["my_rack"] == rack and after["version"] == version
+    assert after["my_rack"] == rack and after["version"] == version and after["staged"] == []

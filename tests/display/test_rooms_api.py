@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import queue
+import random
 import threading
 
 import pytest
@@ -58,10 +59,12 @@ def wait_my_turn(client, code, token, timeout_s=10.0) -> dict:
 
 
 def test_open_list_join_start_play_close(client, hall_room):
+    lobby = hall_room.app.extensions["loto_rooms"].lobby
+    assert type(lobby.rng) is random.SystemRandom                  # the hall's deals and dice (ARCHITECTURE)
     code = open_room(client, hall_room)
     ana = join(client, code, " Ana ")
     assert ana["seat"] == 0
-    listed = client.get("/api/games/rooms").get_json()
+    listed = client.get("/api/games/rooms", headers=hall_room.headers("speaker")).get_json()
     assert listed[0]["code"] == code and listed[0]["seats"][0]["name"] == "Ana"
     room = client.get(f"/api/games/rooms/{code.lower()}").get_json()
     assert room["status"] == "lobby" and room["seats"] == [{"seat": 0, "name": "Ana", "bot": False,

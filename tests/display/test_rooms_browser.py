@@ -26,6 +26,19 @@ def phone(browser):
     return ctx, page
 
 
+def seat_phones(browser, url: str, code: str, names, make=phone) -> list:
+    """One 360×640 phone per name (``make(browser)``), each joined at the table ``code``: [(context, page)…]."""
+    phones = []
+    for name in names:
+        ctx, page = make(browser)
+        page.goto(f"{url}/j/{code}")
+        page.fill("#join-name", name)
+        page.press("#join-name", "Enter")
+        expect(page.locator(".rp-seats li.me")).to_have_text(name)
+        phones.append((ctx, page))
+    return phones
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"rooms-{name}.png"), animations="disabled")

@@ -119,7 +119,7 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
         desk.fill("#td-entry-ew", "0")
         desk.fill("#td-entry-hand", "1")
         desk.click("#td-entry button[type=submit]")
-        expect(desk.locator("#td-msg")).to_contain_text("nombre entier de -39 à 24")
+        expect(desk.locator("#td-msg")).to_contain_text("nombre entier de -999 à 24")
         desk.click("#td-entry-cancel")
         for table in range(3, 7):
             for number in range(1, 9):

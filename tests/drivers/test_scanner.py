@@ -15,7 +15,7 @@ from hall.config import ScannerSection, parse_config
 
 from .conftest import Watch
 
-SHIFTED = {"_": "KEY_MINUS"}
+SHIFTED = {"_": "KEY_MINUS", "+": "KEY_EQUAL", "@": "KEY_2", "(": "KEY_9", ")": "KEY_0"}
 
 
 def typed(text: str, start: float = 50.0, gap: float = 0.004, end: str = "KEY_ENTER") -> list[evdev.InputEvent]:
@@ -30,7 +30,7 @@ def typed(text: str, start: float = 50.0, gap: float = 0.004, end: str = "KEY_EN
 
     for ch in text:
         shift = ch.isupper() or ch in SHIFTED
-        name = SHIFTED.get(ch) or {"-": "KEY_MINUS", " ": "KEY_SPACE"}.get(ch) or f"KEY_{ch.upper()}"
+        name = SHIFTED.get(ch) or {"-": "KEY_MINUS", " ": "KEY_SPACE", "=": "KEY_EQUAL"}.get(ch) or f"KEY_{ch.upper()}"
         if shift:
             key(ecodes.KEY_LEFTSHIFT, 1)
         key(ecodes.ecodes[name], 1)
@@ -132,3 +132,38 @@ def test_a_virtual_scanner_through_the_kernel(make_hall, book, fast_backoff):
             watch.next(lambda n, p: n == "event" and p.type == "claim:checked" and p.card_id == card_id)
         finally:
             reader.stop()
+
+
+NOT_IDS = ("-1-1", "1-1", "=1+2", "a--b", "@SUM(A1)", "A" * 40)
+
+
+def test_a_scanned_text_that_cannot_be_a_carton_is_refused_and_not_journalled(make_hall, book):
+    """Issue 22: a scanned barcode skipped the card-ID gate the API applies, and was journalled."""
+    hall = make_hall(cards=book)
+    hall.start_partie(role="speaker")
+    watch = Watch(hall)
+    before = len(list(hall.records()))
+    for text in NOT_IDS:
+        [scan] = ScanDecoder().feed_all(typed(text))
+        assert scan == Scan(text) and apply_scan(hall, scan) is None
+        _, notice = watch.next(lambda n, p: n == "scanner:refused")
+        assert notice["code"] == "bad_card_id" and notice["raw"] == text
+    assert len(list(hall.records())) == before                  # nothing of it reached the journal
+
+
+def test_the_scanner_accepts_exactly_what_the_api_accepts(tmp_path, book):
+    """One gate for every claim: the same texts refused (``bad_card_id``) or checked by the API and the scanner."""
+    from tests.display.conftest import make_room
+    (tmp_path / "web").mkdir()
+    room = make_room(tmp_path / "web")
+    client = room.app.test_client()
+    room.hall.start_partie(role="speaker")
+    card_id = next(iter(book))
+    texts = NOT_IDS + (card_id, card_id.lower().replace("-", ""), "Z-999999", "12", "table-7")
+    for text in texts:
+        answer = client.post("/api/claims", json={"card_id": text}, headers=room.headers("controller"))
+        by_api = answer.get_json().get("error") != "bad_card_id"
+        by_scanner = apply_scan(room.hall, ScanDecoder().feed_all(typed(text))[0]) is not None
+        assert by_api == by_scanner, (text, answer.get_json())
+    room.app.extensions["loto_rooms"].stop()
+    room.hall.journal.close()

@@ -6,7 +6,7 @@ import zxingcpp
 
 from display import views
 from drivers.printer import EscposDevice, PrinterAway, PrintQueue, printer_target, start_printing
-from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text, render_ticket
+from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text, escpos_commands, render_ticket
 from drivers.voucher_layout import VoucherView, printable, render_voucher
 from hall.cards import display_card_id
 from hall.config import parse_config
@@ -257,3 +257,47 @@ def test_the_speaker_sees_the_printer_state_before_any_voucher(make_hall, sink):
         queue.stop()
     assert notice["detail"] == "Papier presque épuisé : préparez un rouleau neuf."
     assert len(sink.wait_for_connections(1)) == 1 and sink.jobs == []     # a status probe prints nothing
+
+
+DRAWER_PULSE = b"\x1bp"       # ESC p m t1 t2: the printer opens the cash drawer
+
+
+def test_control_bytes_in_a_label_never_reach_the_printer(make_hall, sink):
+    """Issue 22: a lot label holding ``ESC p`` printed a cash-drawer pulse. Whatever door a label came through
+    (a journal written before the API refused them, the config), the bytes sent hold no control character of
+    it: the words print, the commands do not."""
+    from hall.events import LotSpec
+    hall = make_hall(TIE_CARDS)
+    rec = Recorder(hall)
+    hall.start_partie(lots=[LotSpec("quine", "Jambon\x1bp\x00\x19\xfa fumé\x1b@\x1dV\x00\x9b2J\x07")],
+                      consolation="Cidre\x1bp\x01\x19\xfa\r\nbrut\x85", role="speaker")
+    for n in (1, 12, 23, 34, 5, 16, 27, 38, 45):
+        hall.draw(n, role="speaker")
+    for card_id in (X_ID, Y_ID):
+        assert views.verdict(hall.check_claim(card_id, role="controller"))["verdict"] == "valid"
+    hall.award(role="speaker")
+    queue = run_queue(hall, sink.url)
+    try:
+        rec.wait_printed(2)
+    finally:
+        queue.stop()
+    jobs = sink.wait_for_jobs(2)
+    for job in jobs:
+        commands = escpos_commands(job)
+        assert DRAWER_PULSE not in commands
+        assert commands.count(b"\x1b@") == 1 and commands.count(b"\x1dV") == 1     # one reset, then one cut at the end
+        assert all(ch == "\n" or ch.isprintable() for ch in decode_text(job))  # no BEL, NUL, CR… among the words
+    winner, consolation = (decode_text(job) for job in jobs)
+    assert "Lot    : Quine - Jambonpú fumé@V2J\n" in winner          # a command's letters are only letters now
+    assert "À remettre : Cidrepúbrut\n" in consolation
+
+
+def test_every_text_of_a_ticket_is_stripped_of_control_characters():
+    from drivers.voucher_layout import render_test_ticket
+    assert printable("A\x1bpB\x00\x7f\x9bC\tD\nE") == "ApBCDE"
+    view = VoucherView("Salle\x1bp\x00\x19\xfa", "00001-ABCD\x1bp", 1, 1, "quine\x1bp", "Lot\x1bp", "A-00001\x1bp",
+                       consolation=True, prize="Cidre\x1bp", issued_at="14/11/2026\x1bp", duplicate=True,
+                       printed_at="15/11\x1bp")
+    for data in (render_voucher(view), render_test_ticket("Salle\x1bp\x00\x19\xfa", "21:34\x1bp")):
+        assert DRAWER_PULSE not in escpos_commands(data)
+        assert all(ch == "\n" or ch.isprintable() for ch in decode_text(data))

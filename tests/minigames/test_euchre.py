@@ -241,6 +241,43 @@ def test_E18_hesitation_is_a_penalty_or_a_redeal_at_the_officials_choice():
     assert state.phase == "deal" and state.scores == (-5, 0)
 
 
+def test_E18a_the_hesitation_redeal_is_offered_in_every_phase_of_a_hand():
+    """Rule 6 applies "once the game has begun" (issue 22: the redeal was offered in the bidding only); a card
+    exposed in the deal (rule 11) is a redeal of the bidding alone."""
+    bidding = dealt()
+    declaring = run(dealt(), ("call", 2), PASS, PASS, PASS)
+    giving = run(declaring, ("declare", "H", ("JD", "QH")))
+    playing = run(dealt(), PASS, PASS, PASS, ("bid", 5, "H"), ("play", "JH"), ("play", "QH"))
+    for state, phase in ((bidding, "bid"), (declaring, "declare"), (giving, "give"), (playing, "play")):
+        assert state.phase == phase
+        seat = to_move(state)[0]
+        assert ("redeal", "hesitation") in GAME.officials(state) and is_legal(state, seat, ("redeal", "hesitation"))
+        assert (("redeal", "exposed_card") in GAME.officials(state)) == (phase == "bid")
+        redealt = apply(state, seat, ("redeal", "hesitation"))
+        assert redealt.phase == "deal" and redealt.dealer == state.dealer and redealt.hands_played == 0
+        assert redealt.scores == state.scores and redealt.tricks == (0, 0) and redealt.played == ()
+        assert redealt.history == () and redealt.redeals == 1
+        again = apply(redealt, CHANCE, deck_for(STANDARD, redealt.dealer))
+        assert again.phase == "bid" and sorted(c for h in again.hands for c in h) == sorted(DECK)
+
+
+@pytest.mark.parametrize("move", [("declare", "H", ("XX", "ZZ")), ("declare", "H", ("JD", "??")),
+                                  ("declare", "H", ("JD", 7)), ("declare", "H", (None,)), ("declare", "H", "JD"),
+                                  ("declare", "H", (("JD",), "QH")), ("give", ("J", "")), ("give", ({}, "QH")),
+                                  ["give", ["AS", 3.5]], ("bid", 2.0, "S"), ("penalty", True, "hesitation"),
+                                  ("renege", 1.0), ("play", "XX")])
+def test_unknown_cards_and_look_alike_numbers_are_refused_never_raised(move):
+    """Issue 22: ``is_legal`` raised on an unknown card in a declare or give move (sorting it by suit)."""
+    declaring = run(dealt(), ("call", 2), PASS, PASS, PASS)
+    giving = run(declaring, ("declare", "H", ("JD", "QH")))
+    for state in (dealt(), declaring, giving):
+        assert is_legal(state, to_move(state)[0], move) is False
+    with pytest.raises(Rejected, match="^illegal_move"):
+        match = Match(GAME, 4)
+        match.state = declaring
+        match.play(to_move(declaring)[0], move)
+
+
 def test_E19_a_defender_renege_gives_the_bidders_their_bid_and_costs_the_defenders_five():
     state = run(dealt(), PASS, PASS, PASS, ("bid", 5, "H"))
     state = run(state, ("play", "JH"), ("play", "QH"))

@@ -79,7 +79,7 @@ def test_E25_an_odd_count_seats_the_floater_whose_results_are_not_ranked():
     ({"table": 1, "hand": 2, "ns": 5, "ew": 3}, "hand_out_of_order"),
     ({"table": 1, "hand": 9, "ns": 5, "ew": 3}, "bad_number"),
     ({"table": 1, "hand": 1, "ns": 25, "ew": 3}, "bad_number"),
-    ({"table": 1, "hand": 1, "ns": -40, "ew": 3}, "bad_number"),
+    ({"table": 1, "hand": 1, "ns": -1000, "ew": 3}, "bad_number"),
     ({"table": 1, "hand": 1, "ns": 2.5, "ew": 3}, "bad_number"),
     ({"table": 1, "hand": 1, "ns": True, "ew": 3}, "bad_number"),
     ({"table": "1", "hand": 1, "ns": 5, "ew": 3}, "bad_number"),
@@ -90,6 +90,36 @@ def test_a_bad_hand_is_refused_with_a_code_and_changes_nothing(data, code):
     before = summary(day)
     refused(day, "hand", data, code)
     assert summary(day) == before
+
+
+def test_T1_a_hand_the_engine_plays_is_never_refused_by_the_sheet():
+    """Issue 22: the sheet's floor of −39 refused reachable hands (penalties have no limit). A failed moonshot,
+    five 5-point penalties and a renege, played through the Bid Euchre engine with the referee's actions, is
+    −54 for N–S: the captain enters it; only a typing mistake beyond −999 is refused."""
+    from hall.minigames.base import CHANCE
+    from hall.minigames.euchre.cards import DECK
+    from hall.minigames.euchre.rules import apply
+    from hall.minigames.euchre.rules import to_move as euchre_to_move
+    from hall.minigames.euchre.state import EuchreOptions
+    from hall.minigames.registry import get_game
+    game = get_game("euchre")
+    state = apply(game.setup(4, EuchreOptions()), CHANCE, tuple(DECK))
+    state = apply(state, 1, ("pass",))
+    state = apply(state, 2, ("moon",))                     # N–S (seats 0 and 2) go for all eight tricks alone
+    for move in [("pass",), ("pass",)] + [("penalty", 0, "out_of_turn")] * 5:
+        assert game.is_legal(state, euchre_to_move(state)[0], move)
+        state = apply(state, euchre_to_move(state)[0], move)
+    while state.phase != "play":
+        seat = euchre_to_move(state)[0]
+        state = apply(state, seat, game.legal_moves(state, seat)[0])
+    state = apply(state, euchre_to_move(state)[0], ("renege", 2))
+    assert state.history[-1].points == (-24 - 5, 0) and state.scores == (-54, 0)
+    day = day_with(4)
+    day = apply_event(day, "hand", {"table": 1, "hand": 1, "ns": state.scores[0], "ew": state.scores[1]})
+    assert summary(day)["tables"][0]["totals"] == [-54, 0]
+    day = apply_event(day, "hand", {"table": 1, "hand": 1, "ns": -999, "ew": 24})
+    refused(day, "hand", {"table": 1, "hand": 1, "ns": -1000, "ew": 0}, "bad_number")
+    refused(day, "hand", {"table": 1, "hand": 1, "ns": 0, "ew": 25}, "bad_number")
 
 
 def test_a_hand_can_be_corrected_and_the_game_moves_on_only_when_every_table_is_done():

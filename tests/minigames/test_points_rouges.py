@@ -134,14 +134,31 @@ def test_P7_several_pieces_only_to_complete_a_board_and_the_completer_takes_ever
     assert to_move(after) == (CHANCE,) and chance(after, __import__("random").Random(1))[0] == "board"
 
 
-def test_P7_a_figure_begun_may_be_taken_back_a_few_times_then_a_single_piece_is_placed():
-    state = table(covered={"N": (0, 2)})
+def test_P7b_after_three_take_backs_any_completion_the_seed_allows_is_still_open():
+    """The take-back limit never refuses a completion (issue 22): after three take-backs a figure may still be
+    begun, but only with pieces after which it can be finished, and it can no longer be taken back."""
+    state = table(covered={"N": (0, 2)}, jokers=(0, 1))
+    assert any(m[0] == "add" and m[1] == "K" for m in legal_moves(state, 0))    # K cannot be finished with this rack
     for _ in range(3):
         begun = apply(state, 0, add("N", ("S01", (10, 12))))
         state = apply(begun, 0, ("take_back",))
         assert state.staged == () and state.racks == begun.racks and to_move(state) == (0,)
-    assert not any(m[0] == "add" for m in legal_moves(state, 0))           # MAX_TAKE_BACKS reached
-    assert not is_legal(state, 0, add("N", ("S01", (10, 12))))
+    listed = legal_moves(state, 0)
+    assert add("N", ("S01", (10, 12))) in listed and add("N", ("S01", (10, 20))) in listed
+    assert not any(m[0] == "add" and m[1] == "K" for m in listed)               # begun, it would be a dead end
+    assert not is_legal(state, 0, add("K", ("S06", (0, 1, 2))))
+    begun = apply(state, 0, add("N", ("S01", (10, 20))))
+    listed = legal_moves(begun, 0)
+    assert ("take_back",) not in listed and not is_legal(begun, 0, ("take_back",))
+    assert listed == [add("N", ("S01", (12, 22)))]                              # the one piece that finishes it
+    after = apply(begun, 0, listed[0])
+    assert after.won == (6, 0) and after.take_backs == 0 and after.turn == 1
+
+
+def test_P7b_a_single_piece_may_still_be_placed_after_the_take_backs():
+    state = table(covered={"N": (0, 2)})
+    for _ in range(3):
+        state = apply(apply(state, 0, add("N", ("S01", (10, 12)))), 0, ("take_back",))
     after = apply(state, 0, place("N", ("S01", (10, 12))))
     assert after.take_backs == 0 and after.turn == 1
 
@@ -152,11 +169,19 @@ def test_P7_a_piece_that_completes_a_board_alone_is_a_place_not_an_add():
     assert add("N", ("S01", (20, 22))) not in legal_moves(state, 0)
 
 
-def test_P7_the_view_shows_the_figure_begun_to_everyone():
-    begun = apply(table(covered={"N": (0, 2)}), 0, add("N", ("S01", (10, 12))))
-    for seat in (None, 0, 1):
-        view = view_of(begun, seat)
-        assert view["staged"] == [["S01", [10, 12]]] and view["staged_on"] == "N"
+def test_P7c_a_figure_begun_is_seen_by_the_mover_alone_and_its_pieces_go_back_unseen():
+    """The seed shows a piece when it is played: until the figure completes the board, the pieces laid are the
+    mover's own (issue 22: they were shown to every seat and the projector, then went back into the rack)."""
+    state = table(covered={"N": (0, 2)})
+    begun = apply(state, 0, add("N", ("S01", (10, 12))))
+    mine = view_of(begun, 0)
+    assert mine["staged"] == [["S01", [10, 12]]] and mine["staged_on"] == "N" and mine["take_backs_left"] == 3
+    for seat in (None, 1):
+        seen = view_of(begun, seat)
+        assert not {"staged", "staged_on", "take_backs_left"} & set(seen)
+        assert seen == view_of(state, seat)                  # nothing tells the hall what was laid, nor where
+    back = apply(begun, 0, ("take_back",))
+    assert view_of(back, 1) == view_of(state, 1) and view_of(back, None) == view_of(state, None)
 
 
 def test_P7_an_untouched_board_may_be_completed_in_one_turn():

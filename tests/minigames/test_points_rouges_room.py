@@ -125,7 +125,9 @@ def test_no_view_holds_another_rack_nor_the_pile_order(seed, players, steps):
     for seat in range(players):
         view = room.seat_view(seat)
         own = set(view) - set(public)
-        assert own <= {"seat", "my_rack", "name", "away", "version", "legal"}
+        mine = {"staged", "staged_on", "take_backs_left"}        # a figure begun: the mover's alone (P7c)
+        assert own <= {"seat", "my_rack", "name", "away", "version", "legal"} | mine
+        assert not mine & own or (seat == state.turn and players > 1 and state.phase == "play")
         assert all(view[key] == public[key] for key in public)     # the rest is the public table, no more
         assert view["my_rack"] == list(state.racks[seat])
         others = Counter(p for s, r in enumerate(state.racks) if s != seat for p in r)
@@ -223,3 +225,28 @@ def test_the_hint_gives_up_within_its_budget():
     assert bounded_cover(whole, rack, 0, max_nodes=5) == (None, None)
     assert bounded_cover(whole, rack, 0)[0] is True
     assert bounded_cover(BOARD_MASKS["N"], Counter(), 0) == (False, None)
+
+
+def test_a_phone_back_after_its_takeover_does_not_wind_the_turn_s_clock_back():
+    """One clock a turn (issue 22): a phone that lays pieces until its clock runs out, then comes back (a move of
+    its own, or its page asking for its seat), is still played out by the bot one bot delay later."""
+    lobby = Lobby(LobbySettings(bot_delay_s=1.5, takeover_s=30.0), rng=random.Random(3))
+    code = lobby.open("points-rouges", {"players": 2}).code
+    tokens = [lobby.join(code, name)[2] for name in ("Ana", "Bob")]
+    room = lobby.start(code, now=100.0)
+    mover = room.to_move()[0]
+
+    def lay(now: float, kind: str) -> None:
+        move = next(m for m in room.legal(mover) if m[0] == kind)
+        lobby.play(code, tokens[mover], move, room.match.version, now=now)
+
+    for now, kind in ((110.0, "add"), (120.0, "take_back"), (129.0, "add")):
+        lay(now, kind)
+        assert dict(lobby.due(now))[code] == 130.0
+    assert not lobby.step(code, 130.0) and room.seats[mover].away       # taken over, the bot waits its delay
+    lay(130.5, "add" if any(m[0] == "add" for m in room.legal(mover)) else "take_back")   # the phone is back
+    assert not room.seats[mover].away and dict(lobby.due(130.5))[code] == 131.5
+    lobby.touch(room, mover)
+    while room.to_move() == (mover,):                                   # the bot plays the turn out at once
+        assert lobby.step(code, 131.5)
+    assert room.last_by == "bot" and room.seats[mover].away

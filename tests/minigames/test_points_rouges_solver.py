@@ -22,6 +22,7 @@ from hall.minigames.points_rouges.pieces import (
 from hall.minigames.points_rouges.solver import (
     board_completable,
     count_covers,
+    coverable,
     first_cover,
     hint,
     solve,
@@ -133,3 +134,10 @@ def test_hint_and_solve_agree_with_a_brute_force_oracle(points, rack, jokers):
     assert used[JOKER] == fewest  # the hint spends as few jokers as any completion needs
     assert all(used[sid] <= rack[sid] for sid in used if sid != JOKER)
     assert validate_completion(points, list(found))  # right shapes, no overlap, every point covered
+
+
+@settings(max_examples=400, deadline=None)
+@given(some_points, some_racks, st.integers(0, 6))
+def test_coverable_agrees_with_the_brute_force_oracle(points, rack, jokers):
+    """The existence check behind the figures that can no longer be taken back (P7b)."""
+    assert coverable(points, rack, jokers) == bool(_oracle_covers(points, rack, jokers))

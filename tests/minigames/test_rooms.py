@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from hall.minigames.base import Refused
 from hall.minigames.registry import get_game
-from hall.minigames.room import CODE_LETTERS, Lobby, LobbySettings, clean_name, move_key
+from hall.minigames.room import Lobby, LobbySettings
 from hall.minigames.room_store import RoomStore, open_lobby
+from hall.minigames.table import CODE_LETTERS, clean_name, move_key
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 
@@ -173,14 +174,18 @@ def test_the_journal_gets_each_change_before_it_is_seen():
     assert (room.match.version, room.match.state, len(room.match.log)) == before
 
 
-@pytest.mark.parametrize("game", ["lobo77", "linotte"])
+@pytest.mark.parametrize("game", ["lobo77", "linotte", "euchre", "points-rouges"])
 def test_replaying_the_store_gives_the_same_rooms(tmp_path, game):
+    """The hall deals, rolls and shuffles from ``secrets.SystemRandom`` (ARCHITECTURE; issue 22: the rooms used
+    ``random.Random``), a generator nobody can seed or rewind: every outcome is a journalled move, and the replay
+    gives the same rooms."""
     lobby, store = open_lobby(tmp_path, FAST)
+    assert type(lobby.rng) is random.SystemRandom
     code = lobby.open(game).code
     _, _, token = lobby.join(code, "Ana")
-    lobby.start(code)
-    room = lobby.get(code)
-    for _ in range(40):
+    room = lobby.start(code)
+    assert room.match._rng is lobby.rng
+    for _ in range(60):
         if room.status != "playing":
             break
         if 0 in room.to_move():

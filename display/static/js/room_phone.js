@@ -30,14 +30,20 @@
   function say(text) { $("msg").textContent = text || ""; }
 
   const live = Room.watch(code, () => (mine ? mine.token : null), onGame, (err) => {
-    if (err.error === "bad_token") { save(null); live.reset(); }
+    if (err.error === "bad_token" || err.error === "seat_removed") {   // the seat is gone: follow as audience
+      save(null); view = null; live.reset();
+      if (err.error === "seat_removed") say(err.message);
+    }
     else say(err.message);
   });
 
   function onGame(ev) {
     room = ev.room;
     window.roomVersion = ev.version;     // for tests and benchmarks
-    if (ev.seat_view) view = ev.seat_view;
+    if (ev.seat_view) {
+      view = ev.seat_view;
+      if (mine && mine.seat !== view.seat) save({...mine, seat: view.seat});   // a seat before ours was freed
+    }
     else if (mine && room.status === "lobby" && !room.seats[mine.seat]) {
       // a lobby event older than our join (they all carry version 0) may arrive after the join's answer:
       // the server, not that event, says whether our seat is gone

@@ -53,7 +53,20 @@
     const open = rooms.filter((r) => r.status !== "closed");
     if (!open.length) list.append(el("li", {class: "empty"}, t("no_rooms")));
     for (const r of open) {
-      const names = r.seats.map((s) => s.name + (s.bot ? " (" + t("bot") + ")" : "")).join(", ");
+      const names = el("div", {class: "room-names"});
+      r.seats.forEach((s, i) => {
+        if (i) names.append(", ");
+        names.append(s.name + (s.bot ? " (" + t("bot") + ")" : ""));
+        if (r.status === "lobby" && !s.bot) {     // a squatted seat, a name typed twice: freed before the start
+          names.append(" ", el("button", {type: "button", class: "seat-remove", "data-remove": r.code + ":" + s.seat,
+            "aria-label": t("remove_seat", {name: s.name}), title: t("remove_seat", {name: s.name}), onclick: () => {
+              if (confirm(t("confirm_remove", {name: s.name, code: r.code}))) {
+                act("POST", `/api/games/rooms/${r.code}/remove`, {seat: s.seat, name: s.name});
+              }
+            }}, "×"));
+        }
+      });
+      if (!r.seats.length) names.append("—");
       const buttons = el("div", {class: "row-buttons"});
       if (r.status === "lobby") buttons.append(el("button", {type: "button", class: "ok", "data-start": r.code,
         onclick: () => act("POST", `/api/games/rooms/${r.code}/start`)}, t("start")));
@@ -64,7 +77,7 @@
       buttons.append(el("button", {type: "button", class: "danger", "data-close": r.code, onclick: () => {
         if (confirm(t("confirm_close", {code: r.code}))) act("POST", `/api/games/rooms/${r.code}/close`); }}, t("close")));
       list.append(el("li", {class: "room-row" + (screen.code === r.code ? " on" : "")},
-        el("b", {}, r.code), " · ", t(r.game), " · ", t(r.status), el("div", {class: "room-names"}, names || "—"), buttons));
+        el("b", {}, r.code), " · ", t(r.game), " · ", t(r.status), names, buttons));
     }
   }
 

@@ -25,6 +25,9 @@ from hall.minigames.euchre.state import (
 
 PENALTY_REASONS = ("out_of_turn", "exposed_card", "hesitation")  # E18
 REDEAL_REASONS = ("exposed_card", "hesitation")  # E1, E18
+# When each redeal may be ordered: a card exposed *during the deal* (rule 11, E1) right after it, in the
+# bidding; a player who hesitates (rule 6) "once the game has begun", so at any point of the hand (E18a).
+REDEAL_PHASES = {"exposed_card": ("bid",), "hesitation": ("bid", "declare", "give", "play")}
 OFFICIAL_KINDS = ("penalty", "redeal", "bid_out_of_turn", "insufficient_bid", "renege", "time")
 
 
@@ -38,9 +41,9 @@ def official_moves(state: EuchreState) -> list[tuple]:
     if state.phase in ("deal", "over"):
         return []
     moves: list[tuple] = [("penalty", team, reason) for team in (0, 1) for reason in PENALTY_REASONS]
+    moves += [("redeal", reason) for reason in REDEAL_REASONS]
     if state.phase == "bid":
         denoms = (None,) + state.options.denominations()
-        moves += [("redeal", reason) for reason in REDEAL_REASONS]
         moves += [("bid_out_of_turn", seat, denom) for seat in range(PLAYERS) for denom in denoms]
         moves += [("insufficient_bid", state.turn, denom) for denom in denoms]
     if state.phase == "play":
@@ -55,13 +58,13 @@ def official_is_legal(state: EuchreState, move: tuple) -> bool:
     if state.phase in ("deal", "over"):
         return False
     if kind == "penalty":
-        return len(args) == 2 and args[0] in (0, 1) and args[1] in PENALTY_REASONS
+        return len(args) == 2 and _int_in(args[0], (0, 1)) and args[1] in PENALTY_REASONS
     if kind == "redeal":
-        return state.phase == "bid" and len(args) == 1 and args[0] in REDEAL_REASONS
+        return len(args) == 1 and args[0] in REDEAL_REASONS and state.phase in REDEAL_PHASES[args[0]]
     if kind == "time":
         return not args and not state.time_called
     if kind in ("bid_out_of_turn", "insufficient_bid"):
-        if state.phase != "bid" or len(args) != 2 or args[0] not in range(PLAYERS):
+        if state.phase != "bid" or len(args) != 2 or not _int_in(args[0], range(PLAYERS)):
             return False
         offender, denom = args
         if denom is not None and denom not in state.options.denominations():
@@ -72,9 +75,14 @@ def official_is_legal(state: EuchreState, move: tuple) -> bool:
             return offender == state.turn and denom is not None
         return offender != state.turn and offender not in state.forfeited
     if kind == "renege":
-        return (state.phase == "play" and len(args) == 1 and args[0] in range(PLAYERS)
+        return (state.phase == "play" and len(args) == 1 and _int_in(args[0], range(PLAYERS))
                 and args[0] != sitting_out(state))
     return False
+
+
+def _int_in(value: object, allowed: range | tuple[int, ...]) -> bool:
+    """Whether ``value`` is a plain ``int`` among ``allowed`` (``True`` and ``1.0`` are not seat 1)."""
+    return type(value) is int and value in allowed
 
 
 def apply_official(state: EuchreState, move: tuple) -> EuchreState:

@@ -42,6 +42,7 @@ from hall.minigames.euchre.state import (
 __all__ = ["RULES", "EuchreOptions", "EuchreState"]
 
 _CALL_MOVES = {CALL2: ("call", 2), CALL1: ("call", 1), MOON: ("moon",)}
+_CARDS = frozenset(DECK)
 
 
 def setup(players: int, options: EuchreOptions | None = None) -> EuchreState:
@@ -107,24 +108,36 @@ def legal_moves(state: EuchreState, seat: int) -> list[tuple]:
 
 
 def normalise(move: Move) -> Move:
-    """Return ``move`` with JSON lists turned back into tuples, so it compares equal to the listed moves."""
+    """Return ``move`` with JSON lists turned back into tuples, so it compares equal to the listed moves.
+
+    Never raises: cards given or discarded are put in hand order only when every one is a card of the deck
+    (anything else stays as sent, and matches no listed move)."""
     if isinstance(move, list):
         move = tuple(move)
     if isinstance(move, tuple):
         move = tuple(normalise(m) for m in move)
-        if len(move) >= 2 and move[0] in ("declare", "give") and isinstance(move[-1], tuple):
-            move = move[:-1] + (sort_hand(move[-1]),)  # the cards given or discarded form a set
+        cards = move[-1] if len(move) >= 2 and move[0] in ("declare", "give") else None
+        if isinstance(cards, tuple) and all(isinstance(c, str) and c in _CARDS for c in cards):
+            move = move[:-1] + (sort_hand(cards),)  # the cards given or discarded form a set
     return move
 
 
 def is_legal(state: EuchreState, seat: int, move: Move) -> bool:
     """Return whether ``seat`` may make ``move`` now (a player move, or an official's action)."""
     move = normalise(move)
-    if not isinstance(move, tuple) or seat not in to_move(state) or seat == CHANCE:
+    if not isinstance(move, tuple) or not _plain(move) or seat not in to_move(state) or seat == CHANCE:
         return False
     if is_official(move):
         return official_is_legal(state, move)
     return move in legal_moves(state, seat)
+
+
+def _plain(move: object) -> bool:
+    """Whether ``move`` is made only of what a move of this game holds: tuples, texts, ``None`` and plain ints
+    (``2.0`` and ``True`` compare equal to ``2`` and ``1`` but are no bid and no seat)."""
+    if isinstance(move, tuple):
+        return all(_plain(part) for part in move)
+    return move is None or type(move) in (str, int)
 
 
 def chance(state: EuchreState, rng: random.Random) -> tuple[str, ...]:

@@ -171,14 +171,16 @@ def close_hand(state: EuchreState, points: tuple[int, int], note: str = "") -> E
 
 
 def redeal(state: EuchreState) -> EuchreState:
-    """Return the state where the same dealer deals again; the hand does not count (E1, E12, E18).
+    """Return the state where the same dealer deals again; the hand does not count, tricks already taken
+    included (E1, E12, E18).
 
     Once time is called no new hand starts (E21), and a redeal would be one: the hand is dropped and the
     game is over on the score so far.
     """
     over = state.time_called
     return replace(state, phase="over" if over else "deal", hands=((), (), (), ()), bids=(), barred=(),
-                   forfeited=(), contract=None, discards=(), trick=(), redeals=state.redeals + 1)
+                   forfeited=(), contract=None, discards=(), trick=(), played=(), tricks=(0, 0),
+                   redeals=state.redeals + 1)
 
 
 def record_bid(state: EuchreState, seat: int, move: tuple) -> EuchreState:

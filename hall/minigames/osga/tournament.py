@@ -42,9 +42,11 @@ from hall.minigames.osga.standings import Standing, Team, playoffs_needed
 HANDS_PER_GAME = 8  # seed C.1: a game is 8 hands
 MAX_TEAMS = 80  # 40 tables: twice the seed's 20 regulation tables
 MAX_NAME = 40
-# One hand can give at most a moonshot (+24); at worst a failed moonshot (−24), a renege (−5) and two more
-# 5-point penalties (rules 6, 13): −39. Anything outside is a typing mistake.
-HAND_MIN, HAND_MAX = -39, 24
+# A hand's points (docs/osga.md T1). The top is a true bound: a made moonshot, +24 (penalties only take away).
+# There is no true bottom: a failed moonshot (−24) with its renege (−5) can take any number of 5-point penalties
+# (rules 6, 13, one per fault). −999 is the sheet's three-digit cell, 195 penalties in one hand: no 20-minute
+# game (C.1) holds that many, so it refuses only a typing mistake, never a hand that was played.
+HAND_MIN, HAND_MAX = -999, 24
 CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read aloud and typed on a phone
 CODE_LENGTH = 5
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from hall.minigames.points_rouges.pieces import BOARD_VALUES, JOKER, PLACEMENTS, SHAPES, points_of
 from hall.minigames.points_rouges.solver import Cover, cover_cells, first_cover
-from hall.minigames.points_rouges.state import MAX_TAKE_BACKS, PRState, board_on_table, staged_mask, unstaged
+from hall.minigames.points_rouges.state import PRState, board_on_table, staged_mask, unstaged
 
 JOKER_COST = 2.5  # tokens a joker is worth kept for a bigger board later (seed: "18 ou 16 points plutôt que 6")
 MIN_JOKER_GAIN = 1.0
@@ -124,13 +124,11 @@ def _table_move(state: PRState, seat: int, rng: random.Random) -> tuple:
     rack = Counter(state.racks[seat])
     jokers = state.jokers[seat]
     completion = _best_completion(state, seat, rack, jokers)
-    if completion is not None and (len(completion[1][2]) == 1 or state.take_backs < MAX_TAKE_BACKS):
+    if completion is not None:
         return completion[1]
     move = _safest_placement(state, seat, sorted(rack), rng)
     if move is None and jokers:  # P9: stuck with a joker, so a joker must be played: better in a completion
         completion = _best_completion(state, seat, rack, jokers, free_jokers=1)
-        if completion is not None and len(completion[1][2]) > 1 and state.take_backs >= MAX_TAKE_BACKS:
-            completion = None
         move = completion[1] if completion else _safest_placement(state, seat, [JOKER], rng)
     if move is not None:
         return move

@@ -2,7 +2,8 @@
 
 Moves: ``("place", board, ((shape, cells),))`` — one piece; several pieces that complete a board (P7) are laid
 one at a time, ``("add", board, (shape, cells))``, the figure completed by the last one (until then the pieces
-stay the player's: ``("take_back",)`` returns them, at most ``MAX_TAKE_BACKS`` times a turn); the solitaire's
+stay the player's, seen by the player alone: ``("take_back",)`` returns them, at most ``MAX_TAKE_BACKS`` times a
+turn, after which a figure begun is finished); the solitaire's
 figure is played at once, ``("place", board, ((shape, cells), ...))`` (P11); a joker is ``("J", (point,))``; ``("swap", shape)`` and ``("pass",)`` for a stuck player without jokers (P9);
 ``("choose", board)`` opens a solitaire. Chance moves: ``("board", letter)`` and ``("piece", seat, piece)``.
 """
@@ -12,6 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from hall.minigames.base import CHANCE, Game, Move, Outcome
 from hall.minigames.points_rouges.pieces import (
@@ -26,7 +28,7 @@ from hall.minigames.points_rouges.pieces import (
     mask_of,
     points_of,
 )
-from hall.minigames.points_rouges.solver import cover_cells, solve
+from hall.minigames.points_rouges.solver import cover_cells, coverable, solve
 from hall.minigames.points_rouges.state import (
     JOKERS_DEALT,
     MAX_TAKE_BACKS,
@@ -171,10 +173,14 @@ def figure_moves(state: PRState, seat: int) -> list[tuple]:
 
     With nothing laid yet, any board and any placement that does not complete it alone (that one is a plain
     ``place``); then only the board begun. A board with more points left than the pieces still in hand can
-    cover is not offered. Never a search: the list grows with the placements, not with the ways to cover."""
+    cover is not offered. Before the take-back limit, never a search: the list grows with the placements, not
+    with the ways to cover. Once the figures of the turn can no longer be taken back (P7b), only the pieces
+    after which the figure can still be completed are offered: the player may still complete any figure the
+    seed allows, and never reaches a dead end with nothing to play."""
     rack, jokers = unstaged(state, seat)
     laid = staged_mask(state)
     boards = [b for b in state.boards if b.letter == state.staged_on] if state.staged else list(state.boards)
+    must_finish = state.take_backs >= MAX_TAKE_BACKS
     moves = []
     for board in boards:
         free = board.remaining & ~laid
@@ -184,9 +190,30 @@ def figure_moves(state: PRState, seat: int) -> list[tuple]:
         capacity = sum(len(SHAPES[sid]) * rack[sid] for sid in rack if fits[sid]) + jokers
         if bin(free).count("1") > capacity:
             continue       # the pieces in hand that fit here cannot cover what is left of it
+        if must_finish and not _coverable(free, tuple(sorted(rack.items())), jokers):
+            continue       # no figure can be finished here: none may be begun
         for sid, masks in fits.items():
-            moves += [("add", board.letter, (sid, points_of(m))) for m in masks if state.staged or m != free]
+            for m in masks:
+                if not state.staged and m == free:
+                    continue                    # one piece that completes the board alone is a plain ``place``
+                if must_finish and not _completable(free & ~m, rack, jokers, sid):
+                    continue
+                moves.append(("add", board.letter, (sid, points_of(m))))
     return moves
+
+
+def _completable(points: int, rack: Counter, jokers: int, laid: str) -> bool:
+    """Whether ``points`` can still be covered once the piece ``laid`` has left the hand (``rack`` and ``jokers``)."""
+    if laid == JOKER:
+        return _coverable(points, tuple(sorted(rack.items())), jokers - 1)
+    return _coverable(points, tuple(sorted((rack - Counter({laid: 1})).items())), jokers)
+
+
+@lru_cache(maxsize=4096)
+def _coverable(points: int, rack: tuple[tuple[str, int], ...], jokers: int) -> bool:
+    """Whether ``points`` has an exact cover by ``rack`` (shape, copies) and ``jokers``; kept, because the
+    legal list, the check of the move played and the bot ask the same questions of one position."""
+    return coverable(points, dict(rack), jokers)
 
 
 def legal_moves(state: PRState, seat: int) -> list[tuple]:
@@ -201,10 +228,8 @@ def legal_moves(state: PRState, seat: int) -> list[tuple]:
             moves += [("swap", sid) for sid in sorted(set(state.racks[seat]))]
         return moves
     if state.staged:
-        return figure_moves(state, seat) + [("take_back",)]
-    moves = single_placements(state, seat)
-    if state.take_backs < MAX_TAKE_BACKS:
-        moves += figure_moves(state, seat)
+        return figure_moves(state, seat) + ([("take_back",)] if state.take_backs < MAX_TAKE_BACKS else [])
+    moves = single_placements(state, seat) + figure_moves(state, seat)
     if moves:
         return moves
     stuck: list[tuple] = [("pass",)]
@@ -239,17 +264,21 @@ def is_legal(state: PRState, seat: int, move: Move) -> bool:
     kind = move[0]
     if state.phase == "choose":
         return move in [("choose", b) for b in SOLITAIRE_BOARDS]
-    if kind == "take_back" or state.staged:
-        return move == ("take_back",) and bool(state.staged) or kind == "add" and move in figure_moves(state, seat)
-    if kind == "add":
-        return state.take_backs < MAX_TAKE_BACKS and move in figure_moves(state, seat)
-    if kind == "place" and len(move) == 3:
-        if not state.solitaire and len(move[2]) != 1:
-            return False       # P7 with several pieces: laid one at a time ("add"), never all at once
-        return placement_error(state, seat, move[1], move[2]) is None
-    if state.solitaire:
+    if state.solitaire:        # P11: the figure at once, or a swap; nothing is laid piece by piece
+        if kind == "place" and len(move) == 3:
+            return placement_error(state, seat, move[1], move[2]) is None
         return (kind == "swap" and len(move) == 2 and move[1] in state.racks[seat] and bool(state.pile)
                 and state.swaps < state.options.solitaire_max_swaps)
+    if state.staged:
+        if move == ("take_back",):
+            return state.take_backs < MAX_TAKE_BACKS
+        return kind == "add" and move in figure_moves(state, seat)
+    if kind == "add":
+        return move in figure_moves(state, seat)
+    if kind == "place" and len(move) == 3:
+        if len(move[2]) != 1:
+            return False       # P7 with several pieces: laid one at a time ("add"), never all at once
+        return placement_error(state, seat, move[1], move[2]) is None
     if _can_place(state, seat):
         return False  # P9: no voluntary pass, and a player with a joker must play it
     if kind == "pass":
@@ -344,19 +373,27 @@ def view(state: PRState, seat: int | None) -> dict:
         "boards_in_stack": len(state.stack), "pile": len(state.pile), "rack_sizes": [len(r) for r in state.racks],
         "jokers": list(state.jokers), "won": list(state.won), "pot": state.pot, "swaps": state.swaps,
         "completed": [list(c) for c in state.completed], "reason": state.reason,
-        "staged": [[sid, list(cells)] for sid, cells in state.staged], "staged_on": state.staged_on,
-        "take_backs_left": MAX_TAKE_BACKS - state.take_backs,
     }
     if state.phase == "choose":
         data["choices"] = list(SOLITAIRE_BOARDS)
     if seat is not None and 0 <= seat < state.players:
         data["seat"] = seat
         data["my_rack"] = list(state.racks[seat])
+        if seat == state.turn and state.phase == "play" and not state.solitaire:   # the mover's alone (P7c)
+            data["staged"] = [[sid, list(cells)] for sid, cells in state.staged]
+            data["staged_on"] = state.staged_on
+            data["take_backs_left"] = MAX_TAKE_BACKS - state.take_backs
     return data
+
+
+def turn_of(state: PRState) -> tuple:
+    """What changes when a turn ends (a placement, a swap, a pass, the board chosen): laying or taking back the
+    pieces of a figure does not, so the turn keeps one clock however long the figure takes (P7b)."""
+    return (state.turn, state.used, state.swaps, state.passes, state.phase)
 
 
 RULES = Game(
     name="points-rouges", min_players=1, max_players=4, options_type=PointsRougesOptions,
     setup=setup, to_move=to_move, legal_moves=legal_moves, apply=apply, chance=chance,
-    outcome=outcome, view=view, is_legal=is_legal,
+    outcome=outcome, view=view, is_legal=is_legal, turn_of=turn_of,
 )

@@ -14,6 +14,7 @@ from hall.minigames.points_rouges.pieces import (
     JOKER,
     PLACEMENTS,
     SHAPE_IDS,
+    SHAPES,
     mask_of,
     points_of,
     shape_of,
@@ -67,6 +68,44 @@ def solve(points: int, counts: Mapping[str, int] | None = None, jokers: int = 0)
             left[sid] += 1
 
     yield from search(points)
+
+
+def coverable(points: int, counts: Mapping[str, int], jokers: int = 0) -> bool:
+    """Whether ``points`` has an exact cover by at most ``counts[shape]`` copies and ``jokers`` jokers.
+
+    The answer of ``first_cover(...) is not None``, faster where that search is slow (a refused figure with
+    many jokers): jokers are interchangeable, so a branch puts a piece, or a joker, on its most constrained
+    point; it succeeds as soon as the jokers can take every point left, and is cut as soon as the points left
+    outnumber what the jokers and the pieces that still fit can hold.
+    """
+    left = {sid: n for sid, n in counts.items() if sid != JOKER and n > 0}
+    rows = _rows_by_point(points, left, 0)
+
+    def search(remaining: int, spare: int) -> bool:
+        need = bin(remaining).count("1")
+        if need <= spare:
+            return True
+        fitting: dict[str, int] = {}
+        best: list[tuple[str, int]] | None = None
+        best_point = 0
+        for p in points_of(remaining):
+            fits = [(sid, m) for sid, m in rows[p] if left[sid] > 0 and m & remaining == m]
+            for sid, _ in fits:
+                fitting[sid] = left[sid]
+            if best is None or len(fits) < len(best):
+                best, best_point = fits, p
+        if need > spare + sum(len(SHAPES[sid]) * n for sid, n in fitting.items()):
+            return False
+        assert best is not None   # remaining is not empty: it has a point
+        for sid, mask in best:
+            left[sid] -= 1
+            found = search(remaining & ~mask, spare)
+            left[sid] += 1
+            if found:
+                return True
+        return spare > 0 and search(remaining & ~(1 << best_point), spare - 1)
+
+    return search(points, jokers)
 
 
 def count_covers(points: int, counts: Mapping[str, int] | None = None, jokers: int = 0) -> int:

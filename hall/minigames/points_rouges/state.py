@@ -10,7 +10,7 @@ from hall.minigames.points_rouges.pieces import BOARD_MASKS, BOARD_VALUES, JOKER
 
 JOKERS_DEALT = {2: 6, 3: 4, 4: 3}  # seed: per player, by the number of players (P8)
 RACK = 5  # seed: five pieces on each rack
-MAX_TAKE_BACKS = 3  # a figure begun may be taken back this often in one turn (then: place a single piece)
+MAX_TAKE_BACKS = 3  # figures taken back in one turn; after that, a figure begun must be finished (P7b)
 SOLITAIRE_RACK = 8  # P11
 SOLITAIRE_BOARDS = tuple(b for b, v in BOARD_VALUES.items() if v in (12, 16))  # P11: a 12- or 16-point board
 TABLE_BOARDS = 3
@@ -98,10 +98,15 @@ def available_jokers(state: PRState, seat: int) -> int:
 def canonical_pieces(pieces: Iterable[Any]) -> tuple[Piece, ...] | None:
     """Return the pieces of a move as sorted ``(shape, sorted cells)`` tuples, or None when malformed."""
     try:
-        out = tuple(sorted((str(sid), tuple(sorted(int(p) for p in cells))) for sid, cells in pieces))
-    except (TypeError, ValueError, OverflowError):
+        out = []
+        for sid, cells in pieces:
+            if not isinstance(sid, str) or not isinstance(cells, (list, tuple)) or \
+                    any(type(p) is not int for p in cells):
+                return None         # "3", 3.0 and True are no point: only the listed move's own values
+            out.append((sid, tuple(sorted(cells))))
+    except (TypeError, ValueError):
         return None
-    return out or None
+    return tuple(sorted(out)) or None
 
 
 def placement_error(state: PRState, seat: int, letter: object, pieces: Any) -> str | None:

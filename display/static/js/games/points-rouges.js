@@ -2,7 +2,7 @@
    Phone: the rack drawn as dots on each piece's 3×3 lattice; tap a piece, turn it (↻), pick a board, tap a
    green point to see where the piece goes, then "Poser ici" — the button carrying the move's data-move, always
    a move copied from `legal`. Several pieces in one turn (P7) are laid one at a time ("compléter cette figure":
-   each piece an `add` move from `legal`, shown to the hall; the last one completes the board, `take_back`
+   each piece an `add` move from `legal`, seen by the mover alone; the last one completes the board, `take_back`
    returns them); the solitaire (P11) is composed on the phone and played at once, with a hint.
    Projector: the boards with their blue points and red tokens, who took which board, scores and jokers. */
 "use strict";
@@ -89,8 +89,8 @@
     const takeBack = legal.find((m) => m[0] === "take_back");
     const swaps = legal.filter((m) => m[0] === "swap");
     const pass = legal.find((m) => m[0] === "pass");
-    const staged = solitaire ? [] : (v.staged || []);
-    if (staged.length) { ui.compose = true; ui.board = v.staged_on; }  // a figure begun: its board, piece by piece
+    const staged = solitaire || !me ? [] : (me.staged || []);          // the mover's own view only (P7c)
+    if (staged.length) { ui.compose = true; ui.board = me.staged_on; }  // a figure begun: its board, piece by piece
     if (!solitaire) ui.draft = staged;
     const multi = adds.length > 0;
     const placing = places.length > 0 || adds.length > 0 || solitaire;   // a piece to lay (else: stuck)
@@ -289,6 +289,7 @@
       }
     }
     if (!ui.swap && placing) {
+      if (!solitaire && staged.length && !takeBack) say.push(t("pr_must_finish"));   // P7b: 3 take-backs used
       if (ui.sel === null) say.push(t("pr_pick_piece"));
       else if (here.size) say.push(composing ? t("pr_compose_on", {n: ui.draft.length}) : t("pr_pick_spot"));
       else say.push(playable(ui.sel) ? t("pr_no_spot") : t("pr_no_spot_any"));
@@ -408,11 +409,10 @@
     }
     for (const b of v.boards) {
       const arrive = changed && newLetters.includes(b.letter);
-      const laying = {};       // a figure being laid piece by piece (P7): the hall sees it grow
-      if (v.staged_on === b.letter) (v.staged || []).forEach(([, cells]) => cells.forEach((p) => { laying[p] = "draft"; }));
-      row.append(el("figure", {class: "pr-screen-board" + (arrive ? " arrive" : "") + (v.staged_on === b.letter ? " laying" : ""), "data-board": b.letter},
+      // a figure being laid piece by piece (P7) is the mover's alone until it completes the board (P7c)
+      row.append(el("figure", {class: "pr-screen-board" + (arrive ? " arrive" : ""), "data-board": b.letter},
         el("figcaption", {}, el("b", {}, b.letter), " " + t("pr_points", {n: b.value})),
-        boardFigure(b, laying, null, "screen"),
+        boardFigure(b, null, null, "screen"),
         el("div", {class: "pr-screen-tokens"}, el("span", {"aria-label": t("pr_tokens", {n: b.tokens})}, "● " + b.tokens),
           newLetters.includes(b.letter) ? el("span", {class: "pr-new"}, t("pr_new_board")) : null)));
     }

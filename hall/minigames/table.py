@@ -1,0 +1,223 @@
+"""One table of a mini-game room (INTERFACE §7): its options, its seats and their tokens, the views it gives.
+
+Pure data and checks, no journal: the :class:`~hall.minigames.room.Lobby` changes tables, journalling first.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import unicodedata
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from hall.minigames.base import CHANCE, Game, Refused
+from hall.minigames.match import Match
+from hall.minigames.registry import get_game
+
+CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY"   # no B/8, G/6, I/1, O/0, Q, S/5, Z/2
+CODE_LENGTH = 4
+NAME_MAX = 20
+MOVE_JSON_MAX = 512                    # the longest legal move of these games is far shorter
+ROOM_GAMES: dict[str, dict[str, Any]] = {
+    # game → its room options: name → (type, default, allowed values or (low, high))
+    "lobo77": {"players": (int, 4, (2, 8)), "chips": (int, 3, (1, 5)), "card_76": (bool, False, None),
+               "repeat_double_costs_chip": (bool, False, None), "bot": (str, "default", ("default", "easy"))},
+    "linotte": {"strict_appel": (bool, False, None)},
+    "euchre": {"all_pass": (str, "dealer_stuck", ("dealer_stuck", "redeal")), "low_no_trump": (bool, False, None),
+               "hands": (int, 8, (1, 16))},
+    "points-rouges": {"players": (int, 2, (1, 4)), "solitaire_max_swaps": (int, 30, (0, 200))},
+}
+ENGINE_OPTIONS = {"players", "bot"}    # room options that are not the rules engine's
+
+
+def clean_name(raw: Any) -> str:
+    """The first name as shown: NFC, trimmed, 1–20 characters, no control character; raises ``Refused("bad_name")``."""
+    if not isinstance(raw, str) or len(raw) > 4 * NAME_MAX:
+        raise Refused("bad_name")
+    text = unicodedata.normalize("NFC", raw)
+    if any(unicodedata.category(ch)[0] in "CZ" and ch != " " for ch in text):
+        raise Refused("bad_name")          # control, format (bidi overrides), separators other than a space
+    name = " ".join(text.split(" ")).strip()
+    name = " ".join(part for part in name.split(" ") if part)
+    if not 1 <= len(name) <= NAME_MAX:
+        raise Refused("bad_name")
+    return name
+
+
+def clean_options(game: str, raw: Any) -> dict[str, Any]:
+    """The room options with their defaults; raises ``Refused("bad_options")`` naming the bad key."""
+    spec = ROOM_GAMES[game]
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise Refused("bad_options", key="options")
+    out = {}
+    for key, value in raw.items():
+        if key not in spec:
+            raise Refused("bad_options", key=str(key)[:40])
+        kind, _, allowed = spec[key]
+        if type(value) is not kind:
+            raise Refused("bad_options", key=key)
+        if allowed is not None and (kind is int and not allowed[0] <= value <= allowed[1]
+                                    or kind is str and value not in allowed):
+            raise Refused("bad_options", key=key)
+        out[key] = value
+    return {key: out.get(key, default) for key, (_, default, _) in spec.items()}
+
+
+def token_hash(token: str) -> str:
+    """What the journal keeps of a seat token (the token itself never touches the disk)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def address_hash(address: str) -> str:
+    """What the journal keeps of a joining phone's address: enough to count its seats after a restart, not a
+    log of addresses (a Wi-Fi's few hundred addresses are easily guessed back: it is tidiness, not secrecy)."""
+    return hashlib.sha256(("seat-address:" + address).encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def move_key(move: Any) -> str | None:
+    """The canonical JSON text of a move (tuples and lists alike), or ``None`` for anything too big or odd."""
+    try:
+        text = json.dumps(move, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return text if len(text) <= MOVE_JSON_MAX else None
+
+
+def jsonable(move: Any) -> Any:
+    """A legal move as the phone receives it (tuples become lists)."""
+    return json.loads(json.dumps(move))
+
+
+@dataclass(slots=True)
+class Seat:
+    """One chair at the table: a person (with a token) or a bot; ``away`` while a bot plays for a silent phone."""
+
+    name: str
+    bot: bool
+    token_sha: str = ""
+    address_sha: str = ""      # digest of the joining phone's address: seats per address are bounded
+    watching: int = 0          # sockets of this seat following the room
+    away: bool = False         # taken over by a bot until the phone comes back
+
+
+@dataclass(slots=True)
+class Room:
+    """One table: its game, options, seats, the match once started, the time the current turn began."""
+
+    code: str
+    game_name: str
+    options: dict[str, Any]
+    seats: list[Seat] = field(default_factory=list)
+    status: str = "lobby"      # lobby | playing | over | closed
+    match: Match | None = None
+    turn_since: float = 0.0    # when the turn under way began: the one clock of the turn (takeover, bot delay)
+    turn_key: Any = None       # the game's ``turn_of`` at that moment: a move that keeps it keeps the clock
+    audience: int = 0
+    last_by: str = ""          # "bot", "seat" or "official" for the last move (the projector animates it)
+    # the legal moves of the version shown, by seat: listed once per change, not once per phone per broadcast
+    legal_memo: dict[tuple[int, int], list] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def game(self) -> Game:
+        return get_game(self.game_name)
+
+    def table_size(self) -> int:
+        """How many seats the game will have once started."""
+        if "players" not in ROOM_GAMES[self.game_name]:
+            return self.game.max_players       # La Linotte 2, Bid Euchre 4
+        return max(len(self.seats), int(self.options["players"]))
+
+    def max_seats(self) -> int:
+        return self.game.max_players
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat holding ``token``, or ``None``."""
+        if not isinstance(token, str) or not 8 <= len(token) <= 100:
+            return None
+        digest = token_hash(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_sha and secrets.compare_digest(seat.token_sha, digest):
+                return index
+        return None
+
+    @property
+    def live(self) -> Match:
+        """The match of a started room (a room in the lobby has none)."""
+        assert self.match is not None, "the room has not started"
+        return self.match
+
+    def to_move(self) -> tuple[int, ...]:
+        if self.match is None or self.status != "playing":
+            return ()
+        return tuple(s for s in self.game.to_move(self.match.state) if s != CHANCE)
+
+    def legal(self, seat: int) -> list:
+        """The seat's legal moves now (empty when it is not its turn)."""
+        if seat not in self.to_move():
+            return []
+        key = (self.live.version, seat)
+        if key not in self.legal_memo:
+            self.legal_memo.clear()            # an older version's lists are never asked for again
+            self.legal_memo[key] = list(self.game.legal_moves(self.live.state, seat))
+        return list(self.legal_memo[key])
+
+    def officials(self) -> list:
+        """The referee's actions the rules accept now (empty for a game without a referee or a room not playing)."""
+        officials = self.game.officials
+        if officials is None or self.match is None or self.status != "playing":
+            return []
+        return list(officials(self.match.state))
+
+    def outcome(self) -> dict | None:
+        if self.match is None:
+            return None
+        found = self.match.outcome()
+        if found is None:
+            return None
+        return {"winners": list(found.winners), "winner_names": [self.seats[s].name for s in found.winners],
+                "scores": list(found.scores), "reason": found.reason}
+
+    def public(self) -> dict:
+        """The public room: seats, status, the public view, the version and the outcome; nothing hidden."""
+        return {
+            "code": self.code, "game": self.game_name, "status": self.status,
+            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "connected": s.bot or s.watching > 0,
+                       "away": s.away} for i, s in enumerate(self.seats)],
+            "table_size": self.table_size(), "max_seats": self.max_seats(), "audience": self.audience,
+            "view": self.match.game.view(self.match.state, None) if self.match is not None else None,
+            "version": self.match.version if self.match is not None else 0,
+            "to_move": list(self.to_move()), "last_by": self.last_by,
+            "outcome": self.outcome(),
+        }
+
+    def seat_view(self, seat: int) -> dict:
+        """That seat's own view: the public view plus what only it may see, and its ``legal`` moves."""
+        view = self.match.game.view(self.match.state, seat) if self.match is not None else {"seat": seat}
+        return {**view, "seat": seat, "name": self.seats[seat].name, "away": self.seats[seat].away,
+                "version": self.match.version if self.match is not None else 0,
+                "legal": [jsonable(m) for m in self.legal(seat)]}
+
+    def summary(self) -> dict:
+        return {"code": self.code, "game": self.game_name, "status": self.status,
+                "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(self.seats)],
+                "version": self.match.version if self.match is not None else 0}
+
+
+BOT_NAMES = ("Robot Alix", "Robot Basile", "Robot Colette", "Robot Désiré", "Robot Eugène", "Robot Fanny",
+             "Robot Gaston", "Robot Hortense")
+
+
+def bot_name(index: int, taken: list[str]) -> str:
+    """A bot's name that no seat uses yet."""
+    free = [n for n in BOT_NAMES if n not in taken]
+    return free[index] if index < len(free) else f"Robot {index + 1}"
+
+
+def engine_options(room: Room) -> Any:
+    """The rules engine's options for the room (room-only options such as ``players`` left out)."""
+    options_type = room.game.options_type
+    names = {f.name for f in fields(options_type)}
+    return options_type(**{k: v for k, v in room.options.items() if k in names and k not in ENGINE_OPTIONS})

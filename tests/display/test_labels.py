@@ -1,0 +1,47 @@
+"""Labels are printed on the vouchers (issue 22, item 7): a C0 or C1 control character in a lot's label, its
+sponsor or a consolation is refused with its own code at the API and in the programme editor, and changes
+nothing."""
+from __future__ import annotations
+
+import pytest
+
+DRAWER = "Jambon\x1bp\x00\x19\xfa"          # ESC p: the cash drawer's pulse
+
+
+def refused(res, status: int, code: str) -> dict:
+    body = res.get_json()
+    assert res.status_code == status and body["error"] == code, (res.status_code, body)
+    return body
+
+
+@pytest.mark.parametrize("bad", [DRAWER, "Lot\x07", "Panier\ngarni", "Tab\tlot", "C1\x9b2J", "Suppr\x7f"])
+def test_a_partie_started_with_a_control_character_in_a_label_is_refused(client, room, bad):
+    speaker = room.headers("speaker")
+    lots = [{"kind": "quine", "label": "Panier garni"}, {"kind": "double_quine", "label": bad}]
+    body = refused(client.post("/api/partie/start", json={"lots": lots}, headers=speaker), 422,
+                   "label_control_character")
+    assert "lot 2" in body["message"] and "contrôle" in body["message"]
+    english = client.post("/api/partie/start?lang=en", json={"lots": lots}, headers=speaker).get_json()["message"]
+    assert "control character" in english and "lot 2" in english
+    body = refused(client.post("/api/partie/start", json={"consolation": bad}, headers=speaker), 422,
+                   "label_control_character")
+    assert "consolation" in body["message"]
+    assert client.get("/api/state").get_json()["partie"] is None          # nothing started, nothing journalled
+    assert [r.type for r in room.hall.records()] == []
+    lots[1]["label"] = "Jambon « de pays » — 2 kg"
+    assert client.post("/api/partie/start", json={"lots": lots}, headers=speaker).status_code == 201
+
+
+@pytest.mark.parametrize("where, party", [
+    ("partie 1, lot 1", {"lots": [{"kind": "quine", "label": DRAWER}]}),
+    ("partie 1, lot 1", {"lots": [{"kind": "quine", "label": "Jambon", "sponsor": "Épicerie\x1b@"}]}),
+    ("partie 2, lot de consolation", {"lots": [{"kind": "quine", "label": "Jambon"}], "consolation": "Cidre\r\n"}),
+])
+def test_the_programme_editor_refuses_a_control_character_in_a_label(client, room, where, party):
+    admin = room.headers("admin")
+    before = client.get("/api/programme", headers=admin).get_json()
+    parties = [{"lots": [{"kind": "quine", "label": "Panier garni"}]}, party] if "partie 2" in where else [party]
+    body = refused(client.post("/api/programme", json={"parties": parties}, headers=admin), 422,
+                   "label_control_character")
+    assert where in body["message"]
+    assert client.get("/api/programme", headers=admin).get_json() == before
