@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from hall.minigames.registry import get_game
 from hall.minigames.table import jsonable
+from tests.display.conftest import bots_round
 from tests.display.test_screenshots import TEXT_AUDIT
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -94,8 +96,8 @@ def play_by_taps(page, move: list) -> None:
 def choose(hall_live, code: str, seat: int, legal: list) -> list:
     """The move the test plays: the engine's own bot's choice for that seat (it lays figures of several pieces
     one at a time), which must be one of the seat's `legal` moves."""
-    room = hall_live.app.extensions["loto_rooms"].lobby.rooms[code]
-    move = jsonable(room.game.bots["default"](room.match.state, seat, random.Random(seat)))
+    room = hall_live.app.extensions["loto_rooms"].lobby.room(code)
+    move = jsonable(get_game("points-rouges").bots["default"](room.state, seat, random.Random(seat)))
     assert move in legal, move
     return move
 
@@ -139,10 +141,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             break
         movers = room["to_move"]
         if not movers or movers[0] >= len(phones):
-            hub = r.app.extensions["loto_rooms"]
-            hub.wake.set()
-            with hub.lock:
-                pass
+            bots_round(r.app)
             continue
         _, page, token = phones[movers[0]]
         page.wait_for_function(f"window.roomVersion >= {room['version']}", timeout=20_000)
