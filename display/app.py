@@ -83,7 +83,7 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)           # issue 21: past evenings
-    app.register_blueprint(tournament_web.bp)
+    tournament_web.install(app)
 
     @app.get("/api/openapi.json")
     def openapi():
