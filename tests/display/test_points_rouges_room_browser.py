@@ -267,3 +267,37 @@ def test_a_solitaire_phone_asks_for_the_hint(browser, hall_live):
     shot(screen, "projector-5-solitaire-en")
     english.close()
     ctx.close()
+
+
+def test_a_projector_opened_after_a_completion_shows_the_new_board(browser, hall_live):
+    """The projector draws the public view it receives: the board drawn since the last completion is marked
+    « Nouveau plateau » on a projector page opened after it (it used to compare each event with the one before,
+    so a projector loaded late, or reloaded, never showed it)."""
+    r = hall_live
+    c = r.app.test_client()
+    code = c.post("/api/games/rooms", json={"game": "points-rouges", "options": {"players": 2}},
+                  headers=r.headers("speaker")).get_json()["code"]
+    tokens = [c.post(f"/api/games/rooms/{code}/join", json={"name": n}).get_json()["token"] for n in ("Ana", "Léo")]
+    assert c.post(f"/api/games/rooms/{code}/start", headers=r.headers("speaker")).status_code == 200
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:          # both seats play the engine's bot's moves through the API
+        room = c.get(f"/api/games/rooms/{code}").get_json()
+        if room["view"]["arrived"] or room["status"] != "playing":
+            break
+        seat = room["to_move"][0]
+        legal = seat_view(c, code, tokens[seat])["legal"]
+        res = c.post(f"/api/games/rooms/{code}/moves", json={"move": choose(r, code, seat, legal),
+                                                             "version": room["version"]},
+                     headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert res.status_code == 200, res.get_json()
+    arrived = room["view"]["arrived"]
+    assert arrived and room["status"] == "playing"
+    for width, height, name in ((1920, 1080, "projector-6-new-board"), (1280, 720, "projector-7-new-board-720")):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
+        projector = ctx.new_page()
+        projector.set_default_timeout(15_000)
+        projector.goto(f"{r.url}/jeux/{code}")
+        expect(projector.locator(f".pr-screen-board[data-board='{arrived}'] .pr-new")).to_have_text("Nouveau plateau")
+        expect(projector.locator(".pr-new")).to_have_count(1)
+        shot(projector, name)
+        ctx.close()

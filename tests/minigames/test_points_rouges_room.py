@@ -255,3 +255,23 @@ def test_a_phone_back_after_its_takeover_does_not_wind_the_turn_s_clock_back():
         assert lobby.step(code, 131.5)
     room = lobby.room(code)
     assert room.public["last_by"] == "bot" and room.seats[mover].away
+
+
+def test_the_public_view_says_which_board_arrived_since_the_last_completion():
+    """The projector marks the board drawn to replace a completed one (« Nouveau plateau »): the view says which,
+    so a projector that loads late (or missed an event) shows it too; it used to work it out by comparing each
+    event with the one before (issue 23)."""
+    lobby, code, _ = table(2, 0, seed=5)                  # two bots: every move is theirs
+    view = lobby.room(code).public["view"]
+    assert view["arrived"] is None and len(view["boards"]) == 3        # the first boards are not "new"
+    completions, seen = 0, []
+    while lobby.room(code).status == "playing" and lobby.step(code, 0.0):
+        before, view = view, lobby.room(code).public["view"]
+        if len(view["completed"]) > len(before["completed"]):
+            completions += 1
+            drawn = [b["letter"] for b in view["boards"] if b["letter"] not in [o["letter"] for o in before["boards"]]]
+            assert view["arrived"] == (drawn[0] if drawn else None)
+            seen.append(view["arrived"])
+        else:
+            assert view["arrived"] == before["arrived"]        # it stays new until the next completion
+    assert completions >= 2 and any(seen)
