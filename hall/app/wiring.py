@@ -119,11 +119,12 @@ class Wiring:
         from hall.minigames.lobby import inline
 
         notifier.status("ouverture du journal")
-        runtime = Runtime.open(config)
+        gevent = options.async_mode == "gevent"
+        threads = real_threads() if gevent else None    # blocking C calls out of the event loop (see real_threads)
+        runtime = Runtime.open(config, offload=threads)
         rooms = None
         try:
-            gevent = options.async_mode == "gevent"
-            rooms = open_rooms(config, think=real_threads() if gevent else inline)   # games.sqlite, replayed
+            rooms = open_rooms(config, think=threads or inline)   # games.sqlite, replayed
             if options.demo:
                 from hall.app.demo import prepare_demo
                 prepare_demo(runtime)
@@ -137,8 +138,6 @@ class Wiring:
             from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
             from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE
             from hall.minigames.osga.store import TournamentStore
-            if gevent:
-                offload_blocking_io(runtime)
             runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
             try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
                 tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)
@@ -151,8 +150,8 @@ class Wiring:
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
                                        tournament=tournament, async_mode=options.async_mode, rooms=rooms)
-            if gevent:
-                offload_pin_checks(app)
+            if threads:
+                offload_pin_checks(app, threads)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
@@ -210,26 +209,21 @@ class Wiring:
 
 def real_threads() -> Callable[[Callable[[], Any]], Any]:
     """Under gevent: a runner of blocking calls in gevent's pool of real threads; the calling greenlet waits
-    there while every other connection is served. The mini-games' bots think there: a search of tens of
-    milliseconds (hundreds on a Pi) no longer holds the worker; the interpreter's switch interval shares the
-    CPU with the connections meanwhile."""
+    there while every other connection is served. Handed to the journal (SQLite's commit and fsync, C calls
+    that would hold the whole event loop: the greenlet that draws waits there, holding the hall's lock) and
+    to the lobby (a bot's search of tens of milliseconds, hundreds on a Pi; the interpreter's switch interval
+    shares the CPU with the connections meanwhile). Serial, evdev and printer waits already yield
+    (gevent's ``select``/sockets)."""
     import gevent
 
     pool = gevent.get_hub().threadpool
     return lambda fn: pool.apply(fn)
 
 
-def offload_blocking_io(runtime: Runtime) -> None:
-    """Under gevent: SQLite's commit and fsync (C calls that hold the whole event loop) run in gevent's pool
-    of real threads; the greenlet that draws waits there, holding the hall's lock, while every other
-    connection is served. Serial, evdev and printer waits already yield (gevent's ``select``/sockets)."""
-    runtime.hall.journal.offload = real_threads()
-
-
-def offload_pin_checks(app: Any) -> None:
+def offload_pin_checks(app: Any, threads: Callable[[Callable[[], Any]], Any]) -> None:
     """Under gevent: a login's PBKDF2 (a PIN changed on /admin whose fast check is missing, display/pins.py)
     runs in gevent's pool of real threads; hashlib releases the GIL meanwhile, so every connection is served."""
-    app.extensions["loto_auth"].book.offload = real_threads()
+    app.extensions["loto_auth"].book.offload = threads
 
 
 def probe_host(host: str) -> str:

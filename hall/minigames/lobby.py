@@ -1,14 +1,14 @@
 """The lobby: every room of the evening (INTERFACE §7), under one private lock, as ``Hall`` is.
 
-Each command validates, hands its record to ``journal`` (the durable store appends it, or raises and nothing
-changes), applies it, then publishes the news to the subscribers, all under the lock: followers see the
-versions in order, and nobody sees a change that is not on disk. Readers get snapshots (``lobby_news``).
-A move is compared with the seat's own ``legal`` list *before* the rules engine sees it. No web, no clock,
-no thread: the web's bot task calls :meth:`play_bots`; ``think`` runs a bot's decision (in the caller, or in
-a real thread under gevent, where a long search would otherwise hold every connection).
+Each command validates, hands its record to ``journal`` (the store appends it, or raises and nothing changes),
+applies it and publishes the news, all under the lock: followers see the versions in order, and nobody sees
+a change that is not on disk. Readers get snapshots (``lobby_news``). A move is compared with the seat's own
+``legal`` list before the rules see it. No web, no clock, no thread: the web's bot task calls ``play_bots``;
+``think`` runs a bot's decision (in the caller, or a real thread under gevent: a search would hold the loop).
 """
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import threading
@@ -18,14 +18,7 @@ from typing import Any
 
 from hall.minigames.base import Refused
 from hall.minigames.lobby_followers import Followers
-from hall.minigames.lobby_news import (
-    ListChanged,
-    News,
-    Referee,
-    RoomSnapshot,
-    ScreenChanged,
-    Told,
-)
+from hall.minigames.lobby_news import ListChanged, News, Referee, RoomSnapshot, ScreenChanged, Told
 from hall.minigames.lobby_state import LOTO, LobbyState
 from hall.minigames.match import Match
 from hall.minigames.table import (
@@ -55,6 +48,7 @@ class LobbySettings:
     max_audience: int = 200
 
 
+log = logging.getLogger("loto-hall.rooms")
 Journal = Callable[[dict], None]
 Think = Callable[[Callable[[], Any]], Any]
 NO_MOVE: Any = object()     # a request naming no move: refused once its token (or room) is known, before all else
@@ -176,9 +170,8 @@ class Lobby:
             return snapshot, len(room.seats) - 1, token
 
     def remove_seat(self, code: Any, seat: Any, name: Any = None) -> RoomSnapshot:
-        """The speaker frees a seat before the start (a squatter, a name typed twice); the later seats move up one
-        with their tokens and followers. ``name``, when given, must be that seat's (the speaker's list may be
-        out of date). Raises ``room_closed``, ``already_started``, ``unknown_seat``, ``seat_changed``."""
+        """The speaker frees a seat before the start; the later seats move up with their tokens and followers.
+        ``name``, if given, must be that seat's: ``seat_changed``; also ``unknown_seat``, ``already_started``."""
         with self._lock:
             room = self._get(code)
             room.check_lobby()
@@ -295,9 +288,8 @@ class Lobby:
 
     # ---------------------------------------------------------------- who follows what
     def follow(self, watcher: str, code: Any, token: Any = None) -> None:
-        """``watcher`` follows a room, as the seat holding ``token`` or as audience (``Told`` ``bad_token``
-        first when the token opens no seat); it stops following any other. Raises ``unknown_room``,
-        ``audience_full``."""
+        """``watcher`` follows a room (only), as the seat holding ``token`` (``Told`` ``bad_token`` if it opens
+        none) or as audience; raises ``unknown_room``, ``audience_full``."""
         with self._lock:
             room = self._get(code)
             seat = room.seat_of(token) if token else None
@@ -398,4 +390,7 @@ class Lobby:
 
     def _publish(self, news: News) -> None:
         for fn in self._subscribers:
-            fn(news)
+            try:
+                fn(news)
+            except Exception:      # logged, never turned into a refusal of what is already on disk
+                log.exception("lobby subscriber %r failed on %s", fn, type(news).__name__)
