@@ -35,6 +35,8 @@ from hall.minigames.table import (
     token_hash,
 )
 
+log = logging.getLogger("loto-hall.rooms")
+
 
 @dataclass(frozen=True, slots=True)
 class LobbySettings:
@@ -48,7 +50,6 @@ class LobbySettings:
     max_audience: int = 200
 
 
-log = logging.getLogger("loto-hall.rooms")
 Journal = Callable[[dict], None]
 Think = Callable[[Callable[[], Any]], Any]
 NO_MOVE: Any = object()     # a request naming no move: refused once its token (or room) is known, before all else
