@@ -1,4 +1,4 @@
-"""The solitaire hint's budget (display/rooms_points_rouges.py HINT_NODES): time and search nodes of
+"""The solitaire hint's budget (display/rooms/points_rouges.py HINT_NODES): time and search nodes of
 ``bounded_cover`` for random 8-piece racks on every 12- and 16-point board, and the time a search that
 exhausts the budget takes (the longest any phone can make the hint work).
 
@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import summary
-from display.rooms_points_rouges import HINT_NODES
+from display.rooms.points_rouges import HINT_NODES
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, SHAPE_IDS, SHAPES, all_pieces
 from hall.minigames.points_rouges.solver import bounded_cover
 from hall.minigames.points_rouges.state import SOLITAIRE_BOARDS
@@ -76,7 +76,7 @@ def seat_views(games: int) -> None:
     import json
 
     from bench.stats import percentile
-    from hall.minigames.room import Lobby, LobbySettings
+    from hall.minigames.lobby import Lobby, LobbySettings
     counts: list[float] = []
     sizes: list[float] = []
     ms: list[float] = []
@@ -87,14 +87,15 @@ def seat_views(games: int) -> None:
         room = lobby.start(code)
         rng = random.Random(seed)
         while room.status == "playing":
-            seat = room.to_move()[0]
+            seat = room.to_move[0]
             started = time.perf_counter()
-            view = room.seat_view(seat)
+            view = lobby.seat_view(code, tokens[seat])
             ms.append(1000 * (time.perf_counter() - started))
             counts.append(len(view["legal"]))
             sizes.append(len(json.dumps(view)) / 1024)
             thrifty = [m for m in view["legal"] if not (m[0] == "place" and any(p[0] == JOKER for p in m[2]))]
-            lobby.play(code, tokens[seat], rng.choice(thrifty or view["legal"]), room.match.version)
+            lobby.play(code, tokens[seat], rng.choice(thrifty or view["legal"]), room.version)
+            room = lobby.room(code)
     for name, values, unit in (("legal moves", counts, ""), ("seat view size", sizes, " KiB"), ("build time", ms, " ms")):
         print(f"2 players, {games} games, {name:<15} p50 {percentile(values, 50):8.1f}{unit}  "
               f"p99 {percentile(values, 99):8.1f}{unit}  max {max(values):8.1f}{unit}")

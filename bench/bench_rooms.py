@@ -11,7 +11,8 @@ its ``game`` event says it is its turn. Figures:
   ``game`` event at or past the version the POST answered, at each of the table's clients;
 - moves per second: all versions advanced over all tables (phones, bots, deals) per second of wall time;
 - memory per room: the server's resident memory (arbiter + worker) grown during the run, per room, and the
-  lobby's own Python allocations per started room (tracemalloc, in this process).
+  lobby's own Python allocations per started room (tracemalloc, in this process);
+- a bot's move in the lobby with the public room it publishes, in this process (no sockets).
 The clients reconnect and watch again as the pages do; ``takeover_s = 10`` keeps a table going if a phone's
 event is lost (the product's own safety net).
 Prints the figures; never run as a test.
@@ -123,25 +124,38 @@ class Bench:
 
 def lobby_memory_per_room(rooms: int = 50) -> float:
     """Python allocations of the lobby per started Lobo 77 room, mid-game (KiB)."""
-    from hall.minigames.room import Lobby, LobbySettings
+    from hall.minigames.lobby import Lobby, LobbySettings
     tracemalloc.start()
-    lobby = Lobby(LobbySettings(bot_delay_s=0, max_rooms=rooms + 1), rng=random.Random(1))
+    lobby = Lobby(LobbySettings(bot_delay_s=0, takeover_s=0, max_rooms=rooms + 1), rng=random.Random(1))
     base = tracemalloc.get_traced_memory()[0]
+    codes = []
     for _ in range(rooms):
         code = lobby.open("lobo77", {"players": 6}).code
         for name in ("A", "B", "C", "D"):
             lobby.join(code, name)
         lobby.start(code)
-    for code, room in lobby.rooms.items():
-        for _ in range(60):
-            movers = room.to_move()
-            if not movers:
+        codes.append(code)
+    for code in codes:
+        for _ in range(60):              # the bots play every seat (a phone silent for 0 s is taken over)
+            if not lobby.step(code, 0.0):
                 break
-            room.seats[movers[0]].bot = True
-            lobby.step(code, 0.0)
     used = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
     return used / rooms / 1024
+
+
+def lobby_move_cost(games: int = 60) -> tuple[int, float]:
+    """A bot's move in the lobby with the public room it publishes (no sockets): moves played, µs a move."""
+    from hall.minigames.lobby import Lobby, LobbySettings
+    moves, started = 0, time.perf_counter()
+    for seed in range(games):
+        lobby = Lobby(LobbySettings(bot_delay_s=0, takeover_s=0), rng=random.Random(seed))
+        lobby.subscribe(lambda news: None)
+        code = lobby.open("lobo77", {"players": 6}).code
+        lobby.start(code)
+        while lobby.step(code, 0.0):
+            moves += 1
+    return moves, 1e6 * (time.perf_counter() - started) / moves
 
 
 def main() -> None:
@@ -158,8 +172,10 @@ def main() -> None:
         port = s.getsockname()[1]
     config = work / "loto-hall.toml"
     config.write_text(f'[hall]\ndata_dir = "{work / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n'
-                      f'threads = 600\n[auth]\nspeaker_pin = "424242"\nadmin_pin = "999999"\ncontroller_pin = "111111"\n'
-                      f'desk_pin = "222222"\n[games]\nbot_delay_s = 0\ntakeover_s = 10\nmax_rooms = {args.rooms}\n',
+                      f'threads = 600\nmax_sockets_per_address = 2000\n'   # every client comes from 127.0.0.1
+                      f'[auth]\nspeaker_pin = "424242"\nadmin_pin = "999999"\ncontroller_pin = "111111"\n'
+                      f'desk_pin = "222222"\n[games]\nbot_delay_s = 0\ntakeover_s = 10\nmax_rooms = {args.rooms}\n'
+                      f'seats_per_address = 8\n',                                 # so does every phone (R3)
                       encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--config", str(config)], cwd=work, env=env,
@@ -227,6 +243,8 @@ def main() -> None:
               f"and {len(clients)} clients, {rss_end / 1024:.0f} MB at the end → "
               f"{(rss_end - rss_start) / 1024 / args.rooms:.2f} MB a room (clients' sockets included)")
         print(f"lobby allocations per started Lobo 77 room (tracemalloc): {lobby_memory_per_room():.0f} KiB")
+        moves, cost = lobby_move_cost()
+        print(f"a bot's move in the lobby with the public room it publishes: {cost:.0f} µs ({moves} moves, no sockets)")
         for client in clients:
             threading.Thread(target=client.sio.disconnect, daemon=True).start()
         bench.pool.shutdown(wait=False)

@@ -9,8 +9,9 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, network, pages, portal, rooms, sockets
+from display import api, network, pages, portal, sockets
 from display import documents as documents_api
+from display import rooms as room_web
 from display import tournament as tournament_web
 from display.auth import Auth, load_secret
 from display.crowd import SocketCaps
@@ -19,6 +20,7 @@ from display.i18n import remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
+from display.rooms import OpenRooms
 from hall.errors import Rejected
 from hall.ports import HallPort
 
@@ -36,15 +38,15 @@ def _wants_json() -> bool:
 
 
 def create_app(hall: HallPort, config, documents: dict | None = None, tournament=None,
-               async_mode: str = "threading", lobby=None) -> tuple[Flask, SocketIO]:
+               async_mode: str = "threading", rooms: OpenRooms | None = None) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``,
     the tournament's), handed in by the composition root; without them those downloads answer 404. ``tournament``
     is the OSGA day's store (``hall.minigames.osga.store.TournamentStore``), opened by the composition root too.
     ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick
-    eventlet first when installed). ``lobby``: the mini-game rooms (opened from ``games.sqlite`` in the data
-    folder when not given).
+    eventlet first when installed). ``rooms``: the mini-game rooms and their break (opened from ``games.sqlite``
+    in the data folder when not given); the API draws through the break, as the devices do.
     """
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
@@ -59,7 +61,8 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     app.json.ensure_ascii = False
     Babel(app, locale_selector=select_locale)
     app.after_request(remember_locale)
-    app.extensions["loto_hall"] = hall
+    rooms = rooms if rooms is not None else room_web.open_rooms(config)
+    app.extensions["loto_hall"] = rooms.on_screen.guard(hall)      # no draw while a game is on the projector
     app.extensions["loto_documents"] = dict(documents or {})
     app.extensions["loto_tournament"] = tournament
     app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
@@ -80,12 +83,12 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)           # issue 21: past evenings
-    app.register_blueprint(tournament_web.bp)
+    tournament_web.install(app)
 
     @app.get("/api/openapi.json")
     def openapi():
         doc = spec()
-        doc["paths"].update(rooms.openapi_paths())
+        doc["paths"].update(room_web.openapi_paths())
         return jsonify(doc)
 
     @app.errorhandler(Rejected)
@@ -127,5 +130,5 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     server = config.server
     app.extensions["loto_connections"] = sockets.install(
         socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
-    rooms.install(app, socketio, lobby if lobby is not None else rooms.open_rooms(config)[0], config)
+    room_web.install(app, socketio, rooms, config)
     return app, socketio

@@ -229,7 +229,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         session["socket_session"] = session_id
         joined = connections.change(+1)
         if role is None:
-            join_room(PUBLIC)                              # the rare public notices (display/rooms.py, screen)
+            join_room(PUBLIC)                              # the rare public notices (display/rooms/, screen)
             join_room(_public_shard(joined))               # the journal's events, shard by shard
         else:
             join_room(STAFF)

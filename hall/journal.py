@@ -36,11 +36,11 @@ CREATE TABLE IF NOT EXISTS events (
 class Journal:
     """An append-only event log in one SQLite file. Not thread-safe on its own: ``Hall`` holds the lock."""
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, offload: Callable[[Callable[[], Any]], Any] | None = None):
         self.path = os.fspath(path)
         # How the durable write runs: inline, or handed to a real thread when the server runs an event loop
-        # (SQLite's fsync is a C call no greenlet can yield from; see hall/app/wiring.offload_blocking_io).
-        self.offload: Callable[[Callable[[], Any]], Any] = _inline
+        # (SQLite's fsync is a C call no greenlet can yield from; the program hands hall/app/wiring.real_threads).
+        self.offload: Callable[[Callable[[], Any]], Any] = offload or _inline
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -5,8 +5,8 @@ Why this shape (docs/install-pi.md, ECOSYSTEM §3, Flask-SocketIO's deployment g
 - gevent: a connection is a greenlet, not a thread (a thread per websocket froze the hall at 400 phones).
   The worker monkey-patches the standard library before the hall is built, so the driver threads are
   greenlets whose serial/evdev/printer waits go through gevent's ``select``; the one C call that cannot
-  yield, SQLite's commit and fsync, runs in gevent's pool of real threads (``Journal.offload``, set in
-  ``wiring``). Flask-SocketIO gets ``async_mode="gevent"`` explicitly (it would pick eventlet first);
+  yield, SQLite's commit and fsync, runs in gevent's pool of real threads (``Journal``'s ``offload``, handed
+  in by ``wiring``). Flask-SocketIO gets ``async_mode="gevent"`` explicitly (it would pick eventlet first);
   websockets go through simple-websocket. ``header_timeout_s`` bounds the wait for a request's headers and
   an idle keep-alive (gunicorn's ``keepalive`` is the gevent worker's timeout around the header parser);
   ``max_connections_per_address`` closes a flood from one address before it is parsed;

@@ -5,8 +5,10 @@ import fcntl
 import gc
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hall.cardbook import CardBook
 from hall.config import Config
@@ -37,12 +39,13 @@ class Runtime:
     lock_fd: int | None = None
 
     @classmethod
-    def open(cls, config: Config) -> Runtime:
-        """Open (or create) the data folder and rebuild the hall from its journal."""
+    def open(cls, config: Config, offload: Callable[[Callable[[], Any]], Any] | None = None) -> Runtime:
+        """Open (or create) the data folder and rebuild the hall from its journal (``offload``: how the
+        journal's durable writes run, in the caller's thread when not given)."""
         data_dir = config.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         lock_fd = lock_data_dir(data_dir)
-        journal = Journal(data_dir / JOURNAL_FILE)
+        journal = Journal(data_dir / JOURNAL_FILE, offload)
         book = CardBook.load(data_dir, config.cards.columns)
         hall = Hall(config, journal, book, load_or_create_secret(data_dir / SECRET_FILE))
         # The card book and the watch index live all evening: out of the collector's reach, a full

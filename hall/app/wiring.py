@@ -17,6 +17,7 @@ import ssl
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,6 @@ from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
 from hall.app.supervisor import Supervisor
 from hall.config import DEFAULT_PATHS, Config, load_config
-from hall.minigames.room import Lobby
 
 log = logging.getLogger("loto-hall")
 
@@ -84,7 +84,7 @@ class Wiring:
     _closed: threading.Event = field(default_factory=threading.Event)
     _local: Any = None
     async_mode: str = "threading"
-    rooms_store: Any = None
+    rooms: Any = None                  # display.rooms.OpenRooms: the lobby, its journal, the games' break
 
     def serve_local_http(self) -> None:
         """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
@@ -115,18 +115,21 @@ class Wiring:
         from display.rooms import open_rooms
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
-        from hall.app.break_gate import BreakGate
         from hall.app.collector import QuietCollector
+        from hall.minigames.lobby import inline
 
         notifier.status("ouverture du journal")
-        runtime = Runtime.open(config)
-        rooms_store = None
+        gevent = options.async_mode == "gevent"
+        threads = real_threads() if gevent else None    # blocking C calls out of the event loop (see real_threads)
+        runtime = Runtime.open(config, offload=threads)
+        rooms = None
         try:
-            lobby, rooms_store = open_rooms(config)      # games.sqlite: the mini-game rooms, replayed
+            rooms = open_rooms(config, think=threads or inline)   # games.sqlite, replayed
             if options.demo:
                 from hall.app.demo import prepare_demo
                 prepare_demo(runtime)
-            runtime.services += start_inputs(BreakGate(runtime.hall, lobby.is_break), config, demo=options.demo,
+            # the devices reach the hall through the games' break, as the console's draw does
+            runtime.services += start_inputs(rooms.on_screen.guard(runtime.hall), config, demo=options.demo,
                                              data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
             from drivers.report_pdf import write_report_pdf
@@ -135,8 +138,6 @@ class Wiring:
             from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
             from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE
             from hall.minigames.osga.store import TournamentStore
-            if options.async_mode == "gevent":
-                offload_blocking_io(runtime, lobby)
             runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
             try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
                 tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)
@@ -148,19 +149,19 @@ class Wiring:
                                                   "table_tent_pdf": write_table_tent_pdf,
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
-                                       tournament=tournament, async_mode=options.async_mode, lobby=lobby)
-            if options.async_mode == "gevent":
-                offload_pin_checks(app)
+                                       tournament=tournament, async_mode=options.async_mode, rooms=rooms)
+            if threads:
+                offload_pin_checks(app, threads)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
             runtime.close()
-            if rooms_store is not None:
-                rooms_store.close()
+            if rooms is not None:
+                rooms.store.close()
             raise
         log.info("données : %s", runtime.data_dir.resolve())
         return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier),
-                   async_mode=options.async_mode, rooms_store=rooms_store)
+                   async_mode=options.async_mode, rooms=rooms)
 
     def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
         """In a thread: wait until the HTTP port answers, then READY=1 and start the watchdog pings."""
@@ -200,35 +201,29 @@ class Wiring:
             if tournament is not None:
                 tournament.close()  # every event is already committed: this only releases the file
             self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
-            if self.rooms_store is not None:
-                rooms = self.app.extensions["loto_rooms"]
-                rooms.stop()
-                with rooms.lock:      # a room change in flight finishes its journal write first
-                    self.rooms_store.close()
+            if self.rooms is not None:
+                self.app.extensions["loto_rooms"].stop()      # the bots' task
+                self.rooms.lobby.shut_down(self.rooms.store.close)   # after the room change in flight
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
 
 
-def offload_blocking_io(runtime: Runtime, lobby: Lobby | None = None) -> None:
-    """Under gevent: SQLite's commit and fsync (C calls that hold the whole event loop) run in gevent's pool
-    of real threads; the greenlet that draws waits there, holding the hall's lock, while every other
-    connection is served. Serial, evdev and printer waits already yield (gevent's ``select``/sockets).
-    The mini-games' bots think there too: a search of tens of milliseconds (hundreds on a Pi) no longer
-    holds the worker; the interpreter's switch interval shares the CPU with the connections meanwhile."""
+def real_threads() -> Callable[[Callable[[], Any]], Any]:
+    """Under gevent: a runner of blocking calls in gevent's pool of real threads; the calling greenlet waits
+    there while every other connection is served. Handed to the journal (SQLite's commit and fsync, C calls
+    that would hold the whole event loop: the greenlet that draws waits there, holding the hall's lock) and
+    to the lobby (a bot's search of tens of milliseconds, hundreds on a Pi; the interpreter's switch interval
+    shares the CPU with the connections meanwhile). Serial, evdev and printer waits already yield
+    (gevent's ``select``/sockets)."""
     import gevent
 
     pool = gevent.get_hub().threadpool
-    runtime.hall.journal.offload = lambda fn: pool.apply(fn)
-    if lobby is not None:
-        lobby.think = lambda decide: pool.apply(decide)
+    return lambda fn: pool.apply(fn)
 
 
-def offload_pin_checks(app: Any) -> None:
+def offload_pin_checks(app: Any, threads: Callable[[Callable[[], Any]], Any]) -> None:
     """Under gevent: a login's PBKDF2 (a PIN changed on /admin whose fast check is missing, display/pins.py)
     runs in gevent's pool of real threads; hashlib releases the GIL meanwhile, so every connection is served."""
-    import gevent
-
-    pool = gevent.get_hub().threadpool
-    app.extensions["loto_auth"].book.offload = lambda fn: pool.apply(fn)
+    app.extensions["loto_auth"].book.offload = threads
 
 
 def probe_host(host: str) -> str:

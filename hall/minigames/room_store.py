@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from hall.minigames.durable import open_durable
-from hall.minigames.room import Lobby, LobbySettings
+from hall.minigames.lobby import Lobby, LobbySettings, Think, inline
 
 FILE_NAME = "games.sqlite"
 SCHEMA = 1
@@ -53,10 +53,10 @@ class RoomStore:
             self._db.close()
 
 
-def open_lobby(data_dir: str | Path, settings: LobbySettings,
-               rng: random.Random | None = None) -> tuple[Lobby, RoomStore]:
+def open_lobby(data_dir: str | Path, settings: LobbySettings, rng: random.Random | None = None,
+               think: Think = inline) -> tuple[Lobby, RoomStore]:
     """The lobby replayed from ``data_dir/games.sqlite``, journalling every later change there (``rng``: the
-    system's generator unless a test hands in a seeded one)."""
+    system's generator unless a test hands in a seeded one; ``think``: how a bot's decision runs)."""
     store = RoomStore(Path(data_dir) / FILE_NAME)
-    lobby = Lobby(settings, journal=store.append, rng=rng, records=store.records())
+    lobby = Lobby(settings, journal=store.append, rng=rng, records=store.records(), think=think)
     return lobby, store

@@ -1,6 +1,7 @@
 """One table of a mini-game room (INTERFACE §7): its options, its seats and their tokens, the views it gives.
 
-Pure data and checks, no journal: the :class:`~hall.minigames.room.Lobby` changes tables, journalling first.
+Pure data and checks, no journal and no lock: the :class:`~hall.minigames.lobby.Lobby` changes tables under its
+lock, journalling first.
 """
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import hashlib
 import json
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from hall.minigames.base import CHANCE, Game, Refused
+from hall.minigames.lobby_news import Referee, RoomChanged, RoomSnapshot, SeatSnapshot
 from hall.minigames.match import Match
 from hall.minigames.registry import get_game
 
@@ -91,6 +94,15 @@ def jsonable(move: Any) -> Any:
     return json.loads(json.dumps(move))
 
 
+def listed(move: Any, candidates: list) -> Any | None:
+    """The move of ``candidates`` that ``move`` names (any JSON, lists and tuples alike), or ``None``: the rules
+    engine then receives the listed move itself, never the object a phone sent."""
+    wanted = move_key(move)
+    if wanted is None:
+        return None
+    return next((candidate for candidate in candidates if move_key(candidate) == wanted), None)
+
+
 @dataclass(slots=True)
 class Seat:
     """One chair at the table: a person (with a token) or a bot; ``away`` while a bot plays for a silent phone."""
@@ -133,6 +145,50 @@ class Room:
     def max_seats(self) -> int:
         return self.game.max_players
 
+    def check_lobby(self) -> None:
+        """Refuse a change of seats once the game began: ``room_closed``, ``already_started``."""
+        if self.status == "closed":
+            raise Refused("room_closed")
+        if self.status != "lobby":
+            raise Refused("already_started")
+
+    def check_turn(self, version: Any) -> None:
+        """Refuse a move unless the game is under way at ``version``: ``room_closed``, ``game_over``,
+        ``not_started``, ``bad_version``, ``stale_version`` (a phone's move and a referee's action alike)."""
+        if self.status == "closed":
+            raise Refused("room_closed")
+        if self.status != "playing":
+            raise Refused("game_over" if self.status == "over" else "not_started")
+        if type(version) is not int:
+            raise Refused("bad_version")
+        if version != self.live.version:
+            raise Refused("stale_version", expected=self.live.version,
+                          got=version if abs(version) < 1 << 53 else None)
+
+    def moved(self, now: float, by: str) -> None:
+        """After a move (or the start): the game may be over, and a new turn starts its clock; a move that keeps
+        the game's ``turn_of`` (the pieces of one figure) keeps the turn's one clock."""
+        self.last_by = by
+        if self.live.outcome() is not None:
+            self.status = "over"
+        turn_of = self.game.turn_of
+        key = turn_of(self.live.state) if turn_of is not None else None
+        if turn_of is None or key != self.turn_key:
+            self.turn_since = now     # a new turn (or the second card of a double play) starts its clock
+        self.turn_key = key
+
+    def bot_at(self, now: float, bot_delay_s: float, takeover_s: float) -> float:
+        """When a bot may play the turn under way: for a bot seat, or a phone already away, after the bot's delay;
+        for a phone on its turn, at the end of the turn's clock (``takeover_s`` from the turn's start, however
+        many moves the turn holds), when it is marked away, then one bot delay later. Coming back after that
+        never winds the clock back: the bot plays within ``takeover_s`` + ``bot_delay_s`` of the turn's start."""
+        seat, start = self.seats[self.to_move()[0]], self.turn_since
+        if seat.bot or (seat.away and now < start + takeover_s):
+            return start + bot_delay_s
+        if now < start + takeover_s:
+            return start + takeover_s
+        return start + takeover_s + bot_delay_s
+
     def seat_of(self, token: Any) -> int | None:
         """The seat holding ``token``, or ``None``."""
         if not isinstance(token, str) or not 8 <= len(token) <= 100:
@@ -163,6 +219,16 @@ class Room:
             self.legal_memo.clear()            # an older version's lists are never asked for again
             self.legal_memo[key] = list(self.game.legal_moves(self.live.state, seat))
         return list(self.legal_memo[key])
+
+    def bot_move(self, seat: int, rng: Any, think: Callable[[Callable[[], Any]], Any]) -> Any:
+        """The listed move the room's bot chooses for ``seat``; ``think`` runs the decision (maybe in a thread)."""
+        strategy = self.game.bots.get(str(self.options.get("bot", "default"))) or self.game.bots["default"]
+        state = self.live.state            # immutable: a thread of its own may read it
+        move = think(lambda: strategy(state, seat, rng))
+        chosen = listed(move, self.legal(seat))
+        if chosen is None:
+            raise RuntimeError(f"{self.game_name}: the bot chose an illegal move {move!r}")
+        return chosen
 
     def officials(self) -> list:
         """The referee's actions the rules accept now (empty for a game without a referee or a room not playing)."""
@@ -199,6 +265,25 @@ class Room:
         return {**view, "seat": seat, "name": self.seats[seat].name, "away": self.seats[seat].away,
                 "version": self.match.version if self.match is not None else 0,
                 "legal": [jsonable(m) for m in self.legal(seat)]}
+
+    def snapshot(self) -> RoomSnapshot:
+        """The room now, as a value that no later change touches."""
+        return RoomSnapshot(
+            code=self.code, game=self.game_name, status=self.status, options=dict(self.options),
+            seats=tuple(SeatSnapshot(s.name, s.bot, s.away, s.bot or s.watching > 0) for s in self.seats),
+            version=self.match.version if self.match is not None else 0, to_move=self.to_move(),
+            table_size=self.table_size(), state=self.match.state if self.match is not None else None,
+            public=self.public())
+
+    def changed(self) -> RoomChanged:
+        """The news of a change: the room now, and the views of the seats some phone follows."""
+        return RoomChanged(self.snapshot(), tuple((seat, self.seat_view(seat))
+                                                  for seat, chair in enumerate(self.seats) if chair.watching))
+
+    def referee(self) -> Referee:
+        """The referee's actions the rules accept now, with the seats' names to word them."""
+        return Referee(self.code, self.status, self.match.version if self.match is not None else 0,
+                       tuple(s.name for s in self.seats), tuple(jsonable(m) for m in self.officials()))
 
     def summary(self) -> dict:
         return {"code": self.code, "game": self.game_name, "status": self.status,

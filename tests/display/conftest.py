@@ -43,6 +43,7 @@ class Room:
     socketio: object
     config: object
     url: str = ""
+    rooms: object = None         # display.rooms.OpenRooms: the lobby, its journal, the games' break
     _tokens: dict = field(default_factory=dict)
 
     def token(self, role: str) -> str:
@@ -59,6 +60,7 @@ class Room:
 
 def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, seed: int = 3) -> Room:
     from display.app import create_app
+    from display.rooms import open_rooms
     raw = {"hall": {"name": "Salle des fêtes de Test", "data_dir": str(tmp_path),
                     "prices": "1 carton 3 € · 6 cartons 15 €"}, "auth": dict(PINS),
            "rules": rules or {},
@@ -72,9 +74,10 @@ def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, se
     book = CardBook({cid: Card.parse(text) for cid, text in CARDS.items()})
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32,
                 rng=random.Random(seed))
-    app, socketio = create_app(hall, config)
+    rooms = open_rooms(config)
+    app, socketio = create_app(hall, config, rooms=rooms)
     app.config["TESTING"] = True
-    return Room(hall, app, socketio, config)
+    return Room(hall, app, socketio, config, rooms=rooms)
 
 
 @pytest.fixture
@@ -182,6 +185,13 @@ def shown(card_id: str) -> str:
 # ------------------------------------------------------------------------------------------ mini-game rooms
 # bots at once; every phone of a test comes from 127.0.0.1: a whole table may sit there
 GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600, "seats_per_address": 8}, "server": {"host": "127.0.0.1"}}
+
+
+def bots_round(app) -> None:
+    """Wake the bots' task and wait until the lobby is free (the task plays under the lobby's own lock)."""
+    hub = app.extensions["loto_rooms"]
+    hub.wake.set()
+    hub.lobby.due(hub.clock())
 
 
 @pytest.fixture

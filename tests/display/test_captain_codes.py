@@ -3,7 +3,7 @@ clears no failure, the counts are per address, per table and per game, and a cap
 never held; the desk's page shows the login to a revoked cookie."""
 from __future__ import annotations
 
-from display.code_guard import ADDRESS_FAILS, GAME_FAILS, TABLE_FAILS
+from display.tournament.code_guard import ADDRESS_FAILS, GAME_FAILS, TABLE_FAILS
 from hall.minigames.osga.tournament import table_code
 from tests.display.conftest import PINS
 from tests.display.test_tournament import desk, register

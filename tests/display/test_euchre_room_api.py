@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+from tests.display.conftest import bots_round
+
 
 @pytest.fixture
 def client(hall_room):
@@ -36,15 +38,11 @@ def settle(client) -> None:
     hub = client.application.extensions["loto_rooms"]
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        with hub.lock:
-            due = [at for _, at in hub.lobby.due(hub.clock()) if at <= hub.clock()]
-            seats_bots = all(hub.lobby.rooms[c].seats[hub.lobby.rooms[c].to_move()[0]].bot
-                             for c, _ in hub.lobby.due(hub.clock()))
+        due = [(c, at) for c, at in hub.lobby.due(hub.clock()) if at <= hub.clock()]
+        seats_bots = all(hub.lobby.room(c).seats[hub.lobby.room(c).to_move[0]].bot for c, _ in due)
         if not due or not seats_bots:
             return
-        hub.wake.set()
-        with hub.lock:
-            pass
+        bots_round(client.application)
     raise AssertionError("the bots never settled")
 
 

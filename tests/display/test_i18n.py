@@ -8,7 +8,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from display.i18n import JS_STRINGS
-from display.rooms import ROOM_STRINGS
+from display.rooms.messages import ROOM_STRINGS
 
 DISPLAY = Path(__file__).resolve().parents[2] / "display"
 

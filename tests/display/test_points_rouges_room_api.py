@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from display import rooms_points_rouges
+from display.rooms import points_rouges as rooms_points_rouges
+from tests.display.conftest import bots_round
 
 
 @pytest.fixture
@@ -120,7 +121,6 @@ def test_a_whole_two_player_game_with_a_bot_through_the_api(client, hall_room):
     code = open_room(client, hall_room, 2)
     ana = join(client, code, "Ana")
     start(client, hall_room, code)
-    hub = hall_room.app.extensions["loto_rooms"]
     rng = random.Random(5)
     mine = 0
     deadline = time.monotonic() + 120
@@ -130,9 +130,7 @@ def test_a_whole_two_player_game_with_a_bot_through_the_api(client, hall_room):
             break
         view = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(ana)).get_json()
         if not view["legal"]:
-            hub.wake.set()
-            with hub.lock:
-                pass
+            bots_round(hall_room.app)
             continue
         assert "my_rack" not in room["view"] and len(view["my_rack"]) <= 5
         jokers = {json.dumps(m): sum(p[0] == "J" for p in m[2]) if m[0] == "place" else 0 for m in view["legal"]}
@@ -160,7 +158,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "display" / "static" / "js" / "ga
 
 
 def test_the_script_asks_only_for_words_that_exist_and_draws_the_engine_s_shapes():
-    from display.rooms import ROOM_STRINGS
+    from display.rooms.messages import ROOM_STRINGS
     from hall.minigames.points_rouges.pieces import BOARD_FIGURES, BOARD_VALUES, SHAPE_FIGURES
     from hall.minigames.points_rouges.state import SOLITAIRE_BOARDS
     text = SCRIPT.read_text(encoding="utf-8")

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from hall.minigames.registry import get_game
 from hall.minigames.table import jsonable
+from tests.display.conftest import bots_round
 from tests.display.test_screenshots import TEXT_AUDIT
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -94,8 +96,8 @@ def play_by_taps(page, move: list) -> None:
 def choose(hall_live, code: str, seat: int, legal: list) -> list:
     """The move the test plays: the engine's own bot's choice for that seat (it lays figures of several pieces
     one at a time), which must be one of the seat's `legal` moves."""
-    room = hall_live.app.extensions["loto_rooms"].lobby.rooms[code]
-    move = jsonable(room.game.bots["default"](room.match.state, seat, random.Random(seat)))
+    room = hall_live.app.extensions["loto_rooms"].lobby.room(code)
+    move = jsonable(get_game("points-rouges").bots["default"](room.state, seat, random.Random(seat)))
     assert move in legal, move
     return move
 
@@ -139,10 +141,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             break
         movers = room["to_move"]
         if not movers or movers[0] >= len(phones):
-            hub = r.app.extensions["loto_rooms"]
-            hub.wake.set()
-            with hub.lock:
-                pass
+            bots_round(r.app)
             continue
         _, page, token = phones[movers[0]]
         page.wait_for_function(f"window.roomVersion >= {room['version']}", timeout=20_000)
@@ -268,3 +267,37 @@ def test_a_solitaire_phone_asks_for_the_hint(browser, hall_live):
     shot(screen, "projector-5-solitaire-en")
     english.close()
     ctx.close()
+
+
+def test_a_projector_opened_after_a_completion_shows_the_new_board(browser, hall_live):
+    """The projector draws the public view it receives: the board drawn since the last completion is marked
+    « Nouveau plateau » on a projector page opened after it (it used to compare each event with the one before,
+    so a projector loaded late, or reloaded, never showed it)."""
+    r = hall_live
+    c = r.app.test_client()
+    code = c.post("/api/games/rooms", json={"game": "points-rouges", "options": {"players": 2}},
+                  headers=r.headers("speaker")).get_json()["code"]
+    tokens = [c.post(f"/api/games/rooms/{code}/join", json={"name": n}).get_json()["token"] for n in ("Ana", "Léo")]
+    assert c.post(f"/api/games/rooms/{code}/start", headers=r.headers("speaker")).status_code == 200
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:          # both seats play the engine's bot's moves through the API
+        room = c.get(f"/api/games/rooms/{code}").get_json()
+        if room["view"]["arrived"] or room["status"] != "playing":
+            break
+        seat = room["to_move"][0]
+        legal = seat_view(c, code, tokens[seat])["legal"]
+        res = c.post(f"/api/games/rooms/{code}/moves", json={"move": choose(r, code, seat, legal),
+                                                             "version": room["version"]},
+                     headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert res.status_code == 200, res.get_json()
+    arrived = room["view"]["arrived"]
+    assert arrived and room["status"] == "playing"
+    for width, height, name in ((1920, 1080, "projector-6-new-board"), (1280, 720, "projector-7-new-board-720")):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
+        projector = ctx.new_page()
+        projector.set_default_timeout(15_000)
+        projector.goto(f"{r.url}/jeux/{code}")
+        expect(projector.locator(f".pr-screen-board[data-board='{arrived}'] .pr-new")).to_have_text("Nouveau plateau")
+        expect(projector.locator(".pr-new")).to_have_count(1)
+        shot(projector, name)
+        ctx.close()

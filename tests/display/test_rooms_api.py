@@ -10,7 +10,7 @@ import socketio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.display.conftest import GAMES, LiveServer, make_room
+from tests.display.conftest import GAMES, LiveServer, bots_round, make_room
 
 
 @pytest.fixture
@@ -51,10 +51,7 @@ def wait_my_turn(client, code, token, timeout_s=10.0) -> dict:
         room = client.get(f"/api/games/rooms/{code}").get_json()
         if view["legal"] or room["status"] != "playing":
             return view
-        hub = client.application.extensions["loto_rooms"]
-        hub.wake.set()
-        with hub.lock:
-            pass
+        bots_round(client.application)
     raise AssertionError("never my turn")
 
 
@@ -151,14 +148,61 @@ def test_screen_and_the_break_gate(client, hall_room):
     state = client.get("/api/state").get_json()
     assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
     refused(client.post("/api/draws", json={"number": 6}, headers=speaker), 423, "games_on_screen")
-    from hall.app.break_gate import BreakGate
     from hall.errors import Rejected
-    gate = BreakGate(hall_room.hall, hall_room.app.extensions["loto_rooms"].lobby.is_break)
+    gate = hall_room.rooms.on_screen.guard(hall_room.hall)
     with pytest.raises(Rejected, match="games_on_screen"):
         gate.draw(7, role="device")
     assert client.get("/api/state").get_json() == state          # the loto is untouched during the break
     client.post("/api/screen", json={"show": "loto"}, headers=speaker)
     assert client.post("/api/draws", json={"number": 6}, headers=speaker).status_code == 201
+
+
+def test_one_break_stops_the_console_the_keypad_and_the_ball_machine_together(client, hall_room, tmp_path):
+    """« Entracte : jeux » and « Retour au loto » switch one object that the console's draw (HTTP), the keypad and
+    the ball machine (a real reader on a pseudo-terminal) all obey; the loto never hears of the break."""
+    import os
+    import tty
+
+    from drivers.ball_machine import BallMachineReader
+    from drivers.ball_protocol import frame
+    from drivers.keypad import apply_key_command
+    from drivers.keypad_map import KeyCommand
+    from drivers.reconnect import Backoff
+    from hall.config import BallMachineSection
+    from tests.drivers.conftest import Watch
+
+    speaker = hall_room.headers("speaker")
+    devices = hall_room.rooms.on_screen.guard(hall_room.hall)        # what the wiring hands the drivers
+    watch = Watch(hall_room.hall)
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    reader = BallMachineReader(devices, BallMachineSection(port=os.ttyname(slave), debounce_s=0.0),
+                               backoff=Backoff(0.02, 0.2))
+    os.close(slave)
+    reader.start()
+    try:
+        watch.status("ball_machine", "ok")
+        code = open_room(client, hall_room)
+        client.post("/api/partie/start", json={}, headers=speaker)
+        assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
+        assert hall_room.rooms.on_screen.active()
+        refused(client.post("/api/draws", json={"number": 6}, headers=speaker), 423, "games_on_screen")
+        apply_key_command(devices, KeyCommand("draw", 7, "7"))
+        assert watch.refused("games_on_screen")[1]["number"] == 7
+        os.write(master, frame(8))
+        assert watch.refused("games_on_screen")[1]["number"] == 8
+        assert [r.event.number for r in hall_room.hall.records("draw:ball_drawn")] == []
+        assert client.post("/api/screen", json={"show": "loto"}, headers=speaker).status_code == 200
+        assert not hall_room.rooms.on_screen.active()
+        os.write(master, frame(8))
+        watch.drawn(8)
+        apply_key_command(devices, KeyCommand("draw", 7, "7"))
+        watch.drawn(7)
+        assert client.post("/api/draws", json={"number": 6}, headers=speaker).status_code == 201
+        assert [r.event.number for r in hall_room.hall.records("draw:ball_drawn")] == [8, 7, 6]
+    finally:
+        reader.stop()
+        os.close(master)
 
 
 def test_qr_svg_names_the_join_url(client, hall_room):

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from hall.minigames.base import Refused
-from hall.minigames.room import LobbySettings
+from hall.minigames.lobby import LobbySettings
 from hall.minigames.room_store import open_lobby
 from tests.display.conftest import GAMES, LiveServer, make_room
 from tests.display.test_rooms_api import Watcher, bearer, open_room, refused
@@ -53,8 +53,10 @@ def test_the_speaker_frees_a_seat_before_the_start_and_a_restart_keeps_it(bounde
     assert c.get(f"/api/games/rooms/{code}/seat", headers=bearer(cid["token"])).get_json()["seat"] == 1
     again, store = open_lobby(tmp_path, LobbySettings())            # what a restart replays from games.sqlite
     try:
-        assert [s.name for s in again.get(code).seats] == ["Ana", "Cid"]
-        assert again.get(code).seat_of(cid["token"]) == 1 and again.get(code).seat_of(bob["token"]) is None
+        assert [s.name for s in again.room(code).seats] == ["Ana", "Cid"]
+        assert again.seat_view(code, cid["token"])["seat"] == 1
+        with pytest.raises(Refused, match="bad_token"):
+            again.seat_view(code, bob["token"])
     finally:
         store.close()
     assert c.post(f"/api/games/rooms/{code}/start", headers=speaker).status_code == 200
@@ -127,7 +129,7 @@ def test_phones_are_told_at_once_over_their_sockets(tmp_path):
     assert moved["seat_view"]["seat"] == 1 and moved["seat_view"]["name"] == "Cid"
     follows = watchers["bob"].until(lambda e: "room" in e)              # the freed phone follows as audience
     assert "seat_view" not in follows and [s["name"] for s in follows["room"]["seats"]] == ["Ana", "Cid"]
-    assert r.app.extensions["loto_rooms"].lobby.get(code).audience == 1
+    assert r.app.extensions["loto_rooms"].lobby.room(code).public["audience"] == 1
     for w in watchers.values():
         w.close()
     server.stop()

@@ -194,7 +194,7 @@ def test_the_tournament_words_are_all_translated_to_english_and_compiled():
     from babel.messages.pofile import read_po
     display = Path(__file__).resolve().parents[2] / "display"
     asked = set()
-    source = (display / "tournament.py").read_text(encoding="utf-8")
+    source = "".join(path.read_text(encoding="utf-8") for path in (display / "tournament").glob("*.py"))
     for m in re.finditer(r'\b_l?\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)', source):
         asked.add("".join(eval(x) for x in re.findall(r'"(?:[^"\\]|\\.)*"', m.group(1))))
     for page in display.glob("templates/tournoi*.html"):
@@ -208,7 +208,7 @@ def test_the_tournament_words_are_all_translated_to_english_and_compiled():
     words = set()
     for js in display.glob("static/js/tournoi*.js"):
         words |= set(re.findall(r'\bsay\("([a-z_]+)"', js.read_text(encoding="utf-8")))
-    from display.tournament import JS_WORDS
+    from display.tournament.messages import JS_WORDS
     assert words <= set(JS_WORDS), words - set(JS_WORDS)
 
 

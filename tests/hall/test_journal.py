@@ -133,3 +133,21 @@ def test_a_batch_is_all_there_or_not_at_all_after_sigkill(tmp_path):
         sizes[record.event.card_ids[0]] = sizes.get(record.event.card_ids[0], 0) + 1
     journal.close()
     assert sizes and set(sizes.values()) == {5}
+
+
+def test_the_durable_write_runs_where_the_program_hands_it(tmp_path):
+    """Under gevent the program runs SQLite's commit and fsync in a real thread: it hands the journal that
+    runner when it opens it (issue 23: it was a hook set on the open journal from outside)."""
+    ran: list[str] = []
+
+    def offload(write):
+        ran.append("write")
+        return write()
+
+    journal = Journal(tmp_path / "j.sqlite", offload=offload)
+    journal.append(BallDrawn(number=7, index=1, source="console"), "speaker", "2026-11-21T20:00:00.000+00:00")
+    assert ran == ["write"] and journal.last_seq == 1
+    journal.close()
+    again = Journal(tmp_path / "j.sqlite")
+    assert [r.event.number for r in again.records()] == [7]
+    again.close()

@@ -13,10 +13,11 @@ from hall.minigames.base import Refused
 from hall.minigames.euchre.cards import DECK, LOW_NO_TRUMP, NO_TRUMP, SUITS, effective_suit, hand_order
 from hall.minigames.euchre.officials import OFFICIAL_KINDS, official_is_legal, official_moves
 from hall.minigames.euchre.state import EuchreState
-from hall.minigames.room import Lobby, LobbySettings
+from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.room_store import open_lobby
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
+SILENT = 100.0                     # a turn this long is taken over (each step a turn later than the last)
 
 
 def refused(code: str):
@@ -30,16 +31,14 @@ def euchre_room(lobby: Lobby, names=("Ana", "Bea"), options=None) -> tuple[str, 
     return code, tokens
 
 
-def bots_until(lobby: Lobby, code: str, phase: str, limit: int = 500) -> None:
+def bots_until(lobby: Lobby, code: str, tokens: list[str], phase: str, limit: int = 500) -> None:
     """Let the bots play every seat (phones' seats included) until the engine is in ``phase``."""
-    room = lobby.get(code)
-    for _ in range(limit):
-        if room.match.state.phase == phase:
-            for seat in room.seats:
-                seat.away = False             # the phones are back (presence is not journalled)
+    for turn in range(limit):
+        if lobby.room(code).state.phase == phase:
+            for token in tokens:
+                lobby.seat_view(code, token)  # the phones are back (presence is not journalled)
             return
-        room.seats[room.to_move()[0]].away = True   # a bot plays for the phone, as after a takeover
-        assert lobby.step(code, 1e9)
+        assert lobby.step(code, SILENT * (turn + 1))   # a bot plays for a silent phone, as after a takeover
     raise AssertionError(f"never reached {phase}")
 
 
@@ -81,20 +80,19 @@ UNIVERSE = ([("penalty", t, r) for t in (0, 1, 2, -1) for r in ("out_of_turn", "
 def test_official_moves_are_exactly_the_legal_ones_in_every_phase():
     lobby = Lobby(FAST, rng=random.Random(11))
     code, _ = euchre_room(lobby, options={"hands": 3})
-    room = lobby.get(code)
     phases = set()
-    while room.status == "playing":
-        state: EuchreState = room.match.state
+    now = 0.0
+    while lobby.room(code).status == "playing":
+        state: EuchreState = lobby.room(code).state
         listed = official_moves(state)
         assert {m[0] for m in listed} <= set(OFFICIAL_KINDS)
         assert set(listed) == {m for m in UNIVERSE if official_is_legal(state, m)}
         assert len(listed) == len(set(listed))
         phases.add(state.phase)
-        seat = room.to_move()[0]
-        room.seats[seat].away = True
-        lobby.step(code, 1e9)
+        now += SILENT
+        lobby.step(code, now)                                      # a bot plays each seat, phones taken over
     assert {"bid", "play"} <= phases
-    assert room.officials() == []                                  # a finished game has no referee
+    assert lobby.referee(code).moves == ()                         # a finished game has no referee
 
 
 # ---------------------------------------------------------------- the lobby's official action
@@ -108,7 +106,7 @@ def test_officials_are_refused_when_they_do_not_fit_and_change_nothing():
         lobby.official(lobo, ["time"], 0)
     lobby.join(code, "Ana")
     room = lobby.start(code)
-    version, state = room.match.version, room.match.state
+    version, state = room.version, room.state
     assert state.phase == "bid"
     with refused("stale_version"):
         lobby.official(code, ["time"], version - 1)
@@ -118,7 +116,7 @@ def test_officials_are_refused_when_they_do_not_fit_and_change_nothing():
                 ["time", 1], "time", {"move": "time"}, ["redeal", "nap"], "x" * 20_000):
         with refused("illegal_official"):
             lobby.official(code, bad, version)
-    assert (room.match.version, room.match.state) == (version, state)
+    assert (lobby.room(code).version, lobby.room(code).state) == (version, state)
     lobby.close(code)
     with refused("room_closed"):
         lobby.official(code, ["time"], version)
@@ -127,28 +125,29 @@ def test_officials_are_refused_when_they_do_not_fit_and_change_nothing():
 def test_a_player_cannot_slip_an_official_action_through_the_moves():
     lobby = Lobby(FAST, rng=random.Random(13))
     code, tokens = euchre_room(lobby, names=("Ana", "Bea", "Cid", "Dan"))
-    room = lobby.get(code)
-    seat = room.to_move()[0]
+    room = lobby.room(code)
+    seat = room.to_move[0]
     with refused("illegal_move"):
-        lobby.play(code, tokens[seat], ["penalty", 1, "hesitation"], room.match.version)
+        lobby.play(code, tokens[seat], ["penalty", 1, "hesitation"], room.version)
     with refused("illegal_move"):
-        lobby.play(code, tokens[seat], ["time"], room.match.version)
+        lobby.play(code, tokens[seat], ["time"], room.version)
 
 
 def test_a_penalty_costs_five_and_a_redeal_deals_again_by_the_same_dealer():
     lobby = Lobby(FAST, rng=random.Random(14))
     code, _ = euchre_room(lobby)
-    room = lobby.get(code)
-    before = room.match.state
-    room_version = room.match.version
+    room = lobby.room(code)
+    before = room.state
+    room_version = room.version
     lobby.official(code, ["penalty", 1, "hesitation"], room_version)
-    assert room.match.state.scores == (0, -5) and room.match.version == room_version + 1
-    assert room.last_by == "official"
-    lobby.official(code, ["redeal", "exposed_card"], room.match.version)
-    after = room.match.state
+    room = lobby.room(code)
+    assert room.state.scores == (0, -5) and room.version == room_version + 1
+    assert room.public["last_by"] == "official"
+    lobby.official(code, ["redeal", "exposed_card"], room.version)
+    after = lobby.room(code).state
     assert after.phase == "bid" and after.dealer == before.dealer and after.redeals == 1
     assert after.hands != before.hands                              # the new deal is played and journalled
-    assert room.match.version == room_version + 3                   # the redeal, then the deal
+    assert lobby.room(code).version == room_version + 3             # the redeal, then the deal
 
 
 def test_the_official_record_is_journalled_before_it_is_seen():
@@ -161,40 +160,40 @@ def test_the_official_record_is_journalled_before_it_is_seen():
 
     lobby = Lobby(FAST, journal=journal, rng=random.Random(15))
     code, _ = euchre_room(lobby)
-    room = lobby.get(code)
-    before = (room.match.version, room.match.state, len(room.match.log))
+    match = lobby._state.rooms[code].live                 # the match itself: its log is rolled back too
+    before = (match.version, match.state, len(match.log))
     with pytest.raises(OSError):
-        lobby.official(code, ["time"], room.match.version)
-    assert (room.match.version, room.match.state, len(room.match.log)) == before
+        lobby.official(code, ["time"], match.version)
+    assert (match.version, match.state, len(match.log)) == before
 
 
 def test_official_actions_replay_equal_from_the_store(tmp_path):
     lobby, store = open_lobby(tmp_path, FAST)
     code, tokens = euchre_room(lobby, options={"hands": 3})
-    room = lobby.get(code)
-    lobby.official(code, ["penalty", 0, "out_of_turn"], room.match.version)
-    lobby.official(code, ["redeal", "hesitation"], room.match.version)
-    bots_until(lobby, code, "play")
-    lobby.official(code, ["renege", room.to_move()[0]], room.match.version)
-    lobby.official(code, ["time"], room.match.version)
+    lobby.official(code, ["penalty", 0, "out_of_turn"], lobby.room(code).version)
+    lobby.official(code, ["redeal", "hesitation"], lobby.room(code).version)
+    bots_until(lobby, code, tokens, "play")
+    room = lobby.room(code)
+    lobby.official(code, ["renege", room.to_move[0]], room.version)
+    lobby.official(code, ["time"], lobby.room(code).version)
     records = [r["kind"] for r in store.records()]
     assert records.count("official") == 4
     store.close()
     again, store2 = open_lobby(tmp_path, FAST)
-    copy = again.get(code)
-    assert copy.match.state == room.match.state and copy.match.version == room.match.version
-    assert copy.public() == room.public()
-    assert [copy.seat_view(s) for s in range(4)] == [room.seat_view(s) for s in range(4)]
-    assert copy.officials() == room.officials() and copy.seat_of(tokens[1]) == 1
+    room, copy = lobby.room(code), again.room(code)
+    assert copy.state == room.state and copy.version == room.version
+    assert copy.public == room.public
+    views = [lobby._state.rooms[code].seat_view(s) for s in range(4)]          # the bots' seats have no token
+    assert [again._state.rooms[code].seat_view(s) for s in range(4)] == views
+    assert again.referee(code) == lobby.referee(code) and again.seat_view(code, tokens[1])["seat"] == 1
     store2.close()
 
 
 def test_a_journal_with_an_official_that_no_longer_fits_does_not_replay():
-    lobby = Lobby(FAST, rng=random.Random(16))
     records: list[dict] = []
-    lobby._journal = records.append
+    lobby = Lobby(FAST, journal=records.append, rng=random.Random(16))
     code, _ = euchre_room(lobby)
-    lobby.official(code, ["time"], lobby.get(code).match.version)
+    lobby.official(code, ["time"], lobby.room(code).version)
     forged = [*records, {"kind": "official", "code": code, "by": "official", "moves": [[1, ["time"]]]}]
     with refused("illegal_official"):
         Lobby(FAST, records=forged)
@@ -214,19 +213,21 @@ def test_no_view_holds_another_hand_or_the_deck(seed, steps, officials, low):
     for step in range(steps):
         if room.status != "playing":
             break
-        while at and at[0] == step and room.officials():
+        while at and at[0] == step and lobby.referee(code).moves:
             at.pop(0)
-            lobby.official(code, rng.choice(room.officials()), room.match.version)
+            lobby.official(code, rng.choice(lobby.referee(code).moves), lobby.room(code).version)
+        room = lobby.room(code)
         if room.status != "playing":
             break
-        seat = room.to_move()[0]
-        lobby.play(code, tokens[seat], rng.choice(room.seat_view(seat)["legal"]), room.match.version)
-    state: EuchreState = room.match.state
-    public_room = room.public()
+        seat = room.to_move[0]
+        lobby.play(code, tokens[seat], rng.choice(lobby.seat_view(code, tokens[seat])["legal"]), room.version)
+        room = lobby.room(code)
+    state: EuchreState = room.state
+    public_room = room.public
     public, shown = public_room["view"], json.dumps(public_room)
     assert "my_hand" not in public and "my_discards" not in public
     for seat in range(4):
-        view = room.seat_view(seat)
+        view = lobby.seat_view(code, tokens[seat])
         own = set(view) - set(public)
         assert own <= {"seat", "my_hand", "my_suits", "my_discards", "name", "away", "version", "legal"}
         assert all(view[key] == public[key] for key in public if key != "seat")

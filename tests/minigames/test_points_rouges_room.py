@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hall.minigames.base import Refused
+from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, PLACEMENTS, SHAPE_IDS, SHAPES, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
-from hall.minigames.room import Lobby, LobbySettings
+from hall.minigames.registry import get_game
 from hall.minigames.room_store import RoomStore, open_lobby
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
@@ -39,7 +40,7 @@ def test_bad_options_are_refused_and_open_nothing(options):
     lobby = Lobby(FAST, rng=random.Random(1))
     with refused("bad_options"):
         lobby.open("points-rouges", options)
-    assert lobby.rooms == {}
+    assert lobby.listing() == []
 
 
 def test_a_fifth_player_is_refused_and_a_solitaire_is_one_seat():
@@ -53,20 +54,20 @@ def test_a_fifth_player_is_refused_and_a_solitaire_is_one_seat():
     lobby.join(solo, "Lucie")
     room = lobby.start(solo)
     assert len(room.seats) == 1 and not room.seats[0].bot
-    assert room.public()["view"]["phase"] == "choose"
+    assert room.public["view"]["phase"] == "choose"
 
 
 def test_moves_not_listed_are_refused_and_change_nothing():
     lobby, code, tokens = table(2, 2, seed=4)
-    room = lobby.get(code)
-    seat = room.to_move()[0]
-    view = room.seat_view(seat)
-    before = (room.match.version, json.dumps(room.public()), json.dumps(view))
+    room = lobby.room(code)
+    seat = room.to_move[0]
+    view = lobby.seat_view(code, tokens[seat])
+    before = (room.version, json.dumps(room.public), json.dumps(view))
     place = next(m for m in view["legal"] if m[0] == "place")
     letter = place[1]
     absent = next(s for s in SHAPE_IDS if s not in view["my_rack"])
     cells = list(points_of(PLACEMENTS[absent][0]))
-    other = next(b for b in room.public()["view"]["boards"] if b["letter"] != letter)["letter"]
+    other = next(b for b in room.public["view"]["boards"] if b["letter"] != letter)["letter"]
     bad = [
         ["place", letter, [[absent, cells]]],                       # a piece not on the rack
         ["place", other, place[2]] if ["place", other, place[2]] not in view["legal"] else ["pass"],
@@ -76,54 +77,56 @@ def test_moves_not_listed_are_refused_and_change_nothing():
     ]
     for move in bad:
         with refused("illegal_move"):
-            lobby.play(code, tokens[seat], move, room.match.version)
+            lobby.play(code, tokens[seat], move, room.version)
     with refused("not_your_turn"):
-        lobby.play(code, tokens[1 - seat], place, room.match.version)
+        lobby.play(code, tokens[1 - seat], place, room.version)
     with refused("stale_version"):
-        lobby.play(code, tokens[seat], place, room.match.version - 1)
-    assert (room.match.version, json.dumps(room.public()), json.dumps(room.seat_view(seat))) == before
-    lobby.play(code, tokens[seat], place, room.match.version)
-    assert room.match.version > before[0]
+        lobby.play(code, tokens[seat], place, room.version - 1)
+    after = lobby.room(code)
+    assert (after.version, json.dumps(after.public), json.dumps(lobby.seat_view(code, tokens[seat]))) == before
+    lobby.play(code, tokens[seat], place, room.version)
+    assert lobby.room(code).version > before[0]
 
 
 def test_a_completion_sent_in_another_order_than_listed_is_refused():
     """Moves are compared with `legal` as canonical JSON: a phone must send the listed move itself."""
     lobby, code, tokens = table(1, 1, seed=2)
-    room = lobby.get(code)
-    lobby.play(code, tokens[0], ["choose", "F"], room.match.version)
+    lobby.play(code, tokens[0], ["choose", "F"], lobby.room(code).version)
     for _ in range(40):
-        view = room.seat_view(0)
+        view = lobby.seat_view(code, tokens[0])
         completions = [m for m in view["legal"] if m[0] == "place" and len(m[2]) > 1]
         if completions:
             break
-        lobby.play(code, tokens[0], next(m for m in view["legal"] if m[0] == "swap"), room.match.version)
+        lobby.play(code, tokens[0], next(m for m in view["legal"] if m[0] == "swap"), view["version"])
     else:
         pytest.skip("no completion within 40 swaps for this seed")
     move = completions[0]
     with refused("illegal_move"):
-        lobby.play(code, tokens[0], ["place", move[1], list(reversed(move[2]))], room.match.version)
-    lobby.play(code, tokens[0], move, room.match.version)
-    assert room.status == "over" and room.outcome()["winners"] == [0]
+        lobby.play(code, tokens[0], ["place", move[1], list(reversed(move[2]))], view["version"])
+    lobby.play(code, tokens[0], move, view["version"])
+    room = lobby.room(code)
+    assert room.status == "over" and room.public["outcome"]["winners"] == [0]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), players=st.integers(1, 4), steps=st.integers(0, 60))
 def test_no_view_holds_another_rack_nor_the_pile_order(seed, players, steps):
     lobby, code, tokens = table(players, players, seed)
-    room = lobby.get(code)
+    room = lobby.room(code)
     rng = random.Random(seed)
     for _ in range(steps):
         if room.status != "playing":
             break
-        seat = room.to_move()[0]
-        lobby.play(code, tokens[seat], rng.choice(room.seat_view(seat)["legal"]), room.match.version)
-    state = room.match.state
-    public_room = room.public()
+        seat = room.to_move[0]
+        lobby.play(code, tokens[seat], rng.choice(lobby.seat_view(code, tokens[seat])["legal"]), room.version)
+        room = lobby.room(code)
+    state = room.state
+    public_room = room.public
     public, shown = public_room["view"], json.dumps(public_room)
     assert "my_rack" not in public and "racks" not in public and "held" not in public
     assert public["pile"] == len(state.pile) and public["rack_sizes"] == [len(r) for r in state.racks]
     for seat in range(players):
-        view = room.seat_view(seat)
+        view = lobby.seat_view(code, tokens[seat])
         own = set(view) - set(public)
         mine = {"staged", "staged_on", "take_backs_left"}        # a figure begun: the mover's alone (P7c)
         assert own <= {"seat", "my_rack", "name", "away", "version", "legal"} | mine
@@ -132,7 +135,7 @@ def test_no_view_holds_another_rack_nor_the_pile_order(seed, players, steps):
         assert view["my_rack"] == list(state.racks[seat])
         others = Counter(p for s, r in enumerate(state.racks) if s != seat for p in r)
         held = Counter(state.racks[seat])
-        if not room.game.to_move(state) or seat not in room.to_move():
+        if not get_game("points-rouges").to_move(state) or seat not in room.to_move:
             assert view["legal"] == []
         for move in view["legal"]:                                  # moves use only the seat's own pieces
             if move[0] == "place":
@@ -151,23 +154,23 @@ def test_a_points_rouges_room_is_replayed_from_its_journal(tmp_path):
     lobby = Lobby(FAST, journal=store.append, rng=random.Random(7))
     code = lobby.open("points-rouges", {"players": 3}).code
     tokens = [lobby.join(code, n)[2] for n in ("Ana", "Bea")]
-    lobby.start(code)
-    room = lobby.get(code)
+    room = lobby.start(code)
     for _ in range(12):
         if room.status != "playing":
             break
-        seat = room.to_move()[0]
+        seat = room.to_move[0]
         if seat < 2:
-            lobby.play(code, tokens[seat], room.seat_view(seat)["legal"][0], room.match.version)
+            lobby.play(code, tokens[seat], lobby.seat_view(code, tokens[seat])["legal"][0], room.version)
         else:
             assert lobby.step(code, 0.0)
-    assert room.match.version > 12
+        room = lobby.room(code)
+    assert room.version > 12
     store.close()
     again, store2 = open_lobby(tmp_path, FAST)
     try:
-        replayed = again.get(code)
-        assert replayed.public() == room.public()
-        assert [replayed.seat_view(s) for s in range(3)] == [room.seat_view(s) for s in range(3)]
+        assert again.room(code).public == room.public
+        views = [lobby._state.rooms[code].seat_view(s) for s in range(3)]     # the bot's seat has no token
+        assert [again._state.rooms[code].seat_view(s) for s in range(3)] == views
     finally:
         store2.close()
 
@@ -233,20 +236,42 @@ def test_a_phone_back_after_its_takeover_does_not_wind_the_turn_s_clock_back():
     lobby = Lobby(LobbySettings(bot_delay_s=1.5, takeover_s=30.0), rng=random.Random(3))
     code = lobby.open("points-rouges", {"players": 2}).code
     tokens = [lobby.join(code, name)[2] for name in ("Ana", "Bob")]
-    room = lobby.start(code, now=100.0)
-    mover = room.to_move()[0]
+    mover = lobby.start(code, now=100.0).to_move[0]
 
     def lay(now: float, kind: str) -> None:
-        move = next(m for m in room.legal(mover) if m[0] == kind)
-        lobby.play(code, tokens[mover], move, room.match.version, now=now)
+        view = lobby.seat_view(code, tokens[mover])
+        move = next(m for m in view["legal"] if m[0] == kind)
+        lobby.play(code, tokens[mover], move, view["version"], now=now)
 
     for now, kind in ((110.0, "add"), (120.0, "take_back"), (129.0, "add")):
         lay(now, kind)
         assert dict(lobby.due(now))[code] == 130.0
-    assert not lobby.step(code, 130.0) and room.seats[mover].away       # taken over, the bot waits its delay
-    lay(130.5, "add" if any(m[0] == "add" for m in room.legal(mover)) else "take_back")   # the phone is back
-    assert not room.seats[mover].away and dict(lobby.due(130.5))[code] == 131.5
-    lobby.touch(room, mover)
-    while room.to_move() == (mover,):                                   # the bot plays the turn out at once
+    assert not lobby.step(code, 130.0) and lobby.room(code).seats[mover].away   # taken over, the bot waits
+    legal = lobby._state.rooms[code].legal(mover)                       # (asking its seat would be coming back)
+    lay(130.5, "add" if any(m[0] == "add" for m in legal) else "take_back")   # the phone is back
+    assert not lobby.room(code).seats[mover].away and dict(lobby.due(130.5))[code] == 131.5
+    lobby.seat_view(code, tokens[mover])                               # its page asks for its seat
+    while lobby.room(code).to_move == (mover,):                        # the bot plays the turn out at once
         assert lobby.step(code, 131.5)
-    assert room.last_by == "bot" and room.seats[mover].away
+    room = lobby.room(code)
+    assert room.public["last_by"] == "bot" and room.seats[mover].away
+
+
+def test_the_public_view_says_which_board_arrived_since_the_last_completion():
+    """The projector marks the board drawn to replace a completed one (« Nouveau plateau »): the view says which,
+    so a projector that loads late (or missed an event) shows it too; it used to work it out by comparing each
+    event with the one before (issue 23)."""
+    lobby, code, _ = table(2, 0, seed=5)                  # two bots: every move is theirs
+    view = lobby.room(code).public["view"]
+    assert view["arrived"] is None and len(view["boards"]) == 3        # the first boards are not "new"
+    completions, seen = 0, []
+    while lobby.room(code).status == "playing" and lobby.step(code, 0.0):
+        before, view = view, lobby.room(code).public["view"]
+        if len(view["completed"]) > len(before["completed"]):
+            completions += 1
+            drawn = [b["letter"] for b in view["boards"] if b["letter"] not in [o["letter"] for o in before["boards"]]]
+            assert view["arrived"] == (drawn[0] if drawn else None)
+            seen.append(view["arrived"])
+        else:
+            assert view["arrived"] == before["arrived"]        # it stays new until the next completion
+    assert completions >= 2 and any(seen)

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hall.minigames.base import Refused
+from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.registry import get_game
-from hall.minigames.room import Lobby, LobbySettings
 from hall.minigames.room_store import RoomStore, open_lobby
 from hall.minigames.table import CODE_LETTERS, clean_name, move_key
 
@@ -23,13 +23,13 @@ def refused(code: str):
 
 def seat_moves(lobby: Lobby, code: str, token: str, now: float = 0.0, limit: int = 10_000) -> None:
     """Play the seat's first legal move whenever it is on turn, bots otherwise, to the end of the game."""
-    room = lobby.get(code)
-    seat = room.seat_of(token)
+    seat = lobby.seat_view(code, token)["seat"]
     for _ in range(limit):
+        room = lobby.room(code)
         if room.status != "playing":
             return
-        if seat in room.to_move():
-            lobby.play(code, token, room.seat_view(seat)["legal"][0], room.match.version, now)
+        if seat in room.to_move:
+            lobby.play(code, token, lobby.seat_view(code, token)["legal"][0], room.version, now)
         else:
             assert lobby.step(code, now)
     raise AssertionError("no end")
@@ -41,7 +41,7 @@ def test_a_room_code_is_four_unambiguous_letters():
     assert len(codes) == 10
     assert all(len(c) == 4 and set(c) <= set(CODE_LETTERS) for c in codes)
     assert not set("BGIOQSZ018") & set(CODE_LETTERS)
-    assert lobby.get(next(iter(codes)).lower()).code in codes
+    assert lobby.room(next(iter(codes)).lower()).code in codes
 
 
 @pytest.mark.parametrize("raw, name", [("  Émile  ", "Émile"), ("E\u0301mile", "Émile"), ("Jean  Paul", "Jean Paul"),
@@ -63,9 +63,10 @@ def test_join_start_fills_with_bots_and_a_whole_game_ends():
     assert seat == 0 and len(token) >= 20
     room = lobby.start(code)
     assert [s.bot for s in room.seats] == [False, True, True, True]   # Lobo 77 fills to 4 by default
-    assert room.match.version >= 1                                      # the deal is a move
+    assert room.version >= 1                                            # the deal is a move
     seat_moves(lobby, code, token)
-    assert room.status == "over" and room.public()["outcome"]["winner_names"]
+    room = lobby.room(code)
+    assert room.status == "over" and room.public["outcome"]["winner_names"]
 
 
 def test_linotte_is_two_seats_and_refuses_a_third():
@@ -88,10 +89,10 @@ def test_refusals_change_nothing():
     room = lobby.start(code)
     with refused("already_started"):
         lobby.join(code, "Late")
-    if 0 not in room.to_move():
+    if 0 not in room.to_move:
         lobby.step(code, 0.0)
-    version = room.match.version
-    legal = room.seat_view(0)["legal"]
+    version = lobby.room(code).version
+    legal = lobby.seat_view(code, token)["legal"]
     with refused("stale_version"):
         lobby.play(code, token, legal[0], version - 1)
     with refused("bad_token"):
@@ -99,9 +100,9 @@ def test_refusals_change_nothing():
     for bad in ([], (), {}, "", ["play"], ["play", "99"], ["deal", []], [[[[]]]], "x" * 20_000, 1e308, None):
         with refused("illegal_move"):
             lobby.play(code, token, bad, version)
-    assert room.match.version == version
+    assert lobby.room(code).version == version
     lobby.play(code, token, legal[0], version)
-    assert room.match.version > version
+    assert lobby.room(code).version > version
 
 
 def test_options_are_checked():
@@ -116,9 +117,9 @@ def test_options_are_checked():
                       ("linotte", {"players": 2})):
         with refused("bad_options"):
             lobby.open(game, bad)
-    assert lobby.open("euchre").table_size() == 4
-    assert lobby.open("points-rouges", {"players": 1}).table_size() == 1
-    assert lobby.open("linotte").table_size() == 2
+    assert lobby.open("euchre").table_size == 4
+    assert lobby.open("points-rouges", {"players": 1}).table_size == 1
+    assert lobby.open("linotte").table_size == 2
 
 
 def test_max_rooms_and_disabled_games():
@@ -140,12 +141,12 @@ def test_a_silent_phone_is_taken_over_until_it_returns():
     _, _, t0 = lobby.join(code, "Ana")
     _, _, t1 = lobby.join(code, "Bea")
     room = lobby.start(code, now=100.0)
-    on_turn = room.to_move()[0]
+    on_turn = room.to_move[0]
     assert not lobby.step(code, 109.9)             # not silent long enough
     assert lobby.step(code, 110.0)                  # a bot plays for the silent seat
-    assert room.seats[on_turn].away
-    lobby.touch(room, on_turn)
-    assert not room.seats[on_turn].away
+    assert lobby.room(code).seats[on_turn].away
+    lobby.seat_view(code, (t0, t1)[on_turn])        # the phone speaks again
+    assert not lobby.room(code).seats[on_turn].away
 
 
 def test_the_journal_gets_each_change_before_it_is_seen():
@@ -160,18 +161,21 @@ def test_the_journal_gets_each_change_before_it_is_seen():
     code = lobby.open("lobo77", {"players": 2}).code
     _, _, token = lobby.join(code, "Ana")
     room = lobby.start(code)
+    match = lobby._state.rooms[code].live                 # the match itself: its log is rolled back too
     while len(seen) <= 5 and room.status == "playing":
-        if 0 in room.to_move():
-            lobby.play(code, token, room.seat_view(0)["legal"][0], room.match.version)
+        if 0 in room.to_move:
+            lobby.play(code, token, lobby.seat_view(code, token)["legal"][0], room.version)
         else:
             lobby.step(code, 0.0)
-    before = (room.match.version, room.match.state, len(room.match.log))
+        room = lobby.room(code)
+    before = (room.version, room.state, len(match.log))
     with pytest.raises(OSError):
-        if 0 in room.to_move():
-            lobby.play(code, token, room.seat_view(0)["legal"][0], room.match.version)
+        if 0 in room.to_move:
+            lobby.play(code, token, lobby.seat_view(code, token)["legal"][0], room.version)
         else:
             lobby.step(code, 0.0)
-    assert (room.match.version, room.match.state, len(room.match.log)) == before
+    room = lobby.room(code)
+    assert (room.version, room.state, len(match.log)) == before
 
 
 @pytest.mark.parametrize("game", ["lobo77", "linotte", "euchre", "points-rouges"])
@@ -184,21 +188,22 @@ def test_replaying_the_store_gives_the_same_rooms(tmp_path, game):
     code = lobby.open(game).code
     _, _, token = lobby.join(code, "Ana")
     room = lobby.start(code)
-    assert room.match._rng is lobby.rng
+    assert lobby._state.rooms[code].live._rng is lobby.rng
     for _ in range(60):
         if room.status != "playing":
             break
-        if 0 in room.to_move():
-            lobby.play(code, token, room.seat_view(0)["legal"][-1], room.match.version)
+        if 0 in room.to_move:
+            lobby.play(code, token, lobby.seat_view(code, token)["legal"][-1], room.version)
         else:
             lobby.step(code, 0.0)
+        room = lobby.room(code)
     lobby.show("game", code)
     store.close()
     again, store2 = open_lobby(tmp_path, FAST)
-    copy = again.get(code)
-    assert copy.match.version == room.match.version and copy.match.state == room.match.state
-    assert copy.public() == room.public() and copy.seat_view(0) == room.seat_view(0)
-    assert copy.seat_of(token) == 0 and again.screen == {"show": "game", "code": code}
+    copy = again.room(code)
+    assert copy.version == room.version and copy.state == room.state
+    assert copy.public == room.public and again.seat_view(code, token) == lobby.seat_view(code, token)
+    assert again.seat_view(code, token)["seat"] == 0 and again.screen() == {"show": "game", "code": code}
     store2.close()
 
 
@@ -273,14 +278,15 @@ def test_no_view_holds_another_hand_or_the_pile_order(seed, players, steps):
     for _ in range(steps):
         if room.status != "playing":
             break
-        seat = room.to_move()[0]
-        lobby.play(code, tokens[seat], room.seat_view(seat)["legal"][0], room.match.version)
-    state = room.match.state
-    public_room = room.public()
+        seat = room.to_move[0]
+        lobby.play(code, tokens[seat], lobby.seat_view(code, tokens[seat])["legal"][0], room.version)
+        room = lobby.room(code)
+    state = room.state
+    public_room = room.public
     public, shown = public_room["view"], json.dumps(public_room)
     assert "hand" not in public and "playable" not in public
     for seat in range(players):
-        view = room.seat_view(seat)
+        view = lobby.seat_view(code, tokens[seat])
         own = set(view) - set(public)
         assert own <= {"seat", "hand", "playable", "name", "away", "version", "legal"}
         assert all(view[key] == public[key] for key in public)     # the rest is the public table, no more

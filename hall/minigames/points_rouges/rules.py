@@ -112,8 +112,9 @@ def _with(values: tuple, seat: int, value: object) -> tuple:
 
 def _apply_chance(state: PRState, move: tuple) -> PRState:
     """Return the state after a draw (P7: a new board; P8: a drawn joker joins the player's jokers)."""
-    if move[0] == "board":
-        return replace(state, stack=_remove(state.stack, [move[1]]), boards=state.boards + (Board(move[1]),))
+    if move[0] == "board":   # the table's first boards arrive before any completion: none of them is new
+        return replace(state, stack=_remove(state.stack, [move[1]]), boards=state.boards + (Board(move[1]),),
+                       arrived=move[1] if state.completed else "")
     _, seat, piece = move
     pile = _remove(state.pile, [piece])
     if piece == JOKER and not state.solitaire:  # kept off the rack; the player draws again
@@ -308,7 +309,7 @@ def _place(state: PRState, seat: int, letter: str, pieces: Sequence[Piece]) -> P
     if covered == BOARD_MASKS[letter]:
         boards = tuple(b for b in boards if b.letter != letter)
         state = replace(state, won=_with(state.won, seat, state.won[seat] + new.tokens),
-                        completed=state.completed + ((seat, letter),))
+                        completed=state.completed + ((seat, letter),), arrived="")
     return replace(state, boards=boards)
 
 
@@ -372,7 +373,7 @@ def view(state: PRState, seat: int | None) -> dict:
                     "covered": list(points_of(b.covered)), "tokens": b.tokens} for b in state.boards],
         "boards_in_stack": len(state.stack), "pile": len(state.pile), "rack_sizes": [len(r) for r in state.racks],
         "jokers": list(state.jokers), "won": list(state.won), "pot": state.pot, "swaps": state.swaps,
-        "completed": [list(c) for c in state.completed], "reason": state.reason,
+        "completed": [list(c) for c in state.completed], "reason": state.reason, "arrived": state.arrived or None,
     }
     if state.phase == "choose":
         data["choices"] = list(SOLITAIRE_BOARDS)

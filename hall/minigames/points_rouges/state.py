@@ -73,6 +73,7 @@ class PRState:
     staged: tuple[tuple[str, tuple[int, ...]], ...] = ()
     staged_on: str = ""
     take_backs: int = 0
+    arrived: str = ""  # the board drawn since the last completion (the projector marks it « Nouveau plateau »)
 
     @property
     def solitaire(self) -> bool:

@@ -382,16 +382,11 @@
   }
 
   // ---------------------------------------------------------------- projector
-  let shownLetters = [], newLetters = [];
-
   function screen(ctx) {
     const {room, table, players, fresh} = ctx;
     const v = room.view;
     const key = v.boards.map((b) => b.letter).join("") + "|" + v.completed.length;
-    const changed = fresh(key);
-    const before = shownLetters;
-    shownLetters = v.boards.map((b) => b.letter);
-    if (changed) newLetters = before.length ? shownLetters.filter((l) => !before.includes(l)) : [];
+    const changed = fresh(key);              // only to animate: what is new comes from the server (v.arrived)
     const row = el("div", {class: "pr-screen-boards n" + v.boards.length});
     if (v.completed.length && !(room.status === "over" && v.players > 1)) {   // at the end the winner's banner says it
       const [s, letter] = v.completed[v.completed.length - 1];
@@ -408,13 +403,13 @@
       table.append(el("div", {class: "pr-took"}, t("pr_solitaire_lost")));
     }
     for (const b of v.boards) {
-      const arrive = changed && newLetters.includes(b.letter);
+      const arrive = changed && b.letter === v.arrived;
       // a figure being laid piece by piece (P7) is the mover's alone until it completes the board (P7c)
       row.append(el("figure", {class: "pr-screen-board" + (arrive ? " arrive" : ""), "data-board": b.letter},
         el("figcaption", {}, el("b", {}, b.letter), " " + t("pr_points", {n: b.value})),
         boardFigure(b, null, null, "screen"),
         el("div", {class: "pr-screen-tokens"}, el("span", {"aria-label": t("pr_tokens", {n: b.tokens})}, "● " + b.tokens),
-          newLetters.includes(b.letter) ? el("span", {class: "pr-new"}, t("pr_new_board")) : null)));
+          b.letter === v.arrived ? el("span", {class: "pr-new"}, t("pr_new_board")) : null)));
     }
     if (v.phase === "choose") row.append(el("div", {class: "pr-took"}, t("pr_choose")));
     table.append(row);

@@ -1,24 +1,25 @@
-"""The euchre room's own part of the web (display/rooms.py holds what every room shares).
+"""The euchre room's own part of the web (the package holds what every room shares).
 
 ``STRINGS`` are the sentences its phone and projector scripts (``static/js/games/euchre.js``) read through
-``Room.t``; ``install`` adds the referee's endpoint (RULES E10, E11, E18, E19, E21): the speaker lists the
+``Room.t``; its blueprint adds the referee's endpoint (RULES E10, E11, E18, E19, E21): the speaker lists the
 official's actions the rules accept now and applies one, journalled by the lobby before anyone sees it.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from display import auth as A
-from display.errors import MESSAGES, STATUS, ApiError
-from display.limits import parse_json, read_body
-from hall.minigames.table import Room, jsonable
+from display.errors import MESSAGES, STATUS
+from display.rooms.api import body
+from display.rooms.hub import hub
+from hall.minigames.lobby import NO_MOVE
+from hall.minigames.lobby_news import Referee
 
 bp = Blueprint("rooms_euchre", __name__)
-MAX_BODY_BYTES = 16 * 1024          # as every room endpoint (display/rooms.py)
 
 STATUS.update({"no_officials": 422, "illegal_official": 422})
 MESSAGES.update({
@@ -93,9 +94,8 @@ def _suit(denom: Any) -> str:
     return SUIT_SIGNS.get(str(denom), str(denom))
 
 
-def official_label(move: list, room: Room) -> str:
+def official_label(move: list, names: tuple[str, ...]) -> str:
     """The sentence the speaker reads for an official's action (French first), naming seats and teams."""
-    names = [seat.name for seat in room.seats]
 
     def team(first: int) -> str:
         return _("%(a)s et %(b)s", a=names[first], b=names[first + 2])
@@ -120,51 +120,23 @@ def official_label(move: list, room: Room) -> str:
     return " ".join(map(str, move))
 
 
-def _body() -> dict:
-    """The JSON object sent (``{}`` when empty); 413 beyond 16 KiB, 400 for anything not a JSON object."""
-    raw = read_body(MAX_BODY_BYTES)
-    data = parse_json(raw) if raw.strip() else {}
-    if not isinstance(data, dict):
-        raise ApiError("bad_json")
-    return data
-
-
-def _officials_body(room: Room) -> dict:
-    return {"code": room.code, "status": room.status, "version": room.match.version if room.match else 0,
-            "officials": [{"move": jsonable(m), "label": official_label(list(m), room)} for m in room.officials()]}
+def _officials_body(referee: Referee) -> dict:
+    return {"code": referee.code, "status": referee.status, "version": referee.version,
+            "officials": [{"move": m, "label": official_label(m, referee.names)} for m in referee.moves]}
 
 
 @bp.get("/api/games/rooms/<code>/official")
 def officials(code: str):
     A.require_right("games")
-    h = current_app.extensions["loto_rooms"]
-    with h.lock:
-        room = h.call(h.lobby.get, code)
-        if room.game.officials is None:
-            raise ApiError("no_officials")
-        return jsonify(_officials_body(room))
+    return jsonify(_officials_body(hub().lobby.referee(code)))
 
 
 @bp.post("/api/games/rooms/<code>/official")
 def official(code: str):
     A.require_right("games")
-    data = _body()
-    h = current_app.extensions["loto_rooms"]
-    with h.lock:
-        room = h.call(h.lobby.get, code)
-        if "move" not in data:
-            raise ApiError("illegal_official")
-        h.call(h.lobby.official, room.code, data.get("move"), data.get("version"), h.clock())
-        h.moves += 1
-        h.broadcast(room.code)
-        if room.status == "over":
-            h.broadcast_list()
-        return jsonify(_officials_body(room))
-
-
-def install(app: Any, hub: Any) -> None:
-    """The referee's endpoint (speaker and admin)."""
-    app.register_blueprint(bp)
+    data = body()
+    h = hub()
+    return jsonify(_officials_body(h.lobby.official(code, data.get("move", NO_MOVE), data.get("version"), h.clock())))
 
 
 def openapi_paths() -> dict:

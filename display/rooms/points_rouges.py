@@ -1,19 +1,22 @@
-"""The points rouges room's own part of the web (display/rooms.py holds what every room shares).
+"""The points rouges room's own part of the web (the package holds what every room shares).
 
 ``STRINGS`` are the sentences its phone and projector scripts (``static/js/games/points-rouges.js``) read
-through ``Room.t``; ``install`` adds the solitaire's hint, ``GET /api/games/rooms/<code>/hint``: whether the
+through ``Room.t``; its blueprint adds the solitaire's hint, ``GET /api/games/rooms/<code>/hint``: whether the
 seat's own 8 pieces can complete its board, worked out by the exact-cover solver from what that seat sees
-(its rack and the board, never the pile), outside the hub's lock and within a node budget.
+(its rack and the board, never the pile), on a snapshot taken from the lobby (no lock held while it searches)
+and within a node budget.
 """
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 from flask_babel import lazy_gettext as _l
 
 from display.errors import MESSAGES, STATUS, ApiError
+from display.rooms.api import seat_token
+from display.rooms.hub import hub
 from hall.minigames.points_rouges.pieces import JOKER, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
 
@@ -70,35 +73,21 @@ HINT_SLOW = _l("Je n'ai pas trouvé à temps : essayez de placer vous-même, ou 
 HINT_PIECE = _l("Par exemple, cette pièce va là (montrée sur le plateau).")
 
 
-def _bearer() -> str | None:
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
 @bp.get("/api/games/rooms/<code>/hint")
 def hint(code: str):
     """The solitaire's hint: ``{"solvable": true|false|null, "message": …}``; ``?show=1`` adds one piece of a
-    solution. Computed from the seat's rack and board only; the search runs after the lock is released."""
-    h = current_app.extensions["loto_rooms"]     # the RoomsHub (display.rooms imports this module, not the reverse)
-    with h.lock:
-        room = h.call(h.lobby.get, code)
-        seat = room.seat_of(_bearer())
-        if seat is None:
-            raise ApiError("bad_token")
-        was_away = room.seats[seat].away
-        h.lobby.touch(room, seat)
-        if was_away:
-            h.broadcast(room.code)      # the phone is back: the others see it
-        if room.game_name != "points-rouges" or room.table_size() != 1:
-            raise ApiError("not_solitaire")
-        if room.status in ("over", "closed"):
-            raise ApiError("game_over" if room.status == "over" else "room_closed")
-        if room.status != "playing":
-            raise ApiError("not_started")
-        state = room.live.state
-        if not state.boards:
-            raise ApiError("choose_board")
-        letter, remaining, rack = state.boards[0].letter, state.boards[0].remaining, tuple(state.racks[seat])
+    solution. Computed from the seat's rack and board only, on the lobby's snapshot."""
+    room, seat = hub().lobby.look(code, seat_token())
+    if room.game != "points-rouges" or room.table_size != 1:
+        raise ApiError("not_solitaire")
+    if room.status in ("over", "closed"):
+        raise ApiError("game_over" if room.status == "over" else "room_closed")
+    if room.status != "playing":
+        raise ApiError("not_started")
+    state = room.state
+    if not state.boards:
+        raise ApiError("choose_board")
+    letter, remaining, rack = state.boards[0].letter, state.boards[0].remaining, tuple(state.racks[seat])
     counts = Counter(rack)
     jokers = counts.pop(JOKER, 0)
     solvable, cover = bounded_cover(remaining, counts, jokers, HINT_NODES)
@@ -109,11 +98,6 @@ def hint(code: str):
         body["piece"] = [sid, list(points_of(mask))]
         body["message"] = f"{body['message']} {HINT_PIECE}"
     return jsonify(body)
-
-
-def install(app: Any, hub: Any) -> None:
-    """Register the hint's route."""
-    app.register_blueprint(bp)
 
 
 def openapi_paths() -> dict:

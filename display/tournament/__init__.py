@@ -1,0 +1,32 @@
+"""The OSGA tournament day on the web: the desk ``/tournoi``, the captains' ``/tournoi/table/<n>``, the
+projector's ``/tournoi/classement``, and their API under ``/api/tournoi`` (docs/osga.md).
+
+The day lives in a :class:`hall.minigames.osga.store.TournamentStore` handed in by the composition root
+(``create_app(..., tournament=store)``); the PDF makers too (``documents["tournament_sheets_pdf"]``,
+``documents["tournament_standings_pdf"]``). The desk (or admin) signs in with its PIN; a captain holds the
+code printed on the table's score sheet, which opens that table for that game only. Words are French first,
+English in the ``tournoi`` translation domain (``display/translations/en/LC_MESSAGES/tournoi.po``).
+
+| module | holds |
+|---|---|
+| ``api`` | ``/api/tournoi…``: the day's picture and every change (the desk's and the captains') |
+| ``downloads`` | the sheets and standings PDFs, the standings CSV |
+| ``pages`` | ``/tournoi``, ``/tournoi/classement``, ``/tournoi/table/<n>`` |
+| ``access`` | the day's store, who may write (desk, captain), the day as each one reads it |
+| ``code_guard`` | the captains' codes: guessed by nobody, never held by a stranger's guessing |
+| ``messages`` | the refusals and the words, in the ``tournoi`` domain |
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from display.tournament import api, downloads, pages
+from display.tournament.messages import tournament_error
+from hall.minigames.osga.tournament import TournamentError
+
+
+def install(app: Any) -> None:
+    """Register the tournament's blueprints and the answer to its refusals."""
+    for module in (api, downloads, pages):
+        app.register_blueprint(module.bp)
+    app.register_error_handler(TournamentError, tournament_error)

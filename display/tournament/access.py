@@ -1,0 +1,88 @@
+"""Who may write on the day, and the day as each one reads it: the desk (its PIN, the admin's too), a table's
+captain (the code printed on its sheet for this game, or the pass that code earned), the public (no codes).
+The day's store and the PDF makers are handed in by the composition root (``create_app(..., tournament=…)``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import after_this_request, current_app, request, session
+
+from display import auth as A
+from display.tournament.code_guard import CodeGuard, game_key
+from hall.minigames.osga.store import TournamentStore
+from hall.minigames.osga.tournament import Day, TournamentError, check_code, summary, table_code
+
+DESK_RIGHT = "tournament_desk"   # hall/rights.py: the desk (and the admin)
+
+
+def store() -> TournamentStore:
+    """The day's store; ``no_tournament`` when this server has none."""
+    found = current_app.extensions.get("loto_tournament")
+    if found is None:
+        raise TournamentError("no_tournament")
+    return found
+
+
+def codes() -> CodeGuard:
+    """The app's guard of the captains' codes (made on first use: it counts the failures of this process)."""
+    guard = current_app.extensions.get("loto_tournament_codes")
+    if guard is None:
+        guard = CodeGuard(current_app.config["SECRET_KEY"], A.auth().guard.unlocks)
+        current_app.extensions["loto_tournament_codes"] = guard
+    return guard
+
+
+def is_desk() -> bool:
+    """Whether the caller signed in as desk or admin (raises for a bad token or a missing CSRF token)."""
+    role = A.request_role()
+    return role in ("desk", "admin")
+
+
+def desk() -> None:
+    """Refuse anyone but the desk and the admin (401/403)."""
+    A.require_right(DESK_RIGHT)
+
+
+def desk_or_captain(table: int) -> str:
+    """Return who writes on table ``table``'s sheet: ``desk``, or ``table`` for the holder of its code."""
+    if request.headers.get("Authorization") or session.get("role"):
+        if is_desk():
+            return "desk"
+    code = request.headers.get("X-Table-Code", "")
+    day, guard, address = store().day, codes(), request.remote_addr or "?"
+    game = game_key(day)
+    if not guard.holds_pass(request.headers.get("X-Table-Pass", ""), game, table):
+        wait = guard.wait(address, game, table)
+        if wait:
+            raise TournamentError("too_many_attempts", retry_after=wait)
+    if not check_code(day, table, code):
+        guard.failed(address, game, table)      # a right code clears nothing: failures only age out
+        raise TournamentError("bad_code", table=table)
+    sheet_pass = guard.make_pass(game, table)
+
+    @after_this_request
+    def give_pass(resp):
+        resp.headers["X-Table-Pass"] = sheet_pass      # this phone is held by no count for this sheet
+        return resp
+
+    return "table"
+
+
+def public(day: Day) -> dict[str, Any]:
+    """The day as anyone reads it: phase, game, tables with their sheets, live standings (no codes)."""
+    return summary(day)
+
+
+def with_codes(day: Day) -> dict[str, Any]:
+    """The day as the desk reads it: each table's code for the current game too."""
+    data = summary(day)
+    for table in data.get("tables", []):
+        table["code"] = table_code(day, table["table"])
+    return data
+
+
+def hall_name() -> str:
+    """The hall's name, printed on the pages and the documents."""
+    hall = current_app.extensions.get("loto_hall")
+    return hall.config.hall.name if hall is not None else ""
