@@ -42,13 +42,10 @@
   // the keyboard and the laptop's numeric keypad: speaker_keys.js (one table with the Pi's keypad)
   $("pad").addEventListener("click", (ev) => { const b = ev.target.closest("button"); if (b) key(b.dataset.key); });
 
+  const confirmation = Question($("confirm"), () => $("confirm").returnValue === "yes");
   function confirmBox(text) {
-    return new Promise((resolve) => {
-      const d = $("confirm");
-      $("confirm-text").textContent = text;
-      d.addEventListener("close", () => resolve(d.returnValue === "yes"), {once: true});
-      d.showModal();
-    });
+    $("confirm-text").textContent = text;
+    return confirmation.ask();
   }
   async function act(method, path, body, target) {
     const res = await api(method, path, body);
@@ -176,7 +173,7 @@
     if (prop && prop.number) $("proposed-text").textContent = t("proposed", {n: prop.number});
   }
 
-  window.SpeakerConsole = {key, state: () => S, typed: () => typed, confirmBox};
+  window.SpeakerConsole = {key, state: () => S, typed: () => typed, answer: confirmation.answer};
 
   // events with seq, as the projector: a draw shows at once; right after each record the speaker room sends
   // ``console``, the speaker's whole picture at that seq (claims, watch, devices) — no refetch, no timer

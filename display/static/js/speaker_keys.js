@@ -35,7 +35,10 @@
     if (!b || b.closest("dialog, form#check-form")) return;
     setTimeout(() => { if (!document.querySelector("dialog[open]") && !document.activeElement.closest("input, select, textarea")) backToEntry(); }, 0);
   });
-  for (const d of document.querySelectorAll("dialog")) d.addEventListener("close", () => setTimeout(backToEntry, 0));
+  // (a close event may come after the next dialog opened: that one keeps the focus)
+  for (const d of document.querySelectorAll("dialog")) {
+    d.addEventListener("close", () => setTimeout(() => { if (!document.querySelector("dialog[open]")) backToEntry(); }, 0));
+  }
 
   // ---------------------------------------------------------------- the numbered actions (*)
   const MENU = [
@@ -87,7 +90,7 @@
     if (d.id === "confirm") {
       // Enter, or the same key that asked (− for undo), says yes; any other key says no
       const yes = meaning === "enter" || (meaning && meaning === askedBy);
-      if (meaning) d.close(yes ? "yes" : "no");
+      if (meaning) Console().answer(yes);
       return true;
     }
     if (d.id === "tie-dialog") {
@@ -100,7 +103,7 @@
     }
     if (d.id === "clear-dialog") {
       if (/^[0-9]$/.test(meaning)) { SpeakerTies.pickClear(parseInt(meaning, 10)); return true; }
-      if (meaning === "cancel") { d.close(); return true; }
+      if (meaning === "cancel") { SpeakerTies.backClear(); return true; }
     }
     // other dialogs handle their own keys; Enter/Space on their buttons stay native
     return ev.code === "Enter" || ev.code === "Space" || ev.code === "NumpadEnter" ? false : !!meaning && meaning !== "cancel";

@@ -14,13 +14,9 @@
   const rule = Loto.boot.ties || "draw_lowest";
   const PREFERRED = rule === "share" ? 3 : rule.startsWith("physical") ? 2 : 1;
   const ruleText = () => t(rule.endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins");
-  let resolver = null, cards = [];
-
-  function finish(body) {
-    const r = resolver; resolver = null;
-    if ($("tie-dialog").open) $("tie-dialog").close();
-    if (r) r(body);
-  }
+  const tie = Question($("tie-dialog"), () => null);
+  let cards = [];
+  const finish = tie.answer;
 
   /* resolves to the body of POST /api/lots/award, or null when the speaker goes back */
   function choose(cardIds) {
@@ -34,7 +30,7 @@
     $("tie-numbers").hidden = true;
     $("tie-choices").hidden = false;
     $("tie-msg").textContent = "";
-    return new Promise((resolve) => { resolver = resolve; $("tie-dialog").showModal(); });
+    return tie.ask();
   }
 
   function pick(n) {
@@ -67,28 +63,23 @@
     }
     finish({tie_break: typed});
   });
-  $("tie-dialog").addEventListener("close", () => finish(null));
   $("tie-back").addEventListener("click", () => finish(null));
 
   // ---------------------------------------------------------------- démarquez with lots still unwon
-  let clearResolver = null;
+  const clearing = Question($("clear-dialog"), () => null);
   const CLEAR = [{body: {force: true, carry: true}, label: "clear_carry"}, {body: {force: true}, label: "clear_lose"}];
   function chooseClear(lots) {
     $("clear-lots").replaceChildren(...lots.map((l) => el("li", {text: Staff.lotName(l)})));
     $("clear-choices").replaceChildren(...CLEAR.map((c, i) => el("li", {"data-n": String(i + 1)},
       el("kbd", {text: String(i + 1)}), " " + t(c.label))));
-    return new Promise((resolve) => { clearResolver = resolve; $("clear-dialog").showModal(); });
+    return clearing.ask();
   }
   function pickClear(n) {
     const c = CLEAR[n - 1];
-    if (!c) return;
-    const r = clearResolver; clearResolver = null;
-    $("clear-dialog").close();
-    if (r) r(c.body);
+    if (c) clearing.answer(c.body);
   }
   $("clear-choices").addEventListener("click", (ev) => { const li = ev.target.closest("li"); if (li) pickClear(parseInt(li.dataset.n, 10)); });
-  $("clear-dialog").addEventListener("close", () => { const r = clearResolver; clearResolver = null; if (r) r(null); });
-  $("clear-back").addEventListener("click", () => $("clear-dialog").close());
+  $("clear-back").addEventListener("click", () => clearing.answer(null));
 
-  window.SpeakerTies = {choose, pick, chooseClear, pickClear, isOpen: () => $("tie-dialog").open, back: () => finish(null)};
+  window.SpeakerTies = {choose, pick, chooseClear, pickClear, back: () => tie.answer(null), backClear: () => clearing.answer(null)};
 })();
