@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from display import views
 from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, play_to_tie, shown
+from tests.display.wire import Wire
 
 
 def only_local(page, base_url: str) -> None:
@@ -23,6 +24,7 @@ def test_projector_follows_draws_and_a_reconnect(page, live):
     h = live.hall
     h.start_partie(role="speaker")
     h.draw(17, role="speaker")
+    wire = Wire(page)
     page.goto(live.url + "/")
     expect(page.locator("#last")).to_have_text("17")
     expect(page.locator("#lot")).to_have_text("Quine — Panier garni")
@@ -34,24 +36,25 @@ def test_projector_follows_draws_and_a_reconnect(page, live):
     expect(page.locator("#count")).to_have_text("2 numéros tirés")
     expect(page.locator("#previous li")).to_have_text(["17"])
 
-    # the connection drops; balls are drawn meanwhile; the screen catches up by itself
-    page.evaluate("window.lotoSocket.io.reconnectionDelay(2000); window.lotoSocket.io.randomizationFactor(0);"
-                  "window.lotoSocket.io.engine.close()")
+    # the connection drops; balls are drawn meanwhile; the screen catches up by itself once the hall is back
+    wire.drop()
     expect(page.locator("#offline")).to_be_visible()
     h.draw(7, role="speaker")
     h.draw(88, role="speaker")
     h.undo(role="speaker")
+    wire.restore()
     expect(page.locator("#offline")).to_be_hidden()
     expect(page.locator("#last")).to_have_text("7")
     expect(page.locator("#count")).to_have_text("3 numéros tirés")
     expect(page.locator('.cell[data-n="88"]')).not_to_have_class(re.compile(r"\bdrawn\b"))
-    assert page.evaluate("window.lotoGaps || 0") == 0
+    assert wire.emitted("resync") == 0          # the new connection's state was enough: no gap seen
     only_local(page, live.url)
 
 
 def test_projector_banners_false_claim_valid_tie_break_and_demarquez(page, live):
     h = live.hall
     h.start_partie(role="speaker")
+    wire = Wire(page)
     page.goto(live.url + "/")
     expect(page.locator("#last")).to_have_text("")
     for n in TIE_DRAWS:
@@ -72,7 +75,8 @@ def test_projector_banners_false_claim_valid_tie_break_and_demarquez(page, live)
     h.clear(role="speaker", force=True)
     expect(page.locator("#banner-text")).to_have_text("Démarquez !")
     expect(page.locator("#between-title")).to_have_text("Prochaine partie : n° 2")
-    assert page.evaluate("window.lotoGaps || 0") == 0          # every event came in order, none missing
+    # every event came in order, none missing: the one resync is the projector's own, to learn the next lots
+    assert wire.emitted("resync") == 1
     only_local(page, live.url)
 
 
