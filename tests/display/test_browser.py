@@ -225,13 +225,38 @@ def test_admin_page_shows_programme_and_pins(page, live):
     expect(page.locator("#cards-count")).to_contain_text("3 cartons ; ventes non enregistrées : tous jouent")
 
 
+def speech_api(*langs: str) -> str:
+    """The browser's speech as the test sees it: the voices it offers (``langs``), what the page asks it to say
+    (kept in the test's own ``__spoken``); set before the page's scripts run."""
+    voices = ", ".join(f'{{lang: "{lang}", name: "{lang}", voiceURI: "{lang}", localService: true, default: false}}'
+                       for lang in langs)
+    return ("window.__spoken = [];"
+            f"speechSynthesis.getVoices = () => [{voices}];"
+            "window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };"
+            "speechSynthesis.speak = (u) => window.__spoken.push([u.text, u.lang, u.rate]);"
+            "speechSynthesis.cancel = () => {};")
+
+
 def test_numbers_are_spoken_in_french_or_not_at_all(page, live):
-    page.goto(live.url + "/")
-    phrase = page.evaluate("[42, 71, 80, 91 - 1, 21, 7, 17].map((n) => LotoSpeech.phrase(n, false))")
-    assert phrase == ["quarante-deux … quatre, deux", "soixante et onze … sept, un", "quatre-vingts … huit, zéro",
-                      "quatre-vingt-dix … neuf, zéro", "vingt et un … deux, un", "sept", "dix-sept … un, sept"]
-    assert page.evaluate("LotoSpeech.phrase(33, true)") == "trente-trois … trois, trois … docteur"
-    has_french = page.evaluate("LotoSpeech.hasFrenchVoice()")
-    spoke = page.evaluate("LotoSpeech.say(42, {enabled: true, rate: 1})")
-    assert spoke == has_french                      # no French voice here → silence, never another language
-    assert page.evaluate("LotoSpeech.say(42, {enabled: false})") is False
+    h = live.hall
+    h.start_partie(role="speaker")
+    page.add_init_script(speech_api("en-GB", "fr-FR"))
+    page.goto(live.url + "/?speech=1&nicknames=1&rate=1.2")
+    page.wait_for_selector("body[data-seq]")
+    for n in (42, 71, 80, 90, 21, 7, 17, 33):
+        h.draw(n, role="speaker")
+    expect(page.locator("#count")).to_have_text("8 numéros tirés")
+    expect(page.locator("#nickname")).to_have_text("docteur")            # the nickname is written too
+    assert page.evaluate("window.__spoken") == [[text, "fr-FR", 1.2] for text in (
+        "quarante-deux … quatre, deux", "soixante et onze … sept, un", "quatre-vingts … huit, zéro … coin coin",
+        "quatre-vingt-dix … neuf, zéro … olé !", "vingt et un … deux, un", "sept", "dix-sept … un, sept",
+        "trente-trois … trois, trois … docteur")]
+    for langs, query in ((("en-GB", "de-DE"), "?speech=1"), (("fr-FR",), "?speech=0")):
+        other = page.context.new_page()     # no French voice → silence, never another language; or speech off
+        other.add_init_script(speech_api(*langs))
+        other.goto(live.url + "/" + query)
+        other.wait_for_selector("body[data-seq]")
+        h.draw(len(langs) + 50, role="speaker")
+        expect(other.locator("#last")).to_have_text(str(len(langs) + 50))
+        assert other.evaluate("window.__spoken") == []
+        other.close()
