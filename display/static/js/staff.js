@@ -1,9 +1,6 @@
-/* What the staff pages share: logout, the sentence for a verdict and the colour it gets. */
-import {$, api, kind, t} from "./common.js";
+/* A verdict as the staff read it: its sentence and its colour (the controller's phone, the speaker's checks). */
+import {kind, t} from "./common.js";
 import {show} from "./ids.js";
-
-const logout = $("logout");
-if (logout) logout.addEventListener("click", async () => { await api("POST", "/api/logout"); location.reload(); });
 
 /* {line, tone}: tone good (green), bad (red), warn (orange), hint (a near miss: blue) */
 export function verdictText(v) {
