@@ -5,6 +5,3 @@ import * as common from "./common.js";
 window.io = io;
 window.LOTO = common.boot;
 window.Loto = common;
-import * as scan from "./scan.js";
-
-window.Scan = scan;
