@@ -23,6 +23,7 @@ export function lotName(lot) { return lot ? kind(lot.kind) + (lot.label && lot.l
 
 /* an amount as the hall writes it: "12,50" (French) */
 export const money = (n) => Number(n || 0).toLocaleString(boot.lang || "fr", {minimumFractionDigits: 2, maximumFractionDigits: 2});
+export const euros = (n) => money(n) + " €";
 
 export const $ = (id) => document.getElementById(id);
 
