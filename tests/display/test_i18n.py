@@ -36,3 +36,22 @@ def test_every_word_the_scripts_ask_for_exists():
                           "status_": ("playing", "checking", "finished", "waiting")}.items():
         for name in names:
             assert prefix + name in JS_STRINGS
+
+
+def test_the_words_of_one_page_never_give_a_key_two_texts(room):
+    """A page reads one table of words (common.js ``t``): the hall's (JS_STRINGS), the mini-games' (ROOM_STRINGS)
+    and each game's own sit side by side on the projector and the consoles, so a key must mean one thing in all of
+    them (the programme's « jouée » and the rooms' « %(name)s joue %(card)s » were both ``played``)."""
+    from display.rooms import GAME_MODULES
+    with room.app.test_request_context():
+        tables = {"JS_STRINGS": JS_STRINGS, "ROOM_STRINGS": ROOM_STRINGS,
+                  **{module.__name__: module.STRINGS for module in GAME_MODULES}}
+        texts = {name: {key: str(value) for key, value in table.items()} for name, table in tables.items()}
+    first: dict[str, tuple[str, str]] = {}
+    clashes = []
+    for name, table in texts.items():
+        for key, text in table.items():
+            if key in first and first[key][1] != text:
+                clashes.append((key, first[key][0], name))
+            first.setdefault(key, (name, text))
+    assert not clashes, clashes
