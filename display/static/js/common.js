@@ -73,7 +73,7 @@ export function live(handlers) {
   let seq = null;
   const reached = (n) => { seq = n; document.body.dataset.seq = String(n); };
   const setOnline = (on) => {
-    const offline = document.getElementById("offline");
+    const offline = $("offline");
     if (offline) offline.hidden = on; document.body.classList.toggle("is-offline", !on); };
   socket.on("connect", () => setOnline(true));
   let early = [];
