@@ -1,10 +1,10 @@
 /* The sales desk at the door: scan or type cartons and plaques, the tiers' price, payment, encaisser. */
 import {$, api, el, live, money, t} from "./common.js";
-import {cardIdFrom, start} from "./scan.js";
+import {cardIdFrom, scanButton} from "./scan.js";
 
 const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
 const basket = [];           // what will be sold: carton IDs and ranges "FIRST..LAST", as typed or scanned
-let stopScan = null, busy = false, suggested = null, touched = false;
+let busy = false, suggested = null, touched = false;
 
 const euros = (n) => (n === null || n === undefined ? "" : money(n));
 
@@ -113,14 +113,7 @@ $("amount").addEventListener("input", () => { touched = true; sellLabel(); });
 $("sell").addEventListener("click", sell);
 $("seller").value = localStorage.getItem("loto-seller") || "";
 $("seller").addEventListener("change", () => localStorage.setItem("loto-seller", $("seller").value.trim()));
-$("scan").addEventListener("click", async () => {
-  if (stopScan) { stopScan(); stopScan = null; $("scan").textContent = t("scan_cards"); $("scan-msg").textContent = ""; return; }
-  $("scan-msg").textContent = t("scanning");
-  $("scan").textContent = t("scan_stop");
-  stopScan = await start($("video"), (text) => add(cardIdFrom(text)), () => {
-    $("scan-msg").textContent = t("no_camera"); $("scan").textContent = t("scan_cards"); stopScan = null;
-  });
-});
+scanButton("scan_cards", (text) => add(cardIdFrom(text)));
 drawBasket();
 summary();
 live({state() {}, event(name, ev) {

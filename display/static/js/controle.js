@@ -1,10 +1,10 @@
 /* The controller's phone: scan or type a carton, see the verdict full screen with the carton drawn. */
 import {$, api, cardGrid, el, live, lotName, t} from "./common.js";
 import {node, show} from "./ids.js";
-import {cardIdFrom, start} from "./scan.js";
+import {cardIdFrom, scanButton} from "./scan.js";
 import {verdictText} from "./staff.js";
 
-let stopScan = null, busy = false;
+let busy = false;
 
 async function check(cardId) {
   if (busy || !cardId) return;
@@ -32,7 +32,7 @@ function showVerdict(v) {
                                   v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
   box.dataset.verdict = v.verdict;
   box.hidden = false;
-  if (stopScan) { stopScan(); stopScan = null; $("scan").textContent = t("scan_start"); }
+  stopScan();
   $("verdict-close").focus();
 }
 
@@ -42,14 +42,7 @@ $("announce").addEventListener("click", async () => {
   const res = await api("POST", "/api/claims/announce");
   $("id-msg").textContent = res.ok ? t("checking") : res.data.message;
 });
-$("scan").addEventListener("click", async () => {
-  if (stopScan) { stopScan(); stopScan = null; $("scan").textContent = t("scan_start"); $("scan-msg").textContent = ""; return; }
-  $("scan-msg").textContent = t("scanning");
-  $("scan").textContent = t("scan_stop");
-  stopScan = await start($("video"), (text) => check(cardIdFrom(text)), () => {
-    $("scan-msg").textContent = t("no_camera"); $("scan").textContent = t("scan_start"); stopScan = null;
-  });
-});
+const stopScan = scanButton("scan_start", (text) => check(cardIdFrom(text)));
 
 // the lot in play and a check in progress, so the controller knows what is being claimed
 function showPlay(s) {

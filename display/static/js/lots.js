@@ -1,8 +1,7 @@
 /* The prize desk: scan or type a voucher code, hand the lot over. */
 import {$, api, el, kind, t} from "./common.js";
-import {start, voucherFrom} from "./scan.js";
+import {scanButton, voucherFrom} from "./scan.js";
 
-let stopScan = null;
 
 async function redeem(code) {
   if (!code) return;
@@ -28,13 +27,7 @@ async function redeem(code) {
 }
 
 $("code-form").addEventListener("submit", (ev) => { ev.preventDefault(); redeem($("code").value.trim()); });
-$("scan").addEventListener("click", async () => {
-  if (stopScan) { stopScan(); stopScan = null; $("scan-msg").textContent = ""; return; }
-  $("scan-msg").textContent = t("scanning");
-  stopScan = await start($("video"), (text) => redeem(voucherFrom(text)), () => {
-    $("scan-msg").textContent = t("no_camera"); stopScan = null;
-  });
-});
+scanButton(null, (text) => redeem(voucherFrom(text)));
 $("sold-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const res = await api("POST", "/api/cards/sold", {ranges: $("ranges").value, sold: $("sold-value").value === "1"});

@@ -1,12 +1,13 @@
 /* Camera scanning with the barcode-detector ponyfill (ZXing-C++ in WebAssembly, served by the hall itself). */
 import {BarcodeDetector, prepareZXingModule} from "../vendor/barcode-detector/ponyfill.js";
+import {$, t} from "./common.js";
 
 // never the CDN: the .wasm comes from this service (the hall may have no Internet)
 prepareZXingModule({overrides: {locateFile: (path, prefix) =>
   path.endsWith(".wasm") ? new URL("../vendor/barcode-detector/" + path, import.meta.url).href : prefix + path}});
 
 /* start(video, onCode) → stop(); calls onCode(text) once per distinct reading */
-export async function start(video, onCode, onError) {
+async function start(video, onCode, onError) {
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) { onError(); return () => {}; }
   let stream;
   try {
@@ -37,6 +38,25 @@ export async function start(video, onCode, onError) {
     video.srcObject = null;
     video.hidden = true;
   };
+}
+
+/* The page's scan button (#scan, the #video, the #scan-msg line): a press starts the camera, the next one stops it.
+   ``idle`` is the button's word at rest (the label then says « Arrêter la caméra » while it films; null keeps the
+   button's own). Returns off(), for a page that stops the camera itself (the controller's verdict). */
+export function scanButton(idle, onText) {
+  const button = $("scan"), message = $("scan-msg");
+  let stop = null;
+  const rest = () => { if (idle) button.textContent = t(idle); };
+  function off() { if (!stop) return; stop(); stop = null; rest(); }
+  button.addEventListener("click", async () => {
+    if (stop) { off(); message.textContent = ""; return; }
+    message.textContent = t("scanning");
+    if (idle) button.textContent = t("scan_stop");
+    let failed = false;
+    const stopper = await start($("video"), onText, () => { failed = true; message.textContent = t("no_camera"); rest(); });
+    stop = failed ? null : stopper;
+  });
+  return off;
 }
 
 /* the carton ID inside whatever the code carries ("A-00412B", "LOTO1:A-00412B:MAC", a URL…) */
