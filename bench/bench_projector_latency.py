@@ -182,15 +182,20 @@ def main() -> int:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        resyncs = []           # the projector's resync frames, read on the wire
+        page.on("websocket", lambda ws: ws.on("framesent", lambda frame: resyncs.append(frame)
+                                              if str(frame).startswith('42["resync"') else None))
         page.goto(url + "/")
-        page.wait_for_function("window.lotoSocket && window.lotoSocket.connected")
+        page.wait_for_selector("body[data-seq]")      # connected, the hall's state shown
         page.evaluate(OBSERVE)
+        clears = 0
         bag: list[int] = []
         warmup = 10
         for i in range(args.balls + warmup):
             if not bag:
                 if hall.snapshot().running and hall.snapshot().running.draws:
                     hall.clear(role="speaker", force=True)
+                    clears += 1
                     hall.start_partie(role="speaker")
                     page.wait_for_function("document.getElementById('last').textContent === ''")
                     page.evaluate("window.__seen = {}")
@@ -202,7 +207,7 @@ def main() -> int:
             seen = page.wait_for_function(f"window.__seen['{n}']", timeout=10_000).json_value()
             if i >= warmup:
                 latencies.append(seen - t0)
-        projector_gaps = page.evaluate("window.lotoGaps || 0")
+        projector_gaps = len(resyncs) - clears      # a démarquez asks the next lots: not a gap
         browser.close()
 
     crowd_report = crowd.report(drawn_total)

@@ -268,7 +268,7 @@ JS_STRINGS.update({
     "add_partie": _l("+ partie"),
     "up": _l("Monter"),
     "down": _l("Descendre"),
-    "played": _l("jouée"),
+    "partie_played": _l("jouée"),       # not "played": the mini-games' word on the same page
     "lot_label": _l("Libellé"),
     "lot_value": _l("Valeur €"),
     "lot_sponsor": _l("Donateur"),

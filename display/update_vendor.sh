@@ -18,8 +18,10 @@ else
 fi
 nm="$work/node_modules"
 mkdir -p "$vendor/socket.io" "$vendor/barcode-detector" "$vendor/fonts"
-cp "$nm/socket.io-client/dist/socket.io.min.js" "$nm/socket.io-client/LICENSE" "$vendor/socket.io/"
-cp "$nm/barcode-detector/dist/iife/ponyfill.js" "$nm/barcode-detector/LICENSE" "$vendor/barcode-detector/"
+# the ES module builds: the pages import them (display/static/js/common.js, scan.js), no global on window
+cp "$nm/socket.io-client/dist/socket.io.esm.min.js" "$nm/socket.io-client/LICENSE" "$vendor/socket.io/"
+cp "$nm/barcode-detector/dist/es/ponyfill.js" "$nm/barcode-detector/dist/es/zxing-exported.js" \
+   "$nm/barcode-detector/LICENSE" "$vendor/barcode-detector/"
 cp "$nm/zxing-wasm/dist/reader/zxing_reader.wasm" "$vendor/barcode-detector/"
 cp "$nm/zxing-wasm/LICENSE" "$vendor/barcode-detector/LICENSE.zxing-wasm"
 for w in 400 700; do
@@ -31,7 +33,7 @@ cp "$nm/@fontsource/atkinson-hyperlegible/LICENSE" "$vendor/fonts/LICENSE"
 for w in 400 700; do cp "$nm/@fontsource/lexend/files/lexend-latin-$w-normal.woff2" "$vendor/fonts/"; done
 cp "$nm/@fontsource/lexend/LICENSE" "$vendor/fonts/LICENSE.lexend"
 # The wasm must be the very build the ponyfill was made for (its glue code embeds the SHA-256).
-want="$(grep -o '`[0-9a-f]\{64\}`' "$vendor/barcode-detector/ponyfill.js" | tr -d '`' | head -1)"
+want="$(grep -o '"[0-9a-f]\{64\}"' "$vendor/barcode-detector/zxing-exported.js" | tr -d '"' | head -1)"
 got="$(sha256sum "$vendor/barcode-detector/zxing_reader.wasm" | cut -d' ' -f1)"
 [[ "$want" == "$got" ]] || { echo "zxing_reader.wasm $got does not match the ponyfill's $want" >&2; exit 1; }
 cd "$vendor"

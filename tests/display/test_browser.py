@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from display import views
 from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, play_to_tie, shown
+from tests.display.wire import Wire
 
 
 def only_local(page, base_url: str) -> None:
@@ -23,6 +24,7 @@ def test_projector_follows_draws_and_a_reconnect(page, live):
     h = live.hall
     h.start_partie(role="speaker")
     h.draw(17, role="speaker")
+    wire = Wire(page)
     page.goto(live.url + "/")
     expect(page.locator("#last")).to_have_text("17")
     expect(page.locator("#lot")).to_have_text("Quine — Panier garni")
@@ -34,24 +36,25 @@ def test_projector_follows_draws_and_a_reconnect(page, live):
     expect(page.locator("#count")).to_have_text("2 numéros tirés")
     expect(page.locator("#previous li")).to_have_text(["17"])
 
-    # the connection drops; balls are drawn meanwhile; the screen catches up by itself
-    page.evaluate("window.lotoSocket.io.reconnectionDelay(2000); window.lotoSocket.io.randomizationFactor(0);"
-                  "window.lotoSocket.io.engine.close()")
+    # the connection drops; balls are drawn meanwhile; the screen catches up by itself once the hall is back
+    wire.drop()
     expect(page.locator("#offline")).to_be_visible()
     h.draw(7, role="speaker")
     h.draw(88, role="speaker")
     h.undo(role="speaker")
+    wire.restore()
     expect(page.locator("#offline")).to_be_hidden()
     expect(page.locator("#last")).to_have_text("7")
     expect(page.locator("#count")).to_have_text("3 numéros tirés")
     expect(page.locator('.cell[data-n="88"]')).not_to_have_class(re.compile(r"\bdrawn\b"))
-    assert page.evaluate("window.lotoGaps || 0") == 0
+    assert wire.emitted("resync") == 0          # the new connection's state was enough: no gap seen
     only_local(page, live.url)
 
 
 def test_projector_banners_false_claim_valid_tie_break_and_demarquez(page, live):
     h = live.hall
     h.start_partie(role="speaker")
+    wire = Wire(page)
     page.goto(live.url + "/")
     expect(page.locator("#last")).to_have_text("")
     for n in TIE_DRAWS:
@@ -72,7 +75,8 @@ def test_projector_banners_false_claim_valid_tie_break_and_demarquez(page, live)
     h.clear(role="speaker", force=True)
     expect(page.locator("#banner-text")).to_have_text("Démarquez !")
     expect(page.locator("#between-title")).to_have_text("Prochaine partie : n° 2")
-    assert page.evaluate("window.lotoGaps || 0") == 0          # every event came in order, none missing
+    # every event came in order, none missing: the one resync is the projector's own, to learn the next lots
+    assert wire.emitted("resync") == 1
     only_local(page, live.url)
 
 
@@ -221,13 +225,38 @@ def test_admin_page_shows_programme_and_pins(page, live):
     expect(page.locator("#cards-count")).to_contain_text("3 cartons ; ventes non enregistrées : tous jouent")
 
 
+def speech_api(*langs: str) -> str:
+    """The browser's speech as the test sees it: the voices it offers (``langs``), what the page asks it to say
+    (kept in the test's own ``__spoken``); set before the page's scripts run."""
+    voices = ", ".join(f'{{lang: "{lang}", name: "{lang}", voiceURI: "{lang}", localService: true, default: false}}'
+                       for lang in langs)
+    return ("window.__spoken = [];"
+            f"speechSynthesis.getVoices = () => [{voices}];"
+            "window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };"
+            "speechSynthesis.speak = (u) => window.__spoken.push([u.text, u.lang, u.rate]);"
+            "speechSynthesis.cancel = () => {};")
+
+
 def test_numbers_are_spoken_in_french_or_not_at_all(page, live):
-    page.goto(live.url + "/")
-    phrase = page.evaluate("[42, 71, 80, 91 - 1, 21, 7, 17].map((n) => LotoSpeech.phrase(n, false))")
-    assert phrase == ["quarante-deux … quatre, deux", "soixante et onze … sept, un", "quatre-vingts … huit, zéro",
-                      "quatre-vingt-dix … neuf, zéro", "vingt et un … deux, un", "sept", "dix-sept … un, sept"]
-    assert page.evaluate("LotoSpeech.phrase(33, true)") == "trente-trois … trois, trois … docteur"
-    has_french = page.evaluate("LotoSpeech.hasFrenchVoice()")
-    spoke = page.evaluate("LotoSpeech.say(42, {enabled: true, rate: 1})")
-    assert spoke == has_french                      # no French voice here → silence, never another language
-    assert page.evaluate("LotoSpeech.say(42, {enabled: false})") is False
+    h = live.hall
+    h.start_partie(role="speaker")
+    page.add_init_script(speech_api("en-GB", "fr-FR"))
+    page.goto(live.url + "/?speech=1&nicknames=1&rate=1.2")
+    page.wait_for_selector("body[data-seq]")
+    for n in (42, 71, 80, 90, 21, 7, 17, 33):
+        h.draw(n, role="speaker")
+    expect(page.locator("#count")).to_have_text("8 numéros tirés")
+    expect(page.locator("#nickname")).to_have_text("docteur")            # the nickname is written too
+    assert page.evaluate("window.__spoken") == [[text, "fr-FR", 1.2] for text in (
+        "quarante-deux … quatre, deux", "soixante et onze … sept, un", "quatre-vingts … huit, zéro … coin coin",
+        "quatre-vingt-dix … neuf, zéro … olé !", "vingt et un … deux, un", "sept", "dix-sept … un, sept",
+        "trente-trois … trois, trois … docteur")]
+    for langs, query in ((("en-GB", "de-DE"), "?speech=1"), (("fr-FR",), "?speech=0")):
+        other = page.context.new_page()     # no French voice → silence, never another language; or speech off
+        other.add_init_script(speech_api(*langs))
+        other.goto(live.url + "/" + query)
+        other.wait_for_selector("body[data-seq]")
+        h.draw(len(langs) + 50, role="speaker")
+        expect(other.locator("#last")).to_have_text(str(len(langs) + 50))
+        assert other.evaluate("window.__spoken") == []
+        other.close()

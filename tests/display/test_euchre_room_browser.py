@@ -71,13 +71,13 @@ def test_two_phones_play_a_whole_bid_euchre_game_the_projector_follows(browser, 
             break
         movers = room["to_move"]
         if not movers or movers[0] > 1:
-            phones[0][1].wait_for_function(f"window.roomVersion > {room['version']}", timeout=20_000)
+            phones[0][1].wait_for_function(f"Number(document.body.dataset.version) > {room['version']}", timeout=20_000)
             continue
         seat = movers[0]
         page = phones[seat][1]
-        page.wait_for_function(f"window.roomVersion >= {room['version']} && document.body.classList.contains('my-turn')")
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {room['version']} && document.body.classList.contains('my-turn')")
         view = c.get(f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
-        if view["version"] != page.evaluate("window.roomVersion"):
+        if view["version"] != page.evaluate("Number(document.body.dataset.version)"):
             continue
         legal = [json.dumps(m) for m in view["legal"]]
         enabled = page.locator("button[data-move]:not([disabled])")
@@ -123,7 +123,7 @@ def test_two_phones_play_a_whole_bid_euchre_game_the_projector_follows(browser, 
             choice = rng.choice(offered)
         before = len(page.moves_sent)
         enabled.nth(offered.index(choice)).click()
-        page.wait_for_function(f"window.roomVersion > {view['version']}")
+        page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
         assert [json.dumps(m) for m in page.moves_sent[before:]] == [choice]      # the click sent that move only
         clicks += 1
         if clicks == 5 and not reloaded:

@@ -9,6 +9,7 @@ from babel.messages.pofile import read_po
 
 from display.i18n import JS_STRINGS
 from display.rooms.messages import ROOM_STRINGS
+from display.tournament.messages import JS_WORDS
 
 DISPLAY = Path(__file__).resolve().parents[2] / "display"
 
@@ -24,15 +25,39 @@ def test_the_english_catalogue_is_complete_and_compiled():
 
 
 def test_every_word_the_scripts_ask_for_exists():
-    asked = set()
+    asked, tournament = set(), set()
     for js in (DISPLAY / "static/js").glob("*.js"):
-        asked |= set(re.findall(r'\bt\("([a-z_]+)"', js.read_text(encoding="utf-8")))
+        words = set(re.findall(r'\bt\("([a-z_]+)"', js.read_text(encoding="utf-8")))
+        if js.name.startswith("tournoi"):     # the tournament's pages read the tournament's words only
+            tournament |= words
+        else:
+            asked |= words
     dynamic = {"kind_", "v_", "vs_", "status_", "device_", "valid_"}
     missing = {k for k in asked if k not in JS_STRINGS and k not in ROOM_STRINGS and not any(k == p for p in dynamic)}
     assert not missing, missing
+    assert tournament and not tournament - set(JS_WORDS), tournament - set(JS_WORDS)
     for prefix, names in {"kind_": ("quine", "double_quine", "carton_plein"),
                           "vs_": ("valid", "incomplete", "missed", "unknown_card", "unsold_card", "cancelled_card",
                                   "closed"),
                           "status_": ("playing", "checking", "finished", "waiting")}.items():
         for name in names:
             assert prefix + name in JS_STRINGS
+
+
+def test_the_words_of_one_page_never_give_a_key_two_texts(room):
+    """A page reads one table of words (common.js ``t``): the hall's (JS_STRINGS), the mini-games' (ROOM_STRINGS)
+    and each game's own sit side by side on the projector and the consoles, so a key must mean one thing in all of
+    them (the programme's « jouée » and the rooms' « %(name)s joue %(card)s » were both ``played``)."""
+    from display.rooms.pages import GAME_MODULES
+    with room.app.test_request_context():
+        tables = {"JS_STRINGS": JS_STRINGS, "ROOM_STRINGS": ROOM_STRINGS,
+                  **{module.__name__: module.STRINGS for module in GAME_MODULES}}
+        texts = {name: {key: str(value) for key, value in table.items()} for name, table in tables.items()}
+    first: dict[str, tuple[str, str]] = {}
+    clashes = []
+    for name, table in texts.items():
+        for key, text in table.items():
+            if key in first and first[key][1] != text:
+                clashes.append((key, first[key][0], name))
+            first.setdefault(key, (name, text))
+    assert not clashes, clashes

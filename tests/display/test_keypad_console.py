@@ -18,6 +18,12 @@ def numlock_off(page, digit: str) -> bool:
                          [NUMLOCK_OFF[digit], f"Numpad{digit}"])
 
 
+def console_with_keys(page, live) -> None:
+    """The speaker's console, logged in, once it has read the key table."""
+    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
+    page.wait_for_selector("body[data-keys=loaded]")
+
+
 def pad(page, *keys: str) -> None:
     for k in keys:
         page.keyboard.press(k)
@@ -49,8 +55,7 @@ def test_the_config_changes_the_browser_keys_too(tmp_path):
 
 def test_a_partie_from_the_keypad_alone_numlock_on_and_off(page, live):
     h = live.hall
-    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
-    page.wait_for_selector("body[data-keys=loaded]")
+    console_with_keys(page, live)
     expect(page.locator("#sp-partie")).to_have_text("Pas de partie en cours")
     pad(page, "NumpadMultiply")                               # the numbered actions
     expect(page.locator("#key-menu")).to_be_visible()
@@ -145,8 +150,7 @@ def test_a_tie_settled_from_the_keypad_with_numbers_drawn_by_hand(page, live):
     from tests.display.conftest import A2, play_to_tie
     h = live.hall
     play_to_tie(live)
-    login_page(page, live.url + "/speaker", PINS["speaker_pin"])
-    page.wait_for_selector("body[data-keys=loaded]")
+    console_with_keys(page, live)
     expect(page.locator("#pending li")).to_have_count(2)
     pad(page, "NumpadMultiply", "Numpad2")                    # award: a tie, so the choice opens
     expect(page.locator("#tie-dialog")).to_be_visible()
@@ -162,3 +166,55 @@ def test_a_tie_settled_from_the_keypad_with_numbers_drawn_by_hand(page, live):
     assert award.tie_mode == "physical_lowest" and award.winners == (A1,)
     assert [(d.card_id, d.number) for d in award.tie_break] == [(A1, 12), (A2, 77)]
     assert page.evaluate("document.activeElement.id") == "entry"
+
+
+# what the page reads from each key (its code); the key's own name for the few the page also looks at
+KEY_NAMES = {"NumpadSubtract": "-", "NumpadMultiply": "*", "NumpadDivide": "/", "NumpadEnter": "Enter"}
+
+
+def keys_in_one_task(page, *codes: str) -> None:
+    """Keypad keys handled one after the other before the page runs any other task: as a loaded Chromium does,
+    which favours input over the ``close`` event a dialog queues when it closes (that event comes after them)."""
+    page.evaluate("""([codes, names]) => { for (const code of codes) (document.activeElement || document.body)
+        .dispatchEvent(new KeyboardEvent("keydown", {key: names[code] || code.slice(-1), code, bubbles: true,
+                                                     cancelable: true})); }""", [list(codes), KEY_NAMES])
+
+
+def test_a_late_close_never_answers_the_next_undo_question(page, live):
+    h = live.hall
+    h.start_partie(role="speaker")
+    for n in (4, 13):
+        h.draw(n, role="speaker")
+    console_with_keys(page, live)
+    expect(page.locator("#sp-last")).to_have_text("13")
+    keys_in_one_task(page, "NumpadSubtract", "Numpad4", "NumpadSubtract")   # undo? no. undo? (the no's close comes late)
+    expect(page.locator("#confirm-text")).to_have_text("Annuler le numéro 13 ?")
+    pad(page, "NumpadSubtract")                                              # …yes
+    expect(page.locator("#sp-last")).to_have_text("4")
+    assert h.evening.partie.draws == [4]
+
+
+def test_a_late_close_never_cancels_the_next_demarquez_question(page, live):
+    h = live.hall
+    h.start_partie(role="speaker")
+    h.draw(4, role="speaker")
+    console_with_keys(page, live)
+    expect(page.locator("#sp-last")).to_have_text("4")
+    keys_in_one_task(page, "NumpadMultiply", "Numpad3", "NumpadDivide", "NumpadMultiply", "Numpad3")   # asked, back, asked
+    expect(page.locator("#clear-dialog")).to_be_visible()
+    pad(page, "Numpad1")                                                     # démarquer, the lots carried
+    expect(page.locator("#sp-partie")).to_have_text("Pas de partie en cours")
+    assert h.evening.partie.cleared and len(h.evening.carried) == 3
+
+
+def test_a_late_close_never_cancels_the_next_tie_question(page, live):
+    from tests.display.conftest import play_to_tie
+    h = live.hall
+    play_to_tie(live)
+    console_with_keys(page, live)
+    expect(page.locator("#pending li")).to_have_count(2)
+    keys_in_one_task(page, "NumpadMultiply", "Numpad2", "NumpadDivide", "NumpadMultiply", "Numpad2")   # asked, back, asked
+    expect(page.locator("#tie-dialog")).to_be_visible()
+    pad(page, "Numpad1")                                                     # the hall draws
+    expect(page.locator("#award-result")).to_contain_text("le plus petit numéro gagne")
+    assert h.evening.partie.lots[0].status == "awarded"

@@ -120,7 +120,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
         page.goto(f"{r.url}/j/{code}")
         # the lobby's events all carry version 0: the socket's first answer, arriving after the join's HTTP
         # answer, would make room_phone.js forget the new seat; so the page first hears from its socket
-        page.wait_for_function("window.roomVersion !== undefined")
+        page.wait_for_function("document.body.dataset.version !== undefined")
         expect(page.locator(".rp-seats li")).to_have_count(len(phones))
         page.fill("#join-name", name)
         page.press("#join-name", "Enter")
@@ -144,7 +144,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             bots_round(r.app)
             continue
         _, page, token = phones[movers[0]]
-        page.wait_for_function(f"window.roomVersion >= {room['version']}", timeout=20_000)
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {room['version']}", timeout=20_000)
         expect(page.locator("body.my-turn")).to_have_count(1)
         legal = seat_view(c, code, token)["legal"]
         move = choose(r, code, movers[0], legal)
@@ -161,13 +161,13 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
         play_by_taps(page, move)
         if move[0] == "add" and "compose" not in shots:
             shots.add("compose")
-        page.wait_for_function(f"window.roomVersion > {version}")
+        page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
         taps += 1
         composed += move[0] == "add"
         after = c.get(f"/api/games/rooms/{code}").get_json()
         mine = seat_view(c, code, token)
         if mine.get("staged") and not COMPOSE_SHOT:     # a figure being laid: the mover sees it, the hall does not (P7c)
-            page.wait_for_function(f"window.roomVersion >= {after['version']}")
+            page.wait_for_function(f"Number(document.body.dataset.version) >= {after['version']}")
             laid = sum(len(cells) for _, cells in mine["staged"])
             expect(page.locator(".pr-board.large .pr-pt.draft")).to_have_count(laid)
             expect(projector.locator(".pr-screen-board .pr-pt.draft")).to_have_count(0)
@@ -213,7 +213,7 @@ def test_a_solitaire_phone_asks_for_the_hint(browser, hall_live):
                   headers=speaker).get_json()["code"]
     ctx, page = phone(browser)
     page.goto(f"{r.url}/j/{code}")
-    page.wait_for_function("window.roomVersion !== undefined")     # as above: the socket has answered first
+    page.wait_for_function("document.body.dataset.version !== undefined")     # as above: the socket has answered first
     page.fill("#join-name", "Lucie")
     page.press("#join-name", "Enter")
     expect(page.locator(".rp-seats li.me")).to_have_text("Lucie")
@@ -239,7 +239,7 @@ def test_a_solitaire_phone_asks_for_the_hint(browser, hall_live):
             swap = next(m for m in view["legal"] if m[0] == "swap")
             page.locator(".pr-swap").click()
             page.locator(f".pr-rack-piece.give[data-piece='{swap[1]}']").first.click()
-            page.wait_for_function(f"window.roomVersion > {view['version']}")
+            page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
         page.locator(".pr-hint").click()
         expect(sentence).to_have_text("Il existe une solution avec vos 8 pièces.")
     page.locator(".pr-hint").click()        # asked again: one piece of a solution, shown on the board

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.display.conftest import PINS, login_page
+from tests.display.wire import Wire
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -108,13 +109,13 @@ def test_qr_then_two_phones_play_a_whole_lobo77(browser, hall_live):
             legal = c.get(f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {token}"}).get_json()
             if move not in legal["legal"]:
                 continue              # the page is one event behind: look again
-            version = page.evaluate("window.roomVersion")
+            version = page.evaluate("Number(document.body.dataset.version)")
             if shots_taken < 2:
                 shot(page, f"phone-{2 + shots_taken}-your-turn")
                 shot(projector, f"projector-{3 + shots_taken}-playing")
                 shots_taken += 1
             button.click()
-            page.wait_for_function(f"window.roomVersion > {version}")
+            page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
             clicks += 1
             played = True
             if clicks == 3 and not reloaded:
@@ -131,7 +132,7 @@ def test_qr_then_two_phones_play_a_whole_lobo77(browser, hall_live):
             movers = now["to_move"]
             if now["status"] == "playing" and movers and movers[0] < len(phones):
                 page = phones[movers[0]][1]
-                page.wait_for_function(f"window.roomVersion >= {now['version']}", timeout=20_000)
+                page.wait_for_function(f"Number(document.body.dataset.version) >= {now['version']}", timeout=20_000)
     else:
         pytest.fail("the game did not end in 5 minutes")
     assert clicks >= 3 and reloaded
@@ -194,14 +195,15 @@ def test_a_lobby_event_older_than_the_join_does_not_make_the_phone_forget_its_se
     code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 3}},
                   headers=r.headers("speaker")).get_json()["code"]
     ctx, page = phone(browser)
+    wire = Wire(page)
     page.goto(f"{r.url}/j/{code}")
     page.fill("#join-name", "Émile")
     page.press("#join-name", "Enter")
     expect(page.locator(".rp-seats li.me")).to_have_text("Émile")
     stale = {"code": code, "version": 0, "room": {**c.get(f"/api/games/rooms/{code}").get_json(), "seats": []}}
-    deliver = "ev => window.roomSocket.listeners('game').forEach((fn) => fn(ev))"
-    page.evaluate(deliver, stale)                      # the late, older event: no seat yet
-    page.evaluate(deliver, {**stale, "room": c.get(f"/api/games/rooms/{code}").get_json()})
+    with page.expect_response(lambda resp: resp.url.endswith(f"/api/games/rooms/{code}/seat")):
+        wire.deliver("game", stale)                    # the late, older event: no seat yet, so the phone asks
+    wire.deliver("game", {**stale, "room": c.get(f"/api/games/rooms/{code}").get_json()})
     expect(page.locator(".rp-seats li.me")).to_have_text("Émile")
     assert json.loads(page.evaluate(f"localStorage.getItem('loto-room-{code}')"))["seat"] == 0
     # a token the server does not know is dropped after the same check

@@ -118,8 +118,9 @@ def test_speaker_console(page, live, shots, width, height):
     h.check_claim(A1, role="controller")
     page.set_viewport_size({"width": width, "height": height})
     login_page(page, live.url + "/speaker", PINS["speaker_pin"])
+    expect(page.locator("#pending li")).to_have_count(1)        # the console has the hall's state: keys count now
     page.keyboard.type("4")
-    expect(page.locator("#pending li")).to_have_count(1)
+    expect(page.locator("#entry")).to_have_text("4")
     audit = page.evaluate(TEXT_AUDIT)
     assert audit["minContrast"] >= 4.5, audit
     shots(page, f"speaker-{width}x{height}")

@@ -136,7 +136,7 @@ def test_a_console_page_shows_its_login_as_soon_as_its_session_ends(page, live):
     from tests.display.conftest import login_page
     page.set_viewport_size({"width": 1280, "height": 720})
     login_page(page, live.url + "/speaker", PINS["speaker_pin"])
-    page.wait_for_function("window.lotoSocket && window.lotoSocket.connected")
+    page.wait_for_selector("body[data-seq]")          # the page's socket is up: it has the hall's state
     admin, _ = log_in(live, "admin")
     assert call(live, "POST", "/api/pins", {"role": "speaker", "pin": "918273"},
                 {"Authorization": f"Bearer {admin}"})[0] == 201

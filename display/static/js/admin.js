@@ -1,56 +1,63 @@
 /* The admin page: programme, cartons (import, generate, sold), PINs, devices. */
-"use strict";
-(function () {
-  const {t, el, api, kind} = Loto;
-  const $ = (id) => document.getElementById(id);
+import {$, api, boot, el, lotName, t} from "./common.js";
 
-  async function load() {
-    const res = await api("GET", "/api/admin");
-    if (!res.ok) return;
-    const info = res.data;
-    $("programme").replaceChildren(el("ol", {}, ...info.programme.map((p) => el("li", {class: p.number <= info.parties_played ? "played" : ""},
-      el("strong", {text: t("partie", {n: p.number}) + " : "}),
-      p.lots.map((l) => kind(l.kind) + (l.label && l.label !== kind(l.kind) ? " — " + l.label : "")).join(" · ") + " (" + p.consolation + ")"))));
-    $("cards-count").textContent = info.sales_recorded === false ? t("cards_count_unrecorded", {n: info.cards})
-      : t("cards_count", {n: info.cards, sold: info.sold});
-    $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {}, el("th", {text: role}), el("td", {text: pin || t("pin_changed")}))));
-    const devices = Object.values(info.devices);
-    $("devices-admin").replaceChildren(...(devices.length ? devices.map((d) => el("div", {class: "device " + d.status,
-      text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
-  }
-  function msg(res, ok) {
-    $("cards-msg").textContent = res.ok ? ok(res.data) : res.data.message + (res.data.errors ? " " + res.data.errors.slice(0, 5).map((e) => "l." + e[0] + " " + e[1]).join(" ; ") : "") + (res.data.why ? " " + res.data.why : "");
-    if (res.ok) load();
-    if (window.AdminAlert) AdminAlert(res.ok ? "" : $("cards-msg").textContent, res.ok ? null : (res.data.errors || []));
-  }
-  $("import").addEventListener("click", async () => {
-    const file = $("import-file").files[0];
-    if (!file) return;
-    const text = await file.arrayBuffer();    // the bytes as saved: the hall reads UTF-8 or Windows-1252
-    const r = await fetch("/api/cards/import", {method: "POST", body: text, credentials: "same-origin",
-      headers: {"Content-Type": "text/csv", "X-CSRF-Token": Loto.boot.csrf}});
-    msg({ok: r.ok, data: await r.json()}, (d) => "+" + d.added + " → " + d.total);
-  });
-  $("generate-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const body = {count: parseInt($("gen-count").value, 10), series: $("gen-series").value.trim().toUpperCase()};
-    if ($("gen-seed").value.trim()) body.seed = $("gen-seed").value.trim();
-    msg(await api("POST", "/api/cards/generate", body), (d) => "+" + d.added + " → " + d.total);
-  });
-  $("sold-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    msg(await api("POST", "/api/cards/sold", {ranges: $("ranges").value, sold: true}), (d) => "✓ " + d.count);
-  });
-  document.querySelectorAll("[data-test]").forEach((b) => b.addEventListener("click", async () => {
-    const res = await api("POST", "/api/devices/" + b.dataset.test + "/test");
-    $("devices-msg").textContent = res.ok ? "→ " + t("device_" + b.dataset.test) : res.data.message;
-  }));
-  load();
-  // sockets connected now (projectors, staff screens, phones), every 10 s: one small request, a counter read
-  async function connections() {
-    const res = await api("GET", "/api/network");
-    if (res.ok) $("connections").textContent = t("connections", {n: res.data.connections});
-  }
-  connections();
-  setInterval(connections, 10000);
-})();
+/* errors at the top of the page, in red, where the eye is (a CSV import's lines, a refused programme) */
+export function adminAlert(message, lines) {
+  const box = $("admin-alert");
+  if (!message) { box.hidden = true; box.replaceChildren(); return; }
+  box.replaceChildren(el("strong", {text: message.split(" l.")[0]}),
+    lines && lines.length ? el("ul", {}, ...lines.slice(0, 12).map((e) => el("li", {text: t("line_n", {n: e[0]}) + " " + e[1]}))) : "",
+    el("button", {type: "button", text: "✕", "aria-label": t("close"), onclick: () => { box.hidden = true; }}));
+  box.hidden = false;
+  box.scrollIntoView({block: "start"});
+}
+
+async function load() {
+  const res = await api("GET", "/api/admin");
+  if (!res.ok) return;
+  const info = res.data;
+  $("programme").replaceChildren(el("ol", {}, ...info.programme.map((p) => el("li", {class: p.number <= info.parties_played ? "played" : ""},
+    el("strong", {text: t("partie", {n: p.number}) + " : "}),
+    p.lots.map(lotName).join(" · ") + " (" + p.consolation + ")"))));
+  $("cards-count").textContent = info.sales_recorded === false ? t("cards_count_unrecorded", {n: info.cards})
+    : t("cards_count", {n: info.cards, sold: info.sold});
+  $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {}, el("th", {text: role}), el("td", {text: pin || t("pin_changed")}))));
+  const devices = Object.values(info.devices);
+  $("devices-admin").replaceChildren(...(devices.length ? devices.map((d) => el("div", {class: "device " + d.status,
+    text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
+}
+function msg(res, ok) {
+  $("cards-msg").textContent = res.ok ? ok(res.data) : res.data.message + (res.data.errors ? " " + res.data.errors.slice(0, 5).map((e) => "l." + e[0] + " " + e[1]).join(" ; ") : "") + (res.data.why ? " " + res.data.why : "");
+  if (res.ok) load();
+  adminAlert(res.ok ? "" : $("cards-msg").textContent, res.ok ? null : (res.data.errors || []));
+}
+$("import").addEventListener("click", async () => {
+  const file = $("import-file").files[0];
+  if (!file) return;
+  const text = await file.arrayBuffer();    // the bytes as saved: the hall reads UTF-8 or Windows-1252
+  const r = await fetch("/api/cards/import", {method: "POST", body: text, credentials: "same-origin",
+    headers: {"Content-Type": "text/csv", "X-CSRF-Token": boot.csrf}});
+  msg({ok: r.ok, data: await r.json()}, (d) => "+" + d.added + " → " + d.total);
+});
+$("generate-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const body = {count: parseInt($("gen-count").value, 10), series: $("gen-series").value.trim().toUpperCase()};
+  if ($("gen-seed").value.trim()) body.seed = $("gen-seed").value.trim();
+  msg(await api("POST", "/api/cards/generate", body), (d) => "+" + d.added + " → " + d.total);
+});
+$("sold-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  msg(await api("POST", "/api/cards/sold", {ranges: $("ranges").value, sold: true}), (d) => "✓ " + d.count);
+});
+document.querySelectorAll("[data-test]").forEach((b) => b.addEventListener("click", async () => {
+  const res = await api("POST", "/api/devices/" + b.dataset.test + "/test");
+  $("devices-msg").textContent = res.ok ? "→ " + t("device_" + b.dataset.test) : res.data.message;
+}));
+load();
+// sockets connected now (projectors, staff screens, phones), every 10 s: one small request, a counter read
+async function connections() {
+  const res = await api("GET", "/api/network");
+  if (res.ok) $("connections").textContent = t("connections", {n: res.data.connections});
+}
+connections();
+setInterval(connections, 10000);

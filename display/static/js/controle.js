@@ -1,70 +1,62 @@
 /* The controller's phone: scan or type a carton, see the verdict full screen with the carton drawn. */
-"use strict";
-(function () {
-  const {t, el, api, cardGrid} = Loto;
-  const {verdictText} = Staff;
-  const $ = (id) => document.getElementById(id);
-  let stopScan = null, busy = false;
+import {$, api, cardGrid, el, live, lotName, t} from "./common.js";
+import {node, show} from "./ids.js";
+import {cardIdFrom, scanButton} from "./scan.js";
+import {verdictText} from "./staff.js";
 
-  async function check(cardId) {
-    if (busy || !cardId) return;
-    busy = true;
-    $("id-msg").textContent = "";
-    const res = await api("POST", "/api/claims", {card_id: cardId});
-    busy = false;
-    if (!res.ok) { $("id-msg").textContent = res.data.message; return; }
-    showVerdict(res.data);
-  }
+let busy = false;
 
-  function showVerdict(v) {
-    const {line, tone} = verdictText(v);
-    const again = (v.checked_before || []).length;
-    const box = $("verdict");
-    box.className = "verdict " + (again && tone !== "hint" ? "warn" : tone);     // already checked: orange
-    $("verdict-line").textContent = line;
-    $("verdict-note").hidden = !again;
-    $("verdict-note").textContent = again ? t("already_checked", {n: again}) : "";
-    $("verdict-card").replaceChildren(Ids.node(v.card_id));
-    $("verdict-suggestions").replaceChildren(...(v.suggestions || []).map((s) => el("button", {type: "button",
-      class: "suggestion", text: t("check_this", {card: Ids.show(s)}), onclick: () => { $("verdict").hidden = true; check(s); }})));
-    $("verdict-grid").replaceChildren(v.card ? cardGrid(v.card) : "");
-    $("verdict-sub").textContent = [v.verdict === "valid" && v.lot ? Staff.lotName(v.lot) : "",
-                                    v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
-    box.dataset.verdict = v.verdict;
-    box.hidden = false;
-    if (stopScan) { stopScan(); stopScan = null; $("scan").textContent = t("scan_start"); }
-    $("verdict-close").focus();
-  }
+async function check(cardId) {
+  if (busy || !cardId) return;
+  busy = true;
+  $("id-msg").textContent = "";
+  const res = await api("POST", "/api/claims", {card_id: cardId});
+  busy = false;
+  if (!res.ok) { $("id-msg").textContent = res.data.message; return; }
+  showVerdict(res.data);
+}
 
-  $("verdict-close").addEventListener("click", () => { $("verdict").hidden = true; $("card-id").value = ""; });
-  $("id-form").addEventListener("submit", (ev) => { ev.preventDefault(); check($("card-id").value.trim()); });
-  $("announce").addEventListener("click", async () => {
-    const res = await api("POST", "/api/claims/announce");
-    $("id-msg").textContent = res.ok ? t("checking") : res.data.message;
-  });
-  $("scan").addEventListener("click", async () => {
-    if (stopScan) { stopScan(); stopScan = null; $("scan").textContent = t("scan_start"); $("scan-msg").textContent = ""; return; }
-    $("scan-msg").textContent = t("scanning");
-    $("scan").textContent = t("scan_stop");
-    stopScan = await Scan.start($("video"), (text) => check(Scan.cardIdFrom(text)), () => {
-      $("scan-msg").textContent = t("no_camera"); $("scan").textContent = t("scan_start"); stopScan = null;
-    });
-  });
+function showVerdict(v) {
+  const {line, tone} = verdictText(v);
+  const again = (v.checked_before || []).length;
+  const box = $("verdict");
+  box.className = "verdict " + (again && tone !== "hint" ? "warn" : tone);     // already checked: orange
+  $("verdict-line").textContent = line;
+  $("verdict-note").hidden = !again;
+  $("verdict-note").textContent = again ? t("already_checked", {n: again}) : "";
+  $("verdict-card").replaceChildren(node(v.card_id));
+  $("verdict-suggestions").replaceChildren(...(v.suggestions || []).map((s) => el("button", {type: "button",
+    class: "suggestion", text: t("check_this", {card: show(s)}), onclick: () => { $("verdict").hidden = true; check(s); }})));
+  $("verdict-grid").replaceChildren(v.card ? cardGrid(v.card) : "");
+  $("verdict-sub").textContent = [v.verdict === "valid" && v.lot ? lotName(v.lot) : "",
+                                  v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
+  box.dataset.verdict = v.verdict;
+  box.hidden = false;
+  stopScan();
+  $("verdict-close").focus();
+}
 
-  // the lot in play and a check in progress, so the controller knows what is being claimed
-  function showPlay(s) {
-    const p = s.partie, lot = p && p.current_lot !== null && p.current_lot !== undefined && !["waiting", "cleared"].includes(s.status) ? p.lots[p.current_lot] : null;
-    $("ctl-lot").textContent = lot ? Staff.lotName(lot) : "";
-    $("ctl-checking").hidden = s.status !== "checking";
-  }
-  let live = null;
-  const conn = Loto.live({
-    state(s) { live = s; showPlay(s); $("ctl-last").textContent = s.last ? t("last_number", {n: s.last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status)); },
-    event(name, ev) {
-      if (name === "draw") $("ctl-last").textContent = t("last_number", {n: ev.number});
-      if (live && name === "draw") { live.status = "playing"; showPlay(live); }
-      else if (live && (name === "claim" || name === "resume")) { live.status = ev.status; showPlay(live); }
-      else if (["award", "partie", "verdict", "undo"].includes(name)) conn.resync();
-    },
-  });
-})();
+$("verdict-close").addEventListener("click", () => { $("verdict").hidden = true; $("card-id").value = ""; });
+$("id-form").addEventListener("submit", (ev) => { ev.preventDefault(); check($("card-id").value.trim()); });
+$("announce").addEventListener("click", async () => {
+  const res = await api("POST", "/api/claims/announce");
+  $("id-msg").textContent = res.ok ? t("checking") : res.data.message;
+});
+const stopScan = scanButton("scan_start", (text) => check(cardIdFrom(text)));
+
+// the lot in play and a check in progress, so the controller knows what is being claimed
+function showPlay(s) {
+  const p = s.partie, lot = p && p.current_lot !== null && p.current_lot !== undefined && !["waiting", "cleared"].includes(s.status) ? p.lots[p.current_lot] : null;
+  $("ctl-lot").textContent = lot ? lotName(lot) : "";
+  $("ctl-checking").hidden = s.status !== "checking";
+}
+let now = null;            // the state as last described, kept up to date by the events
+const conn = live({
+  state(s) { now = s; showPlay(s); $("ctl-last").textContent = s.last ? t("last_number", {n: s.last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status)); },
+  event(name, ev) {
+    if (name === "draw") $("ctl-last").textContent = t("last_number", {n: ev.number});
+    if (now && name === "draw") { now.status = "playing"; showPlay(now); }
+    else if (now && (name === "claim" || name === "resume")) { now.status = ev.status; showPlay(now); }
+    else if (["award", "partie", "verdict", "undo"].includes(name)) conn.resync();
+  },
+});

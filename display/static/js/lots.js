@@ -1,44 +1,35 @@
 /* The prize desk: scan or type a voucher code, hand the lot over. */
-"use strict";
-(function () {
-  const {t, el, api, kind} = Loto;
-  const $ = (id) => document.getElementById(id);
-  let stopScan = null;
+import {$, api, el, kind, t} from "./common.js";
+import {scanButton, voucherFrom} from "./scan.js";
 
-  async function redeem(code) {
-    if (!code) return;
-    const res = await api("POST", "/api/vouchers/" + encodeURIComponent(code) + "/redeem");
-    const box = $("result");
-    if (res.ok) {
-      const v = res.data;
-      box.className = "result good";
-      box.replaceChildren(el("div", {text: t("redeemed", {lot: v.lot})}),
-        el("div", {text: (v.consolation ? t("consolation") + " · " : kind(v.kind) + " · ") + t("redeemed_detail", {partie: v.partie, card: v.card_id})}));
-    } else if ((res.data.suggestions || []).length) {    // a near miss: "vérifiez le code", never a refusal
-      box.className = "result hint";
-      box.replaceChildren(el("div", {text: t("v_near_code")}), el("div", {class: "voucher-code", text: code}),
-        ...res.data.suggestions.map((s) => el("button", {type: "button", class: "suggestion voucher-code",
-                                                          text: t("redeem_this", {code: s}), onclick: () => redeem(s)})));
-    } else {
-      box.className = "result " + (res.data.error === "already_redeemed" ? "warn" : "bad");
-      box.replaceChildren(el("div", {text: res.data.message}), el("div", {class: "voucher-code", text: code}));
-    }
-    box.dataset.error = res.ok ? "" : res.data.error;
-    box.hidden = false;
-    $("code").value = "";
+
+async function redeem(code) {
+  if (!code) return;
+  const res = await api("POST", "/api/vouchers/" + encodeURIComponent(code) + "/redeem");
+  const box = $("result");
+  if (res.ok) {
+    const v = res.data;
+    box.className = "result good";
+    box.replaceChildren(el("div", {text: t("redeemed", {lot: v.lot})}),
+      el("div", {text: (v.consolation ? t("consolation") + " · " : kind(v.kind) + " · ") + t("redeemed_detail", {partie: v.partie, card: v.card_id})}));
+  } else if ((res.data.suggestions || []).length) {    // a near miss: "vérifiez le code", never a refusal
+    box.className = "result hint";
+    box.replaceChildren(el("div", {text: t("v_near_code")}), el("div", {class: "voucher-code", text: code}),
+      ...res.data.suggestions.map((s) => el("button", {type: "button", class: "suggestion voucher-code",
+                                                        text: t("redeem_this", {code: s}), onclick: () => redeem(s)})));
+  } else {
+    box.className = "result " + (res.data.error === "already_redeemed" ? "warn" : "bad");
+    box.replaceChildren(el("div", {text: res.data.message}), el("div", {class: "voucher-code", text: code}));
   }
+  box.dataset.error = res.ok ? "" : res.data.error;
+  box.hidden = false;
+  $("code").value = "";
+}
 
-  $("code-form").addEventListener("submit", (ev) => { ev.preventDefault(); redeem($("code").value.trim()); });
-  $("scan").addEventListener("click", async () => {
-    if (stopScan) { stopScan(); stopScan = null; $("scan-msg").textContent = ""; return; }
-    $("scan-msg").textContent = t("scanning");
-    stopScan = await Scan.start($("video"), (text) => redeem(Scan.voucherFrom(text)), () => {
-      $("scan-msg").textContent = t("no_camera"); stopScan = null;
-    });
-  });
-  $("sold-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const res = await api("POST", "/api/cards/sold", {ranges: $("ranges").value, sold: $("sold-value").value === "1"});
-    $("sold-msg").textContent = res.ok ? "✓ " + res.data.count : res.data.message + (res.data.why ? " " + res.data.why : "");
-  });
-})();
+$("code-form").addEventListener("submit", (ev) => { ev.preventDefault(); redeem($("code").value.trim()); });
+scanButton(null, (text) => redeem(voucherFrom(text)));
+$("sold-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const res = await api("POST", "/api/cards/sold", {ranges: $("ranges").value, sold: $("sold-value").value === "1"});
+  $("sold-msg").textContent = res.ok ? "✓ " + res.data.count : res.data.message + (res.data.why ? " " + res.data.why : "");
+});

@@ -1,232 +1,227 @@
 /* The projector: the last number huge, the board, the lot, banners. Public, read-only. */
-"use strict";
-(function () {
-  const {t, kind, el, boot} = Loto;
-  const $ = (id) => document.getElementById(id);
-  const params = new URLSearchParams(location.search);
-  const speech = Object.assign({}, boot.speech || {});
-  if (params.has("speech")) speech.enabled = params.get("speech") !== "0";
-  if (params.has("nicknames")) speech.nicknames = params.get("nicknames") !== "0";
-  if (params.has("rate")) speech.rate = parseFloat(params.get("rate")) || speech.rate;
+import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
+import {show} from "./ids.js";
+import {addWinner, clearWinners, hallTieRule, tieRule, tiersText, winnerIds, withIds} from "./projector_evening.js";
+import {nickname, say} from "./speech.js";
 
-  let S = null;               // the state as the server last described it, kept up to date by events
-  let bannerTimer = null, tieTimers = [];
-  let tiersShown = "", tiersAsked = false;   // the caisse's tiers, shown when [hall] prices is empty
+const params = new URLSearchParams(location.search);
+const speech = Object.assign({}, boot.speech || {});
+if (params.has("speech")) speech.enabled = params.get("speech") !== "0";
+if (params.has("nicknames")) speech.nicknames = params.get("nicknames") !== "0";
+if (params.has("rate")) speech.rate = parseFloat(params.get("rate")) || speech.rate;
 
-  async function loadTiers() {
-    tiersAsked = true;
-    const res = await Loto.api("GET", "/api/sales/prices");
-    if (!res.ok) return;
-    tiersShown = ProjectorEvening.tiersText(res.data.tiers);
-    if (S && !S.prices) $("between-prices").textContent = tiersShown;
+let S = null;               // the state as the server last described it, kept up to date by events
+let bannerTimer = null, tieTimers = [];
+let tiersShown = "", tiersAsked = false;   // the caisse's tiers, shown when [hall] prices is empty
+
+async function loadTiers() {
+  tiersAsked = true;
+  const res = await api("GET", "/api/sales/prices");
+  if (!res.ok) return;
+  tiersShown = tiersText(res.data.tiers);
+  if (S && !S.prices) $("between-prices").textContent = tiersShown;
+}
+
+// the board: 9 rows of 10, built once
+const board = $("board");
+const cells = [null];
+for (let n = 1; n <= 90; n++) {
+  const c = el("div", {class: "cell", text: String(n), "data-n": String(n)});
+  cells.push(c);
+  board.append(c);
+}
+
+function countText(n) { return n === 0 ? t("drawn_zero") : t(n === 1 ? "drawn_one" : "drawn_many", {n}); }
+
+function render() {
+  const p = S.partie;
+  const playing = p && S.status !== "waiting" && S.status !== "cleared";
+  $("partie").textContent = p && playing ? t("partie", {n: p.number}) : (S.hall || "");
+  const current = p && playing && p.current_lot !== null ? p.lots[p.current_lot] : null;
+  $("lot").textContent = current ? lotName(current) : (playing ? t("all_awarded") : "");
+  const next = $("next-lots");
+  next.replaceChildren();
+  if (p && playing && p.current_lot !== null) {
+    const rest = p.lots.slice(p.current_lot + 1);
+    if (rest.length) next.append(el("span", {class: "then", text: t("then") + " : "}), rest.map(lotName).join(" · "));
   }
-
-  // the board: 9 rows of 10, built once
-  const board = $("board");
-  const cells = [null];
+  $("count").textContent = playing ? countText(S.draws.length) : "";
+  const drawn = new Set(S.draws);
   for (let n = 1; n <= 90; n++) {
-    const c = el("div", {class: "cell", text: String(n), "data-n": String(n)});
-    cells.push(c);
-    board.append(c);
+    cells[n].classList.toggle("drawn", drawn.has(n));
+    cells[n].classList.toggle("last", n === S.last);
   }
-
-  function lotText(lot) { return lot ? kind(lot.kind) + (lot.label && lot.label !== kind(lot.kind) ? " — " + lot.label : "") : ""; }
-
-  function countText(n) { return n === 0 ? t("drawn_zero") : t(n === 1 ? "drawn_one" : "drawn_many", {n}); }
-
-  function render() {
-    const p = S.partie;
-    const playing = p && S.status !== "waiting" && S.status !== "cleared";
-    $("partie").textContent = p && playing ? t("partie", {n: p.number}) : (S.hall || "");
-    const current = p && playing && p.current_lot !== null ? p.lots[p.current_lot] : null;
-    $("lot").textContent = current ? lotText(current) : (playing ? t("all_awarded") : "");
-    const next = $("next-lots");
-    next.replaceChildren();
-    if (p && playing && p.current_lot !== null) {
-      const rest = p.lots.slice(p.current_lot + 1);
-      if (rest.length) next.append(el("span", {class: "then", text: t("then") + " : "}), rest.map(lotText).join(" · "));
-    }
-    $("count").textContent = playing ? countText(S.draws.length) : "";
-    const drawn = new Set(S.draws);
-    for (let n = 1; n <= 90; n++) {
-      cells[n].classList.toggle("drawn", drawn.has(n));
-      cells[n].classList.toggle("last", n === S.last);
-    }
-    renderLast(false);
-    const prev = $("previous");
-    prev.replaceChildren(...S.draws.slice(-6, -1).reverse().map((n) => el("li", {text: String(n)})));
-    const between = !playing;
-    document.body.classList.toggle("is-between", between);
-    $("between").hidden = !between;
-    board.hidden = between;
-    if (between) {
-      $("between-hall").textContent = S.hall || t("welcome");
-      const np = S.next_partie;
-      $("between-title").textContent = np ? t("next_partie", {n: np.number}) : "";
-      $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: lotText(l)})) : []));
-      $("between-prices").textContent = S.prices || tiersShown;
-      $("between-ties").textContent = ProjectorEvening.hallTieRule();
-      if (!S.prices && !tiersAsked) loadTiers();
-    }
-    renderWifi(between ? S.wifi : null);
-    if (S.status === "checking" && $("banner").hidden) banner("checking", t("checking"));
-    if (S.status !== "checking" && bannerKind === "checking") hideBanner();
+  renderLast(false);
+  const prev = $("previous");
+  prev.replaceChildren(...S.draws.slice(-6, -1).reverse().map((n) => el("li", {text: String(n)})));
+  const between = !playing;
+  document.body.classList.toggle("is-between", between);
+  $("between").hidden = !between;
+  board.hidden = between;
+  if (between) {
+    $("between-hall").textContent = S.hall || t("welcome");
+    const np = S.next_partie;
+    $("between-title").textContent = np ? t("next_partie", {n: np.number}) : "";
+    $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: lotName(l)})) : []));
+    $("between-prices").textContent = S.prices || tiersShown;
+    $("between-ties").textContent = hallTieRule();
+    if (!S.prices && !tiersAsked) loadTiers();
   }
+  renderWifi(between ? S.wifi : null);
+  if (S.status === "checking" && $("banner").hidden) banner("checking", t("checking"));
+  if (S.status !== "checking" && bannerKind === "checking") hideBanner();
+}
 
-  // a QR code drawn by the hall (display/qrcode_svg.py), fetched again only when its text changes
-  function showQr(holder, src, text, label) {
-    if (holder.dataset.qr === text) return;
-    holder.dataset.qr = text;
-    const img = document.createElement("img");
-    img.src = src + "?v=" + encodeURIComponent(text);
-    img.alt = label || "";
-    holder.replaceChildren(img);
-  }
+// a QR code drawn by the hall (display/qrcode_svg.py), fetched again only when its text changes
+function showQr(holder, src, text, label) {
+  if (holder.dataset.qr === text) return;
+  holder.dataset.qr = text;
+  const img = document.createElement("img");
+  img.src = src + "?v=" + encodeURIComponent(text);
+  img.alt = label || "";
+  holder.replaceChildren(img);
+}
 
-  // between parties: the hall's Wi-Fi QR code, then the page's own (INTERFACE §1 [network])
-  function renderWifi(wifi) {
-    document.body.classList.toggle("has-wifi", !!wifi);
-    $("wifi").hidden = !wifi;
-    if (!wifi) return;
-    showQr($("wifi-qr"), "/api/wifi/qr.svg", wifi.qr, t("wifi_join", {ssid: wifi.ssid}));
-    showQr($("page-qr"), "/api/wifi/page-qr.svg", wifi.url, wifi.url);
-    $("wifi-join").textContent = t("wifi_join", {ssid: wifi.ssid});
-    $("wifi-password").textContent = wifi.password ? t("wifi_password", {password: wifi.password}) : "";
-    $("page-open").textContent = t("wifi_then_open");
-    $("page-url").textContent = wifi.url;
-  }
+// between parties: the hall's Wi-Fi QR code, then the page's own (INTERFACE §1 [network])
+function renderWifi(wifi) {
+  document.body.classList.toggle("has-wifi", !!wifi);
+  $("wifi").hidden = !wifi;
+  if (!wifi) return;
+  showQr($("wifi-qr"), "/api/wifi/qr.svg", wifi.qr, t("wifi_join", {ssid: wifi.ssid}));
+  showQr($("page-qr"), "/api/wifi/page-qr.svg", wifi.url, wifi.url);
+  $("wifi-join").textContent = t("wifi_join", {ssid: wifi.ssid});
+  $("wifi-password").textContent = wifi.password ? t("wifi_password", {password: wifi.password}) : "";
+  $("page-open").textContent = t("wifi_then_open");
+  $("page-url").textContent = wifi.url;
+}
 
-  function renderLast(animate) {
-    const ball = $("ball");
-    $("last").textContent = S.last === null || S.last === undefined ? "" : String(S.last);
-    ball.classList.toggle("empty", S.last === null || S.last === undefined);
-    $("nickname").textContent = speech.nicknames && S.last ? LotoSpeech.nickname(S.last) : "";
-    if (animate) {
-      ball.classList.remove("arrive");
-      void ball.offsetWidth;          // restart the (calm, non-flashing) arrival animation
-      ball.classList.add("arrive");
-    }
+function renderLast(animate) {
+  const ball = $("ball");
+  $("last").textContent = S.last === null || S.last === undefined ? "" : String(S.last);
+  ball.classList.toggle("empty", S.last === null || S.last === undefined);
+  $("nickname").textContent = speech.nicknames && S.last ? nickname(S.last) : "";
+  if (animate) {
+    ball.classList.remove("arrive");
+    void ball.offsetWidth;          // restart the (calm, non-flashing) arrival animation
+    ball.classList.add("arrive");
   }
+}
 
-  let bannerKind = null;
-  function banner(kindName, text, opts) {
-    const o = opts || {};
-    clearTimeout(bannerTimer);
-    bannerKind = kindName;
-    const b = $("banner");
-    b.className = "banner banner-" + kindName;
-    ProjectorEvening.withIds($("banner-text"), text, o.ids);
-    document.body.classList.add("has-banner");
-    $("banner-sub").textContent = o.sub || "";
-    $("banner-lines").replaceChildren();
-    b.hidden = false;
-    if (o.ms) bannerTimer = setTimeout(hideBanner, o.ms);
-  }
-  function hideBanner() {
-    clearTimeout(bannerTimer);
-    tieTimers.forEach(clearTimeout); tieTimers = [];
-    bannerKind = null;
-    $("banner").hidden = true;
-    document.body.classList.remove("has-banner");
-    if (S && S.status === "checking") banner("checking", t("checking"));
-  }
+let bannerKind = null;
+function banner(kindName, text, opts) {
+  const o = opts || {};
+  clearTimeout(bannerTimer);
+  bannerKind = kindName;
+  const b = $("banner");
+  b.className = "banner banner-" + kindName;
+  withIds($("banner-text"), text, o.ids);
+  document.body.classList.add("has-banner");
+  $("banner-sub").textContent = o.sub || "";
+  $("banner-lines").replaceChildren();
+  b.hidden = false;
+  if (o.ms) bannerTimer = setTimeout(hideBanner, o.ms);
+}
+function hideBanner() {
+  clearTimeout(bannerTimer);
+  tieTimers.forEach(clearTimeout); tieTimers = [];
+  bannerKind = null;
+  $("banner").hidden = true;
+  document.body.classList.remove("has-banner");
+  if (S && S.status === "checking") banner("checking", t("checking"));
+}
 
-  function showTieBreak(ev) {
-    const lotName = lotText(ev.lot);
-    banner("tie", t("tie_break"), {sub: ProjectorEvening.tieRule(ev)});   // who wins is said before the numbers
-    const lines = $("banner-lines");
-    ev.tie_break.forEach((draw, i) => {
-      tieTimers.push(setTimeout(() => {
-        const li = el("li", {class: "tie-line" + (draw.card_id === ev.winner ? " tie-winner-pending" : ""),
-                             text: t("tie_line", {card: Ids.show(draw.card_id), n: draw.number})});
-        lines.append(li);
-      }, 1200 * (i + 1)));
-    });
+function showTieBreak(ev) {
+  const lot = lotName(ev.lot);
+  banner("tie", t("tie_break"), {sub: tieRule(ev)});   // who wins is said before the numbers
+  const lines = $("banner-lines");
+  ev.tie_break.forEach((draw, i) => {
     tieTimers.push(setTimeout(() => {
-      for (const li of lines.children) if (li.classList.contains("tie-winner-pending")) li.classList.add("tie-winner");
-      $("banner-text").textContent = t("tie_break") + " — " + ProjectorEvening.tieRule(ev).split(" — ").pop();   // the rule stays said
-      ProjectorEvening.withIds($("banner-sub"), t("won", {lot: lotName, card: Ids.show(ev.winner)}) +
-        (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.map(Ids.show).join(", ")}) : ""),
-        [ev.winner, ...ev.consolation]);
-      bannerTimer = setTimeout(hideBanner, 12000);
-    }, 1200 * (ev.tie_break.length + 1)));
-  }
-
-  const on = {
-    draw(ev) {
-      if (S.draws.includes(ev.number)) return;
-      S.draws.push(ev.number); S.last = ev.number; S.status = "playing";
-      if (["false", "missed", "won", "start", "undo", "tie"].includes(bannerKind)) hideBanner();
-      ProjectorEvening.clear();
-      render(); renderLast(true);
-      LotoSpeech.say(ev.number, speech);
-    },
-    undo(ev) {
-      const i = S.draws.lastIndexOf(ev.number);
-      if (i >= 0) S.draws.splice(i, 1);
-      S.last = S.draws.length ? S.draws[S.draws.length - 1] : null;
-      ProjectorEvening.clear();
-      render(); renderLast(true);
-      banner("undo", t("undone", {n: ev.number}), {sub: S.last ? t("last_number", {n: S.last}) : "", ms: 10000});
-    },
-    claim() { S.status = "checking"; banner("checking", t("checking")); },
-    resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
-    verdict(ev) {
-      S.status = ev.status || S.status;
-      const lotKind = ev.lot ? ev.lot.kind : "quine";
-      if (ev.verdict === "valid") {
-        ProjectorEvening.valid(ev);
-        const all = ProjectorEvening.ids().length > 1 ? ProjectorEvening.ids() : [ev.card_id];
-        banner("valid", all.length > 1 ? t("valid_many", {n: all.length, kind: kind(lotKind), cards: all.map(Ids.show).join(", ")})
-                                        : t("valid_" + lotKind, {card: Ids.show(ev.card_id)}),
-               {sub: lotText(ev.lot) + (all.length > 1 ? " — " + ProjectorEvening.hallTieRule() : ""), ids: all});
-      }
-      else if (ev.verdict === "incomplete") banner("false", t("false_claim"), {ms: 10000});
-      else if (ev.verdict === "missed") banner("missed", t("missed_public"), {ms: 10000});
-      render();
-    },
-    award(ev) {
-      const p = S.partie;
-      if (p && ev.lot) {
-        p.lots[ev.lot.index].status = "awarded";
-        p.current_lot = ev.current_lot;
-        if (ev.current_lot !== null && ev.current_lot !== undefined) p.lots[ev.current_lot].status = "open";
-      }
-      S.status = ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing";
-      if (ev.tie_break && ev.tie_break.length) showTieBreak(ev);
-      else if (ev.shared) banner("won", t("shared", {lot: lotText(ev.lot), cards: ev.winners.map(Ids.show).join(", ")}), {ms: 15000, ids: ev.winners});
-      else banner("won", t("won", {lot: lotText(ev.lot), card: Ids.show(ev.winner)}), {ms: 15000, ids: ev.winners});
-      render();
-    },
-    partie(ev) {
-      if (ev.status === "started") {
-        S.partie = {number: ev.number, lots: ev.lots, current_lot: 0};
-        S.draws = []; S.last = null; S.status = "playing"; ProjectorEvening.clear();
-        banner("start", t("partie_starts", {n: ev.number}), {sub: ev.lots.map(lotText).join(" · "), ms: 8000});
-        render();
-      } else {
-        S.draws = []; S.last = null; S.status = "waiting"; ProjectorEvening.clear();
-        banner("clear", t("demarquez"), {ms: 12000});
-        render();
-        tiersAsked = false;          // the tiers may have changed on /admin since
-        connection.resync();         // to learn the next partie's lots
-      }
-    },
-    tick(ev) { if (ev.type === "sales:prices_set") { tiersAsked = false; if (S && !S.prices) loadTiers(); } },
-  };
-
-  const connection = Loto.live({
-    state(state) {
-      const first = S === null;
-      S = state;
-      ProjectorEvening.clear();
-      (state.winners || []).forEach((w) => ProjectorEvening.valid(w));   // joined during a check: the cartons too
-      render();
-      if (first && S.status === "checking") banner("checking", t("checking"));
-    },
-    event(name, ev) {
-      if (on[name]) on[name](ev);
-      document.body.dataset.seq = String(ev.seq);
-    },
+      const li = el("li", {class: "tie-line" + (draw.card_id === ev.winner ? " tie-winner-pending" : ""),
+                           text: t("tie_line", {card: show(draw.card_id), n: draw.number})});
+      lines.append(li);
+    }, 1200 * (i + 1)));
   });
-})();
+  tieTimers.push(setTimeout(() => {
+    for (const li of lines.children) if (li.classList.contains("tie-winner-pending")) li.classList.add("tie-winner");
+    $("banner-text").textContent = t("tie_break") + " — " + tieRule(ev).split(" — ").pop();   // the rule stays said
+    withIds($("banner-sub"), t("won", {lot, card: show(ev.winner)}) +
+      (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.map(show).join(", ")}) : ""),
+      [ev.winner, ...ev.consolation]);
+    bannerTimer = setTimeout(hideBanner, 12000);
+  }, 1200 * (ev.tie_break.length + 1)));
+}
+
+const on = {
+  draw(ev) {
+    if (S.draws.includes(ev.number)) return;
+    S.draws.push(ev.number); S.last = ev.number; S.status = "playing";
+    if (["false", "missed", "won", "start", "undo", "tie"].includes(bannerKind)) hideBanner();
+    clearWinners();
+    render(); renderLast(true);
+    say(ev.number, speech);
+  },
+  undo(ev) {
+    const i = S.draws.lastIndexOf(ev.number);
+    if (i >= 0) S.draws.splice(i, 1);
+    S.last = S.draws.length ? S.draws[S.draws.length - 1] : null;
+    clearWinners();
+    render(); renderLast(true);
+    banner("undo", t("undone", {n: ev.number}), {sub: S.last ? t("last_number", {n: S.last}) : "", ms: 10000});
+  },
+  claim() { S.status = "checking"; banner("checking", t("checking")); },
+  resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
+  verdict(ev) {
+    S.status = ev.status || S.status;
+    const lotKind = ev.lot ? ev.lot.kind : "quine";
+    if (ev.verdict === "valid") {
+      addWinner(ev);
+      const all = winnerIds().length > 1 ? winnerIds() : [ev.card_id];
+      banner("valid", all.length > 1 ? t("valid_many", {n: all.length, kind: kind(lotKind), cards: all.map(show).join(", ")})
+                                      : t("valid_" + lotKind, {card: show(ev.card_id)}),
+             {sub: lotName(ev.lot) + (all.length > 1 ? " — " + hallTieRule() : ""), ids: all});
+    }
+    else if (ev.verdict === "incomplete") banner("false", t("false_claim"), {ms: 10000});
+    else if (ev.verdict === "missed") banner("missed", t("missed_public"), {ms: 10000});
+    render();
+  },
+  award(ev) {
+    const p = S.partie;
+    if (p && ev.lot) {
+      p.lots[ev.lot.index].status = "awarded";
+      p.current_lot = ev.current_lot;
+      if (ev.current_lot !== null && ev.current_lot !== undefined) p.lots[ev.current_lot].status = "open";
+    }
+    S.status = ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing";
+    if (ev.tie_break && ev.tie_break.length) showTieBreak(ev);
+    else if (ev.shared) banner("won", t("shared", {lot: lotName(ev.lot), cards: ev.winners.map(show).join(", ")}), {ms: 15000, ids: ev.winners});
+    else banner("won", t("won", {lot: lotName(ev.lot), card: show(ev.winner)}), {ms: 15000, ids: ev.winners});
+    render();
+  },
+  partie(ev) {
+    if (ev.status === "started") {
+      S.partie = {number: ev.number, lots: ev.lots, current_lot: 0};
+      S.draws = []; S.last = null; S.status = "playing"; clearWinners();
+      banner("start", t("partie_starts", {n: ev.number}), {sub: ev.lots.map(lotName).join(" · "), ms: 8000});
+      render();
+    } else {
+      S.draws = []; S.last = null; S.status = "waiting"; clearWinners();
+      banner("clear", t("demarquez"), {ms: 12000});
+      render();
+      tiersAsked = false;          // the tiers may have changed on /admin since
+      connection.resync();         // to learn the next partie's lots
+    }
+  },
+  tick(ev) { if (ev.type === "sales:prices_set") { tiersAsked = false; if (S && !S.prices) loadTiers(); } },
+};
+
+const connection = live({
+  state(state) {
+    const first = S === null;
+    S = state;
+    clearWinners();
+    (state.winners || []).forEach((w) => addWinner(w));   // joined during a check: the cartons too
+    render();
+    if (first && S.status === "checking") banner("checking", t("checking"));
+  },
+  event(name, ev) { if (on[name]) on[name](ev); },
+});

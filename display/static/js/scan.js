@@ -1,61 +1,75 @@
 /* Camera scanning with the barcode-detector ponyfill (ZXing-C++ in WebAssembly, served by the hall itself). */
-"use strict";
-(function () {
-  const api = window.BarcodeDetectionAPI;
-  if (api && api.prepareZXingModule) {
-    // never the CDN: the .wasm comes from this service (the hall may have no Internet)
-    api.prepareZXingModule({overrides: {locateFile: (path, prefix) =>
-      path.endsWith(".wasm") ? "/static/vendor/barcode-detector/" + path : prefix + path}});
-  }
+import {BarcodeDetector, prepareZXingModule} from "../vendor/barcode-detector/ponyfill.js";
+import {$, t} from "./common.js";
 
-  /* start(video, onCode) → stop(); calls onCode(text) once per distinct reading */
-  async function start(video, onCode, onError) {
-    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !api) { onError(); return () => {}; }
-    let stream;
-    try {
-      stream = await navigator.mediaDevices.getUserMedia({video: {facingMode: "environment"}, audio: false});
-    } catch (e) { onError(e); return () => {}; }
-    const detector = new api.BarcodeDetector({formats: ["qr_code", "code_128", "code_39", "data_matrix"]});
-    video.srcObject = stream;
-    video.hidden = false;
-    await video.play().catch(() => {});
-    let running = true, last = "";
-    (async function loop() {
-      while (running) {
-        try {
-          if (video.readyState >= 2) {
-            const codes = await detector.detect(video);
-            if (codes.length && codes[0].rawValue && codes[0].rawValue !== last) {
-              last = codes[0].rawValue;
-              onCode(last);
-            }
+// never the CDN: the .wasm comes from this service (the hall may have no Internet)
+prepareZXingModule({overrides: {locateFile: (path, prefix) =>
+  path.endsWith(".wasm") ? new URL("../vendor/barcode-detector/" + path, import.meta.url).href : prefix + path}});
+
+/* start(video, onCode) → stop(); calls onCode(text) once per distinct reading */
+async function start(video, onCode, onError) {
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) { onError(); return () => {}; }
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({video: {facingMode: "environment"}, audio: false});
+  } catch (e) { onError(e); return () => {}; }
+  const detector = new BarcodeDetector({formats: ["qr_code", "code_128", "code_39", "data_matrix"]});
+  video.srcObject = stream;
+  video.hidden = false;
+  await video.play().catch(() => {});
+  let running = true, last = "";
+  (async function loop() {
+    while (running) {
+      try {
+        if (video.readyState >= 2) {
+          const codes = await detector.detect(video);
+          if (codes.length && codes[0].rawValue && codes[0].rawValue !== last) {
+            last = codes[0].rawValue;
+            onCode(last);
           }
-        } catch (e) { /* a frame that cannot be read: try the next one */ }
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    })();
-    return function stop() {
-      running = false;
-      stream.getTracks().forEach((tr) => tr.stop());
-      video.srcObject = null;
-      video.hidden = true;
-    };
-  }
+        }
+      } catch (e) { /* a frame that cannot be read: try the next one */ }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  })();
+  return function stop() {
+    running = false;
+    stream.getTracks().forEach((tr) => tr.stop());
+    video.srcObject = null;
+    video.hidden = true;
+  };
+}
 
-  /* the carton ID inside whatever the code carries ("A-00412B", "LOTO1:A-00412B:MAC", a URL…) */
-  function cardIdFrom(text) {
-    const s = String(text).trim().toUpperCase();
-    const generated = s.match(/[A-Z]{1,3}-\d{5,}[0-9A-Z]/);
-    if (generated) return generated[0];
-    const parts = s.split(/[:/?=#\s]+/).filter((p) => /^[A-Z0-9-]{1,32}$/.test(p));
-    return parts.length ? parts[parts.length - 1] : s.slice(0, 32);
-  }
+/* The page's scan button (#scan, the #video, the #scan-msg line): a press starts the camera, the next one stops it.
+   ``idle`` is the button's word at rest (the label then says « Arrêter la caméra » while it films; null keeps the
+   button's own). Returns off(), for a page that stops the camera itself (the controller's verdict). */
+export function scanButton(idle, onText) {
+  const button = $("scan"), message = $("scan-msg");
+  let stop = null;
+  const rest = () => { if (idle) button.textContent = t(idle); };
+  function off() { if (!stop) return; stop(); stop = null; rest(); }
+  button.addEventListener("click", async () => {
+    if (stop) { off(); message.textContent = ""; return; }
+    message.textContent = t("scanning");
+    if (idle) button.textContent = t("scan_stop");
+    let failed = false;
+    const stopper = await start($("video"), onText, () => { failed = true; message.textContent = t("no_camera"); rest(); });
+    stop = failed ? null : stopper;
+  });
+  return off;
+}
 
-  function voucherFrom(text) {
-    const s = String(text).trim().toUpperCase();
-    const m = s.match(/\d{5,}-[A-Z2-7]{8}/);
-    return m ? m[0] : s.slice(0, 40);
-  }
+/* the carton ID inside whatever the code carries ("A-00412B", "LOTO1:A-00412B:MAC", a URL…) */
+export function cardIdFrom(text) {
+  const s = String(text).trim().toUpperCase();
+  const generated = s.match(/[A-Z]{1,3}-\d{5,}[0-9A-Z]/);
+  if (generated) return generated[0];
+  const parts = s.split(/[:/?=#\s]+/).filter((p) => /^[A-Z0-9-]{1,32}$/.test(p));
+  return parts.length ? parts[parts.length - 1] : s.slice(0, 32);
+}
 
-  window.Scan = {start, cardIdFrom, voucherFrom};
-})();
+export function voucherFrom(text) {
+  const s = String(text).trim().toUpperCase();
+  const m = s.match(/\d{5,}-[A-Z2-7]{8}/);
+  return m ? m[0] : s.slice(0, 40);
+}

@@ -1,200 +1,204 @@
 /* The speaker's console: type and draw numbers, confirm machine balls, claims, award, démarquer, devices. */
-"use strict";
-(function () {
-  const {t, kind, el, api} = Loto;
-  const {lotName, verdictText} = Staff;
-  const $ = (id) => document.getElementById(id);
-  let S = null, typed = "";
+import {$, api, el, kind, live, lotName, money, t} from "./common.js";
+import {node, show} from "./ids.js";
+import {question} from "./question.js";
+import {choose, chooseClear} from "./speaker_ties.js";
+import {verdictText} from "./staff.js";
 
-  // ------------------------------------------------------------------ typing a number
-  function showEntry() {
-    $("entry").textContent = typed || "—";
-    $("entry").classList.toggle("empty", !typed);
+let S = null, typed = "";
+
+// ------------------------------------------------------------------ typing a number
+/* the focus back on the draw entry: the next number typed is a ball (keys: speaker_keys.js) */
+export function backToEntry() {
+  const entry = $("entry");
+  if (document.activeElement && document.activeElement !== entry && document.activeElement.blur) document.activeElement.blur();
+  entry.focus({preventScroll: true});
+}
+function showEntry() {
+  $("entry").textContent = typed || "—";
+  $("entry").classList.toggle("empty", !typed);
+}
+function say(msg, good) {
+  $("entry-msg").textContent = msg || "";
+  $("entry-msg").className = good ? "ok-line" : "error-line";
+}
+async function draw() {
+  if (!typed) {   // Enter alone: the machine's proposed ball, or ask the machine that waits (demo) for one
+    if (S && S.proposed && S.proposed.number) act("POST", "/api/draws/confirm", {});
+    else if (S && S.status === "playing") act("POST", "/api/draws/request");
+    return;
   }
-  function say(msg, good) {
-    $("entry-msg").textContent = msg || "";
-    $("entry-msg").className = good ? "ok-line" : "error-line";
+  const number = parseInt(typed, 10);
+  typed = ""; showEntry();
+  // One key per typed number: a retry after a network failure answers the first result, never a second draw.
+  const request_id = (self.crypto && crypto.randomUUID) ? crypto.randomUUID()
+    : Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  let res = await api("POST", "/api/draws", {number, request_id});
+  for (let retry = 0; res.status === 0 && retry < 3; retry++) {
+    await new Promise((done) => setTimeout(done, 700 * (retry + 1)));
+    res = await api("POST", "/api/draws", {number, request_id});
   }
-  async function draw() {
-    if (!typed) {   // Enter alone: the machine's proposed ball, or ask the machine that waits (demo) for one
-      if (S && S.proposed && S.proposed.number) act("POST", "/api/draws/confirm", {});
-      else if (S && S.status === "playing") act("POST", "/api/draws/request");
-      return;
+  say(res.ok ? t("drawn_ok", {n: res.data.number}) : res.data.message, res.ok);
+}
+export function key(k) {
+  if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; say(""); showEntry(); }
+  else if (k === "Enter") draw();
+  else if (k === "Escape") { if (!typed && S && S.proposed && S.proposed.number) act("POST", "/api/draws/reject"); typed = ""; showEntry(); say(""); }
+  else if (k === "Backspace") { typed = typed.slice(0, -1); showEntry(); }
+}
+// the keyboard and the laptop's numeric keypad: speaker_keys.js (one table with the Pi's keypad)
+$("pad").addEventListener("click", (ev) => { const b = ev.target.closest("button"); if (b) key(b.dataset.key); });
+
+const confirmation = question($("confirm"), () => $("confirm").returnValue === "yes");
+function confirmBox(text) {
+  $("confirm-text").textContent = text;
+  return confirmation.ask();
+}
+async function act(method, path, body, target) {
+  const res = await api(method, path, body);
+  const line = target || $("entry-msg");
+  if (!res.ok) { line.textContent = res.data.message; line.className = "error-line"; }
+  return res;
+}
+
+$("undo").addEventListener("click", async () => {
+  if (!S || S.last === null) return;
+  if (await confirmBox(t("confirm_undo", {n: S.last}))) act("POST", "/api/draws/undo");
+});
+$("announce").addEventListener("click", () => act("POST", "/api/claims/announce"));
+$("resume").addEventListener("click", () => act("POST", "/api/draws/resume"));
+$("clear").addEventListener("click", async () => {
+  const p = S && S.partie, left = p && p.current_lot !== null ? p.lots.slice(p.current_lot) : [];
+  if (!left.length) { if (await confirmBox(t("confirm_clear"))) act("POST", "/api/partie/clear", {}); return; }
+  const body = await chooseClear(left);   // names the lots still unwon and asks again: carry or lose
+  if (body) act("POST", "/api/partie/clear", body);
+});
+$("proposed-ok").addEventListener("click", () => act("POST", "/api/draws/confirm", {}));
+$("proposed-fix").addEventListener("click", () => { if (typed) { act("POST", "/api/draws/confirm", {number: parseInt(typed, 10)}); typed = ""; showEntry(); } });
+$("proposed-no").addEventListener("click", () => act("POST", "/api/draws/reject"));
+$("start").addEventListener("click", async () => {
+  // The programme's lots as they are (values and donors kept by the hall), unless the speaker changed them here:
+  // then the lots as he left them, and the report says which he changed (issue 21).
+  const np = S && S.next_partie, planned = np ? np.lots : [];
+  const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => ({
+    kind: li.querySelector("select").value, label: li.querySelector("input").value.trim()}));
+  const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label);
+  const res = await act("POST", "/api/partie/start", same ? {} : {lots});
+  if (res.ok) { $("award-result").hidden = true; $("lots-editor").dataset.dirty = ""; }
+});
+$("lots-editor").addEventListener("input", () => { $("lots-editor").dataset.dirty = "1"; });
+$("check-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const id = $("check-id").value.trim();
+  if (!id) return;
+  $("check-id").value = "";
+  backToEntry();     // the next number typed is a ball, never a carton check
+  if (/^\d{1,2}$/.test(id)) { typed = id; showEntry(); draw(); return; }   // a ball number typed in the wrong field
+  const res = await act("POST", "/api/claims", {card_id: id}, $("check-msg"));
+  if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
+});
+$("award").addEventListener("click", async () => {
+  const tied = S.pending_claims.map((c) => c.card_id);
+  const choice = tied.length > 1 ? await choose(tied) : {};   // a tie: the speaker chooses how
+  if (choice === null) return;
+  $("award").disabled = true;
+  const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
+  if (!res.ok) { $("award").disabled = false; return; }
+  const r = res.data, box = $("award-result");
+  box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.map(show).join(", ")})}));
+  if (r.shared) box.append(el("div", {text: t("lot_shared")}));
+  if (r.tie_break.length) {
+    box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
+               el("ul", {}, ...r.tie_break.map((d) => el("li", {class: d.card_id === r.winner ? "tie-winner" : "",
+                                                            text: t("tie_line", {card: show(d.card_id), n: d.number})}))));
+    if (r.consolation.length) box.append(el("div", {text: t("consolation_for", {cards: r.consolation.map(show).join(", ")})}));
+  }
+  box.append(el("div", {text: t("vouchers_title")}), el("div", {class: "voucher-codes"}, ...r.vouchers.map((c) => el("span", {class: "voucher-code", text: c}))));
+  box.hidden = false;
+});
+
+// ------------------------------------------------------------------ rendering the state
+const mini = $("mini-board"), cells = [null];
+for (let n = 1; n <= 90; n++) { const c = el("div", {text: String(n)}); cells.push(c); mini.append(c); }
+
+function renderDevices() {
+  const box = $("devices");
+  const devices = Object.values(S.devices || {});
+  if (!devices.length) { box.replaceChildren(el("span", {class: "device none", text: t("no_devices")})); return; }
+  box.replaceChildren(...devices.map((d) => el("span", {class: "device " + d.status,
+    text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})));
+}
+
+// the next partie's lots as the programme says (redrawn when the admin edits it, unless the speaker typed here)
+function lotsEditor() {
+  const box = $("lots-editor");
+  const np = S.next_partie;
+  const sig = np ? JSON.stringify([np.number, np.lots]) : "";
+  if (!np || box.dataset.sig === sig || (box.dataset.dirty && box.dataset.partie === String(np.number))) return;
+  box.dataset.sig = sig; box.dataset.partie = String(np.number); box.dataset.dirty = "";
+  box.replaceChildren(...np.lots.map((lot) => {
+    const sel = el("select", {"aria-label": t("kind")}, ...["quine", "double_quine", "carton_plein"].map(
+      (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
+    const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: money(lot.value_eur)});
+    return el("li", {}, el("div", {class: "lot-line"}, sel,
+      el("input", {type: "text", value: lot.label, maxlength: "200", "aria-label": t("lot_label")}),
+      el("span", {class: "lot-worth", text: value})));
+  }));
+}
+
+function render() {
+  renderDevices();
+  const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
+  $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
+  const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
+  $("sp-lot").textContent = lot ? lotName(lot) : "";
+  $("sp-status").textContent = t("status_" + (S.status === "cleared" ? "waiting" : S.status)) + " · " +
+    (S.draws.length === 0 ? t("drawn_zero") : t(S.draws.length === 1 ? "drawn_one" : "drawn_many", {n: S.draws.length}));
+  $("sp-last").textContent = S.last === null ? "—" : String(S.last);
+  const drawn = new Set(S.draws);
+  for (let n = 1; n <= 90; n++) { cells[n].className = n === S.last ? "last" : drawn.has(n) ? "drawn" : ""; }
+  $("start-box").hidden = running;
+  document.body.classList.toggle("sp-between", !running);   // between parties the lots editor takes the board's place
+  if (!running) lotsEditor();
+  $("undo").disabled = !S.undo_available;
+  $("announce").disabled = !running || S.paused;
+  $("resume").disabled = !running || !S.paused || S.pending_claims.length > 0;
+  $("clear").disabled = !running;
+  $("draw-button").disabled = !running;
+  $("award").disabled = S.pending_claims.length === 0;
+  $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid"}, node(c.card_id))));
+  $("checks").replaceChildren(...(S.recent_checks.length ? S.recent_checks.slice().reverse().slice(0, 12).map((c) =>
+    el("li", {class: "v-" + c.verdict}, node(c.card_id), " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : ""))) : [el("li", {text: t("no_checks")})]));
+  const w = S.watch || {can_claim: [], can_claim_count: 0, slept: []};
+  $("watch-count").textContent = lot && w.can_claim_count ? t("can_claim", {n: w.can_claim_count, kind: kind(lot.kind).toLowerCase()}) : t("can_claim_none");
+  $("watch-list").textContent = w.can_claim.slice(0, 12).join(", ");
+  $("slept").replaceChildren(...(w.slept.length ? [el("h3", {text: t("slept")}),
+    el("div", {text: w.slept.slice(-12).map((s) => s.card_id + " (" + s.ball + ")").join(", ")})] : []));
+  const prop = S.proposed;
+  $("proposed").hidden = !(prop && prop.number);
+  if (prop && prop.number) $("proposed-text").textContent = t("proposed", {n: prop.number});
+}
+
+export const state = () => S;
+export const typedNumber = () => typed;
+export const answer = confirmation.answer;        // the confirmation's yes or no, from the keys
+
+// events with seq, as the projector: a draw shows at once; right after each record the speaker room sends
+// ``console``, the speaker's whole picture at that seq (claims, watch, devices) — no refetch, no timer
+live({
+  state(state) { S = state; render(); },
+  event(name, ev) {
+    if (name === "partie" && ev.status === "started") {   // a new partie: yesterday's messages go
+      for (const id of ["entry-msg", "check-msg"]) $(id).textContent = "";
+      $("award-result").hidden = true;
     }
-    const number = parseInt(typed, 10);
-    typed = ""; showEntry();
-    // One key per typed number: a retry after a network failure answers the first result, never a second draw.
-    const request_id = (self.crypto && crypto.randomUUID) ? crypto.randomUUID()
-      : Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
-    let res = await api("POST", "/api/draws", {number, request_id});
-    for (let retry = 0; res.status === 0 && retry < 3; retry++) {
-      await new Promise((done) => setTimeout(done, 700 * (retry + 1)));
-      res = await api("POST", "/api/draws", {number, request_id});
-    }
-    say(res.ok ? t("drawn_ok", {n: res.data.number}) : res.data.message, res.ok);
-  }
-  function key(k) {
-    if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; say(""); showEntry(); }
-    else if (k === "Enter") draw();
-    else if (k === "Escape") { if (!typed && S && S.proposed && S.proposed.number) act("POST", "/api/draws/reject"); typed = ""; showEntry(); say(""); }
-    else if (k === "Backspace") { typed = typed.slice(0, -1); showEntry(); }
-  }
-  // the keyboard and the laptop's numeric keypad: speaker_keys.js (one table with the Pi's keypad)
-  $("pad").addEventListener("click", (ev) => { const b = ev.target.closest("button"); if (b) key(b.dataset.key); });
-
-  function confirmBox(text) {
-    return new Promise((resolve) => {
-      const d = $("confirm");
-      $("confirm-text").textContent = text;
-      d.addEventListener("close", () => resolve(d.returnValue === "yes"), {once: true});
-      d.showModal();
-    });
-  }
-  async function act(method, path, body, target) {
-    const res = await api(method, path, body);
-    const line = target || $("entry-msg");
-    if (!res.ok) { line.textContent = res.data.message; line.className = "error-line"; }
-    return res;
-  }
-
-  $("undo").addEventListener("click", async () => {
-    if (!S || S.last === null) return;
-    if (await confirmBox(t("confirm_undo", {n: S.last}))) act("POST", "/api/draws/undo");
-  });
-  $("announce").addEventListener("click", () => act("POST", "/api/claims/announce"));
-  $("resume").addEventListener("click", () => act("POST", "/api/draws/resume"));
-  $("clear").addEventListener("click", async () => {
-    const p = S && S.partie, left = p && p.current_lot !== null ? p.lots.slice(p.current_lot) : [];
-    if (!left.length) { if (await confirmBox(t("confirm_clear"))) act("POST", "/api/partie/clear", {}); return; }
-    const body = await SpeakerTies.chooseClear(left);   // names the lots still unwon and asks again: carry or lose
-    if (body) act("POST", "/api/partie/clear", body);
-  });
-  $("proposed-ok").addEventListener("click", () => act("POST", "/api/draws/confirm", {}));
-  $("proposed-fix").addEventListener("click", () => { if (typed) { act("POST", "/api/draws/confirm", {number: parseInt(typed, 10)}); typed = ""; showEntry(); } });
-  $("proposed-no").addEventListener("click", () => act("POST", "/api/draws/reject"));
-  $("start").addEventListener("click", async () => {
-    // The programme's lots as they are (values and donors kept by the hall), unless the speaker changed them here:
-    // then the lots as he left them, and the report says which he changed (issue 21).
-    const np = S && S.next_partie, planned = np ? np.lots : [];
-    const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => ({
-      kind: li.querySelector("select").value, label: li.querySelector("input").value.trim()}));
-    const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label);
-    const res = await act("POST", "/api/partie/start", same ? {} : {lots});
-    if (res.ok) { $("award-result").hidden = true; $("lots-editor").dataset.dirty = ""; }
-  });
-  $("lots-editor").addEventListener("input", () => { $("lots-editor").dataset.dirty = "1"; });
-  $("check-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const id = $("check-id").value.trim();
-    if (!id) return;
-    $("check-id").value = "";
-    SpeakerKeys.backToEntry();     // the next number typed is a ball, never a carton check
-    if (/^\d{1,2}$/.test(id)) { typed = id; showEntry(); draw(); return; }   // a ball number typed in the wrong field
-    const res = await act("POST", "/api/claims", {card_id: id}, $("check-msg"));
-    if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
-  });
-  $("award").addEventListener("click", async () => {
-    const tied = S.pending_claims.map((c) => c.card_id);
-    const choice = tied.length > 1 ? await SpeakerTies.choose(tied) : {};   // a tie: the speaker chooses how
-    if (choice === null) return;
-    $("award").disabled = true;
-    const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
-    if (!res.ok) { $("award").disabled = false; return; }
-    const r = res.data, box = $("award-result");
-    box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.map(Ids.show).join(", ")})}));
-    if (r.shared) box.append(el("div", {text: t("lot_shared")}));
-    if (r.tie_break.length) {
-      box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
-                 el("ul", {}, ...r.tie_break.map((d) => el("li", {class: d.card_id === r.winner ? "tie-winner" : "",
-                                                              text: t("tie_line", {card: Ids.show(d.card_id), n: d.number})}))));
-      if (r.consolation.length) box.append(el("div", {text: t("consolation_for", {cards: r.consolation.map(Ids.show).join(", ")})}));
-    }
-    box.append(el("div", {text: t("vouchers_title")}), el("div", {class: "voucher-codes"}, ...r.vouchers.map((c) => el("span", {class: "voucher-code", text: c}))));
-    box.hidden = false;
-  });
-
-  // ------------------------------------------------------------------ rendering the state
-  const mini = $("mini-board"), cells = [null];
-  for (let n = 1; n <= 90; n++) { const c = el("div", {text: String(n)}); cells.push(c); mini.append(c); }
-
-  function renderDevices() {
-    const box = $("devices");
-    const devices = Object.values(S.devices || {});
-    if (!devices.length) { box.replaceChildren(el("span", {class: "device none", text: t("no_devices")})); return; }
-    box.replaceChildren(...devices.map((d) => el("span", {class: "device " + d.status,
-      text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})));
-  }
-
-  // the next partie's lots as the programme says (redrawn when the admin edits it, unless the speaker typed here)
-  function lotsEditor() {
-    const box = $("lots-editor");
-    const np = S.next_partie;
-    const sig = np ? JSON.stringify([np.number, np.lots]) : "";
-    if (!np || box.dataset.sig === sig || (box.dataset.dirty && box.dataset.partie === String(np.number))) return;
-    box.dataset.sig = sig; box.dataset.partie = String(np.number); box.dataset.dirty = "";
-    box.replaceChildren(...np.lots.map((lot) => {
-      const sel = el("select", {"aria-label": t("kind")}, ...["quine", "double_quine", "carton_plein"].map(
-        (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
-      const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: Number(lot.value_eur)
-        .toLocaleString(Loto.boot.lang || "fr", {minimumFractionDigits: 2, maximumFractionDigits: 2})});
-      return el("li", {}, el("div", {class: "lot-line"}, sel,
-        el("input", {type: "text", value: lot.label, maxlength: "200", "aria-label": t("lot_label")}),
-        el("span", {class: "lot-worth", text: value})));
-    }));
-  }
-
-  function render() {
-    renderDevices();
-    const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
-    $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
-    const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
-    $("sp-lot").textContent = lot ? lotName(lot) : "";
-    $("sp-status").textContent = t("status_" + (S.status === "cleared" ? "waiting" : S.status)) + " · " +
-      (S.draws.length === 0 ? t("drawn_zero") : t(S.draws.length === 1 ? "drawn_one" : "drawn_many", {n: S.draws.length}));
-    $("sp-last").textContent = S.last === null ? "—" : String(S.last);
-    const drawn = new Set(S.draws);
-    for (let n = 1; n <= 90; n++) { cells[n].className = n === S.last ? "last" : drawn.has(n) ? "drawn" : ""; }
-    $("start-box").hidden = running;
-    document.body.classList.toggle("sp-between", !running);   // between parties the lots editor takes the board's place
-    if (!running) lotsEditor();
-    $("undo").disabled = !S.undo_available;
-    $("announce").disabled = !running || S.paused;
-    $("resume").disabled = !running || !S.paused || S.pending_claims.length > 0;
-    $("clear").disabled = !running;
-    $("draw-button").disabled = !running;
-    $("award").disabled = S.pending_claims.length === 0;
-    $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid"}, Ids.node(c.card_id))));
-    $("checks").replaceChildren(...(S.recent_checks.length ? S.recent_checks.slice().reverse().slice(0, 12).map((c) =>
-      el("li", {class: "v-" + c.verdict}, Ids.node(c.card_id), " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : ""))) : [el("li", {text: t("no_checks")})]));
-    const w = S.watch || {can_claim: [], can_claim_count: 0, slept: []};
-    $("watch-count").textContent = lot && w.can_claim_count ? t("can_claim", {n: w.can_claim_count, kind: kind(lot.kind).toLowerCase()}) : t("can_claim_none");
-    $("watch-list").textContent = w.can_claim.slice(0, 12).join(", ");
-    $("slept").replaceChildren(...(w.slept.length ? [el("h3", {text: t("slept")}),
-      el("div", {text: w.slept.slice(-12).map((s) => s.card_id + " (" + s.ball + ")").join(", ")})] : []));
-    const prop = S.proposed;
-    $("proposed").hidden = !(prop && prop.number);
-    if (prop && prop.number) $("proposed-text").textContent = t("proposed", {n: prop.number});
-  }
-
-  window.SpeakerConsole = {key, state: () => S, typed: () => typed, confirmBox};
-
-  // events with seq, as the projector: a draw shows at once; right after each record the speaker room sends
-  // ``console``, the speaker's whole picture at that seq (claims, watch, devices) — no refetch, no timer
-  Loto.live({
-    state(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
-    event(name, ev) {
-      if (name === "partie" && ev.status === "started") {   // a new partie: yesterday's messages go
-        for (const id of ["entry-msg", "check-msg"]) $(id).textContent = "";
-        $("award-result").hidden = true;
-      }
-      if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true; render(); }
-    },
-    console(state) { S = state; render(); document.body.dataset.seq = String(state.seq); },
-    notice(name, data) {
-      if (!S) return;
-      if (name === "device") { S.devices = Object.assign({}, S.devices, {[data.device]: data}); renderDevices(); }
-      else if (name === "proposed") { S.proposed = data.number ? data : null; render(); }
-      else if (name === "refused") say(t("refused_ball", {n: data.number !== undefined ? data.number : ""}) + (data.message ? " — " + data.message : ""));
-    },
-  });
-})();
+    if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true; render(); }
+  },
+  console(state) { S = state; render(); },
+  notice(name, data) {
+    if (!S) return;
+    if (name === "device") { S.devices = Object.assign({}, S.devices, {[data.device]: data}); renderDevices(); }
+    else if (name === "proposed") { S.proposed = data.number ? data : null; render(); }
+    else if (name === "refused") say(t("refused_ball", {n: data.number !== undefined ? data.number : ""}) + (data.message ? " — " + data.message : ""));
+  },
+});

@@ -2,93 +2,84 @@
    hand in the hall whose numbers he types, or sharing. Who wins a draw (the lowest or the highest number) is the
    hall's rule for the evening ([rules] ties), said here and on the projector, never chosen per lot.
    Keypad: a digit picks, the numbers are typed then Enter, / or Escape goes back. */
-"use strict";
-(function () {
-  const {t, el} = Loto;
-  const $ = (id) => document.getElementById(id);
-  const CHOICES = [
-    {body: {draw: true}, label: "tie_choice_draw"},
-    {physical: true, label: "tie_choice_physical"},
-    {body: {share: true}, label: "tie_choice_share"},
-  ];
-  const rule = Loto.boot.ties || "draw_lowest";
-  const PREFERRED = rule === "share" ? 3 : rule.startsWith("physical") ? 2 : 1;
-  const ruleText = () => t(rule.endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins");
-  let resolver = null, cards = [];
+import {$, boot, el, lotName, t} from "./common.js";
+import {node, show} from "./ids.js";
+import {question} from "./question.js";
 
-  function finish(body) {
-    const r = resolver; resolver = null;
-    if ($("tie-dialog").open) $("tie-dialog").close();
-    if (r) r(body);
+const CHOICES = [
+  {body: {draw: true}, label: "tie_choice_draw"},
+  {physical: true, label: "tie_choice_physical"},
+  {body: {share: true}, label: "tie_choice_share"},
+];
+const rule = boot.ties || "draw_lowest";
+const PREFERRED = rule === "share" ? 3 : rule.startsWith("physical") ? 2 : 1;
+const ruleText = () => t(rule.endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins");
+const tie = question($("tie-dialog"), () => null);
+let cards = [];
+const finish = tie.answer;
+
+/* resolves to the body of POST /api/lots/award, or null when the speaker goes back */
+export function choose(cardIds) {
+  cards = cardIds;
+  const preferred = PREFERRED;
+  $("tie-title").textContent = t("tie_title", {n: cardIds.length});
+  $("tie-hall-rule").textContent = t("tie_rule_of_the_evening", {rule: ruleText()});
+  $("tie-cards").replaceChildren(...cardIds.map((c) => node(c)));
+  $("tie-choices").replaceChildren(...CHOICES.map((c, i) => el("li", {"data-n": String(i + 1),
+    class: i + 1 === preferred ? "preferred" : ""}, el("kbd", {text: String(i + 1)}), " " + t(c.label))));
+  $("tie-numbers").hidden = true;
+  $("tie-choices").hidden = false;
+  $("tie-msg").textContent = "";
+  return tie.ask();
+}
+
+export function pick(n) {
+  const c = CHOICES[n - 1];
+  if (!c) return;
+  if (!c.physical) { finish(c.body); return; }
+  $("tie-choices").hidden = true;
+  const form = $("tie-numbers");
+  form.querySelector("ol").replaceChildren(...cards.map((cid, i) => el("li", {},
+    el("label", {for: "tie-n-" + i}, node(cid)), " ",
+    el("input", {id: "tie-n-" + i, type: "text", inputmode: "numeric", maxlength: "2", "data-card": cid,
+                 autocomplete: "off", "aria-label": show(cid)}))));
+  $("tie-rule").textContent = ruleText();
+  form.hidden = false;
+  setTimeout(() => $("tie-n-0").focus(), 0);
+}
+
+$("tie-choices").addEventListener("click", (ev) => { const li = ev.target.closest("li"); if (li) pick(parseInt(li.dataset.n, 10)); });
+$("tie-numbers").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const inputs = [...$("tie-numbers").querySelectorAll("input")];
+  const empty = inputs.find((i) => !i.value.trim());
+  if (empty && document.activeElement === empty) return;
+  if (empty) { empty.focus(); return; }           // Enter moves on to the next carton's number
+  const typed = {};
+  for (const i of inputs) {
+    const n = parseInt(i.value, 10);
+    if (!/^\d{1,2}$/.test(i.value.trim()) || n < 1 || n > 90) { $("tie-msg").textContent = t("tie_bad_number"); i.select(); return; }
+    typed[i.dataset.card] = n;
   }
+  finish({tie_break: typed});
+});
+$("tie-back").addEventListener("click", () => finish(null));
 
-  /* resolves to the body of POST /api/lots/award, or null when the speaker goes back */
-  function choose(cardIds) {
-    cards = cardIds;
-    const preferred = PREFERRED;
-    $("tie-title").textContent = t("tie_title", {n: cardIds.length});
-    $("tie-hall-rule").textContent = t("tie_rule_of_the_evening", {rule: ruleText()});
-    $("tie-cards").replaceChildren(...cardIds.map((c) => Ids.node(c)));
-    $("tie-choices").replaceChildren(...CHOICES.map((c, i) => el("li", {"data-n": String(i + 1),
-      class: i + 1 === preferred ? "preferred" : ""}, el("kbd", {text: String(i + 1)}), " " + t(c.label))));
-    $("tie-numbers").hidden = true;
-    $("tie-choices").hidden = false;
-    $("tie-msg").textContent = "";
-    return new Promise((resolve) => { resolver = resolve; $("tie-dialog").showModal(); });
-  }
+// ---------------------------------------------------------------- démarquez with lots still unwon
+const clearing = question($("clear-dialog"), () => null);
+const CLEAR = [{body: {force: true, carry: true}, label: "clear_carry"}, {body: {force: true}, label: "clear_lose"}];
+export function chooseClear(lots) {
+  $("clear-lots").replaceChildren(...lots.map((l) => el("li", {text: lotName(l)})));
+  $("clear-choices").replaceChildren(...CLEAR.map((c, i) => el("li", {"data-n": String(i + 1)},
+    el("kbd", {text: String(i + 1)}), " " + t(c.label))));
+  return clearing.ask();
+}
+export function pickClear(n) {
+  const c = CLEAR[n - 1];
+  if (c) clearing.answer(c.body);
+}
+$("clear-choices").addEventListener("click", (ev) => { const li = ev.target.closest("li"); if (li) pickClear(parseInt(li.dataset.n, 10)); });
+$("clear-back").addEventListener("click", () => clearing.answer(null));
 
-  function pick(n) {
-    const c = CHOICES[n - 1];
-    if (!c) return;
-    if (!c.physical) { finish(c.body); return; }
-    $("tie-choices").hidden = true;
-    const form = $("tie-numbers");
-    form.querySelector("ol").replaceChildren(...cards.map((cid, i) => el("li", {},
-      el("label", {for: "tie-n-" + i}, Ids.node(cid)), " ",
-      el("input", {id: "tie-n-" + i, type: "text", inputmode: "numeric", maxlength: "2", "data-card": cid,
-                   autocomplete: "off", "aria-label": Ids.show(cid)}))));
-    $("tie-rule").textContent = ruleText();
-    form.hidden = false;
-    setTimeout(() => $("tie-n-0").focus(), 0);
-  }
-
-  $("tie-choices").addEventListener("click", (ev) => { const li = ev.target.closest("li"); if (li) pick(parseInt(li.dataset.n, 10)); });
-  $("tie-numbers").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const inputs = [...$("tie-numbers").querySelectorAll("input")];
-    const empty = inputs.find((i) => !i.value.trim());
-    if (empty && document.activeElement === empty) return;
-    if (empty) { empty.focus(); return; }           // Enter moves on to the next carton's number
-    const typed = {};
-    for (const i of inputs) {
-      const n = parseInt(i.value, 10);
-      if (!/^\d{1,2}$/.test(i.value.trim()) || n < 1 || n > 90) { $("tie-msg").textContent = t("tie_bad_number"); i.select(); return; }
-      typed[i.dataset.card] = n;
-    }
-    finish({tie_break: typed});
-  });
-  $("tie-dialog").addEventListener("close", () => finish(null));
-  $("tie-back").addEventListener("click", () => finish(null));
-
-  // ---------------------------------------------------------------- démarquez with lots still unwon
-  let clearResolver = null;
-  const CLEAR = [{body: {force: true, carry: true}, label: "clear_carry"}, {body: {force: true}, label: "clear_lose"}];
-  function chooseClear(lots) {
-    $("clear-lots").replaceChildren(...lots.map((l) => el("li", {text: Staff.lotName(l)})));
-    $("clear-choices").replaceChildren(...CLEAR.map((c, i) => el("li", {"data-n": String(i + 1)},
-      el("kbd", {text: String(i + 1)}), " " + t(c.label))));
-    return new Promise((resolve) => { clearResolver = resolve; $("clear-dialog").showModal(); });
-  }
-  function pickClear(n) {
-    const c = CLEAR[n - 1];
-    if (!c) return;
-    const r = clearResolver; clearResolver = null;
-    $("clear-dialog").close();
-    if (r) r(c.body);
-  }
-  $("clear-choices").addEventListener("click", (ev) => { const li = ev.target.closest("li"); if (li) pickClear(parseInt(li.dataset.n, 10)); });
-  $("clear-dialog").addEventListener("close", () => { const r = clearResolver; clearResolver = null; if (r) r(null); });
-  $("clear-back").addEventListener("click", () => $("clear-dialog").close());
-
-  window.SpeakerTies = {choose, pick, chooseClear, pickClear, isOpen: () => $("tie-dialog").open, back: () => finish(null)};
-})();
+export const back = () => tie.answer(null);
+export const backClear = () => clearing.answer(null);

@@ -1,23 +1,16 @@
-/* What the staff pages share: logout, the sentence for a verdict, the colour it gets. */
-"use strict";
-(function () {
-  const {t, kind, api} = Loto;
-  const logout = document.getElementById("logout");
-  if (logout) logout.addEventListener("click", async () => { await api("POST", "/api/logout"); location.reload(); });
+/* A verdict as the staff read it: its sentence and its colour (the controller's phone, the speaker's checks). */
+import {kind, t} from "./common.js";
+import {show} from "./ids.js";
 
-  function lotName(lot) { return lot ? kind(lot.kind) + (lot.label && lot.label !== kind(lot.kind) ? " — " + lot.label : "") : ""; }
-
-  /* {line, tone}: tone good (green), bad (red), warn (orange) */
-  function verdictText(v) {
-    switch (v.verdict) {
-      case "valid": return {line: t("v_valid", {lot: v.lot ? kind(v.lot.kind) : ""}), tone: "good"};
-      case "incomplete": return {line: t("v_incomplete", {n: (v.missing || []).length}), tone: "bad"};
-      case "missed": return {line: v.reason === "row_already_paid" ? t("v_missed_paid") : t("v_missed", {last: v.last}), tone: "warn"};
-      case "unknown_card":   // a near miss is "vérifiez le numéro" in its own colour, never a refusal
-        if ((v.suggestions || []).length) return {line: t("v_near", {cards: v.suggestions.map(Ids.show).join(", ")}), tone: "hint"};
-        return v.check_character_ok === false ? {line: t("v_typo"), tone: "hint"} : {line: t("v_unknown_card"), tone: "bad"};
-      default: return {line: t("v_" + v.verdict), tone: "bad"};
-    }
+/* {line, tone}: tone good (green), bad (red), warn (orange), hint (a near miss: blue) */
+export function verdictText(v) {
+  switch (v.verdict) {
+    case "valid": return {line: t("v_valid", {lot: v.lot ? kind(v.lot.kind) : ""}), tone: "good"};
+    case "incomplete": return {line: t("v_incomplete", {n: (v.missing || []).length}), tone: "bad"};
+    case "missed": return {line: v.reason === "row_already_paid" ? t("v_missed_paid") : t("v_missed", {last: v.last}), tone: "warn"};
+    case "unknown_card":   // a near miss is "vérifiez le numéro" in its own colour, never a refusal
+      if ((v.suggestions || []).length) return {line: t("v_near", {cards: v.suggestions.map(show).join(", ")}), tone: "hint"};
+      return v.check_character_ok === false ? {line: t("v_typo"), tone: "hint"} : {line: t("v_unknown_card"), tone: "bad"};
+    default: return {line: t("v_" + v.verdict), tone: "bad"};
   }
-  window.Staff = {lotName, verdictText};
-})();
+}
