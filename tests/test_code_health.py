@@ -29,3 +29,19 @@ def test_the_linter_passes():
         pytest.skip("ruff is not installed (it is part of the test extras: pip install -e '.[test]')")
     result = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_run_shows_where_the_minutes_go():
+    """CI's output ends with the slowest tests; ``slow`` is registered (typos refused) and the Chromium, kill and
+    playout tests carry it, so ``-m 'not slow'`` is a quick pass while the default run keeps them all."""
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "--durations=25" in options["addopts"].split() and "--strict-markers" in options["addopts"].split()
+    assert any(m.startswith("slow:") for m in options["markers"])
+    slow_files = ["tests/display/test_browser.py", "tests/app/test_sales_kill.py",
+                  "tests/minigames/test_playouts_lobo77_linotte.py"]
+    quick = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "not slow", *slow_files],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert "no tests collected" in quick.stdout and "deselected" in quick.stdout, quick.stdout
+    everything = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", *slow_files],
+                                cwd=ROOT, capture_output=True, text=True)
+    assert " deselected" not in everything.stdout and "tests collected" in everything.stdout, everything.stdout

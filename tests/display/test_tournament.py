@@ -63,6 +63,7 @@ def test_a_captain_writes_only_on_the_table_of_the_code_and_bad_codes_are_limite
     assert troom.store.version == before  # nothing changed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body, code, status", [
     ({"hand": 1, "ns": 99, "ew": 0}, "bad_number", 422),
     ({"hand": 3, "ns": 5, "ew": 3}, "hand_out_of_order", 409),

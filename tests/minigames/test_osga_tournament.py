@@ -187,6 +187,7 @@ def bot_events(teams: int, seed: int) -> list[tuple[str, dict]]:
     return events
 
 
+@pytest.mark.slow
 def test_a_bot_day_entered_hand_by_hand_gives_the_simulated_standings():
     final, _ = bot_day(9, 5)
     day = replay(bot_events(9, 5))
@@ -307,6 +308,7 @@ for n in range(1, 10_000):
 """
 
 
+@pytest.mark.slow
 def test_every_acknowledged_event_survives_a_sigkill(tmp_path):
     import os
     import signal
