@@ -337,7 +337,7 @@ def admin_info():
                       for i in range(max(len(cfg.programme), snap.parties_played + 1))],
         "parties_played": snap.parties_played,
         "cards": cards, "sold": sold,
-        "sales_recorded": h.sales_recorded_anyhow(),
+        "sales_recorded": h.sales_recorded(),
         "pins": {r: ("" if r in changed else p) for r, p in A.auth().pins.items()},
         "devices": {d.device: views.device(d, device_sentence) for d in h.devices()},
         "tls": tls.info() if tls else None,

@@ -39,7 +39,7 @@ def summary_view(h) -> dict:
         "takings_cents": {"total": t["total_cents"], "by_payment": t["by_payment"], "by_seller": t["by_seller"],
                           "by_partie": t["by_partie"], "reserved": t["reserved_cents"]},
         "tiers": tiers_view(h),
-        "recording": h.sales_recorded(), "book": h.card_count()[0],
+        "recording": h.caisse_sells(), "book": h.card_count()[0],
         "recent": [sale_view(s) for s in h.sales()[-RECENT:]][::-1],
     }
 

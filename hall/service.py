@@ -235,8 +235,8 @@ class Hall:
             self._rebuild_watch()
             return
         first = isinstance(event, SaleRecorded) and len(self.evening.sales.sales) == 1
-        if first or not self.sales_recorded():      # the first sale: cartons never sold stop playing
-            self._sold_count = sum(1 for cid in self.book if self.is_sold(cid))
+        if first or not self.caisse_sells():      # the first sale: cartons never sold stop playing
+            self._sold_count = sum(1 for cid in self.book if self.may_play(cid))
             return
         cards = self.evening.sales.sales[event.sale_id].card_ids
         self._sold_count += len(cards) if isinstance(event, SaleRecorded) else -len(cards)
@@ -249,7 +249,7 @@ class Hall:
     }
 
     def _rebuild_watch(self) -> None:
-        sold = {cid: card for cid, card in self.book.items() if self.is_sold(cid)}
+        sold = {cid: card for cid, card in self.book.items() if self.may_play(cid)}
         self._sold_count = len(sold)
         kept = self.watch.sleepers if self.watch is not None and self.evening.running is not None else []
         self.watch = WinnerWatch(sold, self.config.rules.last_number)
@@ -259,11 +259,11 @@ class Hall:
             self.watch.reset(p.draws, lot.kind if lot else None, p.paid)
             self.watch.sleepers = [s for s in kept if s.card_id in sold]
 
-    def is_sold(self, card_id: str) -> bool:
+    def may_play(self, card_id: str) -> bool:
         """Whether the carton may play: sold per the book, then per the sales journalled tonight."""
         if card_id in self.evening.sold_changes:
             return self.evening.sold_changes[card_id]
-        if self.book.records_sales or not self.sales_recorded():
+        if self.book.records_sales or not self.caisse_sells():
             return self.book.is_sold(card_id)
         return False      # the hall sells through the desk now: a carton never sold does not play
 
@@ -443,7 +443,7 @@ class Hall:
                 event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
                 character_ok = check_card_id(cid)
                 suggestions = tuple(self.book.near(cid))   # a near miss: "vérifiez le numéro", never a refusal
-            elif not self.is_sold(cid):
+            elif not self.may_play(cid):
                 event = ClaimChecked(cid, "unsold_card", p.current, lot.kind, p.last)
             elif cid in p.cancelled:
                 event = ClaimChecked(cid, "cancelled_card", p.current, lot.kind, p.last)
@@ -532,7 +532,7 @@ class Hall:
             unknown = [c for c in ids if c not in self.book]
             if unknown:
                 raise Rejected("unknown_card", cards=unknown[:20], count=len(unknown))
-            if self.sales_recorded() and role not in EVERYTHING:
+            if self.caisse_sells() and role not in EVERYTHING:
                 raise Rejected("sold_by_caisse")
             held = [c for c in ids if c in self.evening.sales.holder]
             if held and not sold:
@@ -663,7 +663,7 @@ class Hall:
         drawn = frozenset(p.draws) if p is not None and not p.cleared else frozenset()
         last = p.last if p is not None and not p.cleared else None
         grid = tuple(tuple(row) for row in card.grid(self.config.cards.columns))
-        return CardState(card_id, card, grid, drawn, last, self.is_sold(card_id))
+        return CardState(card_id, card, grid, drawn, last, self.may_play(card_id))
 
     def card(self, card_id: str) -> CardState | None:
         """A carton against the latest partie (drawn numbers, last number, sold), or ``None`` if unknown."""
@@ -699,10 +699,11 @@ class Hall:
             played = tuple(PartieSpec(tuple(lot.spec for lot in p.lots), p.consolation) for p in self.evening.parties)
             return ProgrammeState(played, self.evening.programme_edit, self.evening.running is not None)
 
-    def sales_recorded_anyhow(self) -> bool:
-        """Whether the hall keeps sales at all (the book's ``sold`` column, the desk, or set-sold ranges)."""
+    def sales_recorded(self) -> bool:
+        """Whether the hall records sales at all (the book's ``sold`` column, the caisse, or cartons marked by hand):
+        when not, every carton plays."""
         with self._lock:
-            return self.book.records_sales or self.sales_recorded() or bool(self.evening.sold_changes)
+            return self.book.records_sales or self.caisse_sells() or bool(self.evening.sold_changes)
 
     def pin_hashes(self) -> Mapping[str, PinChanged]:
         """The PINs changed on /admin tonight, by role (salted hashes, never a PIN)."""
@@ -752,8 +753,9 @@ class Hall:
         with self._lock:
             self.journal.close()
     # ---- sales, the programme, PINs (issue 16; INTERFACE §8) -------------------------------------
-    def sales_recorded(self) -> bool:
-        """Whether unsold cartons are refused: a sale was recorded tonight, or ``[sales] required``."""
+    def caisse_sells(self) -> bool:
+        """Whether the caisse alone says which cartons play (unsold ones are refused): a sale was recorded tonight,
+        or ``[sales] required``."""
         return self.evening.sales.active or self.config.sales.required
 
     def price_tiers(self) -> tuple[sales_rules.PriceTier, ...]:

@@ -115,8 +115,8 @@ class Wiring:
         from display.rooms import open_rooms
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
-        from hall.app.break_gate import BreakGate
         from hall.app.collector import QuietCollector
+        from hall.app.games_on_screen import GamesOnScreenGuard
 
         notifier.status("ouverture du journal")
         runtime = Runtime.open(config)
@@ -126,7 +126,8 @@ class Wiring:
             if options.demo:
                 from hall.app.demo import prepare_demo
                 prepare_demo(runtime)
-            runtime.services += start_inputs(BreakGate(runtime.hall, lobby.is_break), config, demo=options.demo,
+            guarded = GamesOnScreenGuard(runtime.hall, lobby.is_break)
+            runtime.services += start_inputs(guarded, config, demo=options.demo,
                                              data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
             from drivers.report_pdf import write_report_pdf

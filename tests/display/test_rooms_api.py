@@ -151,9 +151,9 @@ def test_screen_and_the_break_gate(client, hall_room):
     state = client.get("/api/state").get_json()
     assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
     refused(client.post("/api/draws", json={"number": 6}, headers=speaker), 423, "games_on_screen")
-    from hall.app.break_gate import BreakGate
+    from hall.app.games_on_screen import GamesOnScreenGuard
     from hall.errors import Rejected
-    gate = BreakGate(hall_room.hall, hall_room.app.extensions["loto_rooms"].lobby.is_break)
+    gate = GamesOnScreenGuard(hall_room.hall, hall_room.app.extensions["loto_rooms"].lobby.is_break)
     with pytest.raises(Rejected, match="games_on_screen"):
         gate.draw(7, role="device")
     assert client.get("/api/state").get_json() == state          # the loto is untouched during the break

@@ -20,7 +20,7 @@ def brute_force_candidates(hall) -> set[str]:
     if p is None or p.current_lot is None:
         return set()
     kind = p.current_lot.kind
-    return {cid for cid in hall.book if hall.is_sold(cid)
+    return {cid for cid in hall.book if hall.may_play(cid)
             and verify(hall.book.get(cid), p.draws, kind, hall.config.rules.last_number,
                        p.paid.get(cid, set())).kind == "valid"}
 

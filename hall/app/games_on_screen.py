@@ -15,24 +15,24 @@ GATED = frozenset({"draw", "propose", "confirm_proposed", "ball_read"})
 GATED_KEYS = frozenset({"draw", "confirm"})     # key_typed() kinds that would draw a ball
 
 
-class BreakGate:
-    """The hall as the input drivers see it: the same object, but draws refused while ``is_break()``."""
+class GamesOnScreenGuard:
+    """The hall as the input drivers see it: the same object, but draws refused while ``games_on_screen()``."""
 
-    def __init__(self, hall: Any, is_break: Callable[[], bool]):
+    def __init__(self, hall: Any, games_on_screen: Callable[[], bool]):
         self._hall = hall
-        self._is_break = is_break
+        self._games_on_screen = games_on_screen
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._hall, name)
         if name in GATED:
             def gated(*args: Any, **kwargs: Any) -> Any:
-                if self._is_break():
+                if self._games_on_screen():
                     raise Rejected("games_on_screen")
                 return value(*args, **kwargs)
             return gated
         if name == "key_typed":
             def gated_key(kind: str, *args: Any, **kwargs: Any) -> Any:
-                if kind in GATED_KEYS and self._is_break():
+                if kind in GATED_KEYS and self._games_on_screen():
                     raise Rejected("games_on_screen")
                 return value(kind, *args, **kwargs)
             return gated_key
