@@ -48,6 +48,16 @@ def test_every_core_module_is_in_the_layers_contract():
     assert listed == {f"hall.{p.stem}" for p in core_files()}
 
 
+def test_every_core_module_is_named_by_the_contracts_that_list_the_core():
+    """The core's own forbidden list and the mini-games' list of the loto say the same modules as the layers."""
+    core = {f"hall.{p.stem}" for p in core_files()}
+    forbidden = [c for c in CONTRACTS if c["type"] == "forbidden"]
+    loto = next(c for c in forbidden if "hall.app" in c["forbidden_modules"] and "hall.minigames" in c["forbidden_modules"])
+    games = next(c for c in forbidden if c["source_modules"] == ["hall.minigames"])
+    assert set(loto["source_modules"]) == core
+    assert {m for m in games["forbidden_modules"] if m.startswith("hall.") and m != "hall.app"} == core
+
+
 def test_core_modules_import_only_the_standard_library():
     allowed = set(sys.stdlib_module_names) | {"hall"}
     offenders = [f"{p.name}: {n}" for p in core_files() for n in imported_roots(p)
