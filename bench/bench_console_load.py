@@ -107,9 +107,9 @@ def main() -> None:
 
     from display.app import create_app
     from hall.cardbook import CardBook
-    from hall.cards import generate_cards
     from hall.config import parse_config
     from hall.journal import Journal
+    from hall.planches import generate_cards
     from hall.service import Hall
 
     folder = Path(tempfile.mkdtemp(prefix="bench-console-"))

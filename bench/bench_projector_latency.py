@@ -35,9 +35,9 @@ from bench.stats import summary as stats_summary
 from display.app import create_app
 from hall.app.demo import DEMO_PINS
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.config import BallMachineSection, parse_config
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.service import Hall
 
 CHROMIUM = "/usr/bin/chromium"

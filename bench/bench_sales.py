@@ -25,9 +25,9 @@ import urllib.request
 
 from bench.stats import summary
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.config import parse_config
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.report import report_from_hall
 from hall.report_csv import write_csv
 from hall.service import Hall

@@ -13,13 +13,14 @@ from display.idempotency import idempotent
 from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
 from display.live import projector_state, staff_state
 from display.session_ref import session_ref
+from hall.card_ids import normalize_card_id
 from hall.cardbook import CardBook
-from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
 from hall.events import LotSpec
 from hall.keypad_keys import ACTIONS, browser_keymap
 from hall.lots import has_control_character
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
+from hall.planches import generate_cards
 from hall.ports import HallPort
 from hall.spreadsheet import as_plain_csv
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hall import sales as sales_rules
+from hall.card_ids import normalize_card_id
 from hall.cardbook import CardBook
-from hall.cards import normalize_card_id
 from hall.errors import Rejected
 from hall.events import CardsImported, CardsSold, PricesSet, Record, SalePaid, SaleRecorded, SaleVoided
 from hall.rights import EVERYTHING, require

@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from hall import programme as programme_rules
+from hall.card_ids import MAX_CLAIM_TEXT, check_card_id, claimable_card_id
 from hall.cardbook import CardBook
-from hall.cards import MAX_CLAIM_TEXT, check_card_id, claimable_card_id, parse_number
+from hall.cards import parse_number
 from hall.claims import verify
 from hall.config import Config
 from hall.errors import InvalidNumber, Rejected

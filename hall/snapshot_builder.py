@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from hall.cards import Card, normalize_card_id
+from hall.card_ids import normalize_card_id
+from hall.cards import Card
 from hall.config import PartieSpec
 from hall.events import ClaimChecked, PinChanged, Record
 from hall.lots_played import next_lots

@@ -10,7 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hall.cards import normalize_card_id, parse_number
+from hall.card_ids import normalize_card_id
+from hall.cards import parse_number
 from hall.errors import InvalidNumber, Rejected
 from hall.events import ClaimChecked, TieBreakDraw
 from hall.ports import Rng

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from hall.app.runtime import Runtime
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.config import load_config
+from hall.planches import generate_cards
 from hall.spreadsheet import as_plain_csv
 
 

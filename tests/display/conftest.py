@@ -9,8 +9,9 @@ import pytest
 
 from display import views
 from hall.app.demo import DEMO_PINS
+from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
-from hall.cards import Card, make_card_id
+from hall.cards import Card
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall

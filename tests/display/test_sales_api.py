@@ -5,10 +5,11 @@ import random
 
 import pytest
 
+from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
-from hall.cards import generate_cards, make_card_id
 from hall.config import parse_config
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.service import Hall
 from tests.display.conftest import PINS, Room
 

@@ -10,7 +10,7 @@ import re
 import pypdfium2 as pdfium
 import pytest
 
-from hall.cards import make_card_id
+from hall.card_ids import make_card_id
 from tests.display.test_sales_api import PLAQUE, refused, sales_room
 
 

@@ -12,8 +12,9 @@ import random
 import re
 from pathlib import Path
 
+from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
-from hall.cards import Card, make_card_id
+from hall.cards import Card
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall

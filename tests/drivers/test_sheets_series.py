@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from drivers.sheets import layout, write_cards_pdf
-from hall.cards import generate_cards, make_card_id
+from hall.card_ids import make_card_id
+from hall.planches import generate_cards
 from tests.display.test_sales_api import sales_room
 from tests.drivers.test_sheets_pdf import read_back
 

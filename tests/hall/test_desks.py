@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hall.cards import make_card_id
+from hall.card_ids import make_card_id
 from hall.events import PriceTier
 from hall.service import Hall
 from tests.conftest import cards_from

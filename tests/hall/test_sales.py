@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
-from hall.cards import generate_cards, make_card_id
 from hall.config import parse_config
 from hall.errors import Rejected
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.sales import (
     PAYMENTS,
     PriceTier,
