@@ -7,6 +7,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from display import auth as A
 from display import views
+from display.current import hall
 from display.errors import ApiError
 from display.i18n import device_sentence
 from display.idempotency import idempotent
@@ -21,15 +22,10 @@ from hall.keypad_keys import ACTIONS, browser_keymap
 from hall.lots import has_control_character
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.planches import generate_cards
-from hall.ports import HallPort
 from hall.spreadsheet import as_plain_csv
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000
-
-
-def hall() -> HallPort:
-    return current_app.extensions["loto_hall"]
 
 
 def body() -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify
 
 from display import auth as A
-from display.api import hall
+from display.current import hall
 from display.errors import ApiError
 from hall.evenings import REPORT_CSV, REPORT_PDF, archive_dir, lotos_in_year, past_evenings, year_of
 from hall.sales import as_eur

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template, session
 from flask_babel import get_locale
 
+from display import current
 from display.auth import auth, csrf_token
 from display.i18n import js_strings
 from display.network import wifi_warnings
@@ -16,7 +17,7 @@ PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lo
 
 
 def _render(template: str, page: str, allowed: tuple[str, ...] | None):
-    hall = current_app.extensions["loto_hall"]
+    hall = current.hall()
     role = auth().role_for_cookie() if session.get("role") else None   # a revoked session shows the login
     logged = allowed is None or role == "admin" or role in allowed
     speech = hall.config.speech

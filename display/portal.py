@@ -12,6 +12,7 @@ import socket
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import get_locale
 
+from display import current
 from hall.captive import PROBE_PATHS, is_own_host, own_hosts
 
 bp = Blueprint("portal", __name__)
@@ -20,8 +21,7 @@ PLAYER_PAGES = ("/j", "/")      # the players' page when the mini-game rooms exi
 
 def portal_page():
     """The portal page (HTTP 200, no caching: each check must reach us again)."""
-    hall = current_app.extensions["loto_hall"]
-    config = hall.config
+    config = current.config()
     base = config.hall_url.rstrip("/")
     rules = {r.rule for r in current_app.url_map.iter_rules()}
     players = next(p for p in PLAYER_PAGES if p in rules or p == "/")
@@ -34,7 +34,7 @@ def portal_page():
 def for_the_hall() -> bool:
     """Whether the request (a page, or a socket's handshake) names the hall itself in its ``Host``: a name the
     hotspot's DNS sent here, or a page of another site whose name was rebound to the Pi's address, does not."""
-    config = current_app.extensions["loto_hall"].config
+    config = current.config()
     own = current_app.extensions.get("loto_own_hosts")
     if own is None:
         own = current_app.extensions["loto_own_hosts"] = own_hosts(config, socket.gethostname())

@@ -20,6 +20,7 @@ from flask_socketio import SocketIO, join_room, leave_room
 
 from display import auth as A
 from display import rooms_euchre, rooms_points_rouges
+from display.current import socket_sid
 from display.errors import MESSAGES, STATUS, ApiError, error_body
 from display.i18n import js_strings
 from display.qrcode_svg import qr_svg
@@ -460,7 +461,7 @@ def install(app, socketio: SocketIO, lobby: Lobby, config) -> RoomsHub:
 
     @socketio.on("game_watch")
     def game_watch(data=None):
-        sid = request.sid
+        sid = socket_sid()
         data = data if isinstance(data, dict) else {}
         with h.lock:
             room = h.lobby.rooms.get(data["code"].strip().upper()) \
@@ -497,7 +498,7 @@ def install(app, socketio: SocketIO, lobby: Lobby, config) -> RoomsHub:
         if may(session.get("socket_role"), "games"):
             join_room("rooms:staff")
             with h.lock:
-                socketio.emit("rooms", {"rooms": h.lobby.listing(), "screen": h.lobby.screen}, to=request.sid)
+                socketio.emit("rooms", {"rooms": h.lobby.listing(), "screen": h.lobby.screen}, to=socket_sid())
 
     def disconnect(sid: str) -> None:
         with h.lock:

@@ -15,6 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_mypy_is_configured_for_the_three_packages():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert config["files"] == ["hall", "drivers", "display"]
+    checked = [o for o in config["overrides"] if o.get("check_untyped_defs")]
+    assert any({"display.*", "drivers.*"} <= set(o["module"]) for o in checked)   # every call through the door
+    assert not any(o.get("check_untyped_defs") is False or o.get("ignore_errors") for o in config["overrides"])
 
 
 def test_the_type_checker_passes():

@@ -12,7 +12,7 @@ from hall.cardbook import CardBook
 from hall.config import Config
 from hall.errors import HallError
 from hall.journal import Journal
-from hall.ports import Service
+from hall.ports import HallPort, Service
 from hall.secretfile import load_or_create_secret
 from hall.service import Hall
 
@@ -31,7 +31,8 @@ class Runtime:
     """The hall and the services that run beside it, for one data folder."""
 
     config: Config
-    hall: Hall
+    hall: HallPort              # the rest of the program calls the hall through its port, as display/ does
+    journal: Journal            # the runtime's own: gevent hands its writes to real threads (wiring.py)
     data_dir: Path
     services: list[Service] = field(default_factory=list)
     lock_fd: int | None = None
@@ -48,7 +49,7 @@ class Runtime:
         # The card book and the watch index live all evening: out of the collector's reach, a full
         # collection no longer walks 100 000 cartons in the middle of a draw (a 6 ms pause → none).
         gc.freeze()
-        return cls(config, hall, data_dir, lock_fd=lock_fd)
+        return cls(config, hall, journal, data_dir, lock_fd=lock_fd)
 
     def start_services(self) -> None:
         for service in self.services:

@@ -218,7 +218,7 @@ def offload_blocking_io(runtime: Runtime, lobby: Lobby | None = None) -> None:
     import gevent
 
     pool = gevent.get_hub().threadpool
-    runtime.hall.journal.offload = lambda fn: pool.apply(fn)
+    runtime.journal.offload = lambda fn: pool.apply(fn)
     if lobby is not None:
         lobby.think = lambda decide: pool.apply(decide)
 
