@@ -6,8 +6,7 @@ are replayed through the same ``apply``; the result equals the live state.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from hall.cardbook import CardBook
 from hall.config import Config, PartieSpec
@@ -18,6 +17,7 @@ from hall.events import (
     CardsSold,
     ClaimChecked,
     DrawUndone,
+    EventHandlers,
     LotAwarded,
     PartieCleared,
     PartieStarted,
@@ -30,6 +30,9 @@ from hall.partie import Evening, Partie
 from hall.programme import spec_for
 from hall.snapshots import Proposal
 from hall.watch import WinnerWatch
+
+_REMEMBER = EventHandlers[None]()   # what a record leaves beside the evening (replayed from the first record)
+_WATCH = EventHandlers[None]()      # the winner watch kept in step (replayed from the last partie's start)
 
 
 class HallState:
@@ -51,7 +54,7 @@ class HallState:
         last_start = starts[-1] if starts else len(records)
         for record in records[:last_start]:
             self.evening.apply(record.event, record.seq)
-            self._note(record)
+            self._remember(record)
         for record in records[last_start:]:
             self.apply(record)
         if self.watch is None:
@@ -59,17 +62,23 @@ class HallState:
 
     def apply(self, record: Record) -> None:
         """Move the state on by one durable record (never refuses: the command validated it)."""
-        self._note(record)
         self.evening.apply(record.event, record.seq)
-        handler = self._AFTER.get(record.type)
-        if handler is not None:
-            handler(self, record.event)
+        self._remember(record)
+        watch = _WATCH.get(record.type)
+        if watch is not None:
+            watch(self, record.event)
 
-    def _note(self, record: Record) -> None:
-        if record.type == VoucherIssued.type:
-            self.issued_at[record.event.code] = record.at
+    def _remember(self, record: Record) -> None:
+        remember = _REMEMBER.get(record.type)
+        if remember is not None:
+            remember(self, record)
 
-    # ---- the winner watch, kept in step with the state (one handler per event type, or none) ----------------
+    @_REMEMBER.on(VoucherIssued)
+    def _issued(self, record: Record) -> None:
+        self.issued_at[record.event.code] = record.at
+
+    # ---- the winner watch, kept in step with the state (replayed from the last partie's start) ---------------
+    @_WATCH.on(BallDrawn)
     def _after_draw(self, event: BallDrawn) -> None:
         p = self.evening.running
         assert p is not None and self.watch is not None   # a ball is drawn only in a running partie
@@ -77,50 +86,55 @@ class HallState:
         self.watch.on_draw(event.number, p.current, lot.kind if lot else None, p.paid, self._claimed_since_draw)
         self._claimed_since_draw = set()
 
+    @_WATCH.on(DrawUndone)
     def _after_undo(self, event: DrawUndone) -> None:
         p = self.evening.running
         assert p is not None and self.watch is not None
         lot = p.current_lot
         self.watch.on_undo(lot.kind if lot else None, p.paid)
 
+    @_WATCH.on(ClaimChecked)
     def _after_check(self, event: ClaimChecked) -> None:
         self._claimed_since_draw.add(event.card_id)
 
+    @_WATCH.on(LotAwarded)
     def _after_award(self, event: LotAwarded) -> None:
         p = self.evening.running
         assert p is not None and self.watch is not None
         lot = p.current_lot
         self.watch.refresh(lot.kind if lot else None, p.paid)
 
+    @_WATCH.on(PartieStarted)
     def _after_start(self, event: PartieStarted) -> None:
         self.watch = None       # a new partie: no sleepers carried over
         self.rebuild_watch()
 
+    @_WATCH.on(PartieCleared)
     def _after_clear(self, event: PartieCleared) -> None:
         assert self.watch is not None
         self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
 
+    @_WATCH.on(CardsSold, CardsImported)
     def _after_cards(self, event: CardsSold | CardsImported) -> None:
         self.rebuild_watch()
 
-    def _after_sale(self, event: SaleRecorded | SaleVoided) -> None:
+    @_WATCH.on(SaleRecorded)
+    def _after_sale(self, event: SaleRecorded) -> None:
+        self._sold_moved(event.sale_id, +1, first=len(self.evening.sales.sales) == 1)
+
+    @_WATCH.on(SaleVoided)
+    def _after_void(self, event: SaleVoided) -> None:
+        self._sold_moved(event.sale_id, -1, first=False)
+
+    def _sold_moved(self, sale_id: int, sign: int, first: bool) -> None:
         """A door sale stays cheap: between parties only the sold count moves (the next partie rebuilds the watch)."""
         if self.evening.running is not None:
             self.rebuild_watch()
             return
-        first = isinstance(event, SaleRecorded) and len(self.evening.sales.sales) == 1
         if first or not self.caisse_sells():      # the first sale: cartons never sold stop playing
             self.sold_count = sum(1 for cid in self.book if self.may_play(cid))
             return
-        cards = self.evening.sales.sales[event.sale_id].card_ids
-        self.sold_count += len(cards) if isinstance(event, SaleRecorded) else -len(cards)
-
-    _AFTER: dict[str, Callable[[HallState, Any], None]] = {
-        BallDrawn.type: _after_draw, DrawUndone.type: _after_undo, ClaimChecked.type: _after_check,
-        LotAwarded.type: _after_award, PartieStarted.type: _after_start, PartieCleared.type: _after_clear,
-        CardsSold.type: _after_cards, CardsImported.type: _after_cards,
-        SaleRecorded.type: _after_sale, SaleVoided.type: _after_sale,
-    }
+        self.sold_count += sign * len(self.evening.sales.sales[sale_id].card_ids)
 
     def rebuild_watch(self) -> None:
         sold = {cid: card for cid, card in self.book.items() if self.may_play(cid)}
