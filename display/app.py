@@ -19,7 +19,10 @@ from display.i18n import remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
+from hall.config import Config
 from hall.errors import Rejected
+from hall.minigames.osga.store import TournamentStore
+from hall.minigames.room import Lobby
 from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.display")
@@ -35,16 +38,16 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall: HallPort, config, documents: dict | None = None, tournament=None,
-               async_mode: str = "threading", lobby=None) -> tuple[Flask, SocketIO]:
+def create_app(hall: HallPort, config: Config, documents: dict | None = None, tournament: TournamentStore | None = None,
+               async_mode: str = "threading", *, lobby: Lobby) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``,
-    the tournament's), handed in by the composition root; without them those downloads answer 404. ``tournament``
-    is the OSGA day's store (``hall.minigames.osga.store.TournamentStore``), opened by the composition root too.
-    ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick
-    eventlet first when installed). ``lobby``: the mini-game rooms (opened from ``games.sqlite`` in the data
-    folder when not given).
+    the tournament's), handed in by the composition root; without them those downloads answer 404. The stores are
+    the runtime's (``hall/app/runtime.py`` opens every durable file): ``tournament`` is the OSGA day's (``None``:
+    its pages answer 404), ``lobby`` the mini-game rooms replayed from ``games.sqlite``. ``async_mode`` is
+    ``"gevent"`` under gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick eventlet first when
+    installed).
     """
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
@@ -127,5 +130,5 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     server = config.server
     app.extensions["loto_connections"] = sockets.install(
         socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
-    rooms.install(app, socketio, lobby if lobby is not None else rooms.open_rooms(config)[0], config)
+    rooms.install(app, socketio, lobby, config)
     return app, socketio

@@ -25,8 +25,7 @@ from display.errors import MESSAGES, STATUS, ApiError, error_body
 from display.i18n import js_strings
 from display.qrcode_svg import qr_svg
 from display.rooms_hub import RoomsHub
-from hall.minigames.room import Lobby, LobbySettings
-from hall.minigames.room_store import RoomStore, open_lobby
+from hall.minigames.room import Lobby
 from hall.minigames.table import ROOM_GAMES
 from hall.rights import may
 
@@ -134,18 +133,6 @@ ROOM_STRINGS = {
     "FULL": _l("Full"), "QUINTE": _l("Quinte"), "CARRE": _l("Carré"), "SMALL": _l("Petite"), "YAM": _l("Yam"),
     "SEC": _l("Sec"), "APPEL": _l("Appel"),
 }
-
-
-def lobby_settings(games) -> LobbySettings:
-    """The lobby's settings from the config's ``[games]`` section."""
-    return LobbySettings(bot_delay_s=float(games.bot_delay_s), takeover_s=float(games.takeover_s),
-                         enabled=tuple(games.enabled), max_rooms=int(games.max_rooms),
-                         seats_per_address=int(games.seats_per_address))
-
-
-def open_rooms(config) -> tuple[Lobby, RoomStore]:
-    """The lobby replayed from ``games.sqlite`` in the data folder (the composition root closes the store)."""
-    return open_lobby(config.data_dir, lobby_settings(config.games))
 
 
 GAME_MODULES = (rooms_euchre, rooms_points_rouges)   # each game's own strings, routes and OpenAPI paths

@@ -12,7 +12,6 @@ import argparse
 import http.client
 import ipaddress
 import logging
-import sqlite3
 import ssl
 import tempfile
 import threading
@@ -25,7 +24,6 @@ from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
 from hall.app.supervisor import Supervisor
 from hall.config import DEFAULT_PATHS, Config, load_config
-from hall.minigames.room import Lobby
 
 log = logging.getLogger("loto-hall")
 
@@ -84,7 +82,6 @@ class Wiring:
     _closed: threading.Event = field(default_factory=threading.Event)
     _local: Any = None
     async_mode: str = "threading"
-    rooms_store: Any = None
 
     def serve_local_http(self) -> None:
         """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
@@ -112,21 +109,18 @@ class Wiring:
     def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> Wiring:
         """Open the data folder, start the drivers and the print queue, build the web app."""
         from display.app import create_app
-        from display.rooms import open_rooms
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
         from hall.app.collector import QuietCollector
         from hall.app.games_on_screen import GamesOnScreenGuard
 
         notifier.status("ouverture du journal")
-        runtime = Runtime.open(config)
-        rooms_store = None
+        runtime = Runtime.open(config)      # every durable file: the journal, the rooms', the tournament's
         try:
-            lobby, rooms_store = open_rooms(config)      # games.sqlite: the mini-game rooms, replayed
             if options.demo:
                 from hall.app.demo import prepare_demo
                 prepare_demo(runtime)
-            guarded = GamesOnScreenGuard(runtime.hall, lobby.is_break)
+            guarded = GamesOnScreenGuard(runtime.hall, runtime.lobby.is_break)
             runtime.services += start_inputs(guarded, config, demo=options.demo,
                                              data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
@@ -134,34 +128,26 @@ class Wiring:
             from drivers.sheets import write_cards_pdf
             from drivers.table_tent import write_table_tent_pdf
             from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
-            from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE
-            from hall.minigames.osga.store import TournamentStore
             if options.async_mode == "gevent":
-                offload_blocking_io(runtime, lobby)
+                offload_blocking_io(runtime)
             runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
-            try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
-                tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)
-            except (OSError, ValueError, sqlite3.Error) as exc:
-                log.error("tournoi indisponible (%s) : %s", TOURNAMENT_FILE, exc)
-                tournament = None
             app, socketio = create_app(runtime.hall, config,
                                        documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,
                                                   "table_tent_pdf": write_table_tent_pdf,
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
-                                       tournament=tournament, async_mode=options.async_mode, lobby=lobby)
+                                       tournament=runtime.tournament, async_mode=options.async_mode,
+                                       lobby=runtime.lobby)
             if options.async_mode == "gevent":
                 offload_pin_checks(app)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
             runtime.close()
-            if rooms_store is not None:
-                rooms_store.close()
             raise
         log.info("données : %s", runtime.data_dir.resolve())
         return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier),
-                   async_mode=options.async_mode, rooms_store=rooms_store)
+                   async_mode=options.async_mode)
 
     def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
         """In a thread: wait until the HTTP port answers, then READY=1 and start the watchdog pings."""
@@ -197,19 +183,15 @@ class Wiring:
         try:
             self.supervisor.stop()
         finally:
-            tournament = self.app.extensions.get("loto_tournament")
-            if tournament is not None:
-                tournament.close()  # every event is already committed: this only releases the file
-            self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
-            if self.rooms_store is not None:
-                rooms = self.app.extensions["loto_rooms"]
-                rooms.stop()
-                with rooms.lock:      # a room change in flight finishes its journal write first
-                    self.rooms_store.close()
+            rooms = self.app.extensions["loto_rooms"]
+            rooms.stop()
+            # stops the services, then takes the hall lock before closing the journal; the rooms' file under the
+            # rooms' lock, so that a room change in flight finishes its journal write first
+            self.runtime.close(rooms_quiet=rooms.lock)
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
 
 
-def offload_blocking_io(runtime: Runtime, lobby: Lobby | None = None) -> None:
+def offload_blocking_io(runtime: Runtime) -> None:
     """Under gevent: SQLite's commit and fsync (C calls that hold the whole event loop) run in gevent's pool
     of real threads; the greenlet that draws waits there, holding the hall's lock, while every other
     connection is served. Serial, evdev and printer waits already yield (gevent's ``select``/sockets).
@@ -219,8 +201,7 @@ def offload_blocking_io(runtime: Runtime, lobby: Lobby | None = None) -> None:
 
     pool = gevent.get_hub().threadpool
     runtime.journal.offload = lambda fn: pool.apply(fn)
-    if lobby is not None:
-        lobby.think = lambda decide: pool.apply(decide)
+    runtime.lobby.think = lambda decide: pool.apply(decide)
 
 
 def offload_pin_checks(app: Any) -> None:

@@ -137,7 +137,7 @@ def test_admin_lists_the_archived_evenings_and_serves_each_report_as_it_was_writ
     new_evening(load_config(config))
     runtime = Runtime.open(load_config(config))
     try:
-        app, _ = create_app(runtime.hall, runtime.config)
+        app, _ = create_app(runtime.hall, runtime.config, tournament=runtime.tournament, lobby=runtime.lobby)
         c = app.test_client()
         def login(role: str) -> dict:      # a browser of its own per role: a login ends the cookie's session before it
             token = app.test_client().post("/api/login", json={"pin": PINS[f"{role}_pin"]}).get_json()["token"]

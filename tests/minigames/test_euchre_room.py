@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hall.app.runtime import open_rooms
 from hall.minigames.base import Refused
 from hall.minigames.euchre.cards import DECK, LOW_NO_TRUMP, NO_TRUMP, SUITS, effective_suit, hand_order
 from hall.minigames.euchre.officials import OFFICIAL_KINDS, official_is_legal, official_moves
 from hall.minigames.euchre.state import EuchreState
 from hall.minigames.room import Lobby, LobbySettings
-from hall.minigames.room_store import open_lobby
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 
@@ -169,7 +169,7 @@ def test_the_official_record_is_journalled_before_it_is_seen():
 
 
 def test_official_actions_replay_equal_from_the_store(tmp_path):
-    lobby, store = open_lobby(tmp_path, FAST)
+    lobby, store = open_rooms(tmp_path, FAST)
     code, tokens = euchre_room(lobby, options={"hands": 3})
     room = lobby.get(code)
     lobby.official(code, ["penalty", 0, "out_of_turn"], room.match.version)
@@ -180,7 +180,7 @@ def test_official_actions_replay_equal_from_the_store(tmp_path):
     records = [r["kind"] for r in store.records()]
     assert records.count("official") == 4
     store.close()
-    again, store2 = open_lobby(tmp_path, FAST)
+    again, store2 = open_rooms(tmp_path, FAST)
     copy = again.get(code)
     assert copy.match.state == room.match.state and copy.match.version == room.match.version
     assert copy.public() == room.public()
