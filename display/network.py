@@ -12,7 +12,7 @@ from display import current
 from display.documents import _download, _maker
 from display.errors import ApiError
 from display.qrcode_svg import qr_svg
-from hall.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
+from hall.net.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
 
 bp = Blueprint("network", __name__, url_prefix="/api")
 

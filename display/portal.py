@@ -8,15 +8,29 @@ The hall's own names and addresses keep the hall's pages unchanged.
 from __future__ import annotations
 
 import socket
+from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import get_locale
 
 from display import current
-from hall.captive import PROBE_PATHS, is_own_host, own_hosts
+from hall.config import Config
+from hall.net.captive import PROBE_PATHS, is_own_host
 
 bp = Blueprint("portal", __name__)
 PLAYER_PAGES = ("/j", "/")      # the players' page when the mini-game rooms exist, else the hall's board
+
+
+def own_hosts(config: Config, machine_hostname: str = "") -> frozenset[str]:
+    """The names the hall answers as itself (lowercase, no port): localhost, the mDNS name, the configured ones."""
+    names = {"localhost", config.network.hostname, f"{config.network.hostname}.local"}
+    if machine_hostname:
+        names |= {machine_hostname, f"{machine_hostname}.local"}
+    if config.server.host not in ("", "0.0.0.0", "::"):
+        names.add(config.server.host)
+    if config.network.url:
+        names.add(urlsplit(config.network.url).hostname or "")
+    return frozenset(n.lower() for n in names if n)
 
 
 def portal_page():

@@ -21,6 +21,7 @@ from hall.events import (
     VoucherRedeemed,
     VoucherReprintRequested,
 )
+from hall.net.wifi import wifi_qr_payload
 from hall.snapshots import (
     AwardResult,
     CardState,
@@ -33,7 +34,6 @@ from hall.snapshots import (
     Redemption,
     SpeakerSnapshot,
 )
-from hall.wifi import wifi_qr_payload
 
 PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
 Translate = Callable[[DeviceStatus], str]

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hall import network_values as NV
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
 from hall.lots import DEFAULT_LOTS, LOT_KINDS
+from hall.net import values as NV
 from hall.numbers import MAX_EUR, parse_amount, parse_int
 from hall.programme import PIN_DIGITS, is_pin
 

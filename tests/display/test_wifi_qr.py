@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hall.wifi import misread_risks, wifi_qr_payload
+from hall.net.wifi import misread_risks, wifi_qr_payload
 from tests.display.conftest import PINS
 
 
