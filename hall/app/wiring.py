@@ -124,10 +124,10 @@ class Wiring:
             runtime.services += start_inputs(guarded, config, demo=options.demo,
                                              data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
-            from drivers.report_pdf import write_report_pdf
-            from drivers.sheets import write_cards_pdf
-            from drivers.table_tent import write_table_tent_pdf
-            from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
+            from hall.paper.report_pdf import write_report_pdf
+            from hall.paper.sheets import write_cards_pdf
+            from hall.paper.table_tent import write_table_tent_pdf
+            from hall.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
             if options.async_mode == "gevent":
                 offload_blocking_io(runtime)
             runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
