@@ -1,4 +1,4 @@
-"""Past evenings on /admin (issue 21): the archived evenings with their totals, and each one's report as it was
+"""Past evenings on /admin: the archived evenings with their totals, and each one's report as it was
 written when it was archived (``loto-hall evening new``, hall/app/evening.py): read, never rewritten."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The programme editor and PIN changes on /admin (issue 16): parse → ``Hall`` → answer."""
+"""The programme editor and PIN changes on /admin: parse → ``Hall`` → answer."""
 from __future__ import annotations
 
 from typing import Any
@@ -76,5 +76,5 @@ def change_pin():
         raise ApiError("pin_taken")
     record = hall().change_pin(target, pin, role=role)
     A.auth().book.remember(target, pin, record.event)   # logins compare it without PBKDF2 (display/pins.py)
-    ended = A.auth().sessions.end_role(target)        # the old PIN's sessions end with it (issue 12)
+    ended = A.auth().sessions.end_role(target)        # the old PIN's sessions end with it
     return jsonify({"role": target, "changed": True, "sessions_ended": ended, "seq": record.seq}), 201

@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, network, pages, portal, rooms, sockets
+from display import api, api_evenings, api_programme, api_sales, network, pages, portal, rooms, sockets
 from display import documents as documents_api
 from display import tournament as tournament_web
 from display.auth import Auth, load_secret
@@ -79,10 +79,9 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(network.bp)
-    from display import api_evenings, api_programme, api_sales  # issue 16: the sales desk, the programme editor
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
-    app.register_blueprint(api_evenings.bp)           # issue 21: past evenings
+    app.register_blueprint(api_evenings.bp)
     app.register_blueprint(tournament_web.bp)
 
     @app.get("/api/openapi.json")

@@ -18,7 +18,7 @@ from hall.snapshots import PrintJob
 
 
 def _import_escpos():
-    """Import python-escpos without the ``logging.basicConfig()`` its 3.1 release runs at import (issue #559)."""
+    """Import python-escpos without the ``logging.basicConfig()`` its 3.1 release runs at import (python-escpos issue #559)."""
     root = logging.getLogger()
     before = list(root.handlers)
     import escpos.printer as printer_module

@@ -84,7 +84,7 @@ class PartieSpec:
 
 
 def _pin_problem(value: str) -> str | None:
-    """Empty (a PIN generated once, shown on /admin) or 6 to 12 digits: a shorter PIN is guessed (issue 22)."""
+    """Empty (a PIN generated once, shown on /admin) or 6 to 12 digits: a shorter PIN is guessed."""
     if value.strip() == "" or is_pin(value.strip()):
         return None
     low, high = PIN_DIGITS

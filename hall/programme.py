@@ -23,7 +23,7 @@ MAX_LOTS = 20
 MAX_LABEL = 200
 PIN_ITERATIONS = 100_000
 PIN_ROLES = ("speaker", "controller", "desk", "admin")
-PIN_DIGITS = (6, 12)          # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login (issue 22)
+PIN_DIGITS = (6, 12)          # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login
 DEFAULT_LOT_VALUE_LIMIT_EUR = 0.0    # no cap: the law sets none since décret 2021-1434; a hall may set its own
 
 # a prize in money: "100 €", "50 euros", "espèces", "chèque de 50", "cash", "billet de 20"

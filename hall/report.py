@@ -131,7 +131,7 @@ class EveningReport:
     frequencies: dict[int, int]               # ball → in how many parties it was drawn (1..90, zeros included)
     vouchers: list[VoucherLine]
     totals: dict[str, int]
-    takings: Takings | None = None            # the money: sales, lots' declared values, balance (issue 16)
+    takings: Takings | None = None            # the money: sales, lots' declared values, balance
     language: str = "fr"                      # the hall's: the CSV's headers and words
     timezone: str = "Europe/Paris"            # the hall's: the CSV's and the PDF's times
     lotos_this_year: int = 0                  # lotos recorded this civil year, this one included (the SIE page)

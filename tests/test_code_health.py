@@ -48,3 +48,15 @@ def test_every_run_shows_where_the_minutes_go():
     everything = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", *slow_files],
                                 cwd=ROOT, capture_output=True, text=True)
     assert " deselected" not in everything.stdout and "tests collected" in everything.stdout, everything.stdout
+
+
+def test_no_module_is_structured_by_the_project_s_history():
+    """A reader finds a thing by its name, not by the issue that brought it: no ``issue 16`` markers in the code
+    (a library's own issue, named with the library, is a reference, not history)."""
+    import re
+    marker = re.compile(r"\bissues? ?#?\d+|\(#\d+\)", re.IGNORECASE)
+    files = [p for folder in ("hall", "display", "drivers") for ext in ("*.py", "*.js", "*.css", "*.html")
+             for p in (ROOT / folder).rglob(ext) if "vendor" not in p.parts]
+    offenders = [f"{p.relative_to(ROOT)}:{n}" for p in files for n, line in enumerate(p.read_text().splitlines(), 1)
+                 if marker.search(line) and "python-escpos issue" not in line]
+    assert offenders == []

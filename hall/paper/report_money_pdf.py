@@ -1,5 +1,5 @@
-"""The report's money pages: the takings, the lots' values and the balance for the board (issue 16), what was
-changed outside the caisse and the programme, and a page the association can hand to the tax office (issue 21)."""
+"""The report's money pages: the takings, the lots' values and the balance for the board, what was
+changed outside the caisse and the programme, and a page the association can hand to the tax office."""
 from __future__ import annotations
 
 from reportlab.lib import colors

@@ -1,4 +1,4 @@
-/* /admin, issue 16: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
+/* /admin: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
 "use strict";
 (function () {
   const {t, el, api, kind} = Loto;

@@ -74,7 +74,7 @@
   $("proposed-no").addEventListener("click", () => act("POST", "/api/draws/reject"));
   $("start").addEventListener("click", async () => {
     // The programme's lots as they are (values and donors kept by the hall), unless the speaker changed them here:
-    // then the lots as he left them, and the report says which he changed (issue 21).
+    // then the lots as he left them, and the report says which he changed.
     const np = S && S.next_partie, planned = np ? np.lots : [];
     const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => ({
       kind: li.querySelector("select").value, label: li.querySelector("input").value.trim()}));
