@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from display.errors import STATUS
+from hall.lots import LOT_KINDS
 
 _ERR = {"$ref": "#/components/responses/Error"}
 
@@ -44,8 +45,8 @@ def _obj(**props) -> dict:
 
 INT, STR, BOOL = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
 NULLABLE_OBJ = {"type": ["object", "null"]}
-LOT = _obj(kind={"enum": ["quine", "double_quine", "carton_plein"]}, label=STR, status=STR)
-LOT_IN = _obj(kind={"enum": ["quine", "double_quine", "carton_plein"]}, label=STR,
+LOT = _obj(kind={"enum": list(LOT_KINDS)}, label=STR, status=STR)
+LOT_IN = _obj(kind={"enum": list(LOT_KINDS)}, label=STR,
               value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000}, sponsor=STR)
 STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "lots": {"type": "array", "items": LOT},
                                                                 "current_lot": {"type": ["integer", "null"]}}},

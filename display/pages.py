@@ -8,6 +8,7 @@ from display import current
 from display.auth import auth, csrf_token
 from display.i18n import js_strings
 from display.network import wifi_warnings
+from hall.lots import LOT_KINDS
 from hall.rights import roles_for
 
 bp = Blueprint("pages", __name__)
@@ -24,7 +25,7 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
     boot = {"page": page, "lang": str(get_locale()), "strings": js_strings(), "role": role if logged else None,
             "csrf": csrf_token() if role else None,
             "speech": {"enabled": speech.enabled, "rate": speech.rate, "nicknames": speech.nicknames},
-            "columns": hall.config.cards.columns, "ties": hall.config.rules.ties}
+            "columns": hall.config.cards.columns, "ties": hall.config.rules.ties, "kinds": list(LOT_KINDS)}
     return render_template(template if logged else "login.html", boot=boot, page=page,
                            hall_name=hall.config.hall.name, role=role, allowed=allowed,
                            tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port,

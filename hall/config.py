@@ -167,7 +167,7 @@ class SalesSection:
 class GamesSection:
     bot_delay_s: float = 1.5      # pause before a bot's move, so that the hall can follow it (0 in tests)
     takeover_s: float = 30.0      # a phone silent this long on its turn is played by a bot until it returns
-    enabled: list = field(default_factory=lambda: ["lobo77", "linotte", "euchre", "points-rouges"])   # the mini-games the speaker may open (the admin can switch one off)
+    enabled: list | None = None   # the mini-games the speaker may open (None: every game the hall has; the admin can switch one off)
     max_rooms: int = 12           # rooms open at once
     max_audience: int = 200       # screens and phones following one room
     seats_per_address: int = 2    # seats one address (one phone) may take at one table: no squatting a table

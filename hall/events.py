@@ -53,7 +53,7 @@ class EventHandlers(Generic[R]):
 
 @dataclass(frozen=True, slots=True)
 class LotSpec:
-    """A lot as announced: ``kind`` (quine, double_quine, carton_plein), its ``label``, optional value in euros."""
+    """A lot as announced: ``kind`` (a kind of hall/lots.py's table), its ``label``, optional value in euros."""
 
     kind: str
     label: str

@@ -25,6 +25,7 @@ from hall.journal import Journal
 from hall.minigames import room_store
 from hall.minigames.osga import store as tournament_store
 from hall.minigames.osga.store import TournamentStore
+from hall.minigames.registry import GAME_NAMES
 from hall.minigames.room import Lobby, LobbySettings
 from hall.minigames.room_store import RoomStore, open_lobby
 from hall.ports import HallPort, Service
@@ -48,7 +49,8 @@ def file_sha256(path: Path) -> str:
 def lobby_settings(games: GamesSection) -> LobbySettings:
     """The lobby's settings from the config's ``[games]`` section."""
     return LobbySettings(bot_delay_s=float(games.bot_delay_s), takeover_s=float(games.takeover_s),
-                         enabled=tuple(games.enabled), max_rooms=int(games.max_rooms),
+                         enabled=GAME_NAMES if games.enabled is None else tuple(games.enabled),
+                         max_rooms=int(games.max_rooms),
                          seats_per_address=int(games.seats_per_address))
 
 

@@ -65,3 +65,4 @@ def test_the_api_answers_only_what_it_declares(tmp_path):
     assert not failures, "\n\n".join(failures)
     assert len(seen) >= 25
     assert {201, 422} <= seen["POST /api/cards/generate"], seen["POST /api/cards/generate"]
+

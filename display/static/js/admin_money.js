@@ -5,7 +5,7 @@
   const $ = (id) => document.getElementById(id);
   const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
   const euros = (n) => Number(n || 0).toLocaleString(Loto.boot.lang || "fr", {minimumFractionDigits: 2, maximumFractionDigits: 2}) + " €";
-  const KINDS = ["quine", "double_quine", "carton_plein"];
+  const KINDS = Loto.boot.kinds;    // hall/lots.py's table, handed by the page
   // a prize in money (the same test as hall/programme.py): forbidden in a loto traditionnel
   const CASH = /(\d\s*(€|eur\b|euros?\b))|\besp[eè]ces\b|\bcash\b|\bargent\b|\bbillets?\b|\bch[eè]que\s+de\b/i;
   const VOUCHER = /\bbons?\b|\bcartes?\s+cadeau|\bch[eè]ques?[-\s]cadeau/i;
@@ -86,7 +86,7 @@
       });
       return el("div", {class: "partie"}, head, ...lots,
         el("div", {class: "row-buttons"},
-          el("button", {type: "button", text: t("add_lot"), onclick: () => { p.lots.push({kind: "quine", label: "", value_eur: "", sponsor: ""}); drawProgramme(); }}),
+          el("button", {type: "button", text: t("add_lot"), onclick: () => { p.lots.push({kind: KINDS[0], label: "", value_eur: "", sponsor: ""}); drawProgramme(); }}),
           el("label", {}, t("consolation_label") + " ", el("input", {type: "text", value: p.consolation || "", maxlength: 200, oninput: (ev) => { p.consolation = ev.target.value; }}))));
     }));
   }

@@ -173,7 +173,7 @@
     resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
     verdict(ev) {
       S.status = ev.status || S.status;
-      const lotKind = ev.lot ? ev.lot.kind : "quine";
+      const lotKind = ev.lot ? ev.lot.kind : boot.kinds[0];
       if (ev.verdict === "valid") {
         ProjectorEvening.valid(ev);
         const all = ProjectorEvening.ids().length > 1 ? ProjectorEvening.ids() : [ev.card_id];

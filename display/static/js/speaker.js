@@ -133,7 +133,7 @@
     if (!np || box.dataset.sig === sig || (box.dataset.dirty && box.dataset.partie === String(np.number))) return;
     box.dataset.sig = sig; box.dataset.partie = String(np.number); box.dataset.dirty = "";
     box.replaceChildren(...np.lots.map((lot) => {
-      const sel = el("select", {"aria-label": t("kind")}, ...["quine", "double_quine", "carton_plein"].map(
+      const sel = el("select", {"aria-label": t("kind")}, ...Loto.boot.kinds.map(
         (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
       const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: Number(lot.value_eur)
         .toLocaleString(Loto.boot.lang || "fr", {minimumFractionDigits: 2, maximumFractionDigits: 2})});
