@@ -53,10 +53,15 @@ R = TypeVar("R")
 
 
 class _Delegated(Generic[P, R]):
-    """A method of ``Hall`` that is its desk's own, with the desk method's signature (checked by mypy)."""
+    """A method of ``Hall`` that is its desk's own, with the desk method's signature (checked by mypy). The first
+    call through a hall keeps the desk's bound method on that hall: later calls cost a plain attribute read."""
 
     def __init__(self, desk: str, method: Callable[Concatenate[Any, P], R]):
         self._desk, self._name = desk, method.__name__
+        self._attr = self._name
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._attr = name
 
     @overload
     def __get__(self, hall: None, owner: type | None = None) -> Self: ...
@@ -64,7 +69,11 @@ class _Delegated(Generic[P, R]):
     def __get__(self, hall: object, owner: type | None = None) -> Callable[P, R]: ...
 
     def __get__(self, hall: object, owner: type | None = None) -> Any:
-        return self if hall is None else getattr(getattr(hall, self._desk), self._name)
+        if hall is None:
+            return self
+        bound = getattr(getattr(hall, self._desk), self._name)
+        vars(hall)[self._attr] = bound
+        return bound
 
 
 class Hall:
@@ -137,6 +146,7 @@ class Hall:
     snapshot = _Delegated("_snapshots", SnapshotBuilder.snapshot)
     speaker_snapshot = _Delegated("_snapshots", SnapshotBuilder.speaker_snapshot)
     health = _Delegated("_snapshots", SnapshotBuilder.health)
+    drawable_numbers = _Delegated("_snapshots", SnapshotBuilder.drawable_numbers)
     card = _Delegated("_snapshots", SnapshotBuilder.card)
     cards = _Delegated("_snapshots", SnapshotBuilder.cards)
     card_count = _Delegated("_snapshots", SnapshotBuilder.card_count)
@@ -237,15 +247,6 @@ class Hall:
             record = self.announce_claim(role="speaker", source=source)
             return KeyOutcome("claim", record.seq if record else None)
         return KeyOutcome("none")
-
-    @locked
-    def drawable_numbers(self) -> tuple[int, ...]:
-        """The numbers a draw would accept now; empty while the hall may not draw (no partie, a claim, a held ball)."""
-        p = self._state.evening.running
-        if p is None or p.current is None or p.paused or p.pending or self._state.proposed is not None:
-            return ()
-        drawn = set(p.draws)
-        return tuple(n for n in range(1, 91) if n not in drawn)
 
     @locked
     def confirm_proposed(self, number: Any = None, *, role: str, source: str = "console") -> Record:

@@ -100,6 +100,15 @@ class SnapshotBuilder:
         return self._writer.health(timeout_s, self._picture)
 
     @locked
+    def drawable_numbers(self) -> tuple[int, ...]:
+        """The numbers a draw would accept now; empty while the hall may not draw (no partie, a claim, a held ball)."""
+        p = self._state.evening.running
+        if p is None or p.current is None or p.paused or p.pending or self._state.proposed is not None:
+            return ()
+        drawn = set(p.draws)
+        return tuple(n for n in range(1, 91) if n not in drawn)
+
+    @locked
     def card(self, card_id: str) -> CardState | None:
         """A carton against the latest partie (drawn numbers, last number, may it play), or ``None`` if unknown."""
         return card_state(self._state, normalize_card_id(card_id))
