@@ -286,13 +286,12 @@ def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     """The (event name, payload) that ``room`` gets for ``record`` (``snap`` taken right after it) — always one.
 
     Records that §5 does not name (sales, vouchers) travel as ``tick`` so the ``seq`` count never jumps."""
-    shape = SHAPES.get(record.type)
-    if shape is not None:
-        return shape(record.event, record.seq, snap, room)
+    shaped = SHAPES.dispatch(record.type, record.event, record.seq, snap, room)
+    if shaped is not None:
+        return shaped
     tick: dict[str, Any] = {"type": record.type, "seq": record.seq}
-    extra = TICKS.get(record.type) if room != PUBLIC else None
-    if extra is not None:
-        tick.update(extra(record.event))
+    if room != PUBLIC:
+        tick.update(TICKS.dispatch(record.type, record.event) or {})
     return "tick", tick
 
 

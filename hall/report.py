@@ -213,9 +213,7 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
         records_seen.append(record)
         first_at = first_at or record.at
         last_at = record.at
-        read = _READ.get(record.type)
-        if read is not None:
-            read(reading, record)
+        _READ.dispatch(record.type, reading, record)
     parties, issued_at, redeemed_at, awarded_at = (reading.parties, reading.issued_at, reading.redeemed_at,
                                                    reading.awarded_at)
 

@@ -54,7 +54,7 @@ class HallState:
         last_start = starts[-1] if starts else len(records)
         for record in records[:last_start]:
             self.evening.apply(record.event, record.seq)
-            self._remember(record)
+            _REMEMBER.dispatch(record.type, self, record)
         for record in records[last_start:]:
             self.apply(record)
         if self.watch is None:
@@ -63,35 +63,31 @@ class HallState:
     def apply(self, record: Record) -> None:
         """Move the state on by one durable record (never refuses: the command validated it)."""
         self.evening.apply(record.event, record.seq)
-        self._remember(record)
-        watch = _WATCH.get(record.type)
-        if watch is not None:
-            watch(self, record.event)
-
-    def _remember(self, record: Record) -> None:
-        remember = _REMEMBER.get(record.type)
-        if remember is not None:
-            remember(self, record)
+        _REMEMBER.dispatch(record.type, self, record)
+        _WATCH.dispatch(record.type, self, record.event)
 
     @_REMEMBER.on(VoucherIssued)
     def _issued(self, record: Record) -> None:
         self.issued_at[record.event.code] = record.at
 
     # ---- the winner watch, kept in step with the state (replayed from the last partie's start) ---------------
+    def _watching(self) -> tuple[Partie, WinnerWatch, str | None]:
+        """The running partie, the watch and the open lot's kind (a ball, an undo or an award has a partie)."""
+        p = self.evening.running
+        assert p is not None and self.watch is not None
+        lot = p.current_lot
+        return p, self.watch, lot.kind if lot else None
+
     @_WATCH.on(BallDrawn)
     def _after_draw(self, event: BallDrawn) -> None:
-        p = self.evening.running
-        assert p is not None and self.watch is not None   # a ball is drawn only in a running partie
-        lot = p.current_lot
-        self.watch.on_draw(event.number, p.current, lot.kind if lot else None, p.paid, self._claimed_since_draw)
+        p, watch, kind = self._watching()
+        watch.on_draw(event.number, p.current, kind, p.paid, self._claimed_since_draw)
         self._claimed_since_draw = set()
 
     @_WATCH.on(DrawUndone)
     def _after_undo(self, event: DrawUndone) -> None:
-        p = self.evening.running
-        assert p is not None and self.watch is not None
-        lot = p.current_lot
-        self.watch.on_undo(lot.kind if lot else None, p.paid)
+        p, watch, kind = self._watching()
+        watch.on_undo(kind, p.paid)
 
     @_WATCH.on(ClaimChecked)
     def _after_check(self, event: ClaimChecked) -> None:
@@ -99,10 +95,8 @@ class HallState:
 
     @_WATCH.on(LotAwarded)
     def _after_award(self, event: LotAwarded) -> None:
-        p = self.evening.running
-        assert p is not None and self.watch is not None
-        lot = p.current_lot
-        self.watch.refresh(lot.kind if lot else None, p.paid)
+        p, watch, kind = self._watching()
+        watch.refresh(kind, p.paid)
 
     @_WATCH.on(PartieStarted)
     def _after_start(self, event: PartieStarted) -> None:

@@ -148,9 +148,7 @@ def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
     """The evening's money from its replayed state and journal (times, who changed what)."""
     reading = _MoneyReading()
     for record in records:
-        read = _READ.get(record.type)
-        if read is not None:
-            read(reading, record)
+        _READ.dispatch(record.type, reading, record)
     sold_at, voided_at, changes, marks = reading.sold_at, reading.voided_at, reading.changes, reading.marks
     sales = tuple(SaleLine(s.sale_id, sold_at.get(s.sale_id, ""), s.card_ids, s.cents, s.payment, s.paid, s.buyer,
                            s.seller or s.role, s.partie, s.voided, voided_at.get(s.sale_id, ""), s.offered_cents,
