@@ -256,7 +256,7 @@ def sold():
     role = A.require_right("set_sold")
     data = body()
     ranges = field(data, "ranges", str)
-    is_sold = field(data, "sold", bool, required=False, default=True)
+    mark_sold = field(data, "sold", bool, required=False, default=True)
     h = hall()
     try:
         ids = CardBook.parse_id_ranges(ranges, limit=max(1, h.card_count()[0]))
@@ -266,8 +266,8 @@ def sold():
         raise ApiError("bad_ranges", why=str(exc)) from None
     if not ids:
         raise ApiError("bad_ranges", why="")
-    record = h.set_sold(ids, is_sold, role=role, session=session_ref())
-    return jsonify({"count": len(ids), "sold": is_sold, "seq": record.seq})
+    record = h.set_sold(ids, mark_sold, role=role, session=session_ref())
+    return jsonify({"count": len(ids), "sold": mark_sold, "seq": record.seq})
 
 
 def _adopt(book: CardBook, added: int, role: str):

@@ -1,6 +1,6 @@
 """The captive portal: what a phone's Wi-Fi check gets, so that it opens the hall's page by itself.
 
-The operating systems' checks (``hall/captive.py``) and every request for a name that is not the hall's own
+The operating systems' checks (``hall/net/captive.py``) and every request for a name that is not the hall's own
 (the hotspot's DNS sends every name here) get a small page, HTTP 200: never the 204 or « Success » that would
 mean "internet", so the phone shows it in its portal window, which links to the hall's pages by address.
 The hall's own names and addresses keep the hall's pages unchanged.
