@@ -15,7 +15,7 @@ import tracemalloc
 from pathlib import Path
 
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
+from hall.planches import generate_cards
 
 
 def best_of(runs: int, fn) -> float:

@@ -106,10 +106,11 @@ def main() -> None:
     from werkzeug.serving import make_server
 
     from display.app import create_app
+    from hall.app.runtime import lobby_settings, open_rooms
     from hall.cardbook import CardBook
-    from hall.cards import generate_cards
     from hall.config import parse_config
     from hall.journal import Journal
+    from hall.planches import generate_cards
     from hall.service import Hall
 
     folder = Path(tempfile.mkdtemp(prefix="bench-console-"))
@@ -119,7 +120,7 @@ def main() -> None:
     config = parse_config({"hall": {"data_dir": str(folder)}, "auth": dict(PINS)})
     hall = Hall(config, Journal(folder / "journal.sqlite"), book, voucher_secret=b"k" * 32,
                 rng=random.Random(args.seed))
-    app, _ = create_app(hall, config)
+    app, _ = create_app(hall, config, lobby=open_rooms(config.data_dir, lobby_settings(config.games))[0])
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()

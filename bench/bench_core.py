@@ -20,11 +20,11 @@ from pathlib import Path
 
 from bench.stats import percentile
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.claims import verify
 from hall.config import parse_config
 from hall.errors import Rejected
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.service import Hall
 from hall.watch import WinnerWatch
 
@@ -139,7 +139,7 @@ MEMORY_CHILD = """
 import sys, tempfile
 from pathlib import Path
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
+from hall.planches import generate_cards
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall

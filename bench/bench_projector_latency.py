@@ -34,10 +34,11 @@ from bench.stats import percentile
 from bench.stats import summary as stats_summary
 from display.app import create_app
 from hall.app.demo import DEMO_PINS
+from hall.app.runtime import lobby_settings, open_rooms
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.config import BallMachineSection, parse_config
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.service import Hall
 
 CHROMIUM = "/usr/bin/chromium"
@@ -149,7 +150,8 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="loto-bench-projector-"))
     hall = open_hall(folder)
     hall.start_partie(role="speaker")
-    app, _ = create_app(hall, hall.config)
+    config = hall.config
+    app, _ = create_app(hall, config, lobby=open_rooms(config.data_dir, lobby_settings(config.games))[0])
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_port}"

@@ -25,9 +25,9 @@ import urllib.request
 
 from bench.stats import summary
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.config import parse_config
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.report import report_from_hall
 from hall.report_csv import write_csv
 from hall.service import Hall
@@ -119,7 +119,7 @@ def bench_report(sold: int) -> None:
     t0 = time.perf_counter()
     write_csv(report, out)
     csv_s = time.perf_counter() - t0
-    from drivers.report_pdf import write_report_pdf
+    from hall.paper.report_pdf import write_report_pdf
     pdf = io.BytesIO()
     t0 = time.perf_counter()
     write_report_pdf(report, pdf)

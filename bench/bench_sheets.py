@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from drivers.sheets import write_cards_pdf
-from hall.cards import generate_cards
+from hall.paper.sheets import write_cards_pdf
+from hall.planches import generate_cards
 
 
 def main() -> int:

@@ -33,6 +33,7 @@ from werkzeug.serving import make_server
 
 from bench.bench_projector_latency import Crowd, open_hall, percentile
 from display.app import create_app
+from hall.app.runtime import lobby_settings, open_rooms
 
 
 class InProcess:
@@ -42,7 +43,8 @@ class InProcess:
         logging.getLogger("werkzeug").setLevel(logging.ERROR)
         self.hall = open_hall(Path(tempfile.mkdtemp(prefix="loto-soak-")))
         self.hall.start_partie(role="speaker")
-        app, _ = create_app(self.hall, self.hall.config)
+        config = self.hall.config
+        app, _ = create_app(self.hall, config, lobby=open_rooms(config.data_dir, lobby_settings(config.games))[0])
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_port}"

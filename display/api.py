@@ -7,28 +7,25 @@ from flask import Blueprint, current_app, jsonify, request
 
 from display import auth as A
 from display import views
+from display.current import hall
 from display.errors import ApiError
 from display.i18n import device_sentence
 from display.idempotency import idempotent
 from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
 from display.live import projector_state, staff_state
 from display.session_ref import session_ref
+from hall.card_ids import normalize_card_id
 from hall.cardbook import CardBook
-from hall.cards import generate_cards, normalize_card_id
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
 from hall.events import LotSpec
 from hall.keypad_keys import ACTIONS, browser_keymap
 from hall.lots import has_control_character
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
-from hall.ports import HallPort
+from hall.planches import generate_cards
 from hall.spreadsheet import as_plain_csv
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000
-
-
-def hall() -> HallPort:
-    return current_app.extensions["loto_hall"]
 
 
 def body() -> dict:
@@ -259,7 +256,7 @@ def sold():
     role = A.require_right("set_sold")
     data = body()
     ranges = field(data, "ranges", str)
-    is_sold = field(data, "sold", bool, required=False, default=True)
+    mark_sold = field(data, "sold", bool, required=False, default=True)
     h = hall()
     try:
         ids = CardBook.parse_id_ranges(ranges, limit=max(1, h.card_count()[0]))
@@ -269,8 +266,8 @@ def sold():
         raise ApiError("bad_ranges", why=str(exc)) from None
     if not ids:
         raise ApiError("bad_ranges", why="")
-    record = h.set_sold(ids, is_sold, role=role, session=session_ref())
-    return jsonify({"count": len(ids), "sold": is_sold, "seq": record.seq})
+    record = h.set_sold(ids, mark_sold, role=role, session=session_ref())
+    return jsonify({"count": len(ids), "sold": mark_sold, "seq": record.seq})
 
 
 def _adopt(book: CardBook, added: int, role: str):
@@ -337,7 +334,7 @@ def admin_info():
                       for i in range(max(len(cfg.programme), snap.parties_played + 1))],
         "parties_played": snap.parties_played,
         "cards": cards, "sold": sold,
-        "sales_recorded": h.sales_recorded_anyhow(),
+        "sales_recorded": h.sales_recorded(),
         "pins": {r: ("" if r in changed else p) for r, p in A.auth().pins.items()},
         "devices": {d.device: views.device(d, device_sentence) for d in h.devices()},
         "tls": tls.info() if tls else None,

@@ -1,11 +1,11 @@
-"""Past evenings on /admin (issue 21): the archived evenings with their totals, and each one's report as it was
+"""Past evenings on /admin: the archived evenings with their totals, and each one's report as it was
 written when it was archived (``loto-hall evening new``, hall/app/evening.py): read, never rewritten."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify
 
 from display import auth as A
-from display.api import hall
+from display.current import hall
 from display.errors import ApiError
 from hall.evenings import REPORT_CSV, REPORT_PDF, archive_dir, lotos_in_year, past_evenings, year_of
 from hall.sales import as_eur

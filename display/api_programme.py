@@ -1,12 +1,16 @@
-"""The programme editor and PIN changes on /admin (issue 16): parse → ``Hall`` → answer."""
+"""The programme editor and PIN changes on /admin: parse → ``Hall`` → answer."""
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Blueprint, jsonify
 
 from display import auth as A
-from display.api import body, field, hall
+from display.api import body, field
+from display.current import hall
 from display.errors import ApiError
 from hall import programme as P
+from hall.ports import HallPort
 
 bp = Blueprint("programme", __name__, url_prefix="/api")
 SHOWN_AHEAD = 1      # the editor shows the programme's parties, and at least this many after the last one played
@@ -17,7 +21,7 @@ def _lot_view(lot, limit: float) -> dict:
             "flags": P.legal_flags(lot, limit)}
 
 
-def programme_view(h) -> dict:
+def programme_view(h: HallPort) -> dict:
     """The evening's programme: the parties played (fixed) and the ones to come (editable), with legal flags."""
     state = h.programme_state()
     played = len(state.played)
@@ -25,7 +29,7 @@ def programme_view(h) -> dict:
     configured = len(h.config.programme)
     planned = max(configured, played + SHOWN_AHEAD, (edit.first - 1 + len(edit.parties)) if edit else 0)
     limit = h.config.sales.lot_value_limit_eur
-    parties = []
+    parties: list[dict[str, Any]] = []
     for i in range(planned):
         spec = state.played[i] if i < played else h.partie_spec(i)
         # "played" (kept for the editor: not editable) is every partie started; "status" says which is in play
@@ -72,5 +76,5 @@ def change_pin():
         raise ApiError("pin_taken")
     record = hall().change_pin(target, pin, role=role)
     A.auth().book.remember(target, pin, record.event)   # logins compare it without PBKDF2 (display/pins.py)
-    ended = A.auth().sessions.end_role(target)        # the old PIN's sessions end with it (issue 12)
+    ended = A.auth().sessions.end_role(target)        # the old PIN's sessions end with it
     return jsonify({"role": target, "changed": True, "sessions_ended": ended, "seq": record.seq}), 201

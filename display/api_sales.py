@@ -4,12 +4,14 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from display import auth as A
-from display.api import body, field, hall
+from display.api import body, field
+from display.current import hall
 from display.errors import ApiError
 from display.session_ref import session_ref
 from hall import sales as S
 from hall.errors import Rejected
 from hall.numbers import is_ascii_digits
+from hall.ports import HallPort
 
 bp = Blueprint("sales", __name__, url_prefix="/api/sales")
 RECENT = 30
@@ -26,7 +28,7 @@ def sale_view(sale: S.Sale) -> dict:
             "session": sale.session}
 
 
-def summary_view(h) -> dict:
+def summary_view(h: HallPort) -> dict:
     """``GET /api/sales/summary``: cartons sold and the takings (INTERFACE §8), with the desk's extras."""
     t = h.sales_totals()
     money = {k: S.as_eur(v) for k, v in t["by_payment"].items()}
@@ -39,12 +41,12 @@ def summary_view(h) -> dict:
         "takings_cents": {"total": t["total_cents"], "by_payment": t["by_payment"], "by_seller": t["by_seller"],
                           "by_partie": t["by_partie"], "reserved": t["reserved_cents"]},
         "tiers": tiers_view(h),
-        "recording": h.sales_recorded(), "book": h.card_count()[0],
+        "recording": h.caisse_sells(), "book": h.card_count()[0],
         "recent": [sale_view(s) for s in h.sales()[-RECENT:]][::-1],
     }
 
 
-def tiers_view(h) -> list[dict]:
+def tiers_view(h: HallPort) -> list[dict]:
     """The price tiers the caisse offers now (euros as JSON numbers, cents alongside)."""
     return [{"cards": p.cards, "eur": S.as_eur(p.cents), "cents": p.cents} for p in h.price_tiers()]
 

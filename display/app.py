@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, network, pages, portal, sockets
+from display import api, api_evenings, api_programme, api_sales, network, pages, portal, sockets
 from display import documents as documents_api
 from display import rooms as room_web
 from display import tournament as tournament_web
@@ -20,8 +20,11 @@ from display.i18n import remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
-from display.rooms import OpenRooms
+from display.rooms import GameOnScreen
+from hall.config import Config
 from hall.errors import Rejected
+from hall.minigames.lobby import Lobby
+from hall.minigames.osga.store import TournamentStore
 from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.display")
@@ -37,16 +40,16 @@ def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall: HallPort, config, documents: dict | None = None, tournament=None,
-               async_mode: str = "threading", rooms: OpenRooms | None = None) -> tuple[Flask, SocketIO]:
+def create_app(hall: HallPort, config: Config, documents: dict | None = None, tournament: TournamentStore | None = None,
+               async_mode: str = "threading", *, lobby: Lobby) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``,
-    the tournament's), handed in by the composition root; without them those downloads answer 404. ``tournament``
-    is the OSGA day's store (``hall.minigames.osga.store.TournamentStore``), opened by the composition root too.
-    ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker, given explicitly (Flask-SocketIO would pick
-    eventlet first when installed). ``rooms``: the mini-game rooms and their break (opened from ``games.sqlite``
-    in the data folder when not given); the API draws through the break, as the devices do.
+    the tournament's), handed in by the composition root; without them those downloads answer 404. The stores are
+    the runtime's (``hall/app/runtime.py`` opens every durable file): ``tournament`` is the OSGA day's (``None``:
+    its pages answer 404), ``lobby`` the mini-game rooms replayed from ``games.sqlite`` (the API draws through
+    their break, as the devices do). ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker,
+    given explicitly (Flask-SocketIO would pick eventlet first when installed).
     """
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
@@ -61,8 +64,7 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     app.json.ensure_ascii = False
     Babel(app, locale_selector=select_locale)
     app.after_request(remember_locale)
-    rooms = rooms if rooms is not None else room_web.open_rooms(config)
-    app.extensions["loto_hall"] = rooms.on_screen.guard(hall)      # no draw while a game is on the projector
+    app.extensions["loto_hall"] = GameOnScreen(lobby).guard(hall)      # no draw while a game is on the projector
     app.extensions["loto_documents"] = dict(documents or {})
     app.extensions["loto_tournament"] = tournament
     app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
@@ -79,10 +81,9 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(network.bp)
-    from display import api_evenings, api_programme, api_sales  # issue 16: the sales desk, the programme editor
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
-    app.register_blueprint(api_evenings.bp)           # issue 21: past evenings
+    app.register_blueprint(api_evenings.bp)
     tournament_web.install(app)
 
     @app.get("/api/openapi.json")
@@ -130,5 +131,5 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     server = config.server
     app.extensions["loto_connections"] = sockets.install(
         socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
-    room_web.install(app, socketio, rooms, config)
+    room_web.install(app, socketio, lobby, config)
     return app, socketio

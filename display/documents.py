@@ -11,8 +11,8 @@ import re
 from flask import Blueprint, current_app, request
 
 from display import auth as A
+from display import current
 from display.errors import ApiError
-from hall.ports import HallPort
 from hall.report_csv import write_csv
 from hall.sales import RangeError, expand_ranges
 
@@ -35,7 +35,7 @@ def _download(data: bytes | str, mimetype: str, filename: str):
 def _report():
     """The evening's report, read under the hall's lock (a consistent picture while balls keep coming)."""
     A.require_right("report")
-    hall: HallPort = current_app.extensions["loto_hall"]
+    hall = current.hall()
     return hall, hall.report()
 
 
@@ -60,7 +60,7 @@ def cards_pdf():
     """The book's cartons as planches; ``?series=A`` keeps one series, ``?range=A-1..A-60`` an ID range,
     ``?per_page=`` 2, 3, 4, 6 or 12 a page."""
     A.require_right("cards_pdf")
-    hall: HallPort = current_app.extensions["loto_hall"]
+    hall = current.hall()
     series = request.args.get("series", "").strip().upper()
     if series and not re.fullmatch(r"[A-Z0-9-]{1,32}", series):
         raise ApiError("bad_field", field="series")

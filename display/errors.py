@@ -113,7 +113,7 @@ def error_body(code: str, detail: dict | None = None) -> dict:
     return body
 
 
-# issue 16: the sales desk, the programme editor, PIN changes (INTERFACE §8)
+# the sales desk, the programme editor, PIN changes (INTERFACE §8)
 STATUS.update({
     "already_sold": 409, "unknown_sale": 404, "sale_voided": 409, "sale_has_winner": 409, "already_paid": 409,
     "bad_payment": 422, "bad_amount": 422, "bad_range": 422, "range_too_large": 422, "no_cards": 422,
@@ -137,14 +137,14 @@ MESSAGES.update({
     "pin_taken": _l("Ce code PIN est déjà celui d'un autre rôle : choisissez-en un autre."),
 })
 
-# issue 22: logins take JSON only; a socket must name the hall itself (no DNS rebinding)
+# logins take JSON only; a socket must name the hall itself (no DNS rebinding)
 STATUS.update({"json_required": 415, "foreign_host": 421})
 MESSAGES.update({
     "json_required": _l("Requête refusée : le code PIN s'envoie en JSON (Content-Type: application/json)."),
     "foreign_host": _l("Adresse inconnue de la salle : ouvrez la page par l'adresse du code QR."),
 })
 
-# issue 21: the law's limit on stakes, the price tiers, the caisse's sales kept from the desk, the tie rule
+# the law's limit on stakes, the price tiers, the caisse's sales kept from the desk, the tie rule
 STATUS.update({
     "stake_too_high": 422, "bad_prices": 422, "sold_by_caisse": 409, "held_by_sale": 409,
     "tie_direction_fixed": 422,
@@ -160,7 +160,7 @@ MESSAGES.update({
     "tie_direction_fixed": _l("La règle des égalités est celle de la soirée ([rules] ties), annoncée avant la "
                               "première partie : elle ne change pas pour un lot."),
 })
-# issue 22: a label is printed on the vouchers, where a control byte would be a printer command
+# a label is printed on the vouchers, where a control byte would be a printer command
 STATUS["label_control_character"] = 422
 MESSAGES["label_control_character"] = _l("Libellé refusé (%(where)s) : il contient un caractère de contrôle, que "
                                          "l'imprimante des bons prendrait pour une commande.")

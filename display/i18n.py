@@ -235,7 +235,7 @@ def refusal_sentence(code: str, number: object, fallback: str) -> str:
         return str(message) % {"number": "" if number is None else number}
     except (KeyError, ValueError, TypeError):
         return fallback
-# issue 16: the sales desk (/caisse) and the takings on /admin
+# the sales desk (/caisse) and the takings on /admin
 JS_STRINGS.update({
     "suggested": _l("tarif pour %(n)s cartons : %(eur)s €"),
     "sell_button": _l("Encaisser %(n)s carton(s) — %(eur)s €"),
@@ -282,7 +282,7 @@ JS_STRINGS.update({
     "kind": _l("Type de lot"),
     "cards_count_unrecorded": _l("%(n)s cartons ; ventes non enregistrées : tous jouent (la première vente à la caisse change cela)"),
 })
-# issue 21: the lots' values at the console, the price tiers, past evenings
+# the lots' values at the console, the price tiers, past evenings
 JS_STRINGS.update({
     "lot_worth": _l("%(eur)s €"),
     "running": _l("en cours"),

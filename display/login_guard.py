@@ -1,4 +1,4 @@
-"""PIN guessing held back without letting a stranger turn the hold against the staff (issue 22).
+"""PIN guessing held back without letting a stranger turn the hold against the staff.
 
 Who is who: a *known console* is a browser that carries the signed device cookie (``display/devices.py``) set
 by a successful login there; it knows the roles it opened with their PIN of the time. Everyone else is a

@@ -1,5 +1,5 @@
 """The admin's view of the hall's Wi-Fi: the name's and password's risky characters, the sockets connected now,
-and the table tent (PDF, made by ``drivers/table_tent.py`` and handed in by the composition root)."""
+and the table tent (PDF, made by ``hall/paper/table_tent.py`` and handed in by the composition root)."""
 from __future__ import annotations
 
 import io
@@ -8,10 +8,11 @@ from flask import Blueprint, Response, current_app, jsonify
 from flask_babel import get_locale
 
 from display import auth as A
+from display import current
 from display.documents import _download, _maker
 from display.errors import ApiError
 from display.qrcode_svg import qr_svg
-from hall.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
+from hall.net.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
 
 bp = Blueprint("network", __name__, url_prefix="/api")
 
@@ -29,7 +30,7 @@ def wifi_warnings(config) -> list[str]:
 def network_state():
     """``{"ssid", "url", "warnings", "connections"}`` for ``/admin`` (admin only: it reads the password's risks)."""
     A.require_right("network")
-    config = current_app.extensions["loto_hall"].config
+    config = current.config()
     connections = current_app.extensions.get("loto_connections")
     return jsonify({"ssid": config.network.ssid, "url": config.hall_url, "warnings": wifi_warnings(config),
                     "connections": connections.count if connections else 0})
@@ -39,13 +40,13 @@ def network_state():
 def table_tent_pdf():
     """The Wi-Fi and page QR codes on an A4 sheet to fold and stand on the tables; 404 without ``[network] ssid``."""
     A.require_right("network")
-    hall = current_app.extensions["loto_hall"]
-    net = hall.config.network
+    config = current.config()
+    net = config.network
     if not net.ssid:
         raise ApiError("not_found")
     out = io.BytesIO()
-    _maker("table_tent_pdf")(out, hall_name=hall.config.hall.name, ssid=net.ssid, password=net.password,
-                             wifi_qr=wifi_qr_payload(net.ssid, net.password), url=hall.config.hall_url)
+    _maker("table_tent_pdf")(out, hall_name=config.hall.name, ssid=net.ssid, password=net.password,
+                             wifi_qr=wifi_qr_payload(net.ssid, net.password), url=config.hall_url)
     return _download(out.getvalue(), "application/pdf", "chevalet-wifi.pdf")
 
 
@@ -58,7 +59,7 @@ def _qr(text: str) -> Response:
 def wifi_qr() -> Response:
     """The hall's Wi-Fi as the standard ``WIFI:`` QR code phones join by scanning; 404 without ``[network] ssid``.
     Public, as the projector shows it to the whole hall."""
-    net = current_app.extensions["loto_hall"].config.network
+    net = current.config().network
     if not net.ssid:
         raise ApiError("not_found")
     return _qr(wifi_qr_payload(net.ssid, net.password))
@@ -67,7 +68,7 @@ def wifi_qr() -> Response:
 @bp.get("/wifi/page-qr.svg")
 def page_qr() -> Response:
     """The QR code of the page phones open once on the hall's Wi-Fi (``[network] url``)."""
-    config = current_app.extensions["loto_hall"].config
+    config = current.config()
     if not config.network.ssid:
         raise ApiError("not_found")
     return _qr(config.hall_url)

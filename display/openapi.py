@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from display.errors import STATUS
+from hall.lots import LOT_KINDS
 
 _ERR = {"$ref": "#/components/responses/Error"}
 
@@ -44,8 +45,8 @@ def _obj(**props) -> dict:
 
 INT, STR, BOOL = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
 NULLABLE_OBJ = {"type": ["object", "null"]}
-LOT = _obj(kind={"enum": ["quine", "double_quine", "carton_plein"]}, label=STR, status=STR)
-LOT_IN = _obj(kind={"enum": ["quine", "double_quine", "carton_plein"]}, label=STR,
+LOT = _obj(kind={"enum": list(LOT_KINDS)}, label=STR, status=STR)
+LOT_IN = _obj(kind={"enum": list(LOT_KINDS)}, label=STR,
               value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000}, sponsor=STR)
 STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "lots": {"type": "array", "items": LOT},
                                                                 "current_lot": {"type": ["integer", "null"]}}},
@@ -55,7 +56,7 @@ STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "
 
 SALE = _obj(cards={"type": "array", "items": STR}, range=STR, amount_eur={"type": ["number", "string"]},
              payment={"enum": ["especes", "carte", "cheque"]}, buyer=STR, seller=STR, paid=BOOL, partie=INT)
-# issue 16 (INTERFACE §8): the sales desk, the programme editor, PIN changes
+# the sales desk (INTERFACE §8), the programme editor, PIN changes
 SALES_PATHS = {
     "/api/sales": {"post": _op("Vendre (ou réserver) des cartons : IDs ou plage DÉBUT..FIN", "desk", SALE,
                                _obj(sale_id=INT, cards={"type": "array"}, amount_eur={"type": "number"}), "201",
@@ -81,7 +82,7 @@ SALES_PATHS = {
                                    _obj(parties={"type": "array"}), ok_status="201", errors=("bad_programme",))},
     "/api/pins": {"post": _op("Changer le PIN d'un rôle (gardé en empreinte salée)", "admin",
                               _obj(role=STR, pin=STR), ok_status="201", errors=("bad_new_pin", "pin_taken"))},
-    # issue 21: the price tiers edited on /admin, past evenings
+    # the price tiers edited on /admin, past evenings
     "/api/sales/prices": {
         "get": _op("Les tarifs que la caisse propose (public : ils sont aussi au projecteur)", None,
                    ok=_obj(tiers={"type": "array", "items": _obj(cards=INT, eur={"type": "number"}, cents=INT)},

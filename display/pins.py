@@ -1,8 +1,8 @@
 """Which role a PIN opens: the config's PINs (or generated ones) and the PINs changed on /admin.
 
 A PIN changed on /admin is journalled as a PBKDF2 hash (``hall/programme.py``), which costs ~0.1 s of processor
-on a Pi per comparison. Checking every login that way let one client looping logins hold the event loop (issue
-22: ``GET /api/state`` went from 2 ms to 176–648 ms). So each PIN is compared through a fast keyed check — an
+on a Pi per comparison. Checking every login that way let one client looping logins hold the event loop
+(measured: ``GET /api/state`` went from 2 ms to 176–648 ms). So each PIN is compared through a fast keyed check — an
 HMAC of the web secret, like the sessions' PIN fingerprints — made when the PIN is set (config, or the /admin
 change that this process journals) and kept in ``pin_checks.json`` (mode 0600) with the hash it stands for.
 PBKDF2 only runs for a role whose check is missing (the file lost): in gevent's pool of real threads

@@ -1,6 +1,6 @@
 """The captive portal: what a phone's Wi-Fi check gets, so that it opens the hall's page by itself.
 
-The operating systems' checks (``hall/captive.py``) and every request for a name that is not the hall's own
+The operating systems' checks (``hall/net/captive.py``) and every request for a name that is not the hall's own
 (the hotspot's DNS sends every name here) get a small page, HTTP 200: never the 204 or « Success » that would
 mean "internet", so the phone shows it in its portal window, which links to the hall's pages by address.
 The hall's own names and addresses keep the hall's pages unchanged.
@@ -8,20 +8,34 @@ The hall's own names and addresses keep the hall's pages unchanged.
 from __future__ import annotations
 
 import socket
+from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import get_locale
 
-from hall.captive import PROBE_PATHS, is_own_host, own_hosts
+from display import current
+from hall.config import Config
+from hall.net.captive import PROBE_PATHS, is_own_host
 
 bp = Blueprint("portal", __name__)
 PLAYER_PAGES = ("/j", "/")      # the players' page when the mini-game rooms exist, else the hall's board
 
 
+def own_hosts(config: Config, machine_hostname: str = "") -> frozenset[str]:
+    """The names the hall answers as itself (lowercase, no port): localhost, the mDNS name, the configured ones."""
+    names = {"localhost", config.network.hostname, f"{config.network.hostname}.local"}
+    if machine_hostname:
+        names |= {machine_hostname, f"{machine_hostname}.local"}
+    if config.server.host not in ("", "0.0.0.0", "::"):
+        names.add(config.server.host)
+    if config.network.url:
+        names.add(urlsplit(config.network.url).hostname or "")
+    return frozenset(n.lower() for n in names if n)
+
+
 def portal_page():
     """The portal page (HTTP 200, no caching: each check must reach us again)."""
-    hall = current_app.extensions["loto_hall"]
-    config = hall.config
+    config = current.config()
     base = config.hall_url.rstrip("/")
     rules = {r.rule for r in current_app.url_map.iter_rules()}
     players = next(p for p in PLAYER_PAGES if p in rules or p == "/")
@@ -34,7 +48,7 @@ def portal_page():
 def for_the_hall() -> bool:
     """Whether the request (a page, or a socket's handshake) names the hall itself in its ``Host``: a name the
     hotspot's DNS sent here, or a page of another site whose name was rebound to the Pi's address, does not."""
-    config = current_app.extensions["loto_hall"].config
+    config = current.config()
     own = current_app.extensions.get("loto_own_hosts")
     if own is None:
         own = current_app.extensions["loto_own_hosts"] = own_hosts(config, socket.gethostname())

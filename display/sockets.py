@@ -34,6 +34,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from display import views
 from display.auth import auth, socket_session
 from display.crowd import SocketCaps
+from display.current import socket_sid
 from display.errors import ApiError, message_of
 from display.i18n import LANGUAGES, device_sentence, refusal_sentence
 from display.live import PUBLIC, SPEAKER, STAFF, staff_state
@@ -220,11 +221,11 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         except ApiError as exc:
             raise refuse(exc.code) from None
         if role is None:
-            refused = caps.admit(request.sid, request.remote_addr or "?")
+            refused = caps.admit(socket_sid(), request.remote_addr or "?")
             if refused:
                 raise refuse(refused)
-        else:
-            staff_sockets.add(session_id, request.sid)
+        elif session_id is not None:                       # as remove() does: no session, nothing to end
+            staff_sockets.add(session_id, socket_sid())
         session["socket_role"] = role
         session["socket_session"] = session_id
         joined = connections.change(+1)
@@ -236,7 +237,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         if may(role, "speaker_state"):
             lang = str(get_locale() or "fr")[:2]
             join_room(_speaker_room(lang if lang in LANGUAGES else "fr"))
-        socketio.emit("state", staff_state(hall, role, device_sentence), to=request.sid)
+        socketio.emit("state", staff_state(hall, role, device_sentence), to=socket_sid())
 
     on_disconnect: list[Callable[[str], None]] = []      # others' clean-ups (the rooms): one handler calls them all
     if app is not None:
@@ -245,11 +246,11 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
     @socketio.on("disconnect")
     def disconnect(reason=None):
         connections.change(-1)
-        caps.release(request.sid)
-        staff_sockets.remove(session.get("socket_session"), request.sid)
+        caps.release(socket_sid())
+        staff_sockets.remove(session.get("socket_session"), socket_sid())
         for clean_up in on_disconnect:
             try:
-                clean_up(request.sid)
+                clean_up(socket_sid())
             except Exception:     # one failing clean-up must not keep the others from running
                 log.exception("disconnect clean-up failed")
 
@@ -257,8 +258,8 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
     def resync(data=None):
         role = session.get("socket_role")
         if role is not None and auth().sessions.role(session.get("socket_session")) != role:
-            socketio.server.disconnect(request.sid, namespace="/")     # its session ended meanwhile
+            socketio.server.disconnect(socket_sid(), namespace="/")     # its session ended meanwhile
             return
-        socketio.emit("state", staff_state(hall, role, device_sentence), to=request.sid)
+        socketio.emit("state", staff_state(hall, role, device_sentence), to=socket_sid())
 
     return connections

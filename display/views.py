@@ -11,12 +11,17 @@ from hall.events import (
     ClaimChecked,
     DrawResumed,
     DrawUndone,
+    EventHandlers,
     LotAwarded,
     PartieCleared,
     PartieStarted,
     Record,
     VoucherIssued,
+    VoucherPrinted,
+    VoucherRedeemed,
+    VoucherReprintRequested,
 )
+from hall.net.wifi import wifi_qr_payload
 from hall.snapshots import (
     AwardResult,
     CardState,
@@ -29,7 +34,6 @@ from hall.snapshots import (
     Redemption,
     SpeakerSnapshot,
 )
-from hall.wifi import wifi_qr_payload
 
 PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
 Translate = Callable[[DeviceStatus], str]
@@ -195,24 +199,35 @@ def drawn(record: Record) -> dict:
 
 
 # ---- socket events: one per journal record, per room (INTERFACE §5) -------------------------------------
-def _draw(e: BallDrawn, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+SHAPES = EventHandlers[tuple[str, dict]]()       # event type → its (name, payload) for a room, given the snapshot
+TICKS = EventHandlers[dict]()                     # records §5 does not name: what the staff rooms' tick adds
+
+
+@SHAPES.on(BallDrawn)
+def _draw(e: BallDrawn, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    p = snap.partie
     assert p is not None   # a ball is drawn in a partie
     return "draw", {"number": e.number, "index": e.index, "partie": p.number, "seq": seq}
 
 
-def _undo(e: DrawUndone, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+@SHAPES.on(DrawUndone)
+def _undo(e: DrawUndone, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "undo", {"number": e.number, "index": e.index, "seq": seq}
 
 
-def _claim(e: ClaimAnnounced, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+@SHAPES.on(ClaimAnnounced)
+def _claim(e: ClaimAnnounced, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "claim", {"status": "checking", "seq": seq}
 
 
-def _resume(e: DrawResumed, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+@SHAPES.on(DrawResumed)
+def _resume(e: DrawResumed, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "resume", {"status": "playing", "seq": seq}
 
 
-def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+@SHAPES.on(ClaimChecked)
+def _verdict(e: ClaimChecked, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    p = snap.partie
     payload: dict[str, object]
     payload = {"card_id": e.card_id, "verdict": e.verdict, "lot": lot_ref(p.lot(e.lot_index) if p else None),
                "seq": seq}
@@ -224,10 +239,17 @@ def _verdict(e: ClaimChecked, seq: int, p: PartieState | None, room: str) -> tup
         payload.update({"rows": list(e.rows), "complete_rows": list(e.complete_rows),
                         "missing": list(e.missing), "last": e.last, "reason": e.reason})
     payload["status"] = p.status if p is not None else "waiting"
+    if room == PUBLIC and e.verdict == "valid":
+        # the winner's carton, drawn large on the projector with its winning rows framed
+        won = next((w for w in snap.winners if w.card_id == e.card_id), None)
+        payload["card"] = _public_card(won) if won is not None else None
+        payload["rows"] = list(e.rows)
     return "verdict", payload
 
 
-def _award(e: LotAwarded, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
+@SHAPES.on(LotAwarded)
+def _award(e: LotAwarded, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    p = snap.partie
     assert p is not None   # a lot is awarded in a partie
     return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
                      "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
@@ -235,37 +257,41 @@ def _award(e: LotAwarded, seq: int, p: PartieState | None, room: str) -> tuple[s
                      "last": e.last, "current_lot": p.current, "seq": seq}
 
 
-def _partie(e: PartieStarted | PartieCleared, seq: int, p: PartieState | None, room: str) -> tuple[str, dict]:
-    assert p is not None   # the partie just started or cleared
-    return "partie", {"number": e.number, "status": "started" if isinstance(e, PartieStarted) else "cleared",
-                      "lots": lots(p), "seq": seq}
+def _partie(e: PartieStarted | PartieCleared, status: str, seq: int, snap: HallSnapshot) -> tuple[str, dict]:
+    assert snap.partie is not None   # the partie just started or cleared
+    return "partie", {"number": e.number, "status": status, "lots": lots(snap.partie), "seq": seq}
 
 
-EVENTS: dict[str, Callable[[Any, int, PartieState | None, str], tuple[str, dict]]] = {
-    BallDrawn.type: _draw, DrawUndone.type: _undo, ClaimAnnounced.type: _claim, DrawResumed.type: _resume,
-    ClaimChecked.type: _verdict, LotAwarded.type: _award, PartieStarted.type: _partie, PartieCleared.type: _partie,
-}
+@SHAPES.on(PartieStarted)
+def _started(e: PartieStarted, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return _partie(e, "started", seq, snap)
+
+
+@SHAPES.on(PartieCleared)
+def _cleared(e: PartieCleared, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return _partie(e, "cleared", seq, snap)
+
+
+@TICKS.on(VoucherIssued)
+def _voucher_tick(e: VoucherIssued) -> dict:
+    return {"code": e.code, "card_id": e.card_id, "label": e.lot_label, "consolation": e.consolation}
+
+
+@TICKS.on(VoucherPrinted, VoucherReprintRequested, VoucherRedeemed)
+def _code_tick(e: VoucherPrinted | VoucherReprintRequested | VoucherRedeemed) -> dict:
+    return {"code": e.code}
 
 
 def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     """The (event name, payload) that ``room`` gets for ``record`` (``snap`` taken right after it) — always one.
 
     Records that §5 does not name (sales, vouchers) travel as ``tick`` so the ``seq`` count never jumps."""
-    e, seq = record.event, record.seq
-    shape = EVENTS.get(record.type)
-    if shape is not None:
-        name, payload = shape(e, seq, snap.partie, room)
-        if room == PUBLIC and isinstance(e, ClaimChecked) and e.verdict == "valid":
-            # the winner's carton, drawn large on the projector with its winning rows framed
-            won = next((w for w in snap.winners if w.card_id == e.card_id), None)
-            payload["card"] = _public_card(won) if won is not None else None
-            payload["rows"] = list(e.rows)
-        return name, payload
-    tick: dict[str, Any] = {"type": record.type, "seq": seq}
-    if room != PUBLIC and isinstance(e, VoucherIssued):
-        tick.update({"code": e.code, "card_id": e.card_id, "label": e.lot_label, "consolation": e.consolation})
-    elif room != PUBLIC and hasattr(e, "code"):
-        tick["code"] = e.code
+    shaped = SHAPES.dispatch(record.type, record.event, record.seq, snap, room)
+    if shaped is not None:
+        return shaped
+    tick: dict[str, Any] = {"type": record.type, "seq": record.seq}
+    if room != PUBLIC:
+        tick.update(TICKS.dispatch(record.type, record.event) or {})
     return "tick", tick
 
 

@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall.errors import ConfigError
+from hall.events import VoucherIssued, VoucherReprintRequested
 from hall.ports import HallPort, utc_now
 
 log = logging.getLogger("loto-hall.printer")
@@ -43,6 +44,7 @@ class PrinterAway(RuntimeError):
         return str(self)
 
 
+WAKING = frozenset({VoucherIssued.type, VoucherReprintRequested.type})   # records that leave a voucher to print
 PAPER_LOW = "Papier presque épuisé : préparez un rouleau neuf"     # the one warning: printing goes on
 
 
@@ -227,7 +229,7 @@ class PrintQueue:
 
     def _on_record(self, record) -> None:
         """Called under the hall's lock: wake the worker, nothing more."""
-        if record.type in ("voucher:issued", "voucher:reprint_requested"):
+        if record.type in WAKING:
             self._wake.set()
 
     def _on_notice(self, name: str, payload: dict) -> None:

@@ -11,14 +11,14 @@ import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from hall.cards import display_card_id
+from hall.card_ids import display_card_id
 from hall.config import Config
 from hall.lots import KIND_LABELS
 from hall.snapshots import PrintJob
 
 
 def _import_escpos():
-    """Import python-escpos without the ``logging.basicConfig()`` its 3.1 release runs at import (issue #559)."""
+    """Import python-escpos without the ``logging.basicConfig()`` its 3.1 release runs at import (python-escpos issue #559)."""
     root = logging.getLogger()
     before = list(root.handlers)
     import escpos.printer as printer_module

@@ -15,16 +15,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import IO
 
-from hall.cards import (
-    CARD_ID,
-    Card,
-    check_card_id,
-    check_columns,
-    make_card_id,
-    normalize_card_id,
-    one_character_variants,
-    split_card_id,
-)
+from hall.card_ids import CARD_ID, check_card_id, make_card_id, normalize_card_id, one_character_variants, split_card_id
+from hall.cards import Card, check_columns
 from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
 from hall.numbers import is_card_id
 from hall.spreadsheet import safe_cell

@@ -1,4 +1,4 @@
-"""Cartons: the 3 × 9 card and its rules (RULES L1–L4), its one-line notation, the planche generator, card IDs.
+"""Cartons: the 3 × 9 card and its rules (RULES L1–L4), its one-line notation, the column conventions.
 
 Notation: the three rows top to bottom, numbers separated by spaces, rows by ``/``:
 ``"4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"``.
@@ -7,28 +7,16 @@ Column conventions (config ``[cards] columns``): ``"1-9"`` (default) puts 1–9 
 column 1 … 80–90 in column 8; ``"1-10"`` puts 1–10 in column 0, 11–20 in column 1 … 81–90 in column 8.
 "Mode carton" (default) allows 0–3 numbers per column; ``every_column=True`` ("série de 6") asks 1–3.
 
-Generated card IDs look like ``A-00412B``: ``{SERIES}-{NNNNN}{C}``.
-SERIES is 1–3 upper-case letters. NNNNN is the carton number, zero-padded to 5 digits; a number
-above 99 999 simply takes more digits (and then never starts with 0). C is a check character:
-Luhn mod N with N = 34 over the characters of SERIES + NNNNN (hyphen left out), in the alphabet
-``0-9`` and ``A-Z`` without ``I`` and ``O`` (A = 10 … Z = 33), which are never used, in series or
-check, so that a controller's typed ``O`` or ``I`` can only mean ``0`` or ``1`` (``normalize_card_id``
-reads them so). A decimal check digit cannot protect a letter: 24 letters share 10 check values
-(pigeonhole), so some mistyped letters would pass. With N = 34 the Luhn "doubling" is a permutation
-of the 34 values, so EVERY single mistyped character is caught; an adjacent swap is caught too,
-except the one pair 0↔Z (it can only occur between the last digit and C).
-Any other ID of 1–32 characters ``A–Z a–z 0–9 -`` is accepted from a CSV without a check.
+Card IDs are ``hall/card_ids.py``'s; the planche generator is ``hall/planches.py``.
 """
 from __future__ import annotations
 
-import random
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from hall.errors import InvalidCard, InvalidNumber
-from hall.numbers import is_ascii_digits, is_card_id
+from hall.numbers import is_ascii_digits
 
 COLUMN_CONVENTIONS = ("1-9", "1-10")
 
@@ -48,6 +36,12 @@ def _column_table(columns: str) -> tuple[int, ...]:
         return _COLUMN_OF[columns]
     except (KeyError, TypeError):
         raise ValueError(f"unknown column convention {columns!r}, expected one of {COLUMN_CONVENTIONS}") from None
+
+
+def column_spans(columns: str) -> tuple[tuple[int, ...], ...]:
+    """The numbers of each of the 9 columns under the convention, ascending; raise ValueError for an unknown one."""
+    _column_table(columns)
+    return _COLUMN_NUMBERS[columns]
 
 
 def check_columns(columns: str) -> str:
@@ -258,214 +252,3 @@ class Card:
 
     def __str__(self) -> str:
         return self.notation()
-
-
-# ---------------------------------------------------------------- planche generator
-
-def _shuffle(items: list[Any], rnd: Callable[[], float]) -> None:
-    """Shuffle in place with ``rnd = rng.random``: Fisher–Yates, several times faster than
-    ``Random.shuffle`` (one C call per element instead of a Python ``_randbelow``)."""
-    for i in range(len(items) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
-        items[i], items[j] = items[j], items[i]
-
-
-def _column_extras(rnd: Callable[[], float], sizes: Sequence[int]) -> list[list[int]]:
-    """Return, per column, the cartons (0–5) that get one more number of it than the one every carton
-    gets: 6 extras per carton, at most 2 per carton and column, len(result[j]) = sizes[j] - 6."""
-    # The 36 extras are cut from a shuffled urn of carton labels, reshuffled when a carton would get
-    # 3 extras in one column (about 45 % of tries; a try costs a few microseconds).
-    urn = [c for c in range(6) for _ in range(6)]
-    while True:
-        _shuffle(urn, rnd)
-        extras = []
-        i = 0
-        for size in sizes:
-            chunk = urn[i:i + size - 6]
-            i += size - 6
-            if max(map(chunk.count, chunk), default=0) > 2:
-                break
-            extras.append(chunk)
-        else:
-            return extras
-
-
-_ROWS_WITHOUT = ((1, 2), (0, 2), (0, 1))
-
-
-def _card_rows(rnd: Callable[[], float],
-               dealt: list[list[int]]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """Return the 3 rows of one carton: column j holds the 1–3 ascending numbers dealt[j] on randomly
-    chosen rows, 5 per row; filling top rows first keeps each column ascending downward (L4)."""
-    # A 3-number column fills every row; a 2-number column misses one row; a 1-number column sits on one.
-    # Row r needs 5 = threes + (twos - twos missing r) + singles on r, hence singles[r] below.
-    counts = [len(ns) for ns in dealt]
-    twos = counts.count(2)
-    base = 5 - counts.count(3) - twos
-    while True:
-        missing = [int(rnd() * 3) for _ in range(twos)]
-        singles = [base + missing.count(r) for r in range(3)]
-        if min(singles) >= 0:
-            break
-    single_rows = [0] * singles[0] + [1] * singles[1] + [2] * singles[2]
-    _shuffle(single_rows, rnd)
-    rows: tuple[list[int], list[int], list[int]] = ([], [], [])
-    next_missing = iter(missing).__next__
-    next_single = iter(single_rows).__next__
-    for j in range(9):  # columns in order, so every row comes out ascending
-        ns = dealt[j]
-        k = counts[j]
-        if k == 3:
-            rows[0].append(ns[0])
-            rows[1].append(ns[1])
-            rows[2].append(ns[2])
-        elif k == 2:
-            top, bottom = _ROWS_WITHOUT[next_missing()]
-            rows[top].append(ns[0])
-            rows[bottom].append(ns[1])
-        else:
-            rows[next_single()].append(ns[0])
-    return (tuple(rows[0]), tuple(rows[1]), tuple(rows[2]))
-
-
-def generate_planche(rng: random.Random, columns: str = "1-9") -> tuple[Card, ...]:
-    """Return 6 cartons covering 1–90 exactly once, each with 1–3 numbers in every column."""
-    _column_table(columns)
-    spans = _COLUMN_NUMBERS[columns]
-    rnd = rng.random
-    # dealt[c][j]: the numbers of column j that carton c gets, ascending
-    dealt: list[list[list[int]]] = [[[] for _ in range(9)] for _ in range(6)]
-    for j, (span, extra) in enumerate(zip(spans, _column_extras(rnd, [len(span) for span in spans]))):
-        labels = [0, 1, 2, 3, 4, 5, *extra]
-        _shuffle(labels, rnd)
-        for n, c in zip(span, labels):
-            dealt[c][j].append(n)
-    return tuple(Card(_card_rows(rnd, dealt[c])) for c in range(6))
-
-
-def generate_cards(count: int, seed: int | str, series: str = "A", columns: str = "1-9",
-                   start: int = 1) -> list[tuple[str, Card]]:
-    """Return ``count`` (id, carton) pairs from planches of 6, the same for the same seed; ids series-start…"""
-    if type(count) is not int or count < 0:
-        raise ValueError(f"count must be a whole number ≥ 0, not {count!r}")
-    make_card_id(series, start)  # validates series and start before any work
-    _column_table(columns)
-    rng = random.Random(seed)
-    cards: list[Card] = []
-    while len(cards) < count:
-        cards.extend(generate_planche(rng, columns))
-    return [(make_card_id(series, start + i), card) for i, card in enumerate(cards[:count])]
-
-
-# ---------------------------------------------------------------- card IDs
-
-_ALPHABET = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"   # no I, no O: they read as 1 and 0
-_N = len(_ALPHABET)
-_VALUE = {ch: v for v, ch in enumerate(_ALPHABET)}
-_SERIES = re.compile(r"[A-HJ-NP-Z]{1,3}")
-_GENERATED = re.compile(r"([A-HJ-NP-Z]{1,3})-(\d{5}|[1-9]\d{5,})([0-9A-HJ-NP-Z])")
-_TYPED = re.compile(r"([A-HJ-NP-Z]{1,3})-([0-9OI]{5,}[0-9A-Z])")
-CARD_ID = re.compile(r"[A-Za-z0-9-]{1,32}")
-
-
-def _luhn_sum(payload: str, double_last: bool) -> int:
-    total = 0
-    double = double_last
-    for ch in reversed(payload):
-        v = _VALUE[ch]
-        if double:
-            v *= 2
-            v = v // _N + v % _N
-        total += v
-        double = not double
-    return total
-
-
-def _check_character(payload: str) -> str:
-    return _ALPHABET[-_luhn_sum(payload, True) % _N]
-
-
-def make_card_id(series: str, number: int) -> str:
-    """Return the generated ID ``SERIES-NNNNNC`` of carton ``number`` (e.g. ``A-00412`` + check character)."""
-    if not isinstance(series, str) or not _SERIES.fullmatch(series):
-        raise ValueError(f"a series is 1 to 3 upper-case letters other than I and O, not {series!r}")
-    if type(number) is not int or number < 0:
-        raise ValueError(f"a carton number is a whole number ≥ 0, not {number!r}")
-    digits = f"{number:05d}"
-    if len(series) + len(digits) + 2 > 32:
-        raise ValueError(f"carton number {number} too large for a 32-character ID")
-    return f"{series}-{digits}{_check_character(series + digits)}"
-
-
-def split_card_id(card_id: str) -> tuple[str, int] | None:
-    """Return (series, number) of a generated-form ID (check character not verified), else None."""
-    m = _GENERATED.fullmatch(card_id) if isinstance(card_id, str) else None
-    return (m.group(1), int(m.group(2))) if m else None
-
-
-def check_card_id(card_id: str) -> bool | None:
-    """Return None when the text is not of the generated form, else whether its check character is right."""
-    m = _GENERATED.fullmatch(card_id) if isinstance(card_id, str) else None
-    if m is None:
-        return None
-    series, digits, check = m.groups()
-    return _luhn_sum(series + digits + check, False) % _N == 0
-
-
-_LENIENT = re.compile(r"([A-HJ-NP-Z]{1,3})([0-9OI]{5,}[0-9A-Z])")
-_TYPING_NOISE = str.maketrans("", "", " \t\u00a0\u202f\u00b7._/")   # spaces, the shown form's gap, dots
-
-
-def normalize_card_id(text: str) -> str:
-    """Return the ID as stored, from the way people type it: spaces and dots dropped; a generated-form ID typed
-    in lower case, without its dash, or with ``O``/``I`` for ``0``/``1`` is put right. Other IDs are only
-    trimmed of spaces."""
-    compact = "".join(text.split())
-    upper = compact.translate(_TYPING_NOISE).upper()
-    m = _LENIENT.fullmatch(upper.replace("-", "", 1) if upper.count("-") == 1 else upper)
-    if m is None:
-        return compact
-    series, rest = m.groups()
-    fixed = f"{series}-{rest[:-1].replace('O', '0').replace('I', '1')}{rest[-1].replace('O', '0').replace('I', '1')}"
-    return fixed if _GENERATED.fullmatch(fixed) else compact
-
-
-MAX_CLAIM_TEXT = 64      # characters of a typed or scanned claim read at all (an ID has 32 at most)
-
-
-def claimable_card_id(text: object) -> bool:
-    """Whether a claim's text, typed or scanned, can name a carton (INTERFACE §4): at most 64 characters that
-    read, leniently (``normalize_card_id``), as a card ID. The one gate of every claim, whatever its source:
-    ``=HYPERLINK(…)`` or ``-1-1`` is refused before the journal sees it."""
-    return isinstance(text, str) and len(text) <= MAX_CLAIM_TEXT and is_card_id(normalize_card_id(text))
-
-
-def display_card_id(card_id: str) -> str:
-    """The ID as printed and shown: a generated ID with its check character set apart (``A-00412 K``, a no-break
-    space), so it is never read as part of the number; other IDs unchanged. Typed back, it is the same ID."""
-    m = _GENERATED.fullmatch(card_id) if isinstance(card_id, str) else None
-    return f"{m.group(1)}-{m.group(2)}\u00a0{m.group(3)}" if m else card_id
-
-
-_ID_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-"
-
-
-def one_character_variants(card_id: str) -> set[str]:
-    """Every text one keystroke from ``card_id``: one character changed, left out, added, or two neighbours swapped.
-
-    About 130 × length texts whatever the size of the card book, so looking them up stays fast on 100 000 cartons.
-    """
-    out: set[str] = set()
-    n = len(card_id)
-    for i in range(n + 1):
-        head, tail = card_id[:i], card_id[i:]
-        for ch in _ID_CHARS:
-            out.add(head + ch + tail)                      # a character left out by the typist
-            if i < n:
-                out.add(head + ch + tail[1:])              # a character mistyped
-        if i < n:
-            out.add(head + tail[1:])                       # a character typed twice or by mistake
-        if i < n - 1:
-            out.add(head + tail[1] + tail[0] + tail[2:])   # two neighbours swapped
-    out.discard(card_id)
-    return out

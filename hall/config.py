@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hall import network_values as NV
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
 from hall.lots import DEFAULT_LOTS, LOT_KINDS
+from hall.net import values as NV
 from hall.numbers import MAX_EUR, parse_amount, parse_int
 from hall.programme import PIN_DIGITS, is_pin
 
@@ -84,7 +84,7 @@ class PartieSpec:
 
 
 def _pin_problem(value: str) -> str | None:
-    """Empty (a PIN generated once, shown on /admin) or 6 to 12 digits: a shorter PIN is guessed (issue 22)."""
+    """Empty (a PIN generated once, shown on /admin) or 6 to 12 digits: a shorter PIN is guessed."""
     if value.strip() == "" or is_pin(value.strip()):
         return None
     low, high = PIN_DIGITS
@@ -167,7 +167,7 @@ class SalesSection:
 class GamesSection:
     bot_delay_s: float = 1.5      # pause before a bot's move, so that the hall can follow it (0 in tests)
     takeover_s: float = 30.0      # a phone silent this long on its turn is played by a bot until it returns
-    enabled: list = field(default_factory=lambda: ["lobo77", "linotte", "euchre", "points-rouges"])   # the mini-games the speaker may open (the admin can switch one off)
+    enabled: list | None = None   # the mini-games the speaker may open (None: every game the hall has; the admin can switch one off)
     max_rooms: int = 12           # rooms open at once
     max_audience: int = 200       # screens and phones following one room
     seats_per_address: int = 2    # seats one address (one phone) may take at one table: no squatting a table

@@ -43,7 +43,7 @@ class ConfigError(HallError, ValueError):
 
 
 class JournalError(HallError):
-    """The journal cannot be opened or is from an unknown schema version."""
+    """A durable file (the journal, the rooms', the tournament's) cannot be opened or is of another schema version."""
 
 
 class Rejected(HallError):

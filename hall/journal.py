@@ -1,7 +1,7 @@
 """The durable journal: every event appended to SQLite and fsync'd before anyone sees it.
 
-The only module that imports ``sqlite3``. WAL mode with ``synchronous=FULL``: a committed
-append survives a power cut. The schema version is SQLite's ``user_version``.
+Opened by ``hall/durable.py``, the one opener of the hall's durable files: WAL mode with ``synchronous=FULL``
+(a committed append survives a power cut), the schema version in SQLite's ``user_version``.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from hall.durable import open_durable
 from hall.errors import JournalError
 from hall.events import Record, from_payload, to_payload
 
@@ -41,18 +42,11 @@ class Journal:
         # How the durable write runs: inline, or handed to a real thread when the server runs an event loop
         # (SQLite's fsync is a C call no greenlet can yield from; the program hands hall/app/wiring.real_threads).
         self.offload: Callable[[Callable[[], Any]], Any] = offload or _inline
+        self._db = open_durable(path, _SCHEMA, SCHEMA_VERSION)
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0:
-                self._db.executescript(_SCHEMA)
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            elif version != SCHEMA_VERSION:
-                raise JournalError(f"{self.path}: journal schema version {version}, this loto-hall reads {SCHEMA_VERSION}")
             self._last_seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
         except sqlite3.DatabaseError as exc:
+            self._db.close()
             raise JournalError(f"{self.path}: cannot open the journal: {exc}") from exc
 
     @property

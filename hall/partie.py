@@ -17,6 +17,7 @@ from hall.events import (
     ClaimChecked,
     DrawResumed,
     DrawUndone,
+    EventHandlers,
     LotAwarded,
     LotSpec,
     PartieCleared,
@@ -34,6 +35,8 @@ from hall.events import (
     VoucherReprintRequested,
 )
 from hall.sales import SalesLedger
+
+_APPLY = EventHandlers[None]()     # event type → the Evening's method that applies it
 
 PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 
@@ -142,22 +145,27 @@ class Evening:
 
     def apply(self, event: Any, seq: int = 0) -> None:
         """Apply one journalled event; never refuses (validation happened before journalling)."""
-        handler = getattr(self, "_on_" + event.type.replace(":", "_"))
-        handler(event)
+        handler = _APPLY.get(event.type)
+        if handler is None:
+            raise KeyError(f"no handler for the event {event.type!r}")
+        handler(self, event)
         self.last_seq = max(self.last_seq, seq)
 
+    @_APPLY.on(PartieStarted)
     def _on_partie_started(self, e: PartieStarted) -> None:
         lots = [Lot(spec.kind, spec.label, spec.value_eur, sponsor=spec.sponsor) for spec in e.lots]
         lots[0].status = OPEN
         self.parties.append(Partie(e.number, lots, e.consolation))
         self.carried = ()
 
+    @_APPLY.on(BallDrawn)
     def _on_draw_ball_drawn(self, e: BallDrawn) -> None:
         p = self._in_play
         p.draws.append(e.number)
         p.pending.clear()          # claims are judged against the new ball (RULES L10)
         p.undo_available = True
 
+    @_APPLY.on(DrawUndone)
     def _on_draw_undone(self, e: DrawUndone) -> None:
         p = self._in_play
         p.draws.pop()
@@ -165,12 +173,15 @@ class Evening:
         p.pending.clear()
         p.undo_available = False
 
+    @_APPLY.on(ClaimAnnounced)
     def _on_claim_announced(self, e: ClaimAnnounced) -> None:
         self._in_play.paused = True
 
+    @_APPLY.on(DrawResumed)
     def _on_draw_resumed(self, e: DrawResumed) -> None:
         self._in_play.paused = False
 
+    @_APPLY.on(ClaimChecked)
     def _on_claim_checked(self, e: ClaimChecked) -> None:
         p = self.partie
         if p is None:
@@ -183,6 +194,7 @@ class Evening:
             if self.false_claim_cancels:
                 p.cancelled.add(e.card_id)
 
+    @_APPLY.on(LotAwarded)
     def _on_lot_awarded(self, e: LotAwarded) -> None:
         p = self._in_play
         lot = p.lots[e.lot_index]
@@ -196,51 +208,64 @@ class Evening:
         if p.current is not None:
             p.lots[nxt].status = OPEN
 
+    @_APPLY.on(PartieCleared)
     def _on_partie_cleared(self, e: PartieCleared) -> None:
         p = self._in_play
         p.cleared, p.paused, p.carried_on = True, False, e.carried
         p.pending.clear()
         self.carried = tuple(lot.spec for lot in p.lots if lot.status != AWARDED) if e.carried else ()
 
+    @_APPLY.on(CardsSold)
     def _on_cards_sold(self, e: CardsSold) -> None:
         for card_id in e.card_ids:
             self.sold_changes[card_id] = e.sold
 
+    @_APPLY.on(CardsImported)
     def _on_cards_imported(self, e: CardsImported) -> None:
         """The book itself is the Hall's (saved in the data folder); the evening keeps nothing of an import."""
 
+    @_APPLY.on(VoucherIssued)
     def _on_voucher_issued(self, e: VoucherIssued) -> None:
         self.vouchers[e.code] = Voucher(e)
         self.voucher_serial = max(self.voucher_serial, e.serial)
 
+    @_APPLY.on(VoucherPrinted)
     def _on_voucher_printed(self, e: VoucherPrinted) -> None:
         self.vouchers[e.code].printed += 1
 
+    @_APPLY.on(VoucherReprintRequested)
     def _on_voucher_reprint_requested(self, e: VoucherReprintRequested) -> None:
         self.vouchers[e.code].reprints_requested += 1
 
+    @_APPLY.on(VoucherRedeemed)
     def _on_voucher_redeemed(self, e: VoucherRedeemed) -> None:
         self.vouchers[e.code].redeemed = True
 
+    @_APPLY.on(SaleRecorded)
     def _on_sales_sale_recorded(self, e: SaleRecorded) -> None:
         self.sales.record(e)
         for card_id in e.card_ids:
             self.sold_changes[card_id] = True
 
+    @_APPLY.on(SaleVoided)
     def _on_sales_sale_voided(self, e: SaleVoided) -> None:
         self.sales.void(e.sale_id)
         for card_id in self.sales.sales[e.sale_id].card_ids:
             self.sold_changes[card_id] = False
 
+    @_APPLY.on(SalePaid)
     def _on_sales_sale_paid(self, e: SalePaid) -> None:
         self.sales.pay(e.sale_id, e.payment)
 
+    @_APPLY.on(PricesSet)
     def _on_sales_prices_set(self, e: PricesSet) -> None:
         self.price_tiers = tuple(e.tiers)
 
+    @_APPLY.on(ProgrammeEdited)
     def _on_programme_edited(self, e: ProgrammeEdited) -> None:
         self.programme_edit = e
 
+    @_APPLY.on(PinChanged)
     def _on_auth_pin_changed(self, e: PinChanged) -> None:
         self.pin_hashes[e.role] = e
 

@@ -15,15 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie
-from hall.lots import has_control_character
+from hall.lots import LOT_KINDS, has_control_character
 
-KINDS = ("quine", "double_quine", "carton_plein")
 MAX_PARTIES = 40
 MAX_LOTS = 20
 MAX_LABEL = 200
 PIN_ITERATIONS = 100_000
 PIN_ROLES = ("speaker", "controller", "desk", "admin")
-PIN_DIGITS = (6, 12)          # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login (issue 22)
+PIN_DIGITS = (6, 12)          # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login
 DEFAULT_LOT_VALUE_LIMIT_EUR = 0.0    # no cap: the law sets none since décret 2021-1434; a hall may set its own
 
 # a prize in money: "100 €", "50 euros", "espèces", "chèque de 50", "cash", "billet de 20"
@@ -65,8 +64,8 @@ def _lot(lot: Any, where: str) -> LotSpec:
     if not isinstance(lot, dict):
         raise ProgrammeError("bad_lot", where, "un lot est un objet")
     kind = lot.get("kind")
-    if kind not in KINDS:
-        raise ProgrammeError("bad_lot", where, f"type {kind!r} : quine, double_quine ou carton_plein")
+    if kind not in LOT_KINDS:
+        raise ProgrammeError("bad_lot", where, f"type {kind!r} : {', '.join(LOT_KINDS[:-1])} ou {LOT_KINDS[-1]}")
     label, sponsor = lot.get("label") or "", lot.get("sponsor") or ""
     if not isinstance(label, str) or not isinstance(sponsor, str) or len(label) > MAX_LABEL or len(sponsor) > MAX_LABEL:
         raise ProgrammeError("bad_lot", where, "libellé ou donateur : un texte court")

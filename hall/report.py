@@ -3,7 +3,7 @@
 ``build_report(evening, records, hall_name)`` turns the replayed ``Evening`` and the journal's records
 into plain values: each partie with its lots, winners, tie-breaks and consolations, the numbers in draw
 order, undos and refused claims; ball frequencies; vouchers issued, printed and redeemed; totals; the money
-(``hall/takings.py``). ``hall/report_csv.py`` writes it as a spreadsheet's CSV; ``drivers/report_pdf.py``
+(``hall/takings.py``). ``hall/report_csv.py`` writes it as a spreadsheet's CSV; ``hall/paper/report_pdf.py``
 draws the PDF. Pure.
 """
 from __future__ import annotations
@@ -15,7 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from hall.evenings import lotos_in_year, past_evenings, year_of
-from hall.events import Record
+from hall.events import (
+    BallDrawn,
+    ClaimChecked,
+    DrawUndone,
+    EventHandlers,
+    LotAwarded,
+    PartieCleared,
+    PartieStarted,
+    Record,
+    VoucherIssued,
+    VoucherRedeemed,
+)
 from hall.partie import AWARDED, Evening
 from hall.takings import Takings, takings_of
 
@@ -120,48 +131,91 @@ class EveningReport:
     frequencies: dict[int, int]               # ball → in how many parties it was drawn (1..90, zeros included)
     vouchers: list[VoucherLine]
     totals: dict[str, int]
-    takings: Takings | None = None            # the money: sales, lots' declared values, balance (issue 16)
+    takings: Takings | None = None            # the money: sales, lots' declared values, balance
     language: str = "fr"                      # the hall's: the CSV's headers and words
     timezone: str = "Europe/Paris"            # the hall's: the CSV's and the PDF's times
     lotos_this_year: int = 0                  # lotos recorded this civil year, this one included (the SIE page)
 
 
+@dataclass
+class _JournalReading:
+    """What only the journal says, read record by record: when each thing happened, and who did it."""
+
+    parties: dict[int, PartieReport] = field(default_factory=dict)
+    current: PartieReport | None = None       # the partie the records are in (none before the first)
+    issued_at: dict[str, str] = field(default_factory=dict)
+    redeemed_at: dict[str, str] = field(default_factory=dict)
+    awarded_at: dict[tuple[int, int], str] = field(default_factory=dict)
+
+
+_READ = EventHandlers[None]()
+
+
+@_READ.on(VoucherIssued)
+def _issued(r: _JournalReading, record: Record) -> None:
+    r.issued_at[record.event.code] = record.at
+
+
+@_READ.on(VoucherRedeemed)
+def _redeemed(r: _JournalReading, record: Record) -> None:
+    r.redeemed_at[record.event.code] = record.at
+
+
+@_READ.on(PartieStarted)
+def _started(r: _JournalReading, record: Record) -> None:
+    e = record.event
+    r.current = r.parties[e.number] = PartieReport(e.number, "playing", consolation_label=e.consolation,
+                                                   started_at=record.at)
+
+
+@_READ.on(BallDrawn)
+def _drawn(r: _JournalReading, record: Record) -> None:
+    if r.current is not None:
+        r.current.draws.append((record.event.number, record.at))
+
+
+@_READ.on(DrawUndone)
+def _undone(r: _JournalReading, record: Record) -> None:
+    if r.current is not None:
+        e = record.event
+        r.current.draws.pop()
+        r.current.undos.append(UndoLine(r.current.number, e.number, e.index + 1, record.at, record.role))
+
+
+@_READ.on(ClaimChecked)
+def _checked(r: _JournalReading, record: Record) -> None:
+    e = record.event
+    if r.current is not None and e.verdict != "valid":
+        lot = None if e.lot_index is None else e.lot_index + 1
+        r.current.claims.append(ClaimLine(r.current.number, lot, e.card_id, e.verdict, e.last, record.at,
+                                          record.role))
+
+
+@_READ.on(LotAwarded)
+def _awarded(r: _JournalReading, record: Record) -> None:
+    if r.current is not None:
+        r.awarded_at[(r.current.number, record.event.lot_index)] = record.at
+
+
+@_READ.on(PartieCleared)
+def _cleared(r: _JournalReading, record: Record) -> None:
+    if r.current is not None:
+        r.current.ended_at, r.current.forced = record.at, record.event.forced
+
+
 def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *, language: str = "fr",
                  timezone: str = "Europe/Paris") -> EveningReport:
     """The report of the evening whose journal is ``records`` and whose replayed state is ``evening``."""
-    parties: dict[int, PartieReport] = {}
-    current: PartieReport | None = None
-    issued_at: dict[str, str] = {}
-    redeemed_at: dict[str, str] = {}
-    awarded_at: dict[tuple[int, int], str] = {}
+    reading = _JournalReading()
     first_at = last_at = ""
     records_seen: list[Record] = []
     for record in records:
         records_seen.append(record)
-        e, at, kind = record.event, record.at, record.type
-        first_at = first_at or at
-        last_at = at
-        if kind == "voucher:issued":
-            issued_at[e.code] = at
-        elif kind == "voucher:redeemed":
-            redeemed_at[e.code] = at
-        elif kind == "partie:started":
-            current = parties[e.number] = PartieReport(e.number, "playing", consolation_label=e.consolation,
-                                                       started_at=at)
-        elif current is None:
-            continue
-        elif kind == "draw:ball_drawn":
-            current.draws.append((e.number, at))
-        elif kind == "draw:undone":
-            current.draws.pop()
-            current.undos.append(UndoLine(current.number, e.number, e.index + 1, at, record.role))
-        elif kind == "claim:checked" and e.verdict != "valid":
-            lot = None if e.lot_index is None else e.lot_index + 1
-            current.claims.append(ClaimLine(current.number, lot, e.card_id, e.verdict, e.last, at, record.role))
-        elif kind == "lot:awarded":
-            awarded_at[(current.number, e.lot_index)] = at
-        elif kind == "partie:cleared":
-            current.ended_at, current.forced = at, e.forced
+        first_at = first_at or record.at
+        last_at = record.at
+        _READ.dispatch(record.type, reading, record)
+    parties, issued_at, redeemed_at, awarded_at = (reading.parties, reading.issued_at, reading.redeemed_at,
+                                                   reading.awarded_at)
 
     for p in evening.parties:
         report = parties.setdefault(p.number, PartieReport(p.number, p.status, consolation_label=p.consolation))

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from hall.errors import Rejected
+
 ROLES: tuple[str, ...] = ("controller", "desk", "speaker", "admin")   # least rights first: a shared PIN gets the smaller role
 STAFF = frozenset(ROLES)
 EVERYTHING = frozenset({"admin", "system"})
@@ -26,6 +28,12 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
 def may(role: str | None, right: str) -> bool:
     """Whether ``role`` has ``right`` (a command, an API read or ``page:<name>``)."""
     return role in EVERYTHING or right in RIGHTS.get(role or "", frozenset())
+
+
+def require(role: str, command: str) -> None:
+    """Refuse a command ``role`` may not give: ``Rejected("forbidden")`` naming both (every command of the hall)."""
+    if not may(role, command):
+        raise Rejected("forbidden", command=command, role=role)
 
 
 def roles_for(right: str) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from hall.cards import check_card_id, make_card_id, normalize_card_id, split_card_id
+from hall.card_ids import check_card_id, make_card_id, normalize_card_id, split_card_id
 from hall.events import PriceTier
 
 PAYMENTS = ("especes", "carte", "cheque")

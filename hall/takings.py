@@ -8,9 +8,9 @@ Amounts are integer cents.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from hall.events import LotSpec, Record
+from hall.events import CardsSold, EventHandlers, LotSpec, PartieStarted, Record, SaleRecorded, SaleVoided
 from hall.lots_played import lot_changes
 from hall.partie import AWARDED, Evening
 from hall.sales import totals as sales_totals
@@ -107,23 +107,49 @@ def _cents(value_eur: float | None) -> int | None:
     return None if value_eur is None else round(value_eur * 100)
 
 
+@dataclass
+class _MoneyReading:
+    """What only the journal says of the money: when each sale was rung up or voided, lots changed, hand marks."""
+
+    sold_at: dict[int, str] = field(default_factory=dict)
+    voided_at: dict[int, str] = field(default_factory=dict)
+    changes: list[LotChangeLine] = field(default_factory=list)
+    marks: list[HandMark] = field(default_factory=list)
+
+
+_READ = EventHandlers[None]()
+
+
+@_READ.on(SaleRecorded)
+def _sold(r: _MoneyReading, record: Record) -> None:
+    r.sold_at[record.event.sale_id] = record.at
+
+
+@_READ.on(SaleVoided)
+def _voided(r: _MoneyReading, record: Record) -> None:
+    r.voided_at[record.event.sale_id] = record.at
+
+
+@_READ.on(PartieStarted)
+def _lots_changed(r: _MoneyReading, record: Record) -> None:
+    e = record.event
+    if e.planned:
+        r.changes += [LotChangeLine(e.number, record.at, record.role, e.session, c.planned, c.played)
+                      for c in lot_changes(e.planned, e.lots)]
+
+
+@_READ.on(CardsSold)
+def _marked(r: _MoneyReading, record: Record) -> None:
+    e = record.event
+    r.marks.append(HandMark(record.at, record.role, e.session, e.sold, tuple(e.card_ids)))
+
+
 def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
     """The evening's money from its replayed state and journal (times, who changed what)."""
-    sold_at: dict[int, str] = {}
-    voided_at: dict[int, str] = {}
-    changes: list[LotChangeLine] = []
-    marks: list[HandMark] = []
+    reading = _MoneyReading()
     for record in records:
-        e = record.event
-        if record.type == "sales:sale_recorded":
-            sold_at[e.sale_id] = record.at
-        elif record.type == "sales:sale_voided":
-            voided_at[e.sale_id] = record.at
-        elif record.type == "partie:started" and e.planned:
-            changes += [LotChangeLine(e.number, record.at, record.role, e.session, c.planned, c.played)
-                        for c in lot_changes(e.planned, e.lots)]
-        elif record.type == "cards:sold":
-            marks.append(HandMark(record.at, record.role, e.session, e.sold, tuple(e.card_ids)))
+        _READ.dispatch(record.type, reading, record)
+    sold_at, voided_at, changes, marks = reading.sold_at, reading.voided_at, reading.changes, reading.marks
     sales = tuple(SaleLine(s.sale_id, sold_at.get(s.sale_id, ""), s.card_ids, s.cents, s.payment, s.paid, s.buyer,
                            s.seller or s.role, s.partie, s.voided, voided_at.get(s.sale_id, ""), s.offered_cents,
                            s.role, s.session)

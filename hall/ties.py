@@ -10,9 +10,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hall.card_ids import normalize_card_id
 from hall.cards import parse_number
 from hall.errors import InvalidNumber, Rejected
-from hall.events import TieBreakDraw
+from hall.events import ClaimChecked, TieBreakDraw
 from hall.ports import Rng
 
 RULES = ("draw_lowest", "draw_highest", "share", "physical_lowest", "physical_highest")
@@ -35,6 +36,23 @@ class TieOutcome:
 def default_wins(rule: str) -> str:
     """The direction a rule gives when the speaker says none: the highest for ``*_highest``, else the lowest."""
     return "highest" if rule.endswith("_highest") else "lowest"
+
+
+def one_claim_per_player(pending: Mapping[str, ClaimChecked], same_player: Sequence[Sequence[str]]
+                         ) -> list[ClaimChecked]:
+    """One valid claim per claimant (RULES L13): a player's several valid cartons, grouped by ``same_player``, count
+    once — the group's first carton plays. A carton outside ``pending`` or in two groups is refused."""
+    grouped: dict[str, str] = {}
+    for group in same_player:
+        ids = [normalize_card_id(c) for c in group if isinstance(c, str)]
+        stray = [c for c in ids if c not in pending]
+        if stray:
+            raise Rejected("not_a_valid_claim", cards=stray)
+        for cid in ids:
+            if cid in grouped:
+                raise Rejected("card_in_two_groups", card_id=cid)
+            grouped[cid] = ids[0]
+    return [claim for cid, claim in pending.items() if grouped.get(cid, cid) == cid]
 
 
 def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, Any] | None = None,

@@ -48,6 +48,14 @@ def make_hall(tmp_path):
         hall.journal.close()
 
 
+def pytest_collection_modifyitems(items):
+    """Every test that drives Chromium is ``slow`` (seconds each): marked here from the fixture it uses, so a new
+    page test cannot forget it. The kill tests, playouts and long property runs carry the mark in their files."""
+    for item in items:
+        if "pw" in getattr(item, "fixturenames", ()):      # Playwright: every Chromium launched goes through it
+            item.add_marker(pytest.mark.slow)
+
+
 # ---- one Playwright and one Chromium for every page test (Playwright's sync API runs once per process)
 @pytest.fixture(scope="session")
 def browser_args():

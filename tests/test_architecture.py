@@ -30,6 +30,11 @@ def core_files() -> list[Path]:
     return sorted(p for p in (ROOT / "hall").glob("*.py") if p.name != "__init__.py")
 
 
+def net_files() -> list[Path]:
+    """The network helpers below the core (hall/net/): not loto, standard library only."""
+    return sorted((ROOT / "hall" / "net").glob("*.py"))
+
+
 def test_import_contracts_hold_with_no_exception_list():
     beside = Path(sys.executable).with_name("lint-imports")      # the venv's own, whatever PATH says
     exe = str(beside) if beside.exists() else shutil.which("lint-imports")
@@ -44,14 +49,32 @@ def test_import_contracts_hold_with_no_exception_list():
 def test_every_core_module_is_in_the_layers_contract():
     """A new module of hall/ must be placed in the house, not slip past the layers contract."""
     layers = next(c for c in CONTRACTS if c["type"] == "layers" and "containers" not in c)["layers"]
-    listed = {name.strip() for name in layers[-1].split(":")}
+    assert layers[-1] == "hall.net"          # the network helpers, below the core
+    listed = {name.strip() for name in layers[-2].split(":")}
     assert listed == {f"hall.{p.stem}" for p in core_files()}
+
+
+def test_every_core_module_is_named_by_the_contracts_that_list_the_core():
+    """The core's own forbidden list and the mini-games' list of the loto say the same modules as the layers."""
+    core = {f"hall.{p.stem}" for p in core_files()}
+    forbidden = [c for c in CONTRACTS if c["type"] == "forbidden"]
+    loto = next(c for c in forbidden if "hall.app" in c["forbidden_modules"] and "hall.minigames" in c["forbidden_modules"])
+    games = next(c for c in forbidden if c["source_modules"] == ["hall.minigames"])
+    assert set(loto["source_modules"]) == core
+    assert {m for m in games["forbidden_modules"] if m.startswith("hall.") and m != "hall.app"} == core
 
 
 def test_core_modules_import_only_the_standard_library():
     allowed = set(sys.stdlib_module_names) | {"hall"}
     offenders = [f"{p.name}: {n}" for p in core_files() for n in imported_roots(p)
                  if n.split(".")[0] not in allowed or n.startswith(("hall.app", "hall.minigames"))]
+    assert not offenders
+
+
+def test_the_network_helpers_import_only_the_standard_library_and_no_loto():
+    assert [p.name for p in net_files()] == ["__init__.py", "captive.py", "values.py", "wifi.py"]
+    offenders = [f"{p.name}: {n}" for p in net_files() for n in imported_roots(p)
+                 if n.split(".")[0] not in sys.stdlib_module_names and not n.startswith("hall.net")]
     assert not offenders
 
 

@@ -16,7 +16,6 @@ The :class:`~hall.minigames.lobby.Lobby` keeps the rooms under its own lock; not
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from flask_socketio import SocketIO
@@ -25,37 +24,14 @@ from display.rooms import api, pages, sockets
 from display.rooms.hub import RoomsHub
 from display.rooms.on_screen import GameOnScreen
 from hall.minigames.base import Refused
-from hall.minigames.lobby import Lobby, LobbySettings, Think, inline
-from hall.minigames.room_store import RoomStore, open_lobby
+from hall.minigames.lobby import Lobby
 
-__all__ = ["GameOnScreen", "OpenRooms", "install", "lobby_settings", "open_rooms", "openapi_paths"]
-
-
-@dataclass(frozen=True, slots=True)
-class OpenRooms:
-    """The rooms of one hall: the lobby, its journal (closed by the composition root), and the games' break."""
-
-    lobby: Lobby
-    store: RoomStore
-    on_screen: GameOnScreen
+__all__ = ["GameOnScreen", "install", "openapi_paths"]
 
 
-def lobby_settings(games: Any) -> LobbySettings:
-    """The lobby's settings from the config's ``[games]`` section."""
-    return LobbySettings(bot_delay_s=float(games.bot_delay_s), takeover_s=float(games.takeover_s),
-                         enabled=tuple(games.enabled), max_rooms=int(games.max_rooms),
-                         seats_per_address=int(games.seats_per_address), max_audience=int(games.max_audience))
-
-
-def open_rooms(config: Any, think: Think = inline) -> OpenRooms:
-    """The lobby replayed from ``games.sqlite`` in the data folder (``think``: how a bot's decision runs)."""
-    lobby, store = open_lobby(config.data_dir, lobby_settings(config.games), think=think)
-    return OpenRooms(lobby, store, GameOnScreen(lobby))
-
-
-def install(app: Any, socketio: SocketIO, rooms: OpenRooms, config: Any) -> RoomsHub:
+def install(app: Any, socketio: SocketIO, lobby: Lobby, config: Any) -> RoomsHub:
     """Register the blueprints and the socket handlers, and start the bots' task."""
-    hub = RoomsHub(rooms.lobby, socketio)
+    hub = RoomsHub(lobby, socketio)
     app.extensions["loto_rooms"] = hub
     app.extensions["loto_config"] = config
     app.jinja_env.globals["room_strings"] = pages.room_strings

@@ -1,4 +1,4 @@
-"""Captains' codes guessed by nobody, and captains never held by a stranger's guessing (issue 22).
+"""Captains' codes guessed by nobody, and captains never held by a stranger's guessing.
 
 A code (``hall/minigames/osga/tournament.py``) is 5 characters of a 23-letter alphabet, 23⁵ = 6 436 343 codes,
 one per table and per game. Wrong codes are counted per address, per table of the game and per game (all its

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from hall.app.lang import is_french as _fr
 from hall.app.lang import t
 from hall.errors import InvalidNumber
+from hall.minigames.registry import GAME_NAMES
 from hall.numbers import parse_int
 
 
@@ -105,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     gs = gsub.add_parser("simulate", formatter_class=fmt, help=t("parties jouées par des robots", "bot games"),
                          epilog=t("exemple : loto-hall games simulate linotte --players 2 --games 200 --seed 7",
                                   "example: loto-hall games simulate linotte --players 2 --games 200 --seed 7"))
-    gs.add_argument("game", choices=("lobo77", "linotte", "euchre", "points-rouges"))
+    gs.add_argument("game", choices=GAME_NAMES)
     gs.add_argument("--players", type=int, required=True)
     gs.add_argument("--games", type=int, default=100)
     gs.add_argument("--seed", type=int, default=0)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hall.app.runtime import Runtime
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
+from hall.planches import generate_cards
 
 DEMO_CARDS = 600
 # The demo's PINs (``serve --demo`` without ``--config``; README): 6 digits like every PIN, said once here.

@@ -36,10 +36,10 @@ from hall.app.plan import (
     print_steps,
     system_runner,
 )
-from hall.captive import INTERNET_WORDS, PROBES
 from hall.config import Config, NetworkSection
-from hall.network_values import INTERFACE, IPV4, LABEL
-from hall.wifi import RISK_TEXT, misread_risks
+from hall.net.captive import INTERNET_WORDS, PROBES
+from hall.net.values import INTERFACE, IPV4, LABEL
+from hall.net.wifi import RISK_TEXT, misread_risks
 
 PROFILE = "loto-hall"
 PACKAGES = ("network-manager", "dnsmasq-base", "avahi-daemon", "nftables", "iw")

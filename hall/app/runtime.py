@@ -1,24 +1,43 @@
-"""Opening an evening's data folder: the journal, the card book, the voucher secret, the ``Hall``."""
+"""Opening an evening's data folder: every durable file (the journal, the rooms', the tournament's), the card book,
+the voucher secret, the ``Hall`` and the mini-games' lobby. The web and the drivers receive them from here.
+
+Every file is opened by the hall's one opener (``hall/durable.py``: WAL, ``synchronous=FULL``, the schema version
+in ``user_version``); the mini-games' stores, which may not import the core, are handed their connection.
+"""
 from __future__ import annotations
 
 import fcntl
 import gc
 import hashlib
+import logging
 import os
+import random
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hall.cardbook import CardBook
-from hall.config import Config
+from hall.config import Config, GamesSection
+from hall.durable import open_durable
 from hall.errors import HallError
 from hall.journal import Journal
-from hall.ports import Service
+from hall.minigames import room_store
+from hall.minigames.lobby import Lobby, LobbySettings, Think, inline
+from hall.minigames.osga import store as tournament_store
+from hall.minigames.osga.store import TournamentStore
+from hall.minigames.registry import GAME_NAMES
+from hall.minigames.room_store import RoomStore, open_lobby
+from hall.ports import HallPort, Service
 from hall.secretfile import load_or_create_secret
 from hall.service import Hall
 
+log = logging.getLogger("loto-hall")
+
 JOURNAL_FILE = "journal.sqlite"
+ROOMS_FILE = "games.sqlite"
+TOURNAMENT_FILE = "tournament.sqlite"
 LOCK_FILE = "hall.lock"
 SECRET_FILE = "voucher.key"
 
@@ -28,30 +47,77 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else ""
 
 
+def lobby_settings(games: GamesSection) -> LobbySettings:
+    """The lobby's settings from the config's ``[games]`` section."""
+    return LobbySettings(bot_delay_s=float(games.bot_delay_s), takeover_s=float(games.takeover_s),
+                         enabled=GAME_NAMES if games.enabled is None else tuple(games.enabled),
+                         max_rooms=int(games.max_rooms),
+                         seats_per_address=int(games.seats_per_address), max_audience=int(games.max_audience))
+
+
+def open_room_store(path: Path) -> RoomStore:
+    """The rooms' journal in ``path`` (``games.sqlite`` of a data folder)."""
+    return RoomStore(open_durable(path, room_store.SCHEMA, room_store.SCHEMA_VERSION))
+
+
+def open_rooms(data_dir: Path, settings: LobbySettings, rng: random.Random | None = None,
+               think: Think = inline) -> tuple[Lobby, RoomStore]:
+    """The mini-games' lobby replayed from ``data_dir/games.sqlite``, journalling every later change there
+    (``think``: how a bot's decision runs)."""
+    store = open_room_store(Path(data_dir) / ROOMS_FILE)
+    try:
+        return open_lobby(store, settings, rng, think), store
+    except BaseException:
+        store.close()
+        raise
+
+
+def open_tournament(path: Path) -> TournamentStore:
+    """The OSGA day replayed from ``path`` (``tournament.sqlite`` of a data folder)."""
+    return TournamentStore(open_durable(path, tournament_store.SCHEMA, tournament_store.SCHEMA_VERSION))
+
+
 @dataclass
 class Runtime:
-    """The hall and the services that run beside it, for one data folder."""
+    """The hall, the stores and the services that run beside it, for one data folder."""
 
     config: Config
-    hall: Hall
+    hall: HallPort              # the rest of the program calls the hall through its port, as display/ does
+    journal: Journal            # the runtime's own: gevent hands its writes to real threads (wiring.py)
     data_dir: Path
+    lobby: Lobby
+    rooms_store: RoomStore
+    tournament: TournamentStore | None = None     # None when its file is damaged: the loto runs without it
     services: list[Service] = field(default_factory=list)
     lock_fd: int | None = None
 
     @classmethod
-    def open(cls, config: Config, offload: Callable[[Callable[[], Any]], Any] | None = None) -> Runtime:
-        """Open (or create) the data folder and rebuild the hall from its journal (``offload``: how the
-        journal's durable writes run, in the caller's thread when not given)."""
+    def open(cls, config: Config, offload: Callable[[Callable[[], Any]], Any] | None = None,
+             think: Think = inline) -> Runtime:
+        """Open (or create) the data folder, rebuild the hall from its journal and the games from theirs
+        (``offload``: how the journal's durable writes run, ``think``: how a bot's decision runs; both in the
+        caller's thread when not given)."""
         data_dir = config.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         lock_fd = lock_data_dir(data_dir)
         journal = Journal(data_dir / JOURNAL_FILE, offload)
-        book = CardBook.load(data_dir, config.cards.columns)
-        hall = Hall(config, journal, book, load_or_create_secret(data_dir / SECRET_FILE))
+        try:
+            book = CardBook.load(data_dir, config.cards.columns)
+            hall = Hall(config, journal, book, load_or_create_secret(data_dir / SECRET_FILE))
+            lobby, rooms = open_rooms(data_dir, lobby_settings(config.games), think=think)
+        except BaseException:
+            journal.close()
+            os.close(lock_fd)
+            raise
+        try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
+            tournament = open_tournament(data_dir / TOURNAMENT_FILE)
+        except (OSError, ValueError, sqlite3.Error, HallError) as exc:
+            log.error("tournoi indisponible (%s) : %s", TOURNAMENT_FILE, exc)
+            tournament = None
         # The card book and the watch index live all evening: out of the collector's reach, a full
         # collection no longer walks 100 000 cartons in the middle of a draw (a 6 ms pause → none).
         gc.freeze()
-        return cls(config, hall, data_dir, lock_fd=lock_fd)
+        return cls(config, hall, journal, data_dir, lobby, rooms, tournament, lock_fd=lock_fd)
 
     def start_services(self) -> None:
         for service in self.services:
@@ -65,8 +131,14 @@ class Runtime:
                 pass
 
     def close(self) -> None:
+        """Stop the services, finish the journal write in flight under the hall's lock and close the journal, then
+        the games' files (the rooms' after the lobby's change in flight has finished its write). Every event is
+        already committed: closing only releases the files."""
         self.stop_services()
         self.hall.close()
+        if self.tournament is not None:
+            self.tournament.close()
+        self.lobby.shut_down(self.rooms_store.close)
         if self.lock_fd is not None:
             os.close(self.lock_fd)
             self.lock_fd = None

@@ -12,7 +12,6 @@ import argparse
 import http.client
 import ipaddress
 import logging
-import sqlite3
 import ssl
 import tempfile
 import threading
@@ -84,7 +83,6 @@ class Wiring:
     _closed: threading.Event = field(default_factory=threading.Event)
     _local: Any = None
     async_mode: str = "threading"
-    rooms: Any = None                  # display.rooms.OpenRooms: the lobby, its journal, the games' break
 
     def serve_local_http(self) -> None:
         """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
@@ -112,7 +110,7 @@ class Wiring:
     def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> Wiring:
         """Open the data folder, start the drivers and the print queue, build the web app."""
         from display.app import create_app
-        from display.rooms import open_rooms
+        from display.rooms import GameOnScreen
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
         from hall.app.collector import QuietCollector
@@ -121,47 +119,37 @@ class Wiring:
         notifier.status("ouverture du journal")
         gevent = options.async_mode == "gevent"
         threads = real_threads() if gevent else None    # blocking C calls out of the event loop (see real_threads)
-        runtime = Runtime.open(config, offload=threads)
-        rooms = None
+        # every durable file: the journal, the rooms', the tournament's
+        runtime = Runtime.open(config, offload=threads, think=threads or inline)
         try:
-            rooms = open_rooms(config, think=threads or inline)   # games.sqlite, replayed
             if options.demo:
                 from hall.app.demo import prepare_demo
                 prepare_demo(runtime)
             # the devices reach the hall through the games' break, as the console's draw does
-            runtime.services += start_inputs(rooms.on_screen.guard(runtime.hall), config, demo=options.demo,
+            runtime.services += start_inputs(GameOnScreen(runtime.lobby).guard(runtime.hall), config, demo=options.demo,
                                              data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
-            from drivers.report_pdf import write_report_pdf
-            from drivers.sheets import write_cards_pdf
-            from drivers.table_tent import write_table_tent_pdf
-            from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
-            from hall.minigames.osga.store import FILENAME as TOURNAMENT_FILE
-            from hall.minigames.osga.store import TournamentStore
+            from hall.paper.report_pdf import write_report_pdf
+            from hall.paper.sheets import write_cards_pdf
+            from hall.paper.table_tent import write_table_tent_pdf
+            from hall.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
             runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
-            try:  # the OSGA day: its own file; a damaged one must not keep the loto from starting
-                tournament = TournamentStore(runtime.data_dir / TOURNAMENT_FILE)
-            except (OSError, ValueError, sqlite3.Error) as exc:
-                log.error("tournoi indisponible (%s) : %s", TOURNAMENT_FILE, exc)
-                tournament = None
             app, socketio = create_app(runtime.hall, config,
                                        documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,
                                                   "table_tent_pdf": write_table_tent_pdf,
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
-                                       tournament=tournament, async_mode=options.async_mode, rooms=rooms)
+                                       tournament=runtime.tournament, async_mode=options.async_mode, lobby=runtime.lobby)
             if threads:
                 offload_pin_checks(app, threads)
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
             runtime.close()
-            if rooms is not None:
-                rooms.store.close()
             raise
         log.info("données : %s", runtime.data_dir.resolve())
         return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier),
-                   async_mode=options.async_mode, rooms=rooms)
+                   async_mode=options.async_mode)
 
     def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
         """In a thread: wait until the HTTP port answers, then READY=1 and start the watchdog pings."""
@@ -197,13 +185,10 @@ class Wiring:
         try:
             self.supervisor.stop()
         finally:
-            tournament = self.app.extensions.get("loto_tournament")
-            if tournament is not None:
-                tournament.close()  # every event is already committed: this only releases the file
-            self.runtime.close()  # stops the services, then takes the hall lock before closing the journal
-            if self.rooms is not None:
-                self.app.extensions["loto_rooms"].stop()      # the bots' task
-                self.rooms.lobby.shut_down(self.rooms.store.close)   # after the room change in flight
+            self.app.extensions["loto_rooms"].stop()      # the bots' task
+            # stops the services, then takes the hall lock before closing the journal; the rooms' file after the
+            # room change in flight, the tournament's: every event is already committed, this only releases them
+            self.runtime.close()
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
 
 

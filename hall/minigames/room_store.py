@@ -2,38 +2,32 @@
 
 WAL and ``synchronous=FULL``: :meth:`RoomStore.append` returns once the record is on disk, so the lobby hands
 a record here *before* anyone sees the change. Opening the store and replaying its records gives the same
-rooms at the same versions (chance outcomes are in the records; the RNG is never needed again).
+rooms at the same versions (chance outcomes are in the records; the RNG is never needed again). The file is
+opened by the runtime with the hall's one opener (``hall/durable.py``: this ``SCHEMA`` at ``SCHEMA_VERSION``),
+which the mini-games may not import: the store is handed its connection.
 """
 from __future__ import annotations
 
 import json
 import random
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-from hall.minigames.durable import open_durable
 from hall.minigames.lobby import Lobby, LobbySettings, Think, inline
 
-FILE_NAME = "games.sqlite"
-SCHEMA = 1
+SCHEMA_VERSION = 1
+# A file from before the version was kept in user_version also holds a table ``meta`` (schema = 1), left unread.
+SCHEMA = "CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY, at REAL NOT NULL, body TEXT NOT NULL);"
 
 
 class RoomStore:
     """Append-only records in SQLite; safe to call from several threads (one connection, one lock)."""
 
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
+    def __init__(self, db: sqlite3.Connection):
         self._lock = threading.Lock()
-        self._db = open_durable(self.path)
-        self._db.execute("CREATE TABLE IF NOT EXISTS records (seq INTEGER PRIMARY KEY, at REAL NOT NULL, "
-                         "body TEXT NOT NULL)")
-        self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-        found = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0]
-        if found != str(SCHEMA):
-            raise RuntimeError(f"{self.path}: room journal schema {found}, expected {SCHEMA}")
+        self._db = db
 
     def append(self, record: dict) -> None:
         """Write ``record`` durably (committed and synced) or raise."""
@@ -53,10 +47,8 @@ class RoomStore:
             self._db.close()
 
 
-def open_lobby(data_dir: str | Path, settings: LobbySettings, rng: random.Random | None = None,
-               think: Think = inline) -> tuple[Lobby, RoomStore]:
-    """The lobby replayed from ``data_dir/games.sqlite``, journalling every later change there (``rng``: the
-    system's generator unless a test hands in a seeded one; ``think``: how a bot's decision runs)."""
-    store = RoomStore(Path(data_dir) / FILE_NAME)
-    lobby = Lobby(settings, journal=store.append, rng=rng, records=store.records(), think=think)
-    return lobby, store
+def open_lobby(store: RoomStore, settings: LobbySettings, rng: random.Random | None = None,
+               think: Think = inline) -> Lobby:
+    """The lobby replayed from ``store``, journalling every later change there (``rng``: the system's generator
+    unless a test hands in a seeded one; ``think``: how a bot's decision runs)."""
+    return Lobby(settings, journal=store.append, rng=rng, records=store.records(), think=think)

@@ -5,9 +5,7 @@ import random
 from collections import Counter
 
 from hall.minigames.match import play_out
-from hall.minigames.registry import get_game
-
-TEAMS = {"euchre": ((0, 2), (1, 3))}   # partners win together: one team win is not a shared win
+from hall.minigames.registry import BY_NAME, get_game
 
 
 def simulate(name: str, players: int, games: int, seed: int) -> dict:
@@ -25,7 +23,8 @@ def simulate(name: str, players: int, games: int, seed: int) -> dict:
         outcome = match.outcome()
         assert outcome is not None   # play_out plays to the end
         lengths.append(len(match.log))
-        team_win = any(set(outcome.winners) == set(team) for team in TEAMS.get(name, ()))
+        # partners win together: one team's win is not a shared win
+        team_win = any(set(outcome.winners) == set(team) for team in BY_NAME[name].teams)
         if len(outcome.winners) > 1 and not team_win:
             shared += 1
         for seat in outcome.winners:

@@ -16,21 +16,14 @@ from typing import Any
 from hall.minigames.base import CHANCE, Game, Refused
 from hall.minigames.lobby_news import Referee, RoomChanged, RoomSnapshot, SeatSnapshot
 from hall.minigames.match import Match
-from hall.minigames.registry import get_game
+from hall.minigames.registry import GAMES, get_game
 
 CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY"   # no B/8, G/6, I/1, O/0, Q, S/5, Z/2
 CODE_LENGTH = 4
 NAME_MAX = 20
 MOVE_JSON_MAX = 512                    # the longest legal move of these games is far shorter
-ROOM_GAMES: dict[str, dict[str, Any]] = {
-    # game → its room options: name → (type, default, allowed values or (low, high))
-    "lobo77": {"players": (int, 4, (2, 8)), "chips": (int, 3, (1, 5)), "card_76": (bool, False, None),
-               "repeat_double_costs_chip": (bool, False, None), "bot": (str, "default", ("default", "easy"))},
-    "linotte": {"strict_appel": (bool, False, None)},
-    "euchre": {"all_pass": (str, "dealer_stuck", ("dealer_stuck", "redeal")), "low_no_trump": (bool, False, None),
-               "hands": (int, 8, (1, 16))},
-    "points-rouges": {"players": (int, 2, (1, 4)), "solitaire_max_swaps": (int, 30, (0, 200))},
-}
+ROOM_GAMES: dict[str, dict[str, Any]] = {entry.name: dict(entry.room_options) for entry in GAMES}
+"""game → its room options: name → (type, default, allowed values or (low, high)), from the registry's table"""
 ENGINE_OPTIONS = {"players", "bot"}    # room options that are not the rules engine's
 
 

@@ -15,6 +15,8 @@ import pytest
 
 from .conftest import free_port, get_json
 
+pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
+
 PINS = {"speaker": "424242", "controller": "111111", "desk": "222222", "admin": "999999"}
 
 

@@ -3,9 +3,13 @@ data folder, the same room at the same version, the same hands, the same scores 
 """
 from __future__ import annotations
 
+import pytest
+
 from hall.app.demo import DEMO_PINS
 
 from .conftest import free_port, get_json
+
+pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
 
 
 def bearer(token: str) -> dict:

@@ -11,10 +11,10 @@ from hall.app.cli import main
 from hall.app.evening import PENDING, new_evening
 from hall.app.runtime import JOURNAL_FILE, SECRET_FILE, Runtime, lock_data_dir
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.config import load_config
 from hall.errors import HallError
 from hall.evenings import SUMMARY_FILE, archive_dir, past_evenings
+from hall.planches import generate_cards
 from hall.programme import parse_parties
 
 
@@ -137,7 +137,7 @@ def test_admin_lists_the_archived_evenings_and_serves_each_report_as_it_was_writ
     new_evening(load_config(config))
     runtime = Runtime.open(load_config(config))
     try:
-        app, _ = create_app(runtime.hall, runtime.config)
+        app, _ = create_app(runtime.hall, runtime.config, tournament=runtime.tournament, lobby=runtime.lobby)
         c = app.test_client()
         def login(role: str) -> dict:      # a browser of its own per role: a login ends the cookie's session before it
             token = app.test_client().post("/api/login", json={"pin": PINS[f"{role}_pin"]}).get_json()["token"]

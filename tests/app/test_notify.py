@@ -171,6 +171,7 @@ def test_a_service_whose_alive_raises_counts_as_dead():
 
 
 # ---- the real service ------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("server", ["gunicorn", "werkzeug"])
 def test_service_ready_only_when_answering_then_watchdog_then_clean_stop(run_hall, notify, tmp_path, server):
     data = tmp_path / "data"

@@ -2,9 +2,13 @@
 the same boards, racks and version; the phones' tokens still open their seats, the game goes on."""
 from __future__ import annotations
 
+import pytest
+
 from hall.app.demo import DEMO_PINS
 
 from .conftest import free_port, get_json
+
+pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
 
 
 def bearer(token: str) -> dict:

@@ -5,9 +5,13 @@ the records and the phones' tokens still open their seats.
 """
 from __future__ import annotations
 
+import pytest
+
 from hall.app.demo import DEMO_PINS
 
 from .conftest import free_port, get_json
+
+pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
 
 
 def bearer(token: str) -> dict:

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from hall.app.demo import DEMO_PINS
-from hall.cards import make_card_id
+from hall.card_ids import make_card_id
 
 from .conftest import get_json
+
+pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
 
 ANSWERED_BEFORE_KILL = 25
 

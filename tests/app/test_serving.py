@@ -18,7 +18,7 @@ import socketio
 
 from hall.app.demo import DEMO_PINS
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
+from hall.planches import generate_cards
 from tests.app.conftest import get_json
 
 PINS = DEMO_PINS

@@ -1,6 +1,8 @@
 """The program opens the tournament day's own file next to the journal, and a damaged one never stops the loto."""
 from __future__ import annotations
 
+import pytest
+
 from .conftest import free_port, get_json
 from .test_crash_resume import PINS, write_config
 
@@ -11,6 +13,7 @@ def desk(url: str) -> dict:
     return {"Authorization": f"Bearer {body['token']}"}
 
 
+@pytest.mark.slow
 def test_the_served_hall_keeps_its_tournament_day_across_a_sigkill(run_hall, tmp_path):
     port = free_port()
     config = write_config(tmp_path, port)

@@ -9,11 +9,15 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from hall.cardbook import CardBook
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall
 from tests.hall.test_partie import BOOK
+
+pytestmark = pytest.mark.slow    # a hall killed at random points and replayed: see pytest --durations
 
 RUNNER = textwrap.dedent("""
     import random, sys

@@ -9,8 +9,9 @@ import pytest
 
 from display import views
 from hall.app.demo import DEMO_PINS
+from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
-from hall.cards import Card, make_card_id
+from hall.cards import Card
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall
@@ -43,7 +44,7 @@ class Room:
     socketio: object
     config: object
     url: str = ""
-    rooms: object = None         # display.rooms.OpenRooms: the lobby, its journal, the games' break
+    lobby: object = None         # the mini-game rooms the app was handed
     _tokens: dict = field(default_factory=dict)
 
     def token(self, role: str) -> str:
@@ -58,9 +59,16 @@ class Room:
         return {"Authorization": f"Bearer {self.token(role)}"}
 
 
-def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, seed: int = 3) -> Room:
+def make_app(hall, config, **options):
+    """``create_app`` with the stores the runtime would hand it: the rooms replayed from the data folder's
+    ``games.sqlite`` (``options`` may bring the tournament's, the documents, the async mode)."""
     from display.app import create_app
-    from display.rooms import open_rooms
+    from hall.app.runtime import lobby_settings, open_rooms
+    lobby, _ = open_rooms(config.data_dir, lobby_settings(config.games))
+    return create_app(hall, config, lobby=lobby, **options)
+
+
+def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, seed: int = 3) -> Room:
     raw = {"hall": {"name": "Salle des fêtes de Test", "data_dir": str(tmp_path),
                     "prices": "1 carton 3 € · 6 cartons 15 €"}, "auth": dict(PINS),
            "rules": rules or {},
@@ -74,10 +82,9 @@ def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, se
     book = CardBook({cid: Card.parse(text) for cid, text in CARDS.items()})
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32,
                 rng=random.Random(seed))
-    rooms = open_rooms(config)
-    app, socketio = create_app(hall, config, rooms=rooms)
+    app, socketio = make_app(hall, config)
     app.config["TESTING"] = True
-    return Room(hall, app, socketio, config, rooms=rooms)
+    return Room(hall, app, socketio, config, lobby=app.extensions["loto_rooms"].lobby)
 
 
 @pytest.fixture
@@ -94,14 +101,13 @@ def client(room):
 
 def make_tournament_room(tmp_path) -> Room:
     """A hall with the OSGA tournament's store (``room.store``) and its PDF makers."""
-    from display.app import create_app
-    from drivers.tournament_pdf import write_sheets_pdf, write_standings_pdf
-    from hall.minigames.osga.store import TournamentStore
-    store = TournamentStore(tmp_path / "tournament.sqlite")
+    from hall.app.runtime import TOURNAMENT_FILE, open_tournament
+    from hall.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
+    store = open_tournament(tmp_path / TOURNAMENT_FILE)
     room = make_room(tmp_path)
-    app, _ = create_app(room.hall, room.config, documents={"tournament_sheets_pdf": write_sheets_pdf,
-                                                           "tournament_standings_pdf": write_standings_pdf},
-                        tournament=store)
+    app, _ = make_app(room.hall, room.config, documents={"tournament_sheets_pdf": write_sheets_pdf,
+                                                         "tournament_standings_pdf": write_standings_pdf},
+                      tournament=store)
     app.config["TESTING"] = True
     room.app = app
     room.store = store   # type: ignore[attr-defined]

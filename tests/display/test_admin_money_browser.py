@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from hall.cards import make_card_id
+from hall.card_ids import make_card_id
 from hall.sales import expand_ranges
 from tests.display.conftest import PINS, login_page
 from tests.display.test_caisse_browser import desk_live, folder  # noqa: F401  (fixtures)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from hall.cards import make_card_id
+from hall.card_ids import make_card_id
 from tests.display.conftest import PINS, LiveServer, login_page
 from tests.display.test_sales_api import sales_room
 

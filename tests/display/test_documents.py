@@ -7,16 +7,16 @@ import pypdfium2
 import pytest
 
 from display import views
-from drivers.report_pdf import write_report_pdf
-from drivers.sheets import write_cards_pdf
+from hall.paper.report_pdf import write_report_pdf
+from hall.paper.sheets import write_cards_pdf
 from tests.display.conftest import A1, A2, make_room, play_to_tie
 
 
 @pytest.fixture
 def docs_room(tmp_path):
     room = make_room(tmp_path)
-    from display.app import create_app
-    room.app, room.socketio = create_app(room.hall, room.config,
+    from tests.display.conftest import make_app
+    room.app, room.socketio = make_app(room.hall, room.config,
                                          documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf})
     room.app.config["TESTING"] = True
     yield room

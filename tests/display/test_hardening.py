@@ -11,7 +11,7 @@ import pytest
 from display.limits import SocketJSON, depth_ok
 from display.login_guard import EVERYONE_FAILS, LoginGuard
 from display.sessions import SessionTable
-from hall.cards import make_card_id
+from hall.card_ids import make_card_id
 from hall.config import parse_config
 from hall.errors import ConfigError
 from hall.events import LotSpec
@@ -209,10 +209,10 @@ def test_a_forged_or_old_cookie_is_refused(room):
 
 
 def test_the_session_cookie_is_secure_under_tls(tmp_path):
-    from display.app import create_app
+    from tests.display.conftest import make_app
     room = make_room(tmp_path)
     config = parse_config({"hall": {"data_dir": str(tmp_path)}, "auth": dict(PINS), "server": {"tls": True}})
-    app, _ = create_app(room.hall, config)
+    app, _ = make_app(room.hall, config)
     resp = app.test_client().post("/api/login", json={"pin": PINS["speaker_pin"]})
     cookie = resp.headers["Set-Cookie"]
     assert "Secure" in cookie and "HttpOnly" in cookie

@@ -45,3 +45,19 @@ def test_the_programme_editor_refuses_a_control_character_in_a_label(client, roo
                    "label_control_character")
     assert where in body["message"]
     assert client.get("/api/programme", headers=admin).get_json() == before
+
+
+def test_the_lot_kinds_the_api_declares_and_the_pages_offer_are_the_table_s(client):
+    """hall/lots.py's table reaches the OpenAPI document and the pages' boot data (the console's and the admin's
+    lot editors read it there), never a list of their own."""
+    import json
+    import re
+
+    from hall.lots import LOT_KINDS
+    doc = client.get("/api/openapi.json").get_json()
+    enums = re.findall(r'"kind": \{"enum": (\[[^\]]*\])', json.dumps(doc))
+    assert enums and all(json.loads(e) == list(LOT_KINDS) for e in enums)
+    for page in ("/", "/speaker", "/admin"):
+        html = client.get(page).get_data(as_text=True)
+        boot = json.loads(re.search(r"window\.LOTO = (\{.*?\});</script>", html).group(1))
+        assert boot["kinds"] == list(LOT_KINDS), page

@@ -61,6 +61,7 @@ def test_wrong_pins_from_many_addresses_do_not_hold_a_known_console_even_after_a
     again.hall.journal.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("addresses", [1, 50])
 def test_five_minutes_of_guessing_never_keep_a_known_console_out_more_than_two_seconds(tmp_path, addresses):
     room = make_room(tmp_path)

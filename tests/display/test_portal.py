@@ -6,7 +6,8 @@ import http.client
 
 import pytest
 
-from hall.captive import PROBES, host_name, is_own_host, own_hosts
+from display.portal import own_hosts
+from hall.net.captive import PROBES, host_name, is_own_host
 from tests.display.conftest import LiveServer, make_room
 
 INTERNET_ANSWERS = ("Success", "Microsoft Connect Test", "Microsoft NCSI", "success")

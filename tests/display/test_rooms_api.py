@@ -10,6 +10,7 @@ import socketio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from display.rooms import GameOnScreen
 from tests.display.conftest import GAMES, LiveServer, bots_round, make_room
 
 
@@ -149,7 +150,7 @@ def test_screen_and_the_break_gate(client, hall_room):
     assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
     refused(client.post("/api/draws", json={"number": 6}, headers=speaker), 423, "games_on_screen")
     from hall.errors import Rejected
-    gate = hall_room.rooms.on_screen.guard(hall_room.hall)
+    gate = GameOnScreen(hall_room.lobby).guard(hall_room.hall)
     with pytest.raises(Rejected, match="games_on_screen"):
         gate.draw(7, role="device")
     assert client.get("/api/state").get_json() == state          # the loto is untouched during the break
@@ -172,7 +173,7 @@ def test_one_break_stops_the_console_the_keypad_and_the_ball_machine_together(cl
     from tests.drivers.conftest import Watch
 
     speaker = hall_room.headers("speaker")
-    devices = hall_room.rooms.on_screen.guard(hall_room.hall)        # what the wiring hands the drivers
+    devices = GameOnScreen(hall_room.lobby).guard(hall_room.hall)        # what the wiring hands the drivers
     watch = Watch(hall_room.hall)
     master, slave = os.openpty()
     tty.setraw(slave)
@@ -185,7 +186,7 @@ def test_one_break_stops_the_console_the_keypad_and_the_ball_machine_together(cl
         code = open_room(client, hall_room)
         client.post("/api/partie/start", json={}, headers=speaker)
         assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
-        assert hall_room.rooms.on_screen.active()
+        assert GameOnScreen(hall_room.lobby).active()
         refused(client.post("/api/draws", json={"number": 6}, headers=speaker), 423, "games_on_screen")
         apply_key_command(devices, KeyCommand("draw", 7, "7"))
         assert watch.refused("games_on_screen")[1]["number"] == 7
@@ -193,7 +194,7 @@ def test_one_break_stops_the_console_the_keypad_and_the_ball_machine_together(cl
         assert watch.refused("games_on_screen")[1]["number"] == 8
         assert [r.event.number for r in hall_room.hall.records("draw:ball_drawn")] == []
         assert client.post("/api/screen", json={"show": "loto"}, headers=speaker).status_code == 200
-        assert not hall_room.rooms.on_screen.active()
+        assert not GameOnScreen(hall_room.lobby).active()
         os.write(master, frame(8))
         watch.drawn(8)
         apply_key_command(devices, KeyCommand("draw", 7, "7"))

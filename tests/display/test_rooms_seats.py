@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from hall.app.runtime import open_rooms
 from hall.minigames.base import Refused
 from hall.minigames.lobby import LobbySettings
-from hall.minigames.room_store import open_lobby
 from tests.display.conftest import GAMES, LiveServer, make_room
 from tests.display.test_rooms_api import Watcher, bearer, open_room, refused
 
@@ -51,7 +51,7 @@ def test_the_speaker_frees_a_seat_before_the_start_and_a_restart_keeps_it(bounde
     assert res.status_code == 200 and [s["name"] for s in res.get_json()["seats"]] == ["Ana", "Cid"]
     refused(c.get(f"/api/games/rooms/{code}/seat", headers=bearer(bob["token"])), 401, "bad_token")
     assert c.get(f"/api/games/rooms/{code}/seat", headers=bearer(cid["token"])).get_json()["seat"] == 1
-    again, store = open_lobby(tmp_path, LobbySettings())            # what a restart replays from games.sqlite
+    again, store = open_rooms(tmp_path, LobbySettings())            # what a restart replays from games.sqlite
     try:
         assert [s.name for s in again.room(code).seats] == ["Ana", "Cid"]
         assert again.seat_view(code, cid["token"])["seat"] == 1
@@ -81,7 +81,7 @@ def test_one_address_holds_a_bounded_number_of_seats_per_room(bounded, tmp_path)
     room = c.get(f"/api/games/rooms/{code}").get_json()
     assert [s["name"] for s in room["seats"]] == ["Ana", "Bob", "Dan"]
     assert "10.0.0.7" not in json.dumps(room)
-    again, store = open_lobby(tmp_path, LobbySettings())            # the count survives a restart
+    again, store = open_rooms(tmp_path, LobbySettings())            # the count survives a restart
     try:
         with pytest.raises(Refused) as caught:
             again.join(code, "Cid", "10.0.0.7")

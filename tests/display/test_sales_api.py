@@ -5,10 +5,11 @@ import random
 
 import pytest
 
+from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
-from hall.cards import generate_cards, make_card_id
 from hall.config import parse_config
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.service import Hall
 from tests.display.conftest import PINS, Room
 
@@ -16,7 +17,7 @@ PLAQUE = f"{make_card_id('A', 1)}..{make_card_id('A', 12)}"
 
 
 def sales_room(tmp_path, count: int = 36, extra: dict | None = None) -> Room:
-    from display.app import create_app
+    from tests.display.conftest import make_app
     raw = {"hall": {"name": "Foyer rural", "data_dir": str(tmp_path)}, "auth": dict(PINS),
            "sales": {"price": [{"cards": 1, "eur": 3}, {"cards": 6, "eur": 15}, {"cards": 12, "eur": 25}]}}
     for section, values in (extra or {}).items():
@@ -24,7 +25,7 @@ def sales_room(tmp_path, count: int = 36, extra: dict | None = None) -> Room:
     config = parse_config(raw)
     book = CardBook(dict(generate_cards(count, "A", "A", "1-9", 1)))
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32, rng=random.Random(1))
-    app, socketio = create_app(hall, config)
+    app, socketio = make_app(hall, config)
     app.config["TESTING"] = True
     return Room(hall, app, socketio, config)
 

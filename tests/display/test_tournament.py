@@ -7,10 +7,10 @@ import io
 import pypdfium2 as pdfium
 import pytest
 
+from hall.app.runtime import TOURNAMENT_FILE, open_tournament
 from hall.minigames.osga.day import bot_day, simulate_day
 from hall.minigames.osga.standings import format_standings
 from hall.minigames.osga.standings import standings as rank_teams
-from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import table_code
 
 
@@ -63,6 +63,7 @@ def test_a_captain_writes_only_on_the_table_of_the_code_and_bad_codes_are_limite
     assert troom.store.version == before  # nothing changed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body, code, status", [
     ({"hand": 1, "ns": 99, "ew": 0}, "bad_number", 422),
     ({"hand": 3, "ns": 5, "ew": 3}, "hand_out_of_order", 409),
@@ -145,7 +146,7 @@ def test_a_simulated_20_team_day_entered_through_the_api_gives_the_cli_standings
     got = [(r["place"], r["team"], r["ranking"], r["game_points"]) for r in data["standings"]]
     assert got == [(r.place, r.team, r.ranking, r.game_points) for r in ranked]
     # a restart replays the file to the same standings
-    again = TournamentStore(troom.store.path)
+    again = open_tournament(troom.config.data_dir / TOURNAMENT_FILE)
     assert again.day.tournament.records == troom.store.day.tournament.records
     again.close()
 

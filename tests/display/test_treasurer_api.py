@@ -10,7 +10,7 @@ import re
 import pypdfium2 as pdfium
 import pytest
 
-from hall.cards import make_card_id
+from hall.card_ids import make_card_id
 from tests.display.test_sales_api import PLAQUE, refused, sales_room
 
 
@@ -42,7 +42,7 @@ def test_every_bypass_of_the_caisse_through_cards_sold_is_refused(desk):
     refused(c.post("/api/cards/sold", json={"ranges": f"{A(20)}..{A(30)}"}, headers=desk.headers("desk")),
             409, "sold_by_caisse")
     assert desk.hall.journal.last_seq == seq                    # nothing journalled
-    assert desk.hall.is_sold(A(3)) and not desk.hall.is_sold(A(20))
+    assert desk.hall.may_play(A(3)) and not desk.hall.may_play(A(20))
     # resell it: still one live sale per carton
     refused(c.post("/api/sales", json={"range": A(3), "payment": "especes"}, headers=desk.headers("desk")),
             409, "already_sold")
@@ -85,9 +85,9 @@ def test_a_20_euro_carton_is_refused_at_the_caisse_and_in_the_tiers_with_the_law
 
 # ---- the price tiers on /admin ------------------------------------------------------------------------------------
 def test_price_tiers_edited_on_admin_are_offered_from_the_next_sale_and_survive_a_restart(desk):
-    from display.app import create_app
     from hall.journal import Journal
     from hall.service import Hall
+    from tests.display.conftest import make_app
     c = desk.app.test_client()
     first = c.post("/api/sales", json={"range": f"{A(1)}..{A(6)}", "payment": "especes"},
                    headers=desk.headers("desk")).get_json()
@@ -107,7 +107,7 @@ def test_price_tiers_edited_on_admin_are_offered_from_the_next_sale_and_survive_
         refused(c.post("/api/sales/prices", json={"tiers": bad}, headers=desk.headers("admin")), 422, "bad_prices")
     desk.hall.journal.close()
     again = Hall(desk.config, Journal(desk.hall.journal.path), desk.hall.book, voucher_secret=b"k" * 32)
-    app, _ = create_app(again, desk.config)
+    app, _ = make_app(again, desk.config)
     assert app.test_client().get("/api/sales/prices").get_json()["tiers"][0]["cents"] == 250
     desk.hall = again
 
@@ -183,9 +183,9 @@ def amount_after(text: str, label: str) -> str:
 
 
 def test_the_csv_read_by_the_csv_module_gives_the_pdf_s_totals(desk):
-    from display.app import create_app
-    from drivers.report_pdf import write_report_pdf
-    desk.app, _ = create_app(desk.hall, desk.config, documents={"report_pdf": write_report_pdf})
+    from hall.paper.report_pdf import write_report_pdf
+    from tests.display.conftest import make_app
+    desk.app, _ = make_app(desk.hall, desk.config, documents={"report_pdf": write_report_pdf})
     c, h = desk.app.test_client(), desk.headers("desk")
     c.post("/api/programme", json={"parties": [{"lots": [
         {"kind": "quine", "label": "Panier garni", "value_eur": 40, "sponsor": "Boulangerie Morel"},

@@ -22,11 +22,11 @@ LOTS = [("Panier garni", "40", "Boulangerie Morel"), ("Jambon", "42", ""), ("Vé
 
 @pytest.fixture
 def evening(tmp_path):
-    from display.app import create_app
-    from drivers.report_pdf import write_report_pdf
+    from hall.paper.report_pdf import write_report_pdf
+    from tests.display.conftest import make_app
     (tmp_path / "hall").mkdir()
     room = sales_room(tmp_path / "hall")
-    room.app, room.socketio = create_app(room.hall, room.config, documents={"report_pdf": write_report_pdf})
+    room.app, room.socketio = make_app(room.hall, room.config, documents={"report_pdf": write_report_pdf})
     server = LiveServer(room.app)
     room.url = server.url
     yield room

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hall.wifi import misread_risks, wifi_qr_payload
+from hall.net.wifi import misread_risks, wifi_qr_payload
 from tests.display.conftest import PINS
 
 
@@ -118,11 +118,10 @@ def test_the_projector_shows_both_qr_codes_between_parties_and_a_phone_reads_the
 
 # ------------------------------------------------------------------------------------------------------ /admin
 def _admin_room(tmp_path, network: dict):
-    from display.app import create_app
-    from drivers.table_tent import write_table_tent_pdf
-    from tests.display.conftest import make_room
+    from hall.paper.table_tent import write_table_tent_pdf
+    from tests.display.conftest import make_app, make_room
     room = make_room(tmp_path, extra={"network": network})
-    room.app, room.socketio = create_app(room.hall, room.config, documents={"table_tent_pdf": write_table_tent_pdf})
+    room.app, room.socketio = make_app(room.hall, room.config, documents={"table_tent_pdf": write_table_tent_pdf})
     room.app.config["TESTING"] = True
     return room
 

@@ -12,8 +12,9 @@ import random
 import re
 from pathlib import Path
 
+from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
-from hall.cards import Card, make_card_id
+from hall.cards import Card
 from hall.config import parse_config
 from hall.journal import Journal
 from hall.service import Hall
@@ -29,7 +30,7 @@ def _clock():
 
 
 def _room(tmp_path):
-    from display.app import create_app
+    from tests.display.conftest import make_app
     raw = {"hall": {"name": "Salle des fêtes de Test", "data_dir": str(tmp_path),
                     "prices": "1 carton 3 € · 6 cartons 15 €"}, "auth": dict(PINS),
            "programme": {"partie": [{"lots": [{"kind": "quine", "label": "Panier garni"},
@@ -42,7 +43,7 @@ def _room(tmp_path):
     book = CardBook({cid: Card.parse(text) for cid, text in cards.items()})
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32,
                 clock=_clock(), rng=random.Random(3))
-    app, socketio = create_app(hall, config)
+    app, socketio = make_app(hall, config)
     app.config["TESTING"] = True
     return hall, app, socketio
 

@@ -10,8 +10,8 @@ from evdev import ecodes
 from display import views
 from drivers.inputs import start_inputs
 from drivers.scanner import Scan, ScanDecoder, ScannerReader, apply_scan
-from hall.cards import generate_cards
 from hall.config import ScannerSection, parse_config
+from hall.planches import generate_cards
 
 from .conftest import Watch
 

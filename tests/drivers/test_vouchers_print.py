@@ -8,7 +8,7 @@ from display import views
 from drivers.printer import EscposDevice, PrinterAway, PrintQueue, printer_target, start_printing
 from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text, escpos_commands, render_ticket
 from drivers.voucher_layout import VoucherView, printable, render_voucher
-from hall.cards import display_card_id
+from hall.card_ids import display_card_id
 from hall.config import parse_config
 from hall.errors import ConfigError, Rejected
 from hall.vouchers import make_code

@@ -8,20 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.cards import (
-    COLUMN_CONVENTIONS,
-    Card,
-    check_card_id,
-    column_of,
-    generate_cards,
-    generate_planche,
-    make_card_id,
-    normalize_card_id,
-    parse_number,
-    split_card_id,
-    validate_rows,
-)
+from hall.card_ids import check_card_id, make_card_id, normalize_card_id, split_card_id
+from hall.cards import COLUMN_CONVENTIONS, Card, column_of, parse_number, validate_rows
 from hall.errors import InvalidCard, InvalidNumber
+from hall.planches import generate_cards, generate_planche
 
 GOOD = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"        # valid in "1-9", every column used
 NO_COLUMN_30S = "4 13 20 52 80 / 9 21 45 66 84 / 18 29 58 74 90"  # 30–39 empty: mode carton only

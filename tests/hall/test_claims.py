@@ -6,8 +6,9 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.cards import Card, generate_planche
+from hall.cards import Card
 from hall.claims import ROWS_NEEDED, verify
+from hall.planches import generate_planche
 
 CARD = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
 

@@ -123,7 +123,7 @@ def test_every_network_problem_is_reported_at_once_with_did_you_mean():
 def test_the_country_codes_are_iso_3166s():
     from pathlib import Path
 
-    from hall.network_values import COUNTRIES
+    from hall.net.values import COUNTRIES
     table = Path("/usr/share/zoneinfo/iso3166.tab")
     if not table.exists():
         pytest.skip("tzdata's iso3166.tab absent")

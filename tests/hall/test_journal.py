@@ -70,6 +70,7 @@ def test_not_a_journal_is_refused(tmp_path):
         Journal(path)
 
 
+@pytest.mark.slow
 def test_every_acknowledged_event_survives_sigkill(tmp_path):
     """Kill the writer at random moments, many times; every event it acknowledged is there afterwards."""
     path = tmp_path / "j.sqlite"
@@ -115,6 +116,7 @@ BATCH_CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_batch_is_all_there_or_not_at_all_after_sigkill(tmp_path):
     """An award and its vouchers go in one transaction: a kill never leaves half of them."""
     path = tmp_path / "j.sqlite"

@@ -6,10 +6,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hall.cards import generate_planche
 from hall.claims import verify
 from hall.errors import Rejected
 from hall.events import LotSpec, PriceTier
+from hall.planches import generate_planche
 
 COMMANDS = ["draw"] * 14 + ["check"] * 4 + ["award"] * 3 + ["undo", "announce", "resume", "resume", "clear", "start", "sell",
                                                               "caisse", "prices", "carry", "start_changed"]
@@ -20,7 +20,7 @@ def brute_force_candidates(hall) -> set[str]:
     if p is None or p.current_lot is None:
         return set()
     kind = p.current_lot.kind
-    return {cid for cid in hall.book if hall.is_sold(cid)
+    return {cid for cid in hall.book if hall.may_play(cid)
             and verify(hall.book.get(cid), p.draws, kind, hall.config.rules.last_number,
                        p.paid.get(cid, set())).kind == "valid"}
 

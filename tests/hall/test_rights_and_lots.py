@@ -59,6 +59,27 @@ def test_a_bad_lot_kind_in_the_config_names_every_known_kind():
     assert "quine, double_quine ou carton_plein" in str(err.value)
 
 
+def test_the_programme_editor_takes_the_kinds_of_the_table_and_names_them_all_when_refusing():
+    from hall import programme
+    assert [p.lots[0].kind for p in programme.parse_parties([{"lots": [{"kind": k, "label": "x"}]} for k in LOT_KINDS])] \
+        == list(LOT_KINDS)
+    with pytest.raises(programme.ProgrammeError) as err:
+        programme.parse_parties([{"lots": [{"kind": "bingo", "label": "x"}]}])
+    assert f"{', '.join(LOT_KINDS[:-1])} ou {LOT_KINDS[-1]}" in err.value.why
+
+
+def test_no_module_but_the_table_writes_out_a_lot_kind():
+    import ast
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    found = [f"{p.relative_to(root)}:{node.lineno}" for folder in ("hall", "display", "drivers")
+             for p in (root / folder).rglob("*.py") if p != root / "hall" / "lots.py"
+             for node in ast.walk(ast.parse(p.read_text())) if isinstance(node, ast.Constant) and node.value in LOT_KINDS]
+    scripts = [f"{p.relative_to(root)}" for p in (root / "display" / "static" / "js").rglob("*.js")
+               if any(f'"{kind}"' in p.read_text() for kind in LOT_KINDS)]
+    assert found == [] and scripts == []
+
+
 def test_a_secret_is_made_once_private_and_whole(tmp_path):
     path = tmp_path / "sub" / "voucher.key"
     first = load_or_create_secret(path)

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
-from hall.cards import generate_cards, make_card_id
 from hall.config import parse_config
 from hall.errors import Rejected
 from hall.journal import Journal
+from hall.planches import generate_cards
 from hall.sales import (
     PAYMENTS,
     PriceTier,
@@ -104,14 +105,30 @@ def make_hall(tmp_path, count: int = 24, sales: dict | None = None) -> Hall:
 def test_a_plaque_sold_at_the_price_of_the_tier_and_replayed(tmp_path):
     h = make_hall(tmp_path)
     plaque = expand_ranges("A-1..A-12", 100)
-    assert all(h.is_sold(c) for c in plaque)            # no sale yet: the hall does not record sales
+    assert all(h.may_play(c) for c in plaque)            # no sale yet: the hall does not record sales
     record = h.sell(plaque, role="desk", payment="carte", seller="Anne")
     assert record.event.cents == 2500 and record.event.sale_id == 1
-    assert h.is_sold(plaque[0]) and not h.is_sold(make_card_id("A", 13))   # from now on unsold cartons do not play
+    assert h.may_play(plaque[0]) and not h.may_play(make_card_id("A", 13))   # from now on unsold cartons do not play
     h.journal.close()
     again = make_hall(tmp_path)
     assert again.evening.sales.totals()["total_cents"] == 2500
-    assert again.is_sold(plaque[-1]) and not again.is_sold(make_card_id("A", 20))
+    assert again.may_play(plaque[-1]) and not again.may_play(make_card_id("A", 20))
+
+
+def test_sales_recorded_says_the_hall_keeps_sales_and_caisse_sells_that_the_caisse_alone_says_who_plays(tmp_path):
+    """Two questions, each under its own name: does the hall record sales at all (else every carton plays), and
+    does the caisse alone decide (a sale rung up tonight, or ``[sales] required``: hand marks then need the admin)."""
+    h = make_hall(tmp_path)
+    assert not h.sales_recorded() and not h.caisse_sells()
+    h.set_sold([make_card_id("A", 1)], role="desk")     # a hand mark: sales are recorded, the caisse does not sell yet
+    assert h.sales_recorded() and not h.caisse_sells()
+    h.sell([make_card_id("A", 2)], role="desk", payment="especes")
+    assert h.sales_recorded() and h.caisse_sells() and not h.may_play(make_card_id("A", 3))
+    h.journal.close()
+    (tmp_path / "required").mkdir()
+    required = make_hall(tmp_path / "required", sales={"required": True})
+    assert required.sales_recorded() and required.caisse_sells() and not required.may_play(make_card_id("A", 1))
+    required.journal.close()
 
 
 def test_a_double_sale_is_refused_naming_the_cartons_and_sells_nothing(tmp_path):
@@ -121,7 +138,7 @@ def test_a_double_sale_is_refused_naming_the_cartons_and_sells_nothing(tmp_path)
     with pytest.raises(Rejected) as err:
         h.sell(expand_ranges("A-3..A-5", 100), role="desk", payment="especes")
     assert err.value.code == "already_sold" and err.value.detail["cards"] == [make_card_id("A", 3)]
-    assert h.journal.last_seq == seq and not h.is_sold(make_card_id("A", 4))
+    assert h.journal.last_seq == seq and not h.may_play(make_card_id("A", 4))
     with pytest.raises(Rejected) as err:
         h.sell([make_card_id("A", 4), make_card_id("Z", 1)], role="desk", payment="especes")
     assert err.value.code == "unknown_card" and err.value.detail["cards"] == [make_card_id("Z", 1)]
@@ -140,7 +157,7 @@ def test_a_voided_sale_frees_its_cartons_and_they_cannot_claim(tmp_path):
     with pytest.raises(Rejected):
         h.void_sale(first.sale_id, role="desk")          # the admin only
     h.void_sale(first.sale_id, role="admin")
-    assert not h.is_sold(make_card_id("A", 1))
+    assert not h.may_play(make_card_id("A", 1))
     assert h.evening.sales.totals()["total_cents"] == 300
     h.start_partie(role="speaker")
     verdict = h.check_claim(make_card_id("A", 1), role="controller")

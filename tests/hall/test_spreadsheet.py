@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
+from hall.planches import generate_cards
 from hall.spreadsheet import as_plain_csv, delimiter_of
 
 

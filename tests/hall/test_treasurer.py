@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.config import parse_config
 from hall.errors import ConfigError, Rejected
 from hall.events import LotSpec, PriceTier
 from hall.journal import Journal
 from hall.lots_played import LotChange, lot_changes, lots_to_play, next_lots
+from hall.planches import generate_cards
 from hall.report import build_report
 from hall.sales import NO_TIER
 from hall.service import Hall
@@ -160,7 +160,7 @@ def test_once_the_caisse_sells_the_desk_cannot_mark_cartons_by_hand(hall):
     with pytest.raises(Rejected) as refused:                  # not even the admin unsells a carton a sale holds
         hall.set_sold(cards[:2], False, role="admin")
     assert refused.value.code == "held_by_sale" and refused.value.detail["sales"] == [1]
-    assert hall.journal.last_seq == before and all(hall.is_sold(c) for c in cards)
+    assert hall.journal.last_seq == before and all(hall.may_play(c) for c in cards)
     hall.set_sold(ids(hall, 30, 3), role="admin", session="ad000001")   # the admin may, and the report says so
     marks = build_report(hall.evening, hall.journal.records(), "x").takings.marks
     assert [(m.role, m.session, m.sold, len(m.cards)) for m in marks] == [("desk", "", True, 2),
@@ -171,7 +171,7 @@ def test_with_sales_required_the_desk_never_makes_unsold_cartons_play(tmp_path):
     h = open_hall(tmp_path, required=True)
     with pytest.raises(Rejected) as refused:
         h.set_sold(ids(h, 0, 5), role="desk")
-    assert refused.value.code == "sold_by_caisse" and not h.is_sold(ids(h, 0, 1)[0])
+    assert refused.value.code == "sold_by_caisse" and not h.may_play(ids(h, 0, 1)[0])
     h.journal.close()
 
 

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hall.app.runtime import open_rooms
 from hall.minigames.base import Refused
 from hall.minigames.euchre.cards import DECK, LOW_NO_TRUMP, NO_TRUMP, SUITS, effective_suit, hand_order
 from hall.minigames.euchre.officials import OFFICIAL_KINDS, official_is_legal, official_moves
 from hall.minigames.euchre.state import EuchreState
 from hall.minigames.lobby import Lobby, LobbySettings
-from hall.minigames.room_store import open_lobby
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 SILENT = 100.0                     # a turn this long is taken over (each step a turn later than the last)
@@ -168,7 +168,7 @@ def test_the_official_record_is_journalled_before_it_is_seen():
 
 
 def test_official_actions_replay_equal_from_the_store(tmp_path):
-    lobby, store = open_lobby(tmp_path, FAST)
+    lobby, store = open_rooms(tmp_path, FAST)
     code, tokens = euchre_room(lobby, options={"hands": 3})
     lobby.official(code, ["penalty", 0, "out_of_turn"], lobby.room(code).version)
     lobby.official(code, ["redeal", "hesitation"], lobby.room(code).version)
@@ -179,7 +179,7 @@ def test_official_actions_replay_equal_from_the_store(tmp_path):
     records = [r["kind"] for r in store.records()]
     assert records.count("official") == 4
     store.close()
-    again, store2 = open_lobby(tmp_path, FAST)
+    again, store2 = open_rooms(tmp_path, FAST)
     room, copy = lobby.room(code), again.room(code)
     assert copy.state == room.state and copy.version == room.version
     assert copy.public == room.public

@@ -7,9 +7,9 @@ import random
 import threading
 import time
 
+from hall.app.runtime import open_rooms
 from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.lobby_news import ListChanged, RoomChanged
-from hall.minigames.room_store import open_lobby
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 
@@ -100,7 +100,7 @@ def test_the_room_on_screen_closed_leaves_the_projector_after_a_restart_too(tmp_
     """The projector's screen after a restart is the live one: a room closed while on screen left it live, but
     the replay kept the closed room on screen, and every draw was refused (games_on_screen) until the speaker
     pressed « Retour au loto »."""
-    lobby, store = open_lobby(tmp_path, FAST)
+    lobby, store = open_rooms(tmp_path, FAST)
     code = lobby.open("linotte").code
     lobby.show("game", code)
     news: list = []
@@ -110,7 +110,7 @@ def test_the_room_on_screen_closed_leaves_the_projector_after_a_restart_too(tmp_
     assert [type(n).__name__ for n in news] == ["RoomChanged", "ListChanged", "ScreenChanged"]
     assert isinstance(news[1], ListChanged) and news[1].screen == {"show": "loto"}
     store.close()
-    again, store2 = open_lobby(tmp_path, FAST)
+    again, store2 = open_rooms(tmp_path, FAST)
     try:
         assert again.screen() == {"show": "loto"} and not again.game_on_screen()
         assert again.room(code).status == "closed"

@@ -159,6 +159,7 @@ def test_E25_a_team_that_defaults_leaves_the_standings_and_a_substitute_takes_it
         default_team(tournament, "T03")
 
 
+@pytest.mark.slow
 def test_simulate_day_prints_every_team_and_is_the_same_for_the_same_seed():
     text = simulate_day(8, seed=4)
     assert text == simulate_day(8, seed=4)

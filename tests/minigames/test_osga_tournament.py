@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hall.app.runtime import open_tournament
 from hall.minigames.osga.day import FLOATER_ID, Team, bot_day, current_seating, new_tournament, record_games
 from hall.minigames.osga.movement import meetings
 from hall.minigames.osga.standings import GameRecord, ranking_points, standings
-from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import (
     Day,
     TournamentError,
@@ -187,6 +187,7 @@ def bot_events(teams: int, seed: int) -> list[tuple[str, dict]]:
     return events
 
 
+@pytest.mark.slow
 def test_a_bot_day_entered_hand_by_hand_gives_the_simulated_standings():
     final, _ = bot_day(9, 5)
     day = replay(bot_events(9, 5))
@@ -199,7 +200,7 @@ def test_a_bot_day_entered_hand_by_hand_gives_the_simulated_standings():
 
 def test_the_store_keeps_every_accepted_event_and_replays_them(tmp_path):
     path = tmp_path / "tournament.sqlite"
-    store = TournamentStore(path)
+    store = open_tournament(path)
     store.new_day("Club")
     for kind, data in bot_events(4, 2)[1:40]:
         store.submit(kind, data)
@@ -210,14 +211,14 @@ def test_the_store_keeps_every_accepted_event_and_replays_them(tmp_path):
     assert rows == store.version == 40
     mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
     store.close()
-    reopened = TournamentStore(path)
+    reopened = open_tournament(path)
     assert summary(reopened.day) == before and mode == "wal"
     assert table_code(reopened.day, 1) == table_code(store.day, 1)
     reopened.close()
 
 
 def test_a_new_day_starts_afresh_in_the_same_file(tmp_path):
-    store = TournamentStore(tmp_path / "t.sqlite")
+    store = open_tournament(tmp_path / "t.sqlite")
     store.new_day("Samedi")
     store.submit("register", {"name": "A", "players": ["a", "b"]})
     store.new_day("Dimanche")
@@ -298,8 +299,9 @@ def test_player_names_cover_every_seat_of_every_game():
 
 KILLED_WRITER = """
 import sys
-from hall.minigames.osga.store import TournamentStore
-store = TournamentStore(sys.argv[1])
+from pathlib import Path
+from hall.app.runtime import open_tournament
+store = open_tournament(Path(sys.argv[1]))
 store.new_day("Club")
 for n in range(1, 10_000):
     store.submit("register", {"name": f"Équipe {n}", "players": [f"a{n}", f"b{n}"]})
@@ -307,6 +309,7 @@ for n in range(1, 10_000):
 """
 
 
+@pytest.mark.slow
 def test_every_acknowledged_event_survives_a_sigkill(tmp_path):
     import os
     import signal
@@ -323,7 +326,7 @@ def test_every_acknowledged_event_survives_a_sigkill(tmp_path):
             break
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    store = TournamentStore(path)
+    store = open_tournament(path)
     assert store.version >= acknowledged and len(store.day.entries) == store.version - 1
     assert [e.name for e in store.day.entries][:3] == ["Équipe 1", "Équipe 2", "Équipe 3"]
     store.close()

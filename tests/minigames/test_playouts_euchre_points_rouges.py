@@ -18,6 +18,8 @@ from hall.minigames.points_rouges.state import PointsRougesOptions
 from hall.minigames.registry import get_game
 from tests.minigames.playout import each_move
 
+pytestmark = pytest.mark.slow    # whole games played out by bots: see pytest --durations
+
 EUCHRE, RULES = get_game('euchre'), get_game('points-rouges')
 EUCHRE_BOT, EUCHRE_RANDOM = EUCHRE.bots["default"], random_bot(EUCHRE)
 PR_BOT, PR_RANDOM = RULES.bots["default"], random_bot(RULES)

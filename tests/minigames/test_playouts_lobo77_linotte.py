@@ -13,6 +13,8 @@ from hall.minigames.match import Match, play_out
 from hall.minigames.registry import get_game
 from tests.minigames.playout import each_move
 
+pytestmark = pytest.mark.slow    # whole games played out by bots: see pytest --durations
+
 LOBO_BOT, LOBO_EASY, LOBO_RANDOM = get_game('lobo77').bots["default"], get_game('lobo77').bots["easy"], random_bot(get_game('lobo77'))
 LINOTTE_BOT, LINOTTE_RANDOM = get_game('linotte').bots["default"], random_bot(get_game('linotte'))
 

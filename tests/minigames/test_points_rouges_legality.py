@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +69,7 @@ def check_agrees(state, seat: int, rng: random.Random) -> None:
         assert is_legal(state, seat, move) == (normalise(move) in listed), (move, state)
 
 
+@pytest.mark.slow
 @settings(max_examples=80)
 @given(players=st.sampled_from([1, 1, 2, 3, 4]), seed=st.integers(0, 10**6), steps=st.integers(0, 70))
 def test_is_legal_accepts_exactly_the_listed_moves_on_reachable_states(players, seed, steps):
@@ -76,6 +78,7 @@ def test_is_legal_accepts_exactly_the_listed_moves_on_reachable_states(players, 
         check_agrees(match.state, to_move(match.state)[0], random.Random(seed))
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 40))
 def test_the_same_once_the_take_backs_of_the_turn_are_spent(seed, steps):

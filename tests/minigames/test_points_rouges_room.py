@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hall.app.runtime import ROOMS_FILE, open_room_store, open_rooms
 from hall.minigames.base import Refused
 from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, PLACEMENTS, SHAPE_IDS, SHAPES, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
 from hall.minigames.registry import get_game
-from hall.minigames.room_store import RoomStore, open_lobby
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 
@@ -149,8 +149,7 @@ def test_no_view_holds_another_rack_nor_the_pile_order(seed, players, steps):
 
 
 def test_a_points_rouges_room_is_replayed_from_its_journal(tmp_path):
-    from hall.minigames.room_store import FILE_NAME
-    store = RoomStore(tmp_path / FILE_NAME)
+    store = open_room_store(tmp_path / ROOMS_FILE)
     lobby = Lobby(FAST, journal=store.append, rng=random.Random(7))
     code = lobby.open("points-rouges", {"players": 3}).code
     tokens = [lobby.join(code, n)[2] for n in ("Ana", "Bea")]
@@ -166,7 +165,7 @@ def test_a_points_rouges_room_is_replayed_from_its_journal(tmp_path):
         room = lobby.room(code)
     assert room.version > 12
     store.close()
-    again, store2 = open_lobby(tmp_path, FAST)
+    again, store2 = open_rooms(tmp_path, FAST)
     try:
         assert again.room(code).public == room.public
         views = [lobby._state.rooms[code].seat_view(s) for s in range(3)]     # the bot's seat has no token

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hall.app.runtime import open_room_store, open_rooms
 from hall.minigames.base import Refused
 from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.registry import get_game
-from hall.minigames.room_store import RoomStore, open_lobby
 from hall.minigames.table import CODE_LETTERS, clean_name, move_key
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
@@ -183,7 +183,7 @@ def test_replaying_the_store_gives_the_same_rooms(tmp_path, game):
     """The hall deals, rolls and shuffles from ``secrets.SystemRandom`` (ARCHITECTURE; issue 22: the rooms used
     ``random.Random``), a generator nobody can seed or rewind: every outcome is a journalled move, and the replay
     gives the same rooms."""
-    lobby, store = open_lobby(tmp_path, FAST)
+    lobby, store = open_rooms(tmp_path, FAST)
     assert type(lobby.rng) is random.SystemRandom
     code = lobby.open(game).code
     _, _, token = lobby.join(code, "Ana")
@@ -199,7 +199,7 @@ def test_replaying_the_store_gives_the_same_rooms(tmp_path, game):
         room = lobby.room(code)
     lobby.show("game", code)
     store.close()
-    again, store2 = open_lobby(tmp_path, FAST)
+    again, store2 = open_rooms(tmp_path, FAST)
     copy = again.room(code)
     assert copy.version == room.version and copy.state == room.state
     assert copy.public == room.public and again.seat_view(code, token) == lobby.seat_view(code, token)
@@ -208,12 +208,12 @@ def test_replaying_the_store_gives_the_same_rooms(tmp_path, game):
 
 
 def test_the_store_never_holds_a_token(tmp_path):
-    lobby, store = open_lobby(tmp_path, FAST)
+    lobby, store = open_rooms(tmp_path, FAST)
     code = lobby.open("lobo77").code
     _, _, token = lobby.join(code, "Ana")
     store.close()
     assert token.encode() not in (tmp_path / "games.sqlite").read_bytes()
-    assert all(token not in json.dumps(r) for r in RoomStore(tmp_path / "games.sqlite").records())
+    assert all(token not in json.dumps(r) for r in open_room_store(tmp_path / "games.sqlite").records())
 
 
 # ---------------------------------------------------------------- any JSON at the engines and the room

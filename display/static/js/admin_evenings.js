@@ -1,4 +1,4 @@
-/* /admin, issue 21: the caisse's price tiers (edited here, journalled, offered from the next sale on) and the
+/* /admin: the caisse's price tiers (edited here, journalled, offered from the next sale on) and the
    past evenings (archived by `loto-hall evening new`) with their totals and their reports as written then. */
 import {adminAlert} from "./admin.js";
 import {$, api, el, euros, live, t} from "./common.js";

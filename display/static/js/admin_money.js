@@ -1,9 +1,9 @@
-/* /admin, issue 16: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
+/* /admin: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
 import {adminAlert} from "./admin.js";
-import {$, api, el, euros, kind, live, t} from "./common.js";
+import {$, api, boot, el, euros, kind, live, t} from "./common.js";
 
 const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
-const KINDS = ["quine", "double_quine", "carton_plein"];
+const KINDS = boot.kinds;    // hall/lots.py's table, handed by the page
 // a prize in money (the same test as hall/programme.py): forbidden in a loto traditionnel
 const CASH = /(\d\s*(€|eur\b|euros?\b))|\besp[eè]ces\b|\bcash\b|\bargent\b|\bbillets?\b|\bch[eè]que\s+de\b/i;
 const VOUCHER = /\bbons?\b|\bcartes?\s+cadeau|\bch[eè]ques?[-\s]cadeau/i;
@@ -73,7 +73,7 @@ function drawProgramme() {
     });
     return el("div", {class: "partie"}, head, ...lots,
       el("div", {class: "row-buttons"},
-        el("button", {type: "button", text: t("add_lot"), onclick: () => { p.lots.push({kind: "quine", label: "", value_eur: "", sponsor: ""}); drawProgramme(); }}),
+        el("button", {type: "button", text: t("add_lot"), onclick: () => { p.lots.push({kind: KINDS[0], label: "", value_eur: "", sponsor: ""}); drawProgramme(); }}),
         el("label", {}, t("consolation_label") + " ", el("input", {type: "text", value: p.consolation || "", maxlength: 200, oninput: (ev) => { p.consolation = ev.target.value; }}))));
   }));
 }

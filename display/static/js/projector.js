@@ -172,7 +172,7 @@ const on = {
   resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
   verdict(ev) {
     S.status = ev.status || S.status;
-    const lotKind = ev.lot ? ev.lot.kind : "quine";
+    const lotKind = ev.lot ? ev.lot.kind : boot.kinds[0];
     if (ev.verdict === "valid") {
       addWinner(ev);
       const all = winnerIds().length > 1 ? winnerIds() : [ev.card_id];

@@ -1,4 +1,4 @@
-/* The projector's winners (issue 15): every valid carton of the lot drawn large with its numbers lit and its
+/* The projector's winners: every valid carton of the lot drawn large with its numbers lit and its
    winning rows framed, beside a board that stays visible; the tie-break rule said; "26 annulé"; IDs that never
    wrap. projector.js calls these; the board is never covered (banners sit above it, the board shrinks). */
 import {$, boot, el, money, t} from "./common.js";

@@ -1,5 +1,5 @@
 /* The speaker's console: type and draw numbers, confirm machine balls, claims, award, démarquer, devices. */
-import {$, api, el, kind, live, lotName, money, t} from "./common.js";
+import {$, api, boot, el, kind, live, lotName, money, t} from "./common.js";
 import {node, show} from "./ids.js";
 import {question} from "./question.js";
 import {choose, chooseClear} from "./speaker_ties.js";
@@ -78,7 +78,7 @@ $("proposed-fix").addEventListener("click", () => { if (typed) { act("POST", "/a
 $("proposed-no").addEventListener("click", () => act("POST", "/api/draws/reject"));
 $("start").addEventListener("click", async () => {
   // The programme's lots as they are (values and donors kept by the hall), unless the speaker changed them here:
-  // then the lots as he left them, and the report says which he changed (issue 21).
+  // then the lots as he left them, and the report says which he changed.
   const np = S && S.next_partie, planned = np ? np.lots : [];
   const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => ({
     kind: li.querySelector("select").value, label: li.querySelector("input").value.trim()}));
@@ -137,7 +137,7 @@ function lotsEditor() {
   if (!np || box.dataset.sig === sig || (box.dataset.dirty && box.dataset.partie === String(np.number))) return;
   box.dataset.sig = sig; box.dataset.partie = String(np.number); box.dataset.dirty = "";
   box.replaceChildren(...np.lots.map((lot) => {
-    const sel = el("select", {"aria-label": t("kind")}, ...["quine", "double_quine", "carton_plein"].map(
+    const sel = el("select", {"aria-label": t("kind")}, ...boot.kinds.map(
       (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
     const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: money(lot.value_eur)});
     return el("li", {}, el("div", {class: "lot-line"}, sel,

@@ -1,4 +1,4 @@
-/* A tie at the award (issues 15, 21): the speaker chooses how it is settled — the hall's draw, tokens drawn by
+/* A tie at the award: the speaker chooses how it is settled — the hall's draw, tokens drawn by
    hand in the hall whose numbers he types, or sharing. Who wins a draw (the lowest or the highest number) is the
    hall's rule for the evening ([rules] ties), said here and on the projector, never chosen per lot.
    Keypad: a digit picks, the numbers are typed then Enter, / or Escape goes back. */

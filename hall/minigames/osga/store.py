@@ -2,24 +2,25 @@
 
 Each event is checked against the day first (:func:`apply_event` refuses it and nothing is written), then
 committed (WAL, ``synchronous=FULL``: once :meth:`TournamentStore.submit` returns, a power cut keeps it),
-then the day in memory moves on. The mini-games import nothing of the loto, so this is not the hall's journal.
+then the day in memory moves on. The mini-games import nothing of the loto, so this is not the hall's journal: the
+runtime opens the file with the hall's one opener (``hall/durable.py``: this ``SCHEMA`` at ``SCHEMA_VERSION``) and
+hands the store its connection.
 """
 from __future__ import annotations
 
 import json
 import secrets
+import sqlite3
 import threading
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from hall.minigames.durable import open_durable
 from hall.minigames.osga.tournament import Day, TournamentError, apply_event
 
-FILENAME = "tournament.sqlite"
 MAX_EVENT_BYTES = 8192
+SCHEMA_VERSION = 1      # a file from before the version was kept (user_version 0) has this schema
 
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     seq  INTEGER PRIMARY KEY,
     kind TEXT NOT NULL,
@@ -32,11 +33,9 @@ CREATE TABLE IF NOT EXISTS events (
 class TournamentStore:
     """One tournament file; thread-safe. ``day`` is the current value; ``version`` counts events."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
+    def __init__(self, db: sqlite3.Connection) -> None:
         self._lock = threading.Lock()
-        self._db = open_durable(self.path)
-        self._db.execute(_SCHEMA)
+        self._db = db
         day = Day()
         for kind, data in self._db.execute("SELECT kind, data FROM events ORDER BY seq"):
             day = apply_event(day, kind, json.loads(data))

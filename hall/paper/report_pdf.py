@@ -7,11 +7,12 @@ from xml.sax.saxutils import escape
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from drivers.pdf_parts import BODY, H1, H2, H3, cell, table, when
-from drivers.report_money_pdf import money_section, tax_office_page
 from hall.lots import KIND_LABELS
+from hall.paper.pdf_parts import BODY, H1, H2, H3, PdfTarget, cell, table, when
+from hall.paper.report_money_pdf import money_section, tax_office_page
 from hall.report import TOTAL_LABELS as TOTALS
 from hall.report import EveningReport, PartieReport
 
@@ -83,7 +84,7 @@ def _frequencies(freq: dict[int, int]) -> Table:
     return t
 
 
-def write_report_pdf(report: EveningReport, path, timezone: str = "Europe/Paris") -> None:
+def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris") -> None:
     """Write ``report`` as an A4 PDF to ``path`` (a file name or a binary file object, e.g. ``io.BytesIO``)."""
     tz = timezone
     doc = SimpleDocTemplate(path if hasattr(path, "write") else os.fspath(path), pagesize=A4,
@@ -121,7 +122,7 @@ def write_report_pdf(report: EveningReport, path, timezone: str = "Europe/Paris"
 
     story.extend(tax_office_page(report, tz))      # last: a page of its own, handed to the tax office
 
-    def footer(canvas, document):
+    def footer(canvas: Canvas, document: SimpleDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont("Helvetica", 7)
         canvas.setFillGray(0.4)

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from urllib.parse import urlsplit
-
-from hall.config import Config
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,18 +32,6 @@ PROBES: tuple[Probe, ...] = (
 )
 PROBE_PATHS: frozenset[str] = frozenset(p.path for p in PROBES)
 INTERNET_WORDS = ("Success", "Microsoft Connect Test", "Microsoft NCSI", "success")
-
-
-def own_hosts(config: Config, machine_hostname: str = "") -> frozenset[str]:
-    """The names the hall answers as itself (lowercase, no port): localhost, the mDNS name, the configured ones."""
-    names = {"localhost", config.network.hostname, f"{config.network.hostname}.local"}
-    if machine_hostname:
-        names |= {machine_hostname, f"{machine_hostname}.local"}
-    if config.server.host not in ("", "0.0.0.0", "::"):
-        names.add(config.server.host)
-    if config.network.url:
-        names.add(urlsplit(config.network.url).hostname or "")
-    return frozenset(n.lower() for n in names if n)
 
 
 def host_name(host_header: str) -> str:

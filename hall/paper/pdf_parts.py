@@ -1,8 +1,10 @@
-"""What the report's PDF pages share (drivers/report_pdf.py, drivers/report_money_pdf.py): styles, cells, tables,
-local times and euros written the French way."""
+"""What the PDFs share: where one is written (``PdfTarget``); for the report's pages (report_pdf.py,
+report_money_pdf.py) the styles, cells, tables, local times and euros written the French way."""
 from __future__ import annotations
 
 import datetime as dt
+import os
+from typing import IO
 from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
 
@@ -24,6 +26,8 @@ GRID = TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 8), ("FONT", (0, 0), 
                    ("GRID", (0, 0), (-1, -1), 0.4, colors.grey), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                    ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2)])
 
+PdfTarget = str | os.PathLike[str] | IO[bytes]    # a file name, or a binary file open for writing
+
 
 def when(iso: str, tz: str, fmt: str = "%H:%M:%S") -> str:
     if not iso:
@@ -34,7 +38,7 @@ def when(iso: str, tz: str, fmt: str = "%H:%M:%S") -> str:
         return iso
 
 
-def cell(text, style=CELL) -> Paragraph:
+def cell(text: object, style: ParagraphStyle = CELL) -> Paragraph:
     return Paragraph(escape(str(text)), style)
 
 

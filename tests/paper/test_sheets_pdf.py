@@ -7,9 +7,10 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 
-from drivers.sheets import PAGE_H, PAGE_W, layout, write_cards_pdf
 from hall.app.cli import main
-from hall.cards import display_card_id, generate_cards
+from hall.card_ids import display_card_id
+from hall.paper.sheets import PAGE_H, PAGE_W, layout, write_cards_pdf
+from hall.planches import generate_cards
 
 SCALE = 3     # 216 dpi, about what a phone camera or a cheap scanner sees
 

@@ -11,12 +11,12 @@ import pypdfium2 as pdfium
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivers.report_pdf import write_report_pdf
 from hall.app.cli import main
 from hall.cardbook import CardBook
-from hall.cards import generate_cards
 from hall.config import parse_config
 from hall.journal import Journal
+from hall.paper.report_pdf import write_report_pdf
+from hall.planches import generate_cards
 from hall.programme import parse_parties
 from hall.report import report_from_hall
 from hall.report_csv import COLUMNS, FRENCH, HEADERS, write_csv

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import qrcode
 from reportlab import rl_config
@@ -20,7 +21,9 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as pdfcanvas
 
-from hall.cards import display_card_id, split_card_id
+from hall.card_ids import display_card_id, split_card_id
+from hall.cards import Card
+from hall.paper.pdf_parts import PdfTarget
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
@@ -114,7 +117,7 @@ def _fit(text: str, font: str, size: float, width: float) -> str:
 class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
-    def __init__(self, path, hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
+    def __init__(self, path: PdfTarget, hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
                  evening: str = "", logo: str | None = None):
         self.lay = layout(per_page)
         self.hall_name = hall_name
@@ -199,7 +202,7 @@ class SheetWriter:
         c.drawCentredString(PAGE_W / 2, 8, "Découper le long des traits - loto-hall")
         c.endForm()
 
-    def draw_carton(self, index: int, card_id: str, card) -> None:
+    def draw_carton(self, index: int, card_id: str, card: Card) -> None:
         lay, c = self.lay, self.c
         ox, oy = lay.slot_origin(index)
         gx, gy, gw, gh = lay.grid
@@ -282,7 +285,7 @@ class SheetWriter:
         self.c.setFont(FONT, label - 1)
         self.c.drawCentredString(bx + bw / 2, by, text)
 
-    def page(self, cartons: list[tuple[str, object]]) -> None:
+    def page(self, cartons: list[tuple[str, Card]]) -> None:
         self.c.doForm("page")
         for index, (card_id, card) in enumerate(cartons):
             self.draw_carton(index, card_id, card)
@@ -300,7 +303,7 @@ def series_of(card_id: str) -> str:
     return card_id.rsplit("-", 1)[0] if "-" in card_id else ""
 
 
-def _logo(path: str | None):
+def _logo(path: str | None) -> tuple[Any, float] | None:
     """The association's logo as (image, width/height), or None (no logo, or a file that cannot be read)."""
     if not path:
         return None
@@ -315,7 +318,7 @@ def _logo(path: str | None):
         return None
 
 
-def write_cards_pdf(cards: Iterable[tuple[str, object]], path, hall_name: str, series: str, per_page: int = 6,
+def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_name: str, series: str, per_page: int = 6,
                     columns: str = "1-9", progress: Callable[[int, int], None] | None = None,
                     evening: str = "", logo: str | None = None) -> int:
     """Write ``cards`` (``(card_id, Card)`` pairs) as A4 planches to ``path`` (a file name or a binary file

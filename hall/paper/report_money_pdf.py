@@ -1,14 +1,14 @@
-"""The report's money pages: the takings, the lots' values and the balance for the board (issue 16), what was
-changed outside the caisse and the programme, and a page the association can hand to the tax office (issue 21)."""
+"""The report's money pages: the takings, the lots' values and the balance for the board, what was
+changed outside the caisse and the programme, and a page the association can hand to the tax office."""
 from __future__ import annotations
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
-from drivers.pdf_parts import BODY, GRID, H1, H2, H3, cell, euros, table, when
 from hall.events import LotSpec
 from hall.lots import KIND_LABELS
+from hall.paper.pdf_parts import BODY, GRID, H1, H2, H3, cell, euros, table, when
 from hall.report import EveningReport
 from hall.sales import NO_TIER
 from hall.takings import Takings

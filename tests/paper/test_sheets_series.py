@@ -7,10 +7,11 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from drivers.sheets import layout, write_cards_pdf
-from hall.cards import generate_cards, make_card_id
+from hall.card_ids import make_card_id
+from hall.paper.sheets import layout, write_cards_pdf
+from hall.planches import generate_cards
 from tests.display.test_sales_api import sales_room
-from tests.drivers.test_sheets_pdf import read_back
+from tests.paper.test_sheets_pdf import read_back
 
 
 @pytest.mark.parametrize("per_page", [2, 3, 4])
@@ -42,7 +43,7 @@ def test_an_unreadable_logo_prints_the_cartons_without_it(tmp_path):
 
 
 def test_admin_prints_one_series_or_an_id_range_only(tmp_path):
-    from drivers.sheets import write_cards_pdf as maker
+    from hall.paper.sheets import write_cards_pdf as maker
     room = sales_room(tmp_path, count=36)
     room.app.extensions["loto_documents"]["cards_pdf"] = maker
     c, admin = room.app.test_client(), room.headers("admin")

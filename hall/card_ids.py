@@ -1,0 +1,130 @@
+"""Card IDs: the generated form with its check character, the lenient reading of a typed ID, the claim's gate.
+
+Generated card IDs look like ``A-00412B``: ``{SERIES}-{NNNNN}{C}``.
+SERIES is 1–3 upper-case letters. NNNNN is the carton number, zero-padded to 5 digits; a number
+above 99 999 simply takes more digits (and then never starts with 0). C is a check character:
+Luhn mod N with N = 34 over the characters of SERIES + NNNNN (hyphen left out), in the alphabet
+``0-9`` and ``A-Z`` without ``I`` and ``O`` (A = 10 … Z = 33), which are never used, in series or
+check, so that a controller's typed ``O`` or ``I`` can only mean ``0`` or ``1`` (``normalize_card_id``
+reads them so). A decimal check digit cannot protect a letter: 24 letters share 10 check values
+(pigeonhole), so some mistyped letters would pass. With N = 34 the Luhn "doubling" is a permutation
+of the 34 values, so EVERY single mistyped character is caught; an adjacent swap is caught too,
+except the one pair 0↔Z (it can only occur between the last digit and C).
+Any other ID of 1–32 characters ``A–Z a–z 0–9 -`` is accepted from a CSV without a check.
+"""
+from __future__ import annotations
+
+import re
+
+from hall.numbers import is_card_id
+
+_ALPHABET = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"   # no I, no O: they read as 1 and 0
+_N = len(_ALPHABET)
+_VALUE = {ch: v for v, ch in enumerate(_ALPHABET)}
+_SERIES = re.compile(r"[A-HJ-NP-Z]{1,3}")
+_GENERATED = re.compile(r"([A-HJ-NP-Z]{1,3})-(\d{5}|[1-9]\d{5,})([0-9A-HJ-NP-Z])")
+_TYPED = re.compile(r"([A-HJ-NP-Z]{1,3})-([0-9OI]{5,}[0-9A-Z])")
+CARD_ID = re.compile(r"[A-Za-z0-9-]{1,32}")
+
+
+def _luhn_sum(payload: str, double_last: bool) -> int:
+    total = 0
+    double = double_last
+    for ch in reversed(payload):
+        v = _VALUE[ch]
+        if double:
+            v *= 2
+            v = v // _N + v % _N
+        total += v
+        double = not double
+    return total
+
+
+def _check_character(payload: str) -> str:
+    return _ALPHABET[-_luhn_sum(payload, True) % _N]
+
+
+def make_card_id(series: str, number: int) -> str:
+    """Return the generated ID ``SERIES-NNNNNC`` of carton ``number`` (e.g. ``A-00412`` + check character)."""
+    if not isinstance(series, str) or not _SERIES.fullmatch(series):
+        raise ValueError(f"a series is 1 to 3 upper-case letters other than I and O, not {series!r}")
+    if type(number) is not int or number < 0:
+        raise ValueError(f"a carton number is a whole number ≥ 0, not {number!r}")
+    digits = f"{number:05d}"
+    if len(series) + len(digits) + 2 > 32:
+        raise ValueError(f"carton number {number} too large for a 32-character ID")
+    return f"{series}-{digits}{_check_character(series + digits)}"
+
+
+def split_card_id(card_id: str) -> tuple[str, int] | None:
+    """Return (series, number) of a generated-form ID (check character not verified), else None."""
+    m = _GENERATED.fullmatch(card_id) if isinstance(card_id, str) else None
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+def check_card_id(card_id: str) -> bool | None:
+    """Return None when the text is not of the generated form, else whether its check character is right."""
+    m = _GENERATED.fullmatch(card_id) if isinstance(card_id, str) else None
+    if m is None:
+        return None
+    series, digits, check = m.groups()
+    return _luhn_sum(series + digits + check, False) % _N == 0
+
+
+_LENIENT = re.compile(r"([A-HJ-NP-Z]{1,3})([0-9OI]{5,}[0-9A-Z])")
+_TYPING_NOISE = str.maketrans("", "", " \t\u00a0\u202f\u00b7._/")   # spaces, the shown form's gap, dots
+
+
+def normalize_card_id(text: str) -> str:
+    """Return the ID as stored, from the way people type it: spaces and dots dropped; a generated-form ID typed
+    in lower case, without its dash, or with ``O``/``I`` for ``0``/``1`` is put right. Other IDs are only
+    trimmed of spaces."""
+    compact = "".join(text.split())
+    upper = compact.translate(_TYPING_NOISE).upper()
+    m = _LENIENT.fullmatch(upper.replace("-", "", 1) if upper.count("-") == 1 else upper)
+    if m is None:
+        return compact
+    series, rest = m.groups()
+    fixed = f"{series}-{rest[:-1].replace('O', '0').replace('I', '1')}{rest[-1].replace('O', '0').replace('I', '1')}"
+    return fixed if _GENERATED.fullmatch(fixed) else compact
+
+
+MAX_CLAIM_TEXT = 64      # characters of a typed or scanned claim read at all (an ID has 32 at most)
+
+
+def claimable_card_id(text: object) -> bool:
+    """Whether a claim's text, typed or scanned, can name a carton (INTERFACE §4): at most 64 characters that
+    read, leniently (``normalize_card_id``), as a card ID. The one gate of every claim, whatever its source:
+    ``=HYPERLINK(…)`` or ``-1-1`` is refused before the journal sees it."""
+    return isinstance(text, str) and len(text) <= MAX_CLAIM_TEXT and is_card_id(normalize_card_id(text))
+
+
+def display_card_id(card_id: str) -> str:
+    """The ID as printed and shown: a generated ID with its check character set apart (``A-00412 K``, a no-break
+    space), so it is never read as part of the number; other IDs unchanged. Typed back, it is the same ID."""
+    m = _GENERATED.fullmatch(card_id) if isinstance(card_id, str) else None
+    return f"{m.group(1)}-{m.group(2)}\u00a0{m.group(3)}" if m else card_id
+
+
+_ID_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-"
+
+
+def one_character_variants(card_id: str) -> set[str]:
+    """Every text one keystroke from ``card_id``: one character changed, left out, added, or two neighbours swapped.
+
+    About 130 × length texts whatever the size of the card book, so looking them up stays fast on 100 000 cartons.
+    """
+    out: set[str] = set()
+    n = len(card_id)
+    for i in range(n + 1):
+        head, tail = card_id[:i], card_id[i:]
+        for ch in _ID_CHARS:
+            out.add(head + ch + tail)                      # a character left out by the typist
+            if i < n:
+                out.add(head + ch + tail[1:])              # a character mistyped
+        if i < n:
+            out.add(head + tail[1:])                       # a character typed twice or by mistake
+        if i < n - 1:
+            out.add(head + tail[1] + tail[0] + tail[2:])   # two neighbours swapped
+    out.discard(card_id)
+    return out

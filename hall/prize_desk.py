@@ -1,0 +1,86 @@
+"""The prize desk of the hall: the vouchers an award issues, their printing, and the prizes handed over for them.
+
+Its commands run under the writer's lock (``@locked``) and commit through it; the signed codes are
+``hall/vouchers.py``'s, the vouchers themselves the evening's (``Evening.vouchers``).
+"""
+from __future__ import annotations
+
+from hall.errors import Rejected
+from hall.events import LotAwarded, Record, VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested
+from hall.partie import Partie
+from hall.rights import require
+from hall.snapshots import PrintJob, Redemption
+from hall.state import HallState
+from hall.vouchers import check_code, make_code, near_codes, normalize_code
+from hall.writer import Writer, locked
+
+
+class PrizeDesk:
+    """The vouchers: issued with each award, printed by the print queue, redeemed at the lots' table."""
+
+    def __init__(self, writer: Writer, state: HallState, secret: bytes):
+        self._writer = writer
+        self._state = state
+        self._secret = secret
+
+    def vouchers_for(self, award: LotAwarded, p: Partie) -> list[VoucherIssued]:
+        """The vouchers of an award: one per winner of the lot, one per consolation, numbered on from the last."""
+        lot = p.lots[award.lot_index]
+        serial = self._state.evening.voucher_serial
+        vouchers = []
+        for card_id, is_consolation in [(c, False) for c in award.winners] + [(c, True) for c in award.consolation]:
+            serial += 1
+            label = p.consolation if is_consolation else lot.label
+            vouchers.append(VoucherIssued(make_code(self._secret, serial), serial, p.number, award.lot_index,
+                                          lot.kind, label, card_id, is_consolation,
+                                          award.shared and not is_consolation))
+        return vouchers
+
+    @locked
+    def redeem(self, code: str, *, role: str) -> Redemption:
+        """Hand a prize over for a voucher: ``unknown_voucher`` (forged, altered, never issued), ``already_redeemed``."""
+        require(role, "redeem")
+        code = normalize_code(code) if isinstance(code, str) else ""
+        vouchers = self._state.evening.vouchers
+        voucher = vouchers.get(code)
+        if check_code(self._secret, code) is None or voucher is None:
+            raise Rejected("unknown_voucher", code=code, suggestions=near_codes(code, vouchers))
+        if voucher.redeemed:
+            raise Rejected("already_redeemed", code=code)
+        record = self._writer.commit(VoucherRedeemed(code), role)
+        return Redemption(voucher.issued, record.seq)
+
+    @locked
+    def voucher_printed(self, code: str, duplicate: bool = False, *, role: str) -> Record:
+        """Record that the printer took a voucher (the print queue calls this after each success)."""
+        require(role, "voucher_printed")
+        if code not in self._state.evening.vouchers:
+            raise Rejected("unknown_voucher", code=code)
+        return self._writer.commit(VoucherPrinted(code, duplicate), role)
+
+    @locked
+    def request_reprint(self, code: str, *, role: str) -> Record:
+        """Ask for a DUPLICATA of a voucher."""
+        require(role, "reprint")
+        code = normalize_code(code)
+        if code not in self._state.evening.vouchers:
+            raise Rejected("unknown_voucher", code=code)
+        return self._writer.commit(VoucherReprintRequested(code), role)
+
+    @locked
+    def unprinted(self) -> list[tuple[VoucherIssued, bool]]:
+        """Vouchers still to print (after a restart, or while the printer was away)."""
+        return self._state.evening.unprinted()
+
+    @locked
+    def vouchers_to_print(self) -> tuple[PrintJob, ...]:
+        """What the printer owes, oldest first: each voucher with its lot as it stands and when it was issued."""
+        parties = self._state.evening.parties
+        jobs = []
+        for issued, duplicate in self._state.evening.unprinted():
+            label, value = issued.lot_label, None
+            if 0 < issued.partie <= len(parties) and issued.lot_index < len(parties[issued.partie - 1].lots):
+                lot = parties[issued.partie - 1].lots[issued.lot_index]
+                label, value = lot.label, lot.value_eur
+            jobs.append(PrintJob(issued, duplicate, label, value, self._state.issued_at.get(issued.code, "")))
+        return tuple(jobs)

@@ -1,0 +1,160 @@
+"""The snapshot builders: immutable pictures of the hall (``hall/snapshots.py``) taken under the writer's lock.
+
+Cheap by design: tuples of values already frozen, a few dozen items at most; the sold count is kept by the
+state as sales come, never counted here.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from hall.card_ids import normalize_card_id
+from hall.cards import Card
+from hall.config import PartieSpec
+from hall.events import ClaimChecked, PinChanged, Record
+from hall.lots_played import next_lots
+from hall.partie import Partie
+from hall.report import EveningReport, build_report, with_year
+from hall.snapshots import (
+    CardState,
+    HallSnapshot,
+    LotState,
+    NextPartie,
+    PartieState,
+    ProgrammeState,
+    SpeakerSnapshot,
+    WifiInfo,
+)
+from hall.state import HallState
+from hall.writer import Writer, locked
+
+
+def partie_state(p: Partie) -> PartieState:
+    """A partie as every screen sees it (the draws, the lots, claims waiting while it runs)."""
+    running = not p.cleared
+    return PartieState(
+        p.number, tuple(LotState(lot.kind, lot.label, lot.status, lot.value_eur, lot.award) for lot in p.lots),
+        p.current, p.consolation, tuple(p.draws), p.cleared, p.status, running and p.paused,
+        tuple(p.pending.values()) if running else (),
+        bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()))
+
+
+def card_state(state: HallState, card_id: str) -> CardState | None:
+    """A carton against the latest partie (drawn numbers, last number, may it play), or ``None`` if unknown."""
+    card = state.book.get(card_id)
+    if card is None:
+        return None
+    p = state.evening.partie
+    drawn = frozenset(p.draws) if p is not None and not p.cleared else frozenset()
+    last = p.last if p is not None and not p.cleared else None
+    grid = tuple(tuple(row) for row in card.grid(state.config.cards.columns))
+    return CardState(card_id, card, grid, drawn, last, state.may_play(card_id))
+
+
+class SnapshotBuilder:
+    """Every reading of the hall that is not a desk's own ledger."""
+
+    def __init__(self, writer: Writer, state: HallState):
+        self._writer = writer
+        self._state = state
+
+    def _picture(self) -> HallSnapshot:
+        state = self._state
+        ev = state.evening
+        p = ev.partie
+        played = len(ev.parties)
+        nxt = None
+        if ev.running is None:
+            spec = state.partie_spec(played)
+            nxt = NextPartie(played + 1, PartieSpec(next_lots(spec.lots, ev.carried), spec.consolation))
+        winners = tuple(w for w in (card_state(state, c.card_id) for c in ev.running.pending.values())
+                        if w is not None) if ev.running is not None else ()
+        config = state.config
+        net = config.network
+        wifi = WifiInfo(net.ssid, net.password, config.hall_url) if net.ssid else None
+        return HallSnapshot(ev.last_seq, config.hall.name, config.hall.prices,
+                            None if p is None else partie_state(p), nxt, played, wifi, winners)
+
+    @locked
+    def snapshot(self) -> HallSnapshot:
+        """The evening as every screen sees it, with the ``seq`` of the last record it includes."""
+        return self._picture()
+
+    @locked
+    def speaker_snapshot(self) -> SpeakerSnapshot:
+        """The speaker's picture: the public one plus claims, the winner watch, devices, sales and printing."""
+        state = self._state
+        p = state.evening.running
+        watch = state.watch
+        assert watch is not None   # built by the replay, rebuilt at once by each partie start
+        checks: tuple[ClaimChecked, ...] = ()
+        if p is not None:
+            checks = tuple(c for cs in p.checks.values() for c in cs)[-30:]
+        return SpeakerSnapshot(self._picture(), tuple(watch.candidates[:50]), len(watch.candidates),
+                               tuple(watch.sleepers[-50:]), checks, self._writer.devices(),
+                               state.proposed, state.sold_count, len(state.evening.unprinted()))
+
+    def health(self, timeout_s: float) -> HallSnapshot | None:
+        """The public picture if the lock is free within ``timeout_s``, else ``None`` (the hall is stuck)."""
+        return self._writer.health(timeout_s, self._picture)
+
+    @locked
+    def drawable_numbers(self) -> tuple[int, ...]:
+        """The numbers a draw would accept now; empty while the hall may not draw (no partie, a claim, a held ball)."""
+        p = self._state.evening.running
+        if p is None or p.current is None or p.paused or p.pending or self._state.proposed is not None:
+            return ()
+        drawn = set(p.draws)
+        return tuple(n for n in range(1, 91) if n not in drawn)
+
+    @locked
+    def card(self, card_id: str) -> CardState | None:
+        """A carton against the latest partie (drawn numbers, last number, may it play), or ``None`` if unknown."""
+        return card_state(self._state, normalize_card_id(card_id))
+
+    def cards(self, series: str | None = None) -> tuple[tuple[str, Card], ...]:
+        """The book's cartons (of one ``series`` when given), in book order."""
+        book = self._state.book   # immutable: a new one replaces it whole, so it is read without the lock
+        return tuple((cid, card) for cid, card in book.items() if not series or cid.startswith(series + "-"))
+
+    @locked
+    def card_count(self) -> tuple[int, int]:
+        """(cartons in the book, cartons sold)."""
+        return len(self._state.book), self._state.sold_count
+
+    def write_cards_csv(self, out: Any) -> None:
+        """The card book as CSV (INTERFACE §2) into the text stream ``out``."""
+        self._state.book.write_csv(out)   # immutable, read without the lock
+
+    @locked
+    def programme_state(self) -> ProgrammeState:
+        """The parties played (their lots as played) and the latest edit of the programme."""
+        ev = self._state.evening
+        played = tuple(PartieSpec(tuple(lot.spec for lot in p.lots), p.consolation) for p in ev.parties)
+        return ProgrammeState(played, ev.programme_edit, ev.running is not None)
+
+    @locked
+    def pin_hashes(self) -> Mapping[str, PinChanged]:
+        """The PINs changed on /admin tonight, by role (salted hashes, never a PIN)."""
+        return MappingProxyType(dict(self._state.evening.pin_hashes))
+
+    @locked
+    def records(self, type: str | None = None) -> tuple[Record, ...]:
+        """The journal's records so far (of one event ``type`` when given)."""
+        return tuple(r for r in self._writer.journal.records() if type is None or r.type == type)
+
+    @locked
+    def last_seq(self) -> int:
+        return self._state.evening.last_seq
+
+    def report(self) -> EveningReport:
+        """The evening's report (the admin's CSV and PDF), from one consistent reading, with the lotos recorded
+        this civil year (the archived evenings' summaries are read outside the lock)."""
+        hall = self._state.config.hall
+        return with_year(self._evening_report(hall.name, hall.language, hall.timezone), self._state.config.data_dir)
+
+    @locked
+    def _evening_report(self, name: str, language: str, timezone: str) -> EveningReport:
+        return build_report(self._state.evening, list(self._writer.journal.records()), name, language=language,
+                            timezone=timezone)

@@ -1,0 +1,181 @@
+"""The hall's state in memory and its replay: the evening, the card book, the winner watch kept in step.
+
+No lock here: the state is changed only by :meth:`HallState.apply`, which the writer calls for each durable
+record (``hall/writer.py``), and read by the desks under the writer's lock. On start the journal's records
+are replayed through the same ``apply``; the result equals the live state.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hall.cardbook import CardBook
+from hall.config import Config, PartieSpec
+from hall.errors import Rejected
+from hall.events import (
+    BallDrawn,
+    CardsImported,
+    CardsSold,
+    ClaimChecked,
+    DrawUndone,
+    EventHandlers,
+    LotAwarded,
+    PartieCleared,
+    PartieStarted,
+    Record,
+    SaleRecorded,
+    SaleVoided,
+    VoucherIssued,
+)
+from hall.partie import Evening, Partie
+from hall.programme import spec_for
+from hall.snapshots import Proposal
+from hall.watch import WinnerWatch
+
+_REMEMBER = EventHandlers[None]()   # what a record leaves beside the evening (replayed from the first record)
+_WATCH = EventHandlers[None]()      # the winner watch kept in step (replayed from the last partie's start)
+
+
+class HallState:
+    """The evening (``hall.partie.Evening``), the book, the winner watch and what derives from them."""
+
+    def __init__(self, config: Config, book: CardBook):
+        self.config = config
+        self.book = book                            # immutable: an import replaces it whole
+        self.evening = Evening(config.rules.false_claim)
+        self.watch: WinnerWatch | None = None
+        self.proposed: Proposal | None = None       # an auto-read ball waiting for the speaker (confirm mode)
+        self.issued_at: dict[str, str] = {}         # voucher code → when it was issued (the printer prints it)
+        self.sold_count = 0                         # kept by every rebuild of the watch (sales, imports, parties)
+        self._claimed_since_draw: set[str] = set()
+
+    def replay(self, records: Sequence[Record]) -> None:
+        """Rebuild the state from the journal; the watch follows only the last partie, event by event."""
+        starts = [i for i, r in enumerate(records) if r.type == PartieStarted.type]
+        last_start = starts[-1] if starts else len(records)
+        for record in records[:last_start]:
+            self.evening.apply(record.event, record.seq)
+            _REMEMBER.dispatch(record.type, self, record)
+        for record in records[last_start:]:
+            self.apply(record)
+        if self.watch is None:
+            self.rebuild_watch()
+
+    def apply(self, record: Record) -> None:
+        """Move the state on by one durable record (never refuses: the command validated it)."""
+        self.evening.apply(record.event, record.seq)
+        _REMEMBER.dispatch(record.type, self, record)
+        _WATCH.dispatch(record.type, self, record.event)
+
+    @_REMEMBER.on(VoucherIssued)
+    def _issued(self, record: Record) -> None:
+        self.issued_at[record.event.code] = record.at
+
+    # ---- the winner watch, kept in step with the state (replayed from the last partie's start) ---------------
+    def _watching(self) -> tuple[Partie, WinnerWatch, str | None]:
+        """The running partie, the watch and the open lot's kind (a ball, an undo or an award has a partie)."""
+        p = self.evening.running
+        assert p is not None and self.watch is not None
+        lot = p.current_lot
+        return p, self.watch, lot.kind if lot else None
+
+    @_WATCH.on(BallDrawn)
+    def _after_draw(self, event: BallDrawn) -> None:
+        p, watch, kind = self._watching()
+        watch.on_draw(event.number, p.current, kind, p.paid, self._claimed_since_draw)
+        self._claimed_since_draw = set()
+
+    @_WATCH.on(DrawUndone)
+    def _after_undo(self, event: DrawUndone) -> None:
+        p, watch, kind = self._watching()
+        watch.on_undo(kind, p.paid)
+
+    @_WATCH.on(ClaimChecked)
+    def _after_check(self, event: ClaimChecked) -> None:
+        self._claimed_since_draw.add(event.card_id)
+
+    @_WATCH.on(LotAwarded)
+    def _after_award(self, event: LotAwarded) -> None:
+        p, watch, kind = self._watching()
+        watch.refresh(kind, p.paid)
+
+    @_WATCH.on(PartieStarted)
+    def _after_start(self, event: PartieStarted) -> None:
+        self.watch = None       # a new partie: no sleepers carried over
+        self.rebuild_watch()
+
+    @_WATCH.on(PartieCleared)
+    def _after_clear(self, event: PartieCleared) -> None:
+        assert self.watch is not None
+        self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
+
+    @_WATCH.on(CardsSold, CardsImported)
+    def _after_cards(self, event: CardsSold | CardsImported) -> None:
+        self.rebuild_watch()
+
+    @_WATCH.on(SaleRecorded)
+    def _after_sale(self, event: SaleRecorded) -> None:
+        self._sold_moved(event.sale_id, +1, first=len(self.evening.sales.sales) == 1)
+
+    @_WATCH.on(SaleVoided)
+    def _after_void(self, event: SaleVoided) -> None:
+        self._sold_moved(event.sale_id, -1, first=False)
+
+    def _sold_moved(self, sale_id: int, sign: int, first: bool) -> None:
+        """A door sale stays cheap: between parties only the sold count moves (the next partie rebuilds the watch)."""
+        if self.evening.running is not None:
+            self.rebuild_watch()
+            return
+        if first or not self.caisse_sells():      # the first sale: cartons never sold stop playing
+            self.sold_count = sum(1 for cid in self.book if self.may_play(cid))
+            return
+        self.sold_count += sign * len(self.evening.sales.sales[sale_id].card_ids)
+
+    def rebuild_watch(self) -> None:
+        sold = {cid: card for cid, card in self.book.items() if self.may_play(cid)}
+        self.sold_count = len(sold)
+        kept = self.watch.sleepers if self.watch is not None and self.evening.running is not None else []
+        self.watch = WinnerWatch(sold, self.config.rules.last_number)
+        p = self.evening.running
+        if p is not None:
+            lot = p.current_lot
+            self.watch.reset(p.draws, lot.kind if lot else None, p.paid)
+            self.watch.sleepers = [s for s in kept if s.card_id in sold]
+
+    # ---- questions every desk asks --------------------------------------------------------------------------
+    def may_play(self, card_id: str) -> bool:
+        """Whether the carton may play: sold per the book, then per the sales journalled tonight."""
+        if card_id in self.evening.sold_changes:
+            return self.evening.sold_changes[card_id]
+        if self.book.records_sales or not self.caisse_sells():
+            return self.book.is_sold(card_id)
+        return False      # the hall sells through the desk now: a carton never sold does not play
+
+    def caisse_sells(self) -> bool:
+        """Whether the caisse alone says which cartons play (unsold ones are refused): a sale was recorded tonight,
+        or ``[sales] required``."""
+        return self.evening.sales.active or self.config.sales.required
+
+    def sales_recorded(self) -> bool:
+        """Whether the hall records sales at all (the book's ``sold`` column, the caisse, or cartons marked by hand):
+        when not, every carton plays."""
+        return self.book.records_sales or self.caisse_sells() or bool(self.evening.sold_changes)
+
+    def already_sold(self, card_id: str) -> bool:
+        """Whether a sale or a mark says the carton is sold (the book's flag when it records sales)."""
+        if card_id in self.evening.sold_changes:
+            return self.evening.sold_changes[card_id]
+        return self.book.records_sales and self.book.is_sold(card_id)
+
+    def running(self) -> Partie:
+        """The partie in play; ``Rejected("no_partie")`` between parties."""
+        p = self.evening.running
+        if p is None:
+            raise Rejected("no_partie")
+        return p
+
+    def partie_spec(self, index: int) -> PartieSpec:
+        """The programme's partie ``index`` (from 0): as edited on /admin, else as the config file says."""
+        edited = spec_for(index, self.config.programme, self.evening.programme_edit)
+        if edited is None:
+            return self.config.partie_spec(index)
+        return PartieSpec(*edited)

@@ -1,0 +1,133 @@
+"""The one writer (ARCHITECTURE "one-writer rule"): the hall's private lock, the commit, the news it delivers.
+
+Every command of the hall, whichever desk holds it, runs under this module's lock (``@locked``): validate against
+the current state → append the event to the journal (durable) → apply it to the state → publish it to the
+subscribers. Nobody sees an event that is not on disk. No other module takes the lock: the desks and the
+facade mark their methods ``@locked`` and commit through :meth:`Writer.commit`.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+
+from hall.events import Record
+from hall.journal import Journal
+from hall.ports import Clock, NoticeSubscriber, Subscriber
+from hall.snapshots import DeviceStatus, device_status
+from hall.state import HallState
+
+log = logging.getLogger("loto-hall.hall")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def _deliver(fn: Callable[..., None], *args: Any) -> None:
+    """Hand news to one subscriber; its failure is logged, never turned into a refusal of what is already on disk."""
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("subscriber %r failed on %s", fn, args[0] if args else "")
+
+
+class Writer:
+    """The lock, the journal's appends, the subscribers and the devices' published states of one hall.
+
+    ``journal`` and ``state`` are the hall's own; the lock is reentrant (a keypad key runs a draw, which is a
+    command itself) and taken only by :func:`locked` and the methods below.
+    """
+
+    def __init__(self, journal: Journal, state: HallState, clock: Clock):
+        self.journal = journal
+        self.state = state
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._subscribers: list[Subscriber] = []
+        self._notice_subscribers: list[NoticeSubscriber] = []
+        self._devices: dict[str, DeviceStatus] = {}
+
+    def commit(self, event: Any, role: str, *more: Any) -> Record:
+        """Journal ``event`` (and ``more``, in the same transaction), apply, publish; returns the first record."""
+        with self._lock:
+            records = self.journal.append_all([event, *more], role, self.clock())
+            for record in records:
+                self.state.apply(record)
+            for record in records:
+                for fn in list(self._subscribers):
+                    _deliver(fn, record)
+            return records[0]
+
+    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
+        """Call ``fn(record)`` after every durable event; returns the function that unsubscribes."""
+        with self._lock:
+            self._subscribers.append(fn)
+        return lambda: self._subscribers.remove(fn) if fn in self._subscribers else None
+
+    def subscribe_notices(self, fn: NoticeSubscriber) -> None:
+        """Call ``fn(name, payload)`` for passing news that is not journalled (device status, refused balls)."""
+        with self._lock:
+            self._notice_subscribers.append(fn)
+
+    def notify(self, name: str, payload: Any) -> None:
+        """Publish a passing notice (``device:status_changed``, ``draw:refused``…)."""
+        with self._lock:
+            for fn in list(self._notice_subscribers):
+                _deliver(fn, name, payload)
+
+    def set_device_status(self, device: str, status: str, detail: str = "", *, code: str = "",
+                          params: dict[str, object] | None = None) -> None:
+        """Record and announce a device's state (``ok``, ``degraded``, ``absent``…) as a message ``code`` and its
+        ``params`` (translated in display/), with ``detail`` the French sentence for logs and STATUS=."""
+        with self._lock:
+            entry = device_status(device, status, code, detail, **(params or {}))
+            if not entry.same_as(self._devices.get(device)):
+                entry = DeviceStatus(entry.device, entry.state, entry.code, entry.params, entry.detail, self.clock())
+                self._devices[device] = entry
+                self.notify("device:status_changed", entry)
+
+    def device(self, name: str) -> DeviceStatus | None:
+        """A device's last published state, or ``None`` when it never reported."""
+        with self._lock:
+            return self._devices.get(name)
+
+    def devices(self) -> tuple[DeviceStatus, ...]:
+        """Every device's last published state, in order of first report."""
+        with self._lock:
+            return tuple(self._devices.values())
+
+    def health(self, timeout_s: float, picture: Callable[[], T]) -> T | None:
+        """``picture()`` if the lock is free within ``timeout_s``, else ``None`` (the hall is stuck)."""
+        if not self._lock.acquire(timeout=timeout_s):
+            return None
+        try:
+            return picture()
+        finally:
+            self._lock.release()
+
+    def close(self) -> None:
+        """Close the journal once the command in flight is done (the hall takes no command after this)."""
+        with self._lock:
+            self.journal.close()
+
+
+class Desk(Protocol):
+    """Whatever holds commands of the hall: it names its writer."""
+
+    @property
+    def _writer(self) -> Writer: ...
+
+
+D = TypeVar("D", bound=Desk)
+
+
+def locked(method: Callable[Concatenate[D, P], R]) -> Callable[Concatenate[D, P], R]:
+    """Run ``method`` under its desk's writer's lock: the one way a command or a snapshot is serialised."""
+    @functools.wraps(method)
+    def run(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with desk._writer._lock:
+            return method(desk, *args, **kwargs)
+    return run
