@@ -39,7 +39,8 @@ def settle(client) -> None:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         due = [(c, at) for c, at in hub.lobby.due(hub.clock()) if at <= hub.clock()]
-        seats_bots = all(hub.lobby.room(c).seats[hub.lobby.room(c).to_move[0]].bot for c, _ in due)
+        rooms = [hub.lobby.room(c) for c, _ in due]       # one snapshot each: the bots' task plays meanwhile
+        seats_bots = all(r.to_move and r.seats[r.to_move[0]].bot for r in rooms)
         if not due or not seats_bots:
             return
         bots_round(client.application)

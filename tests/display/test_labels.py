@@ -59,5 +59,7 @@ def test_the_lot_kinds_the_api_declares_and_the_pages_offer_are_the_table_s(clie
     assert enums and all(json.loads(e) == list(LOT_KINDS) for e in enums)
     for page in ("/", "/speaker", "/admin"):
         html = client.get(page).get_data(as_text=True)
-        boot = json.loads(re.search(r"window\.LOTO = (\{.*?\});</script>", html).group(1))
+        found = re.search(r'<script type="application/json" id="boot">(.*?)</script>', html, re.S)
+        assert found, page
+        boot = json.loads(found.group(1))
         assert boot["kinds"] == list(LOT_KINDS), page
