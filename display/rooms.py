@@ -356,7 +356,7 @@ def close(code: str):
         h.broadcast(room.code)
         h.broadcast_list()
         if h.lobby.screen != screen_before:
-            h.socketio.emit("screen", h.lobby.screen)
+            h.emit_public("screen", h.lobby.screen)
         return jsonify({"code": room.code, "status": room.status})
 
 
@@ -372,7 +372,7 @@ def set_screen():
     h = hub()
     with h.lock:
         screen = h.call(h.lobby.show, data.get("show"), data.get("code"))
-        h.socketio.emit("screen", screen)
+        h.emit_public("screen", screen)
         h.broadcast_list()
         return jsonify(screen)
 
@@ -388,6 +388,7 @@ def no_draw_during_a_break():
 def _page(template: str, page: str, status: int = 200, **extra: Any):
     config = current_app.extensions["loto_config"]
     boot = {"page": page, "lang": str(get_locale()), "strings": room_strings(), "role": session.get("role"),
+            "socket_path": current_app.extensions.get("loto_public_socket_path"),   # the audience: on the relays
             "csrf": A.csrf_token() if session.get("role") else None, **extra}
     return render_template(template, boot=boot, page=page, hall_name=config.hall.name, **extra), status
 
@@ -433,6 +434,7 @@ def qr(code: str):
 def install(app, socketio: SocketIO, lobby: Lobby, config) -> RoomsHub:
     """Register the blueprint, the ``game_watch`` handlers and start the bot task."""
     h = RoomsHub(lobby, socketio, max_audience=config.games.max_audience)
+    h.relay = app.extensions.get("loto_relay")
     app.extensions["loto_rooms"] = h
     app.extensions["loto_config"] = config
     app.jinja_env.globals["room_strings"] = room_strings

@@ -35,6 +35,7 @@ class RoomsHub:
         self.wake = threading.Event()
         self.stopped = threading.Event()
         self.moves = 0
+        self.relay: Any = None            # the queue to the relays carrying the audience (display/relay_publisher.py)
         lobby.restart_clocks(clock())
 
     # ------------------------------------------------------------ calling the lobby
@@ -54,12 +55,18 @@ class RoomsHub:
         if room is None:
             return
         public = room.public()
-        self.socketio.emit("game", {"code": code, "version": public["version"], "room": public}, to=f"g:{code}:a")
+        self.emit_public("game", {"code": code, "version": public["version"], "room": public}, to=f"g:{code}:a")
         for seat in range(len(room.seats)):
             if room.seats[seat].watching:
                 self.socketio.emit("game", {"code": code, "version": public["version"], "room": public,
                                             "seat_view": room.seat_view(seat)}, to=f"g:{code}:s{seat}")
         self.wake.set()
+
+    def emit_public(self, name: str, data: Any, to: str | None = None) -> None:
+        """An emission the audience may follow: here, and on the relays when the hall has some."""
+        self.socketio.emit(name, data, to=to)
+        if self.relay is not None:
+            self.relay.emit(name, data, to)
 
     def broadcast_list(self) -> None:
         self.socketio.emit("rooms", {"rooms": self.lobby.listing(), "screen": self.lobby.screen}, to="rooms:staff")

@@ -100,7 +100,7 @@ def _speaker_room(lang: str) -> str:
 PUBLIC_SHARDS = 256    # the public sockets are dealt into this many rooms (≈ 8 phones each with 2 000), sent to one after the other
 
 
-def _public_shard(index: int) -> str:
+def public_shard(index: int) -> str:
     return f"{PUBLIC}:{index % PUBLIC_SHARDS}"
 
 
@@ -162,6 +162,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
             socketio.emit(name, payload, to=room)
 
     caps = caps or SocketCaps()
+    relay = app.extensions.get("loto_relay") if app is not None else None    # the queue to the relays, if any
     connections = Connections()
     broadcaster = Broadcaster(socketio)
     if app is not None:
@@ -171,11 +172,13 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         name, payload = views.event(record, snap, STAFF)
         socketio.emit(name, payload, to=STAFF)           # the staff's screens first
         name, payload = views.event(record, snap, PUBLIC)
+        if relay is not None:
+            relay.event(payload["seq"], name, payload)      # the phones on the relays: appended, never waited for
         for index in range(PUBLIC_SHARDS):
             # A draw's event to 2 000 phones is one frame each: sent in one go, it would hold the one worker
             # for ~200 ms and the speaker's next request would wait behind it. A shard at a time, yielding in
             # between, lets the requests and new projectors that arrive meanwhile through.
-            room = _public_shard(index)
+            room = public_shard(index)
             if occupied(room):
                 socketio.emit(name, payload, to=room)
                 socketio.sleep(0)
@@ -230,7 +233,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         joined = connections.change(+1)
         if role is None:
             join_room(PUBLIC)                              # the rare public notices (display/rooms.py, screen)
-            join_room(_public_shard(joined))               # the journal's events, shard by shard
+            join_room(public_shard(joined))               # the journal's events, shard by shard
         else:
             join_room(STAFF)
         if may(role, "speaker_state"):

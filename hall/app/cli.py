@@ -47,6 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
         "démo : secondes entre deux boules (sans elle, la machine simulée tire quand l'animateur appuie sur « Tirer »)",
         "demo: seconds between balls (without it, the simulated machine draws when the speaker presses « Tirer »)"))
 
+    relays = sub.add_parser("relays", formatter_class=fmt, help=t(
+        "les relais des téléphones seuls (un portable à côté du Pi, [server] message_queue et core_url)",
+        "the phones' relays alone (a laptop beside the Pi, [server] message_queue and core_url)"),
+        epilog=t("exemple : loto-hall relays --config portable.toml --workers 4",
+                 "example: loto-hall relays --config laptop.toml --workers 4"))
+    relays.add_argument("--config", help=t("fichier TOML", "TOML file"))
+    relays.add_argument("--workers", type=_whole(1, 16), help=t("processus (défaut : [server] socket_workers)",
+                                                                "processes (default: [server] socket_workers)"))
+
     cards = sub.add_parser("cards", help=t("cartons : générer, importer", "cartons: generate, import"))
     csub = cards.add_subparsers(dest="cards_command", required=True)
     gen = csub.add_parser("generate", formatter_class=fmt, help=t("fabrique N cartons valides", "make N valid cartons"),
@@ -128,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "serve":
             from hall.app.serve import serve
             return serve(args)
+        if args.command == "relays":
+            from hall.app.relays import relays
+            return relays(args)
         if args.command == "cards":
             from hall.app import cli_cards
             return cli_cards.run(args)

@@ -193,6 +193,9 @@ class Wiring:
         self._closed.set()
         if self._local is not None:
             self._local.shutdown()
+        relay = self.app.extensions.get("loto_relay")
+        if relay is not None:
+            relay.stop()          # whatever Redis did not take is in the journal: the relays resync on return
         try:
             self.supervisor.stop()
         finally:

@@ -43,13 +43,20 @@
     }
   }
 
+  /* Where a page's socket goes: the core by default; a phone's page whose boot names the relays' path (a hall
+     with relays, INTERFACE §10) goes there, WebSocket only (several relays share one port, no sticky session). */
+  function socketOptions(path) {
+    const again = {reconnectionDelay: 500, reconnectionDelayMax: 4000};
+    return path ? {path, transports: ["websocket"], ...again}
+                : {transports: ["websocket", "polling"], tryAllTransports: true, ...again};
+  }
+
   /* The live connection, one strategy for every page: a state, then events with seq +1; any gap → resync.
      Events that arrive before the state (the server joins the room, then reads its snapshot) are kept and
      replayed after it when they follow on. ``console`` (speaker room) is the speaker's whole picture after a
      record: a page that wants it passes ``handlers.console``; it never costs a refetch. */
   function live(handlers) {
-    const socket = io({transports: ["websocket", "polling"], tryAllTransports: true,
-                       reconnectionDelay: 500, reconnectionDelayMax: 4000});
+    const socket = io(socketOptions(boot.socket_path));
     let seq = null;
     const setOnline = (on) => {
       const offline = document.getElementById("offline");
@@ -111,5 +118,5 @@
     return table;
   }
 
-  window.Loto = {boot, t, kind, el, api, live, loginForm, cardGrid};
+  window.Loto = {boot, t, kind, el, api, live, loginForm, cardGrid, socketOptions};
 })();

@@ -14,22 +14,35 @@
   const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
   function seatName(room, seat) { const s = room.seats[seat]; return s ? s.name : "?"; }
 
-  /* one socket for the room; calls onGame(event) for every `game` event, watching again after a reconnect */
+  /* one socket for the room; calls onGame(event) for every `game` event, watching again after a reconnect.
+     The audience follows on the relays when the hall has some (boot.socket_path); a seat's phone on the core,
+     where its presence counts: taking or losing a seat moves the socket. */
   function watch(code, tokenFn, onGame, onError) {
-    const socket = io({transports: ["websocket", "polling"], tryAllTransports: true,
-                       reconnectionDelay: 500, reconnectionDelayMax: 4000});
     let version = -1;
+    let socket = null;
+    const pathFor = () => (tokenFn() ? null : (Loto.boot.socket_path || null));
     const again = () => { const token = tokenFn(); socket.emit("game_watch", token ? {code, token} : {code}); };
-    socket.on("connect", again);
-    socket.on("game", (ev) => {
-      if (!ev || ev.code !== code) return;
-      if (ev.version < version) return;                 // an older event overtaken by a newer one
-      version = ev.version;
-      onGame(ev);
-    });
-    socket.on("game_error", (err) => { if (onError) onError(err); });
-    window.roomSocket = socket;
-    return {socket, again, reset: () => { version = -1; again(); }};
+    function open() {
+      const path = pathFor();
+      socket = io(Loto.socketOptions(path));
+      socket.loto_path = path;
+      socket.on("connect", again);
+      socket.on("game", (ev) => {
+        if (!ev || ev.code !== code) return;
+        if (ev.version < version) return;                 // an older event overtaken by a newer one
+        version = ev.version;
+        onGame(ev);
+      });
+      socket.on("game_error", (err) => { if (onError) onError(err); });
+      window.roomSocket = socket;
+    }
+    open();
+    const live = {again, reset: () => {
+      version = -1;
+      if (socket.loto_path !== pathFor()) { socket.disconnect(); open(); live.socket = socket; } else again();
+    }};
+    live.socket = socket;
+    return live;
   }
 
   /* each game's own drawing, registered by static/js/games/<game>.js (loaded before the pages' scripts):
