@@ -21,6 +21,7 @@ from hall.config import Config
 FRONT_DIR = "front"
 NGINX_PATHS = ("/usr/sbin/nginx", "/usr/local/sbin/nginx")
 MAX_BODY = "70m"            # display.limits.MAX_UPLOAD_BYTES (a card CSV of ~60 000 cartons), with room
+RESTARTING = "La salle redémarre : reconnexion dans un instant."   # display.errors "unavailable", said by nginx
 UPSTREAM_TIMEOUT_S = 3600   # a websocket idles between balls: the pings keep it, not nginx's read timeout
 
 
@@ -39,6 +40,12 @@ def _locations(relay_path: str) -> str:
         }}
         location / {{
             proxy_pass http://loto_core;
+            error_page 502 504 = @restarting;
+        }}
+        location @restarting {{
+            default_type application/json;
+            add_header Retry-After 2 always;
+            return 503 '{{"error": "unavailable", "message": "{RESTARTING}"}}';
         }}"""
 
 
