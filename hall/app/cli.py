@@ -127,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_network_parser(sub)
     from hall.app.cli_auth import add_auth_parser
     add_auth_parser(sub)
+    from hall.app.doctor import add_doctor_parser
+    add_doctor_parser(sub)
     return parser
 
 
@@ -158,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "network":
             from hall.app import network
             return network.run(args)
+        if args.command == "doctor":
+            from hall.app import doctor
+            return doctor.run(args)
         if args.command == "auth":
             from hall.app import cli_auth
             return cli_auth.run(args)

@@ -29,8 +29,9 @@ needs_nginx = pytest.mark.skipif(NGINX is None, reason="nginx absent (Debian pac
 class RedisServer:
     """Debian's redis-server on a free localhost port."""
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path, bind: str = "127.0.0.1"):
         self.port = free_port()
+        self.bind = bind
         self.workdir = workdir
         self.proc: subprocess.Popen | None = None
         self.log = open(workdir / f"redis-{self.port}.log", "ab")
@@ -46,7 +47,7 @@ class RedisServer:
 
     def start(self) -> None:
         assert REDIS is not None
-        self.proc = subprocess.Popen([REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+        self.proc = subprocess.Popen([REDIS, "--port", str(self.port), "--bind", self.bind, "--save", "",
                                       "--appendonly", "no", "--protected-mode", "yes"],
                                      cwd=self.workdir, stdout=self.log, stderr=subprocess.STDOUT)
         wait_until(self._answers, 10, "redis-server did not answer")
