@@ -31,7 +31,7 @@ from display import relay_wire as wire
 from display.crowd import SocketCaps
 from display.errors import error_body, message_of
 from display.limits import SocketJSON
-from display.sockets import PUBLIC_SHARDS, public_shard
+from display.sockets import emit_to_shards, public_shard
 from hall.captive import is_own_host, own_hosts
 from hall.config import Config
 
@@ -229,12 +229,7 @@ class Relay:
         self.sio.emit(name, data, to=to)
 
     def _to_every_shard(self, name: str, data: Any) -> None:
-        rooms = self.sio.manager.rooms.get("/", {})
-        for index in range(PUBLIC_SHARDS):
-            room = public_shard(index)
-            if rooms.get(room):
-                self.sio.emit(name, data, to=room)
-                self.sio.sleep(0)
+        emit_to_shards(self.sio, name, data, self.sio.sleep)
 
     def clients(self) -> int:
         return self.caps.public
