@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 
 import pytest
@@ -179,3 +180,59 @@ def test_a_deaf_relay_is_found_said_and_replaced(hall, redis_server):
         assert relays["detail"]
     finally:
         console.disconnect()
+
+
+def test_the_mini_game_audience_follows_a_room_on_the_relays(hall):
+    status, room = speaker(hall, "/api/games/rooms", {"game": "lobo77"})
+    assert status == 201, room
+    code = room["code"]
+    audience = socketio.Client()
+    games: list[dict] = []
+    screens: list[dict] = []
+    errors: list[dict] = []
+    cond = threading.Condition()
+
+    def got(kind: list):
+        def add(data):
+            with cond:
+                kind.append(data)
+                cond.notify_all()
+        return add
+    audience.on("game", got(games))
+    audience.on("screen", got(screens))
+    audience.on("game_error", got(errors))
+    audience.connect(hall.url, socketio_path="live/socket.io", transports=["websocket"], wait_timeout=10)
+    try:
+        audience.emit("game_watch", {"code": "ZZZZ"})
+        with cond:
+            assert cond.wait_for(lambda: errors, 10) and errors[0]["error"] == "unknown_room"
+        audience.emit("game_watch", {"code": code.lower()})
+        with cond:
+            assert cond.wait_for(lambda: games, 10)
+        assert get_json(hall.url + f"/api/games/rooms/{code}/join", data={"name": "Alice"})[0] == 201
+        with cond:
+            assert cond.wait_for(lambda: any(s["name"] == "Alice" for s in games[-1]["room"]["seats"]), 10), games
+        assert speaker(hall, "/api/screen", {"show": "game", "code": code})[0] == 200
+        with cond:
+            assert cond.wait_for(lambda: screens and screens[-1].get("code") == code, 10), screens
+    finally:
+        audience.disconnect()
+
+
+def test_a_phone_at_a_table_watches_on_the_relays_then_on_the_core_once_seated(hall, browser):
+    """Chromium on /j/CODE: the audience's socket on the relays' path; once the phone takes a seat, its socket
+    moves to the core, where a seat's presence counts (the seat shows connected)."""
+    code = speaker(hall, "/api/games/rooms", {"game": "lobo77"})[1]["code"]
+    page = browser.new_page(viewport={"width": 360, "height": 640}, locale="fr-FR")
+    try:
+        page.goto(f"{hall.url}/j/{code}")
+        page.wait_for_function("window.roomSocket && window.roomSocket.connected", timeout=15000)
+        assert page.evaluate("window.roomSocket.io.opts.path") == "/live/socket.io"
+        page.locator("input").first.fill("Zoé")
+        page.keyboard.press("Enter")
+        page.wait_for_function("window.roomSocket.io.opts.path === '/socket.io' && window.roomSocket.connected",
+                               timeout=15000)
+        wait_until(lambda: get_json(hall.url + f"/api/games/rooms/{code}")[1]["seats"][0]["connected"], 10,
+                   "the seat never showed connected")
+    finally:
+        page.close()
