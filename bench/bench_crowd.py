@@ -180,6 +180,9 @@ def main() -> None:
             connected, refused = connected + c, refused + r
         print(f"{connected} clients connected in {time.monotonic() - started:.1f} s ({refused} refused)")
         rss_connected = hall.rss()
+        spread = hall.clients_per_relay()
+        if spread:
+            print("phones per relay: " + ", ".join(str(n) for n in spread))
         attacker = None
         if args.attack:
             attacker = mp.Process(target=run_attack, args=(port, stop_evt, counts))

@@ -98,6 +98,19 @@ class BenchHall:
                 continue
         return None
 
+    def clients_per_relay(self) -> list[int]:
+        """How many phones each relay carries, from their reports in Redis."""
+        if not self.relays:
+            return []
+        import json
+
+        import redis
+        try:
+            reports = redis.Redis(port=self.redis_port, socket_timeout=5).hgetall("loto-hall:relays")
+        except redis.exceptions.RedisError:
+            return []
+        return sorted(json.loads(r).get("clients", 0) for r in reports.values())
+
     # ---- processes and their memory
     def tree(self) -> list[int]:
         """Every process of the hall (the wrapper, the core, the relays, nginx, Redis)."""

@@ -75,7 +75,7 @@ def nginx_conf(config: Config, prefix: Path, relay_path: str) -> str:
     header_s = max(1, round(server.header_timeout_s))
     return f"""# Written by `loto-hall serve` from its config at each start: edit the config, not this file.
 {user}daemon off;
-worker_processes 1;
+worker_processes auto;
 worker_rlimit_nofile {files};
 pid {prefix}/nginx.pid;
 error_log stderr warn;
