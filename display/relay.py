@@ -23,6 +23,7 @@ import socket
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 import socketio
@@ -113,6 +114,7 @@ class Relay:
         self._dealt = itertools.count()
         self.forwarded = 0
         self.resyncs = 0
+        self.on_event: Callable[[], object] = lambda: None     # the relay's quiet collector is told of each event
         self._install()
 
     # ---- the handlers
@@ -201,6 +203,7 @@ class Relay:
             return
         self.seq = seq
         self.forwarded += 1
+        self.on_event()
         self._to_every_shard(name, data)
 
     def _resync_all(self, seq: int) -> None:

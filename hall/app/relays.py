@@ -10,6 +10,7 @@ on a laptop of the hall's network, ``loto-hall relays --config FILE`` alone, poi
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import socket
@@ -17,6 +18,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
+from hall.app.collector import QuietCollector
 from hall.app.gunicorn_app import raise_open_files_limit
 from hall.app.wiring import bind_host, config_from_args
 from hall.config import Config
@@ -58,6 +60,9 @@ def _worker_exit(server: Any, worker: Any) -> None:
     ear = _relay.pop("ear", None)
     if ear is not None:
         ear.stop()
+    collector = _relay.pop("collector", None)
+    if collector is not None:
+        collector.stop()
 
 
 class RelaysApplication(BaseApplication):
@@ -97,6 +102,11 @@ class RelaysApplication(BaseApplication):
         ear = Ear(relay, config.server.message_queue)
         ear.start()
         _relay["ear"] = ear
+        # full collections between balls only, as in the core: 500 phones' sockets are ~250 000 objects
+        gc.freeze()
+        collector = _relay["collector"] = QuietCollector(None)
+        relay.on_event = collector.activity
+        collector.start()
         return relay.app
 
 
