@@ -2,7 +2,8 @@
 
 Phones, screens and staff keep ``host:port``. nginx sends ``/live/socket.io/`` (the relays' Socket.IO path, asked
 by the phones' pages) to the relays, WebSocket upgraded, and everything else (pages, API, staff and projector
-sockets) to the core on 127.0.0.1. It tells each upstream the phone's address (``X-Real-IP``), keeps the
+sockets) to the core on 127.0.0.1. It tells each upstream the phone's address (``X-Real-IP``) and the scheme
+(``X-Forwarded-Proto``: Engine.IO's same-origin check compares the page's ``https://`` origin with it), keeps the
 per-address cap of open connections (``limit_conn``) and the header timeout the gevent worker kept alone before,
 and buffers nothing to disk (the card CSV upload and the PDFs stream through). ``loto-hall serve`` writes this file
 in the data folder and runs nginx itself in the foreground: the same under systemd, in a terminal and in the tests.
@@ -102,6 +103,7 @@ http {{
     proxy_http_version 1.1;
     proxy_set_header Host $http_host;
     proxy_set_header X-Real-IP $remote_addr;
+    proxy_set_header X-Forwarded-Proto $scheme;
     proxy_set_header Upgrade $http_upgrade;
     proxy_set_header Connection $connection_upgrade;
     proxy_buffering off;

@@ -13,6 +13,7 @@ import os
 import signal
 import threading
 import time
+import urllib.request
 
 import pytest
 import socketio
@@ -34,6 +35,10 @@ def redis_server(tmp_path):
 @pytest.fixture
 def hall(tmp_path, run_hall, redis_server):
     """``loto-hall serve`` with two relays, answering through its front; phones are closed at the end."""
+    return start_hall(tmp_path, run_hall, redis_server)
+
+
+def start_hall(tmp_path, run_hall, redis_server, extra: str = ""):
     config = tmp_path / "relays.toml"
     pins = "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items())
     config.write_text(f"""[hall]
@@ -46,15 +51,23 @@ message_queue = "{redis_server.url}"
 socket_workers = 2
 core_port = {free_port()}
 socket_port = {free_port()}
-""")
+{extra}""")
     proc = run_hall(["--config", str(config)])
+    if extra:
+        return proc
     proc.wait_answering()
     proc.phones = []
     proc.token = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})[1]["token"]
     proc.admin = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["admin_pin"]})[1]["token"]
     proc.relay_redis = redis_server.client()
-    yield proc
-    for phone in proc.phones:
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def _phones_closed(request):
+    yield
+    hall = request.node.funcargs.get("hall")
+    for phone in getattr(hall, "phones", []):
         phone.close()
 
 
@@ -236,3 +249,31 @@ def test_a_phone_at_a_table_watches_on_the_relays_then_on_the_core_once_seated(h
                    "the seat never showed connected")
     finally:
         page.close()
+
+
+def test_with_tls_the_front_holds_the_certificate_and_both_paths_accept_the_pages_origin(tmp_path, run_hall,
+                                                                                        redis_server):
+    """nginx terminates HTTPS and tells the scheme: Engine.IO's same-origin check on the core and on the relays
+    accepts a page of https://host:port (a phone's camera needs HTTPS)."""
+    proc = start_hall(tmp_path, run_hall, redis_server, extra="tls = true\nlocal_port = 0\n")
+    url = proc.url.replace("http://", "https://")
+    ssl = __import__("ssl")
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+
+    def answers():
+        try:
+            with urllib.request.urlopen(url + "/api/state", context=context, timeout=2) as resp:
+                return resp.status == 200
+        except OSError:
+            return False
+    wait_until(answers, 60, "the front never answered over HTTPS")
+    for path in ("socket.io", "live/socket.io"):
+        client = socketio.Client(ssl_verify=False)
+        states: list[dict] = []
+        client.on("state", states.append)
+        client.connect(url, socketio_path=path, transports=["websocket"], wait_timeout=10)   # with its Origin, as a page
+        try:
+            wait_until(lambda: states, 10, f"no state on {path}")
+        finally:
+            client.disconnect()
