@@ -102,6 +102,8 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event) ->
                     partie = (payload.get("partie") or {}).get("number")
                     mine["states"].append((now, partie, tuple(payload.get("draws") or ())))
                     continue
+                if last_seq is not None and seq is not None and seq <= last_seq:
+                    continue                  # already in the state it got (as the page skips it)
                 if last_seq is not None and seq is not None and seq != last_seq + 1:
                     out["gaps"] += 1
                     ws_send(writer, '42["resync"]')

@@ -216,7 +216,7 @@ class Relay:
         self.seq = max(seq, state.get("seq", seq))
         self.resyncs += 1
         log.info("relais %s : écart rattrapé, état n° %s envoyé à tous", self.relay_id, self.seq)
-        self._to_every_shard("state", state)
+        self._to_every_shard("state", {**state, "relay": self.relay_id})
 
     def _emit(self, message: dict) -> None:
         name, data, to = message.get("name"), message.get("data"), message.get("to")

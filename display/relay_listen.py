@@ -4,7 +4,8 @@ The listener subscribes to the channel and hands each message to the relay, in o
 by itself once its subscription is lost while Redis still answers (a ``CLIENT KILL``, an output buffer overflow):
 that is how a python-socketio worker stayed deaf for a day (python-socketio #1581, 7 of 8 workers re-subscribed,
 the eighth never did). Such a relay is left to the check below and replaced: one recovery path, the one that is
-exercised. When Redis itself went away (the connection refused), the check subscribes again once it answers.
+exercised. When Redis itself went away (the connection refused, or a server with another run id answering: it
+was restarted), the check subscribes again once it answers.
 
 The check runs every second on an ordinary connection: the core's beat key lives ``DEAF_S``, so its presence says
 the core is beating now; a relay that heard no beat for ``DEAF_S`` meanwhile is deaf. It then says so in its report
@@ -36,6 +37,7 @@ class Ear:
         self.heard_at = clock()          # the last beat heard (or the subscription made)
         self.listening = False
         self.lost_while_up = False       # the subscription dropped while Redis answered: not healed in place
+        self.run_id = ""                 # the Redis server the listener subscribed to (a restarted one has another)
         self.reports = 0
         self.state = "starting"
         self._stopped = False
@@ -54,6 +56,7 @@ class Ear:
         try:
             pubsub = wire.client(self.url, listener=True).pubsub(ignore_subscribe_messages=True)
             pubsub.subscribe(wire.CHANNEL)
+            self.run_id = _run_id(self.url) or self.run_id
             self.heard_at = self._clock()
             log.info("relais %s : à l'écoute de la file", self.relay.relay_id)
             while not self._stopped:
@@ -71,7 +74,7 @@ class Ear:
                     log.exception("relais %s : message non relayé", self.relay.relay_id)
         except Exception as exc:
             self.listening = False
-            self.lost_while_up = _answers(self.url)
+            self.lost_while_up = _run_id(self.url) == self.run_id != ""
             log.error("relais %s : écoute de la file perdue (%s)%s", self.relay.relay_id, exc,
                       " alors que Redis répond : le battement dira si ce relais est sourd" if self.lost_while_up
                       else " : Redis injoignable, réabonnement à son retour")
@@ -90,6 +93,7 @@ class Ear:
             try:
                 self.tick(redis)
             except Exception as exc:        # Redis away: nothing to compare, nobody to tell
+                self.lost_while_up = False  # an outage, not a dropped subscription: listen again once it is back
                 if self.state != "queue_away":
                     log.warning("relais %s : file injoignable (%s)", self.relay.relay_id, exc)
                 self.state = "queue_away"
@@ -97,6 +101,8 @@ class Ear:
     def tick(self, redis: Any) -> str:
         """One check: subscribe again after an outage, judge the silence, report; returns the state."""
         beating = bool(redis.exists(wire.BEAT_KEY))
+        if not self.listening and self.lost_while_up and redis.info("server").get("run_id") != self.run_id:
+            self.lost_while_up = False      # Redis was restarted meanwhile (its shutdown dropped the subscription)
         if not self.listening and not self.lost_while_up:
             self.relay.sio.start_background_task(self.listen)     # Redis answers again: listen again
             self.listening, self.heard_at = True, self._clock()
@@ -115,11 +121,12 @@ class Ear:
         return self.state
 
 
-def _answers(url: str) -> bool:
+def _run_id(url: str) -> str | None:
+    """The answering Redis server's run id (new at each start), or ``None`` when none answers."""
     try:
-        return bool(wire.client(url).ping())
+        return str(wire.client(url).info("server").get("run_id", ""))
     except Exception:
-        return False
+        return None
 
 
 def _end_process() -> None:

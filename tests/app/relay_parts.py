@@ -59,6 +59,7 @@ class RedisServer:
             return False
 
     def stop(self) -> None:
+        """SIGTERM, as ``systemctl stop redis-server`` sends: Redis drops its clients and exits."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(10)
@@ -133,4 +134,13 @@ class Phone:
             return self.cond.wait_for(lambda: self.draws == draws, timeout_s)
 
     def close(self) -> None:
-        self.client.disconnect()
+        self.client.shutdown()
+
+
+def close_all(phones: list[Phone]) -> None:
+    """Disconnect every phone at once (each waits for its read loop to end)."""
+    closing = [threading.Thread(target=p.close) for p in phones]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join(15)

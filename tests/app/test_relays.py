@@ -20,7 +20,7 @@ import socketio
 
 from hall.app.demo import DEMO_PINS
 from tests.app.conftest import free_port, get_json
-from tests.app.relay_parts import Phone, RedisServer, needs_nginx, needs_redis, wait_until
+from tests.app.relay_parts import Phone, RedisServer, close_all, needs_nginx, needs_redis, wait_until
 
 pytestmark = [pytest.mark.slow, needs_redis, needs_nginx]
 
@@ -35,7 +35,9 @@ def redis_server(tmp_path):
 @pytest.fixture
 def hall(tmp_path, run_hall, redis_server):
     """``loto-hall serve`` with two relays, answering through its front; phones are closed at the end."""
-    return start_hall(tmp_path, run_hall, redis_server)
+    proc = start_hall(tmp_path, run_hall, redis_server)
+    yield proc
+    close_all(proc.phones)
 
 
 def start_hall(tmp_path, run_hall, redis_server, extra: str = ""):
@@ -61,14 +63,6 @@ socket_port = {free_port()}
     proc.admin = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["admin_pin"]})[1]["token"]
     proc.relay_redis = redis_server.client()
     return proc
-
-
-@pytest.fixture(autouse=True)
-def _phones_closed(request):
-    yield
-    hall = request.node.funcargs.get("hall")
-    for phone in getattr(hall, "phones", []):
-        phone.close()
 
 
 def speaker(hall, path: str, body: dict | None = None) -> tuple[int, dict]:
@@ -138,6 +132,7 @@ def test_redis_stopped_and_started_again_mid_partie_loses_no_ball(hall, redis_se
             draw(hall, n)
         for phone in phones:
             assert phone.has(before + during + after, 15), (phone.relay, phone.draws)
+            assert len(set(phone.relays)) == 1, phone.relays    # healed in place: no relay was replaced
     finally:
         projector.disconnect()
 
