@@ -194,11 +194,3 @@ class RelayPublisher:
         else:
             self.hall.set_device_status("relays", "ok", f"{len(alive)} relais des téléphones à l'écoute",
                                         code="relays_ok", params={"n": len(alive)})
-
-    def health(self) -> dict:
-        """For ``loto-hall doctor`` and the tests: the queue and the relays as the core sees them."""
-        now = self._clock()
-        return {"queue": self.down_since is None and self._redis is not None, "beat": self.beat,
-                "pending": self.pending(), "lost": self.lost, "deaf": sorted(self.deaf),
-                "relays": {r: {**rep, "alive": now - self._changed.get(r, (None, -1e9))[1] < wire.GONE_S}
-                           for r, rep in self.relays.items()}}
