@@ -192,7 +192,7 @@ def main() -> None:
         draw_ms, state_ms, projector_ms, sent = [], [], [], {}
         outage_draw_ms: list[float] = []
         numbers = list(range(1, 91))
-        begin = time.monotonic()
+        begin, begin_wall = time.monotonic(), time.time()
         end = begin + args.duration
         outage = (begin + (args.duration - args.redis_outage) / 2, begin + (args.duration + args.redis_outage) / 2)
         redis_state = "up"
@@ -240,6 +240,7 @@ def main() -> None:
             attacker.join(10)
 
         missed, last_ms, after_return_ms = 0, [], []
+        worst: list[tuple[float, float]] = []
         for seq, (t0, _, _) in sent.items():
             got = [o["draws"].get(seq, [0, 0.0]) for o in outs]
             missed += connected - sum(g[0] for g in got)
@@ -248,6 +249,7 @@ def main() -> None:
                 after_return_ms.append(1000 * (latest - redis_back_at))      # drawn while Redis was away
             elif latest:
                 last_ms.append(1000 * (latest - t0))
+                worst.append((1000 * (latest - t0), t0 - begin_wall))
         hall_kind = f"the core + {args.relays} relays + nginx + Redis" if args.relays else "one process"
         print(f"server: {args.server}, {hall_kind}"
               + (f", under piclass --cores {args.piclass}" if args.piclass else "")
@@ -257,6 +259,7 @@ def main() -> None:
               + (f", Redis stopped {args.redis_outage:.0f} s in the middle" if args.redis_outage else ""))
         print(f"disconnects {sum(o['disconnects'] for o in outs)} (reconnected {sum(o['reconnects'] for o in outs)}), "
               f"balls missed {missed}, seq gaps {sum(o['gaps'] for o in outs)}")
+        print("slowest balls (ms, at s): " + ", ".join(f"{ms:.0f} at {at:.0f}" for ms, at in sorted(worst)[-5:]))
         print(summary("draw → last client", last_ms) + (" (balls drawn while Redis was up)" if after_return_ms else ""))
         if after_return_ms:
             print(summary("  drawn while Redis was away: Redis back → last client", after_return_ms, width=0))
