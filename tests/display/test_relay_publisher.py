@@ -22,18 +22,26 @@ def redis_server(tmp_path):
 
 
 def listen(server: RedisServer):
-    """A subscriber on the channel; returns (messages, stop)."""
+    """A subscriber on the channel; returns (messages, stop). ``stop()`` returns once the subscriber has let go of
+    its connection, so the test may stop Redis next without the subscriber's thread failing in mid-read."""
     pubsub = server.client().pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(wire.CHANNEL)
     got: list[dict] = []
-    stop = threading.Event()
+    stopping = threading.Event()
 
     def run():
-        while not stop.is_set():
+        while not stopping.is_set():
             raw = pubsub.get_message(timeout=0.2)
             if raw:
                 got.append(json.loads(raw["data"]))
-    threading.Thread(target=run, daemon=True).start()
+        pubsub.close()
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        stopping.set()
+        thread.join(5)
+        assert not thread.is_alive(), "the test's subscriber did not stop"
     return got, stop
 
 
@@ -46,7 +54,7 @@ def test_events_wait_while_redis_is_away_and_go_out_in_order(redis_server, make_
         got, stop = listen(redis_server)
         publisher.event(1, "draw", {"number": 5, "seq": 1})
         wait_until(lambda: any(m["t"] == "ev" for m in got), 10, "the first event never went out")
-        stop.set()
+        stop()
         redis_server.stop()
         for seq in range(2, 7):
             publisher.event(seq, "draw", {"number": 10 + seq, "seq": seq})   # returns at once, Redis or not
@@ -60,7 +68,7 @@ def test_events_wait_while_redis_is_away_and_go_out_in_order(redis_server, make_
         publisher.step()
         assert publisher.pending() == 0
         wait_until(lambda: any(m["t"] == "hb" and m["seq"] == 6 for m in got), 10, "no beat after the return")
-        stop.set()
+        stop()
         assert [m["seq"] for m in got if m["t"] == "ev"] == [2, 3, 4, 5, 6]
         assert publisher.lost == 0 and publisher.down_since is None
         assert redis_server.client().pttl(wire.BEAT_KEY) <= wire.DEAF_S * 1000
@@ -77,7 +85,7 @@ def test_a_full_outbox_drops_its_oldest_and_counts_them(redis_server, make_hall)
     got, stop = listen(redis_server)
     publisher.step()
     wait_until(lambda: len([m for m in got if m["t"] == "ev"]) == 3, 10, "the outbox did not go out")
-    stop.set()
+    stop()
     assert [m["seq"] for m in got if m["t"] == "ev"] == [3, 4, 5]     # the relays see the hole and resync
 
 
