@@ -1,6 +1,7 @@
 """A hall full of phones against ``loto-hall serve`` (gunicorn, gevent worker), over loopback only.
 
     python bench/bench_crowd.py [--clients 2000] [--duration 300] [--attack] [--procs 2] [--server gunicorn]
+                                [--relays N [--redis-outage 30]] [--piclass CORES]
 
 (a) ``--clients`` Socket.IO clients (WebSocket) connect, a draw a second for ``--duration`` seconds:
     disconnects, missed events, draw → last client p50/p99, the worker's RSS.
@@ -10,6 +11,10 @@
 
 The clients are a minimal Engine.IO 4 / Socket.IO 5 client over raw WebSocket frames on asyncio, in
 ``--procs`` child processes, so the client side is cheap and does not share the server's CPU accounting.
+``--relays N`` (issue 25): the hall with a queue, its core and N relays behind nginx, and its own Redis; the phones
+connect on the relays' path. ``--redis-outage S`` stops Redis for S seconds in the middle of the run. A ball counts
+as received by a phone when its event came, or a later ``state`` (a resync) held it. ``--piclass CORES`` runs the
+whole hall (Redis included) under ``/work/shared/tools/piclass --cores CORES``, the clients outside.
 Phones connect from distinct loopback addresses (127.0.1.1, 127.0.1.2, …, ten per address); the attacker
 from 127.0.0.66; the speaker and the projector from 127.0.0.1. Nothing leaves 127.0.0.0/8.
 Prints the figures; never run as a test.
@@ -18,14 +23,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import json
 import multiprocessing as mp
 import os
-import resource
-import signal
-import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,134 +35,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.crowd_hall import BenchHall  # noqa: E402
+from bench.crowd_phones import raise_nofile, run_phones, ws_connect, ws_recv  # noqa: E402
 from bench.stats import percentile, summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
 
 PINS = DEMO_PINS
 ATTACKER = "127.0.0.66"
-
-
-def raise_nofile() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-def phone_address(i: int) -> str:
-    n = i // 10
-    return f"127.0.{1 + n // 250}.{1 + n % 250}"
-
-
-# ------------------------------------------------------------------------ a tiny Socket.IO client
-async def ws_connect(port: int, source: str, auth: dict | None = None):
-    """Open a Socket.IO connection over WebSocket; returns (reader, writer)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                  f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                  f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
-    status = await reader.readuntil(b"\r\n\r\n")
-    if b" 101 " not in status.split(b"\r\n", 1)[0]:
-        raise ConnectionError(status[:80])
-    opened = await ws_recv(reader, writer)
-    if not opened.startswith("0"):
-        raise ConnectionError(opened[:80])
-    ws_send(writer, "40" + (json.dumps(auth) if auth else ""))
-    return reader, writer
-
-
-def ws_send(writer, text: str) -> None:
-    data = text.encode()
-    mask = os.urandom(4)
-    n = len(data)
-    head = bytes([0x81])
-    if n < 126:
-        head += bytes([0x80 | n])
-    elif n < 65536:
-        head += bytes([0x80 | 126]) + struct.pack("!H", n)
-    else:
-        head += bytes([0x80 | 127]) + struct.pack("!Q", n)
-    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-    writer.write(head + mask + masked)
-
-
-async def ws_recv(reader, writer) -> str:
-    """The next text message (answers engine.io pings on the way)."""
-    while True:
-        b1, b2 = await reader.readexactly(2)
-        n = b2 & 0x7F
-        if n == 126:
-            n = struct.unpack("!H", await reader.readexactly(2))[0]
-        elif n == 127:
-            n = struct.unpack("!Q", await reader.readexactly(8))[0]
-        payload = await reader.readexactly(n)
-        op = b1 & 0x0F
-        if op == 8:
-            raise ConnectionError("closed by the server")
-        if op != 1:
-            continue
-        text = payload.decode()
-        if text == "2":
-            ws_send(writer, "3")
-            continue
-        return text
-
-
-async def phone(i: int, port: int, out: dict, stop: asyncio.Event) -> None:
-    try:
-        reader, writer = await ws_connect(port, phone_address(i))
-    except (OSError, ConnectionError, asyncio.IncompleteReadError):
-        out["refused"] += 1
-        return
-    out["connected"] += 1
-    last_seq = None
-    try:
-        while not stop.is_set():
-            text = await ws_recv(reader, writer)
-            if not text.startswith("42"):
-                continue
-            name, payload = json.loads(text[2:])
-            now = time.time()
-            seq = payload.get("seq") if isinstance(payload, dict) else None
-            if name == "state":
-                last_seq = seq
-                continue
-            if last_seq is not None and seq is not None and seq != last_seq + 1:
-                out["gaps"] += 1
-            last_seq = seq
-            if name == "draw":
-                got = out["draws"].setdefault(seq, [0, 0.0])
-                got[0] += 1
-                got[1] = max(got[1], now)
-    except (OSError, ConnectionError, asyncio.IncompleteReadError):
-        if not stop.is_set():
-            out["disconnects"] += 1
-    finally:
-        writer.close()
-
-
-def run_phones(first: int, count: int, port: int, ready: mp.Queue, results: mp.Queue, stop_evt) -> None:
-    raise_nofile()
-
-    async def main():
-        out = {"connected": 0, "refused": 0, "disconnects": 0, "gaps": 0, "draws": {}}
-        stop = asyncio.Event()
-        tasks = []
-        for i in range(first, first + count):
-            tasks.append(asyncio.create_task(phone(i, port, out, stop)))
-            if i % 50 == 0:
-                await asyncio.sleep(0.02)
-        while out["connected"] + out["refused"] < count:
-            await asyncio.sleep(0.1)
-        ready.put((out["connected"], out["refused"]))
-        while not stop_evt.is_set():
-            await asyncio.sleep(0.2)
-        await asyncio.sleep(1.0)
-        stop.set()
-        results.put({k: v for k, v in out.items()})
-        for t in tasks:
-            t.cancel()
-
-    asyncio.run(main())
 
 
 # ------------------------------------------------------------------------ the attacker
@@ -252,18 +131,6 @@ async def new_projector(port: int) -> float:
     return 1000 * (time.perf_counter() - started)
 
 
-def worker_rss_mb(arbiter: int) -> float:
-    try:
-        children = Path(f"/proc/{arbiter}/task/{arbiter}/children").read_text().split()
-        pid = int(children[0]) if children else arbiter
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except (OSError, ValueError):
-        pass
-    return float("nan")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--clients", type=int, default=2000)
@@ -271,38 +138,38 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--attack", action="store_true")
     ap.add_argument("--server", default="gunicorn", choices=("gunicorn", "gthread", "werkzeug"))
+    ap.add_argument("--relays", type=int, default=0, help="relays (issue 25): the core, N relays, nginx, Redis")
+    ap.add_argument("--redis-outage", type=float, default=0.0, help="seconds without Redis in the middle")
+    ap.add_argument("--piclass", type=int, default=0, help="run the hall under piclass --cores N")
     args = ap.parse_args()
     raise_nofile()
-    port = 18000 + os.getpid() % 1000
-    data = tempfile.mkdtemp(prefix="bench-crowd-")
-    config = Path(data) / "loto-hall.toml"
-    config.write_text("[hall]\ndata_dir = \"%s/data\"\n[auth]\n%s\n[server]\nhost = \"127.0.0.1\"\n"
-                      "worker_connections = 6000\nmax_public_sockets = 5000\nthreads = 3000\n"
-                      "max_connections_per_address = 1000\n"
-                      % (data, "\n".join(f'{k} = "{v}"' for k, v in PINS.items())))
-    env = {**os.environ, "LOTO_HALL_SERVER": args.server, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port", str(port)],
-                              env=env, cwd=data, stdout=open(Path(data) / "serve.log", "wb"), stderr=subprocess.STDOUT,
-                              start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    data = Path(tempfile.mkdtemp(prefix="bench-crowd-"))
+    hall = BenchHall(data, PINS, relays=args.relays, piclass_cores=args.piclass, server=args.server)
+    url, port = hall.url, hall.port
+    load = os.getloadavg()[0]
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while True:
             try:
                 if http_json(url + "/api/state")[0] == 200:
                     break
             except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the server did not start: see " + data)
-                time.sleep(0.2)
-        rss_idle = worker_rss_mb(server.pid)
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("the server did not start: see " + str(data))
+            time.sleep(0.2)
+        time.sleep(2.0 if args.relays else 0.0)            # the relays subscribe
+        rss_idle = hall.rss()
         token = http_json(url + "/api/login", {"pin": PINS["speaker_pin"]})[1]["token"]
         http_json(url + "/api/partie/start", {}, token)
+        partie = 1
 
         ready, results, counts = mp.Queue(), mp.Queue(), mp.Queue()
+        sent_qs = [mp.Queue() for _ in range(args.procs)]
         stop_evt = mp.Event()
         per = args.clients // args.procs
-        procs = [mp.Process(target=run_phones, args=(k * per, per, port, ready, results, stop_evt))
+        procs = [mp.Process(target=run_phones, args=(k * per, per, port, hall.socket_path, ready, results, stop_evt,
+                                                     sent_qs[k]))
                  for k in range(args.procs)]
         started = time.monotonic()
         for p in procs:
@@ -312,7 +179,10 @@ def main() -> None:
             c, r = ready.get(timeout=600)
             connected, refused = connected + c, refused + r
         print(f"{connected} clients connected in {time.monotonic() - started:.1f} s ({refused} refused)")
-        rss_connected = worker_rss_mb(server.pid)
+        rss_connected = hall.rss()
+        spread = hall.clients_per_relay()
+        if spread:
+            print("phones per relay: " + ", ".join(str(n) for n in spread))
         attacker = None
         if args.attack:
             attacker = mp.Process(target=run_attack, args=(port, stop_evt, counts))
@@ -320,58 +190,95 @@ def main() -> None:
             time.sleep(3.5)                                  # the 400 sockets are opened in the first 3 s
 
         draw_ms, state_ms, projector_ms, sent = [], [], [], {}
+        outage_draw_ms: list[float] = []
         numbers = list(range(1, 91))
-        end = time.monotonic() + args.duration
+        begin, begin_wall = time.monotonic(), time.time()
+        end = begin + args.duration
+        outage = (begin + (args.duration - args.redis_outage) / 2, begin + (args.duration + args.redis_outage) / 2)
+        redis_state = "up"
+        redis_down_at = redis_back_at = None
         tick = time.monotonic()
         while time.monotonic() < end:
+            now = time.monotonic()
+            if args.redis_outage and redis_state == "up" and now >= outage[0]:
+                hall.stop_redis()
+                redis_down_at = time.time()
+                redis_state = "down"
+                print(f"Redis stopped at {now - begin:.0f} s")
+            elif redis_state == "down" and now >= outage[1]:
+                hall.start_redis()
+                redis_back_at = time.time()
+                redis_state = "back"
+                print(f"Redis started again at {now - begin:.0f} s")
             if not numbers:
                 http_json(url + "/api/partie/clear", {"force": True}, token)
                 http_json(url + "/api/partie/start", {}, token)
+                partie += 1
                 numbers = list(range(1, 91))
             n = numbers.pop(0)
             t0 = time.time()
             status, body, ms = http_json(url + "/api/draws", {"number": n, "request_id": f"bench-{n}-{t0:.3f}"}, token)
             if status == 201:
-                sent[body["seq"]] = t0
+                sent[body["seq"]] = (t0, partie, n)
             draw_ms.append(ms)
+            if redis_state == "down":
+                outage_draw_ms.append(ms)
             state_ms.append(http_json(url + "/api/state")[2])
             projector_ms.append(asyncio.run(new_projector(port)))
             tick += 1.0
             time.sleep(max(0.0, tick - time.monotonic()))
-        rss_end = worker_rss_mb(server.pid)
+        time.sleep(3.0)                                   # the last resyncs
+        rss_end = hall.rss()
         stop_evt.set()
-        outs = [results.get(timeout=60) for _ in procs]
+        for q in sent_qs:
+            q.put(sent)
+        outs = [results.get(timeout=300) for _ in procs]
         for p in procs:
             p.join(10)
         attack = counts.get(timeout=30) if attacker else None
         if attacker:
             attacker.join(10)
 
-        missed, last_ms = 0, []
-        for seq, t0 in sent.items():
+        missed, last_ms, after_return_ms = 0, [], []
+        worst: list[tuple[float, float]] = []
+        for seq, (t0, _, _) in sent.items():
             got = [o["draws"].get(seq, [0, 0.0]) for o in outs]
             missed += connected - sum(g[0] for g in got)
-            last_ms.append(1000 * (max(g[1] for g in got) - t0))
-        print(f"server: {args.server}, clients {connected}, draws {len(sent)} in {args.duration:.0f} s"
-              + (" with the attack" if args.attack else ""))
-        print(f"disconnects {sum(o['disconnects'] for o in outs)}, missed events {missed}, "
-              f"seq gaps {sum(o['gaps'] for o in outs)}")
-        print(summary("draw → last client", last_ms))
+            latest = max(g[1] for g in got)
+            if redis_back_at is not None and redis_down_at <= t0 < redis_back_at:
+                after_return_ms.append(1000 * (latest - redis_back_at))      # drawn while Redis was away
+            elif latest:
+                last_ms.append(1000 * (latest - t0))
+                worst.append((1000 * (latest - t0), t0 - begin_wall))
+        hall_kind = f"the core + {args.relays} relays + nginx + Redis" if args.relays else "one process"
+        print(f"server: {args.server}, {hall_kind}"
+              + (f", under piclass --cores {args.piclass}" if args.piclass else "")
+              + f"; load average at start {load:.2f}, at the end {os.getloadavg()[0]:.2f}")
+        print(f"clients {connected}, draws {len(sent)} in {args.duration:.0f} s"
+              + (" with the attack" if args.attack else "")
+              + (f", Redis stopped {args.redis_outage:.0f} s in the middle" if args.redis_outage else ""))
+        print(f"disconnects {sum(o['disconnects'] for o in outs)} (reconnected {sum(o['reconnects'] for o in outs)}), "
+              f"balls missed {missed}, seq gaps {sum(o['gaps'] for o in outs)}")
+        print("slowest balls (ms, at s): " + ", ".join(f"{ms:.0f} at {at:.0f}" for ms, at in sorted(worst)[-5:]))
+        print(summary("draw → last client", last_ms) + (" (balls drawn while Redis was up)" if after_return_ms else ""))
+        if after_return_ms:
+            print(summary("  drawn while Redis was away: Redis back → last client", after_return_ms, width=0))
         print(summary("speaker's POST /api/draws", draw_ms))
+        if outage_draw_ms:
+            print(summary("  … while Redis was away", outage_draw_ms))
         print(summary("GET /api/state", state_ms))
         print(summary("new projector (connect → state)", projector_ms))
-        print(f"worker RSS: idle {rss_idle:.0f} MB, {connected} clients {rss_connected:.0f} MB, end {rss_end:.0f} MB")
+        for title, rows in (("idle", rss_idle), (f"{connected} clients", rss_connected), ("end", rss_end)):
+            print(f"RSS {title}: " + ", ".join(f"{name} {mb:.0f} MB" for name, mb in rows)
+                  + f" — total {sum(mb for _, mb in rows):.0f} MB")
         if attack:
             print(f"attack: slow headers opened {attack['slow_opened']} (cut by the server {attack['slow_cut']}), "
                   f"sockets from one address: {attack['flood_open']} handshakes, {attack['flood_refused']} refused")
+        print(f"p99 draw → last client < 500 ms: {'yes' if last_ms and percentile(last_ms, 99) < 500 else 'NO'}")
         for name, ms in (("draw", draw_ms), ("state", state_ms), ("projector", projector_ms)):
             print(f"p99 {name} < 100 ms: {'yes' if percentile(ms, 99) < 100 else 'NO'}")
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        hall.close()
 
 
 if __name__ == "__main__":

@@ -129,7 +129,34 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     socketio = SocketIO(app, async_mode=async_mode, ping_interval=10, ping_timeout=10,
                         max_http_buffer_size=64 * 1024, json=SocketJSON)
     server = config.server
+    if server.message_queue:
+        install_relay_queue(app, socketio, hall, server)
     app.extensions["loto_connections"] = sockets.install(
         socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
     room_web.install(app, socketio, lobby, config)
     return app, socketio
+
+
+def install_relay_queue(app: Flask, socketio: SocketIO, hall: HallPort, server) -> None:
+    """INTERFACE §10: the core behind the front (nginx, on loopback) publishes the public events for the relays.
+
+    The front tells the phone's address in ``X-Real-IP``: the core listens on 127.0.0.1 only then, so every peer
+    is local and the header is the front's. The audience pages get the relays' socket path in their boot."""
+    from display import relay_wire
+    from display.relay_publisher import RelayPublisher
+
+    relay = RelayPublisher(server.message_queue, hall, server.socket_workers)
+    app.extensions["loto_relay"] = relay
+    app.extensions["loto_public_socket_path"] = "/" + relay_wire.PATH
+    app.wsgi_app = behind_front(app.wsgi_app)       # type: ignore[method-assign]
+    socketio.start_background_task(relay.run)
+
+
+def behind_front(wsgi_app):
+    """The client's address from the front's ``X-Real-IP`` when the peer is loopback (the front itself)."""
+    def app(environ, start_response):
+        real = environ.get("HTTP_X_REAL_IP", "").strip()
+        if real and environ.get("REMOTE_ADDR") in ("127.0.0.1", "::1"):
+            environ["REMOTE_ADDR"] = real
+        return wsgi_app(environ, start_response)
+    return app

@@ -137,11 +137,12 @@ MESSAGES.update({
     "pin_taken": _l("Ce code PIN est déjà celui d'un autre rôle : choisissez-en un autre."),
 })
 
-# logins take JSON only; a socket must name the hall itself (no DNS rebinding)
-STATUS.update({"json_required": 415, "foreign_host": 421})
+# logins take JSON only; a socket must name the hall itself (no DNS rebinding); nginx while the core restarts
+STATUS.update({"json_required": 415, "foreign_host": 421, "unavailable": 503})
 MESSAGES.update({
     "json_required": _l("Requête refusée : le code PIN s'envoie en JSON (Content-Type: application/json)."),
     "foreign_host": _l("Adresse inconnue de la salle : ouvrez la page par l'adresse du code QR."),
+    "unavailable": _l("La salle redémarre : reconnexion dans un instant."),
 })
 
 # the law's limit on stakes, the price tiers, the caisse's sales kept from the desk, the tie rule

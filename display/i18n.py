@@ -95,6 +95,7 @@ JS_STRINGS = {
     "device_printer": _l("Imprimante"),
     "device_keypad": _l("Pavé numérique"),
     "device_scanner": _l("Lecteur de codes"),
+    "device_relays": _l("Relais des téléphones"),
     "device_ok": _l("OK"),
     "device_degraded": _l("Problème"),
     "device_absent": _l("Débranché"),
@@ -189,9 +190,18 @@ DEVICE_MESSAGES: dict[str, object] = {
     "printer_error": _l("Erreur d'impression (%(error)s)"),
     "printer_waiting": _l("%(reason)s — %(count)s bon(s) en attente."),
     "printer_test_failed": _l("Test d'impression impossible : %(reason)s"),
+    # the relays carrying the phones' sockets (INTERFACE §10, display/relay_publisher.py)
+    "relays_ok": _l("Relais des téléphones : %(n)s à l'écoute."),
+    "relays_missing": _l("Relais des téléphones : %(n)s sur %(total)s répondent ; les téléphones des autres se "
+                         "reconnectent."),
+    "relays_deaf": _l("Relais des téléphones %(relay)s sourd (n'entendait plus la file) : remplacé, ses téléphones "
+                      "se reconnectent et reçoivent tout."),
+    "relays_queue_away": _l("File des téléphones (Redis) injoignable : les tirages continuent ici et sur le "
+                            "projecteur ; les téléphones les recevront à son retour."),
 }
 DEVICE_NAMES = {"ball_machine": _l("Machine à boules"), "printer": _l("Imprimante"),
-                "keypad": _l("Clavier numérique"), "scanner": _l("Lecteur de codes-barres")}
+                "keypad": _l("Clavier numérique"), "scanner": _l("Lecteur de codes-barres"),
+                "relays": _l("Relais des téléphones")}
 
 
 def device_sentence(status) -> str:

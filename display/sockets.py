@@ -101,8 +101,36 @@ def _speaker_room(lang: str) -> str:
 PUBLIC_SHARDS = 256    # the public sockets are dealt into this many rooms (≈ 8 phones each with 2 000), sent to one after the other
 
 
-def _public_shard(index: int) -> str:
+def public_shard(index: int) -> str:
     return f"{PUBLIC}:{index % PUBLIC_SHARDS}"
+
+
+SHARD_BATCH = 64       # sockets sent one event in one go (one encoding) before the emitter yields
+
+
+def emit_to_shards(server, name: str, payload, sleep: Callable[[float], object]) -> int:
+    """Send ``name`` to every public shard, a batch of about ``SHARD_BATCH`` sockets per emission (the payload
+    encoded once per batch), yielding between batches; returns how many emissions it took. A hall of 20 screens
+    is one emission, as a bare server's; 2 000 phones are ~32, each a short wait for whoever comes meanwhile."""
+    rooms = server.manager.rooms.get("/", {})
+    batch: list[str] = []
+    size = emissions = 0
+    for index in range(PUBLIC_SHARDS):
+        room = public_shard(index)
+        members = rooms.get(room)
+        if not members:
+            continue
+        batch.append(room)
+        size += len(members)
+        if size >= SHARD_BATCH:
+            server.emit(name, payload, to=batch, namespace="/")
+            emissions += 1
+            sleep(0)
+            batch, size = [], 0
+    if batch:
+        server.emit(name, payload, to=batch, namespace="/")
+        emissions += 1
+    return emissions
 
 
 class Broadcaster:
@@ -163,6 +191,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
             socketio.emit(name, payload, to=room)
 
     caps = caps or SocketCaps()
+    relay = app.extensions.get("loto_relay") if app is not None else None    # the queue to the relays, if any
     connections = Connections()
     broadcaster = Broadcaster(socketio)
     if app is not None:
@@ -172,14 +201,12 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         name, payload = views.event(record, snap, STAFF)
         socketio.emit(name, payload, to=STAFF)           # the staff's screens first
         name, payload = views.event(record, snap, PUBLIC)
-        for index in range(PUBLIC_SHARDS):
-            # A draw's event to 2 000 phones is one frame each: sent in one go, it would hold the one worker
-            # for ~200 ms and the speaker's next request would wait behind it. A shard at a time, yielding in
-            # between, lets the requests and new projectors that arrive meanwhile through.
-            room = _public_shard(index)
-            if occupied(room):
-                socketio.emit(name, payload, to=room)
-                socketio.sleep(0)
+        if relay is not None:
+            relay.event(payload["seq"], name, payload)      # the phones on the relays: appended, never waited for
+        # A draw's event to 2 000 phones is one frame each: sent in one go, it would hold the one worker for
+        # ~200 ms and the speaker's next request would wait behind it. A batch of shards at a time, yielding in
+        # between, lets the requests and new projectors that arrive meanwhile through.
+        emit_to_shards(socketio.server, name, payload, socketio.sleep)
         if console is not None:
             to_speakers(lambda translate: ("console", views.speaker_state(console, translate)))
 
@@ -231,7 +258,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         joined = connections.change(+1)
         if role is None:
             join_room(PUBLIC)                              # the rare public notices (display/rooms/, screen)
-            join_room(_public_shard(joined))               # the journal's events, shard by shard
+            join_room(public_shard(joined))               # the journal's events, shard by shard
         else:
             join_room(STAFF)
         if may(role, "speaker_state"):

@@ -61,6 +61,15 @@ class ServerSection:
     max_public_sockets: int = 3000      # anonymous Socket.IO connections overall; staff are never refused
     max_connections_per_address: int = 256   # open TCP connections from one address (gevent server)
     staff_idle_h: float = 12.0          # a staff session (cookie or token) ends after this long unused
+    # More phones than one process (INTERFACE §10, docs/install-pi.md): with a queue and workers, nginx takes
+    # host:port, the core listens on 127.0.0.1:core_port, the workers carrying the phones' sockets on socket_port.
+    message_queue: str = _checked("", NV.queue_problem)     # "redis://127.0.0.1:6379/0"; empty: one process
+    socket_workers: int = 0             # processes carrying the public sockets on this machine (with message_queue)
+    core_port: int = 8089               # the core behind the front (127.0.0.1 only)
+    socket_port: int = 8090             # the workers' shared port
+    socket_host: str = _checked("127.0.0.1", NV.listen_problem)   # a laptop's workers: its address on the hall's network
+    socket_peers: list = field(default_factory=list, metadata={"check": NV.peer_problem})   # "10.42.0.20:8090": a laptop's workers
+    core_url: str = _checked("", NV.core_url_problem)      # a laptop's workers: the Pi's hall, "http://10.42.0.1:8080"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +148,7 @@ class SpeechSection:
 
 @dataclass(frozen=True, slots=True)
 class NetworkSection:
-    """Every value is checked against where root writes it (hall/network_values.py, docs/install-pi.md §6)."""
+    """Every value is checked against where root writes it (hall/net/values.py, docs/install-pi.md §6)."""
     ssid: str = _checked("", NV.ssid_problem)   # the hall's Wi-Fi; with it the projector shows the Wi-Fi QR code
     password: str = _checked("", NV.password_problem)   # WPA2: 8 to 63 printable ASCII (empty: an open network)
     country: str = _checked("FR", NV.country_problem)   # regulatory domain: without it the AP transmits nothing
@@ -229,7 +238,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_sockets": (1, 1_000_000),
     "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
     "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
-    "seats_per_address": (1, 8),
+    "seats_per_address": (1, 8), "socket_workers": (0, 16), "core_port": (1, 65535), "socket_port": (1, 65535),
 }
 
 
@@ -343,6 +352,25 @@ def _sales(raw: Any, problems: list[str]) -> SalesSection:
     return dataclasses.replace(section, price=tuple(tiers)) if prices is not None else section
 
 
+def _server_problems(server: ServerSection) -> list[str]:
+    """What the server's keys say together: workers need a queue, and no two listeners on one port."""
+    problems = []
+    if server.socket_workers and not server.message_queue:
+        problems.append("server.socket_workers : il faut aussi server.message_queue (« redis://127.0.0.1:6379/0 »)")
+    if server.message_queue and not server.socket_workers and not server.socket_peers:
+        problems.append("server.message_queue : il faut des relais (server.socket_workers, ou server.socket_peers)")
+    if server.message_queue:
+        ports = [("port", server.port), ("core_port", server.core_port), ("socket_port", server.socket_port)]
+        if server.tls and server.local_port:
+            ports.append(("local_port", server.local_port))
+        taken: dict[int, str] = {}
+        for name, port in ports:
+            if port in taken:
+                problems.append(f"server.{name} : {port} est déjà server.{taken[port]}")
+            taken.setdefault(port, name)
+    return problems
+
+
 # C0, DEL and C1: a newline or an escape means something else in every file, command, page or printer they reach
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -381,6 +409,8 @@ def parse_config(raw: dict, source: str = "config") -> Config:
         else:
             cls = [a for a in typing.get_args(hints[key]) if a is not type(None)] or [hints[key]]
             section = _section(cls[0], value, key, problems)
+            if isinstance(section, ServerSection):
+                problems += _server_problems(section)
             if section is not None:
                 values[key] = section
     if problems:

@@ -3,19 +3,21 @@
 #     sudo ./systemd/install.sh            # the hall service (+ the projector kiosk if --kiosk)
 #     sudo ./systemd/install.sh --kiosk    # also Chromium in kiosk mode on the HDMI output (Pi OS Lite)
 #     sudo ./systemd/install.sh --hotspot  # also the Pi as the hall's Wi-Fi ([network] in the config)
+#     sudo ./systemd/install.sh --relays-only  # a second machine: only the phones' relays, for the Pi
 #     ./systemd/install.sh --dry-run [...] # print every command and file it would change, change nothing
 # What it does, step by step, is in docs/install-pi.md; nothing here is needed that the guide doesn't say.
 # The program goes into its own venv (/opt/loto-hall/venv): Debian 12 / Pi OS Bookworm's Python refuses a
 # system-wide pip install (PEP 668).
 set -euo pipefail
 
-KIOSK=0 HOTSPOT=0 DRY=0
+KIOSK=0 HOTSPOT=0 DRY=0 RELAYS_ONLY=0
 for arg in "$@"; do
   case "$arg" in
     --kiosk) KIOSK=1 ;;
     --hotspot) HOTSPOT=1 ;;
+    --relays-only) RELAYS_ONLY=1 ;;
     --dry-run) DRY=1 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
@@ -75,6 +77,39 @@ run install -m 0644 "$SRC/systemd/99-loto-hall.rules" /etc/udev/rules.d/99-loto-
 run udevadm control --reload || true
 run udevadm trigger || true
 
+# [server] message_queue (INTERFACE §10): the config asks for Debian's Redis and nginx (docs/install-pi.md)
+QUEUE=""
+if [ -x "$PREFIX/venv/bin/python" ] && [ -r /etc/loto-hall/config.toml ]; then
+  QUEUE="$("$PREFIX/venv/bin/python" -c 'from hall.config import load_config
+print(load_config("/etc/loto-hall/config.toml").server.message_queue)' 2>/dev/null || true)"
+fi
+if [ "$RELAYS_ONLY" -eq 1 ]; then
+  say "The phones' relays alone (a second machine; [server] message_queue and core_url point at the Pi)"
+  run install -m 0644 "$SRC/systemd/loto-hall-relays.service" /etc/systemd/system/loto-hall-relays.service
+  run systemctl daemon-reload
+  run systemctl enable loto-hall-relays.service
+  run systemctl restart loto-hall-relays.service
+  say "Done"
+  exit 0
+fi
+if [ -n "$QUEUE" ]; then
+  say "More phones than one process: Redis (bound to localhost) and nginx, run by loto-hall serve"
+  run apt-get install -y -q redis-server
+  run apt-get install -y -q nginx-light || run apt-get install -y -q nginx
+  # loto-hall serve runs nginx itself with its own file (/var/lib/loto-hall/front/nginx.conf): Debian's default
+  # site must not hold port 80, which the hotspot sends to the hall.
+  run systemctl disable --now nginx.service || true
+  # Debian's redis.conf binds 127.0.0.1 -::1 with protected-mode on; a second machine needs the Pi's private
+  # address and a password there, by hand (docs/install-pi.md): never rewritten here.
+  grep -Eq '^bind +127\.0\.0\.1' /etc/redis/redis.conf 2>/dev/null \
+    || echo "   ! /etc/redis/redis.conf does not bind 127.0.0.1 only: check it (loto-hall doctor)"
+  run systemctl enable --now redis-server.service
+  run install -d -m 0755 /etc/systemd/system/loto-hall.service.d
+  run install -m 0644 "$SRC/systemd/loto-hall-queue.conf" /etc/systemd/system/loto-hall.service.d/queue.conf
+elif [ -e /etc/systemd/system/loto-hall.service.d/queue.conf ]; then
+  run rm -f /etc/systemd/system/loto-hall.service.d/queue.conf
+fi
+
 say "systemd units"
 run install -m 0644 "$SRC/systemd/loto-hall.service" /etc/systemd/system/loto-hall.service
 run systemctl daemon-reload
@@ -118,4 +153,5 @@ systemctl --no-pager status loto-hall.service | head -n 5 || true
 echo "Pages: http://$(hostname).local:8080/  (projector), /speaker, /controle, /lots, /admin"
 echo "PINs: sudo journalctl -u loto-hall | grep PIN   (or set them in /etc/loto-hall/config.toml)"
 [ "$HOTSPOT" -eq 1 ] && echo "Wi-Fi check: $PREFIX/venv/bin/loto-hall network doctor --config /etc/loto-hall/config.toml"
+[ -n "$QUEUE" ] && echo "Queue and relays check: $PREFIX/venv/bin/loto-hall doctor --config /etc/loto-hall/config.toml"
 exit 0

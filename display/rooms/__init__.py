@@ -32,6 +32,7 @@ __all__ = ["GameOnScreen", "install", "openapi_paths"]
 def install(app: Any, socketio: SocketIO, lobby: Lobby, config: Any) -> RoomsHub:
     """Register the blueprints and the socket handlers, and start the bots' task."""
     hub = RoomsHub(lobby, socketio)
+    hub.relay = app.extensions.get("loto_relay")
     app.extensions["loto_rooms"] = hub
     app.extensions["loto_config"] = config
     app.jinja_env.globals["room_strings"] = pages.room_strings

@@ -59,6 +59,7 @@ class RoomsHub:
         self.clock = clock
         self.wake = threading.Event()
         self.stopped = threading.Event()
+        self.relay: Any = None            # the queue to the relays carrying the audience (display/relay_publisher.py)
         self._tell: dict[type, Callable[[Any], None]] = {
             RoomChanged: self._room_changed, ListChanged: self._list_changed, ScreenChanged: self._screen_changed,
             Followed: self._followed, Unfollowed: self._unfollowed, Told: self._told}
@@ -71,7 +72,7 @@ class RoomsHub:
 
     def _room_changed(self, news: RoomChanged) -> None:
         room = news.room
-        self.socketio.emit("game", game_event(room), to=audience(room.code))
+        self.emit_public("game", game_event(room), to=audience(room.code))
         for seat, view in news.seat_views:
             self.socketio.emit("game", game_event(room, view), to=seat_room(room.code, seat))
         self.wake.set()                                   # a new turn may be a bot's
@@ -80,7 +81,13 @@ class RoomsHub:
         self.socketio.emit("rooms", {"rooms": list(news.rooms), "screen": news.screen}, to=news.to or STAFF)
 
     def _screen_changed(self, news: ScreenChanged) -> None:
-        self.socketio.emit("screen", news.screen)
+        self.emit_public("screen", news.screen)
+
+    def emit_public(self, name: str, data: Any, to: str | None = None) -> None:
+        """An emission the audience may follow: here, and on the relays when the hall has some."""
+        self.socketio.emit(name, data, to=to)
+        if self.relay is not None:
+            self.relay.emit(name, data, to)
 
     def _followed(self, news: Followed) -> None:
         self.socketio.server.enter_room(news.watcher, seat_room(news.code, news.seat), namespace="/")

@@ -50,6 +50,7 @@ def _room(code: str) -> RoomSnapshot | None:
 def _page(template: str, page: str, status: int = 200, **extra: Any):
     config = current_app.extensions["loto_config"]
     boot = {"page": page, "lang": str(get_locale()), "strings": room_strings(), "role": session.get("role"),
+            "socket_path": current_app.extensions.get("loto_public_socket_path"),   # the audience: on the relays
             "csrf": A.csrf_token() if session.get("role") else None, **extra}
     return render_template(template, boot=boot, page=page, hall_name=config.hall.name, **extra), status
 

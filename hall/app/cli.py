@@ -48,6 +48,15 @@ def build_parser() -> argparse.ArgumentParser:
         "démo : secondes entre deux boules (sans elle, la machine simulée tire quand l'animateur appuie sur « Tirer »)",
         "demo: seconds between balls (without it, the simulated machine draws when the speaker presses « Tirer »)"))
 
+    relays = sub.add_parser("relays", formatter_class=fmt, help=t(
+        "les relais des téléphones seuls (un portable à côté du Pi, [server] message_queue et core_url)",
+        "the phones' relays alone (a laptop beside the Pi, [server] message_queue and core_url)"),
+        epilog=t("exemple : loto-hall relays --config portable.toml --workers 4",
+                 "example: loto-hall relays --config laptop.toml --workers 4"))
+    relays.add_argument("--config", help=t("fichier TOML", "TOML file"))
+    relays.add_argument("--workers", type=_whole(1, 16), help=t("processus (défaut : [server] socket_workers)",
+                                                                "processes (default: [server] socket_workers)"))
+
     cards = sub.add_parser("cards", help=t("cartons : générer, importer", "cartons: generate, import"))
     csub = cards.add_subparsers(dest="cards_command", required=True)
     gen = csub.add_parser("generate", formatter_class=fmt, help=t("fabrique N cartons valides", "make N valid cartons"),
@@ -119,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_network_parser(sub)
     from hall.app.cli_auth import add_auth_parser
     add_auth_parser(sub)
+    from hall.app.doctor import add_doctor_parser
+    add_doctor_parser(sub)
     return parser
 
 
@@ -129,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "serve":
             from hall.app.serve import serve
             return serve(args)
+        if args.command == "relays":
+            from hall.app.relays import relays
+            return relays(args)
         if args.command == "cards":
             from hall.app import cli_cards
             return cli_cards.run(args)
@@ -147,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "network":
             from hall.app import network
             return network.run(args)
+        if args.command == "doctor":
+            from hall.app import doctor
+            return doctor.run(args)
         if args.command == "auth":
             from hall.app import cli_auth
             return cli_auth.run(args)

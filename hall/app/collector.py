@@ -1,4 +1,4 @@
-"""When Python's cyclic garbage collector may pause the one worker: between balls, not in the middle of one.
+"""When Python's cyclic garbage collector may pause a worker: between balls, not in the middle of one.
 
 With 2 000 phones connected the worker holds a million-odd objects (a greenlet, a socket, a WebSocket and an
 Engine.IO session per phone). CPython's automatic *full* collection walks all of them: measured here under the
@@ -7,6 +7,7 @@ new projector caught behind them. The young generations stay automatic (their pa
 collection is taken out of the allocation counter's hands and run by :class:`QuietCollector` when the hall has
 been quiet for a moment (no journal record for ``quiet_s``: the speaker is announcing the ball), at most every
 ``min_interval_s``, and at the latest every ``max_interval_s`` whatever happens, so cyclic garbage stays bounded.
+A relay (``relays.py``) holds its phones' objects the same way: it runs one too, told of each event it forwards.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ class QuietCollector:
 
     name = "collector"
 
-    def __init__(self, hall: HallPort, quiet_s: float = 2.0, min_interval_s: float = 60.0,
+    def __init__(self, hall: HallPort | None, quiet_s: float = 2.0, min_interval_s: float = 60.0,
                  max_interval_s: float = 900.0, check_s: float = 1.0,
                  clock: Callable[[], float] = time.monotonic,
                  collect: Callable[[], object] = lambda: gc.collect(2)):
@@ -42,7 +43,8 @@ class QuietCollector:
         self._thread: threading.Thread | None = None
         self._saved: tuple[int, int, int] | None = None
         self.pauses_ms: list[float] = []          # the last full collections' durations (for the logs and tests)
-        hall.subscribe(self.activity)
+        if hall is not None:                      # a relay has no hall: it calls activity() on each event itself
+            hall.subscribe(self.activity)
 
     def activity(self, record: object = None) -> None:
         """A journal record was written (called by the hall under its lock: only notes the time)."""

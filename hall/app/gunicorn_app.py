@@ -116,7 +116,9 @@ def _gevent_worker_class() -> type:
 
 def _per_address_limit() -> int:
     wiring = _worker.get("wiring")
-    return wiring.runtime.config.server.max_connections_per_address if wiring is not None else 1 << 30
+    if wiring is None or wiring.runtime.config.server.message_queue:
+        return 1 << 30          # behind the front every peer is nginx on loopback: nginx's limit_conn counts instead
+    return wiring.runtime.config.server.max_connections_per_address
 
 
 def raise_open_files_limit() -> None:
@@ -158,9 +160,11 @@ def _worker_exit(server: Any, worker: Any) -> None:
 class HallApplication(BaseApplication):
     """gunicorn configured in code, so ``loto-hall serve`` and the systemd unit run the same server."""
 
-    def __init__(self, config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent"):
+    def __init__(self, config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent",
+                 behind_front: bool = False):
         self.hall_config = config
         self.worker = worker
+        self.behind_front = behind_front     # the core of a hall with relays: on loopback, nginx in front
         self.options = replace(options, async_mode="gevent" if worker == "gevent" else "threading")
         self.notifier = notifier
         super().__init__()
@@ -168,7 +172,7 @@ class HallApplication(BaseApplication):
     def settings(self) -> dict:
         server = self.hall_config.server
         values = {
-            "bind": [f"{bind_host(server.host)}:{server.port}"],
+            "bind": [f"127.0.0.1:{server.core_port}" if self.behind_front else f"{bind_host(server.host)}:{server.port}"],
             "workers": 1,
             "control_socket_disable": True,
         }
@@ -187,7 +191,7 @@ class HallApplication(BaseApplication):
             "post_worker_init": _post_worker_init,
             "worker_exit": _worker_exit,
         })
-        tls = tls_files(self.hall_config)
+        tls = None if self.behind_front else tls_files(self.hall_config)    # behind the front, nginx holds TLS
         if tls is not None:
             values["certfile"], values["keyfile"] = tls
         return values
@@ -207,7 +211,8 @@ class HallApplication(BaseApplication):
         return wiring.app
 
 
-def run_gunicorn(config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent") -> int:
+def run_gunicorn(config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent",
+                 behind_front: bool = False) -> int:
     """Run the arbiter until it stops (it leaves through ``sys.exit``: 0 on a clean stop)."""
-    HallApplication(config, options, notifier, worker).run()
+    HallApplication(config, options, notifier, worker, behind_front).run()
     return 0

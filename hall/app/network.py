@@ -6,7 +6,7 @@ hall (nftables, loaded by a NetworkManager dispatcher script when the hotspot co
 mDNS (avahi). Every step is a file to write or a command with the check that says it is already done, so a
 second run changes nothing; ``--dry-run`` prints every command and every file without doing anything.
 Root runs it, so every value is checked twice before anything is done: by the config's schema
-(hall/network_values.py), then each file line by line against its template (hall/app/plan.py).
+(hall/net/values.py), then each file line by line against its template (hall/app/plan.py).
 """
 from __future__ import annotations
 

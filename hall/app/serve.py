@@ -41,6 +41,9 @@ def serve(args: argparse.Namespace) -> int:
         server = os.environ.get(SERVER_ENV, "gunicorn").strip().lower()
         if server == "werkzeug":
             return serve_werkzeug(config, options, notifier)
+        if config.server.message_queue:
+            from hall.app.cluster import serve_cluster  # INTERFACE §10: the core, the relays, the front
+            return serve_cluster(config, options, notifier)
         if server not in ("gunicorn", "gevent", "gthread"):
             log.error("%s=%r : valeurs possibles gunicorn, gthread, werkzeug", SERVER_ENV, server)
             return 2

@@ -27,6 +27,7 @@ DEVICE_NAMES: dict[str, tuple[str, bool]] = {
     "printer": ("imprimante", True),
     "keypad": ("clavier", False),
     "scanner": ("lecteur de codes", False),
+    "relays": ("relais des téléphones", False),
 }
 _STATE_WORDS = {"absent": ("déconnecté", "déconnectée"), "degraded": ("en difficulté", "en difficulté")}
 

@@ -88,8 +88,8 @@ class Wiring:
         """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
         Pi keeps ``http://localhost:LOCAL_PORT`` (phones need HTTPS for their cameras; the kiosk does not)."""
         server = self.runtime.config.server
-        if not server.tls or not server.local_port or self._local is not None:
-            return
+        if not server.tls or not server.local_port or self._local is not None or server.message_queue:
+            return                # with relays, nginx serves the local port too (hall/app/front.py)
         try:
             if self.async_mode == "gevent":
                 from gevent.pywsgi import WSGIServer
@@ -182,6 +182,9 @@ class Wiring:
         self._closed.set()
         if self._local is not None:
             self._local.shutdown()
+        relay = self.app.extensions.get("loto_relay")
+        if relay is not None:
+            relay.stop()          # whatever Redis did not take is in the journal: the relays resync on return
         try:
             self.supervisor.stop()
         finally:

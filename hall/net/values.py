@@ -101,3 +101,90 @@ def url_problem(value: str) -> str | None:
         if not all(re.fullmatch(LABEL, label) for label in host.split(".")):
             return f"{value!r} : le nom de machine {host!r} n'est pas fait de lettres, chiffres et tirets séparés par des points"
     return None
+
+
+# ---- [server] message_queue and the fan-out workers (INTERFACE §10): never on a public address
+QUEUE_MAX_DB = 15
+
+
+def _private_host_problem(host: str) -> str | None:
+    """``host`` must be loopback or an address of a private network (the hall's), never a name or a public one."""
+    if host == "localhost":
+        return None
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return f"{host!r} n'est pas une adresse IP (donnez l'adresse, par exemple « 127.0.0.1 »)"
+    if ip.is_loopback or (ip.is_private and not ip.is_unspecified and not ip.is_multicast):
+        return None
+    return (f"{host!r} n'est ni locale (127.0.0.1) ni du réseau privé de la salle : la file et les "
+            "relais n'écoutent jamais sur une adresse publique")
+
+
+def queue_problem(value: str) -> str | None:
+    """``redis://[:password@]ADDRESS[:PORT][/DB]`` on loopback or the hall's private network; empty: no queue."""
+    if not value:
+        return None
+    if len(value) > URL_MAX or not re.fullmatch(URL_CHARS, value):
+        return f"{value!r} : une adresse redis:// de {URL_MAX} caractères au plus, sans espace ni accent"
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        return f"{value!r} n'est pas une adresse redis:// valable (port ?)"
+    if parts.scheme != "redis" or not parts.hostname:
+        return f"{value!r} : attendu redis://ADRESSE:PORT/BASE, par exemple « redis://127.0.0.1:6379/0 »"
+    if parts.query or parts.fragment or (port is not None and port == 0):
+        return f"{value!r} : ni « ? », ni « # », ni port 0"
+    db = parts.path.strip("/")
+    if db and (not db.isdigit() or int(db) > QUEUE_MAX_DB):
+        return f"{value!r} : la base est un nombre de 0 à {QUEUE_MAX_DB} (« /0 »)"
+    return _private_host_problem(parts.hostname)
+
+
+def queue_is_local(value: str) -> bool:
+    """Whether the queue listens on loopback only (else it must hold a password: the phones share the network)."""
+    host = urlsplit(value).hostname or ""
+    return host == "localhost" or (bool(host) and _is_loopback(host))
+
+
+def queue_has_password(value: str) -> bool:
+    return bool(urlsplit(value).password)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def listen_problem(value: str) -> str | None:
+    """Where the fan-out workers listen: loopback (behind the Pi's front) or the laptop's private address."""
+    if value in ("0.0.0.0", "::"):
+        return None      # every address of the laptop: its firewall and the hall's network decide
+    return _private_host_problem(value)
+
+
+def peer_problem(value: object) -> str | None:
+    """``socket_peers``: a list of ``ADDRESS:PORT`` of workers on other machines of the hall's network."""
+    if not isinstance(value, list) or len(value) > 16:
+        return "une liste d'au plus 16 « ADRESSE:PORT » (des relais sur d'autres machines de la salle)"
+    for item in value:
+        if not isinstance(item, str) or item.count(":") != 1:
+            return f"{item!r} : attendu « ADRESSE:PORT » (IPv4), par exemple « 10.42.0.20:8090 »"
+        host, port = item.split(":")
+        if not port.isdigit() or not 0 < int(port) < 65536:
+            return f"{item!r} : le port est un nombre de 1 à 65535"
+        refused = _private_host_problem(host)
+        if refused:
+            return refused
+    return None
+
+
+def core_url_problem(value: str) -> str | None:
+    """On a laptop's workers: the Pi's hall address (http://ADDRESS:PORT), on the hall's private network."""
+    refused = url_problem(value)
+    if refused or not value:
+        return refused
+    return _private_host_problem(urlsplit(value).hostname or "")

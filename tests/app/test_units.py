@@ -24,7 +24,8 @@ import pytest
 from hall.config import Config, parse_config
 
 SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
-UNITS = {"loto-hall.service": "/opt/loto-hall/venv/bin/loto-hall", "loto-hall-kiosk.service": "/usr/bin/cage"}
+UNITS = {"loto-hall.service": "/opt/loto-hall/venv/bin/loto-hall", "loto-hall-kiosk.service": "/usr/bin/cage",
+         "loto-hall-relays.service": "/opt/loto-hall/venv/bin/loto-hall"}
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze absent (Debian package: systemd)")
 
@@ -87,6 +88,19 @@ def test_the_service_unit_has_what_the_hall_relies_on():
     # gunicorn's drain (worker) < its graceful timeout (arbiter) < systemd's stop timeout
     from hall.app.gunicorn_app import DRAIN_S, GRACEFUL_S
     assert DRAIN_S < GRACEFUL_S < int(d["TimeoutStopSec"][0])
+
+
+def test_a_hall_with_relays_waits_for_redis_and_stops_within_the_units_budget():
+    """INTERFACE §10: the drop-in install.sh adds when [server] message_queue is set, and the relays' own unit."""
+    d = directives("loto-hall-queue.conf")
+    assert d["Wants"] == ["redis-server.service"] and d["After"] == ["redis-server.service"]
+    assert int(d["LimitNOFILE"][0]) >= 8192        # a phone is a socket on nginx and one on its relay
+    from hall.app.cluster import STOP_S
+    assert STOP_S < int(directives("loto-hall.service")["TimeoutStopSec"][0])
+    r = directives("loto-hall-relays.service")
+    assert r["ExecStart"][0].split()[1:3] == ["relays", "--config"]
+    assert r["Restart"] == ["always"] and r["User"] == ["loto-hall"]
+    assert "loto-hall-queue.conf" in (SYSTEMD / "install.sh").read_text()
 
 
 def test_the_kiosk_starts_after_the_hall_on_the_wait_page():

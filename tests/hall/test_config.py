@@ -80,7 +80,7 @@ GOOD_NETWORK = {"country": ["FR", "BE", "CH", "LU", "CA"], "hostname": ["loto", 
                 "interface": ["wlan0", "wlp2s0", "wlx00c0ca123456", "br-lan", "wlan0.12", "ap_0"],
                 "ssid": ["", "Loto salle", "Salle des fêtes", 'a;b,c:d\\e"f', "é" * 16],
                 "password": ["", "quine2026", 'p;a,s:s\\w"d ~', "x" * 63],
-                "address": ["10.42.0.1", "192.168.4.1"], "portal_address": ["198.18.0.1", "203.0.113.7"],
+                "address": ["10.42.0.1", "192.168.4.1"], "portal_address": ["198.18.0.1", "93.184.216.34"],
                 "url": ["", "http://loto.local:8080/", "https://10.42.0.1:8443/controle?x=1#y", "http://[fe80::1]/"]}
 BAD_NETWORK = {"country": ["fr", "FRA", "F", "", "ZZ", "FR\n", "F1", "ＦＲ"],
                "hostname": ["", "-loto", "loto-", "loto.local", "x" * 64, "lo to", "lotö", "loto\n", "loto_1"],
@@ -129,3 +129,44 @@ def test_the_country_codes_are_iso_3166s():
         pytest.skip("tzdata's iso3166.tab absent")
     codes = {line.split("\t")[0] for line in table.read_text(encoding="utf-8").splitlines() if not line.startswith("#")}
     assert COUNTRIES == codes and len(COUNTRIES) == 249
+
+
+# ---- [server] message_queue and socket_workers (issue 25): the default is one process without Redis
+GOOD_QUEUES = ["redis://127.0.0.1:6379/0", "redis://localhost", "redis://127.0.0.1:6380/15",
+               "redis://:un-mot-de-passe@10.42.0.1:6379/0", "redis://192.168.1.2"]
+BAD_QUEUES = ["redis://93.184.216.34:6379/0", "redis://0.0.0.0:6379/0", "redis://8.8.8.8", "redis://redis.example.org",
+              "http://127.0.0.1:6379/0", "redis://127.0.0.1:6379/16", "redis://127.0.0.1:6379/x",
+              "redis://127.0.0.1:0/0", "redis://127.0.0.1:6379/0?ssl=1", "redis://224.0.0.1", "redis://",
+              "redis://127.0.0.1 /0"]
+
+
+def test_without_a_queue_the_hall_is_one_process():
+    server = parse_config({}).server
+    assert (server.message_queue, server.socket_workers, server.socket_peers) == ("", 0, [])
+
+
+@pytest.mark.parametrize("url", GOOD_QUEUES)
+def test_a_queue_on_loopback_or_the_halls_private_network_is_taken(url):
+    assert parse_config({"server": {"message_queue": url, "socket_workers": 2}}).server.message_queue == url
+
+
+@pytest.mark.parametrize("url", BAD_QUEUES)
+def test_a_queue_on_a_public_address_or_malformed_is_refused(url):
+    with pytest.raises(ConfigError) as exc:
+        parse_config({"server": {"message_queue": url, "socket_workers": 2}})
+    assert [p.split(" : ")[0] for p in exc.value.problems] == ["server.message_queue"], exc.value.problems
+
+
+@pytest.mark.parametrize("server,key", [
+    ({"socket_workers": 2}, "server.socket_workers"),                                   # workers without a queue
+    ({"message_queue": "redis://127.0.0.1:6379/0"}, "server.message_queue"),           # a queue without workers
+    ({"message_queue": "redis://127.0.0.1:6379/0", "socket_workers": 17}, "server.socket_workers"),
+    ({"message_queue": "redis://127.0.0.1:6379/0", "socket_workers": 2, "socket_port": 8080}, "server.socket_port"),
+    ({"message_queue": "redis://127.0.0.1:6379/0", "socket_workers": 2, "core_port": 8080}, "server.core_port"),
+    ({"message_queue": "redis://127.0.0.1:6379/0", "socket_peers": ["93.184.216.34:8090"]}, "server.socket_peers"),
+    ({"message_queue": "redis://127.0.0.1:6379/0", "socket_peers": ["10.42.0.20"]}, "server.socket_peers"),
+])
+def test_the_relays_keys_are_checked_together(server, key):
+    with pytest.raises(ConfigError) as exc:
+        parse_config({"server": server})
+    assert key in [p.split(" : ")[0] for p in exc.value.problems], exc.value.problems

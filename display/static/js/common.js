@@ -58,9 +58,16 @@ export async function api(method, path, body) {
   }
 }
 
-/* a Socket.IO connection to the hall: websocket first, long polling if a proxy or a phone refuses it */
-export function connect() {
-  return io({transports: ["websocket", "polling"], tryAllTransports: true, reconnectionDelay: 500, reconnectionDelayMax: 4000});
+/* A Socket.IO connection to the hall: websocket first, long polling if a proxy or a phone refuses it. Given the
+   relays' path (a hall with relays, INTERFACE §10: an audience page's boot names it), there, WebSocket only
+   (several relays share one port, no sticky session). While connected, the body says where (data-socket). */
+export function connect(path) {
+  const again = {reconnectionDelay: 500, reconnectionDelayMax: 4000};
+  const socket = io(path ? {path, transports: ["websocket"], ...again}
+                         : {transports: ["websocket", "polling"], tryAllTransports: true, ...again});
+  socket.on("connect", () => { document.body.dataset.socket = socket.io.opts.path; });
+  socket.on("disconnect", () => { if (document.body.dataset.socket === socket.io.opts.path) delete document.body.dataset.socket; });
+  return socket;
 }
 
 /* The live connection, one strategy for every page: a state, then events with seq +1; any gap → resync.
@@ -69,7 +76,7 @@ export function connect() {
    record: a page that wants it passes ``handlers.console``; it never costs a refetch. The body carries the seq
    the page has reached (data-seq), the #offline strip shows while the hall is unreachable. */
 export function live(handlers) {
-  const socket = connect();
+  const socket = connect(boot.socket_path);
   let seq = null;
   const reached = (n) => { seq = n; document.body.dataset.seq = String(n); };
   const setOnline = (on) => {

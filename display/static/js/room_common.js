@@ -1,5 +1,5 @@
 /* Mini-game rooms: what the phone page, the projector and the console share (card labels, dice, the socket). */
-import {connect} from "./common.js";
+import {boot, connect} from "./common.js";
 
 const CARD = {"rev": "⇄", "x2": "×2", "-10": "−10", "0": "0"};
 export function card(c) { return CARD[c] !== undefined ? CARD[c] : c; }
@@ -7,20 +7,31 @@ export function cardKind(c) { return c === "rev" || c === "x2" || c === "0" || c
 export const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 export function seatName(room, seat) { const s = room.seats[seat]; return s ? s.name : "?"; }
 
-/* one socket for the room; calls onGame(event) for every `game` event, watching again after a reconnect */
+/* one socket for the room; calls onGame(event) for every `game` event, watching again after a reconnect.
+   The audience follows on the relays when the hall has some (boot.socket_path); a seat's phone on the core,
+   where its presence counts: taking or losing a seat moves the socket. */
 export function watch(code, tokenFn, onGame, onError) {
-  const socket = connect();
-  let version = -1;
+  let version = -1, socket = null, path = null;
+  const pathFor = () => (tokenFn() ? null : (boot.socket_path || null));
   const again = () => { const token = tokenFn(); socket.emit("game_watch", token ? {code, token} : {code}); };
-  socket.on("connect", again);
-  socket.on("game", (ev) => {
-    if (!ev || ev.code !== code) return;
-    if (ev.version < version) return;                 // an older event overtaken by a newer one
-    version = ev.version;
-    onGame(ev);
-  });
-  socket.on("game_error", (err) => { if (onError) onError(err); });
-  return {socket, again, reset: () => { version = -1; again(); }};
+  function open() {
+    path = pathFor();
+    socket = connect(path);
+    socket.on("connect", again);
+    socket.on("game", (ev) => {
+      if (!ev || ev.code !== code) return;
+      if (ev.version < version) return;                 // an older event overtaken by a newer one
+      version = ev.version;
+      onGame(ev);
+    });
+    socket.on("game_error", (err) => { if (onError) onError(err); });
+    return socket;
+  }
+  const live = {socket: open(), again, reset: () => {
+    version = -1;
+    if (path !== pathFor()) { socket.disconnect(); live.socket = open(); } else again();
+  }};
+  return live;
 }
 
 /* each game's own drawing, registered by static/js/games/<game>.js (loaded before the pages' scripts):

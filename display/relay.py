@@ -1,0 +1,239 @@
+"""A relay: one of the processes that carry the phones' sockets when the hall has a queue (INTERFACE §10).
+
+It serves only Socket.IO on ``/live/socket.io`` (WebSocket only: several relays share one port without sticky
+sessions), to public clients: phones following their cartons, the mini-game audience. Staff and projectors stay on
+the core. It never writes anything: what it sends comes from the core, through Redis (``relay_listen.py``).
+
+- ``state`` on connect and on ``resync``: one state per ``seq`` per relay, fetched from the core over HTTP
+  (``GET /api/state``, the same shape) by the first client that needs it; the others wait for that one fetch.
+- the journal's events are forwarded in ``seq`` order, a shard at a time (as the core does); a ``seq`` already
+  forwarded is dropped (the core sends again what Redis may have half-taken); a gap (messages lost while Redis was
+  away, or a subscription dropped) makes the relay fetch the state and send it to every client, so nobody stays
+  behind; a client that sees a gap itself asks ``resync``.
+- ``game_watch`` without a seat: the room's public view, kept from the queue per version, or fetched once from the
+  core (``GET /api/games/rooms/<code>``). A seat's phone watches on the core, where its presence counts.
+- the same guards as the core: the ``Host`` must be the hall's, anonymous sockets are capped per address and overall.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import socket
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import socketio
+
+from display import relay_wire as wire
+from display.crowd import SocketCaps
+from display.errors import error_body, message_of
+from display.limits import SocketJSON
+from display.portal import own_hosts
+from display.sockets import emit_to_shards, public_shard
+from hall.config import Config
+from hall.net.captive import is_own_host
+
+log = logging.getLogger("loto-hall.relay")
+
+FETCH_TIMEOUT_S = 3.0
+ROOM_CODE_MAX = 10
+
+
+class CoreUnavailable(Exception):
+    """The core did not answer a fetch (restarting): the client is refused and reconnects by itself."""
+
+
+class StateCache:
+    """The public state at a ``seq`` at least the one asked, fetched from the core at most once per ``seq``."""
+
+    def __init__(self, core_url: str):
+        self.core_url = core_url.rstrip("/")
+        self._lock = threading.Lock()          # gevent's, once patched: the waiting clients yield
+        self.state: dict | None = None
+        self.fetches = 0
+
+    def get(self, min_seq: int | None) -> dict:
+        with self._lock:
+            state = self.state
+            if state is not None and (min_seq is None or state.get("seq", -1) >= min_seq):
+                return state
+            try:
+                fetched = fetch_json(self.core_url + "/api/state")
+            except CoreUnavailable:
+                if state is not None:
+                    return state            # stale but whole: the events that follow will show the gap
+                raise
+            self.fetches += 1
+            if not isinstance(fetched, dict):
+                raise CoreUnavailable("GET /api/state: no state")
+            if state is None or fetched.get("seq", -1) >= state.get("seq", -1):
+                self.state = state = fetched
+            return state
+
+
+def fetch_json(url: str) -> Any:
+    """GET a JSON document from the core; ``CoreUnavailable`` when it does not answer, ``None`` on 404."""
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_S) as resp:
+            return json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            return None
+        raise CoreUnavailable(f"{url}: {exc.code}") from None
+    except (OSError, ValueError) as exc:
+        raise CoreUnavailable(f"{url}: {exc}") from None
+
+
+def client_address(environ: dict, trusted: frozenset[str]) -> str:
+    """The phone's address: the front's ``X-Real-IP`` when the peer is the front itself, else the peer."""
+    peer = environ.get("REMOTE_ADDR") or "?"
+    real = environ.get("HTTP_X_REAL_IP", "").strip()
+    return real if real and peer in trusted else peer
+
+
+class Relay:
+    """The relay's Socket.IO server, its state cache, the rooms' audience views and its counters."""
+
+    def __init__(self, config: Config, *, core_url: str, relay_id: str, async_mode: str = "gevent",
+                 trusted: frozenset[str] = frozenset({"127.0.0.1", "::1"})):
+        server = config.server
+        self.config, self.relay_id, self.trusted = config, relay_id, trusted
+        self.sio = socketio.Server(async_mode=async_mode, json=SocketJSON, ping_interval=10, ping_timeout=10,
+                                   max_http_buffer_size=64 * 1024, transports=["websocket"])
+        self.app = socketio.WSGIApp(self.sio, socketio_path=wire.PATH)
+        self.cache = StateCache(core_url)
+        self.caps = SocketCaps(server.max_sockets_per_address, server.max_public_sockets)
+        self.own = own_hosts(config, socket.gethostname())
+        self.seq: int | None = None                 # the last event forwarded
+        self.rooms: dict[str, dict] = {}            # code → the newest audience ``game`` payload
+        self.audience: dict[str, str] = {}          # sid → the room it follows
+        self._dealt = itertools.count()
+        self.forwarded = 0
+        self.resyncs = 0
+        self.on_event: Callable[[], object] = lambda: None     # the relay's quiet collector is told of each event
+        self._install()
+
+    # ---- the handlers
+    def _install(self) -> None:
+        sio = self.sio
+
+        def refuse(code: str) -> socketio.exceptions.ConnectionRefusedError:
+            return socketio.exceptions.ConnectionRefusedError({"error": code, "message": message_of(code)})
+
+        @sio.on("connect")
+        def connect(sid: str, environ: dict, auth: Any = None) -> None:
+            if not is_own_host(environ.get("HTTP_HOST", ""), self.own, self.config.network.portal_address):
+                raise refuse("foreign_host")
+            refused = self.caps.admit(sid, client_address(environ, self.trusted))
+            if refused:
+                raise refuse(refused)
+            sio.enter_room(sid, public_shard(next(self._dealt)))
+            try:
+                state = self.cache.get(self.seq)
+            except CoreUnavailable:
+                self.caps.release(sid)
+                raise refuse("unavailable") from None
+            sio.emit("state", {**state, "relay": self.relay_id}, to=sid)
+
+        @sio.on("disconnect")
+        def disconnect(sid: str, reason: Any = None) -> None:
+            self.caps.release(sid)
+            self.audience.pop(sid, None)
+
+        @sio.on("resync")
+        def resync(sid: str, data: Any = None) -> None:
+            try:
+                sio.emit("state", {**self.cache.get(self.seq), "relay": self.relay_id}, to=sid)
+            except CoreUnavailable:
+                pass                      # the client asks again on its next gap or reconnect
+
+        @sio.on("game_watch")
+        def game_watch(sid: str, data: Any = None) -> None:
+            code = data.get("code") if isinstance(data, dict) else None
+            if not isinstance(code, str) or not 0 < len(code) <= ROOM_CODE_MAX:
+                sio.emit("game_error", error_body("unknown_room"), to=sid)
+                return
+            code = code.strip().upper()
+            view = self.rooms.get(code)
+            if view is None:
+                try:
+                    room = fetch_json(f"{self.cache.core_url}/api/games/rooms/{code}")
+                except CoreUnavailable:
+                    room = None
+                if not isinstance(room, dict) or not isinstance(room.get("version"), int):
+                    sio.emit("game_error", error_body("unknown_room"), to=sid)
+                    return
+                view = self.rooms.setdefault(code, {"code": code, "version": room["version"], "room": room})
+            before = self.audience.get(sid)
+            if before is not None and before != code:
+                sio.leave_room(sid, f"g:{before}:a")
+            if before != code and sum(1 for c in self.audience.values() if c == code) >= self.config.games.max_audience:
+                sio.emit("game_error", error_body("audience_full"), to=sid)
+                return
+            self.audience[sid] = code
+            sio.enter_room(sid, f"g:{code}:a")
+            sio.emit("game", view, to=sid)
+
+    # ---- what the listener hands over, in the channel's order
+    def handle(self, message: dict) -> None:
+        kind = message.get("t")
+        if kind == "ev":
+            self._event(message)
+        elif kind == "emit":
+            self._emit(message)
+        elif kind == "hb":
+            seq = message.get("seq")
+            if isinstance(seq, int) and self.seq is not None and seq > self.seq:
+                self._resync_all(seq)     # events lost on the way (Redis away, a dropped subscription)
+            elif self.seq is None and isinstance(seq, int):
+                self.seq = seq
+
+    def _event(self, message: dict) -> None:
+        seq, name, data = message.get("seq"), message.get("name"), message.get("data")
+        if not isinstance(seq, int) or not isinstance(name, str):
+            return
+        if self.seq is not None and seq <= self.seq:
+            return                              # sent again by the core after Redis half-took it
+        if self.seq is not None and seq > self.seq + 1:
+            self._resync_all(seq)
+            return
+        self.seq = seq
+        self.forwarded += 1
+        self.on_event()
+        self._to_every_shard(name, data)
+
+    def _resync_all(self, seq: int) -> None:
+        """Every client gets the state at ``seq`` or later (one fetch, one emission per shard)."""
+        try:
+            state = self.cache.get(seq)
+        except CoreUnavailable:
+            log.warning("relais %s : écart de seq, cœur injoignable ; les téléphones redemanderont", self.relay_id)
+            return
+        self.seq = max(seq, state.get("seq", seq))
+        self.resyncs += 1
+        log.info("relais %s : écart rattrapé, état n° %s envoyé à tous", self.relay_id, self.seq)
+        self._to_every_shard("state", {**state, "relay": self.relay_id})
+
+    def _emit(self, message: dict) -> None:
+        name, data, to = message.get("name"), message.get("data"), message.get("to")
+        if not isinstance(name, str) or not (to is None or isinstance(to, str)):
+            return
+        if name == "game" and isinstance(to, str) and to.startswith("g:") and to.endswith(":a") \
+                and isinstance(data, dict) and isinstance(data.get("version"), int):
+            code = to[2:-2]
+            known = self.rooms.get(code)
+            if known is not None and known.get("version", -1) > data["version"]:
+                return
+            self.rooms[code] = data
+        self.sio.emit(name, data, to=to)
+
+    def _to_every_shard(self, name: str, data: Any) -> None:
+        emit_to_shards(self.sio, name, data, self.sio.sleep)
+
+    def clients(self) -> int:
+        return self.caps.public

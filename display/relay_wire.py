@@ -1,0 +1,56 @@
+"""What the core and the relays (the processes carrying the phones' sockets) say to each other through Redis.
+
+INTERFACE §10. One channel carries, in order: the journal's public events (``ev``, each with its ``seq``), the
+other public emissions (``emit``: a mini-game room's audience view, the projector's ``screen``) and the core's
+heartbeat (``hb``, every second, with the last ``seq`` published). The beat is also written in a key, read by
+each relay over an ordinary connection: a relay whose listener stops hearing what the key says the core sent
+is deaf, and is replaced. Each relay writes its own report (what it last heard, how many phones it carries)
+in one hash, read by the core for the speaker's console and ``/admin``.
+
+JSON only, never pickle: python-socketio's Redis manager unpickles whatever arrives on its channel, and a queue
+on the hall's network (a second machine) is reachable by the phones on that network.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+CHANNEL = "loto-hall:public"
+BEAT_KEY = "loto-hall:beat"             # the core's last beat, living DEAF_S: present means the core beats now
+RELAYS_KEY = "loto-hall:relays"         # relay id → its last report (JSON)
+PATH = "live/socket.io"                 # the relays' Socket.IO path (the front sends it to them)
+
+BEAT_S = 1.0              # the core beats this often
+DEAF_S = 3.5              # a relay that heard no beat this long while the beat key lives is deaf (found in ~4–5 s)
+REPORT_S = 1.0            # a relay reports this often
+GONE_S = 6.0              # a relay whose report has not changed this long is gone (stopped, or killed)
+FORGET_S = 120.0          # … and forgotten this long after
+CONNECT_TIMEOUT_S = 0.5   # Redis away must never hold anything long: a refused connection is immediate anyway
+READ_TIMEOUT_S = 2.0
+
+
+def encode(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def decode(raw: Any) -> dict | None:
+    """A message of the channel, or ``None`` for anything that is not one of ours (never raises)."""
+    try:
+        message = json.loads(raw)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict) or message.get("t") not in ("ev", "emit", "hb"):
+        return None
+    return message
+
+
+def client(url: str, *, listener: bool = False) -> Any:
+    """A redis-py client that fails fast and never retries behind our back: a dropped subscription must be seen
+    (redis-py would otherwise reconnect and subscribe again silently, losing what was published meanwhile)."""
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_S, health_check_interval=0,
+                                socket_timeout=READ_TIMEOUT_S + (2.0 if listener else 0.0),
+                                retry=Retry(NoBackoff(), 0), decode_responses=True)

@@ -1,0 +1,125 @@
+"""``loto-hall relays``: the processes that carry the phones' sockets (INTERFACE §10), on the Pi or on a laptop.
+
+One gunicorn arbiter, ``[server] socket_workers`` gevent workers sharing one listening socket
+(``socket_host:socket_port``): with WebSocket only, any worker may take any phone, no sticky session (python-socketio's
+deployment notes). Each worker is a ``display.relay.Relay`` with its ``Ear`` on the queue. The arbiter replaces a
+worker that dies (a SIGKILL, a deaf relay ending itself) at once, and kills one whose main loop stays silent
+``RELAY_TIMEOUT_S``. On the Pi, ``loto-hall serve`` starts this beside the core and the front (``cluster.py``);
+on a laptop of the hall's network, ``loto-hall relays --config FILE`` alone, pointed at the Pi's Redis and core.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import logging
+import os
+import socket
+from typing import Any
+
+from gunicorn.app.base import BaseApplication
+
+from hall.app.collector import QuietCollector
+from hall.app.gunicorn_app import raise_open_files_limit
+from hall.app.wiring import bind_host, config_from_args
+from hall.config import Config
+
+log = logging.getLogger("loto-hall")
+
+RELAY_TIMEOUT_S = 10     # a relay whose main loop is silent this long is killed and replaced
+RELAY_GRACEFUL_S = 3
+
+_relay: dict = {}
+
+
+def core_url(config: Config) -> str:
+    """Where a relay fetches the state: the config's (a laptop: the Pi), else the core on this machine."""
+    return config.server.core_url or f"http://127.0.0.1:{config.server.core_port}"
+
+
+def trusted_fronts(config: Config) -> frozenset[str]:
+    """Whose ``X-Real-IP`` a relay believes: loopback (the Pi's front), and the Pi's address for a laptop."""
+    from urllib.parse import urlsplit
+    hosts = {"127.0.0.1", "::1"}
+    if config.server.core_url:
+        hosts.add(urlsplit(config.server.core_url).hostname or "")
+    return frozenset(h for h in hosts if h)
+
+
+def _worker_class() -> type:
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class RelayWorker(GeventWorker):
+        def init_process(self) -> None:
+            raise_open_files_limit()
+            super().init_process()
+
+    return RelayWorker
+
+
+def _worker_exit(server: Any, worker: Any) -> None:
+    ear = _relay.pop("ear", None)
+    if ear is not None:
+        ear.stop()
+    collector = _relay.pop("collector", None)
+    if collector is not None:
+        collector.stop()
+
+
+class RelaysApplication(BaseApplication):
+    """gunicorn configured in code: N relay workers on one port."""
+
+    def __init__(self, config: Config, workers: int):
+        self.hall_config = config
+        self.workers = workers
+        super().__init__()
+
+    def load_config(self) -> None:
+        server = self.hall_config.server
+        for key, value in {
+            "bind": [f"{bind_host(server.socket_host)}:{server.socket_port}"],
+            "workers": self.workers,
+            "worker_class": _worker_class(),
+            "worker_connections": server.worker_connections,
+            "keepalive": max(1, round(server.header_timeout_s)),
+            "timeout": RELAY_TIMEOUT_S,
+            "graceful_timeout": RELAY_GRACEFUL_S,
+            "control_socket_disable": True,
+            "proc_name": "loto-hall-relays",
+            "errorlog": "-",
+            "loglevel": "info",
+            "worker_exit": _worker_exit,
+        }.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        """In each worker after the fork: the relay and its ear."""
+        from display.relay import Relay
+        from display.relay_listen import Ear
+
+        config = self.hall_config
+        relay = Relay(config, core_url=core_url(config), relay_id=f"{socket.gethostname()}:{os.getpid()}",
+                      trusted=trusted_fronts(config))
+        ear = Ear(relay, config.server.message_queue)
+        ear.start()
+        _relay["ear"] = ear
+        # full collections between balls only, as in the core: 500 phones' sockets are ~250 000 objects
+        gc.freeze()
+        collector = _relay["collector"] = QuietCollector(None)
+        relay.on_event = collector.activity
+        collector.start()
+        return relay.app
+
+
+def run_relays(config: Config, workers: int | None = None) -> int:
+    """Run the relays' arbiter until it stops (SIGTERM); 0 on a clean stop."""
+    if not config.server.message_queue:
+        log.error("relais : [server] message_queue est vide (« redis://ADRESSE_DU_PI:6379/0 »)")
+        return 2
+    RelaysApplication(config, workers or config.server.socket_workers or 1).run()
+    return 0
+
+
+def relays(args: argparse.Namespace) -> int:
+    """``loto-hall relays``: the relays alone (a laptop beside the Pi)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
+    return run_relays(config_from_args(args), getattr(args, "workers", None))

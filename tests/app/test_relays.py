@@ -1,0 +1,272 @@
+"""More phones than one process (INTERFACE §10, issue 25): the core, two relays, nginx in front, a real Redis.
+
+Each test starts ``loto-hall serve`` with ``[server] message_queue`` and ``socket_workers = 2`` (the core on
+loopback, the relays on one shared port, Debian's nginx on the hall's port), phones on the relays' path through
+the front, and the speaker drawing over HTTP. What must hold: every phone gets every ball in order, whichever relay
+carries it; Redis stopped and started again mid-partie costs no ball; a SIGKILLed relay's phones are back within
+5 s with every ball; a relay whose subscription Redis dropped is found deaf, said on /admin and the speaker's
+console, and replaced.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+import urllib.request
+
+import pytest
+import socketio
+
+from hall.app.demo import DEMO_PINS
+from tests.app.conftest import free_port, get_json
+from tests.app.relay_parts import Phone, RedisServer, close_all, needs_nginx, needs_redis, wait_until
+
+pytestmark = [pytest.mark.slow, needs_redis, needs_nginx]
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    server = RedisServer(tmp_path)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def hall(tmp_path, run_hall, redis_server):
+    """``loto-hall serve`` with two relays, answering through its front; phones are closed at the end."""
+    proc = start_hall(tmp_path, run_hall, redis_server)
+    yield proc
+    close_all(proc.phones)
+
+
+def start_hall(tmp_path, run_hall, redis_server, extra: str = ""):
+    config = tmp_path / "relays.toml"
+    pins = "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items())
+    config.write_text(f"""[hall]
+data_dir = "{tmp_path / 'data'}"
+[auth]
+{pins}
+[server]
+host = "127.0.0.1"
+message_queue = "{redis_server.url}"
+socket_workers = 2
+core_port = {free_port()}
+socket_port = {free_port()}
+{extra}""")
+    proc = run_hall(["--config", str(config)])
+    if extra:
+        return proc
+    proc.wait_answering()
+    proc.phones = []
+    proc.token = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})[1]["token"]
+    proc.admin = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["admin_pin"]})[1]["token"]
+    proc.relay_redis = redis_server.client()
+    return proc
+
+
+def speaker(hall, path: str, body: dict | None = None) -> tuple[int, dict]:
+    return get_json(hall.url + path, headers={"Authorization": f"Bearer {hall.token}"}, data=body or {})
+
+
+def phones_on_both_relays(hall, at_least: int = 6) -> list[Phone]:
+    """Phones until both relays carry some (the kernel deals the connections between the two workers)."""
+    wait_until(lambda: len(relay_reports(hall)) >= 2, 20, "two relays never reported")
+    phones: list[Phone] = []
+    while len(phones) < 40:
+        phone = Phone(hall.url)
+        hall.phones.append(phone)
+        phones.append(phone)
+        wait_until(lambda: phone.relays, 10, "a phone got no state")
+        if len(phones) >= at_least and len({p.relay for p in phones}) == 2:
+            return phones
+    pytest.fail(f"40 phones, all on {set(p.relay for p in phones)}")
+
+
+def relay_reports(hall) -> dict:
+    return hall.relay_redis.hgetall("loto-hall:relays")
+
+
+def draw(hall, number: int) -> float:
+    """The speaker draws ``number``; returns how long the answer took (s)."""
+    started = time.monotonic()
+    status, body = speaker(hall, "/api/draws", {"number": number, "request_id": f"t-{number}-{started}"})
+    assert status == 201, body
+    return time.monotonic() - started
+
+
+def test_every_phone_gets_every_ball_in_order_on_either_relay(hall):
+    phones = phones_on_both_relays(hall)
+    assert speaker(hall, "/api/partie/start")[0] == 201
+    balls = [17, 4, 88, 23, 61, 9, 45, 90, 1, 33]
+    for n in balls:
+        draw(hall, n)
+    for phone in phones:
+        assert phone.has(balls, 10), (phone.relay, phone.draws)
+        assert phone.gaps == 0
+    assert hall.state()["draws"] == balls
+
+
+def test_redis_stopped_and_started_again_mid_partie_loses_no_ball(hall, redis_server):
+    phones = phones_on_both_relays(hall, at_least=4)
+    projector = socketio.Client()          # a screen on the core itself: it must keep updating without Redis
+    seen: list[int] = []
+    projector.on("draw", lambda d: seen.append(d["number"]))
+    projector.connect(hall.url, transports=["websocket"], wait_timeout=10)
+    try:
+        assert speaker(hall, "/api/partie/start")[0] == 201
+        before, during, after = [5, 6, 7], [50, 51, 52, 53, 54], [80, 81]
+        for n in before:
+            draw(hall, n)
+        for phone in phones:
+            assert phone.has(before, 10)
+        redis_server.stop()
+        for n in during:
+            assert draw(hall, n) < 2.0          # journalled and answered as without a queue
+        wait_until(lambda: seen[-len(during):] == during, 10, f"the core's own screen stopped: {seen}")
+        admin = get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]
+        wait_until(lambda: get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]
+                   ["devices"].get("relays", {}).get("status") == "degraded", 10, f"Redis away not said: {admin}")
+        redis_server.start()
+        for n in after:
+            draw(hall, n)
+        for phone in phones:
+            assert phone.has(before + during + after, 15), (phone.relay, phone.draws)
+            assert len(set(phone.relays)) == 1, phone.relays    # healed in place: no relay was replaced
+    finally:
+        projector.disconnect()
+
+
+def test_a_relay_killed_is_replaced_and_its_phones_are_back_within_5_s(hall):
+    phones = phones_on_both_relays(hall)
+    assert speaker(hall, "/api/partie/start")[0] == 201
+    draw(hall, 12)
+    victim = phones[0].relay
+    pid = int(victim.rsplit(":", 1)[1])
+    theirs = [p for p in phones if p.relay == victim]
+    states_before = {id(p): len(p.states_at) for p in theirs}
+    killed = time.monotonic()
+    os.kill(pid, signal.SIGKILL)
+    for phone in theirs:
+        wait_until(lambda: len(phone.states_at) > states_before[id(phone)], 5, "a phone of the killed relay "
+                   "was not back within 5 s")
+        assert phone.states_at[-1] - killed < 5.0
+        assert phone.relay != victim
+    for n in (13, 14):
+        draw(hall, n)
+    for phone in phones:
+        assert phone.has([12, 13, 14], 10), (phone.relay, phone.draws)
+
+
+def test_a_deaf_relay_is_found_said_and_replaced(hall, redis_server):
+    phones = phones_on_both_relays(hall, at_least=4)
+    assert speaker(hall, "/api/partie/start")[0] == 201
+    draw(hall, 40)
+    console = socketio.Client()            # the speaker's console on the core
+    notices: list[dict] = []
+    console.on("device", lambda d: notices.append(d))
+    console.connect(hall.url, auth={"token": hall.token}, transports=["websocket"], wait_timeout=10)
+    try:
+        relays_before = set(relay_reports(hall))
+        killed = redis_server.client().client_kill_filter(_type="pubsub")
+        assert killed >= 2                     # both relays' subscriptions dropped, Redis still answering
+        started = time.monotonic()
+        draw(hall, 41)
+
+        def said():
+            devices = get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]
+            relays = devices["devices"].get("relays", {})
+            return relays if relays.get("status") == "degraded" and "sourd" in relays.get("detail", "") else None
+        relays = wait_until(said, 10, "no deaf relay said on /admin")
+        assert time.monotonic() - started < 10
+        assert any(n.get("device") == "relays" and "sourd" in n.get("detail", "") for n in notices), notices
+        wait_until(lambda: len(set(relay_reports(hall)) - relays_before) >= 2, 15, "the deaf relays were not "
+                   "replaced")
+        draw(hall, 42)
+        for phone in phones:
+            assert phone.has([40, 41, 42], 15), (phone.relay, phone.draws)
+        assert relays["detail"]
+    finally:
+        console.disconnect()
+
+
+def test_the_mini_game_audience_follows_a_room_on_the_relays(hall):
+    status, room = speaker(hall, "/api/games/rooms", {"game": "lobo77"})
+    assert status == 201, room
+    code = room["code"]
+    audience = socketio.Client()
+    games: list[dict] = []
+    screens: list[dict] = []
+    errors: list[dict] = []
+    cond = threading.Condition()
+
+    def got(kind: list):
+        def add(data):
+            with cond:
+                kind.append(data)
+                cond.notify_all()
+        return add
+    audience.on("game", got(games))
+    audience.on("screen", got(screens))
+    audience.on("game_error", got(errors))
+    audience.connect(hall.url, socketio_path="live/socket.io", transports=["websocket"], wait_timeout=10)
+    try:
+        audience.emit("game_watch", {"code": "ZZZZ"})
+        with cond:
+            assert cond.wait_for(lambda: errors, 10) and errors[0]["error"] == "unknown_room"
+        audience.emit("game_watch", {"code": code.lower()})
+        with cond:
+            assert cond.wait_for(lambda: games, 10)
+        assert get_json(hall.url + f"/api/games/rooms/{code}/join", data={"name": "Alice"})[0] == 201
+        with cond:
+            assert cond.wait_for(lambda: any(s["name"] == "Alice" for s in games[-1]["room"]["seats"]), 10), games
+        assert speaker(hall, "/api/screen", {"show": "game", "code": code})[0] == 200
+        with cond:
+            assert cond.wait_for(lambda: screens and screens[-1].get("code") == code, 10), screens
+    finally:
+        audience.disconnect()
+
+
+def test_a_phone_at_a_table_watches_on_the_relays_then_on_the_core_once_seated(hall, browser):
+    """Chromium on /j/CODE: the audience's socket on the relays' path; once the phone takes a seat, its socket
+    moves to the core, where a seat's presence counts (the seat shows connected)."""
+    code = speaker(hall, "/api/games/rooms", {"game": "lobo77"})[1]["code"]
+    page = browser.new_page(viewport={"width": 360, "height": 640}, locale="fr-FR")
+    try:
+        page.goto(f"{hall.url}/j/{code}")
+        page.wait_for_function("document.body.dataset.socket === '/live/socket.io'", timeout=15000)
+        page.locator("input").first.fill("Zoé")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.body.dataset.socket === '/socket.io'", timeout=15000)
+        wait_until(lambda: get_json(hall.url + f"/api/games/rooms/{code}")[1]["seats"][0]["connected"], 10,
+                   "the seat never showed connected")
+    finally:
+        page.close()
+
+
+def test_with_tls_the_front_holds_the_certificate_and_both_paths_accept_the_pages_origin(tmp_path, run_hall,
+                                                                                        redis_server):
+    """nginx terminates HTTPS and tells the scheme: Engine.IO's same-origin check on the core and on the relays
+    accepts a page of https://host:port (a phone's camera needs HTTPS)."""
+    proc = start_hall(tmp_path, run_hall, redis_server, extra="tls = true\nlocal_port = 0\n")
+    url = proc.url.replace("http://", "https://")
+    ssl = __import__("ssl")
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+
+    def answers():
+        try:
+            with urllib.request.urlopen(url + "/api/state", context=context, timeout=2) as resp:
+                return resp.status == 200
+        except OSError:
+            return False
+    wait_until(answers, 60, "the front never answered over HTTPS")
+    for path in ("socket.io", "live/socket.io"):
+        client = socketio.Client(ssl_verify=False)
+        states: list[dict] = []
+        client.on("state", states.append)
+        client.connect(url, socketio_path=path, transports=["websocket"], wait_timeout=10)   # with its Origin, as a page
+        try:
+            wait_until(lambda: states, 10, f"no state on {path}")
+        finally:
+            client.disconnect()

@@ -1,0 +1,102 @@
+"""A relay's handling of the queue's messages, in process (the multi-process tests are tests/app/test_relays.py):
+events forwarded once and in order, a gap answered with one fetch of the core's state, a room's audience view kept
+per version, and the state cache fetching at most once per seq. The core is a real HTTP server on loopback."""
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from display.relay import Relay
+from hall.config import parse_config
+
+
+class Core:
+    """``GET /api/state`` and ``GET /api/games/rooms/<code>`` as the core answers them."""
+
+    def __init__(self):
+        self.state = {"seq": 5, "draws": [1, 2]}
+        self.rooms = {"ABCD": {"code": "ABCD", "version": 3, "seats": []}}
+        self.hits: list[str] = []
+        core = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                core.hits.append(self.path)
+                body = core.state if self.path == "/api/state" else core.rooms.get(self.path.rsplit("/", 1)[-1])
+                self.send_response(200 if body is not None else 404)
+                self.end_headers()
+                self.wfile.write(json.dumps(body or {"error": "unknown_room"}).encode())
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self):
+        self.server.shutdown()
+
+
+@pytest.fixture
+def core():
+    c = Core()
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def relay(core):
+    r = Relay(parse_config({}), core_url=core.url, relay_id="test:1", async_mode="threading")
+    r.events = []
+    r.on_event = lambda: r.events.append(r.seq)
+    return r
+
+
+def ev(seq, number=7):
+    return {"t": "ev", "seq": seq, "name": "draw", "data": {"number": number, "seq": seq}}
+
+
+def test_events_are_forwarded_once_in_order(relay, core):
+    for seq in (6, 7, 7, 6, 8):                    # the core sends again what Redis half-took
+        relay.handle(ev(seq))
+    assert relay.events == [6, 7, 8] and relay.forwarded == 3
+    assert relay.resyncs == 0 and core.hits == []
+
+
+def test_a_gap_is_answered_with_the_core_state_fetched_once(relay, core):
+    relay.handle(ev(6))
+    core.state = {"seq": 9, "draws": [1, 2, 3, 4]}
+    relay.handle(ev(9))                            # 7 and 8 were lost while Redis was away
+    assert relay.resyncs == 1 and relay.seq == 9 and core.hits == ["/api/state"]
+    relay.handle(ev(10))
+    assert relay.events == [6, 10]
+
+
+def test_a_beat_ahead_of_the_last_event_is_a_gap_too(relay, core):
+    relay.handle({"t": "hb", "n": 1, "seq": 4})     # the first beat sets where the relay stands
+    assert relay.seq == 4 and relay.resyncs == 0
+    core.state = {"seq": 6, "draws": [5]}
+    relay.handle({"t": "hb", "n": 2, "seq": 6})     # the last event itself was lost
+    assert relay.resyncs == 1 and relay.seq == 6
+
+
+def test_the_state_cache_fetches_once_per_seq(relay, core):
+    assert relay.cache.get(None)["seq"] == 5
+    assert relay.cache.get(5)["seq"] == 5 and relay.cache.get(3)["seq"] == 5
+    assert core.hits == ["/api/state"]
+    core.state = {"seq": 6, "draws": [1, 2, 3]}
+    assert relay.cache.get(6)["seq"] == 6 and len(core.hits) == 2
+
+
+def test_a_rooms_audience_view_is_kept_per_version(relay):
+    relay.handle({"t": "emit", "name": "game", "to": "g:ABCD:a",
+                  "data": {"code": "ABCD", "version": 4, "room": {"seats": [1]}}})
+    relay.handle({"t": "emit", "name": "game", "to": "g:ABCD:a",
+                  "data": {"code": "ABCD", "version": 3, "room": {"seats": []}}})   # overtaken: kept out
+    assert relay.rooms["ABCD"]["version"] == 4
+    relay.handle({"t": "emit", "name": "screen", "to": None, "data": {"show": "loto"}})
+    assert relay.events == []                      # not a journal event
