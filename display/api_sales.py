@@ -6,12 +6,11 @@ from flask import Blueprint, jsonify, request
 from display import auth as A
 from display.api import body, field
 from display.current import hall
-from display.errors import ApiError
 from display.session_ref import session_ref
 from hall import sales as S
-from hall.errors import Rejected
 from hall.numbers import is_ascii_digits
 from hall.ports import HallPort
+from hall.refusal import Rejected
 
 bp = Blueprint("sales", __name__, url_prefix="/api/sales")
 RECENT = 30
@@ -59,7 +58,7 @@ def _partie(value) -> int | None:
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 999:
         return value
-    raise ApiError("bad_partie", partie=str(value)[:20])
+    raise Rejected("bad_partie", partie=str(value)[:20])
 
 
 def _card_ids(data: dict, limit: int) -> list[str]:
@@ -69,14 +68,14 @@ def _card_ids(data: dict, limit: int) -> list[str]:
     if cards is not None:
         if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 80 for c in cards) \
                 or len(cards) > S.MAX_RANGE:
-            raise ApiError("bad_field", field="cards")
+            raise Rejected("bad_field", field="cards")
         text = ", ".join([*cards, text])
     try:
         ids = S.expand_ranges(text, limit)
     except S.RangeError as exc:
-        raise ApiError(exc.code, part=exc.text, why=exc.why, limit=limit) from None
+        raise Rejected(exc.code, part=exc.text, why=exc.why, limit=limit) from None
     if not ids:
-        raise ApiError("no_cards")
+        raise Rejected("no_cards")
     return ids
 
 
@@ -88,7 +87,7 @@ def named(exc: Rejected) -> None:
     more = exc.detail.get("count", len(cards)) - len(cards)
     names = ", ".join(cards) + (f" (+{more})" if more > 0 else "")
     if exc.code == "unknown_card":
-        raise ApiError("unknown_card", 422, **exc.detail, names=names)
+        raise Rejected("sales/unknown_card", **exc.detail, names=names)
     exc.detail["names"] = names
 
 
@@ -105,7 +104,7 @@ def sell():
         try:
             cents = S.parse_eur(amount)
         except ValueError:
-            raise ApiError("bad_amount") from None
+            raise Rejected("bad_amount") from None
     paid = field(data, "paid", bool, required=False, default=True)
     payment = field(data, "payment", str, required=False, default="especes")
     buyer = field(data, "buyer", str, required=False, default="")
@@ -129,7 +128,7 @@ def price():
     A.require_right("sales_summary")
     count = request.args.get("count", "")
     if not is_ascii_digits(count) or not 0 <= int(count) <= S.MAX_RANGE:
-        raise ApiError("bad_field", field="count")
+        raise Rejected("bad_field", field="count")
     cents = hall().suggested_cents(int(count))
     return jsonify({"count": int(count), "amount_eur": None if cents is None else S.as_eur(cents),
                     "amount_cents": cents})
@@ -148,7 +147,7 @@ def set_prices():
     try:
         tiers = S.parse_tiers(body().get("tiers"))
     except S.TierError as exc:
-        raise ApiError(exc.code, where=exc.where, why=exc.why, eur=exc.why) from None
+        raise Rejected(exc.code, where=exc.where, why=exc.why, eur=exc.why) from None
     h = hall()
     record = h.set_prices(tiers, role=role)
     return jsonify({"tiers": tiers_view(h), "seq": record.seq}), 201

@@ -4,21 +4,21 @@ and answers with what it returned.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, jsonify, request
 
 from display import auth as A
-from display.errors import ApiError, error_body, status_of
 from display.limits import parse_json, read_body
 from display.rooms.hub import hub
 from display.rooms.links import join_url
-from hall.minigames.base import Refused
 from hall.minigames.lobby import NO_MOVE
 from hall.minigames.table import ROOM_GAMES
+from hall.refusal import Rejected
 from hall.rights import may
 
 bp = Blueprint("rooms", __name__)
 MAX_BODY_BYTES = 16 * 1024                 # every room endpoint: a move is far shorter
-SHOWN_DETAIL = ("key", "expected", "max")  # what of a refusal's detail a client is told
 
 
 def body() -> dict:
@@ -26,7 +26,7 @@ def body() -> dict:
     raw = read_body(MAX_BODY_BYTES)
     data = parse_json(raw) if raw.strip() else {}
     if not isinstance(data, dict):
-        raise ApiError("bad_json")
+        raise Rejected("bad_json")
     return data
 
 
@@ -34,12 +34,6 @@ def seat_token() -> str | None:
     """The seat token sent as ``Authorization: Bearer …``, or ``None``."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def refused(exc: Refused):
-    """A lobby's refusal as the API answers it (its code, its status, its French sentence)."""
-    detail = {k: v for k, v in exc.detail.items() if k in SHOWN_DETAIL}
-    return jsonify(error_body(exc.code, detail)), status_of(exc.code)
 
 
 @bp.get("/api/games")
@@ -68,7 +62,7 @@ def list_rooms():
     """The staff's list of every room; for anyone else, only what the projector shows (the room on screen)."""
     try:
         role = A.request_role()
-    except ApiError:             # a phone's seat token, or a dead session: the public answer
+    except Rejected:             # a phone's seat token, or a dead session: the public answer
         role = None
     lobby = hub().lobby
     return jsonify(lobby.listing() if may(role, "games") else lobby.public_listing())
@@ -138,9 +132,9 @@ def set_screen():
 def openapi_paths() -> dict:
     """The rooms' part of ``GET /api/openapi.json`` (INTERFACE §7), with the document's own operation maker."""
     from display.openapi import _obj as obj
-    from display.openapi import _op as op
-    from display.openapi import _path
+    from display.openapi import _op, _path
 
+    op = partial(_op, area="rooms")
     code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
     room = "/api/games/rooms/{code}"
     return {

@@ -11,15 +11,15 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, se
 from flask_babel import get_locale
 
 from display import auth as A
-from display.errors import MESSAGES, error_body
+from display.errors import error_body, message_of
 from display.i18n import js_strings
 from display.qrcode_svg import qr_svg
 from display.rooms import euchre, points_rouges
 from display.rooms.hub import hub
 from display.rooms.links import join_url
 from display.rooms.messages import ROOM_STRINGS
-from hall.minigames.base import Refused
 from hall.minigames.lobby_news import RoomSnapshot
+from hall.refusal import Rejected
 
 bp = Blueprint("room_pages", __name__)
 GAME_MODULES = (euchre, points_rouges)   # each game's own strings, routes and OpenAPI paths
@@ -43,7 +43,7 @@ def room_game_assets(kind: str) -> list[str]:
 def _room(code: str) -> RoomSnapshot | None:
     try:
         return hub().lobby.room(code)
-    except Refused:
+    except Rejected:
         return None
 
 
@@ -63,7 +63,7 @@ def ask_code():
 def phone(code: str):
     room = _room(code)
     if room is None:
-        return _page("room_phone.html", "room_ask", 404, code=None, error=str(MESSAGES["unknown_room"]))
+        return _page("room_phone.html", "room_ask", 404, code=None, error=message_of("rooms/unknown_room"))
     return _page("room_phone.html", "room_phone", code=room.code, game=room.game)
 
 
@@ -71,7 +71,7 @@ def phone(code: str):
 def screen_page(code: str):
     room = _room(code)
     if room is None:
-        return jsonify(error_body("unknown_room")), 404
+        return jsonify(error_body("rooms/unknown_room")), 404
     return _page("room_screen.html", "room_screen", code=room.code)
 
 
@@ -79,6 +79,6 @@ def screen_page(code: str):
 def qr(code: str):
     room = _room(code)
     if room is None:
-        return jsonify(error_body("unknown_room")), 404
+        return jsonify(error_body("rooms/unknown_room")), 404
     url = join_url(room.code)
     return Response(qr_svg(url), mimetype="image/svg+xml", headers={"X-Join-Url": url})

@@ -21,12 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from display.tournament import api, downloads, pages
-from display.tournament.messages import tournament_error
-from hall.minigames.osga.tournament import TournamentError
 
 
 def install(app: Any) -> None:
-    """Register the tournament's blueprints and the answer to its refusals."""
+    """Register the tournament's blueprints (its refusals are answered by the app's one handler)."""
     for module in (api, downloads, pages):
         app.register_blueprint(module.bp)
-    app.register_error_handler(TournamentError, tournament_error)

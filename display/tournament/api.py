@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from display.api import body
 from display.tournament.access import desk, desk_or_captain, public, store, with_codes
-from hall.minigames.osga.tournament import TournamentError
+from hall.refusal import Rejected
 
 bp = Blueprint("tournament", __name__)
 
@@ -36,10 +36,10 @@ def table_state(table: int) -> ResponseReturnValue:
     found = next((t for t in data.get("tables", []) if t["table"] == table), None)
     if found is None:
         if day.tournament is None:
-            raise TournamentError("not_started")
+            raise Rejected("tournoi/not_started")
         if day.tournament.finished:
-            raise TournamentError("day_over")
-        raise TournamentError("bad_number", field="table", low=1, high=len(data["tables"]))
+            raise Rejected("tournoi/day_over")
+        raise Rejected("tournoi/bad_number", field="table", low=1, high=len(data["tables"]))
     return jsonify({"phase": data["phase"], "game": data["game"], "games": data["games"],
                     "session": data["session"], "table": found, "events": data["events"]})
 
@@ -74,7 +74,7 @@ def team_action(team: str, action: str) -> ResponseReturnValue:
     desk()
     body()
     if action not in ("arrive", "absent", "default"):
-        raise TournamentError("unknown_event", kind=action[:20])
+        raise Rejected("tournoi/unknown_event", kind=action[:20])
     return _submit(action, {"team": team})
 
 

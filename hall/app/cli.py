@@ -125,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from hall.errors import HallError
+    from hall.refusal import Rejected
     try:
         if args.command == "serve":
             from hall.app.serve import serve
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "auth":
             from hall.app import cli_auth
             return cli_auth.run(args)
-    except HallError as exc:
+    except (HallError, Rejected) as exc:
         print(f"loto-hall: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
