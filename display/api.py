@@ -10,7 +10,7 @@ from display import views
 from display.current import hall
 from display.i18n import device_sentence
 from display.idempotency import idempotent
-from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
+from display.limits import MAX_UPLOAD_BYTES, json_body, read_body
 from display.live import projector_state, staff_state
 from display.session_ref import session_ref
 from hall.card_ids import normalize_card_id
@@ -26,17 +26,6 @@ from hall.spreadsheet import as_plain_csv
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000
-
-
-def body() -> dict:
-    """The request's JSON object (``{}`` when empty); 400 ``bad_json`` for anything else, 413 when huge."""
-    raw = read_body(MAX_JSON_BYTES)
-    if not raw.strip():
-        return {}
-    data = parse_json(raw)
-    if not isinstance(data, dict):
-        raise Rejected("bad_json")
-    return data
 
 
 def field(data: dict, name: str, kind: type | tuple, required: bool = True, default=None):
@@ -66,7 +55,7 @@ def login():
     if request.mimetype != "application/json":
         # a form or a text/plain fetch of another web page needs no CORS preflight: it must not try PINs
         raise Rejected("json_required")
-    data = body()
+    data = json_body()
     return jsonify(A.login(data.get("pin")))
 
 
@@ -130,7 +119,7 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
 @bp.post("/partie/start")
 def partie_start():
     role = A.require_right("start_partie")
-    data = body()
+    data = json_body()
     consolation = field(data, "consolation", str, required=False)
     if consolation is not None and has_control_character(consolation):
         raise Rejected("label_control_character", where="consolation")
@@ -141,7 +130,7 @@ def partie_start():
 @bp.post("/draws")
 def draw():
     role = A.require_right("draw")
-    data = body()
+    data = json_body()
     if "number" not in data:
         raise Rejected("bad_field", field="number")
 
@@ -170,7 +159,7 @@ def undo():
 @bp.post("/draws/confirm")
 def confirm():
     role = A.require_right("draw")
-    data = body()
+    data = json_body()
     record = hall().confirm_proposed(data.get("number"), role=role)
     return jsonify(views.drawn(record)), 201
 
@@ -199,7 +188,7 @@ def announce():
 @bp.post("/claims")
 def claim():
     role = A.require_right("check_claim")
-    data = body()
+    data = json_body()
     card_id = field(data, "card_id", str)     # the hall refuses what cannot be an ID (bad_card_id), unjournalled
     return jsonify(views.verdict(hall().check_claim(card_id, role=role)))
 
@@ -216,7 +205,7 @@ def card(card_id: str):
 @bp.post("/lots/award")
 def award():
     role = A.require_right("award")
-    data = body()
+    data = json_body()
     groups = field(data, "same_player", list, required=False, default=[])
     if not all(isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups):
         raise Rejected("bad_field", field="same_player")
@@ -231,7 +220,7 @@ def award():
 @bp.post("/partie/clear")
 def clear():
     role = A.require_right("clear")
-    data = body()
+    data = json_body()
     force = field(data, "force", bool, required=False, default=False)
     carry = field(data, "carry", bool, required=False, default=False)   # the lots left go to the next partie
     record = hall().clear(role=role, force=force, carry=carry)
@@ -254,7 +243,7 @@ def reprint(code: str):
 @bp.post("/cards/sold")
 def sold():
     role = A.require_right("set_sold")
-    data = body()
+    data = json_body()
     ranges = field(data, "ranges", str)
     mark_sold = field(data, "sold", bool, required=False, default=True)
     h = hall()
@@ -290,7 +279,7 @@ def cards_import():
 @bp.post("/cards/generate")
 def cards_generate():
     role = A.require_right("import_cards")
-    data = body()
+    data = json_body()
     count = _int(data, "count", 1, MAX_GENERATE)
     series = field(data, "series", str, required=False, default="A")
     seed = data.get("seed")

@@ -6,8 +6,9 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from display import auth as A
-from display.api import body, field
+from display.api import field
 from display.current import hall
+from display.limits import json_body
 from hall import programme as P
 from hall.ports import HallPort
 from hall.refusal import Rejected
@@ -51,7 +52,7 @@ def programme():
 def edit_programme():
     """``{"parties": [{lots: [{kind, label, value_eur?, sponsor?}], consolation}]}``: the parties from the next one on."""
     role = A.require_right("edit_programme")
-    data = body()
+    data = json_body()
     try:
         parties = P.parse_parties(data.get("parties"))
     except P.ProgrammeError as exc:
@@ -68,7 +69,7 @@ def change_pin():
     """``{"role": "desk", "pin": "482193"}``: journalled as a salted hash; the old PIN stops opening sessions and
     the sessions it opened end."""
     role = A.require_right("change_pin")
-    data = body()
+    data = json_body()
     target = field(data, "role", str)
     pin = field(data, "pin", str)
     holder = A.auth().role_for_pin(pin)       # the hall refuses a bad role or PIN itself (Hall.change_pin)

@@ -4,8 +4,9 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from display import auth as A
-from display.api import body, field
+from display.api import field
 from display.current import hall
+from display.limits import json_body
 from display.session_ref import session_ref
 from hall import sales as S
 from hall.numbers import is_ascii_digits
@@ -94,7 +95,7 @@ def named(exc: Rejected) -> None:
 @bp.post("")
 def sell():
     role = A.require_right("sell")
-    data = body()
+    data = json_body()
     partie = _partie(data.get("partie"))       # bounded first: a huge "partie" costs nothing
     h = hall()
     ids = _card_ids(data, min(max(h.card_count()[0], 1), S.MAX_RANGE))
@@ -145,7 +146,7 @@ def set_prices():
     """``{"tiers": [{"cards": 1, "eur": 3}, …]}`` (admin): journalled, offered from the next sale on."""
     role = A.require_right("edit_prices")
     try:
-        tiers = S.parse_tiers(body().get("tiers"))
+        tiers = S.parse_tiers(json_body().get("tiers"))
     except S.TierError as exc:
         raise Rejected(exc.code, where=exc.where, why=exc.why, eur=exc.why) from None
     h = hall()
@@ -156,7 +157,7 @@ def set_prices():
 @bp.post("/<int:sale_id>/void")
 def void(sale_id: int):
     role = A.require_right("void_sale")
-    reason = field(body(), "reason", str, required=False, default="")
+    reason = field(json_body(), "reason", str, required=False, default="")
     h = hall()
     try:
         record = h.void_sale(sale_id, role=role, reason=reason)
@@ -171,7 +172,7 @@ def void(sale_id: int):
 @bp.post("/<int:sale_id>/pay")
 def pay(sale_id: int):
     role = A.require_right("pay_sale")
-    payment = field(body(), "payment", str, required=False, default="especes")
+    payment = field(json_body(), "payment", str, required=False, default="especes")
     h = hall()
     record = h.pay_sale(sale_id, payment, role=role)
     sale = h.sale(sale_id)

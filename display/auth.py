@@ -133,13 +133,19 @@ def login(pin) -> dict:
     return {"role": role, "token": a.make_token(role, sid), "csrf": csrf_token()}
 
 
+def bearer_token() -> str | None:
+    """The token sent as ``Authorization: Bearer TOKEN`` (a staff token or a room's seat token); ``None`` for no
+    header, another scheme or an empty token."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
 def logout() -> None:
     """End the caller's sessions: the cookie's and the Bearer token's (a token logged out stops working)."""
     a = auth()
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        sid = a.token_session(token.strip())
+    token = bearer_token()
+    if token:
+        sid = a.token_session(token)
         if sid:
             a.sessions.close(sid)
     a.sessions.close(session.get("sid"))
@@ -155,12 +161,9 @@ def csrf_token() -> str:
 
 def request_role() -> str | None:
     """The role of the current HTTP request: a Bearer token, else the session cookie (CSRF checked on changes)."""
-    header = request.headers.get("Authorization", "")
-    if header:
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Rejected("bad_token")
-        role = auth().role_for_token(token.strip())
+    if request.headers.get("Authorization", ""):
+        token = bearer_token()
+        role = None if token is None else auth().role_for_token(token)
         if role is None:
             raise Rejected("bad_token")
         return role

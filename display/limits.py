@@ -59,6 +59,18 @@ def read_body(limit: int) -> bytes:
     return data
 
 
+def json_body(limit: int = MAX_JSON_BYTES) -> dict:
+    """The request's JSON object, the one reader of every JSON API (``{}`` when empty): 413 ``too_large`` beyond
+    ``limit`` bytes, 400 ``bad_json`` for bad text or anything but an object."""
+    raw = read_body(limit)
+    if not raw.strip():
+        return {}
+    data = parse_json(raw)
+    if not isinstance(data, dict):
+        raise Rejected("bad_json")
+    return data
+
+
 def depth_ok(raw: bytes | str, max_depth: int = MAX_JSON_DEPTH) -> bool:
     """Whether the JSON text nests arrays/objects at most ``max_depth`` deep (strings skipped), before parsing."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw

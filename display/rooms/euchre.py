@@ -14,7 +14,8 @@ from flask_babel import lazy_gettext as _l
 
 from display import auth as A
 from display.errors import declare
-from display.rooms.api import body
+from display.limits import json_body
+from display.rooms.api import MAX_BODY_BYTES
 from display.rooms.hub import hub
 from hall.minigames.lobby import NO_MOVE
 from hall.minigames.lobby_news import Referee
@@ -133,7 +134,7 @@ def officials(code: str):
 @bp.post("/api/games/rooms/<code>/official")
 def official(code: str):
     A.require_right("games")
-    data = body()
+    data = json_body(MAX_BODY_BYTES)
     h = hub()
     return jsonify(_officials_body(h.lobby.official(code, data.get("move", NO_MOVE), data.get("version"), h.clock())))
 

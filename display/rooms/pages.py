@@ -7,12 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, session
-from flask_babel import get_locale
+from flask import Blueprint, Response, current_app, jsonify
 
-from display import auth as A
 from display.errors import error_body, message_of
 from display.i18n import js_strings
+from display.pages import render_page
 from display.qrcode_svg import qr_svg
 from display.rooms import euchre, points_rouges
 from display.rooms.hub import hub
@@ -49,9 +48,8 @@ def _room(code: str) -> RoomSnapshot | None:
 
 def _page(template: str, page: str, status: int = 200, **extra: Any):
     config = current_app.extensions["loto_config"]
-    boot = {"page": page, "lang": str(get_locale()), "strings": room_strings(), "role": session.get("role"),
-            "csrf": A.csrf_token() if session.get("role") else None, **extra}
-    return render_template(template, boot=boot, page=page, hall_name=config.hall.name, **extra), status
+    return render_page(template, page, room_strings(), boot=extra, status=status, hall_name=config.hall.name,
+                       **extra)
 
 
 @bp.get("/j")

@@ -14,8 +14,8 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from flask_babel import lazy_gettext as _l
 
+from display import auth as A
 from display.errors import declare
-from display.rooms.api import seat_token
 from display.rooms.hub import hub
 from hall.minigames.points_rouges.pieces import JOKER, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
@@ -77,7 +77,7 @@ HINT_PIECE = _l("Par exemple, cette pièce va là (montrée sur le plateau).")
 def hint(code: str):
     """The solitaire's hint: ``{"solvable": true|false|null, "message": …}``; ``?show=1`` adds one piece of a
     solution. Computed from the seat's rack and board only, on the lobby's snapshot."""
-    room, seat = hub().lobby.look(code, seat_token())
+    room, seat = hub().lobby.look(code, A.bearer_token())
     if room.game != "points-rouges" or room.table_size != 1:
         raise Rejected("rooms/not_solitaire")
     if room.status in ("over", "closed"):

@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext as _l
 from display.errors import DuplicateCode, declare, declared, error_body, status_of
 from hall.card_ids import make_card_id
 from hall.refusal import Rejected
+from tests.display.conftest import PINS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,3 +82,24 @@ def test_range_too_large_has_one_sentence_at_every_door(room, client):
     assert {b["error"] for b in bodies} == {"range_too_large"}
     for body in bodies:
         assert re.fullmatch(r"Trop de cartons d'un coup \(\d+ au plus\) : vérifiez la plage\.", body["message"]), body
+
+
+def _boot(html: str) -> dict:
+    import json
+    found = re.search(r'<script type="application/json" id="boot">(.*?)</script>', html, re.S)
+    assert found, html[:300]
+    return json.loads(found.group(1))
+
+
+def test_every_page_forgets_a_role_whose_session_ended(room):
+    """One page renderer: the rooms' phone page too shows no role and no CSRF token once the speaker's session
+    is ended (its PIN changed), as the loto's and the tournament's pages do."""
+    browser = room.app.test_client()
+    assert browser.post("/api/login", json={"pin": PINS["speaker_pin"]}).status_code == 200
+    before = {page: _boot(browser.get(page).get_data(as_text=True)) for page in ("/j", "/speaker")}
+    assert all(b["role"] == "speaker" and b["csrf"] for b in before.values())
+    changed = room.app.test_client().post("/api/pins", json={"role": "speaker", "pin": "271828"},
+                                          headers=room.headers("admin"))
+    assert changed.status_code == 201 and changed.get_json()["sessions_ended"] == 1
+    after = {page: _boot(browser.get(page).get_data(as_text=True)) for page in ("/j", "/speaker")}
+    assert all(b["role"] is None and b["csrf"] is None for b in after.values()), after
