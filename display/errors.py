@@ -8,7 +8,7 @@ its area (INTERFACE §4).
 
 To declare a new code, in the catalogue module of its area (``display/errors.py`` for the loto, core and web;
 ``display/rooms/messages.py`` and each game's module for the rooms; ``display/tournament/messages.py`` for the
-tournament, whose sentences are in its own ``tournoi`` domain)::
+tournament)::
 
     declare("loto", {
         "already_drawn": (409, _l("Le %(number)s est déjà sorti.")),   # HTTP status, French sentence

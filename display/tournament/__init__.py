@@ -5,7 +5,7 @@ The day lives in a :class:`hall.minigames.osga.store.TournamentStore` handed in 
 (``create_app(..., tournament=store)``); the PDF makers too (``documents["tournament_sheets_pdf"]``,
 ``documents["tournament_standings_pdf"]``). The desk (or admin) signs in with its PIN; a captain holds the
 code printed on the table's score sheet, which opens that table for that game only. Words are French first,
-English in the ``tournoi`` translation domain (``display/translations/en/LC_MESSAGES/tournoi.po``).
+English in ``display/translations/en/LC_MESSAGES/messages.po``.
 
 | module | holds |
 |---|---|
@@ -14,7 +14,7 @@ English in the ``tournoi`` translation domain (``display/translations/en/LC_MESS
 | ``pages`` | ``/tournoi``, ``/tournoi/classement``, ``/tournoi/table/<n>`` |
 | ``access`` | the day's store, who may write (desk, captain), the day as each one reads it |
 | ``code_guard`` | the captains' codes: guessed by nobody, never held by a stranger's guessing |
-| ``messages`` | the refusals and the words, in the ``tournoi`` domain |
+| ``messages`` | the refusals and the words |
 """
 from __future__ import annotations
 

@@ -1,20 +1,15 @@
-"""The tournament's words: its refusals (status and sentence), the words its page scripts show, in the
-``tournoi`` translation domain (French in the source, English in ``translations/en/LC_MESSAGES/tournoi.po``).
+"""The tournament's words: its refusals (status and sentence) and the words its page scripts show (French in
+the source, English in ``translations/en/LC_MESSAGES/messages.po`` like every word of the web).
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-from flask_babel import Domain
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from display.errors import declare
 
-DOMAIN = Domain(str(Path(__file__).resolve().parent.parent / "translations"), domain="tournoi")
-_ = DOMAIN.gettext
-_l = DOMAIN.lazy_gettext
-
 # The tournament's refusals, declared once in the one catalogue (area "tournoi": its codes never meet the
-# rooms' or the loto's of the same name), their sentences in the tournoi domain.
+# rooms' or the loto's of the same name).
 declare("tournoi", {
     "bad_field": (422, _l("Champ « %(field)s » manquant ou incorrect.")),
     "bad_name": (422, _l("Nom manquant ou trop long (%(max)s caractères au plus).")),

@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from display.pages import render_page
 from display.tournament.access import hall_name
-from display.tournament.messages import _, words
+from display.tournament.messages import words
 from hall.minigames.osga.tournament import HAND_MAX, HAND_MIN, HANDS_PER_GAME
 
 bp = Blueprint("tournament_pages", __name__)
@@ -16,7 +16,7 @@ bp = Blueprint("tournament_pages", __name__)
 def _page(template: str, page: str, desk_only: bool, **extra) -> ResponseReturnValue:
     boot = {"words": words(), "hand_min": HAND_MIN, "hand_max": HAND_MAX, "hands": HANDS_PER_GAME, **extra}
     return render_page(template, page, {}, allowed=("desk",) if desk_only else None, login="tournoi_login.html",
-                       boot=boot, T=_, hall_name=hall_name())
+                       boot=boot, hall_name=hall_name())
 
 
 @bp.get("/tournoi")
