@@ -10,9 +10,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from display.tournament.access import desk, hall_name, public, store, with_codes
-from display.tournament.messages import _
 from hall.refusal import Rejected
 
 bp = Blueprint("tournament_downloads", __name__)

@@ -3,7 +3,6 @@ the source, English in ``translations/en/LC_MESSAGES/messages.po`` like every wo
 """
 from __future__ import annotations
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from display.errors import declare
