@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from flask import Blueprint, Response, current_app, jsonify
-from flask_babel import get_locale
+from flask_babel import gettext
 
 from display import auth as A
 from display import current
@@ -22,8 +22,7 @@ def wifi_warnings(config) -> list[str]:
     net = config.network
     if not net.ssid:
         return []
-    english = str(get_locale()) == "en"
-    return [RISK_TEXT[code][1 if english else 0] for code in misread_risks(net.ssid, net.password)]
+    return [gettext(RISK_TEXT[code]) for code in misread_risks(net.ssid, net.password)]
 
 
 @bp.get("/network")
