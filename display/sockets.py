@@ -35,7 +35,7 @@ from display import views
 from display.auth import auth, socket_session
 from display.crowd import SocketCaps
 from display.current import socket_sid
-from display.errors import message_of
+from display.errors import error_body
 from display.i18n import LANGUAGES, device_sentence, refusal_sentence
 from display.live import PUBLIC, SPEAKER, STAFF, staff_state
 from display.portal import for_the_hall
@@ -211,7 +211,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         app.extensions["loto_auth"].sessions.on_end(drop)
 
     def refuse(code: str) -> ConnectionRefusedError:
-        return ConnectionRefusedError({"error": code, "message": message_of(code)})
+        return ConnectionRefusedError(error_body(code))
 
     @socketio.on("connect")
     def connect(auth=None):

@@ -13,7 +13,6 @@ declare("tournoi", {
     "bad_field": (422, _l("Champ « %(field)s » manquant ou incorrect.")),
     "bad_name": (422, _l("Nom manquant ou trop long (%(max)s caractères au plus).")),
     "bad_number": (422, _l("« %(field)s » : il faut un nombre entier de %(low)s à %(high)s.")),
-    "bad_json": (400, _l("La requête n'est pas un objet JSON valide.")),
     "unknown_event": (400, _l("Action inconnue.")),
     "bad_code": (401, _l("Code de table faux : recopiez le code imprimé sur la feuille de cette partie.")),
     "unknown_team": (404, _l("Équipe inconnue.")),
