@@ -22,9 +22,9 @@ from bench.stats import percentile
 from hall.cardbook import CardBook
 from hall.claims import verify
 from hall.config import parse_config
-from hall.errors import Rejected
 from hall.journal import Journal
 from hall.planches import generate_cards
+from hall.refusal import Rejected
 from hall.service import Hall
 from hall.watch import WinnerWatch
 

@@ -8,10 +8,9 @@ from flask import Blueprint, current_app, jsonify, request
 from display import auth as A
 from display import views
 from display.current import hall
-from display.errors import ApiError
 from display.i18n import device_sentence
 from display.idempotency import idempotent
-from display.limits import MAX_JSON_BYTES, MAX_UPLOAD_BYTES, parse_json, read_body
+from display.limits import MAX_UPLOAD_BYTES, json_body, read_body
 from display.live import projector_state, staff_state
 from display.session_ref import session_ref
 from hall.card_ids import normalize_card_id
@@ -22,21 +21,11 @@ from hall.keypad_keys import ACTIONS, browser_keymap
 from hall.lots import has_control_character
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.planches import generate_cards
+from hall.refusal import Rejected
 from hall.spreadsheet import as_plain_csv
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000
-
-
-def body() -> dict:
-    """The request's JSON object (``{}`` when empty); 400 ``bad_json`` for anything else, 413 when huge."""
-    raw = read_body(MAX_JSON_BYTES)
-    if not raw.strip():
-        return {}
-    data = parse_json(raw)
-    if not isinstance(data, dict):
-        raise ApiError("bad_json")
-    return data
 
 
 def field(data: dict, name: str, kind: type | tuple, required: bool = True, default=None):
@@ -46,7 +35,7 @@ def field(data: dict, name: str, kind: type | tuple, required: bool = True, defa
     if kind is int and isinstance(value, str) and is_ascii_digits(value.strip()):
         return value   # the hall parses number texts itself ("42"); "٣", "３", "²" are not digits here
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise ApiError("bad_field", field=name)
+        raise Rejected("bad_field", field=name)
     return value
 
 
@@ -58,15 +47,15 @@ def _int(data: dict, name: str, low: int, high: int, default: int | None = None)
     try:
         return parse_int(value, low, high, name)
     except InvalidNumber:
-        raise ApiError("bad_field", field=name, low=low, high=high) from None
+        raise Rejected("bad_field", field=name, low=low, high=high) from None
 
 
 @bp.post("/login")
 def login():
     if request.mimetype != "application/json":
         # a form or a text/plain fetch of another web page needs no CORS preflight: it must not try PINs
-        raise ApiError("json_required")
-    data = body()
+        raise Rejected("json_required")
+    data = json_body()
     return jsonify(A.login(data.get("pin")))
 
 
@@ -106,23 +95,23 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
     if lots is None:
         return None
     if not isinstance(lots, list) or not lots or len(lots) > 20:
-        raise ApiError("bad_lot")
+        raise Rejected("bad_lot")
     out = []
     for number, lot in enumerate(lots, 1):
         if not isinstance(lot, dict) or not isinstance(lot.get("kind"), str):
-            raise ApiError("bad_lot")
+            raise Rejected("bad_lot")
         label = lot.get("label") or lot["kind"].replace("_", " ").capitalize()
         value = lot.get("value_eur")
         sponsor = lot.get("sponsor") or ""
         if not isinstance(label, str) or len(label) > 200 or not isinstance(sponsor, str) or len(sponsor) > 200:
-            raise ApiError("bad_lot")
+            raise Rejected("bad_lot")
         if has_control_character(label):
-            raise ApiError("label_control_character", where=f"lot {number}")
+            raise Rejected("label_control_character", where=f"lot {number}")
         if value is not None:
             try:
                 value = parse_amount(value, name="value_eur")
             except InvalidNumber:
-                raise ApiError("bad_field", field="value_eur") from None
+                raise Rejected("bad_field", field="value_eur") from None
         out.append(LotSpec(lot["kind"], label.strip(), value, sponsor.strip()))
     return tuple(out)
 
@@ -130,10 +119,10 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
 @bp.post("/partie/start")
 def partie_start():
     role = A.require_right("start_partie")
-    data = body()
+    data = json_body()
     consolation = field(data, "consolation", str, required=False)
     if consolation is not None and has_control_character(consolation):
-        raise ApiError("label_control_character", where="consolation")
+        raise Rejected("label_control_character", where="consolation")
     record = hall().start_partie(lots=_lots(data), consolation=consolation, role=role, session=session_ref())
     return jsonify({"number": record.event.number, "seq": record.seq}), 201
 
@@ -141,9 +130,9 @@ def partie_start():
 @bp.post("/draws")
 def draw():
     role = A.require_right("draw")
-    data = body()
+    data = json_body()
     if "number" not in data:
-        raise ApiError("bad_field", field="number")
+        raise Rejected("bad_field", field="number")
 
     def apply():
         record = hall().draw(data["number"], role=role, source="console")
@@ -170,7 +159,7 @@ def undo():
 @bp.post("/draws/confirm")
 def confirm():
     role = A.require_right("draw")
-    data = body()
+    data = json_body()
     record = hall().confirm_proposed(data.get("number"), role=role)
     return jsonify(views.drawn(record)), 201
 
@@ -199,7 +188,7 @@ def announce():
 @bp.post("/claims")
 def claim():
     role = A.require_right("check_claim")
-    data = body()
+    data = json_body()
     card_id = field(data, "card_id", str)     # the hall refuses what cannot be an ID (bad_card_id), unjournalled
     return jsonify(views.verdict(hall().check_claim(card_id, role=role)))
 
@@ -209,17 +198,17 @@ def card(card_id: str):
     A.require_right("card")
     view = views.card(hall().card(normalize_card_id(card_id)[:64]))
     if view is None:
-        raise ApiError("unknown_card")
+        raise Rejected("unknown_card")
     return jsonify(view)
 
 
 @bp.post("/lots/award")
 def award():
     role = A.require_right("award")
-    data = body()
+    data = json_body()
     groups = field(data, "same_player", list, required=False, default=[])
     if not all(isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups):
-        raise ApiError("bad_field", field="same_player")
+        raise Rejected("bad_field", field="same_player")
     typed = field(data, "tie_break", dict, required=False)          # a physical draw: carton → number typed
     share = field(data, "share", bool, required=False, default=False)
     wins = field(data, "wins", str, required=False)                 # only the hall's own direction (L14a)
@@ -231,7 +220,7 @@ def award():
 @bp.post("/partie/clear")
 def clear():
     role = A.require_right("clear")
-    data = body()
+    data = json_body()
     force = field(data, "force", bool, required=False, default=False)
     carry = field(data, "carry", bool, required=False, default=False)   # the lots left go to the next partie
     record = hall().clear(role=role, force=force, carry=carry)
@@ -254,18 +243,18 @@ def reprint(code: str):
 @bp.post("/cards/sold")
 def sold():
     role = A.require_right("set_sold")
-    data = body()
+    data = json_body()
     ranges = field(data, "ranges", str)
     mark_sold = field(data, "sold", bool, required=False, default=True)
     h = hall()
     try:
         ids = CardBook.parse_id_ranges(ranges, limit=max(1, h.card_count()[0]))
     except RangeTooLarge as exc:
-        raise ApiError("range_too_large", count=exc.count, limit=exc.limit) from None
+        raise Rejected("range_too_large", count=exc.count, limit=exc.limit) from None
     except ValueError as exc:
-        raise ApiError("bad_ranges", why=str(exc)) from None
+        raise Rejected("bad_ranges", why=str(exc)) from None
     if not ids:
-        raise ApiError("bad_ranges", why="")
+        raise Rejected("bad_ranges", why="")
     record = h.set_sold(ids, mark_sold, role=role, session=session_ref())
     return jsonify({"count": len(ids), "sold": mark_sold, "seq": record.seq})
 
@@ -284,28 +273,28 @@ def cards_import():
         book = CardBook.read_csv(io.StringIO(text), hall().config.cards.columns)
         return _adopt(book, len(book), role)
     except InvalidCardFile as exc:
-        raise ApiError("bad_cards", errors=[[n, msg] for n, msg in exc.errors[:200]]) from None
+        raise Rejected("bad_cards", errors=[[n, msg] for n, msg in exc.errors[:200]]) from None
 
 
 @bp.post("/cards/generate")
 def cards_generate():
     role = A.require_right("import_cards")
-    data = body()
+    data = json_body()
     count = _int(data, "count", 1, MAX_GENERATE)
     series = field(data, "series", str, required=False, default="A")
     seed = data.get("seed")
     start = _int(data, "start", 1, 99_999_999, default=1)
     if not isinstance(seed, (str, int, type(None))) or isinstance(seed, bool) or len(str(seed)) > 64:
-        raise ApiError("bad_field", field="seed")
+        raise Rejected("bad_field", field="seed")
     try:
         cards = generate_cards(int(count), seed if seed is not None else series, series,
                                hall().config.cards.columns, int(start))
     except ValueError as exc:
-        raise ApiError("bad_field", field="series", why=str(exc)) from None
+        raise Rejected("bad_field", field="series", why=str(exc)) from None
     try:
         return _adopt(CardBook(dict(cards)), len(cards), role)
     except InvalidCardFile as exc:
-        raise ApiError("bad_cards", errors=[[n, msg] for n, msg in exc.errors[:200]]) from None
+        raise Rejected("bad_cards", errors=[[n, msg] for n, msg in exc.errors[:200]]) from None
 
 
 @bp.get("/cards.csv")
@@ -348,7 +337,7 @@ def admin_info():
 def device_test(name: str):
     A.require_right("device_test")
     if name not in ("printer", "ball_machine", "keypad", "scanner"):
-        raise ApiError("not_found")
+        raise Rejected("not_found")
     hall().notify("device:test_requested", {"device": name})   # the printer answers with a test ticket
     status = hall().device(name)
     return jsonify({"device": name, "requested": True,

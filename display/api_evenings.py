@@ -6,8 +6,8 @@ from flask import Blueprint, current_app, jsonify
 
 from display import auth as A
 from display.current import hall
-from display.errors import ApiError
 from hall.evenings import REPORT_CSV, REPORT_PDF, archive_dir, lotos_in_year, past_evenings, year_of
+from hall.refusal import Rejected
 from hall.sales import as_eur
 
 bp = Blueprint("evenings", __name__, url_prefix="/api/evenings")
@@ -33,10 +33,10 @@ def report_file(name: str, filename: str):
     A.require_right("evenings")
     h = hall()
     if filename not in FILES or name not in {e.name for e in past_evenings(h.config.data_dir)}:
-        raise ApiError("not_found")
+        raise Rejected("not_found")
     try:
         data = (archive_dir(h.config.data_dir) / name / filename).read_bytes()
     except OSError:
-        raise ApiError("not_found") from None
+        raise Rejected("not_found") from None
     return current_app.response_class(data, mimetype=FILES[filename],
                                        headers={"Content-Disposition": f"attachment; filename={name}-{filename}"})

@@ -6,11 +6,12 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from display import auth as A
-from display.api import body, field
+from display.api import field
 from display.current import hall
-from display.errors import ApiError
+from display.limits import json_body
 from hall import programme as P
 from hall.ports import HallPort
+from hall.refusal import Rejected
 
 bp = Blueprint("programme", __name__, url_prefix="/api")
 SHOWN_AHEAD = 1      # the editor shows the programme's parties, and at least this many after the last one played
@@ -51,13 +52,13 @@ def programme():
 def edit_programme():
     """``{"parties": [{lots: [{kind, label, value_eur?, sponsor?}], consolation}]}``: the parties from the next one on."""
     role = A.require_right("edit_programme")
-    data = body()
+    data = json_body()
     try:
         parties = P.parse_parties(data.get("parties"))
     except P.ProgrammeError as exc:
         if exc.code == "label_control_character":       # its own code: the editor says which label
-            raise ApiError(exc.code, where=exc.where) from None
-        raise ApiError("bad_programme", where=exc.where, why=exc.why) from None
+            raise Rejected(exc.code, where=exc.where) from None
+        raise Rejected("bad_programme", where=exc.where, why=exc.why) from None
     h = hall()
     record = h.edit_programme(parties, role=role)
     return jsonify({**programme_view(h), "seq": record.seq}), 201
@@ -68,12 +69,12 @@ def change_pin():
     """``{"role": "desk", "pin": "482193"}``: journalled as a salted hash; the old PIN stops opening sessions and
     the sessions it opened end."""
     role = A.require_right("change_pin")
-    data = body()
+    data = json_body()
     target = field(data, "role", str)
     pin = field(data, "pin", str)
     holder = A.auth().role_for_pin(pin)       # the hall refuses a bad role or PIN itself (Hall.change_pin)
     if holder not in (None, target):
-        raise ApiError("pin_taken")
+        raise Rejected("pin_taken")
     record = hall().change_pin(target, pin, role=role)
     A.auth().book.remember(target, pin, record.event)   # logins compare it without PBKDF2 (display/pins.py)
     ended = A.auth().sessions.end_role(target)        # the old PIN's sessions end with it

@@ -4,14 +4,14 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from display import auth as A
-from display.api import body, field
+from display.api import field
 from display.current import hall
-from display.errors import ApiError
+from display.limits import json_body
 from display.session_ref import session_ref
 from hall import sales as S
-from hall.errors import Rejected
 from hall.numbers import is_ascii_digits
 from hall.ports import HallPort
+from hall.refusal import Rejected
 
 bp = Blueprint("sales", __name__, url_prefix="/api/sales")
 RECENT = 30
@@ -59,7 +59,7 @@ def _partie(value) -> int | None:
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 999:
         return value
-    raise ApiError("bad_partie", partie=str(value)[:20])
+    raise Rejected("bad_partie", partie=str(value)[:20])
 
 
 def _card_ids(data: dict, limit: int) -> list[str]:
@@ -69,14 +69,14 @@ def _card_ids(data: dict, limit: int) -> list[str]:
     if cards is not None:
         if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 80 for c in cards) \
                 or len(cards) > S.MAX_RANGE:
-            raise ApiError("bad_field", field="cards")
+            raise Rejected("bad_field", field="cards")
         text = ", ".join([*cards, text])
     try:
         ids = S.expand_ranges(text, limit)
     except S.RangeError as exc:
-        raise ApiError(exc.code, part=exc.text, why=exc.why, limit=limit) from None
+        raise Rejected(exc.code, part=exc.text, why=exc.why, limit=limit) from None
     if not ids:
-        raise ApiError("no_cards")
+        raise Rejected("no_cards")
     return ids
 
 
@@ -88,14 +88,14 @@ def named(exc: Rejected) -> None:
     more = exc.detail.get("count", len(cards)) - len(cards)
     names = ", ".join(cards) + (f" (+{more})" if more > 0 else "")
     if exc.code == "unknown_card":
-        raise ApiError("unknown_card", 422, **exc.detail, names=names)
+        raise Rejected("sales/unknown_card", **exc.detail, names=names)
     exc.detail["names"] = names
 
 
 @bp.post("")
 def sell():
     role = A.require_right("sell")
-    data = body()
+    data = json_body()
     partie = _partie(data.get("partie"))       # bounded first: a huge "partie" costs nothing
     h = hall()
     ids = _card_ids(data, min(max(h.card_count()[0], 1), S.MAX_RANGE))
@@ -105,7 +105,7 @@ def sell():
         try:
             cents = S.parse_eur(amount)
         except ValueError:
-            raise ApiError("bad_amount") from None
+            raise Rejected("bad_amount") from None
     paid = field(data, "paid", bool, required=False, default=True)
     payment = field(data, "payment", str, required=False, default="especes")
     buyer = field(data, "buyer", str, required=False, default="")
@@ -129,7 +129,7 @@ def price():
     A.require_right("sales_summary")
     count = request.args.get("count", "")
     if not is_ascii_digits(count) or not 0 <= int(count) <= S.MAX_RANGE:
-        raise ApiError("bad_field", field="count")
+        raise Rejected("bad_field", field="count")
     cents = hall().suggested_cents(int(count))
     return jsonify({"count": int(count), "amount_eur": None if cents is None else S.as_eur(cents),
                     "amount_cents": cents})
@@ -146,9 +146,9 @@ def set_prices():
     """``{"tiers": [{"cards": 1, "eur": 3}, …]}`` (admin): journalled, offered from the next sale on."""
     role = A.require_right("edit_prices")
     try:
-        tiers = S.parse_tiers(body().get("tiers"))
+        tiers = S.parse_tiers(json_body().get("tiers"))
     except S.TierError as exc:
-        raise ApiError(exc.code, where=exc.where, why=exc.why, eur=exc.why) from None
+        raise Rejected(exc.code, where=exc.where, why=exc.why, eur=exc.why) from None
     h = hall()
     record = h.set_prices(tiers, role=role)
     return jsonify({"tiers": tiers_view(h), "seq": record.seq}), 201
@@ -157,7 +157,7 @@ def set_prices():
 @bp.post("/<int:sale_id>/void")
 def void(sale_id: int):
     role = A.require_right("void_sale")
-    reason = field(body(), "reason", str, required=False, default="")
+    reason = field(json_body(), "reason", str, required=False, default="")
     h = hall()
     try:
         record = h.void_sale(sale_id, role=role, reason=reason)
@@ -172,7 +172,7 @@ def void(sale_id: int):
 @bp.post("/<int:sale_id>/pay")
 def pay(sale_id: int):
     role = A.require_right("pay_sale")
-    payment = field(body(), "payment", str, required=False, default="especes")
+    payment = field(json_body(), "payment", str, required=False, default="especes")
     h = hall()
     record = h.pay_sale(sale_id, payment, role=role)
     sale = h.sale(sale_id)

@@ -15,17 +15,17 @@ from display import rooms as room_web
 from display import tournament as tournament_web
 from display.auth import Auth, load_secret
 from display.crowd import SocketCaps
-from display.errors import ApiError, error_body, status_of
+from display.errors import error_body, refusal_response
 from display.i18n import remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
 from display.rooms import GameOnScreen
 from hall.config import Config
-from hall.errors import Rejected
 from hall.minigames.lobby import Lobby
 from hall.minigames.osga.store import TournamentStore
 from hall.ports import HallPort
+from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.display")
 mimetypes.add_type("application/wasm", ".wasm")   # WebAssembly.instantiateStreaming needs it
@@ -94,14 +94,8 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
 
     @app.errorhandler(Rejected)
     def rejected(exc: Rejected):
-        return jsonify(error_body(exc.code, exc.detail)), status_of(exc.code)
-
-    @app.errorhandler(ApiError)
-    def api_error(exc: ApiError):
-        resp = jsonify(error_body(exc.code, exc.detail))
-        if exc.code == "too_many_attempts":
-            resp.headers["Retry-After"] = str(exc.detail.get("retry_after", 60))
-        return resp, exc.status
+        """Every refusal, whoever raised it: the loto core, the mini-games, the tournament, the web."""
+        return refusal_response(exc)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -22,11 +22,11 @@ from flask import after_this_request, current_app, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S, Device, DeviceCookies, knowing
-from display.errors import ApiError
 from display.login_guard import LoginGuard
 from display.pins import PinBook
 from display.sessions import SessionTable, pin_fingerprint
 from hall.programme import is_pin
+from hall.refusal import Rejected
 from hall.rights import ROLES, STAFF, may
 from hall.secretfile import load_or_create_secret
 
@@ -105,13 +105,13 @@ def login(pin) -> dict:
     held = a.guard.stranger_wait(address)
     if wait or held and not known:
         # refused unchecked and uncounted: nobody makes a hold last longer by trying during it
-        raise ApiError("too_many_attempts", retry_after=wait or held)
+        raise Rejected("too_many_attempts", retry_after=wait or held)
     if not is_pin(pin):
-        raise ApiError("bad_pin")           # cannot be anyone's PIN: nothing compared, nothing counted
+        raise Rejected("bad_pin")           # cannot be anyone's PIN: nothing compared, nothing counted
     role = a.book.role_for(pin, known if held else ROLES)
     if role is None:
         a.guard.failed(address, device.id if device else None, checked_all=not held)
-        raise ApiError("bad_pin")
+        raise Rejected("bad_pin")
     a.guard.succeeded(kind, key)
     console = knowing(device, role, a.devices.mark(role, a.book.state(role)))
     current = session.get("sid")
@@ -133,13 +133,19 @@ def login(pin) -> dict:
     return {"role": role, "token": a.make_token(role, sid), "csrf": csrf_token()}
 
 
+def bearer_token() -> str | None:
+    """The token sent as ``Authorization: Bearer TOKEN`` (a staff token or a room's seat token); ``None`` for no
+    header, another scheme or an empty token."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
 def logout() -> None:
     """End the caller's sessions: the cookie's and the Bearer token's (a token logged out stops working)."""
     a = auth()
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        sid = a.token_session(token.strip())
+    token = bearer_token()
+    if token:
+        sid = a.token_session(token)
         if sid:
             a.sessions.close(sid)
     a.sessions.close(session.get("sid"))
@@ -155,14 +161,11 @@ def csrf_token() -> str:
 
 def request_role() -> str | None:
     """The role of the current HTTP request: a Bearer token, else the session cookie (CSRF checked on changes)."""
-    header = request.headers.get("Authorization", "")
-    if header:
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise ApiError("bad_token")
-        role = auth().role_for_token(token.strip())
+    if request.headers.get("Authorization", ""):
+        token = bearer_token()
+        role = None if token is None else auth().role_for_token(token)
         if role is None:
-            raise ApiError("bad_token")
+            raise Rejected("bad_token")
         return role
     role = auth().role_for_cookie() if session.get("role") in STAFF else None
     if role not in STAFF:
@@ -170,7 +173,7 @@ def request_role() -> str | None:
     if request.method not in ("GET", "HEAD", "OPTIONS"):
         sent = request.headers.get("X-CSRF-Token", "")
         if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
-            raise ApiError("csrf")
+            raise Rejected("csrf")
     return role
 
 
@@ -178,9 +181,9 @@ def require(*roles: str) -> str:
     """The caller's role if it is one of ``roles`` (admin always is); raises 401 or 403 otherwise."""
     role = request_role()
     if role is None:
-        raise ApiError("unauthorized")
+        raise Rejected("unauthorized")
     if role != "admin" and role not in roles:
-        raise ApiError("forbidden", role=role)
+        raise Rejected("forbidden", role=role)
     return role
 
 
@@ -188,15 +191,15 @@ def require_right(right: str) -> str:
     """The caller's role if the rights table (``hall.rights``) gives it ``right``; raises 401 or 403 otherwise."""
     role = request_role()
     if role is None:
-        raise ApiError("unauthorized")
+        raise Rejected("unauthorized")
     if not may(role, right):
-        raise ApiError("forbidden", role=role)
+        raise Rejected("forbidden", role=role)
     return role
 
 
 def socket_session(auth_data) -> tuple[str | None, str | None]:
     """The role and session id of a connecting socket: its ``auth.token``, else the page's session cookie;
-    ``(None, None)`` = public. Raises ``ApiError("bad_token")`` for a token that is present but not valid.
+    ``(None, None)`` = public. Raises ``Rejected("bad_token")`` for a token that is present but not valid.
     """
     token = auth_data.get("token") if isinstance(auth_data, dict) else None
     a = auth()
@@ -204,7 +207,7 @@ def socket_session(auth_data) -> tuple[str | None, str | None]:
         sid = a.token_session(str(token))
         role = a.sessions.role(sid) if sid else None
         if role not in STAFF:
-            raise ApiError("bad_token")
+            raise Rejected("bad_token")
         return role, sid
     role = a.role_for_cookie() if session.get("role") in STAFF else None
     return (role, session.get("sid")) if role in STAFF else (None, None)

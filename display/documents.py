@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, request
 
 from display import auth as A
 from display import current
-from display.errors import ApiError
+from hall.refusal import Rejected
 from hall.report_csv import write_csv
 from hall.sales import RangeError, expand_ranges
 
@@ -23,7 +23,7 @@ MAX_PDF_CARDS = 20_000
 def _maker(name: str):
     maker = current_app.extensions.get("loto_documents", {}).get(name)
     if maker is None:
-        raise ApiError("not_found")
+        raise Rejected("not_found")
     return maker
 
 
@@ -63,21 +63,21 @@ def cards_pdf():
     hall = current.hall()
     series = request.args.get("series", "").strip().upper()
     if series and not re.fullmatch(r"[A-Z0-9-]{1,32}", series):
-        raise ApiError("bad_field", field="series")
+        raise Rejected("bad_field", field="series")
     per_page = request.args.get("per_page", "6")
     if per_page not in ("2", "3", "4", "6", "12"):
-        raise ApiError("bad_field", field="per_page")
+        raise Rejected("bad_field", field="per_page")
     wanted = None
     if request.args.get("range", "").strip():
         try:
             wanted = set(expand_ranges(request.args["range"][:400], MAX_PDF_CARDS))
         except RangeError as exc:
-            raise ApiError(exc.code, part=exc.text, why=exc.why, limit=MAX_PDF_CARDS) from None
+            raise Rejected(exc.code, part=exc.text, why=exc.why, limit=MAX_PDF_CARDS) from None
     cards = [(cid, card) for cid, card in hall.cards(series or None) if wanted is None or cid in wanted]
     if not cards:
-        raise ApiError("not_found")
+        raise Rejected("not_found")
     if len(cards) > MAX_PDF_CARDS:
-        raise ApiError("too_large")
+        raise Rejected("too_large")
     out = io.BytesIO()
     _maker("cards_pdf")(cards, out, hall_name=hall.config.hall.name, series=series or "", per_page=int(per_page),
                         columns=hall.config.cards.columns, evening=hall.config.hall.evening,

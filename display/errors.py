@@ -1,167 +1,207 @@
 """Refusals at the web's edge: every one is a 4xx ``{"error": CODE, "message": TEXT}``, never a 500.
 
-``hall.errors.Rejected`` codes keep their name; each gets an HTTP status and a sentence for people
-(French source strings, translated by Flask-Babel).
+One catalogue for the whole house. A refusal is ``hall.refusal.Rejected(code, **detail)`` whoever raises
+it (the loto core, the mini-games, the web); its status and its sentence for people are declared ONCE, here, by
+the area that owns the code, and a second declaration of the same ``area/code`` is refused at import
+(``DuplicateCode``): two parts can no longer give one code two sentences. The wire carries the code without
+its area (INTERFACE §4).
+
+To declare a new code, in the catalogue module of its area (``display/errors.py`` for the loto, core and web;
+``display/rooms/messages.py`` and each game's module for the rooms; ``display/tournament/messages.py`` for the
+tournament)::
+
+    declare("loto", {
+        "already_drawn": (409, _l("Le %(number)s est déjà sorti.")),   # HTTP status, French sentence
+    })
+
+then raise ``Rejected("already_drawn", number=13)`` (``Rejected("rooms/…")`` for another area), and translate the
+sentence in ``translations/en/LC_MESSAGES/`` (``display/translations/README.md``).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import jsonify
 from flask_babel import lazy_gettext as _l
 
-# code → HTTP status. 423 "Locked": the hall is in a state where this cannot happen now.
-STATUS: dict[str, int] = {
-    "bad_json": 400, "bad_request": 400, "bad_field": 422,
-    "unauthorized": 401, "bad_pin": 401, "bad_token": 401,
-    "forbidden": 403, "csrf": 403,
-    "not_found": 404, "unknown_voucher": 404, "unknown_card": 404,
-    "method_not_allowed": 405,
-    "already_drawn": 409, "partie_running": 409, "nothing_to_undo": 409, "already_undone": 409,
-    "undo_after_award": 409, "not_paused": 409, "no_valid_claim": 409, "lots_remaining": 409,
-    "already_redeemed": 409, "nothing_proposed": 409, "request_id_reused": 409,
-    "too_large": 413,
-    "nothing_to_carry": 409, "bad_tie_choice": 422, "no_tie": 422, "bad_tie_break": 422, "tie_numbers_needed": 422,
-    "tie_number_out_of_range": 422, "tie_numbers_equal": 422,
-    "out_of_range": 422, "bad_lot": 422, "not_a_valid_claim": 422, "card_in_two_groups": 422, "bad_card_id": 422, "bad_cards": 422, "bad_ranges": 422,
-    "range_too_large": 422,
-    "no_partie": 423, "locked": 423, "partie_finished": 423, "claims_pending": 423,
-    "too_many_attempts": 429, "too_many_sockets": 429, "too_many_sockets_from_address": 429,
-}
+from hall.refusal import LOTO, Rejected
 
-MESSAGES = {
-    "bad_json": _l("La requête n'est pas un objet JSON valide."),
-    "bad_request": _l("Requête incorrecte."),
-    "bad_field": _l("Champ « %(field)s » manquant ou incorrect."),
-    "unauthorized": _l("Connexion nécessaire : entrez votre code PIN."),
-    "bad_pin": _l("Code PIN incorrect."),
-    "bad_token": _l("Session expirée ou jeton invalide : reconnectez-vous."),
-    "forbidden": _l("Votre rôle ne permet pas cette action."),
-    "csrf": _l("Jeton de sécurité absent ou faux : rechargez la page."),
-    "not_found": _l("Cette adresse n'existe pas."),
-    "method_not_allowed": _l("Méthode non permise sur cette adresse."),
-    "too_large": _l("Requête trop volumineuse."),
-    "too_many_sockets": _l("Trop d'écrans connectés : réessayez dans un moment."),
-    "too_many_sockets_from_address": _l("Trop de connexions depuis cet appareil : fermez des onglets."),
-    "too_many_attempts": _l("Trop d'essais de code PIN : réessayez dans %(retry_after)s secondes."),
-    "already_drawn": _l("Le %(number)s est déjà sorti."),
-    "out_of_range": _l("Numéro invalide : il faut un nombre de 1 à 90."),
-    "no_partie": _l("Aucune partie en cours : démarrez une partie."),
-    "locked": _l("Tirage arrêté : vérification en cours."),
-    "partie_finished": _l("Tous les lots de la partie sont attribués : faites démarquer."),
-    "claims_pending": _l("Un carton gagnant attend son lot : attribuez-le d'abord."),
-    "partie_running": _l("Une partie est déjà en cours."),
-    "bad_lot": _l("Lot incorrect : le type doit être quine, double quine ou carton plein."),
-    "nothing_to_undo": _l("Aucun numéro à annuler."),
-    "already_undone": _l("Le dernier numéro vient déjà d'être annulé."),
-    "undo_after_award": _l("Impossible d'annuler : un lot a été attribué sur ce numéro."),
-    "not_paused": _l("Le tirage n'est pas arrêté."),
-    "bad_card_id": _l("Numéro de carton manquant ou illisible."),
-    "no_valid_claim": _l("Aucun carton gagnant vérifié sur le dernier numéro."),
-    "lots_remaining": _l("Il reste des lots à jouer dans cette partie."),
-    "unknown_card": _l("Carton inconnu."),
-    "unknown_voucher": _l("Bon inconnu ou falsifié."),
-    "already_redeemed": _l("Ce bon a déjà été échangé."),
-    "request_id_reused": _l("Cet identifiant de requête a déjà servi pour un autre numéro."),
-    "nothing_proposed": _l("Aucune boule en attente de confirmation."),
-    "not_a_valid_claim": _l("Un carton du groupe n'a pas de quine validée sur ce numéro."),
-    "card_in_two_groups": _l("Un carton ne peut appartenir qu'à un seul joueur."),
-    "nothing_to_carry": _l("Tous les lots sont gagnés : il n'y a rien à reporter."),
-    "bad_tie_choice": _l("Choisissez soit les numéros tirés dans la salle, soit le partage du lot."),
-    "no_tie": _l("Un seul carton gagnant : il n'y a pas d'égalité à départager."),
-    "bad_tie_break": _l("Numéros du tirage au sort incomplets ou donnés deux fois."),
-    "tie_numbers_needed": _l("Tapez le numéro tiré par chaque carton à égalité."),
-    "tie_number_out_of_range": _l("Numéro tiré invalide pour le carton %(card_id)s : il faut un nombre de 1 à 90."),
-    "tie_numbers_equal": _l("Deux cartons ont le même numéro : faites retirer."),
-    "bad_cards": _l("Fichier de cartons refusé."),
-    "bad_ranges": _l("Plage de cartons incorrecte."),
-    "range_too_large": _l("Trop de cartons d'un coup : %(count)s demandés, %(limit)s au plus."),
-    "internal": _l("Erreur interne : l'opération n'a pas été faite."),
-}
+
+class DuplicateCode(Exception):
+    """A code declared a second time in its area (or an area's shown details declared twice)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A code's HTTP status and its French sentence (a Flask-Babel lazy string, ``%(name)s`` filled by detail)."""
+
+    status: int
+    text: Any
+
+
+_CODES: dict[str, Declared] = {}
+_SHOWN: dict[str, tuple[str, ...]] = {}
+UNKNOWN_STATUS = 409      # a code nobody declared (a test keeps every raised code declared)
+
+
+def declare(area: str, codes: Mapping[str, tuple[int, Any]], *, shown: tuple[str, ...] | None = None) -> None:
+    """Declare ``area``'s refusal codes, each with its status and its sentence; ``shown``: the only details its
+    refusals tell a client (every JSON-safe one when not said). Refuses a code already declared in ``area``."""
+    twice = sorted(code for code in codes if f"{area}/{code}" in _CODES)
+    if twice:
+        raise DuplicateCode(f"{area}: {', '.join(twice)} déjà déclaré(s)")
+    if shown is not None:
+        if area in _SHOWN:
+            raise DuplicateCode(f"{area}: les détails montrés sont déjà déclarés")
+        _SHOWN[area] = tuple(shown)
+    for code, (status, text) in codes.items():
+        if "/" in code or not 400 <= status < 600:
+            raise ValueError(f"{area}/{code}: un code sans « / », un statut HTTP d'erreur ({status})")
+        _CODES[f"{area}/{code}"] = Declared(status, text)
+
+
+def _split(code: str) -> tuple[str, str]:
+    """``("rooms", "bad_name")`` for ``"rooms/bad_name"``; a code without an area is the loto's."""
+    area, _, public = code.rpartition("/")
+    return area or LOTO, public
+
+
+def declared(code: str) -> Declared | None:
+    area, public = _split(code)
+    return _CODES.get(f"{area}/{public}")
+
+
+def public_codes() -> list[str]:
+    """Every code a client may read in ``error`` (the areas' codes, without their area)."""
+    return sorted({key.rpartition("/")[2] for key in _CODES})
 
 
 def status_of(code: str) -> int:
-    """The HTTP status of a refusal code (409 for a refusal this table does not know yet)."""
-    return STATUS.get(code, 409)
+    """The HTTP status of a refusal code (``"area/code"``, or a loto code)."""
+    found = declared(code)
+    return UNKNOWN_STATUS if found is None else found.status
 
 
-def message_of(code: str, detail: dict | None = None) -> str:
-    """The sentence for people, in the current locale, filled with ``detail`` where it can be."""
-    template = MESSAGES.get(code)
-    if template is None:
-        return str(MESSAGES["bad_request"]) + f" ({code})"
-    values = {k: v for k, v in (detail or {}).items()}
+def _shown(code: str, detail: Mapping[str, Any] | None) -> dict[str, Any]:
+    keep = _SHOWN.get(_split(code)[0])
+    return {k: v for k, v in (detail or {}).items() if keep is None or k in keep}
+
+
+def message_of(code: str, detail: Mapping[str, Any] | None = None) -> str:
+    """The sentence for people, in the current locale, filled with ``detail`` where it can be (a list is said
+    with commas)."""
+    found = declared(code)
+    if found is None:
+        return str(declared("bad_request").text) + f" ({_split(code)[1]})"  # type: ignore[union-attr]
+    template = str(found.text)
+    if "%(" not in template:
+        return template
+    values = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v) for k, v in (detail or {}).items()}
     try:
-        return str(template) % values if "%(" in str(template) else str(template)
+        return template % values
     except (KeyError, TypeError, ValueError):
-        return str(template).split("%(")[0].rstrip(" :«")
+        return template.split("%(")[0].rstrip(" :«")
 
 
-class ApiError(Exception):
-    """A refusal decided in ``display/`` (bad JSON, missing login…), shaped like ``Rejected``."""
-
-    def __init__(self, code: str, status: int | None = None, /, **detail):
-        super().__init__(code)
-        self.code = code
-        self.status = status or status_of(code)
-        self.detail = detail
-
-
-def error_body(code: str, detail: dict | None = None) -> dict:
-    """The JSON body of a refusal; JSON-safe detail values ride along."""
-    body: dict[str, object] = {"error": code, "message": message_of(code, detail)}
-    for key, value in (detail or {}).items():
+def error_body(code: str, detail: Mapping[str, Any] | None = None) -> dict:
+    """The JSON body of a refusal: its public code, its sentence, and the JSON-safe details its area shows."""
+    shown = _shown(code, detail)
+    body: dict[str, object] = {"error": _split(code)[1], "message": message_of(code, shown)}
+    for key, value in shown.items():
         if isinstance(value, (str, int, float, bool, type(None), list)) and key not in body:
             body[key] = value
     return body
 
 
-# the sales desk, the programme editor, PIN changes (INTERFACE §8)
-STATUS.update({
-    "already_sold": 409, "unknown_sale": 404, "sale_voided": 409, "sale_has_winner": 409, "already_paid": 409,
-    "bad_payment": 422, "bad_amount": 422, "bad_range": 422, "range_too_large": 422, "no_cards": 422,
-    "bad_partie": 422, "bad_name": 422, "bad_programme": 422, "bad_new_pin": 422, "pin_taken": 409,
-})
-MESSAGES.update({
-    "already_sold": _l("Déjà vendu : %(names)s. Rien n'a été vendu."),
-    "unknown_sale": _l("Vente inconnue."),
-    "sale_voided": _l("Cette vente est déjà annulée."),
-    "sale_has_winner": _l("Impossible d'annuler : le carton %(names)s de cette vente a gagné."),
-    "already_paid": _l("Cette réservation est déjà payée."),
-    "bad_payment": _l("Paiement incorrect : espèces, carte ou chèque."),
-    "bad_amount": _l("Montant incorrect : un nombre d'euros, au centime (par exemple 15 ou 12,50)."),
-    "bad_range": _l("Plage de cartons illisible %(part)s : %(why)s"),
-    "range_too_large": _l("Trop de cartons d'un coup (%(limit)s au plus) : vérifiez la plage."),
-    "no_cards": _l("Aucun carton : scannez ou tapez un numéro de carton."),
-    "bad_partie": _l("Numéro de partie incorrect."),
-    "bad_name": _l("Nom trop long ou illisible."),
-    "bad_programme": _l("Programme refusé : %(where)s, %(why)s"),
-    "bad_new_pin": _l("Un code PIN a de 6 à 12 chiffres."),
-    "pin_taken": _l("Ce code PIN est déjà celui d'un autre rôle : choisissez-en un autre."),
-})
+def refusal_response(exc: Rejected):
+    """A refusal as the API answers it, whoever raised it (``Retry-After`` with a wait)."""
+    resp = jsonify(error_body(exc.key, exc.detail))
+    if exc.code == "too_many_attempts":
+        resp.headers["Retry-After"] = str(exc.detail.get("retry_after", 60))
+    return resp, status_of(exc.key)
 
-# logins take JSON only; a socket must name the hall itself (no DNS rebinding); nginx while the core restarts
-STATUS.update({"json_required": 415, "foreign_host": 421, "unavailable": 503})
-MESSAGES.update({
-    "json_required": _l("Requête refusée : le code PIN s'envoie en JSON (Content-Type: application/json)."),
-    "foreign_host": _l("Adresse inconnue de la salle : ouvrez la page par l'adresse du code QR."),
-    "unavailable": _l("La salle redémarre : reconnexion dans un instant."),
-})
 
-# the law's limit on stakes, the price tiers, the caisse's sales kept from the desk, the tie rule
-STATUS.update({
-    "stake_too_high": 422, "bad_prices": 422, "sold_by_caisse": 409, "held_by_sale": 409,
-    "tie_direction_fixed": 422,
+# The loto's codes, its core's and its web's. 423 "Locked": the hall is in a state where this cannot happen now.
+declare(LOTO, {
+    "bad_json": (400, _l("La requête n'est pas un objet JSON valide.")),
+    "bad_request": (400, _l("Requête incorrecte.")),
+    "bad_field": (422, _l("Champ « %(field)s » manquant ou incorrect.")),
+    "unauthorized": (401, _l("Connexion nécessaire : entrez votre code PIN.")),
+    "bad_pin": (401, _l("Code PIN incorrect.")),
+    "bad_token": (401, _l("Session expirée ou jeton invalide : reconnectez-vous.")),
+    "forbidden": (403, _l("Votre rôle ne permet pas cette action.")),
+    "csrf": (403, _l("Jeton de sécurité absent ou faux : rechargez la page.")),
+    "not_found": (404, _l("Cette adresse n'existe pas.")),
+    "unknown_voucher": (404, _l("Bon inconnu ou falsifié.")),
+    "unknown_card": (404, _l("Carton inconnu.")),
+    "method_not_allowed": (405, _l("Méthode non permise sur cette adresse.")),
+    "already_drawn": (409, _l("Le %(number)s est déjà sorti.")),
+    "partie_running": (409, _l("Une partie est déjà en cours.")),
+    "nothing_to_undo": (409, _l("Aucun numéro à annuler.")),
+    "already_undone": (409, _l("Le dernier numéro vient déjà d'être annulé.")),
+    "undo_after_award": (409, _l("Impossible d'annuler : un lot a été attribué sur ce numéro.")),
+    "not_paused": (409, _l("Le tirage n'est pas arrêté.")),
+    "no_valid_claim": (409, _l("Aucun carton gagnant vérifié sur le dernier numéro.")),
+    "lots_remaining": (409, _l("Il reste des lots à jouer dans cette partie.")),
+    "already_redeemed": (409, _l("Ce bon a déjà été échangé.")),
+    "nothing_proposed": (409, _l("Aucune boule en attente de confirmation.")),
+    "request_id_reused": (409, _l("Cet identifiant de requête a déjà servi pour un autre numéro.")),
+    "too_large": (413, _l("Requête trop volumineuse.")),
+    "nothing_to_carry": (409, _l("Tous les lots sont gagnés : il n'y a rien à reporter.")),
+    "bad_tie_choice": (422, _l("Choisissez soit les numéros tirés dans la salle, soit le partage du lot.")),
+    "no_tie": (422, _l("Un seul carton gagnant : il n'y a pas d'égalité à départager.")),
+    "bad_tie_break": (422, _l("Numéros du tirage au sort incomplets ou donnés deux fois.")),
+    "tie_numbers_needed": (422, _l("Tapez le numéro tiré par chaque carton à égalité.")),
+    "tie_number_out_of_range": (422, _l("Numéro tiré invalide pour le carton %(card_id)s : "
+                                        "il faut un nombre de 1 à 90.")),
+    "tie_numbers_equal": (422, _l("Deux cartons ont le même numéro : faites retirer.")),
+    "out_of_range": (422, _l("Numéro invalide : il faut un nombre de 1 à 90.")),
+    "bad_lot": (422, _l("Lot incorrect : le type doit être quine, double quine ou carton plein.")),
+    "not_a_valid_claim": (422, _l("Un carton du groupe n'a pas de quine validée sur ce numéro.")),
+    "card_in_two_groups": (422, _l("Un carton ne peut appartenir qu'à un seul joueur.")),
+    "bad_card_id": (422, _l("Numéro de carton manquant ou illisible.")),
+    "bad_cards": (422, _l("Fichier de cartons refusé.")),
+    "bad_ranges": (422, _l("Plage de cartons incorrecte.")),
+    "range_too_large": (422, _l("Trop de cartons d'un coup (%(limit)s au plus) : vérifiez la plage.")),
+    "no_partie": (423, _l("Aucune partie en cours : démarrez une partie.")),
+    "locked": (423, _l("Tirage arrêté : vérification en cours.")),
+    "partie_finished": (423, _l("Tous les lots de la partie sont attribués : faites démarquer.")),
+    "claims_pending": (423, _l("Un carton gagnant attend son lot : attribuez-le d'abord.")),
+    "too_many_attempts": (429, _l("Trop d'essais de code PIN : réessayez dans %(retry_after)s secondes.")),
+    "too_many_sockets": (429, _l("Trop d'écrans connectés : réessayez dans un moment.")),
+    "too_many_sockets_from_address": (429, _l("Trop de connexions depuis cet appareil : fermez des onglets.")),
+    "internal": (500, _l("Erreur interne : l'opération n'a pas été faite.")),
+    "label_control_character": (422, _l("Libellé refusé (%(where)s) : il contient un caractère de contrôle, que "
+                                        "l'imprimante des bons prendrait pour une commande.")),
+    "already_sold": (409, _l("Déjà vendu : %(names)s. Rien n'a été vendu.")),
+    "unknown_sale": (404, _l("Vente inconnue.")),
+    "sale_voided": (409, _l("Cette vente est déjà annulée.")),
+    "sale_has_winner": (409, _l("Impossible d'annuler : le carton %(names)s de cette vente a gagné.")),
+    "already_paid": (409, _l("Cette réservation est déjà payée.")),
+    "bad_payment": (422, _l("Paiement incorrect : espèces, carte ou chèque.")),
+    "bad_amount": (422, _l("Montant incorrect : un nombre d'euros, au centime (par exemple 15 ou 12,50).")),
+    "bad_range": (422, _l("Plage de cartons illisible %(part)s : %(why)s")),
+    "no_cards": (422, _l("Aucun carton : scannez ou tapez un numéro de carton.")),
+    "bad_partie": (422, _l("Numéro de partie incorrect.")),
+    "bad_name": (422, _l("Nom de l'acheteur ou du vendeur refusé : %(max)s caractères au plus, en texte.")),
+    "bad_programme": (422, _l("Programme refusé : %(where)s, %(why)s")),
+    "bad_new_pin": (422, _l("Un code PIN a de 6 à 12 chiffres.")),
+    "pin_taken": (409, _l("Ce code PIN est déjà celui d'un autre rôle : choisissez-en un autre.")),
+    "json_required": (415, _l("Requête refusée : le code PIN s'envoie en JSON "
+                              "(Content-Type: application/json).")),
+    "foreign_host": (421, _l("Adresse inconnue de la salle : ouvrez la page par l'adresse du code QR.")),
+    "unavailable": (503, _l("La salle redémarre : reconnexion dans un instant.")),   # nginx, the core restarting
+    "stake_too_high": (422, _l("Refusé : %(eur)s le carton. Loto traditionnel : les mises sont « inférieures à 20 "
+                               "euros » (article L322-4 du code de la sécurité intérieure).")),
+    "bad_prices": (422, _l("Tarifs refusés : %(where)s, %(why)s")),
+    "sold_by_caisse": (409, _l("La caisse enregistre les ventes : les cartons se vendent à la caisse. Seul "
+                               "l'administrateur peut encore marquer des cartons à la main, et le rapport le dit.")),
+    "held_by_sale": (409, _l("Les cartons %(names)s appartiennent à la vente n° %(numbers)s : pour les rendre "
+                             "invendus, l'administrateur annule la vente.")),
+    "tie_direction_fixed": (422, _l("La règle des égalités est celle de la soirée ([rules] ties), annoncée avant la "
+                                    "première partie : elle ne change pas pour un lot.")),
 })
-MESSAGES.update({
-    "stake_too_high": _l("Refusé : %(eur)s le carton. Loto traditionnel : les mises sont « inférieures à 20 euros » "
-                         "(article L322-4 du code de la sécurité intérieure)."),
-    "bad_prices": _l("Tarifs refusés : %(where)s, %(why)s"),
-    "sold_by_caisse": _l("La caisse enregistre les ventes : les cartons se vendent à la caisse. Seul "
-                         "l'administrateur peut encore marquer des cartons à la main, et le rapport le dit."),
-    "held_by_sale": _l("Les cartons %(names)s appartiennent à la vente n° %(numbers)s : pour les rendre invendus, "
-                       "l'administrateur annule la vente."),
-    "tie_direction_fixed": _l("La règle des égalités est celle de la soirée ([rules] ties), annoncée avant la "
-                              "première partie : elle ne change pas pour un lot."),
-})
-# a label is printed on the vouchers, where a control byte would be a printer command
-STATUS["label_control_character"] = 422
-MESSAGES["label_control_character"] = _l("Libellé refusé (%(where)s) : il contient un caractère de contrôle, que "
-                                         "l'imprimante des bons prendrait pour une commande.")
+# a sale naming cartons the book does not hold: a bad request there (INTERFACE §8), not a missing page
+declare("sales", {"unknown_card": (422, _l("Carton inconnu."))})

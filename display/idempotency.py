@@ -18,8 +18,8 @@ from typing import Any
 
 from flask import current_app, make_response, request
 
-from display.errors import ApiError, error_body, status_of
-from hall.errors import Rejected
+from display.errors import error_body, status_of
+from hall.refusal import Rejected
 
 MAX_KEYS = 1024
 TTL_S = 600.0
@@ -53,7 +53,7 @@ def request_key(data: dict) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not KEY.fullmatch(value):
-        raise ApiError("bad_field", field="request_id")
+        raise Rejected("bad_field", field="request_id")
     return value
 
 
@@ -69,15 +69,15 @@ def idempotent(role: str, data: dict, fingerprint: str, apply: Callable[[], Any]
         if hit is not None:
             status, body, seen = hit
             if seen != fingerprint:
-                raise ApiError("request_id_reused")
+                raise Rejected("request_id_reused")
             resp = current_app.response_class(body, status=status, mimetype="application/json")
             resp.headers["Idempotent-Replayed"] = "true"
             return resp
         try:
             resp = make_response(apply())
-        except (Rejected, ApiError) as exc:
-            status = exc.status if isinstance(exc, ApiError) else status_of(exc.code)
-            body = current_app.json.dumps(error_body(exc.code, exc.detail)).encode()
+        except Rejected as exc:
+            status = status_of(exc.key)
+            body = current_app.json.dumps(error_body(exc.key, exc.detail)).encode()
             results.put((role, key), status, body, fingerprint)
             raise
         results.put((role, key), resp.status_code, resp.get_data(), fingerprint)

@@ -17,7 +17,7 @@ from typing import Any
 from flask import g, request
 from flask.json.provider import DefaultJSONProvider
 
-from display.errors import ApiError
+from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.display")
 
@@ -34,11 +34,11 @@ def read_body(limit: int) -> bytes:
     cached = g.get("loto_body")
     if cached is not None:
         if len(cached) > limit:
-            raise ApiError("too_large", limit=limit)
+            raise Rejected("too_large", limit=limit)
         return cached
     length = request.content_length
     if length is not None and length > limit:
-        raise ApiError("too_large", limit=limit)
+        raise Rejected("too_large", limit=limit)
     environ = request.environ
     if length is None and environ.get("wsgi.input_terminated"):
         stream = environ["wsgi.input"]          # chunked: the server ends the stream; Werkzeug's wrapper would cut it
@@ -53,9 +53,21 @@ def read_body(limit: int) -> bytes:
         parts.append(chunk)
         total += len(chunk)
     if total > limit:
-        raise ApiError("too_large", limit=limit)
+        raise Rejected("too_large", limit=limit)
     data = b"".join(parts)
     g.loto_body = data
+    return data
+
+
+def json_body(limit: int = MAX_JSON_BYTES) -> dict:
+    """The request's JSON object, the one reader of every JSON API (``{}`` when empty): 413 ``too_large`` beyond
+    ``limit`` bytes, 400 ``bad_json`` for bad text or anything but an object."""
+    raw = read_body(limit)
+    if not raw.strip():
+        return {}
+    data = parse_json(raw)
+    if not isinstance(data, dict):
+        raise Rejected("bad_json")
     return data
 
 
@@ -76,11 +88,11 @@ def depth_ok(raw: bytes | str, max_depth: int = MAX_JSON_DEPTH) -> bool:
 def parse_json(raw: bytes | str) -> Any:
     """The JSON value of ``raw``; raises 400 ``bad_json`` for bad text, ``NaN``/``Infinity`` or deep nesting."""
     if not depth_ok(raw):
-        raise ApiError("bad_json", why="depth")
+        raise Rejected("bad_json", why="depth")
     try:
         return json.loads(raw, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
-        raise ApiError("bad_json") from None
+        raise Rejected("bad_json") from None
 
 
 def _refuse_constant(name: str) -> Any:

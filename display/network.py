@@ -5,14 +5,14 @@ from __future__ import annotations
 import io
 
 from flask import Blueprint, Response, current_app, jsonify
-from flask_babel import get_locale
+from flask_babel import gettext
 
 from display import auth as A
 from display import current
 from display.documents import _download, _maker
-from display.errors import ApiError
 from display.qrcode_svg import qr_svg
 from hall.net.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
+from hall.refusal import Rejected
 
 bp = Blueprint("network", __name__, url_prefix="/api")
 
@@ -22,8 +22,7 @@ def wifi_warnings(config) -> list[str]:
     net = config.network
     if not net.ssid:
         return []
-    english = str(get_locale()) == "en"
-    return [RISK_TEXT[code][1 if english else 0] for code in misread_risks(net.ssid, net.password)]
+    return [gettext(RISK_TEXT[code]) for code in misread_risks(net.ssid, net.password)]
 
 
 @bp.get("/network")
@@ -43,7 +42,7 @@ def table_tent_pdf():
     config = current.config()
     net = config.network
     if not net.ssid:
-        raise ApiError("not_found")
+        raise Rejected("not_found")
     out = io.BytesIO()
     _maker("table_tent_pdf")(out, hall_name=config.hall.name, ssid=net.ssid, password=net.password,
                              wifi_qr=wifi_qr_payload(net.ssid, net.password), url=config.hall_url)
@@ -61,7 +60,7 @@ def wifi_qr() -> Response:
     Public, as the projector shows it to the whole hall."""
     net = current.config().network
     if not net.ssid:
-        raise ApiError("not_found")
+        raise Rejected("not_found")
     return _qr(wifi_qr_payload(net.ssid, net.password))
 
 
@@ -70,5 +69,5 @@ def page_qr() -> Response:
     """The QR code of the page phones open once on the hall's Wi-Fi (``[network] url``)."""
     config = current.config()
     if not config.network.ssid:
-        raise ApiError("not_found")
+        raise Rejected("not_found")
     return _qr(config.hall_url)

@@ -1,17 +1,18 @@
 """``GET /api/openapi.json``: the API described for integrators (OpenAPI 3.1)."""
 from __future__ import annotations
 
-from display.errors import STATUS
+from display.errors import public_codes, status_of
 from hall.lots import LOT_KINDS
+from hall.refusal import LOTO
 
 _ERR = {"$ref": "#/components/responses/Error"}
 
 
 def _op(summary: str, role: str | None, body: dict | None = None, ok: dict | None = None,
         ok_status: str = "200", errors: tuple[str, ...] = (), params: tuple[dict, ...] = (),
-        media: str = "application/json") -> dict:
+        media: str = "application/json", area: str = LOTO) -> dict:
     """One operation with every status it can answer: its own, the role's (401/403), a body's (400/413/422),
-    and 429 for the PIN login; Socket.IO and the pages are not in this document."""
+    and 429 for the PIN login; Socket.IO and the pages are not in this document. ``errors`` are ``area``'s codes."""
     op: dict = {"summary": summary, "responses": {ok_status: {"description": "OK", "content": {
         media: {"schema": ok or ({"type": "object"} if media == "application/json" else STR)}}}}}
     if params:
@@ -24,7 +25,7 @@ def _op(summary: str, role: str | None, body: dict | None = None, ok: dict | Non
         op["requestBody"] = {"required": False, "content": {"application/json": {"schema": body}}}
         op["responses"].update({"400": _ERR, "413": _ERR, "422": _ERR})
     for code in errors:
-        op["responses"][str(STATUS.get(code, 409))] = _ERR
+        op["responses"][str(status_of(f"{area}/{code}"))] = _ERR
     return op
 
 
@@ -218,6 +219,6 @@ def spec() -> dict:
                                 "cookie": {"type": "apiKey", "in": "cookie", "name": "loto_session",
                                            "description": "pages : envoyer aussi l'en-tête X-CSRF-Token"}},
             "responses": {"Error": {"description": "Refus", "content": {"application/json": {"schema": _obj(
-                error={"enum": sorted(STATUS)}, message=STR)}}}},
+                error={"enum": public_codes()}, message=STR)}}}},
         },
     }

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import request, session
+from flask import session
 
-from display.auth import auth
+from display.auth import auth, bearer_token
 
 
 def session_ref() -> str:
     """The caller's session as 8 hex characters (the same for every request of one login); "" without one."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    sid = auth().token_session(token.strip()) if scheme.lower() == "bearer" and token.strip() else session.get("sid")
+    token = bearer_token()
+    sid = auth().token_session(token) if token else session.get("sid")
     if not isinstance(sid, str) or not sid:
         return ""
     return hashlib.sha256(sid.encode()).hexdigest()[:8]

@@ -35,12 +35,13 @@ from display import views
 from display.auth import auth, socket_session
 from display.crowd import SocketCaps
 from display.current import socket_sid
-from display.errors import ApiError, message_of
+from display.errors import error_body
 from display.i18n import LANGUAGES, device_sentence, refusal_sentence
 from display.live import PUBLIC, SPEAKER, STAFF, staff_state
 from display.portal import for_the_hall
 from hall.events import Record
 from hall.ports import HallPort
+from hall.refusal import Rejected
 from hall.rights import may
 
 log = logging.getLogger("loto-hall.display")
@@ -237,7 +238,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         app.extensions["loto_auth"].sessions.on_end(drop)
 
     def refuse(code: str) -> ConnectionRefusedError:
-        return ConnectionRefusedError({"error": code, "message": message_of(code)})
+        return ConnectionRefusedError(error_body(code))
 
     @socketio.on("connect")
     def connect(auth=None):
@@ -245,7 +246,7 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
             raise refuse("foreign_host")
         try:
             role, session_id = socket_session(auth)
-        except ApiError as exc:
+        except Rejected as exc:
             raise refuse(exc.code) from None
         if role is None:
             refused = caps.admit(socket_sid(), request.remote_addr or "?")

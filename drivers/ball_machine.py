@@ -13,8 +13,8 @@ import serial
 from drivers.ball_protocol import Ball, Debouncer, Garbage, Reading, make_parser
 from drivers.reconnect import Backoff, DeviceReader
 from hall.config import BallMachineSection
-from hall.errors import Rejected
 from hall.ports import HallPort
+from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.drivers")
 

@@ -15,8 +15,8 @@ from typing import Any
 from drivers.ball_machine import READ_TIMEOUT_S, refusal_text
 from drivers.keypad_map import KeyCommand, KeypadMap
 from drivers.reconnect import Backoff, DeviceReader
-from hall.errors import Rejected
 from hall.ports import HallPort
+from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.drivers")
 

@@ -15,8 +15,8 @@ from evdev import ecodes
 
 from drivers.keypad import EvdevReader
 from drivers.reconnect import Backoff
-from hall.errors import Rejected
 from hall.ports import HallPort
+from hall.refusal import Rejected
 from hall.snapshots import ClaimResult
 
 log = logging.getLogger("loto-hall.drivers")

@@ -1,7 +1,5 @@
-"""The errors of the hall core: bad input raises a named error, a refused command carries a stable code."""
+"""The errors of the hall core: bad input raises a named error (a refused command is ``hall.refusal.Rejected``)."""
 from __future__ import annotations
-
-from typing import Any
 
 
 class HallError(Exception):
@@ -45,12 +43,3 @@ class ConfigError(HallError, ValueError):
 class JournalError(HallError):
     """A durable file (the journal, the rooms', the tournament's) cannot be opened or is of another schema version."""
 
-
-class Rejected(HallError):
-    """A command refused by the rules; ``code`` is stable (``"already_drawn"``), ``detail`` says with what."""
-
-    def __init__(self, code: str, /, **detail: Any):
-        self.code = code
-        self.detail = detail
-        extra = ", ".join(f"{k}={v!r}" for k, v in detail.items())
-        super().__init__(f"{code}" + (f" ({extra})" if extra else ""))

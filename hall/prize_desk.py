@@ -5,9 +5,9 @@ Its commands run under the writer's lock (``@locked``) and commit through it; th
 """
 from __future__ import annotations
 
-from hall.errors import Rejected
 from hall.events import LotAwarded, Record, VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested
 from hall.partie import Partie
+from hall.refusal import Rejected
 from hall.rights import require
 from hall.snapshots import PrintJob, Redemption
 from hall.state import HallState

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from hall.errors import Rejected
+from hall.refusal import Rejected
 
 ROLES: tuple[str, ...] = ("controller", "desk", "speaker", "admin")   # least rights first: a shared PIN gets the smaller role
 STAFF = frozenset(ROLES)

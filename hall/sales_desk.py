@@ -14,8 +14,8 @@ from typing import Any
 from hall import sales as sales_rules
 from hall.card_ids import normalize_card_id
 from hall.cardbook import CardBook
-from hall.errors import Rejected
 from hall.events import CardsImported, CardsSold, PricesSet, Record, SalePaid, SaleRecorded, SaleVoided
+from hall.refusal import Rejected
 from hall.rights import EVERYTHING, require
 from hall.state import HallState
 from hall.writer import Writer, locked
@@ -133,7 +133,7 @@ class SalesDesk:
         try:
             buyer, seller = sales_rules.clean_name(buyer), sales_rules.clean_name(seller)
         except ValueError as exc:
-            raise Rejected("bad_name", why=str(exc)) from None
+            raise Rejected("bad_name", why=str(exc), max=sales_rules.MAX_TEXT) from None
         event = SaleRecorded(self._state.evening.sales.next_id, tuple(ids), cents, payment, bool(paid), buyer, seller,
                              role, partie, offered, str(session)[:40])
         return self._writer.commit(event, role)

@@ -18,7 +18,7 @@ from hall.cardbook import CardBook
 from hall.cards import parse_number
 from hall.claims import verify
 from hall.config import Config
-from hall.errors import InvalidNumber, Rejected
+from hall.errors import InvalidNumber
 from hall.events import (
     BallDrawn,
     ClaimAnnounced,
@@ -39,6 +39,7 @@ from hall.lots_played import lot_changes, lots_to_play, next_lots
 from hall.partie import Evening
 from hall.ports import Clock, Rng, utc_now
 from hall.prize_desk import PrizeDesk
+from hall.refusal import Rejected
 from hall.rights import require
 from hall.sales_desk import SalesDesk
 from hall.snapshot_builder import SnapshotBuilder, card_state

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from hall.cardbook import CardBook
 from hall.config import Config, PartieSpec
-from hall.errors import Rejected
 from hall.events import (
     BallDrawn,
     CardsImported,
@@ -28,6 +27,7 @@ from hall.events import (
 )
 from hall.partie import Evening, Partie
 from hall.programme import spec_for
+from hall.refusal import Rejected
 from hall.snapshots import Proposal
 from hall.watch import WinnerWatch
 

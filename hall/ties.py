@@ -12,9 +12,10 @@ from typing import Any
 
 from hall.card_ids import normalize_card_id
 from hall.cards import parse_number
-from hall.errors import InvalidNumber, Rejected
+from hall.errors import InvalidNumber
 from hall.events import ClaimChecked, TieBreakDraw
 from hall.ports import Rng
+from hall.refusal import Rejected
 
 RULES = ("draw_lowest", "draw_highest", "share", "physical_lowest", "physical_highest")
 WINS = ("lowest", "highest")

@@ -49,7 +49,7 @@ def test_import_contracts_hold_with_no_exception_list():
 def test_every_core_module_is_in_the_layers_contract():
     """A new module of hall/ must be placed in the house, not slip past the layers contract."""
     layers = next(c for c in CONTRACTS if c["type"] == "layers" and "containers" not in c)["layers"]
-    assert layers[-1] == "hall.net"          # the network helpers, below the core
+    assert layers[-1] == "hall.net | hall.refusal"   # the network helpers and the one refusal, below the core
     listed = {name.strip() for name in layers[-2].split(":")}
     assert listed == {f"hall.{p.stem}" for p in core_files()}
 
@@ -78,8 +78,15 @@ def test_the_network_helpers_import_only_the_standard_library_and_no_loto():
     assert not offenders
 
 
-def test_minigames_import_only_the_standard_library_and_themselves():
+def test_the_refusal_imports_only_the_standard_library():
+    """Every layer raises it, the mini-games too: it must hold nothing of the loto, the web or the games."""
+    files = sorted((ROOT / "hall" / "refusal").glob("*.py"))
+    assert [p.name for p in files] == ["__init__.py"]
+    assert [n for p in files for n in imported_roots(p) if n.split(".")[0] not in sys.stdlib_module_names] == []
+
+
+def test_minigames_import_only_the_standard_library_themselves_and_the_refusal():
     allowed = set(sys.stdlib_module_names)
     offenders = [f"{p.relative_to(ROOT)}: {n}" for p in (ROOT / "hall" / "minigames").rglob("*.py")
-                 for n in imported_roots(p) if n.split(".")[0] not in allowed and not n.startswith("hall.minigames")]
+                 for n in imported_roots(p) if n.split(".")[0] not in allowed and not n.startswith(("hall.minigames", "hall.refusal"))]
     assert not offenders

@@ -23,7 +23,6 @@ from flask_socketio import SocketIO
 from display.rooms import api, pages, sockets
 from display.rooms.hub import RoomsHub
 from display.rooms.on_screen import GameOnScreen
-from hall.minigames.base import Refused
 from hall.minigames.lobby import Lobby
 
 __all__ = ["GameOnScreen", "install", "openapi_paths"]
@@ -41,7 +40,6 @@ def install(app: Any, socketio: SocketIO, lobby: Lobby, config: Any) -> RoomsHub
     app.register_blueprint(pages.bp)
     for module in pages.GAME_MODULES:
         app.register_blueprint(module.bp)
-    app.register_error_handler(Refused, api.refused)
     sockets.install(app, socketio, hub)
     socketio.start_background_task(hub.run)
     return hub

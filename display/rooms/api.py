@@ -4,42 +4,21 @@ and answers with what it returned.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, jsonify, request
 
 from display import auth as A
-from display.errors import ApiError, error_body, status_of
-from display.limits import parse_json, read_body
+from display.limits import json_body
 from display.rooms.hub import hub
 from display.rooms.links import join_url
-from hall.minigames.base import Refused
 from hall.minigames.lobby import NO_MOVE
 from hall.minigames.table import ROOM_GAMES
+from hall.refusal import Rejected
 from hall.rights import may
 
 bp = Blueprint("rooms", __name__)
 MAX_BODY_BYTES = 16 * 1024                 # every room endpoint: a move is far shorter
-SHOWN_DETAIL = ("key", "expected", "max")  # what of a refusal's detail a client is told
-
-
-def body() -> dict:
-    """The JSON object sent (``{}`` when empty); 413 beyond 16 KiB, 400 for anything not a JSON object."""
-    raw = read_body(MAX_BODY_BYTES)
-    data = parse_json(raw) if raw.strip() else {}
-    if not isinstance(data, dict):
-        raise ApiError("bad_json")
-    return data
-
-
-def seat_token() -> str | None:
-    """The seat token sent as ``Authorization: Bearer …``, or ``None``."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def refused(exc: Refused):
-    """A lobby's refusal as the API answers it (its code, its status, its French sentence)."""
-    detail = {k: v for k, v in exc.detail.items() if k in SHOWN_DETAIL}
-    return jsonify(error_body(exc.code, detail)), status_of(exc.code)
 
 
 @bp.get("/api/games")
@@ -50,14 +29,14 @@ def games():
 @bp.post("/api/games/switch")
 def switch():
     A.require_right("games_switch")
-    data = body()
+    data = json_body(MAX_BODY_BYTES)
     return jsonify(hub().lobby.set_enabled(data.get("game"), data.get("enabled")))
 
 
 @bp.post("/api/games/rooms")
 def open_room():
     A.require_right("games")
-    data = body()
+    data = json_body(MAX_BODY_BYTES)
     room = hub().lobby.open(data.get("game"), data.get("options"))
     return jsonify({"code": room.code, "join_url": join_url(room.code), "game": room.game,
                     "status": room.status, "options": room.options}), 201
@@ -68,7 +47,7 @@ def list_rooms():
     """The staff's list of every room; for anyone else, only what the projector shows (the room on screen)."""
     try:
         role = A.request_role()
-    except ApiError:             # a phone's seat token, or a dead session: the public answer
+    except Rejected:             # a phone's seat token, or a dead session: the public answer
         role = None
     lobby = hub().lobby
     return jsonify(lobby.listing() if may(role, "games") else lobby.public_listing())
@@ -82,14 +61,14 @@ def get_room(code: str):
 
 @bp.post("/api/games/rooms/<code>/join")
 def join(code: str):
-    data = body()
+    data = json_body(MAX_BODY_BYTES)
     room, seat, token = hub().lobby.join(code, data.get("name"), request.remote_addr or "")
     return jsonify({"seat": seat, "token": token, "code": room.code}), 201
 
 
 @bp.get("/api/games/rooms/<code>/seat")
 def seat_view(code: str):
-    return jsonify(hub().lobby.seat_view(code, seat_token()))
+    return jsonify(hub().lobby.seat_view(code, A.bearer_token()))
 
 
 @bp.post("/api/games/rooms/<code>/start")
@@ -101,9 +80,9 @@ def start(code: str):
 
 @bp.post("/api/games/rooms/<code>/moves")
 def move(code: str):
-    data = body()
+    data = json_body(MAX_BODY_BYTES)
     h = hub()
-    room = h.lobby.play(code, seat_token(), data.get("move", NO_MOVE), data.get("version"), h.clock())
+    room = h.lobby.play(code, A.bearer_token(), data.get("move", NO_MOVE), data.get("version"), h.clock())
     return jsonify({"version": room.version})
 
 
@@ -111,7 +90,7 @@ def move(code: str):
 def remove_seat(code: str):
     """``{"seat": n, "name"?}``: the speaker frees a seat before the start (journalled); later seats move up."""
     A.require_right("games")
-    data = body()
+    data = json_body(MAX_BODY_BYTES)
     return jsonify(hub().lobby.remove_seat(code, data.get("seat"), data.get("name")).public)
 
 
@@ -130,7 +109,7 @@ def get_screen():
 @bp.post("/api/screen")
 def set_screen():
     A.require_right("games")
-    data = body()
+    data = json_body(MAX_BODY_BYTES)
     return jsonify(hub().lobby.show(data.get("show"), data.get("code")))
 
 
@@ -138,9 +117,9 @@ def set_screen():
 def openapi_paths() -> dict:
     """The rooms' part of ``GET /api/openapi.json`` (INTERFACE §7), with the document's own operation maker."""
     from display.openapi import _obj as obj
-    from display.openapi import _op as op
-    from display.openapi import _path
+    from display.openapi import _op, _path
 
+    op = partial(_op, area="rooms")
     code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
     room = "/api/games/rooms/{code}"
     return {

@@ -13,18 +13,18 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from display import auth as A
-from display.errors import MESSAGES, STATUS
-from display.rooms.api import body
+from display.errors import declare
+from display.limits import json_body
+from display.rooms.api import MAX_BODY_BYTES
 from display.rooms.hub import hub
 from hall.minigames.lobby import NO_MOVE
 from hall.minigames.lobby_news import Referee
 
 bp = Blueprint("rooms_euchre", __name__)
 
-STATUS.update({"no_officials": 422, "illegal_official": 422})
-MESSAGES.update({
-    "no_officials": _l("Ce jeu n'a pas d'actions d'arbitre."),
-    "illegal_official": _l("Cette action d'arbitre ne s'applique pas maintenant : rechargez la liste."),
+declare("rooms", {
+    "no_officials": (422, _l("Ce jeu n'a pas d'actions d'arbitre.")),
+    "illegal_official": (422, _l("Cette action d'arbitre ne s'applique pas maintenant : rechargez la liste.")),
 })
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -134,7 +134,7 @@ def officials(code: str):
 @bp.post("/api/games/rooms/<code>/official")
 def official(code: str):
     A.require_right("games")
-    data = body()
+    data = json_body(MAX_BODY_BYTES)
     h = hub()
     return jsonify(_officials_body(h.lobby.official(code, data.get("move", NO_MOVE), data.get("version"), h.clock())))
 
@@ -150,8 +150,8 @@ def openapi_paths() -> dict:
     return {"/api/games/rooms/{code}/official": {
         "get": op("Les actions d'arbitre permises maintenant (Bid Euchre : pénalité, nouvelle donne, renonce, "
                   "temps…), avec leur libellé", "speaker", ok=answer, errors=("unknown_room", "no_officials"),
-                  params=code),
+                  params=code, area="rooms"),
         "post": op("Appliquer une action d'arbitre de la liste (journalisée avant d'être vue)", "speaker",
                    obj(move={"type": "array"}, version={"type": "integer"}), ok=answer,
                    errors=("unknown_room", "no_officials", "illegal_official", "stale_version", "bad_version",
-                           "not_started", "game_over", "room_closed"), params=code)}}
+                           "not_started", "game_over", "room_closed"), params=code, area="rooms")}}

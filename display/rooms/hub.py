@@ -98,7 +98,7 @@ class RoomsHub:
         self.socketio.server.leave_room(news.watcher, seat_room(news.code, news.seat), namespace="/")
 
     def _told(self, news: Told) -> None:
-        self.socketio.emit("game_error", error_body(news.refusal), to=news.watcher)
+        self.socketio.emit("game_error", error_body(f"rooms/{news.refusal}"), to=news.watcher)
 
     # ------------------------------------------------------------ bots and takeover
     def run(self) -> None:

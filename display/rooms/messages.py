@@ -1,4 +1,4 @@
-"""The rooms' words: their refusals (HTTP status and the sentence for people, added to the app's table) and
+"""The rooms' words: their refusals (HTTP status and the sentence for people, in the one catalogue) and
 the sentences the room pages' scripts read through ``Room.t`` (each game adds its own: ``euchre.py``,
 ``points_rouges.py``). French is the source; English in ``translations/en/LC_MESSAGES/messages.po``.
 """
@@ -6,40 +6,36 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
-from display.errors import MESSAGES, STATUS
+from display.errors import declare
 
-# The refusals of the rooms, added to the app's table (HTTP status and the sentence for people).
-STATUS.update({
-    "unknown_room": 404, "unknown_game": 422, "bad_options": 422, "bad_name": 422, "illegal_move": 422,
-    "bad_version": 422, "bad_screen": 422, "room_full": 409, "already_started": 409, "not_your_turn": 409,
-    "stale_version": 409, "room_closed": 409, "game_over": 409, "not_started": 409, "too_many_rooms": 409,
-    "game_disabled": 403, "audience_full": 409, "games_on_screen": 423,
-    "too_many_seats": 409, "unknown_seat": 422, "seat_changed": 409, "seat_removed": 409,
-})
-MESSAGES.update({
-    "unknown_room": _l("Salle de jeu inconnue : vérifiez le code."),
-    "unknown_game": _l("Jeu inconnu."),
-    "bad_options": _l("Option de jeu incorrecte (« %(key)s »)."),
-    "bad_name": _l("Prénom refusé : de 1 à 20 caractères, sans caractères spéciaux."),
-    "illegal_move": _l("Ce coup n'est pas permis maintenant."),
-    "bad_version": _l("Requête incorrecte : version manquante."),
-    "bad_screen": _l("Affichage inconnu : « loto » ou « game »."),
-    "room_full": _l("La table est complète : vous suivez la partie en spectateur."),
-    "already_started": _l("La partie a commencé : vous la suivez en spectateur."),
-    "not_your_turn": _l("Ce n'est pas votre tour."),
-    "stale_version": _l("Le jeu a changé entre-temps : regardez la table et rejouez."),
-    "room_closed": _l("Cette salle de jeu est fermée."),
-    "game_over": _l("La partie est terminée."),
-    "not_started": _l("La partie n'a pas encore commencé."),
-    "too_many_rooms": _l("Trop de salles de jeu ouvertes : fermez-en une d'abord."),
-    "game_disabled": _l("Ce jeu est désactivé par l'administrateur."),
-    "audience_full": _l("Trop de spectateurs pour cette table."),
-    "games_on_screen": _l("Entracte jeux à l'écran : revenez au loto avant de tirer."),
-    "too_many_seats": _l("Ce téléphone a déjà %(max)s place(s) à cette table : laissez-en aux autres."),
-    "unknown_seat": _l("Place inconnue à cette table."),
-    "seat_changed": _l("Les places ont changé entre-temps : regardez la liste et recommencez."),
-    "seat_removed": _l("L'annonceur a libéré votre place : vous suivez la partie en spectateur."),
-})
+# The rooms' refusals, declared once in the one catalogue (their sentences name a first name, a seat, a table:
+# the loto's codes of the same name are other refusals). A client is told only these details of them.
+declare("rooms", {
+    "unknown_room": (404, _l("Salle de jeu inconnue : vérifiez le code.")),
+    "unknown_game": (422, _l("Jeu inconnu.")),
+    "bad_options": (422, _l("Option de jeu incorrecte (« %(key)s »).")),
+    "bad_name": (422, _l("Prénom refusé : de 1 à 20 caractères, sans caractères spéciaux.")),
+    "illegal_move": (422, _l("Ce coup n'est pas permis maintenant.")),
+    "bad_version": (422, _l("Requête incorrecte : version manquante.")),
+    "bad_screen": (422, _l("Affichage inconnu : « loto » ou « game ».")),
+    "room_full": (409, _l("La table est complète : vous suivez la partie en spectateur.")),
+    "already_started": (409, _l("La partie a commencé : vous la suivez en spectateur.")),
+    "not_your_turn": (409, _l("Ce n'est pas votre tour.")),
+    "stale_version": (409, _l("Le jeu a changé entre-temps : regardez la table et rejouez.")),
+    "room_closed": (409, _l("Cette salle de jeu est fermée.")),
+    "game_over": (409, _l("La partie est terminée.")),
+    "not_started": (409, _l("La partie n'a pas encore commencé.")),
+    "too_many_rooms": (409, _l("Trop de salles de jeu ouvertes : fermez-en une d'abord.")),
+    "game_disabled": (403, _l("Ce jeu est désactivé par l'administrateur.")),
+    "audience_full": (409, _l("Trop de spectateurs pour cette table.")),
+    "games_on_screen": (423, _l("Entracte jeux à l'écran : revenez au loto avant de tirer.")),
+    "too_many_seats": (409, _l("Ce téléphone a déjà %(max)s place(s) à cette table : laissez-en aux autres.")),
+    "unknown_seat": (422, _l("Place inconnue à cette table.")),
+    "seat_changed": (409, _l("Les places ont changé entre-temps : regardez la liste et recommencez.")),
+    "seat_removed": (409, _l("L'annonceur a libéré votre place : vous suivez la partie en spectateur.")),
+    "bad_token": (401, _l("Jeton de place inconnu : rejoignez la table à nouveau.")),
+    "bad_player_count": (422, _l("Nombre de joueurs incorrect pour ce jeu.")),
+}, shown=("key", "expected", "max"))
 
 ROOM_STRINGS = {
     "your_turn": _l("À vous !"),

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from hall.errors import Rejected
 from hall.minigames.lobby import Lobby
 from hall.ports import HallPort
+from hall.refusal import Rejected
 
 DRAWS = frozenset({"draw", "propose", "confirm_proposed", "ball_read"})
 DRAWING_KEYS = frozenset({"draw", "confirm"})     # key_typed() kinds that would draw a ball
@@ -30,9 +30,9 @@ class GameOnScreen:
         return self._lobby.game_on_screen()
 
     def check(self) -> None:
-        """Raise ``Rejected("games_on_screen")`` while a game is on the projector."""
+        """Raise ``Rejected("rooms/games_on_screen")`` while a game is on the projector."""
         if self.active():
-            raise Rejected("games_on_screen")
+            raise Rejected("rooms/games_on_screen")
 
     def guard(self, hall: HallPort) -> HallPort:
         """``hall`` as the devices and the web reach it: its draws refused during the break."""

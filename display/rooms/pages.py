@@ -7,19 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, session
-from flask_babel import get_locale
+from flask import Blueprint, Response, current_app, jsonify
 
-from display import auth as A
-from display.errors import MESSAGES, error_body
+from display.errors import error_body, message_of
 from display.i18n import js_strings
+from display.pages import render_page
 from display.qrcode_svg import qr_svg
 from display.rooms import euchre, points_rouges
 from display.rooms.hub import hub
 from display.rooms.links import join_url
 from display.rooms.messages import ROOM_STRINGS
-from hall.minigames.base import Refused
 from hall.minigames.lobby_news import RoomSnapshot
+from hall.refusal import Rejected
 
 bp = Blueprint("room_pages", __name__)
 GAME_MODULES = (euchre, points_rouges)   # each game's own strings, routes and OpenAPI paths
@@ -43,16 +42,15 @@ def room_game_assets(kind: str) -> list[str]:
 def _room(code: str) -> RoomSnapshot | None:
     try:
         return hub().lobby.room(code)
-    except Refused:
+    except Rejected:
         return None
 
 
 def _page(template: str, page: str, status: int = 200, **extra: Any):
     config = current_app.extensions["loto_config"]
-    boot = {"page": page, "lang": str(get_locale()), "strings": room_strings(), "role": session.get("role"),
-            "socket_path": current_app.extensions.get("loto_public_socket_path"),   # the audience: on the relays
-            "csrf": A.csrf_token() if session.get("role") else None, **extra}
-    return render_template(template, boot=boot, page=page, hall_name=config.hall.name, **extra), status
+    boot = {"socket_path": current_app.extensions.get("loto_public_socket_path"), **extra}  # the audience: relays
+    return render_page(template, page, room_strings(), boot=boot, status=status, hall_name=config.hall.name,
+                       **extra)
 
 
 @bp.get("/j")
@@ -64,7 +62,7 @@ def ask_code():
 def phone(code: str):
     room = _room(code)
     if room is None:
-        return _page("room_phone.html", "room_ask", 404, code=None, error=str(MESSAGES["unknown_room"]))
+        return _page("room_phone.html", "room_ask", 404, code=None, error=message_of("rooms/unknown_room"))
     return _page("room_phone.html", "room_phone", code=room.code, game=room.game)
 
 
@@ -72,7 +70,7 @@ def phone(code: str):
 def screen_page(code: str):
     room = _room(code)
     if room is None:
-        return jsonify(error_body("unknown_room")), 404
+        return jsonify(error_body("rooms/unknown_room")), 404
     return _page("room_screen.html", "room_screen", code=room.code)
 
 
@@ -80,6 +78,6 @@ def screen_page(code: str):
 def qr(code: str):
     room = _room(code)
     if room is None:
-        return jsonify(error_body("unknown_room")), 404
+        return jsonify(error_body("rooms/unknown_room")), 404
     url = join_url(room.code)
     return Response(qr_svg(url), mimetype="image/svg+xml", headers={"X-Join-Url": url})

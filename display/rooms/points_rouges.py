@@ -14,19 +14,19 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from flask_babel import lazy_gettext as _l
 
-from display.errors import MESSAGES, STATUS, ApiError
-from display.rooms.api import seat_token
+from display import auth as A
+from display.errors import declare
 from display.rooms.hub import hub
 from hall.minigames.points_rouges.pieces import JOKER, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
+from hall.refusal import Rejected
 
 bp = Blueprint("rooms_points_rouges", __name__)
 HINT_NODES = 20_000      # ≈ 0.25 s on this 2-core VM when exhausted (≈ 1 s on a Pi 4 core); a real rack of 8 needs < 1 000
 
-STATUS.update({"not_solitaire": 409, "choose_board": 409})
-MESSAGES.update({
-    "not_solitaire": _l("L'indice n'existe qu'au solitaire."),
-    "choose_board": _l("Choisissez d'abord votre figure."),
+declare("rooms", {
+    "not_solitaire": (409, _l("L'indice n'existe qu'au solitaire.")),
+    "choose_board": (409, _l("Choisissez d'abord votre figure.")),
 })
 
 STRINGS: dict[str, Any] = {
@@ -77,16 +77,16 @@ HINT_PIECE = _l("Par exemple, cette pièce va là (montrée sur le plateau).")
 def hint(code: str):
     """The solitaire's hint: ``{"solvable": true|false|null, "message": …}``; ``?show=1`` adds one piece of a
     solution. Computed from the seat's rack and board only, on the lobby's snapshot."""
-    room, seat = hub().lobby.look(code, seat_token())
+    room, seat = hub().lobby.look(code, A.bearer_token())
     if room.game != "points-rouges" or room.table_size != 1:
-        raise ApiError("not_solitaire")
+        raise Rejected("rooms/not_solitaire")
     if room.status in ("over", "closed"):
-        raise ApiError("game_over" if room.status == "over" else "room_closed")
+        raise Rejected("rooms/game_over" if room.status == "over" else "rooms/room_closed")
     if room.status != "playing":
-        raise ApiError("not_started")
+        raise Rejected("rooms/not_started")
     state = room.state
     if not state.boards:
-        raise ApiError("choose_board")
+        raise Rejected("rooms/choose_board")
     letter, remaining, rack = state.boards[0].letter, state.boards[0].remaining, tuple(state.racks[seat])
     counts = Counter(rack)
     jokers = counts.pop(JOKER, 0)
@@ -111,4 +111,4 @@ def openapi_paths() -> dict:
     return {"/api/games/rooms/{code}/hint": {"get": op(
         "Solitaire Points Rouges : les 8 pièces de la place complètent-elles sa figure ? (jeton de place en Bearer)",
         "seat", ok=ok, errors=("unknown_room", "bad_token", "not_solitaire", "not_started", "game_over",
-                               "room_closed", "choose_board"), params=code)}}
+                               "room_closed", "choose_board"), params=code, area="rooms")}}

@@ -11,7 +11,7 @@ from flask_socketio import SocketIO, join_room
 
 from display.errors import error_body
 from display.rooms.hub import STAFF, RoomsHub
-from hall.minigames.base import Refused
+from hall.refusal import Rejected
 from hall.rights import may
 
 
@@ -29,8 +29,8 @@ def install(app: Any, socketio: SocketIO, hub: RoomsHub) -> None:
         data = data if isinstance(data, dict) else {}
         try:
             lobby.follow(_sid(), data.get("code"), data.get("token"))
-        except Refused as exc:
-            socketio.emit("game_error", error_body(exc.code), to=_sid())
+        except Rejected as exc:
+            socketio.emit("game_error", error_body(exc.key), to=_sid())
 
     @socketio.on("rooms_watch")
     def rooms_watch(data=None):

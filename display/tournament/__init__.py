@@ -5,7 +5,7 @@ The day lives in a :class:`hall.minigames.osga.store.TournamentStore` handed in 
 (``create_app(..., tournament=store)``); the PDF makers too (``documents["tournament_sheets_pdf"]``,
 ``documents["tournament_standings_pdf"]``). The desk (or admin) signs in with its PIN; a captain holds the
 code printed on the table's score sheet, which opens that table for that game only. Words are French first,
-English in the ``tournoi`` translation domain (``display/translations/en/LC_MESSAGES/tournoi.po``).
+English in ``display/translations/en/LC_MESSAGES/messages.po``.
 
 | module | holds |
 |---|---|
@@ -14,19 +14,16 @@ English in the ``tournoi`` translation domain (``display/translations/en/LC_MESS
 | ``pages`` | ``/tournoi``, ``/tournoi/classement``, ``/tournoi/table/<n>`` |
 | ``access`` | the day's store, who may write (desk, captain), the day as each one reads it |
 | ``code_guard`` | the captains' codes: guessed by nobody, never held by a stranger's guessing |
-| ``messages`` | the refusals and the words, in the ``tournoi`` domain |
+| ``messages`` | the refusals and the words |
 """
 from __future__ import annotations
 
 from typing import Any
 
 from display.tournament import api, downloads, pages
-from display.tournament.messages import tournament_error
-from hall.minigames.osga.tournament import TournamentError
 
 
 def install(app: Any) -> None:
-    """Register the tournament's blueprints and the answer to its refusals."""
+    """Register the tournament's blueprints (its refusals are answered by the app's one handler)."""
     for module in (api, downloads, pages):
         app.register_blueprint(module.bp)
-    app.register_error_handler(TournamentError, tournament_error)

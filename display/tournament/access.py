@@ -11,7 +11,8 @@ from flask import after_this_request, current_app, request, session
 from display import auth as A
 from display.tournament.code_guard import CodeGuard, game_key
 from hall.minigames.osga.store import TournamentStore
-from hall.minigames.osga.tournament import Day, TournamentError, check_code, summary, table_code
+from hall.minigames.osga.tournament import Day, check_code, summary, table_code
+from hall.refusal import Rejected
 
 DESK_RIGHT = "tournament_desk"   # hall/rights.py: the desk (and the admin)
 
@@ -20,7 +21,7 @@ def store() -> TournamentStore:
     """The day's store; ``no_tournament`` when this server has none."""
     found = current_app.extensions.get("loto_tournament")
     if found is None:
-        raise TournamentError("no_tournament")
+        raise Rejected("tournoi/no_tournament")
     return found
 
 
@@ -55,10 +56,10 @@ def desk_or_captain(table: int) -> str:
     if not guard.holds_pass(request.headers.get("X-Table-Pass", ""), game, table):
         wait = guard.wait(address, game, table)
         if wait:
-            raise TournamentError("too_many_attempts", retry_after=wait)
+            raise Rejected("tournoi/too_many_attempts", retry_after=wait)
     if not check_code(day, table, code):
         guard.failed(address, game, table)      # a right code clears nothing: failures only age out
-        raise TournamentError("bad_code", table=table)
+        raise Rejected("tournoi/bad_code", table=table)
     sheet_pass = guard.make_pass(game, table)
 
     @after_this_request

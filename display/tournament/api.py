@@ -7,9 +7,9 @@ from typing import Any
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
-from display.api import body
+from display.limits import json_body
 from display.tournament.access import desk, desk_or_captain, public, store, with_codes
-from hall.minigames.osga.tournament import TournamentError
+from hall.refusal import Rejected
 
 bp = Blueprint("tournament", __name__)
 
@@ -36,10 +36,10 @@ def table_state(table: int) -> ResponseReturnValue:
     found = next((t for t in data.get("tables", []) if t["table"] == table), None)
     if found is None:
         if day.tournament is None:
-            raise TournamentError("not_started")
+            raise Rejected("tournoi/not_started")
         if day.tournament.finished:
-            raise TournamentError("day_over")
-        raise TournamentError("bad_number", field="table", low=1, high=len(data["tables"]))
+            raise Rejected("tournoi/day_over")
+        raise Rejected("tournoi/bad_number", field="table", low=1, high=len(data["tables"]))
     return jsonify({"phase": data["phase"], "game": data["game"], "games": data["games"],
                     "session": data["session"], "table": found, "events": data["events"]})
 
@@ -53,7 +53,7 @@ def _submit(kind: str, data: dict[str, Any]) -> ResponseReturnValue:
 def new_day() -> ResponseReturnValue:
     """Open a new day: ``{title, games_per_session, sessions}`` (the seed's 2 × 6 games by default)."""
     desk()
-    data = body()
+    data = json_body()
     day_store = store()
     day_store.new_day(str(data.get("title") or ""), data.get("games_per_session"), data.get("sessions"))
     return jsonify(public(day_store.day))
@@ -63,7 +63,7 @@ def new_day() -> ResponseReturnValue:
 def register() -> ResponseReturnValue:
     """Register a team: ``{name, players: [a, b], arrived}`` (``arrived: false`` for a pre-registered team)."""
     desk()
-    data = body()
+    data = json_body()
     return _submit("register", {"name": data.get("name"), "players": data.get("players"),
                                 "arrived": data.get("arrived", True)})
 
@@ -72,9 +72,9 @@ def register() -> ResponseReturnValue:
 def team_action(team: str, action: str) -> ResponseReturnValue:
     """A team checks in (``arrive``), is marked ``absent``, or ``default``s during the day."""
     desk()
-    body()
+    json_body()
     if action not in ("arrive", "absent", "default"):
-        raise TournamentError("unknown_event", kind=action[:20])
+        raise Rejected("tournoi/unknown_event", kind=action[:20])
     return _submit(action, {"team": team})
 
 
@@ -82,14 +82,14 @@ def team_action(team: str, action: str) -> ResponseReturnValue:
 def floater() -> ResponseReturnValue:
     """Name the organisers' spare team: ``{players: [a, b]}``."""
     desk()
-    return _submit("floater", {"players": body().get("players")})
+    return _submit("floater", {"players": json_body().get("players")})
 
 
 @bp.post("/api/tournoi/start")
 def start() -> ResponseReturnValue:
     """Close registration and seat the first game."""
     desk()
-    body()
+    json_body()
     return _submit("start", {})
 
 
@@ -97,7 +97,7 @@ def start() -> ResponseReturnValue:
 def hand(table: int) -> ResponseReturnValue:
     """Enter (or correct) one hand: ``{hand, ns, ew}``, by the desk or the table's captain (``X-Table-Code``)."""
     desk_or_captain(table)
-    data = body()
+    data = json_body()
     return _submit("hand", {"table": table, "hand": data.get("hand"), "ns": data.get("ns"), "ew": data.get("ew")})
 
 
@@ -105,7 +105,7 @@ def hand(table: int) -> ResponseReturnValue:
 def close(table: int) -> ResponseReturnValue:
     """Time is called at this table (E21): its game ends on the hands entered."""
     desk_or_captain(table)
-    body()
+    json_body()
     return _submit("close", {"table": table})
 
 
@@ -113,7 +113,7 @@ def close(table: int) -> ResponseReturnValue:
 def reopen(table: int) -> ResponseReturnValue:
     """The desk reopens a sheet closed by mistake."""
     desk()
-    body()
+    json_body()
     return _submit("reopen", {"table": table})
 
 
@@ -121,7 +121,7 @@ def reopen(table: int) -> ResponseReturnValue:
 def next_game() -> ResponseReturnValue:
     """Every table is done: record the game, compute the movement (E22) and seat the next one."""
     desk()
-    body()
+    json_body()
     return _submit("next", {})
 
 
@@ -129,5 +129,5 @@ def next_game() -> ResponseReturnValue:
 def playoff() -> ResponseReturnValue:
     """Record a 4-hand playoff between two tied teams (E24): ``{winner, loser}``."""
     desk()
-    data = body()
+    data = json_body()
     return _submit("playoff", {"winner": data.get("winner"), "loser": data.get("loser")})

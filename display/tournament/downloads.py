@@ -10,11 +10,10 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
-from display.errors import ApiError
 from display.tournament.access import desk, hall_name, public, store, with_codes
-from display.tournament.messages import _
-from hall.minigames.osga.tournament import TournamentError
+from hall.refusal import Rejected
 
 bp = Blueprint("tournament_downloads", __name__)
 
@@ -22,7 +21,7 @@ bp = Blueprint("tournament_downloads", __name__)
 def _maker(name: str) -> Callable[..., None]:
     maker = current_app.extensions.get("loto_documents", {}).get(name)
     if maker is None:
-        raise ApiError("not_found")
+        raise Rejected("not_found")
     return maker
 
 
@@ -38,7 +37,7 @@ def sheets_pdf() -> ResponseReturnValue:
     day = store().day
     data = with_codes(day)
     if not data.get("tables"):
-        raise TournamentError("not_started" if day.tournament is None else "day_over")
+        raise Rejected("tournoi/not_started" if day.tournament is None else "tournoi/day_over")
     out = io.BytesIO()
     _maker("tournament_sheets_pdf")(data, out, base_url=request.host_url.rstrip("/"), hall_name=hall_name(),
                                     words=_pdf_words())
@@ -51,7 +50,7 @@ def standings_pdf() -> ResponseReturnValue:
     desk()
     data = public(store().day)
     if data["phase"] in ("none", "registration"):
-        raise TournamentError("not_started")
+        raise Rejected("tournoi/not_started")
     out = io.BytesIO()
     _maker("tournament_standings_pdf")(data, out, hall_name=hall_name(), words=_pdf_words())
     return _download(out.getvalue(), "application/pdf", "tournoi-classement.pdf")
@@ -70,7 +69,7 @@ def standings_csv() -> ResponseReturnValue:
     desk()
     data = public(store().day)
     if data["phase"] in ("none", "registration"):
-        raise TournamentError("not_started")
+        raise Rejected("tournoi/not_started")
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([_("Rang"), _("Équipe"), _("Nom"), _("Joueur 1"), _("Joueur 2"), _("Points de classement"),

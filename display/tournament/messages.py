@@ -1,50 +1,39 @@
-"""The tournament's words: its refusals (status and sentence), the words its page scripts show, in the
-``tournoi`` translation domain (French in the source, English in ``translations/en/LC_MESSAGES/tournoi.po``).
+"""The tournament's words: its refusals (status and sentence) and the words its page scripts show (French in
+the source, English in ``translations/en/LC_MESSAGES/messages.po`` like every word of the web).
 """
 from __future__ import annotations
 
-from pathlib import Path
+from flask_babel import lazy_gettext as _l
 
-from flask import jsonify
-from flask.typing import ResponseReturnValue
-from flask_babel import Domain
+from display.errors import declare
 
-from hall.minigames.osga.tournament import TournamentError
-
-DOMAIN = Domain(str(Path(__file__).resolve().parent.parent / "translations"), domain="tournoi")
-_ = DOMAIN.gettext
-_l = DOMAIN.lazy_gettext
-
-STATUS = {
-    "bad_field": 422, "bad_name": 422, "bad_number": 422, "bad_json": 400, "unknown_event": 400,
-    "bad_code": 401, "unknown_team": 404, "no_tournament": 404, "too_large": 413, "too_many_attempts": 429,
-}
-MESSAGES = {
-    "bad_field": _l("Champ « %(field)s » manquant ou incorrect."),
-    "bad_json": _l("La requête n'est pas un objet JSON valide."),
-    "bad_name": _l("Nom manquant ou trop long (%(max)s caractères au plus)."),
-    "bad_number": _l("« %(field)s » : il faut un nombre entier de %(low)s à %(high)s."),
-    "bad_code": _l("Code de table faux : recopiez le code imprimé sur la feuille de cette partie."),
-    "too_many_attempts": _l("Trop d'essais : réessayez dans %(retry_after)s secondes."),
-    "unknown_team": _l("Équipe inconnue."),
-    "unknown_event": _l("Action inconnue."),
-    "no_tournament": _l("Le tournoi n'est pas installé sur ce serveur."),
-    "no_day": _l("Aucune journée de tournoi : créez-en une d'abord."),
-    "not_started": _l("Le tournoi n'a pas commencé."),
-    "already_started": _l("Le tournoi a déjà commencé."),
-    "registration_closed": _l("Inscriptions closes : une équipe absente au début d'une partie est en défaut."),
-    "too_few_teams": _l("Il faut au moins %(minimum)s équipes présentes pour commencer."),
-    "too_many_teams": _l("Pas plus de %(maximum)s équipes."),
-    "duplicate_team": _l("Une équipe porte déjà ce nom : %(name)s."),
-    "day_over": _l("Toutes les parties de la journée sont jouées."),
-    "table_closed": _l("La feuille de la table %(table)s est close (temps écoulé)."),
-    "hand_out_of_order": _l("Table %(table)s : saisissez d'abord la main %(expected)s."),
-    "tables_not_done": _l("Parties pas terminées aux tables : %(tables)s."),
-    "already_defaulted": _l("Cette équipe est déjà hors classement."),
-    "playoff_too_early": _l("Les barrages se jouent après la dernière partie."),
-    "not_tied": _l("Ces deux équipes ne sont pas à égalité : pas de barrage entre elles."),
-    "too_large": _l("Requête trop volumineuse."),
-}
+# The tournament's refusals, declared once in the one catalogue (area "tournoi": its codes never meet the
+# rooms' or the loto's of the same name).
+declare("tournoi", {
+    "bad_field": (422, _l("Champ « %(field)s » manquant ou incorrect.")),
+    "bad_name": (422, _l("Nom manquant ou trop long (%(max)s caractères au plus).")),
+    "bad_number": (422, _l("« %(field)s » : il faut un nombre entier de %(low)s à %(high)s.")),
+    "unknown_event": (400, _l("Action inconnue.")),
+    "bad_code": (401, _l("Code de table faux : recopiez le code imprimé sur la feuille de cette partie.")),
+    "unknown_team": (404, _l("Équipe inconnue.")),
+    "no_tournament": (404, _l("Le tournoi n'est pas installé sur ce serveur.")),
+    "too_large": (413, _l("Requête trop volumineuse.")),
+    "too_many_attempts": (429, _l("Trop d'essais : réessayez dans %(retry_after)s secondes.")),
+    "no_day": (409, _l("Aucune journée de tournoi : créez-en une d'abord.")),
+    "not_started": (409, _l("Le tournoi n'a pas commencé.")),
+    "already_started": (409, _l("Le tournoi a déjà commencé.")),
+    "registration_closed": (409, _l("Inscriptions closes : une équipe absente au début d'une partie est en défaut.")),
+    "too_few_teams": (409, _l("Il faut au moins %(minimum)s équipes présentes pour commencer.")),
+    "too_many_teams": (409, _l("Pas plus de %(maximum)s équipes.")),
+    "duplicate_team": (409, _l("Une équipe porte déjà ce nom : %(name)s.")),
+    "day_over": (409, _l("Toutes les parties de la journée sont jouées.")),
+    "table_closed": (409, _l("La feuille de la table %(table)s est close (temps écoulé).")),
+    "hand_out_of_order": (409, _l("Table %(table)s : saisissez d'abord la main %(expected)s.")),
+    "tables_not_done": (409, _l("Parties pas terminées aux tables : %(tables)s.")),
+    "already_defaulted": (409, _l("Cette équipe est déjà hors classement.")),
+    "playoff_too_early": (409, _l("Les barrages se jouent après la dernière partie.")),
+    "not_tied": (409, _l("Ces deux équipes ne sont pas à égalité : pas de barrage entre elles.")),
+})
 
 # The words the tournament's page scripts show (``say("key")`` in tournoi*.js).
 JS_WORDS = {
@@ -97,28 +86,3 @@ def words() -> dict[str, str]:
     """The words of the tournament's scripts, in the request's language."""
     return {key: str(value) for key, value in JS_WORDS.items()}
 
-
-def message(code: str, detail: dict) -> str:
-    template = MESSAGES.get(code)
-    if template is None:
-        return str(MESSAGES["bad_field"]).split("«")[0].strip() + f" ({code})"
-    values = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v) for k, v in detail.items()}
-    try:
-        return str(template) % values if "%(" in str(template) else str(template)
-    except (KeyError, TypeError, ValueError):
-        return str(template).split("%(")[0].rstrip(" :«")
-
-
-def refusal(code: str, detail: dict | None = None, status: int | None = None) -> ResponseReturnValue:
-    detail = dict(detail or {})
-    body = {"error": code, "message": message(code, detail)}
-    body.update({k: v for k, v in detail.items() if isinstance(v, (str, int, float, bool, list)) and k not in body})
-    resp = jsonify(body)
-    if code == "too_many_attempts":
-        resp.headers["Retry-After"] = str(detail.get("retry_after", 60))
-    return resp, status or STATUS.get(code, 409)
-
-
-def tournament_error(exc: TournamentError) -> ResponseReturnValue:
-    """A refusal of the day's rules or of this web, as the tournament's API answers it."""
-    return refusal(exc.code, exc.detail)

@@ -5,8 +5,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from hall.app.lang import _
 from hall.app.lang import is_french as _fr
-from hall.app.lang import t
 from hall.errors import InvalidNumber
 from hall.minigames.registry import GAME_NAMES
 from hall.numbers import parse_int
@@ -23,104 +23,103 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-EXAMPLES = t(
-    "exemples :\n  loto-hall serve --demo\n  loto-hall cards generate --count 600 --series A --seed 2026 --csv cartons.csv --pdf cartons.pdf\n"
-    "  loto-hall cards import cartons.csv\n  loto-hall games simulate lobo77 --players 4 --games 100 --seed 1",
-    "examples:\n  loto-hall serve --demo\n  loto-hall cards generate --count 600 --series A --seed 2026 --csv cards.csv --pdf cards.pdf\n"
-    "  loto-hall cards import cards.csv\n  loto-hall games simulate lobo77 --players 4 --games 100 --seed 1")
+EXAMPLES = _("exemples :\n  loto-hall serve --demo\n  loto-hall cards generate --count 600 --series A --seed "
+             "2026 --csv cartons.csv --pdf cartons.pdf\n  loto-hall cards import cartons.csv\n  loto-hall "
+             "games simulate lobo77 --players 4 --games 100 --seed 1")
 
 
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(prog="loto-hall", formatter_class=fmt, epilog=EXAMPLES,
-                                     description=t("Le loto de la salle des fêtes : tirage, vérification, bons d'échange.",
-                                                   "The village-hall loto: draws, claim checks, prize vouchers."))
+                                     description=_("Le loto de la salle des fêtes : tirage, vérification, "
+                                                   "bons d'échange."))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMANDE" if _fr() else "COMMAND")
 
-    serve = sub.add_parser("serve", formatter_class=fmt, help=t("lance la salle (pages, API, appareils)", "run the hall (pages, API, devices)"),
-                           epilog=t("exemple : loto-hall serve --config /etc/loto-hall/config.toml", "example: loto-hall serve --config /etc/loto-hall/config.toml"))
-    serve.add_argument("--config", help=t("fichier TOML (défaut ./loto-hall.toml puis /etc/loto-hall/config.toml)", "TOML file (default ./loto-hall.toml then /etc/loto-hall/config.toml)"))
-    serve.add_argument("--host", help=t("adresse d'écoute", "listen address"))
-    serve.add_argument("--port", type=_whole(0, 65535), help=t("port d'écoute", "listen port"))
-    serve.add_argument("--demo", action="store_true", help=t("sans matériel : machine à boules simulée, cartons de démo, imprimante factice", "no hardware: simulated ball machine, demo cards, printer sink"))
-    serve.add_argument("--data-dir", help=t("dossier des données (défaut : celui de la config ; en démo, un dossier temporaire)", "data folder (default: the config's; in demo, a temporary folder)"))
-    serve.add_argument("--interval", type=float, default=None, help=t(
-        "démo : secondes entre deux boules (sans elle, la machine simulée tire quand l'animateur appuie sur « Tirer »)",
-        "demo: seconds between balls (without it, the simulated machine draws when the speaker presses « Tirer »)"))
+    serve = sub.add_parser("serve", formatter_class=fmt, help=_("lance la salle (pages, API, appareils)"),
+                           epilog=_("exemple : loto-hall serve --config /etc/loto-hall/config.toml"))
+    serve.add_argument("--config", help=_("fichier TOML (défaut ./loto-hall.toml puis "
+                                          "/etc/loto-hall/config.toml)"))
+    serve.add_argument("--host", help=_("adresse d'écoute"))
+    serve.add_argument("--port", type=_whole(0, 65535), help=_("port d'écoute"))
+    serve.add_argument("--demo", action="store_true", help=_("sans matériel : machine à boules simulée, "
+                                                             "cartons de démo, imprimante factice"))
+    serve.add_argument("--data-dir", help=_("dossier des données (défaut : celui de la config ; en démo, un "
+                                            "dossier temporaire)"))
+    serve.add_argument("--interval", type=float, default=None, help=_("démo : secondes entre deux boules "
+                                                                      "(sans elle, la machine simulée tire "
+                                                                      "quand l'animateur appuie sur « Tirer "
+                                                                      "»)"))
 
-    relays = sub.add_parser("relays", formatter_class=fmt, help=t(
-        "les relais des téléphones seuls (un portable à côté du Pi, [server] message_queue et core_url)",
-        "the phones' relays alone (a laptop beside the Pi, [server] message_queue and core_url)"),
-        epilog=t("exemple : loto-hall relays --config portable.toml --workers 4",
-                 "example: loto-hall relays --config laptop.toml --workers 4"))
-    relays.add_argument("--config", help=t("fichier TOML", "TOML file"))
-    relays.add_argument("--workers", type=_whole(1, 16), help=t("processus (défaut : [server] socket_workers)",
-                                                                "processes (default: [server] socket_workers)"))
+    relays = sub.add_parser("relays", formatter_class=fmt, help=_(
+        "les relais des téléphones seuls (un portable à côté du Pi, [server] message_queue et core_url)"),
+        epilog=_("exemple : loto-hall relays --config portable.toml --workers 4"))
+    relays.add_argument("--config", help=_("fichier TOML"))
+    relays.add_argument("--workers", type=_whole(1, 16), help=_("processus (défaut : [server] socket_workers)"))
 
-    cards = sub.add_parser("cards", help=t("cartons : générer, importer", "cartons: generate, import"))
+    cards = sub.add_parser("cards", help=_("cartons : générer, importer"))
     csub = cards.add_subparsers(dest="cards_command", required=True)
-    gen = csub.add_parser("generate", formatter_class=fmt, help=t("fabrique N cartons valides", "make N valid cartons"),
-                          epilog=t("exemple : loto-hall cards generate --count 600 --series A --seed 1 --csv a.csv --pdf a.pdf",
-                                   "example: loto-hall cards generate --count 600 --series A --seed 1 --csv a.csv --pdf a.pdf"))
+    gen = csub.add_parser("generate", formatter_class=fmt, help=_("fabrique N cartons valides"),
+                          epilog=_("exemple : loto-hall cards generate --count 600 --series A --seed 1 --csv "
+                                   "a.csv --pdf a.pdf"))
     gen.add_argument("--count", type=_whole(1, 1_000_000), required=True)
     gen.add_argument("--series", default="A")
     gen.add_argument("--seed", default=None)
-    gen.add_argument("--start", type=_whole(0, 99_999_999), default=1, help=t("premier numéro de la série", "first number in the series"))
-    gen.add_argument("--csv", help=t("fichier CSV à écrire", "CSV file to write"))
-    gen.add_argument("--pdf", help=t("planches imprimables (PDF)", "printable sheets (PDF)"))
+    gen.add_argument("--start", type=_whole(0, 99_999_999), default=1, help=_("premier numéro de la série"))
+    gen.add_argument("--csv", help=_("fichier CSV à écrire"))
+    gen.add_argument("--pdf", help=_("planches imprimables (PDF)"))
     gen.add_argument("--per-page", type=int, choices=(2, 3, 4, 6, 12), default=6)
     gen.add_argument("--columns", choices=("1-9", "1-10"), default="1-9")
     gen.add_argument("--config")
-    imp = csub.add_parser("import", formatter_class=fmt, help=t("ajoute des cartons au fichier de la salle", "add cartons to the hall's card book"),
-                          epilog=t("exemple : loto-hall cards import cartons.csv", "example: loto-hall cards import cards.csv"))
+    imp = csub.add_parser("import", formatter_class=fmt, help=_("ajoute des cartons au fichier de la salle"),
+                          epilog=_("exemple : loto-hall cards import cartons.csv"))
     imp.add_argument("file")
     imp.add_argument("--config")
 
-    sim = sub.add_parser("simulate", help=t("simulateurs d'appareils", "device simulators"))
+    sim = sub.add_parser("simulate", help=_("simulateurs d'appareils"))
     ssub = sim.add_subparsers(dest="sim_command", required=True)
-    bm = ssub.add_parser("ball-machine", formatter_class=fmt, help=t("machine à boules simulée sur un pseudo-terminal", "simulated ball machine on a pseudo-terminal"),
-                         epilog=t("exemple : loto-hall simulate ball-machine --interval 2 --garbage 0.1", "example: loto-hall simulate ball-machine --interval 2 --garbage 0.1"))
+    bm = ssub.add_parser("ball-machine", formatter_class=fmt, help=_("machine à boules simulée sur un "
+                                                                     "pseudo-terminal"),
+                         epilog=_("exemple : loto-hall simulate ball-machine --interval 2 --garbage 0.1"))
     bm.add_argument("--interval", type=float, default=3.0)
     bm.add_argument("--seed", type=int, default=None)
     bm.add_argument("--protocol", choices=("lines", "stx"), default="lines")
-    bm.add_argument("--garbage", type=float, default=0.0, help=t("part de lignes illisibles", "share of garbage lines"))
-    bm.add_argument("--repeat", type=float, default=0.0, help=t("part de boules relues", "share of repeated reads"))
-    bm.add_argument("--link", help=t("lien symbolique stable vers le pseudo-terminal", "stable symlink to the pseudo-terminal"))
+    bm.add_argument("--garbage", type=float, default=0.0, help=_("part de lignes illisibles"))
+    bm.add_argument("--repeat", type=float, default=0.0, help=_("part de boules relues"))
+    bm.add_argument("--link", help=_("lien symbolique stable vers le pseudo-terminal"))
     bm.add_argument("--count", type=int, default=90)
-    bm.add_argument("--unplug-after", type=int, default=None, help=t("simule un débranchement après N boules", "simulate an unplug after N balls"))
+    bm.add_argument("--unplug-after", type=int, default=None, help=_("simule un débranchement après N boules"))
 
-    rep = sub.add_parser("report", formatter_class=fmt, help=t("le rapport de la soirée", "the evening's report"),
-                         epilog=t("exemple : loto-hall report --pdf soiree.pdf --csv soiree.csv", "example: loto-hall report --pdf evening.pdf --csv evening.csv"))
+    rep = sub.add_parser("report", formatter_class=fmt, help=_("le rapport de la soirée"),
+                         epilog=_("exemple : loto-hall report --pdf soiree.pdf --csv soiree.csv"))
     rep.add_argument("--config")
     rep.add_argument("--data-dir")
     rep.add_argument("--pdf")
     rep.add_argument("--csv")
 
-    evening = sub.add_parser("evening", help=t("soirées : archiver la soirée finie, lister les soirées passées",
-                                               "evenings: archive the evening that is over, list the past ones"))
+    evening = sub.add_parser("evening", help=_("soirées : archiver la soirée finie, lister les soirées passées"))
     esub = evening.add_subparsers(dest="evening_command", required=True)
     for name, what, example in (
-            ("new", t("la soirée est finie : l'archive (journal, rapport) et la suivante commence vide ; service arrêté",
-                      "the evening is over: archive it (journal, report), the next one starts empty; service stopped"),
+            ("new", _("la soirée est finie : l'archive (journal, rapport) et la suivante commence vide ; "
+                      "service arrêté"),
              "loto-hall evening new --config /etc/loto-hall/config.toml"),
-            ("list", t("les soirées archivées avec leurs totaux", "the archived evenings with their totals"),
+            ("list", _("les soirées archivées avec leurs totaux"),
              "loto-hall evening list")):
         cmd = esub.add_parser(name, formatter_class=fmt, help=what, description=what,
-                              epilog=t("exemple : ", "example: ") + example)
+                              epilog=_("exemple : ") + example)
         cmd.add_argument("--config")
         cmd.add_argument("--data-dir")
 
-    games = sub.add_parser("games", help=t("mini-jeux des pauses", "break-time mini-games"))
+    games = sub.add_parser("games", help=_("mini-jeux des pauses"))
     gsub = games.add_subparsers(dest="games_command", required=True)
-    gs = gsub.add_parser("simulate", formatter_class=fmt, help=t("parties jouées par des robots", "bot games"),
-                         epilog=t("exemple : loto-hall games simulate linotte --players 2 --games 200 --seed 7",
-                                  "example: loto-hall games simulate linotte --players 2 --games 200 --seed 7"))
+    gs = gsub.add_parser("simulate", formatter_class=fmt, help=_("parties jouées par des robots"),
+                         epilog=_("exemple : loto-hall games simulate linotte --players 2 --games 200 --seed 7"))
     gs.add_argument("game", choices=GAME_NAMES)
     gs.add_argument("--players", type=int, required=True)
     gs.add_argument("--games", type=int, default=100)
     gs.add_argument("--seed", type=int, default=0)
-    gt = gsub.add_parser("tournament", formatter_class=fmt, help=t("une journée OSGA d'euchre aux enchères simulée", "a simulated OSGA Bid Euchre day"),
-                         epilog=t("exemple : loto-hall games tournament --teams 8 --seed 1", "example: loto-hall games tournament --teams 8 --seed 1"))
+    gt = gsub.add_parser("tournament", formatter_class=fmt, help=_("une journée OSGA d'euchre aux enchères "
+                                                                   "simulée"),
+                         epilog=_("exemple : loto-hall games tournament --teams 8 --seed 1"))
     gt.add_argument("--teams", type=int, required=True)
     gt.add_argument("--seed", type=int, default=0)
 
@@ -136,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from hall.errors import HallError
+    from hall.refusal import Rejected
     try:
         if args.command == "serve":
             from hall.app.serve import serve
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "auth":
             from hall.app import cli_auth
             return cli_auth.run(args)
-    except HallError as exc:
+    except (HallError, Rejected) as exc:
         print(f"loto-hall: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

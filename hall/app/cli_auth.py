@@ -15,31 +15,24 @@ import os
 import sys
 from pathlib import Path
 
-from hall.app.lang import t
+from hall.app.lang import _
 
 
 def add_auth_parser(subparsers: argparse._SubParsersAction) -> None:
     """``loto-hall auth unlock``."""
     fmt = argparse.RawDescriptionHelpFormatter
-    auth = subparsers.add_parser("auth", help=t("codes PIN : débloquer les essais depuis le Pi",
-                                                "PINs: unlock the attempts from the Pi"))
+    auth = subparsers.add_parser("auth", help=_("codes PIN : débloquer les essais depuis le Pi"))
     asub = auth.add_subparsers(dest="auth_command", required=True)
     unlock = asub.add_parser(
         "unlock", formatter_class=fmt,
-        help=t("remet à zéro les compteurs d'essais de code PIN et de code de table (sessions ouvertes gardées)",
-               "clear the PIN and table-code attempt counts (open sessions kept)"),
-        description=t("Écrit une demande de déblocage dans le dossier des données ; la salle en marche l'applique "
-                      "au prochain essai de code PIN, une salle arrêtée à son démarrage.",
-                      "Writes an unlock request in the data folder; a running hall applies it at the next PIN "
-                      "attempt, a stopped one when it starts."),
-        epilog=t("exemples :\n  sudo loto-hall auth unlock --config /etc/loto-hall/config.toml\n"
-                 "  loto-hall auth unlock --data-dir ./data",
-                 "examples:\n  sudo loto-hall auth unlock --config /etc/loto-hall/config.toml\n"
-                 "  loto-hall auth unlock --data-dir ./data"))
-    unlock.add_argument("--config", help=t("fichier TOML (défaut ./loto-hall.toml puis /etc/loto-hall/config.toml)",
-                                           "TOML file (default ./loto-hall.toml then /etc/loto-hall/config.toml)"))
-    unlock.add_argument("--data-dir", help=t("dossier des données (défaut : celui de la config)",
-                                             "data folder (default: the config's)"))
+        help=_("remet à zéro les compteurs d'essais de code PIN et de code de table (sessions ouvertes gardées)"),
+        description=_("Écrit une demande de déblocage dans le dossier des données ; la salle en marche "
+                      "l'applique au prochain essai de code PIN, une salle arrêtée à son démarrage."),
+        epilog=_("exemples :\n  sudo loto-hall auth unlock --config /etc/loto-hall/config.toml\n  loto-hall "
+                 "auth unlock --data-dir ./data"))
+    unlock.add_argument("--config", help=_("fichier TOML (défaut ./loto-hall.toml puis "
+                                           "/etc/loto-hall/config.toml)"))
+    unlock.add_argument("--data-dir", help=_("dossier des données (défaut : celui de la config)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,25 +41,22 @@ def run(args: argparse.Namespace) -> int:
 
     if os.geteuid() == 0 and not args.config and not args.data_dir:
         # as root, never a ./loto-hall.toml of whatever folder this runs in
-        print(t("loto-hall : en root, indiquez --config FICHIER (ou --data-dir DOSSIER)",
-                "loto-hall: as root, give --config FILE (or --data-dir DIR)"), file=sys.stderr)
+        print(_("loto-hall : en root, indiquez --config FICHIER (ou --data-dir DOSSIER)"), file=sys.stderr)
         return 2
     if args.data_dir:
         folder = Path(args.data_dir)
     else:
         folder = load_config(args.config).data_dir
     if not folder.is_dir():
-        print(t(f"loto-hall : pas de dossier de données ici : {folder}", f"loto-hall: no data folder here: {folder}"),
+        print(_("loto-hall : pas de dossier de données ici : %(folder)s") % {"folder": folder},
               file=sys.stderr)
         return 2
     try:
         path = request_unlock(folder)
     except OSError as exc:
-        print(t(f"loto-hall : impossible d'écrire dans {folder} ({exc.strerror}) : lancez-la avec sudo",
-                f"loto-hall: cannot write in {folder} ({exc.strerror}): run it with sudo"), file=sys.stderr)
+        print(_("loto-hall : impossible d'écrire dans %(folder)s (%(strerror)s) : lancez-la avec sudo") % {
+                  "folder": folder, "strerror": exc.strerror}, file=sys.stderr)
         return 2
-    print(t(f"Déblocage demandé ({path}) : la salle remet à zéro les compteurs d'essais au prochain essai "
-            "de code PIN (ou à son démarrage).",
-            f"Unlock requested ({path}): the hall clears the attempt counts at the next PIN attempt "
-            "(or when it starts)."))
+    print(_("Déblocage demandé (%(path)s) : la salle remet à zéro les compteurs d'essais au prochain essai de "
+            "code PIN (ou à son démarrage).") % {"path": path})
     return 0

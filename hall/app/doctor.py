@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hall.app.front import nginx_binary
-from hall.app.lang import t
+from hall.app.lang import _
 from hall.app.network import Finding, print_findings
 from hall.config import Config
 from hall.net.values import queue_has_password, queue_is_local
@@ -26,13 +26,13 @@ def _bind_problem(binds: list[str]) -> str | None:
     for address in binds:
         host = address.lstrip("-")
         if host in ("*", "0.0.0.0", "::", "::*"):
-            return t(f"écoute sur toutes les adresses ({address})", f"listens on every address ({address})")
+            return _("écoute sur toutes les adresses ({address})").format(address=address)
         try:
             ip = ipaddress.ip_address(host)
         except ValueError:
-            return t(f"adresse d'écoute illisible : {address}", f"unreadable listen address: {address}")
+            return _("adresse d'écoute illisible : {address}").format(address=address)
         if not (ip.is_loopback or ip.is_private):
-            return t(f"écoute sur une adresse publique ({address})", f"listens on a public address ({address})")
+            return _("écoute sur une adresse publique ({address})").format(address=address)
     return None
 
 
@@ -45,42 +45,40 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
     url = server.message_queue
     found: list[Finding] = []
     if not url:
-        return [Finding("[server] message_queue", None, t("vide : un seul processus, pas de relais",
-                                                          "empty: one process, no relays"))]
-    found.append(Finding(t("Frontal nginx", "nginx front"), nginx_binary() is not None,
-                         nginx_binary() or t("absent", "missing"),
+        return [Finding("[server] message_queue", None, _("vide : un seul processus, pas de relais"))]
+    found.append(Finding(_("Frontal nginx"), nginx_binary() is not None,
+                         nginx_binary() or _("absent"),
                          "" if nginx_binary() else "sudo apt-get install nginx-light"))
     guarded = queue_is_local(url) or queue_has_password(url)
     found.append(Finding("[server] message_queue", True if guarded else False, url.split("@")[-1],
-                         "" if guarded else t("sur le réseau de la salle : requirepass dans /etc/redis/redis.conf et "
-                                              "redis://:MOT_DE_PASSE@… ici", "on the hall's network: requirepass in "
-                                              "/etc/redis/redis.conf and redis://:PASSWORD@… here")))
+                         "" if guarded else _("sur le réseau de la salle : requirepass dans /etc/redis/redis.conf et "
+                                              "redis://:MOT_DE_PASSE@… ici")))
     client = connect(url)
     try:
         client.ping()
     except Exception as exc:
-        found.append(Finding(t("Redis répond", "Redis answers"), False, str(exc)[:120],
+        found.append(Finding(_("Redis répond"), False, str(exc)[:120],
                              "sudo systemctl enable --now redis-server"))
         return found
-    found.append(Finding(t("Redis répond", "Redis answers"), True, "PING"))
+    found.append(Finding(_("Redis répond"), True, "PING"))
     try:
         binds = str(client.config_get("bind").get("bind", "")).split()
         problem = _bind_problem(binds)
-        found.append(Finding(t("Redis en privé", "Redis kept private"), problem is None, problem or " ".join(binds),
-                             "" if problem is None else t("bind 127.0.0.1 -::1 (ou l'adresse privée du Pi) dans "
-                                                          "/etc/redis/redis.conf", "bind 127.0.0.1 -::1 (or the Pi's "
-                                                          "private address) in /etc/redis/redis.conf")))
+        found.append(Finding(_("Redis en privé"), problem is None, problem or " ".join(binds),
+                             "" if problem is None else _("bind 127.0.0.1 -::1 (ou l'adresse privée du Pi) dans "
+                                                          "/etc/redis/redis.conf")))
     except Exception as exc:              # CONFIG renamed or refused: say it, it is not a fault of ours
-        found.append(Finding(t("Redis en privé", "Redis kept private"), None, str(exc)[:120]))
+        found.append(Finding(_("Redis en privé"), None, str(exc)[:120]))
     beating = bool(client.exists(wire.BEAT_KEY))
-    found.append(Finding(t("Le cœur publie", "The core publishes"), beating,
-                         t("battement reçu", "beat present") if beating else t("aucun battement", "no beat"),
+    found.append(Finding(_("Le cœur publie"), beating,
+                         _("battement reçu") if beating else _("aucun battement"),
                          "" if beating else "sudo systemctl start loto-hall ; journalctl -u loto-hall -n 20"))
     first = client.hgetall(wire.RELAYS_KEY)
     wait(REPORT_WAIT_S)
     second = client.hgetall(wire.RELAYS_KEY)
     alive: list[str] = []
     deaf: list[str] = []
+    phones, deaf_word = _("téléphones"), _("SOURD")
     for relay, text in second.items():
         try:
             report, before = json.loads(text), json.loads(first.get(relay) or "{}")
@@ -88,22 +86,19 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
             continue
         if report.get("n") != before.get("n"):
             (deaf if report.get("state") == "deaf" else alive).append(
-                f"{relay} ({report.get('clients', 0)} {t('téléphones', 'phones')})")
+                f"{relay} ({report.get('clients', 0)} {phones})")
     enough = len(alive) >= server.socket_workers
-    found.append(Finding(t("Relais vivants", "Relays alive"), enough and not deaf,
-                         ", ".join(alive + [f"{d} {t('SOURD', 'DEAF')}" for d in deaf]) or t("aucun", "none"),
-                         "" if enough and not deaf else t(f"{server.socket_workers} attendus : journalctl -u loto-hall "
-                                                          "-n 50 | grep relais", f"{server.socket_workers} expected: "
-                                                          "journalctl -u loto-hall -n 50 | grep relais")))
+    found.append(Finding(_("Relais vivants"), enough and not deaf,
+                         ", ".join(alive + [f"{d} {deaf_word}" for d in deaf]) or _("aucun"),
+                         "" if enough and not deaf else _("{n} attendus : journalctl -u loto-hall -n 50 | grep relais").format(
+                                                            n=server.socket_workers)))
     return found
 
 
 def add_doctor_parser(subparsers: argparse._SubParsersAction) -> None:
     cmd = subparsers.add_parser("doctor", formatter_class=argparse.RawDescriptionHelpFormatter,
-                                help=t("vérifie la file (Redis) et les relais des téléphones",
-                                       "check the queue (Redis) and the phones' relays"),
-                                epilog=t("exemple : loto-hall doctor --config /etc/loto-hall/config.toml",
-                                         "example: loto-hall doctor --config /etc/loto-hall/config.toml"))
+                                help=_("vérifie la file (Redis) et les relais des téléphones"),
+                                epilog=_("exemple : loto-hall doctor --config /etc/loto-hall/config.toml"))
     cmd.add_argument("--config")
 
 

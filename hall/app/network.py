@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from hall.app.lang import t
+from hall.app.lang import _
 from hall.app.plan import (
     Check,
     Command,
@@ -122,42 +122,39 @@ def hotspot_plan(config: Config) -> list[Step]:
     checked = [(name, value) for name, value in settings if name in CHECKED_SETTINGS]
     secrets = (_nmcli_shows(net.password), net.password)
     return [
-        Command(("Paquets Debian nécessaires", "Debian packages needed"),
+        Command(_("Paquets Debian nécessaires"),
                 ("apt-get", "install", "-y", "--no-install-recommends", *PACKAGES),
                 Check(("dpkg-query", "-W", "-f=${Status}\\n", *PACKAGES), "install ok installed", "every_line")),
-        WriteFile(("Pays du Wi-Fi à chaque démarrage (sans lui, le point d'accès n'émet rien)",
-                   "Wi-Fi country at every boot (without it the access point transmits nothing)"),
+        WriteFile(_("Pays du Wi-Fi à chaque démarrage (sans lui, le point d'accès n'émet rien)"),
                   "/etc/modprobe.d/loto-hall-wifi-country.conf", *country_conf(net)),
-        Command(("Pays du Wi-Fi, maintenant", "Wi-Fi country, now"), ("iw", "reg", "set", net.country),
+        Command(_("Pays du Wi-Fi, maintenant"), ("iw", "reg", "set", net.country),
                 Check(("iw", "reg", "get"), f"country {net.country}:")),
-        Command(("Wi-Fi débloqué (Raspberry Pi OS le bloque tant qu'aucun pays n'est choisi)",
-                 "Wi-Fi unblocked (Raspberry Pi OS blocks it until a country is chosen)"),
+        Command(_("Wi-Fi débloqué (Raspberry Pi OS le bloque tant qu'aucun pays n'est choisi)"),
                 ("rfkill", "unblock", "wifi"), Check(("rfkill", "list", "wifi"), "blocked: yes", "absent")),
-        Command((f"Nom de la machine : {net.hostname}.local (mDNS)", f"Machine name: {net.hostname}.local (mDNS)"),
+        Command(_("Nom de la machine : %(hostname)s.local (mDNS)") % {"hostname": net.hostname},
                 ("hostnamectl", "set-hostname", net.hostname), Check(("hostnamectl", "--static"), net.hostname, "equals")),
         # the hostname is an RFC 1123 label: nothing in it that sed's "a" text would read (no "\\", no newline)
-        Command(("Ce nom aussi dans /etc/hosts (sinon sudo prévient « unable to resolve host »)",
-                 "That name in /etc/hosts too (else sudo warns \"unable to resolve host\")"),
+        Command(_("Ce nom aussi dans /etc/hosts (sinon sudo prévient « unable to resolve host »)"),
                 ("sed", "-i", "-e", f"$a 127.0.1.1\\t{net.hostname}", "-e", "/^127\\.0\\.1\\.1[[:space:]]/d", "/etc/hosts"),
                 Check(("cat", "/etc/hosts"), f"127.0.1.1\t{net.hostname}", "line")),
-        WriteFile(("Les pages de la salle annoncées en mDNS (avahi)", "The hall's pages announced over mDNS (avahi)"),
+        WriteFile(_("Les pages de la salle annoncées en mDNS (avahi)"),
                   "/etc/avahi/services/loto-hall.service", *avahi_service(config.hall.name, port)),
-        Command(("avahi en marche", "avahi running"), ("systemctl", "enable", "--now", "avahi-daemon"),
+        Command(_("avahi en marche"), ("systemctl", "enable", "--now", "avahi-daemon"),
                 Check(("systemctl", "is-active", "avahi-daemon"), "active", "equals")),
-        WriteFile(("DNS du point d'accès : tout nom mène au portail", "The hotspot's DNS: every name leads to the portal"),
+        WriteFile(_("DNS du point d'accès : tout nom mène au portail"),
                   "/etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf", *dns_conf(net)),
-        WriteFile(("Port 80 du point d'accès vers la salle", "The hotspot's port 80 to the hall"),
+        WriteFile(_("Port 80 du point d'accès vers la salle"),
                   "/etc/loto-hall/portal.nft", *nft_rules(net, port)),
-        WriteFile(("Ces règles chargées quand le point d'accès démarre", "Those rules loaded when the hotspot comes up"),
+        WriteFile(_("Ces règles chargées quand le point d'accès démarre"),
                   "/etc/NetworkManager/dispatcher.d/90-loto-hall-portal", *dispatcher_script(), mode=0o755),
-        Command(("Profil NetworkManager du point d'accès", "The hotspot's NetworkManager profile"),
+        Command(_("Profil NetworkManager du point d'accès"),
                 ("nmcli", "connection", "add", "type", "wifi", "ifname", net.interface, "con-name", PROFILE, *flat),
                 Check(("nmcli", "-t", "-f", "NAME", "connection", "show"), PROFILE, "line"), secrets=secrets),
-        Command(("Profil à jour (nom, mot de passe, adresse)", "Profile up to date (name, password, address)"),
+        Command(_("Profil à jour (nom, mot de passe, adresse)"),
                 ("nmcli", "connection", "modify", PROFILE, *flat),
                 Check(("nmcli", "-s", "-g", ",".join(name for name, _ in checked), "connection", "show", PROFILE),
                       "\n".join(_nmcli_shows(value) for _, value in checked), "equals"), secrets=secrets),
-        Command(("Point d'accès allumé", "Hotspot up"), ("nmcli", "connection", "up", PROFILE),
+        Command(_("Point d'accès allumé"), ("nmcli", "connection", "up", PROFILE),
                 Check(("nmcli", "-t", "-f", "NAME", "connection", "show", "--active"), PROFILE, "line"),
                 again_after_change=True),
     ]
@@ -170,12 +167,11 @@ def _nmcli_shows(value: str) -> str:
 
 def print_plan(plan: Sequence[Step], config: Config, out: Callable[[str], None] = print) -> None:
     net = config.network
-    out(t("Plan de « loto-hall network hotspot » (--dry-run : rien n'est fait)",
-          "Plan of `loto-hall network hotspot` (--dry-run: nothing is done)"))
-    out(t(f"Wi-Fi « {net.ssid} », pays {net.country}, interface {net.interface}, adresse {net.address}, "
-          f"portail {net.portal_address}, salle sur le port {config.server.port}",
-          f"Wi-Fi \"{net.ssid}\", country {net.country}, interface {net.interface}, address {net.address}, "
-          f"portal {net.portal_address}, hall on port {config.server.port}"))
+    out(_("Plan de « loto-hall network hotspot » (--dry-run : rien n'est fait)"))
+    out(_("Wi-Fi « %(ssid)s », pays %(country)s, interface %(interface)s, adresse %(address)s, portail "
+          "%(portal_address)s, salle sur le port %(port)s") % {
+              "ssid": net.ssid, "country": net.country, "interface": net.interface, "address": net.address,
+              "portal_address": net.portal_address, "port": config.server.port})
     print_steps(plan, out)
 
 
@@ -186,11 +182,9 @@ def hotspot_problems(config: Config) -> list[str]:
     problems = [f"[network] {f.name} : {refused}" for f in dataclasses.fields(net)
                 if "check" in f.metadata and (refused := f.metadata["check"](getattr(net, f.name)))]
     if not net.ssid:
-        problems.append(t("[network] ssid est vide : donnez un nom au Wi-Fi de la salle",
-                          "[network] ssid is empty: name the hall's Wi-Fi"))
+        problems.append(_("[network] ssid est vide : donnez un nom au Wi-Fi de la salle"))
     if not 8 <= len(net.password) <= 63:
-        problems.append(t("[network] password : WPA2 demande 8 à 63 caractères",
-                          "[network] password: WPA2 needs 8 to 63 characters"))
+        problems.append(_("[network] password : WPA2 demande 8 à 63 caractères"))
     return problems
 
 
@@ -202,19 +196,16 @@ def root_config_problems(path: str) -> Callable[[os.stat_result], list[str]]:
     def judge(st: os.stat_result) -> list[str]:
         problems = []
         if not stat.S_ISREG(st.st_mode):
-            problems.append(t(f"{path} n'est pas un fichier ordinaire", f"{path} is not a regular file"))
+            problems.append(_("%(path)s n'est pas un fichier ordinaire") % {"path": path})
         if st.st_uid != 0:
-            problems.append(t(f"{path} appartient à l'utilisateur n° {st.st_uid}, pas à root : root ferait ce que ce "
-                              f"compte y écrit. Corrigez : sudo chown root {quoted}",
-                              f"{path} belongs to user id {st.st_uid}, not root: root would do what that account "
-                              f"writes in it. Fix: sudo chown root {quoted}"))
+            problems.append(_("%(path)s appartient à l'utilisateur n° %(st_uid)s, pas à root : root ferait ce "
+                              "que ce compte y écrit. Corrigez : sudo chown root %(quoted)s") % {
+                                  "path": path, "st_uid": st.st_uid, "quoted": quoted})
         if st.st_mode & 0o022:
-            problems.append(t(f"{path} est modifiable par le groupe ou par tous (mode {st.st_mode & 0o777:04o}). "
-                              f"Corrigez : sudo chmod go-w {quoted} (0640 root:loto-hall comme l'installe "
-                              "install.sh, ou 600 / 644)",
-                              f"{path} is writable by its group or by everyone (mode {st.st_mode & 0o777:04o}). "
-                              f"Fix: sudo chmod go-w {quoted} (0640 root:loto-hall as install.sh makes it, "
-                              "or 600 / 644)"))
+            problems.append(_("%(path)s est modifiable par le groupe ou par tous (mode %(v)s). Corrigez : "
+                              "sudo chmod go-w %(quoted)s (0640 root:loto-hall comme l'installe install.sh, "
+                              "ou 600 / 644)") % {"path": path, "v": format(st.st_mode & 0o777, "04o"),
+                                                  "quoted": quoted})
         return problems
     return judge
 
@@ -247,16 +238,15 @@ def http_fetch(port: int, timeout_s: float = 3.0) -> Fetch:
 
 
 def _firmware(root: Path) -> Finding:
-    name = t("Micrologiciel Wi-Fi", "Wi-Fi firmware")
+    name = _("Micrologiciel Wi-Fi")
     link = root / FIRMWARE
     if not link.exists():
-        return Finding(name, None, t("pas de Wi-Fi intégré de Pi 3B+/4/5 reconnu", "no Pi 3B+/4/5 built-in Wi-Fi found"))
+        return Finding(name, None, _("pas de Wi-Fi intégré de Pi 3B+/4/5 reconnu"))
     if "minimal" in os.path.realpath(link):
-        return Finding(name, True, t("« minimal » : environ 19 téléphones", "\"minimal\": about 19 phones"))
-    return Finding(name, None, t("standard : environ 7 à 10 téléphones en point d'accès",
-                                 "standard: about 7 to 10 phones in access-point mode"),
-                   t("sudo update-alternatives --config cyfmac43455-sdio.bin (choisir « minimal »), puis redémarrer",
-                     "sudo update-alternatives --config cyfmac43455-sdio.bin (choose \"minimal\"), then reboot"))
+        return Finding(name, True, _("« minimal » : environ 19 téléphones"))
+    return Finding(name, None, _("standard : environ 7 à 10 téléphones en point d'accès"),
+                   _("sudo update-alternatives --config cyfmac43455-sdio.bin (choisir « minimal »), puis "
+                     "redémarrer"))
 
 
 def doctor(config: Config, run: Runner, fetch: Fetch, root: Path = Path("/")) -> list[Finding]:
@@ -267,54 +257,53 @@ def doctor(config: Config, run: Runner, fetch: Fetch, root: Path = Path("/")) ->
     problems = hotspot_problems(config)
     risks = misread_risks(net.ssid, net.password) if net.ssid else ()
     found.append(Finding("[network]", False if problems else (None if risks else True),
-                         "; ".join(problems) or ("; ".join(t(*RISK_TEXT[r]) for r in risks) if risks else f"« {net.ssid} »"),
-                         t("corrigez [network] dans la configuration", "fix [network] in the configuration")
+                         "; ".join(problems) or ("; ".join(_(RISK_TEXT[r]) for r in risks) if risks else f"« {net.ssid} »"),
+                         _("corrigez [network] dans la configuration")
                          if problems or risks else ""))
     reg = run(("iw", "reg", "get"))
     country = next((line.split()[1].rstrip(":") for line in reg.stdout.splitlines() if line.startswith("country ")), "")
-    found.append(Finding(t("Pays du Wi-Fi", "Wi-Fi country"), country == net.country,
-                         country or t("inconnu (iw absent ?)", "unknown (iw missing?)"),
+    found.append(Finding(_("Pays du Wi-Fi"), country == net.country,
+                         country or _("inconnu (iw absent ?)"),
                          "" if country == net.country else f"sudo iw reg set {net.country} ; {again}"))
     found.append(_firmware(root))
     active = run(("nmcli", "-t", "-f", "NAME,DEVICE", "connection", "show", "--active"))
     up = any(line.split(":")[0] == PROFILE for line in active.stdout.splitlines())
     exists = up or PROFILE in run(("nmcli", "-t", "-f", "NAME", "connection", "show")).stdout.splitlines()
-    found.append(Finding(t("Profil du point d'accès", "Hotspot profile"), up,
-                         t("actif", "up") if up else (t("présent mais éteint", "present but down") if exists
-                                                      else t("absent", "missing")),
+    found.append(Finding(_("Profil du point d'accès"), up,
+                         _("actif") if up else (_("présent mais éteint") if exists
+                                                      else _("absent")),
                          "" if up else (f"sudo nmcli connection up {PROFILE}" if exists else again)))
     dns = root / "etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf"
     dns_ok = dns.exists() and dns.read_text(encoding="utf-8") == dns_conf(net).content
-    found.append(Finding("DNS", dns_ok, str(dns.relative_to(root)) if dns_ok else t("fichier absent ou ancien",
-                                                                                  "file missing or stale"),
+    found.append(Finding("DNS", dns_ok, str(dns.relative_to(root)) if dns_ok else _("fichier absent ou ancien"),
                          "" if dns_ok else again))
     nft = run(("nft", "list", "table", "ip", NFT_TABLE))
-    found.append(Finding(t("Port 80 vers la salle", "Port 80 to the hall"), nft.returncode == 0,
-                         t("règles chargées", "rules loaded") if nft.returncode == 0 else t("règles absentes", "no rules"),
+    found.append(Finding(_("Port 80 vers la salle"), nft.returncode == 0,
+                         _("règles chargées") if nft.returncode == 0 else _("règles absentes"),
                          "" if nft.returncode == 0 else again))
     avahi = run(("systemctl", "is-active", "avahi-daemon")).stdout.strip()
     found.append(Finding(f"mDNS {net.hostname}.local", avahi == "active", f"avahi-daemon : {avahi or '?'}",
                          "" if avahi == "active" else "sudo systemctl enable --now avahi-daemon"))
     own = fetch(f"{net.hostname}.local", "/")
     hall_ok = own is not None and own[0] == 200 and 'id="board"' in own[1]
-    found.append(Finding(t("La salle répond", "The hall answers"), hall_ok,
-                         f"HTTP {own[0]}" if own else t("pas de réponse", "no answer"),
+    found.append(Finding(_("La salle répond"), hall_ok,
+                         f"HTTP {own[0]}" if own else _("pas de réponse"),
                          "" if hall_ok else "sudo systemctl start loto-hall ; journalctl -u loto-hall -n 20"))
     for probe in PROBES:
         got = fetch(probe.host, probe.path)
         portal = got is not None and 200 <= got[0] < 400 and got[0] != 204 and \
             not any(word in got[1] for word in INTERNET_WORDS)
-        detail = (t(f"HTTP {got[0]}, page du portail", f"HTTP {got[0]}, portal page") if portal and got else
-                  f"HTTP {got[0]}" if got else t("pas de réponse", "no answer"))
+        detail = (_("HTTP %(got)s, page du portail") % {"got": got[0]} if portal and got else
+                  f"HTTP {got[0]}" if got else _("pas de réponse"))
         found.append(Finding(f"{probe.system} {probe.host}{probe.path}", portal, detail,
-                             "" if portal or not hall_ok else t("la salle ne sert pas le portail : mettez-la à jour",
-                                                                "the hall serves no portal: update it")))
+                             "" if portal or not hall_ok else _("la salle ne sert pas le portail : mettez-la "
+                                                                "à jour")))
     return found
 
 
 def print_findings(found: Sequence[Finding], out: Callable[[str], None] = print) -> None:
-    state = {True: "OK", False: t("PROBLÈME", "PROBLEM"), None: t("conseil", "advice")}
-    rows = [(t("vérification", "check"), t("état", "state"), t("détail", "detail"), t("que faire", "what to do"))]
+    state = {True: "OK", False: _("PROBLÈME"), None: _("conseil")}
+    rows = [(_("vérification"), _("état"), _("détail"), _("que faire"))]
     rows += [(f.name, state[f.ok], f.detail, f.fix) for f in found]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     for i, row in enumerate(rows):
@@ -327,30 +316,22 @@ def print_findings(found: Sequence[Finding], out: Callable[[str], None] = print)
 def add_network_parser(subparsers: argparse._SubParsersAction) -> None:
     """``loto-hall network hotspot|doctor``."""
     fmt = argparse.RawDescriptionHelpFormatter
-    net = subparsers.add_parser("network", help=t("le Wi-Fi de la salle : point d'accès, vérifications",
-                                                  "the hall's Wi-Fi: access point, checks"))
+    net = subparsers.add_parser("network", help=_("le Wi-Fi de la salle : point d'accès, vérifications"))
     nsub = net.add_subparsers(dest="network_command", required=True)
     hot = nsub.add_parser("hotspot", formatter_class=fmt,
-                          help=t("fait du Pi le point d'accès Wi-Fi de la salle (NetworkManager)",
-                                 "make the Pi the hall's Wi-Fi access point (NetworkManager)"),
-                          epilog=t(f"exemples :\n  loto-hall network hotspot --config {ROOT_CONFIG} --dry-run\n"
-                                   f"  sudo loto-hall network hotspot --config {ROOT_CONFIG}",
-                                   f"examples:\n  loto-hall network hotspot --config {ROOT_CONFIG} --dry-run\n"
-                                   f"  sudo loto-hall network hotspot --config {ROOT_CONFIG}"))
-    hot.add_argument("--config", help=t("fichier TOML ([network] ssid, password, country) ; obligatoire en root, "
-                                        "qui le veut à lui et modifiable par lui seul",
-                                        "TOML file ([network] ssid, password, country); required as root, which "
-                                        "wants it owned by root and writable by root alone"))
+                          help=_("fait du Pi le point d'accès Wi-Fi de la salle (NetworkManager)"),
+                          epilog=_("exemples :\n  loto-hall network hotspot --config %(ROOT_CONFIG)s "
+                                   "--dry-run\n  sudo loto-hall network hotspot --config %(ROOT_CONFIG)s") % {
+                                           "ROOT_CONFIG": ROOT_CONFIG})
+    hot.add_argument("--config", help=_("fichier TOML ([network] ssid, password, country) ; obligatoire en "
+                                        "root, qui le veut à lui et modifiable par lui seul"))
     hot.add_argument("--dry-run", action="store_true",
-                     help=t("affiche chaque commande et chaque fichier sans rien faire", "print every command and file, do nothing"))
+                     help=_("affiche chaque commande et chaque fichier sans rien faire"))
     doc = nsub.add_parser("doctor", formatter_class=fmt,
-                          help=t("vérifie pays, micrologiciel, profil, DNS, mDNS et la réponse aux téléphones",
-                                 "check country, firmware, profile, DNS, mDNS and what phones are answered"),
-                          epilog=t("exemple : loto-hall network doctor --config /etc/loto-hall/config.toml",
-                                   "example: loto-hall network doctor --config /etc/loto-hall/config.toml"))
+                          help=_("vérifie pays, micrologiciel, profil, DNS, mDNS et la réponse aux téléphones"),
+                          epilog=_("exemple : loto-hall network doctor --config /etc/loto-hall/config.toml"))
     doc.add_argument("--config")
-    doc.add_argument("--port", type=int, help=t("port de la salle (défaut : celui de la config)",
-                                                "the hall's port (default: the config's)"))
+    doc.add_argument("--port", type=int, help=_("port de la salle (défaut : celui de la config)"))
 
 
 def run(args: argparse.Namespace, runner: Runner = system_runner, root: Path = Path("/"), fetch: Fetch | None = None,
@@ -359,10 +340,8 @@ def run(args: argparse.Namespace, runner: Runner = system_runner, root: Path = P
     from hall.config import load_config
     as_root = args.network_command == "hotspot" and euid() == 0
     if as_root and not args.config:
-        out(t(f"loto-hall : en root, nommez le fichier de configuration (./loto-hall.toml du dossier courant n'est "
-              f"pas lu) : sudo loto-hall network hotspot --config {ROOT_CONFIG}",
-              f"loto-hall: as root, name the configuration file (./loto-hall.toml in the current folder is not "
-              f"read): sudo loto-hall network hotspot --config {ROOT_CONFIG}"))
+        out(_("loto-hall : en root, nommez le fichier de configuration (./loto-hall.toml du dossier courant "
+              "n'est pas lu) : sudo loto-hall network hotspot --config %(ROOT_CONFIG)s") % {"ROOT_CONFIG": ROOT_CONFIG})
         return 1
     config = load_config(args.config, trust=root_config_problems(args.config) if as_root else None)
     if args.network_command == "doctor":
@@ -380,20 +359,15 @@ def run(args: argparse.Namespace, runner: Runner = system_runner, root: Path = P
         print_plan(plan, config, out)
         return 0
     if root == Path("/") and not as_root:
-        out(t(f"loto-hall : à lancer en root : sudo loto-hall network hotspot --config {ROOT_CONFIG} "
-              "(ou --dry-run pour voir le plan)",
-              f"loto-hall: run as root: sudo loto-hall network hotspot --config {ROOT_CONFIG} "
-              "(or --dry-run to see the plan)"))
+        out(_("loto-hall : à lancer en root : sudo loto-hall network hotspot --config %(ROOT_CONFIG)s (ou "
+              "--dry-run pour voir le plan)") % {"ROOT_CONFIG": ROOT_CONFIG})
         return 1
     try:
         changed = apply_plan(plan, runner, root, out)
     except (RuntimeError, PlanRefused) as exc:
         out(f"loto-hall: {exc}")
-        out(t("loto-hall : les fichiers de cette exécution sont remis comme avant (les commandes faites le restent) ; "
-              "corrigez, puis relancez la commande",
-              "loto-hall: this run's files are put back as they were (the commands done stay done); fix it, then "
-              "run the command again"))
+        out(_("loto-hall : les fichiers de cette exécution sont remis comme avant (les commandes faites le "
+              "restent) ; corrigez, puis relancez la commande"))
         return 1
-    out(t(f"Point d'accès prêt ({changed} changement(s)). Vérifiez : loto-hall network doctor",
-          f"Hotspot ready ({changed} change(s)). Check: loto-hall network doctor"))
+    out(_("Point d'accès prêt (%(changed)s changement(s)). Vérifiez : loto-hall network doctor") % {"changed": changed})
     return 0

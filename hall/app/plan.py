@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from hall.app.lang import t
+from hall.app.lang import _
 
 SECRET_SHOWN = "********"
 # C0, DEL and C1 controls: a newline in an argument is a new command to sed, a new line to every file format
@@ -71,7 +71,7 @@ class Check:
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    why: tuple[str, str]                 # (French, English)
+    why: str                             # the step's purpose, in the terminal's language
     argv: tuple[str, ...]
     unless: Check | None = None
     again_after_change: bool = False      # also run when an earlier step changed something
@@ -92,7 +92,7 @@ def fill(template: str, **slots: tuple[object, str]) -> Filled:
     forms = set()
     for line in marked.splitlines():
         form = re.escape(line)
-        for name, (_, pattern) in slots.items():
+        for name, (_value, pattern) in slots.items():
             form = form.replace(f"\ue000{name}\ue001", f"(?:{pattern})")
         forms.add(form)
     return Filled(content, "|".join(sorted(forms)))
@@ -100,7 +100,7 @@ def fill(template: str, **slots: tuple[object, str]) -> Filled:
 
 @dataclass(frozen=True, slots=True)
 class WriteFile:
-    why: tuple[str, str]
+    why: str
     path: str                             # absolute, on the Pi
     content: str
     grammar: str                          # a regular expression that each line of content must match whole (fill)
@@ -126,18 +126,17 @@ def plan_problems(plan: Sequence[Step]) -> list[str]:
         if isinstance(step, Command):
             for arg in (*step.argv, *(step.unless.argv if step.unless else ())):
                 if CONTROL.search(arg):
-                    problems.append(t(f"commande {step.argv[0]} : caractère de contrôle dans l'argument {arg!r}",
-                                      f"command {step.argv[0]}: control character in the argument {arg!r}"))
+                    problems.append(_("commande %(argv)s : caractère de contrôle dans l'argument %(arg)s") % {
+                                        "argv": step.argv[0], "arg": repr(arg)})
             continue
         if not step.path.startswith("/") or ".." in step.path.split("/") or CONTROL.search(step.path):
-            problems.append(t(f"chemin refusé : {step.path!r}", f"path refused: {step.path!r}"))
+            problems.append(_("chemin refusé : %(path)s") % {"path": repr(step.path)})
         if not step.content.endswith("\n"):
-            problems.append(t(f"{step.path} : la dernière ligne doit finir le fichier",
-                              f"{step.path}: the last line must end the file"))
+            problems.append(_("%(path)s : la dernière ligne doit finir le fichier") % {"path": step.path})
         for number, line in enumerate(step.content.removesuffix("\n").split("\n"), start=1):
             if CONTROL.search(line) or not re.fullmatch(step.grammar, line):
-                problems.append(t(f"{step.path}, ligne {number} : {line!r} n'est pas une ligne que ce fichier attend",
-                                  f"{step.path}, line {number}: {line!r} is not a line this file expects"))
+                problems.append(_("%(path)s, ligne %(number)s : %(line)s n'est pas une ligne que ce fichier "
+                                  "attend") % {"path": step.path, "number": number, "line": repr(line)})
     return problems
 
 
@@ -150,13 +149,13 @@ def shown(cmd: Command, argv: Sequence[str]) -> str:
 
 def print_steps(plan: Sequence[Step], out: Callable[[str], None] = print) -> None:
     """Each step as ``--dry-run`` shows it: the file whole, the command with the check that skips it."""
-    modes = {"contains": t("contient", "contains"), "equals": t("vaut", "is"), "absent": t("ne contient pas", "lacks"),
-             "line": t("a la ligne", "has the line"), "every_line": t("vaut à chaque ligne", "is on every line")}
+    modes = {"contains": _("contient"), "equals": _("vaut"), "absent": _("ne contient pas"),
+             "line": _("a la ligne"), "every_line": _("vaut à chaque ligne")}
     for i, step in enumerate(plan, start=1):
         out("")
-        out(f"{i}. {t(*step.why)}")
+        out(f"{i}. {step.why}")
         if isinstance(step, WriteFile):
-            out(t(f"   fichier {step.path} ({step.mode:04o}) :", f"   file {step.path} ({step.mode:04o}):"))
+            out(_("   fichier %(path)s (%(mode)s) :") % {"path": step.path, "mode": format(step.mode, "04o")})
             out("\n".join("   | " + line for line in step.content.splitlines()))
             continue
         out(f"   $ {shown(step, step.argv)}")
@@ -164,11 +163,11 @@ def print_steps(plan: Sequence[Step], out: Callable[[str], None] = print) -> Non
             expect = step.unless.expect.strip().replace("\n", "⏎")
             for secret in step.secrets:
                 expect = expect.replace(secret, SECRET_SHOWN) if secret else expect
-            extra = t(" ou si une étape a changé quelque chose", " or when a step changed something") \
+            extra = _(" ou si une étape a changé quelque chose") \
                 if step.again_after_change else ""
             mode = modes[step.unless.mode]
-            out(t(f"   (sauf si « {shlex.join(step.unless.argv)} » {mode} « {expect} »{extra})",
-                  f"   (unless `{shlex.join(step.unless.argv)}` {mode} \"{expect}\"{extra})"))
+            out(_("   (sauf si « %(join)s » %(mode)s « %(expect)s »%(extra)s)") % {
+                    "join": shlex.join(step.unless.argv), "mode": mode, "expect": expect, "extra": extra})
 
 
 def _write(path: Path, data: bytes, mode: int) -> None:
@@ -220,7 +219,7 @@ class _Undo:
                 if before is not None:
                     os.symlink(before, path)
             shown_path = "/" + str(path.relative_to(self.root))
-            out(t(f"↩ {shown_path} remis comme avant", f"↩ {shown_path} put back as it was"))
+            out(_("↩ %(shown_path)s remis comme avant") % {"shown_path": shown_path})
         for folder in reversed(self.folders):
             with contextlib.suppress(OSError):
                 folder.rmdir()
@@ -243,21 +242,21 @@ def apply_plan(plan: Sequence[Step], run: Runner, root: Path = Path("/"), out: C
                 data = step.content.encode("utf-8")
                 if path.is_file() and not path.is_symlink() and path.read_bytes() == data and \
                         (path.stat().st_mode & 0o777) == step.mode:
-                    out(t(f"= {step.path} : déjà à jour", f"= {step.path}: already up to date"))
+                    out(_("= %(path)s : déjà à jour") % {"path": step.path})
                     continue
                 undo.before_writing(path)
                 _write(path, data, step.mode)
-                out(t(f"+ {step.path} écrit", f"+ {step.path} written"))
+                out(_("+ %(path)s écrit") % {"path": step.path})
                 changed += 1
                 continue
             if step.unless and step.unless.done(run) and not (step.again_after_change and changed):
-                out(t(f"= {t(*step.why)} : déjà fait", f"= {t(*step.why)}: already done"))
+                out(_("= %(why)s : déjà fait") % {"why": step.why})
                 continue
             out(f"$ {shown(step, step.argv)}")
             answer = run(step.argv)
             if answer.returncode != 0:
-                raise RuntimeError(t(f"échec ({answer.returncode}) : {shown(step, step.argv)}",
-                                     f"failed ({answer.returncode}): {shown(step, step.argv)}"))
+                raise RuntimeError(_("échec (%(returncode)s) : %(shown)s") % {"returncode": answer.returncode,
+                                                                              "shown": shown(step, step.argv)})
             changed += 1
     except BaseException:
         undo.put_back(out)

@@ -21,16 +21,6 @@ Move = Any
 State = Any
 
 
-class Refused(Exception):
-    """A move or a match refused by the rules; ``code`` is stable (``"not_your_turn"``), ``detail`` says with what."""
-
-    def __init__(self, code: str, /, **detail: Any):
-        self.code = code
-        self.detail = detail
-        extra = ", ".join(f"{k}={v!r}" for k, v in detail.items())
-        super().__init__(code + (f" ({extra})" if extra else ""))
-
-
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended: ``winners`` are seats, ``scores`` per seat (may be empty)."""

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from hall.minigames.base import Refused
 from hall.minigames.lobby_followers import Followers
 from hall.minigames.lobby_news import ListChanged, News, Referee, RoomSnapshot, ScreenChanged, Told
 from hall.minigames.lobby_state import LOTO, LobbyState
@@ -34,6 +33,7 @@ from hall.minigames.table import (
     listed,
     token_hash,
 )
+from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.rooms")
 
@@ -85,7 +85,7 @@ class Lobby:
 
     # ---------------------------------------------------------------- snapshots
     def room(self, code: Any) -> RoomSnapshot:
-        """The room under ``code`` (any case); raises ``Refused("unknown_room")``."""
+        """The room under ``code`` (any case); raises ``Rejected("rooms/unknown_room")``."""
         with self._lock:
             return self._get(code).snapshot()
 
@@ -107,7 +107,7 @@ class Lobby:
         with self._lock:
             room = self._get(code)
             if room.game.officials is None:
-                raise Refused("no_officials")
+                raise Rejected("rooms/no_officials")
             return room.referee()
 
     def listing(self) -> list[dict]:
@@ -140,12 +140,12 @@ class Lobby:
         """A new room in the lobby; raises ``unknown_game``, ``game_disabled``, ``bad_options`` or ``too_many_rooms``."""
         with self._lock:
             if not isinstance(game, str) or game not in ROOM_GAMES:
-                raise Refused("unknown_game")
+                raise Rejected("rooms/unknown_game")
             if game not in self.settings.enabled or game in self._state.disabled:
-                raise Refused("game_disabled", game=game)
+                raise Rejected("rooms/game_disabled", game=game)
             opts = clean_options(game, options)
             if self._state.active_count() >= self.settings.max_rooms:
-                raise Refused("too_many_rooms", max=self.settings.max_rooms)
+                raise Rejected("rooms/too_many_rooms", max=self.settings.max_rooms)
             code = self._state.new_code(self.rng)
             self._commit({"kind": "open", "code": code, "game": game, "options": opts})
             self._publish_list()
@@ -159,10 +159,10 @@ class Lobby:
             room.check_lobby()
             name = clean_name(name)
             if len(room.seats) >= room.max_seats():
-                raise Refused("room_full")
+                raise Rejected("rooms/room_full")
             where = address_hash(address) if address else ""
             if where and sum(s.address_sha == where for s in room.seats) >= self.settings.seats_per_address:
-                raise Refused("too_many_seats", max=self.settings.seats_per_address)
+                raise Rejected("rooms/too_many_seats", max=self.settings.seats_per_address)
             token = secrets.token_urlsafe(18)
             self._commit({"kind": "join", "code": room.code, "seat": len(room.seats), "name": name,
                           "token_sha": token_hash(token), "address_sha": where})
@@ -177,9 +177,9 @@ class Lobby:
             room = self._get(code)
             room.check_lobby()
             if type(seat) is not int or not 0 <= seat < len(room.seats):
-                raise Refused("unknown_seat")
+                raise Rejected("rooms/unknown_seat")
             if name is not None and name != room.seats[seat].name:
-                raise Refused("seat_changed")
+                raise Rejected("rooms/seat_changed")
             self._commit({"kind": "remove", "code": room.code, "seat": seat})
             self._followers.seat_removed(room, seat)
             snapshot = self._publish_room(room)
@@ -209,16 +209,16 @@ class Lobby:
             room = self._get(code)
             seat = room.seat_of(token)
             if seat is None:
-                raise Refused("bad_token")
+                raise Rejected("rooms/bad_token")
             if move is NO_MOVE:
-                raise Refused("illegal_move")
+                raise Rejected("rooms/illegal_move")
             room.seats[seat].away = False            # the phone spoke: it is back
             room.check_turn(version)
             if seat not in room.to_move():
-                raise Refused("not_your_turn")
+                raise Rejected("rooms/not_your_turn")
             chosen = listed(move, room.legal(seat))
             if chosen is None:
-                raise Refused("illegal_move")
+                raise Rejected("rooms/illegal_move")
             return self._play(room, seat, chosen, now, "seat")
 
     def official(self, code: Any, move: Any, version: Any, now: float = 0.0) -> Referee:
@@ -228,13 +228,13 @@ class Lobby:
         with self._lock:
             room = self._get(code)
             if move is NO_MOVE:
-                raise Refused("illegal_official")
+                raise Rejected("rooms/illegal_official")
             if room.game.officials is None:
-                raise Refused("no_officials")
+                raise Rejected("rooms/no_officials")
             room.check_turn(version)
             chosen = listed(move, room.officials())
             if chosen is None:
-                raise Refused("illegal_official")
+                raise Rejected("rooms/illegal_official")
             self._play(room, room.to_move()[0], chosen, now, "official", kind="official")
             return room.referee()
 
@@ -259,10 +259,10 @@ class Lobby:
             elif show == "game":
                 room = self._get(code)
                 if room.status == "closed":
-                    raise Refused("room_closed")
+                    raise Rejected("rooms/room_closed")
                 screen = {"show": "game", "code": room.code}
             else:
-                raise Refused("bad_screen")
+                raise Rejected("rooms/bad_screen")
             self._commit({"kind": "screen", **screen})
             self._publish(ScreenChanged(dict(screen)))
             self._publish_list()
@@ -272,7 +272,7 @@ class Lobby:
         """The admin allows a game or not; returns the games as :meth:`games` lists them."""
         with self._lock:
             if not isinstance(game, str) or game not in ROOM_GAMES or type(enabled) is not bool:
-                raise Refused("unknown_game")
+                raise Rejected("rooms/unknown_game")
             self._commit({"kind": "switch", "game": game, "enabled": enabled})
             return self.games()
 
@@ -345,7 +345,7 @@ class Lobby:
     def _get(self, code: Any) -> Room:
         room = self._state.rooms.get(code.strip().upper()) if isinstance(code, str) and len(code) <= 10 else None
         if room is None:
-            raise Refused("unknown_room")
+            raise Rejected("rooms/unknown_room")
         return room
 
     def _seat(self, code: Any, token: Any) -> tuple[Room, int]:
@@ -353,7 +353,7 @@ class Lobby:
         room = self._get(code)
         seat = room.seat_of(token)
         if seat is None:
-            raise Refused("bad_token")
+            raise Rejected("rooms/bad_token")
         if room.seats[seat].away:
             room.seats[seat].away = False
             self._publish_room(room)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hall.minigames.base import Refused
 from hall.minigames.lobby_news import Followed, News, Told, Unfollowed
 from hall.minigames.table import Room
+from hall.refusal import Rejected
 
 
 class Followers:
@@ -25,7 +25,7 @@ class Followers:
         """``watcher`` follows ``room`` as ``seat`` (or as audience: ``audience_full`` beyond ``max_audience``)."""
         if seat is None:
             if room.audience >= max_audience:
-                raise Refused("audience_full")
+                raise Rejected("rooms/audience_full")
             room.audience += 1
             self._of[watcher] = (room.code, None)
             self._publish(Followed(watcher, room.code, None, room.snapshot()))

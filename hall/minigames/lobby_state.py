@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from hall.minigames.base import CHANCE, Refused
+from hall.minigames.base import CHANCE
 from hall.minigames.match import LoggedMove, Match
 from hall.minigames.table import (
     CODE_LENGTH,
@@ -22,6 +22,7 @@ from hall.minigames.table import (
     engine_options,
     move_key,
 )
+from hall.refusal import Rejected
 
 RECENT_CLOSED = 20                     # closed rooms kept in the list after they end
 LOTO = {"show": "loto"}
@@ -55,7 +56,7 @@ class LobbyState:
             code = "".join(rng.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             if code not in self.rooms:
                 return code
-        raise Refused("too_many_rooms")
+        raise Rejected("rooms/too_many_rooms")
 
     def active_count(self) -> int:
         return sum(1 for room in self.rooms.values() if room.status != "closed")
@@ -97,10 +98,10 @@ class LobbyState:
         match = room.match
         assert match is not None, "moves are journalled only after the start"
         if record["kind"] == "official" and move_key(record["moves"][0][1]) not in map(move_key, room.officials()):
-            raise Refused("illegal_official", move=record["moves"][0][1])
+            raise Rejected("rooms/illegal_official", move=record["moves"][0][1])
         for seat, move in record["moves"]:
             if seat != CHANCE and not room.game.check_legal(match.state, seat, move):
-                raise Refused("illegal_move", seat=seat, move=move)
+                raise Rejected("rooms/illegal_move", seat=seat, move=move)
             match._apply(seat, move)
         room.moved(0.0, record.get("by", "seat"))
 

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hall.minigames.base import CHANCE, Game, Move, Outcome, Refused, State
+from hall.minigames.base import CHANCE, Game, Move, Outcome, State
+from hall.refusal import Rejected
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +23,13 @@ class LoggedMove:
 class Match:
     """Holds the authoritative state of one game; every change goes through :meth:`play`.
 
-    Refusals are :class:`Refused` with stable codes: ``game_over``, ``unknown_seat``,
+    Refusals are :class:`~hall.refusal.Rejected` with stable codes: ``game_over``, ``unknown_seat``,
     ``not_your_turn``, ``illegal_move``, ``stale_version``.
     """
 
     def __init__(self, game: Game, players: int, options: Any = None, rng: random.Random | None = None):
         if not game.min_players <= players <= game.max_players:
-            raise Refused("bad_player_count", game=game.name, players=players,
+            raise Rejected("rooms/bad_player_count", game=game.name, players=players,
                            allowed=(game.min_players, game.max_players))
         self.game = game
         self.players = players
@@ -50,17 +51,17 @@ class Match:
             self._apply(CHANCE, self.game.chance(self.state, self._rng))
 
     def play(self, seat: int, move: Move, version: int | None = None) -> int:
-        """Apply ``move`` for ``seat``; returns the new version, or raises :class:`Refused`."""
+        """Apply ``move`` for ``seat``; returns the new version, or raises :class:`~hall.refusal.Rejected`."""
         if self.game.outcome(self.state) is not None:
-            raise Refused("game_over")
+            raise Rejected("rooms/game_over")
         if not (0 <= seat < self.players):
-            raise Refused("unknown_seat", seat=seat)
+            raise Rejected("rooms/unknown_seat", seat=seat)
         if version is not None and version != self.version:
-            raise Refused("stale_version", expected=self.version, got=version)
+            raise Rejected("rooms/stale_version", expected=self.version, got=version)
         if seat not in self.game.to_move(self.state):
-            raise Refused("not_your_turn", seat=seat)
+            raise Rejected("rooms/not_your_turn", seat=seat)
         if not self.game.check_legal(self.state, seat, move):
-            raise Refused("illegal_move", seat=seat, move=move)
+            raise Rejected("rooms/illegal_move", seat=seat, move=move)
         self._apply(seat, move)
         self.settle_chance()
         return self.version
@@ -87,7 +88,7 @@ class Match:
         match.state, match.version, match.log = game.setup(players, match.options), 0, []
         for entry in log:
             if entry.seat != CHANCE and not game.check_legal(match.state, entry.seat, entry.move):
-                raise Refused("illegal_move", seat=entry.seat, move=entry.move)
+                raise Rejected("rooms/illegal_move", seat=entry.seat, move=entry.move)
             match._apply(entry.seat, entry.move)
         return match
 

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from hall.minigames.base import CHANCE, Game, Refused
+from hall.minigames.base import CHANCE, Game
 from hall.minigames.lobby_news import Referee, RoomChanged, RoomSnapshot, SeatSnapshot
 from hall.minigames.match import Match
 from hall.minigames.registry import GAMES, get_game
+from hall.refusal import Rejected
 
 CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY"   # no B/8, G/6, I/1, O/0, Q, S/5, Z/2
 CODE_LENGTH = 4
@@ -28,36 +29,36 @@ ENGINE_OPTIONS = {"players", "bot"}    # room options that are not the rules eng
 
 
 def clean_name(raw: Any) -> str:
-    """The first name as shown: NFC, trimmed, 1–20 characters, no control character; raises ``Refused("bad_name")``."""
+    """The first name as shown: NFC, trimmed, 1–20 characters, no control character; raises ``Rejected("rooms/bad_name")``."""
     if not isinstance(raw, str) or len(raw) > 4 * NAME_MAX:
-        raise Refused("bad_name")
+        raise Rejected("rooms/bad_name")
     text = unicodedata.normalize("NFC", raw)
     if any(unicodedata.category(ch)[0] in "CZ" and ch != " " for ch in text):
-        raise Refused("bad_name")          # control, format (bidi overrides), separators other than a space
+        raise Rejected("rooms/bad_name")          # control, format (bidi overrides), separators other than a space
     name = " ".join(text.split(" ")).strip()
     name = " ".join(part for part in name.split(" ") if part)
     if not 1 <= len(name) <= NAME_MAX:
-        raise Refused("bad_name")
+        raise Rejected("rooms/bad_name")
     return name
 
 
 def clean_options(game: str, raw: Any) -> dict[str, Any]:
-    """The room options with their defaults; raises ``Refused("bad_options")`` naming the bad key."""
+    """The room options with their defaults; raises ``Rejected("rooms/bad_options")`` naming the bad key."""
     spec = ROOM_GAMES[game]
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise Refused("bad_options", key="options")
+        raise Rejected("rooms/bad_options", key="options")
     out = {}
     for key, value in raw.items():
         if key not in spec:
-            raise Refused("bad_options", key=str(key)[:40])
+            raise Rejected("rooms/bad_options", key=str(key)[:40])
         kind, _, allowed = spec[key]
         if type(value) is not kind:
-            raise Refused("bad_options", key=key)
+            raise Rejected("rooms/bad_options", key=key)
         if allowed is not None and (kind is int and not allowed[0] <= value <= allowed[1]
                                     or kind is str and value not in allowed):
-            raise Refused("bad_options", key=key)
+            raise Rejected("rooms/bad_options", key=key)
         out[key] = value
     return {key: out.get(key, default) for key, (_, default, _) in spec.items()}
 
@@ -141,21 +142,21 @@ class Room:
     def check_lobby(self) -> None:
         """Refuse a change of seats once the game began: ``room_closed``, ``already_started``."""
         if self.status == "closed":
-            raise Refused("room_closed")
+            raise Rejected("rooms/room_closed")
         if self.status != "lobby":
-            raise Refused("already_started")
+            raise Rejected("rooms/already_started")
 
     def check_turn(self, version: Any) -> None:
         """Refuse a move unless the game is under way at ``version``: ``room_closed``, ``game_over``,
         ``not_started``, ``bad_version``, ``stale_version`` (a phone's move and a referee's action alike)."""
         if self.status == "closed":
-            raise Refused("room_closed")
+            raise Rejected("rooms/room_closed")
         if self.status != "playing":
-            raise Refused("game_over" if self.status == "over" else "not_started")
+            raise Rejected("rooms/game_over" if self.status == "over" else "rooms/not_started")
         if type(version) is not int:
-            raise Refused("bad_version")
+            raise Rejected("rooms/bad_version")
         if version != self.live.version:
-            raise Refused("stale_version", expected=self.live.version,
+            raise Rejected("rooms/stale_version", expected=self.live.version,
                           got=version if abs(version) < 1 << 53 else None)
 
     def moved(self, now: float, by: str) -> None:

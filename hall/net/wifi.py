@@ -9,22 +9,23 @@ SPECIAL = '\\;,:"'
 RISKY = ';,:\\"'   # escaped correctly here, yet some older readers cut the name or password at them
 
 
-# what each risk means for a person, (French, English)
-RISK_TEXT: dict[str, tuple[str, str]] = {
-    "ssid_non_ascii": ("le nom du Wi-Fi a des accents ou des signes hors ASCII : certains téléphones l'affichent mal",
-                       "the Wi-Fi name has accents or non-ASCII signs: some phones show it wrongly"),
-    "password_non_ascii": ("le mot de passe a des accents ou des signes hors ASCII : certains téléphones ne le tapent pas",
-                           "the password has accents or non-ASCII signs: some phones cannot type it"),
-    "ssid_edge_space": ("le nom du Wi-Fi commence ou finit par une espace", "the Wi-Fi name starts or ends with a space"),
-    "password_edge_space": ("le mot de passe commence ou finit par une espace",
-                            "the password starts or ends with a space"),
-    "ssid_special": ("le nom du Wi-Fi contient ; , : \\ ou \" : d'anciens lecteurs de QR le coupent",
-                     "the Wi-Fi name holds ; , : \\ or \": older QR readers cut it there"),
-    "password_special": ("le mot de passe contient ; , : \\ ou \" : d'anciens lecteurs de QR le coupent",
-                         "the password holds ; , : \\ or \": older QR readers cut it there"),
-    "ssid_length": ("le nom du Wi-Fi doit faire de 1 à 32 octets", "the Wi-Fi name must be 1 to 32 bytes"),
-    "password_length": ("le mot de passe WPA2 doit faire de 8 à 63 caractères",
-                        "a WPA2 password must be 8 to 63 characters"),
+def N_(text: str) -> str:
+    """Marks a French sentence for the translation catalogue (display/translations); its reader translates it."""
+    return text
+
+
+# what each risk means for a person, in French (the web and the command line translate it for their reader)
+RISK_TEXT: dict[str, str] = {
+    "ssid_non_ascii": N_("le nom du Wi-Fi a des accents ou "
+                         "des signes hors ASCII : certains téléphones l'affichent mal"),
+    "password_non_ascii": N_("le mot de passe a des accents ou des "
+                             "signes hors ASCII : certains téléphones ne le tapent pas"),
+    "ssid_edge_space": N_("le nom du Wi-Fi commence ou finit par une espace"),
+    "password_edge_space": N_("le mot de passe commence ou finit par une espace"),
+    "ssid_special": N_("le nom du Wi-Fi contient ; , : \\ ou \" : d'anciens lecteurs de QR le coupent"),
+    "password_special": N_("le mot de passe contient ; , : \\ ou \" : d'anciens lecteurs de QR le coupent"),
+    "ssid_length": N_("le nom du Wi-Fi doit faire de 1 à 32 octets"),
+    "password_length": N_("le mot de passe WPA2 doit faire de 8 à 63 caractères"),
 }
 
 

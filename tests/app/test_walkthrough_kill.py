@@ -23,7 +23,7 @@ RUNNER = textwrap.dedent("""
     import random, sys
     from hall.cardbook import CardBook
     from hall.config import parse_config
-    from hall.errors import Rejected
+    from hall.refusal import Rejected
     from hall.journal import Journal
     from hall.service import Hall
     from tests.app.test_walkthrough_kill import STEPS, PRIMARY, open_hall

@@ -263,8 +263,8 @@ def test_report_csv_cells_never_start_a_formula(room, client):
     from hall.spreadsheet import safe_cell
     h = room.hall
     h.start_partie(role="speaker")
-    from hall.errors import Rejected
     from hall.events import ClaimChecked
+    from hall.refusal import Rejected
     for bad in ("=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tx"):
         if bad != "\tx":                         # (a tab around an ID is typing noise: "\tx" is carton "x")
             with pytest.raises(Rejected):         # refused by the hall itself now, whatever the source

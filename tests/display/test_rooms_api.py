@@ -149,7 +149,7 @@ def test_screen_and_the_break_gate(client, hall_room):
     state = client.get("/api/state").get_json()
     assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
     refused(client.post("/api/draws", json={"number": 6}, headers=speaker), 423, "games_on_screen")
-    from hall.errors import Rejected
+    from hall.refusal import Rejected
     gate = GameOnScreen(hall_room.lobby).guard(hall_room.hall)
     with pytest.raises(Rejected, match="games_on_screen"):
         gate.draw(7, role="device")

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from hall.app.runtime import open_rooms
-from hall.minigames.base import Refused
 from hall.minigames.lobby import LobbySettings
+from hall.refusal import Rejected
 from tests.display.conftest import GAMES, LiveServer, make_room
 from tests.display.test_rooms_api import Watcher, bearer, open_room, refused
 
@@ -55,7 +55,7 @@ def test_the_speaker_frees_a_seat_before_the_start_and_a_restart_keeps_it(bounde
     try:
         assert [s.name for s in again.room(code).seats] == ["Ana", "Cid"]
         assert again.seat_view(code, cid["token"])["seat"] == 1
-        with pytest.raises(Refused, match="bad_token"):
+        with pytest.raises(Rejected, match="bad_token"):
             again.seat_view(code, bob["token"])
     finally:
         store.close()
@@ -83,7 +83,7 @@ def test_one_address_holds_a_bounded_number_of_seats_per_room(bounded, tmp_path)
     assert "10.0.0.7" not in json.dumps(room)
     again, store = open_rooms(tmp_path, LobbySettings())            # the count survives a restart
     try:
-        with pytest.raises(Refused) as caught:
+        with pytest.raises(Rejected) as caught:
             again.join(code, "Cid", "10.0.0.7")
         assert caught.value.code == "too_many_seats"
     finally:

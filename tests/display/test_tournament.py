@@ -199,12 +199,12 @@ def test_the_tournament_words_are_all_translated_to_english_and_compiled():
     for m in re.finditer(r'\b_l?\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)', source):
         asked.add("".join(eval(x) for x in re.findall(r'"(?:[^"\\]|\\.)*"', m.group(1))))
     for page in display.glob("templates/tournoi*.html"):
-        for m in re.finditer(r'\bT\(\s*("(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')', page.read_text(encoding="utf-8")):
+        for m in re.finditer(r'\b_\(\s*("(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')', page.read_text(encoding="utf-8")):
             asked.add(eval(m.group(1)))
-    po = read_po((display / "translations/en/LC_MESSAGES/tournoi.po").open("rb"))
+    po = read_po((display / "translations/en/LC_MESSAGES/messages.po").open("rb"))
     translated = {m.id for m in po if m.id and m.string}
     assert asked <= translated, asked - translated
-    mo = read_mo((display / "translations/en/LC_MESSAGES/tournoi.mo").open("rb"))
+    mo = read_mo((display / "translations/en/LC_MESSAGES/messages.mo").open("rb"))
     assert {m.id for m in po if m.id} == {m.id for m in mo if m.id}
     words = set()
     for js in display.glob("static/js/tournoi*.js"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from display import views
-from hall.errors import Rejected
+from hall.refusal import Rejected
 from tests.conftest import cards_from
 
 BOOK = cards_from({"P": "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"})

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from display import views
-from hall.errors import Rejected
 from hall.events import LotSpec
+from hall.refusal import Rejected
 from tests.conftest import cards_from
 
 P = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"

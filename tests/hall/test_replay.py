@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hall.claims import verify
-from hall.errors import Rejected
 from hall.events import LotSpec, PriceTier
 from hall.planches import generate_planche
+from hall.refusal import Rejected
 
 COMMANDS = ["draw"] * 14 + ["check"] * 4 + ["award"] * 3 + ["undo", "announce", "resume", "resume", "clear", "start", "sell",
                                                               "caisse", "prices", "carry", "start_changed"]

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
 from hall.config import parse_config
-from hall.errors import Rejected
 from hall.journal import Journal
 from hall.planches import generate_cards
+from hall.refusal import Rejected
 from hall.sales import (
     PAYMENTS,
     PriceTier,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.errors import Rejected
 from hall.planches import generate_cards
+from hall.refusal import Rejected
 
 CARDS = dict(generate_cards(30, seed=5, series="S"))
 IDS = sorted(CARDS)

@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 
 from hall.cardbook import CardBook
 from hall.config import parse_config
-from hall.errors import ConfigError, Rejected
+from hall.errors import ConfigError
 from hall.events import LotSpec, PriceTier
 from hall.journal import Journal
 from hall.lots_played import LotChange, lot_changes, lots_to_play, next_lots
 from hall.planches import generate_cards
+from hall.refusal import Rejected
 from hall.report import build_report
 from hall.sales import NO_TIER
 from hall.service import Hall

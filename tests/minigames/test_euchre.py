@@ -6,12 +6,12 @@ from dataclasses import replace
 import pytest
 
 from hall.minigames.base import CHANCE
-from hall.minigames.base import Refused as Rejected
 from hall.minigames.euchre.cards import DECK, effective_suit, legal_follows, power, trick_winner, trump_rank
 from hall.minigames.euchre.rules import apply, is_legal, legal_moves, outcome, setup, to_move
 from hall.minigames.euchre.state import CALL1, CALL2, MOON, Contract, EuchreOptions, EuchreState, hand_points
 from hall.minigames.match import Match
 from hall.minigames.registry import get_game
+from hall.refusal import Rejected
 
 # Seat 0 holds the top hearts, seat 1 spades, seat 2 diamonds (and the two JS), seat 3 all the clubs.
 GAME = get_game('euchre')
@@ -272,7 +272,7 @@ def test_unknown_cards_and_look_alike_numbers_are_refused_never_raised(move):
     giving = run(declaring, ("declare", "H", ("JD", "QH")))
     for state in (dealt(), declaring, giving):
         assert is_legal(state, to_move(state)[0], move) is False
-    with pytest.raises(Rejected, match="^illegal_move"):
+    with pytest.raises(Rejected, match="^rooms/illegal_move"):
         match = Match(GAME, 4)
         match.state = declaring
         match.play(to_move(declaring)[0], move)

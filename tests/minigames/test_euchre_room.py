@@ -10,18 +10,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.app.runtime import open_rooms
-from hall.minigames.base import Refused
 from hall.minigames.euchre.cards import DECK, LOW_NO_TRUMP, NO_TRUMP, SUITS, effective_suit, hand_order
 from hall.minigames.euchre.officials import OFFICIAL_KINDS, official_is_legal, official_moves
 from hall.minigames.euchre.state import EuchreState
 from hall.minigames.lobby import Lobby, LobbySettings
+from hall.refusal import Rejected
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 SILENT = 100.0                     # a turn this long is taken over (each step a turn later than the last)
 
 
 def refused(code: str):
-    return pytest.raises(Refused, match=f"^{code}")
+    return pytest.raises(Rejected, match=f"^rooms/{code}")
 
 
 def euchre_room(lobby: Lobby, names=("Ana", "Bea"), options=None) -> tuple[str, list[str]]:

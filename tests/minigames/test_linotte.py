@@ -9,7 +9,6 @@ from dataclasses import replace
 import pytest
 
 from hall.minigames.base import CHANCE
-from hall.minigames.base import Refused as Rejected
 from hall.minigames.linotte.rules import (
     EMPTY,
     GRID,
@@ -28,6 +27,7 @@ from hall.minigames.linotte.rules import (
 )
 from hall.minigames.match import Match
 from hall.minigames.registry import get_game
+from hall.refusal import Rejected
 
 GAME = get_game('linotte')
 

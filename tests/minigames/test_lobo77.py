@@ -8,7 +8,6 @@ from collections import Counter
 import pytest
 
 from hall.minigames.base import CHANCE
-from hall.minigames.base import Refused as Rejected
 from hall.minigames.lobo77.rules import (
     Lobo77Options,
     Lobo77State,
@@ -23,6 +22,7 @@ from hall.minigames.lobo77.rules import (
 )
 from hall.minigames.match import Match
 from hall.minigames.registry import get_game
+from hall.refusal import Rejected
 
 GAME = get_game('lobo77')
 

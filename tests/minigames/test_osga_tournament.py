@@ -15,7 +15,6 @@ from hall.minigames.osga.movement import meetings
 from hall.minigames.osga.standings import GameRecord, ranking_points, standings
 from hall.minigames.osga.tournament import (
     Day,
-    TournamentError,
     apply_event,
     check_code,
     player_names,
@@ -24,6 +23,7 @@ from hall.minigames.osga.tournament import (
     summary,
     table_code,
 )
+from hall.refusal import Rejected
 
 SECRET = "s" * 24
 
@@ -43,7 +43,7 @@ def play_table(day: Day, table: int, hands) -> Day:
 
 
 def refused(day: Day, kind: str, data: dict, code: str) -> None:
-    with pytest.raises(TournamentError) as err:
+    with pytest.raises(Rejected) as err:
         apply_event(day, kind, data)
     assert err.value.code == code
 
@@ -204,7 +204,7 @@ def test_the_store_keeps_every_accepted_event_and_replays_them(tmp_path):
     store.new_day("Club")
     for kind, data in bot_events(4, 2)[1:40]:
         store.submit(kind, data)
-    with pytest.raises(TournamentError):
+    with pytest.raises(Rejected):
         store.submit("hand", {"table": 7, "hand": 1, "ns": 1, "ew": 1})
     before = summary(store.day)
     rows = sqlite3.connect(path).execute("SELECT count(*) FROM events").fetchone()[0]

@@ -9,13 +9,13 @@ from dataclasses import replace
 import pytest
 
 from hall.minigames.base import CHANCE, random_bot
-from hall.minigames.base import Refused as Rejected
 from hall.minigames.euchre.cards import DECK, hand_order, legal_follows
 from hall.minigames.euchre.state import EuchreOptions, hand_points
 from hall.minigames.match import Match, play_out
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, SHAPES, mask_of
 from hall.minigames.points_rouges.state import PointsRougesOptions
 from hall.minigames.registry import get_game
+from hall.refusal import Rejected
 from tests.minigames.playout import each_move
 
 pytestmark = pytest.mark.slow    # whole games played out by bots: see pytest --durations

@@ -12,17 +12,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hall.app.runtime import ROOMS_FILE, open_room_store, open_rooms
-from hall.minigames.base import Refused
 from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, PLACEMENTS, SHAPE_IDS, SHAPES, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
 from hall.minigames.registry import get_game
+from hall.refusal import Rejected
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 
 
 def refused(code: str):
-    return pytest.raises(Refused, match=f"^{code}")
+    return pytest.raises(Rejected, match=f"^rooms/{code}")
 
 
 def table(players: int, people: int, seed: int = 1) -> tuple[Lobby, str, list[str]]:

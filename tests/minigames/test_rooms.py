@@ -9,16 +9,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hall.app.runtime import open_room_store, open_rooms
-from hall.minigames.base import Refused
 from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.registry import get_game
 from hall.minigames.table import CODE_LETTERS, clean_name, move_key
+from hall.refusal import Rejected
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 
 
 def refused(code: str):
-    return pytest.raises(Refused, match=f"^{code}")
+    return pytest.raises(Rejected, match=f"^rooms/{code}")
 
 
 def seat_moves(lobby: Lobby, code: str, token: str, now: float = 0.0, limit: int = 10_000) -> None:

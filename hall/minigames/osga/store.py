@@ -15,7 +15,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from hall.minigames.osga.tournament import Day, TournamentError, apply_event
+from hall.minigames.osga.tournament import Day, apply_event
+from hall.refusal import Rejected
 
 MAX_EVENT_BYTES = 8192
 SCHEMA_VERSION = 1      # a file from before the version was kept (user_version 0) has this schema
@@ -47,11 +48,11 @@ class TournamentStore:
         return self.day.events
 
     def submit(self, kind: str, data: Mapping[str, Any] | None = None) -> Day:
-        """Check, record and apply one event; returns the new day or raises :class:`TournamentError`."""
+        """Check, record and apply one event; returns the new day or raises :class:`~hall.refusal.Rejected`."""
         data = dict(data or {})
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
         if len(text.encode()) > MAX_EVENT_BYTES:
-            raise TournamentError("too_large")
+            raise Rejected("tournoi/too_large")
         with self._lock:
             day = apply_event(self.day, kind, json.loads(text))  # exactly what a replay will read
             with self._db:  # one transaction: BEGIN … COMMIT

@@ -1,7 +1,7 @@
 """The OSGA tournament day as the desk runs it (RULES E20–E25, docs/osga.md): a pure fold over events.
 
 The day is a value rebuilt from its events, in order, by :func:`apply_event`; a bad event raises
-:class:`TournamentError` (a stable snake_case code and details) and changes nothing. Events:
+:class:`~hall.refusal.Rejected` (a stable snake_case code and details) and changes nothing. Events:
 
 ``create``   {secret, title, games_per_session, sessions} — a new day (any earlier one is closed)
 ``register`` {name, players: [a, b], arrived}          — a district team, before the start
@@ -38,6 +38,7 @@ from hall.minigames.osga.day import (
     standings,
 )
 from hall.minigames.osga.standings import Standing, Team, playoffs_needed
+from hall.refusal import Rejected
 
 HANDS_PER_GAME = 8  # seed C.1: a game is 8 hands
 MAX_TEAMS = 80  # 40 tables: twice the seed's 20 regulation tables
@@ -49,15 +50,6 @@ MAX_NAME = 40
 HAND_MIN, HAND_MAX = -999, 24
 CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read aloud and typed on a phone
 CODE_LENGTH = 5
-
-
-class TournamentError(ValueError):
-    """A refused event: ``code`` is stable snake_case, ``detail`` fills the message."""
-
-    def __init__(self, code: str, **detail: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.detail = detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,24 +110,24 @@ class Day:
 def _text(value: Any, field: str) -> str:
     """Return a cleaned name, or refuse it."""
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_NAME:
-        raise TournamentError("bad_name", field=field, max=MAX_NAME)
+        raise Rejected("tournoi/bad_name", field=field, max=MAX_NAME)
     text = " ".join(value.split())
     if any(ord(c) < 32 for c in text):
-        raise TournamentError("bad_name", field=field, max=MAX_NAME)
+        raise Rejected("tournoi/bad_name", field=field, max=MAX_NAME)
     return text
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
     """Return an int within ``[low, high]`` (no bool, no float), or refuse it."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise TournamentError("bad_number", field=field, low=low, high=high)
+        raise Rejected("tournoi/bad_number", field=field, low=low, high=high)
     return value
 
 
 def _players(value: Any) -> tuple[str, str]:
     """Return two players' names."""
     if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise TournamentError("bad_name", field="players", max=MAX_NAME)
+        raise Rejected("tournoi/bad_name", field="players", max=MAX_NAME)
     return _text(value[0], "players"), _text(value[1], "players")
 
 
@@ -143,16 +135,16 @@ def _entry(day: Day, team: Any) -> Entry:
     """Return the registered team ``team``."""
     found = next((e for e in day.entries if e.id == team), None)
     if found is None:
-        raise TournamentError("unknown_team", team=str(team)[:20])
+        raise Rejected("tournoi/unknown_team", team=str(team)[:20])
     return found
 
 
 def _running(day: Day) -> Tournament:
     """Return the tournament if games are being played, or refuse."""
     if day.tournament is None:
-        raise TournamentError("not_started")
+        raise Rejected("tournoi/not_started")
     if day.tournament.finished:
-        raise TournamentError("day_over")
+        raise Rejected("tournoi/day_over")
     return day.tournament
 
 
@@ -175,10 +167,10 @@ def _blank_sheets(tournament: Tournament) -> tuple[Sheet, ...]:
 def _start(day: Day) -> Day:
     """Close registration: the arrived teams play, a floater fills an odd count (E25)."""
     if day.tournament is not None:
-        raise TournamentError("already_started")
+        raise Rejected("tournoi/already_started")
     playing = [e for e in day.entries if e.arrived]
     if len(playing) < 2:
-        raise TournamentError("too_few_teams", minimum=2)
+        raise Rejected("tournoi/too_few_teams", minimum=2)
     roster = [Team(e.id, (f"{e.id}-a", f"{e.id}-b")) for e in playing]
     tournament = new_tournament(roster, day.games_per_session, day.sessions)
     return replace(day, tournament=tournament, sheets=_blank_sheets(tournament),
@@ -190,10 +182,10 @@ def _hand(day: Day, data: Mapping[str, Any]) -> Day:
     index = _table(day, data.get("table"))
     sheet = day.sheets[index]
     if sheet.closed:
-        raise TournamentError("table_closed", table=index + 1)
+        raise Rejected("tournoi/table_closed", table=index + 1)
     number = _int(data.get("hand"), "hand", 1, HANDS_PER_GAME)
     if number > len(sheet.hands) + 1:
-        raise TournamentError("hand_out_of_order", table=index + 1, expected=len(sheet.hands) + 1)
+        raise Rejected("tournoi/hand_out_of_order", table=index + 1, expected=len(sheet.hands) + 1)
     points = (_int(data.get("ns"), "ns", HAND_MIN, HAND_MAX), _int(data.get("ew"), "ew", HAND_MIN, HAND_MAX))
     hands = sheet.hands[:number - 1] + (points,) + sheet.hands[number:]
     return _with_sheet(day, index, replace(sheet, hands=hands))
@@ -204,7 +196,7 @@ def _next(day: Day) -> Day:
     tournament = _running(day)
     waiting = [k + 1 for k, sheet in enumerate(day.sheets) if not sheet.done]
     if waiting:
-        raise TournamentError("tables_not_done", tables=waiting)
+        raise Rejected("tournoi/tables_not_done", tables=waiting)
     tournament = record_games(tournament, [sheet.totals for sheet in day.sheets])
     return replace(day, tournament=tournament, sheets=_blank_sheets(tournament))
 
@@ -214,19 +206,19 @@ def _default(day: Day, team: Any) -> Day:
     tournament = _running(day)
     entry = _entry(day, team)
     if entry.id in tournament.defaulted or entry.id in day.absent:
-        raise TournamentError("already_defaulted", team=entry.id)
+        raise Rejected("tournoi/already_defaulted", team=entry.id)
     return replace(day, tournament=default_team(tournament, entry.id))
 
 
 def _playoff(day: Day, data: Mapping[str, Any]) -> Day:
     """Record a playoff between two teams tied on ranking and game points, once every game is played (E24)."""
     if day.tournament is None or not day.tournament.finished:
-        raise TournamentError("playoff_too_early")
+        raise Rejected("tournoi/playoff_too_early")
     winner, loser = _entry(day, data.get("winner")).id, _entry(day, data.get("loser")).id
     rows = {row.team: row for row in standings(day.tournament)}
     if winner == loser or winner not in rows or loser not in rows or \
             (rows[winner].ranking, rows[winner].game_points) != (rows[loser].ranking, rows[loser].game_points):
-        raise TournamentError("not_tied", winner=winner, loser=loser)
+        raise Rejected("tournoi/not_tied", winner=winner, loser=loser)
     return replace(day, tournament=record_playoff(day.tournament, winner, loser))
 
 
@@ -234,7 +226,7 @@ def _create(data: Mapping[str, Any]) -> Day:
     """Return a new day."""
     secret = data.get("secret")
     if not isinstance(secret, str) or len(secret) < 16:
-        raise TournamentError("bad_field", field="secret")
+        raise Rejected("tournoi/bad_field", field="secret")
     title = _text(data.get("title") or "Tournoi OSGA", "title")
     games = _int(data.get("games_per_session", GAMES_PER_SESSION), "games_per_session", 1, 12)
     sessions = _int(data.get("sessions", SESSIONS_PER_DAY), "sessions", 1, 4)
@@ -242,13 +234,13 @@ def _create(data: Mapping[str, Any]) -> Day:
 
 
 def apply_event(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
-    """Return the day after event ``kind`` with ``data``; raises :class:`TournamentError` and changes nothing."""
+    """Return the day after event ``kind`` with ``data``; raises :class:`~hall.refusal.Rejected` and changes nothing."""
     if not isinstance(data, Mapping):
-        raise TournamentError("bad_field", field="data")
+        raise Rejected("tournoi/bad_field", field="data")
     if kind == "create":
         return replace(_create(data), events=day.events + 1)
     if not day.secret:
-        raise TournamentError("no_day")
+        raise Rejected("tournoi/no_day")
     return replace(_apply(day, kind, data), events=day.events + 1)
 
 
@@ -256,16 +248,16 @@ def _apply(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
     """Dispatch one event of an open day."""
     if kind in ("register", "arrive", "absent", "floater", "start") and day.tournament is not None \
             and kind != "floater":
-        raise TournamentError("registration_closed")
+        raise Rejected("tournoi/registration_closed")
     if kind == "register":
         name, players = _text(data.get("name"), "name"), _players(data.get("players"))
         if len(day.entries) >= MAX_TEAMS:
-            raise TournamentError("too_many_teams", maximum=MAX_TEAMS)
+            raise Rejected("tournoi/too_many_teams", maximum=MAX_TEAMS)
         if any(e.name.casefold() == name.casefold() for e in day.entries):
-            raise TournamentError("duplicate_team", name=name)
+            raise Rejected("tournoi/duplicate_team", name=name)
         arrived = data.get("arrived", True)
         if not isinstance(arrived, bool):
-            raise TournamentError("bad_field", field="arrived")
+            raise Rejected("tournoi/bad_field", field="arrived")
         entry = Entry(f"T{len(day.entries) + 1:02d}", name, players, arrived)
         return replace(day, entries=day.entries + (entry,))
     if kind in ("arrive", "absent"):
@@ -287,7 +279,7 @@ def _apply(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
         return _default(day, data.get("team"))
     if kind == "playoff":
         return _playoff(day, data)
-    raise TournamentError("unknown_event", kind=str(kind)[:20])
+    raise Rejected("tournoi/unknown_event", kind=str(kind)[:20])
 
 
 def replay(events: list[tuple[str, Mapping[str, Any]]]) -> Day:
