@@ -164,3 +164,6 @@ MESSAGES.update({
 STATUS["label_control_character"] = 422
 MESSAGES["label_control_character"] = _l("Libellé refusé (%(where)s) : il contient un caractère de contrôle, que "
                                          "l'imprimante des bons prendrait pour une commande.")
+# issue 26: the planches of a series the book lacks are refused in words on /admin (never a tab of raw JSON)
+STATUS["no_cards_to_print"] = 404
+MESSAGES["no_cards_to_print"] = _l("Aucun carton à imprimer pour « %(what)s » : les séries du carnet sont %(known)s.")

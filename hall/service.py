@@ -57,6 +57,7 @@ from hall.report import EveningReport, build_report, with_year
 from hall.rights import EVERYTHING, may
 from hall.snapshots import (
     AwardResult,
+    BasketCheck,
     CardState,
     ClaimResult,
     DeviceStatus,
@@ -785,6 +786,20 @@ class Hall:
             return self.evening.sold_changes[card_id]
         return self.book.records_sales and self.book.is_sold(card_id)
 
+    def _basket(self, card_ids: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+        """The cartons of a sale as the hall reads them, those the book lacks, those already sold (the lock held)."""
+        ids = list(dict.fromkeys(normalize_card_id(c) for c in card_ids if isinstance(c, str)))
+        unknown = [c for c in ids if c not in self.book]
+        return ids, unknown, [c for c in ids if c in self.book and self._already_sold(c)]
+
+    def check_basket(self, card_ids: Sequence[str]) -> BasketCheck:
+        """What ``sell`` would say of these cartons, without selling: the unknown ones (each with the book's cartons
+        one keystroke away: « vérifiez le numéro ») and those already sold. Bounded as a sale is."""
+        with self._lock:
+            ids, unknown, taken = self._basket(list(card_ids)[:sales_rules.MAX_RANGE])
+            near = tuple((c, tuple(self.book.near(c))) for c in unknown[:sales_rules.MAX_NAMED])
+            return BasketCheck(tuple(ids), near, tuple(taken[:sales_rules.MAX_NAMED]))
+
     def sell(self, card_ids: Sequence[str], *, role: str, payment: str, cents: int | None = None, paid: bool = True,
              buyer: str = "", seller: str = "", partie: int | None = None, session: str = "") -> Record:
         """Record a sale (or a reservation when not ``paid``); refused whole: ``unknown_card``, ``already_sold``,
@@ -793,17 +808,15 @@ class Hall:
             self._allow("sell", role)
             if payment not in sales_rules.PAYMENTS:
                 raise Rejected("bad_payment", payment=str(payment)[:20])
-            ids = list(dict.fromkeys(normalize_card_id(c) for c in card_ids if isinstance(c, str)))
+            ids, unknown, taken = self._basket(card_ids)
             if not ids:
                 raise Rejected("no_cards")
             if len(ids) > sales_rules.MAX_RANGE:
                 raise Rejected("range_too_large", count=len(ids), limit=sales_rules.MAX_RANGE)
-            unknown = [c for c in ids if c not in self.book]
             if unknown:
-                raise Rejected("unknown_card", cards=unknown[:50], count=len(unknown))
-            taken = [c for c in ids if self._already_sold(c)]
+                raise Rejected("unknown_card", cards=unknown[:sales_rules.MAX_NAMED], count=len(unknown))
             if taken:
-                raise Rejected("already_sold", cards=taken[:50], count=len(taken))
+                raise Rejected("already_sold", cards=taken[:sales_rules.MAX_NAMED], count=len(taken))
             offered = self.suggested_cents(len(ids))
             if cents is None:
                 cents = offered
