@@ -16,7 +16,7 @@ from display import tournament as tournament_web
 from display.auth import Auth, load_secret
 from display.crowd import SocketCaps
 from display.errors import ApiError, error_body, status_of
-from display.i18n import remember_locale, select_locale
+from display.i18n import language_switch, remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
@@ -61,6 +61,7 @@ def create_app(hall: HallPort, config, documents: dict | None = None, tournament
     app.json.ensure_ascii = False
     Babel(app, locale_selector=select_locale)
     app.after_request(remember_locale)
+    app.jinja_env.globals["language_switch"] = language_switch      # templates/_lang.html
     rooms = rooms if rooms is not None else room_web.open_rooms(config)
     app.extensions["loto_hall"] = rooms.on_screen.guard(hall)      # no draw while a game is on the projector
     app.extensions["loto_documents"] = dict(documents or {})

@@ -7,12 +7,36 @@ from flask_babel import get_locale
 from display.auth import auth, csrf_token
 from display.i18n import js_strings
 from display.network import wifi_warnings
+from hall.cards import make_card_id, split_card_id
+from hall.lots import KIND_LABELS
 from hall.rights import roles_for
 
 bp = Blueprint("pages", __name__)
 
 # page → the roles that may use it (admin may use every page)
 PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin", "caisse")}   # hall.rights
+
+
+def card_hints(hall) -> dict:
+    """The examples the card-ID fields show, in the hall's own series (the demo's cartons are series D: a hint
+    saying A sent volunteers to cartons that do not exist). Worked out once per card book (its size and first ID)."""
+    count = hall.card_count()[0]
+    kept = current_app.extensions.get("loto_card_hints")
+    if kept and kept[0] == count:
+        return kept[1]
+    ids = [cid for cid, _ in hall.cards()]
+    series = sorted({parts[0] for parts in map(split_card_id, ids) if parts})
+    first = split_card_id(ids[0]) if ids else None
+    if first:
+        s, n = first
+        hints = {"id": ids[0], "short": f"{s}-{n}", "plaque": f"{s}-{n}..{s}-{n + 11}",
+                 "range": f"{ids[0]}..{make_card_id(s, n + 59)}", "pdf_range": f"{s}-{n}..{s}-{n + 59}"}
+    else:   # an imported book of free IDs: its first one, no range to suggest
+        example = ids[0] if ids else "A-00001N"
+        hints = {"id": example, "short": example, "plaque": example, "range": example, "pdf_range": example}
+    hints["series"] = series[:30]
+    current_app.extensions["loto_card_hints"] = (count, hints)
+    return hints
 
 
 def _render(template: str, page: str, allowed: tuple[str, ...] | None):
@@ -23,11 +47,13 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
     boot = {"page": page, "lang": str(get_locale()), "strings": js_strings(), "role": role if logged else None,
             "csrf": csrf_token() if role else None,
             "speech": {"enabled": speech.enabled, "rate": speech.rate, "nicknames": speech.nicknames},
-            "columns": hall.config.cards.columns, "ties": hall.config.rules.ties}
+            "columns": hall.config.cards.columns, "ties": hall.config.rules.ties,
+            "kind_labels": dict(KIND_LABELS)}       # a lot's default label, never shown beside its kind (common.js)
     return render_template(template if logged else "login.html", boot=boot, page=page,
                            hall_name=hall.config.hall.name, role=role, allowed=allowed,
                            tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port,
-                           wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config))
+                           wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config),
+                           hints=card_hints(hall) if logged and page in ("admin", "caisse", "lots") else {})
 
 
 @bp.get("/")

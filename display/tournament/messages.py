@@ -71,7 +71,7 @@ JS_WORDS = {
     "absent": _l("absente"), "default": _l("en défaut"),
     "out": _l("Hors classement"),
     "arrived": _l("Présente"), "not_arrived": _l("Pas arrivée"),
-    "arrive": _l("Arrivée"), "mark_absent": _l("Absente"),
+    "arrive": _l("Marquer arrivée"), "mark_absent": _l("Marquer absente"),
     "make_default": _l("Défaut"),
     "enter": _l("Saisir"),
     "close": _l("Temps écoulé"), "reopen": _l("Rouvrir"),
@@ -90,6 +90,14 @@ JS_WORDS = {
     "sheet_closed": _l("Feuille close"),
     "bad_code": _l("Code de table faux : recopiez le code imprimé sur la feuille de cette partie."),
     "new_game": _l("Nouvelle partie : entrez le code imprimé sur la nouvelle feuille."),
+    # issue 26: the desk's questions in the page (never the browser's prompt() or confirm()), the sides named
+    "ask_yes": _l("Oui"), "ask_no": _l("Non"), "ask_ok": _l("OK"),
+    "new_day": _l("Nouvelle journée de tournoi"),
+    "new_day_closes": _l("La journée en cours sera fermée : son classement reste dans les documents."),
+    "day_title": _l("Nom de la journée (imprimé sur les feuilles et le classement)"),
+    "day_default": _l("Tournoi OSGA du %(date)s"),
+    "new_day_open": _l("Ouvrir la journée"),
+    "score_sides": _l("N–S %(ns)s · E–O %(ew)s"),
 }
 
 
@@ -98,11 +106,19 @@ def words() -> dict[str, str]:
     return {key: str(value) for key, value in JS_WORDS.items()}
 
 
+# the fields of a refusal as the sheet and the desk name them (a captain never reads "ns")
+FIELD_NAMES = {"ns": _l("Nord–Sud"), "ew": _l("Est–Ouest"), "hand": _l("Main"), "title": _l("Nom de la journée"),
+               "name": _l("Nom de l'équipe"), "players": _l("Joueurs"), "team": _l("Équipe"),
+               "winner": _l("Gagnante"), "loser": _l("Perdante"), "table": _l("Table")}
+
+
 def message(code: str, detail: dict) -> str:
     template = MESSAGES.get(code)
     if template is None:
         return str(MESSAGES["bad_field"]).split("«")[0].strip() + f" ({code})"
     values = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v) for k, v in detail.items()}
+    if values.get("field") in FIELD_NAMES:
+        values["field"] = str(FIELD_NAMES[values["field"]])
     try:
         return str(template) % values if "%(" in str(template) else str(template)
     except (KeyError, TypeError, ValueError):

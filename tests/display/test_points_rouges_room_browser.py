@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from hall.minigames.registry import get_game
 from hall.minigames.table import jsonable
+from tests.display.axe import shoot
 from tests.display.conftest import bots_round
 from tests.display.test_screenshots import TEXT_AUDIT
 
@@ -33,7 +34,7 @@ def phone(browser, lang: str = "fr-FR"):
 def shot(page, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("document.getAnimations().forEach((a) => a.finish())")   # no half-arrived board
-    page.screenshot(path=str(SHOTS / f"points-rouges-{name}.png"), animations="disabled", full_page=full)
+    shoot(page, str(SHOTS / f"points-rouges-{name}.png"), animations="disabled", full_page=full)
 
 
 def seat_view(c, code: str, token: str) -> dict:

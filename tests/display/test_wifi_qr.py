@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hall.wifi import misread_risks, wifi_qr_payload
+from tests.display.axe import shoot
 from tests.display.conftest import PINS
 
 
@@ -100,7 +101,7 @@ def test_the_projector_shows_both_qr_codes_between_parties_and_a_phone_reads_the
         keep = os.environ.get("LOTO_SCREENSHOTS") == "1"
         shot = (Path(__file__).resolve().parents[2] / "docs/screenshots" if keep else tmp_path) / \
             "projector-1920x1080-wifi.png"
-        page.screenshot(path=str(shot))
+        shoot(page, str(shot))
         codes = {c.text for c in zxingcpp.read_barcodes(Image.open(shot)) if c.format == zxingcpp.BarcodeFormat.QRCode}
         wifi = next(text for text in codes if text.startswith("WIFI:"))
         assert parse_wifi(wifi) == {"T": "WPA", "S": TRICKY["ssid"], "P": TRICKY["password"]}
