@@ -283,19 +283,25 @@ def test_the_projector_tells_a_tie_break_by_the_computer_before_moving_to_the_ne
 
 
 # ------------------------------------------------------------------------------------------ item 9
-def test_amounts_come_back_as_typed_and_french_never_starts_a_line_with_a_colon(browser, d_desk):
+def test_amounts_come_back_as_typed_on_admin(browser, d_desk):
     ctx, page = staff_page(browser, d_desk.url + "/admin", PINS["admin_pin"])
     try:
         page.locator("#tiers .tier-eur").last.fill("40,50")          # 12 cartons for 40,50 €
         page.click("#save-tiers")
         expect(page.locator("#tiers-msg")).not_to_be_empty()
+        lot = page.locator(".programme-editor .partie").first.locator(".lot input.value").first
+        lot.fill("40,50")                                             # a lot's value, saved and drawn again
+        page.click("#save-programme")
+        expect(page.locator("#programme-msg")).not_to_be_empty()
+        expect(page.locator(".programme-editor .partie").first.locator(".lot input.value").first).to_have_value("40,50")
         page.reload()
         expect(page.locator("#tiers .tier-eur").last).to_have_value("40,50")
+        expect(page.locator(".programme-editor .partie").first.locator(".lot input.value").first).to_have_value("40,50")
     finally:
         ctx.close()
 
 
-def test_the_prize_desk_writes_the_carton_as_every_page_does_and_its_box_is_in_sight(browser, live):
+def test_the_prize_desk_writes_the_carton_as_every_page_does_and_french_never_starts_a_line_with_a_colon(browser, live):
     h = live.hall
     h.start_partie(role="speaker")
     for n in TIE_DRAWS:
