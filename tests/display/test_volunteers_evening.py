@@ -345,3 +345,31 @@ def test_the_720p_console_keeps_its_key_help_and_refuses_a_partie_while_a_game_i
     finally:
         ctx.close()
 
+
+
+def test_the_lobby_counts_the_tables_places_and_greets_the_player_by_name(browser, hall_live):
+    r = hall_live
+    c = r.app.test_client()
+    speaker = r.headers("speaker")
+    code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 4}}, headers=speaker).get_json()["code"]
+    assert c.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
+    projector_ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
+    phone_ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR", is_mobile=True)
+    try:
+        projector = projector_ctx.new_page()
+        projector.set_default_timeout(15_000)
+        projector.goto(r.url + "/")
+        expect(projector.locator(".gs-lobby")).to_have_text("0 inscrit sur 4 places")
+        phone = phone_ctx.new_page()
+        phone.set_default_timeout(15_000)
+        phone.goto(f"{r.url}/j/{code}")
+        phone.fill("#join-name", "Zoé")
+        phone.press("#join-name", "Enter")
+        expect(phone.locator("#turn")).to_have_text("Votre place est prise, Zoé : la partie commence bientôt.")
+        expect(projector.locator(".gs-lobby")).to_have_text("1 inscrit sur 4 places")
+        c.post(f"/api/games/rooms/{code}/join", json={"name": "Émile"})
+        expect(projector.locator(".gs-lobby")).to_have_text("2 inscrits sur 4 places")     # the 4 places chosen, not 8
+        audit(phone, "a phone in the lobby")
+    finally:
+        phone_ctx.close()
+        projector_ctx.close()
