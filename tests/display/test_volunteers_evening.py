@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from display import views
 from display.app import create_app
 from drivers.report_pdf import write_report_pdf
 from drivers.sheets import write_cards_pdf
@@ -48,11 +49,21 @@ def d_desk(tmp_path):
     room.hall.journal.close()
 
 
+def a1_wins_the_quine(h):
+    """A1 alone claims its first row on 80 and wins the quine (A2, complete too, is never claimed)."""
+    h.start_partie(role="speaker")
+    for n in TIE_DRAWS:
+        h.draw(n, role="speaker")
+    h.check_claim(A1, role="controller")
+    return h.award(role="speaker")
+
+
 def staff_page(browser, url: str, pin: str, size=(1280, 720), locale="fr-FR"):
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale, accept_downloads=True)
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     login_page(page, url, pin)
+    page.wait_for_load_state()      # the page's modules run before its form is used (under load they came late)
     return ctx, page
 
 
@@ -93,11 +104,7 @@ def test_every_hint_speaks_of_the_halls_own_series_and_a_missing_one_is_said_on_
 # ------------------------------------------------------------------------------------------ item 3
 def test_a_valid_double_quine_on_a_carton_checked_before_is_green_with_its_sign(browser, live):
     h = live.hall
-    h.start_partie(role="speaker")
-    for n in TIE_DRAWS:
-        h.draw(n, role="speaker")
-    h.check_claim(A1, role="controller")
-    h.award(role="speaker")                      # A1 wins the quine (alone: A2 was never claimed)
+    a1_wins_the_quine(h)
     for n in (9, 21, 45, 66, 84):               # A1's second row: a double quine
         h.draw(n, role="speaker")
     ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR")
@@ -156,7 +163,7 @@ def test_the_door_reads_each_line_as_it_joins_the_basket_and_asks_how_a_reservat
         page.click("#more summary")
         page.check("#reserved")
         page.click("#sell")
-        expect(page.locator("#result")).to_contain_text("Vendu")
+        expect(page.locator("#result")).to_contain_text("Réservé")
         sale = max(h.evening.sales.sales)
         assert not h.evening.sales.sales[sale].paid
         page.locator("#recent li", has_text=f"n° {sale}").locator("button").click()
@@ -302,13 +309,7 @@ def test_amounts_come_back_as_typed_on_admin(browser, d_desk):
 
 
 def test_the_prize_desk_writes_the_carton_as_every_page_does_and_french_never_starts_a_line_with_a_colon(browser, live):
-    h = live.hall
-    h.start_partie(role="speaker")
-    for n in TIE_DRAWS:
-        h.draw(n, role="speaker")
-    h.check_claim(A1, role="controller")
-    from display import views
-    code = views.award(h.award(role="speaker"))["vouchers"][0]
+    code = views.award(a1_wins_the_quine(live.hall))["vouchers"][0]
     ctx, page = staff_page(browser, live.url + "/lots", PINS["desk_pin"], size=(360, 640))
     try:
         page.fill("#code", code)

@@ -1,5 +1,5 @@
 /* The admin page: programme, cartons (import, generate, sold), PINs, devices. */
-import {$, api, boot, el, lotName, t} from "./common.js";
+import {$, api, boot, COLON, el, lotName, t} from "./common.js";
 
 /* errors at the top of the page, in red, where the eye is (a CSV import's lines, a refused programme) */
 export function adminAlert(message, lines) {
@@ -17,7 +17,7 @@ async function load() {
   if (!res.ok) return;
   const info = res.data;
   $("programme").replaceChildren(el("ol", {}, ...info.programme.map((p) => el("li", {class: p.number <= info.parties_played ? "played" : ""},
-    el("strong", {text: t("partie", {n: p.number}) + " : "}),
+    el("strong", {text: t("partie", {n: p.number}) + COLON}),
     p.lots.map(lotName).join(" · ") + " (" + p.consolation + ")"))));
   $("cards-count").textContent = info.sales_recorded === false ? t("cards_count_unrecorded", {n: info.cards})
     : t("cards_count", {n: info.cards, sold: info.sold});
@@ -26,7 +26,7 @@ async function load() {
     el("th", {text: t("role_" + role)}), el("td", {class: "pin", text: pin || t("pin_changed")}), el("td", {class: "dim", text: t("opens_" + role)}))));
   const devices = Object.values(info.devices);
   $("devices-admin").replaceChildren(...(devices.length ? devices.map((d) => el("div", {class: "device " + d.status,
-    text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
+    text: d.detail || t("device_" + d.device) + COLON + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
 }
 function msg(res, ok) {
   $("cards-msg").textContent = res.ok ? ok(res.data) : res.data.message + (res.data.errors ? " " + res.data.errors.slice(0, 5).map((e) => "l." + e[0] + " " + e[1]).join(" ; ") : "") + (res.data.why ? " " + res.data.why : "");

@@ -1,7 +1,7 @@
 /* /admin, issue 16: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
 import {adminAlert} from "./admin.js";
 import {ask} from "./ask.js";
-import {$, amountField, api, el, euros, kind, live, lotName, t} from "./common.js";
+import {$, amountField, api, COLON, el, euros, kind, live, lotName, t} from "./common.js";
 
 const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
 const KINDS = ["quine", "double_quine", "carton_plein"];
@@ -20,8 +20,8 @@ async function takings() {
   const sellers = Object.entries(m.by_seller), parties = Object.entries(m.by_partie).filter(([k]) => k);
   $("takings").replaceChildren(
     el("table", {}, ...rows.map(([a, b], i) => el("tr", {class: i === 0 ? "total" : ""}, el("th", {text: a}), el("td", {text: b})))),
-    sellers.length ? el("p", {}, el("strong", {text: t("by_seller") + " : "}), sellers.map(([k, v]) => k + " " + euros(v)).join(" · ")) : "",
-    parties.length ? el("p", {}, el("strong", {text: t("by_partie") + " : "}), parties.map(([k, v]) => t("partie_n", {n: k}) + " " + euros(v)).join(" · ")) : "");
+    sellers.length ? el("p", {}, el("strong", {text: t("by_seller") + COLON}), sellers.map(([k, v]) => k + " " + euros(v)).join(" · ")) : "",
+    parties.length ? el("p", {}, el("strong", {text: t("by_partie") + COLON}), parties.map(([k, v]) => t("partie_n", {n: k}) + " " + euros(v)).join(" · ")) : "");
   const list = await api("GET", "/api/sales");
   if (!list.ok) return;
   $("sales-list").replaceChildren(...list.data.sales.slice().reverse().map((r) => el("li", {class: r.voided ? "voided" : r.paid ? "" : "reserved"},

@@ -12,6 +12,8 @@ const WORDS = Object.assign({}, boot.strings, boot.words,
 
 /* French typography: no line ever starts with the colon, the semicolon, ! ? or » (« Dernier numéro / : 89 ») */
 const FRENCH = !String(boot.lang || "fr").startsWith("en");
+/* a label's colon joined in code ("Partie 1 : …"): French keeps its no-break space, English has none */
+export const COLON = FRENCH ? "\u00a0: " : ": ";
 const typeset = (text) => (FRENCH ? text.replace(/ ([:;!?»])/g, "\u00a0$1").replace(/« /g, "«\u00a0") : text);
 
 export function t(key, vars) {

@@ -1,5 +1,5 @@
 /* The projector: the last number huge, the board, the lot, banners. Public, read-only. */
-import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
+import {$, api, boot, COLON, el, kind, live, lotName, t} from "./common.js";
 import {show} from "./ids.js";
 import {addWinner, clearWinners, hallTieRule, tieRule, tiersText, winnerIds, withIds} from "./projector_evening.js";
 import {nickname, say} from "./speech.js";
@@ -45,7 +45,7 @@ function render() {
   next.replaceChildren();
   if (current) {
     const rest = p.lots.slice(shown + 1);
-    if (rest.length) next.append(el("span", {class: "then", text: t("then") + " : "}), rest.map(lotName).join(" · "));
+    if (rest.length) next.append(el("span", {class: "then", text: t("then") + COLON}), rest.map(lotName).join(" · "));
   }
   $("count").textContent = playing ? countText(S.draws.length) : "";
   const drawn = new Set(S.draws);

@@ -1,6 +1,6 @@
 /* The phone at a table: a first name → a seat (token kept in localStorage), then the seat's own view.
    Every control that plays carries data-move = that move's JSON as listed in `legal`; nothing else is enabled. */
-import {$, boot, el, t} from "./common.js";
+import {$, boot, COLON, el, t} from "./common.js";
 import {DIE, PAWN, card, cardKind, games, seatName, watch} from "./room_common.js";
 
 const code = boot.code;
@@ -72,7 +72,7 @@ async function play(button) {
   busy = false;
   if (res.ok) { say(""); kept = []; }
   else {
-    say(t("refused") + " : " + res.data.message);
+    say(t("refused") + COLON + res.data.message);
     const fresh = await call("GET", `/api/games/rooms/${code}/seat`);
     if (fresh.ok) { view = fresh.data; render(); }
   }

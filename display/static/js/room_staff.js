@@ -1,5 +1,5 @@
 /* The speaker's "Jeux" panel: open, start, show, close the rooms; the two screen buttons. On /admin: the switches. */
-import {$, api, connect, el, t} from "./common.js";
+import {$, api, COLON, connect, el, t} from "./common.js";
 import {ask} from "./ask.js";
 import {games as registered} from "./room_common.js";
 
@@ -44,8 +44,8 @@ async function refresh() {
 
 function render() {
   if ($("games-switches")) return;
-  $("screen-line").textContent = screen.show === "game" ? t("on_screen") + " : " + t("code") + " " + screen.code
-    : t("on_screen") + " : loto";
+  $("screen-line").textContent = screen.show === "game" ? t("on_screen") + COLON + t("code") + " " + screen.code
+    : t("on_screen") + COLON + "loto";
   $("screen-loto").disabled = screen.show !== "game";
   const list = $("rooms-list");
   list.replaceChildren();

@@ -1,5 +1,5 @@
 /* The speaker's console: type and draw numbers, confirm machine balls, claims, award, démarquer, devices. */
-import {$, api, boot, defaultLabel, el, kind, live, lotName, money, t} from "./common.js";
+import {$, api, boot, COLON, defaultLabel, el, kind, live, lotName, money, t} from "./common.js";
 import {node, show} from "./ids.js";
 import {question} from "./question.js";
 import {choose, chooseClear} from "./speaker_ties.js";
@@ -107,7 +107,7 @@ $("award").addEventListener("click", async () => {
   const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
   if (!res.ok) { $("award").disabled = false; return; }
   const r = res.data, box = $("award-result");
-  box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.map(show).join(", ")})}));
+  box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
   if (r.shared) box.append(el("div", {text: t("lot_shared")}));
   if (r.tie_break.length) {
     box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
@@ -128,7 +128,7 @@ function renderDevices() {
   const devices = Object.values(S.devices || {});
   if (!devices.length) { box.replaceChildren(el("span", {class: "device none", text: t("no_devices")})); return; }
   box.replaceChildren(...devices.map((d) => el("span", {class: "device " + d.status,
-    text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})));
+    text: d.detail || t("device_" + d.device) + COLON + t("device_" + d.status)})));
 }
 
 // the next partie's lots as the programme says (redrawn when the admin edits it, unless the speaker typed here)

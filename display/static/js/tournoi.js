@@ -1,7 +1,7 @@
 /* The tournament desk: registration, the tables of the current game (codes, paper sheets typed here),
    the next game's movement, defaults, playoffs and the documents. */
 import {ask, askText} from "./ask.js";
-import {$, api, boot, el, t} from "./common.js";
+import {$, api, boot, COLON, el, t} from "./common.js";
 import {pair, poll, score} from "./tournoi_common.js";
 
 let day = null, entryTable = null;
@@ -38,7 +38,7 @@ function renderTeams(data) {
         t("make_default")) : null,
     open ? el("span", {class: "state", text: team.arrived ? t("arrived") : t("not_arrived")}) : null)));
   const named = data.floater && data.floater[0];
-  $("td-floater-now").textContent = named ? t("floater") + " : " + data.floater.join(" & ") : "";
+  $("td-floater-now").textContent = named ? t("floater") + COLON + data.floater.join(" & ") : "";
 }
 
 function renderTables(data) {
@@ -80,7 +80,7 @@ function openEntry(number) {
   if (document.activeElement.closest && !document.activeElement.closest("#td-entry")) $("td-entry-hand").value = Math.min(8, table.hands.length + 1);
   $("td-entry-close").hidden = table.done;
   $("td-entry-reopen").hidden = !table.closed;
-  $("td-entry-hands").replaceChildren(...table.hands.map((h, i) => el("li", {text: t("hand", {n: i + 1}) + " : " + score(h[0], h[1])})));
+  $("td-entry-hands").replaceChildren(...table.hands.map((h, i) => el("li", {text: t("hand", {n: i + 1}) + COLON + score(h[0], h[1])})));
 }
 
 function render(data) {

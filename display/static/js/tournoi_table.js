@@ -1,6 +1,6 @@
 /* A table's captain on a phone: the code from the sheet's QR code, each hand's points, time called. */
 import {ask} from "./ask.js";
-import {$, boot, el, t} from "./common.js";
+import {$, boot, COLON, el, t} from "./common.js";
 import {pair, score} from "./tournoi_common.js";
 
 const table = boot.table;
@@ -30,7 +30,7 @@ async function askCode(message) {
   try {
     const data = await (await fetch("/api/tournoi", {headers: {"Accept": "application/json"}})).json();
     const here = (data.tables || []).find((x) => x.table === table);
-    $("tt-now").textContent = here ? t("seating", {n: data.game}) + " : " + pair(here.seats, 0, 2) + " " +
+    $("tt-now").textContent = here ? t("seating", {n: data.game}) + COLON + pair(here.seats, 0, 2) + " " +
                                      t("vs") + " " + pair(here.seats, 1, 3) : "";
   } catch (e) { $("tt-now").textContent = ""; }
 }
