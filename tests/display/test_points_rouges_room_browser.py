@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -181,6 +182,11 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             expect(page.locator(".pr-scores li.me")).to_have_count(1)
             rack = seat_view(c, code, token)["my_rack"]
             expect(page.locator(".pr-rack-piece:not(.joker)")).to_have_count(len(rack))
+            # a piece is read out by where its points are, never by its catalogue name ("S09")
+            names = [piece.get_attribute("data-piece") for piece in page.locator(".pr-rack-piece:not(.joker)").all()]
+            expect(page.locator(".pr-rack-piece:not(.joker)").first).to_have_accessible_name(
+                re.compile(r"^Pièce de \d points\s: (en haut|au milieu|au centre|en bas)"))
+            assert not any(n in page.locator(".pr-rack").inner_text() for n in names if n)
             reloaded = True
         if taps == 6:
             shot(projector, "projector-2-midgame")
