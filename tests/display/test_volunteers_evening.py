@@ -23,6 +23,7 @@ from tests.display.conftest import (
     LiveServer,
     answer,
     login_page,
+    make_room,
     no_native_dialogs,
     play_to_tie,
     shown,
@@ -287,6 +288,21 @@ def test_the_projector_tells_a_tie_break_by_the_computer_before_moving_to_the_ne
         expect(page.locator("#lot")).to_have_text("Double quine — Jambon")
     finally:
         ctx.close()
+
+
+def test_a_hand_drawn_tie_says_who_draws_in_the_room(browser, tmp_path):
+    room = make_room(tmp_path, rules={"ties": "physical_lowest"})
+    server = LiveServer(room.app)
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("#between-ties")).to_have_text(
+            "Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus petit gagne")
+    finally:
+        ctx.close()
+        server.stop()
+        room.hall.journal.close()
 
 
 # ------------------------------------------------------------------------------------------ item 9
