@@ -390,3 +390,39 @@ def test_the_lobby_counts_the_tables_places_and_greets_the_player_by_name(browse
     finally:
         phone_ctx.close()
         projector_ctx.close()
+
+
+def test_la_linottes_pawns_are_told_apart_by_shape_and_by_name(browser, hall_live):
+    r = hall_live
+    c = r.app.test_client()
+    speaker = r.headers("speaker")
+    code = c.post("/api/games/rooms", json={"game": "linotte"}, headers=speaker).get_json()["code"]
+    tokens = [c.post(f"/api/games/rooms/{code}/join", json={"name": n}).get_json()["token"] for n in ("Ana", "Bea")]
+    c.post(f"/api/games/rooms/{code}/start", headers=speaker)
+    assert c.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
+    for _ in range(60):                      # each player rolls until a pawn can go down, then places it
+        room = c.get(f"/api/games/rooms/{code}").get_json()
+        if any(cell["pawn"] is not None for row in room["view"]["grid"] for cell in row):
+            break
+        token = tokens[room["to_move"][0]]
+        view = c.get(f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {token}"}).get_json()
+        move = next((m for m in view["legal"] if m[0] == "place"), view["legal"][0])
+        c.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]},
+               headers={"Authorization": f"Bearer {token}"})
+    else:
+        pytest.fail("no pawn placed")
+    cell = next(cell for row in room["view"]["grid"] for cell in row if cell["pawn"] is not None)
+    owner, mark = ("Ana", "✕") if cell["pawn"] == 0 else ("Bea", "◯")
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
+    try:
+        projector = ctx.new_page()
+        projector.set_default_timeout(15_000)
+        projector.goto(r.url + "/")
+        pawn = projector.locator(f".gs-cell.pawn-{cell['pawn']}")
+        expect(pawn).to_have_count(1)
+        expect(pawn.locator(".pawn-mark")).to_have_text(mark)                      # its shape, not its colour only
+        expect(pawn).to_have_accessible_name(re.compile(f"pion de {owner}$"))
+        expect(projector.locator("#gs-players li .pawn-mark")).to_have_text(["✕", "◯"])
+        audit(projector, "La Linotte on the projector, a pawn down")
+    finally:
+        ctx.close()
