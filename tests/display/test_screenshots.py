@@ -41,6 +41,18 @@ TEXT_AUDIT = """() => {
 }"""
 
 
+# the last number's cell against a drawn neighbour's, and its digits against its own cell
+BOARD_CONTRAST = """() => {
+  const lum = (c) => { const m = c.match(/[\\d.]+/g).map(Number); const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(m[0]) + 0.7152 * f(m[1]) + 0.0722 * f(m[2]); };
+  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const last = getComputedStyle(document.querySelector('.cell.last'));
+  const drawn = getComputedStyle(document.querySelector('.cell.drawn:not(.last)'));
+  return {last_vs_drawn: ratio(last.backgroundColor, drawn.backgroundColor), digits: ratio(last.color, last.backgroundColor)};
+}"""
+
+
 def last_number_is_big(page) -> None:
     """The last number's digits stand at least 15 % of the projector's height whatever else is shown (a winning
     carton beside it shrank it to 11 %: short for the back rows of a 20 m hall), when a number is out."""
@@ -87,6 +99,9 @@ def test_projector_is_readable_from_the_back_of_the_hall(page, live, shots, widt
     assert audit["minContrast"] >= 7, audit
     if width == 1920:
         assert audit["minSize"] >= 28, audit
+    # the board's last number stands out from its drawn neighbours by contrast, not by a ring's hue alone
+    board = page.evaluate(BOARD_CONTRAST)
+    assert board["last_vs_drawn"] >= 7 and board["digits"] >= 7, board
     shots(page, f"projector-{width}x{height}")
 
     h.announce_claim(role="controller")
