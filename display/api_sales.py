@@ -123,6 +123,19 @@ def sell():
                     "offered_eur": None if e.offered_cents in (None, S.NO_TIER) else S.as_eur(e.offered_cents)}), 201
 
 
+@bp.get("/check")
+def check():
+    """``?cards=`` one basket line (an ID, a short form, a plaque ``D-1..D-12``) as a sale would read it: its
+    cartons, those the book lacks with the real ones one keystroke away, those already sold. Nothing is written."""
+    A.require_right("sell")
+    h = hall()
+    ids = _card_ids({"range": request.args.get("cards", "")[:400]}, min(max(h.card_count()[0], 1), S.MAX_RANGE))
+    found = h.check_basket(ids)
+    return jsonify({"cards": list(found.card_ids), "count": len(found.card_ids),
+                    "unknown": [{"card_id": c, "suggestions": list(near)} for c, near in found.unknown],
+                    "sold": list(found.taken)})
+
+
 @bp.get("/price")
 def price():
     """The suggested price of ``?count=N`` cartons by the hall's tiers."""

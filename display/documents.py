@@ -9,6 +9,7 @@ import io
 import re
 
 from flask import Blueprint, current_app, request
+from flask_babel import gettext
 
 from display import auth as A
 from display import current
@@ -51,7 +52,7 @@ def report_csv():
 def report_pdf():
     hall, report = _report()
     out = io.BytesIO()
-    _maker("report_pdf")(report, out, timezone=hall.config.hall.timezone)
+    _maker("report_pdf")(report, out, timezone=hall.config.hall.timezone, say=gettext)   # in the page's language
     return _download(out.getvalue(), "application/pdf", "rapport-soiree.pdf")
 
 
@@ -74,12 +75,13 @@ def cards_pdf():
         except RangeError as exc:
             raise Rejected(exc.code, part=exc.text, why=exc.why, limit=MAX_PDF_CARDS) from None
     cards = [(cid, card) for cid, card in hall.cards(series or None) if wanted is None or cid in wanted]
-    if not cards:
-        raise Rejected("not_found")
+    if not cards:     # a series or a range the book lacks: said on /admin, with the series it holds
+        raise Rejected("no_cards_to_print", what=series or request.args.get("range", "")[:40],
+                       known=", ".join(sorted({cid.rsplit("-", 1)[0] for cid, _ in hall.cards() if "-" in cid})[:12]))
     if len(cards) > MAX_PDF_CARDS:
         raise Rejected("too_large")
     out = io.BytesIO()
     _maker("cards_pdf")(cards, out, hall_name=hall.config.hall.name, series=series or "", per_page=int(per_page),
                         columns=hall.config.cards.columns, evening=hall.config.hall.evening,
-                        logo=hall.config.hall.logo or None)
+                        logo=hall.config.hall.logo or None, say=gettext)
     return _download(out.getvalue(), "application/pdf", f"cartons{'-' + series if series else ''}.pdf")

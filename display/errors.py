@@ -43,6 +43,7 @@ class Declared:
 
 _CODES: dict[str, Declared] = {}
 _SHOWN: dict[str, tuple[str, ...]] = {}
+_FIELDS: dict[str, Mapping[str, Any]] = {}     # how an area's sentences name a refused field (never "ns")
 UNKNOWN_STATUS = 409      # a code nobody declared (a test keeps every raised code declared)
 
 
@@ -60,6 +61,13 @@ def declare(area: str, codes: Mapping[str, tuple[int, Any]], *, shown: tuple[str
         if "/" in code or not 400 <= status < 600:
             raise ValueError(f"{area}/{code}: un code sans « / », un statut HTTP d'erreur ({status})")
         _CODES[f"{area}/{code}"] = Declared(status, text)
+
+
+def name_fields(area: str, names: Mapping[str, Any]) -> None:
+    """The words ``area``'s sentences use for a refused ``field`` (a captain reads « Nord–Sud », never "ns")."""
+    if area in _FIELDS:
+        raise DuplicateCode(f"{area}: les noms des champs sont déjà déclarés")
+    _FIELDS[area] = dict(names)
 
 
 def _split(code: str) -> tuple[str, str]:
@@ -99,6 +107,9 @@ def message_of(code: str, detail: Mapping[str, Any] | None = None) -> str:
     if "%(" not in template:
         return template
     values = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v) for k, v in (detail or {}).items()}
+    names = _FIELDS.get(_split(code)[0], {})
+    if values.get("field") in names:
+        values["field"] = str(names[values["field"]])
     try:
         return template % values
     except (KeyError, TypeError, ValueError):
@@ -202,6 +213,9 @@ declare(LOTO, {
                              "invendus, l'administrateur annule la vente.")),
     "tie_direction_fixed": (422, _l("La règle des égalités est celle de la soirée ([rules] ties), annoncée avant la "
                                     "première partie : elle ne change pas pour un lot.")),
+    # the planches of a series the book lacks are refused in words on /admin (never a tab of raw JSON)
+    "no_cards_to_print": (404, _l("Aucun carton à imprimer pour « %(what)s » : les séries du carnet sont "
+                                  "%(known)s.")),
 })
 # a sale naming cartons the book does not hold: a bad request there (INTERFACE §8), not a missing page
 declare("sales", {"unknown_card": (422, _l("Carton inconnu."))})

@@ -1,7 +1,10 @@
 """French first, English available: the locale of a request and the words the page scripts need."""
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import current_app, request
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 LANGUAGES = ("fr", "en")
@@ -18,6 +21,18 @@ def select_locale() -> str:
         return cookie
     default = current_app.config.get("LOTO_LANGUAGE", "fr")
     return request.accept_languages.best_match(LANGUAGES, default=default) or default
+
+
+LANGUAGE_NAMES = {"fr": "Français", "en": "English"}      # each in its own language: whoever looks for it reads it
+
+
+def language_switch() -> dict[str, str]:
+    """The same page in the other language (its query kept): the link every page with a person in front shows."""
+    current = str(get_locale() or "fr")[:2]
+    other = "en" if current == "fr" else "fr"
+    args = {k: v for k, v in request.args.items() if k != "lang"}
+    args["lang"] = other
+    return {"href": request.path + "?" + urlencode(args), "lang": other, "label": LANGUAGE_NAMES[other]}
 
 
 def remember_locale(response):
@@ -48,8 +63,8 @@ JS_STRINGS = {
     "tie_break": _l("Tirage au sort"),
     "tie_lowest_wins": _l("le plus petit numéro gagne"),
     "tie_highest_wins": _l("le plus grand numéro gagne"),
-    "tie_by_hall": _l("Tirage par la salle"),
-    "tie_physical": _l("Tirage à la main"),
+    "tie_by_hall": _l("Tirage au sort par l'ordinateur"),
+    "tie_physical": _l("Tirage à la main : chaque gagnant tire un numéro auprès de l'animateur"),
     "valid_many": _l("%(kind)s : %(n)s cartons valides — %(cards)s"),
     "shared": _l("%(lot)s — partagé entre les cartons %(cards)s"),
     "undone": _l("%(n)s annulé"),
@@ -63,10 +78,12 @@ JS_STRINGS = {
     "ties_rule_lowest": _l("Égalité : tirage au sort, le plus petit numéro gagne"),
     "ties_rule_highest": _l("Égalité : tirage au sort, le plus grand numéro gagne"),
     "ties_rule_share": _l("Égalité : le lot est partagé"),
+    "ties_rule_physical_lowest": _l("Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus petit gagne"),
+    "ties_rule_physical_highest": _l("Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus grand gagne"),
     "lot_shared": _l("Lot partagé"),
     "tie_bad_number": _l("Un numéro de 1 à 90 pour chaque carton"),
     "vouchers_title": _l("Bons d'échange :"),
-    "tie_line": _l("Carton %(card)s : %(n)s"),
+    "tie_line": _l("Le carton %(card)s tire le %(n)s"),
     "won": _l("%(lot)s — gagné par le carton %(card)s"),
     "consolation_for": _l("Lot de consolation : %(cards)s"),
     "demarquez": _l("Démarquez !"),
@@ -162,16 +179,16 @@ def js_strings() -> dict[str, str]:
 
 # ---- device states: drivers publish a code and its parameters; the sentence is made here, per reader
 DEVICE_MESSAGES: dict[str, object] = {
-    "ball_machine_ok": _l("Machine à boules branchée (%(path)s)."),
+    "ball_machine_ok": _l("Machine à boules branchée."),
     "ball_machine_missing": _l("Machine à boules absente (%(path)s introuvable) : tapez les numéros à la console."),
     "ball_machine_open": _l("Machine à boules : ouverture impossible de %(path)s (%(error)s)."),
     "ball_machine_lost": _l("Machine à boules débranchée (%(path)s) : reconnexion dès son retour ; "
                             "tapez les numéros à la console."),
-    "keypad_ok": _l("Clavier numérique branché (%(path)s)."),
+    "keypad_ok": _l("Clavier numérique branché."),
     "keypad_missing": _l("Clavier numérique absent (%(path)s introuvable) : tapez les numéros à la console."),
     "keypad_open": _l("Clavier numérique : ouverture impossible de %(path)s (%(error)s)."),
     "keypad_lost": _l("Clavier numérique débranché (%(path)s) : reconnexion dès son retour."),
-    "scanner_ok": _l("Lecteur de codes-barres branché (%(path)s)."),
+    "scanner_ok": _l("Lecteur de codes-barres branché."),
     "scanner_missing": _l("Lecteur de codes-barres absent (%(path)s introuvable) : tapez les numéros de carton."),
     "scanner_open": _l("Lecteur de codes-barres : ouverture impossible de %(path)s (%(error)s)."),
     "scanner_lost": _l("Lecteur de codes-barres débranché (%(path)s) : reconnexion dès son retour."),
@@ -204,22 +221,27 @@ DEVICE_NAMES = {"ball_machine": _l("Machine à boules"), "printer": _l("Impriman
                 "relays": _l("Relais des téléphones")}
 
 
+DEVICE_STATES = {"ok": _l("en marche"), "degraded": _l("en difficulté"), "absent": _l("débranché"),
+                 "unconfigured": _l("non configuré")}
+
+
 def device_sentence(status) -> str:
-    """A device's state as a sentence in the current language, from its code and parameters.
+    """A device's state as a sentence in the current language, from its code and parameters only.
 
     A ``reason`` parameter is itself a code (the printer's problem behind ``printer_waiting``). A code the
-    catalogue does not know falls back on the driver's own (French) detail."""
-    message = DEVICE_MESSAGES.get(status.code)
-    if message is None:
-        return status.detail
+    catalogue does not know is said by the device's name and state (« Imprimante : en difficulté »): the speaker
+    never reads a driver's own words, nor the path of a device (the demo's is a temporary file)."""
     params = {k: str(v) for k, v in dict(status.params).items()}
     params.setdefault("device", str(DEVICE_NAMES.get(status.device, status.device)))
+    message = DEVICE_MESSAGES.get(status.code)
     try:
+        if message is None:
+            raise KeyError(status.code)
         if params.get("reason") in DEVICE_MESSAGES:
             params["reason"] = str(DEVICE_MESSAGES[params["reason"]]) % params
         return str(message) % params
     except (KeyError, ValueError, TypeError):
-        return status.detail
+        return f"{params['device']} : {DEVICE_STATES.get(status.state, status.state)}"
 
 
 # ---- a ball the hall refused (``draw:refused`` from the ball machine or the keypad), by its code
@@ -248,7 +270,7 @@ def refusal_sentence(code: str, number: object, fallback: str) -> str:
 # the sales desk (/caisse) and the takings on /admin
 JS_STRINGS.update({
     "suggested": _l("tarif pour %(n)s cartons : %(eur)s €"),
-    "sell_button": _l("Encaisser %(n)s carton(s) — %(eur)s €"),
+    "sell_button": _l("Encaisser %(n)s cartons — %(eur)s €"),
     "sell_empty": _l("Ajoutez des cartons"),
     "remove": _l("Retirer"),
     "sold_ok": _l("Vendu : %(n)s carton(s), %(eur)s €"),
@@ -312,4 +334,30 @@ JS_STRINGS.update({
     "evening_receipts": _l("Recette"),
     "evening_lots": _l("Lots"),
     "evening_balance": _l("Solde"),
+})
+# The volunteers' evening: questions in the page, the basket read as it fills, plurals
+JS_STRINGS.update({
+    "ask_yes": _l("Oui"),
+    "ask_no": _l("Non"),
+    "ask_ok": _l("OK"),
+    "ask_cancel": _l("Annuler"),
+    "suggested_one": _l("tarif pour 1 carton : %(eur)s €"),
+    "sell_button_one": _l("Encaisser 1 carton — %(eur)s €"),
+    "sell_fix_first": _l("Corrigez d'abord les cartons marqués ✗"),
+    "basket_unknown": _l("%(card)s : carton inconnu de la salle"),
+    "basket_sold": _l("Déjà vendu : %(cards)s"),
+    "take_this": _l("Prendre %(card)s"),
+    "pay_title": _l("Vente n° %(id)s : encaisser la réservation"),
+    "pay_what": _l("%(n)s carton(s), %(eur)s €, pour %(buyer)s. Payé comment ?"),
+    "pay_refused": _l("Vente n° %(id)s non encaissée"),
+    "evening_files": _l("Rapports"),
+    # who opens what (/admin's PINs; README « Who opens what »)
+    "role_speaker": _l("Animateur"),
+    "role_controller": _l("Contrôleurs"),
+    "role_desk": _l("Caisse, lots et tournoi"),
+    "role_admin": _l("Admin"),
+    "opens_speaker": _l("/speaker, /controle"),
+    "opens_controller": _l("/controle"),
+    "opens_desk": _l("/caisse, /lots, /tournoi"),
+    "opens_admin": _l("toutes les pages"),
 })

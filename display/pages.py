@@ -11,13 +11,36 @@ from display import current
 from display.auth import auth, csrf_token
 from display.i18n import js_strings
 from display.network import wifi_warnings
-from hall.lots import LOT_KINDS
+from hall.card_ids import make_card_id, split_card_id
+from hall.lots import KIND_LABELS, LOT_KINDS
 from hall.rights import roles_for
 
 bp = Blueprint("pages", __name__)
 
 # page → the roles that may use it (admin may use every page)
 PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin", "caisse")}   # hall.rights
+
+
+def card_hints(hall) -> dict:
+    """The examples the card-ID fields show, in the hall's own series (the demo's cartons are series D: a hint
+    saying A sent volunteers to cartons that do not exist). Worked out once per card book (its size and first ID)."""
+    count = hall.card_count()[0]
+    kept = current_app.extensions.get("loto_card_hints")
+    if kept and kept[0] == count:
+        return kept[1]
+    ids = [cid for cid, _ in hall.cards()]
+    series = sorted({parts[0] for parts in map(split_card_id, ids) if parts})
+    first = split_card_id(ids[0]) if ids else None
+    if first:
+        s, n = first
+        hints = {"id": ids[0], "short": f"{s}-{n}", "plaque": f"{s}-{n}..{s}-{n + 11}",
+                 "range": f"{ids[0]}..{make_card_id(s, n + 59)}", "pdf_range": f"{s}-{n}..{s}-{n + 59}"}
+    else:   # an imported book of free IDs: its first one, no range to suggest
+        example = ids[0] if ids else "A-00001N"
+        hints = {"id": example, "short": example, "plaque": example, "range": example, "pdf_range": example}
+    hints["series"] = series[:30]
+    current_app.extensions["loto_card_hints"] = (count, hints)
+    return hints
 
 
 def render_page(template: str, page: str, strings: Mapping[str, str], *, allowed: Collection[str] | None = None,
@@ -39,10 +62,12 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
     hall = current.hall()
     speech = hall.config.speech
     boot = {"speech": {"enabled": speech.enabled, "rate": speech.rate, "nicknames": speech.nicknames},
-            "columns": hall.config.cards.columns, "ties": hall.config.rules.ties, "kinds": list(LOT_KINDS)}
+            "columns": hall.config.cards.columns, "ties": hall.config.rules.ties, "kinds": list(LOT_KINDS),
+            "kind_labels": dict(KIND_LABELS)}       # a lot's default label, never shown beside its kind (common.js)
     return render_page(template, page, js_strings(), allowed=allowed, boot=boot, hall_name=hall.config.hall.name,
                        tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port,
-                       wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config))
+                       wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config),
+                       hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {})
 
 
 @bp.get("/")

@@ -32,14 +32,20 @@ from hall.takings import Takings, takings_of
 
 FALSE_CLAIM = "incomplete"
 # the evening's totals as the treasurer reads them (the PDF's summary, the French CSV's labels)
+def N_(text: str) -> str:
+    """A French label the catalogue translates where it is read in English (the PDF; the CSV stays French)."""
+    return text
+
+
 TOTAL_LABELS = {
-    "parties": "Parties jouées", "balls_drawn": "Boules tirées", "undos": "Boules annulées",
-    "lots_awarded": "Lots gagnés", "lots_not_awarded": "Lots non gagnés", "tie_breaks": "Départages",
-    "shared_lots": "Lots partagés", "consolations": "Lots de consolation", "false_claims": "Fausses réclamations",
-    "missed_claims": "Boules laissées passer", "other_refused_claims": "Autres réclamations refusées",
-    "vouchers_issued": "Bons émis", "vouchers_printed": "Bons imprimés", "vouchers_unprinted": "Bons non imprimés",
-    "duplicates_printed": "Duplicatas imprimés", "vouchers_redeemed": "Bons remis (lot donné)",
-    "vouchers_outstanding": "Bons non remis",
+    "parties": N_("Parties jouées"), "balls_drawn": N_("Boules tirées"), "undos": N_("Boules annulées"),
+    "lots_awarded": N_("Lots gagnés"), "lots_not_awarded": N_("Lots non gagnés"), "tie_breaks": N_("Départages"),
+    "shared_lots": N_("Lots partagés"), "consolations": N_("Lots de consolation"),
+    "false_claims": N_("Fausses réclamations"), "missed_claims": N_("Boules laissées passer"),
+    "other_refused_claims": N_("Autres réclamations refusées"), "vouchers_issued": N_("Bons émis"),
+    "vouchers_printed": N_("Bons imprimés"), "vouchers_unprinted": N_("Bons non imprimés"),
+    "duplicates_printed": N_("Duplicatas imprimés"), "vouchers_redeemed": N_("Bons remis (lot donné)"),
+    "vouchers_outstanding": N_("Bons non remis"),
 }
 
 

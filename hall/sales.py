@@ -18,6 +18,7 @@ from hall.events import PriceTier
 PAYMENTS = ("especes", "carte", "cheque")
 MAX_SALE_CENTS = 1_000_000          # 10 000 € for one sale: anything above is a typing slip
 MAX_RANGE = 10_000                  # cartons in one sale at most (a range is bounded before it is expanded)
+MAX_NAMED = 50                      # cartons a refusal or a basket check names (the rest are counted)
 MAX_TEXT = 80                       # buyer and seller names
 MAX_TIERS = 12                      # price tiers on /admin
 # Code de la sécurité intérieure, art. L322-4 (loi 2024-344): a loto traditionnel's stakes are "inférieures à

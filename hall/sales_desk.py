@@ -17,6 +17,7 @@ from hall.cardbook import CardBook
 from hall.events import CardsImported, CardsSold, PricesSet, Record, SalePaid, SaleRecorded, SaleVoided
 from hall.refusal import Rejected
 from hall.rights import EVERYTHING, require
+from hall.snapshots import BasketCheck
 from hall.state import HallState
 from hall.writer import Writer, locked
 
@@ -99,6 +100,21 @@ class SalesDesk:
         """The cheapest price of ``count`` cartons by the hall's tiers, in cents (``None``: no tier sum makes it)."""
         return sales_rules.best_price(count, self.price_tiers())
 
+    def _basket(self, card_ids: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+        """The cartons of a sale as the hall reads them, those the book lacks, those already sold (the lock held)."""
+        ids = list(dict.fromkeys(normalize_card_id(c) for c in card_ids if isinstance(c, str)))
+        book = self._state.book
+        unknown = [c for c in ids if c not in book]
+        return ids, unknown, [c for c in ids if c in book and self._state.already_sold(c)]
+
+    @locked
+    def check_basket(self, card_ids: Sequence[str]) -> BasketCheck:
+        """What ``sell`` would say of these cartons, without selling: the unknown ones (each with the book's cartons
+        one keystroke away: « vérifiez le numéro ») and those already sold. Bounded as a sale is."""
+        ids, unknown, taken = self._basket(list(card_ids)[:sales_rules.MAX_RANGE])
+        near = tuple((c, tuple(self._state.book.near(c))) for c in unknown[:sales_rules.MAX_NAMED])
+        return BasketCheck(tuple(ids), near, tuple(taken[:sales_rules.MAX_NAMED]))
+
     @locked
     def sell(self, card_ids: Sequence[str], *, role: str, payment: str, cents: int | None = None, paid: bool = True,
              buyer: str = "", seller: str = "", partie: int | None = None, session: str = "") -> Record:
@@ -107,17 +123,15 @@ class SalesDesk:
         require(role, "sell")
         if payment not in sales_rules.PAYMENTS:
             raise Rejected("bad_payment", payment=str(payment)[:20])
-        ids = list(dict.fromkeys(normalize_card_id(c) for c in card_ids if isinstance(c, str)))
+        ids, unknown, taken = self._basket(card_ids)
         if not ids:
             raise Rejected("no_cards")
         if len(ids) > sales_rules.MAX_RANGE:
             raise Rejected("range_too_large", count=len(ids), limit=sales_rules.MAX_RANGE)
-        unknown = [c for c in ids if c not in self._state.book]
         if unknown:
-            raise Rejected("unknown_card", cards=unknown[:50], count=len(unknown))
-        taken = [c for c in ids if self._state.already_sold(c)]
+            raise Rejected("unknown_card", cards=unknown[:sales_rules.MAX_NAMED], count=len(unknown))
         if taken:
-            raise Rejected("already_sold", cards=taken[:50], count=len(taken))
+            raise Rejected("already_sold", cards=taken[:sales_rules.MAX_NAMED], count=len(taken))
         offered = self.suggested_cents(len(ids))
         if cents is None:
             cents = offered

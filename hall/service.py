@@ -128,6 +128,7 @@ class Hall:
     set_prices = _Delegated("_sales", SalesDesk.set_prices)
     suggested_cents = _Delegated("_sales", SalesDesk.suggested_cents)
     sell = _Delegated("_sales", SalesDesk.sell)
+    check_basket = _Delegated("_sales", SalesDesk.check_basket)
     void_sale = _Delegated("_sales", SalesDesk.void_sale)
     pay_sale = _Delegated("_sales", SalesDesk.pay_sale)
     sales = _Delegated("_sales", SalesDesk.sales)

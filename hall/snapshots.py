@@ -159,6 +159,15 @@ class PriorCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class BasketCheck:
+    """What a sale of these cartons would meet, asked before selling (the desk, as a carton joins the basket)."""
+
+    card_ids: tuple[str, ...]                          # as the hall reads them (typed leniently)
+    unknown: tuple[tuple[str, tuple[str, ...]], ...]   # not in the book, each with the cartons one keystroke away
+    taken: tuple[str, ...]                             # already sold
+
+
+@dataclass(frozen=True, slots=True)
 class ClaimResult:
     """A checked claim (journalled as ``event``, record ``seq``) and what the controller needs beside it."""
 

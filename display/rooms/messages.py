@@ -28,7 +28,7 @@ declare("rooms", {
     "too_many_rooms": (409, _l("Trop de salles de jeu ouvertes : fermez-en une d'abord.")),
     "game_disabled": (403, _l("Ce jeu est désactivé par l'administrateur.")),
     "audience_full": (409, _l("Trop de spectateurs pour cette table.")),
-    "games_on_screen": (423, _l("Entracte jeux à l'écran : revenez au loto avant de tirer.")),
+    "games_on_screen": (423, _l("Entracte jeux à l'écran : revenez d'abord au loto (« Retour au loto »).")),
     "too_many_seats": (409, _l("Ce téléphone a déjà %(max)s place(s) à cette table : laissez-en aux autres.")),
     "unknown_seat": (422, _l("Place inconnue à cette table.")),
     "seat_changed": (409, _l("Les places ont changé entre-temps : regardez la liste et recommencez.")),
@@ -41,10 +41,11 @@ ROOM_STRINGS = {
     "your_turn": _l("À vous !"),
     "turn_of": _l("À %(name)s de jouer"),
     "waiting_players": _l("En attente des joueurs…"),
-    "joined": _l("%(n)s inscrit(s) sur %(max)s places"),
+    "joined": _l("%(n)s inscrits sur %(max)s places"),
+    "joined_one": _l("%(n)s inscrit sur %(max)s places"),
     "lobby_hint": _l("Scannez le QR code avec l'appareil photo du téléphone, tapez votre prénom : c'est parti. "
                      "Les robots prennent les places libres."),
-    "waiting_start": _l("Vous êtes inscrit : la partie commence bientôt."),
+    "waiting_start": _l("Votre place est prise, %(name)s : la partie commence bientôt."),
     "audience": _l("Vous suivez la partie en spectateur."),
     "winner": _l("%(name)s gagne !"),
     "winners": _l("Gagnants : %(names)s"),
@@ -103,4 +104,7 @@ ROOM_STRINGS = {
     "last_dice": _l("%(name)s : %(dice)s"),
     "FULL": _l("Full"), "QUINTE": _l("Quinte"), "CARRE": _l("Carré"), "SMALL": _l("Petite"), "YAM": _l("Yam"),
     "SEC": _l("Sec"), "APPEL": _l("Appel"),
+    # who is playing for a silent phone; La Linotte's pawns said by their owner
+    "bot_plays_for_you": _l("Un robot joue à votre place"),
+    "pawn_on": _l("%(cell)s : pion de %(name)s"),
 }

@@ -1,9 +1,11 @@
-"""No ball drawn while a mini-game is on the projector (docs/rooms.md): the one object that says so.
+"""No ball drawn, no partie started or démarquée while a mini-game is on the projector (docs/rooms.md): the one
+object that says so.
 
 While the speaker shows a game (``POST /api/screen {"show": "game"}``), the hall as the devices and the web see
 it refuses every command that would draw a ball with ``games_on_screen``: a ball read by the machine or typed
 on the keypad (the drivers publish the refusal to the speaker, as for any refused ball) and the console's draw
-(the API's 423). Everything else reaches the hall unchanged; the loto core never hears of the games.
+(the API's 423); so are the start of a partie and « démarquez », which the hall would not see on the projector.
+Everything else reaches the hall unchanged; the loto core never hears of the games.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from hall.ports import HallPort
 from hall.refusal import Rejected
 
 DRAWS = frozenset({"draw", "propose", "confirm_proposed", "ball_read"})
+PARTIE = frozenset({"start_partie", "clear"})       # what the hall must see happen on the projector
 DRAWING_KEYS = frozenset({"draw", "confirm"})     # key_typed() kinds that would draw a ball
 
 
@@ -40,7 +43,7 @@ class GameOnScreen:
 
 
 class _Guarded:
-    """The hall, each drawing command asking the break first."""
+    """The hall, each drawing command (and a partie's start and end) asking the break first."""
 
     def __init__(self, hall: HallPort, on_screen: GameOnScreen):
         self._hall = hall
@@ -48,7 +51,7 @@ class _Guarded:
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._hall, name)
-        if name in DRAWS:
+        if name in DRAWS or name in PARTIE:
             return self._checked(value, lambda *args, **kwargs: True)
         if name == "key_typed":
             return self._checked(value, lambda kind, *args, **kwargs: kind in DRAWING_KEYS)

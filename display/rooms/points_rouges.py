@@ -66,6 +66,14 @@ STRINGS: dict[str, Any] = {
     "pr_solitaire_won": _l("Figure terminée !"),
     "pr_solitaire_lost": _l("Plus d'échange possible : la figure reste incomplète."),
     "pr_star": _l("● jetons rouges · ★ jokers en main"),
+    # a piece read out by where its points are (a screen reader said "S09"), the jokers counted alike
+    "pr_piece_name": _l("Pièce de %(n)s points : %(where)s"),
+    "pr_joker_name": _l("Joker : un seul point, il complète une figure"),
+    "pr_at_0": _l("en haut à gauche"), "pr_at_1": _l("en haut au milieu"), "pr_at_2": _l("en haut à droite"),
+    "pr_at_3": _l("au milieu à gauche"), "pr_at_4": _l("au centre"), "pr_at_5": _l("au milieu à droite"),
+    "pr_at_6": _l("en bas à gauche"), "pr_at_7": _l("en bas au milieu"), "pr_at_8": _l("en bas à droite"),
+    "pr_point_at": _l("Point ligne %(row)s, colonne %(col)s"),
+    "pr_jokers_free": _l("★ %(n)s libre(s) sur %(of)s"),
 }
 HINT_YES = _l("Il existe une solution avec vos 8 pièces.")
 HINT_NO = _l("Aucune solution avec ces pièces : échangez-en une.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 
-from display.errors import declare
+from display.errors import declare, name_fields
 
 # The tournament's refusals, declared once in the one catalogue (area "tournoi": its codes never meet the
 # rooms' or the loto's of the same name).
@@ -60,7 +60,7 @@ JS_WORDS = {
     "absent": _l("absente"), "default": _l("en défaut"),
     "out": _l("Hors classement"),
     "arrived": _l("Présente"), "not_arrived": _l("Pas arrivée"),
-    "arrive": _l("Arrivée"), "mark_absent": _l("Absente"),
+    "arrive": _l("Marquer arrivée"), "mark_absent": _l("Marquer absente"),
     "make_default": _l("Défaut"),
     "enter": _l("Saisir"),
     "close": _l("Temps écoulé"), "reopen": _l("Rouvrir"),
@@ -79,6 +79,14 @@ JS_WORDS = {
     "sheet_closed": _l("Feuille close"),
     "bad_code": _l("Code de table faux : recopiez le code imprimé sur la feuille de cette partie."),
     "new_game": _l("Nouvelle partie : entrez le code imprimé sur la nouvelle feuille."),
+    # the desk's questions in the page (never the browser's prompt() or confirm()), the sides named
+    "ask_yes": _l("Oui"), "ask_no": _l("Non"), "ask_ok": _l("OK"),
+    "new_day": _l("Nouvelle journée de tournoi"),
+    "new_day_closes": _l("La journée en cours sera fermée : son classement reste dans les documents."),
+    "day_title": _l("Nom de la journée (imprimé sur les feuilles et le classement)"),
+    "day_default": _l("Tournoi OSGA du %(date)s"),
+    "new_day_open": _l("Ouvrir la journée"),
+    "score_sides": _l("N–S %(ns)s · E–O %(ew)s"),
 }
 
 
@@ -86,3 +94,9 @@ def words() -> dict[str, str]:
     """The words of the tournament's scripts, in the request's language."""
     return {key: str(value) for key, value in JS_WORDS.items()}
 
+
+# the fields of a refusal as the sheet and the desk name them (a captain never reads "ns")
+name_fields("tournoi", {"ns": _l("Nord–Sud"), "ew": _l("Est–Ouest"), "hand": _l("Main"),
+                        "title": _l("Nom de la journée"), "name": _l("Nom de l'équipe"), "players": _l("Joueurs"),
+                        "team": _l("Équipe"), "winner": _l("Gagnante"), "loser": _l("Perdante"),
+                        "table": _l("Table")})

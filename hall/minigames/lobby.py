@@ -325,8 +325,9 @@ class Lobby:
             index = room.to_move()[0]
             seat = room.seats[index]
             at = room.bot_at(now, self.settings.bot_delay_s, self.settings.takeover_s)
-            if not seat.bot and now >= room.turn_since + self.settings.takeover_s:
+            if not seat.bot and not seat.away and now >= room.turn_since + self.settings.takeover_s:
                 seat.away = True          # silent on its turn: a bot plays for it until the phone returns
+                self._publish_room(room)  # its phone stops saying « À vous ! » now, not after the bot's move
             if now < at:
                 return False
             self._play(room, index, room.bot_move(index, self.rng, self._think), now, "bot")

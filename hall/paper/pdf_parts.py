@@ -1,9 +1,11 @@
 """What the PDFs share: where one is written (``PdfTarget``); for the report's pages (report_pdf.py,
-report_money_pdf.py) the styles, cells, tables, local times and euros written the French way."""
+report_money_pdf.py) the styles, cells, tables, local times and euros written the French way, and the words'
+translation (``say``: the web hands in its gettext, French by default)."""
 from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Callable
 from typing import IO
 from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
@@ -12,6 +14,21 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.platypus import Paragraph, Table, TableStyle
+
+Say = Callable[[str], str]
+"""A French sentence of a PDF in the reader's language: the web hands in its catalogue (``flask_babel.gettext``);
+the command line and the tests keep the French (``french``). The words are the catalogue's message ids: each is
+written ``say("…")`` (or ``N_("…")`` where it is only named), and ``pybabel extract -k say -k N_`` finds them."""
+
+
+def french(text: str) -> str:
+    return text
+
+
+def N_(text: str) -> str:
+    """A French word named here and said later (``say(VERDICTS[kind])``): marked for the catalogue only."""
+    return text
+
 
 _styles = getSampleStyleSheet()
 H1 = ParagraphStyle("h1", parent=_styles["Title"], fontSize=18, spaceAfter=4)

@@ -8,14 +8,14 @@ from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
 from hall.events import LotSpec
 from hall.lots import KIND_LABELS
-from hall.paper.pdf_parts import BODY, GRID, H1, H2, H3, cell, euros, table, when
+from hall.paper.pdf_parts import BODY, GRID, H1, H2, H3, N_, Say, cell, euros, french, table, when
 from hall.report import EveningReport
 from hall.sales import NO_TIER
 from hall.takings import Takings
 
-PAYMENTS = {"especes": "Espèces", "carte": "Carte bancaire", "cheque": "Chèques"}
+PAYMENTS = {"especes": N_("Espèces"), "carte": N_("Carte bancaire"), "cheque": N_("Chèques")}
 SALES_SHOWN = 400        # sale lines printed; beyond, the CSV holds them all (the totals always cover all)
-CHANGES = {"replaced": "remplacé", "added": "ajouté", "dropped": "retiré"}
+CHANGES = {"replaced": N_("remplacé"), "added": N_("ajouté"), "dropped": N_("retiré")}
 SUMS = TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 9), ("FONT", (3, 0), (3, -1), "Helvetica-Bold", 9),
                    ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 10),
                    ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (3, 0), (3, -1), "RIGHT"),
@@ -31,59 +31,65 @@ def _who(role: str, session: str) -> str:
     return role + (f" · {session}" if session else "")
 
 
-def _lot(lot: LotSpec | None) -> str:
+def _lot(lot: LotSpec | None, say: Say = french) -> str:
     if lot is None:
         return "—"
     value = "" if lot.value_eur is None else " — " + euros(round(lot.value_eur * 100))
-    return f"{KIND_LABELS.get(lot.kind, lot.kind)} « {lot.label} »{value}" + (f" ({lot.sponsor})" if lot.sponsor else "")
+    return f"{say(KIND_LABELS.get(lot.kind, lot.kind))} « {lot.label} »{value}" + (f" ({lot.sponsor})" if lot.sponsor else "")
 
 
-def money_section(t: Takings, tz: str) -> list:
+def money_section(t: Takings, tz: str, say: Say = french) -> list:
     """Recettes, lots' declared values and the balance: the page the treasurer hands to the board."""
     totals = t.totals
-    out: list = [Paragraph("Recettes, valeur des lots et solde", H2)]
-    rows = [["Cartons vendus (payés)", str(totals["cards_sold"]), "Recette totale", euros(t.receipts_cents)]]
+    out: list = [Paragraph(say("Recettes, valeur des lots et solde"), H2)]
+    rows = [[say("Cartons vendus (payés)"), str(totals["cards_sold"]), say("Recette totale"), euros(t.receipts_cents)]]
     for key, label in PAYMENTS.items():
-        rows.append(["", "", f"dont {label.lower()}", euros(totals["by_payment"].get(key, 0))])
-    rows.append(["Cartons réservés non payés", str(totals["cards_reserved"]), "à encaisser (hors recette)",
+        rows.append(["", "", say("dont %(what)s") % {"what": say(label).lower()}, euros(totals["by_payment"].get(key, 0))])
+    rows.append([say("Cartons réservés non payés"), str(totals["cards_reserved"]), say("à encaisser (hors recette)"),
                  euros(totals["reserved_cents"])])
-    rows.append(["Lots joués, valeur déclarée", str(len(t.lots) - t.undeclared_lots), "Valeur totale des lots",
+    rows.append([say("Lots joués, valeur déclarée"), str(len(t.lots) - t.undeclared_lots), say("Valeur totale des lots"),
                  euros(t.declared_cents)])
-    rows.append(["", "", "dont lots offerts (donateurs)", euros(t.donated_cents)])
-    rows.append(["", "", "dont lots achetés", euros(t.bought_cents)])
-    rows.append(["Solde (recette − lots achetés)", "", "", euros(t.balance_cents)])
+    rows.append(["", "", say("dont lots offerts (donateurs)"), euros(t.donated_cents)])
+    rows.append(["", "", say("dont lots achetés"), euros(t.bought_cents)])
+    rows.append([say("Solde (recette − lots achetés)"), "", "", euros(t.balance_cents)])
     sums = Table(rows, colWidths=[58 * mm, 16 * mm, 58 * mm, 34 * mm], hAlign="LEFT")
     sums.setStyle(SUMS)
     out.append(sums)
     if t.undeclared_lots:
-        out.append(cell(f"{t.undeclared_lots} lot(s) sans valeur déclarée (comptés 0 €).", BODY))
+        out.append(cell(say("%(n)s lot(s) sans valeur déclarée (comptés 0 €).") % {"n": t.undeclared_lots}, BODY))
     if totals["by_seller"]:
-        out.append(Paragraph("Recette par vendeur", H3))
-        out.append(table(["Vendeur", "Montant"], [[k, euros(v)] for k, v in sorted(totals["by_seller"].items())],
+        out.append(Paragraph(say("Recette par vendeur"), H3))
+        out.append(table([say("Vendeur"), say("Montant")], [[k, euros(v)] for k, v in sorted(totals["by_seller"].items())],
                          [60 * mm, 30 * mm]))
     if len(totals["by_partie"]) > 1 or "" not in totals["by_partie"] and totals["by_partie"]:
-        out.append(Paragraph("Recette par partie (cartons vendus pour une partie)", H3))
-        out.append(table(["Partie", "Montant"], [[k or "toute la soirée", euros(v)]
-                                                 for k, v in sorted(totals["by_partie"].items())], [60 * mm, 30 * mm]))
+        out.append(Paragraph(say("Recette par partie (cartons vendus pour une partie)"), H3))
+        out.append(table([say("Partie"), say("Montant")], [[k or say("toute la soirée"), euros(v)]
+                                                           for k, v in sorted(totals["by_partie"].items())],
+                         [60 * mm, 30 * mm]))
     if t.lots:
-        out.append(Paragraph("Lots et valeurs déclarées", H3))
-        out.append(table(["Partie", "Lot", "Type", "Libellé", "Donateur", "Valeur", "Gagné"],
-                         [[v.partie, v.lot, KIND_LABELS.get(v.kind, v.kind), v.label, v.sponsor or "—",
-                           euros(v.cents), "oui" if v.awarded else "non"] for v in t.lots],
+        out.append(Paragraph(say("Lots et valeurs déclarées"), H3))
+        out.append(table([say("Partie"), say("Lot"), say("Type"), say("Libellé"), say("Donateur"), say("Valeur"),
+                          say("Gagné")],
+                         [[v.partie, v.lot, say(KIND_LABELS.get(v.kind, v.kind)), v.label, v.sponsor or "—",
+                           euros(v.cents), say("oui") if v.awarded else say("non")] for v in t.lots],
                          [14 * mm, 10 * mm, 24 * mm, 56 * mm, 34 * mm, 24 * mm, 14 * mm]))
-    out += outside_the_rules(t, tz)
+    out += outside_the_rules(t, tz, say)
     if t.sales:
         shown = t.sales[:SALES_SHOWN]
-        out.append(Paragraph(f"Ventes ({len(t.sales)})" + (f", les {SALES_SHOWN} premières : le CSV les détaille toutes"
-                                                          if len(t.sales) > SALES_SHOWN else ""), H3))
+        out.append(Paragraph(say("Ventes (%(n)s)") % {"n": len(t.sales)} +
+                             (say(", les %(n)s premières : le CSV les détaille toutes") % {"n": SALES_SHOWN}
+                              if len(t.sales) > SALES_SHOWN else ""), H3))
         # plain strings, not paragraphs: hundreds of lines stay fast (see bench/bench_sales.py)
+        pay = {key: say(label) for key, label in PAYMENTS.items()}
+        reserved, voided = " (" + say("réservé") + ")", say("annulée") + " "
         lines = [[str(s.sale_id), when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
-                  str(len(s.cards)), PAYMENTS.get(s.payment, s.payment) + ("" if s.paid else " (réservé)"),
+                  str(len(s.cards)), pay.get(s.payment, s.payment) + ("" if s.paid else reserved),
                   _fit(s.seller, 14), _fit(s.buyer, 14),
                   "—" if s.offered_cents in (None, NO_TIER) else euros(s.offered_cents),
-                  ("annulée " if s.voided else "") + euros(s.cents)]
+                  (voided if s.voided else "") + euros(s.cents)]
                  for s in shown]
-        sales = Table([["N°", "Heure", "Cartons", "Nb", "Paiement", "Vendeur", "Acheteur", "Tarif", "Montant"], *lines],
+        sales = Table([[say("N°"), say("Heure"), say("Cartons"), say("Nb"), say("Paiement"), say("Vendeur"),
+                        say("Acheteur"), say("Tarif"), say("Montant")], *lines],
                       colWidths=[9 * mm, 16 * mm, 34 * mm, 8 * mm, 27 * mm, 24 * mm, 22 * mm, 20 * mm, 26 * mm],
                       repeatRows=1, hAlign="LEFT")
         sales.setStyle(GRID)
@@ -91,27 +97,31 @@ def money_section(t: Takings, tz: str) -> list:
     return out
 
 
-def outside_the_rules(t: Takings, tz: str) -> list:
+def outside_the_rules(t: Takings, tz: str, say: Say = french) -> list:
     """What a desk or a console did outside the tiers and the programme: always said, never hidden in the totals."""
     out: list = []
     differs = t.price_differs
     if differs:
-        out.append(KeepTogether([Paragraph(f"Ventes hors tarif ({len(differs)})", H3), table(["N°", "Heure", "Cartons", "Nb", "Tarif", "Encaissé", "Écart", "Vendeur", "Par"],
+        out.append(KeepTogether([Paragraph(say("Ventes hors tarif (%(n)s)") % {"n": len(differs)}, H3), table(
+                         [say("N°"), say("Heure"), say("Cartons"), say("Nb"), say("Tarif"), say("Encaissé"),
+                          say("Écart"), say("Vendeur"), say("Par")],
                          [[s.sale_id, when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
-                           len(s.cards), "aucun tarif" if s.offered_cents == NO_TIER else euros(s.offered_cents),
+                           len(s.cards), say("aucun tarif") if s.offered_cents == NO_TIER else euros(s.offered_cents),
                            euros(s.cents), "" if s.offered_cents in (None, NO_TIER) else
                            euros(s.cents - (s.offered_cents or 0)), _fit(s.seller, 14), _who(s.role, s.session)]
                           for s in differs],
                          [9 * mm, 17 * mm, 32 * mm, 8 * mm, 20 * mm, 20 * mm, 18 * mm, 26 * mm, 36 * mm])]))
     if t.changes:
-        out.append(KeepTogether([Paragraph("Lots changés à la console au démarrage d'une partie", H3), table(["Partie", "Heure", "", "Au programme", "Joué", "Par"],
-                         [[c.partie, when(c.at, tz), CHANGES["added" if c.planned is None else "dropped"
-                                                             if c.played is None else "replaced"],
-                           _lot(c.planned), _lot(c.played), _who(c.role, c.session)] for c in t.changes],
+        out.append(KeepTogether([Paragraph(say("Lots changés à la console au démarrage d'une partie"), H3), table(
+                         [say("Partie"), say("Heure"), "", say("Au programme"), say("Joué"), say("Par")],
+                         [[c.partie, when(c.at, tz), say(CHANGES["added" if c.planned is None else "dropped"
+                                                                 if c.played is None else "replaced"]),
+                           _lot(c.planned, say), _lot(c.played, say), _who(c.role, c.session)] for c in t.changes],
                          [13 * mm, 17 * mm, 16 * mm, 55 * mm, 55 * mm, 30 * mm])]))
     if t.marks:
-        out.append(KeepTogether([Paragraph("Cartons marqués vendus ou invendus à la main (hors caisse)", H3), table(["Heure", "Marqués", "Nb", "Cartons", "Par"],
-                         [[when(m.at, tz), "vendus" if m.sold else "invendus", len(m.cards),
+        out.append(KeepTogether([Paragraph(say("Cartons marqués vendus ou invendus à la main (hors caisse)"), H3), table(
+                         [say("Heure"), say("Marqués"), say("Nb"), say("Cartons"), say("Par")],
+                         [[when(m.at, tz), say("vendus") if m.sold else say("invendus"), len(m.cards),
                            _fit(" ".join(m.cards), 120), _who(m.role, m.session)] for m in t.marks],
                          [17 * mm, 18 * mm, 10 * mm, 105 * mm, 36 * mm])]))
     return out

@@ -11,15 +11,22 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from hall.lots import KIND_LABELS
-from hall.paper.pdf_parts import BODY, H1, H2, H3, PdfTarget, cell, table, when
+from hall.paper.pdf_parts import BODY, H1, H2, H3, N_, PdfTarget, Say, cell, french, table, when
 from hall.paper.report_money_pdf import money_section, tax_office_page
 from hall.report import TOTAL_LABELS as TOTALS
 from hall.report import EveningReport, PartieReport
 
-VERDICTS = {"incomplete": "fausse réclamation", "missed": "boule laissée passer", "unknown_card": "carton inconnu",
-            "unsold_card": "carton non vendu", "cancelled_card": "carton annulé", "closed": "aucun lot ouvert"}
-STATUS = {"playing": "en cours", "checking": "vérification en cours", "finished": "tous les lots gagnés",
-          "cleared": "démarquée"}
+VERDICTS = {"incomplete": N_("fausse réclamation"), "missed": N_("boule laissée passer"),
+            "unknown_card": N_("carton inconnu"), "unsold_card": N_("carton non vendu"),
+            "cancelled_card": N_("carton annulé"), "closed": N_("aucun lot ouvert")}
+STATUS = {"playing": N_("en cours"), "checking": N_("vérification en cours"), "finished": N_("tous les lots gagnés"),
+          "cleared": N_("démarquée")}
+
+
+def lot_label(kind: str, label: str, say: Say) -> str:
+    """A lot's label in the reader's language: the default one (its kind's French name) is said as its kind."""
+    default = KIND_LABELS.get(kind)
+    return say(default) if default is not None and label == default else label
 
 def _draw_table(numbers: list[int], per_row: int = 15) -> Table:
     """The numbers in draw order, 15 a row, each row headed by the order of its first ball."""
@@ -34,39 +41,44 @@ def _draw_table(numbers: list[int], per_row: int = 15) -> Table:
     return t
 
 
-def _partie(p: PartieReport, tz: str) -> list:
-    out = [Paragraph(f"Partie n° {p.number}", H2)]
-    times = f"début {when(p.started_at, tz)}" + (f", fin {when(p.ended_at, tz)}" if p.ended_at else "")
-    status = "démarquée avec des lots restants" if p.forced else STATUS.get(p.status, p.status)
-    out.append(cell(f"{status} — {times} — {len(p.draws)} boules tirées", BODY))
+def _partie(p: PartieReport, tz: str, say: Say) -> list:
+    out = [Paragraph(say("Partie n° %(n)s") % {"n": p.number}, H2)]
+    times = say("début %(at)s") % {"at": when(p.started_at, tz)} + \
+        (say(", fin %(at)s") % {"at": when(p.ended_at, tz)} if p.ended_at else "")
+    status = say("démarquée avec des lots restants") if p.forced else say(STATUS[p.status]) if p.status in STATUS \
+        else p.status
+    out.append(cell(f"{status} — {times} — " + say("%(n)s boules tirées") % {"n": len(p.draws)}, BODY))
     rows = []
     for lot in p.lots:
-        kind = KIND_LABELS.get(lot.kind, lot.kind)
+        kind = say(KIND_LABELS.get(lot.kind, lot.kind))
+        label = lot_label(lot.kind, lot.label, say)
         if not lot.awarded:
-            rows.append([lot.lot, kind, lot.label, "non gagné", "", "", "", ""])
+            rows.append([lot.lot, kind, label, say("non gagné"), "", "", "", ""])
             continue
-        winners = ", ".join(f"{c} (rangée {'+'.join(map(str, r))})" for c, r in zip(lot.winners, lot.rows))
+        row = say("rangée %(rows)s")
+        winners = ", ".join(f"{c} (" + row % {"rows": "+".join(map(str, r))} + ")" for c, r in zip(lot.winners, lot.rows))
         if lot.shared:
-            winners += " — partagé"
+            winners += " — " + say("partagé")
         tie = ", ".join(f"{c} : {n}" for c, n in lot.tie_break)
-        rows.append([lot.lot, kind, lot.label, winners, lot.last, lot.balls, tie,
+        rows.append([lot.lot, kind, label, winners, lot.last, lot.balls, tie,
                      ", ".join(lot.consolation) + (f" ({lot.consolation_label})" if lot.consolation else "")])
-    out.append(Paragraph("Lots", H3))
-    out.append(table(["Lot", "Type", "Libellé", "Gagnant(s)", "Dernière boule", "Boules",
-                       "Départage (boule tirée)", "Consolation"], rows,
-                      [10 * mm, 19 * mm, 23 * mm, 35 * mm, 19 * mm, 15 * mm, 33 * mm, 32 * mm]))
-    out.append(Paragraph("Numéros dans l'ordre du tirage", H3))
+    out.append(Paragraph(say("Lots"), H3))
+    out.append(table([say("Lot"), say("Type"), say("Libellé"), say("Gagnant(s)"), say("Dernière boule"), say("Boules"),
+                      say("Départage (boule tirée)"), say("Consolation")], rows,
+                     [10 * mm, 19 * mm, 23 * mm, 35 * mm, 19 * mm, 15 * mm, 33 * mm, 32 * mm]))
+    out.append(Paragraph(say("Numéros dans l'ordre du tirage"), H3))
     out.append(_draw_table(p.numbers))
     if p.undos:
-        out.append(Paragraph("Boules annulées", H3))
-        out.append(table(["Boule", "Rang", "Heure", "Par"], [[u.number, u.order, when(u.at, tz), u.role]
-                                                               for u in p.undos], [20 * mm, 15 * mm, 25 * mm, 25 * mm]))
+        out.append(Paragraph(say("Boules annulées"), H3))
+        out.append(table([say("Boule"), say("Rang"), say("Heure"), say("Par")],
+                         [[u.number, u.order, when(u.at, tz), u.role] for u in p.undos],
+                         [20 * mm, 15 * mm, 25 * mm, 25 * mm]))
     if p.claims:
-        out.append(Paragraph("Réclamations refusées", H3))
-        out.append(table(["Carton", "Lot", "Verdict", "Dernière boule", "Heure", "Par"],
-                          [[c.card_id, c.lot or "", VERDICTS.get(c.verdict, c.verdict), c.last or "",
-                            when(c.at, tz), c.role] for c in p.claims],
-                          [30 * mm, 12 * mm, 40 * mm, 22 * mm, 22 * mm, 22 * mm]))
+        out.append(Paragraph(say("Réclamations refusées"), H3))
+        out.append(table([say("Carton"), say("Lot"), say("Verdict"), say("Dernière boule"), say("Heure"), say("Par")],
+                         [[c.card_id, c.lot or "", say(VERDICTS[c.verdict]) if c.verdict in VERDICTS else c.verdict,
+                           c.last or "", when(c.at, tz), c.role] for c in p.claims],
+                         [30 * mm, 12 * mm, 40 * mm, 22 * mm, 22 * mm, 22 * mm]))
     return out
 
 
@@ -84,18 +96,21 @@ def _frequencies(freq: dict[int, int]) -> Table:
     return t
 
 
-def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris") -> None:
-    """Write ``report`` as an A4 PDF to ``path`` (a file name or a binary file object, e.g. ``io.BytesIO``)."""
+def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris", say: Say = french) -> None:
+    """Write ``report`` as an A4 PDF to ``path`` (a file name or a binary file object, e.g. ``io.BytesIO``), in the
+    language ``say`` speaks (French by default); the page for the tax office stays French, as it is read by it."""
     tz = timezone
+    title = say("Rapport de la soirée — %(hall)s") % {"hall": report.hall_name}
     doc = SimpleDocTemplate(path if hasattr(path, "write") else os.fspath(path), pagesize=A4,
                             leftMargin=12 * mm, rightMargin=12 * mm, topMargin=14 * mm, bottomMargin=14 * mm,
-                            title=f"Rapport de la soirée — {report.hall_name}", author="loto-hall")
+                            title=title, author="loto-hall")
     day = when(report.first_at, tz, "%d/%m/%Y")
-    story: list = [Paragraph(escape(f"Rapport de la soirée — {report.hall_name}"), H1),
-                   cell(f"Loto du {day or '—'}, de {when(report.first_at, tz, '%H:%M')} à "
-                      f"{when(report.last_at, tz, '%H:%M')} (heure locale, {tz})", BODY), Spacer(1, 4)]
-    story.append(Paragraph("Résumé", H2))
-    totals = [[label, report.totals.get(key, 0)] for key, label in TOTALS.items()]
+    story: list = [Paragraph(escape(title), H1),
+                   cell(say("Loto du %(day)s, de %(start)s à %(end)s (heure locale, %(tz)s)")
+                        % {"day": day or "—", "start": when(report.first_at, tz, "%H:%M"),
+                           "end": when(report.last_at, tz, "%H:%M"), "tz": tz}, BODY), Spacer(1, 4)]
+    story.append(Paragraph(say("Résumé"), H2))
+    totals = [[say(label), report.totals.get(key, 0)] for key, label in TOTALS.items()]
     half = (len(totals) + 1) // 2
     left, right = totals[:half], totals[half:] + [["", ""]] * (2 * half - len(totals))
     summary = Table([[a[0], a[1], b[0], b[1]] for a, b in zip(left, right)],
@@ -107,18 +122,21 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
                                  ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.lightgrey)]))
     story.append(summary)
     if report.takings is not None:
-        story.extend(money_section(report.takings, tz))
+        story.extend(money_section(report.takings, tz, say))
     for p in report.parties:
-        story.extend(_partie(p, tz))
-    story.append(KeepTogether([Paragraph("Fréquence des boules (nombre de parties où chaque numéro est sorti)", H2),
+        story.extend(_partie(p, tz, say))
+    story.append(KeepTogether([Paragraph(say("Fréquence des boules (nombre de parties où chaque numéro est sorti)"), H2),
                                _frequencies(report.frequencies)]))
-    story.append(Paragraph("Bons d'échange", H2))
-    story.append(table(["Code", "Partie", "Lot", "Lot remis", "Carton", "Émis", "Imprimé", "Remis"],
-                        [[v.code, v.partie, f"{v.lot} {KIND_LABELS.get(v.kind, v.kind)}",
-                          v.label + (" (consolation)" if v.consolation else ""), v.card_id, when(v.issued_at, tz),
-                          f"{v.printed}×" if v.printed else "non", when(v.redeemed_at, tz) if v.redeemed else "non"]
-                         for v in report.vouchers] or [["—"] * 8],
-                        [30 * mm, 12 * mm, 24 * mm, 44 * mm, 24 * mm, 16 * mm, 14 * mm, 16 * mm]))
+    story.append(Paragraph(say("Bons d'échange"), H2))
+    no = say("non")
+    story.append(table([say("Code"), say("Partie"), say("Lot"), say("Lot remis"), say("Carton"), say("Émis"),
+                        say("Imprimé"), say("Remis")],
+                       [[v.code, v.partie, f"{v.lot} {say(KIND_LABELS.get(v.kind, v.kind))}",
+                         lot_label(v.kind, v.label, say) + (" (" + say("consolation") + ")" if v.consolation else ""),
+                         v.card_id, when(v.issued_at, tz), f"{v.printed}×" if v.printed else no,
+                         when(v.redeemed_at, tz) if v.redeemed else no]
+                        for v in report.vouchers] or [["—"] * 8],
+                       [30 * mm, 12 * mm, 24 * mm, 44 * mm, 24 * mm, 16 * mm, 14 * mm, 16 * mm]))
 
     story.extend(tax_office_page(report, tz))      # last: a page of its own, handed to the tax office
 
@@ -126,8 +144,9 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
         canvas.saveState()
         canvas.setFont("Helvetica", 7)
         canvas.setFillGray(0.4)
-        canvas.drawString(12 * mm, 8 * mm, f"{report.hall_name} — rapport de la soirée {day}")
-        canvas.drawRightString(A4[0] - 12 * mm, 8 * mm, f"page {document.page}")
+        canvas.drawString(12 * mm, 8 * mm, say("%(hall)s — rapport de la soirée %(day)s") % {"hall": report.hall_name,
+                                                                                               "day": day})
+        canvas.drawRightString(A4[0] - 12 * mm, 8 * mm, say("page %(n)s") % {"n": document.page})
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)

@@ -23,7 +23,7 @@ from reportlab.pdfgen import canvas as pdfcanvas
 
 from hall.card_ids import display_card_id, split_card_id
 from hall.cards import Card
-from hall.paper.pdf_parts import PdfTarget
+from hall.paper.pdf_parts import PdfTarget, Say, french
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
@@ -118,8 +118,9 @@ class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
     def __init__(self, path: PdfTarget, hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
-                 evening: str = "", logo: str | None = None):
+                 evening: str = "", logo: str | None = None, say: Say = french):
         self.lay = layout(per_page)
+        self.say = say                  # the planche's few words in the hall's language (the players read them)
         self.hall_name = hall_name
         self.series = series            # "" when the cartons are of several series: each carton shows its own
         self.columns = columns
@@ -127,9 +128,9 @@ class SheetWriter:
         self.logo = _logo(logo)
         target = path if hasattr(path, "write") else os.fspath(path)
         self.c = pdfcanvas.Canvas(target, pagesize=A4, invariant=1, pageCompression=1)
-        self.c.setTitle(f"Cartons {series} — {hall_name}")
+        self.c.setTitle(say("Cartons %(series)s — %(hall)s") % {"series": series, "hall": hall_name})
         self.c.setAuthor("loto-hall")
-        self.c.setSubject(f"planches de {per_page} cartons")
+        self.c.setSubject(say("planches de %(n)s cartons") % {"n": per_page})
         g = self.lay.number_size
         self._half = {n: stringWidth(str(n), BOLD, g) / 2 for n in range(1, 91)}
         probe = self.c.beginText()
@@ -178,11 +179,12 @@ class SheetWriter:
             pass            # each carton draws its own series (draw_carton)
         elif lay.series_at is None:
             c.setFont(FONT, lay.name_size)
-            c.drawString(pad + stringWidth(name, BOLD, lay.name_size) + 8, lay.header_y, f"Série {self.series}")
+            c.drawString(pad + stringWidth(name, BOLD, lay.name_size) + 8, lay.header_y,
+                         self.say("Série %(series)s") % {"series": self.series})
         else:
             sx, sy, ss = lay.series_at
             c.setFont(FONT, ss)
-            c.drawString(sx, sy + ss * 2.6, "Série")
+            c.drawString(sx, sy + ss * 2.6, self.say("Série"))
             c.setFont(BOLD, ss * 2.6)
             c.drawString(sx, sy, _fit(self.series, BOLD, ss * 2.6, lay.qr[0] - sx - 4))
         c.endForm()
@@ -199,7 +201,7 @@ class SheetWriter:
             c.line(x, PAGE_H - MARGIN_Y + 4, x, PAGE_H - MARGIN_Y + tick + 4)
             c.line(x, MARGIN_Y - 4, x, MARGIN_Y - tick - 4)
         c.setFont(FONT, 6)
-        c.drawCentredString(PAGE_W / 2, 8, "Découper le long des traits - loto-hall")
+        c.drawCentredString(PAGE_W / 2, 8, self.say("Découper le long des traits - loto-hall"))
         c.endForm()
 
     def draw_carton(self, index: int, card_id: str, card: Card) -> None:
@@ -241,11 +243,11 @@ class SheetWriter:
         lay, c = self.lay, self.c
         if lay.series_at is None:
             c.setFont(FONT, lay.name_size)
-            c.drawString(self._after_name, lay.header_y, f"Série {series}")
+            c.drawString(self._after_name, lay.header_y, self.say("Série %(series)s") % {"series": series})
             return
         sx, sy, ss = lay.series_at
         c.setFont(FONT, ss)
-        c.drawString(sx, sy + ss * 2.6, "Série")
+        c.drawString(sx, sy + ss * 2.6, self.say("Série"))
         c.setFont(BOLD, ss * 2.6)
         c.drawString(sx, sy, _fit(series, BOLD, ss * 2.6, lay.qr[0] - sx - 4))
 
@@ -320,7 +322,7 @@ def _logo(path: str | None) -> tuple[Any, float] | None:
 
 def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_name: str, series: str, per_page: int = 6,
                     columns: str = "1-9", progress: Callable[[int, int], None] | None = None,
-                    evening: str = "", logo: str | None = None) -> int:
+                    evening: str = "", logo: str | None = None, say: Say = french) -> int:
     """Write ``cards`` (``(card_id, Card)`` pairs) as A4 planches to ``path`` (a file name or a binary file
     object such as ``io.BytesIO`` for a web download); the number of pages.
 
@@ -330,7 +332,7 @@ def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_nam
     use_a85 = rl_config.useA85
     rl_config.useA85 = 0            # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass
     try:
-        writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo)
+        writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo, say)
         starts = range(0, len(cards), per_page)
         pages = len(starts)
         for start in starts:
@@ -338,7 +340,7 @@ def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_nam
             if progress is not None:
                 progress(min(start + per_page, len(cards)), len(cards))
         if not cards:
-            writer.c.drawString(MARGIN_X, PAGE_H / 2, "Aucun carton.")
+            writer.c.drawString(MARGIN_X, PAGE_H / 2, say("Aucun carton."))
             writer.c.showPage()
             pages = 1
         writer.save()

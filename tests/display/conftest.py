@@ -183,6 +183,26 @@ def login_page(page, url: str, pin: str) -> None:
     page.wait_for_selector("nav.nav")
 
 
+def no_native_dialogs(page) -> list[str]:
+    """Fail on any browser ``alert()``/``confirm()``/``prompt()`` (the hall asks in the page: ask.js); the list of
+    what was asked that way stays empty for the test to check."""
+    native: list[str] = []
+    page.on("dialog", lambda d: (native.append(d.message), d.dismiss()))
+    return native
+
+
+def answer(page, value: str = "yes", asked: str | None = None) -> None:
+    """Answer the page's own question (ask.js's <dialog id="ask">) by its button ``value``, once it is open and,
+    when given, says ``asked`` in its title."""
+    from playwright.sync_api import expect
+    box = page.locator("dialog#ask[open]")
+    expect(box).to_be_visible()
+    if asked is not None:
+        expect(box.locator("#ask-title")).to_contain_text(asked)
+    box.locator(f"button[data-answer='{value}']").click()
+    expect(page.locator("dialog#ask[open]")).to_have_count(0)
+
+
 def shown(card_id: str) -> str:
     """A generated carton ID as the pages show it: the check character set apart by a no-break space."""
     return card_id[:-1] + "\u00a0" + card_id[-1]

@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from hall.card_ids import make_card_id
 from hall.sales import expand_ranges
-from tests.display.conftest import PINS, login_page
+from tests.display.axe import shoot
+from tests.display.conftest import PINS, answer, login_page, no_native_dialogs
 from tests.display.test_caisse_browser import desk_live, folder  # noqa: F401  (fixtures)
 
 
@@ -26,7 +27,7 @@ def test_admin_sees_the_takings_voids_a_sale_and_edits_the_programme(browser, de
         expect(page.locator("#takings")).to_contain_text("40,00 €")
         expect(page.locator("#takings")).to_contain_text("Anne 25,00 €")
         expect(page.locator(".programme-editor .partie")).not_to_have_count(0)
-        page.screenshot(path=str(folder / "admin-recette.png"))
+        shoot(page, str(folder / "admin-recette.png"))
         # the programme: first partie's first lot becomes a bike worth 400 € (the law caps no lot), the second cash
         first = page.locator(".programme-editor .partie").first
         first.locator(".lot input.label").nth(0).fill("Vélo de ville")
@@ -37,25 +38,26 @@ def test_admin_sees_the_takings_voids_a_sale_and_edits_the_programme(browser, de
         expect(first.locator(".flag").nth(0)).to_contain_text("argent")
         page.click("#save-programme")
         expect(page.locator("#programme-msg")).to_contain_text("à partir de la partie 1")
-        page.screenshot(path=str(folder / "admin-recette-programme.png"))
-        # void the espèces sale, confirming the dialog
-        page.on("dialog", lambda d: d.accept())
+        shoot(page, str(folder / "admin-recette-programme.png"))
+        # void the espèces sale, confirming in the page (never the browser's confirm())
+        native = no_native_dialogs(page)
         page.click("#takings-panel summary")
         page.locator("#sales-list li", has_text="n° 2").locator("button").click()
+        answer(page, asked="n° 2")
         expect(page.locator("#takings")).to_contain_text("12 cartons vendus")
-        assert h.evening.sales.sales[2].voided
+        assert h.evening.sales.sales[2].voided and native == []
         # a bad programme: the error shows in red at the top
         first.locator(".lot input.value").nth(0).fill("quatre cents")
         page.click("#save-programme")
         expect(page.locator("#admin-alert")).to_be_visible()
         expect(page.locator("#admin-alert")).to_contain_text("Programme refusé")
         expect(page.locator("#admin-alert")).to_be_in_viewport()
-        page.screenshot(path=str(folder / "admin-erreur-en-haut.png"))
+        shoot(page, str(folder / "admin-erreur-en-haut.png"))
         # PIN change
         page.select_option("#pin-role", "desk")
         page.fill("#pin-new", "778899")
         page.click("#pin-form button[type=submit]")
-        expect(page.locator("#pin-msg")).to_contain_text("desk")
+        expect(page.locator("#pin-msg")).to_contain_text("Caisse, lots et tournoi")     # the role as people name it
         # a spreadsheet's CSV with a bad line: the refusal in red at the top of the page, with the line number
         bad = "card_id;row1;row2;row3\r\nÉ-1;1 2 3;4;5\r\n".encode("cp1252")
         page.set_input_files("#import-file", files=[{"name": "cartons.csv", "mimeType": "text/csv", "buffer": bad}])
@@ -63,7 +65,7 @@ def test_admin_sees_the_takings_voids_a_sale_and_edits_the_programme(browser, de
         expect(page.locator("#admin-alert")).to_contain_text("Fichier de cartons refusé")
         expect(page.locator("#admin-alert")).to_contain_text("ligne 2")
         expect(page.locator("#admin-alert")).to_be_in_viewport()
-        page.screenshot(path=str(folder / "admin-import-refuse.png"))
+        shoot(page, str(folder / "admin-import-refuse.png"))
     finally:
         ctx.close()
     h.start_partie(role="speaker")

@@ -154,7 +154,9 @@ def test_controller_types_an_id_and_sees_the_verdict_and_the_carton(page, live):
     expect(page.locator("#verdict-line")).to_have_text("Quine valide !")
     expect(page.locator("#verdict-sub")).to_have_text("Quine — Panier garni · Dernier numéro : 80")
     expect(page.locator("#verdict-note")).to_have_text("Déjà vérifié 1 fois")     # play_to_tie checked it once
-    expect(verdict).to_have_class(re.compile(r"\bwarn\b"))                         # so: orange
+    # valid is green whatever came before (issue 26: orange was announced as a refusal); the note says it
+    expect(verdict).to_have_class(re.compile(r"\bgood\b"))
+    expect(page.locator("#verdict-mark")).to_have_text("✓")
     expect(page.locator("table.carton td.marked")).to_have_count(4)
     expect(page.locator("table.carton td.last")).to_have_text("80")
     expect(page.locator("table.carton tr.row-complete")).to_have_count(1)
@@ -162,7 +164,7 @@ def test_controller_types_an_id_and_sees_the_verdict_and_the_carton(page, live):
     page.fill("#card-id", A3)
     page.click("#id-form button[type=submit]")
     expect(verdict).to_have_class(re.compile(r"\bbad\b"))
-    expect(page.locator("#verdict-line")).to_have_text(re.compile(r"^Fausse annonce : il manque \d+ numéro"))
+    expect(page.locator("#verdict-line")).to_have_text(re.compile(r"^Fausse annonce\s: il manque \d+ numéro"))
     page.click("#verdict-close")
     typo = A3[:-1] + ("0" if A3[-1] != "0" else "1")
     page.fill("#card-id", typo)

@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from hall.card_ids import make_card_id
-from tests.display.conftest import PINS, LiveServer, login_page
+from tests.display.axe import shoot
+from tests.display.conftest import PINS, LiveServer, login_page, shown
 from tests.display.test_sales_api import sales_room
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -51,7 +52,7 @@ def test_the_desk_sells_a_plaque_and_refuses_a_double_sale(browser, desk_live, f
         expect(page.locator("#amount")).to_have_value("25,00")
         page.click("label:has(input[value=carte])")
         name = "caisse-tablette" if size[0] > 500 else "caisse-telephone"
-        page.screenshot(path=str(folder / f"{name}-panier.png"), full_page=False)
+        shoot(page, str(folder / f"{name}-panier.png"), full_page=False)
         expect(page.locator("#sell")).to_be_in_viewport()
         page.click("#sell")
         expect(page.locator("#result")).to_contain_text("Vendu : 12 carton(s), 25,00")
@@ -62,9 +63,11 @@ def test_the_desk_sells_a_plaque_and_refuses_a_double_sale(browser, desk_live, f
         page.fill("#cards", f"{make_card_id('A', 12)} A-13")
         page.click("#add-form button[type=submit]")
         expect(page.locator("#amount")).to_have_value("6,00")
-        page.click("#sell")
-        expect(page.locator("#result")).to_contain_text(f"Déjà vendu : {make_card_id('A', 12)}")
+        # the sold carton is caught as it joins the basket, not at « Encaisser »
+        expect(page.locator("#basket li.trouble")).to_contain_text(f"Déjà vendu\u00a0: {shown(make_card_id('A', 12))}")
+        expect(page.locator("#sell")).to_be_disabled()
+        expect(page.locator("#sell")).to_have_text("Corrigez d'abord les cartons marqués ✗")
         assert len(desk_live.hall.evening.sales.sales) == 1           # nothing sold
-        page.screenshot(path=str(folder / f"{name}-refus.png"), full_page=False)
+        shoot(page, str(folder / f"{name}-refus.png"), full_page=False)
     finally:
         ctx.close()

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.display.conftest import PINS, login_page
+from tests.display.axe import shoot
+from tests.display.conftest import PINS, answer, login_page, no_native_dialogs
 from tests.display.test_rooms_browser import seat_phones
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -33,7 +34,7 @@ def phone(browser):
 
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"euchre-{name}.png"), animations="disabled")
+    shoot(page, str(SHOTS / f"euchre-{name}.png"), animations="disabled")
 
 
 def face(card: str) -> str:
@@ -172,10 +173,13 @@ def test_the_speaker_applies_a_referee_action_from_the_console(browser, hall_liv
     expect(options).to_have_count(len(listed["officials"]) + 1)
     label = next(o["label"] for o in listed["officials"] if o["move"] == ["penalty", 0, "hesitation"])
     console.select_option(f"select[data-referee-list='{code}']", label=label)
-    console.once("dialog", lambda d: d.accept())
+    native = no_native_dialogs(console)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    console.locator("#rooms-panel").screenshot(path=str(SHOTS / "euchre-speaker-referee.png"), animations="disabled")
+    shoot(console.locator("#rooms-panel"), str(SHOTS / "euchre-speaker-referee.png"), animations="disabled")
     console.click(f"button[data-referee-apply='{code}']")
+    with console.expect_response(lambda r: r.url.endswith("/official") and r.request.method == "POST"):
+        answer(console)                                                # asked in the page
+    assert native == []
     expect(console.locator(f"select[data-referee-list='{code}'] option").nth(1)).to_be_attached()
     room = c.get(f"/api/games/rooms/{code}").get_json()
     assert room["view"]["scores"][0] == -5 and room["view"]["penalties"] == [[0, -5, "hesitation"]]

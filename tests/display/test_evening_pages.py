@@ -99,7 +99,7 @@ def test_the_projector_shows_every_tied_carton_the_rule_and_an_undo(page, live, 
     audit(page, width)
     shots(page, f"projector-{width}x{height}-tie")
     result = h.award(role="speaker")
-    expect(page.locator("#banner-sub")).to_have_text("Tirage par la salle — le plus petit numéro gagne")
+    expect(page.locator("#banner-sub")).to_have_text("Tirage au sort par l'ordinateur — le plus petit numéro gagne")
     expect(page.locator("#banner-lines li")).to_have_count(2, timeout=8000)
     expect(page.locator("#banner-sub")).to_contain_text(f"gagné par le carton {shown(result.winner)}", timeout=8000)
     audit(page, width)

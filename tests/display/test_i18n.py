@@ -10,6 +10,7 @@ from babel.messages.pofile import read_po
 from display.i18n import JS_STRINGS
 from display.rooms.messages import ROOM_STRINGS
 from display.tournament.messages import JS_WORDS
+from hall.rights import ROLES
 
 DISPLAY = Path(__file__).resolve().parents[2] / "display"
 
@@ -32,14 +33,15 @@ def test_every_word_the_scripts_ask_for_exists():
             tournament |= words
         else:
             asked |= words
-    dynamic = {"kind_", "v_", "vs_", "status_", "device_", "valid_"}
+    dynamic = {"kind_", "v_", "vs_", "status_", "device_", "valid_", "role_", "opens_"}
     missing = {k for k in asked if k not in JS_STRINGS and k not in ROOM_STRINGS and not any(k == p for p in dynamic)}
     assert not missing, missing
     assert tournament and not tournament - set(JS_WORDS), tournament - set(JS_WORDS)
     for prefix, names in {"kind_": ("quine", "double_quine", "carton_plein"),
                           "vs_": ("valid", "incomplete", "missed", "unknown_card", "unsold_card", "cancelled_card",
                                   "closed"),
-                          "status_": ("playing", "checking", "finished", "waiting")}.items():
+                          "status_": ("playing", "checking", "finished", "waiting"),
+                          "role_": ROLES, "opens_": ROLES}.items():
         for name in names:
             assert prefix + name in JS_STRINGS
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from playwright.sync_api import expect
 
 from hall.minigames.registry import get_game
 from hall.minigames.table import jsonable
+from tests.display.axe import shoot
 from tests.display.conftest import bots_round
 from tests.display.test_screenshots import TEXT_AUDIT
 
@@ -33,7 +35,7 @@ def phone(browser, lang: str = "fr-FR"):
 def shot(page, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("document.getAnimations().forEach((a) => a.finish())")   # no half-arrived board
-    page.screenshot(path=str(SHOTS / f"points-rouges-{name}.png"), animations="disabled", full_page=full)
+    shoot(page, str(SHOTS / f"points-rouges-{name}.png"), animations="disabled", full_page=full)
 
 
 def seat_view(c, code: str, token: str) -> dict:
@@ -180,6 +182,11 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             expect(page.locator(".pr-scores li.me")).to_have_count(1)
             rack = seat_view(c, code, token)["my_rack"]
             expect(page.locator(".pr-rack-piece:not(.joker)")).to_have_count(len(rack))
+            # a piece is read out by where its points are, never by its catalogue name ("S09")
+            names = [piece.get_attribute("data-piece") for piece in page.locator(".pr-rack-piece:not(.joker)").all()]
+            expect(page.locator(".pr-rack-piece:not(.joker)").first).to_have_accessible_name(
+                re.compile(r"^Pièce de \d points\s: (en haut|au milieu|au centre|en bas)"))
+            assert not any(n in page.locator(".pr-rack").inner_text() for n in names if n)
             reloaded = True
         if taps == 6:
             shot(projector, "projector-2-midgame")

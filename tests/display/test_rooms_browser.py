@@ -13,6 +13,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
+from tests.display.axe import shoot
 from tests.display.conftest import PINS, login_page
 from tests.display.wire import Wire
 
@@ -42,7 +43,7 @@ def seat_phones(browser, url: str, code: str, names, make=phone) -> list:
 
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"rooms-{name}.png"), animations="disabled")
+    shoot(page, str(SHOTS / f"rooms-{name}.png"), animations="disabled")
 
 
 def room_card(card: str) -> str:
@@ -182,7 +183,7 @@ def test_speaker_console_opens_and_shows_a_table_and_a_full_table_phone_follows(
     console.click("#screen-loto")
     expect(console.locator("#screen-line")).to_contain_text("loto")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    console.locator("#rooms-panel").screenshot(path=str(SHOTS / "rooms-speaker-panel.png"), animations="disabled")
+    shoot(console.locator("#rooms-panel"), str(SHOTS / "rooms-speaker-panel.png"), animations="disabled")
     pctx.close()
     ctx.close()
 

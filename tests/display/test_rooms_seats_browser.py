@@ -8,7 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from tests.display.conftest import PINS, login_page
+from tests.display.axe import shoot
+from tests.display.conftest import PINS, answer, login_page, no_native_dialogs
 from tests.display.test_rooms_browser import seat_phones
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -31,24 +32,25 @@ def test_the_speaker_frees_a_seat_and_the_phones_follow(browser, hall_live):
     expect(row.locator(".room-names")).to_contain_text("Émile ×, Zoé ×, Émile ×")
     SHOTS.mkdir(parents=True, exist_ok=True)
     console.locator("#rooms-panel").scroll_into_view_if_needed()      # the list itself is redrawn by each event
-    console.screenshot(path=str(SHOTS / "rooms-speaker-remove-seat.png"), animations="disabled")
+    shoot(console, str(SHOTS / "rooms-speaker-remove-seat.png"), animations="disabled")
 
-    asked = []
-    console.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    native = no_native_dialogs(console)
     console.click(f"button[data-remove='{code}:0']")
+    answer(console, asked=f"Libérer la place de Émile (salle {code})\u00a0?")     # asked in the page
+    expect(row.locator("button.seat-remove")).to_have_count(2)
     expect(row.locator(".room-names")).to_contain_text("Zoé ×, Émile ×")
-    assert asked == [f"Libérer la place de Émile (salle {code}) ?"]
+    assert native == []
     assert [s["name"] for s in c.get(f"/api/games/rooms/{code}").get_json()["seats"]] == ["Zoé", "Émile"]
 
     freed, kept = phones[0][1], phones[1][1]
     expect(freed.locator("#msg")).to_have_text("L'annonceur a libéré votre place : vous suivez la partie en spectateur.")
     expect(freed.locator("#join-form")).to_be_visible()
     assert freed.evaluate(f"localStorage.getItem('loto-room-{code}')") is None
-    freed.screenshot(path=str(SHOTS / "rooms-phone-seat-freed.png"), animations="disabled")
+    shoot(freed, str(SHOTS / "rooms-phone-seat-freed.png"), animations="disabled")
     expect(kept.locator(".rp-seats li.me")).to_have_text("Zoé")
     kept.wait_for_function(f"JSON.parse(localStorage.getItem('loto-room-{code}')).seat === 0")
     assert json.loads(kept.evaluate(f"localStorage.getItem('loto-room-{code}')"))["seat"] == 0
-    console.screenshot(path=str(SHOTS / "rooms-speaker-remove-seat-2.png"), animations="disabled")
+    shoot(console, str(SHOTS / "rooms-speaker-remove-seat-2.png"), animations="disabled")
     for ctx_, _ in phones:
         ctx_.close()
     console_ctx.close()

@@ -16,14 +16,14 @@ from tests.display.conftest import PINS, Room
 PLAQUE = f"{make_card_id('A', 1)}..{make_card_id('A', 12)}"
 
 
-def sales_room(tmp_path, count: int = 36, extra: dict | None = None) -> Room:
+def sales_room(tmp_path, count: int = 36, extra: dict | None = None, series: str = "A") -> Room:
     from tests.display.conftest import make_app
     raw = {"hall": {"name": "Foyer rural", "data_dir": str(tmp_path)}, "auth": dict(PINS),
            "sales": {"price": [{"cards": 1, "eur": 3}, {"cards": 6, "eur": 15}, {"cards": 12, "eur": 25}]}}
     for section, values in (extra or {}).items():
         raw.setdefault(section, {}).update(values)
     config = parse_config(raw)
-    book = CardBook(dict(generate_cards(count, "A", "A", "1-9", 1)))
+    book = CardBook(dict(generate_cards(count, "A", series, "1-9", 1)))
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32, rng=random.Random(1))
     app, socketio = make_app(hall, config)
     app.config["TESTING"] = True
@@ -62,6 +62,27 @@ def test_a_plaque_sold_then_a_double_sale_refused_naming_the_cartons(desk):
     assert summary["cards_sold"] == 12
     assert summary["takings_eur"]["total"] == 25 and summary["takings_eur"]["by_payment"]["carte"] == 25
     assert summary["takings_eur"]["by_seller"] == {"Anne": 25}
+
+
+def test_a_basket_line_is_read_as_a_sale_would_read_it_and_nothing_is_written(desk):
+    """/caisse asks as each line joins the basket (issue 26): the cartons, the unknown ones with the real carton one
+    keystroke away, those already sold; bounded and checked as a sale, journalling nothing."""
+    c, h = desk.app.test_client(), desk.headers("desk")
+    assert c.post("/api/sales", json={"range": "A-1..A-2", "payment": "carte"}, headers=h).status_code == 201
+    seq = desk.hall.journal.last_seq
+    real = make_card_id("A", 3)
+    typo = real[:-1] + ("B" if real[-1] != "B" else "C")
+    body = c.get("/api/sales/check", query_string={"cards": f"a-2 {typo.lower().replace('-', '')}"}, headers=h).get_json()
+    assert body["cards"] == [make_card_id("A", 2), typo] and body["count"] == 2
+    assert body["unknown"] == [{"card_id": typo, "suggestions": [real]}]
+    assert body["sold"] == [make_card_id("A", 2)]
+    assert c.get("/api/sales/check", query_string={"cards": "A-1..A-12"}, headers=h).get_json()["count"] == 12
+    refused(c.get("/api/sales/check", query_string={"cards": "A-1..A-99999"}, headers=h), 422, "range_too_large")
+    refused(c.get("/api/sales/check", query_string={"cards": " "}, headers=h), 422, "no_cards")
+    assert c.get("/api/sales/check", query_string={"cards": "A-1"}).status_code == 401
+    assert c.get("/api/sales/check", query_string={"cards": "A-1"},
+                 headers=desk.headers("controller")).status_code == 403
+    assert desk.hall.journal.last_seq == seq                   # a question writes nothing
 
 
 @pytest.mark.parametrize("payload,status,code", [

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from display import views
+from tests.display.axe import shoot
 from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS, login_page, shown
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -40,6 +41,28 @@ TEXT_AUDIT = """() => {
 }"""
 
 
+# the last number's cell against a drawn neighbour's, and its digits against its own cell
+BOARD_CONTRAST = """() => {
+  const lum = (c) => { const m = c.match(/[\\d.]+/g).map(Number); const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(m[0]) + 0.7152 * f(m[1]) + 0.0722 * f(m[2]); };
+  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const last = getComputedStyle(document.querySelector('.cell.last'));
+  const drawn = getComputedStyle(document.querySelector('.cell.drawn:not(.last)'));
+  return {last_vs_drawn: ratio(last.backgroundColor, drawn.backgroundColor), digits: ratio(last.color, last.backgroundColor)};
+}"""
+
+
+def last_number_is_big(page) -> None:
+    """The last number's digits stand at least 15 % of the projector's height whatever else is shown (a winning
+    carton beside it shrank it to 11 %: short for the back rows of a 20 m hall), when a number is out."""
+    last = page.locator("#last")
+    if last.is_visible() and last.text_content().strip():
+        height = page.viewport_size["height"]
+        box = last.bounding_box()
+        assert box["height"] >= 0.15 * height, (box, height)
+
+
 @pytest.fixture
 def shots(tmp_path):
     folder = DOCS if os.environ.get("LOTO_SCREENSHOTS") == "1" else tmp_path
@@ -48,8 +71,10 @@ def shots(tmp_path):
     def shot(page, name: str) -> Path:
         page.wait_for_timeout(0)
         page.evaluate("document.getAnimations().forEach((a) => a.finish())")   # no half-faded banner
+        if name.startswith("projector"):
+            last_number_is_big(page)
         path = folder / f"{name}.png"
-        page.screenshot(path=str(path))
+        shoot(page, str(path))
         return path
     return shot
 
@@ -74,6 +99,9 @@ def test_projector_is_readable_from_the_back_of_the_hall(page, live, shots, widt
     assert audit["minContrast"] >= 7, audit
     if width == 1920:
         assert audit["minSize"] >= 28, audit
+    # the board's last number stands out from its drawn neighbours by contrast, not by a ring's hue alone
+    board = page.evaluate(BOARD_CONTRAST)
+    assert board["last_vs_drawn"] >= 7 and board["digits"] >= 7, board
     shots(page, f"projector-{width}x{height}")
 
     h.announce_claim(role="controller")
@@ -112,8 +140,8 @@ def test_projector_false_claim_and_between_parties(page, live, shots):
 def test_speaker_console(page, live, shots, width, height):
     h = live.hall
     _game(h, TIE_DRAWS)
-    h.set_device_status("ball_machine", "ok", "Machine à boules branchée")
-    h.set_device_status("printer", "degraded", "Imprimante : plus de papier")
+    h.set_device_status("ball_machine", "ok", "Machine à boules branchée", code="ball_machine_ok")
+    h.set_device_status("printer", "degraded", "Imprimante : plus de papier", code="printer_no_paper")
     h.check_claim(A3, role="controller")
     h.check_claim(A1, role="controller")
     page.set_viewport_size({"width": width, "height": height})
@@ -160,3 +188,55 @@ def test_desk_and_admin(page, live, shots):
     login_page(page, live.url + "/admin", PINS["admin_pin"])
     expect(page.locator("#pins")).to_contain_text(PINS["admin_pin"])
     shots(page, "admin-1280x720")
+
+
+@pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 720)])
+def test_the_english_hall_at_the_design_sizes(browser, live, shots, width, height):
+    """The same states in English (``?lang=en``): the projector with a winning carton beside the ball, the console,
+    the controller's verdict, the prize desk, /admin; each audited by axe-core before its screenshot."""
+    h = live.hall
+    _game(h, TIE_DRAWS[:-1] + MORE_DRAWS + [80])
+    opened = []
+
+    def screen(w: int, hgt: int):
+        ctx = browser.new_context(viewport={"width": w, "height": hgt}, locale="en-GB")
+        opened.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    try:
+        page = screen(width, height)
+        page.goto(live.url + "/?lang=en")
+        expect(page.locator("#last")).to_have_text("80")
+        h.announce_claim(role="controller")
+        h.check_claim(A1, role="controller")
+        expect(page.locator("#banner-text")).to_have_text(f"One line confirmed — card {shown(A1)}")
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        shots(page, f"projector-{width}x{height}-valid-en")
+        if width != 1920:
+            return
+        page = screen(1280, 720)
+        login_page(page, live.url + "/speaker?lang=en", PINS["speaker_pin"])
+        expect(page.locator("#pending li")).to_have_count(1)
+        shots(page, "speaker-1280x720-en")
+        page = screen(360, 640)
+        login_page(page, live.url + "/controle?lang=en", PINS["controller_pin"])
+        page.fill("#card-id", A3)
+        page.click("#id-form button[type=submit]")
+        expect(page.locator("#verdict")).to_be_visible()
+        shots(page, "controle-360x640-false-claim-en")
+        code = views.award(h.award(role="speaker"))["vouchers"][0]
+        page = screen(360, 640)
+        login_page(page, live.url + "/lots?lang=en", PINS["desk_pin"])
+        page.fill("#code", code)
+        page.click("#code-form button[type=submit]")
+        expect(page.locator("#result")).to_be_visible()
+        shots(page, "lots-360x640-en")
+        page = screen(1280, 720)
+        login_page(page, live.url + "/admin?lang=en", PINS["admin_pin"])
+        expect(page.locator("#pins")).to_contain_text("every page")
+        shots(page, "admin-1280x720-en")
+    finally:
+        for ctx in opened:
+            ctx.close()

@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from hall.minigames.osga.tournament import table_code
-from tests.display.conftest import PINS, LiveServer, make_tournament_room
+from tests.display.axe import shoot
+from tests.display.conftest import PINS, LiveServer, answer, make_tournament_room, no_native_dialogs
 from tests.display.test_screenshots import TEXT_AUDIT
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -54,7 +55,7 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
         desk = desk_ctx.new_page()
         desk.set_default_timeout(15_000)
         desk.on("request", lambda req: seen.append(req.url))
-        desk.on("dialog", lambda d: d.accept())
+        native = no_native_dialogs(desk)
         desk.goto(tlive.url + "/tournoi")
         desk.fill("#pin", PINS["desk_pin"])
         desk.click("#login-form button[type=submit]")
@@ -85,7 +86,7 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
         # table 1: the captain scans the QR code (its URL) and enters the 8 hands
         phone = phone_ctx.new_page()
         phone.set_default_timeout(15_000)
-        phone.on("dialog", lambda d: d.accept())
+        native += no_native_dialogs(phone)
         phone.on("request", lambda req: seen.append(req.url))
         phone.goto(f"{tlive.url}/tournoi/table/1?code={code}")
         expect(phone.locator("#tt-sheet")).to_be_visible()
@@ -97,7 +98,7 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
                 phone.click(".tt-sign[data-for='tt-ns']")
             phone.fill("#tt-ew", str(ew))
             if number == 6:
-                phone.screenshot(path=str(folder / "tournoi-table-phone.png"))
+                shoot(phone, str(folder / "tournoi-table-phone.png"))
             phone.click("#tt-save")
             expect(phone.locator("#tt-hands li")).to_have_count(number)
         expect(phone.locator("#tt-msg")).to_contain_text("Partie terminée")
@@ -127,8 +128,9 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
         # the other tables are done: the projector shows the standings after game 1
         desk.reload()
         expect(desk.locator(".td-table.done")).to_have_count(6)
-        desk.screenshot(path=str(folder / "tournoi-desk.png"))
+        shoot(desk, str(folder / "tournoi-desk.png"))
         desk.click("#td-next")
+        answer(desk)                                    # the page's own question, never the browser's confirm()
         expect(desk.locator("#td-game")).to_contain_text("Partie 2 sur 12")
         # the captain's phone (still on table 1) sees the game move on: a new sheet, a new code, the new seating
         phone.goto(f"{tlive.url}/tournoi/table/1?code={code}")
@@ -149,8 +151,9 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
         expect(proj.locator("#tp-game")).to_contain_text("Partie 2 sur 12")
         audit = proj.evaluate(TEXT_AUDIT)
         assert audit["minSize"] >= 24 and audit["minContrast"] >= 4.5, audit
-        proj.screenshot(path=str(folder / "tournoi-classement.png"))
+        shoot(proj, str(folder / "tournoi-classement.png"))
         assert all(url.startswith(tlive.url) for url in seen), "every request stays on the hall's server"
+        assert native == [], native                   # no browser dialog: the desk and the captain ask in the page
     finally:
         desk_ctx.close()
         phone_ctx.close()
@@ -184,6 +187,6 @@ def test_the_projector_shows_a_20_team_day_from_the_back_of_the_hall(tlive, brow
             assert box["y"] + box["height"] <= status_top
         audit = proj.evaluate(TEXT_AUDIT)
         assert audit["minSize"] >= 24 and audit["minContrast"] >= 4.5, audit
-        proj.screenshot(path=str(folder / "tournoi-classement-20-equipes.png"))
+        shoot(proj, str(folder / "tournoi-classement-20-equipes.png"))
     finally:
         ctx.close()

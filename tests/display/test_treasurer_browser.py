@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from display import views
+from tests.display.axe import shoot
 from tests.display.conftest import PINS, LiveServer, login_page
 from tests.display.test_caisse_browser import folder  # noqa: F401  (fixture)
 from tests.display.test_sales_api import sales_room
@@ -68,7 +69,7 @@ def test_the_values_and_donors_typed_on_admin_reach_the_report_through_the_speak
         expect(speaker.locator("#lots-editor li")).to_have_count(3)
         expect(speaker.locator("#lots-editor li").nth(0)).to_contain_text("40,00 €")
         expect(speaker.locator("#lots-editor li input").nth(2)).to_have_value("Vélo")
-        speaker.screenshot(path=str(folder / "speaker-1280x720-lots-du-programme.png"))
+        shoot(speaker, str(folder / "speaker-1280x720-lots-du-programme.png"))
         speaker.click("#start")                                         # « Démarrer la partie »
         expect(speaker.locator("#sp-lot")).to_have_text("Quine — Panier garni")
         lots = h.evening.running.lots
@@ -93,8 +94,11 @@ def test_the_values_and_donors_typed_on_admin_reach_the_report_through_the_speak
         speaker.click('#clear-choices li[data-n="1"]')                # démarquer et reporter ces lots
         expect(speaker.locator("#start-box")).to_be_visible()
         expect(speaker.locator("#lots-editor li input")).to_have_count(5)
-        labels = [speaker.locator("#lots-editor li input").nth(i).input_value() for i in range(5)]
+        fields = speaker.locator("#lots-editor li input")
+        labels = [fields.nth(i).input_value() or fields.nth(i).get_attribute("placeholder") for i in range(5)]
         assert labels == ["Jambon", "Vélo", "Quine", "Double quine", "Carton plein"]     # carried first (L16a)
+        # a lot with no label of its own shows its kind greyed, the field left empty (an English hall reads "One line")
+        assert [fields.nth(i).input_value() for i in range(2, 5)] == ["", "", ""]
         speaker.click("#start")
         expect(speaker.locator("#sp-lot")).to_have_text("Double quine — Jambon")
         assert [lot.spec for lot in h.evening.running.lots][:2] == [lot.spec for lot in lots[1:]]
@@ -149,9 +153,9 @@ def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s
         expect(admin.locator("#tiers-msg")).to_contain_text("dès la prochaine vente")
         expect(admin.locator("#tiers tr")).to_have_count(5)
         admin.locator("#prices-panel").scroll_into_view_if_needed()
-        admin.screenshot(path=str(folder / "admin-tarifs.png"))
+        shoot(admin, str(folder / "admin-tarifs.png"))
         admin.locator("#evenings-panel").scroll_into_view_if_needed()
-        admin.screenshot(path=str(folder / "admin-soirees-passees.png"))
+        shoot(admin, str(folder / "admin-soirees-passees.png"))
         assert [(t.cards, t.cents) for t in evening.hall.price_tiers()] == [(1, 300), (6, 1450), (12, 2500), (24, 4500)]
         desk = ctx.new_page()
         desk.set_viewport_size({"width": 360, "height": 640})
@@ -161,7 +165,7 @@ def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s
         desk.fill("#cards", "A-1..A-6")
         desk.click("#add-form button[type=submit]")
         expect(desk.locator("#amount")).to_have_value("14,50")
-        desk.screenshot(path=str(folder / "caisse-telephone-tarifs.png"))
+        shoot(desk, str(folder / "caisse-telephone-tarifs.png"))
         for width, height in ((1920, 1080), (1280, 720)):
             projector = ctx.new_page()
             projector.set_viewport_size({"width": width, "height": height})
@@ -170,7 +174,7 @@ def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s
             expect(projector.locator("#between-prices")).to_contain_text("6 cartons 14,50 €")
             box = projector.locator("#between-ties").bounding_box()
             assert box["y"] + box["height"] <= height                       # on the screen, not below it
-            projector.screenshot(path=str(folder / f"projector-{width}x{height}-between-tarifs-egalite.png"))
+            shoot(projector, str(folder / f"projector-{width}x{height}-between-tarifs-egalite.png"))
             projector.close()
     finally:
         ctx.close()
@@ -190,7 +194,7 @@ def test_the_tie_dialog_says_the_hall_s_rule_and_offers_no_direction(browser, li
         expect(page.locator("#tie-choices li")).to_have_text(["1 Tirage par l'ordinateur, affiché",
                                                               "2 Tirage à la main dans la salle (taper les numéros)",
                                                               "3 Partager le lot"])
-        page.screenshot(path=str(folder / "speaker-1280x720-tie-rule.png"))
+        shoot(page, str(folder / "speaker-1280x720-tie-rule.png"))
         page.click('#tie-choices li[data-n="1"]')
         expect(page.locator("#award-result")).to_contain_text("le plus petit numéro gagne")
         assert live.hall.evening.partie.lots[0].award.tie_mode == "draw_lowest"

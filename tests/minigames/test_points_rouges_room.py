@@ -274,3 +274,21 @@ def test_the_public_view_says_which_board_arrived_since_the_last_completion():
         else:
             assert view["arrived"] == before["arrived"]        # it stays new until the next completion
     assert completions >= 2 and any(seen)
+
+
+def test_a_silent_seat_is_said_away_as_soon_as_the_bot_takes_it_over():
+    """Issue 26: a phone kept saying « À vous ! » while the bot played its turn: the room is published with the
+    seat away the moment its clock runs out, not only after the bot's move (a bot delay later)."""
+    from hall.minigames.lobby_news import RoomChanged
+    lobby = Lobby(LobbySettings(bot_delay_s=1.5, takeover_s=30.0), rng=random.Random(3))
+    code = lobby.open("points-rouges", {"players": 2}).code
+    for name in ("Ana", "Bob"):
+        lobby.join(code, name)
+    mover = lobby.start(code, now=100.0).to_move[0]
+    news: list = []
+    lobby.subscribe(news.append)
+    assert not lobby.step(code, 129.0) and news == []                   # still its turn: nothing said
+    assert not lobby.step(code, 130.0)                                  # taken over; the bot waits its delay
+    said = [n.room for n in news if isinstance(n, RoomChanged)]
+    assert said and said[-1].seats[mover].away and said[-1].to_move == (mover,)
+    assert not lobby.step(code, 130.5) and len(news) == 1               # said once, not at every wake

@@ -1,5 +1,5 @@
 /* The admin page: programme, cartons (import, generate, sold), PINs, devices. */
-import {$, api, boot, el, lotName, t} from "./common.js";
+import {$, api, boot, COLON, el, lotName, t} from "./common.js";
 
 /* errors at the top of the page, in red, where the eye is (a CSV import's lines, a refused programme) */
 export function adminAlert(message, lines) {
@@ -17,14 +17,16 @@ async function load() {
   if (!res.ok) return;
   const info = res.data;
   $("programme").replaceChildren(el("ol", {}, ...info.programme.map((p) => el("li", {class: p.number <= info.parties_played ? "played" : ""},
-    el("strong", {text: t("partie", {n: p.number}) + " : "}),
+    el("strong", {text: t("partie", {n: p.number}) + COLON}),
     p.lots.map(lotName).join(" · ") + " (" + p.consolation + ")"))));
   $("cards-count").textContent = info.sales_recorded === false ? t("cards_count_unrecorded", {n: info.cards})
     : t("cards_count", {n: info.cards, sold: info.sold});
-  $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {}, el("th", {text: role}), el("td", {text: pin || t("pin_changed")}))));
+  // who opens what: each PIN with the pages it opens (the desk's opens the caisse, the prize table and the tournament)
+  $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {},
+    el("th", {text: t("role_" + role)}), el("td", {class: "pin", text: pin || t("pin_changed")}), el("td", {class: "dim", text: t("opens_" + role)}))));
   const devices = Object.values(info.devices);
   $("devices-admin").replaceChildren(...(devices.length ? devices.map((d) => el("div", {class: "device " + d.status,
-    text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
+    text: d.detail || t("device_" + d.device) + COLON + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
 }
 function msg(res, ok) {
   $("cards-msg").textContent = res.ok ? ok(res.data) : res.data.message + (res.data.errors ? " " + res.data.errors.slice(0, 5).map((e) => "l." + e[0] + " " + e[1]).join(" ; ") : "") + (res.data.why ? " " + res.data.why : "");
@@ -44,6 +46,27 @@ $("generate-form").addEventListener("submit", async (ev) => {
   const body = {count: parseInt($("gen-count").value, 10), series: $("gen-series").value.trim().toUpperCase()};
   if ($("gen-seed").value.trim()) body.seed = $("gen-seed").value.trim();
   msg(await api("POST", "/api/cards/generate", body), (d) => "+" + d.added + " → " + d.total);
+});
+/* the planches: a refusal (no such series, a range the book lacks) is said here, never a tab of raw JSON */
+$("print-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const form = ev.target, query = new URLSearchParams(new FormData(form));
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const res = await fetch(form.action + "?" + query, {credentials: "same-origin"});
+    if (!res.ok) {
+      let data = {};
+      try { data = await res.json(); } catch (e) { data = {message: t("error")}; }
+      adminAlert(data.message + (data.why ? " " + data.why : ""));
+      return;
+    }
+    adminAlert("");
+    const link = el("a", {href: URL.createObjectURL(await res.blob()),
+                          download: (res.headers.get("Content-Disposition") || "").split("filename=")[1] || "cartons.pdf"});
+    document.body.append(link); link.click(); link.remove();
+  } catch (e) { adminAlert(t("network")); }
+  finally { button.disabled = false; }
 });
 $("sold-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();

@@ -1,7 +1,7 @@
 /* /admin: the caisse's price tiers (edited here, journalled, offered from the next sale on) and the
    past evenings (archived by `loto-hall evening new`) with their totals and their reports as written then. */
 import {adminAlert} from "./admin.js";
-import {$, api, el, euros, live, t} from "./common.js";
+import {$, amountField, api, el, euros, live, t} from "./common.js";
 
 let tiers = [];
 // "2026-11-14_20h00(-2)" → "14/11/2026 20h00 (2)": the folder's own date, as people write it
@@ -11,7 +11,7 @@ const when = (name) => name.replace(/^(\d{4})-(\d\d)-(\d\d)_(\d\dh\d\d)(?:-(\d+)
 function drawTiers() {
   const perCarton = (x) => { const v = parseFloat(String(x.eur).replace(",", ".")); return x.cards > 0 && !isNaN(v) ? v / x.cards : null; };
   $("tiers").replaceChildren(el("tr", {}, el("th", {text: t("tier_cards")}), el("th", {text: t("tier_price")}),
-                                   el("th", {text: t("tier_each")}), el("th", {})),
+                                   el("th", {text: t("tier_each")}), el("th", {}, el("span", {class: "visually-hidden", text: t("remove")}))),
     ...tiers.map((x, i) => {
       const each = perCarton(x);
       return el("tr", {class: each !== null && each >= 20 ? "over-law" : ""},
@@ -33,7 +33,7 @@ function drawTiers() {
 async function loadTiers() {
   const res = await api("GET", "/api/sales/prices");
   if (!res.ok) return;
-  tiers = res.data.tiers.map((x) => ({cards: x.cards, eur: euros(x.eur).replace(" €", "")}));
+  tiers = res.data.tiers.map((x) => ({cards: x.cards, eur: amountField(x.eur)}));
   drawTiers();
 }
 $("add-tier").addEventListener("click", () => { tiers.push({cards: 1, eur: ""}); drawTiers(); });
@@ -53,7 +53,7 @@ async function loadEvenings() {
   if (!d.evenings.length) { $("evenings").replaceChildren(el("tr", {}, el("td", {text: t("evenings_none")}))); return; }
   $("evenings").replaceChildren(
     el("tr", {}, ...["evening_when", "evening_parties", "evening_cards", "evening_receipts", "evening_lots", "evening_balance", ""]
-      .map((k) => el("th", {text: k ? t(k) : ""}))),
+      .map((k) => el("th", {text: t(k || "evening_files")}))),
     ...d.evenings.map((e) => el("tr", {"data-evening": e.name},
       el("td", {class: "when", text: when(e.name)}), el("td", {text: String(e.parties)}), el("td", {text: String(e.cards_sold)}),
       el("td", {class: "num", text: euros(e.receipts_eur)}), el("td", {class: "num", text: euros(e.lots_declared_eur)}),

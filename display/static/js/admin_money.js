@@ -1,6 +1,7 @@
 /* /admin: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
 import {adminAlert} from "./admin.js";
-import {$, api, boot, el, euros, kind, live, t} from "./common.js";
+import {ask} from "./ask.js";
+import {$, amountField, api, boot, COLON, el, euros, kind, live, lotName, t} from "./common.js";
 
 const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
 const KINDS = boot.kinds;    // hall/lots.py's table, handed by the page
@@ -19,8 +20,8 @@ async function takings() {
   const sellers = Object.entries(m.by_seller), parties = Object.entries(m.by_partie).filter(([k]) => k);
   $("takings").replaceChildren(
     el("table", {}, ...rows.map(([a, b], i) => el("tr", {class: i === 0 ? "total" : ""}, el("th", {text: a}), el("td", {text: b})))),
-    sellers.length ? el("p", {}, el("strong", {text: t("by_seller") + " : "}), sellers.map(([k, v]) => k + " " + euros(v)).join(" · ")) : "",
-    parties.length ? el("p", {}, el("strong", {text: t("by_partie") + " : "}), parties.map(([k, v]) => t("partie_n", {n: k}) + " " + euros(v)).join(" · ")) : "");
+    sellers.length ? el("p", {}, el("strong", {text: t("by_seller") + COLON}), sellers.map(([k, v]) => k + " " + euros(v)).join(" · ")) : "",
+    parties.length ? el("p", {}, el("strong", {text: t("by_partie") + COLON}), parties.map(([k, v]) => t("partie_n", {n: k}) + " " + euros(v)).join(" · ")) : "");
   const list = await api("GET", "/api/sales");
   if (!list.ok) return;
   $("sales-list").replaceChildren(...list.data.sales.slice().reverse().map((r) => el("li", {class: r.voided ? "voided" : r.paid ? "" : "reserved"},
@@ -28,7 +29,7 @@ async function takings() {
     el("span", {text: t("sale_line", {n: r.count, eur: euros(r.amount_eur).replace(" €", ""), pay: PAY[r.payment]})}),
     el("span", {class: "dim", text: [r.cards[0] + (r.count > 1 ? ".." + r.cards[r.count - 1] : ""), r.buyer, r.seller].filter(Boolean).join(" · ")}),
     r.voided ? el("span", {text: t("voided")}) : el("button", {type: "button", class: "danger", text: t("void"), onclick: async () => {
-      if (!confirm(t("confirm_void", {id: r.sale_id}))) return;
+      if (!await ask(t("confirm_void", {id: r.sale_id}), {yes: t("void"), danger: true})) return;
       const v = await api("POST", "/api/sales/" + r.sale_id + "/void", {});
       if (!v.ok) adminAlert(v.data.message); else adminAlert("");
       takings();
@@ -51,7 +52,7 @@ function drawProgramme() {
     const head = el("div", {class: "partie-head"}, el("strong", {text: t("partie_n", {n: p.number})}));
     if (p.played) {      // started: no longer editable; "jouée" only once démarquée
       head.append(el("span", {class: "dim", text: " — " + t(p.status === "running" ? "running" : "partie_played")}));
-      return el("div", {class: "partie played"}, head, el("p", {text: p.lots.map((l) => kind(l.kind) + (l.label ? " — " + l.label : "")).join(" · ")}));
+      return el("div", {class: "partie played"}, head, el("p", {text: p.lots.map(lotName).join(" · ")}));
     }
     const move = (d) => () => { const j = pi + d; if (j < 0 || j >= programme.parties.length || programme.parties[j].played) return;
       [programme.parties[pi], programme.parties[j]] = [programme.parties[j], programme.parties[pi]]; renumber(); drawProgramme(); };
@@ -83,6 +84,7 @@ async function loadProgramme() {
   const res = await api("GET", "/api/programme");
   if (!res.ok) return;
   programme = res.data;
+  for (const p of programme.parties) for (const lot of p.lots) lot.value_eur = amountField(lot.value_eur);
   drawProgramme();
 }
 $("add-partie").addEventListener("click", () => {
@@ -98,6 +100,7 @@ $("save-programme").addEventListener("click", async () => {
   if (!res.ok) { adminAlert(res.data.message); $("programme-msg").textContent = ""; return; }
   adminAlert("");
   programme = res.data;
+  for (const p of programme.parties) for (const lot of p.lots) lot.value_eur = amountField(lot.value_eur);
   drawProgramme();
   $("programme-msg").textContent = t("programme_saved", {n: programme.first_editable});
 });
@@ -106,7 +109,7 @@ $("pin-form").addEventListener("submit", async (ev) => {
   const role = $("pin-role").value;
   const res = await api("POST", "/api/pins", {role, pin: $("pin-new").value});
   $("pin-new").value = "";
-  $("pin-msg").textContent = res.ok ? t("pin_saved", {role}) : "";
+  $("pin-msg").textContent = res.ok ? t("pin_saved", {role: t("role_" + role)}) : "";
   if (!res.ok) adminAlert(res.data.message); else adminAlert("");
 });
 takings();

@@ -1,56 +1,81 @@
-/* The sales desk at the door: scan or type cartons and plaques, the tiers' price, payment, encaisser. */
+/* The sales desk at the door: scan or type cartons and plaques, the tiers' price, payment, encaisser.
+   Each line is read by the hall as it joins the basket (GET /api/sales/check: the sale's own reader), so a
+   mistyped number is caught there with the real carton one keystroke away, never at « Encaisser ». */
+import {tell, choose} from "./ask.js";
 import {$, api, el, live, money, t} from "./common.js";
+import {node, show} from "./ids.js";
 import {cardIdFrom, scanButton} from "./scan.js";
 
 const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
-const basket = [];           // what will be sold: carton IDs and ranges "FIRST..LAST", as typed or scanned
+const DEFAULT_PAYMENT = "especes";   // each sale starts here: the next buyer is never booked on the last one's card
+/* what will be sold, a line as typed or scanned: {text, ids, count, unknown: [{card_id, suggestions}], sold, error} */
+const basket = [];
 let busy = false, suggested = null, touched = false;
 
 const euros = (n) => (n === null || n === undefined ? "" : money(n));
-
-/* how many cartons a basket line holds (the server decides; this only drives the suggested price) */
-function end(text) {
-  const s = text.trim().toUpperCase();
-  let m = s.match(/^([A-Z]{1,3})-?(\d{5})[0-9A-Z]$/) || s.match(/^([A-Z]{1,3})-?(\d{1,5})$/);
-  return m ? {series: m[1], n: parseInt(m[2], 10)} : null;
-}
-function countOf(line) {
-  if (!line.includes("..")) return 1;
-  const [a, b] = line.split("..").map(end);
-  return a && b && a.series === b.series && b.n >= a.n ? b.n - a.n + 1 : 1;
-}
-const count = () => basket.reduce((s, line) => s + countOf(line), 0);
+const count = () => new Set(basket.flatMap((line) => line.ids)).size;      // a carton in two lines is sold once
+const troubled = (line) => line.error || line.unknown.length || line.sold.length;
 
 async function refreshPrice() {
   const n = count();
-  $("sell").disabled = n === 0;
+  $("sell").disabled = n === 0 || basket.some(troubled);
   if (n === 0) { suggested = null; $("suggested").textContent = ""; if (!touched) $("amount").value = ""; sellLabel(); return; }
   const res = await api("GET", "/api/sales/price?count=" + n);
   suggested = res.ok ? res.data.amount_eur : null;
-  $("suggested").textContent = suggested === null ? "" : t("suggested", {n: n, eur: euros(suggested)});
+  $("suggested").textContent = suggested === null ? "" : t(n === 1 ? "suggested_one" : "suggested", {n: n, eur: euros(suggested)});
   if (!touched) $("amount").value = suggested === null ? "" : euros(suggested);
   sellLabel();
 }
 function sellLabel() {
   const n = count();
-  $("sell").textContent = n ? t("sell_button", {n: n, eur: $("amount").value || "?"}) : t("sell_empty");
+  $("sell").textContent = basket.some(troubled) ? t("sell_fix_first")
+    : n ? t(n === 1 ? "sell_button_one" : "sell_button", {n: n, eur: $("amount").value || "?"}) : t("sell_empty");
+}
+
+/* a basket line as people read it: one carton with its check character set apart, or a plaque and its count */
+function lineLabel(line) {
+  if (line.ids && line.ids.length === 1 && !line.text.includes("..")) return node(line.ids[0]);
+  const ends = line.ids && line.ids.length > 1 ? show(line.ids[0]) + " … " + show(line.ids[line.ids.length - 1]) : line.text;
+  return el("span", {class: "id"}, ends + (line.count > 1 ? " (" + line.count + ")" : ""));
+}
+
+/* what the hall said of a line: unknown (with the real carton to take instead), already sold, unreadable */
+function lineProblem(line, i) {
+  if (line.error) return el("div", {class: "basket-problem", text: line.error});
+  if (line.unknown.length) {
+    const u = line.unknown[0], near = u.suggestions || [];
+    return el("div", {class: "basket-problem"},
+      near.length ? t("v_near", {cards: near.map(show).join(", ")}) : t("basket_unknown", {card: show(u.card_id)}),
+      ...near.map((s) => el("button", {type: "button", class: "suggestion", text: t("take_this", {card: show(s)}),
+                                      onclick: () => { basket.splice(i, 1); add(s); }})));
+  }
+  if (line.sold.length) return el("div", {class: "basket-problem", text: t("basket_sold", {cards: line.sold.map(show).join(", ")})});
+  return null;
 }
 
 function drawBasket() {
-  $("basket").replaceChildren(...basket.map((line, i) => el("li", {},
-    el("span", {text: line + (line.includes("..") ? " (" + countOf(line) + ")" : "")}),
-    el("button", {type: "button", class: "remove", "aria-label": t("remove") + " " + line, text: "✕",
-                  onclick: () => { basket.splice(i, 1); drawBasket(); }}))));
+  $("basket").replaceChildren(...basket.map((line, i) => el("li", {class: troubled(line) ? "trouble" : ""},
+    el("span", {class: "basket-mark", "aria-hidden": "true", text: troubled(line) ? "✗" : "✓"}),
+    lineLabel(line),
+    el("button", {type: "button", class: "remove", "aria-label": t("remove") + " " + line.text, text: "✕",
+                  onclick: () => { basket.splice(i, 1); drawBasket(); }}),
+    lineProblem(line, i))));
   refreshPrice();
 }
 
-function add(text) {
-  for (const part of String(text).replace(/\s*\.\.\s*/g, "..").split(/[,;\s]+/)) {
-    const line = part.trim().toUpperCase();
-    if (line && !basket.includes(line)) basket.push(line);
-  }
+async function add(text) {
   $("result").hidden = true;
-  drawBasket();
+  const parts = String(text).replace(/\s*\.\.\s*/g, "..").split(/[,;\s]+/).map((p) => p.trim().toUpperCase());
+  for (const part of parts) {
+    if (!part || basket.some((line) => line.text === part)) continue;
+    const line = {text: part, ids: [], count: 0, unknown: [], sold: [], error: ""};
+    basket.push(line);
+    drawBasket();
+    const res = await api("GET", "/api/sales/check?cards=" + encodeURIComponent(part));
+    if (res.ok) Object.assign(line, {ids: res.data.cards, count: res.data.count, unknown: res.data.unknown, sold: res.data.sold});
+    else line.error = res.data.message + (res.data.why ? " (" + res.data.why + ")" : "");
+    drawBasket();
+  }
 }
 
 async function sell() {
@@ -58,7 +83,7 @@ async function sell() {
   busy = true;
   $("sell").disabled = true;
   const reserved = $("reserved").checked;
-  const body = {cards: basket.slice(), payment: document.querySelector("input[name=payment]:checked").value,
+  const body = {cards: basket.map((line) => line.text), payment: document.querySelector("input[name=payment]:checked").value,
                 amount_eur: $("amount").value.trim() || undefined, seller: $("seller").value.trim(),
                 buyer: $("buyer").value.trim(), paid: !reserved, partie: $("partie").value.trim() || undefined};
   const res = await api("POST", "/api/sales", body);
@@ -74,6 +99,7 @@ async function sell() {
                           ? el("div", {class: "small", text: t("off_tier", {eur: euros(s.offered_eur)})}) : "");
     basket.length = 0; touched = false;
     $("buyer").value = ""; $("reserved").checked = false; $("more").open = false;
+    document.querySelector(`input[name=payment][value=${DEFAULT_PAYMENT}]`).checked = true;
     drawBasket();
     summary();
   } else {
@@ -101,11 +127,18 @@ async function summary() {
     el("span", {class: "sale-no", text: "n° " + r.sale_id}),
     el("span", {text: t("sale_line", {n: r.count, eur: euros(r.amount_eur), pay: PAY[r.payment]})}),
     el("span", {class: "dim", text: [r.buyer, r.seller, r.voided ? t("voided") : r.paid ? "" : t("reserved")].filter(Boolean).join(" · ")}),
-    !r.paid && !r.voided ? el("button", {type: "button", text: t("mark_paid"), onclick: async () => {
-      const p = await api("POST", "/api/sales/" + r.sale_id + "/pay", {payment: document.querySelector("input[name=payment]:checked").value});
-      if (!p.ok) alert(p.data.message);
-      summary();
-    }}) : "")));
+    !r.paid && !r.voided ? el("button", {type: "button", text: t("mark_paid"), onclick: () => pay(r)}) : "")));
+}
+
+/* a reservation paid: the desk says how, in a question of its own (never the payment ticked for the next sale) */
+async function pay(r) {
+  const how = await choose(t("pay_title", {id: r.sale_id}), {
+    text: t("pay_what", {n: r.count, eur: euros(r.amount_eur), buyer: r.buyer || "—"}),
+    choices: ["especes", "carte", "cheque"].map((p) => ({value: p, label: PAY[p]}))});
+  if (!how) return;
+  const p = await api("POST", "/api/sales/" + r.sale_id + "/pay", {payment: how});
+  if (!p.ok) await tell(t("pay_refused", {id: r.sale_id}), p.data.message);
+  summary();
 }
 
 $("add-form").addEventListener("submit", (ev) => { ev.preventDefault(); add($("cards").value); $("cards").value = ""; });

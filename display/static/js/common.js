@@ -10,20 +10,35 @@ export const boot = JSON.parse((document.getElementById("boot") || {}).textConte
 const WORDS = Object.assign({}, boot.strings, boot.words,
   ...[...document.querySelectorAll("script[type='application/json'][data-words]")].map((n) => JSON.parse(n.textContent)));
 
+/* French typography: no line ever starts with the colon, the semicolon, ! ? or » (« Dernier numéro / : 89 ») */
+const FRENCH = !String(boot.lang || "fr").startsWith("en");
+/* a label's colon joined in code ("Partie 1 : …"): French keeps its no-break space, English has none */
+export const COLON = FRENCH ? "\u00a0: " : ": ";
+const typeset = (text) => (FRENCH ? text.replace(/ ([:;!?»])/g, "\u00a0$1").replace(/« /g, "«\u00a0") : text);
+
 export function t(key, vars) {
-  let text = WORDS[key] !== undefined ? WORDS[key] : key;
+  let text = WORDS[key] !== undefined ? typeset(WORDS[key]) : key;
   if (vars) text = text.replace(/%\((\w+)\)s/g, (m, name) => (vars[name] !== undefined ? vars[name] : m));
   return text;
 }
 
 export const kind = (k) => t("kind_" + k);
 
+/* a label the hall gave by default (the kind's French name: "Quine"), so no label of its own: an English hall reads
+   "One line", never "One line — Quine" */
+export const defaultLabel = (lot) => !lot.label || lot.label === (boot.kind_labels || {})[lot.kind];
+
 /* "Quine — Panier garni" (the kind alone when the label only repeats it) */
-export function lotName(lot) { return lot ? kind(lot.kind) + (lot.label && lot.label !== kind(lot.kind) ? " — " + lot.label : "") : ""; }
+export function lotName(lot) {
+  return lot ? kind(lot.kind) + (defaultLabel(lot) || lot.label === kind(lot.kind) ? "" : " — " + lot.label) : "";
+}
 
 /* an amount as the hall writes it: "12,50" (French) */
 export const money = (n) => Number(n || 0).toLocaleString(boot.lang || "fr", {minimumFractionDigits: 2, maximumFractionDigits: 2});
 export const euros = (n) => money(n) + " €";
+/* an amount put back in a field as it was typed: "40,50" in French, never "40.5", no thousands separator */
+export const amountField = (n) => (n === null || n === undefined || n === "" ? ""
+  : Number(n).toFixed(2).replace(".", boot.lang === "en" ? "." : ","));
 
 export const $ = (id) => document.getElementById(id);
 

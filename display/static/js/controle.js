@@ -2,7 +2,7 @@
 import {$, api, cardGrid, el, live, lotName, t} from "./common.js";
 import {node, show} from "./ids.js";
 import {cardIdFrom, scanButton} from "./scan.js";
-import {verdictText} from "./staff.js";
+import {MARKS, verdictText} from "./staff.js";
 
 let busy = false;
 
@@ -17,11 +17,17 @@ async function check(cardId) {
 }
 
 function showVerdict(v) {
-  const {line, tone} = verdictText(v);
+  const said = verdictText(v);
   const again = (v.checked_before || []).length;
+  // checked before for this very lot and refused again: orange; a valid carton is green whatever came before
+  // (a double quine checked at its quine is valid: orange would be announced as a refusal)
+  const repeat = v.verdict !== "valid" && said.tone !== "hint" && (v.checked_before || []).some((c) => v.lot && c.lot_index === v.lot.index);
+  const tone = repeat ? "warn" : said.tone;
   const box = $("verdict");
-  box.className = "verdict " + (again && tone !== "hint" ? "warn" : tone);     // already checked: orange
-  $("verdict-line").textContent = line;
+  box.className = "verdict " + tone;
+  box.dataset.tone = tone;
+  $("verdict-mark").textContent = MARKS[tone];
+  $("verdict-line").textContent = said.line;
   $("verdict-note").hidden = !again;
   $("verdict-note").textContent = again ? t("already_checked", {n: again}) : "";
   $("verdict-card").replaceChildren(node(v.card_id));

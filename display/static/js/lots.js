@@ -1,5 +1,6 @@
 /* The prize desk: scan or type a voucher code, hand the lot over. */
 import {$, api, el, kind, t} from "./common.js";
+import {node} from "./ids.js";
 import {scanButton, voucherFrom} from "./scan.js";
 
 
@@ -10,8 +11,9 @@ async function redeem(code) {
   if (res.ok) {
     const v = res.data;
     box.className = "result good";
+    const [before, after] = t("redeemed_detail", {partie: v.partie, card: "\u0000"}).split("\u0000");
     box.replaceChildren(el("div", {text: t("redeemed", {lot: v.lot})}),
-      el("div", {text: (v.consolation ? t("consolation") + " · " : kind(v.kind) + " · ") + t("redeemed_detail", {partie: v.partie, card: v.card_id})}));
+      el("div", {}, (v.consolation ? t("consolation") + " · " : kind(v.kind) + " · ") + before, node(v.card_id), after || ""));
   } else if ((res.data.suggestions || []).length) {    // a near miss: "vérifiez le code", never a refusal
     box.className = "result hint";
     box.replaceChildren(el("div", {text: t("v_near_code")}), el("div", {class: "voucher-code", text: code}),
@@ -23,6 +25,7 @@ async function redeem(code) {
   }
   box.dataset.error = res.ok ? "" : res.data.error;
   box.hidden = false;
+  box.scrollIntoView({block: "nearest"});      // a phone: the answer in sight, never under the bottom edge
   $("code").value = "";
 }
 

@@ -1,5 +1,5 @@
 /* The projector: the last number huge, the board, the lot, banners. Public, read-only. */
-import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
+import {$, api, boot, COLON, el, kind, live, lotName, t} from "./common.js";
 import {show} from "./ids.js";
 import {addWinner, clearWinners, hallTieRule, tieRule, tiersText, winnerIds, withIds} from "./projector_evening.js";
 import {nickname, say} from "./speech.js";
@@ -12,6 +12,7 @@ if (params.has("rate")) speech.rate = parseFloat(params.get("rate")) || speech.r
 
 let S = null;               // the state as the server last described it, kept up to date by events
 let bannerTimer = null, tieTimers = [];
+let telling = null;         // the lot whose tie-break is being told: the header stays on it until its winner is said
 let tiersShown = "", tiersAsked = false;   // the caisse's tiers, shown when [hall] prices is empty
 
 async function loadTiers() {
@@ -37,13 +38,14 @@ function render() {
   const p = S.partie;
   const playing = p && S.status !== "waiting" && S.status !== "cleared";
   $("partie").textContent = p && playing ? t("partie", {n: p.number}) : (S.hall || "");
-  const current = p && playing && p.current_lot !== null ? p.lots[p.current_lot] : null;
+  const shown = telling !== null ? telling : p && p.current_lot;
+  const current = p && playing && shown !== null && shown !== undefined ? p.lots[shown] : null;
   $("lot").textContent = current ? lotName(current) : (playing ? t("all_awarded") : "");
   const next = $("next-lots");
   next.replaceChildren();
-  if (p && playing && p.current_lot !== null) {
-    const rest = p.lots.slice(p.current_lot + 1);
-    if (rest.length) next.append(el("span", {class: "then", text: t("then") + " : "}), rest.map(lotName).join(" · "));
+  if (current) {
+    const rest = p.lots.slice(shown + 1);
+    if (rest.length) next.append(el("span", {class: "then", text: t("then") + COLON}), rest.map(lotName).join(" · "));
   }
   $("count").textContent = playing ? countText(S.draws.length) : "";
   const drawn = new Set(S.draws);
@@ -89,7 +91,9 @@ function renderWifi(wifi) {
   if (!wifi) return;
   showQr($("wifi-qr"), "/api/wifi/qr.svg", wifi.qr, t("wifi_join", {ssid: wifi.ssid}));
   showQr($("page-qr"), "/api/wifi/page-qr.svg", wifi.url, wifi.url);
-  $("wifi-join").textContent = t("wifi_join", {ssid: wifi.ssid});
+  // the network's name on one line, as it is typed (« Loto-Comite » never broken at its hyphen)
+  const [before, after] = t("wifi_join", {ssid: "\u0000"}).split("\u0000");
+  $("wifi-join").replaceChildren(before, el("span", {class: "ssid", text: wifi.ssid}), after || "");
   $("wifi-password").textContent = wifi.password ? t("wifi_password", {password: wifi.password}) : "";
   $("page-open").textContent = t("wifi_then_open");
   $("page-url").textContent = wifi.url;
@@ -124,6 +128,7 @@ function banner(kindName, text, opts) {
 function hideBanner() {
   clearTimeout(bannerTimer);
   tieTimers.forEach(clearTimeout); tieTimers = [];
+  if (telling !== null) { telling = null; if (S) render(); }
   bannerKind = null;
   $("banner").hidden = true;
   document.body.classList.remove("has-banner");
@@ -132,17 +137,19 @@ function hideBanner() {
 
 function showTieBreak(ev) {
   const lot = lotName(ev.lot);
+  telling = ev.lot.index;
   banner("tie", t("tie_break"), {sub: tieRule(ev)});   // who wins is said before the numbers
   const lines = $("banner-lines");
   ev.tie_break.forEach((draw, i) => {
     tieTimers.push(setTimeout(() => {
-      const li = el("li", {class: "tie-line" + (draw.card_id === ev.winner ? " tie-winner-pending" : ""),
-                           text: t("tie_line", {card: show(draw.card_id), n: draw.number})});
+      const li = el("li", {class: "tie-line" + (draw.card_id === ev.winner ? " tie-winner-pending" : "")});
+      withIds(li, t("tie_line", {card: show(draw.card_id), n: draw.number}), [draw.card_id]);
       lines.append(li);
     }, 1200 * (i + 1)));
   });
   tieTimers.push(setTimeout(() => {
     for (const li of lines.children) if (li.classList.contains("tie-winner-pending")) li.classList.add("tie-winner");
+    telling = null; render();                   // the winner is said: the header moves on to the next lot
     $("banner-text").textContent = t("tie_break") + " — " + tieRule(ev).split(" — ").pop();   // the rule stays said
     withIds($("banner-sub"), t("won", {lot, card: show(ev.winner)}) +
       (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.map(show).join(", ")}) : ""),

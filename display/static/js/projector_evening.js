@@ -69,7 +69,8 @@ export function tieRule(ev) {
 export function hallTieRule() {
   const rule = boot.ties || "draw_lowest";
   if (rule === "share") return t("ties_rule_share");
-  return t(rule.endsWith("highest") ? "ties_rule_highest" : "ties_rule_lowest");
+  const way = rule.endsWith("highest") ? "highest" : "lowest";
+  return t(rule.startsWith("physical") ? "ties_rule_physical_" + way : "ties_rule_" + way);   // by hand: in the room
 }
 
 /* the price tiers as the caisse offers them, when the hall wrote no prices text of its own */

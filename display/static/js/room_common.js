@@ -5,6 +5,9 @@ const CARD = {"rev": "⇄", "x2": "×2", "-10": "−10", "0": "0"};
 export function card(c) { return CARD[c] !== undefined ? CARD[c] : c; }
 export function cardKind(c) { return c === "rev" || c === "x2" || c === "0" || c === "-10" ? "action" : "number"; }
 export const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+/* La Linotte's two pawns told apart by shape as well as colour (their red and blue have the same lightness):
+   the morpion's cross and ring, on the grid, the scores and the projector */
+export const PAWN = ["✕", "◯"];
 export function seatName(room, seat) { const s = room.seats[seat]; return s ? s.name : "?"; }
 
 /* one socket for the room; calls onGame(event) for every `game` event, watching again after a reconnect.

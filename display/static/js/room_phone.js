@@ -1,7 +1,7 @@
 /* The phone at a table: a first name → a seat (token kept in localStorage), then the seat's own view.
    Every control that plays carries data-move = that move's JSON as listed in `legal`; nothing else is enabled. */
-import {$, boot, el, t} from "./common.js";
-import {DIE, card, cardKind, games, seatName, watch} from "./room_common.js";
+import {$, boot, COLON, el, t} from "./common.js";
+import {DIE, PAWN, card, cardKind, games, seatName, watch} from "./room_common.js";
 
 const code = boot.code;
 const KEY = "loto-room-" + code;
@@ -72,7 +72,7 @@ async function play(button) {
   busy = false;
   if (res.ok) { say(""); kept = []; }
   else {
-    say(t("refused") + " : " + res.data.message);
+    say(t("refused") + COLON + res.data.message);
     const fresh = await call("GET", `/api/games/rooms/${code}/seat`);
     if (fresh.ok) { view = fresh.data; render(); }
   }
@@ -90,7 +90,8 @@ function render() {
   const audience = !seated;
   $("join-form").hidden = !(audience && room.status === "lobby" && room.seats.length < room.max_seats);
   document.body.classList.toggle("is-audience", audience && !( $("join-form").hidden === false));
-  const myTurn = seated && room.status === "playing" && view.legal.length > 0;
+  // a seat taken over by a bot (silent past its turn's clock) is not asked to play: the bot plays it
+  const myTurn = seated && room.status === "playing" && view.legal.length > 0 && !view.away;
   document.body.classList.toggle("my-turn", myTurn);
   if (myTurn && !wasMyTurn && navigator.vibrate) { try { navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ } }
   wasMyTurn = myTurn;
@@ -101,11 +102,13 @@ function render() {
     const names = room.outcome.winner_names;
     turn.textContent = names.length === 1 ? t("winner", {name: names[0]}) : t("winners", {names: names.join(", ")});
   } else if (room.status === "lobby") {
-    turn.textContent = seated ? t("waiting_start") : ($("join-form").hidden ? t("audience") : "");
+    turn.textContent = seated ? t("waiting_start", {name: seatName(room, mine.seat)}) : ($("join-form").hidden ? t("audience") : "");
   } else if (room.status === "closed") {
     turn.textContent = t("closed");
   } else if (myTurn) {
     turn.textContent = t("your_turn");
+  } else if (seated && view.away && (room.to_move || []).includes(mine.seat)) {
+    turn.textContent = t("bot_plays_for_you");
   } else {
     const movers = room.to_move || [];
     turn.textContent = movers.length ? t("turn_of", {name: seatName(room, movers[0])}) : "";
@@ -130,7 +133,7 @@ function render() {
 // ---------------------------------------------------------------- Lobo 77
 function lobo(table, controls, me, myTurn) {
   const v = room.view;
-  table.append(el("div", {class: "rp-total", "aria-label": t("total")}, el("small", {}, t("total")), String(v.total).replace("-", "−")));
+  table.append(el("div", {class: "rp-total", role: "group", "aria-label": t("total")}, el("small", {}, t("total")), String(v.total).replace("-", "−")));
   const info = [t(v.direction), t("round", {n: v.round})];
   if (v.to_play === 2) info.push(t("double_play", {n: 2}));
   table.append(el("div", {class: "rp-info"}, info.join(" · ")));
@@ -150,7 +153,7 @@ function lobo(table, controls, me, myTurn) {
   }
   if (!me || !me.hand) return;
   const legal = new Map(me.legal.map((m) => [JSON.stringify(m), m]));
-  const hand = el("div", {class: "rp-hand", "aria-label": t("hand")});
+  const hand = el("div", {class: "rp-hand", role: "group", "aria-label": t("hand")});
   me.hand.forEach((c) => {
     const move = ["play", c];
     const ok = myTurn && legal.has(JSON.stringify(move));
@@ -166,7 +169,8 @@ function linotte(table, controls, me, myTurn) {
   const v = room.view;
   const scores = el("div", {class: "rp-scores"});
   [0, 1].forEach((s) => scores.append(el("span", {class: "pawn-" + s + (v.turn === s ? " on" : "")},
-    el("span", {class: "n"}, seatName(room, s)), el("b", {}, t("score", {n: v.scores[s]})))));
+    el("span", {class: "n"}, el("span", {class: "pawn-mark", "aria-hidden": "true"}, PAWN[s]), " " + seatName(room, s)),
+    el("b", {}, t("score", {n: v.scores[s]})))));
   table.append(scores);
   const legal = me && myTurn ? me.legal : [];
   const keyOf = (m) => JSON.stringify(m);
@@ -191,7 +195,9 @@ function linotte(table, controls, me, myTurn) {
     const label = t(cell.label) !== cell.label ? t(cell.label) : cell.label;
     const move = ["place", index];
     if (legalMap.has(keyOf(move))) grid.append(moveButton(legalMap.get(keyOf(move)), label, {class: "rp-cell open"}));
-    else grid.append(el("div", {class: "rp-cell" + (cell.pawn === null ? "" : " pawn-" + cell.pawn)}, label));
+    else if (cell.pawn === null) grid.append(el("div", {class: "rp-cell"}, label));
+    else grid.append(el("div", {class: "rp-cell pawn-" + cell.pawn, role: "img", "aria-label": t("pawn_on", {cell: label, name: seatName(room, cell.pawn)})},
+      el("span", {class: "pawn-mark", "aria-hidden": "true"}, PAWN[cell.pawn]), el("span", {"aria-hidden": "true"}, label)));
   }));
   if (!myTurn) { controls.append(grid); return; }
   const canPlace = legal.some((m) => m[0] === "place");

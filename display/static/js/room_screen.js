@@ -2,7 +2,7 @@
    On `/` it follows what the speaker puts on screen (GET /api/screen, then `screen` events); on /jeux/<code>
    it always shows that room. Read-only: no control here. */
 import {$, connect, el, t} from "./common.js";
-import {DIE, card, cardKind, games, seatName, watch} from "./room_common.js";
+import {DIE, PAWN, card, cardKind, games, seatName, watch} from "./room_common.js";
 
 const box = $("game-screen");
 const fixed = box.dataset.code || null;
@@ -43,7 +43,8 @@ function render() {
   if (!room.view) {
     room.seats.forEach((s) => players.append(el("li", {class: s.bot ? "bot" : ""}, s.name)));
     if (room.status === "lobby") {
-      table.append(el("div", {class: "gs-lobby"}, t("joined", {n: room.seats.length, max: room.max_seats})),
+      const n = room.seats.length;        // the places of the table the speaker opened (more may join, up to the game's)
+      table.append(el("div", {class: "gs-lobby"}, t(n <= 1 ? "joined_one" : "joined", {n, max: room.table_size})),
                    el("div", {class: "gs-lobby-hint"}, t("lobby_hint")));
     }
     return;
@@ -88,8 +89,11 @@ function linotte(table, players) {
   v.grid.forEach((row, r) => row.forEach((c, k) => {
     const index = r * 5 + k;
     const label = t(c.label) !== c.label ? t(c.label) : c.label;
-    grid.append(el("div", {class: "gs-cell" + (c.pawn === null ? "" : " pawn-" + c.pawn)
-      + (index === cell && arrive ? " arrive" : "") + (v.open_cells.includes(index) ? " open" : "")}, label));
+    const cls = "gs-cell" + (c.pawn === null ? "" : " pawn-" + c.pawn) + (index === cell && arrive ? " arrive" : "")
+      + (v.open_cells.includes(index) ? " open" : "");
+    grid.append(c.pawn === null ? el("div", {class: cls}, label)
+      : el("div", {class: cls, role: "img", "aria-label": t("pawn_on", {cell: label, name: seatName(room, c.pawn)})},
+        el("span", {class: "pawn-mark", "aria-hidden": "true"}, PAWN[c.pawn]), el("span", {"aria-hidden": "true"}, label)));
   }));
   const dice = el("div", {class: "gs-dice"}, ...v.dice.map((d) => el("span", {class: "gs-die"}, DIE[d])));
   const info = [];
@@ -99,7 +103,7 @@ function linotte(table, players) {
   table.append(el("div", {class: "gs-linotte"}, grid, el("div", {class: "gs-side"}, dice,
     el("div", {class: "gs-info"}, info.join(" · ")))));
   [0, 1].forEach((s) => players.append(el("li", {class: "pawn-" + s + (v.turn === s ? " on" : "")},
-    el("span", {class: "n"}, seatName(room, s)),
+    el("span", {class: "n"}, el("span", {class: "pawn-mark", "aria-hidden": "true"}, PAWN[s]), " " + seatName(room, s)),
     el("span", {class: "c"}, t("score", {n: v.scores[s]})))));
 }
 

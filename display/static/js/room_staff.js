@@ -1,5 +1,6 @@
 /* The speaker's "Jeux" panel: open, start, show, close the rooms; the two screen buttons. On /admin: the switches. */
-import {$, api, connect, el, t} from "./common.js";
+import {$, api, COLON, connect, el, t} from "./common.js";
+import {ask} from "./ask.js";
 import {games as registered} from "./room_common.js";
 
 let rooms = [], screen = {show: "loto"}, gameList = [];
@@ -43,8 +44,8 @@ async function refresh() {
 
 function render() {
   if ($("games-switches")) return;
-  $("screen-line").textContent = screen.show === "game" ? t("on_screen") + " : " + t("code") + " " + screen.code
-    : t("on_screen") + " : loto";
+  $("screen-line").textContent = screen.show === "game" ? t("on_screen") + COLON + t("code") + " " + screen.code
+    : t("on_screen") + COLON + "loto";
   $("screen-loto").disabled = screen.show !== "game";
   const list = $("rooms-list");
   list.replaceChildren();
@@ -57,8 +58,8 @@ function render() {
       names.append(s.name + (s.bot ? " (" + t("bot") + ")" : ""));
       if (r.status === "lobby" && !s.bot) {     // a squatted seat, a name typed twice: freed before the start
         names.append(" ", el("button", {type: "button", class: "seat-remove", "data-remove": r.code + ":" + s.seat,
-          "aria-label": t("remove_seat", {name: s.name}), title: t("remove_seat", {name: s.name}), onclick: () => {
-            if (confirm(t("confirm_remove", {name: s.name, code: r.code}))) {
+          "aria-label": t("remove_seat", {name: s.name}), title: t("remove_seat", {name: s.name}), onclick: async () => {
+            if (await ask(t("confirm_remove", {name: s.name, code: r.code}), {yes: t("remove_seat", {name: s.name}), danger: true})) {
               act("POST", `/api/games/rooms/${r.code}/remove`, {seat: s.seat, name: s.name});
             }
           }}, "×"));
@@ -72,8 +73,8 @@ function render() {
       onclick: () => act("POST", "/api/screen", {show: "game", code: r.code})}, t("show")));
     const own = registered[r.game];      // a game's own console controls (Bid Euchre: the referee's actions)
     if (r.status === "playing" && own && own.staff) buttons.append(own.staff({code: r.code, api, say}));
-    buttons.append(el("button", {type: "button", class: "danger", "data-close": r.code, onclick: () => {
-      if (confirm(t("confirm_close", {code: r.code}))) act("POST", `/api/games/rooms/${r.code}/close`); }}, t("close")));
+    buttons.append(el("button", {type: "button", class: "danger", "data-close": r.code, onclick: async () => {
+      if (await ask(t("confirm_close", {code: r.code}), {yes: t("close"), danger: true})) act("POST", `/api/games/rooms/${r.code}/close`); }}, t("close")));
     list.append(el("li", {class: "room-row" + (screen.code === r.code ? " on" : "")},
       el("b", {}, r.code), " · ", t(r.game), " · ", t(r.status), names, buttons));
   }

@@ -1,9 +1,9 @@
 /* The speaker's console: type and draw numbers, confirm machine balls, claims, award, démarquer, devices. */
-import {$, api, boot, el, kind, live, lotName, money, t} from "./common.js";
+import {$, api, boot, COLON, defaultLabel, el, kind, live, lotName, money, t} from "./common.js";
 import {node, show} from "./ids.js";
 import {question} from "./question.js";
 import {choose, chooseClear} from "./speaker_ties.js";
-import {verdictText} from "./staff.js";
+import {MARKS, verdictText} from "./staff.js";
 
 let S = null, typed = "";
 
@@ -80,8 +80,10 @@ $("start").addEventListener("click", async () => {
   // The programme's lots as they are (values and donors kept by the hall), unless the speaker changed them here:
   // then the lots as he left them, and the report says which he changed.
   const np = S && S.next_partie, planned = np ? np.lots : [];
-  const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => ({
-    kind: li.querySelector("select").value, label: li.querySelector("input").value.trim()}));
+  const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => {
+    const k = li.querySelector("select").value;     // a label left empty is the kind's own (the hall's default)
+    return {kind: k, label: li.querySelector("input").value.trim() || (boot.kind_labels || {})[k] || ""};
+  });
   const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label);
   const res = await act("POST", "/api/partie/start", same ? {} : {lots});
   if (res.ok) { $("award-result").hidden = true; $("lots-editor").dataset.dirty = ""; }
@@ -95,7 +97,7 @@ $("check-form").addEventListener("submit", async (ev) => {
   backToEntry();     // the next number typed is a ball, never a carton check
   if (/^\d{1,2}$/.test(id)) { typed = id; showEntry(); draw(); return; }   // a ball number typed in the wrong field
   const res = await act("POST", "/api/claims", {card_id: id}, $("check-msg"));
-  if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
+  if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = MARKS[v.tone] + " " + v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
 });
 $("award").addEventListener("click", async () => {
   const tied = S.pending_claims.map((c) => c.card_id);
@@ -105,7 +107,7 @@ $("award").addEventListener("click", async () => {
   const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
   if (!res.ok) { $("award").disabled = false; return; }
   const r = res.data, box = $("award-result");
-  box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + " : " + t("award_result", {card: r.winners.map(show).join(", ")})}));
+  box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
   if (r.shared) box.append(el("div", {text: t("lot_shared")}));
   if (r.tie_break.length) {
     box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
@@ -126,7 +128,7 @@ function renderDevices() {
   const devices = Object.values(S.devices || {});
   if (!devices.length) { box.replaceChildren(el("span", {class: "device none", text: t("no_devices")})); return; }
   box.replaceChildren(...devices.map((d) => el("span", {class: "device " + d.status,
-    text: d.detail || t("device_" + d.device) + " : " + t("device_" + d.status)})));
+    text: d.detail || t("device_" + d.device) + COLON + t("device_" + d.status)})));
 }
 
 // the next partie's lots as the programme says (redrawn when the admin edits it, unless the speaker typed here)
@@ -141,7 +143,7 @@ function lotsEditor() {
       (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
     const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: money(lot.value_eur)});
     return el("li", {}, el("div", {class: "lot-line"}, sel,
-      el("input", {type: "text", value: lot.label, maxlength: "200", "aria-label": t("lot_label")}),
+      el("input", {type: "text", value: defaultLabel(lot) ? "" : lot.label, placeholder: kind(lot.kind), maxlength: "200", "aria-label": t("lot_label")}),
       el("span", {class: "lot-worth", text: value})));
   }));
 }
@@ -166,9 +168,10 @@ function render() {
   $("clear").disabled = !running;
   $("draw-button").disabled = !running;
   $("award").disabled = S.pending_claims.length === 0;
-  $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid"}, node(c.card_id))));
+  const mark = (tone) => el("span", {class: "v-mark", "aria-hidden": "true", text: MARKS[tone]});
+  $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid"}, mark("good"), node(c.card_id))));
   $("checks").replaceChildren(...(S.recent_checks.length ? S.recent_checks.slice().reverse().slice(0, 12).map((c) =>
-    el("li", {class: "v-" + c.verdict}, node(c.card_id), " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : ""))) : [el("li", {text: t("no_checks")})]));
+    el("li", {class: "v-" + c.verdict}, mark(verdictText(c).tone), node(c.card_id), " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : ""))) : [el("li", {text: t("no_checks")})]));
   const w = S.watch || {can_claim: [], can_claim_count: 0, slept: []};
   $("watch-count").textContent = lot && w.can_claim_count ? t("can_claim", {n: w.can_claim_count, kind: kind(lot.kind).toLowerCase()}) : t("can_claim_none");
   $("watch-list").textContent = w.can_claim.slice(0, 12).join(", ");

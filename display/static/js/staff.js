@@ -2,6 +2,10 @@
 import {kind, t} from "./common.js";
 import {show} from "./ids.js";
 
+/* the verdict's sign, beside its colour and its words: green and red have the same luminance (a colour-blind
+   controller reads them alike), so the colour is never the only thing that says valid or refused */
+export const MARKS = {good: "✓", bad: "✗", warn: "!", hint: "?"};
+
 /* {line, tone}: tone good (green), bad (red), warn (orange), hint (a near miss: blue) */
 export function verdictText(v) {
   switch (v.verdict) {

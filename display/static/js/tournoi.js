@@ -1,7 +1,8 @@
 /* The tournament desk: registration, the tables of the current game (codes, paper sheets typed here),
    the next game's movement, defaults, playoffs and the documents. */
-import {$, api, el, t} from "./common.js";
-import {pair, poll} from "./tournoi_common.js";
+import {ask, askText} from "./ask.js";
+import {$, api, boot, COLON, el, t} from "./common.js";
+import {pair, poll, score} from "./tournoi_common.js";
 
 let day = null, entryTable = null;
 
@@ -33,11 +34,11 @@ function renderTeams(data) {
                            onclick: () => act("POST", "/api/tournoi/teams/" + team.team + (team.arrived ? "/absent" : "/arrive"))},
                 team.arrived ? t("mark_absent") : t("arrive")) :
       data.phase === "running" ? el("button", {type: "button", class: "danger",
-        onclick: () => { if (confirm(t("confirm_default", {name: team.name}))) act("POST", "/api/tournoi/teams/" + team.team + "/default"); }},
+        onclick: async () => { if (await ask(t("confirm_default", {name: team.name}), {yes: t("make_default"), danger: true})) act("POST", "/api/tournoi/teams/" + team.team + "/default"); }},
         t("make_default")) : null,
     open ? el("span", {class: "state", text: team.arrived ? t("arrived") : t("not_arrived")}) : null)));
   const named = data.floater && data.floater[0];
-  $("td-floater-now").textContent = named ? t("floater") + " : " + data.floater.join(" & ") : "";
+  $("td-floater-now").textContent = named ? t("floater") + COLON + data.floater.join(" & ") : "";
 }
 
 function renderTables(data) {
@@ -47,7 +48,7 @@ function renderTables(data) {
     el("header", {}, el("strong", {text: t("table", {n: table.table})}), el("span", {class: "code", text: t("code") + " " + table.code})),
     el("p", {class: "pairs", text: pair(table.seats, 0, 2)}),
     el("p", {class: "pairs", text: pair(table.seats, 1, 3)}),
-    el("p", {class: "score", text: table.totals[0] + " – " + table.totals[1] + " · " + (table.closed ? t("sheet_closed") : t("hands_done", {n: table.hands.length}))}),
+    el("p", {class: "score", text: score(table.totals[0], table.totals[1]) + " · " + (table.closed ? t("sheet_closed") : t("hands_done", {n: table.hands.length}))}),
     el("button", {type: "button", onclick: () => openEntry(table.table)}, t("enter")))));
   if (entryTable) openEntry(entryTable);
 }
@@ -79,7 +80,7 @@ function openEntry(number) {
   if (document.activeElement.closest && !document.activeElement.closest("#td-entry")) $("td-entry-hand").value = Math.min(8, table.hands.length + 1);
   $("td-entry-close").hidden = table.done;
   $("td-entry-reopen").hidden = !table.closed;
-  $("td-entry-hands").replaceChildren(...table.hands.map((h, i) => el("li", {text: t("hand", {n: i + 1}) + " : " + h[0] + " – " + h[1]})));
+  $("td-entry-hands").replaceChildren(...table.hands.map((h, i) => el("li", {text: t("hand", {n: i + 1}) + COLON + score(h[0], h[1])})));
 }
 
 function render(data) {
@@ -105,10 +106,12 @@ $("td-floater-form").addEventListener("submit", async (ev) => {
   if (res.ok) $("td-floater-form").reset();
 });
 $("td-start").addEventListener("click", () => act("POST", "/api/tournoi/start"));
-$("td-next").addEventListener("click", () => { if (confirm(t("confirm_next"))) act("POST", "/api/tournoi/next"); });
-$("td-new-day").addEventListener("click", () => {
-  if (!confirm(t("confirm_new_day"))) return;
-  const title = prompt($("td-title").textContent, day && day.title || "");
+$("td-next").addEventListener("click", async () => { if (await ask(t("confirm_next"))) act("POST", "/api/tournoi/next"); });
+$("td-new-day").addEventListener("click", async () => {
+  // one question: the new day's name (the day under way, if any, is closed: said in the question)
+  const running = day && day.phase && day.phase !== "none";
+  const title = await askText(t("new_day"), {text: running ? t("new_day_closes") : "", label: t("day_title"),
+    value: t("day_default", {date: new Date().toLocaleDateString(boot.lang || "fr")}), maxlength: 80, yes: t("new_day_open")});
   if (title !== null) act("POST", "/api/tournoi/day", {title});
 });
 $("td-entry").addEventListener("submit", async (ev) => {
@@ -118,7 +121,7 @@ $("td-entry").addEventListener("submit", async (ev) => {
   const res = await act("POST", "/api/tournoi/tables/" + entryTable + "/hands", {hand, ns: num("td-entry-ns"), ew: num("td-entry-ew")});
   if (res.ok) { $("td-entry-ns").value = ""; $("td-entry-ew").value = ""; $("td-entry-hand").value = Math.min(8, hand + 1); $("td-entry-ns").focus(); }
 });
-$("td-entry-close").addEventListener("click", () => { if (confirm(t("confirm_close"))) act("POST", "/api/tournoi/tables/" + entryTable + "/close"); });
+$("td-entry-close").addEventListener("click", async () => { if (await ask(t("confirm_close"), {danger: true})) act("POST", "/api/tournoi/tables/" + entryTable + "/close"); });
 $("td-entry-reopen").addEventListener("click", () => act("POST", "/api/tournoi/tables/" + entryTable + "/reopen"));
 $("td-entry-cancel").addEventListener("click", () => { entryTable = null; $("td-entry").hidden = true; });
 $("td-playoff").addEventListener("submit", (ev) => {

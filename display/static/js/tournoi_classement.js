@@ -1,6 +1,6 @@
 /* The projector's standings: big rows, paged when the hall has more teams than fit; the current seating. */
 import {$, el, t} from "./common.js";
-import {pair, poll} from "./tournoi_common.js";
+import {pair, poll, score} from "./tournoi_common.js";
 
 const body = document.querySelector("#tp-table tbody");
 let rows = [], page = 0, PER_PAGE = 8, seating = [], TABLES_PER_PAGE = 10;
@@ -62,7 +62,7 @@ function render(data) {
     el("span", {class: "tn", text: String(table.table)}),
     el("span", {class: "pairs"}, el("span", {text: pair(table.seats, 0, 2)}),
        el("span", {}, el("span", {class: "vs", text: t("vs") + " "}), pair(table.seats, 1, 3))),
-    el("span", {class: "score", text: table.hands.length ? table.totals[0] + " – " + table.totals[1] : ""})));
+    el("span", {class: "score", text: table.hands.length ? score(table.totals[0], table.totals[1]) : ""})));
   const waiting = tables.filter((table) => !table.done).map((table) => table.table);
   status.textContent = data.phase === "running" ? (waiting.length ? t("waiting_tables", {tables: waiting.join(", ")})
                                                                    : t("all_done")) : "";

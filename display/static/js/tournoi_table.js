@@ -1,6 +1,7 @@
 /* A table's captain on a phone: the code from the sheet's QR code, each hand's points, time called. */
-import {$, boot, el, t} from "./common.js";
-import {pair} from "./tournoi_common.js";
+import {ask} from "./ask.js";
+import {$, boot, COLON, el, t} from "./common.js";
+import {pair, score} from "./tournoi_common.js";
 
 const table = boot.table;
 const params = new URLSearchParams(location.search);
@@ -29,7 +30,7 @@ async function askCode(message) {
   try {
     const data = await (await fetch("/api/tournoi", {headers: {"Accept": "application/json"}})).json();
     const here = (data.tables || []).find((x) => x.table === table);
-    $("tt-now").textContent = here ? t("seating", {n: data.game}) + " : " + pair(here.seats, 0, 2) + " " +
+    $("tt-now").textContent = here ? t("seating", {n: data.game}) + COLON + pair(here.seats, 0, 2) + " " +
                                      t("vs") + " " + pair(here.seats, 1, 3) : "";
   } catch (e) { $("tt-now").textContent = ""; }
 }
@@ -55,7 +56,7 @@ function render(data) {
     el("button", {type: "button", class: "tt-hand" + (editing === i + 1 ? " editing" : ""), "data-hand": i + 1,
                   disabled: sheet.closed, onclick: () => { editing = i + 1; $("tt-ns").value = h[0]; $("tt-ew").value = h[1];
                                               render({table: sheet, game: data.game, games: data.games}); $("tt-ns").focus(); }},
-      el("span", {class: "n", text: t("hand", {n: i + 1})}), el("span", {text: h[0] + " – " + h[1]})))));
+      el("span", {class: "n", text: t("hand", {n: i + 1})}), el("span", {text: score(h[0], h[1])})))));
 }
 
 let last = null;
@@ -99,7 +100,7 @@ $("tt-form").addEventListener("submit", async (ev) => {
   if (res.ok) { editing = null; $("tt-ns").value = ""; $("tt-ew").value = ""; await load(); $("tt-ns").focus(); }
 });
 $("tt-close").addEventListener("click", async () => {
-  if (!confirm(t("confirm_close"))) return;
+  if (!await ask(t("confirm_close"), {danger: true})) return;
   const res = await call("POST", "/api/tournoi/tables/" + table + "/close");
   $("tt-msg").textContent = res.ok ? t("done") : res.data.message;
   await load();

@@ -1,6 +1,7 @@
 /* Bid Euchre (RULES §2): the table on the phone and on the projector, and the referee's actions in the speaker's
    console. Seats 0 and 2 play against 1 and 3; partners face each other. Every control that plays is a
    ctx.moveButton carrying the move exactly as listed in `legal`; only the legal cards are enabled. */
+import {ask} from "../ask.js";
 import {el, t} from "../common.js";
 import {games, seatName} from "../room_common.js";
 
@@ -19,8 +20,10 @@ function cardText(c) { return RANK[c[0]] + SIGN[c[1]]; }
 function cardWords(c) { return t("eu_card_words", {rank: RANK_WORD[c[0]], suit: SUIT_WORD[c[1]]}); }
 function cardEl(c, cls) {
   return el("span", {class: "eu-card" + (c[1] === "H" || c[1] === "D" ? " red" : " black") + (cls ? " " + cls : ""),
-                     "aria-label": cardWords(c)}, el("b", {}, RANK[c[0]]), el("i", {}, SIGN[c[1]]));
+                     role: "img", "aria-label": cardWords(c)}, el("b", {}, RANK[c[0]]), el("i", {}, SIGN[c[1]]));
 }
+/* a card button's name: the glyphs it shows (what a voice-control user says), then the card in words */
+const cardName = (c) => cardText(c) + " — " + cardWords(c);
 function denomText(d, short) {
   if (SIGN[d]) return SIGN[d];
   return t("eu_" + d + (short ? "_short" : ""));
@@ -47,7 +50,7 @@ function compass(room, v, bottom, showLast, big) {
   const pos = ["s", "w", "n", "e"];                // seat bottom, then clockwise: the next player sits left
   const box = el("div", {class: "eu-compass" + (big ? " big" : "") + (showLast ? " last" : "")
                               + (v.phase === "play" || showLast ? "" : " quiet")});
-  const middle = el("div", {class: "eu-trick", "aria-label": t(showLast ? "eu_last_trick" : "eu_trick")});
+  const middle = el("div", {class: "eu-trick", role: "group", "aria-label": t(showLast ? "eu_last_trick" : "eu_trick")});
   for (let k = 0; k < 4; k++) {
     const seat = (bottom + k) % 4;
     const bid = bidOf(v, seat);
@@ -153,7 +156,7 @@ function phone(ctx) {
   }
   if (myTurn && v.phase === "play") controls.append(el("div", {class: "rp-label"}, t("eu_play")));
   // the hand: cards to play, or to pick for a discard or a gift
-  const grid = el("div", {class: "eu-hand" + (v.phase === "play" ? "" : " eu-look"), "aria-label": t("hand")});
+  const grid = el("div", {class: "eu-hand" + (v.phase === "play" ? "" : " eu-look"), role: "group", "aria-label": t("hand")});
   hand.forEach((c, i) => {
     const cls = "rp-card eu-hcard " + (c[1] === "H" || c[1] === "D" ? "red" : "black") + (trump && suits[i] === trump ? " trump" : "")
       + (i > 0 && suits[i] !== suits[i - 1] ? " new-suit" : "");
@@ -161,7 +164,7 @@ function phone(ctx) {
     if (choose && need) {
       const on = pick.cards.includes(i);
       const b = el("button", {type: "button", class: cls + (on ? " picked" : ""), "aria-pressed": on ? "true" : "false",
-                              "aria-label": cardWords(c)}, ...face);
+                              "aria-label": cardName(c)}, ...face);
       b.addEventListener("click", () => {
         pick.cards = on ? pick.cards.filter((k) => k !== i) : pick.cards.concat([i]).slice(-need);
         render();
@@ -171,7 +174,7 @@ function phone(ctx) {
     }
     const move = ["play", c];
     const listed = v.phase === "play" ? legal.find((m) => m[0] === "play" && m[1] === c) : null;
-    const b = moveButton(listed || move, "", {class: cls, disabled: !listed, "aria-label": cardWords(c)});
+    const b = moveButton(listed || move, "", {class: cls, disabled: !listed, "aria-label": cardName(c)});
     b.append(...face);
     grid.append(b);
   });
@@ -187,7 +190,7 @@ function bidding(controls, legal, moveButton, render) {
   const levels = [...new Set(legal.filter((m) => m[0] === "bid").map((m) => m[1]))];
   if (levels.length && !levels.includes(pick.level)) pick.level = levels[0];
   if (levels.length) {
-    const row = el("div", {class: "eu-levels", "aria-label": t("eu_levees")});
+    const row = el("div", {class: "eu-levels", role: "group", "aria-label": t("eu_levees")});
     for (const n of levels) {
       const b = el("button", {type: "button", class: "eu-level" + (n === pick.level ? " on" : ""),
                               "aria-pressed": n === pick.level ? "true" : "false"}, String(n));
@@ -196,9 +199,11 @@ function bidding(controls, legal, moveButton, render) {
     }
     controls.append(row, el("div", {class: "rp-label"}, t("eu_denom_for", {n: pick.level})));
     const denoms = el("div", {class: "eu-denoms"});
-    legal.filter((m) => m[0] === "bid" && m[1] === pick.level).forEach((m) => denoms.append(
-      moveButton(m, SIGN[m[2]] ? m[1] + " " + SIGN[m[2]] : m[1] + " " + denomText(m[2], true),
-        {class: "eu-denom" + (m[2] === "H" || m[2] === "D" ? " red" : ""), "aria-label": m[1] + " " + (SIGN[m[2]] ? SUIT_WORD[m[2]] : t("eu_" + m[2]))})));
+    legal.filter((m) => m[0] === "bid" && m[1] === pick.level).forEach((m) => {
+      const shown = SIGN[m[2]] ? m[1] + " " + SIGN[m[2]] : m[1] + " " + denomText(m[2], true);
+      denoms.append(moveButton(m, shown, {class: "eu-denom" + (m[2] === "H" || m[2] === "D" ? " red" : ""),
+        "aria-label": shown + " — " + m[1] + " " + (SIGN[m[2]] ? SUIT_WORD[m[2]] : t("eu_" + m[2]))}));
+    });
     controls.append(denoms);
   }
   const calls = el("div", {class: "eu-calls"});
@@ -264,7 +269,7 @@ function staff(ctx) {
     const apply = el("button", {type: "button", class: "danger", "data-referee-apply": code}, t("eu_referee_apply"));
     apply.addEventListener("click", async () => {
       const chosen = res.data.officials[parseInt(select.value, 10)];
-      if (!chosen || !confirm(t("eu_referee_confirm", {label: chosen.label}))) return;
+      if (!chosen || !await ask(t("eu_referee_confirm", {label: chosen.label}), {danger: true})) return;
       const done = await api("POST", `/api/games/rooms/${code}/official`, {move: chosen.move, version: res.data.version});
       say(done.ok ? "" : done.data.message);
       load();

@@ -41,6 +41,14 @@ ROTATIONS[JOKER] = ["0"];
 const rotations = (sid) => ROTATIONS[sid] || ["0"];
 const pieceKey = (piece) => piece[0] + ":" + piece[1].join(",");
 
+const AT = ["pr_at_0", "pr_at_1", "pr_at_2", "pr_at_3", "pr_at_4", "pr_at_5", "pr_at_6", "pr_at_7", "pr_at_8"];
+/* a piece as a screen reader says it: where its points are in that rotation (never its catalogue name "S09") */
+function pieceName(sid, rot) {
+  if (sid === JOKER) return t("pr_joker_name");
+  const dots = rotations(sid)[(rot || 0) % rotations(sid).length].split(",").map(Number);
+  return t("pr_piece_name", {n: dots.length, where: dots.map((i) => t(AT[i])).join(", ")});
+}
+
 /* a piece drawn as its dots on a 3×3 lattice */
 function pieceFigure(sid, rot) {
   const dots = new Set(rotations(sid)[(rot || 0) % rotations(sid).length].split(",").map(Number));
@@ -221,7 +229,7 @@ function phone(ctx) {
   if (ui.hintPiece && !ui.draft.length) ui.hintPiece[1].forEach((p) => { marks[p] = (marks[p] || "") + " hinted"; });
   const big = boardFigure(board, marks, (p) => {
     if (!myTurn || !tappable.has(p)) return null;
-    return el("button", {type: "button", "data-point": String(p), "aria-label": String(p),
+    return el("button", {type: "button", "data-point": String(p), "aria-label": t("pr_point_at", {row: Math.floor(p / 5) + 1, col: p % 5 + 1}),
       onclick: () => {    // a point shared by several spots: each tap shows the next one
         const at = [...here.keys()].filter((k) => here.get(k).cells.includes(p));
         const i = at.indexOf(ui.preview);
@@ -243,19 +251,20 @@ function phone(ctx) {
     const spent = sid !== JOKER || solitaire ? seen[sid] <= (used[sid] || 0) : left(JOKER) <= 0;
     const picked = ui.sel === sid && !spent && (sid === JOKER && !solitaire || seen[sid] === (used[sid] || 0) + 1);
     const swapMove = ui.swap ? swaps.find((m) => m[1] === sid) : null;
-    const label = sid === JOKER ? (solitaire ? t("pr_joker") : t("pr_jokers", {n: left(JOKER)})) : "";
+    // the jokers as the score line counts them (★6); while a figure holds some, how many are still free of 6
+    const label = sid === JOKER ? (solitaire ? t("pr_joker") : used[JOKER] ? t("pr_jokers_free", {n: left(JOKER), of: jokers})
+                                                                            : t("pr_jokers", {n: jokers})) : "";
     const figure = pieceFigure(sid, picked ? ui.rot : 0);
     if (swapMove) {
       rackBox.append(ctx.moveButton(swapMove, figure, {class: "pr-rack-piece give", "data-piece": sid,
-        "aria-label": t("pr_give") + " " + sid}));
+        "aria-label": t("pr_give") + " — " + pieceName(sid, 0)}));
       continue;
     }
     const can = myTurn && !spent && playable(sid);
     rackBox.append(el("button", {type: "button", class: "pr-rack-piece" + (picked ? " on" : "") + (can ? " can" : "") + (spent ? " spent" : "") + (sid === JOKER ? " joker" : ""),
       "data-piece": sid, "aria-pressed": picked ? "true" : "false", disabled: spent || ui.swap,
-      "aria-label": sid === JOKER ? t("pr_joker") : sid,
       onclick: () => { if (ui.sel === sid) return; ui.sel = sid; ui.rot = 0; ui.preview = null; ui.turned = false; ui.pinned = false; ctx.render(); }},
-    figure, label ? el("small", {}, label) : null));
+    el("span", {class: "visually-hidden"}, pieceName(sid, picked ? ui.rot : 0)), figure, label ? el("small", {}, label) : null));
   }
   controls.append(el("div", {class: "pr-label"}, t("pr_rack")), rackBox);
   if (!myTurn) return;
@@ -353,9 +362,10 @@ function chooser(ctx) {
   for (const move of me.legal.filter((m) => m[0] === "choose")) {
     const letter = move[1];
     const b = {letter, points: BOARD_POINTS[letter] || [], covered: []};
-    box.append(ctx.moveButton(move, "", {class: "pr-choice", "aria-label": t("pr_board", {letter})}));
-    const button = box.lastChild;
-    button.append(el("span", {class: "pr-thumb-name"}, letter, el("small", {}, " " + (BOARD_POINTS[letter] || []).length)),
+    box.append(ctx.moveButton(move, "", {class: "pr-choice"}));
+    const button = box.lastChild;      // named by what it shows ("C 12"), said in full to a screen reader
+    button.append(el("span", {class: "visually-hidden"}, t("pr_board", {letter}) + " — "),
+                  el("span", {class: "pr-thumb-name"}, letter, el("small", {}, " " + (BOARD_POINTS[letter] || []).length)),
                   boardFigure(b, null, null, "small"));
   }
   controls.append(box);
