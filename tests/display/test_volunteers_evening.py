@@ -255,9 +255,9 @@ def test_the_desk_finds_the_tournament_and_every_question_there_is_asked_in_the_
 
 
 def test_a_captain_reads_the_side_not_the_field_and_scores_with_a_minus_sign(troom):
-    from display.tournament.messages import message
+    from display.errors import message_of
     with troom.app.test_request_context():
-        said = message("bad_field", {"field": "ns", "why": "x"})
+        said = message_of("tournoi/bad_field", {"field": "ns", "why": "x"})
     assert "Nord–Sud" in said and "« ns »" not in said and "(ns)" not in said, said
 
 
