@@ -21,6 +21,7 @@ from typing import Any
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
 from hall.lots import DEFAULT_LOTS, LOT_KINDS
+from hall.net import address
 from hall.net import values as NV
 from hall.numbers import MAX_EUR, parse_amount, parse_int
 from hall.programme import PIN_DIGITS, is_pin
@@ -202,11 +203,15 @@ class Config:
 
     @property
     def hall_url(self) -> str:
-        """The address phones open: ``[network] url``, else the hotspot address and the hall's port."""
-        if self.network.url:
-            return self.network.url
-        scheme = "https" if self.server.tls else "http"
-        return f"{scheme}://{self.network.address}:{self.server.port}/"
+        """The address phones open (hall/net/address.py): ``[network] url``, else the hotspot's address when the
+        hotspot is up here, else this machine's LAN address, with the hall's port; never ``localhost``."""
+        net = self.network
+        return address.hall_url(url=net.url, hotspot_ssid=net.ssid, hotspot_address=net.address,
+                                hostname=net.hostname, port=self.server.port, tls=self.server.tls)
+
+    def hall_link(self, path: str) -> str:
+        """``path`` at the hall's address, as every QR code and printed link gives it (``c/A-00412B``…)."""
+        return address.link(self.hall_url, path)
 
 
 _SECTIONS = {f.name: f for f in dataclasses.fields(Config)}

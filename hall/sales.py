@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from hall.card_ids import check_card_id, make_card_id, normalize_card_id, split_card_id
+from hall.card_ids import check_card_id, make_card_id, normalize_card_id, read_card_id, split_card_id
 from hall.events import PriceTier
 
 PAYMENTS = ("especes", "carte", "cheque")
@@ -239,20 +239,29 @@ def _range_end(text: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
+def _parts(text: str) -> list[str]:
+    """The IDs and ranges of a list separated by commas, semicolons, lines or spaces; a piece with spaces inside
+    that reads as one carton (« A 00412 B », « a 2 ») stays one."""
+    out: list[str] = []
+    for chunk in re.split(r"[,;\n]+", re.sub(r"\s*\.\.\s*", "..", text.strip())):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        words = chunk.split()
+        one = len(words) > 1 and ".." not in chunk and check_card_id(read_card_id(chunk))
+        out.extend([chunk] if one or len(words) == 1 else words)
+    return out
+
+
 def expand_ranges(text: str, limit: int) -> list[str]:
     """The carton IDs of ``"A-00001N..A-00012X, B-7"`` (ranges of one series, or single IDs), in order.
 
     Each range is bounded by ``limit`` before it is expanded, and so is the whole: ``RangeError``.
     """
     ids: dict[str, None] = {}
-    for part in re.split(r"[,;\s]+", re.sub(r"\s*\.\.\s*", "..", text.strip())):
-        part = part.strip()
-        if not part:
-            continue
+    for part in _parts(text):
         if ".." not in part:
-            card_id = normalize_card_id(part)
-            plain = None if check_card_id(card_id) else _PLAIN_END.fullmatch(card_id.upper())
-            ids[make_card_id(plain.group(1), int(plain.group(2))) if plain else card_id] = None
+            ids[read_card_id(part)] = None
         else:
             ends = part.split("..")
             if len(ends) != 2:

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hall import sales as sales_rules
-from hall.card_ids import normalize_card_id
 from hall.cardbook import CardBook
 from hall.errors import Rejected
 from hall.events import CardsImported, CardsSold, PricesSet, Record, SalePaid, SaleRecorded, SaleVoided
@@ -38,7 +37,7 @@ class SalesDesk:
         the report."""
         require(role, "set_sold")
         state = self._state
-        ids = tuple(dict.fromkeys(normalize_card_id(c) for c in card_ids))
+        ids = tuple(dict.fromkeys(self._state.book.resolve(c) for c in card_ids))
         unknown = [c for c in ids if c not in state.book]
         if unknown:
             raise Rejected("unknown_card", cards=unknown[:20], count=len(unknown))
@@ -107,14 +106,15 @@ class SalesDesk:
         require(role, "sell")
         if payment not in sales_rules.PAYMENTS:
             raise Rejected("bad_payment", payment=str(payment)[:20])
-        ids = list(dict.fromkeys(normalize_card_id(c) for c in card_ids if isinstance(c, str)))
+        ids = list(dict.fromkeys(self._state.book.resolve(c) for c in card_ids if isinstance(c, str)))
         if not ids:
             raise Rejected("no_cards")
         if len(ids) > sales_rules.MAX_RANGE:
             raise Rejected("range_too_large", count=len(ids), limit=sales_rules.MAX_RANGE)
         unknown = [c for c in ids if c not in self._state.book]
         if unknown:
-            raise Rejected("unknown_card", cards=unknown[:50], count=len(unknown))
+            near = sorted({s for c in unknown[:5] for s in self._state.book.near(c)})   # "vérifiez le numéro"
+            raise Rejected("unknown_card", cards=unknown[:50], count=len(unknown), suggestions=near)
         taken = [c for c in ids if self._state.already_sold(c)]
         if taken:
             raise Rejected("already_sold", cards=taken[:50], count=len(taken))

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from hall.card_ids import normalize_card_id
 from hall.cards import Card
 from hall.config import PartieSpec
 from hall.events import ClaimChecked, PinChanged, Record
@@ -111,7 +110,7 @@ class SnapshotBuilder:
     @locked
     def card(self, card_id: str) -> CardState | None:
         """A carton against the latest partie (drawn numbers, last number, may it play), or ``None`` if unknown."""
-        return card_state(self._state, normalize_card_id(card_id))
+        return card_state(self._state, self._state.book.resolve(card_id))
 
     def cards(self, series: str | None = None) -> tuple[tuple[str, Card], ...]:
         """The book's cartons (of one ``series`` when given), in book order."""

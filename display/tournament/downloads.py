@@ -8,7 +8,7 @@ import io
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
 
 from display.errors import ApiError
@@ -40,7 +40,8 @@ def sheets_pdf() -> ResponseReturnValue:
     if not data.get("tables"):
         raise TournamentError("not_started" if day.tournament is None else "day_over")
     out = io.BytesIO()
-    _maker("tournament_sheets_pdf")(data, out, base_url=request.host_url.rstrip("/"), hall_name=hall_name(),
+    base = current_app.extensions["loto_config"].hall_link("").rstrip("/")   # never the request's localhost
+    _maker("tournament_sheets_pdf")(data, out, base_url=base, hall_name=hall_name(),
                                     words=_pdf_words())
     return _download(out.getvalue(), "application/pdf", f"tournoi-partie-{data['game']}.pdf")
 
