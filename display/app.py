@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, api_evenings, api_programme, api_sales, network, pages, portal, sockets
+from display import api, api_evenings, api_programme, api_sales, network, pages, players, portal, sockets
 from display import documents as documents_api
 from display import rooms as room_web
 from display import tournament as tournament_web
@@ -84,6 +84,7 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
+    app.register_blueprint(players.bp)
     tournament_web.install(app)
 
     @app.get("/api/openapi.json")
@@ -125,8 +126,9 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
             resp.headers.setdefault("Cache-Control", "no-store")
         return resp
 
-    # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready)
-    socketio = SocketIO(app, async_mode=async_mode, ping_interval=10, ping_timeout=10,
+    # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready).
+    # A ping every 2 s, 2 s to answer: a phone that loses the hall says « hors ligne » within 4 s (INTERFACE §9)
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=2, ping_timeout=2,
                         max_http_buffer_size=64 * 1024, json=SocketJSON)
     server = config.server
     app.extensions["loto_connections"] = sockets.install(

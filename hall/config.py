@@ -174,6 +174,19 @@ class GamesSection:
     seats_per_address: int = 2    # seats one address (one phone) may take at one table: no squatting a table
 
 
+HELP_LEVELS = ("off", "board", "tap", "auto")    # [players] help: none, the board only, tap to mark, marked alone
+MAX_PLAYER_CARDS = 48                            # the most [players] max_cards may allow
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersSection:
+    """« Mes cartons »: the players' phones following their own paper cartons (INTERFACE §9)."""
+    help: str = _choices(*HELP_LEVELS, default="auto")
+    one_to_go: bool = True        # "plus qu'un : 47" on a carton one number from the lot being played
+    phone_call: bool = False      # a « Quine ! » button sending a call to the speaker's console
+    max_cards: int = 24           # cartons one phone follows
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     hall: HallSection = HallSection()
@@ -190,6 +203,7 @@ class Config:
     network: NetworkSection = NetworkSection()
     sales: SalesSection = SalesSection()
     games: GamesSection = GamesSection()
+    players: PlayersSection = PlayersSection()
 
     @property
     def data_dir(self) -> Path:
@@ -234,7 +248,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_sockets": (1, 1_000_000),
     "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
     "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
-    "seats_per_address": (1, 8),
+    "seats_per_address": (1, 8), "max_cards": (1, MAX_PLAYER_CARDS),
 }
 
 

@@ -6,6 +6,9 @@ typed (``parse_eur``) and when showing it (``eur``). ``SalesLedger.apply`` is th
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -278,3 +281,26 @@ def expand_ranges(text: str, limit: int) -> list[str]:
         if len(ids) > limit:
             raise RangeError("range_too_large", part, f"plus de {limit} cartons")
     return list(ids)
+
+
+_SALE_CODE = re.compile(r"([1-9]\d{0,8})-([a-z2-7]{16})")
+
+
+def _sale_mac(secret: bytes, sale_id: int) -> str:
+    digest = hmac.new(secret, f"loto-hall-sale-phones:{sale_id}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:16]
+
+
+def sale_code(secret: bytes, sale_id: int) -> str:
+    """The code of the sale's QR on /caisse (``/s/{code}``): its number and 80 bits of the hall's MAC, so that
+    it cannot be guessed from another sale's, and opens that sale's cartons only."""
+    return f"{sale_id}-{_sale_mac(secret, sale_id)}"
+
+
+def sale_of_code(secret: bytes, code: str) -> int | None:
+    """The sale a ``/s/{code}`` names, or ``None`` when the code is not one the hall made."""
+    m = _SALE_CODE.fullmatch(code) if isinstance(code, str) and len(code) <= 40 else None
+    if m is None:
+        return None
+    sale_id = int(m.group(1))
+    return sale_id if hmac.compare_digest(m.group(2), _sale_mac(secret, sale_id)) else None

@@ -23,9 +23,10 @@ from hall.writer import Writer, locked
 class SalesDesk:
     """What is sold, to whom, at what price; which cartons the hall holds."""
 
-    def __init__(self, writer: Writer, state: HallState):
+    def __init__(self, writer: Writer, state: HallState, secret: bytes = b""):
         self._writer = writer
         self._state = state
+        self._secret = secret            # the hall's key: the sales' phone codes are its MACs
 
     # ---- the card book -----------------------------------------------------------------------------------
     @locked
@@ -178,6 +179,20 @@ class SalesDesk:
         """One sale (a copy), or ``None``."""
         sale = self._state.evening.sales.sales.get(sale_id)
         return None if sale is None else dataclasses.replace(sale)
+
+    def sale_code(self, sale_id: int) -> str:
+        """The code of the sale's ``/s/{code}``, which links all its cartons to a player's phone at once."""
+        return sales_rules.sale_code(self._secret, sale_id)
+
+    @locked
+    def sale_cards(self, code: str) -> tuple[str, ...]:
+        """The cartons of the live sale a ``/s/{code}`` names; ``unknown_sale`` for a code the hall did not make
+        or a sale voided since."""
+        sale_id = sales_rules.sale_of_code(self._secret, code)
+        sale = None if sale_id is None else self._state.evening.sales.sales.get(sale_id)
+        if sale is None or sale.voided:
+            raise Rejected("unknown_sale")
+        return tuple(sale.card_ids)
 
     @locked
     def sales_totals(self) -> dict:

@@ -50,7 +50,7 @@ def test_every_entry_point_reads_the_same_carton(playing, text, card_id):
     assert (claim["card_id"], claim["verdict"]) == (card_id, "incomplete")
     scanned = apply_scan(playing.hall, Scan(text))
     assert scanned is not None and scanned.event.card_id == card_id
-    #LINK1
+    assert [c["card_id"] for c in linked(playing, text)["cards"]] == [card_id]
     sale = client.post("/api/sales", json={"cards": [text], "amount_eur": 3}, headers=playing.headers("admin"))
     assert sale.status_code == 201, sale.get_json()
     assert sale.get_json()["cards"] == [card_id]
@@ -63,7 +63,8 @@ def test_a_near_miss_gets_the_same_suggestions_everywhere(playing, text):
     assert (claim["verdict"], claim["suggestions"]) == ("unknown_card", [A1])
     scanned = apply_scan(playing.hall, Scan(text))
     assert scanned is not None and scanned.verdict == "unknown_card" and list(scanned.suggestions) == [A1]
-    #LINK2
+    refused = linked(playing, text)["refused"]
+    assert [(r["error"], r["suggestions"]) for r in refused] == [("unknown_card", [A1])]
     sale = client.post("/api/sales", json={"cards": [text], "amount_eur": 3}, headers=playing.headers("admin"))
     assert sale.status_code == 422 and sale.get_json()["suggestions"] == [A1]
 
@@ -74,7 +75,7 @@ def test_what_reads_as_no_carton_is_refused_the_same_everywhere(playing, text):
     claim = client.post("/api/claims", json={"card_id": text}, headers=playing.headers("controller"))
     assert (claim.status_code, claim.get_json()["error"]) == (422, "bad_card_id")
     assert apply_scan(playing.hall, Scan(text)) is None
-    #LINK3
+    assert [r["error"] for r in linked(playing, text)["refused"]] == ["bad_card_id"]
 
 
 def test_the_short_number_is_a_carton_of_the_book_only(playing):

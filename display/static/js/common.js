@@ -58,9 +58,12 @@ export async function api(method, path, body) {
   }
 }
 
-/* a Socket.IO connection to the hall: websocket first, long polling if a proxy or a phone refuses it */
+/* a Socket.IO connection to the hall: websocket first, long polling if a proxy or a phone refuses it. A connection
+   that gets no answer is given up after 5 s and tried again (the default waits 20 s: a phone back on the hall's
+   Wi-Fi would catch up that late) */
 export function connect() {
-  return io({transports: ["websocket", "polling"], tryAllTransports: true, reconnectionDelay: 500, reconnectionDelayMax: 4000});
+  return io({transports: ["websocket", "polling"], tryAllTransports: true, reconnectionDelay: 500, reconnectionDelayMax: 4000,
+             timeout: 5000});
 }
 
 /* The live connection, one strategy for every page: a state, then events with seq +1; any gap → resync.
