@@ -85,6 +85,8 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
     app.register_blueprint(players.bp)
+    gate = app.extensions["loto_link_gate"] = players.LinkGate(app.wsgi_app)   # a crowd's links, turned away first
+    app.wsgi_app = gate                                 # type: ignore[method-assign]
     tournament_web.install(app)
 
     @app.get("/api/openapi.json")
@@ -127,8 +129,8 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
         return resp
 
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready).
-    # A ping every 2 s, 2 s to answer: a phone that loses the hall says « hors ligne » within 4 s (INTERFACE §9)
-    socketio = SocketIO(app, async_mode=async_mode, ping_interval=2, ping_timeout=2,
+    # [server] ping_s (2 s) to ping and as long to answer: a phone that loses the hall says « hors ligne » within 4 s
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=config.server.ping_s, ping_timeout=config.server.ping_s,
                         max_http_buffer_size=64 * 1024, json=SocketJSON)
     server = config.server
     app.extensions["loto_connections"] = sockets.install(

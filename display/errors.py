@@ -167,7 +167,7 @@ MESSAGES["label_control_character"] = _l("Libellé refusé (%(where)s) : il cont
 
 # « Mes cartons »: the players' phones (INTERFACE §9)
 STATUS.update({"players_off": 403, "phone_call_off": 403, "too_many_cards": 422, "not_complete": 409,
-               "too_many_links": 429, "too_many_calls": 429})
+               "too_many_links": 429, "too_many_calls": 429, "hall_busy": 429})
 MESSAGES.update({
     "players_off": _l("Le suivi des cartons sur téléphone est fermé ce soir : suivez le tirage sur l'écran."),
     "phone_call_off": _l("L'appel depuis le téléphone n'est pas ouvert ce soir : criez « Quine ! »."),
@@ -176,4 +176,5 @@ MESSAGES.update({
     "too_many_links": _l("Trop de demandes depuis ce téléphone : réessayez dans %(retry_after)s secondes."),
     "too_many_calls": _l("Appel déjà envoyé : réessayez dans %(retry_after)s secondes, ou criez « Quine ! »."),
     "unsold_card": _l("Carton non vendu : il ne joue pas."),
+    "hall_busy": _l("La salle est très demandée : vos cartons arrivent dans un moment."),
 })

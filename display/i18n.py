@@ -161,6 +161,7 @@ JS_STRINGS = {
     "mc_call_sent": _l("Appel envoyé au meneur de jeu : criez aussi !"),
     "mc_not_drawn": _l("Le %(n)s n'est pas sorti : il ne se marque pas."),
     "mc_is_it": _l("C'est le %(card)s ?"),
+    "mc_busy": _l("Toute la salle scanne en même temps : votre carton arrive dans quelques secondes…"),
     "mc_refused_unknown_card": _l("Carton inconnu : %(card)s. Vérifiez le numéro."),
     "mc_refused_unsold_card": _l("Carton %(card)s non vendu : il ne joue pas."),
     "mc_refused_bad_card_id": _l("Numéro de carton illisible."),

@@ -10,6 +10,8 @@ few set lookups (bench/bench_players.py measures it).
 """
 from __future__ import annotations
 
+import json
+import random
 import threading
 import time
 from collections import OrderedDict
@@ -33,6 +35,8 @@ from hall.lots import LOT_KINDS
 bp = Blueprint("players", __name__)
 
 LINKS_PER_MINUTE = 30        # linking requests one address makes (a plaque of 12 scanned one by one: 12)
+LINKS_PER_SECOND = 30        # linking requests the hall serves, all phones together (~6 ms each on a Pi 4 core)
+BUSY_WAIT_S = (2.0, 60.0)    # a phone turned away comes back after a random wait in this range, the longer the queue
 CALLS_EVERY_S = 20.0         # one « Quine ! » call a carton in this many seconds (an address: 3 at once, then the same)
 ADDRESSES_KEPT = 4096        # addresses remembered by a budget (the oldest is forgotten first)
 
@@ -56,6 +60,43 @@ class Budget:
             while len(self._keys) > ADDRESSES_KEPT:
                 self._keys.popitem(last=False)
         return wait
+
+
+class LinkGate:
+    """The hall's door for linking, in front of the web app: beyond ``LINKS_PER_SECOND`` for all phones together, a
+    link is turned away before Flask reads it (``429 hall_busy`` with a random ``retry_after`` that grows with the
+    crowd turned away), so a hall of phones scanning at once keeps the speaker's share of the Pi's one core. The
+    page waits and tries again by itself."""
+
+    PATHS = ("/api/players/cards",)
+
+    def __init__(self, app, rate: float = LINKS_PER_SECOND, clock=time.monotonic):
+        self._app = app
+        self._clock = clock
+        self._turned: list[float] = []          # when phones were turned away, the last minute's
+        self._lock = threading.Lock()
+        self.set_rate(rate)
+
+    def set_rate(self, rate: float) -> None:
+        """Links served a second, all phones together (a faster machine may serve more)."""
+        self._rate = rate
+        self._budget = Budget(rate, rate, self._clock)
+
+    def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") != "POST" or environ.get("PATH_INFO") not in self.PATHS \
+                or not self._budget.take("hall"):
+            return self._app(environ, start_response)
+        now = self._clock()
+        with self._lock:
+            self._turned = [t for t in self._turned if now - t < 60] + [now]
+            queue_s = len(self._turned) / self._rate
+        low, high = BUSY_WAIT_S
+        retry = int(low + random.random() * min(high - low, queue_s)) + 1
+        body = json.dumps({"error": "hall_busy", "retry_after": retry,
+                           "message": "La salle est très demandée : vos cartons arrivent dans un moment."}).encode()
+        start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", str(retry)),
+                                                 ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
+        return [body]
 
 
 def _budgets() -> dict[str, Budget]:
@@ -128,7 +169,7 @@ def sale_qr(code: str):
 def players_cards():
     """``{"card_ids": [text…]}`` (at most ``max_cards``) → each carton's grid, or why not (INTERFACE §9)."""
     h = hall()
-    players = h.snapshot().players
+    players = h.players()
     if players.help == "off":
         raise ApiError("players_off")
     _spend("links", _address(), "too_many_links")
@@ -184,7 +225,7 @@ def set_players():
     """The hall's help to the phones, changed on /admin for every phone at once (journalled)."""
     role = A.require_right("edit_players")
     data = body()
-    now = hall().snapshot().players
+    now = hall().players()
     help_level = data.get("help", now.help)
     if help_level not in HELP_LEVELS:
         raise ApiError("bad_field", field="help")

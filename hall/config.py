@@ -62,6 +62,7 @@ class ServerSection:
     max_public_sockets: int = 3000      # anonymous Socket.IO connections overall; staff are never refused
     max_connections_per_address: int = 256   # open TCP connections from one address (gevent server)
     staff_idle_h: float = 12.0          # a staff session (cookie or token) ends after this long unused
+    ping_s: float = 2.0                 # Socket.IO ping interval and answer time: a phone says « hors ligne » within 2×
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +249,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_sockets": (1, 1_000_000),
     "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
     "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
-    "seats_per_address": (1, 8), "max_cards": (1, MAX_PLAYER_CARDS),
+    "seats_per_address": (1, 8), "max_cards": (1, MAX_PLAYER_CARDS), "ping_s": (0.5, 60),
 }
 
 

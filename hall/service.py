@@ -154,6 +154,7 @@ class Hall:
     cards = _Delegated("_snapshots", SnapshotBuilder.cards)
     card_count = _Delegated("_snapshots", SnapshotBuilder.card_count)
     link_cards = _Delegated("_snapshots", SnapshotBuilder.link_cards)
+    players = _Delegated("_snapshots", SnapshotBuilder.players)
     write_cards_csv = _Delegated("_snapshots", SnapshotBuilder.write_cards_csv)
     programme_state = _Delegated("_snapshots", SnapshotBuilder.programme_state)
     pin_hashes = _Delegated("_snapshots", SnapshotBuilder.pin_hashes)

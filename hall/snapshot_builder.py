@@ -12,7 +12,7 @@ from typing import Any
 from hall.card_ids import MAX_CARD_TEXT, claimable_card_id
 from hall.cards import Card
 from hall.config import PartieSpec
-from hall.events import ClaimChecked, PinChanged, Record
+from hall.events import ClaimChecked, PinChanged, PlayersSet, Record
 from hall.lots_played import next_lots
 from hall.partie import Partie
 from hall.report import EveningReport, build_report, with_year
@@ -51,6 +51,9 @@ def card_state(state: HallState, card_id: str) -> CardState | None:
     last = p.last if p is not None and not p.cleared else None
     grid = tuple(tuple(row) for row in card.grid(state.config.cards.columns))
     return CardState(card_id, card, grid, drawn, last, state.may_play(card_id))
+
+
+NEAR_MISSES_LOOKED_UP = 2     # unknown cartons of one phone's request given suggestions (~0.3 ms each here)
 
 
 class SnapshotBuilder:
@@ -133,16 +136,23 @@ class SnapshotBuilder:
         known = [cid for _, cid, card in read if card is not None]
         playing = self._may_play(known) if known else frozenset()
         out = []
+        near_left = NEAR_MISSES_LOOKED_UP
         for text, cid, card in read:
             if card is None:
                 bad = not claimable_card_id(text)
-                out.append(LinkedCard(text, cid, None, "bad_card_id" if bad else "unknown_card",
-                                      () if bad else tuple(book.near(cid))))
+                near = () if bad or near_left <= 0 else tuple(book.near(cid))
+                near_left -= 0 if bad else 1
+                out.append(LinkedCard(text, cid, None, "bad_card_id" if bad else "unknown_card", near))
             elif cid not in playing:
                 out.append(LinkedCard(text, cid, None, "unsold_card"))
             else:
                 out.append(LinkedCard(text, cid, tuple(tuple(row) for row in card.grid(columns))))
         return tuple(out)
+
+    @locked
+    def players(self) -> PlayersSet:
+        """How much the players' phones help now (``[players]``, or as set on /admin)."""
+        return self._state.players()
 
     @locked
     def _may_play(self, card_ids: Sequence[str]) -> frozenset[str]:

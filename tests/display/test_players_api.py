@@ -58,6 +58,7 @@ def test_every_phone_hears_the_change_on_the_public_socket(live):
 
 
 def test_linking_is_bounded_per_address_before_any_work(room, client):
+    room.app.extensions["loto_link_gate"].set_rate(1e6)     # the whole hall's door wide open: one address only
     for _ in range(30):
         assert client.post("/api/players/cards", json={"card_ids": [A1]}).status_code == 200
     res = client.post("/api/players/cards", json={"card_ids": [A1]})
@@ -65,6 +66,21 @@ def test_linking_is_bounded_per_address_before_any_work(room, client):
     other = room.app.test_client()
     ok = other.post("/api/players/cards", json={"card_ids": [A1]}, environ_base={"REMOTE_ADDR": "10.42.0.77"})
     assert ok.status_code == 200                            # another phone is not held back
+
+
+def test_a_crowd_is_turned_away_at_the_door_before_flask_reads_a_byte(room, client):
+    """Beyond the hall's links a second, all phones together: 429 hall_busy with a wait, whatever the body."""
+    now = [0.0]
+    room.app.extensions["loto_link_gate"]._clock = lambda: now[0]
+    room.app.extensions["loto_link_gate"].set_rate(5)
+    answers = [client.post("/api/players/cards", data=b"not even JSON", content_type="application/json",
+                           environ_base={"REMOTE_ADDR": f"10.42.1.{i}"}) for i in range(8)]
+    assert [a.status_code for a in answers] == [400] * 5 + [429] * 3
+    busy = answers[-1].get_json()
+    assert busy["error"] == "hall_busy" and 2 <= busy["retry_after"] <= 61 and answers[-1].headers["Retry-After"]
+    assert client.post("/api/draws", json={"number": 4}, headers=room.headers("speaker")).status_code != 429
+    now[0] += 1.0                                           # a second later, five more come in
+    assert client.post("/api/players/cards", json={"card_ids": [A1]}).status_code == 200
 
 
 def test_a_list_longer_than_max_cards_is_refused_whole(tmp_path):

@@ -318,12 +318,39 @@ def test_the_projector_tells_the_hall_how_to_follow_its_cartons(browser, tmp_pat
         page.goto(server.url + "/?lang=" + lang)
         follow = "Suivez vos cartons" if lang == "fr" else "Follow your cartons"
         page.wait_for_function(f"document.getElementById('between-players').textContent.includes({follow!r})")
+        page.wait_for_timeout(500)                          # the QR codes' images
+        shot(page, f"projector-1920x1080-mes-cartons-{lang}.png", tmp_path)
         room.hall.set_players(role="admin", help="tap", one_to_go=True, phone_call=False, max_cards=24)
         said = "touchez chaque numéro" if lang == "fr" else "tap each number"
         page.wait_for_function(f"document.getElementById('banner-text').textContent.includes({said!r})")
         assert said in page.locator("#between-players").text_content()
-        shot(page, f"projector-1920x1080-mes-cartons-{lang}.png", tmp_path)
     finally:
         ctx.close()
         server.stop()
         room.hall.journal.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_page_in_french_and_english(hall_room, browser, tmp_path, lang):
+    room, h = hall_room, hall_room.hall
+    ctx = browser.new_context(viewport=PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    try:
+        phone = ctx.new_page()
+        phone.set_default_timeout(10_000)
+        phone.goto(room.url + "/mes-cartons?lang=" + lang)
+        phone.fill("#mc-id", A2)
+        phone.press("#mc-id", "Enter")
+        card(phone, A2).wait_for()
+        phone.fill("#mc-id", A1)
+        phone.press("#mc-id", "Enter")
+        card(phone, A1).wait_for()
+        h.start_partie(role="speaker")
+        for n in (4, 13, 37, 52, 9, 21):
+            h.draw(n, role="speaker")
+        phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
+        words = {"fr": ("Plus qu'un : 80", "Dernier numéro"), "en": ("One to go: 80", "Last number")}[lang]
+        assert words[0] in card(phone, A1).text_content() and words[1] in phone.locator("header").text_content()
+        phone.evaluate("window.scrollTo(0, 0)")
+        shot(phone, "mes-cartons-360x640-en.png" if lang == "en" else "mes-cartons-360x640.png", tmp_path)
+    finally:
+        ctx.close()

@@ -30,6 +30,11 @@ async function link(texts) {
   $("mc-suggestions").replaceChildren();
   if (!fresh.length) { render(); return; }
   const res = await api("POST", "/api/players/cards", {card_ids: [...have, ...fresh]});
+  if (res.status === 429 && res.data.error === "hall_busy") {      // the whole hall scans at once: wait our turn
+    $("mc-msg").textContent = t("mc_busy");
+    setTimeout(() => link(fresh), 1000 * (res.data.retry_after || 5));
+    return;
+  }
   if (!res.ok) { $("mc-msg").textContent = res.data.message || t("network"); return; }
   saved.cards = res.data.cards;
   save();
