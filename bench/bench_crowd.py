@@ -107,9 +107,10 @@ async def ws_recv(reader, writer) -> str:
         return text
 
 
-async def phone(i: int, port: int, out: dict, stop: asyncio.Event) -> None:
+async def phone(i: int, port: int, out: dict, stop: asyncio.Event, source: str | None = None) -> None:
+    """Phone ``i`` (from ``source``, else ten phones an address) counting the draws and the seq gaps it gets."""
     try:
-        reader, writer = await ws_connect(port, phone_address(i))
+        reader, writer = await ws_connect(port, source or phone_address(i))
     except (OSError, ConnectionError, asyncio.IncompleteReadError):
         out["refused"] += 1
         return

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_crowd import http_json, raise_nofile, ws_connect, ws_recv  # noqa: E402
+from bench.bench_crowd import http_json, phone, raise_nofile  # noqa: E402
 from bench.stats import summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
 from hall.cardbook import CardBook  # noqa: E402
@@ -101,44 +101,12 @@ def run_linking(first: int, count: int, port: int, ids: list[str], cards: int, s
 def run_following(first: int, count: int, port: int, ready: mp.Queue, results: mp.Queue, stop_evt) -> None:
     raise_nofile()
 
-    async def phone(i: int, out: dict, stop: asyncio.Event) -> None:
-        try:
-            reader, writer = await ws_connect(port, address(i))
-        except (OSError, ConnectionError, asyncio.IncompleteReadError):
-            out["refused"] += 1
-            return
-        out["connected"] += 1
-        last_seq = None
-        try:
-            while not stop.is_set():
-                text = await ws_recv(reader, writer)
-                if not text.startswith("42"):
-                    continue
-                name, payload = json.loads(text[2:])
-                now = time.time()
-                seq = payload.get("seq") if isinstance(payload, dict) else None
-                if name == "state":
-                    last_seq = seq
-                    continue
-                if last_seq is not None and seq is not None and seq != last_seq + 1:
-                    out["gaps"] += 1
-                last_seq = seq
-                if name == "draw":
-                    got = out["draws"].setdefault(seq, [0, 0.0])
-                    got[0] += 1
-                    got[1] = max(got[1], now)
-        except (OSError, ConnectionError, asyncio.IncompleteReadError):
-            if not stop.is_set():
-                out["disconnects"] += 1
-        finally:
-            writer.close()
-
     async def main():
         out = {"connected": 0, "refused": 0, "disconnects": 0, "gaps": 0, "draws": {}}
         stop = asyncio.Event()
         tasks = []
         for i in range(first, first + count):
-            tasks.append(asyncio.create_task(phone(i, out, stop)))
+            tasks.append(asyncio.create_task(phone(i, port, out, stop, address(i))))
             if i % 25 == 0:
                 await asyncio.sleep(0.05)
         while out["connected"] + out["refused"] < count:

@@ -129,8 +129,9 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
         return resp
 
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready).
-    # [server] ping_s (2 s) to ping and as long to answer: a phone that loses the hall says « hors ligne » within 4 s
-    socketio = SocketIO(app, async_mode=async_mode, ping_interval=config.server.ping_s, ping_timeout=config.server.ping_s,
+    # a ping every [server] ping_s (2 s): a phone hearing nothing for 4.5 s says « hors ligne » (mes_cartons.js); the
+    # hall waits 10 s for the answer, so a Pi slowed by a crowd does not drop the phones it is late to answer
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=config.server.ping_s, ping_timeout=10,
                         max_http_buffer_size=64 * 1024, json=SocketJSON)
     server = config.server
     app.extensions["loto_connections"] = sockets.install(

@@ -62,7 +62,7 @@ class ServerSection:
     max_public_sockets: int = 3000      # anonymous Socket.IO connections overall; staff are never refused
     max_connections_per_address: int = 256   # open TCP connections from one address (gevent server)
     staff_idle_h: float = 12.0          # a staff session (cookie or token) ends after this long unused
-    ping_s: float = 2.0                 # Socket.IO ping interval and answer time: a phone says « hors ligne » within 2×
+    ping_s: float = 2.0                 # a Socket.IO ping this often: the players' phones say « hors ligne » within 4.5 s
 
 
 @dataclass(frozen=True, slots=True)

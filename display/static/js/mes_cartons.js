@@ -244,7 +244,14 @@ function onEvent(name, ev) {
 
 const conn = live({state: onState, event: onEvent});
 const online = (on) => { $("mc-net").hidden = on; document.body.classList.toggle("is-offline", !on); };
-conn.socket.on("connect", () => online(true));
+// the hall pings every 2 s ([server] ping_s): nothing heard for 4.5 s is « hors ligne », said at once (the socket's
+// own timeout, 12 s, then reconnects; the page catches up by seq either way)
+let heard = Date.now();
+const alive = () => { heard = Date.now(); if (conn.socket.connected && navigator.onLine !== false) online(true); };
+conn.socket.io.on("ping", alive);
+conn.socket.onAny(alive);
+setInterval(() => { if (Date.now() - heard > 4500) online(false); }, 500);
+conn.socket.on("connect", alive);
 conn.socket.on("disconnect", () => online(false));
 conn.socket.on("connect_error", () => online(false));
 window.addEventListener("offline", () => online(false));          // the phone left the hall's Wi-Fi: say it at once
