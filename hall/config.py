@@ -222,7 +222,8 @@ class Config:
         hotspot is up here, else this machine's LAN address, with the hall's port; never ``localhost``."""
         net = self.network
         return address.hall_url(url=net.url, hotspot_ssid=net.ssid, hotspot_address=net.address,
-                                hostname=net.hostname, port=self.server.port, tls=self.server.tls)
+                                hostname=net.hostname, port=self.server.port, tls=self.server.tls,
+                                listen=self.server.host)
 
     def hall_link(self, path: str) -> str:
         """``path`` at the hall's address, as every QR code and printed link gives it (``c/A-00412B``…)."""

@@ -1,7 +1,7 @@
 """The one address phones reach the hall at, for every QR code and printed link (cartons, the projector, the
 rooms, the tournament's sheets, the portal, the caisse's sale QR).
 
-``[network] url`` when the hall sets it; else the hotspot's address when the hotspot is up on this machine (the
+``[network] url`` when the hall sets it; else ``[server] host`` when the hall listens there only; else the hotspot's address when the hotspot is up on this machine (the
 address is one of its own); else this machine's address on the interface of the default route; else its mDNS
 name. Never ``localhost`` or ``127.0.0.1``, and never the hotspot's default while no hotspot carries it: a phone
 could not open either.
@@ -79,11 +79,15 @@ def is_own_address(address: str) -> bool:
     return _reachable(address) and _cached("own:" + address, lambda: _bindable(address))
 
 
-def hall_url(*, url: str, hotspot_ssid: str, hotspot_address: str, hostname: str, port: int, tls: bool) -> str:
-    """The hall's base URL as phones open it, ending with ``/`` (see the module's docstring for the order)."""
+def hall_url(*, url: str, hotspot_ssid: str, hotspot_address: str, hostname: str, port: int, tls: bool,
+             listen: str = "") -> str:
+    """The hall's base URL as phones open it, ending with ``/`` (see the module's docstring for the order); a hall
+    listening on one address only (``[server] host``, when phones can reach it) is opened there."""
     if url:
         return url
-    if hotspot_ssid and is_own_address(hotspot_address):
+    if listen and _reachable(listen):
+        host = listen
+    elif hotspot_ssid and is_own_address(hotspot_address):
         host = hotspot_address
     else:
         host = lan_address() or f"{hostname}.local"

@@ -32,6 +32,9 @@ def test_the_address_order():
     assert address.hall_url(url="", hotspot_address=lan, **args) == f"http://{lan}:8080/"          # the hotspot is up
     assert address.hall_url(url="", hotspot_address="10.42.0.1", **{**args, "tls": True, "port": 443}) == f"https://{lan}/"
     assert address.link("https://salle.example/controle?x=1", "/c/A") == "https://salle.example/c/A"
+    assert address.hall_url(url="", hotspot_address="10.42.0.1", listen="192.168.1.20", **args) == "http://192.168.1.20:8080/"
+    for wildcard in ("0.0.0.0", "::", "127.0.0.1"):     # listening everywhere, or on loopback: not an address to give
+        assert address.hall_url(url="", hotspot_address="10.42.0.1", listen=wildcard, **args) == f"http://{lan}:8080/"
 
 
 @pytest.fixture
