@@ -14,7 +14,7 @@ import json
 import random
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 
 from flask import Blueprint, current_app, jsonify, render_template, request
 from flask_babel import get_locale
@@ -73,7 +73,7 @@ class LinkGate:
     def __init__(self, app, rate: float = LINKS_PER_SECOND, clock=time.monotonic):
         self._app = app
         self._clock = clock
-        self._turned: list[float] = []          # when phones were turned away, the last minute's
+        self._turned: deque[float] = deque()    # when phones were turned away, the last minute's
         self._lock = threading.Lock()
         self.set_rate(rate)
 
@@ -88,7 +88,9 @@ class LinkGate:
             return self._app(environ, start_response)
         now = self._clock()
         with self._lock:
-            self._turned = [t for t in self._turned if now - t < 60] + [now]
+            while self._turned and now - self._turned[0] >= 60:
+                self._turned.popleft()
+            self._turned.append(now)
             queue_s = len(self._turned) / self._rate
         low, high = BUSY_WAIT_S
         retry = int(low + random.random() * min(high - low, queue_s)) + 1
