@@ -142,3 +142,16 @@ def test_a_phone_call_reaches_the_speakers_console_with_its_ball(calling):
 def test_no_phone_call_unless_the_hall_opens_it(room, client):
     res = client.post("/api/players/call", json={"card_id": A1})
     assert (res.status_code, res.get_json()["error"]) == (403, "phone_call_off")
+
+
+def test_a_sales_code_links_that_sale_only_while_it_stands(room, client):
+    sale = client.post("/api/sales", json={"cards": [A1], "amount_eur": 3}, headers=room.headers("admin")).get_json()
+    other = client.post("/api/sales", json={"cards": [A2], "amount_eur": 3}, headers=room.headers("admin")).get_json()
+    code, other_code = sale["phones_url"][3:], other["phones_url"][3:]
+    assert room.hall.sale_cards(code) == (A1,) and room.hall.sale_cards(other_code) == (A2,)
+    forged = f"{other['sale_id']}-{code.split('-')[1]}"        # one sale's MAC on another's number
+    assert client.get(f"/s/{forged}").status_code == 404
+    svg = client.get(f"/s/{code}/qr.svg")
+    assert svg.mimetype == "image/svg+xml" and svg.headers["X-Link-Url"] == room.config.hall_link(f"s/{code}")
+    assert client.post(f"/api/sales/{sale['sale_id']}/void", json={}, headers=room.headers("admin")).status_code == 200
+    assert client.get(f"/s/{code}").status_code == 404          # voided: its cartons no longer link
