@@ -141,7 +141,9 @@ async def phone(i: int, port: int, out: dict, stop: asyncio.Event, source: str |
         writer.close()
 
 
-def run_phones(first: int, count: int, port: int, ready: mp.Queue, results: mp.Queue, stop_evt) -> None:
+def run_phones(first: int, count: int, port: int, ready: mp.Queue, results: mp.Queue, stop_evt,
+               source=None) -> None:
+    """Phones ``first`` … ``first + count - 1`` (phone ``i`` from ``source(i)`` when given), until ``stop_evt``."""
     raise_nofile()
 
     async def main():
@@ -149,7 +151,7 @@ def run_phones(first: int, count: int, port: int, ready: mp.Queue, results: mp.Q
         stop = asyncio.Event()
         tasks = []
         for i in range(first, first + count):
-            tasks.append(asyncio.create_task(phone(i, port, out, stop)))
+            tasks.append(asyncio.create_task(phone(i, port, out, stop, source(i) if source else None)))
             if i % 50 == 0:
                 await asyncio.sleep(0.02)
         while out["connected"] + out["refused"] < count:

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_crowd import http_json, phone, raise_nofile  # noqa: E402
+from bench.bench_crowd import http_json, raise_nofile, run_phones  # noqa: E402
 from bench.stats import summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
 from hall.cardbook import CardBook  # noqa: E402
@@ -94,31 +94,6 @@ def run_linking(first: int, count: int, port: int, ids: list[str], cards: int, s
         start = time.monotonic()
         await asyncio.gather(*(one(i, out, start) for i in range(first, first + count)))
         results.put(out)
-
-    asyncio.run(main())
-
-
-def run_following(first: int, count: int, port: int, ready: mp.Queue, results: mp.Queue, stop_evt) -> None:
-    raise_nofile()
-
-    async def main():
-        out = {"connected": 0, "refused": 0, "disconnects": 0, "gaps": 0, "draws": {}}
-        stop = asyncio.Event()
-        tasks = []
-        for i in range(first, first + count):
-            tasks.append(asyncio.create_task(phone(i, port, out, stop, address(i))))
-            if i % 25 == 0:
-                await asyncio.sleep(0.05)
-        while out["connected"] + out["refused"] < count:
-            await asyncio.sleep(0.1)
-        ready.put((out["connected"], out["refused"]))
-        while not stop_evt.is_set():
-            await asyncio.sleep(0.2)
-        await asyncio.sleep(2.0)
-        stop.set()
-        results.put(out)
-        for t in tasks:
-            t.cancel()
 
     asyncio.run(main())
 
@@ -266,7 +241,7 @@ def main() -> None:
         speaker.ms.clear()
         ready: mp.Queue = mp.Queue()
         stop_evt = mp.Event()
-        procs = [mp.Process(target=run_following, args=(k * per, per, port, ready, results, stop_evt))
+        procs = [mp.Process(target=run_phones, args=(k * per, per, port, ready, results, stop_evt, address))
                  for k in range(args.procs)]
         for p in procs:
             p.start()
