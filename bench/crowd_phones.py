@@ -77,12 +77,13 @@ async def ws_recv(reader, writer) -> str:
         return text
 
 
-async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event) -> None:
-    """One phone: its event arrivals by seq and the states it got (a resync carries the balls it missed)."""
+async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, source: str | None = None) -> None:
+    """One phone (from ``source``, else ten phones an address): its event arrivals by seq and the states it got
+    (a resync carries the balls it missed)."""
     mine = {"events": {}, "states": []}
     out["phones"].append(mine)
     try:
-        reader, writer = await ws_connect(port, phone_address(i), path=path)
+        reader, writer = await ws_connect(port, source or phone_address(i), path=path)
     except (OSError, ConnectionError, asyncio.IncompleteReadError):
         out["refused"] += 1
         return
@@ -118,7 +119,7 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event) ->
             while not stop.is_set():          # as the page does: reconnect after half a second
                 await asyncio.sleep(0.5)
                 try:
-                    reader, writer = await ws_connect(port, phone_address(i), path=path)
+                    reader, writer = await ws_connect(port, source or phone_address(i), path=path)
                     out["reconnects"] += 1
                     break
                 except (OSError, ConnectionError, asyncio.IncompleteReadError):
@@ -143,7 +144,9 @@ def delivered(phones: list[dict], sent: dict) -> dict:
 
 
 def run_phones(first: int, count: int, port: int, path: str, ready: mp.Queue, results: mp.Queue, stop_evt,
-               sent_q: mp.Queue) -> None:
+               sent_q: mp.Queue, source=None) -> None:
+    """Phones ``first`` … ``first + count - 1`` (phone ``i`` from ``source(i)`` when given), until ``stop_evt``;
+    then, given the balls sent (seq → (time, partie, number)) on ``sent_q``, who got each one."""
     raise_nofile()
 
     async def main():
@@ -151,7 +154,7 @@ def run_phones(first: int, count: int, port: int, path: str, ready: mp.Queue, re
         stop = asyncio.Event()
         tasks = []
         for i in range(first, first + count):
-            tasks.append(asyncio.create_task(phone(i, port, path, out, stop)))
+            tasks.append(asyncio.create_task(phone(i, port, path, out, stop, source(i) if source else None)))
             if i % 50 == 0:
                 await asyncio.sleep(0.02)
         while out["connected"] + out["refused"] < count:

@@ -120,6 +120,7 @@ def sell():
     return jsonify({"sale_id": e.sale_id, "cards": list(e.card_ids), "amount_eur": S.as_eur(e.cents),
                     "amount_cents": e.cents, "payment": e.payment, "paid": e.paid, "buyer": e.buyer,
                     "seller": e.seller or role, "seq": record.seq,
+                    "phones_url": f"/s/{h.sale_code(e.sale_id)}",    # the sale's cartons on the buyer's phone (§9)
                     "offered_eur": None if e.offered_cents in (None, S.NO_TIER) else S.as_eur(e.offered_cents)}), 201
 
 

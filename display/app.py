@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, api_evenings, api_programme, api_sales, network, pages, portal, sockets
+from display import api, api_evenings, api_programme, api_sales, network, pages, players, portal, sockets
 from display import documents as documents_api
 from display import rooms as room_web
 from display import tournament as tournament_web
@@ -85,6 +85,9 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
+    app.register_blueprint(players.bp)
+    gate = app.extensions["loto_link_gate"] = players.LinkGate(app.wsgi_app)   # a crowd's links, turned away first
+    app.wsgi_app = gate                                 # type: ignore[method-assign]
     tournament_web.install(app)
 
     @app.get("/api/openapi.json")
@@ -120,8 +123,10 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
             resp.headers.setdefault("Cache-Control", "no-store")
         return resp
 
-    # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready)
-    socketio = SocketIO(app, async_mode=async_mode, ping_interval=10, ping_timeout=10,
+    # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready).
+    # a ping every [server] ping_s (2 s): a phone hearing nothing for 4.5 s says « hors ligne » (mes_cartons.js); the
+    # hall waits 10 s for the answer, so a Pi slowed by a crowd does not drop the phones it is late to answer
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=config.server.ping_s, ping_timeout=10,
                         max_http_buffer_size=64 * 1024, json=SocketJSON)
     server = config.server
     if server.message_queue:

@@ -219,3 +219,16 @@ declare(LOTO, {
 })
 # a sale naming cartons the book does not hold: a bad request there (INTERFACE §8), not a missing page
 declare("sales", {"unknown_card": (422, _l("Carton inconnu."))})
+
+# « Mes cartons »: the players' phones (INTERFACE §9)
+declare(LOTO, {
+    "players_off": (403, _l("Le suivi des cartons sur téléphone est fermé ce soir : suivez le tirage sur l'écran.")),
+    "phone_call_off": (403, _l("L'appel depuis le téléphone n'est pas ouvert ce soir : criez « Quine ! ».")),
+    "too_many_cards": (422, _l("%(max)s cartons au plus par téléphone.")),
+    "not_complete": (409, _l("Ce carton n'a pas le lot en jeu : pas d'appel.")),
+    "too_many_links": (429, _l("Trop de demandes depuis ce téléphone : réessayez dans %(retry_after)s secondes.")),
+    "too_many_calls": (429, _l("Appel déjà envoyé : réessayez dans %(retry_after)s secondes, ou criez "
+                               "« Quine ! ».")),
+    "unsold_card": (409, _l("Carton non vendu : il ne joue pas.")),
+    "hall_busy": (429, _l("La salle est très demandée : vos cartons arrivent dans un moment.")),
+})

@@ -52,7 +52,9 @@ LOT_IN = _obj(kind={"enum": list(LOT_KINDS)}, label=STR,
 STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "lots": {"type": "array", "items": LOT},
                                                                 "current_lot": {"type": ["integer", "null"]}}},
              draws={"type": "array", "items": INT}, last={"type": ["integer", "null"]},
-             status={"enum": ["waiting", "playing", "checking", "finished", "cleared"]}, seq=INT)
+             status={"enum": ["waiting", "playing", "checking", "finished", "cleared"]}, seq=INT,
+             players=_obj(help={"enum": ["off", "board", "tap", "auto"]}, one_to_go=BOOL, phone_call=BOOL,
+                          max_cards=INT))
 
 
 SALE = _obj(cards={"type": "array", "items": STR}, range=STR, amount_eur={"type": ["number", "string"]},
@@ -60,7 +62,8 @@ SALE = _obj(cards={"type": "array", "items": STR}, range=STR, amount_eur={"type"
 # the sales desk (INTERFACE §8), the programme editor, PIN changes
 SALES_PATHS = {
     "/api/sales": {"post": _op("Vendre (ou réserver) des cartons : IDs ou plage DÉBUT..FIN", "desk", SALE,
-                               _obj(sale_id=INT, cards={"type": "array"}, amount_eur={"type": "number"}), "201",
+                               _obj(sale_id=INT, cards={"type": "array"}, amount_eur={"type": "number"},
+                                    phones_url=STR), "201",
                                ("already_sold", "unknown_card", "bad_range", "range_too_large", "bad_payment",
                                 "bad_amount", "stake_too_high", "bad_partie")),
                    "get": _op("Les ventes de la soirée (?buyer= filtre la pré-vente)", "desk")},
@@ -91,6 +94,18 @@ SALES_PATHS = {
         "post": _op("Changer les tarifs (journalisé, dès la vente suivante ; chaque carton à moins de 20 €)", "admin",
                     _obj(tiers={"type": "array", "items": _obj(cards=INT, eur={"type": ["number", "string"]})}),
                     ok_status="201", errors=("bad_prices", "stake_too_high"))},
+    # « Mes cartons » (INTERFACE §9): the players' phones
+    "/api/players/cards": {"post": _op("Les cartons qu'un téléphone suit (lus comme au contrôle) ; borné par adresse",
+                                       None, _obj(card_ids={"type": "array", "items": STR}),
+                                       _obj(cards={"type": "array"}, refused={"type": "array"}),
+                                       errors=("players_off", "too_many_cards", "too_many_links", "hall_busy"))},
+    "/api/players/call": {"post": _op("« Quine ! » depuis un téléphone : la console du meneur l'entend avec sa boule",
+                                      None, _obj(card_id=STR), _obj(card_id=STR, ball=INT), "202",
+                                      ("phone_call_off", "not_complete", "too_many_calls", "unknown_card",
+                                       "unsold_card", "bad_card_id"))},
+    "/api/admin/players": {"post": _op("L'aide donnée aux téléphones des joueurs (journalisée, pour tous)", "admin",
+                                       _obj(help={"enum": ["off", "board", "tap", "auto"]}, one_to_go=BOOL,
+                                            phone_call=BOOL, max_cards=INT), errors=("bad_field",))},
     "/api/evenings": {"get": _op("Les soirées archivées (loto-hall evening new) avec leurs totaux", "admin")},
     "/api/evenings/{name}/{filename}": {"get": {**_op(
         "Le rapport d'une soirée archivée, tel qu'il a été écrit (rapport.pdf ou rapport.csv)", "admin",

@@ -103,7 +103,7 @@ class Relay:
                  trusted: frozenset[str] = frozenset({"127.0.0.1", "::1"})):
         server = config.server
         self.config, self.relay_id, self.trusted = config, relay_id, trusted
-        self.sio = socketio.Server(async_mode=async_mode, json=SocketJSON, ping_interval=10, ping_timeout=10,
+        self.sio = socketio.Server(async_mode=async_mode, json=SocketJSON, ping_interval=server.ping_s, ping_timeout=10,
                                    max_http_buffer_size=64 * 1024, transports=["websocket"])
         self.app = socketio.WSGIApp(self.sio, socketio_path=wire.PATH)
         self.cache = StateCache(core_url)

@@ -15,6 +15,7 @@ from hall.events import (
     LotAwarded,
     PartieCleared,
     PartieStarted,
+    PlayersSet,
     Record,
     VoucherIssued,
     VoucherPrinted,
@@ -63,14 +64,21 @@ def public_state(snap: HallSnapshot) -> dict:
     """The public state (INTERFACE §4 ``GET /api/state``): what every projector shows."""
     p = snap.partie
     if p is None:
-        return {"partie": None, "draws": [], "last": None, "status": "waiting", "seq": snap.seq}
+        return {"partie": None, "draws": [], "last": None, "status": "waiting", "seq": snap.seq,
+                "players": players(snap.players)}
     return {
         "partie": {"number": p.number, "lots": lots(p), "current_lot": p.current, "consolation": p.consolation},
         "draws": list(p.draws) if not p.cleared else [],
         "last": p.last if not p.cleared else None,
         "status": "waiting" if p.cleared else p.status,
         "seq": snap.seq,
+        "players": players(snap.players),
     }
+
+
+def players(e: PlayersSet) -> dict:
+    """How much the players' phones help (INTERFACE §9): the ``players`` of the state and of its event."""
+    return {"help": e.help, "one_to_go": e.one_to_go, "phone_call": e.phone_call, "max_cards": e.max_cards}
 
 
 def _next_partie(snap: HallSnapshot) -> dict | None:
@@ -272,6 +280,11 @@ def _cleared(e: PartieCleared, seq: int, snap: HallSnapshot, room: str) -> tuple
     return _partie(e, "cleared", seq, snap)
 
 
+@SHAPES.on(PlayersSet)
+def _players(e: PlayersSet, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return "players", {**players(e), "seq": seq}
+
+
 @TICKS.on(VoucherIssued)
 def _voucher_tick(e: VoucherIssued) -> dict:
     return {"code": e.code, "card_id": e.card_id, "label": e.lot_label, "consolation": e.consolation}
@@ -295,7 +308,8 @@ def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "tick", tick
 
 
-NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused"}
+NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused",
+                "players:call": "phone_call"}
 
 
 def notice(name: str, payload: Any, translate: Translate = french_detail,

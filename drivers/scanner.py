@@ -15,13 +15,14 @@ from evdev import ecodes
 
 from drivers.keypad import EvdevReader
 from drivers.reconnect import Backoff
+from hall.card_ids import MAX_CARD_TEXT
 from hall.ports import HallPort
 from hall.refusal import Rejected
 from hall.snapshots import ClaimResult
 
 log = logging.getLogger("loto-hall.drivers")
 
-MAX_SCAN = 64            # characters; longer is a stuck key or the wrong barcode, not a carton
+MAX_SCAN = MAX_CARD_TEXT  # characters (the URL form of a carton's QR included); longer is a stuck key, not a carton
 SCAN_GAP_S = 0.5         # a scanner types a code in a burst; a longer gap starts a new code
 
 _US_PAIRS = {  # keycode name → (plain, with Shift)

@@ -15,6 +15,7 @@ Any other ID of 1–32 characters ``A–Z a–z 0–9 -`` is accepted from a CSV
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from hall.numbers import is_card_id
 
@@ -89,14 +90,59 @@ def normalize_card_id(text: str) -> str:
     return fixed if _GENERATED.fullmatch(fixed) else compact
 
 
-MAX_CLAIM_TEXT = 64      # characters of a typed or scanned claim read at all (an ID has 32 at most)
+MAX_CARD_TEXT = 200     # characters of a typed, scanned or linked card ID read at all (the URL form included)
+MAX_CLAIM_TEXT = MAX_CARD_TEXT
+_URL_FORM = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^/\s]+)?/c/([^/?#\s]+)/?(?:[?#]\S*)?")
+_SHORT = re.compile(r"([A-HJ-NP-Z]{1,3})-?(\d{1,5})")
+
+
+def card_text(text: str) -> str:
+    """The part of what was typed, scanned or linked that names a carton: the ID of the printed QR code's URL
+    (``http://hall/c/A-00412B``), the ID inside a ``LOTO1:A-00412B:…`` label, else the text itself (trimmed)."""
+    stripped = text.strip()
+    url = _URL_FORM.fullmatch(stripped)
+    if url:
+        return url.group(1)
+    if ":" in stripped and "//" not in stripped:
+        for part in stripped.split(":"):
+            if _GENERATED.fullmatch(normalize_card_id(part)):
+                return part
+    return stripped
+
+
+def short_card_id(text: str) -> str | None:
+    """The generated ID of the short number the door teaches (``D-2``, ``d2``, ``D-00002``: series and number,
+    no check character), or None when the text is not of that form."""
+    m = _SHORT.fullmatch("".join(text.split()).upper())
+    return make_card_id(m.group(1), int(m.group(2))) if m else None
+
+
+def read_card_id(text: str, known: Callable[[str], bool] | None = None) -> str:
+    """The one reader of a card ID as people and machines give it, for every entry point (the claims, the
+    controllers' scanner and camera, the caisse, the sales, the players' linking): the URL form
+    ``…/c/{card_id}``, then the ID as typed (``normalize_card_id``: no dash, lower case, spaces, O/I for 0/1),
+    then the short number ``D-2`` — resolved against ``known`` (the card book) when given: the first reading
+    the book holds wins; with none, the short number's ID, else the typed reading (its near misses are found)."""
+    if not isinstance(text, str) or len(text) > MAX_CARD_TEXT:
+        return str(text)[:MAX_CARD_TEXT]
+    piece = card_text(text)
+    compact = "".join(piece.split())
+    if known is not None and known(compact):
+        return compact
+    typed = normalize_card_id(piece)
+    if known is not None and known(typed):
+        return typed
+    if check_card_id(typed):
+        return typed
+    short = short_card_id(piece)
+    return typed if short is None else short
 
 
 def claimable_card_id(text: object) -> bool:
-    """Whether a claim's text, typed or scanned, can name a carton (INTERFACE §4): at most 64 characters that
-    read, leniently (``normalize_card_id``), as a card ID. The one gate of every claim, whatever its source:
+    """Whether a claim's text, typed or scanned, can name a carton (INTERFACE §4): at most ``MAX_CARD_TEXT``
+    characters that read (``read_card_id``) as a card ID. The one gate of every claim, whatever its source:
     ``=HYPERLINK(…)`` or ``-1-1`` is refused before the journal sees it."""
-    return isinstance(text, str) and len(text) <= MAX_CLAIM_TEXT and is_card_id(normalize_card_id(text))
+    return isinstance(text, str) and len(text) <= MAX_CARD_TEXT and is_card_id(read_card_id(text))
 
 
 def display_card_id(card_id: str) -> str:

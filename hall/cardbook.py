@@ -15,7 +15,15 @@ from contextlib import suppress
 from pathlib import Path
 from typing import IO
 
-from hall.card_ids import CARD_ID, check_card_id, make_card_id, normalize_card_id, one_character_variants, split_card_id
+from hall.card_ids import (
+    CARD_ID,
+    check_card_id,
+    make_card_id,
+    normalize_card_id,
+    one_character_variants,
+    read_card_id,
+    split_card_id,
+)
 from hall.cards import Card, check_columns
 from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
 from hall.numbers import is_card_id
@@ -86,10 +94,9 @@ class CardBook:
         return normalize_card_id(card_id)
 
     def resolve(self, text: str) -> str:
-        """The card book's ID for ``text`` as typed: the exact ID when the book has it, else the ID put right
-        (``normalize_card_id``: no dash, lower case, spaces, O/I for 0/1)."""
-        compact = "".join(text.split())
-        return compact if compact in self._cards else normalize_card_id(compact)
+        """The card book's ID for ``text`` as typed, scanned or linked (``read_card_id``: the exact ID, the URL
+        form, no dash, lower case, spaces, O/I for 0/1, the short ``D-2``), else the typed reading put right."""
+        return read_card_id(text, self._cards.__contains__)
 
     def near(self, card_id: str, limit: int = 5) -> list[str]:
         """The book's IDs one keystroke from ``card_id`` (a character changed, missing, added, or two swapped),

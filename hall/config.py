@@ -21,6 +21,7 @@ from typing import Any
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
 from hall.lots import DEFAULT_LOTS, LOT_KINDS
+from hall.net import address
 from hall.net import values as NV
 from hall.numbers import MAX_EUR, parse_amount, parse_int
 from hall.programme import PIN_DIGITS, is_pin
@@ -70,6 +71,7 @@ class ServerSection:
     socket_host: str = _checked("127.0.0.1", NV.listen_problem)   # a laptop's workers: its address on the hall's network
     socket_peers: list = field(default_factory=list, metadata={"check": NV.peer_problem})   # "10.42.0.20:8090": a laptop's workers
     core_url: str = _checked("", NV.core_url_problem)      # a laptop's workers: the Pi's hall, "http://10.42.0.1:8080"
+    ping_s: float = 2.0                 # a Socket.IO ping this often: the players' phones say « hors ligne » within 4.5 s
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +184,19 @@ class GamesSection:
     seats_per_address: int = 2    # seats one address (one phone) may take at one table: no squatting a table
 
 
+HELP_LEVELS = ("off", "board", "tap", "auto")    # [players] help: none, the board only, tap to mark, marked alone
+MAX_PLAYER_CARDS = 48                            # the most [players] max_cards may allow
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersSection:
+    """« Mes cartons »: the players' phones following their own paper cartons (INTERFACE §9)."""
+    help: str = _choices(*HELP_LEVELS, default="auto")
+    one_to_go: bool = True        # "plus qu'un : 47" on a carton one number from the lot being played
+    phone_call: bool = False      # a « Quine ! » button sending a call to the speaker's console
+    max_cards: int = 24           # cartons one phone follows
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     hall: HallSection = HallSection()
@@ -198,6 +213,7 @@ class Config:
     network: NetworkSection = NetworkSection()
     sales: SalesSection = SalesSection()
     games: GamesSection = GamesSection()
+    players: PlayersSection = PlayersSection()
 
     @property
     def data_dir(self) -> Path:
@@ -211,11 +227,16 @@ class Config:
 
     @property
     def hall_url(self) -> str:
-        """The address phones open: ``[network] url``, else the hotspot address and the hall's port."""
-        if self.network.url:
-            return self.network.url
-        scheme = "https" if self.server.tls else "http"
-        return f"{scheme}://{self.network.address}:{self.server.port}/"
+        """The address phones open (hall/net/address.py): ``[network] url``, else the hotspot's address when the
+        hotspot is up here, else this machine's LAN address, with the hall's port; never ``localhost``."""
+        net = self.network
+        return address.hall_url(url=net.url, hotspot_ssid=net.ssid, hotspot_address=net.address,
+                                hostname=net.hostname, port=self.server.port, tls=self.server.tls,
+                                listen=self.server.host)
+
+    def hall_link(self, path: str) -> str:
+        """``path`` at the hall's address, as every QR code and printed link gives it (``c/A-00412B``…)."""
+        return address.link(self.hall_url, path)
 
 
 _SECTIONS = {f.name: f for f in dataclasses.fields(Config)}
@@ -239,6 +260,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
     "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
     "seats_per_address": (1, 8), "socket_workers": (0, 16), "core_port": (1, 65535), "socket_port": (1, 65535),
+    "max_cards": (1, MAX_PLAYER_CARDS), "ping_s": (0.5, 60),
 }
 
 

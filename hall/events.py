@@ -302,8 +302,19 @@ class PricesSet:
     tiers: tuple[PriceTier, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PlayersSet:
+    """How much the players' phones help (« Mes cartons », [players]), changed on /admin for every phone at once."""
+
+    type: ClassVar[str] = "players:set"
+    help: str
+    one_to_go: bool
+    phone_call: bool
+    max_cards: int
+
+
 EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged,
-                                              PricesSet)})
+                                              PricesSet, PlayersSet)})
 
 
 def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),

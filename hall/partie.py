@@ -23,6 +23,7 @@ from hall.events import (
     PartieCleared,
     PartieStarted,
     PinChanged,
+    PlayersSet,
     PricesSet,
     PriceTier,
     ProgrammeEdited,
@@ -124,6 +125,7 @@ class Evening:
         self.pin_hashes: dict[str, PinChanged] = {}
         self.carried: tuple[LotSpec, ...] = ()   # lots left unwon at a démarquez, carried to the next partie
         self.price_tiers: tuple[PriceTier, ...] | None = None    # as edited on /admin (None: the config's)
+        self.players: PlayersSet | None = None     # the phones' help as set on /admin (None: the config's)
 
     @property
     def partie(self) -> Partie | None:
@@ -268,6 +270,10 @@ class Evening:
     @_APPLY.on(PinChanged)
     def _on_auth_pin_changed(self, e: PinChanged) -> None:
         self.pin_hashes[e.role] = e
+
+    @_APPLY.on(PlayersSet)
+    def _on_players_set(self, e: PlayersSet) -> None:
+        self.players = e
 
     def winners(self) -> set[str]:
         """Every carton that won a lot or a consolation tonight."""

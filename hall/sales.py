@@ -6,13 +6,16 @@ typed (``parse_eur``) and when showing it (``eur``). ``SalesLedger.apply`` is th
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from hall.card_ids import check_card_id, make_card_id, normalize_card_id, split_card_id
+from hall.card_ids import check_card_id, make_card_id, normalize_card_id, read_card_id, split_card_id
 from hall.events import PriceTier
 
 PAYMENTS = ("especes", "carte", "cheque")
@@ -240,20 +243,29 @@ def _range_end(text: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
+def _parts(text: str) -> list[str]:
+    """The IDs and ranges of a list separated by commas, semicolons, lines or spaces; a piece with spaces inside
+    that reads as one carton (« A 00412 B », « a 2 ») stays one."""
+    out: list[str] = []
+    for chunk in re.split(r"[,;\n]+", re.sub(r"\s*\.\.\s*", "..", text.strip())):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        words = chunk.split()
+        one = len(words) > 1 and ".." not in chunk and check_card_id(read_card_id(chunk))
+        out.extend([chunk] if one or len(words) == 1 else words)
+    return out
+
+
 def expand_ranges(text: str, limit: int) -> list[str]:
     """The carton IDs of ``"A-00001N..A-00012X, B-7"`` (ranges of one series, or single IDs), in order.
 
     Each range is bounded by ``limit`` before it is expanded, and so is the whole: ``RangeError``.
     """
     ids: dict[str, None] = {}
-    for part in re.split(r"[,;\s]+", re.sub(r"\s*\.\.\s*", "..", text.strip())):
-        part = part.strip()
-        if not part:
-            continue
+    for part in _parts(text):
         if ".." not in part:
-            card_id = normalize_card_id(part)
-            plain = None if check_card_id(card_id) else _PLAIN_END.fullmatch(card_id.upper())
-            ids[make_card_id(plain.group(1), int(plain.group(2))) if plain else card_id] = None
+            ids[read_card_id(part)] = None
         else:
             ends = part.split("..")
             if len(ends) != 2:
@@ -270,3 +282,26 @@ def expand_ranges(text: str, limit: int) -> list[str]:
         if len(ids) > limit:
             raise RangeError("range_too_large", part, f"plus de {limit} cartons")
     return list(ids)
+
+
+_SALE_CODE = re.compile(r"([1-9]\d{0,8})-([a-z2-7]{16})")
+
+
+def _sale_mac(secret: bytes, sale_id: int) -> str:
+    digest = hmac.new(secret, f"loto-hall-sale-phones:{sale_id}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:16]
+
+
+def sale_code(secret: bytes, sale_id: int) -> str:
+    """The code of the sale's QR on /caisse (``/s/{code}``): its number and 80 bits of the hall's MAC, so that
+    it cannot be guessed from another sale's, and opens that sale's cartons only."""
+    return f"{sale_id}-{_sale_mac(secret, sale_id)}"
+
+
+def sale_of_code(secret: bytes, code: str) -> int | None:
+    """The sale a ``/s/{code}`` names, or ``None`` when the code is not one the hall made."""
+    m = _SALE_CODE.fullmatch(code) if isinstance(code, str) and len(code) <= 40 else None
+    if m is None:
+        return None
+    sale_id = int(m.group(1))
+    return sale_id if hmac.compare_digest(m.group(2), _sale_mac(secret, sale_id)) else None

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hall import sales as sales_rules
-from hall.card_ids import normalize_card_id
 from hall.cardbook import CardBook
 from hall.events import CardsImported, CardsSold, PricesSet, Record, SalePaid, SaleRecorded, SaleVoided
 from hall.refusal import Rejected
@@ -25,9 +24,10 @@ from hall.writer import Writer, locked
 class SalesDesk:
     """What is sold, to whom, at what price; which cartons the hall holds."""
 
-    def __init__(self, writer: Writer, state: HallState):
+    def __init__(self, writer: Writer, state: HallState, secret: bytes = b""):
         self._writer = writer
         self._state = state
+        self._secret = secret            # the hall's key: the sales' phone codes are its MACs
 
     # ---- the card book -----------------------------------------------------------------------------------
     @locked
@@ -39,7 +39,7 @@ class SalesDesk:
         the report."""
         require(role, "set_sold")
         state = self._state
-        ids = tuple(dict.fromkeys(normalize_card_id(c) for c in card_ids))
+        ids = tuple(dict.fromkeys(self._state.book.resolve(c) for c in card_ids))
         unknown = [c for c in ids if c not in state.book]
         if unknown:
             raise Rejected("unknown_card", cards=unknown[:20], count=len(unknown))
@@ -102,8 +102,8 @@ class SalesDesk:
 
     def _basket(self, card_ids: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
         """The cartons of a sale as the hall reads them, those the book lacks, those already sold (the lock held)."""
-        ids = list(dict.fromkeys(normalize_card_id(c) for c in card_ids if isinstance(c, str)))
         book = self._state.book
+        ids = list(dict.fromkeys(book.resolve(c) for c in card_ids if isinstance(c, str)))
         unknown = [c for c in ids if c not in book]
         return ids, unknown, [c for c in ids if c in book and self._state.already_sold(c)]
 
@@ -129,7 +129,8 @@ class SalesDesk:
         if len(ids) > sales_rules.MAX_RANGE:
             raise Rejected("range_too_large", count=len(ids), limit=sales_rules.MAX_RANGE)
         if unknown:
-            raise Rejected("unknown_card", cards=unknown[:sales_rules.MAX_NAMED], count=len(unknown))
+            near = sorted({s for c in unknown[:5] for s in self._state.book.near(c)})   # "vérifiez le numéro"
+            raise Rejected("unknown_card", cards=unknown[:sales_rules.MAX_NAMED], count=len(unknown), suggestions=near)
         if taken:
             raise Rejected("already_sold", cards=taken[:sales_rules.MAX_NAMED], count=len(taken))
         offered = self.suggested_cents(len(ids))
@@ -192,6 +193,20 @@ class SalesDesk:
         """One sale (a copy), or ``None``."""
         sale = self._state.evening.sales.sales.get(sale_id)
         return None if sale is None else dataclasses.replace(sale)
+
+    def sale_code(self, sale_id: int) -> str:
+        """The code of the sale's ``/s/{code}``, which links all its cartons to a player's phone at once."""
+        return sales_rules.sale_code(self._secret, sale_id)
+
+    @locked
+    def sale_cards(self, code: str) -> tuple[str, ...]:
+        """The cartons of the live sale a ``/s/{code}`` names; ``unknown_sale`` for a code the hall did not make
+        or a sale voided since."""
+        sale_id = sales_rules.sale_of_code(self._secret, code)
+        sale = None if sale_id is None else self._state.evening.sales.sales.get(sale_id)
+        if sale is None or sale.voided:
+            raise Rejected("unknown_sale")
+        return tuple(sale.card_ids)
 
     @locked
     def sales_totals(self) -> dict:

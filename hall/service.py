@@ -17,7 +17,7 @@ from hall.card_ids import MAX_CLAIM_TEXT, check_card_id, claimable_card_id
 from hall.cardbook import CardBook
 from hall.cards import parse_number
 from hall.claims import verify
-from hall.config import Config
+from hall.config import HELP_LEVELS, MAX_PLAYER_CARDS, Config
 from hall.errors import InvalidNumber
 from hall.events import (
     BallDrawn,
@@ -29,6 +29,7 @@ from hall.events import (
     LotSpec,
     PartieCleared,
     PartieStarted,
+    PlayersSet,
     ProgrammeEdited,
     ProgrammePartie,
     Record,
@@ -90,7 +91,7 @@ class Hall:
         self._rng = rng if rng is not None else random.SystemRandom()
         self._state = HallState(config, book)
         self._writer = Writer(journal, self._state, clock)
-        self._sales = SalesDesk(self._writer, self._state)
+        self._sales = SalesDesk(self._writer, self._state, voucher_secret)
         self._prizes = PrizeDesk(self._writer, self._state, voucher_secret)
         self._snapshots = SnapshotBuilder(self._writer, self._state)
         self._state.replay(list(journal.records()))
@@ -126,6 +127,8 @@ class Hall:
     replace_book = _Delegated("_sales", SalesDesk.replace_book)
     price_tiers = _Delegated("_sales", SalesDesk.price_tiers)
     set_prices = _Delegated("_sales", SalesDesk.set_prices)
+    sale_code = _Delegated("_sales", SalesDesk.sale_code)
+    sale_cards = _Delegated("_sales", SalesDesk.sale_cards)
     suggested_cents = _Delegated("_sales", SalesDesk.suggested_cents)
     sell = _Delegated("_sales", SalesDesk.sell)
     check_basket = _Delegated("_sales", SalesDesk.check_basket)
@@ -152,6 +155,8 @@ class Hall:
     card = _Delegated("_snapshots", SnapshotBuilder.card)
     cards = _Delegated("_snapshots", SnapshotBuilder.cards)
     card_count = _Delegated("_snapshots", SnapshotBuilder.card_count)
+    link_cards = _Delegated("_snapshots", SnapshotBuilder.link_cards)
+    players = _Delegated("_snapshots", SnapshotBuilder.players)
     write_cards_csv = _Delegated("_snapshots", SnapshotBuilder.write_cards_csv)
     programme_state = _Delegated("_snapshots", SnapshotBuilder.programme_state)
     pin_hashes = _Delegated("_snapshots", SnapshotBuilder.pin_hashes)
@@ -387,6 +392,18 @@ class Hall:
         if not parties:
             raise Rejected("bad_programme", where="programme", why="")
         return self._writer.commit(ProgrammeEdited(len(self._state.evening.parties) + 1, tuple(parties)), role)
+
+    @locked
+    def set_players(self, *, role: str, help: str, one_to_go: bool, phone_call: bool, max_cards: int) -> Record:
+        """How much the players' phones help (« Mes cartons »), for every phone at once; journalled."""
+        require(role, "edit_players")
+        if help not in HELP_LEVELS:
+            raise Rejected("bad_field", field="help")
+        if type(max_cards) is not int or not 1 <= max_cards <= MAX_PLAYER_CARDS:
+            raise Rejected("bad_field", field="max_cards")
+        if not isinstance(one_to_go, bool) or not isinstance(phone_call, bool):
+            raise Rejected("bad_field", field="one_to_go" if not isinstance(one_to_go, bool) else "phone_call")
+        return self._writer.commit(PlayersSet(help, one_to_go, phone_call, max_cards), role)
 
     @locked
     def change_pin(self, target: str, pin: str, *, role: str) -> Record:

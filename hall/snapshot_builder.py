@@ -5,20 +5,21 @@ state as sales come, never counted here.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from hall.card_ids import normalize_card_id
+from hall.card_ids import MAX_CARD_TEXT, claimable_card_id
 from hall.cards import Card
 from hall.config import PartieSpec
-from hall.events import ClaimChecked, PinChanged, Record
+from hall.events import ClaimChecked, PinChanged, PlayersSet, Record
 from hall.lots_played import next_lots
 from hall.partie import Partie
 from hall.report import EveningReport, build_report, with_year
 from hall.snapshots import (
     CardState,
     HallSnapshot,
+    LinkedCard,
     LotState,
     NextPartie,
     PartieState,
@@ -52,6 +53,9 @@ def card_state(state: HallState, card_id: str) -> CardState | None:
     return CardState(card_id, card, grid, drawn, last, state.may_play(card_id))
 
 
+NEAR_MISSES_LOOKED_UP = 2     # unknown cartons of one phone's request given suggestions (~0.3 ms each here)
+
+
 class SnapshotBuilder:
     """Every reading of the hall that is not a desk's own ledger."""
 
@@ -74,7 +78,7 @@ class SnapshotBuilder:
         net = config.network
         wifi = WifiInfo(net.ssid, net.password, config.hall_url) if net.ssid else None
         return HallSnapshot(ev.last_seq, config.hall.name, config.hall.prices,
-                            None if p is None else partie_state(p), nxt, played, wifi, winners)
+                            None if p is None else partie_state(p), nxt, played, wifi, winners, state.players())
 
     @locked
     def snapshot(self) -> HallSnapshot:
@@ -111,12 +115,48 @@ class SnapshotBuilder:
     @locked
     def card(self, card_id: str) -> CardState | None:
         """A carton against the latest partie (drawn numbers, last number, may it play), or ``None`` if unknown."""
-        return card_state(self._state, normalize_card_id(card_id))
+        return card_state(self._state, self._state.book.resolve(card_id))
 
     def cards(self, series: str | None = None) -> tuple[tuple[str, Card], ...]:
         """The book's cartons (of one ``series`` when given), in book order."""
         book = self._state.book   # immutable: a new one replaces it whole, so it is read without the lock
         return tuple((cid, card) for cid, card in book.items() if not series or cid.startswith(series + "-"))
+
+    def link_cards(self, texts: Sequence[str]) -> tuple[LinkedCard, ...]:
+        """The cartons a player's phone asks to follow (« Mes cartons »), read by the one card-ID reader, each with
+        its grid or why not. The book is immutable and read without the lock (the near misses cost the speaker
+        nothing); whether each may play is one short locked read."""
+        book = self._state.book
+        columns = self._state.config.cards.columns
+        read: list[tuple[str, str, Card | None]] = []
+        for text in texts:
+            ok = claimable_card_id(text)
+            cid = book.resolve(text) if ok else str(text)[:MAX_CARD_TEXT]
+            read.append((text, cid, book.get(cid) if ok else None))
+        known = [cid for _, cid, card in read if card is not None]
+        playing = self._may_play(known) if known else frozenset()
+        out = []
+        near_left = NEAR_MISSES_LOOKED_UP
+        for text, cid, card in read:
+            if card is None:
+                bad = not claimable_card_id(text)
+                near = () if bad or near_left <= 0 else tuple(book.near(cid))
+                near_left -= 0 if bad else 1
+                out.append(LinkedCard(text, cid, None, "bad_card_id" if bad else "unknown_card", near))
+            elif cid not in playing:
+                out.append(LinkedCard(text, cid, None, "unsold_card"))
+            else:
+                out.append(LinkedCard(text, cid, tuple(tuple(row) for row in card.grid(columns))))
+        return tuple(out)
+
+    @locked
+    def players(self) -> PlayersSet:
+        """How much the players' phones help now (``[players]``, or as set on /admin)."""
+        return self._state.players()
+
+    @locked
+    def _may_play(self, card_ids: Sequence[str]) -> frozenset[str]:
+        return frozenset(c for c in card_ids if self._state.may_play(c))
 
     @locked
     def card_count(self) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 from hall.cards import Card
 from hall.config import PartieSpec
-from hall.events import ClaimChecked, LotAwarded, ProgrammeEdited, TieBreakDraw, VoucherIssued
+from hall.events import ClaimChecked, LotAwarded, PlayersSet, ProgrammeEdited, TieBreakDraw, VoucherIssued
 from hall.watch import Sleeper
 
 
@@ -84,6 +84,7 @@ class HallSnapshot:
     parties_played: int
     wifi: WifiInfo | None = None    # the hall's Wi-Fi as the projector shows it, without [network] ssid None
     winners: tuple[CardState, ...] = ()   # the cartons of the valid claims waiting for their lot
+    players: PlayersSet = PlayersSet("auto", True, False, 24)   # how much the players' phones help
 
     @property
     def running(self) -> PartieState | None:
@@ -243,3 +244,15 @@ class ProgrammeState:
     played: tuple[PartieSpec, ...]
     edit: ProgrammeEdited | None
     running: bool = False            # the last of ``played`` is in play (started, not yet démarquée)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedCard:
+    """One carton a player's phone asked to follow, read as typed, scanned or linked: the carton's grid, or
+    why not (``bad_card_id``, ``unknown_card`` with the near misses, ``unsold_card``)."""
+
+    text: str
+    card_id: str
+    grid: tuple[tuple[int | None, ...], ...] | None
+    refusal: str | None = None
+    suggestions: tuple[str, ...] = ()

@@ -20,6 +20,7 @@ from hall.events import (
     LotAwarded,
     PartieCleared,
     PartieStarted,
+    PlayersSet,
     Record,
     SaleRecorded,
     SaleVoided,
@@ -149,6 +150,13 @@ class HallState:
         if self.book.records_sales or not self.caisse_sells():
             return self.book.is_sold(card_id)
         return False      # the hall sells through the desk now: a carton never sold does not play
+
+    def players(self) -> PlayersSet:
+        """How much the players' phones help: as set on /admin tonight, else ``[players]``."""
+        if self.evening.players is not None:
+            return self.evening.players
+        c = self.config.players
+        return PlayersSet(c.help, c.one_to_go, c.phone_call, c.max_cards)
 
     def caisse_sells(self) -> bool:
         """Whether the caisse alone says which cartons play (unsold ones are refused): a sale was recorded tonight,

@@ -8,7 +8,7 @@ import io
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -39,7 +39,8 @@ def sheets_pdf() -> ResponseReturnValue:
     if not data.get("tables"):
         raise Rejected("tournoi/not_started" if day.tournament is None else "tournoi/day_over")
     out = io.BytesIO()
-    _maker("tournament_sheets_pdf")(data, out, base_url=request.host_url.rstrip("/"), hall_name=hall_name(),
+    base = current_app.extensions["loto_config"].hall_link("").rstrip("/")   # never the request's localhost
+    _maker("tournament_sheets_pdf")(data, out, base_url=base, hall_name=hall_name(),
                                     words=_pdf_words())
     return _download(out.getvalue(), "application/pdf", f"tournoi-partie-{data['game']}.pdf")
 

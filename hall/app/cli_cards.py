@@ -9,7 +9,7 @@ from pathlib import Path
 
 from hall.app.runtime import Runtime
 from hall.cardbook import CardBook
-from hall.config import load_config
+from hall.config import Config, load_config
 from hall.planches import generate_cards
 from hall.spreadsheet import as_plain_csv
 
@@ -43,7 +43,8 @@ def generate(args: argparse.Namespace) -> int:
         name = config.hall.name if config else "Loto"
         write_cards_pdf(cards, args.pdf, hall_name=name, series=args.series, per_page=args.per_page,
                         columns=columns, progress=_progress if sys.stderr.isatty() or args.count >= 600 else None,
-                        evening=config.hall.evening if config else "", logo=(config.hall.logo or None) if config else None)
+                        evening=config.hall.evening if config else "", logo=(config.hall.logo or None) if config else None,
+                        link=(config or Config()).hall_link("c/"))
         print(f"planches imprimables : {args.pdf}")
     return 0
 

@@ -118,9 +118,10 @@ class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
     def __init__(self, path: PdfTarget, hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
-                 evening: str = "", logo: str | None = None, say: Say = french):
+                 evening: str = "", logo: str | None = None, say: Say = french, link: str = ""):
         self.lay = layout(per_page)
         self.say = say                  # the planche's few words in the hall's language (the players read them)
+        self.link = link                # the QR code's text is link + ID: the hall's "{hall}/c/" (INTERFACE §9)
         self.hall_name = hall_name
         self.series = series            # "" when the cartons are of several series: each carton shows its own
         self.columns = columns
@@ -232,7 +233,7 @@ class SheetWriter:
         x = lay.slot_w - gx - stringWidth(safe, BOLD, lay.id_size)
         ops.append(f"{self._font} {lay.id_size} Tf 1 0 0 1 {x:.2f} {lay.header_y - 2:.2f} Tm ({safe}) Tj ET")
         c.addLiteral(" ".join(ops))
-        self._qr(card_id)
+        self._qr(self.link + card_id)
         self._code128(card_id)
         if not self.series:
             self._series(series_of(card_id))
@@ -322,17 +323,18 @@ def _logo(path: str | None) -> tuple[Any, float] | None:
 
 def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_name: str, series: str, per_page: int = 6,
                     columns: str = "1-9", progress: Callable[[int, int], None] | None = None,
-                    evening: str = "", logo: str | None = None, say: Say = french) -> int:
+                    evening: str = "", logo: str | None = None, say: Say = french, link: str = "") -> int:
     """Write ``cards`` (``(card_id, Card)`` pairs) as A4 planches to ``path`` (a file name or a binary file
     object such as ``io.BytesIO`` for a web download); the number of pages.
 
-    ``progress(done, total)`` is called after each page when given.
+    ``progress(done, total)`` is called after each page when given. Each carton's QR code holds ``link`` + its ID:
+    the hall gives ``{hall}/c/`` (a phone's camera opens the carton's page), the bare ID without it.
     """
     cards = list(cards)
     use_a85 = rl_config.useA85
     rl_config.useA85 = 0            # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass
     try:
-        writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo, say)
+        writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo, say, link)
         starts = range(0, len(cards), per_page)
         pages = len(starts)
         for start in starts:

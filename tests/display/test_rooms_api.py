@@ -210,7 +210,7 @@ def test_qr_svg_names_the_join_url(client, hall_room):
     code = open_room(client, hall_room)
     res = client.get(f"/jeux/{code}/qr.svg")
     assert res.mimetype == "image/svg+xml" and res.data.startswith(b"<svg")
-    assert res.headers["X-Join-Url"] == f"http://127.0.0.1/j/{code}"
+    assert res.headers["X-Join-Url"] == hall_room.config.hall_link(f"j/{code}")   # the hall's one address
     assert client.get("/j").status_code == 200 and client.get(f"/j/{code}").status_code == 200
     assert client.get("/j/ZZZZ").status_code == 404 and client.get(f"/jeux/{code}").status_code == 200
 

@@ -79,7 +79,9 @@ def test_qr_then_two_phones_play_a_whole_lobo77(browser, hall_live):
                                 "document.getElementById('gs-qr').naturalWidth > 0")
     shot(projector, "projector-1-lobby")
     url = decode_qr(projector)
-    assert urlparse(url).path == f"/j/{code}" and url.startswith(r.url)
+    assert urlparse(url).path == f"/j/{code}" and url == r.config.hall_link(f"j/{code}")   # the hall's address
+    assert "127.0.0.1" not in url and "localhost" not in url
+    url = r.url + urlparse(url).path                  # opened at this test's server
 
     phones = []
     for name in ("Émile", "Zoé"):

@@ -183,7 +183,8 @@ def test_the_qr_code_on_a_sheet_opens_that_tables_page(troom):
     url = next(line for line in text.splitlines() if "/tournoi/table/1?code=" in line).strip()
     decoded = [r.text for r in zxingcpp.read_barcodes(image) if r.format == zxingcpp.BarcodeFormat.QRCode]
     assert url in decoded                      # the QR code says what the sheet prints
-    path = url.split("localhost", 1)[1]
+    assert url.startswith(troom.config.hall_link("tournoi/")) and "localhost" not in url   # the hall's address
+    path = url.split(troom.config.hall_link("").rstrip("/"), 1)[1]
     assert troom.app.test_client().get(path).status_code == 200
 
 

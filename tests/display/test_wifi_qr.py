@@ -74,7 +74,8 @@ def test_the_state_carries_the_wifi_only_when_an_ssid_is_set(tmp_path):
     room = make_room(tmp_path / "b", extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})
     wifi = room.app.test_client().get("/api/state").get_json()["wifi"]
     assert wifi == {"ssid": "Loto salle", "password": "quine2026", "qr": "WIFI:T:WPA;S:Loto salle;P:quine2026;;",
-                    "url": "http://10.42.0.1:8080/"}
+                    "url": room.config.hall_url}     # the hall's address (no hotspot up on this machine)
+    assert "10.42.0.1" not in wifi["url"] and "localhost" not in wifi["url"]
     for r in (plain, room):
         r.hall.journal.close()
 
@@ -172,7 +173,7 @@ def test_the_table_tent_carries_both_codes_and_the_instructions(tmp_path):
     assert len(pdf) == 1
     image = pdf[0].render(scale=3).to_pil()
     codes = [c.text for c in zxingcpp.read_barcodes(image)]
-    assert sorted(codes) == sorted([wifi_qr_payload(**TRICKY), "http://10.42.0.1:8080/"] * 2)   # both faces
+    assert sorted(codes) == sorted([wifi_qr_payload(**TRICKY), room.config.hall_url] * 2)   # both faces
     assert parse_wifi(codes[codes.index(wifi_qr_payload(**TRICKY))]) == {"T": "WPA", "S": TRICKY["ssid"],
                                                                          "P": TRICKY["password"]}
     text = pdf[0].get_textpage().get_text_range()

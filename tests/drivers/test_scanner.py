@@ -9,7 +9,7 @@ from evdev import ecodes
 
 from display import views
 from drivers.inputs import start_inputs
-from drivers.scanner import Scan, ScanDecoder, ScannerReader, apply_scan
+from drivers.scanner import MAX_SCAN, Scan, ScanDecoder, ScannerReader, apply_scan
 from hall.config import ScannerSection, parse_config
 from hall.planches import generate_cards
 
@@ -68,7 +68,7 @@ def test_keys_outside_the_table_make_the_scan_unreadable():
     events = typed("A1")
     f1 = [evdev.InputEvent(50, 1, ecodes.EV_KEY, ecodes.KEY_F1, v) for v in (1, 0)]
     assert ScanDecoder().feed_all(f1 + events) == [Scan("?A1", clean=False)]
-    assert ScanDecoder().feed_all(typed("7" * 80)) == [Scan("7" * 64, clean=False)]
+    assert ScanDecoder().feed_all(typed("7" * (MAX_SCAN + 16))) == [Scan("7" * MAX_SCAN, clean=False)]
 
 
 @pytest.fixture

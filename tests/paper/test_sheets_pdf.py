@@ -9,6 +9,7 @@ import zxingcpp
 
 from hall.app.cli import main
 from hall.card_ids import display_card_id
+from hall.config import Config
 from hall.paper.sheets import PAGE_H, PAGE_W, layout, write_cards_pdf
 from hall.planches import generate_cards
 
@@ -20,8 +21,8 @@ def printed_id(card_id: str) -> str:
     return display_card_id(card_id).replace("\u00a0", " ")
 
 
-def read_back(path, cards, per_page: int, columns: str = "1-9") -> int:
-    """Check every page of ``path`` against ``cards``; the number of cartons checked."""
+def read_back(path, cards, per_page: int, columns: str = "1-9", link: str = "") -> int:
+    """Check every page of ``path`` against ``cards`` (each QR code ``link`` + the ID); the number checked."""
     pdf = pdfium.PdfDocument(path)
     lay = layout(per_page)
     checked = 0
@@ -32,7 +33,7 @@ def read_back(path, cards, per_page: int, columns: str = "1-9") -> int:
             expected = cards[page_no * per_page:(page_no + 1) * per_page]
             ids = sorted(cid for cid, _ in expected)
             found = zxingcpp.read_barcodes(page.render(scale=SCALE, grayscale=True).to_pil())
-            assert sorted(r.text for r in found if r.format == zxingcpp.BarcodeFormat.QRCode) == ids
+            assert sorted(r.text for r in found if r.format == zxingcpp.BarcodeFormat.QRCode) == [link + i for i in ids]
             assert sorted(r.text for r in found if r.format == zxingcpp.BarcodeFormat.Code128) == ids
             text = page.get_textpage()
             for index, (card_id, card) in enumerate(expected):
@@ -92,4 +93,6 @@ def test_command_line_writes_the_planches(tmp_path, capsys):
     out = tmp_path / "planches.pdf"
     assert main(["cards", "generate", "--count", "18", "--series", "D", "--seed", "9", "--per-page", "12",
                  "--pdf", str(out), "--csv", str(tmp_path / "c.csv")]) == 0
-    assert read_back(out, generate_cards(18, seed="9", series="D"), 12) == 18
+    link = Config().hall_link("c/")              # the hall's address phones reach, never localhost (INTERFACE §9)
+    assert "localhost" not in link and "127.0.0.1" not in link
+    assert read_back(out, generate_cards(18, seed="9", series="D"), 12, link=link) == 18

@@ -78,6 +78,13 @@ async function add(text) {
   }
 }
 
+/* the sale's cartons on the buyer's phone: the QR code of /s/{code}, at the hall's address, for that sale only */
+function phonesQr(url) {
+  return el("figure", {class: "sale-qr"},
+            el("img", {src: url + "/qr.svg", alt: t("sale_phones"), width: "220", height: "220", "data-link": url}),
+            el("figcaption", {text: t("sale_phones")}));
+}
+
 async function sell() {
   if (busy || !basket.length) return;
   busy = true;
@@ -96,7 +103,8 @@ async function sell() {
     box.replaceChildren(el("div", {text: t(s.paid ? "sold_ok" : "reserved_ok", {n: s.cards.length, eur: euros(s.amount_eur)})}),
                         el("div", {class: "small", text: t("sale_number", {id: s.sale_id}) + (s.buyer ? " · " + s.buyer : "")}),
                         s.offered_eur !== null && s.offered_eur !== s.amount_eur   // said here and in the report
-                          ? el("div", {class: "small", text: t("off_tier", {eur: euros(s.offered_eur)})}) : "");
+                          ? el("div", {class: "small", text: t("off_tier", {eur: euros(s.offered_eur)})}) : "",
+                        s.paid && s.phones_url ? phonesQr(s.phones_url) : "");
     basket.length = 0; touched = false;
     $("buyer").value = ""; $("reserved").checked = false; $("more").open = false;
     document.querySelector(`input[name=payment][value=${DEFAULT_PAYMENT}]`).checked = true;

@@ -75,9 +75,11 @@ export async function api(method, path, body) {
 
 /* A Socket.IO connection to the hall: websocket first, long polling if a proxy or a phone refuses it. Given the
    relays' path (a hall with relays, INTERFACE §10: an audience page's boot names it), there, WebSocket only
-   (several relays share one port, no sticky session). While connected, the body says where (data-socket). */
+   (several relays share one port, no sticky session). While connected, the body says where (data-socket).
+   A connection that gets no answer is given up after 5 s and tried again (the default waits 20 s: a phone back
+   on the hall's Wi-Fi would catch up that late). */
 export function connect(path) {
-  const again = {reconnectionDelay: 500, reconnectionDelayMax: 4000};
+  const again = {reconnectionDelay: 500, reconnectionDelayMax: 4000, timeout: 5000};
   const socket = io(path ? {path, transports: ["websocket"], ...again}
                          : {transports: ["websocket", "polling"], tryAllTransports: true, ...again});
   socket.on("connect", () => { document.body.dataset.socket = socket.io.opts.path; });

@@ -67,6 +67,9 @@ function render() {
     $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: lotName(l)})) : []));
     $("between-prices").textContent = S.prices || tiersShown;
     $("between-ties").textContent = hallTieRule();
+    const help = S.players ? S.players.help : "off";    // « Mes cartons »: how the hall follows its cartons
+    $("between-players").replaceChildren(...(help === "off" ? [] : [el("div", {text: t("players_follow")}),
+                                                                     el("div", {class: "dim", text: t("players_help_" + help)})]));
     if (!S.prices && !tiersAsked) loadTiers();
   }
   renderWifi(between ? S.wifi : null);
@@ -217,6 +220,11 @@ const on = {
       tiersAsked = false;          // the tiers may have changed on /admin since
       connection.resync();         // to learn the next partie's lots
     }
+  },
+  players(ev) {                    // the phones' help changed on /admin: said to the whole hall
+    S.players = ev;
+    render();
+    banner("start", t("players_help_" + ev.help), {ms: 8000});
   },
   tick(ev) { if (ev.type === "sales:prices_set") { tiersAsked = false; if (S && !S.prices) loadTiers(); } },
 };

@@ -59,13 +59,10 @@ export function scanButton(idle, onText) {
   return off;
 }
 
-/* the carton ID inside whatever the code carries ("A-00412B", "LOTO1:A-00412B:MAC", a URL…) */
+/* what a carton's code carries ("A-00412B", its QR code's URL ".../c/A-00412B", a label…), as read: the hall's one
+   card-ID reader finds the carton in it (hall/card_ids.read_card_id), as it does for a typed ID */
 export function cardIdFrom(text) {
-  const s = String(text).trim().toUpperCase();
-  const generated = s.match(/[A-Z]{1,3}-\d{5,}[0-9A-Z]/);
-  if (generated) return generated[0];
-  const parts = s.split(/[:/?=#\s]+/).filter((p) => /^[A-Z0-9-]{1,32}$/.test(p));
-  return parts.length ? parts[parts.length - 1] : s.slice(0, 32);
+  return String(text).trim().slice(0, 200);
 }
 
 export function voucherFrom(text) {

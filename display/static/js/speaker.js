@@ -18,6 +18,15 @@ function showEntry() {
   $("entry").textContent = typed || "—";
   $("entry").classList.toggle("empty", !typed);
 }
+/* a player's phone says one of its cartons holds the lot (« Mes cartons », [players] phone_call): the carton and the
+   ball it was made on, so the speaker may stop the draw and send a controller; the latest five are kept */
+function phoneCall(c) {
+  const list = $("phone-calls");
+  list.prepend(el("li", {text: t("phone_call", {card: show(c.card_id), lot: lotName(c.lot), n: c.ball, index: c.index})}));
+  while (list.children.length > 5) list.lastChild.remove();
+  list.hidden = false;
+}
+
 function say(msg, good) {
   $("entry-msg").textContent = msg || "";
   $("entry-msg").className = good ? "ok-line" : "error-line";
@@ -202,6 +211,7 @@ live({
     if (!S) return;
     if (name === "device") { S.devices = Object.assign({}, S.devices, {[data.device]: data}); renderDevices(); }
     else if (name === "proposed") { S.proposed = data.number ? data : null; render(); }
+    else if (name === "phone_call") phoneCall(data);
     else if (name === "refused") say(t("refused_ball", {n: data.number !== undefined ? data.number : ""}) + (data.message ? " — " + data.message : ""));
   },
 });

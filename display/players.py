@@ -1,0 +1,246 @@
+"""« Mes cartons » (INTERFACE §9): a player's own paper cartons followed on their phone.
+
+The pages ``/mes-cartons``, ``/c/{card_id}`` (a printed carton's QR code) and ``/s/{code}`` (a sale's QR code on
+/caisse) are one page; the phone keeps its list in the browser (no account, no name) and marks its cartons itself
+from the public events of §5, so a fan-out worker serves it unchanged. The hall answers two requests:
+``POST /api/players/cards`` (the grids of the cartons a phone follows) and ``POST /api/players/call`` (a
+« Quine ! » sent to the speaker's console). Both are bounded and refused before any work: a crowd of phones must
+never stop the speaker, so linking reads the immutable card book without the hall's lock and takes it once, for a
+few set lookups (bench/bench_players.py measures it).
+"""
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections import OrderedDict, deque
+
+from flask import Blueprint, current_app, jsonify, request
+
+from display import auth as A
+from display import views
+from display.current import hall
+from display.i18n import js_strings
+from display.limits import json_body
+from display.pages import render_page
+from display.qrcode_svg import qr_svg
+from hall.card_ids import MAX_CARD_TEXT, display_card_id
+from hall.claims import verify
+from hall.config import HELP_LEVELS
+from hall.lots import LOT_KINDS
+from hall.refusal import Rejected
+
+bp = Blueprint("players", __name__)
+
+LINKS_PER_MINUTE = 30        # linking requests one address makes (a plaque of 12 scanned one by one: 12)
+LINKS_PER_SECOND = 30        # linking requests the hall serves, all phones together (~6 ms each on a Pi 4 core)
+BUSY_WAIT_S = (2.0, 60.0)    # a phone turned away comes back after a random wait in this range, the longer the queue
+CALLS_EVERY_S = 20.0         # one « Quine ! » call a carton in this many seconds (an address: 3 at once, then the same)
+ADDRESSES_KEPT = 4096        # addresses remembered by a budget (the oldest is forgotten first)
+
+
+class Budget:
+    """A token bucket per key (an address, a carton): ``rate`` a second, ``burst`` at once. Bounded memory."""
+
+    def __init__(self, rate: float, burst: float, clock=time.monotonic):
+        self._rate, self._burst, self._clock = rate, burst, clock
+        self._lock = threading.Lock()
+        self._keys: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def take(self, key: str) -> float:
+        """0 when ``key`` may act now (one token spent), else the seconds to wait."""
+        now = self._clock()
+        with self._lock:
+            tokens, at = self._keys.pop(key, (self._burst, now))
+            tokens = min(self._burst, tokens + (now - at) * self._rate)
+            wait = 0.0 if tokens >= 1 else (1 - tokens) / self._rate
+            self._keys[key] = (tokens - 1 if wait == 0 else tokens, now)
+            while len(self._keys) > ADDRESSES_KEPT:
+                self._keys.popitem(last=False)
+        return wait
+
+
+class LinkGate:
+    """The hall's door for linking, in front of the web app: beyond ``LINKS_PER_SECOND`` for all phones together, a
+    link is turned away before Flask reads it (``429 hall_busy`` with a random ``retry_after`` that grows with the
+    crowd turned away), so a hall of phones scanning at once keeps the speaker's share of the Pi's one core. The
+    page waits and tries again by itself."""
+
+    PATHS = ("/api/players/cards",)
+
+    def __init__(self, app, rate: float = LINKS_PER_SECOND, clock=time.monotonic):
+        self._app = app
+        self._clock = clock
+        self._turned: deque[float] = deque()    # when phones were turned away, the last minute's
+        self._lock = threading.Lock()
+        self.set_rate(rate)
+
+    def set_rate(self, rate: float) -> None:
+        """Links served a second, all phones together (a faster machine may serve more)."""
+        self._rate = rate
+        self._budget = Budget(rate, rate, self._clock)
+
+    def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") != "POST" or environ.get("PATH_INFO") not in self.PATHS \
+                or not self._budget.take("hall"):
+            return self._app(environ, start_response)
+        now = self._clock()
+        with self._lock:
+            while self._turned and now - self._turned[0] >= 60:
+                self._turned.popleft()
+            self._turned.append(now)
+            queue_s = len(self._turned) / self._rate
+        low, high = BUSY_WAIT_S
+        retry = int(low + random.random() * min(high - low, queue_s)) + 1
+        body = json.dumps({"error": "hall_busy", "retry_after": retry,
+                           "message": "La salle est très demandée : vos cartons arrivent dans un moment."}).encode()
+        start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", str(retry)),
+                                                 ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
+        return [body]
+
+
+def _budgets() -> dict[str, Budget]:
+    ext = current_app.extensions
+    if "loto_players" not in ext:
+        ext["loto_players"] = {"links": Budget(LINKS_PER_MINUTE / 60, LINKS_PER_MINUTE),
+                               "calls": Budget(1 / CALLS_EVERY_S, 3), "cards": Budget(1 / CALLS_EVERY_S, 1)}
+    return ext["loto_players"]
+
+
+def _spend(budget: str, key: str, code: str) -> None:
+    wait = _budgets()[budget].take(key)
+    if wait:
+        raise Rejected(code, retry_after=int(wait) + 1)
+
+
+def _address() -> str:
+    return request.remote_addr or "?"
+
+
+# ---- the page ----------------------------------------------------------------------------------------------
+
+def _page(link: list[str] | None = None, link_error: str | None = None, status: int = 200):
+    h = hall()
+    boot = {"columns": h.config.cards.columns, "kinds": list(LOT_KINDS), "link": link or [], "link_error": link_error,
+            "socket_path": current_app.extensions.get("loto_public_socket_path")}    # a hall with relays: there
+    return render_page("mes_cartons.html", "mes-cartons", js_strings(), boot=boot, status=status,
+                       hall_name=h.config.hall.name)
+
+
+@bp.get("/mes-cartons")
+def mes_cartons():
+    return _page()
+
+
+@bp.get("/c/<path:card_id>")
+def link_card(card_id: str):
+    """A printed carton's QR code: the page adds that carton to the phone's list (the page reads it)."""
+    return _page(link=[card_id[:MAX_CARD_TEXT]])
+
+
+@bp.get("/s/<code>")
+def link_sale(code: str):
+    """A sale's QR code on /caisse: every carton of that sale, for that sale only (an unguessable code)."""
+    try:
+        _spend("links", _address(), "too_many_links")
+    except Rejected as exc:
+        return _page(link_error=exc.code, status=429)
+    try:
+        cards = list(hall().sale_cards(code[:40]))
+    except Rejected:
+        return _page(link_error="unknown_sale", status=404)
+    return _page(link=cards)
+
+
+@bp.get("/s/<code>/qr.svg")
+def sale_qr(code: str):
+    """The sale's QR code as /caisse shows it: the hall's address of ``/s/{code}``."""
+    try:
+        hall().sale_cards(code[:40])
+    except Rejected:
+        raise Rejected("unknown_sale") from None
+    url = hall().config.hall_link(f"s/{code}")
+    return current_app.response_class(qr_svg(url, border=4), mimetype="image/svg+xml",
+                                      headers={"Cache-Control": "no-store", "X-Link-Url": url})
+
+
+# ---- the API ----------------------------------------------------------------------------------------------
+
+@bp.post("/api/players/cards")
+def players_cards():
+    """``{"card_ids": [text…]}`` (at most ``max_cards``) → each carton's grid, or why not (INTERFACE §9)."""
+    h = hall()
+    players = h.players()
+    if players.help == "off":
+        raise Rejected("players_off")
+    _spend("links", _address(), "too_many_links")
+    texts = json_body().get("card_ids")
+    if not isinstance(texts, list) or not texts:
+        raise Rejected("bad_field", field="card_ids")
+    if len(texts) > players.max_cards:
+        raise Rejected("too_many_cards", max=players.max_cards)
+    if not all(isinstance(t, str) for t in texts):       # the body's 64 KiB bound their length; too long: bad_card_id
+        raise Rejected("bad_field", field="card_ids")
+    cards, refused, seen = [], [], set()
+    for linked in h.link_cards(texts):
+        if linked.grid is not None:
+            if linked.card_id not in seen:
+                seen.add(linked.card_id)
+                cards.append({"card_id": linked.card_id, "display_id": display_card_id(linked.card_id),
+                              "rows": [list(row) for row in linked.grid]})
+            continue
+        item: dict[str, object] = {"card_id": linked.card_id, "text": linked.text[:40], "error": linked.refusal}
+        if linked.refusal == "unknown_card":
+            item["suggestions"] = list(linked.suggestions)
+        refused.append(item)
+    return jsonify({"cards": cards, "refused": refused})
+
+
+@bp.post("/api/players/call")
+def players_call():
+    """« Quine ! » from a phone: the speaker's console hears which carton and on which ball; 202, else why not."""
+    h = hall()
+    snap = h.snapshot()
+    if snap.players.help == "off" or not snap.players.phone_call:
+        raise Rejected("phone_call_off")
+    text = json_body().get("card_id")
+    if not isinstance(text, str) or len(text) > MAX_CARD_TEXT:
+        raise Rejected("bad_field", field="card_id")
+    _spend("calls", _address(), "too_many_calls")
+    linked = h.link_cards([text])[0]
+    if linked.grid is None:
+        raise Rejected(linked.refusal or "unknown_card", card_id=linked.card_id[:40])
+    p = snap.running
+    lot = p.lots[p.current] if p is not None and p.current is not None else None
+    rows = tuple(tuple(n for n in row if n is not None) for row in linked.grid)
+    if p is None or lot is None or verify(_Rows(rows), p.draws, lot.kind, h.config.rules.last_number).kind != "valid":
+        raise Rejected("not_complete", card_id=linked.card_id)
+    _spend("cards", linked.card_id, "too_many_calls")      # one call a carton, whatever phone makes it
+    h.notify("players:call", {"card_id": linked.card_id, "ball": p.last, "index": len(p.draws),
+                              "lot": {"kind": lot.kind, "label": lot.label}, "partie": p.number})
+    return jsonify({"card_id": linked.card_id, "ball": p.last}), 202
+
+
+@bp.post("/api/admin/players")
+def set_players():
+    """The hall's help to the phones, changed on /admin for every phone at once (journalled)."""
+    role = A.require_right("edit_players")
+    data = json_body()
+    now = hall().players()
+    help_level = data.get("help", now.help)
+    if help_level not in HELP_LEVELS:
+        raise Rejected("bad_field", field="help")
+    record = hall().set_players(role=role, help=help_level, one_to_go=data.get("one_to_go", now.one_to_go),
+                                phone_call=data.get("phone_call", now.phone_call),
+                                max_cards=data.get("max_cards", now.max_cards))
+    return jsonify({**views.players(record.event), "seq": record.seq})
+
+
+class _Rows:
+    """A carton's rows, as ``verify`` reads them."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: tuple[tuple[int, ...], ...]):
+        self.rows = rows

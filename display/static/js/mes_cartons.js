@@ -1,0 +1,267 @@
+/* « Mes cartons »: the player's own paper cartons, followed live (INTERFACE §9). The list is kept in this browser
+   (no account, no name); the page listens to the public events of §5 only and marks its cartons itself, so any
+   socket worker serves it. Page hooks: data-card, data-n, data-marked, data-one-to-go, data-complete. */
+import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
+import {node} from "./ids.js";
+
+const KEY = "loto-mes-cartons";
+const NEEDED = {quine: 1, double_quine: 2, carton_plein: 3};
+const DEFAULT_PLAYERS = {help: "auto", one_to_go: true, phone_call: false, max_cards: 24};
+
+let saved = load();          // {cards: [{card_id, display_id, rows}], taps: {partie, numbers}, won: {partie, cards}}
+let S = null;                // the hall as followed: {partie, draws, last, status, players}
+let oneBefore = {};          // card_id → the number it waited for at the last drawing (for the vibration)
+
+function load() {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEY) || "null");
+    if (v && Array.isArray(v.cards)) return {taps: null, won: null, ...v};
+  } catch (e) { /* a damaged list starts again empty */ }
+  return {cards: [], taps: null, won: null};
+}
+function save() { localStorage.setItem(KEY, JSON.stringify(saved)); }
+const players = () => (S && S.players) || DEFAULT_PLAYERS;
+
+// ---- linking -------------------------------------------------------------------------------------------
+async function link(texts) {
+  const have = saved.cards.map((c) => c.card_id);
+  const fresh = texts.map((x) => String(x).trim()).filter((x) => x && !have.includes(x));
+  $("mc-msg").textContent = "";
+  $("mc-suggestions").replaceChildren();
+  if (!fresh.length) { render(); return; }
+  const res = await api("POST", "/api/players/cards", {card_ids: [...have, ...fresh]});
+  if (res.status === 429 && res.data.error === "hall_busy") {      // the whole hall scans at once: wait our turn
+    $("mc-msg").textContent = t("mc_busy");
+    setTimeout(() => link(fresh), 1000 * (res.data.retry_after || 5));
+    return;
+  }
+  if (!res.ok) { $("mc-msg").textContent = res.data.message || t("network"); return; }
+  saved.cards = res.data.cards;
+  save();
+  const refused = res.data.refused.filter((r) => fresh.includes(r.text));
+  $("mc-msg").textContent = refused.map((r) => t("mc_refused_" + r.error, {card: r.card_id})).join(" ");
+  $("mc-suggestions").replaceChildren(...refused.flatMap((r) => r.suggestions || []).map((s) =>
+    el("button", {type: "button", class: "mc-button", text: t("mc_is_it", {card: s}), onclick: () => link([s])})));
+  render();
+}
+
+function remove(cardId) {
+  saved.cards = saved.cards.filter((c) => c.card_id !== cardId);
+  save();
+  render();
+}
+
+// ---- what a carton holds against the lot being played ---------------------------------------------------
+function currentLot() {
+  const p = S && S.partie;
+  if (!p || S.status === "waiting" || p.current_lot === null || p.current_lot === undefined) return null;
+  return p.lots[p.current_lot] || null;
+}
+
+function marks() {
+  const drawn = new Set(S ? S.draws : []);
+  if (players().help !== "tap") return drawn;
+  const taps = saved.taps && S && S.partie && saved.taps.partie === S.partie.number ? saved.taps.numbers : [];
+  return new Set(taps.filter((n) => drawn.has(n)));       // an undrawn number cannot be marked
+}
+
+function progress(card, marked, lot) {
+  const missingRows = card.rows.map((row) => row.filter((n) => n !== null && !marked.has(n)));
+  const complete = missingRows.flatMap((m, i) => (m.length ? [] : [i]));
+  if (!lot) return {missing: [], count: missingRows.reduce((a, m) => a + m.length, 0), complete};
+  const best = missingRows.map((m, i) => [m.length, i]).sort((a, b) => a[0] - b[0]).slice(0, NEEDED[lot.kind] || 1);
+  const missing = best.flatMap(([, i]) => missingRows[i]);
+  return {missing, count: missing.length, complete};
+}
+
+// ---- drawing --------------------------------------------------------------------------------------------
+function cell(n, marked, tap) {
+  if (n === null) return el("td", {class: "blank", "aria-hidden": "true"});
+  const on = marked.has(n);
+  const label = on ? t("mc_marked", {n}) : String(n);
+  const td = el("td", {"data-n": String(n), "data-marked": on ? "1" : null, class: S && n === S.last ? "last" : ""});
+  if (tap) {
+    td.append(el("button", {type: "button", "aria-pressed": on ? "true" : "false", "aria-label": label, text: String(n),
+                            onclick: () => tapNumber(n)}));
+  } else {
+    td.setAttribute("aria-label", label);
+    td.textContent = String(n);
+  }
+  return td;
+}
+
+function cardView(card, marked, lot, tap) {
+  const pr = progress(card, marked, lot);
+  const section = el("section", {class: "mc-card", "data-card": card.card_id, "aria-label": t("mc_card", {card: card.display_id})});
+  const status = el("p", {class: "mc-status", role: "status"});
+  const won = saved.won && S && S.partie && saved.won.partie === S.partie.number ? saved.won.cards[card.card_id] : null;
+  if (won) {
+    status.className = "mc-status won";
+    status.textContent = t("mc_won", {lot: won});
+  } else if (lot && pr.count === 0) {
+    section.dataset.complete = lot.kind;
+    const last = S.last;
+    const withLast = pr.complete.some((i) => card.rows[i].includes(last));
+    status.className = "mc-status " + (withLast ? "call" : "late");
+    status.textContent = withLast ? t("mc_call", {kind: kind(lot.kind)}) : t("mc_late", {kind: kind(lot.kind)});
+  } else if (lot && pr.count === 1 && players().one_to_go) {
+    section.dataset.oneToGo = String(pr.missing[0]);
+    status.className = "mc-status one";
+    status.textContent = t("mc_one_to_go", {n: pr.missing[0]});
+  }
+  const table = el("table", {class: "mc-grid", role: "grid", "aria-label": t("mc_card", {card: card.display_id})});
+  card.rows.forEach((row) => table.append(el("tr", {}, ...row.map((n) => cell(n, marked, tap)))));
+  const head = el("div", {class: "mc-card-head"},
+    el("span", {class: "mc-card-id"}, node(card.card_id)),
+    el("button", {type: "button", class: "mc-remove", text: t("remove"), "aria-label": t("mc_remove_card", {card: card.display_id}),
+                  onclick: () => remove(card.card_id)}));
+  section.append(head, status, table);
+  if (section.dataset.complete && status.className.includes("call") && players().phone_call) {
+    section.append(el("button", {type: "button", class: "mc-call", text: t("mc_call_button", {kind: kind(lot.kind)}),
+                                 onclick: () => phoneCall(card.card_id)}));
+  }
+  return {section, count: lot ? pr.count : pr.count};
+}
+
+function render() {
+  const p = players();
+  const closed = p.help === "off", board = p.help === "board", tap = p.help === "tap";
+  $("mc-closed").hidden = !closed;
+  $("mc-board-box").hidden = !board;
+  $("mc-tools").hidden = !tap;
+  $("mc-tap-help").hidden = !tap;
+  $("mc-catch-up").hidden = !tap;
+  $("mc-add").hidden = closed || board;
+  const lot = currentLot();
+  const last = S ? S.last : null;
+  $("mc-last").textContent = last === null ? "—" : String(last);
+  $("mc-last").dataset.n = last === null ? "" : String(last);
+  $("mc-lot").textContent = lot ? lotName(lot) : (S && S.partie && S.status !== "waiting" ? t("all_awarded") : t("status_waiting"));
+  const n = S ? S.draws.length : 0;
+  $("mc-count").textContent = t(n === 0 ? "drawn_zero" : n === 1 ? "drawn_one" : "drawn_many", {n});
+  if (board) drawBoard();
+  const shown = closed || board ? [] : saved.cards;
+  const marked = marks();
+  const views = shown.map((c, i) => ({...cardView(c, marked, lot, tap), i}));
+  views.sort((a, b) => a.count - b.count || a.i - b.i);          // best first: fewest numbers missing
+  $("mc-cards").replaceChildren(...views.map((v) => v.section));
+  $("mc-empty").hidden = closed || board || saved.cards.length > 0;
+  const now = {};
+  for (const v of views) if (v.section.dataset.oneToGo) now[v.section.dataset.card] = v.section.dataset.oneToGo;
+  const fresh = Object.entries(now).some(([c, x]) => oneBefore[c] !== x);
+  if (fresh && navigator.vibrate) navigator.vibrate([120, 80, 120]);
+  oneBefore = now;
+}
+
+function drawBoard() {
+  const drawn = new Set(S ? S.draws : []);
+  const cells = [];
+  for (let n = 1; n <= 90; n++) {
+    cells.push(el("span", {"data-n": String(n), "data-marked": drawn.has(n) ? "1" : null,
+                           class: S && n === S.last ? "last" : "", "aria-label": drawn.has(n) ? t("mc_marked", {n}) : String(n)}, String(n)));
+  }
+  $("mc-board").replaceChildren(...cells);
+}
+
+function news(text) { $("mc-news").textContent = text; }
+
+// ---- the player's own acts ------------------------------------------------------------------------------
+function tapNumber(n) {
+  if (!S || !S.partie || !S.draws.includes(n)) { news(t("mc_not_drawn", {n})); return; }
+  if (!saved.taps || saved.taps.partie !== S.partie.number) saved.taps = {partie: S.partie.number, numbers: []};
+  const at = saved.taps.numbers.indexOf(n);
+  if (at >= 0) saved.taps.numbers.splice(at, 1); else saved.taps.numbers.push(n);
+  save();
+  render();
+}
+
+function catchUp() {
+  if (!S || !S.partie) return;
+  saved.taps = {partie: S.partie.number, numbers: S.draws.slice()};
+  save();
+  render();
+}
+
+async function phoneCall(cardId) {
+  const res = await api("POST", "/api/players/call", {card_id: cardId});
+  news(res.ok ? t("mc_call_sent") : res.data.message);
+}
+
+// ---- the hall's events ----------------------------------------------------------------------------------
+function onState(s) {
+  S = {partie: s.partie, draws: (s.draws || []).slice(), last: s.last, status: s.status, players: s.players || DEFAULT_PLAYERS};
+  render();
+}
+
+function onEvent(name, ev) {
+  if (!S) return;
+  if (name === "draw") {
+    if (!S.partie || S.partie.number !== ev.partie) { conn.resync(); return; }
+    S.draws.push(ev.number); S.last = ev.number; S.status = "playing";
+    news("");
+  } else if (name === "undo") {
+    S.draws = S.draws.filter((x) => x !== ev.number);
+    S.last = S.draws.length ? S.draws[S.draws.length - 1] : null;
+    if (saved.taps) { saved.taps.numbers = saved.taps.numbers.filter((x) => x !== ev.number); save(); }
+    news(t("undone", {n: ev.number}));
+  } else if (name === "partie") {
+    if (ev.status === "started") {
+      const open = ev.lots.findIndex((l) => l.status === "open");
+      S.partie = {number: ev.number, lots: ev.lots, current_lot: open >= 0 ? open : 0};
+      S.draws = []; S.last = null; S.status = "playing";
+      saved.taps = null; saved.won = null; save();
+      news(t("partie_starts", {n: ev.number}));
+    } else {
+      S.partie = {...(S.partie || {}), number: ev.number, lots: ev.lots};
+      S.draws = []; S.last = null; S.status = "waiting";
+      news(t("demarquez"));
+    }
+  } else if (name === "award") {
+    const lots = S.partie ? S.partie.lots : [];
+    const lot = ev.lot && lots[ev.lot.index];
+    if (lot) { lot.status = "awarded"; lot.winners = ev.winners; }
+    if (S.partie) S.partie.current_lot = ev.current_lot;
+    const mine = ev.winners.filter((c) => saved.cards.some((x) => x.card_id === c));
+    if (mine.length && S.partie) {
+      if (!saved.won || saved.won.partie !== S.partie.number) saved.won = {partie: S.partie.number, cards: {}};
+      for (const c of mine) saved.won.cards[c] = lotName(ev.lot);
+      save();
+    }
+    news(t("won", {lot: lotName(ev.lot), card: ev.winners.join(", ")}));
+  } else if (name === "claim") {
+    S.status = "checking";
+    news(t("checking"));
+  } else if (name === "resume") {
+    S.status = "playing";
+    news("");
+  } else if (name === "verdict" && ev.verdict !== "valid") {
+    news(t("false_claim"));
+  } else if (name === "players") {
+    S.players = {help: ev.help, one_to_go: ev.one_to_go, phone_call: ev.phone_call, max_cards: ev.max_cards};
+  }
+  render();
+}
+
+const conn = live({state: onState, event: onEvent});
+const online = (on) => { $("mc-net").hidden = on; document.body.classList.toggle("is-offline", !on); };
+// the hall pings every 2 s ([server] ping_s): nothing heard for 4.5 s is « hors ligne », said at once (the socket's
+// own timeout, 12 s, then reconnects; the page catches up by seq either way)
+let heard = Date.now();
+const alive = () => { heard = Date.now(); if (conn.socket.connected && navigator.onLine !== false) online(true); };
+conn.socket.io.on("ping", alive);
+conn.socket.onAny(alive);
+setInterval(() => { if (Date.now() - heard > 4500) online(false); }, 500);
+conn.socket.on("connect", alive);
+conn.socket.on("disconnect", () => online(false));
+conn.socket.on("connect_error", () => online(false));
+window.addEventListener("offline", () => online(false));          // the phone left the hall's Wi-Fi: say it at once
+window.addEventListener("online", () => online(conn.socket.connected));
+
+$("mc-add").addEventListener("submit", (e) => { e.preventDefault(); const v = $("mc-id").value; $("mc-id").value = ""; link([v]); });
+$("mc-catch-up").addEventListener("click", catchUp);
+render();
+if (boot.link_error) $("mc-msg").textContent = t("mc_refused_" + boot.link_error, {card: ""});
+if (boot.link && boot.link.length) {
+  history.replaceState(null, "", "/mes-cartons");
+  link(boot.link);
+}

@@ -1,0 +1,356 @@
+"""« Mes cartons » in Chromium at 360×640 (INTERFACE §9): a carton printed by the hall, its QR code read from the
+rendered PDF, the URL opened on a phone → the carton followed live, marked from the hall's draws, one to go,
+completion, undo, reload, each help level, refusals, the sale's QR, offline and catch-up."""
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pypdfium2
+import pytest
+import zxingcpp
+
+from hall.cardbook import CardBook
+from hall.paper.sheets import write_cards_pdf
+from hall.planches import generate_cards
+from tests.display.conftest import A1, A2, A3, LiveServer, make_app, make_room
+
+PHONE = {"width": 360, "height": 640}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture
+def hall_room(tmp_path):
+    room = make_room(tmp_path)
+    room.app, room.socketio = make_app(room.hall, room.config, documents={"cards_pdf": write_cards_pdf})
+    room.app.config["TESTING"] = True
+    client = room.app.test_client()
+    sale = client.post("/api/sales", json={"cards": [A1, A2], "amount_eur": 6}, headers=room.headers("admin"))
+    assert sale.status_code == 201                          # A3 stays unsold: once sales are recorded it does not play
+    room.sale = sale.get_json()
+    server = LiveServer(room.app)
+    room.url = server.url
+    yield room
+    server.stop()
+    room.hall.journal.close()
+
+
+@pytest.fixture
+def phone(browser, hall_room):
+    ctx = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
+    p = ctx.new_page()
+    p.set_default_timeout(10_000)
+    yield p
+    ctx.close()
+
+
+def shot(page, name: str, tmp_path) -> None:
+    folder = DOCS if os.environ.get("LOTO_SCREENSHOTS") == "1" else tmp_path
+    page.screenshot(path=str(folder / name))
+
+
+def printed_qr_url(room, card_id: str) -> str:
+    """Print the cartons as the admin does, render the page the carton is on and read its QR code."""
+    res = room.app.test_client().get("/api/cards.pdf?series=A&per_page=6", headers=room.headers("admin"))
+    image = pypdfium2.PdfDocument(io.BytesIO(res.get_data()))[0].render(scale=3).to_pil()
+    urls = [r.text for r in zxingcpp.read_barcodes(image) if r.format == zxingcpp.BarcodeFormat.QRCode]
+    url = next(u for u in urls if u.endswith("/c/" + card_id))
+    assert url == room.config.hall_link("c/" + card_id)
+    return url
+
+
+def opened(room, url: str) -> str:
+    """The URL a phone's camera opens, at this test's server (the hall's address is the machine's LAN one)."""
+    return room.url + urlsplit(url).path
+
+
+def card(page, card_id):
+    return page.locator(f'[data-card="{card_id}"]')
+
+
+def marked(page, card_id) -> set[int]:
+    return {int(n) for n in card(page, card_id).locator('[data-marked="1"]').evaluate_all(
+        "cells => cells.map(c => c.dataset.n)")}
+
+
+def test_a_printed_carton_followed_on_a_phone(hall_room, phone, tmp_path):
+    room, h = hall_room, hall_room.hall
+    phone.goto(opened(room, printed_qr_url(room, A1)))
+    card(phone, A1).wait_for()
+    assert phone.evaluate("location.pathname") == "/mes-cartons"
+    h.start_partie(role="speaker")
+    for n in (4, 13, 37):
+        h.draw(n, role="speaker")
+    phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
+    assert marked(phone, A1) == {4, 13, 37}
+    assert phone.locator("#mc-last").text_content() == "37"
+    assert "Quine — Panier garni" in phone.locator("#mc-lot").text_content()
+    h.draw(52, role="speaker")
+    phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
+    assert "Plus qu'un : 80" in card(phone, A1).text_content()
+    h.draw(80, role="speaker")
+    phone.wait_for_selector(f'[data-card="{A1}"][data-complete="quine"]')
+    assert "Quine ! Criez-le !" in card(phone, A1).text_content()
+    shot(phone, "mes-cartons-360x640-quine.png", tmp_path)
+    h.undo(role="speaker")
+    phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
+    assert "80 annulé" in phone.locator("#mc-news").text_content()
+    assert marked(phone, A1) == {4, 13, 37, 52}
+    phone.reload()                                          # the list is kept in the browser
+    phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
+    assert marked(phone, A1) == {4, 13, 37, 52}
+
+
+def test_best_first_and_the_win(hall_room, phone):
+    room, h = hall_room, hall_room.hall
+    phone.goto(opened(room, room.config.hall_link("c/" + A2)))
+    card(phone, A2).wait_for()
+    phone.goto(opened(room, room.config.hall_link("c/" + A1.lower().replace("-", ""))))   # typed leniently
+    card(phone, A1).wait_for()
+    h.start_partie(role="speaker")
+    for n in (4, 13, 37):                                   # A1 holds 4, A2 does not: A1 first
+        h.draw(n, role="speaker")
+    phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
+    order = phone.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert order == [A1, A2]
+    for n in (52, 80):
+        h.draw(n, role="speaker")
+    assert h.check_claim(A1, role="controller").verdict == "valid"
+    h.award(role="speaker")
+    phone.wait_for_function(f'document.querySelector(\'[data-card="{A1}"]\').textContent.includes("Gagné")')
+    assert "Gagné : Quine — Panier garni. Présentez ce carton au stand des lots." in card(phone, A1).text_content()
+    phone.wait_for_function("document.getElementById('mc-lot').textContent.includes('Double quine')")
+    h.clear(role="speaker", force=True)
+    phone.wait_for_function("document.getElementById('mc-news').textContent.includes('Démarquez')")
+    assert marked(phone, A1) == set()
+    h.start_partie(role="speaker")                          # a new partie starts clean
+    phone.wait_for_function("document.getElementById('mc-news').textContent.includes('commence')")
+    assert "Gagné" not in card(phone, A1).text_content() and marked(phone, A1) == set()
+
+
+def test_each_help_level(hall_room, phone, tmp_path):
+    room, h = hall_room, hall_room.hall
+    phone.goto(opened(room, room.config.hall_link("c/" + A1)))
+    card(phone, A1).wait_for()
+    h.start_partie(role="speaker")
+    for n in (4, 13, 9):
+        h.draw(n, role="speaker")
+
+    def level(name, **more):
+        h.set_players(role="admin", help=name, one_to_go=more.get("one_to_go", True), phone_call=False, max_cards=24)
+        phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
+
+    level("tap")
+    assert marked(phone, A1) == set()                       # the player marks each number
+    card(phone, A1).locator('[data-n="4"] button').click()
+    card(phone, A1).locator('[data-n="80"] button').click()  # not drawn: it cannot be marked
+    assert marked(phone, A1) == {4}
+    assert "80 n'est pas sorti" in phone.locator("#mc-news").text_content()
+    shot(phone, "mes-cartons-360x640-tap.png", tmp_path)
+    phone.click("#mc-catch-up")                             # « rattraper »
+    assert marked(phone, A1) == {4, 13, 9}
+    level("board")
+    assert card(phone, A1).count() == 0
+    assert phone.locator('#mc-board [data-marked="1"]').evaluate_all("c => c.map(x => +x.dataset.n)") == [4, 9, 13]
+    shot(phone, "mes-cartons-360x640-board.png", tmp_path)
+    level("off")
+    assert phone.locator("#mc-closed").is_visible() and card(phone, A1).count() == 0
+    res = room.app.test_client().post("/api/players/cards", json={"card_ids": [A1]})
+    assert (res.status_code, res.get_json()["error"]) == (403, "players_off")
+    level("auto", one_to_go=False)
+    card(phone, A1).wait_for()
+    assert marked(phone, A1) == {4, 13, 9}
+    for n in (37, 52):
+        h.draw(n, role="speaker")
+    phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
+    assert card(phone, A1).get_attribute("data-one-to-go") is None     # one_to_go off: no "plus qu'un"
+
+
+def test_refusals_unsold_typed_and_the_25th(hall_room, phone):
+    room, h = hall_room, hall_room.hall
+    phone.goto(room.url + "/mes-cartons")
+    phone.fill("#mc-id", A3)
+    phone.press("#mc-id", "Enter")
+    phone.wait_for_function("document.getElementById('mc-msg').textContent.includes('non vendu')")
+    assert card(phone, A3).count() == 0
+    phone.fill("#mc-id", A1[:-1] + "Z")                     # a near miss: "vérifiez", with the carton offered
+    phone.press("#mc-id", "Enter")
+    phone.get_by_role("button", name=f"C'est le {A1} ?").click()
+    card(phone, A1).wait_for()
+    more = generate_cards(30, seed="7", series="B")
+    h.adopt_cards(CardBook(dict(more)), role="admin")
+    client = room.app.test_client()
+    assert client.post("/api/sales", json={"range": f"{more[0][0]}..{more[-1][0]}", "amount_eur": 60},
+                       headers=room.headers("admin")).status_code == 201
+    for cid, _ in more[:23]:                                # 24 cartons with A1
+        phone.fill("#mc-id", cid)
+        phone.press("#mc-id", "Enter")
+        card(phone, cid).wait_for()
+    phone.fill("#mc-id", more[23][0])
+    phone.press("#mc-id", "Enter")
+    phone.wait_for_function("document.getElementById('mc-msg').textContent.includes('24 cartons au plus')")
+    assert phone.locator("[data-card]").count() == 24
+
+
+def test_the_sales_qr_links_the_whole_sale(hall_room, phone):
+    room = hall_room
+    url = room.sale["phones_url"]
+    assert url.startswith("/s/")
+    phone.goto(room.url + url)
+    card(phone, A1).wait_for()
+    assert sorted(phone.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")) == [A1, A2]
+    forged = url[:-3] + ("aaa" if not url.endswith("aaa") else "bbb")
+    assert room.app.test_client().get(forged).status_code == 404
+
+
+def test_offline_within_5_s_and_catch_up_by_seq(hall_room, phone):
+    """The hall goes silent (no close, no answer: the hall's Wi-Fi gone): « hors ligne » within 5 s; on return
+    the page catches up by seq with no ball missed."""
+    room, h = hall_room, hall_room.hall
+    silent = {"on": False}
+
+    def route(ws):
+        if silent["on"]:                                    # no network: a new connection fails at once
+            ws.close()
+            return
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: None if silent["on"] else server.send(m))
+        server.on_message(lambda m: None if silent["on"] else ws.send(m))
+    phone.route_web_socket(lambda u: "/socket.io/" in u, route)
+    phone.route(lambda u: "/socket.io/" in u and "transport=polling" in u,
+                lambda r: r.abort() if silent["on"] else r.continue_())
+    phone.goto(opened(room, room.config.hall_link("c/" + A1)))
+    card(phone, A1).wait_for()
+    h.start_partie(role="speaker")
+    h.draw(4, role="speaker")
+    phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
+    silent["on"] = True
+    phone.wait_for_selector("#mc-net", state="visible", timeout=5_500)
+    assert "Hors ligne" in phone.locator("#mc-net").text_content()
+    for n in (13, 37):                                      # balls drawn while the phone cannot hear
+        h.draw(n, role="speaker")
+    silent["on"] = False
+    phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq, timeout=15_000)
+    assert marked(phone, A1) == {4, 13, 37}
+    phone.wait_for_selector("#mc-net", state="hidden")
+
+
+def test_the_caisse_shows_the_sales_qr_and_it_links_the_whole_plaque(browser, tmp_path):
+    """At the door: a plaque of 12 sold, the QR code on /caisse read from the screen, opened on a phone → the 12."""
+    from playwright.sync_api import expect
+
+    from hall.card_ids import make_card_id
+    from tests.display.conftest import PINS, login_page
+    from tests.display.test_sales_api import sales_room
+    (tmp_path / "hall").mkdir()
+    room = sales_room(tmp_path / "hall")
+    server = LiveServer(room.app)
+    ctx = browser.new_context(viewport={"width": 1024, "height": 900}, locale="fr-FR")
+    try:
+        desk = ctx.new_page()
+        desk.set_default_timeout(10_000)
+        login_page(desk, server.url + "/caisse", PINS["desk_pin"])
+        desk.fill("#cards", "A-1..A-12")
+        desk.click("#add-form button[type=submit]")
+        desk.click("#sell")
+        expect(desk.locator("#result")).to_contain_text("Vendu : 12 carton(s)")
+        qr = desk.locator(".sale-qr img")
+        qr.wait_for()
+        desk.wait_for_function("document.querySelector('.sale-qr img').complete")
+        from PIL import Image
+        shot = tmp_path / "qr.png"
+        qr.screenshot(path=str(shot))
+        decoded = [r.text for r in zxingcpp.read_barcodes(Image.open(shot))]
+        assert len(decoded) == 1 and decoded[0].startswith(room.config.hall_link("s/"))
+        assert "localhost" not in decoded[0] and "127.0.0.1" not in decoded[0]
+        phone = ctx.new_page()
+        phone.set_viewport_size(PHONE)
+        phone.goto(server.url + urlsplit(decoded[0]).path)
+        phone.locator("[data-card]").nth(11).wait_for()
+        ids = sorted(phone.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+        assert ids == sorted(make_card_id("A", n) for n in range(1, 13))
+    finally:
+        ctx.close()
+        server.stop()
+        room.hall.journal.close()
+
+
+def test_a_phone_call_reaches_the_speakers_console(browser, tmp_path):
+    from tests.display.conftest import PINS, login_page
+    room = make_room(tmp_path, extra={"players": {"phone_call": True}})
+    server = LiveServer(room.app)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
+    try:
+        speaker = ctx.new_page()
+        speaker.set_default_timeout(10_000)
+        login_page(speaker, server.url + "/speaker", PINS["speaker_pin"])
+        phone = ctx.new_page()
+        phone.set_viewport_size(PHONE)
+        phone.set_default_timeout(10_000)
+        phone.goto(server.url + "/c/" + A1)
+        card(phone, A1).wait_for()
+        h = room.hall
+        h.start_partie(role="speaker")
+        for n in (4, 13, 37, 52, 80):
+            h.draw(n, role="speaker")
+        phone.get_by_role("button", name="Quine ! Prévenir le meneur de jeu").click()
+        phone.wait_for_function("document.getElementById('mc-news').textContent.includes('Appel envoyé')")
+        speaker.wait_for_selector("#phone-calls li")
+        line = speaker.locator("#phone-calls li").first.text_content()
+        assert "A-00001\u00a0N" in line and "sur le 80" in line and "boule n° 5" in line and "Quine" in line
+        shot(phone, "mes-cartons-360x640-appel.png", tmp_path)
+    finally:
+        ctx.close()
+        server.stop()
+        room.hall.journal.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_projector_tells_the_hall_how_to_follow_its_cartons(browser, tmp_path, lang):
+    room = make_room(tmp_path, extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})
+    server = LiveServer(room.app)
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(server.url + "/?lang=" + lang)
+        follow = "Suivez vos cartons" if lang == "fr" else "Follow your cartons"
+        page.wait_for_function(f"document.getElementById('between-players').textContent.includes({follow!r})")
+        page.wait_for_timeout(500)                          # the QR codes' images
+        shot(page, f"projector-1920x1080-mes-cartons-{lang}.png", tmp_path)
+        room.hall.set_players(role="admin", help="tap", one_to_go=True, phone_call=False, max_cards=24)
+        said = "touchez chaque numéro" if lang == "fr" else "tap each number"
+        page.wait_for_function(f"document.getElementById('banner-text').textContent.includes({said!r})")
+        assert said in page.locator("#between-players").text_content()
+    finally:
+        ctx.close()
+        server.stop()
+        room.hall.journal.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_page_in_french_and_english(hall_room, browser, tmp_path, lang):
+    room, h = hall_room, hall_room.hall
+    ctx = browser.new_context(viewport=PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    try:
+        phone = ctx.new_page()
+        phone.set_default_timeout(10_000)
+        phone.goto(room.url + "/mes-cartons?lang=" + lang)
+        phone.fill("#mc-id", A2)
+        phone.press("#mc-id", "Enter")
+        card(phone, A2).wait_for()
+        phone.fill("#mc-id", A1)
+        phone.press("#mc-id", "Enter")
+        card(phone, A1).wait_for()
+        h.start_partie(role="speaker")
+        for n in (4, 13, 37, 52, 9, 21):
+            h.draw(n, role="speaker")
+        phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
+        words = {"fr": ("Plus qu'un : 80", "Dernier numéro"), "en": ("One to go: 80", "Last number")}[lang]
+        assert words[0] in card(phone, A1).text_content() and words[1] in phone.locator("header").text_content()
+        phone.evaluate("window.scrollTo(0, 0)")
+        shot(phone, "mes-cartons-360x640-en.png" if lang == "en" else "mes-cartons-360x640.png", tmp_path)
+    finally:
+        ctx.close()
