@@ -12,7 +12,7 @@ from display import relay_wire as wire
 from display.relay import Relay
 from display.relay_listen import Ear
 from hall.config import parse_config
-from tests.app.relay_parts import RedisServer, needs_redis, wait_until
+from tests.app.relay_parts import needs_redis, wait_until
 
 pytestmark = needs_redis
 
@@ -42,13 +42,6 @@ class SlowCore:
     def close(self):
         self.release.set()
         self.server.shutdown()
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path)
-    yield server
-    server.close()
 
 
 @pytest.fixture
