@@ -21,8 +21,9 @@ RELAYS_KEY = "loto-hall:relays"         # relay id → its last report (JSON)
 PATH = "live/socket.io"                 # the relays' Socket.IO path (the front sends it to them)
 
 BEAT_S = 1.0              # the core beats this often
-DEAF_S = 3.5              # a relay that heard no beat this long while the beat key lives is deaf (found in ~4–5 s)
+DEAF_S = 3.5              # a relay that heard nothing this long while the beat key lives is deaf (found in ~4–5 s)
 REPORT_S = 1.0            # a relay reports this often
+BUSY_MAX_S = 20.0         # a listener busy with one message (a resync: a fetch, ~500 phones) this long is deaf
 GONE_S = 6.0              # a relay whose report has not changed this long is gone (stopped, or killed)
 FORGET_S = 120.0          # … and forgotten this long after
 CONNECT_TIMEOUT_S = 0.5   # Redis away must never hold anything long: a refused connection is immediate anyway

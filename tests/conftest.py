@@ -78,3 +78,10 @@ def browser(pw, browser_args):
     b.close()
 
 
+@pytest.fixture
+def redis_server(tmp_path):
+    """Debian's redis-server on a free localhost port (tests/app/relay_parts.py), stopped at the end of the test."""
+    from tests.app.relay_parts import RedisServer
+    server = RedisServer(tmp_path)
+    yield server
+    server.close()

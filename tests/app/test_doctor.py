@@ -28,13 +28,6 @@ def by_name(found) -> dict:
     return {f.name: f for f in found}
 
 
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path)
-    yield server
-    server.close()
-
-
 def test_no_queue_no_relays_said_as_advice():
     found = doctor(parse_config({}), connect=lambda url: pytest.fail("no Redis to reach"))
     assert [f.ok for f in found] == [None]

@@ -20,16 +20,9 @@ import socketio
 
 from hall.app.demo import DEMO_PINS
 from tests.app.conftest import free_port, get_json
-from tests.app.relay_parts import Phone, RedisServer, close_all, needs_nginx, needs_redis, wait_until
+from tests.app.relay_parts import Phone, close_all, needs_nginx, needs_redis, wait_until
 
 pytestmark = [pytest.mark.slow, needs_redis, needs_nginx]
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path)
-    yield server
-    server.close()
 
 
 @pytest.fixture

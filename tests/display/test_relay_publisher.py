@@ -5,20 +5,11 @@ from __future__ import annotations
 import json
 import threading
 
-import pytest
-
 from display import relay_wire as wire
 from display.relay_publisher import RelayPublisher
 from tests.app.relay_parts import RedisServer, needs_redis, wait_until
 
 pytestmark = needs_redis
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path)
-    yield server
-    server.close()
 
 
 def listen(server: RedisServer):
