@@ -70,6 +70,11 @@ def card(page, card_id):
     return page.locator(f'[data-card="{card_id}"]')
 
 
+def said(locator) -> str:
+    """What a locator's text says, French typography's no-break spaces (« Gagné : … ») read as spaces."""
+    return (locator.text_content() or "").replace("\u00a0", " ").replace("\u202f", " ")
+
+
 def marked(page, card_id) -> set[int]:
     return {int(n) for n in card(page, card_id).locator('[data-marked="1"]').evaluate_all(
         "cells => cells.map(c => c.dataset.n)")}
@@ -85,18 +90,18 @@ def test_a_printed_carton_followed_on_a_phone(hall_room, phone, tmp_path):
         h.draw(n, role="speaker")
     phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
     assert marked(phone, A1) == {4, 13, 37}
-    assert phone.locator("#mc-last").text_content() == "37"
-    assert "Quine — Panier garni" in phone.locator("#mc-lot").text_content()
+    assert said(phone.locator("#mc-last")) == "37"
+    assert "Quine — Panier garni" in said(phone.locator("#mc-lot"))
     h.draw(52, role="speaker")
     phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
-    assert "Plus qu'un : 80" in card(phone, A1).text_content()
+    assert "Plus qu'un : 80" in said(card(phone, A1))
     h.draw(80, role="speaker")
     phone.wait_for_selector(f'[data-card="{A1}"][data-complete="quine"]')
-    assert "Quine ! Criez-le !" in card(phone, A1).text_content()
+    assert "Quine ! Criez-le !" in said(card(phone, A1))
     shot(phone, "mes-cartons-360x640-quine.png", tmp_path)
     h.undo(role="speaker")
     phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
-    assert "80 annulé" in phone.locator("#mc-news").text_content()
+    assert "80 annulé" in said(phone.locator("#mc-news"))
     assert marked(phone, A1) == {4, 13, 37, 52}
     phone.reload()                                          # the list is kept in the browser
     phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
@@ -120,14 +125,14 @@ def test_best_first_and_the_win(hall_room, phone):
     assert h.check_claim(A1, role="controller").verdict == "valid"
     h.award(role="speaker")
     phone.wait_for_function(f'document.querySelector(\'[data-card="{A1}"]\').textContent.includes("Gagné")')
-    assert "Gagné : Quine — Panier garni. Présentez ce carton au stand des lots." in card(phone, A1).text_content()
+    assert "Gagné : Quine — Panier garni. Présentez ce carton au stand des lots." in said(card(phone, A1))
     phone.wait_for_function("document.getElementById('mc-lot').textContent.includes('Double quine')")
     h.clear(role="speaker", force=True)
     phone.wait_for_function("document.getElementById('mc-news').textContent.includes('Démarquez')")
     assert marked(phone, A1) == set()
     h.start_partie(role="speaker")                          # a new partie starts clean
     phone.wait_for_function("document.getElementById('mc-news').textContent.includes('commence')")
-    assert "Gagné" not in card(phone, A1).text_content() and marked(phone, A1) == set()
+    assert "Gagné" not in said(card(phone, A1)) and marked(phone, A1) == set()
 
 
 def test_each_help_level(hall_room, phone, tmp_path):
@@ -147,7 +152,7 @@ def test_each_help_level(hall_room, phone, tmp_path):
     card(phone, A1).locator('[data-n="4"] button').click()
     card(phone, A1).locator('[data-n="80"] button').click()  # not drawn: it cannot be marked
     assert marked(phone, A1) == {4}
-    assert "80 n'est pas sorti" in phone.locator("#mc-news").text_content()
+    assert "80 n'est pas sorti" in said(phone.locator("#mc-news"))
     shot(phone, "mes-cartons-360x640-tap.png", tmp_path)
     phone.click("#mc-catch-up")                             # « rattraper »
     assert marked(phone, A1) == {4, 13, 9}
@@ -228,7 +233,7 @@ def test_offline_within_5_s_and_catch_up_by_seq(hall_room, phone):
     phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
     silent["on"] = True
     phone.wait_for_selector("#mc-net", state="visible", timeout=5_500)
-    assert "Hors ligne" in phone.locator("#mc-net").text_content()
+    assert "Hors ligne" in said(phone.locator("#mc-net"))
     for n in (13, 37):                                      # balls drawn while the phone cannot hear
         h.draw(n, role="speaker")
     silent["on"] = False
@@ -321,9 +326,9 @@ def test_the_projector_tells_the_hall_how_to_follow_its_cartons(browser, tmp_pat
         page.wait_for_timeout(500)                          # the QR codes' images
         shot(page, f"projector-1920x1080-mes-cartons-{lang}.png", tmp_path)
         room.hall.set_players(role="admin", help="tap", one_to_go=True, phone_call=False, max_cards=24)
-        said = "touchez chaque numéro" if lang == "fr" else "tap each number"
-        page.wait_for_function(f"document.getElementById('banner-text').textContent.includes({said!r})")
-        assert said in page.locator("#between-players").text_content()
+        words = "touchez chaque numéro" if lang == "fr" else "tap each number"
+        page.wait_for_function(f"document.getElementById('banner-text').textContent.includes({words!r})")
+        assert words in page.locator("#between-players").text_content()
     finally:
         ctx.close()
         server.stop()
@@ -349,7 +354,7 @@ def test_the_page_in_french_and_english(hall_room, browser, tmp_path, lang):
             h.draw(n, role="speaker")
         phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
         words = {"fr": ("Plus qu'un : 80", "Dernier numéro"), "en": ("One to go: 80", "Last number")}[lang]
-        assert words[0] in card(phone, A1).text_content() and words[1] in phone.locator("header").text_content()
+        assert words[0] in said(card(phone, A1)) and words[1] in phone.locator("header").text_content()
         phone.evaluate("window.scrollTo(0, 0)")
         shot(phone, "mes-cartons-360x640-en.png" if lang == "en" else "mes-cartons-360x640.png", tmp_path)
     finally:

@@ -99,6 +99,9 @@ def test_the_projector_shows_both_qr_codes_between_parties_and_a_phone_reads_the
         expect(page.locator("#wifi-join")).to_have_text("1. Le Wi-Fi « Loto; salle: 1,2 »")
         # the network's name on one line, as it is typed (« Loto- / Comite » broke at its hyphen)
         expect(page.locator("#wifi-join .ssid")).to_have_css("white-space", "nowrap")
+        # and with its quotation marks: the closing » never alone at the start of a line
+        expect(page.locator("#wifi-join .nowrap")).to_have_text("« Loto; salle: 1,2 »")
+        expect(page.locator("#wifi-join .nowrap")).to_have_css("white-space", "nowrap")
         expect(page.locator("#wifi-password")).to_have_text('mot de passe : qu\\ine"2026,ok')
         expect(page.locator("#page-url")).to_have_text("http://loto.local:8080/")
         keep = os.environ.get("LOTO_SCREENSHOTS") == "1"

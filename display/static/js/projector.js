@@ -95,8 +95,11 @@ function renderWifi(wifi) {
   showQr($("wifi-qr"), "/api/wifi/qr.svg", wifi.qr, t("wifi_join", {ssid: wifi.ssid}));
   showQr($("page-qr"), "/api/wifi/page-qr.svg", wifi.url, wifi.url);
   // the network's name on one line, as it is typed (« Loto-Comite » never broken at its hyphen)
-  const [before, after] = t("wifi_join", {ssid: "\u0000"}).split("\u0000");
-  $("wifi-join").replaceChildren(before, el("span", {class: "ssid", text: wifi.ssid}), after || "");
+  // with its quotation marks (a « » alone at the start of a line reads as a stray sign)
+  const [before, after = ""] = t("wifi_join", {ssid: "\u0000"}).split("\u0000");
+  const open = (before.match(/[«"“]\s*$/) || [""])[0], close = (after.match(/^\s*[»"”]/) || [""])[0];
+  $("wifi-join").replaceChildren(before.slice(0, before.length - open.length),
+    el("span", {class: "nowrap"}, open, el("span", {class: "ssid", text: wifi.ssid}), close), after.slice(close.length));
   $("wifi-password").textContent = wifi.password ? t("wifi_password", {password: wifi.password}) : "";
   $("page-open").textContent = t("wifi_then_open");
   $("page-url").textContent = wifi.url;
