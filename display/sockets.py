@@ -36,7 +36,7 @@ from display.auth import auth, socket_session
 from display.crowd import SocketCaps
 from display.current import socket_sid
 from display.errors import error_body
-from display.i18n import LANGUAGES, device_sentence, refusal_sentence
+from display.i18n import LANGUAGES, device_sentence, notice_sentence
 from display.live import PUBLIC, SPEAKER, STAFF, staff_state
 from display.portal import for_the_hall
 from hall.events import Record
@@ -221,8 +221,8 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         broadcaster.put(lambda: send(record, snap, console))
 
     def on_notice(name: str, payload) -> None:
-        refusal = refusal_sentence if app is not None else None
-        broadcaster.put(lambda: to_speakers(lambda translate: views.notice(name, payload, translate, refusal)))
+        words = notice_sentence if app is not None else None
+        broadcaster.put(lambda: to_speakers(lambda translate: views.notice(name, payload, translate, words)))
 
     hall.subscribe(on_record)
     hall.subscribe_notices(on_notice)

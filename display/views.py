@@ -313,15 +313,16 @@ NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", 
 
 
 def notice(name: str, payload: Any, translate: Translate = french_detail,
-           refusal: Callable[[str, object, str], str] | None = None) -> tuple[str, dict]:
-    """The speaker room's (event name, payload) for a passing notice; ``refusal(code, number, french)`` words
-    a refused ball in the reader's language."""
+           words: Callable[[str, dict], str | None] | None = None) -> tuple[str, dict]:
+    """The speaker room's (event name, payload) for a passing notice; ``words(name, notice)`` says a driver's
+    notice (a code and its parameters) as a ``message`` in the reader's language."""
     if isinstance(payload, DeviceStatus):
         body = device(payload, translate)
     elif name == "draw:proposed":
         body = proposal(payload) or {"number": None}
     else:
         body = dict(payload)
-        if name == "draw:refused" and refusal is not None and "message" in body:
-            body["message"] = refusal(str(body.get("code")), body.get("number"), body["message"])
+        message = words(name, body) if words is not None else None
+        if message is not None:
+            body["message"] = message
     return NOTICE_NAMES.get(name, "notice"), {"name": name, **body}

@@ -6,7 +6,6 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import Any
 
 import serial
 
@@ -20,34 +19,10 @@ log = logging.getLogger("loto-hall.drivers")
 
 READ_TIMEOUT_S = 0.2     # how long one read may block: bounds the time ``stop()`` takes
 
-REFUSALS_FR = {
-    "already_drawn": "La boule {number} est déjà sortie : non tirée une deuxième fois.",
-    "out_of_range": "Lecture hors de 1–90 : rien n'est tiré.",
-    "locked": "Tirage arrêté pour une annonce : la boule {number} n'est pas tirée.",
-    "claims_pending": "Un quine est en vérification : la boule {number} n'est pas tirée.",
-    "no_partie": "Aucune partie en cours : la boule {number} n'est pas tirée.",
-    "partie_finished": "Partie terminée : la boule {number} n'est pas tirée.",
-    "no_match": "Lecture illisible de la machine à boules : rien n'est tiré.",
-    "too_long": "Lecture illisible (trop longue) de la machine à boules : rien n'est tiré.",
-    "truncated": "Lecture coupée (machine débranchée ?) : rien n'est tiré.",
-}
-
-
-def refusal_text(code: str, number: Any = None) -> str:
-    """The French sentence shown to the speaker for a refused or unreadable ball."""
-    return REFUSALS_FR.get(code, "Boule {number} refusée (" + code + ").").format(number=number)
-
-
 class BallMachineReader(DeviceReader):
     """Reads the ball machine on ``section.port`` and draws (or, in confirm mode, proposes) each new ball."""
 
     name = "ball_machine"
-    texts = {
-        "ok": "Machine à boules branchée ({path}).",
-        "missing": "Machine à boules absente ({path} introuvable) : tapez les numéros à la console.",
-        "open": "Machine à boules : ouverture impossible de {path} ({error}).",
-        "lost": "Machine à boules débranchée ({path}) : reconnexion dès son retour ; tapez les numéros à la console.",
-    }
     errors = (serial.SerialException, OSError, ValueError)
 
     def __init__(self, hall: HallPort, section: BallMachineSection, *, clock: Callable[[], float] = time.monotonic,
@@ -120,8 +95,9 @@ class BallMachineReader(DeviceReader):
             self._notify_refused(reading.number, "not_recorded", reading.raw)
 
     def _notify_refused(self, number: int | None, code: str, raw: bytes) -> None:
+        """A code and its number: the speaker reads the sentence display/i18n.py makes of them."""
         try:
             self.hall.notify("draw:refused", {"source": self.name, "number": number, "code": code,
-                                              "raw": raw.decode("latin-1"), "message": refusal_text(code, number)})
+                                              "raw": raw.decode("latin-1")})
         except Exception:
             log.exception("%s: refusal notice not published", self.name)

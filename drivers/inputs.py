@@ -29,13 +29,12 @@ def demo_ball_source(hall: HallPort):
     return next_ball
 
 
-def _evdev_reader(hall: HallPort, name: str, label: str, build):
+def _evdev_reader(hall: HallPort, name: str, build):
     try:
         return build()
     except ImportError as exc:
         log.warning("%s: evdev unavailable (%s): install loto-hall[pi]", name, exc)
-        hall.set_device_status(name, "absent", f"{label} : module evdev absent (pip install 'loto-hall[pi]').",
-                               code="evdev_missing")
+        hall.set_device_status(name, "absent", code="evdev_missing")
     return None
 
 
@@ -66,7 +65,7 @@ def start_inputs(hall: HallPort, config: Config, *, demo: bool = False, data_dir
             from drivers.keypad import KeypadReader
             return KeypadReader(hall, config.keypad)
         try:
-            reader = _evdev_reader(hall, "keypad", "Clavier numérique", keypad)
+            reader = _evdev_reader(hall, "keypad", keypad)
         except ValueError as exc:      # a bad [keypad] keys entry
             raise ConfigError(str(exc).splitlines(), "keypad") from None
         if reader is not None:
@@ -76,7 +75,7 @@ def start_inputs(hall: HallPort, config: Config, *, demo: bool = False, data_dir
         def scanner():
             from drivers.scanner import ScannerReader
             return ScannerReader(hall, config.scanner)
-        reader = _evdev_reader(hall, "scanner", "Lecteur de codes-barres", scanner)
+        reader = _evdev_reader(hall, "scanner", scanner)
         if reader is not None:
             services.append(reader)
     return services

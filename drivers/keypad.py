@@ -12,22 +12,13 @@ import select
 from collections.abc import Callable
 from typing import Any
 
-from drivers.ball_machine import READ_TIMEOUT_S, refusal_text
+from drivers.ball_machine import READ_TIMEOUT_S
 from drivers.keypad_map import KeyCommand, KeypadMap
 from drivers.reconnect import Backoff, DeviceReader
 from hall.ports import HallPort
 from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.drivers")
-
-KEYPAD_REFUSALS_FR = {
-    "nothing_to_undo": "Rien à annuler.",
-    "already_undone": "La dernière boule est déjà annulée.",
-    "undo_after_award": "Un lot a été attribué sur cette boule : annulation impossible.",
-    "partie_finished": "Partie terminée.",
-    "no_partie": "Aucune partie en cours.",
-}
-
 
 def _open_input_device(path: str) -> Any:
     import evdev  # the "pi" extra: imported when a keypad or scanner is configured, not before
@@ -80,30 +71,23 @@ class EvdevReader(DeviceReader):
 
 
 def apply_key_command(hall: HallPort, cmd: KeyCommand, source: str = "keypad") -> None:
-    """Carry out a keypad command for the speaker; a refusal is published as a notice, never raised."""
+    """Carry out a keypad command for the speaker; a refusal is published as a notice (its code and number, the
+    sentence is display/'s), never raised."""
     hall.notify("keypad:input", {"kind": cmd.kind, "text": cmd.text, "number": cmd.number, "reason": cmd.reason})
     try:
         hall.key_typed(cmd.kind, cmd.number, source=source)   # the hall decides: a draw, or a held ball's correction
     except Rejected as exc:
         log.info("%s: %s refused code=%s number=%s", source, cmd.kind, exc.code, cmd.number)
         if cmd.kind in ("draw", "confirm"):
-            hall.notify("draw:refused", {"source": source, "number": cmd.number, "code": exc.code,
-                                         "raw": cmd.text, "message": refusal_text(exc.code, cmd.number)})
+            hall.notify("draw:refused", {"source": source, "number": cmd.number, "code": exc.code, "raw": cmd.text})
         else:
-            message = KEYPAD_REFUSALS_FR.get(exc.code, f"Refusé ({exc.code}).")
-            hall.notify("keypad:refused", {"source": source, "action": cmd.kind, "code": exc.code, "message": message})
+            hall.notify("keypad:refused", {"source": source, "action": cmd.kind, "code": exc.code})
 
 
 class KeypadReader(EvdevReader):
     """The speaker's keypad on ``section.device`` (a stable ``/dev/input/by-id/…-event-kbd`` path)."""
 
     name = "keypad"
-    texts = {
-        "ok": "Clavier numérique branché ({path}).",
-        "missing": "Clavier numérique absent ({path} introuvable).",
-        "open": "Clavier numérique : ouverture impossible de {path} ({error}) ; droits du groupe input ? déjà saisi ?",
-        "lost": "Clavier numérique débranché ({path}) : reconnexion dès son retour.",
-    }
 
     def __init__(self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None,
                  backoff: Backoff | None = None):

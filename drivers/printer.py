@@ -31,36 +31,32 @@ log = logging.getLogger("loto-hall.printer")
 
 
 class PrinterAway(RuntimeError):
-    """The printer cannot take the job now; ``sentence`` says why in French (logs), ``code``/``params`` name it
-    for the message catalogue (what the speaker reads, in the speaker's language)."""
+    """The printer cannot take the job now: a ``code`` and its ``params`` (``str()`` is for the logs); the speaker
+    reads display/i18n.py's sentence for them, in the speaker's language."""
 
-    def __init__(self, sentence: str, code: str = "printer_error", **params: object):
-        super().__init__(sentence)
+    def __init__(self, code: str = "printer_error", **params: object):
         self.code = code
         self.params = {k: str(v) for k, v in params.items()}
-
-    @property
-    def sentence(self) -> str:
-        return str(self)
+        super().__init__(" ".join([code, *(f"{k}={v}" for k, v in self.params.items())]))
 
 
 WAKING = frozenset({VoucherIssued.type, VoucherReprintRequested.type})   # records that leave a voucher to print
-PAPER_LOW = "Papier presque épuisé : préparez un rouleau neuf"     # the one warning: printing goes on
+PAPER_LOW = "printer_paper_low"     # the one warning (a status code): printing goes on
 
 
 # ---- the device ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class PrinterTarget:
     kind: str                  # usb, serial, tcp, file
-    where: str                 # a sentence fragment naming the device
+    where: str                 # the device without words (``/dev/ttyUSB0``, ``10.0.0.5:9100``): any language's
     args: dict
     status: bool = True        # ask DLE EOT before and after each job
     timeout_s: float = 5.0
 
     @property
     def place(self) -> str:
-        """The device without words (``/dev/ttyUSB0``, ``10.0.0.5:9100``): a parameter for any language."""
-        return self.where.removeprefix("port série ").removeprefix("périphérique ")
+        """The ``where`` parameter of the printer's status codes."""
+        return self.where
 
 
 def printer_target(url: str) -> PrinterTarget:
@@ -88,10 +84,10 @@ def printer_target(url: str) -> PrinterTarget:
             dev = parts.path or parts.netloc
             args = {"devfile": dev, "baudrate": int(query.pop("baudrate", 9600)), "timeout": timeout,
                     "dsrdtr": query.pop("dsrdtr", "1") not in ("0", "false", "no")}
-            return PrinterTarget("serial", f"port série {dev}", args, status, timeout)
+            return PrinterTarget("serial", dev, args, status, timeout)
         if parts.scheme == "file":
             dev = parts.path or parts.netloc
-            return PrinterTarget("file", f"périphérique {dev}", {"devfile": dev}, False, timeout)
+            return PrinterTarget("file", dev, {"devfile": dev}, False, timeout)
     except (ValueError, TypeError):
         raise bad("illisible") from None
     raise bad("de type inconnu")
@@ -118,8 +114,7 @@ class EscposDevice:
             printer.open()
         except Exception as exc:
             printer.close()
-            raise PrinterAway(f"Imprimante injoignable ({self.target.where})", "printer_unreachable",
-                              where=self.target.place) from exc
+            raise PrinterAway("printer_unreachable", where=self.target.place) from exc
         return printer
 
     def _query(self, printer, n: int) -> bytes:
@@ -133,27 +128,26 @@ class EscposDevice:
             return b""
 
     def _check(self, printer) -> str | None:
-        """Raise ``PrinterAway`` when the printer says it cannot print; the warning sentence, if any."""
+        """Raise ``PrinterAway`` when the printer says it cannot print; the warning's code, if any."""
         online = self._query(printer, 1)
         if not online:
-            raise PrinterAway(f"L'imprimante ne répond pas ({self.target.where})", "printer_no_answer",
-                              where=self.target.place)
+            raise PrinterAway("printer_no_answer", where=self.target.place)
         if online[0] & 0x08:
             cause = self._query(printer, 2)
             if cause and cause[0] & 0x04:
-                raise PrinterAway("Capot de l'imprimante ouvert", "printer_cover_open")
+                raise PrinterAway("printer_cover_open")
             if cause and cause[0] & 0x20:
-                raise PrinterAway("Plus de papier dans l'imprimante", "printer_no_paper")
-            raise PrinterAway("L'imprimante est hors ligne", "printer_offline")
+                raise PrinterAway("printer_no_paper")
+            raise PrinterAway("printer_offline")
         paper = self._query(printer, 4)
         if paper and paper[0] & 0x60:
-            raise PrinterAway("Plus de papier dans l'imprimante", "printer_no_paper")
+            raise PrinterAway("printer_no_paper")
         if paper and paper[0] & 0x0C:
             return PAPER_LOW
         return None
 
     def probe(self) -> str | None:
-        """Check the printer without printing: ``PrinterAway`` or a warning sentence (``None``: all well)."""
+        """Check the printer without printing: ``PrinterAway`` or a warning's code (``None``: all well)."""
         if not self.target.status:
             return None
         printer = self._open()
@@ -163,7 +157,7 @@ class EscposDevice:
             printer.close()
 
     def send(self, data: bytes) -> str | None:
-        """Print one job; raises ``PrinterAway``; returns a warning sentence (paper low) or ``None``."""
+        """Print one job; raises ``PrinterAway``; returns a warning's code (paper low) or ``None``."""
         printer = self._open()
         try:
             warning = self._check(printer) if self.target.status else None
@@ -172,11 +166,9 @@ class EscposDevice:
                 if self.target.kind == "file":
                     printer.flush()
             except Exception as exc:
-                raise PrinterAway(f"Impression interrompue ({self.target.where})", "printer_interrupted",
-                                  where=self.target.place) from exc
+                raise PrinterAway("printer_interrupted", where=self.target.place) from exc
             if self.target.status and not self._query(printer, 1):
-                raise PrinterAway(f"L'imprimante n'a pas confirmé le bon ({self.target.where}) : il sera réimprimé",
-                                  "printer_unconfirmed", where=self.target.place)
+                raise PrinterAway("printer_unconfirmed", where=self.target.place)
             return warning
         finally:
             try:
@@ -238,9 +230,10 @@ class PrintQueue:
             self._test_wanted.set()
             self._wake.set()
 
-    def _status(self, status: str, sentence: str, code: str, **params: object) -> None:
+    def _status(self, status: str, code: str, **params: object) -> None:
+        """The printer's state as a code and its parameters (display/i18n.py words it for each reader)."""
         try:
-            self.hall.set_device_status("printer", status, sentence, code=code,
+            self.hall.set_device_status("printer", status, code=code,
                                         params={k: str(v) for k, v in params.items()})
         except Exception:   # a subscriber's failure must not stop the printing
             log.exception("printer status not published")
@@ -265,15 +258,13 @@ class PrintQueue:
                 view = voucher_view(self.hall.config, job)
                 warning = self.device.send(render_voucher(view, self.device.profile))
             except Exception as exc:      # PrinterAway, or a bug rendering this voucher: wait, retry, go on
-                away = exc if isinstance(exc, PrinterAway) else PrinterAway(f"Erreur d'impression ({exc})",
-                                                                            "printer_error", error=exc)
-                sentence = away.sentence
-                if sentence != self._last_problem:          # log once per problem, not once per retry
-                    log.warning("voucher %s waits (%s): %s", issued.code, self.device.url, sentence,
+                away = exc if isinstance(exc, PrinterAway) else PrinterAway("printer_error", error=exc)
+                problem = str(away)
+                if problem != self._last_problem:          # log once per problem, not once per retry
+                    log.warning("voucher %s waits (%s): %s", issued.code, self.device.url, problem,
                                 exc_info=not isinstance(exc, PrinterAway))
-                    self._last_problem = sentence
-                self._status("degraded", f"{sentence} — {len(jobs)} bon(s) en attente.", "printer_waiting",
-                             reason=away.code, count=len(jobs), **away.params)
+                    self._last_problem = problem
+                self._status("degraded", "printer_waiting", reason=away.code, count=len(jobs), **away.params)
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
                 continue
@@ -285,30 +276,29 @@ class PrintQueue:
                 self._stop.wait(delay)
                 continue
             delay, self._last_problem = self.retry_initial_s, ""
-            self._warned(warning, "Imprimante prête.", "printer_ready")
+            self._warned(warning, "printer_ready")
 
-    def _warned(self, warning: str | None, ready: str, code: str) -> None:
+    def _warned(self, warning: str | None, ready: str) -> None:
         if warning:
-            self._status("degraded", warning + ".", "printer_paper_low")
+            self._status("degraded", warning)
         else:
-            self._status("ok", ready, code)
+            self._status("ok", ready)
 
     def _print_test(self) -> None:
         try:
             warning = self.device.send(render_test_ticket(self.hall.config.hall.name, utc_now(), self.device.profile))
         except PrinterAway as exc:
-            self._status("degraded", f"Test d'impression impossible : {exc.sentence}", "printer_test_failed",
-                         reason=exc.code, **exc.params)
+            self._status("degraded", "printer_test_failed", reason=exc.code, **exc.params)
             return
-        self._warned(warning, "Imprimante prête : ticket de test imprimé.", "printer_test_printed")
+        self._warned(warning, "printer_test_printed")
 
     def _probe(self) -> None:
         try:
             warning = self.device.probe()
         except PrinterAway as exc:
-            self._status("degraded", exc.sentence + ".", exc.code, **exc.params)
+            self._status("degraded", exc.code, **exc.params)
             return
-        self._warned(warning, "Imprimante prête.", "printer_ready")
+        self._warned(warning, "printer_ready")
 
 
 def start_printing(hall: HallPort, config, demo: bool = False, data_dir: Path | None = None, *,
@@ -326,8 +316,7 @@ def start_printing(hall: HallPort, config, demo: bool = False, data_dir: Path | 
         url = sink.url
         log.info("demo printer sink on %s", url)
     if not url:
-        hall.set_device_status("printer", "unconfigured", "Aucune imprimante configurée : les bons restent au journal.",
-                               code="printer_unconfigured")
+        hall.set_device_status("printer", "unconfigured", code="printer_unconfigured")
         return services
     device = EscposDevice(url, profile)
     services.append(PrintQueue(hall, device, retry_initial_s=retry_initial_s, retry_max_s=retry_max_s, poll_s=poll_s))

@@ -49,12 +49,6 @@ class DeviceReader:
     """
 
     name = "device"
-    texts = {  # the French sentences for logs and STATUS=, by situation (people read display/i18n.py's catalogue)
-        "ok": "Appareil branché ({path}).",
-        "missing": "Appareil absent ({path} introuvable).",
-        "open": "Appareil : ouverture impossible de {path} ({error}).",
-        "lost": "Appareil débranché ({path}) : reconnexion dès son retour.",
-    }
     errors: tuple[type[BaseException], ...] = (OSError,)
 
     def __init__(self, hall: HallPort, path: str, *, backoff: Backoff | None = None):
@@ -138,16 +132,15 @@ class DeviceReader:
     def _report(self, status: str, situation: str, exc: BaseException | None = None, **params: object) -> None:
         """Publish the device status and log it once per change of status (never once per retry).
 
-        The status travels as a code (``<device>_<situation>``, e.g. ``ball_machine_lost``) and its parameters,
-        translated for each reader in display/; ``texts`` keeps the French sentence for logs and STATUS=."""
+        The status travels as a code (``<device>_<situation>``, e.g. ``ball_machine_lost``) and its parameters
+        only: the sentence is display/i18n.py's, in each reader's language."""
         if self._status == status:
             return
         self._status = status
         level = logging.INFO if status == "ok" else logging.WARNING
-        log.log(level, "%s %s path=%s%s", self.name, status, self.path, f" error={exc!r}" if exc else "")
+        log.log(level, "%s %s %s path=%s%s", self.name, status, situation, self.path, f" error={exc!r}" if exc else "")
         try:
-            detail = self.texts[situation].format(**params)
-            self.hall.set_device_status(self.name, status, detail, code=f"{self.name}_{situation}",
+            self.hall.set_device_status(self.name, status, code=f"{self.name}_{situation}",
                                         params={k: str(v) for k, v in params.items()})
         except Exception:  # a failing subscriber must not kill the reader
             log.exception("%s: device status not published", self.name)

@@ -99,15 +99,13 @@ def apply_scan(hall: HallPort, scan: Scan, source: str = "scanner") -> ClaimResu
     """Check the scanned carton for the controllers' desk; the verdict, or ``None`` when the scan was unreadable."""
     if not scan.clean or not scan.text:
         log.warning("%s: unreadable scan raw=%r", source, scan.text)
-        hall.notify("scanner:unreadable", {"source": source, "raw": scan.text,
-                                           "message": "Code-barres illisible : scannez à nouveau ou tapez le numéro."})
+        hall.notify("scanner:unreadable", {"source": source, "raw": scan.text})
         return None
     try:
         verdict = hall.check_claim(scan.text, role="controller")
     except Rejected as exc:
         log.info("%s: scan %r refused code=%s", source, scan.text, exc.code)
-        hall.notify("scanner:refused", {"source": source, "raw": scan.text, "code": exc.code,
-                                        "message": f"Carton {scan.text} non vérifié ({exc.code})."})
+        hall.notify("scanner:refused", {"source": source, "raw": scan.text, "code": exc.code})
         return None
     log.info("%s: carton %s checked verdict=%s", source, scan.text, verdict.verdict)
     return verdict
@@ -117,12 +115,6 @@ class ScannerReader(EvdevReader):
     """The barcode scanner on ``section.device``; each scan is a claim check as the controllers' desk."""
 
     name = "scanner"
-    texts = {
-        "ok": "Lecteur de codes-barres branché ({path}).",
-        "missing": "Lecteur de codes-barres absent ({path} introuvable) : tapez les numéros de carton.",
-        "open": "Lecteur de codes-barres : ouverture impossible de {path} ({error}).",
-        "lost": "Lecteur de codes-barres débranché ({path}) : reconnexion dès son retour.",
-    }
 
     def __init__(self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None,
                  backoff: Backoff | None = None):

@@ -103,7 +103,7 @@ class DeviceStatus:
     state: str
     code: str
     params: Mapping[str, object]
-    detail: str = ""                 # the French sentence, for logs and systemd's STATUS=
+    detail: str = ""                 # a caller's own words for systemd's STATUS= (the drivers give none)
     at: str = ""
 
     def same_as(self, other: DeviceStatus | None) -> bool:

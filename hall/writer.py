@@ -81,7 +81,8 @@ class Writer:
     def set_device_status(self, device: str, status: str, detail: str = "", *, code: str = "",
                           params: dict[str, object] | None = None) -> None:
         """Record and announce a device's state (``ok``, ``degraded``, ``absent``…) as a message ``code`` and its
-        ``params`` (translated in display/), with ``detail`` the French sentence for logs and STATUS=."""
+        ``params`` (worded in display/, in each reader's language). The drivers pass no ``detail``; a caller
+        that still gives a French sentence (the phones' relays) has it kept for STATUS=."""
         with self._lock:
             entry = device_status(device, status, code, detail, **(params or {}))
             if not entry.same_as(self._devices.get(device)):

@@ -50,9 +50,10 @@ def device_sentence(entry: dict) -> str | None:
     name, feminine = DEVICE_NAMES.get(key, (key.replace("_", " "), False))
     words = _STATE_WORDS.get(state)
     sentence = f"{name} {words[1] if feminine else words[0]}" if words else f"{name} : {state}"
-    # The drivers' details are whole sentences for the console; STATUS= keeps the short form, with
-    # the detail only when it says what to fix ("plus de papier"), not for a mere unplug.
-    detail = (entry.get("detail") or "").strip().rstrip(".")
+    # STATUS= keeps the short form, with what to fix only when the device is in trouble ("printer_no_paper"),
+    # not for a mere unplug: the drivers publish a code (the console words it), a few callers a sentence.
+    code = " ".join(filter(None, (entry.get("code"), entry.get("reason"))))     # printer_waiting printer_no_paper
+    detail = (entry.get("detail") or code).strip().rstrip(".")
     return f"{sentence} ({detail})" if detail and state == "degraded" else sentence
 
 
@@ -65,7 +66,8 @@ def hall_sentence(snap: HallSnapshot, devices: Iterable[DeviceStatus]) -> str:
         parts.append(f"partie {partie.number}, {count} numéro{'s' if count > 1 else ''} tiré{'s' if count > 1 else ''}")
     else:
         parts.append("en attente de partie")
-    troubles = [s for s in (device_sentence({"device": d.device, "status": d.state, "detail": d.detail})
+    troubles = [s for s in (device_sentence({"device": d.device, "status": d.state, "detail": d.detail, "code": d.code,
+                                              "reason": str(d.params.get("reason", ""))})
                             for d in devices) if s]
     parts.append(" · ".join(troubles) if troubles else "appareils OK")
     return " — ".join(parts)

@@ -117,6 +117,14 @@ def test_status_sentences_read_like_french():
     assert hall_sentence(fake_hall().health(1), ()) == "en attente de partie — appareils OK"
 
 
+def test_status_names_a_drivers_trouble_by_its_code():
+    """The drivers publish a code and no sentence: ``systemctl status`` says what to fix by that code."""
+    paper = DeviceStatus("printer", "degraded", "printer_waiting", {"reason": "printer_no_paper"})
+    lost = DeviceStatus("ball_machine", "absent", "ball_machine_lost", {"path": "/dev/ttyUSB0"})
+    assert hall_sentence(fake_hall().health(1), (paper, lost)) \
+        == "en attente de partie — imprimante en difficulté (printer_waiting printer_no_paper) · machine à boules déconnectée"
+
+
 def test_supervisor_pings_while_everything_is_alive_and_stops_when_a_worker_dies(notify):
     service = FakeService("ball_machine")
     notifier = Notifier(notify.path, WATCHDOG_USEC)

@@ -9,10 +9,10 @@ from display import views
 from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS
 
 
-def connect(room, role: str | None = None) -> socketio.SimpleClient:
+def connect(room, role: str | None = None, query: str = "") -> socketio.SimpleClient:
     client = socketio.SimpleClient()
     auth = {"token": room.token(role)} if role else None
-    client.connect(room.url, auth=auth, transports=["websocket"], wait_timeout=5)
+    client.connect(room.url + query, auth=auth, transports=["websocket"], wait_timeout=5)
     return client
 
 

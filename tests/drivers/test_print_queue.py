@@ -61,7 +61,8 @@ def test_printer_away_then_back_every_voucher_printed_exactly_once(make_hall):
     try:
         codes = award_lots(hall, cards, 5)
         notice = rec.wait_notice(lambda n: n["status"] == "degraded")
-        assert "injoignable" in notice["detail"] and "127.0.0.1" in notice["detail"]
+        assert (notice["code"], notice["params"]["reason"]) == ("printer_waiting", "printer_unreachable")
+        assert notice["params"]["where"] == f"127.0.0.1:{port}" and notice["detail"] == ""
         assert rec.printed == [] and len(hall.unprinted()) == len(codes) == 5
         sink.start()                                   # the printer comes back
         rec.wait_printed(5)
@@ -73,7 +74,7 @@ def test_printer_away_then_back_every_voucher_printed_exactly_once(make_hall):
     assert codes_in(sink.jobs) == codes               # each once, in the order they were issued
     assert [c for c, dup in rec.printed] == codes and not any(dup for _, dup in rec.printed)
     assert hall.unprinted() == []
-    assert rec.wait_notice(lambda n: n["status"] == "ok")["detail"] == "Imprimante prête."
+    assert rec.wait_notice(lambda n: n["status"] == "ok")["code"] == "printer_ready"
 
 
 def test_restart_prints_what_was_left_and_nothing_twice(make_hall):
@@ -138,7 +139,7 @@ def test_admin_test_request_prints_a_test_ticket(make_hall, tmp_path):
     hall = make_hall()
     queue = PrintQueue(hall, EscposDevice(sink.url), retry_initial_s=0.01, retry_max_s=0.05, poll_s=None)
     reported = threading.Event()
-    hall.subscribe_notices(lambda name, p: reported.set() if "test" in getattr(p, "detail", "") else None)
+    hall.subscribe_notices(lambda name, p: reported.set() if getattr(p, "code", "") == "printer_test_printed" else None)
     queue.start()
     try:
         hall.notify("device:test_requested", {"device": "printer"})

@@ -103,11 +103,11 @@ def test_paper_out_waits_and_tells_the_speaker_then_prints(make_hall, sink):
     queue = run_queue(hall, sink.url)
     try:
         notice = rec.wait_notice(lambda n: n["status"] == "degraded")
-        assert "Plus de papier" in notice["detail"] and "1 bon(s) en attente" in notice["detail"]
+        assert (notice["code"], notice["params"]) == ("printer_waiting", {"reason": "printer_no_paper", "count": "1"})
         assert sink.jobs == [] and hall.unprinted()[0][0].code == code
         sink.paper = "low"
         rec.wait_printed(1)
-        assert rec.wait_notice(lambda n: "presque épuisé" in n["detail"])["status"] == "degraded"
+        assert rec.wait_notice(lambda n: n["code"] == "printer_paper_low")["status"] == "degraded"
     finally:
         queue.stop()
     [job] = sink.wait_for_jobs(1)
@@ -117,12 +117,14 @@ def test_paper_out_waits_and_tells_the_speaker_then_prints(make_hall, sink):
 def test_cover_open_and_offline_are_named(make_hall, sink):
     device = EscposDevice(sink.url)
     sink.cover_open = True
-    with pytest.raises(PrinterAway, match="Capot"):
+    with pytest.raises(PrinterAway) as away:
         device.probe()
+    assert (away.value.code, away.value.params) == ("printer_cover_open", {})
     sink.cover_open = False
     sink.online = False
-    with pytest.raises(PrinterAway, match="hors ligne"):
+    with pytest.raises(PrinterAway) as away:
         device.send(b"\x1b@hello\n")
+    assert away.value.code == "printer_offline"
     sink.online = True
     assert device.probe() is None
     assert sink.jobs == []
@@ -139,13 +141,14 @@ def test_a_printer_that_swallows_bytes_without_answering_is_not_trusted(make_hal
     queue = PrintQueue(hall, device, retry_initial_s=0.01, retry_max_s=0.05, poll_s=None)
     queue.start()
     try:
-        assert "ne répond pas" in rec.wait_notice(lambda n: n["status"] == "degraded")["detail"]
+        away = rec.wait_notice(lambda n: n["status"] == "degraded")
+        assert (away["code"], away["params"]["reason"]) == ("printer_waiting", "printer_no_answer")
         assert hall.evening.vouchers[code].printed == 0
         sink.mute = False
         assert rec.wait_printed(1) == [(code, False)]
     finally:
         queue.stop()
-    assert rec.wait_notice(lambda n: n["status"] == "ok")["detail"] == "Imprimante prête."
+    assert rec.wait_notice(lambda n: n["status"] == "ok")["code"] == "printer_ready"
 
 
 def test_file_printer_writes_the_device_file(make_hall, tmp_path):
@@ -256,7 +259,7 @@ def test_the_speaker_sees_the_printer_state_before_any_voucher(make_hall, sink):
         notice = rec.wait_notice(lambda n: n["status"] == "degraded")
     finally:
         queue.stop()
-    assert notice["detail"] == "Papier presque épuisé : préparez un rouleau neuf."
+    assert (notice["code"], notice["detail"]) == ("printer_paper_low", "")
     assert len(sink.wait_for_connections(1)) == 1 and sink.jobs == []     # a status probe prints nothing
 
 
