@@ -59,13 +59,29 @@ class Room:
         return {"Authorization": f"Bearer {self.token(role)}"}
 
 
+_OPEN_ROOMS: list = []      # (app, lobby, store) made by make_app: closed after each test, as the runtime would
+
+
 def make_app(hall, config, **options):
     """``create_app`` with the stores the runtime would hand it: the rooms replayed from the data folder's
     ``games.sqlite`` (``options`` may bring the tournament's, the documents, the async mode)."""
     from display.app import create_app
     from hall.app.runtime import lobby_settings, open_rooms
-    lobby, _ = open_rooms(config.data_dir, lobby_settings(config.games))
-    return create_app(hall, config, lobby=lobby, **options)
+    lobby, store = open_rooms(config.data_dir, lobby_settings(config.games))
+    app, socketio = create_app(hall, config, lobby=lobby, **options)
+    _OPEN_ROOMS.append((app, lobby, store))
+    return app, socketio
+
+
+@pytest.fixture(autouse=True)
+def _rooms_closed_after_each_test():
+    """Each test's rooms' files closed after it (bots stopped first): left open, a whole run's SQLite files took the
+    process past 1 024 descriptors, and pyserial's select() refused the drivers' ptys ("filedescriptor out of range")."""
+    yield
+    while _OPEN_ROOMS:
+        app, lobby, store = _OPEN_ROOMS.pop()
+        app.extensions["loto_rooms"].stop()
+        lobby.shut_down(store.close)
 
 
 def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, seed: int = 3) -> Room:
@@ -181,6 +197,7 @@ def login_page(page, url: str, pin: str) -> None:
     page.fill("#pin", pin)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("nav.nav")
+    page.wait_for_load_state("load")     # the page's modules ran: a form submitted before would go to the server
 
 
 def no_native_dialogs(page) -> list[str]:
