@@ -119,7 +119,7 @@ def bench_report(sold: int) -> None:
     t0 = time.perf_counter()
     write_csv(report, out)
     csv_s = time.perf_counter() - t0
-    from hall.paper.report_pdf import write_report_pdf
+    from hall.app.paper.report_pdf import write_report_pdf
     pdf = io.BytesIO()
     t0 = time.perf_counter()
     write_report_pdf(report, pdf)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hall.paper.sheets import write_cards_pdf
+from hall.app.paper.sheets import write_cards_pdf
 from hall.planches import generate_cards
 
 

@@ -1,5 +1,5 @@
 """The admin's view of the hall's Wi-Fi: the name's and password's risky characters, the sockets connected now,
-and the table tent (PDF, made by ``hall/paper/table_tent.py`` and handed in by the composition root)."""
+and the table tent (PDF, made by ``hall/app/paper/table_tent.py`` and handed in by the composition root)."""
 from __future__ import annotations
 
 import io

@@ -3,7 +3,7 @@
 ``build_report(evening, records, hall_name)`` turns the replayed ``Evening`` and the journal's records
 into plain values: each partie with its lots, winners, tie-breaks and consolations, the numbers in draw
 order, undos and refused claims; ball frequencies; vouchers issued, printed and redeemed; totals; the money
-(``hall/takings.py``). ``hall/report_csv.py`` writes it as a spreadsheet's CSV; ``hall/paper/report_pdf.py``
+(``hall/takings.py``). ``hall/report_csv.py`` writes it as a spreadsheet's CSV; ``hall/app/paper/report_pdf.py``
 draws the PDF. Pure.
 """
 from __future__ import annotations

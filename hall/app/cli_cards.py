@@ -39,7 +39,7 @@ def generate(args: argparse.Namespace) -> int:
         CardBook(dict(cards)).write_csv(args.csv)
         print(f"{len(cards)} cartons écrits dans {args.csv} (série {args.series}, graine {seed})")
     if args.pdf:
-        from hall.paper.sheets import write_cards_pdf
+        from hall.app.paper.sheets import write_cards_pdf
         name = config.hall.name if config else "Loto"
         write_cards_pdf(cards, args.pdf, hall_name=name, series=args.series, per_page=args.per_page,
                         columns=columns, progress=_progress if sys.stderr.isatty() or args.count >= 600 else None,

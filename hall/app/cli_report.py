@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         write_csv(report, args.csv)
         print(f"rapport CSV : {args.csv}")
     if args.pdf:
-        from hall.paper.report_pdf import write_report_pdf
+        from hall.app.paper.report_pdf import write_report_pdf
         write_report_pdf(report, args.pdf, config.hall.timezone)
         print(f"rapport PDF : {args.pdf}")
     t = report.totals

@@ -96,7 +96,7 @@ def new_evening(config: Config) -> Path | None:
         pending = root / (PENDING + name)
         pending.mkdir(parents=True)
         write_csv(report, pending / REPORT_CSV)
-        from hall.paper.report_pdf import write_report_pdf
+        from hall.app.paper.report_pdf import write_report_pdf
         write_report_pdf(report, pending / REPORT_PDF, config.hall.timezone)
         (pending / SUMMARY_FILE).write_text(json.dumps(summary_of(report, name).to_json(), ensure_ascii=False,
                                                        indent=1), encoding="utf-8")

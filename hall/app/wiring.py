@@ -129,10 +129,10 @@ class Wiring:
             runtime.services += start_inputs(GameOnScreen(runtime.lobby).guard(runtime.hall), config, demo=options.demo,
                                              data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
-            from hall.paper.report_pdf import write_report_pdf
-            from hall.paper.sheets import write_cards_pdf
-            from hall.paper.table_tent import write_table_tent_pdf
-            from hall.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
+            from hall.app.paper.report_pdf import write_report_pdf
+            from hall.app.paper.sheets import write_cards_pdf
+            from hall.app.paper.table_tent import write_table_tent_pdf
+            from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
             runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
             app, socketio = create_app(runtime.hall, config,
                                        documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,

@@ -117,8 +117,8 @@ def client(room):
 
 def make_tournament_room(tmp_path) -> Room:
     """A hall with the OSGA tournament's store (``room.store``) and its PDF makers."""
+    from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
     from hall.app.runtime import TOURNAMENT_FILE, open_tournament
-    from hall.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
     store = open_tournament(tmp_path / TOURNAMENT_FILE)
     room = make_room(tmp_path)
     app, _ = make_app(room.hall, room.config, documents={"tournament_sheets_pdf": write_sheets_pdf,

@@ -7,8 +7,8 @@ import pypdfium2
 import pytest
 
 from display import views
-from hall.paper.report_pdf import write_report_pdf
-from hall.paper.sheets import write_cards_pdf
+from hall.app.paper.report_pdf import write_report_pdf
+from hall.app.paper.sheets import write_cards_pdf
 from tests.display.conftest import A1, A2, make_room, play_to_tie
 
 

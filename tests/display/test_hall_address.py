@@ -9,10 +9,10 @@ import pypdfium2
 import pytest
 import zxingcpp
 
+from hall.app.paper.sheets import write_cards_pdf
+from hall.app.paper.tournament_pdf import write_sheets_pdf
 from hall.config import parse_config
 from hall.net import address
-from hall.paper.sheets import write_cards_pdf
-from hall.paper.tournament_pdf import write_sheets_pdf
 from tests.display.conftest import A1, make_app, make_room
 
 NOT_THE_HALL = ("localhost", "127.0.0.1", "10.42.0.1")      # the last: the hotspot's default, not up here

@@ -12,8 +12,8 @@ import pypdfium2
 import pytest
 import zxingcpp
 
+from hall.app.paper.sheets import write_cards_pdf
 from hall.cardbook import CardBook
-from hall.paper.sheets import write_cards_pdf
 from hall.planches import generate_cards
 from tests.display.conftest import A1, A2, A3, LiveServer, make_app, make_room
 

@@ -183,7 +183,7 @@ def amount_after(text: str, label: str) -> str:
 
 
 def test_the_csv_read_by_the_csv_module_gives_the_pdf_s_totals(desk):
-    from hall.paper.report_pdf import write_report_pdf
+    from hall.app.paper.report_pdf import write_report_pdf
     from tests.display.conftest import make_app
     desk.app, _ = make_app(desk.hall, desk.config, documents={"report_pdf": write_report_pdf})
     c, h = desk.app.test_client(), desk.headers("desk")

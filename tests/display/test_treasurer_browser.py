@@ -23,7 +23,7 @@ LOTS = [("Panier garni", "40", "Boulangerie Morel"), ("Jambon", "42", ""), ("Vé
 
 @pytest.fixture
 def evening(tmp_path):
-    from hall.paper.report_pdf import write_report_pdf
+    from hall.app.paper.report_pdf import write_report_pdf
     from tests.display.conftest import make_app
     (tmp_path / "hall").mkdir()
     room = sales_room(tmp_path / "hall")

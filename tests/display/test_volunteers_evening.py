@@ -9,10 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from display import views
+from hall.app.paper.report_pdf import write_report_pdf
+from hall.app.paper.sheets import write_cards_pdf
 from hall.card_ids import make_card_id
 from hall.events import LotSpec
-from hall.paper.report_pdf import write_report_pdf
-from hall.paper.sheets import write_cards_pdf
 from tests.display.axe import audit
 from tests.display.conftest import (
     A1,

@@ -125,7 +125,7 @@ def test_the_projector_shows_both_qr_codes_between_parties_and_a_phone_reads_the
 
 # ------------------------------------------------------------------------------------------------------ /admin
 def _admin_room(tmp_path, network: dict):
-    from hall.paper.table_tent import write_table_tent_pdf
+    from hall.app.paper.table_tent import write_table_tent_pdf
     from tests.display.conftest import make_app, make_room
     room = make_room(tmp_path, extra={"network": network})
     room.app, room.socketio = make_app(room.hall, room.config, documents={"table_tent_pdf": write_table_tent_pdf})

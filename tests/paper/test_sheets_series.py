@@ -7,8 +7,8 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
+from hall.app.paper.sheets import layout, write_cards_pdf
 from hall.card_ids import make_card_id
-from hall.paper.sheets import layout, write_cards_pdf
 from hall.planches import generate_cards
 from tests.display.test_sales_api import sales_room
 from tests.paper.test_sheets_pdf import read_back
@@ -43,7 +43,7 @@ def test_an_unreadable_logo_prints_the_cartons_without_it(tmp_path):
 
 
 def test_admin_prints_one_series_or_an_id_range_only(tmp_path):
-    from hall.paper.sheets import write_cards_pdf as maker
+    from hall.app.paper.sheets import write_cards_pdf as maker
     room = sales_room(tmp_path, count=36)
     room.app.extensions["loto_documents"]["cards_pdf"] = maker
     c, admin = room.app.test_client(), room.headers("admin")

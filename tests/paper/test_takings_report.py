@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.app.cli import main
+from hall.app.paper.report_pdf import write_report_pdf
 from hall.cardbook import CardBook
 from hall.config import parse_config
 from hall.journal import Journal
-from hall.paper.report_pdf import write_report_pdf
 from hall.planches import generate_cards
 from hall.programme import parse_parties
 from hall.report import report_from_hall

@@ -6,9 +6,9 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
+from hall.app.paper.pdf_parts import BODY, GRID, H1, H2, H3, N_, Say, cell, euros, french, table, when
 from hall.events import LotSpec
 from hall.lots import KIND_LABELS
-from hall.paper.pdf_parts import BODY, GRID, H1, H2, H3, N_, Say, cell, euros, french, table, when
 from hall.report import EveningReport
 from hall.sales import NO_TIER
 from hall.takings import Takings

@@ -10,9 +10,9 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, PdfTarget, Say, cell, french, table, when
+from hall.app.paper.report_money_pdf import money_section, tax_office_page
 from hall.lots import KIND_LABELS
-from hall.paper.pdf_parts import BODY, H1, H2, H3, N_, PdfTarget, Say, cell, french, table, when
-from hall.paper.report_money_pdf import money_section, tax_office_page
 from hall.report import TOTAL_LABELS as TOTALS
 from hall.report import EveningReport, PartieReport
 

@@ -21,9 +21,9 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as pdfcanvas
 
+from hall.app.paper.pdf_parts import PdfTarget, Say, french
 from hall.card_ids import display_card_id, split_card_id
 from hall.cards import Card
-from hall.paper.pdf_parts import PdfTarget, Say, french
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
