@@ -359,3 +359,28 @@ def test_the_page_in_french_and_english(hall_room, browser, tmp_path, lang):
         shot(phone, "mes-cartons-360x640-en.png" if lang == "en" else "mes-cartons-360x640.png", tmp_path)
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_phone_turned_away_at_the_door_says_so_in_its_language_and_links_by_itself(hall_room, browser, lang):
+    """429 hall_busy (the hall's door, before Flask): the page words it from its own strings, waits the
+    ``retry_after`` it was given, and links the carton with no tap."""
+    room = hall_room
+    gate = room.app.extensions["loto_link_gate"]
+    gate._clock = lambda: 0.0
+    gate.set_rate(1)                                        # one link a second for the hall, the clock stopped
+    assert room.app.test_client().post("/api/players/cards", json={"card_ids": [A2]}).status_code == 200
+    ctx = browser.new_context(viewport=PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    try:
+        phone = ctx.new_page()
+        phone.set_default_timeout(10_000)
+        phone.goto(room.url + "/mes-cartons?lang=" + lang)
+        phone.fill("#mc-id", A1)
+        phone.press("#mc-id", "Enter")
+        words = {"fr": "Toute la salle scanne en même temps", "en": "The whole hall is scanning at once"}[lang]
+        phone.wait_for_function(f"document.getElementById('mc-msg').textContent.includes({words!r})")
+        assert card(phone, A1).count() == 0
+        gate.set_rate(1e6)                                  # the crowd has gone: the page's own retry gets in
+        card(phone, A1).wait_for()
+    finally:
+        ctx.close()
