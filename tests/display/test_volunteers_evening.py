@@ -26,6 +26,7 @@ from tests.display.conftest import (
     make_room,
     no_native_dialogs,
     play_to_tie,
+    served,
     shown,
 )
 from tests.display.test_documents import docs_room, pdf_text  # noqa: F401  (a fixture)
@@ -43,11 +44,8 @@ def d_desk(tmp_path):
     room = sales_room(tmp_path / "hall", series="D")
     room.app, room.socketio = make_app(room.hall, room.config, documents=DOCUMENTS)     # /admin prints planches
     room.app.config["TESTING"] = True
-    server = LiveServer(room.app)
-    room.url = server.url
-    yield room
-    server.stop()
-    room.hall.journal.close()
+    with served(room):
+        yield room
 
 
 def a1_wins_the_quine(h):
