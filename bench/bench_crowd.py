@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.crowd_hall import BenchHall  # noqa: E402
-from bench.crowd_phones import raise_nofile, run_phones, ws_connect, ws_recv  # noqa: E402
+from bench.crowd_phones import raise_nofile, start_crowd, ws_connect, ws_recv  # noqa: E402
 from bench.stats import percentile, summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
 
@@ -168,16 +168,9 @@ def main() -> None:
         sent_qs = [mp.Queue() for _ in range(args.procs)]
         stop_evt = mp.Event()
         per = args.clients // args.procs
-        procs = [mp.Process(target=run_phones, args=(k * per, per, port, hall.socket_path, ready, results, stop_evt,
-                                                     sent_qs[k]))
-                 for k in range(args.procs)]
         started = time.monotonic()
-        for p in procs:
-            p.start()
-        connected = refused = 0
-        for _ in procs:
-            c, r = ready.get(timeout=600)
-            connected, refused = connected + c, refused + r
+        procs, connected, refused = start_crowd(args.procs, per, port, hall.socket_path, ready, results, stop_evt,
+                                                sent_qs)
         print(f"{connected} clients connected in {time.monotonic() - started:.1f} s ({refused} refused)")
         rss_connected = hall.rss()
         spread = hall.clients_per_relay()

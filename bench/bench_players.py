@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_crowd import http_json  # noqa: E402
-from bench.crowd_phones import raise_nofile, run_phones  # noqa: E402
+from bench.crowd_phones import raise_nofile, start_crowd  # noqa: E402
 from bench.stats import summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
 from hall.cardbook import CardBook  # noqa: E402
@@ -243,15 +243,8 @@ def main() -> None:
         ready: mp.Queue = mp.Queue()
         stop_evt = mp.Event()
         sent_qs = [mp.Queue() for _ in range(args.procs)]
-        procs = [mp.Process(target=run_phones, args=(k * per, per, port, "/socket.io/", ready, results, stop_evt,
-                                                     sent_qs[k], address))
-                 for k in range(args.procs)]
-        for p in procs:
-            p.start()
-        connected = refused = 0
-        for _ in procs:
-            c, r = ready.get(timeout=600)
-            connected, refused = connected + c, refused + r
+        procs, connected, refused = start_crowd(args.procs, per, port, "/socket.io/", ready, results, stop_evt, sent_qs,
+                                                address)
         print(f"(b) {connected} phones following ({refused} refused)")
         end = time.monotonic() + args.duration
         speaker.every_second_while(lambda: time.monotonic() < end)

@@ -170,3 +170,19 @@ def run_phones(first: int, count: int, port: int, path: str, ready: mp.Queue, re
         results.put({**{k: v for k, v in out.items() if k != "phones"}, "draws": delivered(out["phones"], sent)})
 
     asyncio.run(main())
+
+
+def start_crowd(procs: int, per: int, port: int, path: str, ready: mp.Queue, results: mp.Queue, stop_evt,
+                sent_qs: list[mp.Queue], source=None) -> tuple[list[mp.Process], int, int]:
+    """``procs`` processes of ``per`` phones each (``run_phones``), started; returned once each has said how many
+    of its phones are connected, with the totals: (processes, connected, refused)."""
+    started = [mp.Process(target=run_phones, args=(k * per, per, port, path, ready, results, stop_evt, sent_qs[k],
+                                                   source))
+               for k in range(procs)]
+    for p in started:
+        p.start()
+    connected = refused = 0
+    for _ in started:
+        c, r = ready.get(timeout=600)
+        connected, refused = connected + c, refused + r
+    return started, connected, refused

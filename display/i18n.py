@@ -251,6 +251,7 @@ DEVICE_NAMES = {"ball_machine": _l("Machine à boules"), "printer": _l("Impriman
 
 DEVICE_STATES = {"ok": _l("en marche"), "degraded": _l("en difficulté"), "absent": _l("débranché"),
                  "unconfigured": _l("non configuré")}
+DEVICE_IN_STATE = _l("%(device)s : %(state)s")     # a code the catalogue does not word yet
 
 
 def device_sentence(status) -> str:
@@ -269,7 +270,8 @@ def device_sentence(status) -> str:
             params["reason"] = str(DEVICE_MESSAGES[params["reason"]]) % params
         return str(message) % params
     except (KeyError, ValueError, TypeError):
-        return f"{params['device']} : {DEVICE_STATES.get(status.state, status.state)}"
+        return str(DEVICE_IN_STATE) % {"device": params["device"],
+                                       "state": DEVICE_STATES.get(status.state, status.state)}
 
 
 # ---- what a driver's passing notice means (``draw:refused``, ``keypad:refused``, ``scanner:*``), by its code:

@@ -21,6 +21,7 @@ from flask import Blueprint, current_app, jsonify, request
 from display import auth as A
 from display import views
 from display.current import hall
+from display.errors import error_body
 from display.i18n import js_strings
 from display.limits import json_body
 from display.pages import render_page
@@ -65,7 +66,8 @@ class LinkGate:
     """The hall's door for linking, in front of the web app: beyond ``LINKS_PER_SECOND`` for all phones together, a
     link is turned away before Flask reads it (``429 hall_busy`` with a random ``retry_after`` that grows with the
     crowd turned away), so a hall of phones scanning at once keeps the speaker's share of the Pi's one core. The
-    page waits and tries again by itself."""
+    page waits and tries again by itself, saying so in its own words; the body's ``message`` is the catalogue's
+    sentence in French (no request, so no reader's language, exists this early)."""
 
     PATHS = ("/api/players/cards",)
 
@@ -93,8 +95,7 @@ class LinkGate:
             queue_s = len(self._turned) / self._rate
         low, high = BUSY_WAIT_S
         retry = int(low + random.random() * min(high - low, queue_s)) + 1
-        body = json.dumps({"error": "hall_busy", "retry_after": retry,
-                           "message": "La salle est très demandée : vos cartons arrivent dans un moment."}).encode()
+        body = json.dumps(error_body("hall_busy", {"retry_after": retry})).encode()
         start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", str(retry)),
                                                  ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
         return [body]

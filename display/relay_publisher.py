@@ -138,8 +138,7 @@ class RelayPublisher:
             self.down_since = self._clock()
             log.error("file des téléphones (Redis) injoignable : %s — les tirages continuent, %s message(s) en "
                       "attente", exc, self.pending())
-            self.hall.set_device_status("relays", "degraded", "file des téléphones (Redis) injoignable",
-                                        code="relays_queue_away")
+            self.hall.set_device_status("relays", "degraded", code="relays_queue_away")
 
     def _up(self) -> None:
         if self.up_since is None:
@@ -185,12 +184,9 @@ class RelayPublisher:
         self.deaf = {r: t for r, t in self.deaf.items() if now - t < DEAF_SHOWN_S}
         if self.deaf:
             names = ", ".join(sorted(self.deaf))
-            self.hall.set_device_status("relays", "degraded", f"relais des téléphones sourd ({names}) : remplacé",
-                                        code="relays_deaf", params={"relay": names})
+            self.hall.set_device_status("relays", "degraded", code="relays_deaf", params={"relay": names})
         elif len(alive) < self.expected:
-            self.hall.set_device_status("relays", "degraded",
-                                        f"{len(alive)} relais des téléphones sur {self.expected}",
-                                        code="relays_missing", params={"n": len(alive), "total": self.expected})
+            self.hall.set_device_status("relays", "degraded", code="relays_missing",
+                                        params={"n": len(alive), "total": self.expected})
         else:
-            self.hall.set_device_status("relays", "ok", f"{len(alive)} relais des téléphones à l'écoute",
-                                        code="relays_ok", params={"n": len(alive)})
+            self.hall.set_device_status("relays", "ok", code="relays_ok", params={"n": len(alive)})

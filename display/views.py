@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from flask_babel import force_locale
+
+from display.i18n import device_sentence
 from hall.events import (
     BallDrawn,
     ClaimAnnounced,
@@ -41,7 +44,9 @@ Translate = Callable[[DeviceStatus], str]
 
 
 def french_detail(d: DeviceStatus) -> str:
-    return d.detail
+    """A device's sentence in French from the one catalogue: what is said where no reader's language is known."""
+    with force_locale("fr"):
+        return device_sentence(d)
 
 
 def lot_ref(ref: LotRef | None) -> dict | None:

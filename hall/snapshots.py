@@ -103,17 +103,16 @@ class DeviceStatus:
     state: str
     code: str
     params: Mapping[str, object]
-    detail: str = ""                 # a caller's own words for systemd's STATUS= (the drivers give none)
     at: str = ""
 
     def same_as(self, other: DeviceStatus | None) -> bool:
-        return (other is not None and (self.device, self.state, self.code, self.detail)
-                == (other.device, other.state, other.code, other.detail) and dict(self.params) == dict(other.params))
+        return (other is not None and (self.device, self.state, self.code) == (other.device, other.state, other.code)
+                and dict(self.params) == dict(other.params))
 
 
-def device_status(device: str, state: str, code: str, detail: str = "", **params: object) -> DeviceStatus:
+def device_status(device: str, state: str, code: str, **params: object) -> DeviceStatus:
     """A ``DeviceStatus`` with read-only parameters."""
-    return DeviceStatus(device, state, code, MappingProxyType(dict(params)), detail)
+    return DeviceStatus(device, state, code, MappingProxyType(dict(params)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,15 +78,14 @@ class Writer:
             for fn in list(self._notice_subscribers):
                 _deliver(fn, name, payload)
 
-    def set_device_status(self, device: str, status: str, detail: str = "", *, code: str = "",
+    def set_device_status(self, device: str, status: str, *, code: str = "",
                           params: dict[str, object] | None = None) -> None:
         """Record and announce a device's state (``ok``, ``degraded``, ``absent``…) as a message ``code`` and its
-        ``params`` (worded in display/, in each reader's language). The drivers pass no ``detail``; a caller
-        that still gives a French sentence (the phones' relays) has it kept for STATUS=."""
+        ``params``: no words, they are made in display/ in each reader's language (STATUS= says the code)."""
         with self._lock:
-            entry = device_status(device, status, code, detail, **(params or {}))
+            entry = device_status(device, status, code, **(params or {}))
             if not entry.same_as(self._devices.get(device)):
-                entry = DeviceStatus(entry.device, entry.state, entry.code, entry.params, entry.detail, self.clock())
+                entry = DeviceStatus(entry.device, entry.state, entry.code, entry.params, self.clock())
                 self._devices[device] = entry
                 self.notify("device:status_changed", entry)
 

@@ -51,10 +51,9 @@ def device_sentence(entry: dict) -> str | None:
     words = _STATE_WORDS.get(state)
     sentence = f"{name} {words[1] if feminine else words[0]}" if words else f"{name} : {state}"
     # STATUS= keeps the short form, with what to fix only when the device is in trouble ("printer_no_paper"),
-    # not for a mere unplug: the drivers publish a code (the console words it), a few callers a sentence.
+    # not for a mere unplug: every device publishes a code (the consoles word it), which STATUS= names as it is.
     code = " ".join(filter(None, (entry.get("code"), entry.get("reason"))))     # printer_waiting printer_no_paper
-    detail = (entry.get("detail") or code).strip().rstrip(".")
-    return f"{sentence} ({detail})" if detail and state == "degraded" else sentence
+    return f"{sentence} ({code})" if code and state == "degraded" else sentence
 
 
 def hall_sentence(snap: HallSnapshot, devices: Iterable[DeviceStatus]) -> str:
@@ -66,7 +65,7 @@ def hall_sentence(snap: HallSnapshot, devices: Iterable[DeviceStatus]) -> str:
         parts.append(f"partie {partie.number}, {count} numéro{'s' if count > 1 else ''} tiré{'s' if count > 1 else ''}")
     else:
         parts.append("en attente de partie")
-    troubles = [s for s in (device_sentence({"device": d.device, "status": d.state, "detail": d.detail, "code": d.code,
+    troubles = [s for s in (device_sentence({"device": d.device, "status": d.state, "code": d.code,
                                               "reason": str(d.params.get("reason", ""))})
                             for d in devices) if s]
     parts.append(" · ".join(troubles) if troubles else "appareils OK")

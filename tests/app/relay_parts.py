@@ -1,7 +1,8 @@
 """Real parts for the relays' tests (INTERFACE §10): Debian's redis-server on a free port, and phones.
 
 ``RedisServer``: ``redis-server`` in the foreground on 127.0.0.1, no persistence, stopped and started again on the
-same port. ``Phone``: a python-socketio client on the relays' path through the front, keeping its own picture as
+same port. ``LoopbackCore``: the core's HTTP API as a relay asks it (``GET /api/state``…), a real HTTP server on
+loopback answering what a test says. ``Phone``: a python-socketio client on the relays' path through the front, keeping its own picture as
 the phones' page does (``common.js``: a state, then events with ``seq`` + 1; a gap → ``resync``).
 Nothing sleeps to wait: conditions with deadlines.
 """
@@ -11,6 +12,8 @@ import shutil
 import subprocess
 import threading
 import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -68,6 +71,30 @@ class RedisServer:
     def close(self) -> None:
         self.stop()
         self.log.close()
+
+
+class LoopbackCore:
+    """A real HTTP server on 127.0.0.1 standing for the core: each ``GET`` is answered by ``answer(path)``, a
+    status and the body's bytes (``answer`` may block: each request has its own thread)."""
+
+    def __init__(self, answer: Callable[[str], tuple[int, bytes]]):
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                status, body = answer(self.path)
+                self.send_response(status)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 def wait_until(condition, timeout_s: float, message: str, step_s: float = 0.05):

@@ -82,7 +82,7 @@ class FakeHall:
 
     def __init__(self, devices: dict | None = None, running=None):
         self._lock = threading.RLock()
-        self._devices = tuple(DeviceStatus(d["device"], d["status"], "", {}, d.get("detail", ""))
+        self._devices = tuple(DeviceStatus(d["device"], d["status"], d.get("code", ""), {})
                               for d in (devices or {}).values())
         self._snap = SimpleNamespace(running=running)
 
@@ -106,23 +106,26 @@ def pings(messages: list[str]) -> int:
 
 def test_status_sentences_read_like_french():
     assert device_sentence({"device": "ball_machine", "status": "absent",
-                            "detail": "Machine à boules débranchée (/dev/loto/ball-machine)."}) == "machine à boules déconnectée"
+                            "code": "ball_machine_lost"}) == "machine à boules déconnectée"
     assert device_sentence({"device": "keypad", "status": "absent"}) == "clavier déconnecté"
-    assert device_sentence({"device": "printer", "status": "degraded", "detail": "plus de papier."}) \
-        == "imprimante en difficulté (plus de papier)"
-    assert device_sentence({"device": "printer", "status": "ok"}) is None
-    hall = fake_hall({"ball_machine": {"device": "ball_machine", "status": "absent", "detail": ""}},
+    assert device_sentence({"device": "printer", "status": "degraded", "code": "printer_no_paper"}) \
+        == "imprimante en difficulté (printer_no_paper)"
+    assert device_sentence({"device": "printer", "status": "ok", "code": "printer_ready"}) is None
+    hall = fake_hall({"ball_machine": {"device": "ball_machine", "status": "absent", "code": "ball_machine_lost"}},
                      running=SimpleNamespace(number=2, draws=[4, 13, 37]))
     assert hall_sentence(hall.health(1), hall.devices()) == "partie 2, 3 numéros tirés — machine à boules déconnectée"
     assert hall_sentence(fake_hall().health(1), ()) == "en attente de partie — appareils OK"
 
 
 def test_status_names_a_drivers_trouble_by_its_code():
-    """The drivers publish a code and no sentence: ``systemctl status`` says what to fix by that code."""
+    """The drivers and the phones' relays publish a code and no sentence: ``systemctl status`` says what to fix by
+    that code."""
     paper = DeviceStatus("printer", "degraded", "printer_waiting", {"reason": "printer_no_paper"})
     lost = DeviceStatus("ball_machine", "absent", "ball_machine_lost", {"path": "/dev/ttyUSB0"})
-    assert hall_sentence(fake_hall().health(1), (paper, lost)) \
-        == "en attente de partie — imprimante en difficulté (printer_waiting printer_no_paper) · machine à boules déconnectée"
+    deaf = DeviceStatus("relays", "degraded", "relays_deaf", {"relay": "pi:11"})
+    assert hall_sentence(fake_hall().health(1), (paper, lost, deaf)) \
+        == ("en attente de partie — imprimante en difficulté (printer_waiting printer_no_paper) · machine à boules "
+            "déconnectée · relais des téléphones en difficulté (relays_deaf)")
 
 
 def test_supervisor_pings_while_everything_is_alive_and_stops_when_a_worker_dies(notify):

@@ -186,7 +186,7 @@ def test_config_example_is_valid_and_documents_every_key():
     expected = every_key() - {"programme"} | {"programme.lots", "programme.consolation",
                                               "programme.lots.kind", "programme.lots.label", "programme.lots.value_eur"}
     missing = expected - documented_keys(raw) - {"programme.lots"}
-    assert not missing, f"keys of hall/config.py missing from systemd/config.example.toml: {sorted(missing)}"
+    assert not missing, f"keys of hall/config_sections.py missing from systemd/config.example.toml: {sorted(missing)}"
 
 
 def test_install_script_is_valid_shell():

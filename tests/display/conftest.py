@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pytest
@@ -153,6 +154,18 @@ class LiveServer:
     def stop(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+@contextmanager
+def served(room):
+    """``room`` served on loopback (``room.url``) for the block; then its server stopped and its journal closed."""
+    server = LiveServer(room.app)
+    room.url = server.url
+    try:
+        yield room
+    finally:
+        server.stop()
+        room.hall.journal.close()
 
 
 @pytest.fixture

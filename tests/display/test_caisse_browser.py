@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from hall.card_ids import make_card_id
 from tests.display.axe import shoot
-from tests.display.conftest import PINS, LiveServer, login_page, shown
+from tests.display.conftest import PINS, login_page, served, shown
 from tests.display.test_sales_api import sales_room
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -21,12 +21,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 @pytest.fixture
 def desk_live(tmp_path):
     (tmp_path / "hall").mkdir()
-    room = sales_room(tmp_path / "hall")
-    server = LiveServer(room.app)
-    room.url = server.url
-    yield room
-    server.stop()
-    room.hall.journal.close()
+    with served(sales_room(tmp_path / "hall")) as room:
+        yield room
 
 
 @pytest.fixture

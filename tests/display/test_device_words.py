@@ -37,13 +37,13 @@ def test_every_device_code_reads_in_french_and_in_english(room):
 
 
 def test_a_status_without_its_sentence_is_said_by_its_device_and_state(room):
-    """The console reads a code and its parameters only: a driver's stray ``detail`` is never shown."""
-    status = device_status("printer", "degraded", "printer_something_new", "Phrase du pilote.")
+    """A code the catalogue does not know yet is said by the device's name and state, in the reader's language."""
+    status = device_status("printer", "degraded", "printer_something_new")
     with room.app.app_context():
         with force_locale("fr"):
             assert device_sentence(status) == "Imprimante : en difficulté"
         with force_locale("en"):
-            assert "Phrase" not in device_sentence(status)
+            assert device_sentence(status) == "Printer: in trouble"
     room.hall.close()
 
 

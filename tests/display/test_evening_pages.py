@@ -138,8 +138,8 @@ def test_the_720p_console_never_hides_an_action(page, live, shots):  # noqa: F81
     from tests.display.conftest import play_to_tie
     h = live.hall
     play_to_tie(live)
-    h.set_device_status("ball_machine", "ok", "Machine à boules branchée")
-    h.set_device_status("printer", "degraded", "Imprimante : plus de papier")
+    h.set_device_status("ball_machine", "ok", code="ball_machine_ok")
+    h.set_device_status("printer", "degraded", code="printer_no_paper")
     h.check_claim(A3, role="controller")
     page.set_viewport_size({"width": 1280, "height": 720})
     login_page(page, live.url + "/speaker", PINS["speaker_pin"])

@@ -83,6 +83,17 @@ def test_a_crowd_is_turned_away_at_the_door_before_flask_reads_a_byte(room, clie
     assert client.post("/api/players/cards", json={"card_ids": [A1]}).status_code == 200
 
 
+def test_the_door_words_hall_busy_from_the_one_catalogue(room, client, monkeypatch):
+    """Before Flask, no reader's language: the 429's sentence is the catalogue's, in French, as every refusal's."""
+    from display import errors
+    monkeypatch.setitem(errors._CODES, "loto/hall_busy", errors.Declared(429, "Patientez : %(retry_after)s s."))
+    room.app.extensions["loto_link_gate"].set_rate(1e-9)     # the door shut: the very first link is turned away
+    busy = client.post("/api/players/cards", json={"card_ids": [A1]}, headers={"Accept-Language": "en"})
+    body = busy.get_json()
+    assert busy.status_code == 429 and body["message"] == f"Patientez : {body['retry_after']} s."
+    assert body == errors.error_body("hall_busy", {"retry_after": body["retry_after"]})
+
+
 def test_a_list_longer_than_max_cards_is_refused_whole(tmp_path):
     room = make_room(tmp_path, extra={"players": {"max_cards": 2}})
     client = room.app.test_client()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -15,7 +16,7 @@ import zxingcpp
 from hall.app.paper.sheets import write_cards_pdf
 from hall.cardbook import CardBook
 from hall.planches import generate_cards
-from tests.display.conftest import A1, A2, A3, LiveServer, make_app, make_room
+from tests.display.conftest import A1, A2, A3, make_app, make_room, served
 
 PHONE = {"width": 360, "height": 640}
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -30,20 +31,26 @@ def hall_room(tmp_path):
     sale = client.post("/api/sales", json={"cards": [A1, A2], "amount_eur": 6}, headers=room.headers("admin"))
     assert sale.status_code == 201                          # A3 stays unsold: once sales are recorded it does not play
     room.sale = sale.get_json()
-    server = LiveServer(room.app)
-    room.url = server.url
-    yield room
-    server.stop()
-    room.hall.journal.close()
+    with served(room):
+        yield room
+
+
+@contextmanager
+def a_phone(browser):
+    """A phone (360×640, touch, a French browser) in a browser context of its own, closed after the block."""
+    ctx = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        yield page
+    finally:
+        ctx.close()
 
 
 @pytest.fixture
 def phone(browser, hall_room):
-    ctx = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
-    p = ctx.new_page()
-    p.set_default_timeout(10_000)
-    yield p
-    ctx.close()
+    with a_phone(browser) as page:
+        yield page
 
 
 def shot(page, name: str, tmp_path) -> None:
@@ -250,13 +257,11 @@ def test_the_caisse_shows_the_sales_qr_and_it_links_the_whole_plaque(browser, tm
     from tests.display.conftest import PINS, login_page
     from tests.display.test_sales_api import sales_room
     (tmp_path / "hall").mkdir()
-    room = sales_room(tmp_path / "hall")
-    server = LiveServer(room.app)
-    ctx = browser.new_context(viewport={"width": 1024, "height": 900}, locale="fr-FR")
-    try:
+    with served(sales_room(tmp_path / "hall")) as room, browser.new_context(viewport={"width": 1024, "height": 900},
+                                                                           locale="fr-FR") as ctx:
         desk = ctx.new_page()
         desk.set_default_timeout(10_000)
-        login_page(desk, server.url + "/caisse", PINS["desk_pin"])
+        login_page(desk, room.url + "/caisse", PINS["desk_pin"])
         desk.fill("#cards", "A-1..A-12")
         desk.click("#add-form button[type=submit]")
         desk.click("#sell")
@@ -272,29 +277,23 @@ def test_the_caisse_shows_the_sales_qr_and_it_links_the_whole_plaque(browser, tm
         assert "localhost" not in decoded[0] and "127.0.0.1" not in decoded[0]
         phone = ctx.new_page()
         phone.set_viewport_size(PHONE)
-        phone.goto(server.url + urlsplit(decoded[0]).path)
+        phone.goto(room.url + urlsplit(decoded[0]).path)
         phone.locator("[data-card]").nth(11).wait_for()
         ids = sorted(phone.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)"))
         assert ids == sorted(make_card_id("A", n) for n in range(1, 13))
-    finally:
-        ctx.close()
-        server.stop()
-        room.hall.journal.close()
 
 
 def test_a_phone_call_reaches_the_speakers_console(browser, tmp_path):
     from tests.display.conftest import PINS, login_page
-    room = make_room(tmp_path, extra={"players": {"phone_call": True}})
-    server = LiveServer(room.app)
-    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
-    try:
+    with served(make_room(tmp_path, extra={"players": {"phone_call": True}})) as room, \
+            browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR") as ctx:
         speaker = ctx.new_page()
         speaker.set_default_timeout(10_000)
-        login_page(speaker, server.url + "/speaker", PINS["speaker_pin"])
+        login_page(speaker, room.url + "/speaker", PINS["speaker_pin"])
         phone = ctx.new_page()
         phone.set_viewport_size(PHONE)
         phone.set_default_timeout(10_000)
-        phone.goto(server.url + "/c/" + A1)
+        phone.goto(room.url + "/c/" + A1)
         card(phone, A1).wait_for()
         h = room.hall
         h.start_partie(role="speaker")
@@ -306,21 +305,15 @@ def test_a_phone_call_reaches_the_speakers_console(browser, tmp_path):
         line = speaker.locator("#phone-calls li").first.text_content()
         assert "A-00001\u00a0N" in line and "sur le 80" in line and "boule n° 5" in line and "Quine" in line
         shot(phone, "mes-cartons-360x640-appel.png", tmp_path)
-    finally:
-        ctx.close()
-        server.stop()
-        room.hall.journal.close()
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_the_projector_tells_the_hall_how_to_follow_its_cartons(browser, tmp_path, lang):
-    room = make_room(tmp_path, extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})
-    server = LiveServer(room.app)
-    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
-    try:
+    with served(make_room(tmp_path, extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})) as room, \
+            browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR") as ctx:
         page = ctx.new_page()
         page.set_default_timeout(10_000)
-        page.goto(server.url + "/?lang=" + lang)
+        page.goto(room.url + "/?lang=" + lang)
         follow = "Suivez vos cartons" if lang == "fr" else "Follow your cartons"
         page.wait_for_function(f"document.getElementById('between-players').textContent.includes({follow!r})")
         page.wait_for_timeout(500)                          # the QR codes' images
@@ -329,19 +322,12 @@ def test_the_projector_tells_the_hall_how_to_follow_its_cartons(browser, tmp_pat
         words = "touchez chaque numéro" if lang == "fr" else "tap each number"
         page.wait_for_function(f"document.getElementById('banner-text').textContent.includes({words!r})")
         assert words in page.locator("#between-players").text_content()
-    finally:
-        ctx.close()
-        server.stop()
-        room.hall.journal.close()
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_the_page_in_french_and_english(hall_room, browser, tmp_path, lang):
     room, h = hall_room, hall_room.hall
-    ctx = browser.new_context(viewport=PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
-    try:
-        phone = ctx.new_page()
-        phone.set_default_timeout(10_000)
+    with a_phone(browser) as phone:
         phone.goto(room.url + "/mes-cartons?lang=" + lang)
         phone.fill("#mc-id", A2)
         phone.press("#mc-id", "Enter")
@@ -357,5 +343,23 @@ def test_the_page_in_french_and_english(hall_room, browser, tmp_path, lang):
         assert words[0] in said(card(phone, A1)) and words[1] in phone.locator("header").text_content()
         phone.evaluate("window.scrollTo(0, 0)")
         shot(phone, "mes-cartons-360x640-en.png" if lang == "en" else "mes-cartons-360x640.png", tmp_path)
-    finally:
-        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_phone_turned_away_at_the_door_says_so_in_its_language_and_links_by_itself(hall_room, browser, lang):
+    """429 hall_busy (the hall's door, before Flask): the page words it from its own strings, waits the
+    ``retry_after`` it was given, and links the carton with no tap."""
+    room = hall_room
+    gate = room.app.extensions["loto_link_gate"]
+    gate._clock = lambda: 0.0
+    gate.set_rate(1)                                        # one link a second for the hall, the clock stopped
+    assert room.app.test_client().post("/api/players/cards", json={"card_ids": [A2]}).status_code == 200
+    with a_phone(browser) as phone:
+        phone.goto(room.url + "/mes-cartons?lang=" + lang)
+        phone.fill("#mc-id", A1)
+        phone.press("#mc-id", "Enter")
+        words = {"fr": "Toute la salle scanne en même temps", "en": "The whole hall is scanning at once"}[lang]
+        phone.wait_for_function(f"document.getElementById('mc-msg').textContent.includes({words!r})")
+        assert card(phone, A1).count() == 0
+        gate.set_rate(1e6)                                  # the crowd has gone: the page's own retry gets in
+        card(phone, A1).wait_for()

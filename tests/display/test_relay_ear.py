@@ -4,7 +4,6 @@ sent to its ~500 phones) took over ``DEAF_S`` judged itself deaf and ended, its 
 from __future__ import annotations
 
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -12,36 +11,26 @@ from display import relay_wire as wire
 from display.relay import Relay
 from display.relay_listen import Ear
 from hall.config import parse_config
-from tests.app.relay_parts import needs_redis, wait_until
+from tests.app.relay_parts import LoopbackCore, needs_redis, wait_until
 
 pytestmark = needs_redis
 
 
-class SlowCore:
+class SlowCore(LoopbackCore):
     """``GET /api/state`` answered only once the test releases it: a core busy elsewhere."""
 
     def __init__(self):
         self.asked, self.release = threading.Event(), threading.Event()
-        core = self
+        super().__init__(self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                core.asked.set()
-                core.release.wait(10)
-                self.send_response(200)
-                self.end_headers()
-                self.wfile.write(b'{"seq": 9, "draws": [1, 2, 3]}')
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+    def _answer(self, path: str) -> tuple[int, bytes]:
+        self.asked.set()
+        self.release.wait(10)
+        return 200, b'{"seq": 9, "draws": [1, 2, 3]}'
 
     def close(self):
         self.release.set()
-        self.server.shutdown()
+        super().close()
 
 
 @pytest.fixture

@@ -4,41 +4,27 @@ per version, and the state cache fetching at most once per seq. The core is a re
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from display.relay import Relay
 from hall.config import parse_config
+from tests.app.relay_parts import LoopbackCore
 
 
-class Core:
+class Core(LoopbackCore):
     """``GET /api/state`` and ``GET /api/games/rooms/<code>`` as the core answers them."""
 
     def __init__(self):
         self.state = {"seq": 5, "draws": [1, 2]}
         self.rooms = {"ABCD": {"code": "ABCD", "version": 3, "seats": []}}
         self.hits: list[str] = []
-        core = self
+        super().__init__(self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                core.hits.append(self.path)
-                body = core.state if self.path == "/api/state" else core.rooms.get(self.path.rsplit("/", 1)[-1])
-                self.send_response(200 if body is not None else 404)
-                self.end_headers()
-                self.wfile.write(json.dumps(body or {"error": "unknown_room"}).encode())
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def close(self):
-        self.server.shutdown()
+    def _answer(self, path: str) -> tuple[int, bytes]:
+        self.hits.append(path)
+        body = self.state if path == "/api/state" else self.rooms.get(path.rsplit("/", 1)[-1])
+        return (200 if body is not None else 404), json.dumps(body or {"error": "unknown_room"}).encode()
 
 
 @pytest.fixture

@@ -140,8 +140,8 @@ def test_projector_false_claim_and_between_parties(page, live, shots):
 def test_speaker_console(page, live, shots, width, height):
     h = live.hall
     _game(h, TIE_DRAWS)
-    h.set_device_status("ball_machine", "ok", "Machine à boules branchée", code="ball_machine_ok")
-    h.set_device_status("printer", "degraded", "Imprimante : plus de papier", code="printer_no_paper")
+    h.set_device_status("ball_machine", "ok", code="ball_machine_ok")
+    h.set_device_status("printer", "degraded", code="printer_no_paper")
     h.check_claim(A3, role="controller")
     h.check_claim(A1, role="controller")
     page.set_viewport_size({"width": width, "height": height})

@@ -92,8 +92,8 @@ def test_speaker_socket_gets_the_speaker_state_and_device_notices(live):
     speaker = connect(live, "speaker")
     _, state = receive(speaker, "state")
     assert "watch" in state and "devices" in state
-    live.hall.set_device_status("printer", "degraded", "plus de papier", code="printer_no_paper")
-    name, notice = receive(speaker)     # the catalogue's sentence, never the driver's own words
+    live.hall.set_device_status("printer", "degraded", code="printer_no_paper")
+    name, notice = receive(speaker)     # the catalogue's sentence
     assert name == "device" and notice["detail"] == "Plus de papier dans l'imprimante" and "seq" not in notice
     close(speaker)
 

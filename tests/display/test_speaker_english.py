@@ -46,9 +46,8 @@ def test_an_english_console_shows_every_device_state_in_english(tmp_path, browse
         seen = set()
         while not {("ball_machine", "ball_machine_missing"), ("printer", "printer_unreachable")} <= seen:
             seen.add(states.get(timeout=10))
-        h.set_device_status("keypad", "absent", "Clavier numérique : module evdev absent.", code="evdev_missing")
-        h.set_device_status("scanner", "absent", "Lecteur de codes-barres débranché (/dev/x).",
-                            code="scanner_lost", params={"path": "/dev/x"})
+        h.set_device_status("keypad", "absent", code="evdev_missing")
+        h.set_device_status("scanner", "absent", code="scanner_lost", params={"path": "/dev/x"})
         play_to_tie(room)
         h.award(role="speaker")                   # two vouchers wait for a printer that is away
         while ("printer", "printer_waiting") not in seen:
@@ -60,8 +59,8 @@ def test_an_english_console_shows_every_device_state_in_english(tmp_path, browse
         expect(page.locator("#devices .device")).to_have_count(4)
         expect(page.locator("#devices")).to_contain_text("Ball machine missing")
         expect(page.locator("#devices")).to_contain_text("voucher(s) waiting")
-        h.set_device_status("ball_machine", "absent", "Machine à boules débranchée (/dev/pts/9) : …",
-                            code="ball_machine_lost", params={"path": "/dev/pts/9"})   # a live notice
+        h.set_device_status("ball_machine", "absent", code="ball_machine_lost",
+                            params={"path": "/dev/pts/9"})   # a live notice
         expect(page.locator("#devices")).to_contain_text("Ball machine unplugged (/dev/pts/9)")
         h.notify("draw:refused", {"source": "ball_machine", "number": 80, "code": "already_drawn",
                                   "raw": "80"})     # as the reader sends it: a code and its number
@@ -91,8 +90,7 @@ def test_a_serial_printer_waiting_reads_in_english_and_in_french(tmp_path):
     from hall.snapshots import device_status
     room = make_room(tmp_path)
     place = printer_target("serial:///dev/ttyUSB0?baudrate=19200").place
-    status = device_status("printer", "degraded", "printer_waiting", "(French detail)",
-                           reason="printer_no_answer", where=place, count=2)
+    status = device_status("printer", "degraded", "printer_waiting", reason="printer_no_answer", where=place, count=2)
     with room.app.app_context():
         with force_locale("en"):
             assert device_sentence(status) == "The printer does not answer (/dev/ttyUSB0) — 2 voucher(s) waiting."

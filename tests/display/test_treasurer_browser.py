@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from display import views
 from tests.display.axe import shoot
-from tests.display.conftest import PINS, LiveServer, login_page
+from tests.display.conftest import PINS, login_page, served
 from tests.display.test_caisse_browser import folder  # noqa: F401  (fixture)
 from tests.display.test_sales_api import sales_room
 from tests.display.test_treasurer_api import french_csv, pdf_text
@@ -28,11 +28,8 @@ def evening(tmp_path):
     (tmp_path / "hall").mkdir()
     room = sales_room(tmp_path / "hall")
     room.app, room.socketio = make_app(room.hall, room.config, documents={"report_pdf": write_report_pdf})
-    server = LiveServer(room.app)
-    room.url = server.url
-    yield room
-    server.stop()
-    room.hall.journal.close()
+    with served(room):
+        yield room
 
 
 def download(room, path: str) -> bytes:

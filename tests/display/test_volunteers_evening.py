@@ -26,6 +26,7 @@ from tests.display.conftest import (
     make_room,
     no_native_dialogs,
     play_to_tie,
+    served,
     shown,
 )
 from tests.display.test_documents import docs_room, pdf_text  # noqa: F401  (a fixture)
@@ -43,11 +44,8 @@ def d_desk(tmp_path):
     room = sales_room(tmp_path / "hall", series="D")
     room.app, room.socketio = make_app(room.hall, room.config, documents=DOCUMENTS)     # /admin prints planches
     room.app.config["TESTING"] = True
-    server = LiveServer(room.app)
-    room.url = server.url
-    yield room
-    server.stop()
-    room.hall.journal.close()
+    with served(room):
+        yield room
 
 
 def a1_wins_the_quine(h):
@@ -180,9 +178,9 @@ def test_the_door_reads_each_line_as_it_joins_the_basket_and_asks_how_a_reservat
 # ------------------------------------------------------------------------------------------ item 6
 def test_the_console_says_devices_from_the_catalogue_without_a_file_path(browser, live):
     h = live.hall
-    h.set_device_status("ball_machine", "ok", "Ball machine connected (/tmp/loto-hall-demo-x/ball-machine.tty)",
-                        code="ball_machine_ok", params={"path": "/tmp/loto-hall-demo-x/ball-machine.tty"})
-    h.set_device_status("printer", "degraded", "Printer ready.", code="printer_something_new")   # no sentence yet
+    h.set_device_status("ball_machine", "ok", code="ball_machine_ok",
+                        params={"path": "/tmp/loto-hall-demo-x/ball-machine.tty"})
+    h.set_device_status("printer", "degraded", code="printer_something_new")   # no sentence yet
     ctx, page = staff_page(browser, live.url + "/speaker", PINS["speaker_pin"])
     try:
         expect(page.locator("#devices .device")).to_have_count(2)

@@ -234,7 +234,7 @@ def test_a_configured_keypad_that_is_missing_degrades_nothing_else(make_hall, tm
     services[0].start()
     try:
         absent = watch.status("keypad", "absent")[1]
-        assert (absent["code"], absent["params"], absent["detail"]) == ("keypad_missing", {"path": str(tmp_path / "by-id-kbd")}, "")
+        assert (absent["code"], absent["params"]) == ("keypad_missing", {"path": str(tmp_path / "by-id-kbd")})
         hall.draw(9, role="speaker")
     finally:
         services[0].stop()
