@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -69,10 +70,21 @@ class NotifyListener:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+SERVER_PORTS = range(20000, 32000)    # below Linux's ephemeral range (32768-60999 by default)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port for a server the test starts later. Never one of the kernel's ephemeral ports: between this check
+    and the server's bind, any client's connection (or any socket bound to port 0) may be given that very port,
+    and the hall then fails with « Address already in use » (seen under load on a kill-and-restart test)."""
+    for port in random.sample(SERVER_PORTS, 50):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 def get_json(url: str, timeout_s: float = 5.0, headers: dict | None = None, data: dict | None = None) -> tuple[int, dict]:
