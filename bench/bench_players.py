@@ -44,6 +44,32 @@ PICLASS = "/work/shared/tools/piclass"
 PI_CORE = 1 / 4.5       # piclass's share of one of this machine's cores that one Pi 4 core is worth
 
 
+# the server with its gunicorn worker under cProfile from its fork to its exit (the worker's greenlets all run on
+# its main thread, which the profiler follows; a greenlet switch shows as a call, own times stay right)
+PROFILED = """import cProfile, os, runpy
+def profile_the_worker():
+    profiler, leave = cProfile.Profile(), os._exit
+    def dump_and_leave(code):            # the worker leaves through os._exit (hall/app/gunicorn_app.py)
+        profiler.disable()
+        profiler.dump_stats(%r)
+        leave(code)
+    os._exit = dump_and_leave
+    profiler.enable()
+os.register_at_fork(after_in_child=profile_the_worker)
+runpy.run_module("hall.app", run_name="__main__", alter_sys=True)
+"""
+
+
+def print_profile(data: Path, top: int) -> None:
+    import pstats
+    dumped = data / "worker.prof"
+    if not dumped.exists():
+        print(f"no profile written ({dumped}): the worker did not leave through os._exit")
+        return
+    stats = pstats.Stats(str(dumped))
+    stats.sort_stats("tottime").print_stats(top)
+
+
 def free_port(first: int = 18750, last: int = 18799) -> int:
     """A port of ``first`` … ``last`` that nothing listens on (outside the ephemeral range, which 2 000 loopback
     sockets of the phones use up)."""
@@ -230,6 +256,8 @@ def main() -> None:
     ap.add_argument("--no-piclass", action="store_true")
     ap.add_argument("--ping-s", type=float, default=2.0, help="[server] ping_s")
     ap.add_argument("--skip-linking", action="store_true")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="run the server's worker under cProfile and print its N costliest functions (own time)")
     ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one of 18750-18799)")
     ap.add_argument("--idle-s", type=float, default=30.0, help="seconds without a ball before (b), the server's CPU read")
     args = ap.parse_args()
@@ -247,6 +275,8 @@ def main() -> None:
                       "ping_s = %s\n" % (data, "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items()), args.ping_s))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port", str(port)]
+    if args.profile:
+        command[1:3] = ["-c", PROFILED % str(data / "worker.prof")]
     if not args.no_piclass:
         command = [PICLASS, "--cores", "1", "--", *command]
     server = subprocess.Popen(command, env=env, cwd=data, stdout=open(data / "serve.log", "wb"),
@@ -336,6 +366,8 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
         print(f"server log: {data / 'serve.log'}")
+        if args.profile:
+            print_profile(data, args.profile)
 
 
 if __name__ == "__main__":
