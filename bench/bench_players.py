@@ -1,14 +1,16 @@
 """« Mes cartons »: a hall of phones following their own cartons, against ``loto-hall serve`` on a Pi-class CPU.
 
-    sudo python bench/bench_players.py [--phones 1000] [--cards 12] [--link-s 60] [--duration 300] [--no-piclass]
+    sudo python bench/bench_players.py [--phones 1000] [--cards 12] [--link-s 60] [--duration 300] [--idle-s 30] [--ping-s 2] [--no-piclass]
 
 The server runs under ``/work/shared/tools/piclass --cores 1`` (one Pi 4 core; root is needed for its cgroup),
 the phones outside it, in ``--procs`` child processes, each phone from its own loopback address (127.0.x.y):
 (a) linking: every phone scans its ``--cards`` cartons one by one over ``--link-s`` seconds, as a player does
     (``POST /api/players/cards`` with its list so far, 1 to 12 IDs: 12 000 requests in a minute for 1 000 phones),
     while the speaker draws a ball a second: each link's time, the refusals, and the speaker's draw time;
-(b) following: the phones' sockets (a minimal Engine.IO 4 client, answering the 2 s pings) while a ball a
-    second is drawn for ``--duration`` seconds: ball → last phone p50/p99, balls missed, seq gaps, disconnects.
+(b) following: the phones' sockets (a minimal Engine.IO 4 client, answering the pings), first ``--idle-s`` seconds
+    without a ball (the server's CPU for keeping them: pings, beats), then a ball a second for ``--duration``
+    seconds: ball → last phone p50/p99, balls missed, seq gaps, disconnects, and the server's CPU meanwhile, read
+    from /proc as a share of the Pi core.
 Also, in this process, the time a link of 12 cartons holds the hall's lock (12 000 cartons in the book).
 Prints the figures; never run as a test.
 """
@@ -21,6 +23,7 @@ import multiprocessing as mp
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -38,6 +41,78 @@ from hall.cardbook import CardBook  # noqa: E402
 from hall.planches import generate_cards  # noqa: E402
 
 PICLASS = "/work/shared/tools/piclass"
+PI_CORE = 1 / 4.5       # piclass's share of one of this machine's cores that one Pi 4 core is worth
+
+
+# the server with its gunicorn worker under cProfile from its fork to its exit (the worker's greenlets all run on
+# its main thread, which the profiler follows; a greenlet switch shows as a call, own times stay right)
+PROFILED = """import cProfile, os, runpy
+def profile_the_worker():
+    profiler, leave = cProfile.Profile(), os._exit
+    def dump_and_leave(code):            # the worker leaves through os._exit (hall/app/gunicorn_app.py)
+        profiler.disable()
+        profiler.dump_stats(%r)
+        leave(code)
+    os._exit = dump_and_leave
+    profiler.enable()
+os.register_at_fork(after_in_child=profile_the_worker)
+runpy.run_module("hall.app", run_name="__main__", alter_sys=True)
+"""
+
+
+def print_profile(data: Path, top: int) -> None:
+    import pstats
+    dumped = data / "worker.prof"
+    if not dumped.exists():
+        print(f"no profile written ({dumped}): the worker did not leave through os._exit")
+        return
+    stats = pstats.Stats(str(dumped))
+    stats.sort_stats("tottime").print_stats(top)
+
+
+def free_port(first: int = 18750, last: int = 18799) -> int:
+    """A port of ``first`` … ``last`` that nothing listens on (outside the ephemeral range, which 2 000 loopback
+    sockets of the phones use up)."""
+    for port in range(first, last + 1):
+        with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
+    raise SystemExit(f"no free port in {first}-{last}: give --port")
+
+
+def cpu_seconds(group: int) -> float:
+    """User + system CPU seconds of the live processes of process group ``group`` (the server and its worker)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+class CpuMeter:
+    """The server's CPU over a stretch of wall time, as a share of one Pi core."""
+
+    def __init__(self, group: int):
+        self.group = group
+        self.cpu, self.wall = cpu_seconds(group), time.monotonic()
+
+    def read(self) -> tuple[float, float]:
+        """(CPU seconds, wall seconds) since the meter started."""
+        return cpu_seconds(self.group) - self.cpu, time.monotonic() - self.wall
+
+    def said(self, what: str) -> str:
+        cpu, wall = self.read()
+        return (f"  server CPU {what}: {cpu:.1f} s in {wall:.0f} s = {100 * cpu / wall:.1f} % of one core here, "
+                f"{100 * cpu / wall / PI_CORE:.0f} % of the Pi core (load {os.getloadavg()[0]:.2f})")
 
 
 def address(i: int) -> str:
@@ -181,10 +256,14 @@ def main() -> None:
     ap.add_argument("--no-piclass", action="store_true")
     ap.add_argument("--ping-s", type=float, default=2.0, help="[server] ping_s")
     ap.add_argument("--skip-linking", action="store_true")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="run the server's worker under cProfile and print its N costliest functions (own time)")
+    ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one of 18750-18799)")
+    ap.add_argument("--idle-s", type=float, default=30.0, help="seconds without a ball before (b), the server's CPU read")
     args = ap.parse_args()
     raise_nofile()
     lock_held_by_a_link(args.phones * args.cards, args.cards)
-    port = 19000 + os.getpid() % 1000
+    port = args.port or free_port()
     data = Path(tempfile.mkdtemp(prefix="bench-players-"))
     (data / "data").mkdir()
     cards = generate_cards(args.phones * args.cards, seed="bench", series="A")
@@ -196,6 +275,8 @@ def main() -> None:
                       "ping_s = %s\n" % (data, "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items()), args.ping_s))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port", str(port)]
+    if args.profile:
+        command[1:3] = ["-c", PROFILED % str(data / "worker.prof")]
     if not args.no_piclass:
         command = [PICLASS, "--cores", "1", "--", *command]
     server = subprocess.Popen(command, env=env, cwd=data, stdout=open(data / "serve.log", "wb"),
@@ -246,8 +327,14 @@ def main() -> None:
         procs, connected, refused = start_crowd(args.procs, per, port, "/socket.io/", ready, results, stop_evt, sent_qs,
                                                 address)
         print(f"(b) {connected} phones following ({refused} refused)")
+        if args.idle_s:
+            meter = CpuMeter(server.pid)
+            time.sleep(args.idle_s)          # no ball: what keeping 1 000 sockets alive costs
+            print(meter.said(f"idle, {connected} phones, ping_s {args.ping_s:g}"))
+        meter = CpuMeter(server.pid)
         end = time.monotonic() + args.duration
         speaker.every_second_while(lambda: time.monotonic() < end)
+        print(meter.said("following, a ball a second"))
         stop_evt.set()
         for q in sent_qs:
             q.put(dict(speaker.sent))
@@ -272,6 +359,8 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
         print(f"server log: {data / 'serve.log'}")
+        if args.profile:
+            print_profile(data, args.profile)
 
 
 if __name__ == "__main__":

@@ -124,15 +124,16 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
         return resp
 
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready).
-    # a ping every [server] ping_s (2 s): a phone hearing nothing for 4.5 s says « hors ligne » (mes_cartons.js); the
-    # hall waits 10 s for the answer, so a Pi slowed by a crowd does not drop the phones it is late to answer
-    socketio = SocketIO(app, async_mode=async_mode, ping_interval=config.server.ping_s, ping_timeout=10,
-                        max_http_buffer_size=64 * 1024, json=SocketJSON)
+    # the public sockets hear a beat when nothing else went out for [server] ping_s (2 s): a phone hearing nothing
+    # for 4.5 s says « hors ligne » (mes_cartons.js); Engine.IO's ping, one exchange per socket, only finds the
+    # dead sockets (every 25 s); the hall waits 10 s for its answer, so a Pi slowed by a crowd drops no phone
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=sockets.engine_ping_s(config.server.ping_s),
+                        ping_timeout=10, max_http_buffer_size=64 * 1024, json=SocketJSON)
     server = config.server
     if server.message_queue:
         install_relay_queue(app, socketio, hall, server)
     app.extensions["loto_connections"] = sockets.install(
-        socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets))
+        socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets), server.ping_s)
     room_web.install(app, socketio, lobby, config)
     return app, socketio
 

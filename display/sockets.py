@@ -19,12 +19,20 @@ the page until the state comes).
 The speaker's console keeps itself up to date from the events (one strategy for every page: events with
 ``seq``, ``resync`` on a gap): after each record, the ``speaker`` room also gets ``console``, the staff-only
 part of the console (claims, watch, devices, sales), built from a snapshot — never a refetch of everything.
+
+Liveness: a public socket hears the hall at least every ``[server] ping_s`` (2 s): when no public event went out
+for that long, the broadcaster sends ``beat`` ``{"at_seq"}`` (the last public event's seq) as one batched
+emission, as a ball goes out; while balls flow there is no beat at all. A phone that has heard nothing for 4.5 s
+says « hors ligne »; one that sees ``at_seq`` ahead of its own missed an event and asks ``resync``. Engine.IO's
+own ping, one exchange and two greenlets per socket (500 a second for 1 000 phones at 2 s, half a Pi core),
+only finds the dead sockets: every ``SOCKET_PING_S``.
 """
 from __future__ import annotations
 
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 
 from flask import Flask, request, session
@@ -134,14 +142,41 @@ def emit_to_shards(server, name: str, payload, sleep: Callable[[float], object])
     return emissions
 
 
-class Broadcaster:
-    """Runs the queued emissions one after the other on its own task (a thread, or a greenlet under gevent)."""
+SOCKET_PING_S = 25.0   # Engine.IO's ping (its own default): finds the dead sockets; the phones' liveness is the beat
 
-    def __init__(self, socketio: SocketIO):
+
+def engine_ping_s(beat_s: float) -> float:
+    """Engine.IO's ping interval for a hall whose public sockets hear a beat every ``beat_s``."""
+    return max(beat_s, SOCKET_PING_S)
+
+
+class Broadcaster:
+    """Runs the queued emissions one after the other on its own task (a thread, or a greenlet under gevent);
+    with ``quiet_s``, runs ``on_quiet`` whenever no public emission went out for that long (``public_sent``)."""
+
+    def __init__(self, socketio: SocketIO, quiet_s: float | None = None, on_quiet: Callable[[], None] | None = None):
         self._jobs: queue.Queue = queue.Queue()       # a pure-Python queue: gevent's patching reaches it
         self._idle = threading.Condition()
         self._pending = 0
+        self._quiet_s, self._on_quiet = quiet_s, on_quiet
+        self._public_at = time.monotonic()
         socketio.start_background_task(self._run)
+
+    def public_sent(self) -> None:
+        """Every public socket has just been sent something: the next beat can wait ``quiet_s``."""
+        self._public_at = time.monotonic()
+
+    def _next(self) -> tuple[Callable[[], None], bool]:
+        """The next thing to run, and whether it was queued (the beat is not)."""
+        if self._quiet_s is None or self._on_quiet is None:
+            return self._jobs.get(), True
+        wait = self._public_at + self._quiet_s - time.monotonic()
+        if wait <= 0:                  # due: before the queued jobs, which may well be none for the public
+            return self._on_quiet, False
+        try:
+            return self._jobs.get(timeout=wait), True
+        except queue.Empty:
+            return self._on_quiet, False
 
     def put(self, job: Callable[[], None]) -> None:
         with self._idle:
@@ -155,12 +190,12 @@ class Broadcaster:
 
     def _run(self) -> None:
         while True:
-            job = self._jobs.get()
+            job, queued = self._next()
             try:
                 job()
             except Exception:     # one bad payload must not stop the broadcasts
                 log.exception("broadcast failed")
-            finally:
+            if queued:
                 with self._idle:
                     self._pending -= 1
                     if self._pending == 0:
@@ -168,9 +203,10 @@ class Broadcaster:
 
 
 def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
-            caps: SocketCaps | None = None) -> Connections:
+            caps: SocketCaps | None = None, beat_s: float | None = None) -> Connections:
     """Register the handlers and subscribe the broadcasts to the hall; ``caps`` bounds anonymous sockets;
-    returns the live connection counter.
+    ``beat_s``: the public sockets hear at least that often (``[server] ping_s``; ``None``, no beat); returns
+    the live connection counter.
 
     The speaker room is split by language (``speaker:fr``, ``speaker:en``) so that what a console reads —
     a device's sentence — comes translated from the one catalogue, whatever thread published it."""
@@ -194,7 +230,13 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
     caps = caps or SocketCaps()
     relay = app.extensions.get("loto_relay") if app is not None else None    # the queue to the relays, if any
     connections = Connections()
-    broadcaster = Broadcaster(socketio)
+    last_public = [hall.snapshot().seq]          # the seq of the last public event sent (the broadcaster's alone)
+
+    def beat() -> None:
+        emit_to_shards(socketio.server, "beat", {"at_seq": last_public[0]}, socketio.sleep)
+        broadcaster.public_sent()
+
+    broadcaster = Broadcaster(socketio, beat_s, beat)
     if app is not None:
         app.extensions["loto_broadcaster"] = broadcaster
 
@@ -208,6 +250,8 @@ def install(socketio: SocketIO, hall: HallPort, app: Flask | None = None,
         # ~200 ms and the speaker's next request would wait behind it. A batch of shards at a time, yielding in
         # between, lets the requests and new projectors that arrive meanwhile through.
         emit_to_shards(socketio.server, name, payload, socketio.sleep)
+        last_public[0] = payload["seq"]
+        broadcaster.public_sent()
         if console is not None:
             to_speakers(lambda translate: ("console", views.speaker_state(console, translate)))
 

@@ -22,15 +22,18 @@ def close(client) -> None:
 
 
 def receive(client, name: str | None = None, timeout: float = 5.0) -> tuple[str, dict]:
-    event, data = _recv(client, timeout)
+    event, data = _recv(client, timeout, beats=name == "beat")
     if name is not None:
         assert event == name, (event, data)
     return event, data
 
 
-def _recv(client, timeout):
-    got = client.receive(timeout=timeout)
-    return got[0], (got[1] if len(got) > 1 else None)
+def _recv(client, timeout, beats: bool = False):
+    """The next event; the hall's beats (sent when it was quiet for ``ping_s``) are passed over unless asked for."""
+    while True:
+        got = client.receive(timeout=timeout)
+        if beats or got[0] != "beat":
+            return got[0], (got[1] if len(got) > 1 else None)
 
 
 def drain_until(client, seq: int, after: int = 0, timeout: float = 5.0) -> list[tuple[str, dict]]:

@@ -244,13 +244,24 @@ function onEvent(name, ev) {
 
 const conn = live({state: onState, event: onEvent});
 const online = (on) => { $("mc-net").hidden = on; document.body.classList.toggle("is-offline", !on); };
-// the hall pings every 2 s ([server] ping_s): nothing heard for 4.5 s is « hors ligne », said at once (the socket's
-// own timeout, 12 s, then reconnects; the page catches up by seq either way)
+// the hall says something at least every 2 s ([server] ping_s): an event, else its « beat » (a relay: its ping);
+// nothing heard for 4.5 s is « hors ligne », said at once. A beat names the hall's last event: one past ours was
+// lost on the way, so we ask for the state again. Nothing for 12 s: the connection is dead without knowing it
+// (Engine.IO's own ping is 25 s apart), so it is dropped and the client reconnects; the page catches up by seq.
+const QUIET_MS = 4500, DEAD_MS = 12000;
 let heard = Date.now();
 const alive = () => { heard = Date.now(); if (conn.socket.connected && navigator.onLine !== false) online(true); };
 conn.socket.io.on("ping", alive);
 conn.socket.onAny(alive);
-setInterval(() => { if (Date.now() - heard > 4500) online(false); }, 500);
+conn.socket.on("beat", (b) => {
+  const ours = document.body.dataset.seq;
+  if (b && typeof b.at_seq === "number" && ours !== undefined && b.at_seq > Number(ours)) conn.resync();
+});
+setInterval(() => {
+  const quiet = Date.now() - heard;
+  if (quiet > QUIET_MS) online(false);
+  if (quiet > DEAD_MS && conn.socket.connected) { heard = Date.now(); conn.socket.io.engine.close(); }
+}, 500);
 conn.socket.on("connect", alive);
 conn.socket.on("disconnect", () => online(false));
 conn.socket.on("connect_error", () => online(false));
