@@ -1,7 +1,7 @@
 """A hall full of phones against ``loto-hall serve`` (gunicorn, gevent worker), over loopback only.
 
     python bench/bench_crowd.py [--clients 2000] [--duration 300] [--attack] [--procs 2] [--server gunicorn]
-                                [--relays N [--redis-outage 30]] [--piclass CORES]
+                                [--relays N [--redis-outage 30]] [--piclass CORES] [--idle-s S]
 
 (a) ``--clients`` Socket.IO clients (WebSocket) connect, a draw a second for ``--duration`` seconds:
     disconnects, missed events, draw → last client p50/p99, the worker's RSS.
@@ -15,6 +15,8 @@ The clients are a minimal Engine.IO 4 / Socket.IO 5 client over raw WebSocket fr
 connect on the relays' path. ``--redis-outage S`` stops Redis for S seconds in the middle of the run. A ball counts
 as received by a phone when its event came, or a later ``state`` (a resync) held it. ``--piclass CORES`` runs the
 whole hall (Redis included) under ``/work/shared/tools/piclass --cores CORES``, the clients outside.
+``--idle-s S`` first holds the clients connected S seconds with no ball; the hall's CPU (its process group: core,
+relays, nginx, Redis) is printed for that stretch and for the balls, as a share of one Pi core.
 Phones connect from distinct loopback addresses (127.0.1.1, 127.0.1.2, …, ten per address); the attacker
 from 127.0.0.66; the speaker and the projector from 127.0.0.1. Nothing leaves 127.0.0.0/8.
 Prints the figures; never run as a test.
@@ -37,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.crowd_hall import BenchHall  # noqa: E402
 from bench.crowd_phones import raise_nofile, start_crowd, ws_connect, ws_recv  # noqa: E402
-from bench.stats import percentile, summary  # noqa: E402
+from bench.stats import CpuMeter, percentile, summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
 
 PINS = DEMO_PINS
@@ -141,6 +143,8 @@ def main() -> None:
     ap.add_argument("--relays", type=int, default=0, help="relays (issue 25): the core, N relays, nginx, Redis")
     ap.add_argument("--redis-outage", type=float, default=0.0, help="seconds without Redis in the middle")
     ap.add_argument("--piclass", type=int, default=0, help="run the hall under piclass --cores N")
+    ap.add_argument("--idle-s", type=float, default=0.0,
+                    help="first, this long with the clients connected and no ball: the hall's CPU idle")
     args = ap.parse_args()
     raise_nofile()
     data = Path(tempfile.mkdtemp(prefix="bench-crowd-"))
@@ -181,6 +185,12 @@ def main() -> None:
             attacker = mp.Process(target=run_attack, args=(port, stop_evt, counts))
             attacker.start()
             time.sleep(3.5)                                  # the 400 sockets are opened in the first 3 s
+        cpu_said = []
+        if args.idle_s:
+            meter = CpuMeter(hall.proc.pid)
+            time.sleep(args.idle_s)
+            cpu_said.append(meter.said("idle, the clients connected"))
+        meter = CpuMeter(hall.proc.pid)
 
         draw_ms, state_ms, projector_ms, sent = [], [], [], {}
         outage_draw_ms: list[float] = []
@@ -220,6 +230,7 @@ def main() -> None:
             projector_ms.append(asyncio.run(new_projector(port)))
             tick += 1.0
             time.sleep(max(0.0, tick - time.monotonic()))
+        cpu_said.append(meter.said("a ball a second"))
         time.sleep(3.0)                                   # the last resyncs
         rss_end = hall.rss()
         stop_evt.set()
@@ -253,6 +264,8 @@ def main() -> None:
         print(f"disconnects {sum(o['disconnects'] for o in outs)} (reconnected {sum(o['reconnects'] for o in outs)}), "
               f"balls missed {missed}, seq gaps {sum(o['gaps'] for o in outs)}")
         print("slowest balls (ms, at s): " + ", ".join(f"{ms:.0f} at {at:.0f}" for ms, at in sorted(worst)[-5:]))
+        for line in cpu_said:
+            print(line)
         print(summary("draw → last client", last_ms) + (" (balls drawn while Redis was up)" if after_return_ms else ""))
         if after_return_ms:
             print(summary("  drawn while Redis was away: Redis back → last client", after_return_ms, width=0))

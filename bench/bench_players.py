@@ -35,13 +35,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_crowd import http_json  # noqa: E402
 from bench.crowd_phones import raise_nofile, start_crowd  # noqa: E402
-from bench.stats import summary  # noqa: E402
+from bench.stats import CpuMeter, summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
 from hall.cardbook import CardBook  # noqa: E402
 from hall.planches import generate_cards  # noqa: E402
 
 PICLASS = "/work/shared/tools/piclass"
-PI_CORE = 1 / 4.5       # piclass's share of one of this machine's cores that one Pi 4 core is worth
 
 
 # the server with its gunicorn worker under cProfile from its fork to its exit (the worker's greenlets all run on
@@ -82,37 +81,6 @@ def free_port(first: int = 18750, last: int = 18799) -> int:
                 continue
             return port
     raise SystemExit(f"no free port in {first}-{last}: give --port")
-
-
-def cpu_seconds(group: int) -> float:
-    """User + system CPU seconds of the live processes of process group ``group`` (the server and its worker)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == group:
-            total += int(fields[11]) + int(fields[12])
-    return total / tick
-
-
-class CpuMeter:
-    """The server's CPU over a stretch of wall time, as a share of one Pi core."""
-
-    def __init__(self, group: int):
-        self.group = group
-        self.cpu, self.wall = cpu_seconds(group), time.monotonic()
-
-    def read(self) -> tuple[float, float]:
-        """(CPU seconds, wall seconds) since the meter started."""
-        return cpu_seconds(self.group) - self.cpu, time.monotonic() - self.wall
-
-    def said(self, what: str) -> str:
-        cpu, wall = self.read()
-        return (f"  server CPU {what}: {cpu:.1f} s in {wall:.0f} s = {100 * cpu / wall:.1f} % of one core here, "
-                f"{100 * cpu / wall / PI_CORE:.0f} % of the Pi core (load {os.getloadavg()[0]:.2f})")
 
 
 def address(i: int) -> str:

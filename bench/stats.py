@@ -1,9 +1,13 @@
-"""Figures shared by the benchmark scripts: nearest-rank percentiles and a one-line summary."""
+"""Figures shared by the benchmark scripts: nearest-rank percentiles, a one-line summary, a server's CPU."""
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
+from pathlib import Path
+
+PI_CORE = 1 / 4.5       # piclass's share of one of this machine's cores that one Pi 4 core is worth
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -17,6 +21,37 @@ def summary(name: str, ms: list[float], width: int = 34, p90: bool = False) -> s
     middle = f"p90={percentile(ms, 90):6.2f} ms  " if p90 else ""
     return (f"{name:<{width}} n={len(ms)}  p50={percentile(ms, 50):6.2f} ms  {middle}p99={percentile(ms, 99):6.2f} ms  "
             f"max={max(ms):6.2f} ms  mean={statistics.fmean(ms):6.2f} ms")
+
+
+def cpu_seconds(group: int) -> float:
+    """User + system CPU seconds of the live processes of process group ``group`` (the server and its worker)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+class CpuMeter:
+    """A process group's CPU (a server and its workers) over a stretch of wall time, as a share of one Pi core."""
+
+    def __init__(self, group: int):
+        self.group = group
+        self.cpu, self.wall = cpu_seconds(group), time.monotonic()
+
+    def read(self) -> tuple[float, float]:
+        """(CPU seconds, wall seconds) since the meter started."""
+        return cpu_seconds(self.group) - self.cpu, time.monotonic() - self.wall
+
+    def said(self, what: str) -> str:
+        cpu, wall = self.read()
+        return (f"  server CPU {what}: {cpu:.1f} s in {wall:.0f} s = {100 * cpu / wall:.1f} % of one core here, "
+                f"{100 * cpu / wall / PI_CORE:.0f} % of one Pi core (load {os.getloadavg()[0]:.2f})")
 
 
 def bot_only_ms(game, players: int, games: int) -> float:
