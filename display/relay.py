@@ -13,6 +13,9 @@ the core. It never writes anything: what it sends comes from the core, through R
 - ``game_watch`` without a seat: the room's public view, kept from the queue per version, or fetched once from the
   core (``GET /api/games/rooms/<code>``). A seat's phone watches on the core, where its presence counts.
 - the same guards as the core: the ``Host`` must be the hall's, anonymous sockets are capped per address and overall.
+- the same liveness as the core: when nothing went to every client for ``[server] ping_s``, one ``beat``
+  ``{"at_seq"}`` (the last seq forwarded) to every shard, on the relay's own clock, so a Redis outage does not make
+  the phones say « hors ligne » (they catch up when it returns); Engine.IO pings every 25 s, for the dead sockets.
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ import json
 import logging
 import socket
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -33,7 +37,7 @@ from display.crowd import SocketCaps
 from display.errors import error_body, message_of
 from display.limits import SocketJSON
 from display.portal import own_hosts
-from display.sockets import emit_to_shards, public_shard
+from display.sockets import emit_to_shards, engine_ping_s, public_shard
 from hall.config import Config
 from hall.net.captive import is_own_host
 
@@ -100,10 +104,12 @@ class Relay:
     """The relay's Socket.IO server, its state cache, the rooms' audience views and its counters."""
 
     def __init__(self, config: Config, *, core_url: str, relay_id: str, async_mode: str = "gevent",
-                 trusted: frozenset[str] = frozenset({"127.0.0.1", "::1"})):
+                 trusted: frozenset[str] = frozenset({"127.0.0.1", "::1"}),
+                 clock: Callable[[], float] = time.monotonic):
         server = config.server
         self.config, self.relay_id, self.trusted = config, relay_id, trusted
-        self.sio = socketio.Server(async_mode=async_mode, json=SocketJSON, ping_interval=server.ping_s, ping_timeout=10,
+        self.sio = socketio.Server(async_mode=async_mode, json=SocketJSON, ping_interval=engine_ping_s(server.ping_s),
+                                   ping_timeout=10,
                                    max_http_buffer_size=64 * 1024, transports=["websocket"])
         self.app = socketio.WSGIApp(self.sio, socketio_path=wire.PATH)
         self.cache = StateCache(core_url)
@@ -115,6 +121,10 @@ class Relay:
         self._dealt = itertools.count()
         self.forwarded = 0
         self.resyncs = 0
+        self.beats = 0
+        self.beat_s = server.ping_s
+        self._clock = clock
+        self._public_at = clock()                   # when every client was last sent something
         self.on_event: Callable[[], object] = lambda: None     # the relay's quiet collector is told of each event
         self._install()
 
@@ -234,6 +244,27 @@ class Relay:
 
     def _to_every_shard(self, name: str, data: Any) -> None:
         emit_to_shards(self.sio, name, data, self.sio.sleep)
+        self._public_at = self._clock()
+
+    # ---- the beat
+    def beat_if_quiet(self) -> float:
+        """Beat every client if none was sent anything for ``beat_s``; the seconds until the next beat is due."""
+        due = self._public_at + self.beat_s - self._clock()
+        if due > 0:
+            return due
+        self._to_every_shard("beat", {} if self.seq is None else {"at_seq": self.seq})
+        self.beats += 1
+        return self.beat_s
+
+    def beat_forever(self) -> None:
+        """The relay's beat task (started by the relays' worker beside its ear); never raises."""
+        while True:
+            try:
+                wait = self.beat_if_quiet()
+            except Exception:     # one failed emission must not silence the relay for good
+                log.exception("relais %s : battement manqué", self.relay_id)
+                wait = self.beat_s
+            self.sio.sleep(wait)
 
     def clients(self) -> int:
         return self.caps.public

@@ -59,7 +59,7 @@ class ServerSection:
     socket_host: str = _checked("127.0.0.1", NV.listen_problem)   # a laptop's workers: its address on the hall's network
     socket_peers: list = field(default_factory=list, metadata={"check": NV.peer_problem})   # "10.42.0.20:8090": a laptop's workers
     core_url: str = _checked("", NV.core_url_problem)      # a laptop's workers: the Pi's hall, "http://10.42.0.1:8080"
-    ping_s: float = 2.0                 # a phone hears the hall this often (a beat; a relay's ping): « hors ligne » after 4.5 s
+    ping_s: float = 2.0                 # a phone hears the hall (or its relay) this often, a beat if nothing else: « hors ligne » after 4.5 s
 
 
 @dataclass(frozen=True, slots=True)

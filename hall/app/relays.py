@@ -101,6 +101,7 @@ class RelaysApplication(BaseApplication):
                       trusted=trusted_fronts(config))
         ear = Ear(relay, config.server.message_queue)
         ear.start()
+        relay.sio.start_background_task(relay.beat_forever)
         _relay["ear"] = ear
         # full collections between balls only, as in the core: 500 phones' sockets are ~250 000 objects
         gc.freeze()

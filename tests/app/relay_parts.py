@@ -118,10 +118,12 @@ class Phone:
         self.relays: list[str] = []          # the relay of each state received (a reconnection adds one)
         self.states_at: list[float] = []
         self.gaps = 0
+        self.beats_at: list[float] = []       # when each beat came (the relay's liveness, INTERFACE §5 extension)
         self.client = socketio.Client(reconnection_delay=0.2, reconnection_delay_max=1.0,
                                       randomization_factor=0.2)
         self.client.on("*", self._event)
         self.client.on("state", self._state)
+        self.client.on("beat", lambda data=None: self.beats_at.append(time.monotonic()))
         self.client.connect(url, socketio_path=path, transports=["websocket"], wait_timeout=10)
 
     def _state(self, state: dict) -> None:

@@ -114,9 +114,13 @@ def test_redis_stopped_and_started_again_mid_partie_loses_no_ball(hall, redis_se
         for phone in phones:
             assert phone.has(before, 10)
         redis_server.stop()
+        stopped = time.monotonic()
         for n in during:
             assert draw(hall, n) < 2.0          # journalled and answered as without a queue
         wait_until(lambda: seen[-len(during):] == during, 10, f"the core's own screen stopped: {seen}")
+        # the relays still beat their phones on their own clock: no phone turns « hors ligne » for Redis
+        wait_until(lambda: all(sum(t > stopped for t in p.beats_at) >= 2 for p in phones), 10,
+                   f"a phone stopped hearing its relay: {[len(p.beats_at) for p in phones]}")
         admin = get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]
         wait_until(lambda: get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]
                    ["devices"].get("relays", {}).get("status") == "degraded", 10, f"Redis away not said: {admin}")

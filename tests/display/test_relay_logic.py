@@ -86,3 +86,29 @@ def test_a_rooms_audience_view_is_kept_per_version(relay):
     assert relay.rooms["ABCD"]["version"] == 4
     relay.handle({"t": "emit", "name": "screen", "to": None, "data": {"show": "loto"}})
     assert relay.events == []                      # not a journal event
+
+
+def test_a_quiet_relay_beats_its_clients_with_its_last_seq_and_never_while_events_flow(core):
+    """The relay's own clock, driven: no beat while events reach every client less than ``ping_s`` apart, one
+    naming the last seq forwarded once nothing went out for ``ping_s``, then one every ``ping_s``."""
+    now = [100.0]
+    relay = Relay(parse_config({"server": {"ping_s": 2.0}}), core_url=core.url, relay_id="test:beat",
+                  async_mode="threading", clock=lambda: now[0])
+    sent: list[tuple[str, dict]] = []
+    relay._to_every_shard = lambda name, data, inner=relay._to_every_shard: (sent.append((name, data)),
+                                                                              inner(name, data))
+    assert relay.sio.eio.ping_interval == 25          # Engine.IO only finds the dead sockets
+    relay.handle({"t": "hb", "n": 1, "seq": 5})
+    for seq in range(6, 12):                          # a ball every 1.5 s
+        now[0] += 1.5
+        assert relay.beat_if_quiet() == pytest.approx(0.5)
+        relay.handle(ev(seq))
+    assert [name for name, _ in sent] == ["draw"] * 6 and relay.beats == 0
+    now[0] += 1.9
+    assert relay.beat_if_quiet() == pytest.approx(0.1) and relay.beats == 0
+    now[0] += 0.1
+    assert relay.beat_if_quiet() == 2.0
+    assert sent[-1] == ("beat", {"at_seq": 11}) and relay.beats == 1
+    now[0] += 2.0                                     # still quiet (Redis away, say): the clients still hear it
+    relay.beat_if_quiet()
+    assert sent[-1] == ("beat", {"at_seq": 11}) and relay.beats == 2

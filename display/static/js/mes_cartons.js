@@ -244,7 +244,7 @@ function onEvent(name, ev) {
 
 const conn = live({state: onState, event: onEvent});
 const online = (on) => { $("mc-net").hidden = on; document.body.classList.toggle("is-offline", !on); };
-// the hall says something at least every 2 s ([server] ping_s): an event, else its « beat » (a relay: its ping);
+// the hall says something at least every 2 s ([server] ping_s): an event, else its « beat » (the core's or a relay's);
 // nothing heard for 4.5 s is « hors ligne », said at once. A beat names the hall's last event: one past ours was
 // lost on the way, so we ask for the state again. Nothing for 12 s: the connection is dead without knowing it
 // (Engine.IO's own ping is 25 s apart), so it is dropped and the client reconnects; the page catches up by seq.
