@@ -37,7 +37,7 @@ from display.crowd import SocketCaps
 from display.errors import error_body, message_of
 from display.limits import SocketJSON
 from display.portal import own_hosts
-from display.sockets import emit_to_shards, engine_ping_s, public_shard
+from display.sockets import Quiet, emit_to_shards, engine_ping_s, public_shard
 from hall.config import Config
 from hall.net.captive import is_own_host
 
@@ -122,9 +122,9 @@ class Relay:
         self.forwarded = 0
         self.resyncs = 0
         self.beats = 0
-        self.beat_s = server.ping_s
-        self._clock = clock
-        self._public_at = clock()                   # when every client was last sent something
+        self.quiet = Quiet(server.ping_s, clock)
+        self._sending = threading.Lock()           # one emission to every client at a time: a beat never lands in
+                                                    # the middle of an event's shards (gevent's lock, once patched)
         self.on_event: Callable[[], object] = lambda: None     # the relay's quiet collector is told of each event
         self._install()
 
@@ -243,18 +243,25 @@ class Relay:
         self.sio.emit(name, data, to=to)
 
     def _to_every_shard(self, name: str, data: Any) -> None:
+        with self._sending:
+            self._send_all(name, data)
+
+    def _send_all(self, name: str, data: Any) -> None:
+        """To every client, a batch of shards at a time (``_sending`` held)."""
         emit_to_shards(self.sio, name, data, self.sio.sleep)
-        self._public_at = self._clock()
+        self.quiet.sent()
 
     # ---- the beat
     def beat_if_quiet(self) -> float:
-        """Beat every client if none was sent anything for ``beat_s``; the seconds until the next beat is due."""
-        due = self._public_at + self.beat_s - self._clock()
-        if due > 0:
-            return due
-        self._to_every_shard("beat", {} if self.seq is None else {"at_seq": self.seq})
+        """Beat every client if none was sent anything for ``[server] ping_s``; the seconds until the next beat is
+        due. An emission under way is waited for: once it is out, it is the clients' news, and no beat is due."""
+        with self._sending:
+            due = self.quiet.due_in()
+            if due > 0:
+                return due
+            self._send_all("beat", {} if self.seq is None else {"at_seq": self.seq})
         self.beats += 1
-        return self.beat_s
+        return self.quiet.quiet_s
 
     def beat_forever(self) -> None:
         """The relay's beat task (started by the relays' worker beside its ear); never raises."""
@@ -263,7 +270,7 @@ class Relay:
                 wait = self.beat_if_quiet()
             except Exception:     # one failed emission must not silence the relay for good
                 log.exception("relais %s : battement manqué", self.relay_id)
-                wait = self.beat_s
+                wait = self.quiet.quiet_s
             self.sio.sleep(wait)
 
     def clients(self) -> int:

@@ -150,6 +150,23 @@ def engine_ping_s(beat_s: float) -> float:
     return max(beat_s, SOCKET_PING_S)
 
 
+class Quiet:
+    """How long every public socket has gone without hearing anything, against the ``quiet_s`` that calls for a
+    beat: the core's broadcaster and each relay keep one."""
+
+    def __init__(self, quiet_s: float, clock: Callable[[], float] = time.monotonic):
+        self.quiet_s, self._clock = quiet_s, clock
+        self._sent_at = clock()
+
+    def sent(self) -> None:
+        """Every public socket has just been sent something: the next beat can wait ``quiet_s``."""
+        self._sent_at = self._clock()
+
+    def due_in(self) -> float:
+        """Seconds until a beat is due (0 or less: due now)."""
+        return self._sent_at + self.quiet_s - self._clock()
+
+
 class Broadcaster:
     """Runs the queued emissions one after the other on its own task (a thread, or a greenlet under gevent);
     with ``quiet_s``, runs ``on_quiet`` whenever no public emission went out for that long (``public_sent``)."""
@@ -158,19 +175,20 @@ class Broadcaster:
         self._jobs: queue.Queue = queue.Queue()       # a pure-Python queue: gevent's patching reaches it
         self._idle = threading.Condition()
         self._pending = 0
-        self._quiet_s, self._on_quiet = quiet_s, on_quiet
-        self._public_at = time.monotonic()
+        self._quiet = Quiet(quiet_s) if quiet_s is not None and on_quiet is not None else None
+        self._on_quiet = on_quiet
         socketio.start_background_task(self._run)
 
     def public_sent(self) -> None:
         """Every public socket has just been sent something: the next beat can wait ``quiet_s``."""
-        self._public_at = time.monotonic()
+        if self._quiet is not None:
+            self._quiet.sent()
 
     def _next(self) -> tuple[Callable[[], None], bool]:
         """The next thing to run, and whether it was queued (the beat is not)."""
-        if self._quiet_s is None or self._on_quiet is None:
+        if self._quiet is None or self._on_quiet is None:
             return self._jobs.get(), True
-        wait = self._public_at + self._quiet_s - time.monotonic()
+        wait = self._quiet.due_in()
         if wait <= 0:                  # due: before the queued jobs, which may well be none for the public
             return self._on_quiet, False
         try:

@@ -4,6 +4,7 @@ per version, and the state cache fetching at most once per seq. The core is a re
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -88,15 +89,21 @@ def test_a_rooms_audience_view_is_kept_per_version(relay):
     assert relay.events == []                      # not a journal event
 
 
+def beating_relay(core, now: list[float]) -> tuple[Relay, list[tuple[str, dict]]]:
+    """A relay on a driven clock, and what it sends to every client (there are no clients: the emission is empty)."""
+    relay = Relay(parse_config({"server": {"ping_s": 2.0}}), core_url=core.url, relay_id="test:beat",
+                  async_mode="threading", clock=lambda: now[0])
+    sent: list[tuple[str, dict]] = []
+    send_all = relay._send_all
+    relay._send_all = lambda name, data: (sent.append((name, data)), send_all(name, data))
+    return relay, sent
+
+
 def test_a_quiet_relay_beats_its_clients_with_its_last_seq_and_never_while_events_flow(core):
     """The relay's own clock, driven: no beat while events reach every client less than ``ping_s`` apart, one
     naming the last seq forwarded once nothing went out for ``ping_s``, then one every ``ping_s``."""
     now = [100.0]
-    relay = Relay(parse_config({"server": {"ping_s": 2.0}}), core_url=core.url, relay_id="test:beat",
-                  async_mode="threading", clock=lambda: now[0])
-    sent: list[tuple[str, dict]] = []
-    relay._to_every_shard = lambda name, data, inner=relay._to_every_shard: (sent.append((name, data)),
-                                                                              inner(name, data))
+    relay, sent = beating_relay(core, now)
     assert relay.sio.eio.ping_interval == 25          # Engine.IO only finds the dead sockets
     relay.handle({"t": "hb", "n": 1, "seq": 5})
     for seq in range(6, 12):                          # a ball every 1.5 s
@@ -112,3 +119,36 @@ def test_a_quiet_relay_beats_its_clients_with_its_last_seq_and_never_while_event
     now[0] += 2.0                                     # still quiet (Redis away, say): the clients still hear it
     relay.beat_if_quiet()
     assert sent[-1] == ("beat", {"at_seq": 11}) and relay.beats == 2
+
+
+def test_a_beat_due_while_an_event_goes_out_waits_for_it_and_is_no_longer_due(core):
+    """Quiet for 2 s, then an event whose emission is slow (500 phones, shard by shard): the beat task, due by the
+    old quiet, must not slip a beat naming the new seq between the shards (the phones not yet reached would take
+    it for a lost event and resync); once the event is out, it is the clients' news and no beat is due."""
+    now = [100.0]
+    relay, sent = beating_relay(core, now)
+    relay.handle({"t": "hb", "n": 1, "seq": 5})
+    inside, release = threading.Event(), threading.Event()
+    send_all = relay._send_all
+
+    def slow(name, data):
+        if name == "draw":
+            inside.set()
+            assert release.wait(5)
+        send_all(name, data)
+    relay._send_all = slow
+    now[0] += 1.9
+    event = threading.Thread(target=relay.handle, args=(ev(6),))
+    event.start()
+    assert inside.wait(5)
+    now[0] += 0.5                                     # the old quiet has run out while the shards go out
+    beat: list[float] = []
+    beater = threading.Thread(target=lambda: beat.append(relay.beat_if_quiet()))
+    beater.start()
+    beater.join(0.3)
+    assert beater.is_alive() and relay.beats == 0     # waiting for the emission, not beating through it
+    release.set()
+    event.join(5)
+    beater.join(5)
+    assert relay.beats == 0 and beat == [pytest.approx(2.0)]
+    assert [name for name, _ in sent] == ["draw"]     # the event, and no beat through or after it
