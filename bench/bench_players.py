@@ -23,7 +23,6 @@ import multiprocessing as mp
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_crowd import http_json  # noqa: E402
+from bench.crowd_hall import unused_port  # noqa: E402
 from bench.crowd_phones import raise_nofile, start_crowd  # noqa: E402
 from bench.stats import CpuMeter, summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
@@ -67,20 +67,6 @@ def print_profile(data: Path, top: int) -> None:
         return
     stats = pstats.Stats(str(dumped))
     stats.sort_stats("tottime").print_stats(top)
-
-
-def free_port(first: int = 18750, last: int = 18799) -> int:
-    """A port of ``first`` … ``last`` that nothing listens on (outside the ephemeral range, which 2 000 loopback
-    sockets of the phones use up)."""
-    for port in range(first, last + 1):
-        with socket.socket() as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind(("0.0.0.0", port))
-            except OSError:
-                continue
-            return port
-    raise SystemExit(f"no free port in {first}-{last}: give --port")
 
 
 def address(i: int) -> str:
@@ -231,7 +217,7 @@ def main() -> None:
     args = ap.parse_args()
     raise_nofile()
     lock_held_by_a_link(args.phones * args.cards, args.cards)
-    port = args.port or free_port()
+    port = args.port or unused_port(18750, 18799)
     data = Path(tempfile.mkdtemp(prefix="bench-players-"))
     (data / "data").mkdir()
     cards = generate_cards(args.phones * args.cards, seed="bench", series="A")

@@ -26,12 +26,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def unused_port(first: int, last: int) -> int:
+    """A port of ``first`` … ``last`` that nothing listens on (outside the ephemeral range, which 2 000 loopback
+    sockets of the phones use up)."""
+    for port in range(first, last + 1):
+        with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
+    raise SystemExit(f"no free port in {first}-{last}")
+
+
 class BenchHall:
     """``loto-hall serve`` (and Redis with relays) started for a benchmark, stopped by ``close()``."""
 
     def __init__(self, data: Path, pins: dict, *, relays: int = 0, piclass_cores: int = 0, server: str = "gunicorn"):
         self.data, self.relays = data, relays
-        self.port = 18000 + os.getpid() % 1000
+        self.port = unused_port(18000, 18749)
         self.redis_port = free_port() if relays else 0
         self.redis_pid: int | None = None
         queue = ""
