@@ -4,7 +4,7 @@ went silent without closing is dropped and opened again (``mes_cartons.js``)."""
 from __future__ import annotations
 
 from tests.display.conftest import A1
-from tests.display.test_players_browser import card, hall_room, marked, opened, phone  # noqa: F401  (fixtures)
+from tests.display.test_players_browser import card, hall_room, marked, opened, phone, shot  # noqa: F401  (fixtures)
 
 
 def follow(room, page, frames):
@@ -52,7 +52,7 @@ def test_a_lost_ball_is_caught_up_at_the_next_beat(hall_room, phone):  # noqa: F
     assert marked(phone, A1) == {4}
 
 
-def test_a_connection_gone_silent_is_opened_again(hall_room, phone):  # noqa: F811
+def test_a_connection_gone_silent_is_opened_again(hall_room, phone, tmp_path):  # noqa: F811
     """The first connection stops carrying the hall's frames without closing (a Wi-Fi that dropped the phone's
     flow): « hors ligne » within 5 s, then after 12 s of silence the page drops it and opens another, which
     brings the balls drawn meanwhile."""
@@ -63,6 +63,7 @@ def test_a_connection_gone_silent_is_opened_again(hall_room, phone):  # noqa: F8
     phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
     silent["on"] = True
     phone.wait_for_selector("#mc-net", state="visible", timeout=5_500)
+    shot(phone, "mes-cartons-360x640-offline.png", tmp_path)
     h.draw(13, role="speaker")
     h.draw(37, role="speaker")
     phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq, timeout=20_000)
