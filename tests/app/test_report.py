@@ -138,7 +138,7 @@ def test_report_command_writes_pdf_and_csv(evening, tmp_path, capsys):
     live = build_report(hall.evening, hall.journal.records(), "Salle test")
     assert main(["report", "--config", str(config), "--pdf", str(tmp_path / "r.pdf"),
                  "--csv", str(tmp_path / "r.csv")]) == 0
-    assert "2 partie(s), 17 boules" in capsys.readouterr().out
+    assert "2 parties, 17 boules, 2 lots donnés, 3 bons émis dont 1 remis" in capsys.readouterr().out
     from hall.config import load_config
     assert load_report(load_config(config)).totals == live.totals    # a second reader sees the same evening
 

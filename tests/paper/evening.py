@@ -32,13 +32,13 @@ GIVEN = 4000 + 3500                    # the basket (partie 1) and the ham, carr
 KEPT = 89900 + 2500                    # the bike and the net, never won: kept for another loto
 
 
-def open_hall(folder: Path, language: str = "fr") -> Hall:
+def open_hall(folder: Path, language: str = "fr", auth: dict | None = None) -> Hall:
     folder.mkdir(parents=True, exist_ok=True)
     generated = generate_cards(16, seed="treasurer", series="L")
     ids = list(NUMBER_LIKE_IDS) + [cid for cid, _ in generated[len(NUMBER_LIKE_IDS):]]
     cards = {cid: card for cid, (_, card) in zip(ids, generated)}
     config = parse_config({"hall": {"name": "Comité des fêtes de Saint-Étienne-de-Saint-Geoirs", "data_dir": str(folder),
-                                    "language": language}})
+                                    "language": language}, "auth": auth or {}})
     return Hall(config, Journal(folder / "journal.sqlite"), CardBook(cards), voucher_secret=b"k" * 32,
                 rng=random.Random(3))
 
@@ -56,8 +56,8 @@ def win_current(hall: Hall, card_id: str) -> dict:
     return views.award(hall.award(role="speaker"))
 
 
-def play(folder: Path, language: str = "fr") -> Hall:
-    h = open_hall(folder, language)
+def play(folder: Path, language: str = "fr", auth: dict | None = None) -> Hall:
+    h = open_hall(folder, language, auth)
     ids = list(h.book)
     h.sell([ids[0]], role="desk", payment="especes", cents=300, buyer=POLISH, seller="Anne")
     h.sell([ids[1], ids[2]], role="desk", payment="carte", cents=600, buyer=LONG, seller="Jean-Baptiste Grégoire")
