@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hall.evenings import lotos_in_year, past_evenings, year_of
+from hall.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
 from hall.events import (
     BallDrawn,
     ClaimChecked,
@@ -222,8 +222,9 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
     records_seen: list[Record] = []
     for record in records:
         records_seen.append(record)
-        first_at = first_at or record.at
-        last_at = record.at
+        if record.role != CARRIED_ROLE:     # the settings a new evening starts with are the last one's
+            first_at = first_at or record.at
+            last_at = record.at
         _READ.dispatch(record.type, reading, record)
     parties, issued_at, redeemed_at, awarded_at = (reading.parties, reading.issued_at, reading.redeemed_at,
                                                    reading.awarded_at)

@@ -12,29 +12,40 @@ from pathlib import Path
 from hall.app.lang import _, n_
 from hall.app.runtime import JOURNAL_FILE
 from hall.config import Config, load_config
+from hall.events import Record
 from hall.journal import Journal
 from hall.partie import Evening
 from hall.report import EveningReport, build_report, with_year
 from hall.report_csv import write_csv
 
 
-def load_report(config: Config, journal_path: Path | None = None) -> EveningReport:
-    """The report of the journal in ``config``'s data folder (or at ``journal_path``); ``FileNotFoundError`` when
+def journal_records(config: Config, journal_path: Path | None = None) -> list[Record]:
+    """The records of the journal in ``config``'s data folder (or at ``journal_path``); ``FileNotFoundError`` when
     there is none."""
     path = journal_path or Path(config.hall.data_dir) / JOURNAL_FILE
     if not path.is_file():
         raise FileNotFoundError(path)
     journal = Journal(path)
     try:
-        records = list(journal.records())
+        return list(journal.records())
     finally:
         journal.close()
+
+
+def report_of(config: Config, records: list[Record]) -> EveningReport:
+    """The report of the evening whose journal holds ``records``."""
     evening = Evening(config.rules.false_claim)
     for record in records:
         evening.apply(record.event, record.seq)
     report = build_report(evening, records, config.hall.name, language=config.hall.language,
                           timezone=config.hall.timezone)
     return with_year(report, config.data_dir)
+
+
+def load_report(config: Config, journal_path: Path | None = None) -> EveningReport:
+    """The report of the journal in ``config``'s data folder (or at ``journal_path``); ``FileNotFoundError`` when
+    there is none."""
+    return report_of(config, journal_records(config, journal_path))
 
 
 def run(args: argparse.Namespace) -> int:
