@@ -13,12 +13,20 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from hall.events import PinChanged, PlayersSet, PricesSet, ProgrammeEdited, ProgrammePartie, Record
+from hall.events import (
+    EventHandlers,
+    PinChanged,
+    PlayersSet,
+    PricesSet,
+    ProgrammeEdited,
+    ProgrammePartie,
+    Record,
+)
 
 ARCHIVE_DIR = "soirees"
 SUMMARY_FILE = "soiree.json"
@@ -119,30 +127,53 @@ def year_of(iso: str, timezone: str) -> int:
     return (when or dt.datetime.now(zone(timezone))).year
 
 
+@dataclass
+class _Settings:
+    """The hall's own settings as the journal's records leave them."""
+
+    tiers: PricesSet | None = None
+    players: PlayersSet | None = None
+    pins: dict[str, PinChanged] = field(default_factory=dict)
+    programme: dict[int, ProgrammePartie] = field(default_factory=dict)   # partie index (from 0) → as last edited
+
+
+_SETTINGS = EventHandlers[None]()
+
+
+@_SETTINGS.on(PricesSet)
+def _tiers(s: _Settings, e: PricesSet) -> None:
+    s.tiers = e
+
+
+@_SETTINGS.on(PlayersSet)
+def _players(s: _Settings, e: PlayersSet) -> None:
+    s.players = e
+
+
+@_SETTINGS.on(PinChanged)
+def _pin(s: _Settings, e: PinChanged) -> None:
+    s.pins[e.role] = e
+
+
+@_SETTINGS.on(ProgrammeEdited)
+def _programme(s: _Settings, e: ProgrammeEdited) -> None:
+    """An edit replaces the programme from partie ``first`` on."""
+    s.programme = {k: v for k, v in s.programme.items() if k < e.first - 1}
+    s.programme.update({e.first - 1 + j: partie for j, partie in enumerate(e.parties)})
+
+
 def hall_settings(records: Iterable[Record], configured: int,
                   spec: Callable[[int], tuple[tuple[Any, ...], str]]) -> list[Any]:
     """The events a new evening's journal starts with: the hall's own settings as the last evening left them on
     /admin — the price tiers, the phones' help, each PIN changed (a salted hash), and the programme as it stood
     (each partie as the latest edit covering it had it, the config file's for the others: ``configured`` parties
     there, ``spec(index)`` their lots and consolation), from partie 1. Nothing when nothing was set on /admin."""
-    tiers: PricesSet | None = None
-    players: PlayersSet | None = None
-    pins: dict[str, PinChanged] = {}
-    programme: dict[int, ProgrammePartie] = {}       # partie index (from 0) → as the latest edit covering it said
+    s = _Settings()
     for record in records:
-        e = record.event
-        if isinstance(e, PricesSet):
-            tiers = e
-        elif isinstance(e, PlayersSet):
-            players = e
-        elif isinstance(e, PinChanged):
-            pins[e.role] = e
-        elif isinstance(e, ProgrammeEdited):           # it replaces the programme from partie ``first`` on
-            programme = {k: v for k, v in programme.items() if k < e.first - 1}
-            programme.update({e.first - 1 + j: partie for j, partie in enumerate(e.parties)})
+        _SETTINGS.dispatch(record.type, s, record.event)
     out: list[Any] = []
-    if programme:
-        count = max(configured, max(programme) + 1)
-        out.append(ProgrammeEdited(1, tuple(programme.get(k) or ProgrammePartie(*spec(k)) for k in range(count))))
-    out += [x for x in (tiers, players) if x is not None]
-    return out + [pins[role] for role in sorted(pins)]
+    if s.programme:
+        count = max(configured, max(s.programme) + 1)
+        out.append(ProgrammeEdited(1, tuple(s.programme.get(k) or ProgrammePartie(*spec(k)) for k in range(count))))
+    out += [x for x in (s.tiers, s.players) if x is not None]
+    return out + [s.pins[role] for role in sorted(s.pins)]
