@@ -124,11 +124,17 @@ def bench_report(sold: int) -> None:
     t0 = time.perf_counter()
     write_report_pdf(report, pdf)
     pdf_s = time.perf_counter() - t0
+    from hall.app.paper.report_xlsx import write_report_xlsx
+    xlsx = io.BytesIO()
+    t0 = time.perf_counter()
+    write_report_xlsx(report, xlsx)
+    xlsx_s = time.perf_counter() - t0
     t = report.takings
     assert t.totals["cards_sold"] == sold
     print(f"report with {sold:,} sold cartons in {sales:,} sales (selling in-process took {selling_s:.1f} s): "
           f"build {build_s * 1000:.0f} ms, CSV {csv_s * 1000:.0f} ms ({len(out.getvalue().encode()) / 1024:.0f} KiB), "
-          f"PDF {pdf_s * 1000:.0f} ms ({len(pdf.getvalue()) / 1024:.0f} KiB); receipts {t.receipts_cents / 100:.2f} €")
+          f"PDF {pdf_s * 1000:.0f} ms ({len(pdf.getvalue()) / 1024:.0f} KiB), "
+          f"workbook {xlsx_s * 1000:.0f} ms ({len(xlsx.getvalue()) / 1024:.0f} KiB); receipts {t.receipts_cents / 100:.2f} €")
 
 
 if __name__ == "__main__":

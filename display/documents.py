@@ -1,4 +1,4 @@
-"""The admin's documents: the evening's report (PDF, CSV) and the cartons as printable PDF planches.
+"""The admin's documents: the evening's report (PDF, CSV, workbook) and the cartons as printable PDF planches.
 
 The PDF makers live with the other paper outputs (``drivers/``); the composition root hands them in
 through ``create_app(..., documents=...)``, so the web never imports a driver.
@@ -46,6 +46,15 @@ def report_csv():
     out = io.StringIO()
     write_csv(report, out)
     return _download(out.getvalue(), "text/csv", "rapport-soiree.csv")
+
+
+@bp.get("/report.xlsx")
+def report_xlsx():
+    _, report = _report()
+    out = io.BytesIO()
+    _maker("report_xlsx")(report, out)            # in the hall's language, as the CSV
+    return _download(out.getvalue(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                     "rapport-soiree.xlsx")
 
 
 @bp.get("/report.pdf")

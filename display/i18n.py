@@ -6,7 +6,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import current_app, request
-from flask_babel import get_locale
+from flask_babel import get_locale, get_translations
 from flask_babel import lazy_gettext as _l
 
 from display.errors import message_of
@@ -169,7 +169,6 @@ JS_STRINGS = {
     "redeemed": _l("À remettre : %(lot)s"),
     "redeemed_detail": _l("Partie %(partie)s — carton %(card)s"),
     "consolation": _l("Lot de consolation"),
-    "cards_count": _l("%(n)s cartons, dont %(sold)s vendus"),
     "connections": _l("Connectés en ce moment : %(n)s (téléphones et écrans)"),
     # « Mes cartons » (the players' phones) and what the projector says of them
     "mc_marked": _l("%(n)s, marqué"),
@@ -201,8 +200,39 @@ JS_STRINGS = {
 }
 
 
+def plural(singular: str, many: str) -> tuple[str, str]:
+    """A sentence and its plural for the page scripts (extracted with ``-k plural:1,2``, translated with msgid_plural
+    in the catalogue); ``tn("key", n, …)`` in common.js picks the form by the page language's plural rule."""
+    return singular, many
+
+
+# Sentences with a count: « 1 carton vendu », « 2 cartons vendus » (French says « 0 carton » too; English « 0 cards »).
+JS_PLURALS: dict[str, tuple[str, str]] = {
+    "sold_count": plural("%(n)s carton vendu", "%(n)s cartons vendus"),
+    "sold_ok": plural("Vendu : %(n)s carton, %(eur)s €", "Vendu : %(n)s cartons, %(eur)s €"),
+    "reserved_ok": plural("Réservé : %(n)s carton, %(eur)s € à payer", "Réservé : %(n)s cartons, %(eur)s € à payer"),
+    "paid_ok": plural("Réservation payée : %(n)s carton, %(eur)s € (%(pay)s)",
+                      "Réservation payée : %(n)s cartons, %(eur)s € (%(pay)s)"),
+    "reserved_count": plural("réservé, non payé : %(n)s carton, %(eur)s €",
+                             "réservés, non payés : %(n)s cartons, %(eur)s €"),
+    "sale_line": plural("%(n)s carton · %(eur)s € · %(pay)s", "%(n)s cartons · %(eur)s € · %(pay)s"),
+    "pay_what": plural("%(n)s carton, %(eur)s €, pour %(buyer)s. Payé comment ?",
+                       "%(n)s cartons, %(eur)s €, pour %(buyer)s. Payé comment ?"),
+    "suggested": plural("tarif pour %(n)s carton : %(eur)s €", "tarif pour %(n)s cartons : %(eur)s €"),
+    "sell_button": plural("Encaisser %(n)s carton — %(eur)s €", "Encaisser %(n)s cartons — %(eur)s €"),
+    "reserve_button": plural("Réserver %(n)s carton — %(eur)s € à payer", "Réserver %(n)s cartons — %(eur)s € à payer"),
+    "cards_total": plural("%(n)s carton", "%(n)s cartons"),
+    "of_them_sold": plural(", dont %(n)s vendu", ", dont %(n)s vendus"),
+}
+
+
 def js_strings() -> dict[str, str]:
-    return {key: str(value) for key, value in JS_STRINGS.items()}
+    words = {key: str(value) for key, value in JS_STRINGS.items()}
+    translations = get_translations()
+    for key, (singular, many) in JS_PLURALS.items():     # both forms, in the reader's language (ngettext)
+        words[key + "_one"] = translations.ngettext(singular, many, 1)
+        words[key + "_other"] = translations.ngettext(singular, many, 2)
+    return words
 
 
 # ---- device states: drivers publish a code and its parameters; the sentence is made here, per reader
@@ -319,21 +349,14 @@ def notice_sentence(name: str, notice: Mapping[str, Any]) -> str | None:
 
 # the sales desk (/caisse) and the takings on /admin
 JS_STRINGS.update({
-    "suggested": _l("tarif pour %(n)s cartons : %(eur)s €"),
-    "sell_button": _l("Encaisser %(n)s cartons — %(eur)s €"),
     "sell_empty": _l("Ajoutez des cartons"),
     "remove": _l("Retirer"),
-    "sold_ok": _l("Vendu : %(n)s carton(s), %(eur)s €"),
-    "reserved_ok": _l("Réservé : %(n)s carton(s), %(eur)s € à payer"),
     "sale_number": _l("Vente n° %(id)s"),
     "sale_phones": _l("Vos cartons sur votre téléphone : scannez ce code avec l'appareil photo"),
-    "sold_count": _l("%(n)s cartons vendus"),
     "takings": _l("Recette : %(eur)s €"),
-    "reserved_count": _l("réservés, non payés : %(n)s carton(s), %(eur)s €"),
     "pay_especes": _l("Espèces"),
     "pay_carte": _l("Carte"),
     "pay_cheque": _l("Chèque"),
-    "sale_line": _l("%(n)s carton(s) · %(eur)s € · %(pay)s"),
     "voided": _l("annulée"),
     "reserved": _l("réservé, à payer"),
     "mark_paid": _l("Payé"),
@@ -377,6 +400,8 @@ JS_STRINGS.update({
     "tier_price": _l("Prix €"),
     "tier_each": _l("Le carton"),
     "tiers_saved": _l("Tarifs enregistrés : la caisse les propose dès la prochaine vente"),
+    "tier_over_law": _l("Un carton à 20 € ou plus : refusé. Loto traditionnel : les mises sont « inférieures à 20 "
+                        "euros » (article L322-4 du code de la sécurité intérieure)."),
     "evenings_year": _l("Lotos archivés en %(year)s : %(n)s (l'exonération des six manifestations compte aussi les autres)"),
     "evenings_none": _l("Aucune soirée archivée"),
     "evening_when": _l("Soirée"),
@@ -392,14 +417,11 @@ JS_STRINGS.update({
     "ask_no": _l("Non"),
     "ask_ok": _l("OK"),
     "ask_cancel": _l("Annuler"),
-    "suggested_one": _l("tarif pour 1 carton : %(eur)s €"),
-    "sell_button_one": _l("Encaisser 1 carton — %(eur)s €"),
     "sell_fix_first": _l("Corrigez d'abord les cartons marqués ✗"),
     "basket_unknown": _l("%(card)s : carton inconnu de la salle"),
     "basket_sold": _l("Déjà vendu : %(cards)s"),
     "take_this": _l("Prendre %(card)s"),
     "pay_title": _l("Vente n° %(id)s : encaisser la réservation"),
-    "pay_what": _l("%(n)s carton(s), %(eur)s €, pour %(buyer)s. Payé comment ?"),
     "pay_refused": _l("Vente n° %(id)s non encaissée"),
     "evening_files": _l("Rapports"),
     # who opens what (/admin's PINs; README « Who opens what »)

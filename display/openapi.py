@@ -211,8 +211,12 @@ def spec() -> dict:
         "/api/report.pdf": {"get": _op("Le rapport de la soirée (PDF)", "admin", errors=("not_found",),
                                        media="application/pdf")},
         "/api/report.csv": {"get": _op("Le rapport de la soirée (CSV d'un tableur français : « ; », virgule "
-                                       "décimale, UTF-8 avec BOM, heures locales ; cellules = + - @ préfixées d'une "
-                                       "apostrophe)", "admin", media="text/csv")},
+                                       "décimale, UTF-8 avec BOM, heures locales ; cellules = + - @ et textes qui "
+                                       "ressemblent à un nombre préfixés d'une apostrophe)", "admin", media="text/csv")},
+        "/api/report.xlsx": {"get": _op("Le rapport de la soirée en classeur (une feuille par rubrique, cellules "
+                                        "typées : cartons et codes en texte, montants en euros, dates)", "admin",
+                                        errors=("not_found",),
+                                        media="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")},
         "/api/admin": {"get": _op("Programme, PIN, certificat, appareils", "admin")},
         "/api/devices/{name}/test": {"post": _op("Demander un test d'appareil", "admin", ok_status="202",
                                                  errors=("not_found",),

@@ -1,20 +1,32 @@
 """Past evenings: each one archived whole under a dated folder of the data folder, never overwritten.
 
 ``loto-hall evening new`` (hall/app/evening.py) moves the evening's journal and voucher key into
-``<data_dir>/soirees/<date>_<heure>/`` with its report (PDF, CSV) and a summary (``soiree.json``); the next start
-begins an empty journal. This module reads those summaries (the /admin list, the count of lotos of a civil year
-for the tax office's page) and names the folders. Pure, stdlib only (JSON files, no SQLite).
+``<data_dir>/soirees/<date>_<heure>/`` with its report (PDF, CSV) and a summary (``soiree.json``); the next evening
+begins a journal holding only the hall's own settings given on /admin (``hall_settings``: the price tiers, the
+programme, the phones' help, the PINs changed), journalled with the role ``carried``. This module reads those
+summaries (the /admin list, the count of lotos of a civil year for the tax office's page), names the folders and
+says which settings a new evening keeps. Pure, stdlib only (JSON files, no SQLite).
 """
 from __future__ import annotations
 
 import datetime as dt
 import json
 import re
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from hall.events import (
+    EventHandlers,
+    PinChanged,
+    PlayersSet,
+    PricesSet,
+    ProgrammeEdited,
+    ProgrammePartie,
+    Record,
+)
 
 ARCHIVE_DIR = "soirees"
 SUMMARY_FILE = "soiree.json"
@@ -22,6 +34,7 @@ REPORT_PDF = "rapport.pdf"
 REPORT_CSV = "rapport.csv"
 NAME = re.compile(r"\d{4}-\d{2}-\d{2}_\d{2}h\d{2}(-\d{1,3})?")
 MAX_LISTED = 500
+CARRIED_ROLE = "carried"     # the role of the settings a new evening starts with (never the evening's first event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,3 +125,55 @@ def year_of(iso: str, timezone: str) -> int:
     """The civil year of a journal time (this year when it is empty or unreadable)."""
     when = local(iso, timezone) if iso else None
     return (when or dt.datetime.now(zone(timezone))).year
+
+
+@dataclass
+class _Settings:
+    """The hall's own settings as the journal's records leave them."""
+
+    tiers: PricesSet | None = None
+    players: PlayersSet | None = None
+    pins: dict[str, PinChanged] = field(default_factory=dict)
+    programme: dict[int, ProgrammePartie] = field(default_factory=dict)   # partie index (from 0) → as last edited
+
+
+_SETTINGS = EventHandlers[None]()
+
+
+@_SETTINGS.on(PricesSet)
+def _tiers(s: _Settings, e: PricesSet) -> None:
+    s.tiers = e
+
+
+@_SETTINGS.on(PlayersSet)
+def _players(s: _Settings, e: PlayersSet) -> None:
+    s.players = e
+
+
+@_SETTINGS.on(PinChanged)
+def _pin(s: _Settings, e: PinChanged) -> None:
+    s.pins[e.role] = e
+
+
+@_SETTINGS.on(ProgrammeEdited)
+def _programme(s: _Settings, e: ProgrammeEdited) -> None:
+    """An edit replaces the programme from partie ``first`` on."""
+    s.programme = {k: v for k, v in s.programme.items() if k < e.first - 1}
+    s.programme.update({e.first - 1 + j: partie for j, partie in enumerate(e.parties)})
+
+
+def hall_settings(records: Iterable[Record], configured: int,
+                  spec: Callable[[int], tuple[tuple[Any, ...], str]]) -> list[Any]:
+    """The events a new evening's journal starts with: the hall's own settings as the last evening left them on
+    /admin — the price tiers, the phones' help, each PIN changed (a salted hash), and the programme as it stood
+    (each partie as the latest edit covering it had it, the config file's for the others: ``configured`` parties
+    there, ``spec(index)`` their lots and consolation), from partie 1. Nothing when nothing was set on /admin."""
+    s = _Settings()
+    for record in records:
+        _SETTINGS.dispatch(record.type, s, record.event)
+    out: list[Any] = []
+    if s.programme:
+        count = max(configured, max(s.programme) + 1)
+        out.append(ProgrammeEdited(1, tuple(s.programme.get(k) or ProgrammePartie(*spec(k)) for k in range(count))))
+    out += [x for x in (s.tiers, s.players) if x is not None]
+    return out + [s.pins[role] for role in sorted(s.pins)]

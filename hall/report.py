@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hall.evenings import lotos_in_year, past_evenings, year_of
+from hall.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
 from hall.events import (
     BallDrawn,
     ClaimChecked,
@@ -28,6 +28,7 @@ from hall.events import (
     VoucherRedeemed,
 )
 from hall.partie import AWARDED, Evening
+from hall.report_lots import CARRIED, GIVEN, NOT_GIVEN, lot_fates
 from hall.takings import Takings, takings_of
 
 FALSE_CLAIM = "incomplete"
@@ -39,7 +40,8 @@ def N_(text: str) -> str:
 
 TOTAL_LABELS = {
     "parties": N_("Parties jouées"), "balls_drawn": N_("Boules tirées"), "undos": N_("Boules annulées"),
-    "lots_awarded": N_("Lots gagnés"), "lots_not_awarded": N_("Lots non gagnés"), "tie_breaks": N_("Départages"),
+    "lots_awarded": N_("Lots donnés (gagnés)"), "lots_not_awarded": N_("Lots non donnés"),
+    "lots_carried": N_("Lots reportés (comptés une fois)"), "tie_breaks": N_("Départages"),
     "shared_lots": N_("Lots partagés"), "consolations": N_("Lots de consolation"),
     "false_claims": N_("Fausses réclamations"), "missed_claims": N_("Boules laissées passer"),
     "other_refused_claims": N_("Autres réclamations refusées"), "vouchers_issued": N_("Bons émis"),
@@ -66,6 +68,9 @@ class LotResult:
     consolation_label: str = ""
     shared: bool = False
     at: str = ""
+    fate: str = ""                            # hall.report_lots: given, carried, to_play, kept
+    carried_to: int | None = None             # carried by « Démarquez »: the partie it is played in
+    carried_from: int | None = None           # came carried: the partie it was first promised in
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,27 +222,32 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
     records_seen: list[Record] = []
     for record in records:
         records_seen.append(record)
-        first_at = first_at or record.at
-        last_at = record.at
+        if record.role != CARRIED_ROLE:     # the settings a new evening starts with are the last one's
+            first_at = first_at or record.at
+            last_at = record.at
         _READ.dispatch(record.type, reading, record)
     parties, issued_at, redeemed_at, awarded_at = (reading.parties, reading.issued_at, reading.redeemed_at,
                                                    reading.awarded_at)
 
+    fates = lot_fates(evening.parties)
     for p in evening.parties:
         report = parties.setdefault(p.number, PartieReport(p.number, p.status, consolation_label=p.consolation))
         report.status = p.status
         if report.numbers != p.draws:          # the journal and the state disagree: trust the state, keep it visible
             report.draws = [(n, "") for n in p.draws]
         for index, lot in enumerate(p.lots):
+            fate = fates[(p.number, index)]
             a = lot.award if lot.status == AWARDED else None
             if a is None:
-                report.lots.append(LotResult(p.number, index + 1, lot.kind, lot.label, lot.value_eur, False))
+                report.lots.append(LotResult(p.number, index + 1, lot.kind, lot.label, lot.value_eur, False,
+                                             fate=fate.fate, carried_to=fate.carried_to, carried_from=fate.carried_from))
                 continue
             report.lots.append(LotResult(
                 p.number, index + 1, lot.kind, lot.label, lot.value_eur, True, a.winners,
                 tuple(tuple(r + 1 for r in rows) for rows in a.rows), a.last, a.draw_index + 1,
                 tuple((t.card_id, t.number) for t in a.tie_break), a.consolation,
-                p.consolation if a.consolation else "", a.shared, awarded_at.get((p.number, index), "")))
+                p.consolation if a.consolation else "", a.shared, awarded_at.get((p.number, index), ""),
+                fate.fate, fate.carried_to, fate.carried_from))
     ordered = [parties[n] for n in sorted(parties)]
 
     frequencies = {n: 0 for n in range(1, 91)}
@@ -257,8 +267,9 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
         "parties": len(ordered),
         "balls_drawn": sum(len(p.draws) for p in ordered),
         "undos": sum(len(p.undos) for p in ordered),
-        "lots_awarded": sum(lot.awarded for lot in lots),
-        "lots_not_awarded": sum(not lot.awarded for lot in lots),
+        "lots_awarded": sum(lot.fate == GIVEN for lot in lots),       # each physical lot once (RULES L19)
+        "lots_not_awarded": sum(lot.fate in NOT_GIVEN for lot in lots),
+        "lots_carried": sum(lot.fate == CARRIED for lot in lots),
         "tie_breaks": sum(bool(lot.tie_break) for lot in lots),
         "shared_lots": sum(lot.shared for lot in lots),
         "consolations": sum(len(lot.consolation) for lot in lots),

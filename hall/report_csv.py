@@ -3,7 +3,7 @@ with a BOM, the hall's local times, French headers and words (English ones when 
 
 One row per fact, the first column saying which (``rubrique``). Amounts are in their own column, written as
 numbers (``-527,50``), never as text, so a spreadsheet adds them; every text cell goes through
-``hall.spreadsheet.safe_cell`` (a cell starting with ``=``, ``+``, ``-``, ``@``… is kept as text). Pure, stdlib only.
+``hall.spreadsheet.protect_text`` (a cell starting with ``=``, ``+``, ``-``, ``@``… is kept as text). Pure, stdlib only.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from hall.events import LotSpec
 from hall.lots import KIND_LABELS
 from hall.report import FALSE_CLAIM, TOTAL_LABELS, EveningReport
 from hall.sales import NO_TIER
-from hall.spreadsheet import safe_cell
-from hall.takings import Takings
+from hall.spreadsheet import protect_text
+from hall.takings import LotValueLine, Takings
 
 DELIMITER = ";"
 COLUMNS = ("section", "partie", "lot", "order", "kind", "label", "card_id", "number", "code", "count", "status",
@@ -50,13 +50,19 @@ FRENCH = {
     "shared": "partagé", "single": "seul gagnant", "redeemed": "remis", "not_redeemed": "non remis",
     "paid": "payée", "reserved": "réservée, non payée", "voided": "annulée", "sold": "vendu", "unsold": "invendu",
     "replaced": "remplacé", "added": "ajouté", "dropped": "retiré", "incomplete": "fausse annonce",
+    "lot_given": "lot donné", "lot_kept": "lot non donné", "given": "donné", "kept": "non donné, gardé",
+    "to_play": "à jouer", "carried": "reporté", "carried_to": "reporté à la partie", "carried_from": "reporté de la partie",
+    "donor": "donateur", "winner_name": "gagnant", "not_counted": "non compté dans la recette :",
+    "lots_kept": "lots non donnés (gardés)",
+    "flag_cash": "lot en argent : interdit dans un loto traditionnel (art. L322-4)",
+    "flag_over_limit": "au-dessus du plafond de la salle",
     "missed": "boule laissée passer", "unknown_card": "carton inconnu", "unsold_card": "carton non vendu",
     "cancelled_card": "carton annulé", "closed": "aucun lot ouvert",
     # labels of the totals, the takings and the balance
     **TOTAL_LABELS,
     "cards_sold": "cartons vendus", "payment": "paiement",
     "seller": "vendeur", "reserved_unpaid": "réservé non payé", "receipts": "recette totale",
-    "lots_declared": "valeur des lots", "lots_donated": "dont lots offerts", "lots_bought": "dont lots achetés",
+    "lots_declared": "valeur des lots donnés", "lots_donated": "dont lots offerts", "lots_bought": "dont lots achetés",
     "especes": "espèces", "carte": "carte bancaire", "cheque": "chèque", "no_tier": "aucun tarif",
     "rows": "rangées", "reprints": "réimpressions", "offered": "tarif", "lotos_this_year": "lotos de l'année",
     **{kind: label for kind, label in KIND_LABELS.items()},
@@ -66,6 +72,11 @@ TIMES = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%Y-%m-%d %H:%M:%S"}
 
 class Code(str):
     """A word of the report's own (``parties``, ``forced``…), written in the hall's language; other text as it is."""
+
+
+class Notes(tuple):
+    """Remarks on a row as (code, free text) pairs: ``donateur Boulangerie Morel · gagnant Anne Roux`` (the code in
+    the hall's language, the text as typed)."""
 
 
 def _eur(cents: int | None) -> Decimal | None:
@@ -90,13 +101,14 @@ def csv_rows(report: EveningReport) -> Iterable[dict]:
                    "role": u.role}
         for lot in p.lots:
             base = {"partie": p.number, "lot": lot.lot, "kind": lot.kind, "label": lot.label}
+            came = ("carried_from", str(lot.carried_from)) if lot.carried_from else ()
             if not lot.awarded:
-                yield {"section": "lot", **base, "status": "not_awarded"}
+                yield {"section": "lot", **base, "status": _fate(lot.fate, lot.carried_to), "detail": came}
                 continue
             status = "shared" if lot.shared else ("tie_break" if lot.tie_break else "single")
             for card_id, rows in zip(lot.winners, lot.rows):
                 yield {"section": "winner", **base, "card_id": card_id, "number": lot.last, "count": lot.balls,
-                       "status": status, "detail": ("rows", " ".join(map(str, rows))), "at": lot.at}
+                       "status": status, "detail": ("rows", " ".join(map(str, rows)), *came), "at": lot.at}
             for card_id, number in lot.tie_break:
                 yield {"section": "tie_break", **base, "card_id": card_id, "number": number,
                        "status": "winner" if card_id in lot.winners else "consolation"}
@@ -122,17 +134,40 @@ def _cards(cards: tuple[str, ...]) -> str:
     return f"{cards[0]}..{cards[-1]}" if len(cards) > 1 else (cards[0] if cards else "")
 
 
+def _fate(fate: str, carried_to: int | None) -> object:
+    """A lot's fate as a state: « reporté à la partie N » when carried (RULES L19), else its word."""
+    return ("carried_to", str(carried_to)) if carried_to else fate
+
+
+def _lot_notes(v: LotValueLine) -> Notes:
+    """What the treasurer reads beside a lot: its donor, the winners' names, where it came from, a money flag."""
+    notes: list[tuple[str, str]] = []
+    if v.sponsor:
+        notes.append(("donor", v.sponsor))
+    if any(v.buyers):
+        notes.append(("winner_name", ", ".join(b for b in v.buyers if b)))
+    if v.carried_from:
+        notes.append(("carried_from", str(v.carried_from)))
+    return Notes(notes + [(f"flag_{f}", "") for f in v.flags])
+
+
 def takings_rows(t: Takings) -> Iterable[dict]:
     """The money: each sale, each lot's declared value, the totals and the balance, then what changed outside the
     caisse and the programme (sales off the tiers' price, lots changed at the console, cartons marked by hand)."""
     for s in t.sales:
+        counted = s.paid and not s.voided         # the amount column of the sale rows adds up to the takings
         yield {"section": "sale", "order": s.sale_id, "partie": s.partie, "count": len(s.cards), "kind": s.payment,
                "status": "voided" if s.voided else ("paid" if s.paid else "reserved"), "label": s.seller,
-               "card_id": _cards(s.cards), "code": s.buyer, "amount": _eur(s.cents), "role": s.role,
+               "card_id": _cards(s.cards), "code": s.buyer, "amount": _eur(s.cents if counted else 0),
+               "detail": () if counted else ("not_counted", _eur(s.cents)), "role": s.role,
                "session": s.session, "at": s.at}
-    for v in t.lots:
-        yield {"section": "lot_value", "partie": v.partie, "lot": v.lot, "kind": v.kind, "label": v.label,
-               "code": v.sponsor, "status": "awarded" if v.awarded else "not_awarded", "amount": _eur(v.cents)}
+    for v in t.given:         # the lots given tonight: to which carton, by which voucher (amounts: the lots' value)
+        yield {"section": "lot_given", "partie": v.partie, "lot": v.lot, "kind": v.kind, "label": v.label,
+               "card_id": " ".join(v.cards), "code": " ".join(v.vouchers), "status": "awarded",
+               "amount": _eur(v.cents), "detail": _lot_notes(v)}
+    for v in t.not_given:     # not given: kept for another loto (or still to play), their value apart
+        yield {"section": "lot_kept", "partie": v.partie, "lot": v.lot, "kind": v.kind, "label": v.label,
+               "status": _fate(v.fate, v.carried_to), "amount": _eur(v.cents), "detail": _lot_notes(v)}
     totals = t.totals
     yield {"section": "takings", "label": Code("cards_sold"), "count": totals["cards_sold"], "amount": _eur(t.receipts_cents)}
     for payment, cents in totals["by_payment"].items():
@@ -144,11 +179,11 @@ def takings_rows(t: Takings) -> Iterable[dict]:
     yield {"section": "takings", "label": Code("reserved_unpaid"), "count": totals["cards_reserved"],
            "amount": _eur(totals["reserved_cents"])}
     yield {"section": "balance", "label": Code("receipts"), "amount": _eur(t.receipts_cents)}
-    yield {"section": "balance", "label": Code("lots_declared"), "count": len(t.lots) - t.undeclared_lots,
-           "amount": _eur(t.declared_cents)}
+    yield {"section": "balance", "label": Code("lots_declared"), "count": len(t.given), "amount": _eur(t.given_cents)}
     yield {"section": "balance", "label": Code("lots_donated"), "amount": _eur(t.donated_cents)}
     yield {"section": "balance", "label": Code("lots_bought"), "amount": _eur(t.bought_cents)}
     yield {"section": "balance", "label": Code("balance"), "amount": _eur(t.balance_cents)}
+    yield {"section": "balance", "label": Code("lots_kept"), "count": len(t.not_given), "amount": _eur(t.kept_cents)}
     for s in t.price_differs:
         offered = ("no_tier",) if s.offered_cents == NO_TIER else ("offered", _eur(s.offered_cents))
         yield {"section": "price_differs", "order": s.sale_id, "count": len(s.cards), "card_id": _cards(s.cards),
@@ -203,16 +238,18 @@ class _Writing:
         if isinstance(value, Decimal):
             return self.number(value)
         if isinstance(value, LotSpec):
-            return safe_cell(self.lot(value))
+            return protect_text(self.lot(value))
         if isinstance(value, int):
             return value
+        if isinstance(value, Notes):
+            return protect_text(" · ".join(f"{self.word(code)} {text}".strip() for code, text in value))
         if key == "at":
             return self.time(str(value))
         if isinstance(value, tuple):            # a code and its figures: ("rows", "1 2") → "rangées 1 2"
-            return safe_cell(" ".join(self.number(v) if isinstance(v, Decimal) else self.word(v) for v in value))
+            return protect_text(" ".join(self.number(v) if isinstance(v, Decimal) else self.word(v) for v in value))
         if key in ("section", "status", "kind") or isinstance(value, Code):
-            return safe_cell(self.word(value))
-        return safe_cell(value)
+            return protect_text(self.word(value))
+        return protect_text(value)
 
 
 def write_csv(report: EveningReport, target: str | os.PathLike | io.TextIOBase) -> None:

@@ -1,6 +1,7 @@
 """The evening's money, as the treasurer hands it to the board and the tax office: every sale with the price the
-tiers offered and who sold it, the lots played with their declared values and donors, the balance, and what
-was changed outside the caisse and the programme (lots changed on the spot, cartons marked sold by hand).
+tiers offered and who sold it, the lots given tonight (to which carton, by which voucher) and those not given (kept
+for another loto), each with its declared value and donor, the balance, and what was changed outside the caisse
+and the programme (lots changed on the spot, cartons marked sold by hand).
 
 Pure, stdlib only: the replayed ``Evening`` and the journal's records in, frozen values out (``takings_of``).
 Amounts are integer cents.
@@ -12,7 +13,9 @@ from dataclasses import dataclass, field
 
 from hall.events import CardsSold, EventHandlers, LotSpec, PartieStarted, Record, SaleRecorded, SaleVoided
 from hall.lots_played import lot_changes
-from hall.partie import AWARDED, Evening
+from hall.partie import Evening
+from hall.programme import legal_flags
+from hall.report_lots import GIVEN, lot_fates
 from hall.sales import totals as sales_totals
 
 
@@ -41,13 +44,25 @@ class SaleLine:
 
 @dataclass(frozen=True, slots=True)
 class LotValueLine:
+    """One physical lot (a lot carried by « Démarquez » is one line, where it was played last: RULES L19)."""
+
     partie: int
     lot: int
     kind: str
     label: str
     cents: int | None                         # declared value; None when not declared
     sponsor: str                              # a lot given by a sponsor costs the association nothing
-    awarded: bool
+    fate: str                                 # hall.report_lots: given, to_play or kept
+    carried_from: int | None = None           # the partie it was first promised in, when it came carried
+    carried_to: int | None = None             # to_play: the partie it is carried to, not started yet
+    cards: tuple[str, ...] = ()               # given: the winning carton(s)
+    buyers: tuple[str, ...] = ()              # given: the buyer's name of each winning carton, when the sale named one
+    vouchers: tuple[str, ...] = ()            # given: the voucher code(s) it is exchanged against
+    flags: tuple[str, ...] = ()               # hall.programme.legal_flags: "cash" (a prize in money: the law forbids it)
+
+    @property
+    def given(self) -> bool:
+        return self.fate == GIVEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +93,10 @@ class Takings:
     sales: tuple[SaleLine, ...]
     lots: tuple[LotValueLine, ...]
     totals: dict                              # hall.sales.totals() of the live sales: cents by payment, seller…
-    declared_cents: int                       # every lot played tonight with a declared value
+    given_cents: int                          # « Valeur totale des lots »: the lots given tonight (declared values)
     donated_cents: int                        # of which given by sponsors
-    undeclared_lots: int
+    undeclared_lots: int                      # lots (given or not) without a declared value: counted 0 €
+    kept_cents: int = 0                       # the lots not given (kept for another loto, or still to play)
     changes: tuple[LotChangeLine, ...] = ()
     marks: tuple[HandMark, ...] = ()
 
@@ -90,12 +106,22 @@ class Takings:
 
     @property
     def bought_cents(self) -> int:
-        return self.declared_cents - self.donated_cents
+        """The lots given tonight that the association paid for (no donor)."""
+        return self.given_cents - self.donated_cents
 
     @property
     def balance_cents(self) -> int:
-        """Receipts less the lots the association paid for (declared value of the lots without a sponsor)."""
+        """Receipts less the lots given tonight that the association paid for; a lot not given stays the
+        association's (``kept_cents``, said beside the balance, never in it)."""
         return self.receipts_cents - self.bought_cents
+
+    @property
+    def given(self) -> tuple[LotValueLine, ...]:
+        return tuple(v for v in self.lots if v.given)
+
+    @property
+    def not_given(self) -> tuple[LotValueLine, ...]:
+        return tuple(v for v in self.lots if not v.given)
 
     @property
     def price_differs(self) -> tuple[SaleLine, ...]:
@@ -154,12 +180,31 @@ def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
                            s.seller or s.role, s.partie, s.voided, voided_at.get(s.sale_id, ""), s.offered_cents,
                            s.role, s.session)
                   for s in evening.sales.sales.values())
-    # a lot carried by « démarquez » is the next partie's: its value counts there, once
-    lots = tuple(LotValueLine(p.number, i + 1, lot.kind, lot.label, _cents(lot.value_eur), lot.sponsor,
-                              lot.status == AWARDED)
-                 for p in evening.parties for i, lot in enumerate(p.lots)
-                 if lot.status == AWARDED or not p.carried_on)
-    declared = sum(v.cents or 0 for v in lots)
-    donated = sum(v.cents or 0 for v in lots if v.sponsor)
-    return Takings(sales, lots, sales_totals(evening.sales.live()), declared, donated,
-                   sum(v.cents is None for v in lots), tuple(changes), tuple(marks))
+    lots = _lots(evening)
+    given = sum(v.cents or 0 for v in lots if v.given)
+    donated = sum(v.cents or 0 for v in lots if v.given and v.sponsor)
+    return Takings(sales, lots, sales_totals(evening.sales.live()), given, donated,
+                   sum(v.cents is None for v in lots), sum(v.cents or 0 for v in lots if not v.given),
+                   tuple(changes), tuple(marks))
+
+
+def _lots(evening: Evening) -> tuple[LotValueLine, ...]:
+    """Each physical lot once: a lot carried by « Démarquez » is counted where it was played last (RULES L19)."""
+    vouchers: dict[tuple[int, int], list[str]] = {}
+    for v in sorted(evening.vouchers.values(), key=lambda v: v.issued.serial):
+        if not v.issued.consolation:
+            vouchers.setdefault((v.issued.partie, v.issued.lot_index), []).append(v.issued.code)
+    ledger = evening.sales
+    fates = lot_fates(evening.parties)
+    out = []
+    for p in evening.parties:
+        for i, lot in enumerate(p.lots):
+            fate = fates[(p.number, i)]
+            if not fate.counted:
+                continue
+            cards = lot.award.winners if lot.award is not None and fate.fate == GIVEN else ()
+            buyers = tuple(ledger.sales[ledger.holder[c]].buyer if c in ledger.holder else "" for c in cards)
+            out.append(LotValueLine(p.number, i + 1, lot.kind, lot.label, _cents(lot.value_eur), lot.sponsor,
+                                    fate.fate, fate.carried_from, fate.carried_to, tuple(cards), buyers,
+                                    tuple(vouchers.get((p.number, i), ())), tuple(legal_flags(lot.spec))))
+    return tuple(out)

@@ -90,11 +90,23 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--unplug-after", type=int, default=None, help=_("simule un débranchement après N boules"))
 
     rep = sub.add_parser("report", formatter_class=fmt, help=_("le rapport de la soirée"),
-                         epilog=_("exemple : loto-hall report --pdf soiree.pdf --csv soiree.csv"))
-    rep.add_argument("--config")
-    rep.add_argument("--data-dir")
-    rep.add_argument("--pdf")
-    rep.add_argument("--csv")
+                         description=_("Le rapport de la soirée en cours (ou de la dernière, tant que « loto-hall "
+                                       "evening new » ne l'a pas archivée), lu dans le journal sans rien y changer : "
+                                       "il peut être écrit pendant que la salle tourne. Au moins un des fichiers "
+                                       "--pdf, --csv, --xlsx."),
+                         epilog=_("exemple : loto-hall report --pdf soiree.pdf --csv soiree.csv --xlsx soiree.xlsx"))
+    rep.add_argument("--config", metavar=_("FICHIER"), help=_("fichier TOML de la salle (défaut ./loto-hall.toml "
+                                                              "puis /etc/loto-hall/config.toml)"))
+    rep.add_argument("--data-dir", metavar=_("DOSSIER"), help=_("dossier des données de la salle (défaut : celui de "
+                                                                "la configuration) ; le journal y est lu"))
+    rep.add_argument("--pdf", metavar=_("FICHIER"), help=_("le rapport imprimable (PDF) : résumé, recettes, lots "
+                                                           "donnés et non donnés, parties, bons, relevé pour le "
+                                                           "service des impôts"))
+    rep.add_argument("--csv", metavar=_("FICHIER"), help=_("le rapport en CSV pour un tableur français (« ; », "
+                                                           "virgule décimale) : une ligne par fait"))
+    rep.add_argument("--xlsx", metavar=_("FICHIER"), help=_("le rapport en classeur (Excel, LibreOffice) : une "
+                                                            "feuille par rubrique, montants en euros, dates, "
+                                                            "numéros de cartons en texte"))
 
     evening = sub.add_parser("evening", help=_("soirées : archiver la soirée finie, lister les soirées passées"))
     esub = evening.add_subparsers(dest="evening_command", required=True)

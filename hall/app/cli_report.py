@@ -1,4 +1,4 @@
-"""``loto-hall report [--config FILE] [--data-dir DIR] --pdf OUT [--csv OUT]``: the evening's report.
+"""``loto-hall report [--config FILE] [--data-dir DIR] [--pdf OUT] [--csv OUT] [--xlsx OUT]``: the evening's report.
 
 Reads the data folder's journal without changing anything (no secret made, no event appended), so it can
 run while the hall is serving: SQLite's WAL lets a second reader see every committed event.
@@ -9,25 +9,31 @@ import argparse
 import sys
 from pathlib import Path
 
+from hall.app.lang import _, n_
 from hall.app.runtime import JOURNAL_FILE
 from hall.config import Config, load_config
+from hall.events import Record
 from hall.journal import Journal
 from hall.partie import Evening
 from hall.report import EveningReport, build_report, with_year
 from hall.report_csv import write_csv
 
 
-def load_report(config: Config, journal_path: Path | None = None) -> EveningReport:
-    """The report of the journal in ``config``'s data folder (or at ``journal_path``); ``FileNotFoundError`` when
+def journal_records(config: Config, journal_path: Path | None = None) -> list[Record]:
+    """The records of the journal in ``config``'s data folder (or at ``journal_path``); ``FileNotFoundError`` when
     there is none."""
     path = journal_path or Path(config.hall.data_dir) / JOURNAL_FILE
     if not path.is_file():
         raise FileNotFoundError(path)
     journal = Journal(path)
     try:
-        records = list(journal.records())
+        return list(journal.records())
     finally:
         journal.close()
+
+
+def report_of(config: Config, records: list[Record]) -> EveningReport:
+    """The report of the evening whose journal holds ``records``."""
     evening = Evening(config.rules.false_claim)
     for record in records:
         evening.apply(record.event, record.seq)
@@ -36,25 +42,41 @@ def load_report(config: Config, journal_path: Path | None = None) -> EveningRepo
     return with_year(report, config.data_dir)
 
 
+def load_report(config: Config, journal_path: Path | None = None) -> EveningReport:
+    """The report of the journal in ``config``'s data folder (or at ``journal_path``); ``FileNotFoundError`` when
+    there is none."""
+    return report_of(config, journal_records(config, journal_path))
+
+
 def run(args: argparse.Namespace) -> int:
-    if not getattr(args, "pdf", None) and not getattr(args, "csv", None):
-        print("loto-hall: indiquez --pdf FICHIER et/ou --csv FICHIER", file=sys.stderr)
+    wanted = [getattr(args, k, None) for k in ("pdf", "csv", "xlsx")]
+    if not any(wanted):
+        print("loto-hall: " + _("indiquez au moins un fichier à écrire : --pdf, --csv ou --xlsx "
+                                "(loto-hall report --help)"), file=sys.stderr)
         return 2
     overrides = {"hall": {"data_dir": args.data_dir}} if getattr(args, "data_dir", None) else None
     config = load_config(args.config, overrides)
     try:
         report = load_report(config)
     except FileNotFoundError as exc:
-        print(f"loto-hall: pas de journal de soirée ici : {exc}", file=sys.stderr)
+        print("loto-hall: " + _("pas de journal de soirée ici : %(path)s (le dossier des données est celui de la "
+                                "configuration, ou --data-dir)") % {"path": exc}, file=sys.stderr)
         return 2
     if args.csv:
         write_csv(report, args.csv)
-        print(f"rapport CSV : {args.csv}")
+        print(_("rapport CSV : %(path)s") % {"path": args.csv})
+    if getattr(args, "xlsx", None):
+        from hall.app.paper.report_xlsx import write_report_xlsx
+        write_report_xlsx(report, args.xlsx)
+        print(_("rapport tableur : %(path)s") % {"path": args.xlsx})
     if args.pdf:
         from hall.app.paper.report_pdf import write_report_pdf
         write_report_pdf(report, args.pdf, config.hall.timezone)
-        print(f"rapport PDF : {args.pdf}")
+        print(_("rapport PDF : %(path)s") % {"path": args.pdf})
     t = report.totals
-    print(f"{t['parties']} partie(s), {t['balls_drawn']} boules, {t['lots_awarded']} lot(s) gagné(s), "
-          f"{t['vouchers_issued']} bon(s) émis dont {t['vouchers_redeemed']} remis")
+    print(", ".join((n_("%(n)s partie", "%(n)s parties", t["parties"]) % {"n": t["parties"]},
+                     n_("%(n)s boule", "%(n)s boules", t["balls_drawn"]) % {"n": t["balls_drawn"]},
+                     n_("%(n)s lot donné", "%(n)s lots donnés", t["lots_awarded"]) % {"n": t["lots_awarded"]},
+                     n_("%(n)s bon émis", "%(n)s bons émis", t["vouchers_issued"]) % {"n": t["vouchers_issued"]}))
+          + _(" dont %(n)s remis") % {"n": t["vouchers_redeemed"]})
     return 0

@@ -1,8 +1,11 @@
 """``serve --demo``: a hall with demo cartons so a newcomer sees the projector move within a minute."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from hall.app.runtime import Runtime
 from hall.cardbook import CardBook
+from hall.errors import HallError
 from hall.planches import generate_cards
 
 DEMO_CARDS = 600
@@ -15,5 +18,19 @@ def prepare_demo(runtime: Runtime) -> None:
     partie »), so that it can still be programmed on /admin."""
     hall = runtime.hall
     if hall.card_count()[0] == 0:
-        cards = dict(generate_cards(DEMO_CARDS, seed="demo", series="D", columns=runtime.config.cards.columns))
-        hall.adopt_cards(CardBook(cards), role="system")
+        hall.adopt_cards(CardBook(dict(demo_cards(runtime.config.cards.columns))), role="system")
+
+
+def demo_cards(columns: str) -> list:
+    """The demo's cartons: the same 600 everywhere (series D), so anyone can print and play them."""
+    return generate_cards(DEMO_CARDS, seed="demo", series="D", columns=columns)
+
+
+def is_demo_folder(data_dir: Path, columns: str) -> bool:
+    """Whether ``data_dir``'s card book is the demo's and only the demo's: an evening played there is a
+    demonstration (``evening new`` never archives it: it would count as a loto of the year)."""
+    try:
+        book = CardBook.load(data_dir, columns)
+    except (HallError, ValueError, OSError):
+        return False
+    return len(book) == DEMO_CARDS and all(book.get(cid) == card for cid, card in demo_cards(columns))

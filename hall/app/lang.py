@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gettext
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -28,3 +29,18 @@ def _english() -> gettext.NullTranslations:
 def _(text: str) -> str:
     """``text`` (French, the source) in the terminal's language."""
     return text if is_french() else _english().gettext(text)
+
+
+def n_(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` (French, the source) for ``n`` in the terminal's language: French says
+    « 0 carton », « 1 carton », « 2 cartons »; English « 0 cards », « 1 card »."""
+    if is_french():
+        return singular if abs(n) < 2 else plural
+    english = _english().ngettext        # (named apart: the catalogue's extractor reads only literal sentences)
+    return english(singular, plural, n)
+
+
+def in_language(language: str) -> Callable[[str], str]:
+    """The catalogue's words in ``language`` (a file written for the hall, in the hall's language, whatever the
+    terminal speaks): English for ``en``, the French source otherwise."""
+    return _english().gettext if language == "en" else (lambda text: text)

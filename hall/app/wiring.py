@@ -130,12 +130,14 @@ class Wiring:
                                              data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
             from hall.app.paper.report_pdf import write_report_pdf
+            from hall.app.paper.report_xlsx import write_report_xlsx
             from hall.app.paper.sheets import write_cards_pdf
             from hall.app.paper.table_tent import write_table_tent_pdf
             from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
             runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
             app, socketio = create_app(runtime.hall, config,
-                                       documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf,
+                                       documents={"report_pdf": write_report_pdf, "report_xlsx": write_report_xlsx,
+                                                  "cards_pdf": write_cards_pdf,
                                                   "table_tent_pdf": write_table_tent_pdf,
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},

@@ -14,6 +14,7 @@ from hall.cardbook import CardBook
 from hall.config import load_config
 from hall.errors import HallError
 from hall.evenings import SUMMARY_FILE, archive_dir, past_evenings
+from hall.journal import Journal
 from hall.planches import generate_cards
 from hall.programme import parse_parties
 
@@ -55,8 +56,13 @@ def test_a_new_evening_archives_the_last_one_whole_and_the_next_report_leaves_it
     folder = archive_dir(data) / first.name
     assert sorted(p.name for p in folder.iterdir()) == [JOURNAL_FILE, "rapport.csv", "rapport.pdf", SUMMARY_FILE,
                                                          SECRET_FILE]
-    assert not (data / JOURNAL_FILE).exists() and not (data / SECRET_FILE).exists()
-    assert (first.parties, first.cards_sold, first.receipts_cents, first.balance_cents) == (1, 6, 1500, -2500)
+    assert not (data / SECRET_FILE).exists()
+    # the next journal holds only the hall's own settings given on /admin (here the programme), carried
+    following = Journal(data / JOURNAL_FILE)
+    assert {r.role for r in following.records()} == {"carried"}
+    following.close()
+    # the ham was not won: kept for another loto, out of the balance (issue 32: the lots given only)
+    assert (first.parties, first.cards_sold, first.receipts_cents, first.balance_cents) == (1, 6, 1500, 1500)
     kept = {name: digest(folder / name) for name in ("rapport.csv", "rapport.pdf", JOURNAL_FILE, SUMMARY_FILE)}
     # the next evening: an empty journal, a new voucher key (last week's vouchers are dead), cartons kept
     key2 = play_an_evening(config, 12, 10)
@@ -95,8 +101,9 @@ def test_the_service_running_keeps_the_evening_from_being_archived(tmp_path):
     play_an_evening(config, 1, 5)
     held = lock_data_dir(tmp_path / "data")          # what the running service holds
     try:
-        with pytest.raises(HallError, match="déjà utilisé"):
+        with pytest.raises(HallError, match="la salle tourne") as refused:
             new_evening(load_config(config))
+        assert "systemctl stop loto-hall" in str(refused.value) and "cartons" not in str(refused.value)
     finally:
         import os
         os.close(held)
@@ -146,7 +153,7 @@ def test_admin_lists_the_archived_evenings_and_serves_each_report_as_it_was_writ
         assert c.get("/api/evenings", headers=desk).status_code == 403
         body = c.get("/api/evenings", headers=admin).get_json()
         assert [(e["name"] == first.name, e["cards_sold"], e["receipts_eur"], e["balance_eur"])
-                for e in body["evenings"]] == [(False, 7, 18, 8), (True, 6, 15, -25)]
+                for e in body["evenings"]] == [(False, 7, 18, 18), (True, 6, 15, 15)]
         assert body["archived_this_year"] == 2
         for name, data in written.items():
             got = c.get(f"/api/evenings/{first.name}/{name}", headers=admin)

@@ -13,12 +13,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_sentence_of_the_command_line_is_in_the_compiled_catalogue():
-    marked = {message for folder in ("hall/app", "hall/net")
-              for _, _, message, _, _ in extract_from_dir(ROOT / folder, [("**.py", "python")])}
+    keywords = {"_": None, "N_": None, "n_": (1, 2)}       # n_: a sentence and its plural (hall/app/lang.py)
+    marked = {tuple(message) if isinstance(message, (list, tuple)) else message for folder in ("hall/app", "hall/net")
+              for _, _, message, _, _ in extract_from_dir(ROOT / folder, [("**.py", "python")], keywords=keywords)}
     assert "Point d'accès allumé" in marked and len(marked) > 100
     with (ROOT / "display/translations/en/LC_MESSAGES/messages.mo").open("rb") as mo:
-        english = {m.id: m.string for m in read_mo(mo) if m.id}
-    assert sorted(m for m in marked if not english.get(m)) == []
+        english = {tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id: m.string for m in read_mo(mo) if m.id}
+    assert sorted(map(str, (m for m in marked if not english.get(m) or not all(english[m])))) == []
+    assert list(english[("%(n)s boule", "%(n)s boules")]) == ["%(n)s ball", "%(n)s balls"]
 
 
 def test_lang_picks_the_language(monkeypatch):

@@ -88,7 +88,7 @@ def test_report_csv_holds_the_evening(evening, tmp_path):
     [w2] = section(rows, "winner", partie=1, lot=2)
     assert (w2["card_id"], w2["number"], w2["count"], w2["status"], w2["detail"]) == (X_ID, "46", "14", fr("single"),
                                                                                       "rangées 1 2")
-    assert section(rows, "lot", partie=1, lot=3)[0]["status"] == fr("not_awarded")
+    assert section(rows, "lot", partie=1, lot=3)[0]["status"] == fr("kept")      # démarquée without carrying it
 
     draws1 = [int(r["number"]) for r in sorted(section(rows, "draw", partie=1), key=lambda r: int(r["order"]))]
     assert draws1 == [1, 12, 23, 34, 5, 16, 27, 38, 45, 2, 13, 24, 35, 46]
@@ -104,7 +104,8 @@ def test_report_csv_holds_the_evening(evening, tmp_path):
 
     totals = {r["label"]: int(r["count"]) for r in section(rows, "total")}
     assert totals == {fr(k): v for k, v in {
-        "parties": 2, "balls_drawn": 17, "undos": 1, "lots_awarded": 2, "lots_not_awarded": 4, "tie_breaks": 1,
+        "parties": 2, "balls_drawn": 17, "undos": 1, "lots_awarded": 2, "lots_not_awarded": 4, "lots_carried": 0,
+        "tie_breaks": 1,
         "shared_lots": 0, "consolations": 1, "false_claims": 1, "missed_claims": 0, "other_refused_claims": 0,
         "vouchers_issued": 3, "vouchers_printed": 2, "vouchers_unprinted": 1, "duplicates_printed": 1,
         "vouchers_redeemed": 1, "vouchers_outstanding": 2}.items()}
@@ -137,7 +138,7 @@ def test_report_command_writes_pdf_and_csv(evening, tmp_path, capsys):
     live = build_report(hall.evening, hall.journal.records(), "Salle test")
     assert main(["report", "--config", str(config), "--pdf", str(tmp_path / "r.pdf"),
                  "--csv", str(tmp_path / "r.csv")]) == 0
-    assert "2 partie(s), 17 boules" in capsys.readouterr().out
+    assert "2 parties, 17 boules, 2 lots donnés, 3 bons émis dont 1 remis" in capsys.readouterr().out
     from hall.config import load_config
     assert load_report(load_config(config)).totals == live.totals    # a second reader sees the same evening
 

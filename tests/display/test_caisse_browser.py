@@ -51,7 +51,7 @@ def test_the_desk_sells_a_plaque_and_refuses_a_double_sale(browser, desk_live, f
         shoot(page, str(folder / f"{name}-panier.png"), full_page=False)
         expect(page.locator("#sell")).to_be_in_viewport()
         page.click("#sell")
-        expect(page.locator("#result")).to_contain_text("Vendu : 12 carton(s), 25,00")
+        expect(page.locator("#result")).to_contain_text("Vendu : 12 cartons, 25,00")
         expect(page.locator("#totals")).to_contain_text("12 cartons vendus")
         expect(page.locator("#totals")).to_contain_text("Recette : 25,00")
         sale = desk_live.hall.evening.sales.sales[1]

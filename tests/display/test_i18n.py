@@ -7,7 +7,7 @@ from pathlib import Path
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from display.i18n import JS_STRINGS
+from display.i18n import JS_PLURALS, JS_STRINGS
 from display.rooms.messages import ROOM_STRINGS
 from display.tournament.messages import JS_WORDS
 from hall.rights import ROLES
@@ -15,14 +15,19 @@ from hall.rights import ROLES
 DISPLAY = Path(__file__).resolve().parents[2] / "display"
 
 
+def ident(m) -> object:
+    """A message's id, a sentence with its plural as one (the .po reads it as a tuple, the .mo as a list)."""
+    return tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id
+
+
 def test_the_english_catalogue_is_complete_and_compiled():
     po = read_po((DISPLAY / "translations/en/LC_MESSAGES/messages.po").open("rb"))
-    untranslated = [m.id for m in po if m.id and not m.string]
+    untranslated = [m.id for m in po if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
     assert not untranslated
     mo = read_mo((DISPLAY / "translations/en/LC_MESSAGES/messages.mo").open("rb"))
-    assert {m.id for m in po if m.id} == {m.id for m in mo if m.id}, "run: pybabel compile -d display/translations"
+    assert {ident(m) for m in po if m.id} == {ident(m) for m in mo if m.id}, "run: pybabel compile -d display/translations"
     pot = read_po((DISPLAY / "translations/messages.pot").open("rb"))
-    assert {m.id for m in pot if m.id} <= {m.id for m in po if m.id}
+    assert {ident(m) for m in pot if m.id} <= {ident(m) for m in po if m.id}
 
 
 def test_every_word_the_scripts_ask_for_exists():
@@ -36,6 +41,9 @@ def test_every_word_the_scripts_ask_for_exists():
     dynamic = {"kind_", "v_", "vs_", "status_", "device_", "valid_", "role_", "opens_", "mc_refused_", "players_help_"}
     missing = {k for k in asked if k not in JS_STRINGS and k not in ROOM_STRINGS and not any(k == p for p in dynamic)}
     assert not missing, missing
+    counted = {k for js in (DISPLAY / "static/js").glob("*.js")
+               for k in re.findall(r'\btn\("([a-z_]+)"', js.read_text(encoding="utf-8"))}
+    assert "sold_count" in counted and counted <= set(JS_PLURALS), counted - set(JS_PLURALS)
     assert tournament and not tournament - set(JS_WORDS), tournament - set(JS_WORDS)
     for prefix, names in {"kind_": ("quine", "double_quine", "carton_plein"),
                           "vs_": ("valid", "incomplete", "missed", "unknown_card", "unsold_card", "cancelled_card",
@@ -65,3 +73,15 @@ def test_the_words_of_one_page_never_give_a_key_two_texts(room):
                 clashes.append((key, first[key][0], name))
             first.setdefault(key, (name, text))
     assert not clashes, clashes
+
+
+def test_a_count_says_one_carton_in_french_and_one_card_in_english(room):
+    """« 1 carton vendu », never « 1 cartons vendus »: both forms come from the catalogue (msgid_plural), the page
+    picks one by its language's plural rule (common.js ``tn``)."""
+    from display.i18n import js_strings
+    for lang, one, many in (("fr", "%(n)s carton vendu", "%(n)s cartons vendus"),
+                            ("en", "%(n)s card sold", "%(n)s cards sold")):
+        with room.app.test_request_context(f"/caisse?lang={lang}"):
+            words = js_strings()
+        assert (words["sold_count_one"], words["sold_count_other"]) == (one, many)
+        assert not any("(s)" in words[k + suffix] for k in JS_PLURALS for suffix in ("_one", "_other"))

@@ -265,7 +265,7 @@ def test_the_caisse_shows_the_sales_qr_and_it_links_the_whole_plaque(browser, tm
         desk.fill("#cards", "A-1..A-12")
         desk.click("#add-form button[type=submit]")
         desk.click("#sell")
-        expect(desk.locator("#result")).to_contain_text("Vendu : 12 carton(s)")
+        expect(desk.locator("#result")).to_contain_text("Vendu : 12 cartons")
         qr = desk.locator(".sale-qr img")
         qr.wait_for()
         desk.wait_for_function("document.querySelector('.sale-qr img').complete")

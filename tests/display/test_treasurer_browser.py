@@ -103,18 +103,21 @@ def test_the_values_and_donors_typed_on_admin_reach_the_report_through_the_speak
         admin_ctx.close()
         speaker_ctx.close()
 
-    # the report: values and donors, the balance = receipts − the lots bought (a carried lot counted once)
+    # the report: values and donors; the lots given apart from those not given (a carried lot counted once, in
+    # partie 2 where it is played), the balance = receipts − the lots given that were bought
     text = pdf_text(download(evening, "/api/report.pdf"))
-    for expected in ("Panier garni", "Boulangerie Morel", "40,00 €", "42,00 €", "189,90 €", "Recette totale"):
+    for expected in ("Panier garni", "Boulangerie Morel", "40,00 €", "42,00 €", "189,90 €", "Recette totale",
+                     "reporté à la partie 2", "reporté de la partie 1"):
         assert expected in text, expected
     rows = french_csv(download(evening, "/api/report.csv").decode("utf-8"))
-    values = [(r["partie"], r["libellé"], r["code"], r["montant (€)"]) for r in rows if r["rubrique"] == "valeur des lots"]
-    assert values[:3] == [("1", "Panier garni", "Boulangerie Morel", "40,00"), ("2", "Jambon", "", "42,00"),
-                          ("2", "Vélo", "", "189,90")]
+    given = [(r["partie"], r["libellé"], r["détail"], r["montant (€)"]) for r in rows if r["rubrique"] == "lot donné"]
+    assert given == [("1", "Panier garni", "donateur Boulangerie Morel", "40,00")]
+    kept = [(r["partie"], r["libellé"], r["montant (€)"]) for r in rows if r["rubrique"] == "lot non donné"]
+    assert kept[:2] == [("2", "Jambon", "42,00"), ("2", "Vélo", "189,90")]
     balance = {r["libellé"]: r["montant (€)"] for r in rows if r["rubrique"] == "solde"}
-    assert balance == {"recette totale": "40,00", "valeur des lots": "271,90", "dont lots offerts": "40,00",
-                       "dont lots achetés": "231,90", "solde": "-191,90"}
-    assert "-191,90 €" in text and not [r for r in rows if r["rubrique"] == "lot changé à la console"]
+    assert balance == {"recette totale": "40,00", "valeur des lots donnés": "40,00", "dont lots offerts": "40,00",
+                       "dont lots achetés": "0,00", "solde": "40,00", "lots non donnés (gardés)": "231,90"}
+    assert not [r for r in rows if r["rubrique"] == "lot changé à la console"]
 
 
 def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s_tie_rule(browser, evening,

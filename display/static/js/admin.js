@@ -1,5 +1,5 @@
 /* The admin page: programme, cartons (import, generate, sold), PINs, devices. */
-import {$, api, boot, COLON, el, lotName, t} from "./common.js";
+import {$, api, boot, COLON, el, lotName, t, tn} from "./common.js";
 
 /* errors at the top of the page, in red, where the eye is (a CSV import's lines, a refused programme) */
 export function adminAlert(message, lines) {
@@ -20,7 +20,7 @@ async function load() {
     el("strong", {text: t("partie", {n: p.number}) + COLON}),
     p.lots.map(lotName).join(" · ") + " (" + p.consolation + ")"))));
   $("cards-count").textContent = info.sales_recorded === false ? t("cards_count_unrecorded", {n: info.cards})
-    : t("cards_count", {n: info.cards, sold: info.sold});
+    : tn("cards_total", info.cards) + tn("of_them_sold", info.sold);
   // who opens what: each PIN with the pages it opens (the desk's opens the caisse, the prize table and the tournament)
   $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {},
     el("th", {text: t("role_" + role)}), el("td", {class: "pin", text: pin || t("pin_changed")}), el("td", {class: "dim", text: t("opens_" + role)}))));

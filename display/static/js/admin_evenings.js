@@ -28,7 +28,20 @@ function drawTiers() {
       tr.querySelector(".tier-each").textContent = each === null ? "" : euros(each);
       tr.classList.toggle("over-law", each !== null && each >= 20);
     });
+    lawSays();
   }
+  lawSays();
+}
+/* the law's words where the tiers are typed: a carton at 20 € or more is said as soon as it is typed (the hall
+   refuses it) and a refusal stays beside the button, not only at the top of the page */
+function lawSays(refused) {
+  const msg = $("tiers-msg"), over = $("tiers").querySelector("tr.over-law");
+  msg.classList.toggle("law", Boolean(refused || over));
+  msg.setAttribute("role", refused || over ? "alert" : "status");
+  if (refused) msg.textContent = refused;
+  else if (over) msg.textContent = t("tier_over_law");
+  else if (msg.classList.contains("was-law")) msg.textContent = "";
+  msg.classList.toggle("was-law", Boolean(refused || over));
 }
 async function loadTiers() {
   const res = await api("GET", "/api/sales/prices");
@@ -39,8 +52,9 @@ async function loadTiers() {
 $("add-tier").addEventListener("click", () => { tiers.push({cards: 1, eur: ""}); drawTiers(); });
 $("save-tiers").addEventListener("click", async () => {
   const res = await api("POST", "/api/sales/prices", {tiers: tiers.map((x) => ({cards: x.cards, eur: String(x.eur).trim()}))});
-  if (!res.ok) { adminAlert(res.data.message); $("tiers-msg").textContent = ""; return; }
+  if (!res.ok) { adminAlert(res.data.message); lawSays(res.data.message); $("tiers-msg").scrollIntoView({block: "nearest"}); return; }
   adminAlert("");
+  lawSays("");
   $("tiers-msg").textContent = t("tiers_saved");
   loadTiers();
 });

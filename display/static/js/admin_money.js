@@ -1,7 +1,7 @@
 /* /admin: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
 import {adminAlert} from "./admin.js";
 import {ask} from "./ask.js";
-import {$, amountField, api, boot, COLON, el, euros, kind, live, lotName, t} from "./common.js";
+import {$, amountField, api, boot, COLON, el, euros, kind, live, lotName, t, tn} from "./common.js";
 
 const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
 const KINDS = boot.kinds;    // hall/lots.py's table, handed by the page
@@ -14,9 +14,9 @@ async function takings() {
   const res = await api("GET", "/api/sales/summary");
   if (!res.ok) return;
   const s = res.data, m = s.takings_eur;
-  const rows = [[t("sold_count", {n: s.cards_sold}), euros(m.total)],
+  const rows = [[tn("sold_count", s.cards_sold), euros(m.total)],
     ...["especes", "carte", "cheque"].map((p) => ["· " + PAY[p], euros(m.by_payment[p])])];
-  if (s.cards_reserved) rows.push([t("reserved_count", {n: s.cards_reserved, eur: euros(m.reserved).replace(" €", "")}), ""]);
+  if (s.cards_reserved) rows.push([tn("reserved_count", s.cards_reserved, {eur: euros(m.reserved).replace(" €", "")}), ""]);
   const sellers = Object.entries(m.by_seller), parties = Object.entries(m.by_partie).filter(([k]) => k);
   $("takings").replaceChildren(
     el("table", {}, ...rows.map(([a, b], i) => el("tr", {class: i === 0 ? "total" : ""}, el("th", {text: a}), el("td", {text: b})))),
@@ -26,7 +26,7 @@ async function takings() {
   if (!list.ok) return;
   $("sales-list").replaceChildren(...list.data.sales.slice().reverse().map((r) => el("li", {class: r.voided ? "voided" : r.paid ? "" : "reserved"},
     el("span", {class: "sale-no", text: "n° " + r.sale_id}),
-    el("span", {text: t("sale_line", {n: r.count, eur: euros(r.amount_eur).replace(" €", ""), pay: PAY[r.payment]})}),
+    el("span", {text: tn("sale_line", r.count, {eur: euros(r.amount_eur).replace(" €", ""), pay: PAY[r.payment]})}),
     el("span", {class: "dim", text: [r.cards[0] + (r.count > 1 ? ".." + r.cards[r.count - 1] : ""), r.buyer, r.seller].filter(Boolean).join(" · ")}),
     r.voided ? el("span", {text: t("voided")}) : el("button", {type: "button", class: "danger", text: t("void"), onclick: async () => {
       if (!await ask(t("confirm_void", {id: r.sale_id}), {yes: t("void"), danger: true})) return;

@@ -2,7 +2,7 @@
    Each line is read by the hall as it joins the basket (GET /api/sales/check: the sale's own reader), so a
    mistyped number is caught there with the real carton one keystroke away, never at « Encaisser ». */
 import {tell, choose} from "./ask.js";
-import {$, api, el, live, money, t} from "./common.js";
+import {$, api, el, live, money, t, tn} from "./common.js";
 import {node, show} from "./ids.js";
 import {cardIdFrom, scanButton} from "./scan.js";
 
@@ -22,14 +22,15 @@ async function refreshPrice() {
   if (n === 0) { suggested = null; $("suggested").textContent = ""; if (!touched) $("amount").value = ""; sellLabel(); return; }
   const res = await api("GET", "/api/sales/price?count=" + n);
   suggested = res.ok ? res.data.amount_eur : null;
-  $("suggested").textContent = suggested === null ? "" : t(n === 1 ? "suggested_one" : "suggested", {n: n, eur: euros(suggested)});
+  $("suggested").textContent = suggested === null ? "" : tn("suggested", n, {eur: euros(suggested)});
   if (!touched) $("amount").value = suggested === null ? "" : euros(suggested);
   sellLabel();
 }
+/* « Encaisser » cashes; with « Réservé, pas encore payé » ticked the button says it reserves, to be paid later */
 function sellLabel() {
   const n = count();
   $("sell").textContent = basket.some(troubled) ? t("sell_fix_first")
-    : n ? t(n === 1 ? "sell_button_one" : "sell_button", {n: n, eur: $("amount").value || "?"}) : t("sell_empty");
+    : n ? tn($("reserved").checked ? "reserve_button" : "sell_button", n, {eur: $("amount").value || "?"}) : t("sell_empty");
 }
 
 /* a basket line as people read it: one carton with its check character set apart, or a plaque and its count */
@@ -100,7 +101,8 @@ async function sell() {
   if (res.ok) {
     const s = res.data;
     box.className = "result good";
-    box.replaceChildren(el("div", {text: t(s.paid ? "sold_ok" : "reserved_ok", {n: s.cards.length, eur: euros(s.amount_eur)})}),
+    box.dataset.sale = s.paid ? "" : String(s.sale_id);      // a reservation: its banner changes once it is paid
+    box.replaceChildren(el("div", {class: "result-what", text: tn(s.paid ? "sold_ok" : "reserved_ok", s.cards.length, {eur: euros(s.amount_eur)})}),
                         el("div", {class: "small", text: t("sale_number", {id: s.sale_id}) + (s.buyer ? " · " + s.buyer : "")}),
                         s.offered_eur !== null && s.offered_eur !== s.amount_eur   // said here and in the report
                           ? el("div", {class: "small", text: t("off_tier", {eur: euros(s.offered_eur)})}) : "",
@@ -112,6 +114,7 @@ async function sell() {
     summary();
   } else {
     box.className = "result bad";
+    box.dataset.sale = "";
     const named = res.data.cards && res.data.cards.length ? res.data.cards.join(", ") : "";
     box.replaceChildren(el("div", {text: res.data.message}),
                         named && res.data.error === "unknown_card" ? el("div", {class: "small", text: named}) : "");
@@ -127,21 +130,31 @@ async function summary() {
   $("tiers").textContent = t("tiers_line", {tiers: s.tiers.map((x) => t(x.cards === 1 ? "tier_one" : "tier_many",
                                                                        {n: x.cards, eur: euros(x.eur)})).join(" · ")});
   $("totals").replaceChildren(
-    el("strong", {text: t("sold_count", {n: s.cards_sold})}),
+    el("strong", {text: tn("sold_count", s.cards_sold)}),
     el("span", {text: t("takings", {eur: euros(m.total)})}),
     el("span", {class: "dim", text: ["especes", "carte", "cheque"].map((p) => PAY[p] + " " + euros(m.by_payment[p])).join(" · ")}),
-    s.cards_reserved ? el("span", {class: "dim", text: t("reserved_count", {n: s.cards_reserved, eur: euros(m.reserved)})}) : "");
+    s.cards_reserved ? el("span", {class: "dim", text: tn("reserved_count", s.cards_reserved, {eur: euros(m.reserved)})}) : "");
   $("recent").replaceChildren(...s.recent.slice(0, 12).map((r) => el("li", {class: r.voided ? "voided" : r.paid ? "" : "reserved"},
     el("span", {class: "sale-no", text: "n° " + r.sale_id}),
-    el("span", {text: t("sale_line", {n: r.count, eur: euros(r.amount_eur), pay: PAY[r.payment]})}),
+    el("span", {text: tn("sale_line", r.count, {eur: euros(r.amount_eur), pay: PAY[r.payment]})}),
     el("span", {class: "dim", text: [r.buyer, r.seller, r.voided ? t("voided") : r.paid ? "" : t("reserved")].filter(Boolean).join(" · ")}),
     !r.paid && !r.voided ? el("button", {type: "button", text: t("mark_paid"), onclick: () => pay(r)}) : "")));
+  paidBanner(s.recent);
+}
+
+/* the green banner of a reservation, once that sale is paid (here or at another desk): it says so, never « à payer » */
+function paidBanner(recent) {
+  const box = $("result"), id = box.dataset.sale;
+  const sale = id ? recent.find((r) => String(r.sale_id) === id) : null;
+  if (!sale || !sale.paid || box.hidden) return;
+  box.dataset.sale = "";
+  box.querySelector(".result-what").textContent = tn("paid_ok", sale.count, {eur: euros(sale.amount_eur), pay: PAY[sale.payment]});
 }
 
 /* a reservation paid: the desk says how, in a question of its own (never the payment ticked for the next sale) */
 async function pay(r) {
   const how = await choose(t("pay_title", {id: r.sale_id}), {
-    text: t("pay_what", {n: r.count, eur: euros(r.amount_eur), buyer: r.buyer || "—"}),
+    text: tn("pay_what", r.count, {eur: euros(r.amount_eur), buyer: r.buyer || "—"}),
     choices: ["especes", "carte", "cheque"].map((p) => ({value: p, label: PAY[p]}))});
   if (!how) return;
   const p = await api("POST", "/api/sales/" + r.sale_id + "/pay", {payment: how});
@@ -151,6 +164,7 @@ async function pay(r) {
 
 $("add-form").addEventListener("submit", (ev) => { ev.preventDefault(); add($("cards").value); $("cards").value = ""; });
 $("amount").addEventListener("input", () => { touched = true; sellLabel(); });
+$("reserved").addEventListener("change", sellLabel);
 $("sell").addEventListener("click", sell);
 $("seller").value = localStorage.getItem("loto-seller") || "";
 $("seller").addEventListener("change", () => localStorage.setItem("loto-seller", $("seller").value.trim()));

@@ -22,6 +22,13 @@ export function t(key, vars) {
   return text;
 }
 
+/* a sentence with a count, in the form the page language's plural rule picks (the catalogue's ngettext forms,
+   display/i18n.py JS_PLURALS): « 0 carton » and « 1 carton » in French, « 0 cards » and « 1 card » in English */
+const PLURAL = new Intl.PluralRules(boot.lang || "fr");
+export function tn(key, n, vars) {
+  return t(key + (PLURAL.select(Number(n)) === "one" ? "_one" : "_other"), Object.assign({n: n}, vars));
+}
+
 export const kind = (k) => t("kind_" + k);
 
 /* a label the hall gave by default (the kind's French name: "Quine"), so no label of its own: an English hall reads

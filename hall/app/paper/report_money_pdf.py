@@ -2,29 +2,56 @@
 changed outside the caisse and the programme, and a page the association can hand to the tax office."""
 from __future__ import annotations
 
+from xml.sax.saxutils import escape
+
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
-from hall.app.paper.pdf_parts import BODY, GRID, H1, H2, H3, N_, Say, cell, euros, french, table, when
+from hall.app.paper.pdf_parts import (
+    BODY,
+    CELL,
+    GRID,
+    H1,
+    H2,
+    H3,
+    N_,
+    WARN,
+    Name,
+    OneLine,
+    Say,
+    cell,
+    euros,
+    french,
+    table,
+    when,
+)
+from hall.app.paper.typeface import BOLD, FONT, fit_lines
 from hall.events import LotSpec
 from hall.lots import KIND_LABELS
 from hall.report import EveningReport
+from hall.report_lots import TO_PLAY
 from hall.sales import NO_TIER
-from hall.takings import Takings
+from hall.takings import LotValueLine, Takings
 
 PAYMENTS = {"especes": N_("Espèces"), "carte": N_("Carte bancaire"), "cheque": N_("Chèques")}
 SALES_SHOWN = 400        # sale lines printed; beyond, the CSV holds them all (the totals always cover all)
 CHANGES = {"replaced": N_("remplacé"), "added": N_("ajouté"), "dropped": N_("retiré")}
-SUMS = TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 9), ("FONT", (3, 0), (3, -1), "Helvetica-Bold", 9),
-                   ("FONT", (0, -1), (-1, -1), "Helvetica-Bold", 10),
+SUMS = TableStyle([("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (3, 0), (3, -1), BOLD, 9),
+                   ("FONT", (0, -1), (-1, -1), BOLD, 10),
                    ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (3, 0), (3, -1), "RIGHT"),
                    ("LINEABOVE", (0, -1), (-1, -1), 1, colors.black),
                    ("LINEBELOW", (0, 0), (-1, -2), 0.3, colors.lightgrey)])
 
 
-def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
+FLAGS = {"cash": N_("Lot en argent : interdit dans un loto traditionnel (art. L322-4 du code de la sécurité "
+                    "intérieure)"),
+         "over_limit": N_("Au-dessus du plafond que la salle s'est fixé")}
+
+
+def _some(cards: tuple[str, ...], most: int = 40) -> str:
+    """The first ``most`` cartons of a list (the CSV names them all)."""
+    return " ".join(cards[:most]) + (f" … (+{len(cards) - most})" if len(cards) > most else "")
 
 
 def _who(role: str, session: str) -> str:
@@ -39,7 +66,8 @@ def _lot(lot: LotSpec | None, say: Say = french) -> str:
 
 
 def money_section(t: Takings, tz: str, say: Say = french) -> list:
-    """Recettes, lots' declared values and the balance: the page the treasurer hands to the board."""
+    """Recettes, the lots given tonight and their values, the balance, then the lots not given (kept for another
+    loto, their value apart): the pages the treasurer hands to the board."""
     totals = t.totals
     out: list = [Paragraph(say("Recettes, valeur des lots et solde"), H2)]
     rows = [[say("Cartons vendus (payés)"), str(totals["cards_sold"]), say("Recette totale"), euros(t.receipts_cents)]]
@@ -47,14 +75,16 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
         rows.append(["", "", say("dont %(what)s") % {"what": say(label).lower()}, euros(totals["by_payment"].get(key, 0))])
     rows.append([say("Cartons réservés non payés"), str(totals["cards_reserved"]), say("à encaisser (hors recette)"),
                  euros(totals["reserved_cents"])])
-    rows.append([say("Lots joués, valeur déclarée"), str(len(t.lots) - t.undeclared_lots), say("Valeur totale des lots"),
-                 euros(t.declared_cents)])
+    rows.append([say("Lots donnés ce soir"), str(len(t.given)), say("Valeur totale des lots"), euros(t.given_cents)])
     rows.append(["", "", say("dont lots offerts (donateurs)"), euros(t.donated_cents)])
     rows.append(["", "", say("dont lots achetés"), euros(t.bought_cents)])
-    rows.append([say("Solde (recette − lots achetés)"), "", "", euros(t.balance_cents)])
+    rows.append([say("Solde (recette − lots achetés donnés)"), "", "", euros(t.balance_cents)])
     sums = Table(rows, colWidths=[58 * mm, 16 * mm, 58 * mm, 34 * mm], hAlign="LEFT")
     sums.setStyle(SUMS)
     out.append(sums)
+    if t.not_given:
+        out.append(cell(say("Lots non donnés ce soir (gardés pour un autre loto, ou encore à jouer) : %(n)s, valeur "
+                            "%(eur)s — hors solde.") % {"n": len(t.not_given), "eur": euros(t.kept_cents)}, BODY))
     if t.undeclared_lots:
         out.append(cell(say("%(n)s lot(s) sans valeur déclarée (comptés 0 €).") % {"n": t.undeclared_lots}, BODY))
     if totals["by_seller"]:
@@ -66,34 +96,73 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
         out.append(table([say("Partie"), say("Montant")], [[k or say("toute la soirée"), euros(v)]
                                                            for k, v in sorted(totals["by_partie"].items())],
                          [60 * mm, 30 * mm]))
-    if t.lots:
-        out.append(Paragraph(say("Lots et valeurs déclarées"), H3))
-        out.append(table([say("Partie"), say("Lot"), say("Type"), say("Libellé"), say("Donateur"), say("Valeur"),
-                          say("Gagné")],
-                         [[v.partie, v.lot, say(KIND_LABELS.get(v.kind, v.kind)), v.label, v.sponsor or "—",
-                           euros(v.cents), say("oui") if v.awarded else say("non")] for v in t.lots],
-                         [14 * mm, 10 * mm, 24 * mm, 56 * mm, 34 * mm, 24 * mm, 14 * mm]))
+    if t.given:
+        out.append(Paragraph(say("Lots donnés ce soir"), H3))
+        out.append(table([say("Partie"), say("Lot"), say("Libellé"), say("Carton"), say("Gagnant"), say("Bon"),
+                          say("Donateur"), say("Valeur")],
+                         [[v.partie, v.lot, _label(v, say), OneLine(" ".join(v.cards)),
+                           Name(", ".join(b for b in v.buyers if b)), OneLine(" ".join(v.vouchers) or "—"),
+                           Name(v.sponsor or "—"), euros(v.cents)] for v in t.given],
+                         [11 * mm, 8 * mm, 38 * mm, 19 * mm, 36 * mm, 25 * mm, 30 * mm, 19 * mm]))
+    if t.not_given:
+        out.append(Paragraph(say("Lots non donnés (valeur hors solde)"), H3))
+        out.append(table([say("Partie"), say("Lot"), say("Libellé"), say("Pourquoi"), say("Donateur"), say("Valeur")],
+                         [[v.partie, v.lot, _label(v, say), _why(v, say), v.sponsor or "—", euros(v.cents)]
+                          for v in t.not_given],
+                         [12 * mm, 9 * mm, 56 * mm, 48 * mm, 40 * mm, 21 * mm]))
     out += outside_the_rules(t, tz, say)
     if t.sales:
-        shown = t.sales[:SALES_SHOWN]
-        out.append(Paragraph(say("Ventes (%(n)s)") % {"n": len(t.sales)} +
-                             (say(", les %(n)s premières : le CSV les détaille toutes") % {"n": SALES_SHOWN}
-                              if len(t.sales) > SALES_SHOWN else ""), H3))
-        # plain strings, not paragraphs: hundreds of lines stay fast (see bench/bench_sales.py)
-        pay = {key: say(label) for key, label in PAYMENTS.items()}
-        reserved, voided = " (" + say("réservé") + ")", say("annulée") + " "
-        lines = [[str(s.sale_id), when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
-                  str(len(s.cards)), pay.get(s.payment, s.payment) + ("" if s.paid else reserved),
-                  _fit(s.seller, 14), _fit(s.buyer, 14),
-                  "—" if s.offered_cents in (None, NO_TIER) else euros(s.offered_cents),
-                  (voided if s.voided else "") + euros(s.cents)]
-                 for s in shown]
-        sales = Table([[say("N°"), say("Heure"), say("Cartons"), say("Nb"), say("Paiement"), say("Vendeur"),
-                        say("Acheteur"), say("Tarif"), say("Montant")], *lines],
-                      colWidths=[9 * mm, 16 * mm, 34 * mm, 8 * mm, 27 * mm, 24 * mm, 22 * mm, 20 * mm, 26 * mm],
-                      repeatRows=1, hAlign="LEFT")
-        sales.setStyle(GRID)
-        out.append(sales)
+        out += _sales(t, tz, say)
+    return out
+
+
+def _label(v: LotValueLine, say: Say) -> Paragraph:
+    """A lot as the tables show it: its kind and label, where it came from, the law's warning when it is money."""
+    text = escape(f"{say(KIND_LABELS.get(v.kind, v.kind))} « {v.label} »")
+    if v.carried_from:
+        text += "<br/>" + escape(say("reporté de la partie %(n)s") % {"n": v.carried_from})
+    for flag in v.flags:
+        text += '<br/><font color="#9a4a00">⚠ ' + escape(say(FLAGS.get(flag, flag))) + "</font>"
+    return Paragraph(text, CELL)
+
+
+def _why(v: LotValueLine, say: Say) -> str:
+    if v.fate == TO_PLAY and v.carried_to:
+        return say("reporté à la partie %(n)s (pas encore jouée)") % {"n": v.carried_to}
+    if v.fate == TO_PLAY:
+        return say("partie en cours : encore à jouer")
+    return say("non gagné : gardé pour un autre loto")
+
+
+def _sales(t: Takings, tz: str, say: Say) -> list:
+    """Each sale, the first ``SALES_SHOWN`` (the CSV holds them all): plain strings (hundreds of lines stay fast,
+    bench/bench_sales.py), names fitted to their column by width — smaller, then on two lines."""
+    shown = t.sales[:SALES_SHOWN]
+    out: list = [Paragraph(say("Ventes (%(n)s)") % {"n": len(t.sales)} +
+                           (say(", les %(n)s premières : le CSV les détaille toutes") % {"n": SALES_SHOWN}
+                            if len(t.sales) > SALES_SHOWN else ""), H3)]
+    pay = {key: say(label) for key, label in PAYMENTS.items()}
+    reserved, voided = " (" + say("réservé") + ")", say("annulée") + " "
+    widths = [9 * mm, 14 * mm, 30 * mm, 7 * mm, 24 * mm, 25 * mm, 36 * mm, 17 * mm, 24 * mm]
+    style = list(GRID.getCommands())
+    lines = []
+    for r, s in enumerate(shown, 1):
+        row = [str(s.sale_id), when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
+               str(len(s.cards)), pay.get(s.payment, s.payment) + ("" if s.paid else reserved), s.seller, s.buyer,
+               "—" if s.offered_cents in (None, NO_TIER) else euros(s.offered_cents),
+               (voided if s.voided else "") + euros(s.cents)]
+        for c in (2, 4, 5, 6, 8):     # cartons, payment, amount on one line (smaller); names smaller, then two lines
+            names = c in (5, 6)
+            shown_lines, size = fit_lines(row[c], widths[c] - 12, FONT, 8, 6.5 if names else 5, 2 if names else 1)
+            row[c] = "\n".join(shown_lines)
+            if size != 8:
+                style += [("FONTSIZE", (c, r), (c, r), size), ("LEADING", (c, r), (c, r), size + 1.5)]
+        lines.append(row)
+    sales = Table([[say("N°"), say("Heure"), say("Cartons"), say("Nb"), say("Paiement"), say("Vendeur"),
+                    say("Acheteur"), say("Tarif"), say("Montant")], *lines], colWidths=widths, repeatRows=1,
+                  hAlign="LEFT")
+    sales.setStyle(TableStyle(style))
+    out.append(sales)
     return out
 
 
@@ -108,7 +177,7 @@ def outside_the_rules(t: Takings, tz: str, say: Say = french) -> list:
                          [[s.sale_id, when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
                            len(s.cards), say("aucun tarif") if s.offered_cents == NO_TIER else euros(s.offered_cents),
                            euros(s.cents), "" if s.offered_cents in (None, NO_TIER) else
-                           euros(s.cents - (s.offered_cents or 0)), _fit(s.seller, 14), _who(s.role, s.session)]
+                           euros(s.cents - (s.offered_cents or 0)), s.seller, _who(s.role, s.session)]
                           for s in differs],
                          [9 * mm, 17 * mm, 32 * mm, 8 * mm, 20 * mm, 20 * mm, 18 * mm, 26 * mm, 36 * mm])]))
     if t.changes:
@@ -122,7 +191,7 @@ def outside_the_rules(t: Takings, tz: str, say: Say = french) -> list:
         out.append(KeepTogether([Paragraph(say("Cartons marqués vendus ou invendus à la main (hors caisse)"), H3), table(
                          [say("Heure"), say("Marqués"), say("Nb"), say("Cartons"), say("Par")],
                          [[when(m.at, tz), say("vendus") if m.sold else say("invendus"), len(m.cards),
-                           _fit(" ".join(m.cards), 120), _who(m.role, m.session)] for m in t.marks],
+                           _some(m.cards), _who(m.role, m.session)] for m in t.marks],
                          [17 * mm, 18 * mm, 10 * mm, 105 * mm, 36 * mm])]))
     return out
 
@@ -148,22 +217,32 @@ def tax_office_page(report: EveningReport, tz: str) -> list:
     receipts.setStyle(SUMS)
     out.append(receipts)
     out.append(Paragraph("Lots", H2))
-    bought = [v for v in t.lots if not v.sponsor]
-    donated = [v for v in t.lots if v.sponsor]
-    for title, lots, total in (("Lots achetés par l'association", bought, t.bought_cents),
-                               ("Lots offerts par des donateurs", donated, t.donated_cents)):
+    bought = [v for v in t.given if not v.sponsor]
+    donated = [v for v in t.given if v.sponsor]
+    for title, lots, total in (("Lots donnés ce soir, achetés par l'association", bought, t.bought_cents),
+                               ("Lots donnés ce soir, offerts par des donateurs", donated, t.donated_cents)):
         out.append(Paragraph(f"{title} : {euros(total)}", H3))
         if lots:
             out.append(table(["Partie", "Lot", "Libellé", "Donateur", "Valeur déclarée"],
-                             [[v.partie, v.lot, v.label, v.sponsor or "—", euros(v.cents)] for v in lots],
+                             [[v.partie, v.lot, _label(v, french), v.sponsor or "—", euros(v.cents)] for v in lots],
                              [14 * mm, 10 * mm, 80 * mm, 40 * mm, 28 * mm]))
+    if t.not_given:
+        out.append(Paragraph(f"Lots non donnés, restés à l'association (hors solde) : {euros(t.kept_cents)}", H3))
+        out.append(table(["Partie", "Lot", "Libellé", "Donateur", "Valeur déclarée"],
+                         [[v.partie, v.lot, _label(v, french), v.sponsor or "—", euros(v.cents)] for v in t.not_given],
+                         [14 * mm, 10 * mm, 80 * mm, 40 * mm, 28 * mm]))
+    flagged = [v for v in t.lots if "cash" in v.flags]
+    if flagged:        # signalled on /admin before the evening: said again where the tax office reads
+        out.append(Paragraph("⚠ " + escape(FLAGS["cash"]) + " : " + escape(", ".join(
+            f"partie {v.partie}, lot {v.lot} « {v.label} »" for v in flagged)) + ". Les lots ne sont jamais de "
+            "l'argent ; des bons d'achat non remboursables sont permis.", WARN))
     if t.undeclared_lots:
         out.append(cell(f"{t.undeclared_lots} lot(s) sans valeur déclarée, comptés 0 € : à compléter.", BODY))
-    balance = Table([["Recettes des cartons", euros(t.receipts_cents)], ["− lots achetés", euros(t.bought_cents)],
+    balance = Table([["Recettes des cartons", euros(t.receipts_cents)], ["− lots donnés achetés", euros(t.bought_cents)],
                      ["Solde", euros(t.balance_cents)],
                      ["Autres dépenses (salle, impression, SACEM…)", "à compléter"]],
                     colWidths=[120 * mm, 50 * mm], hAlign="LEFT")
-    balance.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 9), ("FONT", (0, 2), (-1, 2), "Helvetica-Bold", 10),
+    balance.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (0, 2), (-1, 2), BOLD, 10),
                                  ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("LINEABOVE", (0, 2), (-1, 2), 1, colors.black)]))
     out += [Paragraph("Solde", H2), balance, Spacer(1, 6)]
     year = when(report.first_at, tz, "%Y") or "l'année"

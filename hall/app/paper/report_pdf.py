@@ -10,11 +10,13 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, PdfTarget, Say, cell, french, table, when
+from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, OneLine, PdfTarget, Say, cell, french, table, when
 from hall.app.paper.report_money_pdf import money_section, tax_office_page
+from hall.app.paper.typeface import BOLD, FONT, fit
 from hall.lots import KIND_LABELS
 from hall.report import TOTAL_LABELS as TOTALS
-from hall.report import EveningReport, PartieReport
+from hall.report import EveningReport, LotResult, PartieReport
+from hall.report_lots import KEPT, TO_PLAY
 
 VERDICTS = {"incomplete": N_("fausse réclamation"), "missed": N_("boule laissée passer"),
             "unknown_card": N_("carton inconnu"), "unsold_card": N_("carton non vendu"),
@@ -28,6 +30,17 @@ def lot_label(kind: str, label: str, say: Say) -> str:
     default = KIND_LABELS.get(kind)
     return say(default) if default is not None and label == default else label
 
+def _not_won(lot: LotResult, say: Say) -> str:
+    """What became of a lot not won in its partie (RULES L19: a carried lot is counted where it is played)."""
+    if lot.carried_to:
+        return say("reporté à la partie %(n)s") % {"n": lot.carried_to}
+    if lot.fate == TO_PLAY:
+        return say("à jouer")
+    if lot.fate == KEPT:
+        return say("non gagné : gardé pour un autre loto")
+    return say("non gagné")
+
+
 def _draw_table(numbers: list[int], per_row: int = 15) -> Table:
     """The numbers in draw order, 15 a row, each row headed by the order of its first ball."""
     rows = []
@@ -35,7 +48,7 @@ def _draw_table(numbers: list[int], per_row: int = 15) -> Table:
         chunk = numbers[start:start + per_row]
         rows.append([f"{start + 1}–{start + len(chunk)}"] + [str(n) for n in chunk] + [""] * (per_row - len(chunk)))
     t = Table(rows or [["—"]], colWidths=[16 * mm] + [9 * mm] * per_row if rows else None, hAlign="LEFT")
-    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica-Bold", 9), ("FONT", (0, 0), (0, -1), "Helvetica", 7),
+    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), BOLD, 9), ("FONT", (0, 0), (0, -1), FONT, 7),
                            ("TEXTCOLOR", (0, 0), (0, -1), colors.grey), ("ALIGN", (1, 0), (-1, -1), "CENTER"),
                            ("GRID", (1, 0), (-1, -1), 0.3, colors.lightgrey)]))
     return t
@@ -52,8 +65,10 @@ def _partie(p: PartieReport, tz: str, say: Say) -> list:
     for lot in p.lots:
         kind = say(KIND_LABELS.get(lot.kind, lot.kind))
         label = lot_label(lot.kind, lot.label, say)
+        if lot.carried_from:
+            label += " (" + say("reporté de la partie %(n)s") % {"n": lot.carried_from} + ")"
         if not lot.awarded:
-            rows.append([lot.lot, kind, label, say("non gagné"), "", "", "", ""])
+            rows.append([lot.lot, kind, label, _not_won(lot, say), "", "", "", ""])
             continue
         row = say("rangée %(rows)s")
         winners = ", ".join(f"{c} (" + row % {"rows": "+".join(map(str, r))} + ")" for c, r in zip(lot.winners, lot.rows))
@@ -86,7 +101,7 @@ def _frequencies(freq: dict[int, int]) -> Table:
     rows = [[f"{n} ×{freq[n]}" for n in range(start, min(start + 10, 91))] for start in range(1, 91, 10)]
     t = Table(rows, colWidths=[17 * mm] * 10, hAlign="LEFT")
     top = max(freq.values()) if freq else 0
-    style = [("FONT", (0, 0), (-1, -1), "Helvetica", 8), ("GRID", (0, 0), (-1, -1), 0.3, colors.lightgrey),
+    style = [("FONT", (0, 0), (-1, -1), FONT, 8), ("GRID", (0, 0), (-1, -1), 0.3, colors.lightgrey),
              ("ALIGN", (0, 0), (-1, -1), "CENTER")]
     for n, count in freq.items():
         r, c = (n - 1) // 10, (n - 1) % 10
@@ -103,7 +118,7 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
     title = say("Rapport de la soirée — %(hall)s") % {"hall": report.hall_name}
     doc = SimpleDocTemplate(path if hasattr(path, "write") else os.fspath(path), pagesize=A4,
                             leftMargin=12 * mm, rightMargin=12 * mm, topMargin=14 * mm, bottomMargin=14 * mm,
-                            title=title, author="loto-hall")
+                            title=title, author="loto-hall", initialFontName=FONT)
     day = when(report.first_at, tz, "%d/%m/%Y")
     story: list = [Paragraph(escape(title), H1),
                    cell(say("Loto du %(day)s, de %(start)s à %(end)s (heure locale, %(tz)s)")
@@ -115,9 +130,9 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
     left, right = totals[:half], totals[half:] + [["", ""]] * (2 * half - len(totals))
     summary = Table([[a[0], a[1], b[0], b[1]] for a, b in zip(left, right)],
                     colWidths=[52 * mm, 18 * mm, 52 * mm, 18 * mm], hAlign="LEFT")
-    summary.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), "Helvetica", 9),
-                                 ("FONT", (1, 0), (1, -1), "Helvetica-Bold", 9),
-                                 ("FONT", (3, 0), (3, -1), "Helvetica-Bold", 9),
+    summary.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 9),
+                                 ("FONT", (1, 0), (1, -1), BOLD, 9),
+                                 ("FONT", (3, 0), (3, -1), BOLD, 9),
                                  ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (3, 0), (3, -1), "RIGHT"),
                                  ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.lightgrey)]))
     story.append(summary)
@@ -131,21 +146,21 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
     no = say("non")
     story.append(table([say("Code"), say("Partie"), say("Lot"), say("Lot remis"), say("Carton"), say("Émis"),
                         say("Imprimé"), say("Remis")],
-                       [[v.code, v.partie, f"{v.lot} {say(KIND_LABELS.get(v.kind, v.kind))}",
+                       [[OneLine(v.code), v.partie, f"{v.lot} {say(KIND_LABELS.get(v.kind, v.kind))}",
                          lot_label(v.kind, v.label, say) + (" (" + say("consolation") + ")" if v.consolation else ""),
-                         v.card_id, when(v.issued_at, tz), f"{v.printed}×" if v.printed else no,
+                         OneLine(v.card_id), when(v.issued_at, tz), f"{v.printed}×" if v.printed else no,
                          when(v.redeemed_at, tz) if v.redeemed else no]
                         for v in report.vouchers] or [["—"] * 8],
-                       [30 * mm, 12 * mm, 24 * mm, 44 * mm, 24 * mm, 16 * mm, 14 * mm, 16 * mm]))
+                       [30 * mm, 12 * mm, 24 * mm, 40 * mm, 24 * mm, 16 * mm, 17 * mm, 17 * mm]))
 
     story.extend(tax_office_page(report, tz))      # last: a page of its own, handed to the tax office
 
     def footer(canvas: Canvas, document: SimpleDocTemplate) -> None:
         canvas.saveState()
-        canvas.setFont("Helvetica", 7)
+        canvas.setFont(FONT, 7)
         canvas.setFillGray(0.4)
-        canvas.drawString(12 * mm, 8 * mm, say("%(hall)s — rapport de la soirée %(day)s") % {"hall": report.hall_name,
-                                                                                               "day": day})
+        canvas.drawString(12 * mm, 8 * mm, fit(say("%(hall)s — rapport de la soirée %(day)s") % {
+            "hall": report.hall_name, "day": day}, A4[0] - 50 * mm, FONT, 7))
         canvas.drawRightString(A4[0] - 12 * mm, 8 * mm, say("page %(n)s") % {"n": document.page})
         canvas.restoreState()
 

@@ -18,17 +18,18 @@ import qrcode
 from reportlab import rl_config
 from reportlab.graphics.barcode.code128 import Code128
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as pdfcanvas
 
 from hall.app.paper.pdf_parts import PdfTarget, Say, french
+from hall.app.paper.typeface import BOLD, FONT, fit, fit_lines  # embedded: every name prints
 from hall.card_ids import display_card_id, split_card_id
 from hall.cards import Card
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
 GREY = 0.86                 # empty cells
-FONT, BOLD = "Helvetica", "Helvetica-Bold"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,12 +109,6 @@ def code128_bars(text: str) -> tuple[list[tuple[int, int]], int]:
     return bars, x
 
 
-def _fit(text: str, font: str, size: float, width: float) -> str:
-    while text and stringWidth(text, font, size) > width:
-        text = text[:-2] + "…" if len(text) > 2 else ""
-    return text
-
-
 class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
@@ -128,15 +123,18 @@ class SheetWriter:
         self.evening = evening
         self.logo = _logo(logo)
         target = path if hasattr(path, "write") else os.fspath(path)
-        self.c = pdfcanvas.Canvas(target, pagesize=A4, invariant=1, pageCompression=1)
+        self.c = pdfcanvas.Canvas(target, pagesize=A4, invariant=1, pageCompression=1, initialFontName=FONT)
         self.c.setTitle(say("Cartons %(series)s — %(hall)s") % {"series": series, "hall": hall_name})
         self.c.setAuthor("loto-hall")
         self.c.setSubject(say("planches de %(n)s cartons") % {"n": per_page})
         g = self.lay.number_size
         self._half = {n: stringWidth(str(n), BOLD, g) / 2 for n in range(1, 91)}
-        probe = self.c.beginText()
-        probe.setFont(BOLD, g)                       # registers the font; its resource name, e.g. "/F2"
-        self._font = next(tok for tok in probe.getCode().split() if tok.startswith("/F"))
+        # the carton's ID, top right: a longer ID (an imported book's) is printed smaller, never over the name
+        self._id_room = stringWidth("W-00000 W", BOLD, self.lay.id_size)
+        self._id_left = self.lay.slot_w - self.lay.grid[0] - self._id_room
+        bold = pdfmetrics.getFont(BOLD)              # embedded TrueType: ASCII is its first subset, read as itself
+        bold.splitString("0123456789", self.c._doc)
+        self._font = bold.getSubsetInternalName(0, self.c._doc)      # its resource name, e.g. "/F1+0"
         self._forms()
 
     def _forms(self) -> None:
@@ -163,31 +161,18 @@ class SheetWriter:
             lw = lh * self.logo[1]
             c.drawImage(self.logo[0], pad, top + 2 + (band - 4 - lh), width=lw, height=lh, mask="auto")
             pad += lw + 6
-        name = _fit(self.hall_name, BOLD, lay.name_size, lay.slot_w * 0.55 - (pad - gx))
-        c.setFont(BOLD, lay.name_size)
-        c.drawString(pad, lay.header_y, name)
-        self._after_name = pad + stringWidth(name, BOLD, lay.name_size) + 8
-        if self.evening and lay.cols == 1:      # two cartons across (12 a page) leave no room for it
-            size = lay.name_size * (0.8 if band < 30 else 1.0)
-            if band < 30:   # one line: the evening after the name
-                c.setFont(FONT, size)
-                c.drawString(pad + stringWidth(name, BOLD, lay.name_size) + 6, lay.header_y,
-                             _fit(self.evening, FONT, size, lay.slot_w * 0.5 - stringWidth(name, BOLD, lay.name_size)))
-            else:
-                c.setFont(FONT, size)
-                c.drawString(pad, lay.header_y - size - 3, _fit(self.evening, FONT, size, lay.slot_w * 0.55))
+        self._header(pad, band)
         if not self.series:
             pass            # each carton draws its own series (draw_carton)
         elif lay.series_at is None:
             c.setFont(FONT, lay.name_size)
-            c.drawString(pad + stringWidth(name, BOLD, lay.name_size) + 8, lay.header_y,
-                         self.say("Série %(series)s") % {"series": self.series})
+            c.drawString(self._after_name, lay.header_y, self.say("Série %(series)s") % {"series": self.series})
         else:
             sx, sy, ss = lay.series_at
             c.setFont(FONT, ss)
             c.drawString(sx, sy + ss * 2.6, self.say("Série"))
             c.setFont(BOLD, ss * 2.6)
-            c.drawString(sx, sy, _fit(self.series, BOLD, ss * 2.6, lay.qr[0] - sx - 4))
+            c.drawString(sx, sy, fit(self.series, lay.qr[0] - sx - 4, BOLD, ss * 2.6))
         c.endForm()
         c.beginForm("page")
         c.setLineWidth(0.5)
@@ -204,6 +189,34 @@ class SheetWriter:
         c.setFont(FONT, 6)
         c.drawCentredString(PAGE_W / 2, 8, self.say("Découper le long des traits - loto-hall"))
         c.endForm()
+
+    def _header(self, left: float, band: float) -> None:
+        """The hall's name (and the evening's) in the band above the grid, from ``left`` to the carton's ID: whole,
+        smaller (down to 70 %), on two lines where the band has room for them, cut at the end only past that."""
+        lay, c = self.lay, self.c
+        room = self._id_left - 10 - left
+        if lay.series_at is None:          # the series after the name (two cartons across): its room kept
+            room -= stringWidth(self.say("Série %(series)s") % {"series": self.series or "WW"}, FONT, lay.name_size) + 8
+        size = lay.name_size
+        most = 2 if band >= 2 * size * 0.7 * 1.15 + 4 else 1
+        lines, used = fit_lines(self.hall_name, room, BOLD, size, size * 0.7, most)
+        c.setFont(BOLD, used)
+        # one line on the ID's baseline; two lines from the top of the band down
+        y = lay.header_y if len(lines) == 1 else lay.slot_h - lay.grid[0] - used * 0.95
+        for k, line in enumerate(lines):
+            c.drawString(left, y - k * used * 1.15, line)
+        widest = max(stringWidth(line, BOLD, used) for line in lines)
+        self._after_name = left + widest + 8
+        if not self.evening or lay.cols != 1:      # two cartons across (12 a page) leave no room for it
+            return
+        small = size * 0.8
+        below = y - (len(lines) - 1) * used * 1.15 - small - 3
+        if below >= lay.grid[1] + lay.grid[3] + 2:          # a line of its own under the name
+            c.setFont(FONT, small)
+            c.drawString(left, below, fit(self.evening, room, FONT, small))
+        elif len(lines) == 1 and room - widest - 6 >= 60:  # else after the name, on the same line
+            c.setFont(FONT, small)
+            c.drawString(left + widest + 6, y, fit(self.evening, room - widest - 6, FONT, small))
 
     def draw_carton(self, index: int, card_id: str, card: Card) -> None:
         lay, c = self.lay, self.c
@@ -230,8 +243,10 @@ class SheetWriter:
         # printed with the check character set apart (``A-00412 K``), never read as a digit of the number
         shown = display_card_id(card_id).replace("\u00a0", " ")
         safe = shown.replace("\\", "").replace("(", "").replace(")", "")     # IDs are A-Z a-z 0-9 - anyway
-        x = lay.slot_w - gx - stringWidth(safe, BOLD, lay.id_size)
-        ops.append(f"{self._font} {lay.id_size} Tf 1 0 0 1 {x:.2f} {lay.header_y - 2:.2f} Tm ({safe}) Tj ET")
+        wide = stringWidth(safe, BOLD, lay.id_size)
+        size = lay.id_size if wide <= self._id_room else lay.id_size * self._id_room / wide
+        x = lay.slot_w - gx - stringWidth(safe, BOLD, size)
+        ops.append(f"{self._font} {size:.2f} Tf 1 0 0 1 {x:.2f} {lay.header_y - 2:.2f} Tm ({safe}) Tj ET")
         c.addLiteral(" ".join(ops))
         self._qr(self.link + card_id)
         self._code128(card_id)
@@ -250,7 +265,7 @@ class SheetWriter:
         c.setFont(FONT, ss)
         c.drawString(sx, sy + ss * 2.6, self.say("Série"))
         c.setFont(BOLD, ss * 2.6)
-        c.drawString(sx, sy, _fit(series, BOLD, ss * 2.6, lay.qr[0] - sx - 4))
+        c.drawString(sx, sy, fit(series, lay.qr[0] - sx - 4, BOLD, ss * 2.6))
 
     def _qr(self, text: str) -> None:
         """The QR as one fill of module-unit rectangles (one per dark run of a row), scaled into place."""

@@ -16,22 +16,26 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-FONT, BOLD = "Helvetica", "Helvetica-Bold"
+from hall.app.paper.typeface import BOLD, FONT, fit, fit_lines  # embedded: every player's name prints
+
 WIDTH, HEIGHT = A4
 MARGIN = 15 * mm
 SEATS = ("north", "east", "south", "west")
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
-    """Return ``text`` cut with an ellipsis so it fits ``width`` points."""
-    if stringWidth(text, font, size) <= width:
-        return text
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"
+    """Return ``text`` cut with an ellipsis so it fits ``width`` points (by width)."""
+    return fit(text, width, font, size)
+
+
+def _name(c: Canvas, x: float, y: float, text: str, font: str, size: float, width: float) -> None:
+    """A name on one line: whole, else smaller (down to 60 %), else cut at the end — fitted by width."""
+    [line], used = fit_lines(text, width, font, size, size * 0.6, 1)
+    c.setFont(font, used)
+    c.drawString(x, y, line)
+    c.setFont(font, size)
 
 
 def _fill(template: str, **values: Any) -> str:
@@ -43,15 +47,16 @@ def _qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
     x0, y0, x1, y1 = widget.getBounds()
     drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
     drawing.add(widget)
+    drawing.initialFontName = FONT         # never Helvetica: every font of the PDF embedded
     renderPDF.draw(drawing, c, x, y)
 
 
 def _header(c: Canvas, data: Mapping[str, Any], hall_name: str, title: str, words: Mapping[str, str]) -> float:
     c.setFont(BOLD, 20)
-    c.drawString(MARGIN, HEIGHT - MARGIN - 6 * mm, _fit(title, BOLD, 20, WIDTH - 2 * MARGIN))
+    _name(c, MARGIN, HEIGHT - MARGIN - 6 * mm, title, BOLD, 20, WIDTH - 2 * MARGIN)
     c.setFont(FONT, 11)
     line = " · ".join(x for x in (data.get("title", ""), hall_name) if x)
-    c.drawString(MARGIN, HEIGHT - MARGIN - 13 * mm, _fit(line, FONT, 11, WIDTH - 2 * MARGIN))
+    _name(c, MARGIN, HEIGHT - MARGIN - 13 * mm, line, FONT, 11, WIDTH - 2 * MARGIN)
     return HEIGHT - MARGIN - 20 * mm
 
 
@@ -90,10 +95,10 @@ def _assignments(c: Canvas, data: Mapping[str, Any], hall_name: str, words: Mapp
             c.setFont(FONT, 13)
             for i, seat_index in enumerate((0, 2)):
                 text = f"{words[SEATS[seat_index]][0]} · {_seat_label(seats[seat_index], words, ('FLOATER',))}"
-                c.drawString(col, y - 11 * mm - i * 6 * mm, _fit(text, FONT, 13, half - 4 * mm))
+                _name(c, col, y - 11 * mm - i * 6 * mm, text, FONT, 13, half - 4 * mm)
             for i, seat_index in enumerate((1, 3)):
                 text = f"{words[SEATS[seat_index]][0]} · {_seat_label(seats[seat_index], words, ('FLOATER',))}"
-                c.drawString(col + half, y - 11 * mm - i * 6 * mm, _fit(text, FONT, 13, half - 4 * mm))
+                _name(c, col + half, y - 11 * mm - i * 6 * mm, text, FONT, 13, half - 4 * mm)
             c.setStrokeColor(colors.grey)
             c.line(MARGIN, y - row_h + 1 * mm, WIDTH - MARGIN, y - row_h + 1 * mm)
             y -= row_h
@@ -129,7 +134,7 @@ def _sheet(c: Canvas, data: Mapping[str, Any], table: Mapping[str, Any], base_ur
             c.drawString(x, line + 6 * mm, words[side])
             c.setFont(FONT, 12)
         text = f"{words[SEATS[index]]} : {_seat_label(seats[index], words, ('FLOATER',))}"
-        c.drawString(x, line, _fit(text, FONT, 12, half - 3 * mm))
+        _name(c, x, line, text, FONT, 12, half - 3 * mm)
     y -= 26 * mm
     # the hand lines
     columns = [(words["hand"], 22 * mm), (words["ns"], 45 * mm), (words["initials"], 25 * mm),
@@ -179,7 +184,7 @@ def _sheet(c: Canvas, data: Mapping[str, Any], table: Mapping[str, Any], base_ur
 def write_sheets_pdf(data: Mapping[str, Any], out: BinaryIO, *, base_url: str, hall_name: str = "",
                      words: Mapping[str, str]) -> None:
     """Write the current game's table assignments, then one score sheet per table, to ``out``."""
-    c = Canvas(out, pagesize=A4, pageCompression=1)
+    c = Canvas(out, pagesize=A4, pageCompression=1, initialFontName=FONT)
     c.setTitle(f"{words['sheet_title']} — {_game_line(data, words)}")
     _assignments(c, data, hall_name, words)
     for table in data["tables"]:
@@ -190,7 +195,7 @@ def write_sheets_pdf(data: Mapping[str, Any], out: BinaryIO, *, base_url: str, h
 def write_standings_pdf(data: Mapping[str, Any], out: BinaryIO, *, hall_name: str = "",
                         words: Mapping[str, str]) -> None:
     """Write the standings (the final standings once every game is played) to ``out``."""
-    c = Canvas(out, pagesize=A4, pageCompression=1)
+    c = Canvas(out, pagesize=A4, pageCompression=1, initialFontName=FONT)
     final = data["phase"] in ("finished", "playoffs")
     title = words["final_title"] if final else words["standings_title"]
     c.setTitle(title)
@@ -231,12 +236,11 @@ def write_standings_pdf(data: Mapping[str, Any], out: BinaryIO, *, hall_name: st
         x = MARGIN
         for i, (text, (_, width)) in enumerate(zip(cells, columns)):
             size = 9 if i == len(cells) - 1 else 12
-            c.setFont(font, size)
-            c.drawString(x + 1.5 * mm, y - 5 * mm, _fit(text, font, size, width - 3 * mm))
+            _name(c, x + 1.5 * mm, y - 5 * mm, text, font, size, width - 3 * mm)
             if i == 1:  # the players under the team's name
                 c.setFont(FONT, 9)
                 c.setFillColor(colors.HexColor("#444444"))
-                c.drawString(x + 1.5 * mm, y - 9.2 * mm, _fit(" & ".join(row["players"]), FONT, 9, width - 3 * mm))
+                _name(c, x + 1.5 * mm, y - 9.2 * mm, " & ".join(row["players"]), FONT, 9, width - 3 * mm)
                 c.setFillColor(colors.black)
             x += width
         c.setStrokeColor(colors.lightgrey)
@@ -253,5 +257,6 @@ def write_standings_pdf(data: Mapping[str, Any], out: BinaryIO, *, hall_name: st
                 c.showPage()
                 y = HEIGHT - MARGIN
                 c.setFont(FONT, 11)
-            c.drawString(MARGIN, y, f"{row['name']} — {words['absent'] if row['why'] == 'absent' else words['default']}")
+            _name(c, MARGIN, y, f"{row['name']} — {words['absent'] if row['why'] == 'absent' else words['default']}",
+                  FONT, 11, WIDTH - 2 * MARGIN)
     c.save()
