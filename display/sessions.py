@@ -18,13 +18,13 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import secrets
-import tempfile
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from hall import durable
 
 log = logging.getLogger("loto-hall.display")
 
@@ -34,20 +34,8 @@ MAX_SESSIONS_PER_ROLE = 32       # consoles and phones of one role logged in at 
 
 
 def write_json(path: Path, data: dict) -> None:
-    """Write ``data`` atomically (mode 0600): a power cut leaves the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name, dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Write ``data`` (mode 0600) through the hall's one durable writer: a power cut leaves the old file or the new."""
+    durable.write_json(path, data)
 
 
 def read_json(path: Path) -> dict:

@@ -1,7 +1,6 @@
 """The evening's report as an A4 PDF (reportlab platypus), from ``hall.report.EveningReport``."""
 from __future__ import annotations
 
-import os
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -12,6 +11,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 
 from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, PdfTarget, Say, cell, french, table, when
 from hall.app.paper.report_money_pdf import money_section, tax_office_page
+from hall.durable import replacing
 from hall.lots import KIND_LABELS
 from hall.report import TOTAL_LABELS as TOTALS
 from hall.report import EveningReport, PartieReport
@@ -99,9 +99,12 @@ def _frequencies(freq: dict[int, int]) -> Table:
 def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris", say: Say = french) -> None:
     """Write ``report`` as an A4 PDF to ``path`` (a file name or a binary file object, e.g. ``io.BytesIO``), in the
     language ``say`` speaks (French by default); the page for the tax office stays French, as it is read by it."""
+    if not hasattr(path, "write"):      # a file: written by the hall's durable writer (hall/durable.py)
+        with replacing(path) as out:
+            return write_report_pdf(report, out, timezone, say)
     tz = timezone
     title = say("Rapport de la soirée — %(hall)s") % {"hall": report.hall_name}
-    doc = SimpleDocTemplate(path if hasattr(path, "write") else os.fspath(path), pagesize=A4,
+    doc = SimpleDocTemplate(path, pagesize=A4,
                             leftMargin=12 * mm, rightMargin=12 * mm, topMargin=14 * mm, bottomMargin=14 * mm,
                             title=title, author="loto-hall")
     day = when(report.first_at, tz, "%d/%m/%Y")

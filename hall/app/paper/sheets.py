@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import qrcode
 from reportlab import rl_config
@@ -24,6 +24,7 @@ from reportlab.pdfgen import canvas as pdfcanvas
 from hall.app.paper.pdf_parts import PdfTarget, Say, french
 from hall.card_ids import display_card_id, split_card_id
 from hall.cards import Card
+from hall.durable import replacing
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
@@ -117,7 +118,7 @@ def _fit(text: str, font: str, size: float, width: float) -> str:
 class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
-    def __init__(self, path: PdfTarget, hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
+    def __init__(self, out: IO[bytes], hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
                  evening: str = "", logo: str | None = None, say: Say = french, link: str = ""):
         self.lay = layout(per_page)
         self.say = say                  # the planche's few words in the hall's language (the players read them)
@@ -127,8 +128,7 @@ class SheetWriter:
         self.columns = columns
         self.evening = evening
         self.logo = _logo(logo)
-        target = path if hasattr(path, "write") else os.fspath(path)
-        self.c = pdfcanvas.Canvas(target, pagesize=A4, invariant=1, pageCompression=1)
+        self.c = pdfcanvas.Canvas(out, pagesize=A4, invariant=1, pageCompression=1)
         self.c.setTitle(say("Cartons %(series)s — %(hall)s") % {"series": series, "hall": hall_name})
         self.c.setAuthor("loto-hall")
         self.c.setSubject(say("planches de %(n)s cartons") % {"n": per_page})
@@ -330,6 +330,9 @@ def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_nam
     ``progress(done, total)`` is called after each page when given. Each carton's QR code holds ``link`` + its ID:
     the hall gives ``{hall}/c/`` (a phone's camera opens the carton's page), the bare ID without it.
     """
+    if not hasattr(path, "write"):      # a file: written by the hall's durable writer (hall/durable.py)
+        with replacing(path) as out:
+            return write_cards_pdf(cards, out, hall_name, series, per_page, columns, progress, evening, logo, say, link)
     cards = list(cards)
     use_a85 = rl_config.useA85
     rl_config.useA85 = 0            # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass
