@@ -78,11 +78,12 @@ class Journal:
         self.offload: Callable[[Callable[[], Any]], Any] = offload or _inline
         self._db = open_durable(path, _SCHEMA, SCHEMA_VERSION, {1: _chain_old_records})
         try:
-            self._last_seq, self._last_hash = self._db.execute(
-                "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone() or (0, chain.GENESIS)
+            last = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise JournalError(f"{self.path}: cannot open the journal: {exc}") from exc
+        self._last_seq: int = last[0] if last else 0
+        self._last_hash: str = last[1] if last else chain.GENESIS
 
     @property
     def last_seq(self) -> int:

@@ -38,7 +38,8 @@ def summary_of(report: EveningReport, name: str) -> EveningSummary:
     t = report.takings
     assert t is not None     # build_report always counts the money
     return EveningSummary(name, report.hall_name, report.first_at, report.last_at, len(report.parties),
-                          t.totals["cards_sold"], t.receipts_cents, t.declared_cents, t.bought_cents, t.balance_cents)
+                          t.totals["cards_sold"], t.receipts_cents, t.declared_cents, t.bought_cents, t.balance_cents,
+                          report.fingerprint.hash if report.fingerprint else "")
 
 
 def _taken(root: Path) -> set[str]:

@@ -22,6 +22,7 @@ from hall.cardbook import CardBook
 from hall.config import Config, GamesSection
 from hall.durable import open_durable, sweep_temporaries
 from hall.errors import HallError
+from hall.evenings import JOURNAL_FILE
 from hall.journal import Journal
 from hall.minigames import room_store
 from hall.minigames.lobby import Lobby, LobbySettings, Think, inline
@@ -35,7 +36,6 @@ from hall.service import Hall
 
 log = logging.getLogger("loto-hall")
 
-JOURNAL_FILE = "journal.sqlite"
 ROOMS_FILE = "games.sqlite"
 TOURNAMENT_FILE = "tournament.sqlite"
 LOCK_FILE = "hall.lock"

@@ -142,6 +142,8 @@ class Wiring:
                                        tournament=runtime.tournament, async_mode=options.async_mode, lobby=runtime.lobby)
             if threads:
                 offload_pin_checks(app, threads)
+                from display.record import verdicts
+                verdicts(app).offload = threads       # an archived journal's hashes out of the event loop
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:

@@ -1,6 +1,7 @@
 """The evening's report as an A4 PDF (reportlab platypus), from ``hall.report.EveningReport``."""
 from __future__ import annotations
 
+import os
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -10,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, PdfTarget, Say, cell, french, table, when
-from hall.app.paper.report_money_pdf import money_section, tax_office_page
+from hall.app.paper.report_money_pdf import fingerprint_words, money_section, tax_office_page
 from hall.durable import replacing
 from hall.lots import KIND_LABELS
 from hall.report import TOTAL_LABELS as TOTALS
@@ -99,7 +100,7 @@ def _frequencies(freq: dict[int, int]) -> Table:
 def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris", say: Say = french) -> None:
     """Write ``report`` as an A4 PDF to ``path`` (a file name or a binary file object, e.g. ``io.BytesIO``), in the
     language ``say`` speaks (French by default); the page for the tax office stays French, as it is read by it."""
-    if not hasattr(path, "write"):      # a file: written by the hall's durable writer (hall/durable.py)
+    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/durable.py)
         with replacing(path) as out:
             return write_report_pdf(report, out, timezone, say)
     tz = timezone
@@ -143,6 +144,8 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
 
     story.extend(tax_office_page(report, tz))      # last: a page of its own, handed to the tax office
 
+    fp = report.fingerprint
+
     def footer(canvas: Canvas, document: SimpleDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont("Helvetica", 7)
@@ -150,6 +153,9 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
         canvas.drawString(12 * mm, 8 * mm, say("%(hall)s — rapport de la soirée %(day)s") % {"hall": report.hall_name,
                                                                                                "day": day})
         canvas.drawRightString(A4[0] - 12 * mm, 8 * mm, say("page %(n)s") % {"n": document.page})
+        if fp is not None:          # the journal's fingerprint on every page (docs/record.md)
+            canvas.drawString(12 * mm, 11 * mm, say("Empreinte du journal : %(fp)s (enregistrement n° %(seq)s, "
+                                                    "%(when)s) — loto-hall verify") % fingerprint_words(fp, tz))
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
