@@ -111,7 +111,8 @@ def replacing(path: str | os.PathLike[str], *, text: bool = False, mode: int = 0
     folder.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=folder)
     try:
-        with os.fdopen(fd, "w" if text else "wb", **({"encoding": "utf-8", "newline": newline} if text else {})) as fh:
+        fh: IO[Any] = os.fdopen(fd, "w", encoding="utf-8", newline=newline) if text else os.fdopen(fd, "wb")
+        with fh:
             yield fh
             fh.flush()
             os.fchmod(fh.fileno(), mode)

@@ -330,7 +330,7 @@ def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_nam
     ``progress(done, total)`` is called after each page when given. Each carton's QR code holds ``link`` + its ID:
     the hall gives ``{hall}/c/`` (a phone's camera opens the carton's page), the bare ID without it.
     """
-    if not hasattr(path, "write"):      # a file: written by the hall's durable writer (hall/durable.py)
+    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/durable.py)
         with replacing(path) as out:
             return write_cards_pdf(cards, out, hall_name, series, per_page, columns, progress, evening, logo, say, link)
     cards = list(cards)
