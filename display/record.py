@@ -1,4 +1,4 @@
-"""The evening's record on /admin (issue 33, docs/record.md): the live fingerprint, the board's copy asked for
+"""The evening's record on /admin (docs/record.md): the live fingerprint, the board's copy asked for
 (``POST /api/report/ticket``), and each archived evening's verdict (its journal's chain checked again, against the
 fingerprint noted when it was archived).
 
@@ -99,5 +99,5 @@ def report_ticket():
     role = A.require_right("report_ticket")
     h = hall()
     record = h.request_ticket(role=role)
-    return jsonify({"request": record.seq, "fingerprint": fingerprint_json(Fingerprint(record.seq, record.at,
-                                                                                         record.hash))}), 202
+    return jsonify({"seq": record.seq, "fingerprint": fingerprint_json(Fingerprint(record.seq, record.at,
+                                                                                     record.hash))}), 202

@@ -1,4 +1,4 @@
-"""The board's copy as ESC/POS bytes (issue 33): the hall, the date, the takings by means of payment, the cartons
+"""The board's copy as ESC/POS bytes (docs/record.md): the hall, the date, the takings by means of payment, the cartons
 sold, the lots won with their value, the partie's balls, and the journal's fingerprint with the time it was taken,
 then lines for the president's and the treasurer's signatures. A later ``loto-hall verify --fingerprint`` against
 the signed paper proves that the journal then is the journal now.

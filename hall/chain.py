@@ -1,5 +1,5 @@
 """The journal's hash chain: each record carries the hash of the one before it and the hash of its own content with
-that link, so a record changed, removed, inserted or moved after the night shows (issue 33).
+that link, so a record changed, removed, inserted or moved after the night shows.
 
 A record's hash is the SHA-256, in hex, of the canonical JSON (keys sorted, no spaces, UTF-8, not ASCII-escaped)
 of ``{"at", "payload", "prev", "role", "seq", "type"}``: the payload as a JSON object (however its text was

@@ -10,8 +10,8 @@
   exports, archived evenings' summaries…): ``write_file``, ``write_json`` or ``replacing`` (for a writer that
   streams). The data go to a temporary file in the same folder, are ``fsync``'d, the file is renamed over the
   old one (or linked in place, ``exclusive``) and the folder is ``fsync``'d so that the new name is on disk too.
-  A rename without the first fsync comes back from a cut as an empty file under the new name (issue 33:
-  ``sessions.json`` did); without the second, as the old file.
+  A rename without the first fsync comes back from a real power cut as an empty file under the new name
+  (``sessions.json`` did, on LazyFS); without the second, as the old file.
 """
 from __future__ import annotations
 

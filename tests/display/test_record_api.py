@@ -42,8 +42,8 @@ def test_admin_shows_the_live_fingerprint_and_only_the_admin_asks_for_the_board_
     assert resp.status_code == 202
     asked = resp.get_json()
     (job,) = room.hall.tickets_to_print()
-    assert asked["request"] == job.fingerprint.seq and asked["fingerprint"]["shown"] == job.fingerprint.shown
-    assert client.get("/api/admin", headers=room.headers("admin")).get_json()["fingerprint"]["seq"] == asked["request"]
+    assert asked["seq"] == job.fingerprint.seq and asked["fingerprint"]["shown"] == job.fingerprint.shown
+    assert client.get("/api/admin", headers=room.headers("admin")).get_json()["fingerprint"]["seq"] == asked["seq"]
 
 
 def test_each_archived_evening_s_verdict_names_what_changed_and_an_end_cut_off(room, client, tmp_path):
