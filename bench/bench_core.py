@@ -2,7 +2,7 @@
 the journal's hash chain costs (a draw of the busy hall with and without it, in one run; a record's hash; verify).
 
 Run: python bench/bench_core.py            (prints the figures recorded in docs/benchmarks.md)
-     python bench/bench_core.py --chain    (the chain's figures only)
+     python bench/bench_core.py --chain [--dir /dev/shm]   (the chain's figures only; tmpfs: the CPU alone)
 """
 from __future__ import annotations
 
@@ -138,34 +138,41 @@ def bench_durable_check(cards):
         hall.journal.close()
 
 
-def bench_chain(cards, rounds: int = 3, balls: int = 60):
-    """The busy hall (every one of ``cards`` sold, the winner watch, the fsync'd journal) draws ``balls`` balls with
-    the chain and without it (its hash replaced by nothing), alternated ``rounds`` times in one run."""
+def bench_chain(cards, rounds: int = 3, balls: int = 60, folder: str | None = None):
+    """The busy hall (every one of ``cards`` sold, the winner watch, the fsync'd journal) drawing with the chain and
+    without it (its hash replaced by nothing): two halls side by side, each ball drawn in both, the order alternating,
+    so that both see the same machine (``rounds`` parties of ``balls`` balls)."""
     from hall import chain
     from hall.events import BallDrawn, SaleRecorded, to_payload
     real = chain.text_hash
     book = CardBook(dict(cards), set(dict(cards)))
     config = parse_config({})
     times: dict[str, list[float]] = {"without": [], "with": []}
-    order = list(range(1, 91))
-    random.Random(5).shuffle(order)
+    rnd = random.Random(5)
     try:
-        for r in range(rounds):
-            for mode in (("without", "with") if r % 2 == 0 else ("with", "without")):
-                chain.text_hash = real if mode == "with" else (lambda *args: "")
-                with tempfile.TemporaryDirectory(dir=Path(__file__).resolve().parent) as tmp:   # on disk, not tmpfs
-                    hall = Hall(config, Journal(Path(tmp) / "j.sqlite"), book, voucher_secret=b"k" * 32)
+        with tempfile.TemporaryDirectory(dir=folder or Path(__file__).resolve().parent) as tmp:   # on disk by default
+            halls = {mode: Hall(config, Journal(Path(tmp) / f"{mode}.sqlite"), book, voucher_secret=b"k" * 32)
+                     for mode in times}
+            for _ in range(rounds):
+                order = list(range(1, 91))
+                rnd.shuffle(order)
+                for hall in halls.values():
                     hall.start_partie(role="speaker")
-                    for n in order[:balls]:
+                for i, n in enumerate(order[:balls]):
+                    for mode in (("without", "with") if i % 2 == 0 else ("with", "without")):
+                        chain.text_hash = real if mode == "with" else (lambda *args: "")
                         t0 = time.perf_counter()
-                        hall.draw(n, role="speaker")
+                        halls[mode].draw(n, role="speaker")
                         times[mode].append(time.perf_counter() - t0)
-                    hall.journal.close()
+                for hall in halls.values():
+                    hall.clear(role="speaker", force=True)
+            for hall in halls.values():
+                hall.journal.close()
     finally:
         chain.text_hash = real
     for mode, label in (("without", "before (no chain)"), ("with", "after (hash chain)")):
         t = times[mode]
-        print(f"busy hall's draw, {len(book):,} sold cartons, fsync'd journal, {len(t)} draws — {label}: "
+        print(f"busy hall's draw, {len(book):,} sold cartons, journal in {folder or 'bench/ (disk)'}, {len(t)} draws — {label}: "
               f"p50 {percentile(t, 50) * 1e3:.2f} ms, p99 {percentile(t, 99) * 1e3:.2f} ms, "
               f"max {max(t) * 1e3:.2f} ms")
     appends: dict[str, list[float]] = {"without": [], "with": []}     # the journal's append alone, same order
@@ -243,8 +250,9 @@ def main():
     t0 = time.perf_counter()
     cards = generate_cards(N, seed="bench")
     print(f"generated {N:,} cartons in {time.perf_counter() - t0:.2f} s")
-    if "--chain" in sys.argv[1:]:
-        bench_chain(cards)
+    if "--chain" in sys.argv[1:]:        # --chain [--dir /dev/shm]: the journal's fsync out of the figure
+        args = sys.argv[1:]
+        bench_chain(cards, rounds=5, folder=args[args.index("--dir") + 1] if "--dir" in args else None)
         return
     bench_claims_and_watch(cards)
     bench_durable_check(cards[:2000])

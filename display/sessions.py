@@ -33,9 +33,24 @@ TOUCH_PERSIST_S = 300.0          # last use written to disk at most this often p
 MAX_SESSIONS_PER_ROLE = 32       # consoles and phones of one role logged in at once
 
 
+def _inline(write: Callable[[], None]) -> object:
+    write()
+    return None
+
+
+_runner: Callable[[Callable[[], None]], object] = _inline
+
+
+def run_writes_in(runner: Callable[[Callable[[], None]], object]) -> None:
+    """Under gevent: the side files' fsyncs (sessions, PIN checks, the login guard) run in gevent's pool of real
+    threads, as the journal's do: a login never holds the other connections (set once by the composition root)."""
+    global _runner
+    _runner = runner
+
+
 def write_json(path: Path, data: dict) -> None:
     """Write ``data`` (mode 0600) through the hall's one durable writer: a power cut leaves the old file or the new."""
-    durable.write_json(path, data)
+    _runner(lambda: durable.write_json(path, data))
 
 
 def read_json(path: Path) -> dict:

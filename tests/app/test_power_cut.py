@@ -221,7 +221,7 @@ def check_after_restart(hall: HallProcess, evening: BusyEvening, data: Path, cut
         if (data / name).exists():
             assert isinstance(json.loads((data / name).read_text(encoding="utf-8")), dict), name
     assert len(CardBook.load(data)) == len(evening.book)
-    assert len((data / "voucher.key").read_bytes()) == 32
+    assert len((data / "voucher.key").read_bytes()) == len((data / "web.key").read_bytes()) == 32
     for name in ("journal.sqlite", "games.sqlite", "tournament.sqlite"):
         db = sqlite3.connect(f"file:{data / name}?mode=ro", uri=True)
         try:
