@@ -1,6 +1,8 @@
-"""Core figures: claim verdict and winner-watch update with 100 000 cartons, replay of an evening, memory.
+"""Core figures: claim verdict and winner-watch update with 100 000 cartons, replay of an evening, memory, and what
+the journal's hash chain costs (a draw of the busy hall with and without it, in one run; a record's hash; verify).
 
 Run: python bench/bench_core.py            (prints the figures recorded in docs/benchmarks.md)
+     python bench/bench_core.py --chain [--dir /dev/shm]   (the chain's figures only; tmpfs: the CPU alone)
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import gc
+import json
 import random
 import statistics
 import subprocess
@@ -135,6 +138,83 @@ def bench_durable_check(cards):
         hall.journal.close()
 
 
+def bench_chain(cards, rounds: int = 3, balls: int = 60, folder: str | None = None):
+    """The busy hall (every one of ``cards`` sold, the winner watch, the fsync'd journal) drawing with the chain and
+    without it (its hash replaced by nothing): two halls side by side, each ball drawn in both, the order alternating,
+    so that both see the same machine (``rounds`` parties of ``balls`` balls)."""
+    from hall import chain
+    from hall.events import BallDrawn, SaleRecorded, to_payload
+    real = chain.text_hash
+    book = CardBook(dict(cards), set(dict(cards)))
+    config = parse_config({})
+    times: dict[str, list[float]] = {"without": [], "with": []}
+    rnd = random.Random(5)
+    try:
+        with tempfile.TemporaryDirectory(dir=folder or Path(__file__).resolve().parent) as tmp:   # on disk by default
+            halls = {mode: Hall(config, Journal(Path(tmp) / f"{mode}.sqlite"), book, voucher_secret=b"k" * 32)
+                     for mode in times}
+            for _ in range(rounds):
+                order = list(range(1, 91))
+                rnd.shuffle(order)
+                for hall in halls.values():
+                    hall.start_partie(role="speaker")
+                for i, n in enumerate(order[:balls]):
+                    for mode in (("without", "with") if i % 2 == 0 else ("with", "without")):
+                        chain.text_hash = real if mode == "with" else (lambda *args: "")
+                        t0 = time.perf_counter()
+                        halls[mode].draw(n, role="speaker")
+                        times[mode].append(time.perf_counter() - t0)
+                for hall in halls.values():
+                    hall.clear(role="speaker", force=True)
+            for hall in halls.values():
+                hall.journal.close()
+    finally:
+        chain.text_hash = real
+    for mode, label in (("without", "before (no chain)"), ("with", "after (hash chain)")):
+        t = times[mode]
+        print(f"busy hall's draw, {len(book):,} sold cartons, journal in {folder or 'bench/ (disk)'}, {len(t)} draws — {label}: "
+              f"p50 {percentile(t, 50) * 1e3:.2f} ms, p99 {percentile(t, 99) * 1e3:.2f} ms, "
+              f"max {max(t) * 1e3:.2f} ms")
+    appends: dict[str, list[float]] = {"without": [], "with": []}     # the journal's append alone, same order
+    try:
+        for r in range(rounds):
+            for mode in (("without", "with") if r % 2 == 0 else ("with", "without")):
+                chain.text_hash = real if mode == "with" else (lambda *args: "")
+                with tempfile.TemporaryDirectory(dir=Path(__file__).resolve().parent) as tmp:
+                    journal = Journal(Path(tmp) / "j.sqlite")
+                    for i in range(100):
+                        t0 = time.perf_counter()
+                        journal.append(BallDrawn(i % 90 + 1, i, "console"), "speaker", "2026-11-21T20:14:00.000+00:00")
+                        appends[mode].append(time.perf_counter() - t0)
+                    journal.close()
+    finally:
+        chain.text_hash = real
+    for mode, label in (("without", "before"), ("with", "after")):
+        t = appends[mode]
+        print(f"journal append alone (fsync'd), {len(t)} appends — {label}: p50 {percentile(t, 50) * 1e3:.2f} ms, "
+              f"p99 {percentile(t, 99) * 1e3:.2f} ms")
+    for name, event in (("a ball", BallDrawn(42, 17, "console")),
+                        ("a sale of 50 cartons", SaleRecorded(7, tuple(f"A-{i:05d}X" for i in range(50)), 15000,
+                                                              "especes", buyer="Mme Dupont"))):
+        text = json.dumps(to_payload(event), ensure_ascii=False, separators=(",", ":"))
+        spent = []
+        for _ in range(2000):
+            t0 = time.perf_counter()
+            real(chain.GENESIS, 123, event.type, text, "speaker", "2026-11-21T20:14:00.000+00:00")
+            spent.append(time.perf_counter() - t0)
+        print(f"one record's hash ({name}, {len(text)} bytes of payload): p50 {percentile(spent, 50) * 1e6:.1f} µs, "
+              f"p99 {percentile(spent, 99) * 1e6:.1f} µs")
+    with tempfile.TemporaryDirectory() as tmp:
+        build_evening(Path(tmp), cards[:3000])
+        journal = Journal(Path(tmp) / "journal.sqlite")
+        t0 = time.perf_counter()
+        verdict = chain.verify(journal.rows())
+        spent = time.perf_counter() - t0
+        journal.close()
+        print(f"verify of a 10-partie evening ({verdict.records} records): {spent * 1e3:.0f} ms "
+              f"({verdict.records / spent:,.0f} records/s), chain {'intact' if verdict.ok else 'BROKEN'}")
+
+
 MEMORY_CHILD = """
 import sys, tempfile
 from pathlib import Path
@@ -170,9 +250,14 @@ def main():
     t0 = time.perf_counter()
     cards = generate_cards(N, seed="bench")
     print(f"generated {N:,} cartons in {time.perf_counter() - t0:.2f} s")
+    if "--chain" in sys.argv[1:]:        # --chain [--dir /dev/shm]: the journal's fsync out of the figure
+        args = sys.argv[1:]
+        bench_chain(cards, rounds=5, folder=args[args.index("--dir") + 1] if "--dir" in args else None)
+        return
     bench_claims_and_watch(cards)
     bench_durable_check(cards[:2000])
     bench_replay(cards[:3000])
+    bench_chain(cards)
     bench_memory()
 
 

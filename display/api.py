@@ -12,6 +12,7 @@ from display.i18n import device_sentence
 from display.idempotency import idempotent
 from display.limits import MAX_UPLOAD_BYTES, json_body, read_body
 from display.live import projector_state, staff_state
+from display.record import fingerprint_json
 from display.session_ref import session_ref
 from hall.card_ids import normalize_card_id
 from hall.cardbook import CardBook
@@ -329,6 +330,7 @@ def admin_info():
         "tls": tls.info() if tls else None,
         "data_dir": str(cfg.data_dir),
         "rules": {"last_number": cfg.rules.last_number, "ties": cfg.rules.ties, "false_claim": cfg.rules.false_claim},
+        "fingerprint": fingerprint_json(h.fingerprint()),      # the journal's, as paper prints it (docs/record.md)
     }
     return jsonify(info)
 

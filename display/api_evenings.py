@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, jsonify
 
 from display import auth as A
 from display.current import hall
+from display.record import archived_verdict
 from hall.evenings import REPORT_CSV, REPORT_PDF, archive_dir, lotos_in_year, past_evenings, year_of
 from hall.refusal import Rejected
 from hall.sales import as_eur
@@ -23,7 +24,8 @@ def evenings():
     past = past_evenings(h.config.data_dir)
     this_year = year_of("", tz)
     return jsonify({"evenings": [{**e.to_json(), **{k.replace("_cents", "_eur"): as_eur(v) for k, v in e.to_json().items()
-                                                  if k.endswith("_cents")}} for e in past],
+                                                  if k.endswith("_cents")},
+                                  "record": archived_verdict(h.config.data_dir, e)} for e in past],
                     "year": this_year, "archived_this_year": lotos_in_year(past, this_year, tz)})
 
 

@@ -411,6 +411,21 @@ JS_STRINGS.update({
     "evening_lots": _l("Lots"),
     "evening_balance": _l("Solde"),
 })
+# The evening's record on /admin (docs/record.md): the journal's fingerprint, the board's copy, archives' verdicts
+JS_STRINGS.update({
+    "journal_fingerprint": _l("Empreinte du journal : %(fp)s (enregistrement n° %(seq)s, %(at)s)"),
+    "journal_empty": _l("Journal vide : pas encore d'empreinte"),
+    "ticket_asked": _l("Copie du bureau demandée : l'imprimante la sort dès qu'elle est prête (empreinte %(fp)s)"),
+    "evening_record": _l("Journal"),
+    "record_ok": _l("✓ intact"),
+    "record_ok_noted": _l("✓ intact, empreinte de l'archivage retrouvée"),
+    "record_changed": _l("✗ enregistrement n° %(seq)s modifié"),
+    "record_unlinked": _l("✗ enregistrement supprimé ou déplacé avant le n° %(seq)s"),
+    "record_missing": _l("✗ enregistrement supprimé avant le n° %(seq)s"),
+    "record_unreadable": _l("✗ journal illisible"),
+    "record_fingerprint_missing": _l("✗ fin du journal retirée depuis l'archivage"),
+    "record_no_journal": _l("— pas de journal"),
+})
 # The volunteers' evening: questions in the page, the basket read as it fills, plurals
 JS_STRINGS.update({
     "ask_yes": _l("Oui"),

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from display.sessions import read_json, write_json
+from hall import durable
 
 log = logging.getLogger("loto-hall.display")
 
@@ -111,15 +112,12 @@ def request_unlock(data_dir: Path) -> Path:
     """Write an unlock request for the hall serving ``data_dir`` (readable by it even when written by root)."""
     path = Path(data_dir) / UNLOCK_FILE
     folder = Path(data_dir)
-    tmp = folder / f".{UNLOCK_FILE}.{secrets.token_hex(8)}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)   # never through a link
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump({"nonce": secrets.token_hex(16), "at": time.time()}, fh)
-    os.chmod(tmp, 0o644)
+    owner = None
     if os.geteuid() == 0:                 # sudo: hand the file to the folder's owner, as the hall wrote it
         st = folder.stat()
-        os.chown(tmp, st.st_uid, st.st_gid)
-    os.replace(tmp, path)
+        owner = (st.st_uid, st.st_gid)
+    durable.write_file(path, json.dumps({"nonce": secrets.token_hex(16), "at": time.time()}), mode=0o644,
+                       owner=owner)       # never through a link: a new file renamed over the name
     return path
 
 

@@ -217,7 +217,10 @@ def spec() -> dict:
                                         "typées : cartons et codes en texte, montants en euros, dates)", "admin",
                                         errors=("not_found",),
                                         media="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")},
-        "/api/admin": {"get": _op("Programme, PIN, certificat, appareils", "admin")},
+        "/api/admin": {"get": _op("Programme, PIN, certificat, appareils, empreinte du journal", "admin")},
+        "/api/report/ticket": {"post": _op("Imprimer la copie du bureau (ticket ESC/POS : recette, cartons, lots, "
+                                           "empreinte du journal) ; journalisée, imprimée par la file d'impression",
+                                           "admin", ok_status="202")},
         "/api/devices/{name}/test": {"post": _op("Demander un test d'appareil", "admin", ok_status="202",
                                                  errors=("not_found",),
                                                  params=(_path("name", "printer, ball_machine, keypad ou scanner"),))},

@@ -15,7 +15,6 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import secrets
 import threading
 from collections.abc import Callable, Collection, Mapping
@@ -57,10 +56,7 @@ def load_pins(config, data_dir: Path) -> dict[str, str]:
             log.warning("PIN %s non configuré : PIN généré, affiché sur /admin (fichier %s)", role, path)
         pins[role] = pin
     if made:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(generated, fh)
+        write_json(path, generated)
     seen: dict[str, str] = {}
     for role, pin in pins.items():
         if pin in seen:

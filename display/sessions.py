@@ -18,13 +18,13 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import secrets
-import tempfile
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from hall import durable
 
 log = logging.getLogger("loto-hall.display")
 
@@ -33,21 +33,24 @@ TOUCH_PERSIST_S = 300.0          # last use written to disk at most this often p
 MAX_SESSIONS_PER_ROLE = 32       # consoles and phones of one role logged in at once
 
 
+def _inline(write: Callable[[], None]) -> object:
+    write()
+    return None
+
+
+_runner: Callable[[Callable[[], None]], object] = _inline
+
+
+def run_writes_in(runner: Callable[[Callable[[], None]], object]) -> None:
+    """Under gevent: the side files' fsyncs (sessions, PIN checks, the login guard) run in gevent's pool of real
+    threads, as the journal's do: a login never holds the other connections (set once by the composition root)."""
+    global _runner
+    _runner = runner
+
+
 def write_json(path: Path, data: dict) -> None:
-    """Write ``data`` atomically (mode 0600): a power cut leaves the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name, dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Write ``data`` (mode 0600) through the hall's one durable writer: a power cut leaves the old file or the new."""
+    _runner(lambda: durable.write_json(path, data))
 
 
 def read_json(path: Path) -> dict:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
-import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+
+from hall import durable
 
 CERT_FILE, KEY_FILE = "tls-cert.pem", "tls-key.pem"
 VALID_DAYS = 3650
@@ -61,11 +62,9 @@ def _make(cert_path: Path, key_path: Path, hall_name: str) -> None:
             .add_extension(x509.SubjectAlternativeName(san), critical=False)
             .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
             .sign(key, hashes.SHA256()))
-    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                   serialization.NoEncryption()))
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    durable.write_file(key_path, key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                   serialization.NoEncryption()), mode=0o600)
+    durable.write_file(cert_path, cert.public_bytes(serialization.Encoding.PEM))
 
 
 def ensure_certificate(data_dir: Path, hall_name: str = "") -> Certificate:

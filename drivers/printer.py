@@ -9,7 +9,8 @@
   status (offline, cover open, paper out), writes, then asks the status again: the answer proves the bytes reached
   the printer (a network printer switched off mid-job otherwise swallows them silently). Raises ``PrinterAway``.
 * ``PrintQueue`` (a ``Service``) prints ``hall.vouchers_to_print()`` — at start, and on each ``voucher:issued`` or
-  ``voucher:reprint_requested`` — and journals each success with ``voucher_printed``. While the printer is away it
+  ``voucher:reprint_requested`` — and journals each success with ``voucher_printed``; then the board's copies
+  (``hall.tickets_to_print()``, ``drivers.ticket_layout``), each journalled with ``ticket_printed``. While the printer is away it
   retries with backoff; the hall never waits for it. Delivery is at-least-once: a job whose confirmation is lost
   prints again with the same code, and the desk redeems a code only once.
 """
@@ -22,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from drivers.ticket_layout import render_ticket
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall.errors import ConfigError
-from hall.events import VoucherIssued, VoucherReprintRequested
+from hall.events import TicketRequested, VoucherIssued, VoucherReprintRequested
 from hall.ports import HallPort, utc_now
 
 log = logging.getLogger("loto-hall.printer")
@@ -40,7 +42,7 @@ class PrinterAway(RuntimeError):
         super().__init__(" ".join([code, *(f"{k}={v}" for k, v in self.params.items())]))
 
 
-WAKING = frozenset({VoucherIssued.type, VoucherReprintRequested.type})   # records that leave a voucher to print
+WAKING = frozenset({VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type})   # records that leave a job
 PAPER_LOW = "printer_paper_low"     # the one warning (a status code): printing goes on
 
 
@@ -245,6 +247,14 @@ class PrintQueue:
         while not self._stop.is_set():
             self._wake.clear()
             jobs = self.hall.vouchers_to_print()
+            ticket = self._print_ticket() if not jobs else None
+            if ticket == "waiting":                       # the printer is away: wait, as for a voucher
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.retry_max_s)
+                continue
+            if ticket == "printed":
+                delay = self.retry_initial_s
+                continue
             if not jobs:
                 if self._test_wanted.is_set():
                     self._test_wanted.clear()
@@ -277,6 +287,32 @@ class PrintQueue:
                 continue
             delay, self._last_problem = self.retry_initial_s, ""
             self._warned(warning, "printer_ready")
+
+    def _print_ticket(self) -> str | None:
+        """Print the oldest board's copy owed and journal it: ``printed``, ``waiting`` (the printer is away) or
+        ``None`` (none owed)."""
+        tickets = self.hall.tickets_to_print()
+        if not tickets:
+            return None
+        job = tickets[0]
+        try:
+            warning = self.device.send(render_ticket(self.hall.config.hall.name, job, self.hall.config.hall.timezone,
+                                                     self.device.profile))
+        except Exception as exc:          # PrinterAway, or a bug rendering it: wait, retry
+            away = exc if isinstance(exc, PrinterAway) else PrinterAway("printer_error", error=exc)
+            if str(away) != self._last_problem:
+                log.warning("board's copy %s waits (%s): %s", job.fingerprint.seq, self.device.url, away,
+                            exc_info=not isinstance(exc, PrinterAway))
+                self._last_problem = str(away)
+            self._status("degraded", "printer_waiting", reason=away.code, count=len(tickets), **away.params)
+            return "waiting"
+        try:
+            self.hall.ticket_printed(job.fingerprint.seq, role="device")
+        except Exception:
+            log.exception("board's copy %s printed but not journalled: it will print again", job.fingerprint.seq)
+        self._last_problem = ""
+        self._warned(warning, "printer_ready")
+        return "printed"
 
     def _warned(self, warning: str | None, ready: str) -> None:
         if warning:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from hall import durable
+
 log = logging.getLogger("loto-hall.printer-sink")
 
 DLE, EOT, ESC, GS = 0x10, 0x04, 0x1B, 0x1D
@@ -197,8 +199,8 @@ class PrinterSink:
         assert self.save_dir is not None   # _receive saves only with a folder
         try:
             self.save_dir.mkdir(parents=True, exist_ok=True)
-            (self.save_dir / f"ticket-{number:04d}.escpos").write_bytes(record.data)
-            (self.save_dir / f"ticket-{number:04d}.txt").write_text(decode_text(record.data), encoding="utf-8")
+            durable.write_file(self.save_dir / f"ticket-{number:04d}.escpos", record.data)
+            durable.write_file(self.save_dir / f"ticket-{number:04d}.txt", decode_text(record.data))
         except OSError as exc:
             log.warning("printer sink: cannot save ticket %d: %s", number, exc)
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import suppress
 from pathlib import Path
 from typing import IO
 
@@ -25,6 +23,7 @@ from hall.card_ids import (
     split_card_id,
 )
 from hall.cards import Card, check_columns
+from hall.durable import replacing
 from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
 from hall.numbers import is_card_id
 from hall.spreadsheet import safe_cell
@@ -262,7 +261,7 @@ class CardBook:
     def write_csv(self, target: str | os.PathLike | io.TextIOBase) -> None:
         """Write the book as a card CSV (with the ``sold`` column only when sales are recorded)."""
         if isinstance(target, (str, os.PathLike)):
-            with open(target, "w", encoding="utf-8", newline="") as f:
+            with replacing(target, text=True, newline="") as f:
                 self._write(f)
         else:
             self._write(target)
@@ -288,26 +287,8 @@ class CardBook:
 
     def save(self, data_dir: str | os.PathLike) -> None:
         """Write ``data_dir/cards.csv`` atomically: a power cut leaves the old file or the new one, whole."""
-        folder = Path(data_dir)
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".cards.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-                self._write(f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, folder / FILE_NAME)
-        except BaseException:
-            with suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
-        # the rename itself must reach the disk too
-        with suppress(OSError):
-            dir_fd = os.open(folder, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
+        with replacing(Path(data_dir) / FILE_NAME, text=True, newline="", mode=0o600) as f:
+            self._write(f)
 
     # ------------------------------------------------------------ sold ranges
 

@@ -32,6 +32,7 @@ from hall.config_sections import (
     PlayersSection,
     PriceSection,
     PrinterSection,
+    ReportSection,
     RulesSection,
     SalesSection,
     ScannerSection,
@@ -45,7 +46,7 @@ from hall.numbers import MAX_EUR, parse_amount, parse_int
 
 __all__ = ["DEFAULT_PATHS", "HELP_LEVELS", "MAX_PLAYER_CARDS", "AuthSection", "BallMachineSection", "CardsSection",
            "Config", "ConfigError", "GamesSection", "HallSection", "KeypadSection", "NetworkSection", "PartieSpec",
-           "PlayersSection", "PriceSection", "PrinterSection", "RulesSection", "SalesSection", "ScannerSection",
+           "PlayersSection", "PriceSection", "PrinterSection", "ReportSection", "RulesSection", "SalesSection", "ScannerSection",
            "ServerSection", "SpeechSection", "load_config", "parse_config"]
 
 DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))

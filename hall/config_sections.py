@@ -130,6 +130,12 @@ class PrinterSection:
 
 
 @dataclass(frozen=True, slots=True)
+class ReportSection:
+    """The evening's record on paper (docs/record.md)."""
+    ticket_each_partie: bool = False     # the board's copy (ESC/POS) printed by itself at each partie's end
+
+
+@dataclass(frozen=True, slots=True)
 class SpeechSection:
     enabled: bool = False
     rate: float = 0.9
@@ -198,6 +204,7 @@ class Config:
     scanner: ScannerSection | None = None
     printer: PrinterSection | None = None
     speech: SpeechSection = SpeechSection()
+    report: ReportSection = ReportSection()
     network: NetworkSection = NetworkSection()
     sales: SalesSection = SalesSection()
     games: GamesSection = GamesSection()

@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -32,6 +32,7 @@ ARCHIVE_DIR = "soirees"
 SUMMARY_FILE = "soiree.json"
 REPORT_PDF = "rapport.pdf"
 REPORT_CSV = "rapport.csv"
+JOURNAL_FILE = "journal.sqlite"       # the evening's journal, moved in whole (hall/app/runtime.py names it the same)
 NAME = re.compile(r"\d{4}-\d{2}-\d{2}_\d{2}h\d{2}(-\d{1,3})?")
 MAX_LISTED = 500
 CARRIED_ROLE = "carried"     # the role of the settings a new evening starts with (never the evening's first event)
@@ -51,6 +52,7 @@ class EveningSummary:
     lots_declared_cents: int
     lots_bought_cents: int
     balance_cents: int
+    fingerprint: str = ""     # its journal's last hash when archived (hall/chain.py; "" before the chain)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -91,13 +93,24 @@ def archive_dir(data_dir: str | Path) -> Path:
     return Path(data_dir) / ARCHIVE_DIR
 
 
+def archived_journal(data_dir: str | Path, name: str) -> Path | None:
+    """The journal of the archived evening ``name`` (``None`` for a name that is not an evening's folder)."""
+    return archive_dir(data_dir) / name / JOURNAL_FILE if NAME.fullmatch(name) else None
+
+
 def _summary(path: Path) -> EveningSummary | None:
     try:
         raw = json.loads((path / SUMMARY_FILE).read_text(encoding="utf-8"))
-        values = {k: raw[k] for k in EveningSummary.__dataclass_fields__ if k != "name"}
+        values = {k: raw[k] for k, f in EveningSummary.__dataclass_fields__.items()
+                  if k != "name" and (k in raw or f.default is MISSING)}
         return EveningSummary(name=path.name, **values)
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def evening_summary(data_dir: str | Path, name: str) -> EveningSummary | None:
+    """The summary of the archived evening ``name`` (``None``: no such evening, or its summary is unreadable)."""
+    return _summary(archive_dir(data_dir) / name) if NAME.fullmatch(name) else None
 
 
 def past_evenings(data_dir: str | Path) -> tuple[EveningSummary, ...]:

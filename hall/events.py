@@ -218,6 +218,7 @@ class Record:
     event: Any
     role: str
     at: str
+    hash: str = ""          # its link in the journal's hash chain (hall/chain.py); "" for a record not journalled
 
     @property
     def type(self) -> str:
@@ -313,8 +314,32 @@ class PlayersSet:
     max_cards: int
 
 
+@dataclass(frozen=True, slots=True)
+class TicketRequested:
+    """The board's copy asked for (/admin, or by itself at a partie's end): the figures it prints, as they stood;
+    this record's hash (hall/chain.py) is the fingerprint it prints, its time the time it was taken."""
+
+    type: ClassVar[str] = "report:ticket_requested"
+    partie: int                              # the latest partie (0: none yet)
+    balls: int                               # balls drawn in it
+    receipts_cents: int
+    by_payment: tuple[tuple[str, int], ...]  # (means of payment, cents) of the paid sales
+    cards_sold: int
+    lots_given: int                          # lots won tonight
+    lots_given_cents: int                    # their declared value
+    auto: bool = False                       # at a partie's end ([report] ticket_each_partie)
+
+
+@dataclass(frozen=True, slots=True)
+class TicketPrinted:
+    """The printer took the board's copy asked for by the record ``request``."""
+
+    type: ClassVar[str] = "report:ticket_printed"
+    request: int
+
+
 EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged,
-                                              PricesSet, PlayersSet)})
+                                              PricesSet, PlayersSet, TicketRequested, TicketPrinted)})
 
 
 def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),

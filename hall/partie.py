@@ -30,6 +30,8 @@ from hall.events import (
     SalePaid,
     SaleRecorded,
     SaleVoided,
+    TicketPrinted,
+    TicketRequested,
     VoucherIssued,
     VoucherPrinted,
     VoucherRedeemed,
@@ -225,6 +227,10 @@ class Evening:
     @_APPLY.on(CardsImported)
     def _on_cards_imported(self, e: CardsImported) -> None:
         """The book itself is the Hall's (saved in the data folder); the evening keeps nothing of an import."""
+
+    @_APPLY.on(TicketRequested, TicketPrinted)
+    def _on_ticket(self, e: TicketRequested | TicketPrinted) -> None:
+        """The board's copies are the hall state's (``HallState.tickets``: they print their record's hash)."""
 
     @_APPLY.on(VoucherIssued)
     def _on_voucher_issued(self, e: VoucherIssued) -> None:

@@ -17,6 +17,7 @@ from hall.snapshots import (
     CardState,
     ClaimResult,
     DeviceStatus,
+    Fingerprint,
     HallSnapshot,
     KeyOutcome,
     LinkedCard,
@@ -25,6 +26,7 @@ from hall.snapshots import (
     Proposal,
     Redemption,
     SpeakerSnapshot,
+    TicketJob,
 )
 
 
@@ -148,3 +150,9 @@ class HallPort(Protocol):
     def redeem(self, code: str, *, role: str) -> Redemption: ...
     def voucher_printed(self, code: str, duplicate: bool = False, *, role: str) -> Record: ...
     def request_reprint(self, code: str, *, role: str) -> Record: ...
+
+    # ---- the record: the fingerprint, the board's copy
+    def fingerprint(self) -> Fingerprint: ...
+    def request_ticket(self, *, role: str) -> Record: ...
+    def ticket_printed(self, request: int, *, role: str) -> Record: ...
+    def tickets_to_print(self) -> tuple[TicketJob, ...]: ...

@@ -29,6 +29,7 @@ from hall.events import (
 )
 from hall.partie import AWARDED, Evening
 from hall.report_lots import CARRIED, GIVEN, NOT_GIVEN, lot_fates
+from hall.snapshots import Fingerprint
 from hall.takings import Takings, takings_of
 
 FALSE_CLAIM = "incomplete"
@@ -146,6 +147,7 @@ class EveningReport:
     language: str = "fr"                      # the hall's: the CSV's headers and words
     timezone: str = "Europe/Paris"            # the hall's: the CSV's and the PDF's times
     lotos_this_year: int = 0                  # lotos recorded this civil year, this one included (the SIE page)
+    fingerprint: Fingerprint | None = None    # the journal's last record's hash (hall/chain.py): printed on paper
 
 
 @dataclass
@@ -283,9 +285,10 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
         "vouchers_redeemed": sum(v.redeemed for v in vouchers),
         "vouchers_outstanding": sum(not v.redeemed for v in vouchers),
     }
+    last = records_seen[-1] if records_seen else None
     return EveningReport(hall_name, first_at, last_at, ordered, frequencies, vouchers, totals,
                          takings_of(evening, records_seen), language, timezone,
-                         1 if ordered else 0)
+                         1 if ordered else 0, Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None)
 
 
 def with_year(report: EveningReport, data_dir: str | Path) -> EveningReport:

@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import IO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from hall.durable import replacing
 from hall.events import LotSpec
 from hall.lots import KIND_LABELS
 from hall.report import FALSE_CLAIM, TOTAL_LABELS, EveningReport
@@ -257,7 +258,7 @@ def write_csv(report: EveningReport, target: str | os.PathLike | io.TextIOBase) 
     if isinstance(target, io.TextIOBase):
         _write(report, target)
         return
-    with open(target, "w", encoding="utf-8", newline="") as fh:
+    with replacing(target, text=True, newline="") as fh:
         _write(report, fh)
 
 

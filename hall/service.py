@@ -40,6 +40,7 @@ from hall.lots_played import lot_changes, lots_to_play, next_lots
 from hall.partie import Evening
 from hall.ports import Clock, Rng, utc_now
 from hall.prize_desk import PrizeDesk
+from hall.record_desk import RecordDesk
 from hall.refusal import Rejected
 from hall.rights import require
 from hall.sales_desk import SalesDesk
@@ -94,6 +95,7 @@ class Hall:
         self._sales = SalesDesk(self._writer, self._state, voucher_secret)
         self._prizes = PrizeDesk(self._writer, self._state, voucher_secret)
         self._snapshots = SnapshotBuilder(self._writer, self._state)
+        self._record = RecordDesk(self._writer, self._state)
         self._state.replay(list(journal.records()))
 
     @property
@@ -146,6 +148,12 @@ class Hall:
     request_reprint = _Delegated("_prizes", PrizeDesk.request_reprint)
     unprinted = _Delegated("_prizes", PrizeDesk.unprinted)
     vouchers_to_print = _Delegated("_prizes", PrizeDesk.vouchers_to_print)
+
+    # ---- the record desk: the fingerprint, the board's copy ----------------------------------------------
+    fingerprint = _Delegated("_record", RecordDesk.fingerprint)
+    request_ticket = _Delegated("_record", RecordDesk.request_ticket)
+    ticket_printed = _Delegated("_record", RecordDesk.ticket_printed)
+    tickets_to_print = _Delegated("_record", RecordDesk.tickets_to_print)
 
     # ---- snapshots: immutable pictures for readers ------------------------------------------------------------
     snapshot = _Delegated("_snapshots", SnapshotBuilder.snapshot)
@@ -382,7 +390,8 @@ class Hall:
                            labels=[lot.label for lot in p.lots[p.current:]])
         if carry and p.current is None:
             raise Rejected("nothing_to_carry")
-        return self._writer.commit(PartieCleared(p.number, forced=p.current is not None, carried=carry), role)
+        cleared = PartieCleared(p.number, forced=p.current is not None, carried=carry)
+        return self._writer.commit(cleared, role, *self._record.after_clear())
 
     # ---- the programme and the PINs ---------------------------------------------------------------------
     @locked

@@ -10,8 +10,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from hall.cards import Card
+from hall.chain import shown
 from hall.config import PartieSpec
-from hall.events import ClaimChecked, LotAwarded, PlayersSet, ProgrammeEdited, TieBreakDraw, VoucherIssued
+from hall.events import (
+    ClaimChecked,
+    LotAwarded,
+    PlayersSet,
+    ProgrammeEdited,
+    TicketRequested,
+    TieBreakDraw,
+    VoucherIssued,
+)
 from hall.watch import Sleeper
 
 
@@ -255,3 +264,25 @@ class LinkedCard:
     grid: tuple[tuple[int | None, ...], ...] | None
     refusal: str | None = None
     suggestions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """The evening's fingerprint: the hash of the journal's last record (``hall/chain.py``), its number and time."""
+
+    seq: int                         # 0: nothing journalled yet
+    at: str
+    hash: str
+
+    @property
+    def shown(self) -> str:
+        """As printed: groups of four a person can read aloud."""
+        return shown(self.hash) if self.seq else ""
+
+
+@dataclass(frozen=True, slots=True)
+class TicketJob:
+    """The board's copy for the printer: its figures, and the fingerprint they stand with (the request's record)."""
+
+    request: TicketRequested
+    fingerprint: Fingerprint

@@ -24,6 +24,8 @@ from hall.events import (
     Record,
     SaleRecorded,
     SaleVoided,
+    TicketPrinted,
+    TicketRequested,
     VoucherIssued,
 )
 from hall.partie import Evening, Partie
@@ -47,6 +49,8 @@ class HallState:
         self.proposed: Proposal | None = None       # an auto-read ball waiting for the speaker (confirm mode)
         self.issued_at: dict[str, str] = {}         # voucher code → when it was issued (the printer prints it)
         self.sold_count = 0                         # kept by every rebuild of the watch (sales, imports, parties)
+        self.tickets: dict[int, Record] = {}        # the board's copies not yet printed: request seq → its record
+        self.last: Record | None = None             # the last record: its hash is the evening's fingerprint
         self._claimed_since_draw: set[str] = set()
 
     def replay(self, records: Sequence[Record]) -> None:
@@ -58,6 +62,7 @@ class HallState:
             _REMEMBER.dispatch(record.type, self, record)
         for record in records[last_start:]:
             self.apply(record)
+        self.last = records[-1] if records else self.last
         if self.watch is None:
             self.rebuild_watch()
 
@@ -66,10 +71,19 @@ class HallState:
         self.evening.apply(record.event, record.seq)
         _REMEMBER.dispatch(record.type, self, record)
         _WATCH.dispatch(record.type, self, record.event)
+        self.last = record
 
     @_REMEMBER.on(VoucherIssued)
     def _issued(self, record: Record) -> None:
         self.issued_at[record.event.code] = record.at
+
+    @_REMEMBER.on(TicketRequested)
+    def _ticket_asked(self, record: Record) -> None:
+        self.tickets[record.seq] = record
+
+    @_REMEMBER.on(TicketPrinted)
+    def _ticket_printed(self, record: Record) -> None:
+        self.tickets.pop(record.event.request, None)
 
     # ---- the winner watch, kept in step with the state (replayed from the last partie's start) ---------------
     def _watching(self) -> tuple[Partie, WinnerWatch, str | None]:

@@ -141,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_auth_parser(sub)
     from hall.app.doctor import add_doctor_parser
     add_doctor_parser(sub)
+    from hall.app.cli_verify import add_verify_parser
+    add_verify_parser(sub)
     return parser
 
 
@@ -179,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "auth":
             from hall.app import cli_auth
             return cli_auth.run(args)
+        if args.command == "verify":
+            from hall.app import cli_verify
+            return cli_verify.run(args)
     except (HallError, Rejected) as exc:
         print(f"loto-hall: {exc}", file=sys.stderr)
         return 2

@@ -13,7 +13,6 @@ renamed; an interrupted archive is finished (or, before the journal moved, undon
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 from pathlib import Path
@@ -23,6 +22,7 @@ from hall.app.demo import is_demo_folder
 from hall.app.lang import _, n_
 from hall.app.runtime import JOURNAL_FILE, SECRET_FILE, lock_data_dir
 from hall.config import Config
+from hall.durable import fsync_dir, write_json
 from hall.errors import HallError
 from hall.evenings import (
     CARRIED_ROLE,
@@ -49,15 +49,8 @@ def summary_of(report: EveningReport, name: str) -> EveningSummary:
     t = report.takings
     assert t is not None     # build_report always counts the money
     return EveningSummary(name, report.hall_name, report.first_at, report.last_at, len(report.parties),
-                          t.totals["cards_sold"], t.receipts_cents, t.given_cents, t.bought_cents, t.balance_cents)
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+                          t.totals["cards_sold"], t.receipts_cents, t.given_cents, t.bought_cents, t.balance_cents,
+                          report.fingerprint.hash if report.fingerprint else "")
 
 
 def _taken(root: Path) -> set[str]:
@@ -72,20 +65,21 @@ def _finish_pending(root: Path, data_dir: Path) -> list[Path]:
         if not (pending / JOURNAL_FILE).exists():
             if (pending / SECRET_FILE).exists() and not (data_dir / SECRET_FILE).exists():
                 (pending / SECRET_FILE).rename(data_dir / SECRET_FILE)
+                fsync_dir(data_dir)
             shutil.rmtree(pending)
             continue
         target = root / unused(pending.name.removeprefix(PENDING), {p.name for p in root.iterdir()})
         pending.rename(target)
         done.append(target)
     if done:
-        _fsync_dir(root)
+        fsync_dir(root)
     following = data_dir / NEXT_JOURNAL
     if following.exists():          # cut after the journal moved out: the next one takes its place; else dropped
         if (data_dir / JOURNAL_FILE).exists():
             following.unlink()
         else:
             following.rename(data_dir / JOURNAL_FILE)
-        _fsync_dir(data_dir)
+        fsync_dir(data_dir)
     return done
 
 
@@ -148,22 +142,18 @@ def new_evening(config: Config) -> Path | None:
         write_csv(report, pending / REPORT_CSV)
         from hall.app.paper.report_pdf import write_report_pdf
         write_report_pdf(report, pending / REPORT_PDF, config.hall.timezone)
-        (pending / SUMMARY_FILE).write_text(json.dumps(summary_of(report, name).to_json(), ensure_ascii=False,
-                                                       indent=1), encoding="utf-8")
-        for written in (REPORT_CSV, REPORT_PDF, SUMMARY_FILE):
-            with open(pending / written, "rb+") as fh:
-                os.fsync(fh.fileno())
-        _fsync_dir(pending)
+        write_json(pending / SUMMARY_FILE, summary_of(report, name).to_json(), mode=0o644, indent=1)
         following = _next_journal(config, records, data_dir)
         for moved in (SECRET_FILE, JOURNAL_FILE):     # the journal last: once it is in, the archive is whole
             if (data_dir / moved).exists():
                 (data_dir / moved).rename(pending / moved)
         if following is not None:                     # the next evening starts with the hall's own settings
             following.rename(data_dir / JOURNAL_FILE)
-        _fsync_dir(data_dir)
+        fsync_dir(data_dir)
+        fsync_dir(pending)                           # a rename is two folders' news
         target = root / name
         pending.rename(target)
-        _fsync_dir(root)
+        fsync_dir(root)
         return target
     finally:
         os.close(lock)

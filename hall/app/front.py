@@ -16,6 +16,7 @@ import resource
 import shutil
 from pathlib import Path
 
+from hall import durable
 from hall.app.wiring import bind_host, tls_files
 from hall.config import Config
 
@@ -132,7 +133,7 @@ def write_front(config: Config, relay_path: str) -> tuple[Path, Path]:
     for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (prefix / "tmp" / sub).mkdir(parents=True, exist_ok=True)
     conf = prefix / "nginx.conf"
-    conf.write_text(nginx_conf(config, prefix, relay_path))
+    durable.write_file(conf, nginx_conf(config, prefix, relay_path))
     return prefix, conf
 
 

@@ -13,12 +13,12 @@ import os
 import re
 import shlex
 import subprocess
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from hall import durable
 from hall.app.lang import _
 
 SECRET_SHOWN = "********"
@@ -174,18 +174,7 @@ def _write(path: Path, data: bytes, mode: int) -> None:
     """``path`` replaced at once by a file holding ``data`` with ``mode``: never seen half-written or with another
     mode, and a symlink in its place is replaced, not followed. The temporary name starts with a dot, which
     modprobe, dnsmasq's conf-dir and NetworkManager's dispatcher all skip."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-            os.fchmod(fh.fileno(), mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
+    durable.write_file(path, data, mode=mode)      # the hall's one durable writer: fsync, rename, fsync of the folder
 
 
 class _Undo:

@@ -20,8 +20,9 @@ from typing import Any
 
 from hall.cardbook import CardBook
 from hall.config import Config, GamesSection
-from hall.durable import open_durable
+from hall.durable import open_durable, sweep_temporaries
 from hall.errors import HallError
+from hall.evenings import JOURNAL_FILE
 from hall.journal import Journal
 from hall.minigames import room_store
 from hall.minigames.lobby import Lobby, LobbySettings, Think, inline
@@ -35,7 +36,6 @@ from hall.service import Hall
 
 log = logging.getLogger("loto-hall")
 
-JOURNAL_FILE = "journal.sqlite"
 ROOMS_FILE = "games.sqlite"
 TOURNAMENT_FILE = "tournament.sqlite"
 LOCK_FILE = "hall.lock"
@@ -100,6 +100,7 @@ class Runtime:
         data_dir = config.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         lock_fd = lock_data_dir(data_dir)
+        sweep_temporaries(data_dir)         # what a power cut left of a side file being written: never read
         journal = Journal(data_dir / JOURNAL_FILE, offload)
         try:
             book = CardBook.load(data_dir, config.cards.columns)

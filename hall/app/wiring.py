@@ -144,6 +144,10 @@ class Wiring:
                                        tournament=runtime.tournament, async_mode=options.async_mode, lobby=runtime.lobby)
             if threads:
                 offload_pin_checks(app, threads)
+                from display.record import verdicts
+                from display.sessions import run_writes_in
+                verdicts(app).offload = threads       # an archived journal's hashes out of the event loop
+                run_writes_in(threads)                # and the side files' fsyncs
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:

@@ -52,6 +52,9 @@ def _scrub(value, tmp: str):
     text = json.dumps(value, ensure_ascii=False, sort_keys=False)
     text = text.replace(tmp, "<data_dir>")
     text = re.sub(r'"(token|csrf)": "[^"]+"', r'"\1": "<secret>"', text)
+    # the journal's fingerprint hashes the login sessions' references, new at each run
+    text = re.sub(r'"fingerprint": \{"shown": "[^"]+", "hash": "[^"]+"', '"fingerprint": {"shown": "<fp>", "hash": "<hash>"',
+                  text)
     return json.loads(text)
 
 

@@ -24,10 +24,19 @@ async function load() {
   // who opens what: each PIN with the pages it opens (the desk's opens the caisse, the prize table and the tournament)
   $("pins").replaceChildren(...Object.entries(info.pins).map(([role, pin]) => el("tr", {},
     el("th", {text: t("role_" + role)}), el("td", {class: "pin", text: pin || t("pin_changed")}), el("td", {class: "dim", text: t("opens_" + role)}))));
+  const fp = info.fingerprint;
+  $("journal-fingerprint").textContent = fp.seq ? t("journal_fingerprint", {fp: groups(fp.shown), seq: fp.seq, at: clock(fp.at)}) : t("journal_empty");
   const devices = Object.values(info.devices);
   $("devices-admin").replaceChildren(...(devices.length ? devices.map((d) => el("div", {class: "device " + d.status,
     text: d.detail || t("device_" + d.device) + COLON + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
 }
+const clock = (iso) => new Date(iso).toLocaleTimeString(boot.lang || "fr", {hour: "2-digit", minute: "2-digit"});
+const groups = (shown) => shown.replace(/ /g, "\u00a0");    // a fingerprint's groups kept on one line, as on paper
+$("print-ticket").addEventListener("click", async () => {
+  const res = await api("POST", "/api/report/ticket");
+  $("ticket-msg").textContent = res.ok ? t("ticket_asked", {fp: groups(res.data.fingerprint.shown)}) : res.data.message;
+  if (res.ok) load();
+});
 function msg(res, ok) {
   $("cards-msg").textContent = res.ok ? ok(res.data) : res.data.message + (res.data.errors ? " " + res.data.errors.slice(0, 5).map((e) => "l." + e[0] + " " + e[1]).join(" ; ") : "") + (res.data.why ? " " + res.data.why : "");
   if (res.ok) load();

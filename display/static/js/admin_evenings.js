@@ -59,6 +59,9 @@ $("save-tiers").addEventListener("click", async () => {
   loadTiers();
 });
 
+// the archived journal's chain checked again (and against its fingerprint noted at archiving): display/record.py
+const record = (r) => el("td", {class: "record " + (r.ok ? "ok" : "bad"), title: r.fingerprint || "",
+  text: r.ok ? t(r.noted ? "record_ok_noted" : "record_ok") : t("record_" + r.problem, {seq: r.seq})});
 async function loadEvenings() {
   const res = await api("GET", "/api/evenings");
   if (!res.ok) return;
@@ -66,12 +69,12 @@ async function loadEvenings() {
   $("evenings-year").textContent = t("evenings_year", {year: d.year, n: d.archived_this_year});
   if (!d.evenings.length) { $("evenings").replaceChildren(el("tr", {}, el("td", {text: t("evenings_none")}))); return; }
   $("evenings").replaceChildren(
-    el("tr", {}, ...["evening_when", "evening_parties", "evening_cards", "evening_receipts", "evening_lots", "evening_balance", ""]
+    el("tr", {}, ...["evening_when", "evening_parties", "evening_cards", "evening_receipts", "evening_lots", "evening_balance", "evening_record", ""]
       .map((k) => el("th", {text: t(k || "evening_files")}))),
     ...d.evenings.map((e) => el("tr", {"data-evening": e.name},
       el("td", {class: "when", text: when(e.name)}), el("td", {text: String(e.parties)}), el("td", {text: String(e.cards_sold)}),
       el("td", {class: "num", text: euros(e.receipts_eur)}), el("td", {class: "num", text: euros(e.lots_declared_eur)}),
-      el("td", {class: "num", text: euros(e.balance_eur)}),
+      el("td", {class: "num", text: euros(e.balance_eur)}), record(e.record),
       el("td", {class: "files"}, el("a", {href: "/api/evenings/" + e.name + "/rapport.pdf", text: "PDF"}), " · ",
                    el("a", {href: "/api/evenings/" + e.name + "/rapport.csv", text: "CSV"})))));
 }

@@ -32,6 +32,7 @@ from hall.lots import KIND_LABELS
 from hall.report import EveningReport
 from hall.report_lots import TO_PLAY
 from hall.sales import NO_TIER
+from hall.snapshots import Fingerprint
 from hall.takings import LotValueLine, Takings
 
 PAYMENTS = {"especes": N_("Espèces"), "carte": N_("Carte bancaire"), "cheque": N_("Chèques")}
@@ -254,4 +255,13 @@ def tax_office_page(report: EveningReport, tz: str) -> list:
              "les lotos tenus avec loto-hall. Le service des impôts peut demander un état des recettes et des "
              "dépenses de chaque manifestation ; pièces justificatives à conserver dix ans.", BODY),
         Spacer(1, 14), cell("Fait à ……………………………… le ……………………   Le trésorier (nom, signature) : ……………………………………", BODY)]))
+    if report.fingerprint is not None:     # the journal these figures come from (docs/record.md)
+        words = fingerprint_words(report.fingerprint, tz)
+        out.append(cell(f"Empreinte du journal de la soirée : {words['fp']} (enregistrement n° {words['seq']}, "
+                        f"{words['when']}) ; loto-hall verify --fingerprint la compare au journal.", BODY))
     return out
+
+
+def fingerprint_words(fp: Fingerprint, tz: str) -> dict[str, str]:
+    """The values of a printed fingerprint line: the groups, the record's number, its local time."""
+    return {"fp": fp.shown, "seq": str(fp.seq), "when": when(fp.at, tz, "%d/%m/%Y %H:%M")}

@@ -11,8 +11,9 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, OneLine, PdfTarget, Say, cell, french, table, when
-from hall.app.paper.report_money_pdf import money_section, tax_office_page
+from hall.app.paper.report_money_pdf import fingerprint_words, money_section, tax_office_page
 from hall.app.paper.typeface import BOLD, FONT, fit
+from hall.durable import replacing
 from hall.lots import KIND_LABELS
 from hall.report import TOTAL_LABELS as TOTALS
 from hall.report import EveningReport, LotResult, PartieReport
@@ -114,9 +115,12 @@ def _frequencies(freq: dict[int, int]) -> Table:
 def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris", say: Say = french) -> None:
     """Write ``report`` as an A4 PDF to ``path`` (a file name or a binary file object, e.g. ``io.BytesIO``), in the
     language ``say`` speaks (French by default); the page for the tax office stays French, as it is read by it."""
+    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/durable.py)
+        with replacing(path) as out:
+            return write_report_pdf(report, out, timezone, say)
     tz = timezone
     title = say("Rapport de la soirée — %(hall)s") % {"hall": report.hall_name}
-    doc = SimpleDocTemplate(path if hasattr(path, "write") else os.fspath(path), pagesize=A4,
+    doc = SimpleDocTemplate(path, pagesize=A4,
                             leftMargin=12 * mm, rightMargin=12 * mm, topMargin=14 * mm, bottomMargin=14 * mm,
                             title=title, author="loto-hall", initialFontName=FONT)
     day = when(report.first_at, tz, "%d/%m/%Y")
@@ -155,6 +159,8 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
 
     story.extend(tax_office_page(report, tz))      # last: a page of its own, handed to the tax office
 
+    fp = report.fingerprint
+
     def footer(canvas: Canvas, document: SimpleDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont(FONT, 7)
@@ -162,6 +168,9 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
         canvas.drawString(12 * mm, 8 * mm, fit(say("%(hall)s — rapport de la soirée %(day)s") % {
             "hall": report.hall_name, "day": day}, A4[0] - 50 * mm, FONT, 7))
         canvas.drawRightString(A4[0] - 12 * mm, 8 * mm, say("page %(n)s") % {"n": document.page})
+        if fp is not None:          # the journal's fingerprint on every page (docs/record.md)
+            canvas.drawString(12 * mm, 11 * mm, say("Empreinte du journal : %(fp)s (enregistrement n° %(seq)s, "
+                                                    "%(when)s) — loto-hall verify") % fingerprint_words(fp, tz))
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)

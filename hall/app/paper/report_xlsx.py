@@ -21,6 +21,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from hall.app.lang import in_language
+from hall.durable import replacing
 from hall.lots import KIND_LABELS
 from hall.report import TOTAL_LABELS, EveningReport
 from hall.report_lots import TO_PLAY
@@ -138,7 +139,11 @@ def write_report_xlsx(report: EveningReport, target: XlsxTarget) -> None:
     if t is not None:
         _money(b, report)
     _play(b, report)
-    b.wb.save(target if hasattr(target, "write") else os.fspath(target))
+    if hasattr(target, "write"):
+        b.wb.save(target)
+    else:                                   # a file: through the hall's durable writer (a cut leaves old or new)
+        with replacing(target) as out:
+            b.wb.save(out)
 
 
 def _money(b: _Book, report: EveningReport) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import qrcode
 from reportlab import rl_config
@@ -26,6 +26,7 @@ from hall.app.paper.pdf_parts import PdfTarget, Say, french
 from hall.app.paper.typeface import BOLD, FONT, fit, fit_lines  # embedded: every name prints
 from hall.card_ids import display_card_id, split_card_id
 from hall.cards import Card
+from hall.durable import replacing
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
@@ -112,7 +113,7 @@ def code128_bars(text: str) -> tuple[list[tuple[int, int]], int]:
 class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
-    def __init__(self, path: PdfTarget, hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
+    def __init__(self, out: IO[bytes], hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
                  evening: str = "", logo: str | None = None, say: Say = french, link: str = ""):
         self.lay = layout(per_page)
         self.say = say                  # the planche's few words in the hall's language (the players read them)
@@ -122,8 +123,7 @@ class SheetWriter:
         self.columns = columns
         self.evening = evening
         self.logo = _logo(logo)
-        target = path if hasattr(path, "write") else os.fspath(path)
-        self.c = pdfcanvas.Canvas(target, pagesize=A4, invariant=1, pageCompression=1, initialFontName=FONT)
+        self.c = pdfcanvas.Canvas(out, pagesize=A4, invariant=1, pageCompression=1, initialFontName=FONT)
         self.c.setTitle(say("Cartons %(series)s — %(hall)s") % {"series": series, "hall": hall_name})
         self.c.setAuthor("loto-hall")
         self.c.setSubject(say("planches de %(n)s cartons") % {"n": per_page})
@@ -345,6 +345,9 @@ def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_nam
     ``progress(done, total)`` is called after each page when given. Each carton's QR code holds ``link`` + its ID:
     the hall gives ``{hall}/c/`` (a phone's camera opens the carton's page), the bare ID without it.
     """
+    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/durable.py)
+        with replacing(path) as out:
+            return write_cards_pdf(cards, out, hall_name, series, per_page, columns, progress, evening, logo, say, link)
     cards = list(cards)
     use_a85 = rl_config.useA85
     rl_config.useA85 = 0            # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass

@@ -1,0 +1,103 @@
+"""The evening's record on /admin (docs/record.md): the live fingerprint, the board's copy asked for
+(``POST /api/report/ticket``), and each archived evening's verdict (its journal's chain checked again, against the
+fingerprint noted when it was archived).
+
+An archived journal never changes: its verdict is kept per file (size, time, inode) once computed, and computed in
+a real thread under gevent (``offload``, set by the composition root): a long journal's hashes never hold up a ball.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, jsonify
+
+from display import auth as A
+from display.current import hall
+from hall import chain
+from hall.errors import HallError
+from hall.evenings import EveningSummary, archived_journal
+from hall.journal import verify_file
+from hall.snapshots import Fingerprint
+
+bp = Blueprint("record", __name__, url_prefix="/api")
+
+
+def fingerprint_json(fp: Fingerprint) -> dict[str, Any]:
+    """A fingerprint as the API gives it: the groups to read aloud, the full hash, the record's number and time."""
+    return {"shown": fp.shown, "hash": fp.hash if fp.seq else "", "seq": fp.seq, "at": fp.at}
+
+
+class ArchiveVerdicts:
+    """The archived evenings' verdicts, each computed once per journal file (``offload``: where the hashing runs)."""
+
+    def __init__(self) -> None:
+        self.offload: Callable[[Callable[[], Any]], Any] = lambda fn: fn()
+        self._lock = threading.Lock()
+        self._known: dict[str, tuple[tuple[int, ...], dict[str, Any]]] = {}
+
+    def verdict(self, data_dir: str | Path, evening: EveningSummary) -> dict[str, Any]:
+        """``{"ok", "problem", "seq", "records", "fingerprint", "noted"}`` of an archived evening's journal."""
+        path = archived_journal(data_dir, evening.name)
+        stamp = _stamp(path) if path is not None else None
+        if path is None or stamp is None:
+            return {"ok": False, "problem": "no_journal", "seq": None, "records": 0, "fingerprint": "", "noted": False}
+        with self._lock:
+            known = self._known.get(str(path))
+        if known is not None and known[0] == stamp:
+            return known[1]
+        noted = evening.fingerprint or None
+        try:
+            found, _ = self.offload(lambda: verify_file(path, noted))
+            answer = {"ok": found.ok, "problem": found.problem, "seq": found.seq, "records": found.records,
+                      "fingerprint": chain.shown(found.fingerprint) if found.fingerprint else "", "noted": bool(noted)}
+        except (OSError, HallError):
+            answer = {"ok": False, "problem": "unreadable", "seq": None, "records": 0, "fingerprint": "",
+                      "noted": bool(noted)}
+        stamp = _stamp(path) or stamp       # opening it may have chained a journal from before the chain
+        with self._lock:
+            self._known[str(path)] = (stamp, answer)
+        return answer
+
+
+def _stamp(path: Path) -> tuple[int, ...] | None:
+    """What changes when a journal file changes: its size, time and inode, and its WAL's (``None``: no file)."""
+    out: list[int] = []
+    for name in (path, path.with_name(path.name + "-wal")):
+        try:
+            st = os.stat(name)
+        except FileNotFoundError:
+            if name == path:
+                return None
+            out += [-1, -1, -1]
+            continue
+        except OSError:
+            return None
+        out += [st.st_size, st.st_mtime_ns, st.st_ino]
+    return tuple(out)
+
+
+def verdicts(app: Flask) -> ArchiveVerdicts:
+    """The app's archived evenings' verdicts (made at the first call)."""
+    found = app.extensions.get("loto_record")
+    if found is None:
+        found = app.extensions["loto_record"] = ArchiveVerdicts()
+    return found
+
+
+def archived_verdict(data_dir: str | Path, evening: EveningSummary) -> dict[str, Any]:
+    """The verdict of one archived evening, for /api/evenings."""
+    return verdicts(current_app).verdict(data_dir, evening)
+
+
+@bp.post("/report/ticket")
+def report_ticket():
+    """Print the board's copy: journalled now (its record is the fingerprint it prints), printed by the queue."""
+    role = A.require_right("report_ticket")
+    h = hall()
+    record = h.request_ticket(role=role)
+    return jsonify({"seq": record.seq, "fingerprint": fingerprint_json(Fingerprint(record.seq, record.at,
+                                                                                     record.hash))}), 202

@@ -1,0 +1,81 @@
+"""The board's copy as ESC/POS bytes (docs/record.md): the hall, the date, the takings by means of payment, the cartons
+sold, the lots won with their value, the partie's balls, and the journal's fingerprint with the time it was taken,
+then lines for the president's and the treasurer's signatures. A later ``loto-hall verify --fingerprint`` against
+the signed paper proves that the journal then is the journal now.
+
+Pure rendering on python-escpos's ``Dummy`` printer, as the voucher's (``drivers.voucher_layout``); CP858 text.
+"""
+from __future__ import annotations
+
+import textwrap
+
+from drivers.voucher_layout import escpos_printer, local_time, printable
+from hall.snapshots import TicketJob
+
+PAYMENT_WORDS = {"especes": "Espèces", "carte": "Carte bancaire", "cheque": "Chèques"}
+
+
+def euros(cents: int) -> str:
+    """``1 234,50 €`` from cents."""
+    whole, rest = divmod(abs(int(cents)), 100)
+    return ("-" if cents < 0 else "") + f"{whole:,}".replace(",", " ") + f",{rest:02d} €"
+
+
+def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris", profile: str = "TM-T20II") -> bytes:
+    """The board's copy of ``job`` as ESC/POS bytes for ``profile``."""
+    p = escpos_printer.Dummy(profile=profile)
+    try:
+        cols = int(p.profile.get_columns("a"))
+    except Exception:
+        cols = 42
+    rule = "-" * cols
+    e, fp = job.request, job.fingerprint
+    taken = local_time(fp.at, timezone)                        # "21/11/2026 à 22:41"
+
+    def pair(label: str, value: str) -> None:
+        label, value = printable(label), printable(value)
+        p.textln(label + " " * max(1, cols - len(label) - len(value)) + value)
+
+    p.hw("INIT")
+    p.charcode("CP858")
+    p.set_with_default(align="center", bold=True, double_width=True, double_height=True)
+    for line in _wrap(printable(hall_name), cols // 2):
+        p.textln(line)
+    p.set_with_default(align="center", bold=True, double_height=True)
+    p.textln("COPIE DU BUREAU")
+    p.set_with_default(align="center")
+    for line in _wrap(printable("Relevé de la soirée" + (f" (fin de la partie n° {e.partie})" if e.auto else "")), cols):
+        p.textln(line)
+    p.textln(printable(f"Le {taken.split(' à ')[0]}"))
+    p.set_with_default()
+    p.textln(rule)
+    pair(f"Partie n° {e.partie}" if e.partie else "Aucune partie jouée", f"{e.balls} boule(s)" if e.partie else "")
+    pair("Cartons vendus", str(e.cards_sold))
+    p.set_with_default(bold=True)
+    pair("Recette", euros(e.receipts_cents))
+    p.set_with_default()
+    for key, cents in e.by_payment:
+        pair("  " + PAYMENT_WORDS.get(key, key), euros(cents))
+    pair("Lots gagnés", f"{e.lots_given} ({euros(e.lots_given_cents)})")
+    p.textln(rule)
+    p.set_with_default(align="center", bold=True)
+    p.textln("EMPREINTE DU JOURNAL")
+    p.set_with_default(align="center", bold=True, double_height=True)
+    p.textln(fp.shown)
+    p.set_with_default(align="center")
+    p.textln(printable(f"prise le {taken}"))
+    p.textln(printable(f"enregistrement n° {fp.seq}"))
+    for line in _wrap(printable("À vérifier plus tard : loto-hall verify --fingerprint « empreinte »"), cols):
+        p.textln(line)
+    p.set_with_default()
+    p.textln(rule)
+    for who in ("Le président", "Le trésorier"):
+        p.textln(printable(f"{who} (nom, signature) :"))
+        p.ln(3)
+        p.textln("_" * (cols * 2 // 3))
+    p.cut()
+    return p.output
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width) or [""]

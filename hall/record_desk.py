@@ -1,0 +1,67 @@
+"""The evening's record at the hall's door: its fingerprint as it stands, and the board's copy — a short ticket with
+the takings, the cartons sold, the lots given and the fingerprint, for the president and the treasurer to sign.
+
+A ticket is journalled when it is asked for (``TicketRequested``, with its figures as they stood): its record's
+hash is the fingerprint it prints, so the paper names the journal up to and including itself. The print queue
+(``drivers/printer.py``) prints what the journal says is owed and journals ``TicketPrinted``: a printer away, or
+a restart, loses no ticket. With ``[report] ticket_each_partie`` one is asked for by itself with each « démarquez ».
+"""
+from __future__ import annotations
+
+from hall.events import Record, TicketPrinted, TicketRequested
+from hall.partie import AWARDED
+from hall.refusal import Rejected
+from hall.rights import require
+from hall.sales import totals
+from hall.snapshots import Fingerprint, TicketJob
+from hall.state import HallState
+from hall.writer import Writer, locked
+
+
+class RecordDesk:
+    """The fingerprint and the board's copies of one hall."""
+
+    def __init__(self, writer: Writer, state: HallState):
+        self._writer = writer
+        self._state = state
+
+    def _figures(self, auto: bool = False) -> TicketRequested:
+        """The ticket's figures from the state as it stands (the latest partie's balls, the evening's money)."""
+        evening = self._state.evening
+        p = evening.partie
+        money = totals(evening.sales.live())
+        won = [lot for q in evening.parties for lot in q.lots if lot.status == AWARDED]
+        return TicketRequested(
+            p.number if p else 0, len(p.draws) if p else 0, money["total_cents"],
+            tuple((k, v) for k, v in money["by_payment"].items()), money["cards_sold"], len(won),
+            sum(round((lot.value_eur or 0) * 100) for lot in won), auto)
+
+    def after_clear(self) -> tuple[TicketRequested, ...]:
+        """What follows a « démarquez » in its transaction: the board's copy, when the hall prints one at each
+        partie's end (its figures do not change with the clear)."""
+        return (self._figures(auto=True),) if self._state.config.report.ticket_each_partie else ()
+
+    @locked
+    def request_ticket(self, *, role: str) -> Record:
+        """Ask for the board's copy now; its record is the fingerprint it prints."""
+        require(role, "report_ticket")
+        return self._writer.commit(self._figures(), role)
+
+    @locked
+    def ticket_printed(self, request: int, *, role: str) -> Record:
+        """Record that the printer took the ticket asked for by record ``request``."""
+        require(role, "ticket_printed")
+        if request not in self._state.tickets:
+            raise Rejected("not_found")
+        return self._writer.commit(TicketPrinted(request), role)
+
+    @locked
+    def tickets_to_print(self) -> tuple[TicketJob, ...]:
+        """The board's copies owed to the printer, oldest first."""
+        return tuple(TicketJob(r.event, Fingerprint(r.seq, r.at, r.hash)) for _, r in sorted(self._state.tickets.items()))
+
+    @locked
+    def fingerprint(self) -> Fingerprint:
+        """The evening's fingerprint now: the last record's hash, number and time."""
+        last = self._state.last
+        return Fingerprint(0, "", "") if last is None else Fingerprint(last.seq, last.at, last.hash)
