@@ -27,6 +27,7 @@ from hall.events import (
     VoucherIssued,
     VoucherRedeemed,
 )
+from hall.lots import Said, terms_of
 from hall.partie import AWARDED, Evening
 from hall.takings import Takings, takings_of
 
@@ -66,6 +67,7 @@ class LotResult:
     consolation_label: str = ""
     shared: bool = False
     at: str = ""
+    terms: Said = ()                          # a named row, a ball limit (hall.lots.terms_of), and which prize
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,14 +232,19 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
             report.draws = [(n, "") for n in p.draws]
         for index, lot in enumerate(p.lots):
             a = lot.award if lot.status == AWARDED else None
+            terms = terms_of(lot.spec)
             if a is None:
-                report.lots.append(LotResult(p.number, index + 1, lot.kind, lot.label, lot.value_eur, False))
+                report.lots.append(LotResult(p.number, index + 1, lot.kind, lot.label, lot.value_eur, False,
+                                             terms=terms))
                 continue
+            prize = lot.prize           # a maxi-bingo won after its ball N: the fallback (RULES L20)
+            if lot.within is not None:
+                terms += ((N_("lot de repli, jackpot perdu") if prize.fallback else N_("jackpot gagné"), {}),)
             report.lots.append(LotResult(
-                p.number, index + 1, lot.kind, lot.label, lot.value_eur, True, a.winners,
+                p.number, index + 1, lot.kind, prize.label, prize.value_eur, True, a.winners,
                 tuple(tuple(r + 1 for r in rows) for rows in a.rows), a.last, a.draw_index + 1,
                 tuple((t.card_id, t.number) for t in a.tie_break), a.consolation,
-                p.consolation if a.consolation else "", a.shared, awarded_at.get((p.number, index), "")))
+                p.consolation if a.consolation else "", a.shared, awarded_at.get((p.number, index), ""), terms))
     ordered = [parties[n] for n in sorted(parties)]
 
     frequencies = {n: 0 for n in range(1, 91)}

@@ -155,8 +155,9 @@ def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
                            s.role, s.session)
                   for s in evening.sales.sales.values())
     # a lot carried by « démarquez » is the next partie's: its value counts there, once
-    lots = tuple(LotValueLine(p.number, i + 1, lot.kind, lot.label, _cents(lot.value_eur), lot.sponsor,
-                              lot.status == AWARDED)
+    # a maxi-bingo counts the prize it gave: the jackpot, or the fallback once its ball N was passed (RULES L20)
+    lots = tuple(LotValueLine(p.number, i + 1, lot.kind, lot.prize.label, _cents(lot.prize.value_eur),
+                              lot.prize.sponsor, lot.status == AWARDED)
                  for p in evening.parties for i, lot in enumerate(p.lots)
                  if lot.status == AWARDED or not p.carried_on)
     declared = sum(v.cents or 0 for v in lots)
