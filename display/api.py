@@ -18,7 +18,7 @@ from hall.cardbook import CardBook
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
 from hall.events import LotSpec
 from hall.keypad_keys import ACTIONS, browser_keymap
-from hall.lots import has_control_character
+from hall.lots import LotTermsError, has_control_character, read_terms
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.planches import generate_cards
 from hall.refusal import Rejected
@@ -112,7 +112,11 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
                 value = parse_amount(value, name="value_eur")
             except InvalidNumber:
                 raise Rejected("bad_field", field="value_eur") from None
-        out.append(LotSpec(lot["kind"], label.strip(), value, sponsor.strip()))
+        try:
+            terms = read_terms(lot["kind"], lot)     # a named row, a ball limit and its fallback (RULES L20–L21)
+        except LotTermsError as exc:
+            raise Rejected(exc.code, where=f"lot {number}") from None
+        out.append(LotSpec(lot["kind"], label.strip(), value, sponsor.strip(), **terms))
     return tuple(out)
 
 

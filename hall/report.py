@@ -238,8 +238,11 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
                                              terms=terms))
                 continue
             prize = lot.prize           # a maxi-bingo won after its ball N: the fallback (RULES L20)
-            if lot.within is not None:
-                terms += ((N_("lot de repli, jackpot perdu") if prize.fallback else N_("jackpot gagné"), {}),)
+            if prize.fallback:          # the label is the fallback's: say which jackpot it stood for
+                terms = ((N_("lot de repli : jackpot « %(jackpot)s » non gagné en %(n)s boules"),
+                          {"jackpot": lot.label, "n": lot.within}),)
+            elif lot.within is not None:
+                terms += ((N_("jackpot gagné"), {}),)
             report.lots.append(LotResult(
                 p.number, index + 1, lot.kind, prize.label, prize.value_eur, True, a.winners,
                 tuple(tuple(r + 1 for r in rows) for rows in a.rows), a.last, a.draw_index + 1,

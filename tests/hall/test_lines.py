@@ -151,7 +151,8 @@ def test_a_maxi_bingo_won_on_ball_N_plus_1_gives_its_fallback_on_the_voucher_and
     report = build_report(hall.evening, hall.journal.records(), "x")
     [lot] = report.parties[0].lots
     assert (lot.label, lot.value_eur, lot.balls) == ("Jambon", 35.0, 19)
-    assert [text for text, _ in lot.terms] == ["en %(n)s boules, sinon : %(fallback)s", "lot de repli, jackpot perdu"]
+    assert lot.terms == (("lot de repli : jackpot « %(jackpot)s » non gagné en %(n)s boules",
+                          {"jackpot": "Téléviseur", "n": 18}),)
     [value] = report.takings.lots
     assert (value.label, value.cents, value.sponsor) == ("Jambon", 3500, "Boucherie Roux")
 
@@ -226,3 +227,23 @@ def test_a_journal_written_before_lines_replays(tmp_path):
     again = Hall(parse_config(raw), Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32)
     assert again.evening.snapshot() == live                 # the old records and the new replay as one evening
     again.journal.close()
+
+
+def test_the_report_pdf_prints_a_named_row_and_a_maxi_bingo_s_fallback(hall, tmp_path):
+    import pypdfium2
+
+    from hall.app.paper.report_pdf import write_report_pdf
+    hall.start_partie([MILIEU, TELE], role="speaker")
+    for n in [9, 21, 45, 66, 84]:
+        hall.draw(n, role="speaker")
+    hall.check_claim("A-0001", role="controller")
+    hall.award(role="speaker")
+    for n in [1, 2, 3, 5, 6, 7, 8, 4, 13, 37, 52, 80, 18, 29, 58, 74, 90]:    # 90 is ball 22: past the 18
+        hall.draw(n, role="speaker")
+    hall.check_claim("A-0001", role="controller")
+    hall.award(role="speaker")
+    write_report_pdf(hall.report(), str(tmp_path / "report.pdf"))
+    text = " ".join(" ".join(page.get_textpage().get_text_range().split())
+                    for page in pypdfium2.PdfDocument(str(tmp_path / "report.pdf")))
+    assert "(ligne 2 seulement)" in text
+    assert "Jambon (lot de repli : jackpot « Téléviseur » non gagné en 18 boules)" in text

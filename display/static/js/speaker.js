@@ -2,6 +2,8 @@
 import {$, api, boot, COLON, defaultLabel, el, kind, live, lotName, money, t} from "./common.js";
 import {node, show} from "./ids.js";
 import {question} from "./question.js";
+import {jackpotText, playedLot} from "./lines.js";
+import {termsFields, termsKey, termsOf} from "./lot_terms.js";
 import {choose, chooseClear} from "./speaker_ties.js";
 import {MARKS, verdictText} from "./staff.js";
 
@@ -91,9 +93,10 @@ $("start").addEventListener("click", async () => {
   const np = S && S.next_partie, planned = np ? np.lots : [];
   const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => {
     const k = li.querySelector("select").value;     // a label left empty is the kind's own (the hall's default)
-    return {kind: k, label: li.querySelector("input").value.trim() || (boot.kind_labels || {})[k] || ""};
+    return {kind: k, label: li.querySelector("input").value.trim() || (boot.kind_labels || {})[k] || "", ...termsOf(li)};
   });
-  const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label);
+  const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label
+                                                                   && termsKey(l) === termsKey(planned[i]));
   const res = await act("POST", "/api/partie/start", same ? {} : {lots});
   if (res.ok) { $("award-result").hidden = true; $("lots-editor").dataset.dirty = ""; }
 });
@@ -148,12 +151,14 @@ function lotsEditor() {
   if (!np || box.dataset.sig === sig || (box.dataset.dirty && box.dataset.partie === String(np.number))) return;
   box.dataset.sig = sig; box.dataset.partie = String(np.number); box.dataset.dirty = "";
   box.replaceChildren(...np.lots.map((lot) => {
-    const sel = el("select", {"aria-label": t("kind")}, ...boot.kinds.map(
-      (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
+    let terms = termsFields(lot);        // a quine's named row, a maxi-bingo's ball limit and fallback (lot_terms.js)
+    const sel = el("select", {"aria-label": t("kind"), onchange: () => {
+      const fresh = termsFields({kind: sel.value}); terms.replaceWith(fresh); terms = fresh; }},
+      ...boot.kinds.map((k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
     const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: money(lot.value_eur)});
     return el("li", {}, el("div", {class: "lot-line"}, sel,
       el("input", {type: "text", value: defaultLabel(lot) ? "" : lot.label, placeholder: kind(lot.kind), maxlength: "200", "aria-label": t("lot_label")}),
-      el("span", {class: "lot-worth", text: value})));
+      el("span", {class: "lot-worth", text: value})), terms);
   }));
 }
 
@@ -162,7 +167,7 @@ function render() {
   const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
   $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
   const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
-  $("sp-lot").textContent = lot ? lotName(lot) : "";
+  $("sp-lot").textContent = lot ? lotName(playedLot(lot, S.draws.length)) + (lot.within ? " · " + jackpotText(lot, S.draws.length) : "") : "";
   $("sp-status").textContent = t("status_" + (S.status === "cleared" ? "waiting" : S.status)) + " · " +
     (S.draws.length === 0 ? t("drawn_zero") : t(S.draws.length === 1 ? "drawn_one" : "drawn_many", {n: S.draws.length}));
   $("sp-last").textContent = S.last === null ? "—" : String(S.last);

@@ -51,7 +51,8 @@ def _partie(p: PartieReport, tz: str, say: Say) -> list:
     rows = []
     for lot in p.lots:
         kind = say(KIND_LABELS.get(lot.kind, lot.kind))
-        label = lot_label(lot.kind, lot.label, say)
+        terms = ", ".join(say(text) % dict(params) for text, params in lot.terms)        # RULES L20–L21
+        label = lot_label(lot.kind, lot.label, say) + (f" ({terms})" if terms else "")
         if not lot.awarded:
             rows.append([lot.lot, kind, label, say("non gagné"), "", "", "", ""])
             continue
