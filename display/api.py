@@ -322,8 +322,8 @@ def admin_info():
     info = {
         "hall": cfg.hall.name,
         "programme": [{"number": i + 1, "consolation": h.partie_spec(i).consolation,
-                       "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur}
-                                for lot in h.partie_spec(i).lots]}
+                       "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur,
+                                 **views.lot_terms(lot)} for lot in h.partie_spec(i).lots]}
                       for i in range(max(len(cfg.programme), snap.parties_played + 1))],
         "parties_played": snap.parties_played,
         "cards": cards, "sold": sold,

@@ -60,10 +60,10 @@ def verify(card: HasRows, draws: Sequence[int], lot: LotSpec | Lines | str, last
     ball = len(draws)
     rows = card.rows
     complete = tuple(i for i, row in enumerate(rows) if drawn.issuperset(row))
-    usable = [i for i in complete if i in among]
+    usable = complete if among is ALL_ROWS else tuple(i for i in complete if i in among)
     if len(usable) < need:
         missing = _fewest_missing([rows[i] for i in among], drawn, need)
-        other = among != ALL_ROWS and any(i not in among for i in complete)
+        other = among is not ALL_ROWS and any(i not in among for i in complete)
         return Verdict(INCOMPLETE, (), complete, missing, last, "not_named_row" if other else "", ball)
     keys = [i for i in usable if last in rows[i]] if last_rule else usable
     fresh = [i for i in keys if i not in paid_rows]

@@ -60,13 +60,13 @@ class WinnerWatch:
         self.refresh(lot, paid)
 
     def _mark(self, n: int) -> None:
-        missing, complete = self._missing, self._complete
+        missing, complete, rows = self._missing, self._complete, ROWS    # locals: the hot loop of every draw
         done = []
         for line in self._index[n]:
             left = missing[line] - 1
             missing[line] = left
             if left == 0:
-                complete[line // ROWS] += 1
+                complete[line // rows] += 1
                 done.append(line)
         self._just_completed = done
         self._draws.append(n)
@@ -84,10 +84,10 @@ class WinnerWatch:
     def on_undo(self, lot: Lines | str | None, paid: Mapping[str, set[int]]) -> None:
         """Forget the last ball drawn."""
         n = self._draws.pop()
-        missing, complete = self._missing, self._complete
+        missing, complete, rows = self._missing, self._complete, ROWS
         for line in self._index[n]:
             if missing[line] == 0:
-                complete[line // ROWS] -= 1
+                complete[line // rows] -= 1
             missing[line] += 1
         at = len(self._draws)
         self.sleepers = [s for s in self.sleepers if s.draw_index < at]

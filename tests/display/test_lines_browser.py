@@ -128,3 +128,43 @@ def test_a_quine_on_the_middle_row_on_the_projector_a_phone_and_controle(page, l
         expect(ctl.locator("#verdict-grid tr.row-named")).to_have_count(1)
         shot(ctl, "controle-360x640-named-row.png", tmp_path)
         ctx.close()
+
+
+def test_both_terms_typed_on_admin_and_at_the_speaker_s_console(live, browser):
+    """A maxi-bingo programmed on /admin; at the console, the quine put on the middle row just before the start:
+    the partie plays both, and the report names the change (RULES L17a)."""
+    h = live.hall
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
+    try:
+        admin = ctx.new_page()
+        login_page(admin, live.url + "/admin", PINS["admin_pin"])
+        third = admin.locator(".programme-editor .partie").first.locator(".lot").nth(2)   # the carton plein
+        third.locator('[data-term="within"]').fill("45")
+        third.locator('[data-term="fallback_label"]').fill("Jambon")
+        third.locator('[data-term="fallback_value"]').fill("35,50")
+        admin.click("#save-programme")
+        expect(admin.locator("#programme-msg")).to_contain_text("à partir de la partie 1")
+        lot = h.partie_spec(0).lots[2]
+        assert (lot.within, lot.fallback.label, lot.fallback.value_eur) == (45, "Jambon", 35.5)
+        first = admin.locator(".programme-editor .partie").first.locator(".lot").nth(1)     # a double quine: no row
+        assert first.locator('[data-term="row"]').count() == 0
+        admin.locator(".programme-editor .partie").first.locator(".lot").nth(2).locator("[data-term='within']").fill("9")
+        admin.click("#save-programme")                                  # refused: the reason at the top, in red
+        expect(admin.locator("#admin-alert")).to_contain_text("Maxi-bingo refusé (partie 1, lot 3)")
+        assert h.partie_spec(0).lots[2].within == 45
+
+        speaker = ctx.new_page()
+        speaker.goto(live.url + "/speaker")                             # the admin's session opens every page
+        speaker.wait_for_load_state("load")
+        quine = speaker.locator("#lots-editor li").first
+        expect(quine.locator('[data-term="row"]')).to_be_visible()
+        expect(speaker.locator("#lots-editor li").nth(2).locator('[data-term="within"]')).to_have_value("45")
+        quine.locator('[data-term="row"]').select_option("2")
+        speaker.click("#start")
+        expect(speaker.locator("#sp-lot")).to_have_text("Quine sur la ligne du milieu — Panier garni")
+        played = [lot.spec for lot in h.evening.running.lots]
+        assert (played[0].row, played[2].within, played[2].fallback.label) == (2, 45, "Jambon")
+        assert played[2].fallback.value_eur == 35.5                   # the maxi-bingo named: kept as programmed
+        assert h.records("partie:started")[-1].event.planned            # the quine's row: a change, for the report
+    finally:
+        ctx.close()
