@@ -66,7 +66,7 @@ function marks() {
 }
 
 /* the carton against the open lot, as the hall's lot says which lines win it (lines.js): its rows already paid in
-   this partie never make a new line (RULES L12), the lots it already won stay said beside (issue 32: a winner is
+   this partie never make a new line (RULES L12), the lots it already won stay said beside (a winner is
    followed for every lot of its partie) */
 const progress = (card, marked, lot) => standing(card.rows, marked, lot, paidRows(S && S.partie, card.card_id), S ? S.last : null);
 
@@ -241,7 +241,7 @@ function onEvent(name, ev) {
     news("");
   } else if (name === "verdict" && ev.verdict === "valid") {
     // a carton valid on this ball: said as the hall says it, « votre carton » when it is one of ours; the strip never
-    // keeps an earlier false claim while our own carton is being validated (issue 32)
+    // keeps an earlier false claim while our own carton is being validated
     S.valid.add(ev.card_id);
     const lot = ev.lot ? lotName(ev.lot) : "";
     news(mine(ev.card_id) ? t("mc_valid_mine", {card: ev.card_id, lot}) : t("mc_valid_other", {card: ev.card_id, lot}));
