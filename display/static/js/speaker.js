@@ -2,7 +2,7 @@
 import {$, api, boot, COLON, defaultLabel, el, kind, live, lotName, money, t} from "./common.js";
 import {node, show} from "./ids.js";
 import {question} from "./question.js";
-import {jackpotText, playedLot} from "./lines.js";
+import {awardedLot, jackpotText, playedLot} from "./lines.js";
 import {termsFields, termsKey, termsOf} from "./lot_terms.js";
 import {choose, chooseClear} from "./speaker_ties.js";
 import {MARKS, verdictText} from "./staff.js";
@@ -119,7 +119,7 @@ $("award").addEventListener("click", async () => {
   const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
   if (!res.ok) { $("award").disabled = false; return; }
   const r = res.data, box = $("award-result");
-  box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
+  box.replaceChildren(el("div", {class: "status-line", text: lotName(awardedLot(r.lot, r.ball)) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
   if (r.shared) box.append(el("div", {text: t("lot_shared")}));
   if (r.tie_break.length) {
     box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
