@@ -447,3 +447,9 @@ JS_STRINGS.update({          # the projector's jackpot box (projector_lines.js)
     "jackpot_last": _l("c'est la dernière boule !"),
 })
 JS_STRINGS["lot_else"] = _l("sinon : %(lot)s")       # a maxi-bingo announced: its fallback (projector_lines.js)
+JS_STRINGS.update({          # the speaker's list of kinds and terms, short (lot_terms.js)
+    "choice_quine_row_1": _l("Quine du haut"),
+    "choice_quine_row_2": _l("Quine du milieu"),
+    "choice_quine_row_3": _l("Quine du bas"),
+    "choice_carton_plein_maxi": _l("Maxi-bingo"),
+})

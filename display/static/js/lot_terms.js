@@ -2,7 +2,7 @@
    names, a carton plein's ball limit and its fallback. Which kind takes which is the hall's table (boot.lot_kinds,
    hall/lots.py), never a list of this page's own. termsFields draws them, termsOf reads them back as the API takes
    them ({row} or {within, fallback: {label, value_eur, sponsor}}; {} for a plain lot). */
-import {amountField, boot, el, t} from "./common.js";
+import {amountField, boot, el, kind as kindName, t} from "./common.js";
 
 const TABLE = boot.lot_kinds || {};
 
@@ -34,7 +34,7 @@ export function termsFields(lot, changed) {
 }
 
 /* the terms typed in `box` (a lot's line): what the API takes beside kind and label */
-export function termsOf(box) {
+function termsOf(box) {
   const get = (term) => { const f = box.querySelector(`[data-term="${term}"]`); return f ? f.value.trim() : ""; };
   const out = {};
   if (get("row")) out.row = parseInt(get("row"), 10);
@@ -43,6 +43,38 @@ export function termsOf(box) {
     out.fallback = {label: get("fallback_label"), value_eur: get("fallback_value") || null, sponsor: get("fallback_sponsor")};
   }
   return out;
+}
+
+/* The speaker's lots editor must stay short (« Démarrer la partie » in sight at 720p): one list says the kind and
+   its terms at once — « Quine sur la ligne du milieu », « Carton plein : maxi-bingo » — and only a maxi-bingo adds a
+   line, its ball limit and fallback (termsFields). `changed` is called when the choice changes. */
+export function kindChoice(lot, changed) {
+  const options = [];
+  for (const k of boot.kinds || []) {
+    const terms = TABLE[k] || {};
+    options.push(el("option", {value: k, text: kindName(k), selected: k === lot.kind && !lot.row && !lot.within}));
+    if (terms.row) {              // short words, the list stays narrow: « Quine du milieu »
+      for (const r of [1, 2, 3]) {
+        options.push(el("option", {value: k + "@" + r, text: said(`choice_${k}_row_${r}`, kindName(k) + " " + t("lot_row_" + r)),
+                                   selected: k === lot.kind && lot.row === r}));
+      }
+    }
+    if (terms.within) {
+      options.push(el("option", {value: k + "@maxi", text: said(`choice_${k}_maxi`, kindName(k) + " " + t("lot_within", {n: "N"})),
+                                 selected: k === lot.kind && !!lot.within}));
+    }
+  }
+  return el("select", {"data-choice": "", "aria-label": t("kind"), onchange: changed}, ...options);
+}
+
+/* a word of the catalogue, or `otherwise` for a kind the catalogue has no short word for */
+const said = (key, otherwise) => (t(key) !== key ? t(key) : otherwise);
+
+/* the kind and terms chosen on a lot's line (its kindChoice, and a maxi-bingo's fields) */
+export function choiceOf(line) {
+  const [k, term] = line.querySelector("[data-choice]").value.split("@");
+  if (term === "maxi") return {kind: k, ...termsOf(line)};
+  return term ? {kind: k, row: parseInt(term, 10)} : {kind: k};
 }
 
 /* a lot's terms, comparable (the speaker's start sends the lots only when he changed them) */

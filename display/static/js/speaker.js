@@ -3,7 +3,7 @@ import {$, api, boot, COLON, defaultLabel, el, kind, live, lotName, money, t} fr
 import {node, show} from "./ids.js";
 import {question} from "./question.js";
 import {awardedLot, jackpotText, playedLot} from "./lines.js";
-import {termsFields, termsKey, termsOf} from "./lot_terms.js";
+import {choiceOf, kindChoice, termsFields, termsKey} from "./lot_terms.js";
 import {choose, chooseClear} from "./speaker_ties.js";
 import {MARKS, verdictText} from "./staff.js";
 
@@ -92,8 +92,8 @@ $("start").addEventListener("click", async () => {
   // then the lots as he left them, and the report says which he changed.
   const np = S && S.next_partie, planned = np ? np.lots : [];
   const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => {
-    const k = li.querySelector("select").value;     // a label left empty is the kind's own (the hall's default)
-    return {kind: k, label: li.querySelector("input").value.trim() || (boot.kind_labels || {})[k] || "", ...termsOf(li)};
+    const chosen = choiceOf(li);      // the kind and its terms; a label left empty is the kind's own (the hall's default)
+    return {...chosen, label: li.querySelector(".lot-line input").value.trim() || (boot.kind_labels || {})[chosen.kind] || ""};
   });
   const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label
                                                                    && termsKey(l) === termsKey(planned[i]));
@@ -151,14 +151,19 @@ function lotsEditor() {
   if (!np || box.dataset.sig === sig || (box.dataset.dirty && box.dataset.partie === String(np.number))) return;
   box.dataset.sig = sig; box.dataset.partie = String(np.number); box.dataset.dirty = "";
   box.replaceChildren(...np.lots.map((lot) => {
-    let terms = termsFields(lot);        // a quine's named row, a maxi-bingo's ball limit and fallback (lot_terms.js)
-    const sel = el("select", {"aria-label": t("kind"), onchange: () => {
-      const fresh = termsFields({kind: sel.value}); terms.replaceWith(fresh); terms = fresh; }},
-      ...boot.kinds.map((k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
+    // the kind and its terms in one list (lot_terms.js); a maxi-bingo's ball limit and fallback on a line below
+    const li = el("li", {});
+    let more = lot.within ? termsFields(lot) : null;
+    const sel = kindChoice(lot, () => {
+      const maxi = sel.value.endsWith("@maxi");
+      if (maxi && !more) { more = termsFields({kind: sel.value.split("@")[0]}); li.append(more); }
+      if (!maxi && more) { more.remove(); more = null; }
+    });
     const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: money(lot.value_eur)});
-    return el("li", {}, el("div", {class: "lot-line"}, sel,
+    li.append(el("div", {class: "lot-line"}, sel,
       el("input", {type: "text", value: defaultLabel(lot) ? "" : lot.label, placeholder: kind(lot.kind), maxlength: "200", "aria-label": t("lot_label")}),
-      el("span", {class: "lot-worth", text: value})), terms);
+      el("span", {class: "lot-worth", text: value})), ...(more ? [more] : []));
+    return li;
   }));
 }
 
