@@ -19,7 +19,7 @@ from hall.cardbook import CardBook
 from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
 from hall.events import LotSpec
 from hall.keypad_keys import ACTIONS, browser_keymap
-from hall.lots import has_control_character
+from hall.lots import LotTermsError, has_control_character, read_terms
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.planches import generate_cards
 from hall.refusal import Rejected
@@ -113,7 +113,11 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
                 value = parse_amount(value, name="value_eur")
             except InvalidNumber:
                 raise Rejected("bad_field", field="value_eur") from None
-        out.append(LotSpec(lot["kind"], label.strip(), value, sponsor.strip()))
+        try:
+            terms = read_terms(lot["kind"], lot)     # a named row, a ball limit and its fallback (RULES L20–L21)
+        except LotTermsError as exc:
+            raise Rejected(exc.code, where=f"lot {number}") from None
+        out.append(LotSpec(lot["kind"], label.strip(), value, sponsor.strip(), **terms))
     return tuple(out)
 
 
@@ -319,8 +323,8 @@ def admin_info():
     info = {
         "hall": cfg.hall.name,
         "programme": [{"number": i + 1, "consolation": h.partie_spec(i).consolation,
-                       "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur}
-                                for lot in h.partie_spec(i).lots]}
+                       "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur,
+                                 **views.lot_terms(lot)} for lot in h.partie_spec(i).lots]}
                       for i in range(max(len(cfg.programme), snap.parties_played + 1))],
         "parties_played": snap.parties_played,
         "cards": cards, "sold": sold,

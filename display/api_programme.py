@@ -6,6 +6,7 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from display import auth as A
+from display import views
 from display.api import field
 from display.current import hall
 from display.limits import json_body
@@ -19,7 +20,7 @@ SHOWN_AHEAD = 1      # the editor shows the programme's parties, and at least th
 
 def _lot_view(lot, limit: float) -> dict:
     return {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, "sponsor": lot.sponsor,
-            "flags": P.legal_flags(lot, limit)}
+            **views.lot_terms(lot), "flags": P.legal_flags(lot, limit)}
 
 
 def programme_view(h: HallPort) -> dict:
@@ -50,13 +51,14 @@ def programme():
 
 @bp.post("/programme")
 def edit_programme():
-    """``{"parties": [{lots: [{kind, label, value_eur?, sponsor?}], consolation}]}``: the parties from the next one on."""
+    """``{"parties": [{lots: [{kind, label, value_eur?, sponsor?, row?, within?, fallback?}], consolation}]}``: the
+    parties from the next one on."""
     role = A.require_right("edit_programme")
     data = json_body()
     try:
         parties = P.parse_parties(data.get("parties"))
     except P.ProgrammeError as exc:
-        if exc.code == "label_control_character":       # its own code: the editor says which label
+        if exc.code in ("label_control_character", "bad_lot_row", "bad_lot_within"):   # own codes: which lot
             raise Rejected(exc.code, where=exc.where) from None
         raise Rejected("bad_programme", where=exc.where, why=exc.why) from None
     h = hall()

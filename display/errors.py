@@ -170,6 +170,10 @@ declare(LOTO, {
     "tie_numbers_equal": (422, _l("Deux cartons ont le même numéro : faites retirer.")),
     "out_of_range": (422, _l("Numéro invalide : il faut un nombre de 1 à 90.")),
     "bad_lot": (422, _l("Lot incorrect : le type doit être quine, double quine ou carton plein.")),
+    "bad_lot_row": (422, _l("Ligne imposée refusée (%(where)s) : seule une quine nomme sa ligne, 1, 2 ou 3 (de haut "
+                            "en bas).")),
+    "bad_lot_within": (422, _l("Maxi-bingo refusé (%(where)s) : un carton plein en 15 à 90 boules, avec un lot de "
+                               "repli (libellé de 1 à 200 caractères, valeur de 0 à 100 000 €).")),
     "not_a_valid_claim": (422, _l("Un carton du groupe n'a pas de quine validée sur ce numéro.")),
     "card_in_two_groups": (422, _l("Un carton ne peut appartenir qu'à un seul joueur.")),
     "bad_card_id": (422, _l("Numéro de carton manquant ou illisible.")),

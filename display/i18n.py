@@ -449,3 +449,44 @@ JS_STRINGS.update({
     "opens_desk": _l("/caisse, /lots, /tournoi"),
     "opens_admin": _l("toutes les pages"),
 })
+# lots as lines: a quine on a named row, a maxi-bingo's jackpot and fallback (RULES L20–L21; lines.js, lot_terms.js)
+JS_STRINGS.update({
+    "row_name_1": _l("ligne du haut"),
+    "row_name_2": _l("ligne du milieu"),
+    "row_name_3": _l("ligne du bas"),
+    "lot_row_1": _l("sur la ligne du haut"),
+    "lot_row_2": _l("sur la ligne du milieu"),
+    "lot_row_3": _l("sur la ligne du bas"),
+    "lot_within": _l("en %(n)s boules"),
+    "jackpot_left": _l("Jackpot : encore %(n)s boules"),
+    "jackpot_left_one": _l("Jackpot : encore 1 boule"),
+    "jackpot_last_ball": _l("Jackpot : c'est la dernière boule !"),
+    "jackpot_lost": _l("Jackpot perdu : on joue pour %(lot)s"),
+    "jackpot_lost_banner": _l("Le jackpot est perdu"),
+    "v_jackpot": _l("JACKPOT (boule %(ball)s sur %(n)s)"),
+    "v_fallback": _l("Lot de repli (boule %(ball)s, jackpot jusqu'à %(n)s)"),
+    "v_incomplete_row": _l("Fausse annonce : seule la %(row)s compte"),
+    "mc_valid_pending": _l("Validé : %(lot)s. Le lot va être attribué."),
+    "mc_won_news": _l("Gagné ! %(lot)s — votre carton %(card)s"),
+    "mc_valid_mine": _l("Votre carton %(card)s est validé : %(lot)s"),
+    "mc_valid_other": _l("Carton %(card)s validé : %(lot)s"),
+    "lot_row_label": _l("Ligne"),
+    "lot_row_any": _l("toutes"),
+    "lot_within_label": _l("Jackpot en (boules)"),
+    "lot_fallback_label": _l("Lot de repli"),
+    "lot_fallback_value": _l("Valeur du lot de repli €"),
+    "lot_fallback_sponsor": _l("Donateur du lot de repli"),
+})
+JS_STRINGS.update({          # the projector's jackpot box (projector_lines.js)
+    "jackpot_caption": _l("Jackpot en %(n)s boules"),
+    "jackpot_more": _l("encore %(n)s boules"),
+    "jackpot_more_one": _l("encore 1 boule"),
+    "jackpot_last": _l("c'est la dernière boule !"),
+})
+JS_STRINGS["lot_else"] = _l("sinon : %(lot)s")       # a maxi-bingo announced: its fallback (projector_lines.js)
+JS_STRINGS.update({          # the speaker's list of kinds and terms, short (lot_terms.js)
+    "choice_quine_row_1": _l("Quine du haut"),
+    "choice_quine_row_2": _l("Quine du milieu"),
+    "choice_quine_row_3": _l("Quine du bas"),
+    "choice_carton_plein_maxi": _l("Maxi-bingo"),
+})

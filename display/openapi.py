@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from display.errors import public_codes, status_of
-from hall.lots import LOT_KINDS
+from hall.lots import LOT_KINDS, MAX_LABEL, ROWS, WITHIN
 from hall.refusal import LOTO
 
 _ERR = {"$ref": "#/components/responses/Error"}
@@ -46,9 +46,17 @@ def _obj(**props) -> dict:
 
 INT, STR, BOOL = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
 NULLABLE_OBJ = {"type": ["object", "null"]}
-LOT = _obj(kind={"enum": list(LOT_KINDS)}, label=STR, status=STR)
+# a lot's terms (RULES L20–L21): a quine on a named row, a carton plein in N balls with its fallback
+FALLBACK = {**_obj(label={"type": "string", "minLength": 1, "maxLength": MAX_LABEL},
+                   value_eur={"type": ["number", "string", "null"]}, sponsor={"type": "string", "maxLength": MAX_LABEL}),
+            "required": ["label"]}
+TERMS = {"row": {"type": ["integer", "null"], "minimum": 1, "maximum": ROWS},
+         "within": {"type": ["integer", "null"], "minimum": WITHIN[0], "maximum": WITHIN[1]},
+         "fallback": {"oneOf": [FALLBACK, {"type": "null"}]}}
+LOT = _obj(kind={"enum": list(LOT_KINDS)}, label=STR, status=STR,
+           lines=_obj(need=INT, among={"type": "array", "items": INT}), **TERMS)
 LOT_IN = _obj(kind={"enum": list(LOT_KINDS)}, label=STR,
-              value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000}, sponsor=STR)
+              value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000}, sponsor=STR, **TERMS)
 STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "lots": {"type": "array", "items": LOT},
                                                                 "current_lot": {"type": ["integer", "null"]}}},
              draws={"type": "array", "items": INT}, last={"type": ["integer", "null"]},
@@ -83,7 +91,9 @@ SALES_PATHS = {
                                              params=(_path("sale_id", "numéro de la vente", "^[0-9]+$"),))},
     "/api/programme": {"get": _op("Le programme de la soirée, avec les signalements « loto traditionnel »", "admin"),
                        "post": _op("Modifier le programme à partir de la prochaine partie", "admin",
-                                   _obj(parties={"type": "array"}), ok_status="201", errors=("bad_programme",))},
+                                   _obj(parties={"type": "array", "items": _obj(
+                                       lots={"type": "array", "items": LOT_IN}, consolation=STR)}),
+                                   ok_status="201", errors=("bad_programme", "bad_lot_row", "bad_lot_within"))},
     "/api/pins": {"post": _op("Changer le PIN d'un rôle (gardé en empreinte salée)", "admin",
                               _obj(role=STR, pin=STR), ok_status="201", errors=("bad_new_pin", "pin_taken"))},
     # the price tiers edited on /admin, past evenings
@@ -131,7 +141,8 @@ def spec() -> dict:
         "/api/speaker/state": {"get": _op("La console du speaker : réclamations, veille des gagnants, appareils", "speaker")},
         "/api/partie/start": {"post": _op("Démarrer la partie suivante", "speaker",
                                           _obj(lots={"type": "array", "items": LOT_IN}, consolation=STR),
-                                          ok_status="201", errors=("partie_running", "no_partie", "bad_lot"))},
+                                          ok_status="201", errors=("partie_running", "no_partie", "bad_lot",
+                                                                   "bad_lot_row", "bad_lot_within"))},
         "/api/draws": {"post": _op(
             "Tirer un numéro. Idempotent avec une clé (request_id dans le corps ou en-tête Idempotency-Key, "
             "8 à 64 caractères A-Z a-z 0-9 _ . : -) : une nouvelle tentative avec la même clé reçoit la première "

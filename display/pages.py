@@ -12,7 +12,7 @@ from display.auth import auth, csrf_token
 from display.i18n import js_strings
 from display.network import wifi_warnings
 from hall.card_ids import make_card_id, split_card_id
-from hall.lots import KIND_LABELS, LOT_KINDS
+from hall.lots import KIND_LABELS, LOT_KINDS, kinds_table
 from hall.rights import roles_for
 
 bp = Blueprint("pages", __name__)
@@ -63,7 +63,8 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
     speech = hall.config.speech
     boot = {"speech": {"enabled": speech.enabled, "rate": speech.rate, "nicknames": speech.nicknames},
             "columns": hall.config.cards.columns, "ties": hall.config.rules.ties, "kinds": list(LOT_KINDS),
-            "kind_labels": dict(KIND_LABELS)}       # a lot's default label, never shown beside its kind (common.js)
+            "kind_labels": dict(KIND_LABELS),       # a lot's default label, never shown beside its kind (common.js)
+            "lot_kinds": kinds_table()}             # each kind's lines and terms (lot_terms.js), the hall's table
     return render_page(template, page, js_strings(), allowed=allowed, boot=boot, hall_name=hall.config.hall.name,
                        tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port,
                        wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config),

@@ -29,7 +29,7 @@ from display.qrcode_svg import qr_svg
 from hall.card_ids import MAX_CARD_TEXT, display_card_id
 from hall.claims import verify
 from hall.config import HELP_LEVELS
-from hall.lots import LOT_KINDS
+from hall.lots import LOT_KINDS, kinds_table
 from hall.refusal import Rejected
 
 bp = Blueprint("players", __name__)
@@ -123,7 +123,8 @@ def _address() -> str:
 
 def _page(link: list[str] | None = None, link_error: str | None = None, status: int = 200):
     h = hall()
-    boot = {"columns": h.config.cards.columns, "kinds": list(LOT_KINDS), "link": link or [], "link_error": link_error,
+    boot = {"columns": h.config.cards.columns, "kinds": list(LOT_KINDS), "lot_kinds": kinds_table(),
+            "link": link or [], "link_error": link_error,
             "socket_path": current_app.extensions.get("loto_public_socket_path")}    # a hall with relays: there
     return render_page("mes_cartons.html", "mes-cartons", js_strings(), boot=boot, status=status,
                        hall_name=h.config.hall.name)

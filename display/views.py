@@ -16,6 +16,7 @@ from hall.events import (
     DrawUndone,
     EventHandlers,
     LotAwarded,
+    LotSpec,
     PartieCleared,
     PartieStarted,
     PlayersSet,
@@ -25,6 +26,7 @@ from hall.events import (
     VoucherRedeemed,
     VoucherReprintRequested,
 )
+from hall.lots import prize_at
 from hall.net.wifi import wifi_qr_payload
 from hall.snapshots import (
     AwardResult,
@@ -33,6 +35,7 @@ from hall.snapshots import (
     DeviceStatus,
     HallSnapshot,
     LotRef,
+    LotState,
     PartieState,
     Proposal,
     Redemption,
@@ -49,8 +52,28 @@ def french_detail(d: DeviceStatus) -> str:
         return device_sentence(d)
 
 
+def lot_terms(lot: LotSpec | LotRef) -> dict:
+    """A lot's terms as the wire carries them, only when it has some (INTERFACE §4's extension: ``row``; ``within``
+    with ``fallback``)."""
+    out: dict[str, Any] = {}
+    if lot.row is not None:
+        out["row"] = lot.row
+    if lot.within is not None and lot.fallback is not None:
+        f = lot.fallback
+        out["within"] = lot.within
+        out["fallback"] = {"label": f.label, "value_eur": f.value_eur, "sponsor": f.sponsor}
+    return out
+
+
+def lines(lot: LotState) -> dict:
+    """Which lines of a carton win the lot (``hall.lots.lines_of``): ``need`` complete rows among ``among`` (from 0,
+    top first). The phones read it here, never from a table of their own."""
+    found = lot.lines
+    return {"need": found.need, "among": list(found.among)}
+
+
 def lot_ref(ref: LotRef | None) -> dict | None:
-    return None if ref is None else {"index": ref.index, "kind": ref.kind, "label": ref.label}
+    return None if ref is None else {"index": ref.index, "kind": ref.kind, "label": ref.label, **lot_terms(ref)}
 
 
 def _tie_break(award: LotAwarded) -> list[dict]:
@@ -60,9 +83,18 @@ def _tie_break(award: LotAwarded) -> list[dict]:
 def lots(p: PartieState) -> list[dict]:
     return [{"kind": lot.kind, "label": lot.label, "status": lot.status, "value_eur": lot.value_eur,
              "winners": list(lot.award.winners) if lot.award else [],
+             "rows": [list(r) for r in lot.award.rows] if lot.award else [],
              "tie_break": _tie_break(lot.award) if lot.award else [],
-             "consolation": list(lot.award.consolation) if lot.award else []}
+             "consolation": list(lot.award.consolation) if lot.award else [],
+             "lines": lines(lot), **(lot_terms(lot.spec) if lot.spec is not None else {}), **_prize(lot)}
             for lot in p.lots]
+
+
+def _prize(lot: LotState) -> dict:
+    """An awarded maxi-bingo's prize: ``jackpot`` or ``fallback`` (RULES L20), by the ball it was won on."""
+    if lot.award is None or lot.spec is None or lot.spec.within is None:
+        return {}
+    return {"prize": "fallback" if prize_at(lot.spec, lot.award.draw_index + 1).fallback else "jackpot"}
 
 
 def public_state(snap: HallSnapshot) -> dict:
@@ -91,7 +123,8 @@ def _next_partie(snap: HallSnapshot) -> dict | None:
     if n is None:
         return None
     return {"number": n.number, "consolation": n.spec.consolation,
-            "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur} for lot in n.spec.lots]}
+            "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, **lot_terms(lot)}
+                     for lot in n.spec.lots]}
 
 
 def _wifi(snap: HallSnapshot) -> dict | None:
@@ -184,6 +217,7 @@ def verdict(r: ClaimResult) -> dict:
     out: dict[str, Any] = {
         "verdict": e.verdict, "card_id": e.card_id, "reason": e.reason, "lot": lot_ref(r.lot),
         "rows": list(e.rows), "complete_rows": list(e.complete_rows), "missing": list(e.missing), "last": e.last,
+        "ball": e.ball, "prize": e.prize,
         "checked_before": [{"verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
                            for c in r.checked_before],
         "seq": r.seq}
@@ -197,6 +231,7 @@ def verdict(r: ClaimResult) -> dict:
 def award(r: AwardResult) -> dict:
     a = r.award
     return {"winner": a.winners[0], "winners": list(a.winners), "shared": a.shared, "tie_mode": a.tie_mode,
+            "ball": a.draw_index + 1,
             "tie_break": _tie_break(a),
             "consolation": list(a.consolation), "vouchers": list(r.vouchers), "lot": lot_ref(r.lot)}
 
@@ -252,6 +287,8 @@ def _verdict(e: ClaimChecked, seq: int, snap: HallSnapshot, room: str) -> tuple[
         payload.update({"rows": list(e.rows), "complete_rows": list(e.complete_rows),
                         "missing": list(e.missing), "last": e.last, "reason": e.reason})
     payload["status"] = p.status if p is not None else "waiting"
+    if e.prize:            # a maxi-bingo's valid carton plein: the jackpot, or the fallback from ball N + 1
+        payload.update({"prize": e.prize, "ball": e.ball})
     if room == PUBLIC and e.verdict == "valid":
         # the winner's carton, drawn large on the projector with its winning rows framed
         won = next((w for w in snap.winners if w.card_id == e.card_id), None)
@@ -265,7 +302,7 @@ def _award(e: LotAwarded, seq: int, snap: HallSnapshot, room: str) -> tuple[str,
     p = snap.partie
     assert p is not None   # a lot is awarded in a partie
     return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
-                     "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
+                     "rows": [list(r) for r in e.rows], "ball": e.draw_index + 1, "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
                      "consolation": list(e.consolation),
                      "last": e.last, "current_lot": p.current, "seq": seq}
 

@@ -41,7 +41,7 @@ from hall.config_sections import (
 )
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
-from hall.lots import LOT_KINDS
+from hall.lots import LOT_KINDS, TERMS, LotTermsError, read_terms
 from hall.numbers import MAX_EUR, parse_amount, parse_int
 
 __all__ = ["DEFAULT_PATHS", "HELP_LEVELS", "MAX_PLAYER_CARDS", "AuthSection", "BallMachineSection", "CardsSection",
@@ -149,11 +149,15 @@ def _programme(raw: Any, problems: list[str]) -> tuple[PartieSpec, ...]:
             problems.append(f"{where}.{key} : clé inconnue (attendu : lots, consolation)")
         lots = []
         for j, lot in enumerate(partie.get("lots", []), start=1):
-            spec = _section(LotSpec, lot, f"{where}.lots[{j}]", problems)
+            plain = {k: v for k, v in lot.items() if k not in TERMS} if isinstance(lot, dict) else lot
+            spec = _section(LotSpec, plain, f"{where}.lots[{j}]", problems)
             if spec is not None and spec.kind not in LOT_KINDS:
                 problems.append(f"{where}.lots[{j}].kind : {spec.kind!r} n'est pas {', '.join(LOT_KINDS[:-1])} ou {LOT_KINDS[-1]}")
             elif spec is not None:
-                lots.append(spec)
+                try:       # a named row, a ball limit and its fallback (RULES L20–L21), as /admin reads them
+                    lots.append(dataclasses.replace(spec, **read_terms(spec.kind, lot)))
+                except LotTermsError as exc:
+                    problems.append(f"{where}.lots[{j}] : {exc.why}")
         if not partie.get("lots"):
             problems.append(f"{where}.lots : au moins un lot est nécessaire")
         consolation = partie.get("consolation", "Lot de consolation")

@@ -57,13 +57,36 @@ class EventHandlers(Generic[R]):
 
 
 @dataclass(frozen=True, slots=True)
+class Fallback:
+    """A maxi-bingo's lot from ball ``within`` + 1 on, when nobody won the jackpot in time (RULES L20)."""
+
+    label: str
+    value_eur: float | None = None
+    sponsor: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class LotSpec:
-    """A lot as announced: ``kind`` (a kind of hall/lots.py's table), its ``label``, optional value in euros."""
+    """A lot as announced: ``kind`` (a kind of hall/lots.py's table), its ``label``, optional value in euros, and
+    its terms: ``row`` (a quine on that row only, 1–3 from the top: RULES L21), ``within`` with ``fallback`` (a
+    maxi-bingo: the jackpot up to ball ``within``, the fallback after: RULES L20). Which lines of a carton win it:
+    ``hall.lots.lines_of``. Journals written before the terms replay as lots without them."""
 
     kind: str
     label: str
     value_eur: float | None = None
     sponsor: str = ""
+    row: int | None = None
+    within: int | None = None
+    fallback: Fallback | None = None
+
+
+def lot_spec(**fields: Any) -> LotSpec:
+    """A ``LotSpec`` from its journalled dict (the fallback a dict there too)."""
+    fallback = fields.get("fallback")
+    if isinstance(fallback, Mapping):
+        fields["fallback"] = Fallback(**fallback)
+    return LotSpec(**fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +139,8 @@ class ClaimChecked:
     complete_rows: tuple[int, ...] = ()
     missing: tuple[int, ...] = ()
     reason: str = ""
+    ball: int = 0           # how many balls were out (a maxi-bingo's jackpot is won up to its ball N)
+    prize: str = ""         # a valid maxi-bingo: "jackpot" or "fallback" (RULES L20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +232,7 @@ EVENT_TYPES: dict[str, type] = {cls.type: cls for cls in (
     VoucherRedeemed,
 )}
 
-_NESTED: dict[str, Callable[..., Any]] = {"lots": LotSpec, "tie_break": TieBreakDraw}
+_NESTED: dict[str, Callable[..., Any]] = {"lots": lot_spec, "tie_break": TieBreakDraw}
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,11 +369,11 @@ EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid
 
 def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),
                       consolation: str = "Lot de consolation") -> ProgrammePartie:
-    return ProgrammePartie(tuple(LotSpec(**lot) for lot in lots), consolation)
+    return ProgrammePartie(tuple(lot_spec(**lot) for lot in lots), consolation)
 
 
 _NESTED["parties"] = _programme_partie
-_NESTED["planned"] = LotSpec
+_NESTED["planned"] = lot_spec
 _NESTED["tiers"] = PriceTier
 
 

@@ -1,8 +1,8 @@
 """What a partie plays when it starts: the programme's lots (values and donors included), unless the speaker
 changed them on the spot — and then which lots were changed, for the report.
 
-Pure, stdlib only. The programme's next partie is its own lots after the lots carried over by « démarquez »
-(docs/loto-rules.md, L16a). Whatever starts the partie (the console, the keypad through it, the API with or
+Pure, stdlib only. The programme's next partie is its own lots with the lots carried over by « démarquez », each
+played where its kind plays (RULES L19, docs/loto-rules.md L19a). Whatever starts the partie (the console, the keypad through it, the API with or
 without ``lots``) goes through ``lots_to_play``: a lot sent that names a programme lot (same kind and label,
 its value and donor not contradicted) is that lot, value and donor kept; anything else is a change.
 """
@@ -12,16 +12,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hall.events import LotSpec
+from hall.lots import KIND_RANK
+
+
+def play_order(lots: Sequence[LotSpec]) -> tuple[LotSpec, ...]:
+    """``lots`` in the order a partie plays them (RULES L7, L19): its quines, then its double quines, then its
+    cartons pleins (the table's order, ``hall.lots.KIND_RANK``), each kind in the order given. A partie never
+    plays a carton plein while one of its quines is still to be played."""
+    return tuple(sorted(lots, key=lambda lot: KIND_RANK.get(lot.kind, len(KIND_RANK))))
 
 
 def next_lots(own: Sequence[LotSpec], carried: Sequence[LotSpec]) -> tuple[LotSpec, ...]:
-    """The next partie's lots: the carried ones first (they were promised), then the partie's own."""
-    return tuple(carried) + tuple(own)
+    """The next partie's lots: each carried lot where its kind plays, before the partie's own lots of that kind
+    (they were promised first), then the partie's own (RULES L19)."""
+    return play_order(tuple(carried) + tuple(own))
 
 
 def _names(sent: LotSpec, planned: LotSpec) -> bool:
-    """Whether ``sent`` names ``planned``: same kind and label; a value or donor sent must be the same."""
+    """Whether ``sent`` names ``planned``: same kind, label and terms; a value or donor sent must be the same."""
     return (sent.kind == planned.kind and sent.label.strip() == planned.label.strip()
+            and (sent.row, sent.within, sent.fallback) == (planned.row, planned.within, planned.fallback)
             and (sent.value_eur is None or sent.value_eur == planned.value_eur)
             and (not sent.sponsor or sent.sponsor == planned.sponsor))
 
@@ -36,7 +46,7 @@ def lots_to_play(planned: Sequence[LotSpec], sent: Sequence[LotSpec] | None) -> 
     for lot in sent:
         match = next((i for i, p in enumerate(free) if _names(lot, p)), None)
         out.append(lot if match is None else free.pop(match))
-    return tuple(out)
+    return play_order(out)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from hall.events import (
     DrawResumed,
     DrawUndone,
     EventHandlers,
+    Fallback,
     LotAwarded,
     LotSpec,
     PartieCleared,
@@ -37,6 +38,7 @@ from hall.events import (
     VoucherRedeemed,
     VoucherReprintRequested,
 )
+from hall.lots import Prize, prize_at
 from hall.sales import SalesLedger
 
 _APPLY = EventHandlers[None]()     # event type → the Evening's method that applies it
@@ -54,10 +56,25 @@ class Lot:
     status: str = PENDING
     award: LotAwarded | None = None
     sponsor: str = ""                # a donated lot costs the association nothing (the report's balance)
+    row: int | None = None           # a quine on this row only (RULES L21)
+    within: int | None = None        # a maxi-bingo's ball limit and its fallback (RULES L20)
+    fallback: Fallback | None = None
+
+    @classmethod
+    def of(cls, spec: LotSpec) -> Lot:
+        return cls(spec.kind, spec.label, spec.value_eur, sponsor=spec.sponsor, row=spec.row, within=spec.within,
+                   fallback=spec.fallback)
 
     @property
     def spec(self) -> LotSpec:
-        return LotSpec(self.kind, self.label, self.value_eur, self.sponsor)
+        return LotSpec(self.kind, self.label, self.value_eur, self.sponsor, self.row, self.within, self.fallback)
+
+    @property
+    def prize(self) -> Prize:
+        """What the lot gives: once awarded, the jackpot or the fallback as the ball it was won on says (RULES
+        L20); before, the lot as announced."""
+        balls = self.award.draw_index + 1 if self.award is not None else 0
+        return prize_at(self.spec, balls)
 
 
 @dataclass(slots=True)
@@ -157,7 +174,7 @@ class Evening:
 
     @_APPLY.on(PartieStarted)
     def _on_partie_started(self, e: PartieStarted) -> None:
-        lots = [Lot(spec.kind, spec.label, spec.value_eur, sponsor=spec.sponsor) for spec in e.lots]
+        lots = [Lot.of(spec) for spec in e.lots]
         lots[0].status = OPEN
         self.parties.append(Partie(e.number, lots, e.consolation))
         self.carried = ()

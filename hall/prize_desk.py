@@ -6,6 +6,7 @@ Its commands run under the writer's lock (``@locked``) and commit through it; th
 from __future__ import annotations
 
 from hall.events import LotAwarded, Record, VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested
+from hall.lots import prize_at
 from hall.partie import Partie
 from hall.refusal import Rejected
 from hall.rights import require
@@ -26,11 +27,12 @@ class PrizeDesk:
     def vouchers_for(self, award: LotAwarded, p: Partie) -> list[VoucherIssued]:
         """The vouchers of an award: one per winner of the lot, one per consolation, numbered on from the last."""
         lot = p.lots[award.lot_index]
+        prize = prize_at(lot.spec, award.draw_index + 1)     # a maxi-bingo won late: its fallback (RULES L20)
         serial = self._state.evening.voucher_serial
         vouchers = []
         for card_id, is_consolation in [(c, False) for c in award.winners] + [(c, True) for c in award.consolation]:
             serial += 1
-            label = p.consolation if is_consolation else lot.label
+            label = p.consolation if is_consolation else prize.label
             vouchers.append(VoucherIssued(make_code(self._secret, serial), serial, p.number, award.lot_index,
                                           lot.kind, label, card_id, is_consolation,
                                           award.shared and not is_consolation))
@@ -80,7 +82,7 @@ class PrizeDesk:
         for issued, duplicate in self._state.evening.unprinted():
             label, value = issued.lot_label, None
             if 0 < issued.partie <= len(parties) and issued.lot_index < len(parties[issued.partie - 1].lots):
-                lot = parties[issued.partie - 1].lots[issued.lot_index]
-                label, value = lot.label, lot.value_eur
+                prize = parties[issued.partie - 1].lots[issued.lot_index].prize   # a maxi-bingo's, as won
+                label, value = prize.label, prize.value_eur
             jobs.append(PrintJob(issued, duplicate, label, value, self._state.issued_at.get(issued.code, "")))
         return tuple(jobs)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie
-from hall.lots import LOT_KINDS, has_control_character
+from hall.lots import LOT_KINDS, LotTermsError, has_control_character, read_terms, read_value
 
 MAX_PARTIES = 40
 MAX_LOTS = 20
@@ -71,20 +71,12 @@ def _lot(lot: Any, where: str) -> LotSpec:
         raise ProgrammeError("bad_lot", where, "libellé ou donateur : un texte court")
     _printable_label(label, where)
     _printable_label(sponsor, where)
-    value = lot.get("value_eur")
-    if value == "":
-        value = None
-    if value is not None:
-        if isinstance(value, str):
-            try:
-                value = float(value.replace(",", ".").strip())
-            except ValueError:
-                raise ProgrammeError("bad_lot", where, f"valeur {value!r} : un nombre d'euros") from None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100_000 \
-                or round(value * 100) != value * 100:
-            raise ProgrammeError("bad_lot", where, f"valeur {value!r} : de 0 à 100 000 €, au centime")
-        value = float(value)
-    return LotSpec(kind, label.strip() or kind.replace("_", " ").capitalize(), value, sponsor.strip())
+    try:
+        value = read_value(lot.get("value_eur"), "valeur")
+        terms = read_terms(kind, lot)        # a named row, a ball limit and its fallback (RULES L20–L21)
+    except LotTermsError as exc:
+        raise ProgrammeError(exc.code, where, exc.why) from None
+    return LotSpec(kind, label.strip() or kind.replace("_", " ").capitalize(), value, sponsor.strip(), **terms)
 
 
 def _printable_label(text: str, where: str) -> None:

@@ -27,6 +27,7 @@ from hall.events import (
     VoucherIssued,
     VoucherRedeemed,
 )
+from hall.lots import Said, terms_of
 from hall.partie import AWARDED, Evening
 from hall.report_lots import CARRIED, GIVEN, NOT_GIVEN, lot_fates
 from hall.snapshots import Fingerprint
@@ -72,6 +73,7 @@ class LotResult:
     fate: str = ""                            # hall.report_lots: given, carried, to_play, kept
     carried_to: int | None = None             # carried by « Démarquez »: the partie it is played in
     carried_from: int | None = None           # came carried: the partie it was first promised in
+    terms: Said = ()                          # a named row, a ball limit (hall.lots.terms_of), and which prize
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,16 +242,24 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
         for index, lot in enumerate(p.lots):
             fate = fates[(p.number, index)]
             a = lot.award if lot.status == AWARDED else None
+            terms = terms_of(lot.spec)
             if a is None:
                 report.lots.append(LotResult(p.number, index + 1, lot.kind, lot.label, lot.value_eur, False,
-                                             fate=fate.fate, carried_to=fate.carried_to, carried_from=fate.carried_from))
+                                             fate=fate.fate, carried_to=fate.carried_to, carried_from=fate.carried_from,
+                                             terms=terms))
                 continue
+            prize = lot.prize           # a maxi-bingo won after its ball N: the fallback (RULES L20)
+            if prize.fallback:          # the label is the fallback's: say which jackpot it stood for
+                terms = ((N_("lot de repli : jackpot « %(jackpot)s » non gagné en %(n)s boules"),
+                          {"jackpot": lot.label, "n": lot.within}),)
+            elif lot.within is not None:
+                terms += ((N_("jackpot gagné"), {}),)
             report.lots.append(LotResult(
-                p.number, index + 1, lot.kind, lot.label, lot.value_eur, True, a.winners,
+                p.number, index + 1, lot.kind, prize.label, prize.value_eur, True, a.winners,
                 tuple(tuple(r + 1 for r in rows) for rows in a.rows), a.last, a.draw_index + 1,
                 tuple((t.card_id, t.number) for t in a.tie_break), a.consolation,
                 p.consolation if a.consolation else "", a.shared, awarded_at.get((p.number, index), ""),
-                fate.fate, fate.carried_to, fate.carried_from))
+                fate.fate, fate.carried_to, fate.carried_from, terms))
     ordered = [parties[n] for n in sorted(parties)]
 
     frequencies = {n: 0 for n in range(1, 91)}

@@ -35,7 +35,7 @@ from hall.events import (
     Record,
 )
 from hall.journal import Journal
-from hall.lots import LOT_KINDS
+from hall.lots import LOT_KINDS, LotTermsError, check_lot
 from hall.lots_played import lot_changes, lots_to_play, next_lots
 from hall.partie import Evening
 from hall.ports import Clock, Rng, utc_now
@@ -188,9 +188,13 @@ class Hall:
         spec = self._state.partie_spec(len(self._state.evening.parties))
         planned = next_lots(spec.lots, self._state.evening.carried)
         played = lots_to_play(planned, lots)
-        for lot in played:
+        for number, lot in enumerate(played, 1):
             if lot.kind not in LOT_KINDS:
                 raise Rejected("bad_lot", kind=lot.kind)
+            try:
+                check_lot(lot)
+            except LotTermsError as exc:
+                raise Rejected(exc.code, where=f"lot {number}", why=exc.why) from None
         if not played:
             raise Rejected("bad_lot", kind=None)
         changed = planned if lot_changes(planned, played) else ()
@@ -342,11 +346,11 @@ class Hall:
         elif cid in p.cancelled:
             event = ClaimChecked(cid, "cancelled_card", p.current, lot.kind, p.last)
         else:
-            v = verify(card, p.draws, lot.kind, self.config.rules.last_number, p.paid.get(cid, set()))
+            v = verify(card, p.draws, lot.spec, self.config.rules.last_number, p.paid.get(cid, set()))
             event = ClaimChecked(cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows,
-                                 v.missing, v.reason)
+                                 v.missing, v.reason, v.ball, v.prize)
         record = self._writer.commit(event, role)
-        ref = None if lot is None or event.lot_index is None else LotRef(event.lot_index, lot.kind, lot.label)
+        ref = None if lot is None or event.lot_index is None else LotRef.of(event.lot_index, lot.spec)
         return ClaimResult(event, ref, before, record.seq, character_ok,
                            None if event.verdict == "unknown_card" else card_state(self._state, cid), suggestions)
 
@@ -375,7 +379,7 @@ class Hall:
         vouchers = self._prizes.vouchers_for(event, p)
         self._writer.commit(event, role, *vouchers)   # the award and its vouchers: all on disk, or none
         lot = p.lots[lot_index]
-        return AwardResult(event, LotRef(lot_index, lot.kind, lot.label), tuple(v.code for v in vouchers))
+        return AwardResult(event, LotRef.of(lot_index, lot.spec), tuple(v.code for v in vouchers))
 
     @locked
     def clear(self, *, role: str, force: bool = False, carry: bool = False) -> Record:

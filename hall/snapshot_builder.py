@@ -35,7 +35,8 @@ def partie_state(p: Partie) -> PartieState:
     """A partie as every screen sees it (the draws, the lots, claims waiting while it runs)."""
     running = not p.cleared
     return PartieState(
-        p.number, tuple(LotState(lot.kind, lot.label, lot.status, lot.value_eur, lot.award) for lot in p.lots),
+        p.number, tuple(LotState(lot.kind, lot.label, lot.status, lot.value_eur, lot.award, lot.spec)
+                        for lot in p.lots),
         p.current, p.consolation, tuple(p.draws), p.cleared, p.status, running and p.paused,
         tuple(p.pending.values()) if running else (),
         bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()))

@@ -14,13 +14,16 @@ from hall.chain import shown
 from hall.config import PartieSpec
 from hall.events import (
     ClaimChecked,
+    Fallback,
     LotAwarded,
+    LotSpec,
     PlayersSet,
     ProgrammeEdited,
     TicketRequested,
     TieBreakDraw,
     VoucherIssued,
 )
+from hall.lots import Lines, lines_of
 from hall.watch import Sleeper
 
 
@@ -31,15 +34,28 @@ class LotState:
     status: str                      # pending, open, awarded
     value_eur: float | None
     award: LotAwarded | None
+    spec: LotSpec | None = None      # the lot as announced, its terms included (a named row, a ball limit)
+
+    @property
+    def lines(self) -> Lines:
+        """Which lines of a carton win it (``hall.lots.lines_of``)."""
+        return lines_of(self.spec or self.kind)
 
 
 @dataclass(frozen=True, slots=True)
 class LotRef:
-    """A lot of a partie, named by its index."""
+    """A lot of a partie, named by its index, with its terms (a named row, a ball limit)."""
 
     index: int
     kind: str
     label: str
+    row: int | None = None
+    within: int | None = None
+    fallback: Fallback | None = None
+
+    @classmethod
+    def of(cls, index: int, spec: LotSpec) -> LotRef:
+        return cls(index, spec.kind, spec.label, spec.row, spec.within, spec.fallback)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +79,7 @@ class PartieState:
         if index is None or not 0 <= index < len(self.lots):
             return None
         lot = self.lots[index]
-        return LotRef(index, lot.kind, lot.label)
+        return LotRef.of(index, lot.spec) if lot.spec is not None else LotRef(index, lot.kind, lot.label)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from hall.events import (
     TicketRequested,
     VoucherIssued,
 )
+from hall.lots import Lines, lines_of
 from hall.partie import Evening, Partie
 from hall.programme import spec_for
 from hall.refusal import Rejected
@@ -36,6 +37,12 @@ from hall.watch import WinnerWatch
 
 _REMEMBER = EventHandlers[None]()   # what a record leaves beside the evening (replayed from the first record)
 _WATCH = EventHandlers[None]()      # the winner watch kept in step (replayed from the last partie's start)
+
+
+def open_lines(p: Partie) -> Lines | None:
+    """The lines that win the partie's open lot (``None`` once every lot is awarded)."""
+    lot = p.current_lot
+    return None if lot is None else lines_of(lot.spec)
 
 
 class HallState:
@@ -86,23 +93,22 @@ class HallState:
         self.tickets.pop(record.event.request, None)
 
     # ---- the winner watch, kept in step with the state (replayed from the last partie's start) ---------------
-    def _watching(self) -> tuple[Partie, WinnerWatch, str | None]:
-        """The running partie, the watch and the open lot's kind (a ball, an undo or an award has a partie)."""
+    def _watching(self) -> tuple[Partie, WinnerWatch, Lines | None]:
+        """The running partie, the watch and the open lot's lines (a ball, an undo or an award has a partie)."""
         p = self.evening.running
         assert p is not None and self.watch is not None
-        lot = p.current_lot
-        return p, self.watch, lot.kind if lot else None
+        return p, self.watch, open_lines(p)
 
     @_WATCH.on(BallDrawn)
     def _after_draw(self, event: BallDrawn) -> None:
-        p, watch, kind = self._watching()
-        watch.on_draw(event.number, p.current, kind, p.paid, self._claimed_since_draw)
+        p, watch, lines = self._watching()
+        watch.on_draw(event.number, p.current, lines, p.paid, self._claimed_since_draw)
         self._claimed_since_draw = set()
 
     @_WATCH.on(DrawUndone)
     def _after_undo(self, event: DrawUndone) -> None:
-        p, watch, kind = self._watching()
-        watch.on_undo(kind, p.paid)
+        p, watch, lines = self._watching()
+        watch.on_undo(lines, p.paid)
 
     @_WATCH.on(ClaimChecked)
     def _after_check(self, event: ClaimChecked) -> None:
@@ -110,8 +116,8 @@ class HallState:
 
     @_WATCH.on(LotAwarded)
     def _after_award(self, event: LotAwarded) -> None:
-        p, watch, kind = self._watching()
-        watch.refresh(kind, p.paid)
+        p, watch, lines = self._watching()
+        watch.refresh(lines, p.paid)
 
     @_WATCH.on(PartieStarted)
     def _after_start(self, event: PartieStarted) -> None:
@@ -152,8 +158,7 @@ class HallState:
         self.watch = WinnerWatch(sold, self.config.rules.last_number)
         p = self.evening.running
         if p is not None:
-            lot = p.current_lot
-            self.watch.reset(p.draws, lot.kind if lot else None, p.paid)
+            self.watch.reset(p.draws, open_lines(p), p.paid)
             self.watch.sleepers = [s for s in kept if s.card_id in sold]
 
     # ---- questions every desk asks --------------------------------------------------------------------------

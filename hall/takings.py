@@ -189,7 +189,8 @@ def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
 
 
 def _lots(evening: Evening) -> tuple[LotValueLine, ...]:
-    """Each physical lot once: a lot carried by « Démarquez » is counted where it was played last (RULES L19)."""
+    """Each physical lot once: a lot carried by « Démarquez » is counted where it was played last (RULES L19);
+    a maxi-bingo counts the prize it gave: the jackpot, or the fallback once its ball N was passed (RULES L20)."""
     vouchers: dict[tuple[int, int], list[str]] = {}
     for v in sorted(evening.vouchers.values(), key=lambda v: v.issued.serial):
         if not v.issued.consolation:
@@ -204,7 +205,8 @@ def _lots(evening: Evening) -> tuple[LotValueLine, ...]:
                 continue
             cards = lot.award.winners if lot.award is not None and fate.fate == GIVEN else ()
             buyers = tuple(ledger.sales[ledger.holder[c]].buyer if c in ledger.holder else "" for c in cards)
-            out.append(LotValueLine(p.number, i + 1, lot.kind, lot.label, _cents(lot.value_eur), lot.sponsor,
+            out.append(LotValueLine(p.number, i + 1, lot.kind, lot.prize.label, _cents(lot.prize.value_eur),
+                                    lot.prize.sponsor,
                                     fate.fate, fate.carried_from, fate.carried_to, tuple(cards), buyers,
                                     tuple(vouchers.get((p.number, i), ())), tuple(legal_flags(lot.spec))))
     return tuple(out)

@@ -171,6 +171,8 @@ def documented_keys(raw: dict, prefix="") -> set[str]:
         if key == "programme":
             for partie in value["partie"]:
                 keys |= {f"programme.{k}" for k in partie} | {f"programme.lots.{k}" for lot in partie["lots"] for k in lot}
+                keys |= {f"programme.lots.{k}.{kk}" for lot in partie["lots"] for k, v in lot.items()   # a fallback
+                         if isinstance(v, dict) for kk in v}
         elif isinstance(value, dict) and not prefix:
             keys |= documented_keys(value, f"{key}.")
         elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):   # [[sales.price]]

@@ -163,8 +163,8 @@ def test_demarquez_with_lots_left_names_them_and_can_carry_them(room, client):
     r = client.post("/api/partie/clear", json={"force": True, "carry": True}, headers=sp)
     assert r.status_code == 200
     nxt = client.get("/api/state").get_json()["next_partie"]
-    assert [lot["label"] for lot in nxt["lots"]] == ["Panier garni", "Jambon", "Bon d'achat 100 €",   # carried first
-                                                    "Quine", "Double quine", "Carton plein"]     # (L16a)
+    assert [lot["label"] for lot in nxt["lots"]] == ["Panier garni", "Quine", "Jambon", "Double quine",  # each where
+                                                    "Bon d'achat 100 €", "Carton plein"]     # its kind plays (L19)
     client.post("/api/partie/start", json={}, headers=sp)
     assert len(room.hall.evening.partie.lots) == 6 and room.hall.evening.carried == ()
     for n in range(1, 4):

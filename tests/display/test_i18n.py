@@ -38,7 +38,8 @@ def test_every_word_the_scripts_ask_for_exists():
             tournament |= words
         else:
             asked |= words
-    dynamic = {"kind_", "v_", "vs_", "status_", "device_", "valid_", "role_", "opens_", "mc_refused_", "players_help_", "record_"}
+    dynamic = {"kind_", "v_", "vs_", "status_", "device_", "valid_", "role_", "opens_", "mc_refused_", "players_help_",
+               "record_", "lot_row_", "row_name_"}
     missing = {k for k in asked if k not in JS_STRINGS and k not in ROOM_STRINGS and not any(k == p for p in dynamic)}
     assert not missing, missing
     counted = {k for js in (DISPLAY / "static/js").glob("*.js")
@@ -53,7 +54,8 @@ def test_every_word_the_scripts_ask_for_exists():
                           "mc_refused_": ("unknown_card", "unsold_card", "bad_card_id", "unknown_sale", "too_many_links"),
                           "players_help_": ("off", "board", "tap", "auto"),
                           "record_": ("ok", "ok_noted", "changed", "unlinked", "missing", "unreadable",
-                                      "fingerprint_missing", "no_journal")}.items():
+                                      "fingerprint_missing", "no_journal"),
+                          "lot_row_": ("1", "2", "3"), "row_name_": ("1", "2", "3")}.items():
         for name in names:
             assert prefix + name in JS_STRINGS
 

@@ -9,7 +9,7 @@ import pytest
 from hall.cards import Card
 from hall.claims import verify
 from hall.config import parse_config
-from hall.lots import DEFAULT_LOTS, KINDS, LOT_KINDS, ROWS_NEEDED, kind_label
+from hall.lots import DEFAULT_LOTS, KINDS, LOT_KINDS, kind_label, lines_of
 from hall.rights import ROLES, may, roles_for
 from hall.secretfile import load_or_create_secret
 
@@ -45,10 +45,10 @@ def test_the_lot_kinds_table_drives_the_rules_and_the_default_programme():
     assert parse_config({}).partie_spec(0).lots == DEFAULT_LOTS
     card = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
     for kind in KINDS:
-        draws = [n for row in card.rows[:kind.rows] for n in row]
+        draws = [n for row in card.rows[:kind.lines] for n in row]
         assert verify(card, draws, kind.kind).kind == "valid"
         assert verify(card, draws[:-1], kind.kind).kind == "incomplete"
-        assert ROWS_NEEDED[kind.kind] == kind.rows
+        assert lines_of(kind.kind).need == kind.lines
     assert kind_label("double_quine") == "Double quine" and kind_label("bingo") == "Bingo"
 
 

@@ -14,7 +14,8 @@ from hall.config import parse_config
 from hall.errors import ConfigError
 from hall.events import LotSpec, PriceTier
 from hall.journal import Journal
-from hall.lots_played import LotChange, lot_changes, lots_to_play, next_lots
+from hall.lots import KIND_RANK
+from hall.lots_played import LotChange, lot_changes, lots_to_play, next_lots, play_order
 from hall.planches import generate_cards
 from hall.refusal import Rejected
 from hall.report import build_report
@@ -71,13 +72,14 @@ def test_a_lot_changed_at_the_console_is_played_as_changed_and_the_report_names_
     assert (change.role, change.session) == ("speaker", "a1b2c3d4")
 
 
-def test_carried_lots_are_played_first_then_the_partie_s_own(hall):
-    """RULES L16a (docs/loto-rules.md): the lots promised at the last démarquez come before the new partie's."""
+def test_carried_lots_play_where_their_kind_plays(hall):
+    """RULES L19 (docs/loto-rules.md L19a): the carried quine before the new partie's quine, the carried double
+    quine and carton plein after every quine."""
     hall.start_partie(role="speaker")
     hall.clear(role="speaker", force=True, carry=True)        # nothing won: the three lots are carried
-    assert hall.snapshot().next_partie.spec.lots == (PANIER, JAMBON, VELO, PROGRAMME_FILET)
-    hall.start_partie(role="speaker")                         # nothing sent: the programme, carried first
-    assert [lot.spec for lot in hall.evening.running.lots] == [PANIER, JAMBON, VELO, PROGRAMME_FILET]
+    assert hall.snapshot().next_partie.spec.lots == (PANIER, PROGRAMME_FILET, JAMBON, VELO)
+    hall.start_partie(role="speaker")                         # nothing sent: the programme with the carried lots
+    assert [lot.spec for lot in hall.evening.running.lots] == [PANIER, PROGRAMME_FILET, JAMBON, VELO]
     assert hall.evening.running.lots[0].sponsor == "Épicerie Morel"   # a carried lot keeps its donor
 
 
@@ -103,12 +105,14 @@ LOTS = st.builds(LotSpec, st.sampled_from(["quine", "double_quine", "carton_plei
 @settings(max_examples=200, deadline=None)
 @given(st.lists(LOTS, max_size=6), st.lists(LOTS, max_size=6))
 def test_a_start_keeps_each_programme_lot_it_names_and_plays_the_rest_as_sent(planned, sent):
+    planned = list(play_order(planned))           # a programme's partie as it plays (RULES L19)
     played = lots_to_play(planned, sent)
     named = [LotSpec(lot.kind, lot.label) for lot in planned]
     assert lots_to_play(planned, named) == tuple(planned) and lot_changes(planned, tuple(planned)) == ()
     assert len(played) == len(sent or planned)
+    assert [lot.kind for lot in played] == sorted((lot.kind for lot in played), key=KIND_RANK.__getitem__)
     pool = list(planned)
-    for got, asked in zip(played, sent):          # oracle: each lot is the one sent, or a programme lot it names
+    for got, asked in zip(played, play_order(sent)):   # oracle: each lot is the one sent, or a programme lot it names
         assert (got.kind, got.label.strip()) == (asked.kind, asked.label.strip())
         if got in pool and got != asked:
             pool.remove(got)
@@ -214,7 +218,7 @@ def test_a_carried_lot_counts_once_in_the_declared_values(hall):
     hall.clear(role="speaker", force=True, carry=True)
     hall.start_partie(role="speaker")
     t = build_report(hall.evening, hall.journal.records(), "x").takings
-    assert [(v.partie, v.label) for v in t.lots] == [(2, "Panier garni"), (2, "Jambon"), (2, "Vélo"), (2, "Filet garni")]
+    assert [(v.partie, v.label) for v in t.lots] == [(2, "Panier garni"), (2, "Filet garni"), (2, "Jambon"), (2, "Vélo")]
     # nothing is given yet: every lot is still to play, its value apart from the lots given
     assert t.given_cents == 0 and t.kept_cents == 3550 + 4200 + 18990 + 2500 and t.donated_cents == 0
 

@@ -2,6 +2,7 @@
 import {adminAlert} from "./admin.js";
 import {ask} from "./ask.js";
 import {$, amountField, api, boot, COLON, el, euros, kind, live, lotName, t, tn} from "./common.js";
+import {termsFields} from "./lot_terms.js";
 
 const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
 const KINDS = boot.kinds;    // hall/lots.py's table, handed by the page
@@ -63,13 +64,14 @@ function drawProgramme() {
       const flags = flagsOf(lot, limit);
       const input = (key, attrs) => el("input", {type: "text", value: lot[key] ?? "", ...attrs,
         oninput: (ev) => { lot[key] = ev.target.value; const f = ev.target.closest(".lot").querySelector(".flags"); f.replaceChildren(...flagsOf(lot, limit).map((x) => el("span", {class: "flag", text: "⚠ " + x}))); }});
-      const select = el("select", {"aria-label": t("kind"), onchange: (ev) => { lot.kind = ev.target.value; }},
+      const select = el("select", {"aria-label": t("kind"), onchange: (ev) => { lot.kind = ev.target.value; drawProgramme(); }},
         ...KINDS.map((k) => el("option", {value: k, selected: k === lot.kind, text: kind(k)})));
       return el("div", {class: "lot"}, select,
         input("label", {class: "label", placeholder: t("lot_label"), "aria-label": t("lot_label"), maxlength: 200}),
         input("value_eur", {class: "value", placeholder: t("lot_value"), "aria-label": t("lot_value"), inputmode: "decimal", size: 6}),
         input("sponsor", {class: "sponsor", placeholder: t("lot_sponsor"), "aria-label": t("lot_sponsor"), maxlength: 200}),
         el("button", {type: "button", text: "✕", "aria-label": t("remove"), onclick: () => { p.lots.splice(li, 1); drawProgramme(); }}),
+        termsFields(lot, (terms) => { Object.assign(lot, {row: null, within: null, fallback: null}, terms); }),   // lot_terms.js
         el("div", {class: "flags"}, ...flags.map((x) => el("span", {class: "flag", text: "⚠ " + x}))));
     });
     return el("div", {class: "partie"}, head, ...lots,
@@ -77,6 +79,11 @@ function drawProgramme() {
         el("button", {type: "button", text: t("add_lot"), onclick: () => { p.lots.push({kind: KINDS[0], label: "", value_eur: "", sponsor: ""}); drawProgramme(); }}),
         el("label", {}, t("consolation_label") + " ", el("input", {type: "text", value: p.consolation || "", maxlength: 200, oninput: (ev) => { p.consolation = ev.target.value; }}))));
   }));
+}
+/* a lot's terms as typed or as the hall gave them, only those its kind takes (a kind changed drops them) */
+function termsKept(l) {
+  const k = (boot.lot_kinds || {})[l.kind] || {};
+  return {...(k.row && l.row ? {row: l.row} : {}), ...(k.within && l.within ? {within: l.within, fallback: l.fallback} : {})};
 }
 function renumber() { programme.parties.forEach((p, i) => { p.number = i + 1; }); }
 
@@ -94,7 +101,7 @@ $("add-partie").addEventListener("click", () => {
 });
 $("save-programme").addEventListener("click", async () => {
   const parties = programme.parties.filter((p) => !p.played).map((p) => ({consolation: p.consolation,
-    lots: p.lots.map((l) => ({kind: l.kind, label: l.label, sponsor: l.sponsor,
+    lots: p.lots.map((l) => ({kind: l.kind, label: l.label, sponsor: l.sponsor, ...termsKept(l),
                               value_eur: l.value_eur === null || l.value_eur === "" ? null : String(l.value_eur)}))}));
   const res = await api("POST", "/api/programme", {parties});
   if (!res.ok) { adminAlert(res.data.message); $("programme-msg").textContent = ""; return; }

@@ -35,9 +35,15 @@ export const kind = (k) => t("kind_" + k);
    "One line", never "One line — Quine" */
 export const defaultLabel = (lot) => !lot.label || lot.label === (boot.kind_labels || {})[lot.kind];
 
-/* "Quine — Panier garni" (the kind alone when the label only repeats it) */
+/* a lot's terms (RULES L20–L21): « sur la ligne du milieu », « en 45 boules »; "" for a plain lot */
+export const lotTerms = (lot) => (!lot ? "" : lot.row ? t("lot_row_" + lot.row) : lot.within ? t("lot_within", {n: lot.within}) : "");
+
+/* "Quine — Panier garni" (the kind alone when the label only repeats it), its terms after the kind:
+   "Quine sur la ligne du milieu — Panier garni", "Carton plein en 45 boules — Téléviseur" */
 export function lotName(lot) {
-  return lot ? kind(lot.kind) + (defaultLabel(lot) || lot.label === kind(lot.kind) ? "" : " — " + lot.label) : "";
+  if (!lot) return "";
+  const terms = lotTerms(lot);
+  return kind(lot.kind) + (terms ? " " + terms : "") + (defaultLabel(lot) || lot.label === kind(lot.kind) ? "" : " — " + lot.label);
 }
 
 /* an amount as the hall writes it: "12,50" (French) */

@@ -1,10 +1,17 @@
 /* The controller's phone: scan or type a carton, see the verdict full screen with the carton drawn. */
-import {$, api, cardGrid, el, live, lotName, t} from "./common.js";
+import {$, api, cardGrid, el, live, lotName, lotTerms, t} from "./common.js";
 import {node, show} from "./ids.js";
+import {awardedLot} from "./lines.js";
 import {cardIdFrom, scanButton} from "./scan.js";
 import {MARKS, verdictText} from "./staff.js";
 
 let busy = false;
+
+/* a quine on a named row: that row framed on the carton drawn (RULES L21), the only one that counts */
+function namedRow(table, lot) {
+  if (lot && lot.row && table.rows[lot.row - 1]) table.rows[lot.row - 1].classList.add("row-named");
+  return table;
+}
 
 async function check(cardId) {
   if (busy || !cardId) return;
@@ -33,8 +40,8 @@ function showVerdict(v) {
   $("verdict-card").replaceChildren(node(v.card_id));
   $("verdict-suggestions").replaceChildren(...(v.suggestions || []).map((s) => el("button", {type: "button",
     class: "suggestion", text: t("check_this", {card: show(s)}), onclick: () => { $("verdict").hidden = true; check(s); }})));
-  $("verdict-grid").replaceChildren(v.card ? cardGrid(v.card) : "");
-  $("verdict-sub").textContent = [v.verdict === "valid" && v.lot ? lotName(v.lot) : "",
+  $("verdict-grid").replaceChildren(v.card ? namedRow(cardGrid(v.card), v.lot) : "");
+  $("verdict-sub").textContent = [v.lot && (v.verdict === "valid" || lotTerms(v.lot)) ? lotName(awardedLot(v.lot, v.ball)) : "",
                                   v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
   box.dataset.verdict = v.verdict;
   box.hidden = false;

@@ -3,21 +3,21 @@
    socket worker serves it. Page hooks: data-card, data-n, data-marked, data-one-to-go, data-complete. */
 import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
 import {node} from "./ids.js";
+import {jackpotText, paidRows, playedLot, prizeOf, standing, wonLots} from "./lines.js";
 
 const KEY = "loto-mes-cartons";
-const NEEDED = {quine: 1, double_quine: 2, carton_plein: 3};
 const DEFAULT_PLAYERS = {help: "auto", one_to_go: true, phone_call: false, max_cards: 24};
 
-let saved = load();          // {cards: [{card_id, display_id, rows}], taps: {partie, numbers}, won: {partie, cards}}
-let S = null;                // the hall as followed: {partie, draws, last, status, players}
+let saved = load();          // {cards: [{card_id, display_id, rows}], taps: {partie, numbers}}
+let S = null;                // the hall as followed: {partie, draws, last, status, players, valid}
 let oneBefore = {};          // card_id → the number it waited for at the last drawing (for the vibration)
 
 function load() {
   try {
     const v = JSON.parse(localStorage.getItem(KEY) || "null");
-    if (v && Array.isArray(v.cards)) return {taps: null, won: null, ...v};
+    if (v && Array.isArray(v.cards)) return {taps: null, ...v};
   } catch (e) { /* a damaged list starts again empty */ }
-  return {cards: [], taps: null, won: null};
+  return {cards: [], taps: null};
 }
 function save() { localStorage.setItem(KEY, JSON.stringify(saved)); }
 const players = () => (S && S.players) || DEFAULT_PLAYERS;
@@ -65,14 +65,10 @@ function marks() {
   return new Set(taps.filter((n) => drawn.has(n)));       // an undrawn number cannot be marked
 }
 
-function progress(card, marked, lot) {
-  const missingRows = card.rows.map((row) => row.filter((n) => n !== null && !marked.has(n)));
-  const complete = missingRows.flatMap((m, i) => (m.length ? [] : [i]));
-  if (!lot) return {missing: [], count: missingRows.reduce((a, m) => a + m.length, 0), complete};
-  const best = missingRows.map((m, i) => [m.length, i]).sort((a, b) => a[0] - b[0]).slice(0, NEEDED[lot.kind] || 1);
-  const missing = best.flatMap(([, i]) => missingRows[i]);
-  return {missing, count: missing.length, complete};
-}
+/* the carton against the open lot, as the hall's lot says which lines win it (lines.js): its rows already paid in
+   this partie never make a new line (RULES L12), the lots it already won stay said beside (a winner is
+   followed for every lot of its partie) */
+const progress = (card, marked, lot) => standing(card.rows, marked, lot, paidRows(S && S.partie, card.card_id), S ? S.last : null);
 
 // ---- drawing --------------------------------------------------------------------------------------------
 function cell(n, marked, tap) {
@@ -94,28 +90,32 @@ function cardView(card, marked, lot, tap) {
   const pr = progress(card, marked, lot);
   const section = el("section", {class: "mc-card", "data-card": card.card_id, "aria-label": t("mc_card", {card: card.display_id})});
   const status = el("p", {class: "mc-status", role: "status"});
-  const won = saved.won && S && S.partie && saved.won.partie === S.partie.number ? saved.won.cards[card.card_id] : null;
-  if (won) {
-    status.className = "mc-status won";
-    status.textContent = t("mc_won", {lot: won});
+  const won = wonLots(S && S.partie, card.card_id).map((l) => lotName(prizeOf(l))).join(", ");
+  const playing = lot && playedLot(lot, S.draws.length);
+  if (lot && S.valid.has(card.card_id)) {           // checked valid on this ball: its lot is being awarded
+    section.dataset.complete = lot.kind;
+    status.className = "mc-status valid";
+    status.textContent = t("mc_valid_pending", {lot: lotName(playing)});
   } else if (lot && pr.count === 0) {
     section.dataset.complete = lot.kind;
-    const last = S.last;
-    const withLast = pr.complete.some((i) => card.rows[i].includes(last));
-    status.className = "mc-status " + (withLast ? "call" : "late");
-    status.textContent = withLast ? t("mc_call", {kind: kind(lot.kind)}) : t("mc_late", {kind: kind(lot.kind)});
+    status.className = "mc-status " + (pr.call ? "call" : "late");
+    status.textContent = pr.call ? t("mc_call", {kind: kind(lot.kind)}) : t("mc_late", {kind: kind(lot.kind)});
   } else if (lot && pr.count === 1 && players().one_to_go) {
     section.dataset.oneToGo = String(pr.missing[0]);
     status.className = "mc-status one";
     status.textContent = t("mc_one_to_go", {n: pr.missing[0]});
+  } else if (won) {
+    status.className = "mc-status won";
+    status.textContent = t("mc_won", {lot: won});
   }
+  const wonLine = won && !status.className.includes("won") ? el("p", {class: "mc-won", text: t("mc_won", {lot: won})}) : null;
   const table = el("table", {class: "mc-grid", role: "grid", "aria-label": t("mc_card", {card: card.display_id})});
   card.rows.forEach((row) => table.append(el("tr", {}, ...row.map((n) => cell(n, marked, tap)))));
   const head = el("div", {class: "mc-card-head"},
     el("span", {class: "mc-card-id"}, node(card.card_id)),
     el("button", {type: "button", class: "mc-remove", text: t("remove"), "aria-label": t("mc_remove_card", {card: card.display_id}),
                   onclick: () => remove(card.card_id)}));
-  section.append(head, status, table);
+  section.append(head, status, ...(wonLine ? [wonLine] : []), table);
   if (section.dataset.complete && status.className.includes("call") && players().phone_call) {
     section.append(el("button", {type: "button", class: "mc-call", text: t("mc_call_button", {kind: kind(lot.kind)}),
                                  onclick: () => phoneCall(card.card_id)}));
@@ -136,7 +136,8 @@ function render() {
   const last = S ? S.last : null;
   $("mc-last").textContent = last === null ? "—" : String(last);
   $("mc-last").dataset.n = last === null ? "" : String(last);
-  $("mc-lot").textContent = lot ? lotName(lot) : (S && S.partie && S.status !== "waiting" ? t("all_awarded") : t("status_waiting"));
+  $("mc-lot").textContent = lot ? lotName(playedLot(lot, S.draws.length)) : (S && S.partie && S.status !== "waiting" ? t("all_awarded") : t("status_waiting"));
+  $("mc-jackpot").textContent = lot ? jackpotText(lot, S.draws.length) : "";    // a maxi-bingo's balls left
   const n = S ? S.draws.length : 0;
   $("mc-count").textContent = t(n === 0 ? "drawn_zero" : n === 1 ? "drawn_one" : "drawn_many", {n});
   if (board) drawBoard();
@@ -189,53 +190,63 @@ async function phoneCall(cardId) {
 
 // ---- the hall's events ----------------------------------------------------------------------------------
 function onState(s) {
-  S = {partie: s.partie, draws: (s.draws || []).slice(), last: s.last, status: s.status, players: s.players || DEFAULT_PLAYERS};
+  S = {partie: s.partie, draws: (s.draws || []).slice(), last: s.last, status: s.status, players: s.players || DEFAULT_PLAYERS,
+       valid: new Set((s.winners || []).map((w) => w.card_id))};
   render();
 }
+const mine = (cardId) => saved.cards.some((c) => c.card_id === cardId);
 
 function onEvent(name, ev) {
   if (!S) return;
   if (name === "draw") {
     if (!S.partie || S.partie.number !== ev.partie) { conn.resync(); return; }
-    S.draws.push(ev.number); S.last = ev.number; S.status = "playing";
+    S.draws.push(ev.number); S.last = ev.number; S.status = "playing"; S.valid.clear();
     news("");
   } else if (name === "undo") {
     S.draws = S.draws.filter((x) => x !== ev.number);
     S.last = S.draws.length ? S.draws[S.draws.length - 1] : null;
+    S.valid.clear();
     if (saved.taps) { saved.taps.numbers = saved.taps.numbers.filter((x) => x !== ev.number); save(); }
     news(t("undone", {n: ev.number}));
   } else if (name === "partie") {
     if (ev.status === "started") {
       const open = ev.lots.findIndex((l) => l.status === "open");
       S.partie = {number: ev.number, lots: ev.lots, current_lot: open >= 0 ? open : 0};
-      S.draws = []; S.last = null; S.status = "playing";
-      saved.taps = null; saved.won = null; save();
+      S.draws = []; S.last = null; S.status = "playing"; S.valid.clear();
+      saved.taps = null; save();
       news(t("partie_starts", {n: ev.number}));
     } else {
       S.partie = {...(S.partie || {}), number: ev.number, lots: ev.lots};
-      S.draws = []; S.last = null; S.status = "waiting";
+      S.draws = []; S.last = null; S.status = "waiting"; S.valid.clear();
       news(t("demarquez"));
     }
   } else if (name === "award") {
     const lots = S.partie ? S.partie.lots : [];
     const lot = ev.lot && lots[ev.lot.index];
-    if (lot) { lot.status = "awarded"; lot.winners = ev.winners; }
-    if (S.partie) S.partie.current_lot = ev.current_lot;
-    const mine = ev.winners.filter((c) => saved.cards.some((x) => x.card_id === c));
-    if (mine.length && S.partie) {
-      if (!saved.won || saved.won.partie !== S.partie.number) saved.won = {partie: S.partie.number, cards: {}};
-      for (const c of mine) saved.won.cards[c] = lotName(ev.lot);
-      save();
+    if (lot) {
+      lot.status = "awarded"; lot.winners = ev.winners; lot.rows = ev.rows || [];
+      if (ev.ball && lot.within) lot.prize = ev.ball > lot.within ? "fallback" : "jackpot";   // a maxi-bingo's prize
     }
-    news(t("won", {lot: lotName(ev.lot), card: ev.winners.join(", ")}));
+    if (S.partie) {
+      S.partie.current_lot = ev.current_lot;
+      if (ev.current_lot !== null && ev.current_lot !== undefined && lots[ev.current_lot]) lots[ev.current_lot].status = "open";
+    }
+    S.valid.clear();
+    news(t(ev.winners.some(mine) ? "mc_won_news" : "won", {lot: lotName(lot || ev.lot), card: ev.winners.join(", ")}));
   } else if (name === "claim") {
     S.status = "checking";
     news(t("checking"));
   } else if (name === "resume") {
     S.status = "playing";
     news("");
-  } else if (name === "verdict" && ev.verdict !== "valid") {
-    news(t("false_claim"));
+  } else if (name === "verdict" && ev.verdict === "valid") {
+    // a carton valid on this ball: said as the hall says it, « votre carton » when it is one of ours; the strip never
+    // keeps an earlier false claim while our own carton is being validated
+    S.valid.add(ev.card_id);
+    const lot = ev.lot ? lotName(ev.lot) : "";
+    news(mine(ev.card_id) ? t("mc_valid_mine", {card: ev.card_id, lot}) : t("mc_valid_other", {card: ev.card_id, lot}));
+  } else if (name === "verdict") {
+    news(t(ev.verdict === "missed" ? "missed_public" : "false_claim"));
   } else if (name === "players") {
     S.players = {help: ev.help, one_to_go: ev.one_to_go, phone_call: ev.phone_call, max_cards: ev.max_cards};
   }

@@ -2,6 +2,8 @@
 import {$, api, boot, COLON, el, kind, live, lotName, t} from "./common.js";
 import {show} from "./ids.js";
 import {addWinner, clearWinners, hallTieRule, tieRule, tiersText, winnerIds, withIds} from "./projector_evening.js";
+import {awardedLot, prizeText} from "./lines.js";
+import {announced, jackpotLost, renderJackpot, shownLot} from "./projector_lines.js";
 import {nickname, say} from "./speech.js";
 
 const params = new URLSearchParams(location.search);
@@ -40,7 +42,8 @@ function render() {
   $("partie").textContent = p && playing ? t("partie", {n: p.number}) : (S.hall || "");
   const shown = telling !== null ? telling : p && p.current_lot;
   const current = p && playing && shown !== null && shown !== undefined ? p.lots[shown] : null;
-  $("lot").textContent = current ? lotName(current) : (playing ? t("all_awarded") : "");
+  $("lot").textContent = current ? shownLot(current, S.draws.length) : (playing ? t("all_awarded") : "");
+  renderJackpot(current, S.draws.length);          // a maxi-bingo: the balls left before the jackpot is lost
   const next = $("next-lots");
   next.replaceChildren();
   if (current) {
@@ -64,7 +67,7 @@ function render() {
     $("between-hall").textContent = S.hall || t("welcome");
     const np = S.next_partie;
     $("between-title").textContent = np ? t("next_partie", {n: np.number}) : "";
-    $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: lotName(l)})) : []));
+    $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: announced(l)})) : []));
     $("between-prices").textContent = S.prices || tiersShown;
     $("between-ties").textContent = hallTieRule();
     const help = S.players ? S.players.help : "off";    // « Mes cartons »: how the hall follows its cartons
@@ -168,9 +171,11 @@ const on = {
   draw(ev) {
     if (S.draws.includes(ev.number)) return;
     S.draws.push(ev.number); S.last = ev.number; S.status = "playing";
-    if (["false", "missed", "won", "start", "undo", "tie"].includes(bannerKind)) hideBanner();
+    if (["false", "missed", "won", "start", "undo", "tie", "jackpot"].includes(bannerKind)) hideBanner();
     clearWinners();
     render(); renderLast(true);
+    const p = S.partie, lost = p && p.current_lot !== null && p.current_lot !== undefined && jackpotLost(p.lots[p.current_lot], S.draws.length);
+    if (lost) banner("jackpot", lost.text, {sub: lost.sub, ms: 12000});     // ball N + 1: now for the fallback
     say(ev.number, speech);
   },
   undo(ev) {
@@ -191,7 +196,8 @@ const on = {
       const all = winnerIds().length > 1 ? winnerIds() : [ev.card_id];
       banner("valid", all.length > 1 ? t("valid_many", {n: all.length, kind: kind(lotKind), cards: all.map(show).join(", ")})
                                       : t("valid_" + lotKind, {card: show(ev.card_id)}),
-             {sub: lotName(ev.lot) + (all.length > 1 ? " — " + hallTieRule() : ""), ids: all});
+             {sub: lotName(awardedLot(ev.lot, ev.ball)) + (ev.prize ? " — " + prizeText(ev) : "") +
+                   (all.length > 1 ? " — " + hallTieRule() : ""), ids: all});
     }
     else if (ev.verdict === "incomplete") banner("false", t("false_claim"), {ms: 10000});
     else if (ev.verdict === "missed") banner("missed", t("missed_public"), {ms: 10000});
@@ -206,15 +212,15 @@ const on = {
     }
     S.status = ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing";
     if (ev.tie_break && ev.tie_break.length) showTieBreak(ev);
-    else if (ev.shared) banner("won", t("shared", {lot: lotName(ev.lot), cards: ev.winners.map(show).join(", ")}), {ms: 15000, ids: ev.winners});
-    else banner("won", t("won", {lot: lotName(ev.lot), card: show(ev.winner)}), {ms: 15000, ids: ev.winners});
+    else if (ev.shared) banner("won", t("shared", {lot: lotName(awardedLot(ev.lot, ev.ball)), cards: ev.winners.map(show).join(", ")}), {ms: 15000, ids: ev.winners});
+    else banner("won", t("won", {lot: lotName(awardedLot(ev.lot, ev.ball)), card: show(ev.winner)}), {ms: 15000, ids: ev.winners});
     render();
   },
   partie(ev) {
     if (ev.status === "started") {
       S.partie = {number: ev.number, lots: ev.lots, current_lot: 0};
       S.draws = []; S.last = null; S.status = "playing"; clearWinners();
-      banner("start", t("partie_starts", {n: ev.number}), {sub: ev.lots.map(lotName).join(" · "), ms: 8000});
+      banner("start", t("partie_starts", {n: ev.number}), {sub: ev.lots.map(announced).join(" · "), ms: 8000});
       render();
     } else {
       S.draws = []; S.last = null; S.status = "waiting"; clearWinners();

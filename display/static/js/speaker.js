@@ -2,6 +2,8 @@
 import {$, api, boot, COLON, defaultLabel, el, kind, live, lotName, money, t} from "./common.js";
 import {node, show} from "./ids.js";
 import {question} from "./question.js";
+import {awardedLot, jackpotText, playedLot} from "./lines.js";
+import {choiceOf, kindChoice, termsFields, termsKey} from "./lot_terms.js";
 import {choose, chooseClear} from "./speaker_ties.js";
 import {MARKS, verdictText} from "./staff.js";
 
@@ -90,10 +92,11 @@ $("start").addEventListener("click", async () => {
   // then the lots as he left them, and the report says which he changed.
   const np = S && S.next_partie, planned = np ? np.lots : [];
   const lots = [...document.querySelectorAll("#lots-editor li")].map((li) => {
-    const k = li.querySelector("select").value;     // a label left empty is the kind's own (the hall's default)
-    return {kind: k, label: li.querySelector("input").value.trim() || (boot.kind_labels || {})[k] || ""};
+    const chosen = choiceOf(li);      // the kind and its terms; a label left empty is the kind's own (the hall's default)
+    return {...chosen, label: li.querySelector(".lot-line input").value.trim() || (boot.kind_labels || {})[chosen.kind] || ""};
   });
-  const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label);
+  const same = lots.length === planned.length && lots.every((l, i) => l.kind === planned[i].kind && l.label === planned[i].label
+                                                                   && termsKey(l) === termsKey(planned[i]));
   const res = await act("POST", "/api/partie/start", same ? {} : {lots});
   if (res.ok) { $("award-result").hidden = true; $("lots-editor").dataset.dirty = ""; }
 });
@@ -116,7 +119,7 @@ $("award").addEventListener("click", async () => {
   const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
   if (!res.ok) { $("award").disabled = false; return; }
   const r = res.data, box = $("award-result");
-  box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
+  box.replaceChildren(el("div", {class: "status-line", text: lotName(awardedLot(r.lot, r.ball)) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
   if (r.shared) box.append(el("div", {text: t("lot_shared")}));
   if (r.tie_break.length) {
     box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
@@ -148,12 +151,19 @@ function lotsEditor() {
   if (!np || box.dataset.sig === sig || (box.dataset.dirty && box.dataset.partie === String(np.number))) return;
   box.dataset.sig = sig; box.dataset.partie = String(np.number); box.dataset.dirty = "";
   box.replaceChildren(...np.lots.map((lot) => {
-    const sel = el("select", {"aria-label": t("kind")}, ...boot.kinds.map(
-      (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
+    // the kind and its terms in one list (lot_terms.js); a maxi-bingo's ball limit and fallback on a line below
+    const li = el("li", {});
+    let more = lot.within ? termsFields(lot) : null;
+    const sel = kindChoice(lot, () => {
+      const maxi = sel.value.endsWith("@maxi");
+      if (maxi && !more) { more = termsFields({kind: sel.value.split("@")[0]}); li.append(more); }
+      if (!maxi && more) { more.remove(); more = null; }
+    });
     const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: money(lot.value_eur)});
-    return el("li", {}, el("div", {class: "lot-line"}, sel,
+    li.append(el("div", {class: "lot-line"}, sel,
       el("input", {type: "text", value: defaultLabel(lot) ? "" : lot.label, placeholder: kind(lot.kind), maxlength: "200", "aria-label": t("lot_label")}),
-      el("span", {class: "lot-worth", text: value})));
+      el("span", {class: "lot-worth", text: value})), ...(more ? [more] : []));
+    return li;
   }));
 }
 
@@ -162,7 +172,7 @@ function render() {
   const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
   $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
   const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
-  $("sp-lot").textContent = lot ? lotName(lot) : "";
+  $("sp-lot").textContent = lot ? lotName(playedLot(lot, S.draws.length)) + (lot.within ? " · " + jackpotText(lot, S.draws.length) : "") : "";
   $("sp-status").textContent = t("status_" + (S.status === "cleared" ? "waiting" : S.status)) + " · " +
     (S.draws.length === 0 ? t("drawn_zero") : t(S.draws.length === 1 ? "drawn_one" : "drawn_many", {n: S.draws.length}));
   $("sp-last").textContent = S.last === null ? "—" : String(S.last);

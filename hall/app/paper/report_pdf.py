@@ -65,7 +65,8 @@ def _partie(p: PartieReport, tz: str, say: Say) -> list:
     rows = []
     for lot in p.lots:
         kind = say(KIND_LABELS.get(lot.kind, lot.kind))
-        label = lot_label(lot.kind, lot.label, say)
+        terms = ", ".join(say(text) % dict(params) for text, params in lot.terms)        # RULES L20–L21
+        label = lot_label(lot.kind, lot.label, say) + (f" ({terms})" if terms else "")
         if lot.carried_from:
             label += " (" + say("reporté de la partie %(n)s") % {"n": lot.carried_from} + ")"
         if not lot.awarded:
