@@ -9,7 +9,7 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, api_evenings, api_programme, api_sales, network, pages, players, portal, sockets
+from display import api, api_door, api_evenings, api_programme, api_sales, network, pages, players, portal, sockets
 from display import documents as documents_api
 from display import rooms as room_web
 from display import tournament as tournament_web
@@ -85,6 +85,7 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
+    app.register_blueprint(api_door.bp)
     app.register_blueprint(players.bp)
     gate = app.extensions["loto_link_gate"] = players.LinkGate(app.wsgi_app)   # a crowd's links, turned away first
     app.wsgi_app = gate                                 # type: ignore[method-assign]
