@@ -15,6 +15,7 @@ from display import rooms as room_web
 from display import tournament as tournament_web
 from display.auth import Auth, load_secret
 from display.crowd import SocketCaps
+from display.enrolment import enrollable
 from display.errors import error_body, refusal_response
 from display.i18n import language_switch, remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
@@ -65,6 +66,7 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     Babel(app, locale_selector=select_locale)
     app.after_request(remember_locale)
     app.jinja_env.globals["language_switch"] = language_switch      # templates/_lang.html
+    app.jinja_env.globals["enrol_roles"] = enrollable                # templates/_nav.html: « Ajouter une tablette »
     app.extensions["loto_hall"] = GameOnScreen(lobby).guard(hall)      # no draw while a game is on the projector
     app.extensions["loto_documents"] = dict(documents or {})
     app.extensions["loto_tournament"] = tournament

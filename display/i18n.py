@@ -412,3 +412,6 @@ JS_STRINGS.update({
     "opens_desk": _l("/caisse, /lots, /tournoi"),
     "opens_admin": _l("toutes les pages"),
 })
+from display.door_words import DOOR_STRINGS  # noqa: E402 - the door's words, kept in their own module
+
+JS_STRINGS.update(DOOR_STRINGS)

@@ -58,7 +58,7 @@ STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "
 
 
 SALE = _obj(cards={"type": "array", "items": STR}, range=STR, amount_eur={"type": ["number", "string"]},
-             payment={"enum": ["especes", "carte", "cheque"]}, buyer=STR, seller=STR, paid=BOOL, partie=INT)
+             payment={"enum": ["especes", "carte", "cheque"]}, buyer=STR, note=STR, paid=BOOL, partie=INT)
 # the sales desk (INTERFACE §8), the programme editor, PIN changes
 SALES_PATHS = {
     "/api/sales": {"post": _op("Vendre (ou réserver) des cartons : IDs ou plage DÉBUT..FIN", "desk", SALE,

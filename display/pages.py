@@ -67,7 +67,8 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
     return render_page(template, page, js_strings(), allowed=allowed, boot=boot, hall_name=hall.config.hall.name,
                        tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port,
                        wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config),
-                       hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {})
+                       hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {},
+                       max_consoles=auth().sessions.max_per_role, seller_name=auth().sessions.name(session.get("sid")))
 
 
 @bp.get("/")
