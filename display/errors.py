@@ -237,5 +237,6 @@ declare(LOTO, {
     "too_many_calls": (429, _l("Appel déjà envoyé : réessayez dans %(retry_after)s secondes, ou criez "
                                "« Quine ! ».")),
     "unsold_card": (409, _l("Carton non vendu : il ne joue pas.")),
+    "bad_card_code": (403, _l("Code du carton manquant ou faux : il est imprimé sous son QR code.")),
     "hall_busy": (429, _l("La salle est très demandée : vos cartons arrivent dans un moment.")),
 })

@@ -217,7 +217,8 @@ class SessionTable:
         """End the session whose reference is ``reference`` (/admin); with ``forget``, its console is no longer
         known either (it types a PIN again as a stranger, or is enrolled again). Returns whether there was one."""
         with self._lock:
-            found = [sid for sid in self._sessions if hmac.compare_digest(ref(sid), str(reference))]
+            wanted = str(reference).encode("utf-8", "replace")
+            found = [sid for sid in self._sessions if hmac.compare_digest(ref(sid).encode(), wanted)]
             if not found:
                 return False
             if forget:

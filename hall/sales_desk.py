@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hall import sales as sales_rules
+from hall.card_ids import card_code
 from hall.cardbook import CardBook
 from hall.events import CardsImported, CardsSold, PricesSet, Record, SalePaid, SaleRecorded, SaleVoided
 from hall.refusal import Rejected
@@ -196,6 +197,10 @@ class SalesDesk:
         """One sale (a copy), or ``None``."""
         sale = self._state.evening.sales.sales.get(sale_id)
         return None if sale is None else dataclasses.replace(sale)
+
+    def card_code(self, card_id: str) -> str:
+        """The code printed on a carton (``hall.card_ids.card_code``): a phone that gives it holds the paper."""
+        return card_code(self._secret, card_id)
 
     def sale_code(self, sale_id: int) -> str:
         """The code of the sale's ``/s/{code}``, which links all its cartons to a player's phone at once."""
