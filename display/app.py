@@ -22,6 +22,7 @@ from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
 from display.rooms import GameOnScreen
+from display.staff_tls import install as install_staff_tls
 from hall.config import Config
 from hall.minigames.lobby import Lobby
 from hall.minigames.osga.store import TournamentStore
@@ -55,6 +56,7 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
     data_dir = config.data_dir
+    server_section = config.server
     app.config.update(
         SECRET_KEY=load_secret(data_dir), MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
         SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_NAME="loto_session",
@@ -79,6 +81,11 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
         app.extensions["loto_tls"] = certificate
         log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
 
+    install_staff_tls(app)                            # the staff's pages and PINs over HTTPS, the phones' in HTTP
+    if server_section.message_queue and server_section.staff_port and not server_section.tls:
+        from display.tls import ensure_certificate
+        app.config["LOTO_STAFF_PORT"] = server_section.staff_port      # nginx serves it (hall/app/front.py)
+        app.extensions["loto_staff_tls"] = ensure_certificate(data_dir, config.hall.name)
     app.register_blueprint(portal.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
@@ -157,10 +164,13 @@ def install_relay_queue(app: Flask, socketio: SocketIO, hall: HallPort, server) 
 
 
 def behind_front(wsgi_app):
-    """The client's address from the front's ``X-Real-IP`` when the peer is loopback (the front itself)."""
+    """The client's address from the front's ``X-Real-IP`` when the peer is loopback (the front itself), and its
+    scheme from ``X-Forwarded-Proto`` (the staff's HTTPS port is nginx's then)."""
     def app(environ, start_response):
         real = environ.get("HTTP_X_REAL_IP", "").strip()
         if real and environ.get("REMOTE_ADDR") in ("127.0.0.1", "::1"):
             environ["REMOTE_ADDR"] = real
+            if environ.get("HTTP_X_FORWARDED_PROTO") in ("http", "https"):
+                environ["wsgi.url_scheme"] = environ["HTTP_X_FORWARDED_PROTO"]
         return wsgi_app(environ, start_response)
     return app

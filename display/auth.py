@@ -27,6 +27,7 @@ from display.enrolment import Enrolments
 from display.login_guard import LoginGuard
 from display.pins import PinBook
 from display.sessions import SessionTable, pin_fingerprint
+from display.staff_tls import secure_cookies
 from hall.programme import is_pin
 from hall.refusal import Rejected
 from hall.rights import ROLES, STAFF, may
@@ -178,7 +179,7 @@ def let_in(role: str, device: Device | None, name: object = None) -> dict:
     @after_this_request
     def remember_console(resp):
         resp.set_cookie(DEVICE_COOKIE, cookie, max_age=DEVICE_MAX_AGE_S, httponly=True, samesite="Strict",
-                        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
+                        secure=secure_cookies())
         return resp
 
     return {"role": role, "token": a.make_token(role, sid), "csrf": csrf_token()}

@@ -188,6 +188,8 @@ declare(LOTO, {
     "too_many_enrol_attempts": (429, _l("Trop de codes d'ajout faux depuis cet appareil : réessayez dans "
                                         "%(retry_after)s secondes.")),
     "unknown_console": (404, _l("Cette console n'est plus connectée.")),
+    "tls_required": (403, _l("Les codes de l'équipe ne passent jamais en clair sur le Wi-Fi de la salle : ouvrez "
+                             "la page chiffrée %(url)s")),
     "too_many_sockets": (429, _l("Trop d'écrans connectés : réessayez dans un moment.")),
     "too_many_sockets_from_address": (429, _l("Trop de connexions depuis cet appareil : fermez des onglets.")),
     "internal": (500, _l("Erreur interne : l'opération n'a pas été faite.")),

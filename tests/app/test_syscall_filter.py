@@ -25,6 +25,7 @@ import pytest
 from hall.app.demo import DEMO_PINS
 from tests.app.conftest import START_TIMEOUT_S, free_port, get_json
 from tests.app.relay_parts import Phone, RedisServer, needs_nginx, needs_redis, wait_until
+from tests.app.test_staff_tls_serving import ask
 
 SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
 ANALYZE = shutil.which("systemd-analyze")
@@ -138,6 +139,13 @@ def write_config(home: Path, extra: str = "") -> Path:
     return config
 
 
+def unverified():
+    import ssl
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    return context
+
+
 def speaker(url: str) -> dict:
     status, body = get_json(url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})
     assert status == 200, body
@@ -173,12 +181,16 @@ def test_the_hall_serves_a_ball_machine_and_systemd_under_its_units_filter(tmp_p
 @needs_nginx
 def test_the_front_and_the_relays_run_under_the_halls_filter(tmp_path, home, notify):
     redis = RedisServer(tmp_path)
+    staff = free_port()
     config = write_config(home, f'message_queue = "{redis.url}"\nsocket_workers = 1\n'
-                                    f"core_port = {free_port()}\nsocket_port = {free_port()}\n")
+                                f"core_port = {free_port()}\nsocket_port = {free_port()}\nstaff_port = {staff}\n")
     hall = Filtered(tmp_path, config, free_port(), notify)
     try:
         notify.wait_for("READY=1", START_TIMEOUT_S)
         assert get_json(hall.url + "/api/state")[0] == 200          # through nginx, forked by the hall
+        status, _, cookie, _ = ask("127.0.0.1", staff, "POST", "/api/login",
+                                   json.dumps({"pin": DEMO_PINS["admin_pin"]}), unverified())
+        assert status == 200 and "Secure" in cookie                 # the staff's port: nginx's TLS, the core's login
         phone = Phone(hall.url)                                     # a phone's WebSocket on the relay
         try:
             wait_until(lambda: phone.relays and phone.relays[0] != "core", 20, "no state from a relay")
