@@ -98,7 +98,7 @@ async def ws_open(port: int, source: str):
     return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
 
 
-def run_linking(first: int, count: int, port: int, ids: list[str], cards: int, spread_s: float,
+def run_linking(first: int, count: int, port: int, ids: list[dict], cards: int, spread_s: float,
                 results: mp.Queue) -> None:
     """Each phone scans its cartons one by one, its scans spread over ``spread_s`` seconds."""
     raise_nofile()
@@ -245,11 +245,15 @@ def main() -> None:
             time.sleep(0.3)
         speaker = Speaker(url)
         per = args.phones // args.procs
+        # each phone shows the code printed on its cartons (the QR code's ?k=), made with the hall's own key
+        from hall.card_ids import card_code
+        secret = (data / "data" / "voucher.key").read_bytes()
+        linked = [{"card_id": cid, "code": card_code(secret, cid)} for cid in ids]
 
         # (a) linking, a ball a second meanwhile
         results: mp.Queue = mp.Queue()
         if not args.skip_linking:
-            procs = [mp.Process(target=run_linking, args=(k * per, per, port, ids, args.cards, args.link_s, results))
+            procs = [mp.Process(target=run_linking, args=(k * per, per, port, linked, args.cards, args.link_s, results))
                      for k in range(args.procs)]
             linking = time.monotonic()
             for p in procs:

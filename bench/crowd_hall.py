@@ -51,7 +51,7 @@ class BenchHall:
         queue = ""
         if relays:
             queue = (f'message_queue = "redis://127.0.0.1:{self.redis_port}/0"\nsocket_workers = {relays}\n'
-                     f"core_port = {free_port()}\nsocket_port = {free_port()}\n")
+                     f"core_port = {free_port()}\nsocket_port = {free_port()}\nstaff_port = {free_port()}\n")
         config = data / "loto-hall.toml"
         config.write_text("[hall]\ndata_dir = \"%s/data\"\n[auth]\n%s\n[server]\nhost = \"127.0.0.1\"\n"
                           "worker_connections = 6000\nmax_public_sockets = 5000\nthreads = 3000\n"

@@ -57,7 +57,7 @@ def login():
         # a form or a text/plain fetch of another web page needs no CORS preflight: it must not try PINs
         raise Rejected("json_required")
     data = json_body()
-    return jsonify(A.login(data.get("pin")))
+    return jsonify(A.login(data.get("pin"), data.get("name")))
 
 
 @bp.post("/logout")

@@ -7,7 +7,7 @@ from display import auth as A
 from display.api import field
 from display.current import hall
 from display.limits import json_body
-from display.session_ref import session_ref
+from display.session_ref import caller_session, session_ref
 from hall import sales as S
 from hall.numbers import is_ascii_digits
 from hall.ports import HallPort
@@ -23,7 +23,7 @@ def sale_view(sale: S.Sale) -> dict:
     return {"sale_id": sale.sale_id, "cards": list(sale.card_ids), "count": len(sale.card_ids),
             "amount_eur": S.as_eur(sale.cents), "amount_cents": sale.cents, "payment": sale.payment,
             "paid": sale.paid, "buyer": sale.buyer, "seller": sale.seller or sale.role, "role": sale.role,
-            "partie": sale.partie, "voided": sale.voided,
+            "partie": sale.partie, "voided": sale.voided, "note": sale.note,
             "offered_eur": None if sale.offered_cents in (None, S.NO_TIER) else S.as_eur(sale.offered_cents),
             "session": sale.session}
 
@@ -109,17 +109,21 @@ def sell():
     paid = field(data, "paid", bool, required=False, default=True)
     payment = field(data, "payment", str, required=False, default="especes")
     buyer = field(data, "buyer", str, required=False, default="")
-    seller = field(data, "seller", str, required=False, default="")
+    # the seller is the logged-in desk (the name typed at its login): the body may only add a note ("seller" from
+    # a page of an older version is taken as one)
+    note = field(data, "note", str, required=False, default="") or field(data, "seller", str, required=False,
+                                                                          default="")
+    seller = A.auth().sessions.name(caller_session())
     try:
         record = h.sell(ids, role=role, payment=payment, cents=cents, paid=paid, buyer=buyer, seller=seller,
-                        partie=partie, session=session_ref())
+                        partie=partie, session=session_ref(), note=note)
     except Rejected as exc:
         named(exc)
         raise
     e = record.event
     return jsonify({"sale_id": e.sale_id, "cards": list(e.card_ids), "amount_eur": S.as_eur(e.cents),
                     "amount_cents": e.cents, "payment": e.payment, "paid": e.paid, "buyer": e.buyer,
-                    "seller": e.seller or role, "seq": record.seq,
+                    "seller": e.seller or role, "note": e.note, "seq": record.seq,
                     "phones_url": f"/s/{h.sale_code(e.sale_id)}",    # the sale's cartons on the buyer's phone (§9)
                     "offered_eur": None if e.offered_cents in (None, S.NO_TIER) else S.as_eur(e.offered_cents)}), 201
 

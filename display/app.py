@@ -9,18 +9,32 @@ from flask_babel import Babel
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
-from display import api, api_evenings, api_programme, api_sales, network, pages, players, portal, record, sockets
+from display import (
+    api,
+    api_door,
+    api_evenings,
+    api_programme,
+    api_sales,
+    network,
+    pages,
+    players,
+    portal,
+    record,
+    sockets,
+)
 from display import documents as documents_api
 from display import rooms as room_web
 from display import tournament as tournament_web
 from display.auth import Auth, load_secret
 from display.crowd import SocketCaps
+from display.enrolment import enrollable
 from display.errors import error_body, refusal_response
 from display.i18n import language_switch, remember_locale, select_locale
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
 from display.rooms import GameOnScreen
+from display.staff_tls import install as install_staff_tls
 from hall.config import Config
 from hall.minigames.lobby import Lobby
 from hall.minigames.osga.store import TournamentStore
@@ -54,6 +68,7 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
     data_dir = config.data_dir
+    server_section = config.server
     app.config.update(
         SECRET_KEY=load_secret(data_dir), MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
         SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_NAME="loto_session",
@@ -65,6 +80,7 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     Babel(app, locale_selector=select_locale)
     app.after_request(remember_locale)
     app.jinja_env.globals["language_switch"] = language_switch      # templates/_lang.html
+    app.jinja_env.globals["enrol_roles"] = enrollable                # templates/_nav.html: « Ajouter une tablette »
     app.extensions["loto_hall"] = GameOnScreen(lobby).guard(hall)      # no draw while a game is on the projector
     app.extensions["loto_documents"] = dict(documents or {})
     app.extensions["loto_tournament"] = tournament
@@ -77,6 +93,11 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
         app.extensions["loto_tls"] = certificate
         log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
 
+    install_staff_tls(app)                            # the staff's pages and PINs over HTTPS, the phones' in HTTP
+    if server_section.message_queue and server_section.staff_port and not server_section.tls:
+        from display.tls import ensure_certificate
+        app.config["LOTO_STAFF_PORT"] = server_section.staff_port      # nginx serves it (hall/app/front.py)
+        app.extensions["loto_staff_tls"] = ensure_certificate(data_dir, config.hall.name)
     app.register_blueprint(portal.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
@@ -86,6 +107,7 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
     app.register_blueprint(record.bp)
+    app.register_blueprint(api_door.bp)
     app.register_blueprint(players.bp)
     gate = app.extensions["loto_link_gate"] = players.LinkGate(app.wsgi_app)   # a crowd's links, turned away first
     app.wsgi_app = gate                                 # type: ignore[method-assign]
@@ -155,10 +177,13 @@ def install_relay_queue(app: Flask, socketio: SocketIO, hall: HallPort, server) 
 
 
 def behind_front(wsgi_app):
-    """The client's address from the front's ``X-Real-IP`` when the peer is loopback (the front itself)."""
+    """The client's address from the front's ``X-Real-IP`` when the peer is loopback (the front itself), and its
+    scheme from ``X-Forwarded-Proto`` (the staff's HTTPS port is nginx's then)."""
     def app(environ, start_response):
         real = environ.get("HTTP_X_REAL_IP", "").strip()
         if real and environ.get("REMOTE_ADDR") in ("127.0.0.1", "::1"):
             environ["REMOTE_ADDR"] = real
+            if environ.get("HTTP_X_FORWARDED_PROTO") in ("http", "https"):
+                environ["wsgi.url_scheme"] = environ["HTTP_X_FORWARDED_PROTO"]
         return wsgi_app(environ, start_response)
     return app

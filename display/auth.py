@@ -1,10 +1,11 @@
 """Who is asking: PIN → role, signed tokens, cookie sessions with CSRF, PIN guessing held back.
 
-Every token and cookie names a server-side session (``display/sessions.py``): logout, a changed PIN and
-``[server] staff_idle_h`` without use end it. PIN attempts go through the guard (``display/login_guard.py``):
-strangers are held by budgets per address and for everyone together, a known console (``display/devices.py``)
-typing the PIN of a role it knows never is. ``POST /api/login`` takes JSON only, so that no form of another
-web page can try PINs.
+Every token and cookie names a server-side session (``display/sessions.py``): logout, a changed PIN,
+``[server] staff_idle_h`` without use and /admin end it. PIN attempts go through the guard
+(``display/login_guard.py``): strangers are held by budgets per address and for everyone together, a known console
+(``display/devices.py``) typing the PIN of a role it knows never is, and a new console comes in by an enrolment
+code (``display/enrolment.py``), which no stranger's count delays. ``POST /api/login`` and ``POST /api/enrol``
+take JSON only, so that no form of another web page can try PINs or codes.
 
 Roles: ``speaker``, ``controller``, ``desk``, ``admin``. The API takes ``Authorization: Bearer TOKEN``;
 the pages use the session cookie and send ``X-CSRF-Token`` with every change.
@@ -21,10 +22,12 @@ from typing import Any
 from flask import after_this_request, current_app, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S, Device, DeviceCookies, knowing
+from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S, Device, DeviceCookies
+from display.enrolment import Enrolments
 from display.login_guard import LoginGuard
 from display.pins import PinBook
 from display.sessions import SessionTable, pin_fingerprint
+from display.staff_tls import secure_cookies
 from hall.programme import is_pin
 from hall.refusal import Rejected
 from hall.rights import ROLES, STAFF, may
@@ -53,16 +56,19 @@ class Auth:
         fingerprints = {role: pin_fingerprint(secret, role, pin) for role, pin in pins.items()}
         self.sessions = SessionTable(data_dir, fingerprints, idle_s)
         self.guard = LoginGuard(data_dir)
+        self.enrolments = Enrolments(secret, data_dir)
+        self.guard.on_unlock(self.enrolments.from_pi)
 
     def role_for_pin(self, pin: str) -> str | None:
         return self.book.role_for(pin)
 
     def known_roles(self, device: Device | None) -> set[str]:
-        """The roles a known console opened with the PIN each has now (a changed PIN is no longer known)."""
-        if device is None:
+        """The roles a known console opened here (a PIN changed since keeps them; a console /admin ended and
+        forgot has none)."""
+        if device is None or self.sessions.forgotten(device.id):
             return set()
         return {role for role, mark in device.roles.items()
-                if role in ROLES and hmac.compare_digest(mark, self.devices.mark(role, self.book.state(role)))}
+                if role in ROLES and hmac.compare_digest(mark, self.devices.mark(role, device.id))}
 
     def make_token(self, role: str, sid: str) -> str:
         return self.tokens.dumps({"role": role, "sid": sid})
@@ -93,12 +99,36 @@ def auth() -> Auth:
     return current_app.extensions["loto_auth"]
 
 
-def login(pin) -> dict:
+MAX_NAME_CHARS = 40
+
+
+def _line(value: object, limit: int) -> str:
+    """One line of text as kept: printable characters only (no control, no format character), ``limit`` at most."""
+    if not isinstance(value, str):
+        return ""
+    text = "".join(ch for ch in value[:4 * limit] if ch.isprintable())
+    return " ".join(text.split())[:limit]
+
+
+def console_name(value: object) -> str:
+    """A first name typed at login, as kept (it names the console on /admin and the seller at the caisse)."""
+    return _line(value, MAX_NAME_CHARS)
+
+
+def _about(name: object) -> dict[str, str]:
+    """What /admin shows of a console that comes in: the name typed, its address, its browser."""
+    return {"name": console_name(name), "addr": request.remote_addr or "",
+            "ua": _line(request.headers.get("User-Agent", ""), 160)}
+
+
+def login(pin, name: object = None) -> dict:
     """Check a PIN through the guard and open (or take up again) this browser's session; returns role, token
     and CSRF token, and marks the browser as a known console of that role."""
     a = auth()
     address = request.remote_addr or "?"
     device = a.devices.read(request.cookies.get(DEVICE_COOKIE))
+    if device is not None and a.sessions.forgotten(device.id):
+        device = None                       # /admin ended and forgot this console: a stranger again
     known = a.known_roles(device)
     kind, key = ("device", device.id) if device else ("address", address)
     wait = max(a.guard.success_wait(kind, key), a.guard.device_wait(device.id) if device else 0)
@@ -112,10 +142,32 @@ def login(pin) -> dict:
     if role is None:
         a.guard.failed(address, device.id if device else None, checked_all=not held)
         raise Rejected("bad_pin")
+    answer = let_in(role, device, name)     # may be too_many_consoles: then no success is counted
     a.guard.succeeded(kind, key)
-    console = knowing(device, role, a.devices.mark(role, a.book.state(role)))
+    return answer
+
+
+def enrol(code: object, name: object = None) -> dict:
+    """Redeem an enrolment code (``display/enrolment.py``): this browser becomes a known console of the code's role,
+    logged in; the answer is the login's, with the page that role opens."""
+    a = auth()
+    a.guard.poll_unlock()                   # a code printed on the Pi a moment ago
+    digest, role = a.enrolments.check(code, request.remote_addr or "?")
+    device = a.devices.read(request.cookies.get(DEVICE_COOKIE))
+    if device is not None and a.sessions.forgotten(device.id):
+        device = None
+    answer = let_in(role, device, name)
+    a.enrolments.consume(digest)
+    return answer
+
+
+def let_in(role: str, device: Device | None, name: object = None) -> dict:
+    """Open (or take up again) this browser's session of ``role`` and make it a known console of that role;
+    returns role, token, CSRF token. Raises ``too_many_consoles`` when the role is full of consoles in use."""
+    a = auth()
+    console = a.devices.knowing(device, role)
     current = session.get("sid")
-    sid = a.sessions.open(role, console.id, current if session.get("role") == role else None)
+    sid = a.sessions.open(role, console.id, current if session.get("role") == role else None, _about(name))
     if sid != current:
         a.sessions.close(current)           # another role's session of this browser ends (and no fixation)
         session.clear()
@@ -127,7 +179,7 @@ def login(pin) -> dict:
     @after_this_request
     def remember_console(resp):
         resp.set_cookie(DEVICE_COOKIE, cookie, max_age=DEVICE_MAX_AGE_S, httponly=True, samesite="Strict",
-                        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
+                        secure=secure_cookies())
         return resp
 
     return {"role": role, "token": a.make_token(role, sid), "csrf": csrf_token()}

@@ -1,10 +1,13 @@
-"""Known consoles: a signed, long-lived, HttpOnly cookie set by a successful PIN login on a browser.
+"""Known consoles: a signed, HttpOnly cookie set on a browser by a successful PIN login or an enrolment there.
 
-The cookie names the browser (a random id) and the roles it opened, each with a mark of the PIN of the time
-(an HMAC of the web secret: it tells nothing of the PIN). It is signed with the web secret, so nobody can make
-one without typing a right PIN on that browser, and readable by no script (HttpOnly, SameSite=Strict, Secure
-under TLS). A role whose PIN was changed since is no longer known by the cookie. ``display/login_guard.py``
-says what a known console may do that a stranger may not.
+The cookie names the browser (a random id) and the roles it opened, each with a keyed mark of that browser and role
+(an HMAC of the web secret). It is signed with the web secret, so nobody can make one without typing a right PIN
+on that browser or redeeming an enrolment code there, and readable by no script (HttpOnly, SameSite=Strict, Secure
+under TLS). It lives one evening (``DEVICE_MAX_AGE_S``, renewed at each login), never months.
+
+A console stays known when a role's PIN is changed on /admin (its sessions end, it types the new PIN and gets in at
+once even while strangers are held): what /admin forgets is one console, by ending it (``SessionTable.forget``).
+``display/login_guard.py`` says what a known console may do that a stranger may not.
 """
 from __future__ import annotations
 
@@ -16,14 +19,14 @@ from dataclasses import dataclass, field
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 DEVICE_COOKIE = "loto_device"
-DEVICE_MAX_AGE_S = 400 * 24 * 3600     # browsers keep a cookie at most 400 days
+DEVICE_MAX_AGE_S = 18 * 3600           # one evening, from the afternoon's set-up to the last voucher handed over
 MAX_COOKIE_BYTES = 2048
 
 
 @dataclass(frozen=True, slots=True)
 class Device:
     id: str
-    roles: dict[str, str] = field(default_factory=dict)    # role → mark of its PIN when it was opened here
+    roles: dict[str, str] = field(default_factory=dict)    # role → mark of this browser for that role
 
 
 class DeviceCookies:
@@ -33,9 +36,9 @@ class DeviceCookies:
         self._secret = secret
         self._signer = URLSafeTimedSerializer(secret, salt="loto-hall-device")
 
-    def mark(self, role: str, pin_state: str) -> str:
-        """The mark of ``role``'s current PIN (``pin_state``: the config PIN or the hash journalled on /admin)."""
-        return hmac.new(self._secret, f"device:{role}:{pin_state}".encode(), hashlib.sha256).hexdigest()[:16]
+    def mark(self, role: str, device_id: str) -> str:
+        """The mark of ``role`` on the browser ``device_id`` (a cookie of another hall, or an older one, has none)."""
+        return hmac.new(self._secret, f"device:{role}:{device_id}".encode(), hashlib.sha256).hexdigest()[:16]
 
     def read(self, value: str | None) -> Device | None:
         """The console a cookie names, or ``None`` (absent, forged, too old, malformed)."""
@@ -53,9 +56,7 @@ class DeviceCookies:
     def dumps(self, device: Device) -> str:
         return self._signer.dumps({"d": device.id, "r": device.roles})
 
-
-def knowing(device: Device | None, role: str, mark: str) -> Device:
-    """``device`` (a new console when ``None``) now knowing ``role`` with its PIN's ``mark``."""
-    if device is None:
-        return Device(secrets.token_urlsafe(18), {role: mark})
-    return Device(device.id, {**device.roles, role: mark})
+    def knowing(self, device: Device | None, role: str) -> Device:
+        """``device`` (a new console when ``None``) now knowing ``role``."""
+        device_id = device.id if device is not None else secrets.token_urlsafe(18)
+        return Device(device_id, {**(device.roles if device else {}), role: self.mark(role, device_id)})

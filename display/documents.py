@@ -92,5 +92,6 @@ def cards_pdf():
     out = io.BytesIO()
     _maker("cards_pdf")(cards, out, hall_name=hall.config.hall.name, series=series or "", per_page=int(per_page),
                         columns=hall.config.cards.columns, evening=hall.config.hall.evening,
-                        logo=hall.config.hall.logo or None, say=gettext, link=hall.config.hall_link("c/"))
+                        logo=hall.config.hall.logo or None, say=gettext, link=hall.config.hall_link("c/"),
+                        code=hall.card_code)
     return _download(out.getvalue(), "application/pdf", f"cartons{'-' + series if series else ''}.pdf")

@@ -129,7 +129,7 @@ def error_body(code: str, detail: Mapping[str, Any] | None = None) -> dict:
 def refusal_response(exc: Rejected):
     """A refusal as the API answers it, whoever raised it (``Retry-After`` with a wait)."""
     resp = jsonify(error_body(exc.key, exc.detail))
-    if exc.code == "too_many_attempts":
+    if exc.code in ("too_many_attempts", "too_many_enrol_attempts"):
         resp.headers["Retry-After"] = str(exc.detail.get("retry_after", 60))
     return resp, status_of(exc.key)
 
@@ -185,6 +185,15 @@ declare(LOTO, {
     "partie_finished": (423, _l("Tous les lots de la partie sont attribués : faites démarquer.")),
     "claims_pending": (423, _l("Un carton gagnant attend son lot : attribuez-le d'abord.")),
     "too_many_attempts": (429, _l("Trop d'essais de code PIN : réessayez dans %(retry_after)s secondes.")),
+    "too_many_consoles": (409, _l("Déjà %(max)s consoles connectées avec ce rôle, toutes utilisées ces dernières "
+                                  "minutes : l'administrateur en termine une sur /admin (Consoles connectées).")),
+    "enrol_code_wrong": (401, _l("Code d'ajout inconnu, déjà utilisé ou expiré : demandez-en un nouveau sur une "
+                                 "console connectée.")),
+    "too_many_enrol_attempts": (429, _l("Trop de codes d'ajout faux depuis cet appareil : réessayez dans "
+                                        "%(retry_after)s secondes.")),
+    "unknown_console": (404, _l("Cette console n'est plus connectée.")),
+    "tls_required": (403, _l("Les codes de l'équipe ne passent jamais en clair sur le Wi-Fi de la salle : ouvrez "
+                             "la page chiffrée %(url)s")),
     "too_many_sockets": (429, _l("Trop d'écrans connectés : réessayez dans un moment.")),
     "too_many_sockets_from_address": (429, _l("Trop de connexions depuis cet appareil : fermez des onglets.")),
     "internal": (500, _l("Erreur interne : l'opération n'a pas été faite.")),
@@ -234,5 +243,6 @@ declare(LOTO, {
     "too_many_calls": (429, _l("Appel déjà envoyé : réessayez dans %(retry_after)s secondes, ou criez "
                                "« Quine ! ».")),
     "unsold_card": (409, _l("Carton non vendu : il ne joue pas.")),
+    "bad_card_code": (403, _l("Code du carton manquant ou faux : il est imprimé sous son QR code.")),
     "hall_busy": (429, _l("La salle est très demandée : vos cartons arrivent dans un moment.")),
 })

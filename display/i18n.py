@@ -490,3 +490,6 @@ JS_STRINGS.update({          # the speaker's list of kinds and terms, short (lot
     "choice_quine_row_3": _l("Quine du bas"),
     "choice_carton_plein_maxi": _l("Maxi-bingo"),
 })
+from display.door_words import DOOR_STRINGS  # noqa: E402 - the door's words, kept in their own module
+
+JS_STRINGS.update(DOOR_STRINGS)

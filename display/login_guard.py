@@ -13,24 +13,26 @@ What holds (docs/limits.md says the same, in numbers):
   it is checked against its known roles only, so a console cannot be used to guess the other roles' PINs;
 - successes are limited too (``ADDRESS_SUCCESSES`` per address for strangers, ``DEVICE_SUCCESSES`` per console):
   a loop of logins cannot fill the session table nor the processor;
-- the counts are kept in ``login_guard.json`` (a restart resets nothing); ``loto-hall auth unlock`` on the Pi
-  writes ``login_unlock.json`` and the running hall clears every count at its next attempt (or at start).
+- the counts are kept in ``login_guard.json`` (a restart resets nothing);
+- a new console gets in whatever strangers do by an enrolment (``display/enrolment.py``): a one-time code shown on a
+  console already in, or printed on the Pi by ``loto-hall auth unlock``. That command writes ``login_unlock.json``
+  (the code's keyed digest, never the code); the running hall takes it at its next attempt (or at start) and clears
+  the counts nobody but a console's holder spends (each known console's own failures, and the successes). The
+  strangers' counts are never cleared: clearing them would only hand the guessing 20 fresh tries, and strangers
+  would fill them again in a fraction of a second.
 
 The clock is wall time (the counts outlive a restart) and injectable, so the tests drive it.
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
-import secrets
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from display.sessions import read_json, write_json
-from hall import durable
 
 log = logging.getLogger("loto-hall.display")
 
@@ -92,33 +94,24 @@ class UnlockWatch:
     def __init__(self, data_dir: Path):
         self.path = Path(data_dir) / UNLOCK_FILE
         self._seen: tuple[int, int, int] | None = None
-        self._nonce = ""
+        self._request: dict = {}
 
-    def nonce(self) -> str:
-        """The latest request's nonce ("" when there never was one): read again only when the file changed."""
+    def request(self) -> dict:
+        """The latest request (``{}`` when there never was one): read again only when the file changed."""
         try:
             st = os.stat(self.path)
         except OSError:
-            return self._nonce
+            return self._request
         stamp = (st.st_mtime_ns, st.st_ino, st.st_size)
         if stamp != self._seen:
             self._seen = stamp
-            nonce = read_json(self.path).get("nonce")
-            self._nonce = nonce if isinstance(nonce, str) else ""
-        return self._nonce
+            self._request = read_json(self.path)
+        return self._request
 
-
-def request_unlock(data_dir: Path) -> Path:
-    """Write an unlock request for the hall serving ``data_dir`` (readable by it even when written by root)."""
-    path = Path(data_dir) / UNLOCK_FILE
-    folder = Path(data_dir)
-    owner = None
-    if os.geteuid() == 0:                 # sudo: hand the file to the folder's owner, as the hall wrote it
-        st = folder.stat()
-        owner = (st.st_uid, st.st_gid)
-    durable.write_file(path, json.dumps({"nonce": secrets.token_hex(16), "at": time.time()}), mode=0o644,
-                       owner=owner)       # never through a link: a new file renamed over the name
-    return path
+    def nonce(self) -> str:
+        """The latest request's nonce ("" when there never was one)."""
+        nonce = self.request().get("nonce")
+        return nonce if isinstance(nonce, str) else ""
 
 
 class LoginGuard:
@@ -138,17 +131,35 @@ class LoginGuard:
         self.everyone.load({"*": raw.get("everyone")})
         self.device.load(raw.get("device"))
         self._applied = raw.get("unlocked") if isinstance(raw.get("unlocked"), str) else ""
+        self._unlock_listeners: list[Callable[[dict], None]] = []
         with self._lock:
             self._apply_unlock()
 
+    def on_unlock(self, listener: Callable[[dict], None]) -> None:
+        """Call ``listener(request)`` with each unlock request the hall applies (its enrolment code's digest), and
+        now with the latest one already applied (a restart within its life keeps its code)."""
+        self._unlock_listeners.append(listener)
+        request = self.unlocks.request()
+        if request.get("nonce") and request.get("nonce") == self._applied:
+            listener(request)
+
     def _apply_unlock(self) -> None:
-        nonce = self.unlocks.nonce()
-        if nonce and nonce != self._applied:
+        request = self.unlocks.request()
+        nonce = request.get("nonce")
+        if isinstance(nonce, str) and nonce and nonce != self._applied:
             self._applied = nonce
-            for budget in (self.address, self.everyone, self.device, *self.successes.values()):
+            for budget in (self.device, *self.successes.values()):      # what only a console's holder spends
                 budget.clear()
-            log.warning("codes PIN : compteurs d'essais remis à zéro depuis le Pi (loto-hall auth unlock)")
+            log.warning("codes PIN : déblocage demandé depuis le Pi (loto-hall auth unlock) : compteurs des consoles "
+                        "connues remis à zéro, code d'ajout d'une console reçu")
             self._save()
+            for listener in self._unlock_listeners:
+                listener(request)
+
+    def poll_unlock(self) -> None:
+        """Take a new unlock request now (an enrolment reads it before checking a code)."""
+        with self._lock:
+            self._apply_unlock()
 
     def _save(self) -> None:
         now = self.clock()

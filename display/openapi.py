@@ -66,7 +66,7 @@ STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "
 
 
 SALE = _obj(cards={"type": "array", "items": STR}, range=STR, amount_eur={"type": ["number", "string"]},
-             payment={"enum": ["especes", "carte", "cheque"]}, buyer=STR, seller=STR, paid=BOOL, partie=INT)
+             payment={"enum": ["especes", "carte", "cheque"]}, buyer=STR, note=STR, paid=BOOL, partie=INT)
 # the sales desk (INTERFACE §8), the programme editor, PIN changes
 SALES_PATHS = {
     "/api/sales": {"post": _op("Vendre (ou réserver) des cartons : IDs ou plage DÉBUT..FIN", "desk", SALE,
@@ -106,13 +106,30 @@ SALES_PATHS = {
                     ok_status="201", errors=("bad_prices", "stake_too_high"))},
     # « Mes cartons » (INTERFACE §9): the players' phones
     "/api/players/cards": {"post": _op("Les cartons qu'un téléphone suit (lus comme au contrôle) ; borné par adresse",
-                                       None, _obj(card_ids={"type": "array", "items": STR}),
+                                       None, _obj(card_ids={"type": "array", "items": {"oneOf": [
+                                           STR, _obj(card_id=STR, code=STR)]}}),
                                        _obj(cards={"type": "array"}, refused={"type": "array"}),
                                        errors=("players_off", "too_many_cards", "too_many_links", "hall_busy"))},
     "/api/players/call": {"post": _op("« Quine ! » depuis un téléphone : la console du meneur l'entend avec sa boule",
-                                      None, _obj(card_id=STR), _obj(card_id=STR, ball=INT), "202",
+                                      None, _obj(card_id=STR, code=STR), _obj(card_id=STR, ball=INT), "202",
                                       ("phone_call_off", "not_complete", "too_many_calls", "unknown_card",
-                                       "unsold_card", "bad_card_id"))},
+                                       "unsold_card", "bad_card_id", "bad_card_code"))},
+    # the staff's door (display/api_door.py): a new console enrolled, the live consoles
+    "/api/enrolments": {"post": _op("Un code d'ajout à usage unique (5 min) pour une nouvelle console d'un rôle que "
+                                    "l'appelant détient ; corps {role}", "controller", _obj(role=STR),
+                                    _obj(code=STR, role=STR, expires_in=INT, url=STR, qr_svg=STR,
+                                         roles={"type": "array"}), "201")},
+    "/api/enrol": {"post": _op("Une nouvelle console entre avec son code d'ajout (compté pour son adresse seule) ; "
+                               "corps JSON seulement", None, _obj(code=STR, name=STR),
+                               _obj(role=STR, token=STR, csrf=STR, page=STR),
+                               errors=("enrol_code_wrong", "too_many_enrol_attempts", "json_required",
+                                       "too_many_consoles"))},
+    "/api/consoles": {"get": _op("Les consoles connectées : rôle, prénom, appareil, dernière action", "admin",
+                                 ok=_obj(consoles={"type": "array"}, max_per_role=INT, recent_use_s=INT))},
+    "/api/consoles/{reference}/end": {"post": _op(
+        "Terminer une console ({forget: true} : elle n'est plus une console connue)", "admin", _obj(forget=BOOL),
+        _obj(ended=STR, forgotten=BOOL), errors=("unknown_console",),
+        params=(_path("reference", "la référence de la session, 8 caractères hexadécimaux"),))},
     "/api/admin/players": {"post": _op("L'aide donnée aux téléphones des joueurs (journalisée, pour tous)", "admin",
                                        _obj(help={"enum": ["off", "board", "tap", "auto"]}, one_to_go=BOOL,
                                             phone_call=BOOL, max_cards=INT), errors=("bad_field",))},
@@ -132,8 +149,8 @@ def spec() -> dict:
     p = {
         "/api/login": {"post": _op("PIN → rôle et jeton (une session du serveur, close par logout, un PIN changé "
                                    "ou [server] staff_idle_h sans usage) ; corps JSON seulement (415 sinon)", None,
-                                   _obj(pin=STR), _obj(role=STR, token=STR, csrf=STR),
-                                   errors=("bad_pin", "too_many_attempts", "json_required"))},
+                                   _obj(pin=STR, name=STR), _obj(role=STR, token=STR, csrf=STR),
+                                   errors=("bad_pin", "too_many_attempts", "json_required", "too_many_consoles"))},
         "/api/logout": {"post": _op("Fermer la session (cookie et jeton Bearer envoyés)", None)},
         "/api/me": {"get": {**_op("Le rôle de l'appelant", None), "responses": {
             "200": {"description": "OK", "content": {"application/json": {"schema": _obj()}}}, "401": _ERR}}},

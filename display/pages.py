@@ -66,9 +66,12 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
             "kind_labels": dict(KIND_LABELS),       # a lot's default label, never shown beside its kind (common.js)
             "lot_kinds": kinds_table()}             # each kind's lines and terms (lot_terms.js), the hall's table
     return render_page(template, page, js_strings(), allowed=allowed, boot=boot, hall_name=hall.config.hall.name,
-                       tls=current_app.extensions.get("loto_tls"), port=hall.config.server.port,
+                       tls=current_app.extensions.get("loto_tls") or current_app.extensions.get("loto_staff_tls"),
+                       port=hall.config.server.port if current_app.extensions.get("loto_tls") else
+                       current_app.config.get("LOTO_STAFF_PORT"),
                        wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config),
-                       hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {})
+                       hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {},
+                       max_consoles=auth().sessions.max_per_role, seller_name=auth().sessions.name(session.get("sid")))
 
 
 @bp.get("/")

@@ -19,14 +19,14 @@ from collections import OrderedDict, deque
 from flask import Blueprint, current_app, jsonify, request
 
 from display import auth as A
-from display import views
+from display import holders, views
 from display.current import hall
 from display.errors import error_body
 from display.i18n import js_strings
 from display.limits import json_body
 from display.pages import render_page
 from display.qrcode_svg import qr_svg
-from hall.card_ids import MAX_CARD_TEXT, display_card_id
+from hall.card_ids import MAX_CARD_CODE_TEXT, MAX_CARD_TEXT, display_card_id
 from hall.claims import verify
 from hall.config import HELP_LEVELS
 from hall.lots import LOT_KINDS, kinds_table
@@ -121,7 +121,7 @@ def _address() -> str:
 
 # ---- the page ----------------------------------------------------------------------------------------------
 
-def _page(link: list[str] | None = None, link_error: str | None = None, status: int = 200):
+def _page(link: list[dict] | None = None, link_error: str | None = None, status: int = 200):
     h = hall()
     boot = {"columns": h.config.cards.columns, "kinds": list(LOT_KINDS), "lot_kinds": kinds_table(),
             "link": link or [], "link_error": link_error,
@@ -137,8 +137,9 @@ def mes_cartons():
 
 @bp.get("/c/<path:card_id>")
 def link_card(card_id: str):
-    """A printed carton's QR code: the page adds that carton to the phone's list (the page reads it)."""
-    return _page(link=[card_id[:MAX_CARD_TEXT]])
+    """A printed carton's QR code (``?k=`` its code): the page adds that carton to the phone's list (the page reads
+    it); without the code the page asks for it, and shows nothing of the carton."""
+    return _page(link=[{"card_id": card_id[:MAX_CARD_TEXT], "code": request.args.get("k", "")[:MAX_CARD_CODE_TEXT]}])
 
 
 @bp.get("/s/<code>")
@@ -152,7 +153,7 @@ def link_sale(code: str):
         cards = list(hall().sale_cards(code[:40]))
     except Rejected:
         return _page(link_error="unknown_sale", status=404)
-    return _page(link=cards)
+    return _page(link=[{"card_id": cid, "code": hall().card_code(cid)} for cid in cards])   # the sale's code proves it
 
 
 @bp.get("/s/<code>/qr.svg")
@@ -177,20 +178,20 @@ def players_cards():
     if players.help == "off":
         raise Rejected("players_off")
     _spend("links", _address(), "too_many_links")
-    texts = json_body().get("card_ids")
-    if not isinstance(texts, list) or not texts:
-        raise Rejected("bad_field", field="card_ids")
-    if len(texts) > players.max_cards:
-        raise Rejected("too_many_cards", max=players.max_cards)
-    if not all(isinstance(t, str) for t in texts):       # the body's 64 KiB bound their length; too long: bad_card_id
-        raise Rejected("bad_field", field="card_ids")
-    cards, refused, seen = [], [], set()
-    for linked in h.link_cards(texts):
+    asked = holders.items(json_body().get("card_ids"), players.max_cards)   # the body's 64 KiB bound their length
+    cards: list[dict] = []
+    refused: list[dict] = []
+    seen: set[str] = set()
+    for (_text, code), linked in zip(asked, h.link_cards([text for text, _ in asked])):
+        if (linked.grid is not None or linked.refusal == "unsold_card") and not holders.holds(h, linked.card_id, code):
+            # neither the grid nor whether it was sold, to a phone that does not show it holds the paper
+            refused.append({"card_id": linked.card_id, "text": linked.text[:40], "error": "bad_card_code"})
+            continue
         if linked.grid is not None:
             if linked.card_id not in seen:
                 seen.add(linked.card_id)
                 cards.append({"card_id": linked.card_id, "display_id": display_card_id(linked.card_id),
-                              "rows": [list(row) for row in linked.grid]})
+                              "rows": [list(row) for row in linked.grid], "code": h.card_code(linked.card_id)})
             continue
         item: dict[str, object] = {"card_id": linked.card_id, "text": linked.text[:40], "error": linked.refusal}
         if linked.refusal == "unknown_card":
@@ -206,11 +207,14 @@ def players_call():
     snap = h.snapshot()
     if snap.players.help == "off" or not snap.players.phone_call:
         raise Rejected("phone_call_off")
-    text = json_body().get("card_id")
-    if not isinstance(text, str) or len(text) > MAX_CARD_TEXT:
+    data = json_body()
+    text, code = data.get("card_id"), data.get("code", "")
+    if not isinstance(text, str) or len(text) > MAX_CARD_TEXT or not isinstance(code, str):
         raise Rejected("bad_field", field="card_id")
     _spend("calls", _address(), "too_many_calls")
     linked = h.link_cards([text])[0]
+    if (linked.grid is not None or linked.refusal == "unsold_card") and not holders.holds(h, linked.card_id, code):
+        raise Rejected("bad_card_code", card_id=linked.card_id[:40])
     if linked.grid is None:
         raise Rejected(linked.refusal or "unknown_card", card_id=linked.card_id[:40])
     p = snap.running

@@ -5,7 +5,10 @@ known-console cookie) for the same role: a console logging in again and again ho
 login. A session is kept server-side with its role, a fingerprint of the PIN it was opened with and when it was
 last used; a cookie or a token is only good while its session is in the table: logout deletes it, a changed PIN
 ends every session opened with the old one (checked at start), a session unused for ``idle_s`` (12 h by
-default) ends, and each role keeps at most ``max_per_role`` sessions (the least recently used ends first).
+default) ends, /admin ends one (``close_ref``, and may forget its console: ``forget``). Each role holds at most
+``max_per_role`` sessions: at the cap, a new login ends the role's least recently used session only when that one
+has not been used for ``RECENT_USE_S``; otherwise the login is refused (``too_many_consoles``), so that nobody
+holding a shared PIN can push the other consoles out by logging in again and again.
 Whoever listens (``on_end``: the sockets) hears of every session that ends, whatever ended it.
 
 Sessions survive a restart on purpose: a watchdog restart in the middle of a partie must not log the speaker out
@@ -21,16 +24,19 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from hall import durable
+from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.display")
 
 SESSIONS_FILE = "sessions.json"
 TOUCH_PERSIST_S = 300.0          # last use written to disk at most this often per session
 MAX_SESSIONS_PER_ROLE = 32       # consoles and phones of one role logged in at once
+RECENT_USE_S = 600.0             # a session used this recently is never ended to make room for another login
+ABOUT_CHARS = {"name": 40, "addr": 64, "ua": 160}     # what /admin shows of a console, bounded
 
 
 def _inline(write: Callable[[], None]) -> object:
@@ -61,29 +67,41 @@ def read_json(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def ref(sid: str) -> str:
+    """A session's public reference (8 hex characters): journalled beside a sale, shown on /admin, never usable."""
+    return hashlib.sha256(sid.encode()).hexdigest()[:8]
+
+
 def pin_fingerprint(secret: bytes, role: str, pin: str) -> str:
     """A keyed hash of the role's PIN: tells a changed PIN without keeping the PIN in the session file."""
     return hmac.new(secret, f"{role}:{pin}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 class SessionTable:
-    """The staff sessions: id → role, PIN fingerprint, last use (wall clock, seconds), the console's device."""
+    """The staff sessions: id → role, PIN fingerprint, last use (wall clock, seconds), the console's device, and what
+    /admin shows of it (a first name typed at login, the address, the browser); the consoles /admin forgot."""
 
     def __init__(self, data_dir: Path, fingerprints: dict[str, str], idle_s: float,
-                 clock: Callable[[], float] = time.time, max_per_role: int = MAX_SESSIONS_PER_ROLE):
+                 clock: Callable[[], float] = time.time, max_per_role: int = MAX_SESSIONS_PER_ROLE,
+                 forget_s: float = 18 * 3600.0):
         self.path = Path(data_dir) / SESSIONS_FILE
-        self.idle_s, self.clock, self.max_per_role = idle_s, clock, max_per_role
+        self.idle_s, self.clock, self.max_per_role, self.forget_s = idle_s, clock, max_per_role, forget_s
         self._fingerprints = fingerprints
         self._lock = threading.Lock()
         self._persisted: dict[str, float] = {}
         self._listeners: list[Callable[[list[str]], None]] = []
-        raw = read_json(self.path).get("sessions", {})
+        saved = read_json(self.path)
+        raw = saved.get("sessions", {})
         now = clock()
         self._sessions: dict[str, dict] = {
             sid: s for sid, s in (raw.items() if isinstance(raw, dict) else ())
             if isinstance(s, dict) and s.get("role") in fingerprints
             and hmac.compare_digest(str(s.get("pin", "")), fingerprints[s["role"]])   # a changed PIN ends them
             and isinstance(s.get("seen"), (int, float)) and now - s["seen"] < idle_s}
+        forgotten = saved.get("forgotten", {})
+        self._forgotten: dict[str, float] = {
+            d: t for d, t in (forgotten.items() if isinstance(forgotten, dict) else ())
+            if isinstance(d, str) and isinstance(t, (int, float)) and now - t < forget_s}
         if len(self._sessions) != len(raw if isinstance(raw, dict) else ()):
             self._save()
 
@@ -102,7 +120,7 @@ class SessionTable:
 
     def _save(self) -> None:
         try:
-            write_json(self.path, {"sessions": self._sessions})
+            write_json(self.path, {"sessions": self._sessions, "forgotten": self._forgotten})
         except OSError as exc:
             log.error("sessions non enregistrées (%s) : %s", self.path, exc)
 
@@ -112,9 +130,13 @@ class SessionTable:
             self._persisted.pop(sid, None)
         return sids
 
-    def open(self, role: str, device: str | None = None, current: object = None) -> str:
+    def open(self, role: str, device: str | None = None, current: object = None,
+             about: Mapping[str, str] | None = None) -> str:
         """The session of ``role`` for this browser: ``current`` (its cookie's session) or the console ``device``'s
-        when one lives for ``role``, else a new one; returns its id."""
+        when one lives for ``role``, else a new one (``about``: its name, address, browser); returns its id.
+        Raises ``Rejected("too_many_consoles")`` when the role is at its cap and every session of it was used
+        within ``RECENT_USE_S``."""
+        refusal = None
         with self._lock:
             now = self.clock()
             ended = self._drop([sid for sid, s in self._sessions.items() if now - s["seen"] >= self.idle_s])
@@ -124,14 +146,23 @@ class SessionTable:
                 sid = current if current in mine else max(mine, key=lambda k: self._sessions[k]["seen"])
                 self._touch(sid, now, force=bool(ended))
             else:
-                sid = secrets.token_urlsafe(18)
-                self._sessions[sid] = {"role": role, "pin": self._fingerprints[role], "seen": now,
-                                       **({"dev": device} if device else {})}
-                self._persisted[sid] = now
-                same = sorted((s["seen"], k) for k, s in self._sessions.items() if s["role"] == role and k != sid)
-                ended += self._drop([k for _, k in same[:max(0, len(same) + 1 - self.max_per_role)]])
-                self._save()
+                same = sorted((s["seen"], k) for k, s in self._sessions.items() if s["role"] == role)
+                over = same[:max(0, len(same) + 1 - self.max_per_role)]
+                if any(now - seen < RECENT_USE_S for seen, _ in over):
+                    if ended:
+                        self._save()
+                    refusal = Rejected("too_many_consoles", role=role, max=self.max_per_role)
+                else:
+                    ended += self._drop([k for _, k in over])
+                    sid = secrets.token_urlsafe(18)
+                    shown = {k: str(v)[:ABOUT_CHARS[k]] for k, v in (about or {}).items() if k in ABOUT_CHARS and v}
+                    self._sessions[sid] = {"role": role, "pin": self._fingerprints[role], "seen": now, "opened": now,
+                                           **({"dev": device} if device else {}), **shown}
+                    self._persisted[sid] = now
+                    self._save()
         self._tell(ended)
+        if refusal is not None:
+            raise refusal
         return sid
 
     def _touch(self, sid: str, now: float, force: bool = False) -> None:
@@ -157,6 +188,12 @@ class SessionTable:
         self._tell([sid])
         return None
 
+    def name(self, sid: object) -> str:
+        """The first name typed at the login of session ``sid`` ("" when none, or no such session)."""
+        with self._lock:
+            s = self._sessions.get(sid) if isinstance(sid, str) else None
+            return str(s.get("name", "")) if s else ""
+
     def close(self, sid: object) -> bool:
         """End the session ``sid``; returns whether there was one."""
         with self._lock:
@@ -166,6 +203,42 @@ class SessionTable:
             self._save()
         self._tell([sid])
         return True
+
+    def live(self) -> list[dict]:
+        """Every live session as /admin lists it, the most recently used first: its reference, role, name, console,
+        address, browser, when it opened and when it was last used (wall clock seconds)."""
+        with self._lock:
+            now = self.clock()
+            rows = [{"ref": ref(sid), "role": s["role"], "name": s.get("name", ""), "addr": s.get("addr", ""),
+                     "ua": s.get("ua", ""), "device": ref(s["dev"]) if s.get("dev") else "",
+                     "opened": s.get("opened", s["seen"]), "seen": s["seen"]}
+                    for sid, s in self._sessions.items() if now - s["seen"] < self.idle_s]
+        return sorted(rows, key=lambda r: -r["seen"])
+
+    def close_ref(self, reference: str, forget: bool = False) -> bool:
+        """End the session whose reference is ``reference`` (/admin); with ``forget``, its console is no longer
+        known either (it types a PIN again as a stranger, or is enrolled again). Returns whether there was one."""
+        with self._lock:
+            wanted = str(reference).encode("utf-8", "replace")
+            found = [sid for sid in self._sessions if hmac.compare_digest(ref(sid).encode(), wanted)]
+            if not found:
+                return False
+            if forget:
+                now = self.clock()
+                for sid in found:
+                    if self._sessions[sid].get("dev"):
+                        self._forgotten[self._sessions[sid]["dev"]] = now
+                self._forgotten = {d: t for d, t in self._forgotten.items() if now - t < self.forget_s}
+            self._drop(found)
+            self._save()
+        self._tell(found)
+        return True
+
+    def forgotten(self, device: str) -> bool:
+        """Whether /admin forgot the console ``device`` (within a device cookie's life)."""
+        with self._lock:
+            at = self._forgotten.get(device)
+            return at is not None and self.clock() - at < self.forget_s
 
     def end_role(self, role: str) -> int:
         """End every session of ``role`` (its PIN was changed on /admin); returns how many ended."""

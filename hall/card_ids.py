@@ -14,6 +14,8 @@ Any other ID of 1–32 characters ``A–Z a–z 0–9 -`` is accepted from a CSV
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from collections.abc import Callable
 
@@ -174,3 +176,34 @@ def one_character_variants(card_id: str) -> set[str]:
             out.add(head + tail[1] + tail[0] + tail[2:])   # two neighbours swapped
     out.discard(card_id)
     return out
+
+
+# ---- the carton's code: who holds the paper (« Mes cartons » shows a grid only to a phone that gives it)
+CARD_CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"   # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read on paper, typed on a phone
+CARD_CODE_LENGTH = 5                             # 23⁵ ≈ 6.4 million codes per carton
+MAX_CARD_CODE_TEXT = 16
+
+
+def card_code(secret: bytes, card_id: str) -> str:
+    """The short code printed on carton ``card_id`` (in its QR code's link ``…/c/{card_id}?k={code}``): a keyed
+    hash of the ID with the hall's secret, so no table is kept and no carton's code tells another's."""
+    digest = hmac.new(secret, f"loto-hall-card:{card_id}".encode(), hashlib.sha256).digest()
+    number = int.from_bytes(digest[:8], "big")
+    chars = []
+    for _ in range(CARD_CODE_LENGTH):
+        number, rest = divmod(number, len(CARD_CODE_ALPHABET))
+        chars.append(CARD_CODE_ALPHABET[rest])
+    return "".join(chars)
+
+
+def typed_card_code(text: object) -> str:
+    """A carton's code as typed or linked: upper case, spaces and dashes out; "" for anything else."""
+    if not isinstance(text, str) or len(text) > MAX_CARD_CODE_TEXT:
+        return ""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def card_code_matches(secret: bytes, card_id: str, text: object) -> bool:
+    """Whether ``text`` is carton ``card_id``'s code (constant-time comparison)."""
+    typed = typed_card_code(text)
+    return bool(typed) and hmac.compare_digest(typed.encode(), card_code(secret, card_id).encode())

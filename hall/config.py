@@ -68,7 +68,7 @@ def _type_ok(value: Any, hint: Any) -> bool:
 
 # Bounds of the integer and amount keys (hall/numbers.py reads them); other floats must only be finite.
 _BOUNDS: dict[str, tuple[float, float]] = {
-    "port": (0, 65535), "local_port": (0, 65535), "threads": (1, 10_000), "baudrate": (50, 4_000_000),
+    "port": (0, 65535), "local_port": (0, 65535), "staff_port": (0, 65535), "threads": (1, 10_000), "baudrate": (50, 4_000_000),
     "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_sockets": (1, 1_000_000),
     "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
     "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
@@ -198,10 +198,14 @@ def _server_problems(server: ServerSection) -> list[str]:
         problems.append("server.socket_workers : il faut aussi server.message_queue (« redis://127.0.0.1:6379/0 »)")
     if server.message_queue and not server.socket_workers and not server.socket_peers:
         problems.append("server.message_queue : il faut des relais (server.socket_workers, ou server.socket_peers)")
+    ports = [("port", server.port)]
+    if server.staff_port and not server.tls:
+        ports.append(("staff_port", server.staff_port))
     if server.message_queue:
-        ports = [("port", server.port), ("core_port", server.core_port), ("socket_port", server.socket_port)]
+        ports += [("core_port", server.core_port), ("socket_port", server.socket_port)]
         if server.tls and server.local_port:
             ports.append(("local_port", server.local_port))
+    if len(ports) > 1:
         taken: dict[int, str] = {}
         for name, port in ports:
             if port in taken:

@@ -43,6 +43,9 @@ class ServerSection:
     port: int = 8080
     tls: bool = False          # serve HTTPS (phone cameras need it); certificate made in data_dir on first start
     local_port: int = 8081     # with tls: plain HTTP on 127.0.0.1 only, for the projector kiosk on the Pi (0: none)
+    # without tls: the staff's pages and logins over HTTPS on this port with the hall's own certificate, the phones
+    # staying on plain HTTP (docs/install-pi.md « Les pages de l'équipe en HTTPS »); 0: none (PINs in clear)
+    staff_port: int = 8443
     threads: int = 400        # only with LOTO_HALL_SERVER=gthread (debugging): one thread per connection
     worker_connections: int = 4000      # gevent: connections served at once (each a greenlet, not a thread)
     header_timeout_s: float = 5.0       # a request's headers (and an idle keep-alive) must arrive within this

@@ -261,11 +261,12 @@ class SaleRecorded:
     payment: str                  # especes, carte, cheque
     paid: bool = True
     buyer: str = ""
-    seller: str = ""              # the name typed on the desk's page ("" = the role only)
+    seller: str = ""              # the name typed at the desk's login, from its session ("" = the role only)
     role: str = ""
     partie: int | None = None     # sold for one partie only, when the hall sells that way
     offered_cents: int | None = None   # the tiers' price at that moment (-1: no tier sum makes it; None: not kept)
     session: str = ""             # the logged-in desk's session (a short reference, never the secret)
+    note: str = ""                # what the desk added to this sale (the request's only free text about it)
 
 
 @dataclass(frozen=True, slots=True)

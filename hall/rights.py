@@ -21,7 +21,7 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
     "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots", "sell", "pay_sale", "sales_summary",
                        "page:caisse", "tournament_desk"}),
     "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
-    # admin only (no row lists them): report_ticket, games_switch, network, void_sale, edit_programme, edit_prices, edit_players, change_pin, import_cards, cards_csv, cards_pdf, admin_info, device_test, report, evenings, page:admin
+    # admin only (no row lists them): report_ticket, games_switch, network, void_sale, edit_programme, edit_prices, edit_players, change_pin, consoles, import_cards, cards_csv, cards_pdf, admin_info, device_test, report, evenings, page:admin
 })
 
 

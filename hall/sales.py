@@ -155,6 +155,7 @@ class Sale:
     at: str = ""
     offered_cents: int | None = None    # the tiers' price when it was sold
     session: str = ""
+    note: str = ""
 
 
 @dataclass(slots=True)
@@ -175,7 +176,7 @@ class SalesLedger:
 
     def record(self, e: Any, role: str = "", at: str = "") -> None:
         sale = Sale(e.sale_id, tuple(e.card_ids), e.cents, e.payment, e.paid, e.buyer, e.seller, role or e.role,
-                    e.partie, at=at, offered_cents=e.offered_cents, session=e.session)
+                    e.partie, at=at, offered_cents=e.offered_cents, session=e.session, note=e.note)
         self.sales[sale.sale_id] = sale
         for cid in sale.card_ids:
             self.holder[cid] = sale.sale_id

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hall import sales as sales_rules
+from hall.card_ids import card_code
 from hall.cardbook import CardBook
 from hall.events import CardsImported, CardsSold, PricesSet, Record, SalePaid, SaleRecorded, SaleVoided
 from hall.refusal import Rejected
@@ -117,9 +118,11 @@ class SalesDesk:
 
     @locked
     def sell(self, card_ids: Sequence[str], *, role: str, payment: str, cents: int | None = None, paid: bool = True,
-             buyer: str = "", seller: str = "", partie: int | None = None, session: str = "") -> Record:
+             buyer: str = "", seller: str = "", partie: int | None = None, session: str = "",
+             note: str = "") -> Record:
         """Record a sale (or a reservation when not ``paid``); refused whole: ``unknown_card``, ``already_sold``,
-        ``stake_too_high`` (20 € or more a carton)… The tiers' price of the moment is journalled beside it."""
+        ``stake_too_high`` (20 € or more a carton)… The tiers' price of the moment is journalled beside it.
+        ``seller`` is the logged-in desk's (its session's name), never a request's word; ``note`` the desk's own."""
         require(role, "sell")
         if payment not in sales_rules.PAYMENTS:
             raise Rejected("bad_payment", payment=str(payment)[:20])
@@ -147,10 +150,11 @@ class SalesDesk:
             raise Rejected("bad_partie", partie=partie)
         try:
             buyer, seller = sales_rules.clean_name(buyer), sales_rules.clean_name(seller)
+            note = sales_rules.clean_name(note)
         except ValueError as exc:
             raise Rejected("bad_name", why=str(exc), max=sales_rules.MAX_TEXT) from None
         event = SaleRecorded(self._state.evening.sales.next_id, tuple(ids), cents, payment, bool(paid), buyer, seller,
-                             role, partie, offered, str(session)[:40])
+                             role, partie, offered, str(session)[:40], note)
         return self._writer.commit(event, role)
 
     def _live_sale(self, sale_id: Any) -> sales_rules.Sale:
@@ -193,6 +197,10 @@ class SalesDesk:
         """One sale (a copy), or ``None``."""
         sale = self._state.evening.sales.sales.get(sale_id)
         return None if sale is None else dataclasses.replace(sale)
+
+    def card_code(self, card_id: str) -> str:
+        """The code printed on a carton (``hall.card_ids.card_code``): a phone that gives it holds the paper."""
+        return card_code(self._secret, card_id)
 
     def sale_code(self, sale_id: int) -> str:
         """The code of the sale's ``/s/{code}``, which links all its cartons to a player's phone at once."""

@@ -130,6 +130,7 @@ class Hall:
     price_tiers = _Delegated("_sales", SalesDesk.price_tiers)
     set_prices = _Delegated("_sales", SalesDesk.set_prices)
     sale_code = _Delegated("_sales", SalesDesk.sale_code)
+    card_code = _Delegated("_sales", SalesDesk.card_code)
     sale_cards = _Delegated("_sales", SalesDesk.sale_cards)
     suggested_cents = _Delegated("_sales", SalesDesk.suggested_cents)
     sell = _Delegated("_sales", SalesDesk.sell)

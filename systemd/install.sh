@@ -57,7 +57,7 @@ run usermod -a -G dialout,input,lp,plugdev loto-hall
 
 say "Program in $PREFIX/venv"
 run mkdir -p "$PREFIX"
-[ -x "$PREFIX/venv/bin/python" ] || run python3 -m venv "$PREFIX/venv"
+[ -x "$PREFIX/venv/bin/python" ] || run python3 -I -m venv "$PREFIX/venv"
 run "$PREFIX/venv/bin/pip" install -q --upgrade pip
 run "$PREFIX/venv/bin/pip" install -q "$SRC[pi]"
 run mkdir -p "$PREFIX/docs" "$PREFIX/kiosk"
@@ -80,7 +80,8 @@ run udevadm trigger || true
 # [server] message_queue (INTERFACE §10): the config asks for Debian's Redis and nginx (docs/install-pi.md)
 QUEUE=""
 if [ -x "$PREFIX/venv/bin/python" ] && [ -r /etc/loto-hall/config.toml ]; then
-  QUEUE="$("$PREFIX/venv/bin/python" -c 'from hall.config import load_config
+  # -I: isolated, so that the hall of whatever folder this runs in (a checkout) is never the one imported as root
+  QUEUE="$("$PREFIX/venv/bin/python" -I -c 'from hall.config import load_config
 print(load_config("/etc/loto-hall/config.toml").server.message_queue)' 2>/dev/null || true)"
 fi
 if [ "$RELAYS_ONLY" -eq 1 ]; then
@@ -117,10 +118,13 @@ run systemctl enable loto-hall.service
 run systemctl restart loto-hall.service
 
 if [ "$KIOSK" -eq 1 ]; then
-  say "Projector kiosk on tty1 (user loto-kiosk)"
-  id loto-kiosk >/dev/null 2>&1 || run useradd --create-home --shell /usr/sbin/nologin loto-kiosk
-  # video/render: the GPU; input: keyboard and mouse for cage; loto-hall: read the TLS certificate to pin it.
-  run usermod -a -G video,render,input,loto-hall loto-kiosk
+  say "Projector kiosk on tty1 (user loto-kiosk, in no group of the hall's)"
+  id loto-kiosk >/dev/null 2>&1 || run useradd --system --home-dir /var/lib/loto-hall-kiosk --no-create-home \
+                                          --shell /usr/sbin/nologin loto-kiosk
+  # video/render: the GPU; input: keyboard and mouse for cage. Never loto-hall: the browser reads nothing of the
+  # hall's data (its keys, its PINs); an older install put it there, taken out here.
+  run usermod -a -G video,render,input loto-kiosk
+  if id -nG loto-kiosk 2>/dev/null | tr ' ' '\n' | grep -qx loto-hall; then run gpasswd -d loto-kiosk loto-hall; fi
   put /etc/pam.d/loto-hall-kiosk 0644 <<'PAM'
 auth     required pam_unix.so nullok
 account  required pam_unix.so
@@ -128,7 +132,8 @@ session  required pam_unix.so
 session  required pam_systemd.so
 PAM
   [ -e /etc/loto-hall/kiosk.env ] || put /etc/loto-hall/kiosk.env 0644 <<'ENV'
-# The projector page. With [server] tls = true: LOTO_KIOSK_URL=http://localhost:8081/ ([server] local_port)
+# The projector page, on this Pi (the kiosk reaches nothing else). With [server] tls = true:
+# LOTO_KIOSK_URL=http://localhost:8081/ ([server] local_port)
 LOTO_KIOSK_URL=http://localhost:8080/
 ENV
   run install -m 0644 "$SRC/systemd/loto-hall-kiosk.service" /etc/systemd/system/loto-hall-kiosk.service

@@ -3,12 +3,13 @@
 # Opens kiosk-wait.html, which retries until the hall answers and then opens LOTO_KIOSK_URL.
 #   LOTO_KIOSK_URL   the projector page (default http://localhost:8080/); with [server] tls = true,
 #                    http://localhost:8081/ ([server] local_port), or https://localhost:8080/ with the pin below
-#   LOTO_TLS_CERT    the hall's certificate, pinned for https (default /var/lib/loto-hall/tls-cert.pem)
+#   LOTO_TLS_CERT    the hall's certificate, pinned for https (default /var/lib/loto-hall-kiosk/tls-cert.pem: the
+#                    kiosk reads nothing of the hall's folder, so copy the public certificate there by hand)
 # Set them in /etc/loto-hall/kiosk.env.
 set -eu
 
 URL="${LOTO_KIOSK_URL:-http://localhost:8080/}"
-CERT="${LOTO_TLS_CERT:-/var/lib/loto-hall/tls-cert.pem}"
+CERT="${LOTO_TLS_CERT:-/var/lib/loto-hall-kiosk/tls-cert.pem}"
 HERE="$(dirname "$(readlink -f "$0")")"
 WAIT="file://$HERE/kiosk-wait.html#$URL"
 
@@ -19,6 +20,7 @@ set -- --kiosk --noerrdialogs --disable-session-crashed-bubble --no-first-run --
        --autoplay-policy=no-user-gesture-required --check-for-update-interval=31536000 --lang=fr \
        --disable-features=Translate --overscroll-history-navigation=0 --disable-pinch \
        --ozone-platform=wayland --user-data-dir="${HOME:-/tmp}/.config/loto-hall-kiosk"
+# (HOME: the unit's StateDirectory, /var/lib/loto-hall-kiosk, the one folder it may write)
 
 case "$URL" in
   https://*)

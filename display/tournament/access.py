@@ -11,7 +11,7 @@ from flask import after_this_request, current_app, request, session
 from display import auth as A
 from display.tournament.code_guard import CodeGuard, game_key
 from hall.minigames.osga.store import TournamentStore
-from hall.minigames.osga.tournament import Day, check_code, summary, table_code
+from hall.minigames.osga.tournament import Day, check_code, code_generation, summary, table_code
 from hall.refusal import Rejected
 
 DESK_RIGHT = "tournament_desk"   # hall/rights.py: the desk (and the admin)
@@ -29,7 +29,7 @@ def codes() -> CodeGuard:
     """The app's guard of the captains' codes (made on first use: it counts the failures of this process)."""
     guard = current_app.extensions.get("loto_tournament_codes")
     if guard is None:
-        guard = CodeGuard(current_app.config["SECRET_KEY"], A.auth().guard.unlocks)
+        guard = CodeGuard(current_app.config["SECRET_KEY"])
         current_app.extensions["loto_tournament_codes"] = guard
     return guard
 
@@ -53,12 +53,13 @@ def desk_or_captain(table: int) -> str:
     code = request.headers.get("X-Table-Code", "")
     day, guard, address = store().day, codes(), request.remote_addr or "?"
     game = game_key(day)
+    generation = code_generation(day, table) if isinstance(table, int) else 0
     if not guard.holds_pass(request.headers.get("X-Table-Pass", ""), game, table):
-        wait = guard.wait(address, game, table)
+        wait = guard.wait(address, game, table, generation)
         if wait:
             raise Rejected("tournoi/too_many_attempts", retry_after=wait)
     if not check_code(day, table, code):
-        guard.failed(address, game, table)      # a right code clears nothing: failures only age out
+        guard.failed(address, game, table, generation)   # a right code clears nothing: failures only age out
         raise Rejected("tournoi/bad_code", table=table)
     sheet_pass = guard.make_pass(game, table)
 
@@ -76,10 +77,15 @@ def public(day: Day) -> dict[str, Any]:
 
 
 def with_codes(day: Day) -> dict[str, Any]:
-    """The day as the desk reads it: each table's code for the current game too."""
+    """The day as the desk reads it: each table's code for the current game too, whether it is the printed one,
+    and how long strangers' guessing holds its captains who have not opened their sheet (``held_s``)."""
     data = summary(day)
+    game, guard = game_key(day), codes()
     for table in data.get("tables", []):
+        generation = code_generation(day, table["table"])
         table["code"] = table_code(day, table["table"])
+        table["printed"] = generation == 0
+        table["held_s"] = guard.held(game, table["table"], generation)
     return data
 
 

@@ -117,6 +117,16 @@ def reopen(table: int) -> ResponseReturnValue:
     return _submit("reopen", {"table": table})
 
 
+@bp.post("/api/tournoi/tables/<int:table>/code")
+def recode(table: int) -> ResponseReturnValue:
+    """The desk gives table ``table`` a fresh captain's code (its wrong-code count starts again): for a table whose
+    captains strangers hold, or whose printed code got about; the printed one no longer opens the sheet."""
+    desk()
+    json_body()
+    store().submit("recode", {"table": table})
+    return jsonify(with_codes(store().day))
+
+
 @bp.post("/api/tournoi/next")
 def next_game() -> ResponseReturnValue:
     """Every table is done: record the game, compute the movement (E22) and seat the next one."""

@@ -8,7 +8,11 @@ unchecked. So one address tries at most ``ADDRESS_FAILS`` codes a minute, and ev
 
 A phone that typed its table's right code gets a pass (``X-Table-Pass``: signed, for that table and that game)
 and is never held by the counts, so a stranger spending them holds only the phones that have not opened their
-sheet yet; their captains hand the paper sheet to the desk, as the seed's procedure has it.
+sheet yet. For those, the desk sees which tables are held (``held``) and gives the table a fresh code
+(``recode``: 8 characters, 23⁸ ≈ 7.8 × 10¹⁰): a fresh code is checked whatever the table's and the game's counts
+say (its own count starts at zero), held only by the typing address's own budget, so strangers cannot hold it
+again; guessing it at ``ADDRESS_FAILS`` per address is hopeless. ``loto-hall auth unlock`` no longer clears these
+counts: clearing them gave strangers fresh tries, spent again within a second.
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from collections.abc import Callable
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from display.login_guard import Budget, UnlockWatch
+from display.login_guard import Budget
 
 ADDRESS_FAILS = (10, 60.0)          # one address: 10 wrong codes a minute
 TABLE_FAILS = (20, 6 * 3600.0)      # one table in one game (the key names the game: the window only ages it out)
@@ -37,31 +41,35 @@ def game_key(day) -> str:
 class CodeGuard:
     """The code budgets of one app; ``clock`` is injectable (wall time by default)."""
 
-    def __init__(self, secret: bytes, unlocks: UnlockWatch | None = None, clock: Callable[[], float] = time.time):
+    def __init__(self, secret: bytes, clock: Callable[[], float] = time.time):
         self.clock = clock
-        self._unlocks = unlocks
-        self._applied = unlocks.nonce() if unlocks else ""
         self._passes = URLSafeSerializer(secret, salt="loto-hall-table-pass")
         self._lock = threading.Lock()
         self._address, self._table, self._game = Budget(*ADDRESS_FAILS), Budget(*TABLE_FAILS), Budget(*GAME_FAILS)
 
-    def wait(self, address: str, game: str, table: int) -> int:
-        """Seconds before a code from ``address`` for ``table`` of ``game`` is checked (0: now)."""
+    def wait(self, address: str, game: str, table: int, generation: int = 0) -> int:
+        """Seconds before a code from ``address`` for ``table`` of ``game`` is checked (0: now); a table whose code
+        the desk gave again (``generation`` > 0) is held by the address's own budget only."""
         with self._lock:
-            nonce = self._unlocks.nonce() if self._unlocks else ""
-            if nonce != self._applied:          # ``loto-hall auth unlock`` clears these counts too
-                self._applied = nonce
-                for budget in (self._address, self._table, self._game):
-                    budget.clear()
             now = self.clock()
-            return max(self._address.wait(address, now), self._table.wait(f"{game}/{table}", now),
+            if generation:
+                return self._address.wait(address, now)
+            return max(self._address.wait(address, now), self._table.wait(f"{game}/{table}#0", now),
                        self._game.wait(game, now))
 
-    def failed(self, address: str, game: str, table: int) -> None:
+    def held(self, game: str, table: int, generation: int = 0) -> int:
+        """Seconds a stranger's guessing holds ``table``'s captains who have not opened their sheet (0: none)."""
+        if generation:
+            return 0
+        with self._lock:
+            now = self.clock()
+            return max(self._table.wait(f"{game}/{table}#0", now), self._game.wait(game, now))
+
+    def failed(self, address: str, game: str, table: int, generation: int = 0) -> None:
         with self._lock:
             now = self.clock()
             self._address.add(address, now)
-            self._table.add(f"{game}/{table}", now)
+            self._table.add(f"{game}/{table}#{generation}", now)
             self._game.add(game, now)
 
     def make_pass(self, game: str, table: int) -> str:

@@ -5,9 +5,12 @@ import argparse
 import io
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from hall.app.runtime import Runtime
+from hall.app.lang import _
+from hall.app.runtime import SECRET_FILE, Runtime
+from hall.card_ids import card_code
 from hall.cardbook import CardBook
 from hall.config import Config, load_config
 from hall.planches import generate_cards
@@ -21,6 +24,22 @@ def _progress(done: int, total: int) -> None:
     if done >= total:
         sys.stderr.write("\n")
     sys.stderr.flush()
+
+
+def _card_codes(config: Config | None) -> Callable[[str], str] | None:
+    """Each carton's code (``hall.card_ids.card_code``) with the hall's key, read from its data folder, never made
+    here (this command may run as another account); ``None`` when there is none yet."""
+    key = config.data_dir / SECRET_FILE if config is not None else None
+    try:
+        secret = key.read_bytes() if key is not None else b""
+    except OSError:
+        secret = b""
+    if not secret:
+        print(_("loto-hall : cartons imprimés sans leur code (« Mes cartons » le demandera, ou le QR code de la "
+                "vente) : donnez --config d'une salle déjà démarrée une fois, ou imprimez-les depuis /admin"),
+              file=sys.stderr)
+        return None
+    return lambda card_id: card_code(secret, card_id)
 
 
 def generate(args: argparse.Namespace) -> int:
@@ -41,10 +60,11 @@ def generate(args: argparse.Namespace) -> int:
     if args.pdf:
         from hall.app.paper.sheets import write_cards_pdf
         name = config.hall.name if config else "Loto"
+        code = _card_codes(config)
         write_cards_pdf(cards, args.pdf, hall_name=name, series=args.series, per_page=args.per_page,
                         columns=columns, progress=_progress if sys.stderr.isatty() or args.count >= 600 else None,
                         evening=config.hall.evening if config else "", logo=(config.hall.logo or None) if config else None,
-                        link=(config or Config()).hall_link("c/"))
+                        link=(config or Config()).hall_link("c/"), code=code)
         print(f"planches imprimables : {args.pdf}")
     return 0
 

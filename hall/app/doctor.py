@@ -1,4 +1,5 @@
-"""``loto-hall doctor``: the queue and the relays of a hall with more phones than one process (INTERFACE §10).
+"""``loto-hall doctor``: the secrets' files (``hall/app/doctor_secrets.py``), then the queue and the relays of a hall
+with more phones than one process (INTERFACE §10).
 
 In the order a person fixes them: the front's nginx is installed; Redis answers; it listens on loopback or the
 hall's private network only (and with a password when the phones' network reaches it); the core beats; the relays
@@ -97,7 +98,8 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
 
 def add_doctor_parser(subparsers: argparse._SubParsersAction) -> None:
     cmd = subparsers.add_parser("doctor", formatter_class=argparse.RawDescriptionHelpFormatter,
-                                help=_("vérifie la file (Redis) et les relais des téléphones"),
+                                help=_("vérifie les fichiers secrets (modes), la file (Redis) et les relais des "
+                                       "téléphones"),
                                 epilog=_("exemple : loto-hall doctor --config /etc/loto-hall/config.toml"))
     cmd.add_argument("--config")
 
@@ -105,8 +107,11 @@ def add_doctor_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
     """0 when every check passes, 1 otherwise."""
     from display.relay_wire import client
-    from hall.config import load_config
+    from hall.app.doctor_secrets import secret_findings
+    from hall.config import DEFAULT_PATHS, load_config
 
-    found = doctor(load_config(args.config), client)
+    config = load_config(args.config)
+    source = args.config or next((str(p) for p in DEFAULT_PATHS if p.exists()), None)
+    found = secret_findings(config.data_dir, source) + doctor(config, client)     # the secrets' modes first
     print_findings(found, out)
     return 1 if any(f.ok is False for f in found) else 0

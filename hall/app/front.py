@@ -68,6 +68,16 @@ def nginx_conf(config: Config, prefix: Path, relay_path: str) -> str:
     user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
     body = _locations(relay_path)
     local = ""
+    if tls is None and server.staff_port:       # the staff's pages over HTTPS (display/staff_tls.py)
+        from display.tls import ensure_certificate
+        staff = ensure_certificate(config.data_dir, config.hall.name).ssl_context
+        local = f"""
+    server {{
+        listen {bind_host(server.host)}:{server.staff_port} ssl;
+        ssl_certificate {staff[0]};
+        ssl_certificate_key {staff[1]};
+        limit_conn per_address {server.max_connections_per_address};{body}
+    }}"""
     if tls is not None and server.local_port:
         local = f"""
     server {{

@@ -1,7 +1,8 @@
 """``loto-hall network hotspot`` and ``loto-hall network doctor``: the Pi as the hall's Wi-Fi, and its check-up.
 
-hotspot: a NetworkManager profile in shared mode (WPA2, the Pi at ``[network] address``), the regulatory
-country, a DNS that answers every name with the portal address (``dnsmasq-shared.d``), port 80 sent to the
+hotspot: a NetworkManager profile in shared mode (WPA2, the Pi at ``[network] address``, clients isolated from
+each other), written as a keyfile (mode 0600) and loaded with ``nmcli connection load``, so the Wi-Fi password is
+never on a command line (``ps`` shows every argument to every account); the regulatory country, a DNS that answers every name with the portal address (``dnsmasq-shared.d``), port 80 sent to the
 hall (nftables, loaded by a NetworkManager dispatcher script when the hotspot comes up), ``loto.local`` over
 mDNS (avahi). Every step is a file to write or a command with the check that says it is already done, so a
 second run changes nothing; ``--dry-run`` prints every command and every file without doing anything.
@@ -16,6 +17,7 @@ import http.client
 import os
 import shlex
 import stat
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,20 +48,44 @@ PACKAGES = ("network-manager", "dnsmasq-base", "avahi-daemon", "nftables", "iw")
 NFT_TABLE = "loto_hall_portal"
 FIRMWARE = "lib/firmware/cypress/cyfmac43455-sdio.bin"   # Pi 3B+/4/5 built-in Wi-Fi; an alternatives link
 ROOT_CONFIG = "/etc/loto-hall/config.toml"
-# what a re-run compares with the live profile (what [network] sets); every run that changes them sets them all
-CHECKED_SETTINGS = ("802-11-wireless.ssid", "wifi-sec.psk", "ipv4.method", "ipv4.addresses")
+KEYFILE = f"/etc/NetworkManager/system-connections/{PROFILE}.nmconnection"
+PROFILE_UUID = str(uuid.uuid5(uuid.NAMESPACE_URL, "https://loto-hall/hotspot"))   # the same on every run
+# what a re-run compares with the live profile (what [network] sets): when one differs, or the keyfile was written
+# again (the isolation of a profile made by an older version), the keyfile is loaded again
+CHECKED_SETTINGS = ("802-11-wireless.ssid", "ipv4.method", "ipv4.addresses", "wifi-sec.psk")
 
 
-def profile_settings(net: NetworkSection) -> tuple[tuple[str, str], ...]:
-    """The hotspot's NetworkManager settings, as ``nmcli connection add/modify`` takes them (NetworkManager writes
-    the keyfile itself, escaped by its own rules)."""
-    return (("802-11-wireless.ssid", net.ssid), ("802-11-wireless.mode", "ap"), ("802-11-wireless.band", "bg"),
-            ("ipv4.method", "shared"), ("ipv4.addresses", f"{net.address}/24"), ("ipv6.method", "disabled"),
-            ("wifi-sec.key-mgmt", "wpa-psk"), ("wifi-sec.psk", net.password),
-            # WPA2-AES only, no protected management frames: what the Pi's brcmfmac serves reliably to every phone
-            ("wifi-sec.proto", "rsn"), ("wifi-sec.pairwise", "ccmp"), ("wifi-sec.group", "ccmp"),
-            ("wifi-sec.pmf", "disable"), ("connection.autoconnect", "yes"),
-            ("connection.autoconnect-priority", "100"))
+def keyfile_string(text: str) -> str:
+    """A value as NetworkManager's keyfile holds it (GLib's escapes, as NetworkManager writes them itself): ``\\``
+    for a backslash, ``\\s`` for a leading space. The password is printable ASCII (its schema): nothing else needs
+    one."""
+    escaped = text.replace("\\", "\\\\")
+    return "\\s" + escaped[1:] if escaped.startswith(" ") else escaped
+
+
+def keyfile_bytes(text: str) -> str:
+    """The SSID as a list of its UTF-8 bytes (``76;111;…;``): a name with any character reads back exactly."""
+    return "".join(f"{b};" for b in text.encode("utf-8"))
+
+
+def hotspot_keyfile(net: NetworkSection) -> Filled:
+    """The hotspot's NetworkManager profile: WPA2-AES only, no protected management frames (what the Pi's brcmfmac
+    serves reliably to every phone), clients isolated from one another (``ap-isolation``: a phone cannot reach
+    another phone, nor pretend to be the Pi to it)."""
+    return fill("[connection]\nid=" + PROFILE + "\nuuid=" + PROFILE_UUID + "\ntype=wifi\nautoconnect-priority=100\n"
+                "interface-name={interface}\n\n"
+                "[wifi]\nap-isolation=1\nband=bg\nmode=ap\nssid={ssid}\n\n"
+                "[wifi-security]\ngroup=ccmp;\nkey-mgmt=wpa-psk\npairwise=ccmp;\npmf=1\nproto=rsn;\npsk={psk}\n\n"
+                "[ipv4]\naddress1={address}/24\nmethod=shared\n\n"
+                "[ipv6]\naddr-gen-mode=default\nmethod=disabled\n\n[proxy]\n",
+                interface=(net.interface, INTERFACE), ssid=(keyfile_bytes(net.ssid), "(?:[0-9]{1,3};){1,32}"),
+                psk=(keyfile_string(net.password), r"[ -~]{8,127}"), address=(net.address, IPV4))
+
+
+def profile_values(net: NetworkSection) -> tuple[tuple[str, str], ...]:
+    """What ``nmcli -s -g`` shows of the loaded profile for ``CHECKED_SETTINGS``, in that order."""
+    return (("802-11-wireless.ssid", net.ssid), ("ipv4.method", "shared"), ("ipv4.addresses", f"{net.address}/24"),
+            ("wifi-sec.psk", net.password))
 
 
 def country_conf(net: NetworkSection) -> Filled:
@@ -117,10 +143,8 @@ def hotspot_plan(config: Config) -> list[Step]:
     """Every step of ``loto-hall network hotspot``, in order: every file's content and every command built here,
     before anything runs."""
     net, port = config.network, config.server.port
-    settings = profile_settings(net)
-    flat = tuple(x for pair in settings for x in pair)
-    checked = [(name, value) for name, value in settings if name in CHECKED_SETTINGS]
-    secrets = (_nmcli_shows(net.password), net.password)
+    checked = profile_values(net)
+    secrets = (_nmcli_shows(net.password), net.password, keyfile_string(net.password))
     return [
         Command(_("Paquets Debian nécessaires"),
                 ("apt-get", "install", "-y", "--no-install-recommends", *PACKAGES),
@@ -147,13 +171,13 @@ def hotspot_plan(config: Config) -> list[Step]:
                   "/etc/loto-hall/portal.nft", *nft_rules(net, port)),
         WriteFile(_("Ces règles chargées quand le point d'accès démarre"),
                   "/etc/NetworkManager/dispatcher.d/90-loto-hall-portal", *dispatcher_script(), mode=0o755),
-        Command(_("Profil NetworkManager du point d'accès"),
-                ("nmcli", "connection", "add", "type", "wifi", "ifname", net.interface, "con-name", PROFILE, *flat),
-                Check(("nmcli", "-t", "-f", "NAME", "connection", "show"), PROFILE, "line"), secrets=secrets),
-        Command(_("Profil à jour (nom, mot de passe, adresse)"),
-                ("nmcli", "connection", "modify", PROFILE, *flat),
+        WriteFile(_("Profil NetworkManager du point d'accès (le mot de passe n'est jamais sur une ligne de "
+                    "commande)"), KEYFILE, *hotspot_keyfile(net), mode=0o600, secrets=secrets),
+        Command(_("Profil chargé et à jour (nom, mot de passe, adresse, clients isolés)"),
+                ("nmcli", "connection", "load", KEYFILE),
                 Check(("nmcli", "-s", "-g", ",".join(name for name, _ in checked), "connection", "show", PROFILE),
-                      "\n".join(_nmcli_shows(value) for _, value in checked), "equals"), secrets=secrets),
+                      "\n".join(_nmcli_shows(value) for _, value in checked), "equals"), again_after_change=True,
+                secrets=secrets),
         Command(_("Point d'accès allumé"), ("nmcli", "connection", "up", PROFILE),
                 Check(("nmcli", "-t", "-f", "NAME", "connection", "show", "--active"), PROFILE, "line"),
                 again_after_change=True),

@@ -105,6 +105,7 @@ class WriteFile:
     content: str
     grammar: str                          # a regular expression that each line of content must match whole (fill)
     mode: int = 0o644
+    secrets: tuple[str, ...] = ()         # each form a secret takes in the content: shown as ******** (--dry-run)
 
 
 Step = Command | WriteFile
@@ -156,7 +157,10 @@ def print_steps(plan: Sequence[Step], out: Callable[[str], None] = print) -> Non
         out(f"{i}. {step.why}")
         if isinstance(step, WriteFile):
             out(_("   fichier %(path)s (%(mode)s) :") % {"path": step.path, "mode": format(step.mode, "04o")})
-            out("\n".join("   | " + line for line in step.content.splitlines()))
+            content = step.content
+            for secret in sorted(step.secrets, key=len, reverse=True):
+                content = content.replace(secret, SECRET_SHOWN) if secret else content
+            out("\n".join("   | " + line for line in content.splitlines()))
             continue
         out(f"   $ {shown(step, step.argv)}")
         if step.unless:

@@ -82,28 +82,56 @@ class Wiring:
     supervisor: Supervisor
     _closed: threading.Event = field(default_factory=threading.Event)
     _local: Any = None
+    _staff: Any = None
     async_mode: str = "threading"
+
+    def _side_server(self, host: str, port: int, tls: tuple[str, str] | None) -> Any:
+        """The app on one more listener, served in a thread (a greenlet under gevent); ``tls``: (certificate, key)."""
+        if self.async_mode == "gevent":
+            from gevent.pywsgi import WSGIServer
+            options = {"certfile": tls[0], "keyfile": tls[1]} if tls else {}
+            side = WSGIServer((host, port), self.app, log=None, **options)
+            side.init_socket()
+            side.shutdown = side.stop
+        else:
+            from werkzeug.serving import make_server
+            side = make_server(host, port, self.app, threaded=True, ssl_context=tls)
+        threading.Thread(target=side.serve_forever, name=f"loto-hall-port-{port}", daemon=True).start()
+        return side
+
+    def serve_staff_tls(self) -> None:
+        """Without ``[server] tls``: the staff's pages and logins over HTTPS on ``[server] staff_port`` with the
+        hall's own certificate (display/staff_tls.py sends a stranger's browser there); the phones stay on HTTP."""
+        server = self.runtime.config.server
+        if server.tls or not server.staff_port or self._staff is not None or server.message_queue:
+            return                # with relays, nginx serves the staff's port too (hall/app/front.py)
+        from display.tls import ensure_certificate
+        certificate = ensure_certificate(self.runtime.config.data_dir, self.runtime.config.hall.name)
+        try:
+            self._staff = self._side_server(server.host, server.staff_port, certificate.ssl_context)
+        except OSError as exc:
+            log.error("port %s indisponible pour l'équipe en HTTPS : les pages de l'équipe restent en clair (%s)",
+                      server.staff_port, exc)
+            return
+        self.app.config["LOTO_STAFF_PORT"] = server.staff_port
+        self.app.extensions["loto_staff_tls"] = certificate          # its fingerprint on /admin
+        log.info("pages de l'équipe : https://…:%s/ (certificat de la salle, empreinte SHA-256 %s)",
+                 server.staff_port, certificate.fingerprint)
 
     def serve_local_http(self) -> None:
         """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
-        Pi keeps ``http://localhost:LOCAL_PORT`` (phones need HTTPS for their cameras; the kiosk does not)."""
+        Pi keeps ``http://localhost:LOCAL_PORT`` (phones need HTTPS for their cameras; the kiosk does not).
+        Without it, the staff's HTTPS port (``serve_staff_tls``)."""
+        self.serve_staff_tls()
         server = self.runtime.config.server
         if not server.tls or not server.local_port or self._local is not None or server.message_queue:
             return                # with relays, nginx serves the local port too (hall/app/front.py)
         try:
-            if self.async_mode == "gevent":
-                from gevent.pywsgi import WSGIServer
-                self._local = WSGIServer(("127.0.0.1", server.local_port), self.app, log=None)
-                self._local.init_socket()
-                self._local.shutdown = self._local.stop
-            else:
-                from werkzeug.serving import make_server
-                self._local = make_server("127.0.0.1", server.local_port, self.app, threaded=True)
+            self._local = self._side_server("127.0.0.1", server.local_port, None)
         except OSError as exc:
             log.error("port local %s indisponible pour le projecteur : %s", server.local_port, exc)
             self._local = None
             return
-        threading.Thread(target=self._local.serve_forever, name="loto-hall-local-http", daemon=True).start()
         log.info("projecteur local : http://localhost:%s/", server.local_port)
 
     @classmethod
@@ -186,8 +214,9 @@ class Wiring:
         if self._closed.is_set():
             return
         self._closed.set()
-        if self._local is not None:
-            self._local.shutdown()
+        for side in (self._local, self._staff):
+            if side is not None:
+                side.shutdown()
         relay = self.app.extensions.get("loto_relay")
         if relay is not None:
             relay.stop()          # whatever Redis did not take is in the journal: the relays resync on return

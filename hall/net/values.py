@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from urllib.parse import urlsplit
 
 # ISO 3166-1 alpha-2, the 249 assigned codes (tzdata's iso3166.tab, 2023; tests compare with the system's copy).
@@ -58,7 +59,17 @@ def interface_problem(value: str) -> str | None:
             "commençant par une lettre ou un chiffre (par exemple « wlan0 »)")
 
 
+# Unicode's format characters (right-to-left marks and overrides, zero-width spaces and joiners, the BOM…), the
+# line and paragraph separators, private, unassigned and surrogate code points: a name that shows one thing on the
+# projector and is another on the phones' lists (« Loto‮ellas » shows as « Lotosalle »), or two names that look alike
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp", "Co", "Cn", "Cs"})
+
+
 def ssid_problem(value: str) -> str | None:
+    hidden = sorted({f"U+{ord(ch):04X}" for ch in value if unicodedata.category(ch) in INVISIBLE_CATEGORIES})
+    if hidden:
+        return (f"{value!r} : le nom du Wi-Fi contient des caractères invisibles ou de mise en forme ({', '.join(hidden)} :"
+                " marques de sens d'écriture, espaces de largeur nulle…) ; tapez-le avec des lettres, chiffres et espaces")
     if len(value.encode("utf-8", "surrogatepass")) <= 32:
         return None
     return f"{value!r} : le nom d'un Wi-Fi fait au plus 32 octets (un accent en compte 2)"
@@ -139,7 +150,27 @@ def queue_problem(value: str) -> str | None:
     db = parts.path.strip("/")
     if db and (not db.isdigit() or int(db) > QUEUE_MAX_DB):
         return f"{value!r} : la base est un nombre de 0 à {QUEUE_MAX_DB} (« /0 »)"
-    return _private_host_problem(parts.hostname)
+    refused = _private_host_problem(parts.hostname)
+    if refused or queue_is_local(value):
+        return refused
+    return queue_password_problem(parts.password or "")
+
+
+QUEUE_PASSWORD_CHARS = 24
+
+
+def queue_password_problem(password: str) -> str | None:
+    """A Redis on the hall's network (the phones' network) answers anyone who has its password: one of
+    ``QUEUE_PASSWORD_CHARS`` random characters at least (``openssl rand -hex 16``), never a word someone chose.
+    Judged as random when long enough, with 12 different characters and two kinds (letters, digits…) at least."""
+    kinds = sum(any(test(ch) for ch in password) for test in (str.islower, str.isupper, str.isdigit,
+                                                             lambda ch: not ch.isalnum()))
+    if len(password) >= QUEUE_PASSWORD_CHARS and len(set(password)) >= 12 and kinds >= 2:
+        return None
+    shown = "sans mot de passe" if not password else f"avec un mot de passe de {len(password)} caractères"
+    return (f"la file est sur le réseau de la salle, que les téléphones partagent, {shown} : il en faut un de "
+            f"{QUEUE_PASSWORD_CHARS} caractères aléatoires au moins (openssl rand -hex 16), le même que requirepass "
+            "dans /etc/redis/redis.conf : « redis://:MOT_DE_PASSE@10.42.0.1:6379/0 » (docs/install-pi.md)")
 
 
 def queue_is_local(value: str) -> bool:

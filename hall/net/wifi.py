@@ -5,6 +5,10 @@ Format (ZXing's, read by Android's and iOS's cameras): ``WIFI:T:WPA;S:<ssid>;P:<
 """
 from __future__ import annotations
 
+import unicodedata
+
+from hall.net.values import INVISIBLE_CATEGORIES
+
 SPECIAL = '\\;,:"'
 RISKY = ';,:\\"'   # escaped correctly here, yet some older readers cut the name or password at them
 
@@ -25,6 +29,8 @@ RISK_TEXT: dict[str, str] = {
     "ssid_special": N_("le nom du Wi-Fi contient ; , : \\ ou \" : d'anciens lecteurs de QR le coupent"),
     "password_special": N_("le mot de passe contient ; , : \\ ou \" : d'anciens lecteurs de QR le coupent"),
     "ssid_length": N_("le nom du Wi-Fi doit faire de 1 à 32 octets"),
+    "ssid_invisible": N_("le nom du Wi-Fi contient des caractères invisibles (sens d'écriture, largeur nulle) : "
+                         "il s'affiche autrement qu'il n'est, refusé"),
     "password_length": N_("le mot de passe WPA2 doit faire de 8 à 63 caractères"),
 }
 
@@ -52,7 +58,9 @@ def misread_risks(ssid: str, password: str) -> tuple[str, ...]:
             risks.append(f"{name}_edge_space")
         if any(c in RISKY for c in text):
             risks.append(f"{name}_special")
-    if not 1 <= len(ssid.encode("utf-8")) <= 32:
+    if any(unicodedata.category(c) in INVISIBLE_CATEGORIES for c in ssid):
+        risks.append("ssid_invisible")
+    if not 1 <= len(ssid.encode("utf-8", "surrogatepass")) <= 32:
         risks.append("ssid_length")
     if password and not 8 <= len(password) <= 63:
         risks.append("password_length")

@@ -37,6 +37,7 @@ def hotspot(argv: list[str], pi: SimulatedPi, root: Path, uid: int | None = None
     lines: list[str] = []
     args = build_parser().parse_args(["network", "hotspot", *argv])
     as_uid = {} if uid is None else {"euid": lambda: uid}
+    pi.root = root
     return network.run(args, runner=pi, root=root, out=lines.append, **as_uid), lines
 
 
@@ -90,7 +91,7 @@ class FailingPi(SimulatedPi):
         self.failure = failure
 
     def __call__(self, argv):
-        if tuple(argv[:3]) == ("nmcli", "connection", "add"):
+        if tuple(argv[:3]) == ("nmcli", "connection", "load"):
             if self.failure == "interrupted":
                 raise KeyboardInterrupt
             return Completed(4, "")
@@ -114,7 +115,7 @@ def test_a_plan_that_aborts_leaves_the_root_as_it_was(tmp_path, failure):
             hotspot(["--config", str(path)], pi, root)
     else:
         code, lines = hotspot(["--config", str(path)], pi, root)
-        assert code == 1 and any("échec (4) : nmcli connection add" in line for line in lines), lines
+        assert code == 1 and any("échec (4) : nmcli connection load" in line for line in lines), lines
         assert any("remis comme avant" in line for line in lines)
     assert ("iw", "reg", "set", "FR") in pi.changes          # the plan did get that far: files had been written
     assert tree(root) == before
@@ -194,7 +195,7 @@ def test_as_root_a_config_root_alone_may_write_makes_the_hotspot(tmp_path, capsy
     if how == "real root":
         assert code == 0 and printed.startswith("Plan de « loto-hall network hotspot »"), printed
         return
-    assert code == 0 and "Point d'accès prêt (13 changement(s))" in printed, printed
+    assert code == 0 and "Point d'accès prêt (14 changement(s))" in printed, printed
     assert (root / "etc/modprobe.d/loto-hall-wifi-country.conf").read_text() == "options cfg80211 ieee80211_regdom=FR\n"
 
 
@@ -206,11 +207,12 @@ def keyfile_string(text: str) -> str:
 
 
 def test_an_ssid_and_password_full_of_keyfile_syntax_stay_values_in_networkmanagers_own_keyfile():
-    ssid, password = ' --ask;"[ipv4]#=\\ é', ' #;"=[wifi]\\ method=auto'
+    ssid, password = ' --ask;"[ipv4]#=\\ é', ' #;"=[wifi]\\ method=auto '
     keyfile = networkmanager_keyfile(config(ssid=ssid, password=password))
     assert keyfile.sections() == ["connection", "wifi", "wifi-security", "ipv4", "ipv6", "proxy"]
     assert dict(keyfile["ipv4"]) == {"method": "shared", "address1": "10.42.0.1/24"}
-    assert keyfile_string(keyfile["wifi-security"]["psk"]) == password
+    psk = next(line for line in keyfile.raw.splitlines() if line.startswith("psk="))[4:]
+    assert keyfile_string(psk) == password                      # its trailing space too
     raw_ssid = keyfile["wifi"]["ssid"]
     if re.fullmatch(r"(?:[0-9]+;)+", raw_ssid):          # NetworkManager writes a name with odd bytes as a list
         assert bytes(int(b) for b in raw_ssid.split(";")[:-1]).decode("utf-8") == ssid

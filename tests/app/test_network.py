@@ -4,6 +4,7 @@ every generated file checked by its own tool, and the doctor asking a real runni
 from __future__ import annotations
 
 import configparser
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -28,6 +29,26 @@ country = "FR"
 """
 
 
+def unescape(text: str) -> str:
+    """A keyfile value as NetworkManager reads it back (GLib's escapes, then ``\\;`` of its lists)."""
+    escapes = {"s": " ", "n": "\n", "t": "\t", "r": "\r", "\\": "\\", ";": ";"}
+    return re.sub(r"\\(.)", lambda m: escapes[m.group(1)], text)
+
+
+def ssid_of(raw: str) -> str:
+    if re.fullmatch(r"(?:[0-9]+;)+", raw):           # a list of bytes
+        return bytes(int(b) for b in raw.split(";")[:-1]).decode("utf-8")
+    return unescape(raw)
+
+
+def profile_of(keyfile: configparser.ConfigParser) -> dict[str, str]:
+    """A keyfile's settings by the names nmcli gives them."""
+    return {"802-11-wireless.ssid": ssid_of(keyfile["wifi"]["ssid"]), "802-11-wireless.mode": keyfile["wifi"]["mode"],
+            "802-11-wireless.ap-isolation": keyfile["wifi"].get("ap-isolation", "-1"),
+            "wifi-sec.psk": unescape(keyfile["wifi-security"]["psk"]), "ipv4.method": keyfile["ipv4"]["method"],
+            "ipv4.addresses": keyfile["ipv4"]["address1"]}
+
+
 def config(**network):
     return parse_config({"hall": {"name": "Salle des fêtes de Test"}, "network": {**NETWORK, **network}})
 
@@ -35,7 +56,8 @@ def config(**network):
 class SimulatedPi:
     """Answers the plan's commands as a fresh Raspberry Pi OS would, and remembers what they changed."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root                          # where the plan writes the Pi's files (the keyfile to load)
         self.packages: set[str] = set()
         self.country = "00"
         self.blocked = True
@@ -88,12 +110,11 @@ class SimulatedPi:
             self.hosts = done.stdout
         elif a[:2] == ("systemctl", "enable"):
             self.avahi = "active"
-        elif a[:3] == ("nmcli", "connection", "add"):
-            rest = a[3:]
-            settings = dict(zip(rest[::2], rest[1::2]))
-            self.profiles[settings.pop("con-name")] = settings
-        elif a[:3] == ("nmcli", "connection", "modify"):
-            self.profiles[a[3]].update(dict(zip(a[4::2], a[5::2])))
+        elif a[:3] == ("nmcli", "connection", "load"):
+            assert self.root is not None, "the simulated Pi needs the root its files are written under"
+            keyfile = configparser.ConfigParser(interpolation=None)
+            keyfile.read_string((self.root / a[3].lstrip("/")).read_text(encoding="utf-8"))
+            self.profiles[keyfile["connection"]["id"]] = profile_of(keyfile)
         elif a[:3] == ("nmcli", "connection", "up"):
             self.active.add(a[3])
             self.nft = True               # the dispatcher script loads the rules
@@ -135,14 +156,17 @@ def test_a_hotspot_needs_a_name_and_a_wpa2_password(tmp_path, capsys):
 
 
 def test_the_plan_runs_on_a_fresh_pi_then_a_second_run_changes_nothing(tmp_path):
-    pi, plan = SimulatedPi(), hotspot_plan(config())
+    pi, plan = SimulatedPi(tmp_path), hotspot_plan(config())
     changed = apply_plan(plan, pi, root=tmp_path, out=lambda line: None)
-    assert changed == 13                    # the profile is made whole: no "modify" right after "add"
-    assert not any(c[:3] == ("nmcli", "connection", "modify") for c in pi.changes)
+    assert changed == 14
+    assert not any("quine:2026" in arg for c in pi.changes for arg in c)     # the password on no command line
+    keyfile = tmp_path / "etc/NetworkManager/system-connections/loto-hall.nmconnection"
+    assert keyfile.stat().st_mode & 0o777 == 0o600 and "ap-isolation=1" in keyfile.read_text()
     assert pi.country == "FR" and not pi.blocked and pi.hostname == "loto" and pi.avahi == "active"
     assert pi.hosts == "127.0.0.1\tlocalhost\n127.0.1.1\tloto\n"
     profile = pi.profiles["loto-hall"]
     assert profile["802-11-wireless.ssid"] == "Loto salle" and profile["wifi-sec.psk"] == "quine:2026"
+    assert profile["802-11-wireless.ap-isolation"] == "1"          # a phone reaches the Pi, never another phone
     assert profile["802-11-wireless.mode"] == "ap" and profile["ipv4.method"] == "shared"
     assert pi.active == {"loto-hall"}
     dispatcher = tmp_path / "etc/NetworkManager/dispatcher.d/90-loto-hall-portal"
@@ -157,11 +181,11 @@ def test_the_plan_runs_on_a_fresh_pi_then_a_second_run_changes_nothing(tmp_path)
 
 
 def test_a_new_password_updates_the_profile_and_restarts_the_hotspot_only(tmp_path):
-    pi = SimulatedPi()
+    pi = SimulatedPi(tmp_path)
     apply_plan(hotspot_plan(config()), pi, root=tmp_path, out=lambda line: None)
     pi.changes.clear()
     apply_plan(hotspot_plan(config(password="tombola-2027")), pi, root=tmp_path, out=lambda line: None)
-    assert [c[:3] for c in pi.changes] == [("nmcli", "connection", "modify"), ("nmcli", "connection", "up")]
+    assert [c[:3] for c in pi.changes] == [("nmcli", "connection", "load"), ("nmcli", "connection", "up")]
     assert pi.profiles["loto-hall"]["wifi-sec.psk"] == "tombola-2027"
 
 
@@ -204,32 +228,48 @@ def test_the_avahi_service_file_is_valid_against_avahis_dtd(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def networkmanager_keyfile(hall_config) -> configparser.ConfigParser:
-    """The keyfile NetworkManager itself writes for the plan's ``nmcli connection add`` (``--offline``: no daemon)."""
+def offline_nmcli(args: list[str], stdin: str | None = None) -> str:
+    """``nmcli --offline ARGS`` (no daemon: NetworkManager's own keyfile reader and writer)."""
     if not shutil.which("nmcli"):
         pytest.skip("nmcli absent (apt-get install network-manager)")
-    add = next(s for s in hotspot_plan(hall_config) if getattr(s, "argv", ())[:3] == ("nmcli", "connection", "add"))
-    done = subprocess.run(["nmcli", "--offline", *add.argv[1:]], capture_output=True, text=True)
+    done = subprocess.run(["nmcli", "--offline", *args], input=stdin, capture_output=True, text=True)
     if done.returncode != 0 and "offline" in done.stderr:
         pytest.skip("this nmcli has no --offline (NetworkManager < 1.40)")
     assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def networkmanager_keyfile(hall_config) -> configparser.ConfigParser:
+    """The plan's keyfile as NetworkManager itself reads it back and writes it again."""
+    written = next(s for s in hotspot_plan(hall_config) if getattr(s, "path", "") == network.KEYFILE)
     keyfile = configparser.ConfigParser(interpolation=None)
-    keyfile.read_string(done.stdout)
+    keyfile.raw = offline_nmcli(["connection", "modify", "connection.id", "loto-hall"], written.content)  # type: ignore[attr-defined]
+    keyfile.read_string(keyfile.raw)          # (configparser trims a value's trailing spaces: .raw keeps them)
     return keyfile
 
 
-def test_the_profile_is_what_networkmanager_itself_writes_as_a_keyfile():
-    keyfile = networkmanager_keyfile(config())
-    assert keyfile["connection"]["id"] == "loto-hall" and keyfile["connection"]["interface-name"] == "wlan0"
-    assert dict(keyfile["wifi"]) == {"band": "bg", "mode": "ap", "ssid": "Loto salle"}
-    assert keyfile["wifi-security"]["key-mgmt"] == "wpa-psk" and keyfile["wifi-security"]["psk"] == "quine:2026"
-    assert keyfile["wifi-security"]["proto"] == "rsn;" and keyfile["wifi-security"]["pmf"] == "1"   # 1: disable
-    assert keyfile["ipv4"]["method"] == "shared" and keyfile["ipv4"]["address1"] == "10.42.0.1/24"
+def test_the_keyfile_is_what_networkmanager_itself_writes_for_the_same_settings():
+    """The profile NetworkManager's nmcli makes from the same settings (given on its command line here, in a test)
+    is the plan's keyfile once NetworkManager has read and written it again: nothing lost, nothing added."""
+    net = config().network
+    made = offline_nmcli(["connection", "add", "type", "wifi", "ifname", net.interface, "con-name", "loto-hall",
+                          "connection.uuid", network.PROFILE_UUID, "802-11-wireless.ssid", net.ssid,
+                          "802-11-wireless.mode", "ap", "802-11-wireless.band", "bg", "802-11-wireless.ap-isolation",
+                          "yes", "ipv4.method", "shared", "ipv4.addresses", f"{net.address}/24", "ipv6.method",
+                          "disabled", "wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.psk", net.password,
+                          "wifi-sec.proto", "rsn", "wifi-sec.pairwise", "ccmp", "wifi-sec.group", "ccmp",
+                          "wifi-sec.pmf", "disable", "connection.autoconnect-priority", "100"])
+    ours = networkmanager_keyfile(config())
+    theirs = configparser.ConfigParser(interpolation=None)
+    theirs.read_string(made)
+    assert {s: dict(ours[s]) for s in ours.sections()} == {s: dict(theirs[s]) for s in theirs.sections()}
+    assert ours["wifi"]["ap-isolation"] == "1" and ours["wifi-security"]["psk"] == "quine:2026"
 
 
 # --------------------------------------------------------------------------------------------------- doctor
 def test_the_doctor_finds_everything_right_on_a_prepared_pi(tmp_path, capsys):
-    pi, root = SimulatedPi(), tmp_path / "root"
+    root = tmp_path / "root"
+    pi = SimulatedPi(root)
     apply_plan(hotspot_plan(config()), pi, root=root, out=lambda line: None)
     firmware = root / network.FIRMWARE
     firmware.parent.mkdir(parents=True)
@@ -293,3 +333,23 @@ def test_the_install_scripts_dry_run_prints_every_step_and_runs_none(tmp_path):
                  "(--dry-run: nothing was changed)"):
         assert line in out.splitlines(), (line, out)
     assert "network hotspot --config /etc/loto-hall/config.toml" in out
+
+
+def test_an_ssid_with_invisible_characters_is_refused_by_the_config_the_hotspot_and_admin(tmp_path):
+    """« Loto‮ellas » shows as « Lotosalle »: a right-to-left override, a zero-width space, a BOM in a name."""
+    import dataclasses
+
+    from display.network import wifi_warnings
+    from hall.config import ConfigError
+    from tests.display.conftest import make_room
+    for name in ("Loto\u202eellas", "Loto\u200bsalle", "\u200fLoto"):
+        with pytest.raises(ConfigError, match="invisibles"):
+            config(ssid=name)
+        made = dataclasses.replace(config(), network=dataclasses.replace(config().network, ssid=name))
+        assert any("invisibles" in p for p in network.hotspot_problems(made))        # a Config made in code
+        assert "ssid_invisible" in network.misread_risks(name, "quine:2026")
+    room = make_room(tmp_path)
+    with room.app.test_request_context():
+        bad = dataclasses.replace(room.config, network=dataclasses.replace(room.config.network, ssid="Loto\u202eellas"))
+        assert any("invisibles" in w for w in wifi_warnings(bad))                    # what /admin says
+    room.hall.journal.close()

@@ -46,6 +46,7 @@ message_queue = "{redis_server.url}"
 socket_workers = 2
 core_port = {free_port()}
 socket_port = {free_port()}
+staff_port = {free_port()}
 {extra}""")
     proc = run_hall(["--config", str(config)])
     if extra:

@@ -205,9 +205,11 @@ def page(context, live):
     yield p
 
 
-def login_page(page, url: str, pin: str) -> None:
+def login_page(page, url: str, pin: str, name: str = "") -> None:
     page.goto(url)
     page.fill("#pin", pin)
+    if name:
+        page.fill("#login-name", name)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("nav.nav")
     page.wait_for_load_state("load")     # the page's modules ran: a form submitted before would go to the server

@@ -38,15 +38,15 @@ def test_the_desk_sells_a_plaque_and_refuses_a_double_sale(browser, desk_live, f
     page = ctx.new_page()
     page.set_default_timeout(10_000)
     try:
-        login_page(page, desk_live.url + "/caisse", PINS["desk_pin"])
+        login_page(page, desk_live.url + "/caisse", PINS["desk_pin"], name="Anne")
         expect(page.locator("#sell")).to_have_text("Ajoutez des cartons")
-        page.fill("#seller", "Anne")
-        page.dispatch_event("#seller", "change")
+        expect(page.locator("#seller")).to_have_text("Vendeur : Anne")      # the logged-in desk sells
         page.fill("#cards", "A-1..A-12")
         page.click("#add-form button[type=submit]")
         expect(page.locator("#suggested")).to_contain_text("12 cartons : 25,00")
         expect(page.locator("#amount")).to_have_value("25,00")
         page.click("label:has(input[value=carte])")
+        page.locator("#sell").scroll_into_view_if_needed()
         name = "caisse-tablette" if size[0] > 500 else "caisse-telephone"
         shoot(page, str(folder / f"{name}-panier.png"), full_page=False)
         expect(page.locator("#sell")).to_be_in_viewport()

@@ -93,3 +93,34 @@ def test_the_desk_page_shows_the_login_to_a_revoked_cookie(troom):
     assert changed.status_code == 201 and changed.get_json()["sessions_ended"] == 1
     shown = page.get("/tournoi").get_data(as_text=True)
     assert 'id="login-form"' in shown and 'id="td-title"' not in shown
+
+
+def test_the_desk_sees_a_held_table_and_gives_it_a_fresh_code_strangers_cannot_hold(troom):
+    """Issue 31: 120 wrong codes from strangers held a table's captains for 6 h. The desk sees it and gives the
+    table a fresh code (its count starts again), checked whatever strangers keep doing."""
+    started(troom)
+    now = [START]
+    drive(troom, now)
+    addresses = iter(f"10.42.{n // 250}.{n % 250 + 10}" for n in range(10_000))
+    for _ in range(TABLE_FAILS[0]):
+        assert sheet(phone(troom, next(addresses)), 2, WRONG).status_code == 401
+    printed = table_code(troom.store.day, 2)
+    assert sheet(phone(troom, next(addresses)), 2, printed).status_code == 429          # the captain is held
+    table = next(t for t in desk(troom, "get", "/api/tournoi/desk").get_json()["tables"] if t["table"] == 2)
+    assert table["held_s"] > 0 and table["printed"] is True                            # the desk sees it
+    assert desk(troom, "post", "/api/tournoi/tables/2/code", {}, role="controller").status_code == 403
+    tables = desk(troom, "post", "/api/tournoi/tables/2/code", {}).get_json()["tables"]
+    fresh = next(t for t in tables if t["table"] == 2)
+    assert fresh["code"] == table_code(troom.store.day, 2) != printed and len(fresh["code"]) == 8
+    assert fresh["held_s"] == 0 and fresh["printed"] is False
+    assert sheet(phone(troom, next(addresses)), 2, printed).status_code == 401          # the paper's code: gone
+    for _ in range(GAME_FAILS[0] + TABLE_FAILS[0]):       # strangers go on, at that table and at every other
+        sheet(phone(troom, next(addresses)), 2, WRONG)
+    assert sheet(phone(troom, next(addresses)), 1, table_code(troom.store.day, 1)).status_code == 429   # the game
+    captain = phone(troom, next(addresses))
+    assert sheet(captain, 2, fresh["code"][:4].lower() + "-" + fresh["code"][4:]).status_code == 200   # the fresh one
+    guesser = phone(troom, next(addresses))               # one address guessing it: held by its own budget only
+    for _ in range(ADDRESS_FAILS[0]):
+        assert sheet(guesser, 2, WRONG * 2).status_code == 401
+    assert sheet(guesser, 2, fresh["code"]).status_code == 429
+    assert troom.store.day.recoded and desk(troom, "get", "/api/tournoi").get_json().get("recoded") is None

@@ -36,9 +36,10 @@ def playing(tmp_path):
     r.hall.journal.close()
 
 
-def linked(room, text):
-    """What the players' linking reads (POST /api/players/cards)."""
-    res = room.app.test_client().post("/api/players/cards", json={"card_ids": [text]})
+def linked(room, text, card_id=""):
+    """What the players' linking reads (POST /api/players/cards), with the code printed on ``card_id``."""
+    item = {"card_id": text, "code": room.hall.card_code(card_id)} if card_id else text
+    res = room.app.test_client().post("/api/players/cards", json={"card_ids": [item]})
     assert res.status_code == 200, res.get_json()
     return res.get_json()
 
@@ -50,7 +51,7 @@ def test_every_entry_point_reads_the_same_carton(playing, text, card_id):
     assert (claim["card_id"], claim["verdict"]) == (card_id, "incomplete")
     scanned = apply_scan(playing.hall, Scan(text))
     assert scanned is not None and scanned.event.card_id == card_id
-    assert [c["card_id"] for c in linked(playing, text)["cards"]] == [card_id]
+    assert [c["card_id"] for c in linked(playing, text, card_id)["cards"]] == [card_id]
     sale = client.post("/api/sales", json={"cards": [text], "amount_eur": 3}, headers=playing.headers("admin"))
     assert sale.status_code == 201, sale.get_json()
     assert sale.get_json()["cards"] == [card_id]

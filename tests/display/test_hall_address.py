@@ -54,7 +54,7 @@ def test_every_place_gives_the_one_address(hotspot_room):
     assert client.get("/api/state").get_json()["wifi"]["url"] == base
     # the printed cartons' QR: {hall}/c/{card_id}
     pdf = client.get("/api/cards.pdf?series=A&per_page=12", headers=room.headers("admin")).get_data()
-    assert base + "c/" + A1 in qr_texts(pdf)
+    assert base + "c/" + A1 + "?k=" + room.hall.card_code(A1) in qr_texts(pdf)     # the carton's code in its link
     # the portal's links
     portal = client.get("/generate_204", headers={"Host": "connectivitycheck.gstatic.com"}).get_data(as_text=True)
     assert f'href="{base}controle"' in portal
@@ -68,6 +68,6 @@ def test_a_configured_url_wins_everywhere(tmp_path):
     room.app, room.socketio = make_app(room.hall, room.config, documents={"cards_pdf": write_cards_pdf})
     client = room.app.test_client()
     pdf = client.get("/api/cards.pdf?series=A", headers=room.headers("admin")).get_data()
-    assert "https://loto.salle-des-fetes.fr/c/" + A1 in qr_texts(pdf)
+    assert "https://loto.salle-des-fetes.fr/c/" + A1 + "?k=" + room.hall.card_code(A1) in qr_texts(pdf)
     assert parse_config({"network": {"url": "https://x.fr/page"}}).hall_link("s/abc") == "https://x.fr/s/abc"
     room.hall.journal.close()

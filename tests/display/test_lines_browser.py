@@ -24,7 +24,7 @@ def shot(page, name: str, tmp_path) -> None:
 
 
 def follow(phone, room, card_id: str) -> None:
-    phone.goto(room.url + "/c/" + card_id)
+    phone.goto(room.url + f"/c/{card_id}?k={room.hall.card_code(card_id)}")     # the printed link, its code in it
     card(phone, card_id).wait_for()
 
 

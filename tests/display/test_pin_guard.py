@@ -9,7 +9,7 @@ import pytest
 
 from display.devices import DEVICE_COOKIE
 from display.login_guard import ADDRESS_FAILS, ADDRESS_SUCCESSES, DEVICE_FAILS, EVERYONE_FAILS
-from display.sessions import MAX_SESSIONS_PER_ROLE
+from display.sessions import MAX_SESSIONS_PER_ROLE, RECENT_USE_S
 from hall.app.demo import DEMO_PINS
 from hall.config import parse_config
 from hall.errors import ConfigError
@@ -140,20 +140,23 @@ def test_a_forged_or_foreign_device_cookie_is_a_stranger(tmp_path):
     room.hall.journal.close()
 
 
-def test_a_changed_pin_is_not_known_by_the_consoles_of_the_old_one(tmp_path):
+def test_a_pin_changed_on_admin_during_an_attack_keeps_the_roles_consoles_known(tmp_path):
     room = make_room(tmp_path)
     controller = client(room, "10.42.0.15")
     assert login(controller, PINS["controller_pin"]).status_code == 200
     admin = room.headers("admin")
-    assert room.app.test_client().post("/api/pins", json={"role": "controller", "pin": "246813"},
-                                       headers=admin).status_code == 201
     for i in range(EVERYONE_FAILS[0]):
         guess(client(room, f"10.42.5.{i}"), i)
-    refused(login(controller, "246813"), 429, "too_many_attempts")     # a stranger for the new PIN
+    assert room.app.test_client().post("/api/pins", json={"role": "controller", "pin": "246813"},
+                                       headers=admin).status_code == 201
+    assert controller.get("/api/me").get_json()["role"] is None            # the old PIN's session ended…
+    refused(login(controller, PINS["controller_pin"]), 401, "bad_pin")     # …the old PIN opens nothing…
+    assert login(controller, "246813").get_json()["role"] == "controller"  # …the console is in with the new one
+    refused(login(client(room, "10.42.0.16"), "246813"), 429, "too_many_attempts")   # a stranger is still held
     room.hall.journal.close()
 
 
-def test_the_pi_unlocks_the_strangers(tmp_path):
+def test_the_pi_lets_a_new_console_in_and_the_strangers_cannot_lock_it_again(tmp_path):
     room = make_room(tmp_path)
     for i in range(EVERYONE_FAILS[0]):
         guess(client(room, f"10.42.6.{i}"), i)
@@ -162,12 +165,23 @@ def test_the_pi_unlocks_the_strangers(tmp_path):
     done = subprocess.run([sys.executable, "-m", "hall.app", "auth", "unlock", "--data-dir", str(tmp_path)],
                           capture_output=True, text=True, timeout=60, env={"LANG": "fr_FR.UTF-8"})
     assert done.returncode == 0 and "Déblocage demandé" in done.stdout, done.stderr
-    assert login(stranger, PINS["desk_pin"]).get_json()["role"] == "desk"
-    for i in range(EVERYONE_FAILS[0]):
-        guess(client(room, f"10.42.6.{i}"), i)
+    code = done.stdout.split("une seule fois : ")[1].split()[0]
+    for i in range(EVERYONE_FAILS[0] * 3):        # the attack goes on after the unlock, from more addresses
+        guess(client(room, f"10.42.16.{i}"), i)
+        refused(client(room, f"10.42.26.{i}").post("/api/enrol", json={"code": f"ACDE-{i:04d}"}), 401,
+                "enrol_code_wrong")
+    refused(login(stranger, PINS["desk_pin"]), 429, "too_many_attempts")     # strangers' counts were not cleared
+    tablet = client(room, "10.42.0.17")
+    answer = tablet.post("/api/enrol", json={"code": code.lower().replace("-", " ")}).get_json()
+    assert answer["role"] == "admin" and answer["page"] == "/admin"
+    assert tablet.get("/api/me").get_json()["role"] == "admin"
+    tablet.post("/api/logout")
+    assert login(tablet, PINS["admin_pin"]).get_json()["role"] == "admin"    # a known console from now on
+    refused(client(room, "10.42.0.18").post("/api/enrol", json={"code": code}), 401, "enrol_code_wrong")   # once
     room.hall.journal.close()
-    again = make_room(tmp_path)                 # applied once: a restart does not apply the old request again
-    refused(login(client(again, "10.42.0.17"), PINS["desk_pin"]), 429, "too_many_attempts")
+    again = make_room(tmp_path)                 # a restart within its life does not open the used code again
+    refused(client(again, "10.42.0.19").post("/api/enrol", json={"code": code}), 401, "enrol_code_wrong")
+    refused(login(client(again, "10.42.0.19"), PINS["desk_pin"]), 429, "too_many_attempts")
     again.hall.journal.close()
 
 
@@ -237,17 +251,26 @@ def test_successful_logins_are_limited_per_address(room):
     assert login(client(room, "10.42.0.22"), PINS["desk_pin"]).status_code == 200
 
 
-def test_sessions_are_capped_per_role_the_least_recently_used_ending_first(room):
-    tokens = []
-    for i in range(MAX_SESSIONS_PER_ROLE + 5):
-        tokens.append(login(client(room, f"10.42.7.{i}"), PINS["controller_pin"]).get_json()["token"])
+def test_at_its_cap_a_role_refuses_a_new_login_rather_than_end_a_console_in_use(room):
     sessions = room.app.extensions["loto_auth"].sessions
-    assert len(sessions) == MAX_SESSIONS_PER_ROLE
+    now = [START]
+    sessions.clock = lambda: now[0]
+    tokens = [login(client(room, f"10.42.7.{i}"), PINS["controller_pin"]).get_json()["token"]
+              for i in range(MAX_SESSIONS_PER_ROLE)]
+    for i in range(8):                                  # 40 logins more: every one refused, nobody pushed out
+        body = refused(login(client(room, f"10.42.17.{i}"), PINS["controller_pin"]), 409, "too_many_consoles")
+        assert body["max"] == MAX_SESSIONS_PER_ROLE
     me = room.app.test_client().get
-    assert [me("/api/me", headers={"Authorization": f"Bearer {t}"}).status_code for t in tokens[:5]] == [401] * 5
-    assert me("/api/me", headers={"Authorization": f"Bearer {tokens[-1]}"}).get_json()["role"] == "controller"
+    assert all(me("/api/me", headers={"Authorization": f"Bearer {t}"}).get_json()["role"] == "controller"
+               for t in tokens)
     speaker = login(client(room, "10.42.0.23"), PINS["speaker_pin"]).get_json()["token"]   # other roles untouched
     assert me("/api/me", headers={"Authorization": f"Bearer {speaker}"}).get_json()["role"] == "speaker"
+    now[0] += RECENT_USE_S + 1                          # the first console idle 10 minutes, the others in use
+    for t in tokens[1:]:
+        me("/api/me", headers={"Authorization": f"Bearer {t}"})
+    assert login(client(room, "10.42.17.99"), PINS["controller_pin"]).status_code == 200
+    assert me("/api/me", headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 401
+    assert len(sessions) == MAX_SESSIONS_PER_ROLE + 1
 
 
 def test_idle_sessions_are_pruned_when_a_session_opens(room):

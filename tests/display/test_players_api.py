@@ -133,17 +133,18 @@ def test_a_phone_call_reaches_the_speakers_console_with_its_ball(calling):
         h.start_partie(role="speaker")
         for n in (4, 13, 37, 52):
             h.draw(n, role="speaker")
-        res = client.post("/api/players/call", json={"card_id": A1})
+        code = h.card_code(A1)                              # the phone shows it holds the carton
+        res = client.post("/api/players/call", json={"card_id": A1, "code": code})
         assert (res.status_code, res.get_json()["error"]) == (409, "not_complete")
         h.draw(80, role="speaker")
-        res = client.post("/api/players/call", json={"card_id": A1.lower().replace("-", "")})
+        res = client.post("/api/players/call", json={"card_id": A1.lower().replace("-", ""), "code": code.lower()})
         assert res.status_code == 202 and res.get_json() == {"card_id": A1, "ball": 80}
         while True:
             name, data = receive(speaker)
             if name == "phone_call":
                 break
         assert (data["card_id"], data["ball"], data["index"], data["lot"]["kind"]) == (A1, 80, 5, "quine")
-        again = client.post("/api/players/call", json={"card_id": A1})
+        again = client.post("/api/players/call", json={"card_id": A1, "code": code})
         assert (again.status_code, again.get_json()["error"]) == (429, "too_many_calls")
     finally:
         close(speaker)

@@ -63,14 +63,27 @@ def printed_qr_url(room, card_id: str) -> str:
     res = room.app.test_client().get("/api/cards.pdf?series=A&per_page=6", headers=room.headers("admin"))
     image = pypdfium2.PdfDocument(io.BytesIO(res.get_data()))[0].render(scale=3).to_pil()
     urls = [r.text for r in zxingcpp.read_barcodes(image) if r.format == zxingcpp.BarcodeFormat.QRCode]
-    url = next(u for u in urls if u.endswith("/c/" + card_id))
-    assert url == room.config.hall_link("c/" + card_id)
+    url = next(u for u in urls if "/c/" + card_id + "?" in u)
+    assert url == carton_link(room, card_id)                # the carton's code in its link
     return url
 
 
 def opened(room, url: str) -> str:
     """The URL a phone's camera opens, at this test's server (the hall's address is the machine's LAN one)."""
-    return room.url + urlsplit(url).path
+    parts = urlsplit(url)
+    return room.url + parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def carton_link(room, text: str, card_id: str = "") -> str:
+    """A printed carton's QR link: ``{hall}/c/{text}?k={code}``, the code of ``card_id`` (``text`` when not given)."""
+    return room.config.hall_link(f"c/{text}?k={room.hall.card_code(card_id or text)}")
+
+
+def type_carton(phone, room, text: str, card_id: str = "") -> None:
+    """A player types a carton's number and the code printed under its QR code, then Enter."""
+    phone.fill("#mc-id", text)
+    phone.fill("#mc-code", room.hall.card_code(card_id or text))
+    phone.press("#mc-code", "Enter")
 
 
 def card(page, card_id):
@@ -117,9 +130,9 @@ def test_a_printed_carton_followed_on_a_phone(hall_room, phone, tmp_path):
 
 def test_best_first_and_the_win(hall_room, phone):
     room, h = hall_room, hall_room.hall
-    phone.goto(opened(room, room.config.hall_link("c/" + A2)))
+    phone.goto(opened(room, carton_link(room, A2)))
     card(phone, A2).wait_for()
-    phone.goto(opened(room, room.config.hall_link("c/" + A1.lower().replace("-", ""))))   # typed leniently
+    phone.goto(opened(room, carton_link(room, A1.lower().replace("-", ""), A1)))   # typed leniently
     card(phone, A1).wait_for()
     h.start_partie(role="speaker")
     for n in (4, 13, 37):                                   # A1 holds 4, A2 does not: A1 first
@@ -144,7 +157,7 @@ def test_best_first_and_the_win(hall_room, phone):
 
 def test_each_help_level(hall_room, phone, tmp_path):
     room, h = hall_room, hall_room.hall
-    phone.goto(opened(room, room.config.hall_link("c/" + A1)))
+    phone.goto(opened(room, carton_link(room, A1)))
     card(phone, A1).wait_for()
     h.start_partie(role="speaker")
     for n in (4, 13, 9):
@@ -183,12 +196,10 @@ def test_each_help_level(hall_room, phone, tmp_path):
 def test_refusals_unsold_typed_and_the_25th(hall_room, phone):
     room, h = hall_room, hall_room.hall
     phone.goto(room.url + "/mes-cartons")
-    phone.fill("#mc-id", A3)
-    phone.press("#mc-id", "Enter")
+    type_carton(phone, room, A3)
     phone.wait_for_function("document.getElementById('mc-msg').textContent.includes('non vendu')")
     assert card(phone, A3).count() == 0
-    phone.fill("#mc-id", A1[:-1] + "Z")                     # a near miss: "vérifiez", with the carton offered
-    phone.press("#mc-id", "Enter")
+    type_carton(phone, room, A1[:-1] + "Z", A1)             # a near miss: "vérifiez", with the carton offered
     phone.get_by_role("button", name=f"C'est le {A1} ?").click()
     card(phone, A1).wait_for()
     more = generate_cards(30, seed="7", series="B")
@@ -197,13 +208,23 @@ def test_refusals_unsold_typed_and_the_25th(hall_room, phone):
     assert client.post("/api/sales", json={"range": f"{more[0][0]}..{more[-1][0]}", "amount_eur": 60},
                        headers=room.headers("admin")).status_code == 201
     for cid, _ in more[:23]:                                # 24 cartons with A1
-        phone.fill("#mc-id", cid)
-        phone.press("#mc-id", "Enter")
+        type_carton(phone, room, cid)
         card(phone, cid).wait_for()
-    phone.fill("#mc-id", more[23][0])
-    phone.press("#mc-id", "Enter")
+    type_carton(phone, room, more[23][0])
     phone.wait_for_function("document.getElementById('mc-msg').textContent.includes('24 cartons au plus')")
     assert phone.locator("[data-card]").count() == 24
+
+
+def test_a_carton_link_without_its_code_shows_nothing_and_asks_for_it(hall_room, phone, tmp_path):
+    room = hall_room
+    phone.goto(room.url + "/c/" + A1)                       # the ID alone (typed by hand, a link without ?k=)
+    phone.wait_for_function("document.getElementById('mc-msg').textContent.includes('tapez aussi le code')")
+    assert card(phone, A1).count() == 0 and phone.locator("#mc-id").input_value() == A1
+    assert phone.evaluate("document.activeElement.id") == "mc-code"
+    shot(phone, "mes-cartons-360x640-code.png", tmp_path)
+    phone.fill("#mc-code", room.hall.card_code(A1))
+    phone.press("#mc-code", "Enter")
+    card(phone, A1).wait_for()
 
 
 def test_the_sales_qr_links_the_whole_sale(hall_room, phone):
@@ -233,7 +254,7 @@ def test_offline_within_5_s_and_catch_up_by_seq(hall_room, phone):
     phone.route_web_socket(lambda u: "/socket.io/" in u, route)
     phone.route(lambda u: "/socket.io/" in u and "transport=polling" in u,
                 lambda r: r.abort() if silent["on"] else r.continue_())
-    phone.goto(opened(room, room.config.hall_link("c/" + A1)))
+    phone.goto(opened(room, carton_link(room, A1)))
     card(phone, A1).wait_for()
     h.start_partie(role="speaker")
     h.draw(4, role="speaker")
@@ -293,7 +314,7 @@ def test_a_phone_call_reaches_the_speakers_console(browser, tmp_path):
         phone = ctx.new_page()
         phone.set_viewport_size(PHONE)
         phone.set_default_timeout(10_000)
-        phone.goto(room.url + "/c/" + A1)
+        phone.goto(opened(room, carton_link(room, A1)))
         card(phone, A1).wait_for()
         h = room.hall
         h.start_partie(role="speaker")
@@ -329,11 +350,9 @@ def test_the_page_in_french_and_english(hall_room, browser, tmp_path, lang):
     room, h = hall_room, hall_room.hall
     with a_phone(browser) as phone:
         phone.goto(room.url + "/mes-cartons?lang=" + lang)
-        phone.fill("#mc-id", A2)
-        phone.press("#mc-id", "Enter")
+        type_carton(phone, room, A2)
         card(phone, A2).wait_for()
-        phone.fill("#mc-id", A1)
-        phone.press("#mc-id", "Enter")
+        type_carton(phone, room, A1)
         card(phone, A1).wait_for()
         h.start_partie(role="speaker")
         for n in (4, 13, 37, 52, 9, 21):
@@ -356,8 +375,7 @@ def test_a_phone_turned_away_at_the_door_says_so_in_its_language_and_links_by_it
     assert room.app.test_client().post("/api/players/cards", json={"card_ids": [A2]}).status_code == 200
     with a_phone(browser) as phone:
         phone.goto(room.url + "/mes-cartons?lang=" + lang)
-        phone.fill("#mc-id", A1)
-        phone.press("#mc-id", "Enter")
+        type_carton(phone, room, A1)
         words = {"fr": "Toute la salle scanne en même temps", "en": "The whole hall is scanning at once"}[lang]
         phone.wait_for_function(f"document.getElementById('mc-msg').textContent.includes({words!r})")
         assert card(phone, A1).count() == 0

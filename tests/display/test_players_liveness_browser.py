@@ -4,7 +4,7 @@ went silent without closing is dropped and opened again (``mes_cartons.js``)."""
 from __future__ import annotations
 
 from tests.display.conftest import A1
-from tests.display.test_players_browser import card, hall_room, marked, opened, phone, shot  # noqa: F401  (fixtures)
+from tests.display.test_players_browser import card, carton_link, hall_room, marked, opened, phone, shot  # noqa: F401
 
 
 def follow(room, page, frames):
@@ -19,7 +19,7 @@ def follow(room, page, frames):
         ws.on_message(server.send)
         server.on_message(lambda m: ws.send(m) if frames(n, m) else None)
     page.route_web_socket(lambda u: "/socket.io/" in u, route)
-    page.goto(opened(room, room.config.hall_link("c/" + A1)))
+    page.goto(opened(room, carton_link(room, A1)))       # the printed QR code's link, the carton's code in it
     card(page, A1).wait_for()
     return made
 

@@ -45,11 +45,15 @@ def refused(resp, status: int, code: str) -> dict:
 
 
 def test_a_plaque_sold_then_a_double_sale_refused_naming_the_cartons(desk):
-    c, h = desk.app.test_client(), desk.headers("desk")
-    resp = c.post("/api/sales", json={"range": PLAQUE, "payment": "carte", "seller": "Anne"}, headers=h)
+    c = desk.app.test_client()
+    token = c.post("/api/login", json={"pin": PINS["desk_pin"], "name": "Anne"}).get_json()["token"]
+    h = {"Authorization": f"Bearer {token}"}
+    # the seller is the logged-in desk: a name in the body is only the sale's note
+    resp = c.post("/api/sales", json={"range": PLAQUE, "payment": "carte", "seller": "Zoé"}, headers=h)
     assert resp.status_code == 201, resp.get_json()
     sale = resp.get_json()
     assert sale["amount_eur"] == 25 and len(sale["cards"]) == 12 and sale["sale_id"] == 1
+    assert (sale["seller"], sale["note"]) == ("Anne", "Zoé")
     seq = desk.hall.journal.last_seq
     body = refused(c.post("/api/sales", json={"cards": [make_card_id("A", 12), make_card_id("A", 13)],
                                               "amount_eur": 6, "payment": "especes"}, headers=h), 409, "already_sold")

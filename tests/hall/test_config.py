@@ -86,7 +86,7 @@ BAD_NETWORK = {"country": ["fr", "FRA", "F", "", "ZZ", "FR\n", "F1", "ＦＲ"],
                "hostname": ["", "-loto", "loto-", "loto.local", "x" * 64, "lo to", "lotö", "loto\n", "loto_1"],
                "interface": ["", "x" * 16, "wlan0:1", 'wl"an0', "wl'an0", "wl an0", "wl/an0", ".", "..", "wlan*",
                              "-wlan0", "wlan0\n", "wl\\an0"],
-               "ssid": ["x" * 33, "é" * 17],
+               "ssid": ["x" * 33, "é" * 17, "Loto\u202esalle", "Loto\u200bsalle", "Loto\u200fsalle", "\ufeffLoto", "Lo\u2028to"],
                "password": ["court", "x" * 64, "quine2026é", "quine\t2026"],
                "address": ["10.42.0.1\n", "010.42.0.1", "10.42.0.256", "10.42.0", "0.0.0.0", "127.0.0.1",
                            "224.0.0.1", "255.255.255.255", "fe80::1", " 10.42.0.1", "١٠.42.0.1"],
@@ -133,8 +133,11 @@ def test_the_country_codes_are_iso_3166s():
 
 # ---- [server] message_queue and socket_workers (issue 25): the default is one process without Redis
 GOOD_QUEUES = ["redis://127.0.0.1:6379/0", "redis://localhost", "redis://127.0.0.1:6380/15",
-               "redis://:un-mot-de-passe@10.42.0.1:6379/0", "redis://192.168.1.2"]
-BAD_QUEUES = ["redis://93.184.216.34:6379/0", "redis://0.0.0.0:6379/0", "redis://8.8.8.8", "redis://redis.example.org",
+               "redis://:3f9c1b7e2a8d4605c9e1f0b2a7d36e84@10.42.0.1:6379/0", "redis://:k7Qm-2XpD_9vLw3rTz8yBn4c@192.168.1.2"]
+# on the hall's network (the phones' network), a Redis needs a password of 24 random characters (issue 31)
+BAD_QUEUES = ["redis://192.168.1.2", "redis://:un-mot-de-passe@10.42.0.1:6379/0",
+              "redis://:motdepassedelasalledesfetes@10.42.0.1", "redis://:aaaaaaaaaaaaaaaaaaaaaaaaaaaa@10.42.0.1",
+              "redis://93.184.216.34:6379/0", "redis://0.0.0.0:6379/0", "redis://8.8.8.8", "redis://redis.example.org",
               "http://127.0.0.1:6379/0", "redis://127.0.0.1:6379/16", "redis://127.0.0.1:6379/x",
               "redis://127.0.0.1:0/0", "redis://127.0.0.1:6379/0?ssl=1", "redis://224.0.0.1", "redis://",
               "redis://127.0.0.1 /0"]

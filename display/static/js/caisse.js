@@ -92,7 +92,7 @@ async function sell() {
   $("sell").disabled = true;
   const reserved = $("reserved").checked;
   const body = {cards: basket.map((line) => line.text), payment: document.querySelector("input[name=payment]:checked").value,
-                amount_eur: $("amount").value.trim() || undefined, seller: $("seller").value.trim(),
+                amount_eur: $("amount").value.trim() || undefined, note: $("sale-note").value.trim() || undefined,
                 buyer: $("buyer").value.trim(), paid: !reserved, partie: $("partie").value.trim() || undefined};
   const res = await api("POST", "/api/sales", body);
   busy = false;
@@ -166,8 +166,6 @@ $("add-form").addEventListener("submit", (ev) => { ev.preventDefault(); add($("c
 $("amount").addEventListener("input", () => { touched = true; sellLabel(); });
 $("reserved").addEventListener("change", sellLabel);
 $("sell").addEventListener("click", sell);
-$("seller").value = localStorage.getItem("loto-seller") || "";
-$("seller").addEventListener("change", () => localStorage.setItem("loto-seller", $("seller").value.trim()));
 scanButton("scan_cards", (text) => add(cardIdFrom(text)));
 drawBasket();
 summary();

@@ -23,9 +23,11 @@ function save() { localStorage.setItem(KEY, JSON.stringify(saved)); }
 const players = () => (S && S.players) || DEFAULT_PLAYERS;
 
 // ---- linking -------------------------------------------------------------------------------------------
+/* a carton is asked for with the code printed on it (its QR code's ?k=, or typed): the hall shows a grid only then */
+const asked = (x) => (typeof x === "string" ? {card_id: x.trim()} : {card_id: String(x.card_id).trim(), code: x.code});
 async function link(texts) {
-  const have = saved.cards.map((c) => c.card_id);
-  const fresh = texts.map((x) => String(x).trim()).filter((x) => x && !have.includes(x));
+  const have = saved.cards.map((c) => ({card_id: c.card_id, code: c.code}));
+  const fresh = texts.map(asked).filter((x) => x.card_id && !have.some((h) => h.card_id === x.card_id));
   $("mc-msg").textContent = "";
   $("mc-suggestions").replaceChildren();
   if (!fresh.length) { render(); return; }
@@ -38,10 +40,12 @@ async function link(texts) {
   if (!res.ok) { $("mc-msg").textContent = res.data.message || t("network"); return; }
   saved.cards = res.data.cards;
   save();
-  const refused = res.data.refused.filter((r) => fresh.includes(r.text));
+  const refused = res.data.refused.filter((r) => fresh.some((f) => f.card_id === r.text));
+  const coded = refused.find((r) => r.error === "bad_card_code");
+  if (coded) { $("mc-id").value = coded.card_id; $("mc-code").focus(); }
   $("mc-msg").textContent = refused.map((r) => t("mc_refused_" + r.error, {card: r.card_id})).join(" ");
-  $("mc-suggestions").replaceChildren(...refused.flatMap((r) => r.suggestions || []).map((s) =>
-    el("button", {type: "button", class: "mc-button", text: t("mc_is_it", {card: s}), onclick: () => link([s])})));
+  $("mc-suggestions").replaceChildren(...refused.flatMap((r) => (r.suggestions || []).map((s) => [s, fresh.find((f) => f.card_id === r.text).code])).map(([s, code]) =>
+    el("button", {type: "button", class: "mc-button", text: t("mc_is_it", {card: s}), onclick: () => link([{card_id: s, code}])})));
   render();
 }
 
@@ -118,7 +122,7 @@ function cardView(card, marked, lot, tap) {
   section.append(head, status, ...(wonLine ? [wonLine] : []), table);
   if (section.dataset.complete && status.className.includes("call") && players().phone_call) {
     section.append(el("button", {type: "button", class: "mc-call", text: t("mc_call_button", {kind: kind(lot.kind)}),
-                                 onclick: () => phoneCall(card.card_id)}));
+                                 onclick: () => phoneCall(card)}));
   }
   return {section, count: lot ? pr.count : pr.count};
 }
@@ -183,8 +187,8 @@ function catchUp() {
   render();
 }
 
-async function phoneCall(cardId) {
-  const res = await api("POST", "/api/players/call", {card_id: cardId});
+async function phoneCall(card) {
+  const res = await api("POST", "/api/players/call", {card_id: card.card_id, code: card.code});
   news(res.ok ? t("mc_call_sent") : res.data.message);
 }
 
@@ -279,7 +283,12 @@ conn.socket.on("connect_error", () => online(false));
 window.addEventListener("offline", () => online(false));          // the phone left the hall's Wi-Fi: say it at once
 window.addEventListener("online", () => online(conn.socket.connected));
 
-$("mc-add").addEventListener("submit", (e) => { e.preventDefault(); const v = $("mc-id").value; $("mc-id").value = ""; link([v]); });
+$("mc-add").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const v = {card_id: $("mc-id").value, code: $("mc-code").value};
+  $("mc-id").value = $("mc-code").value = "";
+  link([v]);
+});
 $("mc-catch-up").addEventListener("click", catchUp);
 render();
 if (boot.link_error) $("mc-msg").textContent = t("mc_refused_" + boot.link_error, {card: ""});

@@ -46,10 +46,15 @@ function renderTables(data) {
   $("td-game").textContent = data.phase === "running" ? t("game", {n: data.game, total: data.games}) + " · " + t("session", {n: data.session}) : "";
   $("td-tables").replaceChildren(...tables.map((table) => el("article", {class: "td-table" + (table.done ? " done" : ""), "data-table": table.table},
     el("header", {}, el("strong", {text: t("table", {n: table.table})}), el("span", {class: "code", text: t("code") + " " + table.code})),
+    table.held_s ? el("p", {class: "held", role: "status", text: t("held", {min: Math.ceil(table.held_s / 60)})}) : null,
+    table.printed === false ? el("p", {class: "fresh", text: t("fresh_code")}) : null,
     el("p", {class: "pairs", text: pair(table.seats, 0, 2)}),
     el("p", {class: "pairs", text: pair(table.seats, 1, 3)}),
     el("p", {class: "score", text: score(table.totals[0], table.totals[1]) + " · " + (table.closed ? t("sheet_closed") : t("hands_done", {n: table.hands.length}))}),
-    el("button", {type: "button", onclick: () => openEntry(table.table)}, t("enter")))));
+    el("button", {type: "button", onclick: () => openEntry(table.table)}, t("enter")),
+    el("button", {type: "button", "data-recode": table.table, onclick: async () => {       // captains held: a fresh code
+      if (await ask(t("new_code_ask", {n: table.table}), {yes: t("new_code")})) act("POST", "/api/tournoi/tables/" + table.table + "/code");
+    }}, t("new_code")))));
   if (entryTable) openEntry(entryTable);
 }
 

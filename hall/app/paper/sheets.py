@@ -114,10 +114,12 @@ class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
     def __init__(self, out: IO[bytes], hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
-                 evening: str = "", logo: str | None = None, say: Say = french, link: str = ""):
+                 evening: str = "", logo: str | None = None, say: Say = french, link: str = "",
+                 code: Callable[[str], str] | None = None):
         self.lay = layout(per_page)
         self.say = say                  # the planche's few words in the hall's language (the players read them)
         self.link = link                # the QR code's text is link + ID: the hall's "{hall}/c/" (INTERFACE §9)
+        self.code = code                # the carton's code (hall.card_ids.card_code): in the QR link, under it
         self.hall_name = hall_name
         self.series = series            # "" when the cartons are of several series: each carton shows its own
         self.columns = columns
@@ -248,8 +250,9 @@ class SheetWriter:
         x = lay.slot_w - gx - stringWidth(safe, BOLD, size)
         ops.append(f"{self._font} {size:.2f} Tf 1 0 0 1 {x:.2f} {lay.header_y - 2:.2f} Tm ({safe}) Tj ET")
         c.addLiteral(" ".join(ops))
-        self._qr(self.link + card_id)
-        self._code128(card_id)
+        code = self.code(card_id) if self.code and self.link else ""
+        self._qr(self.link + card_id + (f"?k={code}" if code else ""))
+        self._code128(card_id, self.say("%(id)s · code %(code)s") % {"id": card_id, "code": code} if code else card_id)
         if not self.series:
             self._series(series_of(card_id))
         c.addLiteral("Q")
@@ -289,19 +292,19 @@ class SheetWriter:
         ops.append("f Q")
         self.c.addLiteral(" ".join(ops))
 
-    def _code128(self, text: str) -> None:
+    def _code128(self, text: str, label_text: str = "") -> None:
         bx, by, bw, bh = self.lay.bar
         bars, modules = code128_bars(text)
         quiet = 10
         m = bw / (modules + 2 * quiet)
-        label = 7.0
+        label = 9.0 if label_text else 7.0     # the carton's code is typed from it: bigger than the bare ID
         height = bh - label - 1
         ops = [f"q {m:.4f} 0 0 1 {bx + quiet * m:.2f} {by + label + 1:.2f} cm"]
         ops.extend(f"{start} 0 {width} {height:.2f} re" for start, width in bars)
         ops.append("f Q")
         self.c.addLiteral(" ".join(ops))
         self.c.setFont(FONT, label - 1)
-        self.c.drawCentredString(bx + bw / 2, by, text)
+        self.c.drawCentredString(bx + bw / 2, by, label_text or text)
 
     def page(self, cartons: list[tuple[str, Card]]) -> None:
         self.c.doForm("page")
@@ -338,21 +341,25 @@ def _logo(path: str | None) -> tuple[Any, float] | None:
 
 def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_name: str, series: str, per_page: int = 6,
                     columns: str = "1-9", progress: Callable[[int, int], None] | None = None,
-                    evening: str = "", logo: str | None = None, say: Say = french, link: str = "") -> int:
+                    evening: str = "", logo: str | None = None, say: Say = french, link: str = "",
+                    code: Callable[[str], str] | None = None) -> int:
     """Write ``cards`` (``(card_id, Card)`` pairs) as A4 planches to ``path`` (a file name or a binary file
     object such as ``io.BytesIO`` for a web download); the number of pages.
 
     ``progress(done, total)`` is called after each page when given. Each carton's QR code holds ``link`` + its ID:
-    the hall gives ``{hall}/c/`` (a phone's camera opens the carton's page), the bare ID without it.
+    the hall gives ``{hall}/c/`` (a phone's camera opens the carton's page), the bare ID without it. ``code(card_id)``
+    gives the carton's code (the hall's ``card_code``): the link carries it (``?k=``) and it is printed under the
+    barcode, so that « Mes cartons » shows the grid to whoever holds the paper only.
     """
     if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/durable.py)
         with replacing(path) as out:
-            return write_cards_pdf(cards, out, hall_name, series, per_page, columns, progress, evening, logo, say, link)
+            return write_cards_pdf(cards, out, hall_name, series, per_page, columns, progress, evening, logo, say, link,
+                                   code)
     cards = list(cards)
     use_a85 = rl_config.useA85
     rl_config.useA85 = 0            # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass
     try:
-        writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo, say, link)
+        writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo, say, link, code)
         starts = range(0, len(cards), per_page)
         pages = len(starts)
         for start in starts:

@@ -10,6 +10,7 @@ The day is a value rebuilt from its events, in order, by :func:`apply_event`; a 
 ``start``    {}                                         — registration closes; absent teams are out (seed A)
 ``hand``     {table, hand, ns, ew}                      — one hand of the current game at a table (1-based)
 ``close``    {table} / ``reopen`` {table}               — time called (E21) / the desk reopens a sheet
+``recode``   {table}                                    — the desk gives the table a fresh captain's code
 ``next``     {}                                         — every table is done: record the game and move (E22)
 ``default``  {team}                                     — a team defaults: out of the standings (seed A, E25)
 ``playoff``  {winner, loser}                            — a 4-hand playoff between two tied teams (E24)
@@ -50,6 +51,7 @@ MAX_NAME = 40
 HAND_MIN, HAND_MAX = -999, 24
 CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read aloud and typed on a phone
 CODE_LENGTH = 5
+FRESH_CODE_LENGTH = 8  # a code the desk gives again: 23⁸ ≈ 7.8 × 10¹⁰, checked whatever strangers did (code_guard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,7 @@ class Day:
     tournament: Tournament | None = None
     sheets: tuple[Sheet, ...] = ()
     absent: tuple[str, ...] = ()  # teams not checked in at the start (seed A: in default)
+    recoded: tuple[tuple[int, int], ...] = ()  # (game played, table) each time the desk gave a fresh code
     events: int = 0
 
     @property
@@ -273,6 +276,9 @@ def _apply(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
     if kind in ("close", "reopen"):
         index = _table(day, data.get("table"))
         return _with_sheet(day, index, replace(day.sheets[index], closed=kind == "close"))
+    if kind == "recode":
+        index = _table(day, data.get("table"))
+        return replace(day, recoded=day.recoded + ((_played(day), index + 1),))
     if kind == "next":
         return _next(day)
     if kind == "default":
@@ -292,17 +298,32 @@ def replay(events: list[tuple[str, Mapping[str, Any]]]) -> Day:
 
 # --- what people see -------------------------------------------------------------------------------------
 
+def _played(day: Day) -> int:
+    """How many games were played before the current one (it names the game a fresh code is for)."""
+    t = day.tournament
+    return t.session * t.games_per_session + t.game if t else 0
+
+
+def code_generation(day: Day, table: int) -> int:
+    """How many fresh codes the desk gave table ``table`` in the current game (0: the printed one holds)."""
+    played = _played(day)
+    return sum(1 for game, recoded in day.recoded if (game, recoded) == (played, table))
+
+
 def table_code(day: Day, table: int) -> str:
-    """Return the code printed on table ``table``'s (1-based) score sheet for the current game.
+    """Return the code of table ``table``'s (1-based) score sheet for the current game: the one printed on it,
+    or the fresh one the desk gave last (``recode``: longer, and the printed one no longer opens the sheet).
 
     It opens that sheet, for that game only, to whoever holds the paper: the captain's credential.
     """
     tournament = day.tournament
     session, game = (tournament.session, tournament.game) if tournament else (0, 0)
-    digest = hmac.new(day.secret.encode(), f"{session}/{game}/{table}".encode(), hashlib.sha256).digest()
+    generation = code_generation(day, table)
+    fresh = f"/fresh{generation}" if generation else ""
+    digest = hmac.new(day.secret.encode(), f"{session}/{game}/{table}{fresh}".encode(), hashlib.sha256).digest()
     number = int.from_bytes(digest[:8], "big")
     chars = []
-    for _ in range(CODE_LENGTH):
+    for _ in range(FRESH_CODE_LENGTH if generation else CODE_LENGTH):
         number, rest = divmod(number, len(CODE_ALPHABET))
         chars.append(CODE_ALPHABET[rest])
     return "".join(chars)
@@ -314,7 +335,8 @@ def check_code(day: Day, table: Any, code: Any) -> bool:
         return False
     if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= len(day.sheets):
         return False
-    return hmac.compare_digest(code.strip().upper().encode(), table_code(day, table).encode())
+    typed = "".join(ch for ch in code[:40].upper() if ch.isalnum())       # "ACDE-FHJK" as the desk shows it
+    return hmac.compare_digest(typed.encode(), table_code(day, table).encode())
 
 
 def player_names(day: Day) -> dict[str, str]:
