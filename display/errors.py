@@ -178,6 +178,8 @@ declare(LOTO, {
     "range_too_large": (422, _l("Trop de cartons d'un coup (%(limit)s au plus) : vérifiez la plage.")),
     "no_partie": (423, _l("Aucune partie en cours : démarrez une partie.")),
     "locked": (423, _l("Tirage arrêté : vérification en cours.")),
+    "held": (423, _l("Lot attribué : le tirage est arrêté. Reprenez-le (+ ou « Reprendre le tirage ») avant la "
+                     "boule suivante.")),
     "partie_finished": (423, _l("Tous les lots de la partie sont attribués : faites démarquer.")),
     "claims_pending": (423, _l("Un carton gagnant attend son lot : attribuez-le d'abord.")),
     "too_many_attempts": (429, _l("Trop d'essais de code PIN : réessayez dans %(retry_after)s secondes.")),

@@ -102,6 +102,7 @@ JS_STRINGS = {
     # speaker
     "status_playing": _l("Tirage en cours"),
     "status_checking": _l("Tirage arrêté : vérification"),
+    "status_held": _l("Tirage arrêté : lot attribué — + pour reprendre"),
     "status_finished": _l("Tous les lots attribués : faites démarquer"),
     "status_waiting": _l("Pas de partie en cours"),
     "confirm_undo": _l("Annuler le numéro %(n)s ?"),
@@ -280,6 +281,8 @@ BALL_REFUSALS: dict[str, object] = {
     "already_drawn": _l("La boule %(number)s est déjà sortie : non tirée une deuxième fois."),
     "out_of_range": _l("Lecture hors de 1–90 : rien n'est tiré."),
     "locked": _l("Tirage arrêté pour une annonce : la boule %(number)s n'est pas tirée."),
+    "held": _l("Lot attribué, tirage arrêté : la boule %(number)s n'est pas tirée. Reprenez le tirage (+) puis "
+               "tapez-la."),
     "claims_pending": _l("Un quine est en vérification : la boule %(number)s n'est pas tirée."),
     "no_partie": _l("Aucune partie en cours : la boule %(number)s n'est pas tirée."),
     "partie_finished": _l("Partie terminée : la boule %(number)s n'est pas tirée."),

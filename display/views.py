@@ -147,6 +147,7 @@ def console(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
     return {
         "pending_claims": [{"card_id": c.card_id, "rows": list(c.rows)} for c in p.pending] if p else [],
         "paused": bool(p and p.paused),
+        "held": bool(p and p.held),          # stopped after an award until the speaker resumes (docs L11a)
         "undo_available": bool(p and p.undo_allowed),
         "watch": {"can_claim": list(s.can_claim), "can_claim_count": s.can_claim_count,
                   "slept": [{"card_id": x.card_id, "lot_index": x.lot_index, "ball": x.ball} for x in s.slept]},

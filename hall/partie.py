@@ -69,6 +69,7 @@ class Partie:
     current: int | None = 0                     # index of the open lot; None once every lot is awarded
     cleared: bool = False
     paused: bool = False                        # a claim was announced: no draw until resumed
+    held: bool = False                          # a lot was just awarded: no draw until resumed (docs L11a)
     undo_available: bool = False                # one undo per draw: a second undo in a row is refused
     pending: dict[str, ClaimChecked] = field(default_factory=dict)   # valid claims on the current lot and ball
     paid: dict[str, set[int]] = field(default_factory=dict)          # rows already paid, per carton
@@ -166,6 +167,7 @@ class Evening:
         p.draws.append(e.number)
         p.pending.clear()          # claims are judged against the new ball (RULES L10)
         p.undo_available = True
+        p.held = False             # a journal written before L11a drew right after an award
 
     @_APPLY.on(DrawUndone)
     def _on_draw_undone(self, e: DrawUndone) -> None:
@@ -181,7 +183,8 @@ class Evening:
 
     @_APPLY.on(DrawResumed)
     def _on_draw_resumed(self, e: DrawResumed) -> None:
-        self._in_play.paused = False
+        p = self._in_play
+        p.paused = p.held = False
 
     @_APPLY.on(ClaimChecked)
     def _on_claim_checked(self, e: ClaimChecked) -> None:
@@ -207,13 +210,14 @@ class Evening:
         p.paused = False
         nxt = e.lot_index + 1
         p.current = nxt if nxt < len(p.lots) else None
+        p.held = p.current is not None    # the draw waits for the speaker after every award (docs L11a)
         if p.current is not None:
             p.lots[nxt].status = OPEN
 
     @_APPLY.on(PartieCleared)
     def _on_partie_cleared(self, e: PartieCleared) -> None:
         p = self._in_play
-        p.cleared, p.paused, p.carried_on = True, False, e.carried
+        p.cleared, p.paused, p.held, p.carried_on = True, False, False, e.carried
         p.pending.clear()
         self.carried = tuple(lot.spec for lot in p.lots if lot.status != AWARDED) if e.carried else ()
 
@@ -295,7 +299,7 @@ class Evening:
         def partie_dict(p: Partie) -> dict:
             return {
                 "number": p.number, "draws": list(p.draws), "current": p.current, "cleared": p.cleared,
-                "paused": p.paused, "undo_available": p.undo_available, "pending": sorted(p.pending),
+                "paused": p.paused, "held": p.held, "undo_available": p.undo_available, "pending": sorted(p.pending),
                 "paid": {k: sorted(v) for k, v in sorted(p.paid.items())}, "cancelled": sorted(p.cancelled),
                 "checks": {k: [c.verdict for c in v] for k, v in sorted(p.checks.items())},
                 "lots": [(lot.spec, lot.status, lot.award) for lot in p.lots],

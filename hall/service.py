@@ -210,6 +210,8 @@ class Hall:
             raise Rejected("partie_finished", number=p.number)
         if p.paused:
             raise Rejected("locked", number=n)
+        if p.held:
+            raise Rejected("held", number=n)
         if p.pending:
             raise Rejected("claims_pending", cards=sorted(p.pending))
         if n in p.draws:
@@ -251,9 +253,17 @@ class Hall:
         if kind == "undo":
             return KeyOutcome("undo", self.undo(role="speaker").seq)
         if kind == "claim":
-            record = self.announce_claim(role="speaker", source=source)
-            return KeyOutcome("claim", record.seq if record else None)
+            return self._claim_key(source)
         return KeyOutcome("none")
+
+    def _claim_key(self, source: str) -> KeyOutcome:
+        """The ``+`` key, the same on every keypad: it stops a running draw for a claim, and resumes a stopped one
+        (after an award or a false claim, docs L11a); a valid claim waiting for its lot is awarded first."""
+        p = self._state.running()
+        if p.current is not None and (p.paused or p.held):
+            return KeyOutcome("resume", self.resume(role="speaker").seq)
+        record = self.announce_claim(role="speaker", source=source)
+        return KeyOutcome("claim", record.seq if record else None)
 
     @locked
     def confirm_proposed(self, number: Any = None, *, role: str, source: str = "console") -> Record:
@@ -301,12 +311,13 @@ class Hall:
 
     @locked
     def resume(self, *, role: str) -> Record:
-        """Let the draw go on after a false claim; refused while a valid claim waits for its lot."""
+        """Let the draw go on after a false claim or an award (docs L11a); refused while a valid claim waits for
+        its lot."""
         require(role, "resume")
         p = self._state.running()
         if p.pending:
             raise Rejected("claims_pending", cards=sorted(p.pending))
-        if not p.paused:
+        if not (p.paused or p.held):
             raise Rejected("not_paused")
         return self._writer.commit(DrawResumed(), role)
 

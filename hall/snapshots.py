@@ -45,6 +45,7 @@ class PartieState:
     paused: bool
     pending: tuple[ClaimChecked, ...]
     undo_allowed: bool               # an undo now would be accepted
+    held: bool = False               # the draw waits for the speaker after an award (docs L11a)
 
     @property
     def last(self) -> int | None:
@@ -230,7 +231,8 @@ class PrintJob:
 
 @dataclass(frozen=True, slots=True)
 class KeyOutcome:
-    """What a typed key did: the action the hall took (``draw``, ``confirm``, ``reject``, ``undo``, ``claim``, ``none``)."""
+    """What a typed key did: the action the hall took (``draw``, ``confirm``, ``reject``, ``undo``, ``claim``,
+    ``resume``, ``none``)."""
 
     action: str
     seq: int | None = None

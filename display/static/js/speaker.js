@@ -49,8 +49,9 @@ async function draw() {
   }
   say(res.ok ? t("drawn_ok", {n: res.data.number}) : res.data.message, res.ok);
 }
+// a refusal stays on the console until the next action (a digit typed is not one: the word is still read)
 export function key(k) {
-  if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; say(""); showEntry(); }
+  if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; showEntry(); }
   else if (k === "Enter") draw();
   else if (k === "Escape") { if (!typed && S && S.proposed && S.proposed.number) act("POST", "/api/draws/reject"); typed = ""; showEntry(); say(""); }
   else if (k === "Backspace") { typed = typed.slice(0, -1); showEntry(); }
@@ -67,6 +68,7 @@ async function act(method, path, body, target) {
   const res = await api(method, path, body);
   const line = target || $("entry-msg");
   if (!res.ok) { line.textContent = res.data.message; line.className = "error-line"; }
+  else if (!target) say("");          // done: the last refusal has been acted on
   return res;
 }
 
@@ -163,7 +165,9 @@ function render() {
   $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
   const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
   $("sp-lot").textContent = lot ? lotName(lot) : "";
-  $("sp-status").textContent = t("status_" + (S.status === "cleared" ? "waiting" : S.status)) + " · " +
+  const stopped = running && S.status === "playing" && S.held;      // after an award: + resumes (docs L11a)
+  const said = stopped ? "held" : S.status === "cleared" ? "waiting" : S.status;
+  $("sp-status").textContent = t("status_" + said) + " · " +
     (S.draws.length === 0 ? t("drawn_zero") : t(S.draws.length === 1 ? "drawn_one" : "drawn_many", {n: S.draws.length}));
   $("sp-last").textContent = S.last === null ? "—" : String(S.last);
   const drawn = new Set(S.draws);
@@ -172,8 +176,10 @@ function render() {
   document.body.classList.toggle("sp-between", !running);   // between parties the lots editor takes the board's place
   if (!running) lotsEditor();
   $("undo").disabled = !S.undo_available;
+  $("entry-state").textContent = running && said !== "playing" ? t("status_" + said) : "";
+  $("entry-state").dataset.state = running ? said : "";
   $("announce").disabled = !running || S.paused;
-  $("resume").disabled = !running || !S.paused || S.pending_claims.length > 0;
+  $("resume").disabled = !running || !(S.paused || S.held) || S.pending_claims.length > 0;
   $("clear").disabled = !running;
   $("draw-button").disabled = !running;
   $("award").disabled = S.pending_claims.length === 0;
