@@ -33,6 +33,7 @@ from hall.snapshots import (
     DeviceStatus,
     HallSnapshot,
     LotRef,
+    Notice,
     PartieState,
     Proposal,
     Redemption,
@@ -319,16 +320,18 @@ NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", 
 
 
 def notice(name: str, payload: Any, translate: Translate = french_detail,
-           words: Callable[[str, dict], str | None] | None = None) -> tuple[str, dict]:
+           words: Callable[[str, Any], dict] | None = None) -> tuple[str, dict]:
     """The speaker room's (event name, payload) for a passing notice; ``words(name, notice)`` says a driver's
-    notice (a code and its parameters) as a ``message`` in the reader's language."""
+    notice (a ``Notice``: a code and its parameters) as ``message``, ``tone`` and ``entry`` in the reader's
+    language (display/notices.py)."""
     if isinstance(payload, DeviceStatus):
         body = device(payload, translate)
     elif name == "draw:proposed":
         body = proposal(payload) or {"number": None}
+    elif isinstance(payload, Notice):
+        body = {"code": payload.code, **payload.params}
+        if words is not None:
+            body.update(words(name, payload))
     else:
         body = dict(payload)
-        message = words(name, body) if words is not None else None
-        if message is not None:
-            body["message"] = message
     return NOTICE_NAMES.get(name, "notice"), {"name": name, **body}

@@ -6,7 +6,7 @@ the caller shapes and serialises them outside it (``display/views.py`` makes the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from hall.cards import Card
@@ -114,6 +114,38 @@ class DeviceStatus:
 def device_status(device: str, state: str, code: str, **params: object) -> DeviceStatus:
     """A ``DeviceStatus`` with read-only parameters."""
     return DeviceStatus(device, state, code, MappingProxyType(dict(params)))
+
+
+NOTICES: Mapping[str, str] = MappingProxyType({
+    "draw:refused": "a ball not drawn: typed on a keypad or read by the ball machine (code, number, source, raw)",
+    "keypad:input": "a key of the Pi's keypad (code: typing, draw, confirm, undo_armed, undo, cancel, reject, claim, "
+                    "menu, invalid; text, number, reason)",
+    "keypad:refused": "a keypad command the hall refused (code, action, source)",
+    "scanner:unreadable": "a scan the barcode scanner could not read (raw, source)",
+    "scanner:refused": "a scanned carton the hall refused to check (code, raw, source)",
+})
+"""Every passing notice a driver publishes for the speaker's console: its name and what it is about. One table says
+each in words (``display/i18n.NOTICE_WORDS``, tested to cover this one): a notice cannot be published unsaid."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A passing word for the speaker's console from a driver (never journalled): which notice (``name``, one of
+    ``NOTICES``), why (``code``: a refusal or a key's kind) and the values its sentence needs (``params``). Never a
+    sentence: the web says it in each console's language."""
+
+    name: str
+    code: str = ""
+    params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        if self.name not in NOTICES:
+            raise ValueError(f"unknown notice {self.name!r}: add it to hall.snapshots.NOTICES and its words")
+
+
+def notice(name: str, code: str = "", **params: object) -> Notice:
+    """A ``Notice`` with read-only parameters."""
+    return Notice(name, code, MappingProxyType(dict(params)))
 
 
 @dataclass(frozen=True, slots=True)

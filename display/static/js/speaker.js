@@ -27,9 +27,10 @@ function phoneCall(c) {
   list.hidden = false;
 }
 
-function say(msg, good) {
+/* the console's message line: a refusal (error), a word of the Pi's keypad (info) or a draw done (true / "ok") */
+function say(msg, tone) {
   $("entry-msg").textContent = msg || "";
-  $("entry-msg").className = good ? "ok-line" : "error-line";
+  $("entry-msg").className = tone === true || tone === "ok" ? "ok-line" : tone === "info" ? "hint-line" : "error-line";
 }
 async function draw() {
   if (!typed) {   // Enter alone: the machine's proposed ball, or ask the machine that waits (demo) for one
@@ -213,11 +214,14 @@ live({
     if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true; render(); }
   },
   console(state) { S = state; render(); },
+  // every passing notice, one handler (display/notices.py words them all): a device, a held ball and a phone's
+  // call have their own places; any notice's ``entry`` (the Pi keypad's typing) and ``message`` show, whatever it is
   notice(name, data) {
     if (!S) return;
     if (name === "device") { S.devices = Object.assign({}, S.devices, {[data.device]: data}); renderDevices(); }
     else if (name === "proposed") { S.proposed = data.number ? data : null; render(); }
     else if (name === "phone_call") phoneCall(data);
-    else if (name === "refused") say(t("refused_ball", {n: data.number !== undefined ? data.number : ""}) + (data.message ? " — " + data.message : ""));
+    if (typeof data.entry === "string") { $("entry").textContent = data.entry || "—"; $("entry").classList.toggle("empty", !data.entry); }
+    if (typeof data.message === "string") say(data.message, data.tone);
   },
 });
