@@ -213,6 +213,8 @@ declare(LOTO, {
                                "l'administrateur peut encore marquer des cartons à la main, et le rapport le dit.")),
     "held_by_sale": (409, _l("Les cartons %(names)s appartiennent à la vente n° %(numbers)s : pour les rendre "
                              "invendus, l'administrateur annule la vente.")),
+    "tie_method_fixed": (409, _l("La façon de départager cette égalité est déjà annoncée à la salle : pour en "
+                                 "changer, donnez la raison (elle est notée au journal).")),
     "tie_direction_fixed": (422, _l("La règle des égalités est celle de la soirée ([rules] ties), annoncée avant la "
                                     "première partie : elle ne change pas pour un lot.")),
     # the planches of a series the book lacks are refused in words on /admin (never a tab of raw JSON)

@@ -170,11 +170,17 @@ def spec() -> dict:
                                              share=BOOL, draw=BOOL, wins={"enum": ["lowest", "highest"]}),
                                         ok=_obj(winner=STR, winners={"type": "array"}, shared=BOOL, tie_mode=STR,
                                                 tie_break={"type": "array"}, consolation={"type": "array"},
-                                                vouchers={"type": "array"}),
+                                                vouchers={"type": "array"}, stage={"type": "array"}),
                                         errors=("no_valid_claim", "no_partie", "not_a_valid_claim",
                                                 "card_in_two_groups", "tie_numbers_needed", "tie_number_out_of_range",
                                                 "tie_numbers_equal", "bad_tie_choice", "no_tie",
-                                                "tie_direction_fixed"))},
+                                                "tie_direction_fixed", "tie_method_fixed"))},
+        "/api/lots/tie": {"post": _op("Annoncer comment une égalité se départage (draw : tirage par la salle, "
+                                      "physical : numéros tirés à la main, share : partage) ; fixé une fois annoncé, "
+                                      "un changement demande une raison (reason), notée au journal", "speaker",
+                                      _obj(method={"enum": ["draw", "physical", "share"]}, reason=STR),
+                                      _obj(method=STR, previous=STR, seq={"type": ["integer", "null"]}),
+                                      "201", ("no_tie", "bad_tie_choice", "tie_method_fixed", "no_partie"))},
         "/api/partie/clear": {"post": _op("Démarquez ! (fin de partie ; carry : les lots restants à la partie "
                                           "suivante)", "speaker", _obj(force=BOOL, carry=BOOL),
                                           errors=("lots_remaining", "claims_pending", "no_partie", "nothing_to_carry"))},

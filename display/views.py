@@ -20,6 +20,7 @@ from hall.events import (
     PartieStarted,
     PlayersSet,
     Record,
+    TieAnnounced,
     VoucherIssued,
     VoucherPrinted,
     VoucherRedeemed,
@@ -149,6 +150,8 @@ def console(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
         "pending_claims": [{"card_id": c.card_id, "rows": list(c.rows)} for c in p.pending] if p else [],
         "paused": bool(p and p.paused),
         "held": bool(p and p.held),          # stopped after an award until the speaker resumes (docs L11a)
+        "tie": None if p is None or p.tie is None else {     # the way a tie is settled, once announced (L14c)
+            "method": p.tie.method, "previous": p.tie.previous, "reason": p.tie.reason, "cards": list(p.tie.cards)},
         "undo_available": bool(p and p.undo_allowed),
         "watch": {"can_claim": list(s.can_claim), "can_claim_count": s.can_claim_count,
                   "slept": [{"card_id": x.card_id, "lot_index": x.lot_index, "ball": x.ball} for x in s.slept]},
@@ -197,10 +200,14 @@ def verdict(r: ClaimResult) -> dict:
 
 
 def award(r: AwardResult) -> dict:
+    """The award's answer: the open lot's winner(s); for a draw that gave the stage's next lots too (docs L14b),
+    ``stage`` lists each lot with its winner in the draw's order (empty for one lot)."""
     a = r.award
+    stage = [{"lot": lot_ref(r.lot), "winner": a.winners[0]}] if r.more else []
+    stage += [{"lot": lot_ref(ref), "winner": e.winners[0]} for e, ref in r.more]
     return {"winner": a.winners[0], "winners": list(a.winners), "shared": a.shared, "tie_mode": a.tie_mode,
             "tie_break": _tie_break(a),
-            "consolation": list(a.consolation), "vouchers": list(r.vouchers), "lot": lot_ref(r.lot)}
+            "consolation": list(r.consolation), "vouchers": list(r.vouchers), "lot": lot_ref(r.lot), "stage": stage}
 
 
 def redemption(r: Redemption) -> dict:
@@ -269,7 +276,18 @@ def _award(e: LotAwarded, seq: int, snap: HallSnapshot, room: str) -> tuple[str,
     return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
                      "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
                      "consolation": list(e.consolation),
-                     "last": e.last, "current_lot": p.current, "seq": seq}
+                     "last": e.last, "current_lot": p.current, "seq": seq, "rank": e.rank}
+
+
+@SHAPES.on(TieAnnounced)
+def _tie(e: TieAnnounced, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    """How a tie will be settled, said before the draw (docs L14c): the projector says it to the hall."""
+    p = snap.partie
+    payload: dict[str, Any] = {"lot": lot_ref(p.lot(e.lot_index) if p else None), "method": e.method,
+                               "cards": list(e.cards), "seq": seq}
+    if room != PUBLIC:
+        payload.update({"previous": e.previous, "reason": e.reason})
+    return "tie", payload
 
 
 def _partie(e: PartieStarted | PartieCleared, status: str, seq: int, snap: HallSnapshot) -> tuple[str, dict]:

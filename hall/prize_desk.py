@@ -23,10 +23,11 @@ class PrizeDesk:
         self._state = state
         self._secret = secret
 
-    def vouchers_for(self, award: LotAwarded, p: Partie) -> list[VoucherIssued]:
-        """The vouchers of an award: one per winner of the lot, one per consolation, numbered on from the last."""
+    def vouchers_for(self, award: LotAwarded, p: Partie, after: int | None = None) -> list[VoucherIssued]:
+        """The vouchers of an award: one per winner of the lot, one per consolation, numbered on from the last
+        (or from ``after``: several lots given at once)."""
         lot = p.lots[award.lot_index]
-        serial = self._state.evening.voucher_serial
+        serial = self._state.evening.voucher_serial if after is None else after
         vouchers = []
         for card_id, is_consolation in [(c, False) for c in award.winners] + [(c, True) for c in award.consolation]:
             serial += 1

@@ -38,7 +38,8 @@ def partie_state(p: Partie) -> PartieState:
         p.number, tuple(LotState(lot.kind, lot.label, lot.status, lot.value_eur, lot.award) for lot in p.lots),
         p.current, p.consolation, tuple(p.draws), p.cleared, p.status, running and p.paused,
         tuple(p.pending.values()) if running else (),
-        bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()), running and p.held)
+        bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()), running and p.held,
+        p.tie if running else None)
 
 
 def card_state(state: HallState, card_id: str) -> CardState | None:

@@ -11,7 +11,15 @@ from types import MappingProxyType
 
 from hall.cards import Card
 from hall.config import PartieSpec
-from hall.events import ClaimChecked, LotAwarded, PlayersSet, ProgrammeEdited, TieBreakDraw, VoucherIssued
+from hall.events import (
+    ClaimChecked,
+    LotAwarded,
+    PlayersSet,
+    ProgrammeEdited,
+    TieAnnounced,
+    TieBreakDraw,
+    VoucherIssued,
+)
 from hall.watch import Sleeper
 
 
@@ -46,6 +54,7 @@ class PartieState:
     pending: tuple[ClaimChecked, ...]
     undo_allowed: bool               # an undo now would be accepted
     held: bool = False               # the draw waits for the speaker after an award (docs L11a)
+    tie: TieAnnounced | None = None  # how the tie on the open lot is settled, once announced (docs L14c)
 
     @property
     def last(self) -> int | None:
@@ -226,6 +235,7 @@ class AwardResult:
     award: LotAwarded
     lot: LotRef
     vouchers: tuple[str, ...]        # codes, winners' first then consolations
+    more: tuple[tuple[LotAwarded, LotRef], ...] = ()   # the stage's next lots given by the same draw (docs L14b)
 
     @property
     def winner(self) -> str:
@@ -241,7 +251,7 @@ class AwardResult:
 
     @property
     def consolation(self) -> tuple[str, ...]:
-        return self.award.consolation
+        return self.award.consolation + tuple(c for award, _ in self.more for c in award.consolation)
 
 
 @dataclass(frozen=True, slots=True)

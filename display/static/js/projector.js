@@ -141,9 +141,21 @@ function hideBanner() {
   if (S && S.status === "checking") banner("checking", t("checking"));
 }
 
+let followers = [];         // the stage's next lots given by the same draw (docs L14b), said with the winner
+const WAYS = {draw: "tie_way_draw", physical: "tie_way_physical", share: "tie_way_share"};
+
+/* a tie's way, said to the hall before any number is drawn (docs L14c), and again if the speaker changes it */
+function showTieWay(ev) {
+  const way = WAYS[ev.method];
+  if (!way) return;
+  const wins = t((boot.ties || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins");
+  banner("tie", t(way), {sub: lotName(ev.lot) + (ev.method === "share" ? "" : " — " + wins)});
+}
+
 function showTieBreak(ev) {
   const lot = lotName(ev.lot);
   telling = ev.lot.index;
+  followers = [];
   banner("tie", t("tie_break"), {sub: tieRule(ev)});   // who wins is said before the numbers
   const lines = $("banner-lines");
   ev.tie_break.forEach((draw, i) => {
@@ -157,9 +169,11 @@ function showTieBreak(ev) {
     for (const li of lines.children) if (li.classList.contains("tie-winner-pending")) li.classList.add("tie-winner");
     telling = null; render();                   // the winner is said: the header moves on to the next lot
     $("banner-text").textContent = t("tie_break") + " — " + tieRule(ev).split(" — ").pop();   // the rule stays said
-    withIds($("banner-sub"), t("won", {lot, card: show(ev.winner)}) +
-      (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.map(show).join(", ")}) : ""),
-      [ev.winner, ...ev.consolation]);
+    const consoled = [...ev.consolation, ...followers.flatMap((f) => f.consolation)];
+    withIds($("banner-sub"), [t("won", {lot, card: show(ev.winner)}),
+      ...followers.map((f) => t("won", {lot: lotName(f.lot), card: show(f.winner)})),
+      ...(consoled.length ? [t("consolation_for", {cards: consoled.map(show).join(", ")})] : [])].join(" · "),
+      [ev.winner, ...followers.map((f) => f.winner), ...consoled]);
     bannerTimer = setTimeout(hideBanner, 12000);
   }, 1200 * (ev.tie_break.length + 1)));
 }
@@ -182,6 +196,7 @@ const on = {
     banner("undo", t("undone", {n: ev.number}), {sub: S.last ? t("last_number", {n: S.last}) : "", ms: 10000});
   },
   claim() { S.status = "checking"; banner("checking", t("checking")); },
+  tie(ev) { showTieWay(ev); },
   resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
   verdict(ev) {
     S.status = ev.status || S.status;
@@ -205,6 +220,7 @@ const on = {
       if (ev.current_lot !== null && ev.current_lot !== undefined) p.lots[ev.current_lot].status = "open";
     }
     S.status = ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing";
+    if (ev.rank) { followers.push(ev); render(); return; }     // said with the draw that gave it (L14b)
     if (ev.tie_break && ev.tie_break.length) showTieBreak(ev);
     else if (ev.shared) banner("won", t("shared", {lot: lotName(ev.lot), cards: ev.winners.map(show).join(", ")}), {ms: 15000, ids: ev.winners});
     else banner("won", t("won", {lot: lotName(ev.lot), card: show(ev.winner)}), {ms: 15000, ids: ev.winners});

@@ -113,13 +113,16 @@ $("check-form").addEventListener("submit", async (ev) => {
 });
 $("award").addEventListener("click", async () => {
   const tied = S.pending_claims.map((c) => c.card_id);
-  const choice = tied.length > 1 ? await choose(tied) : {};   // a tie: the speaker chooses how
+  const choice = tied.length > 1 ? await choose(tied, S.tie) : {};   // a tie: the speaker chooses how (or as said)
   if (choice === null) return;
   $("award").disabled = true;
   const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
   if (!res.ok) { $("award").disabled = false; return; }
   const r = res.data, box = $("award-result");
   box.replaceChildren(el("div", {class: "status-line", text: lotName(r.lot) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
+  // a draw that gave the stage's next lots too (docs L14b): each lot with its carton, in the draw's order
+  if ((r.stage || []).length) box.append(el("ul", {class: "stage-lots"}, ...r.stage.slice(1).map((g) =>
+    el("li", {class: "status-line", text: t("stage_line", {lot: lotName(g.lot), card: show(g.winner)})}))));
   if (r.shared) box.append(el("div", {text: t("lot_shared")}));
   if (r.tie_break.length) {
     box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),

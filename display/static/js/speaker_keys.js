@@ -115,7 +115,7 @@ function typeIn(input, meaning, ev) {
 document.addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
   const meaning = table[ev.code];
-  const open = document.querySelector("dialog[open]");
+  const open = [...document.querySelectorAll("dialog[open]")].pop();   // the one on top
   if (open) {
     if (inDialog(open, meaning, ev)) ev.preventDefault();
     return;
