@@ -234,7 +234,13 @@ def _draw(e: BallDrawn, seq: int, snap: HallSnapshot, room: str) -> tuple[str, d
 
 @SHAPES.on(DrawUndone)
 def _undo(e: DrawUndone, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
-    return "undo", {"number": e.number, "index": e.index, "seq": seq}
+    return "undo", {"number": e.number, "index": e.index, "seq": seq, "status": _status(snap)}
+
+
+def _status(snap: HallSnapshot) -> str:
+    """The partie's status after an event, as the state says it: a page applies it without a refetch."""
+    p = snap.partie
+    return "waiting" if p is None or p.cleared else p.status
 
 
 @SHAPES.on(ClaimAnnounced)
@@ -276,7 +282,7 @@ def _award(e: LotAwarded, seq: int, snap: HallSnapshot, room: str) -> tuple[str,
     return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
                      "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
                      "consolation": list(e.consolation),
-                     "last": e.last, "current_lot": p.current, "seq": seq, "rank": e.rank}
+                     "last": e.last, "current_lot": p.current, "seq": seq, "rank": e.rank, "status": _status(snap)}
 
 
 @SHAPES.on(TieAnnounced)
