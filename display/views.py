@@ -298,7 +298,10 @@ def _tie(e: TieAnnounced, seq: int, snap: HallSnapshot, room: str) -> tuple[str,
 
 def _partie(e: PartieStarted | PartieCleared, status: str, seq: int, snap: HallSnapshot) -> tuple[str, dict]:
     assert snap.partie is not None   # the partie just started or cleared
-    return "partie", {"number": e.number, "status": status, "lots": lots(snap.partie), "seq": seq}
+    payload = {"number": e.number, "status": status, "lots": lots(snap.partie), "seq": seq}
+    if status == "cleared":          # what the screens show between parties, without asking the state again
+        payload["next_partie"] = _next_partie(snap)
+    return "partie", payload
 
 
 @SHAPES.on(PartieStarted)

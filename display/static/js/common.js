@@ -30,7 +30,8 @@ export const defaultLabel = (lot) => !lot.label || lot.label === (boot.kind_labe
 
 /* "Quine — Panier garni" (the kind alone when the label only repeats it) */
 export function lotName(lot) {
-  return lot ? kind(lot.kind) + (defaultLabel(lot) || lot.label === kind(lot.kind) ? "" : " — " + lot.label) : "";
+  const label = lot && lot.label ? lot.label.replace(/(\d) (€|%)/g, "$1\u00a0$2") : "";   // « 100 € » never broken
+  return lot ? kind(lot.kind) + (defaultLabel(lot) || lot.label === kind(lot.kind) ? "" : " — " + label) : "";
 }
 
 /* an amount as the hall writes it: "12,50" (French) */

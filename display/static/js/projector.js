@@ -32,6 +32,19 @@ for (let n = 1; n <= 90; n++) {
   board.append(c);
 }
 
+/* « ensuite : » and the next lots on one line, never cut in the middle of a label: a smaller size first, then the
+   lots that do not fit are counted (« +2 ») rather than cut */
+function fitNext(box, names) {
+  box.classList.remove("tight");
+  if (!names.length) return;
+  const say = (k) => box.replaceChildren(el("span", {class: "then", text: t("then") + COLON}),
+    names.slice(0, k).join(" · ") + (k < names.length ? " · +" + (names.length - k) : ""));
+  say(names.length);
+  if (box.scrollWidth <= box.clientWidth) return;
+  box.classList.add("tight");
+  for (let k = names.length; k >= 1; k--) { say(k); if (box.scrollWidth <= box.clientWidth) return; }
+}
+
 function countText(n) { return n === 0 ? t("drawn_zero") : t(n === 1 ? "drawn_one" : "drawn_many", {n}); }
 
 function render() {
@@ -43,10 +56,7 @@ function render() {
   $("lot").textContent = current ? lotName(current) : (playing ? t("all_awarded") : "");
   const next = $("next-lots");
   next.replaceChildren();
-  if (current) {
-    const rest = p.lots.slice(shown + 1);
-    if (rest.length) next.append(el("span", {class: "then", text: t("then") + COLON}), rest.map(lotName).join(" · "));
-  }
+  if (current) fitNext(next, p.lots.slice(shown + 1).map(lotName));
   $("count").textContent = playing ? countText(S.draws.length) : "";
   const drawn = new Set(S.draws);
   for (let n = 1; n <= 90; n++) {

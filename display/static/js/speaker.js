@@ -158,7 +158,8 @@ function lotsEditor() {
       (k) => el("option", {value: k, text: kind(k), selected: k === lot.kind})));
     const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: money(lot.value_eur)});
     return el("li", {}, el("div", {class: "lot-line"}, sel,
-      el("input", {type: "text", value: defaultLabel(lot) ? "" : lot.label, placeholder: kind(lot.kind), maxlength: "200", "aria-label": t("lot_label")}),
+      el("input", {type: "text", value: defaultLabel(lot) ? "" : lot.label, placeholder: kind(lot.kind), maxlength: "200",
+                   "aria-label": t("lot_label"), title: defaultLabel(lot) ? "" : lot.label}),
       el("span", {class: "lot-worth", text: value})));
   }));
 }
