@@ -156,7 +156,8 @@ declare(LOTO, {
     "not_paused": (409, _l("Le tirage n'est pas arrêté.")),
     "no_valid_claim": (409, _l("Aucun carton gagnant vérifié sur le dernier numéro.")),
     "lots_remaining": (409, _l("Il reste des lots à jouer dans cette partie.")),
-    "already_redeemed": (409, _l("Ce bon a déjà été échangé.")),
+    "already_redeemed": (409, _l("Ce bon a déjà été échangé, à %(time)s : %(lot)s, partie %(partie)s, carton "
+                                 "%(card)s.")),
     "nothing_proposed": (409, _l("Aucune boule en attente de confirmation.")),
     "request_id_reused": (409, _l("Cet identifiant de requête a déjà servi pour un autre numéro.")),
     "too_large": (413, _l("Requête trop volumineuse.")),

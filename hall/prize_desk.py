@@ -5,6 +5,9 @@ Its commands run under the writer's lock (``@locked``) and commit through it; th
 """
 from __future__ import annotations
 
+import datetime as dt
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from hall.events import LotAwarded, Record, VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested
 from hall.partie import Partie
 from hall.refusal import Rejected
@@ -13,6 +16,14 @@ from hall.snapshots import PrintJob, Redemption
 from hall.state import HallState
 from hall.vouchers import check_code, make_code, near_codes, normalize_code
 from hall.writer import Writer, locked
+
+
+def _local_time(at: str, zone: str) -> str:
+    """``20:41`` for a journal's ISO time, on the hall's clock (``[hall] timezone``); ``?`` if unreadable."""
+    try:
+        return dt.datetime.fromisoformat(at).astimezone(ZoneInfo(zone)).strftime("%H:%M")
+    except (ValueError, ZoneInfoNotFoundError):
+        return "?"
 
 
 class PrizeDesk:
@@ -46,8 +57,10 @@ class PrizeDesk:
         voucher = vouchers.get(code)
         if check_code(self._secret, code) is None or voucher is None:
             raise Rejected("unknown_voucher", code=code, suggestions=near_codes(code, vouchers))
-        if voucher.redeemed:
-            raise Rejected("already_redeemed", code=code)
+        if voucher.redeemed:         # when, and which lot: the desk tells the player what happened to it
+            i, at = voucher.issued, self._state.redeemed_at.get(code, "")
+            raise Rejected("already_redeemed", code=code, at=at, time=_local_time(at, self._state.config.hall.timezone), lot=i.lot_label,
+                           partie=i.partie, card=i.card_id, consolation=i.consolation)
         record = self._writer.commit(VoucherRedeemed(code), role)
         return Redemption(voucher.issued, record.seq)
 

@@ -25,6 +25,7 @@ from hall.events import (
     SaleRecorded,
     SaleVoided,
     VoucherIssued,
+    VoucherRedeemed,
 )
 from hall.partie import Evening, Partie
 from hall.programme import spec_for
@@ -46,6 +47,7 @@ class HallState:
         self.watch: WinnerWatch | None = None
         self.proposed: Proposal | None = None       # an auto-read ball waiting for the speaker (confirm mode)
         self.issued_at: dict[str, str] = {}         # voucher code → when it was issued (the printer prints it)
+        self.redeemed_at: dict[str, str] = {}       # voucher code → when its lot was handed over (« déjà échangé »)
         self.sold_count = 0                         # kept by every rebuild of the watch (sales, imports, parties)
         self._claimed_since_draw: set[str] = set()
 
@@ -70,6 +72,10 @@ class HallState:
     @_REMEMBER.on(VoucherIssued)
     def _issued(self, record: Record) -> None:
         self.issued_at[record.event.code] = record.at
+
+    @_REMEMBER.on(VoucherRedeemed)
+    def _redeemed(self, record: Record) -> None:
+        self.redeemed_at[record.event.code] = record.at
 
     # ---- the winner watch, kept in step with the state (replayed from the last partie's start) ---------------
     def _watching(self) -> tuple[Partie, WinnerWatch, str | None]:
