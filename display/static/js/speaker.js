@@ -185,6 +185,8 @@ function render() {
   $("entry-state").dataset.state = running ? said : "";
   $("announce").disabled = !running || S.paused;
   $("resume").disabled = !running || !(S.paused || S.held) || S.pending_claims.length > 0;
+  $("resume").classList.toggle("primary", !$("resume").disabled);      // the next thing to do stands out
+  $("announce").classList.toggle("primary", $("resume").disabled);
   $("clear").disabled = !running;
   $("draw-button").disabled = !running;
   $("award").disabled = S.pending_claims.length === 0;
