@@ -28,6 +28,7 @@ from hall.events import (
 )
 from hall.net.wifi import wifi_qr_payload
 from hall.snapshots import (
+    NOTICES,
     AwardResult,
     CardState,
     ClaimResult,
@@ -355,7 +356,9 @@ def notice(name: str, payload: Any, translate: Translate = french_detail,
         body = device(payload, translate)
     elif name == "draw:proposed":
         body = proposal(payload) or {"number": None}
-    elif isinstance(payload, Notice):
+    elif isinstance(payload, Notice) or (name in NOTICES and isinstance(payload, dict)):
+        if not isinstance(payload, Notice):          # a driver's notice sent as a plain dict: the same words
+            payload = Notice(name, str(payload.get("code", "")), {k: v for k, v in payload.items() if k != "code"})
         body = {"code": payload.code, **payload.params}
         if words is not None:
             body.update(words(name, payload))

@@ -54,7 +54,9 @@ def a1_wins_the_quine(h):
     for n in TIE_DRAWS:
         h.draw(n, role="speaker")
     h.check_claim(A1, role="controller")
-    return h.award(role="speaker")
+    result = h.award(role="speaker")
+    h.resume(role="speaker")                 # the draw waits after an award (docs/loto-rules.md L11a)
+    return result
 
 
 def staff_page(browser, url: str, pin: str, size=(1280, 720), locale="fr-FR"):
