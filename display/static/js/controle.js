@@ -64,7 +64,7 @@ function showLast(s) {
   const last = s.draws && s.draws.length ? s.draws[s.draws.length - 1] : s.last;
   $("ctl-last").textContent = last ? t("last_number", {n: last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status));
 }
-/* each event moves the state on by what it says (its status, its ball, its lot): no refetch (issue 34) */
+/* each event moves the state on by what it says (its status, its ball, its lot): never the whole state asked again */
 const ON = {
   draw(s, ev) { s.draws = (s.draws || []).concat(ev.number); s.status = "playing"; return true; },
   undo(s, ev) {
