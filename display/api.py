@@ -222,6 +222,20 @@ def award():
                                             tie_break=typed, share=share, wins=wins, draw=drawn)))
 
 
+@bp.post("/lots/tie")
+def tie():
+    """How the tie on the open lot is settled, said before the draw (docs/loto-rules.md L14c): fixed once said; a
+    change needs ``reason`` and is journalled with it."""
+    role = A.require_right("award")
+    data = json_body()
+    method = field(data, "method", str)
+    reason = field(data, "reason", str, required=False, default="")
+    record = hall().announce_tie(method, role=role, reason=reason, session=session_ref())
+    if record is None:
+        return jsonify({"method": method, "seq": None})
+    return jsonify({"method": record.event.method, "previous": record.event.previous, "seq": record.seq}), 201
+
+
 @bp.post("/partie/clear")
 def clear():
     role = A.require_right("clear")

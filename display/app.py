@@ -129,9 +129,14 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
         code = HTTP_CODES.get(exc.code or 400, "bad_request")
         status = exc.code if exc.code and 400 <= exc.code < 500 else 400
         if _wants_json():
-            return jsonify(error_body(code)), status
-        return render_template("error.html", body=error_body(code), hall_name=config.hall.name,
-                               boot={"strings": {}, "page": "error"}), status
+            resp = jsonify(error_body(code))
+        else:
+            resp = app.make_response(render_template("error.html", body=error_body(code), hall_name=config.hall.name,
+                                                     boot={"strings": {}, "page": "error"}))
+        allow = dict(exc.get_headers()).get("Allow")     # a 405 names the methods the address takes (RFC 9110)
+        if allow:
+            resp.headers["Allow"] = allow
+        return resp, status
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -156,7 +156,8 @@ declare(LOTO, {
     "not_paused": (409, _l("Le tirage n'est pas arrêté.")),
     "no_valid_claim": (409, _l("Aucun carton gagnant vérifié sur le dernier numéro.")),
     "lots_remaining": (409, _l("Il reste des lots à jouer dans cette partie.")),
-    "already_redeemed": (409, _l("Ce bon a déjà été échangé.")),
+    "already_redeemed": (409, _l("Ce bon a déjà été échangé, à %(time)s : %(lot)s, partie %(partie)s, carton "
+                                 "%(card)s.")),
     "nothing_proposed": (409, _l("Aucune boule en attente de confirmation.")),
     "request_id_reused": (409, _l("Cet identifiant de requête a déjà servi pour un autre numéro.")),
     "too_large": (413, _l("Requête trop volumineuse.")),
@@ -182,6 +183,8 @@ declare(LOTO, {
     "range_too_large": (422, _l("Trop de cartons d'un coup (%(limit)s au plus) : vérifiez la plage.")),
     "no_partie": (423, _l("Aucune partie en cours : démarrez une partie.")),
     "locked": (423, _l("Tirage arrêté : vérification en cours.")),
+    "held": (423, _l("Lot attribué : le tirage est arrêté. Reprenez-le (+ ou « Reprendre le tirage ») avant la "
+                     "boule suivante.")),
     "partie_finished": (423, _l("Tous les lots de la partie sont attribués : faites démarquer.")),
     "claims_pending": (423, _l("Un carton gagnant attend son lot : attribuez-le d'abord.")),
     "too_many_attempts": (429, _l("Trop d'essais de code PIN : réessayez dans %(retry_after)s secondes.")),
@@ -224,6 +227,8 @@ declare(LOTO, {
                                "l'administrateur peut encore marquer des cartons à la main, et le rapport le dit.")),
     "held_by_sale": (409, _l("Les cartons %(names)s appartiennent à la vente n° %(numbers)s : pour les rendre "
                              "invendus, l'administrateur annule la vente.")),
+    "tie_method_fixed": (409, _l("La façon de départager cette égalité est déjà annoncée à la salle : pour en "
+                                 "changer, donnez la raison (elle est notée au journal).")),
     "tie_direction_fixed": (422, _l("La règle des égalités est celle de la soirée ([rules] ties), annoncée avant la "
                                     "première partie : elle ne change pas pour un lot.")),
     # the planches of a series the book lacks are refused in words on /admin (never a tab of raw JSON)

@@ -1,15 +1,13 @@
 """French first, English available: the locale of a request and the words the page scripts need."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 from urllib.parse import urlencode
 
 from flask import current_app, request
 from flask_babel import get_locale, get_translations
 from flask_babel import lazy_gettext as _l
 
-from display.errors import message_of
+from display.notices import notice_words as notice_sentence  # noqa: F401  (a notice's words: display/notices.py)
 
 LANGUAGES = ("fr", "en")
 LANG_COOKIE = "lang"
@@ -78,6 +76,12 @@ JS_STRINGS = {
     "tie_choice_draw": _l("Tirage par l'ordinateur, affiché"),
     "tie_choice_physical": _l("Tirage à la main dans la salle (taper les numéros)"),
     "tie_choice_share": _l("Partager le lot"),
+    "tie_announced": _l("Annoncé à la salle : %(way)s"),
+    "tie_way_draw": _l("Égalité : tirage au sort par l'ordinateur"),
+    "tie_way_physical": _l("Égalité : chaque gagnant tire un numéro auprès de l'animateur"),
+    "tie_way_share": _l("Égalité : le lot est partagé entre les gagnants"),
+    "tie_change_to": _l("Changer pour : %(way)s"),
+    "stage_line": _l("%(lot)s : carton %(card)s"),
     "tie_rule_of_the_evening": _l("Règle de la soirée : %(rule)s"),
     "ties_rule_lowest": _l("Égalité : tirage au sort, le plus petit numéro gagne"),
     "ties_rule_highest": _l("Égalité : tirage au sort, le plus grand numéro gagne"),
@@ -102,6 +106,7 @@ JS_STRINGS = {
     # speaker
     "status_playing": _l("Tirage en cours"),
     "status_checking": _l("Tirage arrêté : vérification"),
+    "status_held": _l("Tirage arrêté : lot attribué — + pour reprendre"),
     "status_finished": _l("Tous les lots attribués : faites démarquer"),
     "status_waiting": _l("Pas de partie en cours"),
     "confirm_undo": _l("Annuler le numéro %(n)s ?"),
@@ -122,7 +127,6 @@ JS_STRINGS = {
     "device_absent": _l("Débranché"),
     "device_unconfigured": _l("Non configuré"),
     "proposed": _l("La machine propose le %(n)s"),
-    "refused_ball": _l("Boule refusée : %(n)s"),
     "award_result": _l("Lot attribué au carton %(card)s"),
     "vouchers": _l("Bons : %(codes)s"),
     "pending": _l("Cartons gagnants en attente"),
@@ -302,49 +306,6 @@ def device_sentence(status) -> str:
     except (KeyError, ValueError, TypeError):
         return str(DEVICE_IN_STATE) % {"device": params["device"],
                                        "state": DEVICE_STATES.get(status.state, status.state)}
-
-
-# ---- what a driver's passing notice means (``draw:refused``, ``keypad:refused``, ``scanner:*``), by its code:
-# the drivers publish a code and its parameters only; the sentence is made here, in the reader's language.
-BALL_REFUSALS: dict[str, object] = {
-    "already_drawn": _l("La boule %(number)s est déjà sortie : non tirée une deuxième fois."),
-    "out_of_range": _l("Lecture hors de 1–90 : rien n'est tiré."),
-    "locked": _l("Tirage arrêté pour une annonce : la boule %(number)s n'est pas tirée."),
-    "claims_pending": _l("Un quine est en vérification : la boule %(number)s n'est pas tirée."),
-    "no_partie": _l("Aucune partie en cours : la boule %(number)s n'est pas tirée."),
-    "partie_finished": _l("Partie terminée : la boule %(number)s n'est pas tirée."),
-    "no_match": _l("Lecture illisible de la machine à boules : rien n'est tiré."),
-    "too_long": _l("Lecture illisible (trop longue) de la machine à boules : rien n'est tiré."),
-    "truncated": _l("Lecture coupée (machine débranchée ?) : rien n'est tiré."),
-    "not_recorded": _l("La boule %(number)s n'a pas pu être enregistrée : rien n'est tiré, tapez-la à la console."),
-}
-BALL_REFUSED = _l("Boule %(number)s refusée : %(why)s")      # a code the table above does not word
-SCAN_UNREADABLE = _l("Code-barres illisible : scannez à nouveau ou tapez le numéro.")
-SCAN_REFUSED = _l("Carton %(card)s non vérifié : %(why)s")
-
-
-def refusal_sentence(code: str, number: object) -> str:
-    """Why a ball was not drawn, in the current language (an unlisted code: the refusal catalogue's sentence)."""
-    values = {"number": "" if number is None else number}
-    message = BALL_REFUSALS.get(code)
-    if message is None:
-        return str(BALL_REFUSED) % {**values, "why": message_of(code, values)}
-    return str(message) % values
-
-
-def notice_sentence(name: str, notice: Mapping[str, Any]) -> str | None:
-    """The sentence for a driver's notice (``None`` for a notice people are not told in words)."""
-    code = str(notice.get("code", ""))
-    if name == "draw:refused":
-        return refusal_sentence(code, notice.get("number"))
-    if name == "keypad:refused":
-        return message_of(code, {"number": notice.get("number")})
-    if name == "scanner:unreadable":
-        return str(SCAN_UNREADABLE)
-    if name == "scanner:refused":
-        card = str(notice.get("raw", ""))
-        return str(SCAN_REFUSED) % {"card": card, "why": message_of(code, {"card": card})}
-    return None
 
 
 # the sales desk (/caisse) and the takings on /admin

@@ -11,6 +11,7 @@ from display import auth as A
 from display import current
 from display.documents import _download, _maker
 from display.qrcode_svg import qr_svg
+from hall.net import address
 from hall.net.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
 from hall.refusal import Rejected
 
@@ -18,11 +19,15 @@ bp = Blueprint("network", __name__, url_prefix="/api")
 
 
 def wifi_warnings(config) -> list[str]:
-    """What some phones may misread in ``[network] ssid`` and ``password``, in the page's language."""
+    """What keeps phones from the hall: a hall listening on loopback only (its QR codes lead nowhere), then what
+    some phones may misread in ``[network] ssid`` and ``password``, in the page's language."""
     net = config.network
+    out = []
+    if address.phones_cannot_reach(listen=config.server.host, url=net.url):
+        out.append(gettext(address.UNREACHABLE_TEXT, host=config.server.host, url=config.hall_url))
     if not net.ssid:
-        return []
-    return [gettext(RISK_TEXT[code]) for code in misread_risks(net.ssid, net.password)]
+        return out
+    return out + [gettext(RISK_TEXT[code]) for code in misread_risks(net.ssid, net.password)]
 
 
 @bp.get("/network")

@@ -21,6 +21,7 @@ from hall.events import (
     PartieStarted,
     PlayersSet,
     Record,
+    TieAnnounced,
     VoucherIssued,
     VoucherPrinted,
     VoucherRedeemed,
@@ -29,6 +30,7 @@ from hall.events import (
 from hall.lots import prize_at
 from hall.net.wifi import wifi_qr_payload
 from hall.snapshots import (
+    NOTICES,
     AwardResult,
     CardState,
     ClaimResult,
@@ -36,6 +38,7 @@ from hall.snapshots import (
     HallSnapshot,
     LotRef,
     LotState,
+    Notice,
     PartieState,
     Proposal,
     Redemption,
@@ -180,6 +183,9 @@ def console(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
     return {
         "pending_claims": [{"card_id": c.card_id, "rows": list(c.rows)} for c in p.pending] if p else [],
         "paused": bool(p and p.paused),
+        "held": bool(p and p.held),          # stopped after an award until the speaker resumes (docs L11a)
+        "tie": None if p is None or p.tie is None else {     # the way a tie is settled, once announced (L14c)
+            "method": p.tie.method, "previous": p.tie.previous, "reason": p.tie.reason, "cards": list(p.tie.cards)},
         "undo_available": bool(p and p.undo_allowed),
         "watch": {"can_claim": list(s.can_claim), "can_claim_count": s.can_claim_count,
                   "slept": [{"card_id": x.card_id, "lot_index": x.lot_index, "ball": x.ball} for x in s.slept]},
@@ -229,11 +235,15 @@ def verdict(r: ClaimResult) -> dict:
 
 
 def award(r: AwardResult) -> dict:
+    """The award's answer: the open lot's winner(s); for a draw that gave the stage's next lots too (docs L14b),
+    ``stage`` lists each lot with its winner in the draw's order (empty for one lot)."""
     a = r.award
+    stage = [{"lot": lot_ref(r.lot), "winner": a.winners[0]}] if r.more else []
+    stage += [{"lot": lot_ref(ref), "winner": e.winners[0]} for e, ref in r.more]
     return {"winner": a.winners[0], "winners": list(a.winners), "shared": a.shared, "tie_mode": a.tie_mode,
             "ball": a.draw_index + 1,
             "tie_break": _tie_break(a),
-            "consolation": list(a.consolation), "vouchers": list(r.vouchers), "lot": lot_ref(r.lot)}
+            "consolation": list(r.consolation), "vouchers": list(r.vouchers), "lot": lot_ref(r.lot), "stage": stage}
 
 
 def redemption(r: Redemption) -> dict:
@@ -260,7 +270,13 @@ def _draw(e: BallDrawn, seq: int, snap: HallSnapshot, room: str) -> tuple[str, d
 
 @SHAPES.on(DrawUndone)
 def _undo(e: DrawUndone, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
-    return "undo", {"number": e.number, "index": e.index, "seq": seq}
+    return "undo", {"number": e.number, "index": e.index, "seq": seq, "status": _status(snap)}
+
+
+def _status(snap: HallSnapshot) -> str:
+    """The partie's status after an event, as the state says it: a page applies it without a refetch."""
+    p = snap.partie
+    return "waiting" if p is None or p.cleared else p.status
 
 
 @SHAPES.on(ClaimAnnounced)
@@ -304,12 +320,26 @@ def _award(e: LotAwarded, seq: int, snap: HallSnapshot, room: str) -> tuple[str,
     return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
                      "rows": [list(r) for r in e.rows], "ball": e.draw_index + 1, "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
                      "consolation": list(e.consolation),
-                     "last": e.last, "current_lot": p.current, "seq": seq}
+                     "last": e.last, "current_lot": p.current, "seq": seq, "rank": e.rank, "status": _status(snap)}
+
+
+@SHAPES.on(TieAnnounced)
+def _tie(e: TieAnnounced, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    """How a tie will be settled, said before the draw (docs L14c): the projector says it to the hall."""
+    p = snap.partie
+    payload: dict[str, Any] = {"lot": lot_ref(p.lot(e.lot_index) if p else None), "method": e.method,
+                               "cards": list(e.cards), "seq": seq}
+    if room != PUBLIC:
+        payload.update({"previous": e.previous, "reason": e.reason})
+    return "tie", payload
 
 
 def _partie(e: PartieStarted | PartieCleared, status: str, seq: int, snap: HallSnapshot) -> tuple[str, dict]:
     assert snap.partie is not None   # the partie just started or cleared
-    return "partie", {"number": e.number, "status": status, "lots": lots(snap.partie), "seq": seq}
+    payload = {"number": e.number, "status": status, "lots": lots(snap.partie), "seq": seq}
+    if status == "cleared":          # what the screens show between parties, without asking the state again
+        payload["next_partie"] = _next_partie(snap)
+    return "partie", payload
 
 
 @SHAPES.on(PartieStarted)
@@ -355,16 +385,20 @@ NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", 
 
 
 def notice(name: str, payload: Any, translate: Translate = french_detail,
-           words: Callable[[str, dict], str | None] | None = None) -> tuple[str, dict]:
+           words: Callable[[str, Any], dict] | None = None) -> tuple[str, dict]:
     """The speaker room's (event name, payload) for a passing notice; ``words(name, notice)`` says a driver's
-    notice (a code and its parameters) as a ``message`` in the reader's language."""
+    notice (a ``Notice``: a code and its parameters) as ``message``, ``tone`` and ``entry`` in the reader's
+    language (display/notices.py)."""
     if isinstance(payload, DeviceStatus):
         body = device(payload, translate)
     elif name == "draw:proposed":
         body = proposal(payload) or {"number": None}
+    elif isinstance(payload, Notice) or (name in NOTICES and isinstance(payload, dict)):
+        if not isinstance(payload, Notice):          # a driver's notice sent as a plain dict: the same words
+            payload = Notice(name, str(payload.get("code", "")), {k: v for k, v in payload.items() if k != "code"})
+        body = {"code": payload.code, **payload.params}
+        if words is not None:
+            body.update(words(name, payload))
     else:
         body = dict(payload)
-        message = words(name, body) if words is not None else None
-        if message is not None:
-            body["message"] = message
     return NOTICE_NAMES.get(name, "notice"), {"name": name, **body}

@@ -14,6 +14,7 @@ from drivers.reconnect import Backoff, DeviceReader
 from hall.config import BallMachineSection
 from hall.ports import HallPort
 from hall.refusal import Rejected
+from hall.snapshots import notice
 
 log = logging.getLogger("loto-hall.drivers")
 
@@ -97,7 +98,6 @@ class BallMachineReader(DeviceReader):
     def _notify_refused(self, number: int | None, code: str, raw: bytes) -> None:
         """A code and its number: the speaker reads the sentence display/i18n.py makes of them."""
         try:
-            self.hall.notify("draw:refused", {"source": self.name, "number": number, "code": code,
-                                              "raw": raw.decode("latin-1")})
+            self.hall.tell(notice("draw:refused", code, source=self.name, number=number, raw=raw.decode("latin-1")))
         except Exception:
             log.exception("%s: refusal notice not published", self.name)

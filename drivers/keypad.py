@@ -17,6 +17,7 @@ from drivers.keypad_map import KeyCommand, KeypadMap
 from drivers.reconnect import Backoff, DeviceReader
 from hall.ports import HallPort
 from hall.refusal import Rejected
+from hall.snapshots import notice
 
 log = logging.getLogger("loto-hall.drivers")
 
@@ -71,17 +72,17 @@ class EvdevReader(DeviceReader):
 
 
 def apply_key_command(hall: HallPort, cmd: KeyCommand, source: str = "keypad") -> None:
-    """Carry out a keypad command for the speaker; a refusal is published as a notice (its code and number, the
-    sentence is display/'s), never raised."""
-    hall.notify("keypad:input", {"kind": cmd.kind, "text": cmd.text, "number": cmd.number, "reason": cmd.reason})
+    """Carry out a keypad command for the speaker; each key and each refusal is published as a notice (a value:
+    its code and number, the sentence is display/'s), never raised."""
+    hall.tell(notice("keypad:input", cmd.kind, kind=cmd.kind, text=cmd.text, number=cmd.number, reason=cmd.reason))
     try:
         hall.key_typed(cmd.kind, cmd.number, source=source)   # the hall decides: a draw, or a held ball's correction
     except Rejected as exc:
         log.info("%s: %s refused code=%s number=%s", source, cmd.kind, exc.code, cmd.number)
         if cmd.kind in ("draw", "confirm"):
-            hall.notify("draw:refused", {"source": source, "number": cmd.number, "code": exc.code, "raw": cmd.text})
+            hall.tell(notice("draw:refused", exc.code, source=source, number=cmd.number, raw=cmd.text))
         else:
-            hall.notify("keypad:refused", {"source": source, "action": cmd.kind, "code": exc.code})
+            hall.tell(notice("keypad:refused", exc.code, source=source, action=cmd.kind))
 
 
 class KeypadReader(EvdevReader):
@@ -102,4 +103,4 @@ class KeypadReader(EvdevReader):
     def _lost(self) -> None:
         if self.map.entry or self.map.undo_armed:
             self.map.entry, self.map.undo_armed = "", False
-            self.hall.notify("keypad:input", {"kind": "cancel", "text": "", "number": None, "reason": "unplugged"})
+            self.hall.tell(notice("keypad:input", "cancel", kind="cancel", text="", number=None, reason="unplugged"))

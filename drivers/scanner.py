@@ -18,7 +18,7 @@ from drivers.reconnect import Backoff
 from hall.card_ids import MAX_CARD_TEXT
 from hall.ports import HallPort
 from hall.refusal import Rejected
-from hall.snapshots import ClaimResult
+from hall.snapshots import ClaimResult, notice
 
 log = logging.getLogger("loto-hall.drivers")
 
@@ -99,13 +99,13 @@ def apply_scan(hall: HallPort, scan: Scan, source: str = "scanner") -> ClaimResu
     """Check the scanned carton for the controllers' desk; the verdict, or ``None`` when the scan was unreadable."""
     if not scan.clean or not scan.text:
         log.warning("%s: unreadable scan raw=%r", source, scan.text)
-        hall.notify("scanner:unreadable", {"source": source, "raw": scan.text})
+        hall.tell(notice("scanner:unreadable", "unreadable", source=source, raw=scan.text))
         return None
     try:
         verdict = hall.check_claim(scan.text, role="controller")
     except Rejected as exc:
         log.info("%s: scan %r refused code=%s", source, scan.text, exc.code)
-        hall.notify("scanner:refused", {"source": source, "raw": scan.text, "code": exc.code})
+        hall.tell(notice("scanner:refused", exc.code, source=source, raw=scan.text))
         return None
     log.info("%s: carton %s checked verdict=%s", source, scan.text, verdict.verdict)
     return verdict

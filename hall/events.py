@@ -161,6 +161,23 @@ class LotAwarded:
     draw_index: int
     shared: bool = False
     tie_mode: str = ""    # how a tie was settled (hall/ties.py): draw_lowest, physical_highest, share…; "" alone
+    rank: int = 0         # a tie's draw gives the stage's lots in its order (docs L14b): 0 the best number, 1 the next…
+
+
+@dataclass(frozen=True, slots=True)
+class TieAnnounced:
+    """How a tie on the open lot will be settled, said to the hall before the draw (docs/loto-rules.md L14c):
+    ``draw`` (the hall's), ``physical`` (tokens drawn by hand, the numbers typed) or ``share``. Fixed once said: a
+    change names the way it replaces (``previous``) and why (``reason``); the record says who (role, ``session``)."""
+
+    type: ClassVar[str] = "tie:announced"
+    lot_index: int
+    draw_index: int
+    cards: tuple[str, ...]
+    method: str
+    previous: str = ""
+    reason: str = ""
+    session: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +244,7 @@ class VoucherRedeemed:
 
 
 EVENT_TYPES: dict[str, type] = {cls.type: cls for cls in (
-    PartieStarted, BallDrawn, DrawUndone, ClaimAnnounced, DrawResumed, ClaimChecked, LotAwarded,
+    PartieStarted, BallDrawn, DrawUndone, ClaimAnnounced, DrawResumed, ClaimChecked, LotAwarded, TieAnnounced,
     PartieCleared, CardsSold, CardsImported, VoucherIssued, VoucherPrinted, VoucherReprintRequested,
     VoucherRedeemed,
 )}

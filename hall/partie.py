@@ -33,6 +33,7 @@ from hall.events import (
     SaleVoided,
     TicketPrinted,
     TicketRequested,
+    TieAnnounced,
     VoucherIssued,
     VoucherPrinted,
     VoucherRedeemed,
@@ -88,6 +89,8 @@ class Partie:
     current: int | None = 0                     # index of the open lot; None once every lot is awarded
     cleared: bool = False
     paused: bool = False                        # a claim was announced: no draw until resumed
+    held: bool = False                          # a lot was just awarded: no draw until resumed (docs L11a)
+    tie: TieAnnounced | None = None             # how the tie on the open lot and ball is settled (docs L14c)
     undo_available: bool = False                # one undo per draw: a second undo in a row is refused
     pending: dict[str, ClaimChecked] = field(default_factory=dict)   # valid claims on the current lot and ball
     paid: dict[str, set[int]] = field(default_factory=dict)          # rows already paid, per carton
@@ -185,6 +188,7 @@ class Evening:
         p.draws.append(e.number)
         p.pending.clear()          # claims are judged against the new ball (RULES L10)
         p.undo_available = True
+        p.held, p.tie = False, None   # (held: a journal written before L11a drew right after an award)
 
     @_APPLY.on(DrawUndone)
     def _on_draw_undone(self, e: DrawUndone) -> None:
@@ -192,6 +196,7 @@ class Evening:
         p.draws.pop()
         p.undone.append(e.number)
         p.pending.clear()
+        p.tie = None
         p.undo_available = False
 
     @_APPLY.on(ClaimAnnounced)
@@ -200,7 +205,8 @@ class Evening:
 
     @_APPLY.on(DrawResumed)
     def _on_draw_resumed(self, e: DrawResumed) -> None:
-        self._in_play.paused = False
+        p = self._in_play
+        p.paused = p.held = False
 
     @_APPLY.on(ClaimChecked)
     def _on_claim_checked(self, e: ClaimChecked) -> None:
@@ -223,16 +229,21 @@ class Evening:
         for card_id, rows in zip(e.winners, e.rows):
             p.paid.setdefault(card_id, set()).update(rows)
         p.pending.clear()
-        p.paused = False
+        p.paused, p.tie = False, None
         nxt = e.lot_index + 1
         p.current = nxt if nxt < len(p.lots) else None
+        p.held = p.current is not None    # the draw waits for the speaker after every award (docs L11a)
         if p.current is not None:
             p.lots[nxt].status = OPEN
+
+    @_APPLY.on(TieAnnounced)
+    def _on_tie_announced(self, e: TieAnnounced) -> None:
+        self._in_play.tie = e
 
     @_APPLY.on(PartieCleared)
     def _on_partie_cleared(self, e: PartieCleared) -> None:
         p = self._in_play
-        p.cleared, p.paused, p.carried_on = True, False, e.carried
+        p.cleared, p.paused, p.held, p.carried_on, p.tie = True, False, False, e.carried, None
         p.pending.clear()
         self.carried = tuple(lot.spec for lot in p.lots if lot.status != AWARDED) if e.carried else ()
 
@@ -318,7 +329,7 @@ class Evening:
         def partie_dict(p: Partie) -> dict:
             return {
                 "number": p.number, "draws": list(p.draws), "current": p.current, "cleared": p.cleared,
-                "paused": p.paused, "undo_available": p.undo_available, "pending": sorted(p.pending),
+                "paused": p.paused, "held": p.held, "tie": p.tie, "undo_available": p.undo_available, "pending": sorted(p.pending),
                 "paid": {k: sorted(v) for k, v in sorted(p.paid.items())}, "cancelled": sorted(p.cancelled),
                 "checks": {k: [c.verdict for c in v] for k, v in sorted(p.checks.items())},
                 "lots": [(lot.spec, lot.status, lot.award) for lot in p.lots],

@@ -5,6 +5,9 @@ Its commands run under the writer's lock (``@locked``) and commit through it; th
 """
 from __future__ import annotations
 
+import datetime as dt
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from hall.events import LotAwarded, Record, VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested
 from hall.lots import prize_at
 from hall.partie import Partie
@@ -16,6 +19,14 @@ from hall.vouchers import check_code, make_code, near_codes, normalize_code
 from hall.writer import Writer, locked
 
 
+def _local_time(at: str, zone: str) -> str:
+    """``20:41`` for a journal's ISO time, on the hall's clock (``[hall] timezone``); ``?`` if unreadable."""
+    try:
+        return dt.datetime.fromisoformat(at).astimezone(ZoneInfo(zone)).strftime("%H:%M")
+    except (ValueError, ZoneInfoNotFoundError):
+        return "?"
+
+
 class PrizeDesk:
     """The vouchers: issued with each award, printed by the print queue, redeemed at the lots' table."""
 
@@ -24,11 +35,12 @@ class PrizeDesk:
         self._state = state
         self._secret = secret
 
-    def vouchers_for(self, award: LotAwarded, p: Partie) -> list[VoucherIssued]:
-        """The vouchers of an award: one per winner of the lot, one per consolation, numbered on from the last."""
+    def vouchers_for(self, award: LotAwarded, p: Partie, after: int | None = None) -> list[VoucherIssued]:
+        """The vouchers of an award: one per winner of the lot, one per consolation, numbered on from the last
+        (or from ``after``: several lots given at once)."""
         lot = p.lots[award.lot_index]
         prize = prize_at(lot.spec, award.draw_index + 1)     # a maxi-bingo won late: its fallback (RULES L20)
-        serial = self._state.evening.voucher_serial
+        serial = self._state.evening.voucher_serial if after is None else after
         vouchers = []
         for card_id, is_consolation in [(c, False) for c in award.winners] + [(c, True) for c in award.consolation]:
             serial += 1
@@ -47,8 +59,10 @@ class PrizeDesk:
         voucher = vouchers.get(code)
         if check_code(self._secret, code) is None or voucher is None:
             raise Rejected("unknown_voucher", code=code, suggestions=near_codes(code, vouchers))
-        if voucher.redeemed:
-            raise Rejected("already_redeemed", code=code)
+        if voucher.redeemed:         # when, and which lot: the desk tells the player what happened to it
+            i, at = voucher.issued, self._state.redeemed_at.get(code, "")
+            raise Rejected("already_redeemed", code=code, at=at, time=_local_time(at, self._state.config.hall.timezone), lot=i.lot_label,
+                           partie=i.partie, card=i.card_id, consolation=i.consolation)
         record = self._writer.commit(VoucherRedeemed(code), role)
         return Redemption(voucher.issued, record.seq)
 

@@ -16,7 +16,7 @@ from hall import programme as programme_rules
 from hall.card_ids import MAX_CLAIM_TEXT, check_card_id, claimable_card_id
 from hall.cardbook import CardBook
 from hall.cards import parse_number
-from hall.claims import verify
+from hall.claims import Verdict, verify
 from hall.config import HELP_LEVELS, MAX_PLAYER_CARDS, Config
 from hall.errors import InvalidNumber
 from hall.events import (
@@ -25,7 +25,6 @@ from hall.events import (
     ClaimChecked,
     DrawResumed,
     DrawUndone,
-    LotAwarded,
     LotSpec,
     PartieCleared,
     PartieStarted,
@@ -33,11 +32,12 @@ from hall.events import (
     ProgrammeEdited,
     ProgrammePartie,
     Record,
+    VoucherIssued,
 )
 from hall.journal import Journal
 from hall.lots import LOT_KINDS, LotTermsError, check_lot
 from hall.lots_played import lot_changes, lots_to_play, next_lots
-from hall.partie import Evening
+from hall.partie import Evening, Lot, Partie
 from hall.ports import Clock, Rng, utc_now
 from hall.prize_desk import PrizeDesk
 from hall.record_desk import RecordDesk
@@ -47,7 +47,7 @@ from hall.sales_desk import SalesDesk
 from hall.snapshot_builder import SnapshotBuilder, card_state
 from hall.snapshots import AwardResult, ClaimResult, KeyOutcome, LotRef, PriorCheck, Proposal
 from hall.state import HallState
-from hall.ties import one_claim_per_player, settle
+from hall.ties import announce, as_announced, lots_given, one_claim_per_player, settle
 from hall.watch import WinnerWatch
 from hall.writer import Writer, locked
 
@@ -118,6 +118,7 @@ class Hall:
     subscribe = _Delegated("_writer", Writer.subscribe)
     subscribe_notices = _Delegated("_writer", Writer.subscribe_notices)
     notify = _Delegated("_writer", Writer.notify)
+    tell = _Delegated("_writer", Writer.tell)
     set_device_status = _Delegated("_writer", Writer.set_device_status)
     device = _Delegated("_writer", Writer.device)
     devices = _Delegated("_writer", Writer.devices)
@@ -223,6 +224,8 @@ class Hall:
             raise Rejected("partie_finished", number=p.number)
         if p.paused:
             raise Rejected("locked", number=n)
+        if p.held:
+            raise Rejected("held", number=n)
         if p.pending:
             raise Rejected("claims_pending", cards=sorted(p.pending))
         if n in p.draws:
@@ -264,9 +267,17 @@ class Hall:
         if kind == "undo":
             return KeyOutcome("undo", self.undo(role="speaker").seq)
         if kind == "claim":
-            record = self.announce_claim(role="speaker", source=source)
-            return KeyOutcome("claim", record.seq if record else None)
+            return self._claim_key(source)
         return KeyOutcome("none")
+
+    def _claim_key(self, source: str) -> KeyOutcome:
+        """The ``+`` key, the same on every keypad: it stops a running draw for a claim, and resumes a stopped one
+        (after an award or a false claim, docs L11a); a valid claim waiting for its lot is awarded first."""
+        p = self._state.running()
+        if p.current is not None and (p.paused or p.held):
+            return KeyOutcome("resume", self.resume(role="speaker").seq)
+        record = self.announce_claim(role="speaker", source=source)
+        return KeyOutcome("claim", record.seq if record else None)
 
     @locked
     def confirm_proposed(self, number: Any = None, *, role: str, source: str = "console") -> Record:
@@ -314,12 +325,13 @@ class Hall:
 
     @locked
     def resume(self, *, role: str) -> Record:
-        """Let the draw go on after a false claim; refused while a valid claim waits for its lot."""
+        """Let the draw go on after a false claim or an award (docs L11a); refused while a valid claim waits for
+        its lot."""
         require(role, "resume")
         p = self._state.running()
         if p.pending:
             raise Rejected("claims_pending", cards=sorted(p.pending))
-        if not p.paused:
+        if not (p.paused or p.held):
             raise Rejected("not_paused")
         return self._writer.commit(DrawResumed(), role)
 
@@ -347,13 +359,31 @@ class Hall:
         elif cid in p.cancelled:
             event = ClaimChecked(cid, "cancelled_card", p.current, lot.kind, p.last)
         else:
-            v = verify(card, p.draws, lot.spec, self.config.rules.last_number, p.paid.get(cid, set()))
+            v = self._verdict(p, lot, cid)
             event = ClaimChecked(cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows,
                                  v.missing, v.reason, v.ball, v.prize)
         record = self._writer.commit(event, role)
         ref = None if lot is None or event.lot_index is None else LotRef.of(event.lot_index, lot.spec)
         return ClaimResult(event, ref, before, record.seq, character_ok,
                            None if event.verdict == "unknown_card" else card_state(self._state, cid), suggestions)
+
+    def _verdict(self, p: Partie, lot: Lot, card_id: str) -> Verdict:
+        """The verdict on ``card_id`` (a carton of the book) for ``lot`` of the partie, now."""
+        card = self._state.book.get(card_id)
+        assert card is not None
+        return verify(card, p.draws, lot.spec, self.config.rules.last_number, p.paid.get(card_id, set()))
+
+    @locked
+    def announce_tie(self, method: str, *, role: str, reason: str = "", session: str = "") -> Record | None:
+        """Say how the tie on the open lot is settled before settling it (``draw``, ``physical``, ``share``): fixed
+        once said, changed only with a ``reason``, journalled (docs/loto-rules.md L14c, ``hall.ties.announce``);
+        ``None`` when it repeats the way said."""
+        require(role, "award")
+        p = self._state.running()
+        if p.current is None:
+            raise Rejected("no_tie", cards=[])
+        said = announce(p.tie, method, reason, p.current, len(p.draws) - 1, tuple(p.pending), session)
+        return None if said is None else self._writer.commit(said, role)
 
     @locked
     def award(self, *, role: str, same_player: Sequence[Sequence[str]] = (), tie_break: Mapping[str, Any] | None = None,
@@ -362,25 +392,27 @@ class Hall:
 
         ``same_player`` groups cartons held by one player: such a group is one claimant (L13), drawing one
         tie-break number and winning with its first carton. For a tie the speaker may give ``tie_break`` (the
-        numbers drawn by hand in the hall, carton → 1–90), ``share``, or ``draw`` (the hall draws); else
-        ``[rules] ties`` decides. Who wins a draw is the rule's: ``wins`` may only repeat it.
+        numbers drawn by hand in the hall, carton → 1–90), ``share``, or ``draw`` (the hall draws); else the way
+        announced (``announce_tie``, which binds), else ``[rules] ties`` decides. Who wins a draw is the rule's:
+        ``wins`` may only repeat it. A draw gives the stage's lots in its order (docs L14b, ``hall.ties.lots_given``).
         """
         require(role, "award")
         p = self._state.running()
         if p.current is None or not p.pending:
             raise Rejected("no_valid_claim")
-        claimants = one_claim_per_player(p.pending, same_player)
-        lot_index = p.current
-        outcome = settle([c.card_id for c in claimants], self.config.rules.ties, self._rng, typed=tie_break,
+        claimants = {c.card_id: c.rows for c in one_claim_per_player(p.pending, same_player)}
+        if p.tie is not None and len(claimants) > 1:
+            share, draw = as_announced(p.tie.method, tie_break, share, draw)
+        outcome = settle(list(claimants), self.config.rules.ties, self._rng, typed=tie_break,
                          share=share, wins=wins, draw=draw, resolve=self._state.book.resolve)
-        winners = tuple(c for w in outcome.winners for c in claimants if c.card_id == w)
-        drawn, consolation, shared = outcome.tie_break, outcome.consolation, outcome.shared
-        event = LotAwarded(lot_index, tuple(w.card_id for w in winners), tuple(w.rows for w in winners),
-                           drawn, consolation, p.draws[-1], len(p.draws) - 1, shared, outcome.mode)
-        vouchers = self._prizes.vouchers_for(event, p)
-        self._writer.commit(event, role, *vouchers)   # the award and its vouchers: all on disk, or none
-        lot = p.lots[lot_index]
-        return AwardResult(event, LotRef.of(lot_index, lot.spec), tuple(v.code for v in vouchers))
+        events = lots_given(outcome, claimants, [lot.kind for lot in p.lots], p.current, p.draws,
+                            lambda index, cid: self._verdict(p, p.lots[index], cid))
+        vouchers: list[VoucherIssued] = []
+        for event in events:
+            vouchers += self._prizes.vouchers_for(event, p, self._state.evening.voucher_serial + len(vouchers))
+        lots = [LotRef.of(e.lot_index, p.lots[e.lot_index].spec) for e in events]
+        self._writer.commit(events[0], role, *events[1:], *vouchers)   # the lots and their vouchers: all, or none
+        return AwardResult(events[0], lots[0], tuple(v.code for v in vouchers), tuple(zip(events[1:], lots[1:])))
 
     @locked
     def clear(self, *, role: str, force: bool = False, carry: bool = False) -> Record:

@@ -39,7 +39,8 @@ def partie_state(p: Partie) -> PartieState:
                         for lot in p.lots),
         p.current, p.consolation, tuple(p.draws), p.cleared, p.status, running and p.paused,
         tuple(p.pending.values()) if running else (),
-        bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()))
+        bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()), running and p.held,
+        p.tie if running else None)
 
 
 def card_state(state: HallState, card_id: str) -> CardState | None:
@@ -106,9 +107,10 @@ class SnapshotBuilder:
 
     @locked
     def drawable_numbers(self) -> tuple[int, ...]:
-        """The numbers a draw would accept now; empty while the hall may not draw (no partie, a claim, a held ball)."""
+        """The numbers a draw would accept now; empty while the hall may not draw (no partie, a claim, an award
+        the speaker has not resumed after, a held ball)."""
         p = self._state.evening.running
-        if p is None or p.current is None or p.paused or p.pending or self._state.proposed is not None:
+        if p is None or p.current is None or p.paused or p.held or p.pending or self._state.proposed is not None:
             return ()
         drawn = set(p.draws)
         return tuple(n for n in range(1, 91) if n not in drawn)

@@ -6,7 +6,7 @@ the caller shapes and serialises them outside it (``display/views.py`` makes the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from hall.cards import Card
@@ -20,6 +20,7 @@ from hall.events import (
     PlayersSet,
     ProgrammeEdited,
     TicketRequested,
+    TieAnnounced,
     TieBreakDraw,
     VoucherIssued,
 )
@@ -70,6 +71,8 @@ class PartieState:
     paused: bool
     pending: tuple[ClaimChecked, ...]
     undo_allowed: bool               # an undo now would be accepted
+    held: bool = False               # the draw waits for the speaker after an award (docs L11a)
+    tie: TieAnnounced | None = None  # how the tie on the open lot is settled, once announced (docs L14c)
 
     @property
     def last(self) -> int | None:
@@ -138,6 +141,38 @@ class DeviceStatus:
 def device_status(device: str, state: str, code: str, **params: object) -> DeviceStatus:
     """A ``DeviceStatus`` with read-only parameters."""
     return DeviceStatus(device, state, code, MappingProxyType(dict(params)))
+
+
+NOTICES: Mapping[str, str] = MappingProxyType({
+    "draw:refused": "a ball not drawn: typed on a keypad or read by the ball machine (code, number, source, raw)",
+    "keypad:input": "a key of the Pi's keypad (code: typing, draw, confirm, undo_armed, undo, cancel, reject, claim, "
+                    "menu, invalid; text, number, reason)",
+    "keypad:refused": "a keypad command the hall refused (code, action, source)",
+    "scanner:unreadable": "a scan the barcode scanner could not read (raw, source)",
+    "scanner:refused": "a scanned carton the hall refused to check (code, raw, source)",
+})
+"""Every passing notice a driver publishes for the speaker's console: its name and what it is about. One table says
+each in words (``display/i18n.NOTICE_WORDS``, tested to cover this one): a notice cannot be published unsaid."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A passing word for the speaker's console from a driver (never journalled): which notice (``name``, one of
+    ``NOTICES``), why (``code``: a refusal or a key's kind) and the values its sentence needs (``params``). Never a
+    sentence: the web says it in each console's language."""
+
+    name: str
+    code: str = ""
+    params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        if self.name not in NOTICES:
+            raise ValueError(f"unknown notice {self.name!r}: add it to hall.snapshots.NOTICES and its words")
+
+
+def notice(name: str, code: str = "", **params: object) -> Notice:
+    """A ``Notice`` with read-only parameters."""
+    return Notice(name, code, MappingProxyType(dict(params)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +253,7 @@ class AwardResult:
     award: LotAwarded
     lot: LotRef
     vouchers: tuple[str, ...]        # codes, winners' first then consolations
+    more: tuple[tuple[LotAwarded, LotRef], ...] = ()   # the stage's next lots given by the same draw (docs L14b)
 
     @property
     def winner(self) -> str:
@@ -233,7 +269,7 @@ class AwardResult:
 
     @property
     def consolation(self) -> tuple[str, ...]:
-        return self.award.consolation
+        return self.award.consolation + tuple(c for award, _ in self.more for c in award.consolation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +291,8 @@ class PrintJob:
 
 @dataclass(frozen=True, slots=True)
 class KeyOutcome:
-    """What a typed key did: the action the hall took (``draw``, ``confirm``, ``reject``, ``undo``, ``claim``, ``none``)."""
+    """What a typed key did: the action the hall took (``draw``, ``confirm``, ``reject``, ``undo``, ``claim``,
+    ``resume``, ``none``)."""
 
     action: str
     seq: int | None = None

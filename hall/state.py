@@ -27,6 +27,7 @@ from hall.events import (
     TicketPrinted,
     TicketRequested,
     VoucherIssued,
+    VoucherRedeemed,
 )
 from hall.lots import Lines, lines_of
 from hall.partie import Evening, Partie
@@ -55,6 +56,7 @@ class HallState:
         self.watch: WinnerWatch | None = None
         self.proposed: Proposal | None = None       # an auto-read ball waiting for the speaker (confirm mode)
         self.issued_at: dict[str, str] = {}         # voucher code → when it was issued (the printer prints it)
+        self.redeemed_at: dict[str, str] = {}       # voucher code → when its lot was handed over (« déjà échangé »)
         self.sold_count = 0                         # kept by every rebuild of the watch (sales, imports, parties)
         self.tickets: dict[int, Record] = {}        # the board's copies not yet printed: request seq → its record
         self.last: Record | None = None             # the last record: its hash is the evening's fingerprint
@@ -91,6 +93,10 @@ class HallState:
     @_REMEMBER.on(TicketPrinted)
     def _ticket_printed(self, record: Record) -> None:
         self.tickets.pop(record.event.request, None)
+
+    @_REMEMBER.on(VoucherRedeemed)
+    def _redeemed(self, record: Record) -> None:
+        self.redeemed_at[record.event.code] = record.at
 
     # ---- the winner watch, kept in step with the state (replayed from the last partie's start) ---------------
     def _watching(self) -> tuple[Partie, WinnerWatch, Lines | None]:

@@ -3,6 +3,8 @@ or the lot is shared. Pure: the claimants, the rule and the speaker's choice in,
 
 Who wins a draw — the lowest or the highest number — is the hall's rule (``[rules] ties``), fixed for the evening
 and announced before it (docs/loto-rules.md, L14a): the speaker chooses how the tie is settled, never the direction.
+How (``METHODS``) is fixed once announced (L14c): a later choice of another way is refused unless given with a
+reason, and then journalled. A draw orders the claimants, who take the stage's lots in that order (L14b).
 """
 from __future__ import annotations
 
@@ -13,12 +15,14 @@ from typing import Any
 from hall.card_ids import normalize_card_id
 from hall.cards import parse_number
 from hall.errors import InvalidNumber
-from hall.events import ClaimChecked, TieBreakDraw
+from hall.events import ClaimChecked, LotAwarded, TieAnnounced, TieBreakDraw
 from hall.ports import Rng
 from hall.refusal import Rejected
 
 RULES = ("draw_lowest", "draw_highest", "share", "physical_lowest", "physical_highest")
 WINS = ("lowest", "highest")
+METHODS = ("draw", "physical", "share")     # how a tie is settled: the hall draws, tokens drawn by hand, sharing
+MAX_REASON = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +36,7 @@ class TieOutcome:
     consolation: tuple[str, ...] = ()
     shared: bool = False
     mode: str = ""
+    order: tuple[str, ...] = ()      # a draw: every claimant, the best number first (who takes the stage's lots)
 
 
 def default_wins(rule: str) -> str:
@@ -88,10 +93,81 @@ def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, 
     else:
         draws = tuple(TieBreakDraw(c, n) for c, n in _typed_numbers(card_ids, typed, resolve))
         mode = "physical_" + direction
-    pick = min if direction == "lowest" else max
-    best = pick(draws, key=lambda t: t.number)
-    return TieOutcome((best.card_id,), draws, tuple(t.card_id for t in draws if t.card_id != best.card_id),
-                      False, mode)
+    order = tuple(t.card_id for t in sorted(draws, key=lambda t: t.number, reverse=direction == "highest"))
+    return TieOutcome((order[0],), draws, order[1:], False, mode, order)
+
+
+def method_of(typed: Mapping[str, Any] | None, share: bool, draw: bool) -> str | None:
+    """The way a request asks for (``physical``, ``share``, ``draw``), or ``None`` when it names none."""
+    return "physical" if typed is not None else "share" if share else "draw" if draw else None
+
+
+def as_announced(announced: str, typed: Mapping[str, Any] | None, share: bool, draw: bool) -> tuple[bool, bool]:
+    """The award's ``(share, draw)`` for a tie announced ``announced`` (L14c): the announced way when the request
+    names none; ``tie_method_fixed`` when it names another."""
+    asked = method_of(typed, share, draw)
+    if asked is not None and asked != announced:
+        raise Rejected("tie_method_fixed", method=announced, asked=asked)
+    if announced == "physical" and typed is None:
+        raise Rejected("tie_numbers_needed")      # drawn by hand: the numbers, never the hall's own draw
+    return announced == "share", announced == "draw"
+
+
+def check_method(method: Any, reason: Any) -> tuple[str, str]:
+    """A tie's way as announced at the console, and the reason given for changing it (stripped, bounded)."""
+    if method not in METHODS:
+        raise Rejected("bad_tie_choice", method=str(method)[:20])
+    if not isinstance(reason, str):
+        raise Rejected("bad_field", field="reason")
+    return method, " ".join(reason.split())[:MAX_REASON]
+
+
+def announce(said: TieAnnounced | None, method: Any, reason: Any, lot_index: int, draw_index: int,
+             cards: tuple[str, ...], session: str) -> TieAnnounced | None:
+    """How the tie on the open lot is settled, as the speaker says it before the draw (docs L14c): the way and
+    the cartons; ``None`` when ``said`` already says that way; another way is ``tie_method_fixed`` unless a
+    ``reason`` comes with it, and then the new announcement names the one it replaces and why."""
+    method, reason = check_method(method, reason)
+    if len(cards) < 2:
+        raise Rejected("no_tie", cards=list(cards))
+    if said is not None and said.method == method:
+        return None
+    if said is not None and not reason:
+        raise Rejected("tie_method_fixed", method=said.method, asked=method)
+    return TieAnnounced(lot_index, draw_index, cards, method, said.method if said else "",
+                        reason if said else "", str(session)[:40])
+
+
+def lots_given(outcome: TieOutcome, rows: Mapping[str, tuple[int, ...]], kinds: Sequence[str], current: int,
+               draws: Sequence[int], verdict: Callable[[int, str], Any]) -> list[LotAwarded]:
+    """The award's events. One lot: its winner (or sharers), the other claimants consoled. A draw between
+    claimants while the stage has more lots of the open one's kind (docs L14b): one event per lot given in the
+    draw's order (``rank``), each claim checked again for its lot by ``verdict(lot_index, card)``, the claimants
+    left consoled on the last one."""
+    last, at = draws[-1], len(draws) - 1
+    given: list[tuple[int, str, tuple[int, ...]]] = []
+    stage = stage_lots(kinds, current)
+    if len(outcome.order) > 1 and len(stage) > 1:
+        for index, cid in zip(stage, outcome.order):
+            v = verdict(index, cid)
+            if v.kind != "valid":
+                break            # never with lots of one kind: the row that made the first lot makes the next
+            given.append((index, cid, tuple(v.rows)))
+    if len(given) < 2:
+        return [LotAwarded(current, outcome.winners, tuple(rows[w] for w in outcome.winners), outcome.tie_break,
+                           outcome.consolation, last, at, outcome.shared, outcome.mode)]
+    left = outcome.order[len(given):]
+    return [LotAwarded(index, (cid,), (won,), outcome.tie_break, left if rank == len(given) - 1 else (),
+                       last, at, False, outcome.mode, rank) for rank, (index, cid, won) in enumerate(given)]
+
+
+def stage_lots(kinds: Sequence[str], current: int) -> list[int]:
+    """The open lot and the lots right after it of the same kind (one stage, RULES L7): the lots a tie's draw
+    gives out in its order (L14b)."""
+    out = [current]
+    while out[-1] + 1 < len(kinds) and kinds[out[-1] + 1] == kinds[current]:
+        out.append(out[-1] + 1)
+    return out
 
 
 def _typed_numbers(card_ids: Sequence[str], typed: Mapping[str, Any],

@@ -16,7 +16,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 from hall.events import Record
 from hall.journal import Journal
 from hall.ports import Clock, NoticeSubscriber, Subscriber
-from hall.snapshots import DeviceStatus, device_status
+from hall.snapshots import DeviceStatus, Notice, device_status
 from hall.state import HallState
 
 log = logging.getLogger("loto-hall.hall")
@@ -77,6 +77,10 @@ class Writer:
         with self._lock:
             for fn in list(self._notice_subscribers):
                 _deliver(fn, name, payload)
+
+    def tell(self, said: Notice) -> None:
+        """Publish a driver's notice for the console (``hall.snapshots.NOTICES``): a value, worded by the web."""
+        self.notify(said.name, said)
 
     def set_device_status(self, device: str, status: str, *, code: str = "",
                           params: dict[str, object] | None = None) -> None:

@@ -151,7 +151,7 @@ def openapi_paths() -> dict:
                                      obj(move={}, version={"type": "integer"}),
                                      errors=("unknown_room", "bad_token", "not_your_turn", "stale_version",
                                              "illegal_move", "game_over", "not_started"), params=code)},
-        room + "/close": {"post": op("Fermer la salle", "speaker", errors=("unknown_room",), params=code)},
+        room + "/close": {"post": op("Fermer la table", "speaker", errors=("unknown_room",), params=code)},
         "/api/screen": {"get": op("Ce que montre le projecteur", None),
                         "post": op("Mettre le loto ou une salle au projecteur", "speaker",
                                    obj(show={"enum": ["loto", "game"]}, code={"type": "string"}),

@@ -14,9 +14,11 @@ import threading
 from types import FrameType
 
 from hall.app.gunicorn_app import run_gunicorn
+from hall.app.lang import _
 from hall.app.sdnotify import Notifier
 from hall.app.wiring import ServeOptions, Wiring, config_from_args, tls_files
 from hall.config import Config
+from hall.net import address
 
 log = logging.getLogger("loto-hall")
 
@@ -32,6 +34,9 @@ def serve(args: argparse.Namespace) -> int:
     interval = getattr(args, "interval", None)
     options = ServeOptions(demo=bool(args.demo), interval_s=float(interval) if interval else None)
     temporary = bool(args.demo) and not getattr(args, "data_dir", None)
+    if address.phones_cannot_reach(listen=config.server.host, url=config.network.url):   # QR codes to nowhere
+        log.warning(_("Attention : %(what)s.") % {"what": _(address.UNREACHABLE_TEXT) % {
+            "host": config.server.host, "url": config.hall_url}})
     if args.demo:
         log.info("démo : données dans %s (%s)", config.data_dir, "effacées à l'arrêt ; --data-dir DOSSIER pour les "
                  "garder" if temporary else "gardées")

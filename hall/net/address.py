@@ -79,6 +79,32 @@ def is_own_address(address: str) -> bool:
     return _reachable(address) and _cached("own:" + address, lambda: _bindable(address))
 
 
+def N_(text: str) -> str:
+    """Marks a sentence for the catalogue; its readers (the web, the command line) translate it."""
+    return text
+
+
+UNREACHABLE_TEXT = N_("le loto n'écoute que sur cette machine ([server] host = %(host)s) : les QR codes et les liens "
+                      "imprimés mènent à %(url)s, où aucun téléphone n'aura de réponse. Mettez host = \"0.0.0.0\" "
+                      "(ou l'adresse du Pi sur le réseau de la salle) dans [server], ou donnez [network] url")
+
+
+def loopback_only(listen: str) -> bool:
+    """Whether a hall listening on ``listen`` (``[server] host``) is reachable from this machine only."""
+    if listen.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(listen).is_loopback
+    except ValueError:
+        return False
+
+
+def phones_cannot_reach(*, listen: str, url: str) -> bool:
+    """A hall listening on loopback only with no ``[network] url`` of its own (a proxy in front says one): its QR
+    codes name this machine's LAN address (``hall_url``), where nothing answers."""
+    return loopback_only(listen) and not url
+
+
 def hall_url(*, url: str, hotspot_ssid: str, hotspot_address: str, hostname: str, port: int, tls: bool,
              listen: str = "") -> str:
     """The hall's base URL as phones open it, ending with ``/`` (see the module's docstring for the order); a hall

@@ -40,6 +40,7 @@ def evening(make_hall):
     assert views.verdict(hall.check_claim(X_ID, role="controller"))["verdict"] == "valid"
     assert views.verdict(hall.check_claim(Y_ID, role="controller"))["verdict"] == "valid"
     tie = views.award(hall.award(role="speaker"))
+    hall.resume(role="speaker")                           # the draw waits after an award (docs/loto-rules.md L11a)
     for n in (2, 13, 24, 35, 46):                         # X's second row: double quine
         hall.draw(n, role="speaker")
     assert views.verdict(hall.check_claim(X_ID, role="controller"))["verdict"] == "valid"

@@ -54,7 +54,7 @@ PRIMARY = {"partie:started", "draw:ball_drawn", "claim:announced", "draw:resumed
 STEPS = ([("start", None)] + [("draw", n) for n in (5, 15, 26, 36, 41, 60)] + [("check", "S")]
          + [("draw", n) for n in (9, 21, 45, 66, 84, 1, 11, 22, 33, 40, 4, 13, 37, 52, 2, 12, 23, 34)]
          + [("announce", None), ("check", "R"), ("resume", None), ("draw", 80), ("check", "P"), ("check", "Q"),
-            ("award", None), ("check", "P"), ("check", "Q"), ("award", None)]
+            ("award", None), ("check", "P"), ("check", "Q"), ("award", None), ("resume", None)]
          + [("draw", n) for n in (18, 29, 58, 74, 3, 14, 25, 35, 90)]
          + [("check", "P"), ("check", "Q"), ("award", None), ("clear", None)])
 

@@ -68,8 +68,8 @@ def test_the_drivers_notices_reach_each_console_in_its_language(live):
         assert _notice(en, "draw:refused")["message"] == "Unreadable reading from the ball machine: nothing drawn."
         h.start_partie(role="speaker")
         apply_key_command(h, KeyCommand("undo"))
-        assert _notice(fr, "keypad:refused")["message"] == "Aucun numéro à annuler."
-        assert _notice(en, "keypad:refused")["message"] == "No number to undo."
+        assert _notice(fr, "keypad:refused")["message"] == "Pavé — Aucun numéro à annuler."
+        assert _notice(en, "keypad:refused")["message"] == "Keypad — No number to undo."
         apply_scan(h, Scan("B?", clean=False))
         assert _notice(fr, "scanner:unreadable")["message"] == "Code-barres illisible : scannez à nouveau ou tapez le numéro."
         assert _notice(en, "scanner:unreadable")["message"] == "Unreadable barcode: scan again or type the number."

@@ -49,7 +49,7 @@ def test_every_word_the_scripts_ask_for_exists():
     for prefix, names in {"kind_": ("quine", "double_quine", "carton_plein"),
                           "vs_": ("valid", "incomplete", "missed", "unknown_card", "unsold_card", "cancelled_card",
                                   "closed"),
-                          "status_": ("playing", "checking", "finished", "waiting"),
+                          "status_": ("playing", "checking", "held", "finished", "waiting"),
                           "role_": ROLES, "opens_": ROLES,
                           "mc_refused_": ("unknown_card", "unsold_card", "bad_card_id", "unknown_sale", "too_many_links"),
                           "players_help_": ("off", "board", "tap", "auto"),

@@ -94,6 +94,9 @@ def test_a_partie_from_the_keypad_alone_numlock_on_and_off(page, live):
     expect(page.locator("#award-result")).to_contain_text(A1[:-1] + "\u00a0" + A1[-1])
     assert h.evening.partie.lots[0].status == "awarded"
     expect(page.locator("#sp-lot")).to_have_text("Double quine — Jambon")
+    expect(page.locator("#sp-status")).to_contain_text("lot attribué")    # the draw waits after an award (L11a)
+    pad(page, "NumpadAdd")                                    # + resumes it
+    expect(page.locator("#sp-status")).to_contain_text("Tirage en cours")
     pad(page, "NumpadAdd")                                    # stop, then + again: resume after a false claim
     expect(page.locator("#sp-status")).to_contain_text("Tirage arrêté")
     assert h.check_claim(A3, role="controller").verdict == "incomplete"

@@ -36,7 +36,7 @@ def test_the_speaker_frees_a_seat_and_the_phones_follow(browser, hall_live):
 
     native = no_native_dialogs(console)
     console.click(f"button[data-remove='{code}:0']")
-    answer(console, asked=f"Libérer la place de Émile (salle {code})\u00a0?")     # asked in the page
+    answer(console, asked=f"Libérer la place de Émile (table {code})\u00a0?")     # asked in the page
     expect(row.locator("button.seat-remove")).to_have_count(2)
     expect(row.locator(".room-names")).to_contain_text("Zoé ×, Émile ×")
     assert native == []

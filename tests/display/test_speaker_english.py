@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from drivers.ball_machine import BallMachineReader
 from drivers.printer import start_printing
 from hall.config import BallMachineSection
+from hall.snapshots import notice
 from tests.display.axe import shoot
 from tests.display.conftest import PINS, LiveServer, make_room, play_to_tie
 
@@ -62,8 +63,8 @@ def test_an_english_console_shows_every_device_state_in_english(tmp_path, browse
         h.set_device_status("ball_machine", "absent", code="ball_machine_lost",
                             params={"path": "/dev/pts/9"})   # a live notice
         expect(page.locator("#devices")).to_contain_text("Ball machine unplugged (/dev/pts/9)")
-        h.notify("draw:refused", {"source": "ball_machine", "number": 80, "code": "already_drawn",
-                                  "raw": "80"})     # as the reader sends it: a code and its number
+        h.tell(notice("draw:refused", "already_drawn", source="ball_machine", number=80,
+                      raw="80"))     # as the reader sends it: a value, a code and its number
         expect(page.locator("#entry-msg")).to_contain_text("Ball 80 is already out")
         devices = page.locator("#devices").inner_text()
         assert not FRENCH.search(devices), devices

@@ -54,7 +54,9 @@ def a1_wins_the_quine(h):
     for n in TIE_DRAWS:
         h.draw(n, role="speaker")
     h.check_claim(A1, role="controller")
-    return h.award(role="speaker")
+    result = h.award(role="speaker")
+    h.resume(role="speaker")                 # the draw waits after an award (docs/loto-rules.md L11a)
+    return result
 
 
 def staff_page(browser, url: str, pin: str, size=(1280, 720), locale="fr-FR"):
@@ -380,7 +382,7 @@ def test_the_lobby_counts_the_tables_places_and_greets_the_player_by_name(browse
         phone.goto(f"{r.url}/j/{code}")
         phone.fill("#join-name", "Zoé")
         phone.press("#join-name", "Enter")
-        expect(phone.locator("#turn")).to_have_text("Votre place est prise, Zoé : la partie commence bientôt.")
+        expect(phone.locator("#turn")).to_have_text("Bienvenue à la table, Zoé : la partie commence bientôt.")
         expect(projector.locator(".gs-lobby")).to_have_text("1 inscrit sur 4 places")
         c.post(f"/api/games/rooms/{code}/join", json={"name": "Émile"})
         expect(projector.locator(".gs-lobby")).to_have_text("2 inscrits sur 4 places")     # the 4 places chosen, not 8

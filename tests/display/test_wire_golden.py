@@ -126,6 +126,8 @@ def record_evening(tmp_path) -> list:
     call("get", "/api/speaker/state", "speaker")
     call("post", "/api/partie/clear", "speaker", {"force": True})       # claims pending
     call("post", "/api/lots/award", "speaker", {})
+    call("post", "/api/draws", "speaker", {"number": 9})                 # held: the draw waits after an award
+    call("post", "/api/draws/resume", "speaker")
     call("get", f"/api/cards/{A1}", "controller")
     call("get", "/api/cards/Z-999", "controller")
     for n in (9, 21, 45, 66, 84, 1):

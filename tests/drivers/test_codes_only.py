@@ -12,7 +12,8 @@ DRIVERS = ROOT / "drivers"
 RELAYS = ROOT / "display" / "relay_publisher.py"      # the device ``relays``: the core's side of the queue
 CODE = re.compile(r"[a-z0-9_:-]*")      # a code, a device, a notice's name, an encoding: never words
 # the calls through which a driver tells the hall (and so the speaker) something
-PUBLISHING = {"set_device_status", "notify", "PrinterAway", "_status", "_warned", "_report", "_notify_refused"}
+PUBLISHING = {"set_device_status", "notify", "tell", "notice", "PrinterAway", "_status", "_warned", "_report",
+              "_notify_refused"}
 WORDS = {"detail", "message"}       # what a sentence for people was carried in
 
 

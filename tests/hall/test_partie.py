@@ -59,6 +59,7 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     assert (dq["verdict"], dq["lot"]["kind"]) == ("valid", "double_quine")
     assert views.award(hall.award(role="speaker"))["winner"] == loser
 
+    hall.resume(role="speaker")                              # the draw waits for the speaker after an award
     draw_all(hall, [18, 29, 58, 74, 3, 14, 25, 35])
     hall.draw(90, role="speaker")
     cp = views.verdict(hall.check_claim("P", role="controller"))
@@ -92,6 +93,7 @@ def test_L7_programme_from_config_and_speaker_override(make_hall):
     draw_all(hall, [4, 13, 37, 52, 80])
     hall.check_claim("P", role="controller")
     hall.award(role="speaker")
+    hall.resume(role="speaker")
     draw_all(hall, [9, 21, 45, 66, 84])
     hall.check_claim("P", role="controller")
     hall.award(role="speaker")
@@ -128,6 +130,7 @@ def test_L12_several_quine_lots_need_a_new_row_each(make_hall):
     hall.check_claim("P", role="controller")
     hall.award(role="speaker")
     assert views.verdict(hall.check_claim("P", role="controller"))["reason"] == "row_already_paid"
+    hall.resume(role="speaker")
     draw_all(hall, [9, 21, 45, 66, 84])
     assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "valid"
 
@@ -239,6 +242,7 @@ def test_undo_rules(make_hall):
     with pytest.raises(Rejected) as awarded:
         hall.undo(role="speaker")
     assert awarded.value.code == "undo_after_award"
+    hall.resume(role="speaker")
     hall.draw(13 + 1, role="speaker")   # 14: a new ball, not on P
     hall.undo(role="speaker")
     assert hall.evening.partie.last == 80

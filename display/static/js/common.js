@@ -43,7 +43,8 @@ export const lotTerms = (lot) => (!lot ? "" : lot.row ? t("lot_row_" + lot.row) 
 export function lotName(lot) {
   if (!lot) return "";
   const terms = lotTerms(lot);
-  return kind(lot.kind) + (terms ? " " + terms : "") + (defaultLabel(lot) || lot.label === kind(lot.kind) ? "" : " — " + lot.label);
+  const label = lot.label ? lot.label.replace(/(\d) (€|%)/g, "$1\u00a0$2") : "";   // « 100 € » never broken
+  return kind(lot.kind) + (terms ? " " + terms : "") + (defaultLabel(lot) || lot.label === kind(lot.kind) ? "" : " — " + label);
 }
 
 /* an amount as the hall writes it: "12,50" (French) */

@@ -44,12 +44,16 @@ function showVerdict(v) {
   $("verdict-sub").textContent = [v.lot && (v.verdict === "valid" || lotTerms(v.lot)) ? lotName(awardedLot(v.lot, v.ball)) : "",
                                   v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
   box.dataset.verdict = v.verdict;
+  box.dataset.ball = String(v.last || "");
+  const nav = document.querySelector("nav.nav");       // the top bar stays reachable above the verdict
+  box.style.top = nav ? Math.max(0, nav.getBoundingClientRect().bottom) + "px" : "0";
   box.hidden = false;
   stopScan();
   $("verdict-close").focus();
 }
+function closeVerdict() { $("verdict").hidden = true; $("card-id").value = ""; }
 
-$("verdict-close").addEventListener("click", () => { $("verdict").hidden = true; $("card-id").value = ""; });
+$("verdict-close").addEventListener("click", closeVerdict);
 $("id-form").addEventListener("submit", (ev) => { ev.preventDefault(); check($("card-id").value.trim()); });
 $("announce").addEventListener("click", async () => {
   const res = await api("POST", "/api/claims/announce");
@@ -63,13 +67,45 @@ function showPlay(s) {
   $("ctl-lot").textContent = lot ? lotName(lot) : "";
   $("ctl-checking").hidden = s.status !== "checking";
 }
+function showLast(s) {
+  const last = s.draws && s.draws.length ? s.draws[s.draws.length - 1] : s.last;
+  $("ctl-last").textContent = last ? t("last_number", {n: last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status));
+}
+/* each event moves the state on by what it says (its status, its ball, its lot): never the whole state asked again */
+const ON = {
+  draw(s, ev) { s.draws = (s.draws || []).concat(ev.number); s.status = "playing"; return true; },
+  undo(s, ev) {
+    const i = (s.draws || []).lastIndexOf(ev.number);
+    if (i >= 0) s.draws.splice(i, 1);
+    s.status = ev.status || s.status;
+    return true;
+  },
+  claim(s, ev) { s.status = ev.status; },
+  resume(s, ev) { s.status = ev.status; },
+  verdict(s, ev) { s.status = ev.status || s.status; },
+  award(s, ev) {
+    const p = s.partie;
+    if (p && ev.lot) {
+      p.lots[ev.lot.index].status = "awarded";
+      p.current_lot = ev.current_lot;
+      if (ev.current_lot !== null && ev.current_lot !== undefined) p.lots[ev.current_lot].status = "open";
+    }
+    s.status = ev.status || (ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing");
+  },
+  partie(s, ev) {
+    s.partie = ev.status === "started" ? {number: ev.number, lots: ev.lots, current_lot: 0} : s.partie;
+    s.draws = []; s.last = null;
+    s.status = ev.status === "started" ? "playing" : "waiting";
+    return true;
+  },
+};
 let now = null;            // the state as last described, kept up to date by the events
-const conn = live({
-  state(s) { now = s; showPlay(s); $("ctl-last").textContent = s.last ? t("last_number", {n: s.last}) : t("status_" + (s.status === "cleared" ? "waiting" : s.status)); },
+live({
+  state(s) { now = s; showPlay(s); showLast(s); },
   event(name, ev) {
-    if (name === "draw") $("ctl-last").textContent = t("last_number", {n: ev.number});
-    if (now && name === "draw") { now.status = "playing"; showPlay(now); }
-    else if (now && (name === "claim" || name === "resume")) { now.status = ev.status; showPlay(now); }
-    else if (["award", "partie", "verdict", "undo"].includes(name)) conn.resync();
+    if (!now || !ON[name]) return;
+    // a verdict belongs to its ball: a new ball, an undo or another partie sends it away
+    if (ON[name](now, ev) && !$("verdict").hidden) closeVerdict();
+    showPlay(now); showLast(now);
   },
 });

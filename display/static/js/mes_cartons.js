@@ -142,6 +142,7 @@ function render() {
   $("mc-last").dataset.n = last === null ? "" : String(last);
   $("mc-lot").textContent = lot ? lotName(playedLot(lot, S.draws.length)) : (S && S.partie && S.status !== "waiting" ? t("all_awarded") : t("status_waiting"));
   $("mc-jackpot").textContent = lot ? jackpotText(lot, S.draws.length) : "";    // a maxi-bingo's balls left
+  between();
   const n = S ? S.draws.length : 0;
   $("mc-count").textContent = t(n === 0 ? "drawn_zero" : n === 1 ? "drawn_one" : "drawn_many", {n});
   if (board) drawBoard();
@@ -156,6 +157,15 @@ function render() {
   const fresh = Object.entries(now).some(([c, x]) => oneBefore[c] !== x);
   if (fresh && navigator.vibrate) navigator.vibrate([120, 80, 120]);
   oneBefore = now;
+}
+
+/* between parties: the next partie and its lots, as the projector shows them */
+function between() {
+  const next = S && (!S.partie || S.status === "waiting") ? S.next : null;
+  $("mc-next").hidden = !next;
+  if (!next) return;
+  $("mc-next-title").textContent = t("next_partie", {n: next.number});
+  $("mc-next-lots").replaceChildren(...next.lots.map((l) => el("li", {text: lotName(l)})));
 }
 
 function drawBoard() {
@@ -195,7 +205,8 @@ async function phoneCall(card) {
 // ---- the hall's events ----------------------------------------------------------------------------------
 function onState(s) {
   S = {partie: s.partie, draws: (s.draws || []).slice(), last: s.last, status: s.status, players: s.players || DEFAULT_PLAYERS,
-       valid: new Set((s.winners || []).map((w) => w.card_id))};
+       valid: new Set((s.winners || []).map((w) => w.card_id)),
+       next: s.next_partie || null};
   render();
 }
 const mine = (cardId) => saved.cards.some((c) => c.card_id === cardId);
@@ -216,12 +227,12 @@ function onEvent(name, ev) {
     if (ev.status === "started") {
       const open = ev.lots.findIndex((l) => l.status === "open");
       S.partie = {number: ev.number, lots: ev.lots, current_lot: open >= 0 ? open : 0};
-      S.draws = []; S.last = null; S.status = "playing"; S.valid.clear();
+      S.draws = []; S.last = null; S.status = "playing"; S.valid.clear(); S.next = null;
       saved.taps = null; save();
       news(t("partie_starts", {n: ev.number}));
     } else {
       S.partie = {...(S.partie || {}), number: ev.number, lots: ev.lots};
-      S.draws = []; S.last = null; S.status = "waiting"; S.valid.clear();
+      S.draws = []; S.last = null; S.status = "waiting"; S.valid.clear(); S.next = ev.next_partie || null;
       news(t("demarquez"));
     }
   } else if (name === "award") {

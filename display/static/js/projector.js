@@ -34,6 +34,19 @@ for (let n = 1; n <= 90; n++) {
   board.append(c);
 }
 
+/* « ensuite : » and the next lots on one line, never cut in the middle of a label: a smaller size first, then the
+   lots that do not fit are counted (« +2 ») rather than cut */
+function fitNext(box, names) {
+  box.classList.remove("tight");
+  if (!names.length) return;
+  const say = (k) => box.replaceChildren(el("span", {class: "then", text: t("then") + COLON}),
+    names.slice(0, k).join(" · ") + (k < names.length ? " · +" + (names.length - k) : ""));
+  say(names.length);
+  if (box.scrollWidth <= box.clientWidth) return;
+  box.classList.add("tight");
+  for (let k = names.length; k >= 1; k--) { say(k); if (box.scrollWidth <= box.clientWidth) return; }
+}
+
 function countText(n) { return n === 0 ? t("drawn_zero") : t(n === 1 ? "drawn_one" : "drawn_many", {n}); }
 
 function render() {
@@ -46,10 +59,7 @@ function render() {
   renderJackpot(current, S.draws.length);          // a maxi-bingo: the balls left before the jackpot is lost
   const next = $("next-lots");
   next.replaceChildren();
-  if (current) {
-    const rest = p.lots.slice(shown + 1);
-    if (rest.length) next.append(el("span", {class: "then", text: t("then") + COLON}), rest.map(lotName).join(" · "));
-  }
+  if (current) fitNext(next, p.lots.slice(shown + 1).map(lotName));
   $("count").textContent = playing ? countText(S.draws.length) : "";
   const drawn = new Set(S.draws);
   for (let n = 1; n <= 90; n++) {
@@ -144,9 +154,21 @@ function hideBanner() {
   if (S && S.status === "checking") banner("checking", t("checking"));
 }
 
+let followers = [];         // the stage's next lots given by the same draw (docs L14b), said with the winner
+const WAYS = {draw: "tie_way_draw", physical: "tie_way_physical", share: "tie_way_share"};
+
+/* a tie's way, said to the hall before any number is drawn (docs L14c), and again if the speaker changes it */
+function showTieWay(ev) {
+  const way = WAYS[ev.method];
+  if (!way) return;
+  const wins = t((boot.ties || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins");
+  banner("tie", t(way), {sub: lotName(ev.lot) + (ev.method === "share" ? "" : " — " + wins)});
+}
+
 function showTieBreak(ev) {
   const lot = lotName(ev.lot);
   telling = ev.lot.index;
+  followers = [];
   banner("tie", t("tie_break"), {sub: tieRule(ev)});   // who wins is said before the numbers
   const lines = $("banner-lines");
   ev.tie_break.forEach((draw, i) => {
@@ -160,9 +182,11 @@ function showTieBreak(ev) {
     for (const li of lines.children) if (li.classList.contains("tie-winner-pending")) li.classList.add("tie-winner");
     telling = null; render();                   // the winner is said: the header moves on to the next lot
     $("banner-text").textContent = t("tie_break") + " — " + tieRule(ev).split(" — ").pop();   // the rule stays said
-    withIds($("banner-sub"), t("won", {lot, card: show(ev.winner)}) +
-      (ev.consolation.length ? " · " + t("consolation_for", {cards: ev.consolation.map(show).join(", ")}) : ""),
-      [ev.winner, ...ev.consolation]);
+    const consoled = [...ev.consolation, ...followers.flatMap((f) => f.consolation)];
+    withIds($("banner-sub"), [t("won", {lot, card: show(ev.winner)}),
+      ...followers.map((f) => t("won", {lot: lotName(f.lot), card: show(f.winner)})),
+      ...(consoled.length ? [t("consolation_for", {cards: consoled.map(show).join(", ")})] : [])].join(" · "),
+      [ev.winner, ...followers.map((f) => f.winner), ...consoled]);
     bannerTimer = setTimeout(hideBanner, 12000);
   }, 1200 * (ev.tie_break.length + 1)));
 }
@@ -187,6 +211,7 @@ const on = {
     banner("undo", t("undone", {n: ev.number}), {sub: S.last ? t("last_number", {n: S.last}) : "", ms: 10000});
   },
   claim() { S.status = "checking"; banner("checking", t("checking")); },
+  tie(ev) { showTieWay(ev); },
   resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
   verdict(ev) {
     S.status = ev.status || S.status;
@@ -211,6 +236,7 @@ const on = {
       if (ev.current_lot !== null && ev.current_lot !== undefined) p.lots[ev.current_lot].status = "open";
     }
     S.status = ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing";
+    if (ev.rank) { followers.push(ev); render(); return; }     // said with the draw that gave it (L14b)
     if (ev.tie_break && ev.tie_break.length) showTieBreak(ev);
     else if (ev.shared) banner("won", t("shared", {lot: lotName(awardedLot(ev.lot, ev.ball)), cards: ev.winners.map(show).join(", ")}), {ms: 15000, ids: ev.winners});
     else banner("won", t("won", {lot: lotName(awardedLot(ev.lot, ev.ball)), card: show(ev.winner)}), {ms: 15000, ids: ev.winners});

@@ -47,11 +47,13 @@ function renderWinners() {
   document.body.classList.toggle("show-winners", winners.length > 0);
 }
 
-/* a valid verdict: add its carton (a tie shows every one) */
+/* a valid verdict: add its carton (a tie shows every one); a carton valid for another lot than those shown (the
+   next lot claimed on the same ball, RULES L11) replaces them: last lot's winner is never shown among its ties */
 export function addWinner(ev) {
   if (!ev.card) return;
-  winners = winners.filter((w) => w.card.card_id !== ev.card_id);
-  winners.push({card: ev.card, rows: ev.rows});
+  const lot = ev.lot ? ev.lot.index : null;
+  winners = winners.filter((w) => w.card.card_id !== (ev.card_id || ev.card.card_id) && (lot === null || w.lot === null || w.lot === lot));
+  winners.push({card: ev.card, rows: ev.rows, lot});
   renderWinners();
 }
 export function clearWinners() { winners = []; renderWinners(); }

@@ -104,7 +104,7 @@ function render() {
   } else if (room.status === "lobby") {
     turn.textContent = seated ? t("waiting_start", {name: seatName(room, mine.seat)}) : ($("join-form").hidden ? t("audience") : "");
   } else if (room.status === "closed") {
-    turn.textContent = t("closed");
+    turn.textContent = t("table_closed");
   } else if (myTurn) {
     turn.textContent = t("your_turn");
   } else if (seated && view.away && (room.to_move || []).includes(mine.seat)) {
@@ -113,6 +113,7 @@ function render() {
     const movers = room.to_move || [];
     turn.textContent = movers.length ? t("turn_of", {name: seatName(room, movers[0])}) : "";
   }
+  $("after").hidden = !["closed", "over"].includes(room.status);    // a table that ended: the ways back
   const table = $("table"), controls = $("controls");
   table.replaceChildren(); controls.replaceChildren();
   if (room.status === "lobby") {

@@ -29,9 +29,10 @@ function phoneCall(c) {
   list.hidden = false;
 }
 
-function say(msg, good) {
+/* the console's message line: a refusal (error), a word of the Pi's keypad (info) or a draw done (true / "ok") */
+function say(msg, tone) {
   $("entry-msg").textContent = msg || "";
-  $("entry-msg").className = good ? "ok-line" : "error-line";
+  $("entry-msg").className = tone === true || tone === "ok" ? "ok-line" : tone === "info" ? "hint-line" : "error-line";
 }
 async function draw() {
   if (!typed) {   // Enter alone: the machine's proposed ball, or ask the machine that waits (demo) for one
@@ -51,8 +52,9 @@ async function draw() {
   }
   say(res.ok ? t("drawn_ok", {n: res.data.number}) : res.data.message, res.ok);
 }
+// a refusal stays on the console until the next action (a digit typed is not one: the word is still read)
 export function key(k) {
-  if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; say(""); showEntry(); }
+  if (/^[0-9]$/.test(k)) { typed = (typed.length >= 2 ? "" : typed) + k; if (typed === "0" || typed === "00") typed = ""; showEntry(); }
   else if (k === "Enter") draw();
   else if (k === "Escape") { if (!typed && S && S.proposed && S.proposed.number) act("POST", "/api/draws/reject"); typed = ""; showEntry(); say(""); }
   else if (k === "Backspace") { typed = typed.slice(0, -1); showEntry(); }
@@ -69,6 +71,7 @@ async function act(method, path, body, target) {
   const res = await api(method, path, body);
   const line = target || $("entry-msg");
   if (!res.ok) { line.textContent = res.data.message; line.className = "error-line"; }
+  else if (!target) say("");          // done: the last refusal has been acted on
   return res;
 }
 
@@ -113,13 +116,16 @@ $("check-form").addEventListener("submit", async (ev) => {
 });
 $("award").addEventListener("click", async () => {
   const tied = S.pending_claims.map((c) => c.card_id);
-  const choice = tied.length > 1 ? await choose(tied) : {};   // a tie: the speaker chooses how
+  const choice = tied.length > 1 ? await choose(tied, S.tie) : {};   // a tie: the speaker chooses how (or as said)
   if (choice === null) return;
   $("award").disabled = true;
   const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
   if (!res.ok) { $("award").disabled = false; return; }
   const r = res.data, box = $("award-result");
   box.replaceChildren(el("div", {class: "status-line", text: lotName(awardedLot(r.lot, r.ball)) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
+  // a draw that gave the stage's next lots too (docs L14b): each lot with its carton, in the draw's order
+  if ((r.stage || []).length) box.append(el("ul", {class: "stage-lots"}, ...r.stage.slice(1).map((g) =>
+    el("li", {class: "status-line", text: t("stage_line", {lot: lotName(g.lot), card: show(g.winner)})}))));
   if (r.shared) box.append(el("div", {text: t("lot_shared")}));
   if (r.tie_break.length) {
     box.append(el("div", {text: t("tie_break") + " — " + t((r.tie_mode || "").endsWith("highest") ? "tie_highest_wins" : "tie_lowest_wins")}),
@@ -161,7 +167,8 @@ function lotsEditor() {
     });
     const value = lot.value_eur === null || lot.value_eur === undefined ? "" : t("lot_worth", {eur: money(lot.value_eur)});
     li.append(el("div", {class: "lot-line"}, sel,
-      el("input", {type: "text", value: defaultLabel(lot) ? "" : lot.label, placeholder: kind(lot.kind), maxlength: "200", "aria-label": t("lot_label")}),
+      el("input", {type: "text", value: defaultLabel(lot) ? "" : lot.label, placeholder: kind(lot.kind), maxlength: "200",
+                   "aria-label": t("lot_label"), title: defaultLabel(lot) ? "" : lot.label}),
       el("span", {class: "lot-worth", text: value})), ...(more ? [more] : []));
     return li;
   }));
@@ -173,7 +180,9 @@ function render() {
   $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
   const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
   $("sp-lot").textContent = lot ? lotName(playedLot(lot, S.draws.length)) + (lot.within ? " · " + jackpotText(lot, S.draws.length) : "") : "";
-  $("sp-status").textContent = t("status_" + (S.status === "cleared" ? "waiting" : S.status)) + " · " +
+  const stopped = running && S.status === "playing" && S.held;      // after an award: + resumes (docs L11a)
+  const said = stopped ? "held" : S.status === "cleared" ? "waiting" : S.status;
+  $("sp-status").textContent = t("status_" + said) + " · " +
     (S.draws.length === 0 ? t("drawn_zero") : t(S.draws.length === 1 ? "drawn_one" : "drawn_many", {n: S.draws.length}));
   $("sp-last").textContent = S.last === null ? "—" : String(S.last);
   const drawn = new Set(S.draws);
@@ -182,8 +191,12 @@ function render() {
   document.body.classList.toggle("sp-between", !running);   // between parties the lots editor takes the board's place
   if (!running) lotsEditor();
   $("undo").disabled = !S.undo_available;
+  $("entry-state").textContent = running && said !== "playing" ? t("status_" + said) : "";
+  $("entry-state").dataset.state = running ? said : "";
   $("announce").disabled = !running || S.paused;
-  $("resume").disabled = !running || !S.paused || S.pending_claims.length > 0;
+  $("resume").disabled = !running || !(S.paused || S.held) || S.pending_claims.length > 0;
+  $("resume").classList.toggle("primary", !$("resume").disabled);      // the next thing to do stands out
+  $("announce").classList.toggle("primary", $("resume").disabled);
   $("clear").disabled = !running;
   $("draw-button").disabled = !running;
   $("award").disabled = S.pending_claims.length === 0;
@@ -217,11 +230,14 @@ live({
     if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true; render(); }
   },
   console(state) { S = state; render(); },
+  // every passing notice, one handler (display/notices.py words them all): a device, a held ball and a phone's
+  // call have their own places; any notice's ``entry`` (the Pi keypad's typing) and ``message`` show, whatever it is
   notice(name, data) {
     if (!S) return;
     if (name === "device") { S.devices = Object.assign({}, S.devices, {[data.device]: data}); renderDevices(); }
     else if (name === "proposed") { S.proposed = data.number ? data : null; render(); }
     else if (name === "phone_call") phoneCall(data);
-    else if (name === "refused") say(t("refused_ball", {n: data.number !== undefined ? data.number : ""}) + (data.message ? " — " + data.message : ""));
+    if (typeof data.entry === "string") { $("entry").textContent = data.entry || "—"; $("entry").classList.toggle("empty", !data.entry); }
+    if (typeof data.message === "string") say(data.message, data.tone);
   },
 });

@@ -5,7 +5,8 @@
    off the keypad sends End, ArrowDown… with code still "Numpad1", "Numpad2"…: they stay digits, and the page
    never scrolls. After any action the focus goes back to the draw entry, so the next number typed is a ball.
      digits: the number · Enter: draw (alone: confirm the machine's ball) · . erase · / clear
-     −: undo (asks: − or Enter again) · +: stop the draw for a claim, or resume it · *: the numbered actions
+     −: undo (asks: − or Enter again) · +: resume a stopped draw (after a false claim or any award), else stop it
+     for a claim · *: the numbered actions
 */
 import {$, api, t} from "./common.js";
 import {answer, backToEntry, key, state, typedNumber} from "./speaker.js";
@@ -114,7 +115,7 @@ function typeIn(input, meaning, ev) {
 document.addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
   const meaning = table[ev.code];
-  const open = document.querySelector("dialog[open]");
+  const open = [...document.querySelectorAll("dialog[open]")].pop();   // the one on top
   if (open) {
     if (inDialog(open, meaning, ev)) ev.preventDefault();
     return;
@@ -147,9 +148,9 @@ function act(meaning) {
     if ($("undo").disabled) { sayError(t("nothing_to_undo")); return; }
     askedBy = "undo";
     $("undo").click();
-  } else if (meaning === "claim") {
-    if (!$("announce").disabled) $("announce").click();
-    else if (!$("resume").disabled) $("resume").click();
+  } else if (meaning === "claim") {     // + resumes a stopped draw, stops a running one (docs L11a, as the Pi's keypad)
+    if (!$("resume").disabled) $("resume").click();
+    else if (!$("announce").disabled) $("announce").click();
     else if (S.paused) sayError(t("resume_blocked"));
   } else if (meaning === "menu") openMenu();
   backToEntry();
