@@ -10,6 +10,7 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 from display.errors import message_of
+from display.voice_words import VOICE_DEVICE_MESSAGES, VOICE_DEVICE_NAME, VOICE_STRINGS
 
 LANGUAGES = ("fr", "en")
 LANG_COOKIE = "lang"
@@ -412,3 +413,7 @@ JS_STRINGS.update({
     "opens_desk": _l("/caisse, /lots, /tournoi"),
     "opens_admin": _l("toutes les pages"),
 })
+# the hall's voice, the claim ritual, the last five, the pace, the recordings (display/voice_words.py)
+JS_STRINGS.update(VOICE_STRINGS)
+DEVICE_MESSAGES.update(VOICE_DEVICE_MESSAGES)
+DEVICE_NAMES["voice"] = VOICE_DEVICE_NAME

@@ -10,6 +10,8 @@ from flask_babel import force_locale
 from display.i18n import device_sentence
 from hall.events import (
     BallDrawn,
+    BallRepeated,
+    CallingSet,
     ClaimAnnounced,
     ClaimChecked,
     DrawResumed,
@@ -20,6 +22,7 @@ from hall.events import (
     PartieStarted,
     PlayersSet,
     Record,
+    VoiceTested,
     VoucherIssued,
     VoucherPrinted,
     VoucherRedeemed,
@@ -252,6 +255,8 @@ def _verdict(e: ClaimChecked, seq: int, snap: HallSnapshot, room: str) -> tuple[
         payload.update({"rows": list(e.rows), "complete_rows": list(e.complete_rows),
                         "missing": list(e.missing), "last": e.last, "reason": e.reason})
     payload["status"] = p.status if p is not None else "waiting"
+    if room == PUBLIC and e.verdict == "incomplete":
+        payload["missing"] = list(e.missing)[:15]     # « le 8 n'est pas sorti »: the numbers, never the carton
     if room == PUBLIC and e.verdict == "valid":
         # the winner's carton, drawn large on the projector with its winning rows framed
         won = next((w for w in snap.winners if w.card_id == e.card_id), None)
@@ -288,6 +293,22 @@ def _cleared(e: PartieCleared, seq: int, snap: HallSnapshot, room: str) -> tuple
 @SHAPES.on(PlayersSet)
 def _players(e: PlayersSet, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "players", {**players(e), "seq": seq}
+
+
+@SHAPES.on(CallingSet)
+def _calling(e: CallingSet, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    """The calling changed on /admin: every screen asks ``GET /api/speech`` again (flash, nicknames, pace)."""
+    return "calling", {"flash": e.flash, "nicknames_on": e.nicknames_on, "seq": seq}
+
+
+@SHAPES.on(BallRepeated)
+def _again(e: BallRepeated, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return "again", {"number": e.number, "seq": seq}
+
+
+@SHAPES.on(VoiceTested)
+def _voice_test(e: VoiceTested, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return "voice_test", {"seq": seq}
 
 
 @TICKS.on(VoucherIssued)

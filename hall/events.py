@@ -313,8 +313,35 @@ class PlayersSet:
     max_cards: int
 
 
+@dataclass(frozen=True, slots=True)
+class CallingSet:
+    """How the hall calls its balls, changed on /admin (INTERFACE §11): the flash mode, the nicknames (on, and the
+    hall's own table: ``(n, text)``), the speaker's pace for some parties (``(partie, seconds)``, 0: none)."""
+
+    type: ClassVar[str] = "calling:set"
+    flash: bool
+    nicknames_on: bool
+    nicknames: tuple[tuple[int, str], ...]
+    pace: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BallRepeated:
+    """The speaker had the last ball said again (« je n'ai pas entendu »): the projector says and shows it."""
+
+    type: ClassVar[str] = "draw:ball_repeated"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceTested:
+    """« Tester la voix » on /admin or the console: the projector says a test phrase and reports if it spoke."""
+
+    type: ClassVar[str] = "speech:tested"
+
+
 EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged,
-                                              PricesSet, PlayersSet)})
+                                              PricesSet, PlayersSet, CallingSet, BallRepeated, VoiceTested)})
 
 
 def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),

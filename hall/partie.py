@@ -11,6 +11,8 @@ from typing import Any
 
 from hall.events import (
     BallDrawn,
+    BallRepeated,
+    CallingSet,
     CardsImported,
     CardsSold,
     ClaimAnnounced,
@@ -30,6 +32,7 @@ from hall.events import (
     SalePaid,
     SaleRecorded,
     SaleVoided,
+    VoiceTested,
     VoucherIssued,
     VoucherPrinted,
     VoucherRedeemed,
@@ -126,6 +129,7 @@ class Evening:
         self.carried: tuple[LotSpec, ...] = ()   # lots left unwon at a démarquez, carried to the next partie
         self.price_tiers: tuple[PriceTier, ...] | None = None    # as edited on /admin (None: the config's)
         self.players: PlayersSet | None = None     # the phones' help as set on /admin (None: the config's)
+        self.calling: CallingSet | None = None     # flash, nicknames, pace as set on /admin (None: the config's)
 
     @property
     def partie(self) -> Partie | None:
@@ -274,6 +278,14 @@ class Evening:
     @_APPLY.on(PlayersSet)
     def _on_players_set(self, e: PlayersSet) -> None:
         self.players = e
+
+    @_APPLY.on(CallingSet)
+    def _on_calling_set(self, e: CallingSet) -> None:
+        self.calling = e
+
+    @_APPLY.on(BallRepeated, VoiceTested)
+    def _on_said(self, e: BallRepeated | VoiceTested) -> None:
+        """Said again on the projector: the evening's state does not change."""
 
     def winners(self) -> set[str]:
         """Every carton that won a lot or a consolation tonight."""

@@ -142,6 +142,7 @@ class Wiring:
                                        tournament=runtime.tournament, async_mode=options.async_mode, lobby=runtime.lobby)
             if threads:
                 offload_pin_checks(app, threads)
+                app.extensions["loto_voice"].offload = threads      # espeak-ng and the clips' fsync
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
