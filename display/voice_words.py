@@ -51,6 +51,9 @@ VOICE_STRINGS = {
     "pace_now": _l("Prochaine boule : maintenant"),
     "pace_frozen": _l("Rythme arrêté pendant la vérification (%(s)s s)"),
     # /admin
+    "voice_state_on": _l("Voix de la salle : %(voice)s, vitesse %(rate)s ([speech] du fichier de configuration)"),
+    "voice_state_off": _l("Voix éteinte : [speech] enabled = false dans le fichier de configuration"),
+    "rec_recording": _l("Enregistrement du %(n)s : dites-le, puis « Arrêter »"),
     "voice_saved": _l("Enregistré : les projecteurs et les téléphones l'appliquent tout de suite"),
     "rec_record": _l("Enregistrer"),
     "rec_stop": _l("Arrêter"),

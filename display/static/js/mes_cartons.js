@@ -3,6 +3,7 @@
    socket worker serves it. Page hooks: data-card, data-n, data-marked, data-one-to-go, data-complete. */
 import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
 import {node} from "./ids.js";
+import {followCalling} from "./mes_cartons_voice.js";
 
 const KEY = "loto-mes-cartons";
 const NEEDED = {quine: 1, double_quine: 2, carton_plein: 3};
@@ -191,6 +192,7 @@ async function phoneCall(cardId) {
 function onState(s) {
   S = {partie: s.partie, draws: (s.draws || []).slice(), last: s.last, status: s.status, players: s.players || DEFAULT_PLAYERS};
   render();
+  followCalling("state", s, S);
 }
 
 function onEvent(name, ev) {
@@ -240,6 +242,7 @@ function onEvent(name, ev) {
     S.players = {help: ev.help, one_to_go: ev.one_to_go, phone_call: ev.phone_call, max_cards: ev.max_cards};
   }
   render();
+  followCalling(name, ev, S);       // « Je n'ai pas entendu », the ritual's words
 }
 
 const conn = live({state: onState, event: onEvent});
