@@ -17,6 +17,7 @@ import io
 import logging
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import threading
@@ -100,7 +101,7 @@ def recording_problem(data: bytes) -> str | None:
         with wave.open(io.BytesIO(data)) as reader:
             p = reader.getparams()
             frames = reader.readframes(p.nframes)
-    except (wave.Error, EOFError, ValueError):
+    except (wave.Error, EOFError, ValueError, RuntimeError, struct.error):      # what a crafted header raises
         return "format"
     if p.sampwidth != 2 or p.nchannels not in (1, 2) or not 8000 <= p.framerate <= 48000:
         return "format"

@@ -37,10 +37,6 @@ STAND_OUT = _l("Ces numéros se distinguent : %(numbers)s. Force de la preuve : 
 UNEVEN = _l("Les numéros ne sortent pas aussi régulièrement qu'un tirage au hasard, sans qu'un seul se distingue. "
             "Force de la preuve : %(strength)s (khi-deux, p = %(p)s).")
 STANDOUT = _l("le %(n)s (%(count)s fois, %(expected)s attendues)")
-PAGE_STRINGS = {"stats_title": _l("Le compte des boules"),
-                "stats_scope": _l("%(draws)s boules en %(parties)s parties, ce soir et %(evenings)s soirée(s) archivée(s)"),
-                "stats_pending": _l("%(n)s soirée(s) archivée(s) pas encore lue(s) : la page se complète toute seule"),
-                "stats_count": _l("%(n)s : %(count)s fois")}
 
 _PARTIES = EventHandlers[None]()
 
@@ -150,5 +146,4 @@ def balls():
 
 @bp.get("/stats")
 def page():
-    strings = {**js_strings(), **{k: str(v) for k, v in PAGE_STRINGS.items()}}
-    return render_page("stats.html", "stats", strings, hall_name=hall().config.hall.name)
+    return render_page("stats.html", "stats", js_strings(), hall_name=hall().config.hall.name)

@@ -50,6 +50,10 @@ VOICE_STRINGS = {
     "pace_next": _l("Prochaine boule dans %(s)s s"),
     "pace_now": _l("Prochaine boule : maintenant"),
     "pace_frozen": _l("Rythme arrêté pendant la vérification (%(s)s s)"),
+    # /stats: the fairness count on a screen
+    "stats_scope": _l("%(draws)s boules en %(parties)s parties, ce soir et %(evenings)s soirée(s) archivée(s)"),
+    "stats_pending": _l("%(n)s soirée(s) archivée(s) pas encore lue(s) : la page se complète toute seule"),
+    "stats_count": _l("%(n)s : %(count)s fois"),
     # /admin
     "voice_state_on": _l("Voix de la salle : %(voice)s, vitesse %(rate)s ([speech] du fichier de configuration)"),
     "voice_state_off": _l("Voix éteinte : [speech] enabled = false dans le fichier de configuration"),

@@ -15,7 +15,7 @@ document.body.append(audio);
 
 let muted = false;                 // ?speech=0: this screen stays silent (a second projector)
 const kept = new Map();            // clip path → an object URL of its bytes, fetched once
-let queue = [], reported = "", loading = null;
+let queue = [], reported = "";
 
 const ballPath = (n) => "/speech/" + n + ".wav";
 const phrasePath = (key) => "/speech/phrase/" + key + ".wav";
@@ -46,7 +46,7 @@ async function preload(paths) {
   document.body.dataset.voiceClips = String(kept.size);
 }
 
-export const RITUAL_CLIPS = ["no_unmark", "good_quine", "good_double_quine", "good_carton_plein", "bad_quine",
+const RITUAL_CLIPS = ["no_unmark", "good_quine", "good_double_quine", "good_carton_plein", "bad_quine",
   "bad_double_quine", "bad_carton_plein", "late", "not_out_one", "not_out_many", "and", "others", "unmark", "test"];
 
 /* the hall's calling, asked again when /admin changes it; ``opts.enabled === false`` mutes this screen */
@@ -62,12 +62,11 @@ export async function load(opts) {
   if (settings.clips !== before) {
     const paths = [];
     for (let n = 1; n <= 90; n++) paths.push(ballPath(n));
-    loading = preload(paths.concat(RITUAL_CLIPS.map(phrasePath)));
+    preload(paths.concat(RITUAL_CLIPS.map(phrasePath)));
   }
   return settings;
 }
 export const onSettings = (fn) => listeners.push(fn);
-export const ready = () => loading;
 
 function next() {
   const item = queue.shift();
