@@ -49,9 +49,9 @@ VOICE_STRINGS = {
     "test_voice_sent": _l("Le projecteur dit la phrase d'essai…"),
     "pace_next": _l("Prochaine boule dans %(s)s s"),
     "pace_now": _l("Prochaine boule : maintenant"),
-    "pace_frozen": _l("Rythme arrêté pendant la vérification (%(s)s s)"),
+    "pace_frozen": _l("Rythme arrêté : %(s)s s"),
     # /stats: the fairness count on a screen
-    "stats_scope": _l("%(draws)s boules en %(parties)s parties, ce soir et %(evenings)s soirée(s) archivée(s)"),
+    "stats_scope": _l("Boules : %(draws)s · parties : %(parties)s · soirées archivées : %(evenings)s, et ce soir"),
     "stats_pending": _l("%(n)s soirée(s) archivée(s) pas encore lue(s) : la page se complète toute seule"),
     "stats_count": _l("%(n)s : %(count)s fois"),
     # /admin
@@ -64,7 +64,7 @@ VOICE_STRINGS = {
     "rec_listen": _l("Écouter"),
     "rec_redo": _l("Refaire"),
     "rec_saved": _l("Le %(n)s est enregistré"),
-    "rec_count": _l("%(n)s numéros sur 90 enregistrés"),
+    "rec_count": _l("Enregistrés : %(n)s sur 90"),
     "rec_no_mic": _l("Micro indisponible (il faut HTTPS ou cette machine) : choisissez un fichier son"),
     "rec_bad_file": _l("Ce fichier n'est pas un son lisible"),
     "rec_too_long": _l("Trop long : 6 secondes au plus par numéro"),

@@ -113,7 +113,13 @@ export function voiceEvent(name, ev, S) {
 /* a state from the hall (first load, resync) */
 export function voiceState(S) {
   last = S.last;
-  if (S.status === "checking" && !(S.winners || []).length) showRitual(ritualStep("claim", {}));
+  const winners = S.winners || [], p = S.partie;
+  if (S.status !== "checking") showRitual(null);
+  else if (!winners.length) showRitual(ritualStep("claim", {}));
+  else {           // joined while a valid carton waits for its lot: its words (the countdown starts again here)
+    const lot = p && p.current_lot !== null && p.current_lot !== undefined ? p.lots[p.current_lot] : null;
+    showRitual(ritualStep("verdict", {verdict: "valid", card_id: winners[winners.length - 1].card_id, lot}));
+  }
 }
 
 load().then(applySettings);

@@ -27,8 +27,9 @@ document.addEventListener("keydown", (ev) => {
   backToEntry();
 });
 
-// ---- the pace: the console's own clock from the last ball it saw, the partie's pace from the hall
-let paceS = 0, seen = null, due = 0, frozenLeft = null, askedFor = null, askedAt = 0;
+// ---- the pace: the console's own clock from the last ball it saw (less the time a claim froze it), the partie's
+// pace from the hall
+let paceS = 0, seen = null, drawnAt = 0, frozenSince = null, frozenFor = 0, askedFor = null, askedAt = 0;
 
 async function askPace(partie) {          // at each partie, and every 30 s (/admin may change it meanwhile)
   askedFor = partie; askedAt = Date.now();
@@ -41,20 +42,16 @@ function tick() {
   if (!S) return;
   const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
   const key = running ? p.number + ":" + S.draws.length : null;
-  if (running && (askedFor !== p.number || Date.now() - askedAt > 30000)) askPace(p.number);
-  if (key !== seen) { seen = key; due = Date.now() + paceS * 1000; frozenLeft = null; }
-  const checking = S.paused || S.status === "checking";
+  const now = Date.now();
+  if (running && (askedFor !== p.number || now - askedAt > 30000)) askPace(p.number);
+  if (key !== seen) { seen = key; drawnAt = now; frozenSince = null; frozenFor = 0; }
   pace.hidden = !running || paceS <= 0 || !S.draws.length;
   if (pace.hidden) return;
-  if (checking) {
-    if (frozenLeft === null) frozenLeft = Math.max(0, due - Date.now());
-    pace.textContent = t("pace_frozen", {s: Math.ceil(frozenLeft / 1000)});
-    pace.dataset.pace = "frozen";
-    return;
-  }
-  if (frozenLeft !== null) { due = Date.now() + frozenLeft; frozenLeft = null; }
-  const left = Math.ceil((due - Date.now()) / 1000);
-  pace.textContent = left > 0 ? t("pace_next", {s: left}) : t("pace_now");
-  pace.dataset.pace = left > 0 ? "waiting" : "now";
+  const checking = S.paused || S.status === "checking";
+  if (checking && frozenSince === null) frozenSince = now;
+  if (!checking && frozenSince !== null) { frozenFor += now - frozenSince; frozenSince = null; }
+  const left = Math.ceil((paceS * 1000 - ((frozenSince !== null ? frozenSince : now) - drawnAt - frozenFor)) / 1000);
+  pace.textContent = checking ? t("pace_frozen", {s: Math.max(0, left)}) : left > 0 ? t("pace_next", {s: left}) : t("pace_now");
+  pace.dataset.pace = checking ? "frozen" : left > 0 ? "waiting" : "now";
 }
 setInterval(tick, 250);
