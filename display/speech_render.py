@@ -6,8 +6,9 @@ a new clip and the old one is never served again; the cache is pruned when it gr
 file is written whole (temporary file, fsync, rename, fsync of the folder): a power cut leaves the old clip or
 the new one. Leading and trailing silence is cut (the first sound starts within 10 ms of the clip).
 
-The renders and writes run through ``offload`` (under gevent, its pool of real threads: the composition root
-sets it), so no connection waits for espeak-ng or an fsync.
+espeak-ng runs as a child process of the caller (cooperative under gevent); trimming and writing run through
+``offload`` (under gevent, its pool of real threads: the composition root sets it), so no connection waits for an
+fsync.
 """
 from __future__ import annotations
 
@@ -140,10 +141,13 @@ class Voice:
         key = hashlib.sha256(f"{voice}|{speed}|{text}".encode()).hexdigest()[:24]
         path = self.cache / f"{key}.wav"
         if not path.is_file():
-            self.offload(lambda: self._render(text, ESPEAK_VOICES.get(voice, "fr-fr"), speed, path))
+            raw = self._speak(text, ESPEAK_VOICES.get(voice, "fr-fr"), speed, path)
+            self.offload(lambda: self._store(raw, path))
         return path
 
-    def _render(self, text: str, voice: str, speed: int, path: Path) -> None:
+    def _speak(self, text: str, voice: str, speed: int, path: Path) -> Path:
+        """espeak-ng's own WAV of ``text``, beside ``path`` (run by the caller: under gevent a cooperative child
+        process, which gevent's pool of real threads cannot start)."""
         if self.espeak is None:
             raise FileNotFoundError("espeak-ng")
         self.cache.mkdir(parents=True, exist_ok=True)
@@ -152,8 +156,16 @@ class Voice:
             subprocess.run([self.espeak, "-v", voice, "-s", str(speed), "-w", str(raw), "--", text],
                            check=True, timeout=RENDER_TIMEOUT_S, stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        except subprocess.SubprocessError as exc:
+            raw.unlink(missing_ok=True)
+            raise OSError(f"espeak-ng: {exc}") from exc
+        return raw
+
+    def _store(self, raw: Path, path: Path) -> None:
+        """The rendered ``raw`` clip trimmed and written whole as ``path`` (the fsync: in a real thread)."""
+        try:
             data = trimmed(raw.read_bytes())
-        except (subprocess.SubprocessError, wave.Error, EOFError) as exc:
+        except (wave.Error, EOFError) as exc:
             raise OSError(f"espeak-ng: {exc}") from exc
         finally:
             raw.unlink(missing_ok=True)

@@ -20,8 +20,8 @@ from tests.display.conftest import A1, A3, PINS, TIE_DRAWS, LiveServer, login_pa
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 CLIPS = "104"           # the 90 balls and the ritual's 14 sentences, preloaded by the projector
-PLAYED = """() => { window.played = []; const a = document.getElementById('voice');
-  a.addEventListener('play', () => window.played.push(a.dataset.clip)); }"""
+PLAYED = """() => { window.played = [];       // each clip's media element: its play event (heard by #voice, capturing)
+  document.getElementById('voice').addEventListener('play', (e) => window.played.push(e.target.dataset.clip), true); }"""
 
 
 def shot(page, name: str, tmp_path) -> None:

@@ -8,14 +8,16 @@ import {api} from "./common.js";
 
 export let settings = {enabled: false, nicknames_on: false, nicknames: {}, flash: false, clips: ""};
 const listeners = [];
-const audio = document.createElement("audio");
-audio.id = "voice";
-audio.preload = "auto";
-document.body.append(audio);
+// one media element per clip, its bytes in memory and its decoder ready: a ball is heard 1–5 ms after play()
+// (one element whose source changes took 20–40 ms, 360 ms for the first: bench/bench_voice_latency.py)
+const box = document.createElement("div");
+box.id = "voice";
+box.hidden = true;
+document.body.append(box);
 
 let muted = false;                 // ?speech=0: this screen stays silent (a second projector)
-const kept = new Map();            // clip path → an object URL of its bytes, fetched once
-let queue = [], reported = "";
+const players = new Map();         // clip path → its <audio>, fetched once
+let queue = [], current = null, reported = "";
 
 const ballPath = (n) => "/speech/" + n + ".wav";
 const phrasePath = (key) => "/speech/phrase/" + key + ".wav";
@@ -27,23 +29,32 @@ function report(state, what) {
   api("POST", "/api/speech/report", {state, what: String(what || "")});
 }
 
+function element(src, path) {
+  const audio = document.createElement("audio");
+  audio.preload = "auto";
+  audio.dataset.clip = path.split("/").pop().replace(".wav", "");
+  audio.src = src;
+  box.append(audio);
+  return audio;
+}
+
 /* fetch the clips into memory (the balls, then the ritual's sentences), a few at a time */
 async function preload(paths) {
   const version = settings.clips;
-  for (const url of kept.values()) URL.revokeObjectURL(url);
-  kept.clear();
+  for (const audio of players.values()) { URL.revokeObjectURL(audio.src); audio.remove(); }
+  players.clear();
   const todo = paths.slice();
   async function worker() {
     while (todo.length && settings.clips === version) {
       const path = todo.shift();
       try {
         const res = await fetch(path + "?v=" + version, {credentials: "same-origin"});
-        if (res.ok && settings.clips === version) kept.set(path, URL.createObjectURL(await res.blob()));
+        if (res.ok && settings.clips === version) players.set(path, element(URL.createObjectURL(await res.blob()), path));
       } catch (e) { /* the clip is asked again when it is played */ }
     }
   }
   await Promise.all([worker(), worker(), worker()]);
-  document.body.dataset.voiceClips = String(kept.size);
+  document.body.dataset.voiceClips = String(players.size);
 }
 
 const RITUAL_CLIPS = ["no_unmark", "good_quine", "good_double_quine", "good_carton_plein", "bad_quine",
@@ -69,11 +80,13 @@ export async function load(opts) {
 export const onSettings = (fn) => listeners.push(fn);
 
 function next() {
+  if (current) { current.pause(); current.currentTime = 0; }
   const item = queue.shift();
+  current = null;
   if (!item) return;
-  audio.dataset.clip = item.name;
-  audio.src = kept.get(item.path) || item.path + "?v=" + settings.clips;
-  const playing = audio.play();
+  if (!players.has(item.path)) players.set(item.path, element(item.path + "?v=" + settings.clips, item.path));   // asked now
+  current = players.get(item.path);
+  const playing = current.play();
   if (playing && playing.catch) {
     playing.catch((e) => {
       if (e && e.name === "NotAllowedError") report("blocked", item.name);
@@ -81,15 +94,17 @@ function next() {
     });
   }
 }
-audio.addEventListener("playing", () => report("speaks", audio.dataset.clip));
-audio.addEventListener("ended", next);
-audio.addEventListener("error", () => { report("failed", audio.dataset.clip); next(); });
+// media events do not bubble: the box hears its elements' in the capture phase
+box.addEventListener("playing", (e) => report("speaks", e.target.dataset.clip), true);
+box.addEventListener("ended", (e) => { if (e.target === current) next(); }, true);
+box.addEventListener("error", (e) => { if (e.target === current) { report("failed", e.target.dataset.clip); next(); } }, true);
 
-/* play ``items`` ([{name, path}]) one after the other, cutting what was being said */
+/* play ``items`` ([{name, path}]) one after the other, cutting what was being said (after it, when ``keep``) */
 function play(items, keep) {
   if (!settings.enabled || muted) return false;
-  queue = keep ? queue.concat(items) : items.slice();
-  if (!keep || audio.paused || audio.ended) { audio.pause(); next(); }
+  const busy = current && !current.paused && !current.ended;
+  queue = keep && busy ? queue.concat(items) : items.slice();
+  if (!(keep && busy)) next();
   return true;
 }
 
