@@ -8,8 +8,8 @@ import {api} from "./common.js";
 
 export let settings = {enabled: false, nicknames_on: false, nicknames: {}, flash: false, clips: ""};
 const listeners = [];
-// one media element per clip, its bytes in memory and its decoder ready: a ball is heard 1–5 ms after play()
-// (one element whose source changes took 20–40 ms, 360 ms for the first: bench/bench_voice_latency.py)
+// one media element per clip, its bytes in memory and its decoder ready: a ball is heard 2–5 ms after play()
+// (one element whose source changes: p50 14 ms, 157–203 ms for the first; bench/bench_voice_element.py)
 const box = document.createElement("div");
 box.id = "voice";
 box.hidden = true;
