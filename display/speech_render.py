@@ -47,7 +47,7 @@ MIN_RECORDING_S = 0.2
 def write_durably(path: Path, data: bytes) -> None:
     """``data`` into ``path`` whole: a temporary file beside it, fsync, rename, fsync of the folder.
 
-    (A local helper: the hall's one durable writer is being built for issue 33; this follows the same steps.)"""
+    (A local helper until the hall has its one durable writer for every side file; it follows the same steps.)"""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:

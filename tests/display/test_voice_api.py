@@ -11,8 +11,8 @@ import wave
 
 import pytest
 
-from display.stats import ARCHIVED_JOURNAL
 from display.speech_render import trimmed
+from display.stats import ARCHIVED_JOURNAL
 from hall.app.runtime import JOURNAL_FILE
 from hall.events import BallDrawn, LotSpec, PartieStarted
 from hall.journal import Journal
