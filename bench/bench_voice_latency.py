@@ -33,7 +33,7 @@ from hall.app.demo import DEMO_PINS
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
-CLIPS = 104
+CLIPS = 106
 HEARD = """() => { window.__heard = {}; window.__shown = {}; const box = document.getElementById('voice');
   const now = () => performance.timeOrigin + performance.now();
   box.addEventListener('playing', (e) => { const c = e.target.dataset.clip; if (!(c in window.__heard)) window.__heard[c] = now(); }, true);

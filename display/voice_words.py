@@ -20,6 +20,8 @@ RITUAL = {
     "bad_quine": _l("La quine n'est pas bonne."),
     "bad_double_quine": _l("La double quine n'est pas bonne."),
     "bad_carton_plein": _l("Le carton plein n'est pas bon."),
+    "good": _l("Le carton est bon !"),             # a kind of lot the ritual has no sentence of its own for
+    "bad": _l("Le carton n'est pas bon."),
     "late": _l("Trop tard : le dernier numéro n'y est pas."),
     "not_out_one": _l("n'est pas sorti."),
     "not_out_many": _l("ne sont pas sortis."),

@@ -19,7 +19,7 @@ from tests.conftest import CHROMIUM
 from tests.display.conftest import A1, A3, PINS, TIE_DRAWS, LiveServer, login_page, make_room, shown
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-CLIPS = "104"           # the 90 balls and the ritual's 14 sentences, preloaded by the projector
+CLIPS = "106"           # the 90 balls and the ritual's 16 sentences, preloaded by the projector
 PLAYED = """() => { window.played = [];       // each clip's media element: its play event (heard by #voice, capturing)
   document.getElementById('voice').addEventListener('play', (e) => window.played.push(e.target.dataset.clip), true); }"""
 

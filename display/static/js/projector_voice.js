@@ -114,7 +114,7 @@ export function voiceEvent(name, ev, S) {
 export function voiceState(S) {
   last = S.last;
   const winners = S.winners || [], p = S.partie;
-  if (S.status !== "checking") showRitual(null);
+  if (S.status !== "checking") { if (ritual.dataset.ritual === "claim" || ritual.dataset.ritual === "valid") showRitual(null); }
   else if (!winners.length) showRitual(ritualStep("claim", {}));
   else {           // joined while a valid carton waits for its lot: its words (the countdown starts again here)
     const lot = p && p.current_lot !== null && p.current_lot !== undefined ? p.lots[p.current_lot] : null;

@@ -9,6 +9,8 @@ import {show} from "./ids.js";
 const MAX_SAID = 5;         // missing numbers said and shown (a carton plein may miss more: « … »)
 
 const first = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+/* the ritual's key for a kind of lot: its own sentence (« La quine est bonne »), else the carton's */
+const own = (key, kind) => (t("ritual_" + key + "_" + kind) !== "ritual_" + key + "_" + kind ? key + "_" + kind : key);
 
 /* « le 8 et le 23 ne sont pas sortis. » and its clips */
 function missingWords(missing) {
@@ -28,17 +30,18 @@ export function ritualStep(name, ev) {
   if (name === "claim") return {step: "claim", words: t("ritual_no_unmark"), clips: ["no_unmark"]};
   if (name === "partie" && ev.status !== "started") return {step: "clear", words: t("ritual_unmark"), clips: ["unmark"]};
   if (name !== "verdict") return null;
-  const lotKind = ev.lot ? ev.lot.kind : (boot.kinds || ["quine"])[0];
+  const lotKind = ev.lot ? ev.lot.kind : (boot.kinds || [])[0];
   if (ev.verdict === "valid") {
-    return {step: "valid", words: t("ritual_good_" + lotKind), sub: ev.card_id ? t("ritual_card", {card: show(ev.card_id)}) : "",
-            card: ev.card_id, clips: ["good_" + lotKind, "others"], others: true};
+    const good = own("good", lotKind);
+    return {step: "valid", words: t("ritual_" + good), sub: ev.card_id ? t("ritual_card", {card: show(ev.card_id)}) : "",
+            card: ev.card_id, clips: [good, "others"], others: true};
   }
   if (ev.verdict === "incomplete") {
     const missing = Array.isArray(ev.missing) ? ev.missing.filter((n) => Number.isInteger(n)) : [];
-    const bad = t("ritual_bad_" + lotKind);
-    if (!missing.length) return {step: "false", words: bad, clips: ["bad_" + lotKind]};
+    const bad = own("bad", lotKind);
+    if (!missing.length) return {step: "false", words: t("ritual_" + bad), clips: [bad]};
     const m = missingWords(missing);
-    return {step: "false", words: bad, sub: m.text, clips: ["bad_" + lotKind].concat(m.clips)};
+    return {step: "false", words: t("ritual_" + bad), sub: m.text, clips: [bad].concat(m.clips)};
   }
   if (ev.verdict === "missed") return {step: "late", words: t("ritual_late"), clips: ["late"]};
   return null;

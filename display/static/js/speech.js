@@ -4,7 +4,7 @@
    speak English. The clips are fetched once into memory when the page opens (and again when /admin changes what they
    say), so a ball is heard as soon as it is shown. The screen tells the hall whether it speaks
    (POST /api/speech/report: the console shows it with the devices). */
-import {api} from "./common.js";
+import {api, boot} from "./common.js";
 
 export let settings = {enabled: false, nicknames_on: false, nicknames: {}, flash: false, clips: ""};
 const listeners = [];
@@ -57,8 +57,9 @@ async function preload(paths) {
   document.body.dataset.voiceClips = String(players.size);
 }
 
-const RITUAL_CLIPS = ["no_unmark", "good_quine", "good_double_quine", "good_carton_plein", "bad_quine",
-  "bad_double_quine", "bad_carton_plein", "late", "not_out_one", "not_out_many", "and", "others", "unmark", "test"];
+// the ritual's sentences (display/voice_words.py RITUAL): a verdict's for each kind of lot the hall plays
+const RITUAL_CLIPS = ["no_unmark", "good", "bad", ...(boot.kinds || []).flatMap((k) => ["good_" + k, "bad_" + k]),
+  "late", "not_out_one", "not_out_many", "and", "others", "unmark", "test"];
 
 /* the hall's calling, asked again when /admin changes it; ``opts.enabled === false`` mutes this screen */
 export async function load(opts) {
