@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from display import views
 from tests.conftest import CHROMIUM
 from tests.display.conftest import A1, A3, PINS, TIE_DRAWS, LiveServer, login_page, make_room, shown
+from tests.display.test_evening_pages import audit
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 CLIPS = "106"           # the 90 balls and the ritual's 16 sentences, preloaded by the projector
@@ -99,6 +100,7 @@ def test_the_projector_says_each_ball_and_the_ritual_of_a_claim(kiosk, hall_serv
     expect(page.locator("#ritual-sub")).to_have_text(f"Le {named} ne sont pas sortis.")
     wait_played(page, "not_out_many")
     assert [c for c in played(page) if c.startswith("le_")] == [f"le_{n}" for n in missing]
+    audit(page, 1920)                 # 7:1, 28 px, the board readable and whole under the banner and its ritual
 
     h.check_claim(A1, role="controller")
     expect(page.locator("#ritual-words")).to_have_text("La quine est bonne !")
@@ -106,6 +108,7 @@ def test_the_projector_says_each_ball_and_the_ritual_of_a_claim(kiosk, hall_serv
     expect(page.locator("#ritual-others")).to_have_text("Y a-t-il d'autres gagnants ? — encore 3 s")
     expect(page.locator("#ritual-others")).to_have_text("Y a-t-il d'autres gagnants ? — dernier appel", timeout=6000)
     wait_played(page, "others")
+    audit(page, 1920)
     shot(page, "projector-1920x1080-ritual.png", tmp_path)
 
     h.award(role="speaker")
@@ -133,6 +136,7 @@ def test_the_ritual_in_english_and_at_720p(kiosk, hall_served, tmp_path):
     h.check_claim(A1, role="controller")
     expect(page.locator("#ritual-others")).to_contain_text("Any other winners?")
     expect(page.locator(".previous-title")).to_have_text("The last five")
+    audit(page, 1280)
     shot(page, "projector-1280x720-ritual-en.png", tmp_path)
     page.context.close()
 

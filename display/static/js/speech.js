@@ -70,7 +70,7 @@ export async function load(opts) {
   settings = res.data;
   document.body.dataset.voice = settings.enabled && !muted ? settings.voice : "off";
   listeners.forEach((fn) => fn(settings));
-  if (!settings.enabled || muted) { if (!muted) report("off", ""); return settings; }
+  if (!settings.enabled || muted) return settings;        // a hall without a voice: nothing to tell the console
   if (settings.clips !== before) {
     const paths = [];
     for (let n = 1; n <= 90; n++) paths.push(ballPath(n));
