@@ -72,6 +72,8 @@ VOICE_PATHS = {
     "/api/speech/again": {"post": _op("Faire répéter le dernier numéro au projecteur", "speaker",
                                       errors=("nothing_to_repeat",))},
     "/api/speech/test": {"post": _op("Le projecteur dit sa phrase d'essai", "speaker")},
+    "/api/speech/count": {"post": _op("Le compte des boules au projecteur pendant une pause (ou retiré)", "speaker",
+                                      _obj(shown=BOOL))},
     "/api/admin/calling": {"post": _op("Mode flash, surnoms (et leur table), rythme par partie ; journalisé", "admin",
                                        _obj(flash=BOOL, nicknames_on=BOOL,
                                             nicknames={"type": "object", "additionalProperties": {

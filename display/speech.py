@@ -123,6 +123,7 @@ def calling_view(calling: CallingSet) -> dict:
             "others_s": config.draw.others_s, "pace_s": config.draw.pace_s,
             "paces": {str(partie): s for partie, s in calling.pace},
             "pace_now": pace_for(calling, p.number, config.draw.pace_s) if p is not None else config.draw.pace_s,
+            "count_shown": hall().count_on_screen(),
             "clips": hashlib.sha256(repr(said).encode()).hexdigest()[:12]}   # changes when any clip would
 
 
@@ -164,6 +165,15 @@ def say_again():
 def test_voice():
     record = hall().test_voice(role=A.require_right("test_voice"))
     return jsonify({"seq": record.seq})
+
+
+@bp.post("/api/speech/count")
+def show_count():
+    """The ball count (/stats) on the projector during a break, or off it (``{"shown": false}``)."""
+    role = A.require_right("show_count")
+    shown = json_body().get("shown", True)
+    record = hall().show_count(shown, role=role)
+    return jsonify({"shown": record.event.shown, "seq": record.seq})
 
 
 @bp.post("/api/admin/calling")

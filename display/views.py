@@ -14,6 +14,7 @@ from hall.events import (
     CallingSet,
     ClaimAnnounced,
     ClaimChecked,
+    CountShown,
     DrawResumed,
     DrawUndone,
     EventHandlers,
@@ -304,6 +305,11 @@ def _calling(e: CallingSet, seq: int, snap: HallSnapshot, room: str) -> tuple[st
 @SHAPES.on(BallRepeated)
 def _again(e: BallRepeated, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "again", {"number": e.number, "seq": seq}
+
+
+@SHAPES.on(CountShown)
+def _count(e: CountShown, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return "count", {"shown": e.shown, "seq": seq}
 
 
 @SHAPES.on(VoiceTested)

@@ -52,6 +52,9 @@ VOICE_STRINGS = {
     "pace_next": _l("Prochaine boule dans %(s)s s"),
     "pace_now": _l("Prochaine boule : maintenant"),
     "pace_frozen": _l("Rythme arrêté : %(s)s s"),
+    "count_show": _l("Compte des boules au projecteur"),
+    "count_hide": _l("Retirer le compte des boules"),
+    "count_title": _l("Le compte des boules"),
     # /stats: the fairness count on a screen
     "stats_scope": _l("Boules : %(draws)s · parties : %(parties)s · soirées archivées : %(evenings)s, et ce soir"),
     "stats_pending": _l("%(n)s soirée(s) archivée(s) pas encore lue(s) : la page se complète toute seule"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
-from hall.events import BallRepeated, CallingSet, Record, VoiceTested
+from hall.events import BallRepeated, CallingSet, CountShown, Record, VoiceTested
 from hall.refusal import Rejected
 from hall.rights import require
 from hall.speech_words import NICKNAMES, clean_nicknames
@@ -96,6 +96,20 @@ class CallingDesk:
         """Have the projector say its test phrase (it reports whether it spoke)."""
         require(role, "test_voice")
         return self._writer.commit(VoiceTested(), role)
+
+    @locked
+    def show_count(self, shown: bool, *, role: str) -> Record:
+        """Put the ball count on the projector (``shown``) or take it off; the next ball takes it off too."""
+        require(role, "show_count")
+        if not isinstance(shown, bool):
+            raise Rejected("bad_field", field="shown")
+        return self._writer.commit(CountShown(shown), role)
+
+    @locked
+    def count_on_screen(self) -> bool:
+        """Whether the ball count is on the projector: put there, and no ball drawn (or undone) since."""
+        shown, drawn = self._state.evening.count_shown
+        return shown and drawn == sum(len(p.draws) for p in self._state.evening.parties)
 
     @locked
     def ball_draws(self) -> tuple[tuple[int, ...], ...]:

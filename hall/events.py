@@ -340,8 +340,17 @@ class VoiceTested:
     type: ClassVar[str] = "speech:tested"
 
 
+@dataclass(frozen=True, slots=True)
+class CountShown:
+    """The speaker put the ball count on the projector during a break (``shown``), or took it off."""
+
+    type: ClassVar[str] = "stats:count_shown"
+    shown: bool
+
+
 EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged,
-                                              PricesSet, PlayersSet, CallingSet, BallRepeated, VoiceTested)})
+                                              PricesSet, PlayersSet, CallingSet, BallRepeated, VoiceTested,
+                                              CountShown)})
 
 
 def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),

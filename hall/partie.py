@@ -17,6 +17,7 @@ from hall.events import (
     CardsSold,
     ClaimAnnounced,
     ClaimChecked,
+    CountShown,
     DrawResumed,
     DrawUndone,
     EventHandlers,
@@ -130,6 +131,7 @@ class Evening:
         self.price_tiers: tuple[PriceTier, ...] | None = None    # as edited on /admin (None: the config's)
         self.players: PlayersSet | None = None     # the phones' help as set on /admin (None: the config's)
         self.calling: CallingSet | None = None     # flash, nicknames, pace as set on /admin (None: the config's)
+        self.count_shown = (False, 0)              # the ball count on the projector, and the balls drawn tonight then
 
     @property
     def partie(self) -> Partie | None:
@@ -282,6 +284,10 @@ class Evening:
     @_APPLY.on(CallingSet)
     def _on_calling_set(self, e: CallingSet) -> None:
         self.calling = e
+
+    @_APPLY.on(CountShown)
+    def _on_count_shown(self, e: CountShown) -> None:
+        self.count_shown = (e.shown, sum(len(p.draws) for p in self.parties))
 
     @_APPLY.on(BallRepeated, VoiceTested)
     def _on_said(self, e: BallRepeated | VoiceTested) -> None:

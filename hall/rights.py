@@ -17,7 +17,7 @@ EVERYTHING = frozenset({"admin", "system"})
 RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
     "speaker": frozenset({"start_partie", "draw", "undo", "announce_claim", "resume", "check_claim", "award", "clear",
                           "reprint", "speaker_state", "card", "page:speaker", "page:controle", "games",
-                          "repeat_ball", "test_voice"}),
+                          "repeat_ball", "test_voice", "show_count"}),
     "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
     "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots", "sell", "pay_sale", "sales_summary",
                        "page:caisse", "tournament_desk"}),

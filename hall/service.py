@@ -172,6 +172,8 @@ class Hall:
     repeat_ball = _Delegated("_calling", CallingDesk.repeat_ball)
     test_voice = _Delegated("_calling", CallingDesk.test_voice)
     ball_draws = _Delegated("_calling", CallingDesk.ball_draws)
+    show_count = _Delegated("_calling", CallingDesk.show_count)
+    count_on_screen = _Delegated("_calling", CallingDesk.count_on_screen)
 
     # ---- the state's answers ------------------------------------------------------------------------------
     may_play = _Delegated("_state", HallState.may_play)

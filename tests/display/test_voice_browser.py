@@ -192,7 +192,12 @@ def test_the_console_says_the_last_ball_again_tests_the_voice_and_keeps_the_pace
     console.click("#test-voice")
     wait_played(screen, "test")
     expect(console.locator("#devices")).to_contain_text("Le projecteur parle (dernier son : test).")
-    h.draw(7, role="speaker")
+    console.click("#show-count")                             # the ball count on the projector during a break
+    expect(screen.locator("iframe#count-screen")).to_be_visible()
+    expect(screen.frame_locator("#count-screen").locator(".stats-cell[data-n='42']")).to_have_attribute("data-count", "1")
+    expect(console.locator("#show-count")).to_have_attribute("aria-pressed", "true")
+    h.draw(7, role="speaker")                                # the next ball takes it off
+    expect(screen.locator("iframe#count-screen")).to_have_count(0)
     h.announce_claim(role="controller")
     expect(console.locator("#pace")).to_have_attribute("data-pace", "frozen")
     shot(console, "speaker-1280x720-voice.png", tmp_path)

@@ -52,3 +52,19 @@ def test_tonights_balls_for_the_count_leave_out_an_undone_one(make_hall):
         hall.draw(n, role="speaker")
     hall.undo(role="speaker")
     assert hall.ball_draws() == ((5, 6),)
+
+
+def test_the_count_stays_on_the_projector_until_the_speaker_takes_it_off_or_a_ball_is_drawn(make_hall):
+    hall = make_hall()
+    hall.start_partie(role="speaker")
+    hall.draw(5, role="speaker")
+    assert not hall.count_on_screen()
+    hall.show_count(True, role="speaker")
+    assert hall.count_on_screen() and make_hall().count_on_screen()     # a projector that reloads shows it again
+    hall.draw(6, role="speaker")
+    assert not hall.count_on_screen()
+    hall.show_count(True, role="speaker")
+    hall.show_count(False, role="speaker")
+    assert not hall.count_on_screen()
+    with pytest.raises(Rejected, match="forbidden"):
+        hall.show_count(True, role="controller")

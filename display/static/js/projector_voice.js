@@ -26,6 +26,14 @@ loop.append(el("span", {class: "hearing-loop-text", text: t("hearing_loop")}));
 ($("banner") || document.body).append(ritual);        // a line of the banner the claim raised
 document.body.append(flash, loop);
 
+/* the ball count (/stats) over the whole screen during a break, while the speaker wants it (the next ball ends it) */
+function showCount(on) {
+  const shown = $("count-screen");
+  if (on && !shown) document.body.append(el("iframe", {id: "count-screen", class: "count-screen", src: "/stats",
+                                                         title: t("count_title"), tabindex: "-1"}));
+  if (!on && shown) shown.remove();
+}
+
 let othersTimer = null, flashTimer = null, lastFlashAt = -Infinity, pendingFlash = null;
 let last = null;                  // the last ball shown, for its nickname when the table changes
 
@@ -80,6 +88,7 @@ function flashWords(text) {
 
 function applySettings() {
   document.body.classList.toggle("flash-mode", !!settings.flash);
+  showCount(!!settings.count_shown);
   loop.hidden = !settings.hearing_loop;
   const nick = $("nickname");
   if (nick && last) nick.textContent = nickname(last);
@@ -91,6 +100,7 @@ export function voiceEvent(name, ev, S) {
   if (name === "draw") {
     last = ev.number;
     showRitual(null);
+    showCount(false);
     flashBall(ev.number);
   } else if (name === "again") {
     if (!S || S.last !== ev.number) return;
@@ -99,6 +109,8 @@ export function voiceEvent(name, ev, S) {
     const ball = $("ball");          // the ball arrives again (the same calm animation)
     if (ball) { ball.classList.remove("arrive"); void ball.offsetWidth; ball.classList.add("arrive"); }
     document.body.dataset.again = String(ev.number);
+  } else if (name === "count") {
+    showCount(ev.shown);
   } else if (name === "voice_test") {
     sayTest();
   } else if (name === "calling") {

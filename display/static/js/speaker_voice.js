@@ -8,10 +8,11 @@ import {backToEntry, state} from "./speaker.js";
 const again = el("button", {type: "button", id: "say-again", title: t("say_again") + " (R)"}, t("say_again"), " ",
   el("kbd", {text: "R"}));
 const test = el("button", {type: "button", id: "test-voice"}, t("test_voice"));
+const count = el("button", {type: "button", id: "show-count", "aria-pressed": "false"}, t("count_show"));
 const pace = el("p", {id: "pace", class: "pace", role: "timer", hidden: true});
 const line = $("entry-msg");
 line.after(pace);
-$("undo").parentElement.append(again, test);
+$("undo").parentElement.append(again, test, count);
 
 function said(res, ok) {
   line.textContent = res.ok ? ok : res.data.message;
@@ -19,6 +20,14 @@ function said(res, ok) {
 }
 again.addEventListener("click", async () => said(await api("POST", "/api/speech/again"), ""));
 test.addEventListener("click", async () => said(await api("POST", "/api/speech/test"), t("test_voice_sent")));
+/* the ball count on the projector during a break (the next ball takes it off) */
+function counting(on) { count.setAttribute("aria-pressed", String(on)); count.textContent = t(on ? "count_hide" : "count_show"); }
+count.addEventListener("click", async () => {
+  const on = count.getAttribute("aria-pressed") !== "true";
+  const res = await api("POST", "/api/speech/count", {shown: on});
+  said(res, "");
+  if (res.ok) counting(res.data.shown);
+});
 document.addEventListener("keydown", (ev) => {
   if (ev.code !== "KeyR" || ev.ctrlKey || ev.altKey || ev.metaKey || document.querySelector("dialog[open]")) return;
   if (ev.target.closest && ev.target.closest("input, textarea, select")) return;
@@ -34,7 +43,7 @@ let paceS = 0, seen = null, drawnAt = 0, frozenSince = null, frozenFor = 0, aske
 async function askPace(partie) {          // at each partie, and every 30 s (/admin may change it meanwhile)
   askedFor = partie; askedAt = Date.now();
   const res = await api("GET", "/api/speech");
-  if (res.ok && askedFor === partie) paceS = res.data.pace_now || 0;
+  if (res.ok && askedFor === partie) { paceS = res.data.pace_now || 0; counting(!!res.data.count_shown); }
 }
 
 function tick() {
@@ -43,8 +52,8 @@ function tick() {
   const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
   const key = running ? p.number + ":" + S.draws.length : null;
   const now = Date.now();
-  if (running && (askedFor !== p.number || now - askedAt > 30000)) askPace(p.number);
-  if (key !== seen) { seen = key; drawnAt = now; frozenSince = null; frozenFor = 0; }
+  if ((askedFor !== (p && p.number) || now - askedAt > 30000)) askPace(p && p.number);
+  if (key !== seen) { seen = key; drawnAt = now; frozenSince = null; frozenFor = 0; counting(false); }
   pace.hidden = !running || paceS <= 0 || !S.draws.length;
   if (pace.hidden) return;
   const checking = S.paused || S.status === "checking";
