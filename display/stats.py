@@ -2,6 +2,8 @@
 on the projector during a break — how often each number came out tonight and in every archived evening, with the
 uniformity check (hall/fairness.py) said in plain words.
 
+The program hands the reader of an archived evening's journal (``app.extensions["loto_archived_draws"]``,
+hall/app/ball_archive.py: the web opens no durable file); without it only tonight is counted.
 Bounded work per request: an archived evening never changes, so each one's journal is read once and kept; a
 request reads at most ``ARCHIVES_PER_REQUEST`` not yet read (the answer says how many wait); tonight's parties
 come from the hall (ninety numbers per partie at most); the whole answer is kept until the journal moves on.
@@ -9,6 +11,7 @@ come from the hall (ninety numbers per partie at most); the whole answer is kept
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
@@ -19,13 +22,10 @@ from display.current import hall
 from display.i18n import js_strings
 from display.pages import render_page
 from hall import fairness
-from hall.errors import JournalError
 from hall.evenings import archive_dir, past_evenings
-from hall.events import BallDrawn, DrawUndone, EventHandlers, PartieStarted, Record
-from hall.journal import Journal
 
 bp = Blueprint("stats", __name__)
-ARCHIVED_JOURNAL = "journal.sqlite"      # the name hall/app/runtime.JOURNAL_FILE gives the journal, archived as is
+ArchiveReader = Callable[[Path], tuple[tuple[int, ...], ...]]     # an archived evening's folder → its parties' balls
 ARCHIVES_PER_REQUEST = 12
 
 STRENGTH = {"weak": _l("faible (le hasard le fait une fois sur vingt)"), "strong": _l("forte"),
@@ -38,43 +38,6 @@ UNEVEN = _l("Les numéros ne sortent pas aussi régulièrement qu'un tirage au h
             "Force de la preuve : %(strength)s (khi-deux, p = %(p)s).")
 STANDOUT = _l("le %(n)s (%(count)s fois, %(expected)s attendues)")
 
-_PARTIES = EventHandlers[None]()
-
-
-@_PARTIES.on(PartieStarted)
-def _started(parties: list[list[int]], record: Record) -> None:
-    parties.append([])
-
-
-@_PARTIES.on(BallDrawn)
-def _drawn(parties: list[list[int]], record: Record) -> None:
-    if parties:
-        parties[-1].append(record.event.number)
-
-
-@_PARTIES.on(DrawUndone)
-def _undone(parties: list[list[int]], record: Record) -> None:
-    if parties and parties[-1]:
-        parties[-1].pop()
-
-
-def archived_draws(journal_path: Path) -> tuple[tuple[int, ...], ...]:
-    """Each partie's balls in an archived journal (undone balls left out); ``()`` when it cannot be read."""
-    parties: list[list[int]] = []
-    try:
-        journal = Journal(journal_path)
-    except JournalError:
-        return ()
-    try:
-        for record in journal.records():
-            _PARTIES.dispatch(record.type, parties, record)
-    except JournalError:
-        return ()
-    finally:
-        journal.close()
-    return tuple(tuple(p) for p in parties)
-
-
 class BallCount:
     """The archives read so far (name → its parties' balls) and the last answer, per app."""
 
@@ -83,15 +46,15 @@ class BallCount:
         self.answer: tuple[tuple, dict] | None = None
         self.lock = threading.Lock()
 
-    def parties(self, data_dir: Path) -> tuple[list[tuple[int, ...]], int, int]:
+    def parties(self, data_dir: Path, read: ArchiveReader | None) -> tuple[list[tuple[int, ...]], int, int]:
         """The archived parties read (this request reads at most ``ARCHIVES_PER_REQUEST`` more), the evenings
         counted, and how many evenings wait to be read."""
-        names = [e.name for e in past_evenings(data_dir)]
+        names = [e.name for e in past_evenings(data_dir)] if read is not None else []
         todo = [n for n in names if n not in self.archives]
         for name in todo[:ARCHIVES_PER_REQUEST]:
-            self.archives[name] = archived_draws(archive_dir(data_dir) / name / ARCHIVED_JOURNAL)
-        read = [n for n in names if n in self.archives]
-        return [p for n in read for p in self.archives[n]], len(read), len(names) - len(read)
+            self.archives[name] = read(archive_dir(data_dir) / name) if read is not None else ()
+        done = [n for n in names if n in self.archives]
+        return [p for n in done for p in self.archives[n]], len(done), len(names) - len(done)
 
 
 def _number(value: float) -> str:
@@ -119,7 +82,7 @@ def count_balls() -> dict:
     data_dir = h.config.data_dir
     kept: BallCount = current_app.extensions.setdefault("loto_ball_count", BallCount())
     with kept.lock:
-        archived, evenings, pending = kept.parties(data_dir)
+        archived, evenings, pending = kept.parties(data_dir, current_app.extensions.get("loto_archived_draws"))
         key = (h.last_seq(), evenings, pending, str(get_locale()))
         if kept.answer is not None and kept.answer[0] == key:
             return kept.answer[1]

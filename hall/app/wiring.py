@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hall.app.ball_archive import archived_draws
 from hall.app.demo import DEMO_PINS
 from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
@@ -140,6 +141,7 @@ class Wiring:
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
                                        tournament=runtime.tournament, async_mode=options.async_mode, lobby=runtime.lobby)
+            app.extensions["loto_archived_draws"] = archived_draws     # the ball count reads the archived journals
             if threads:
                 offload_pin_checks(app, threads)
                 app.extensions["loto_voice"].offload = threads      # espeak-ng and the clips' fsync

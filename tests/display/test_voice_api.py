@@ -12,7 +12,7 @@ import wave
 import pytest
 
 from display.speech_render import trimmed
-from display.stats import ARCHIVED_JOURNAL
+from hall.app.ball_archive import archived_draws
 from hall.app.runtime import JOURNAL_FILE
 from hall.events import BallDrawn, LotSpec, PartieStarted
 from hall.journal import Journal
@@ -175,7 +175,7 @@ def test_the_pace_of_each_partie_is_set_on_admin(room, client):
 def archive(data_dir, name: str, parties: list[list[int]]) -> None:
     """An archived evening as `loto-hall evening new` leaves it: its journal and its summary under soirees/."""
     folder = data_dir / "soirees" / name
-    journal = Journal(folder / ARCHIVED_JOURNAL)
+    journal = Journal(folder / JOURNAL_FILE)
     events = []
     for number, draws in enumerate(parties, start=1):
         events.append(PartieStarted(number, (LotSpec("quine", "Quine"),), "Lot de consolation"))
@@ -188,11 +188,14 @@ def archive(data_dir, name: str, parties: list[list[int]]) -> None:
         "lots_bought_cents": 0, "balance_cents": 0}))
 
 
-def test_the_archived_journal_keeps_the_runtimes_name():
-    assert ARCHIVED_JOURNAL == JOURNAL_FILE
+def counting(room):
+    """The reader of archived journals the program hands the web (hall/app/wiring.py), handed here the same way."""
+    room.app.extensions["loto_archived_draws"] = archived_draws
+    return room.app.test_client()
 
 
-def test_the_count_adds_tonight_to_the_archived_evenings(room, client):
+def test_the_count_adds_tonight_to_the_archived_evenings(room):
+    client = counting(room)
     h = room.hall
     h.start_partie(role="speaker")
     for n in (1, 2, 3, 90):
@@ -221,11 +224,11 @@ def test_a_seeded_biased_draw_is_flagged_in_plain_words_and_a_fair_one_is_not(tm
     rng = random.Random(35)
     fair = make_room(tmp_path / "fair")
     archive(fair.config.data_dir, "2026-10-01_20h00", [rng.sample(range(1, 91), 40) for _ in range(120)])
-    check = fair.app.test_client().get("/api/stats/balls").get_json()["check"]
+    check = counting(fair).get("/api/stats/balls").get_json()["check"]
     assert check["verdict"] == "fair" and check["sentence"].startswith("Rien d'anormal")
     biased = make_room(tmp_path / "biased")
     archive(biased.config.data_dir, "2026-10-01_20h00", [_biased(rng, 40, 42) for _ in range(120)])
-    resp = biased.app.test_client().get("/api/stats/balls?lang=en").get_json()
+    resp = counting(biased).get("/api/stats/balls?lang=en").get_json()
     assert resp["check"]["verdict"] == "stands_out" and resp["check"]["standouts"][0]["number"] == 42
     assert resp["check"]["strength"] == "very_strong" and "42 (" in resp["check"]["sentence"]
     assert "very strong" in resp["check"]["sentence"]
@@ -233,7 +236,8 @@ def test_a_seeded_biased_draw_is_flagged_in_plain_words_and_a_fair_one_is_not(tm
     biased.hall.journal.close()
 
 
-def test_a_request_reads_a_bounded_number_of_archives(room, client):
+def test_a_request_reads_a_bounded_number_of_archives(room):
+    client = counting(room)
     for day in range(1, 16):
         archive(room.config.data_dir, f"2026-09-{day:02d}_20h00", [[day]])
     first = client.get("/api/stats/balls").get_json()
