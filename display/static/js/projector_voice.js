@@ -135,3 +135,4 @@ export function voiceState(S) {
 }
 
 load().then(applySettings);
+setInterval(load, 60000);     // a number recorded on /admin meanwhile (no event says it): its clip is fetched then
