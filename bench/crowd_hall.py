@@ -43,7 +43,8 @@ def unused_port(first: int, last: int) -> int:
 class BenchHall:
     """``loto-hall serve`` (and Redis with relays) started for a benchmark, stopped by ``close()``."""
 
-    def __init__(self, data: Path, pins: dict, *, relays: int = 0, piclass_cores: int = 0, server: str = "gunicorn"):
+    def __init__(self, data: Path, pins: dict, *, relays: int = 0, piclass_cores: int = 0, server: str = "gunicorn",
+                 extra: str = ""):
         self.data, self.relays = data, relays
         self.port = unused_port(18000, 18749)
         self.redis_port = free_port() if relays else 0
@@ -55,8 +56,8 @@ class BenchHall:
         config = data / "loto-hall.toml"
         config.write_text("[hall]\ndata_dir = \"%s/data\"\n[auth]\n%s\n[server]\nhost = \"127.0.0.1\"\n"
                           "worker_connections = 6000\nmax_public_sockets = 5000\nthreads = 3000\n"
-                          "max_connections_per_address = 1000\n%s"
-                          % (data, "\n".join(f'{k} = "{v}"' for k, v in pins.items()), queue))
+                          "max_connections_per_address = 1000\n%s%s"
+                          % (data, "\n".join(f'{k} = "{v}"' for k, v in pins.items()), queue, extra))
         env = {**os.environ, "LOTO_HALL_SERVER": server, "PYTHONPATH": str(ROOT)}
         serve = [sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port", str(self.port)]
         command = " ".join(shlex.quote(a) for a in serve)

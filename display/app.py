@@ -21,6 +21,8 @@ from display import (
     portal,
     record,
     sockets,
+    speech,
+    stats,
 )
 from display import documents as documents_api
 from display import rooms as room_web
@@ -34,6 +36,7 @@ from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
 from display.rooms import GameOnScreen
+from display.speech_render import Voice
 from display.staff_tls import install as install_staff_tls
 from hall.config import Config
 from hall.minigames.lobby import Lobby
@@ -84,6 +87,7 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.extensions["loto_hall"] = GameOnScreen(lobby).guard(hall)      # no draw while a game is on the projector
     app.extensions["loto_documents"] = dict(documents or {})
     app.extensions["loto_tournament"] = tournament
+    app.extensions["loto_voice"] = Voice(data_dir)      # the hall's voice: clips and recordings (display/speech.py)
     app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
                                        idle_s=config.server.staff_idle_h * 3600, changed=hall.pin_hashes)
     certificate = None
@@ -109,6 +113,8 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.register_blueprint(record.bp)
     app.register_blueprint(api_door.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(speech.bp)
+    app.register_blueprint(stats.bp)
     gate = app.extensions["loto_link_gate"] = players.LinkGate(app.wsgi_app)   # a crowd's links, turned away first
     app.wsgi_app = gate                                 # type: ignore[method-assign]
     tournament_web.install(app)
@@ -163,6 +169,8 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.extensions["loto_connections"] = sockets.install(
         socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets), server.ping_s)
     room_web.install(app, socketio, lobby, config)
+    if config.speech.enabled:
+        socketio.start_background_task(speech.prerender, app)     # the first ball is not the slow one
     return app, socketio
 
 

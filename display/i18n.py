@@ -8,6 +8,7 @@ from flask_babel import get_locale, get_translations
 from flask_babel import lazy_gettext as _l
 
 from display.notices import notice_words as notice_sentence  # noqa: F401  (a notice's words: display/notices.py)
+from display.voice_words import VOICE_DEVICE_MESSAGES, VOICE_DEVICE_NAME, VOICE_STRINGS
 
 LANGUAGES = ("fr", "en")
 LANG_COOKIE = "lang"
@@ -454,3 +455,7 @@ JS_STRINGS.update({          # the speaker's list of kinds and terms, short (lot
 from display.door_words import DOOR_STRINGS  # noqa: E402 - the door's words, kept in their own module
 
 JS_STRINGS.update(DOOR_STRINGS)
+# the hall's voice, the claim ritual, the last five, the pace, the recordings (display/voice_words.py)
+JS_STRINGS.update(VOICE_STRINGS)
+DEVICE_MESSAGES.update(VOICE_DEVICE_MESSAGES)
+DEVICE_NAMES["voice"] = VOICE_DEVICE_NAME

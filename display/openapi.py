@@ -1,6 +1,7 @@
 """``GET /api/openapi.json``: the API described for integrators (OpenAPI 3.1)."""
 from __future__ import annotations
 
+from display import voice_words  # noqa: F401  (declares the voice's refusals, named below)
 from display.errors import public_codes, status_of
 from hall.lots import LOT_KINDS, MAX_LABEL, ROWS, WITHIN
 from hall.refusal import LOTO
@@ -68,6 +69,29 @@ STATE = _obj(partie={"type": ["object", "null"], "properties": {"number": INT, "
 SALE = _obj(cards={"type": "array", "items": STR}, range=STR, amount_eur={"type": ["number", "string"]},
              payment={"enum": ["especes", "carte", "cheque"]}, buyer=STR, note=STR, paid=BOOL, partie=INT)
 # the sales desk (INTERFACE §8), the programme editor, PIN changes
+NUMBER = {"type": "number", "minimum": 0, "maximum": 600}
+# the hall's voice and the ball count (INTERFACE §11); the clips themselves (/speech/…) are not under /api
+VOICE_PATHS = {
+    "/api/speech": {"get": _op("Ce que le projecteur lit pour annoncer : voix, surnoms, mode flash, rythme", None)},
+    "/api/speech/report": {"post": _op("Le projecteur dit s'il parle (affiché à la console avec les appareils)", None,
+                                       _obj(state={"enum": ["speaks", "blocked", "failed", "off"]},
+                                            what={"type": "string", "maxLength": 24}),
+                                       ok_status="202", errors=("too_many_reports",))},
+    "/api/speech/again": {"post": _op("Faire répéter le dernier numéro au projecteur", "speaker",
+                                      errors=("nothing_to_repeat",))},
+    "/api/speech/test": {"post": _op("Le projecteur dit sa phrase d'essai", "speaker")},
+    "/api/speech/count": {"post": _op("Le compte des boules au projecteur pendant une pause (ou retiré)", "speaker",
+                                      _obj(shown=BOOL))},
+    "/api/admin/calling": {"post": _op("Mode flash, surnoms (et leur table), rythme par partie ; journalisé", "admin",
+                                       _obj(flash=BOOL, nicknames_on=BOOL,
+                                            nicknames={"type": "object", "additionalProperties": {
+                                                "type": "string", "maxLength": 60}},
+                                            pace={"type": "object", "additionalProperties": NUMBER}))},
+    "/api/admin/speech/recordings": {"get": _op("Les numéros que la salle a enregistrés", "admin")},
+    "/api/stats/balls": {"get": _op("Le compte des boules : chaque numéro, ce soir et les soirées archivées, et le "
+                                    "test d'uniformité (khi-deux)", None)},
+}
+
 SALES_PATHS = {
     "/api/sales": {"post": _op("Vendre (ou réserver) des cartons : IDs ou plage DÉBUT..FIN", "desk", SALE,
                                _obj(sale_id=INT, cards={"type": "array"}, amount_eur={"type": "number"},
@@ -265,6 +289,7 @@ def spec() -> dict:
         "/api/wifi/page-qr.svg": {"get": _op("Le QR code de la page à ouvrir une fois sur le Wi-Fi de la salle", None,
                                              errors=("not_found",), media="image/svg+xml")},
         **SALES_PATHS,
+        **VOICE_PATHS,
     }
     return {
         "openapi": "3.1.0",

@@ -10,8 +10,11 @@ from flask_babel import force_locale
 from display.i18n import device_sentence
 from hall.events import (
     BallDrawn,
+    BallRepeated,
+    CallingSet,
     ClaimAnnounced,
     ClaimChecked,
+    CountShown,
     DrawResumed,
     DrawUndone,
     EventHandlers,
@@ -22,6 +25,7 @@ from hall.events import (
     PlayersSet,
     Record,
     TieAnnounced,
+    VoiceTested,
     VoucherIssued,
     VoucherPrinted,
     VoucherRedeemed,
@@ -305,6 +309,8 @@ def _verdict(e: ClaimChecked, seq: int, snap: HallSnapshot, room: str) -> tuple[
     payload["status"] = p.status if p is not None else "waiting"
     if e.prize:            # a maxi-bingo's valid carton plein: the jackpot, or the fallback from ball N + 1
         payload.update({"prize": e.prize, "ball": e.ball})
+    if room == PUBLIC and e.verdict == "incomplete":
+        payload["missing"] = list(e.missing)[:15]     # « le 8 n'est pas sorti »: the numbers, never the carton
     if room == PUBLIC and e.verdict == "valid":
         # the winner's carton, drawn large on the projector with its winning rows framed
         won = next((w for w in snap.winners if w.card_id == e.card_id), None)
@@ -355,6 +361,27 @@ def _cleared(e: PartieCleared, seq: int, snap: HallSnapshot, room: str) -> tuple
 @SHAPES.on(PlayersSet)
 def _players(e: PlayersSet, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "players", {**players(e), "seq": seq}
+
+
+@SHAPES.on(CallingSet)
+def _calling(e: CallingSet, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    """The calling changed on /admin: every screen asks ``GET /api/speech`` again (flash, nicknames, pace)."""
+    return "calling", {"flash": e.flash, "nicknames_on": e.nicknames_on, "seq": seq}
+
+
+@SHAPES.on(BallRepeated)
+def _again(e: BallRepeated, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return "again", {"number": e.number, "seq": seq}
+
+
+@SHAPES.on(CountShown)
+def _count(e: CountShown, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return "count", {"shown": e.shown, "seq": seq}
+
+
+@SHAPES.on(VoiceTested)
+def _voice_test(e: VoiceTested, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    return "voice_test", {"seq": seq}
 
 
 @TICKS.on(VoucherIssued)

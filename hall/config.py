@@ -24,6 +24,8 @@ from hall.config_sections import (
     BallMachineSection,
     CardsSection,
     Config,
+    DisplaySection,
+    DrawSection,
     GamesSection,
     HallSection,
     KeypadSection,
@@ -45,8 +47,9 @@ from hall.lots import LOT_KINDS, TERMS, LotTermsError, read_terms
 from hall.numbers import MAX_EUR, parse_amount, parse_int
 
 __all__ = ["DEFAULT_PATHS", "HELP_LEVELS", "MAX_PLAYER_CARDS", "AuthSection", "BallMachineSection", "CardsSection",
-           "Config", "ConfigError", "GamesSection", "HallSection", "KeypadSection", "NetworkSection", "PartieSpec",
-           "PlayersSection", "PriceSection", "PrinterSection", "ReportSection", "RulesSection", "SalesSection", "ScannerSection",
+           "Config", "ConfigError", "DisplaySection", "DrawSection", "GamesSection", "HallSection", "KeypadSection",
+           "NetworkSection", "PartieSpec", "PlayersSection", "PriceSection", "PrinterSection", "ReportSection", "RulesSection",
+           "SalesSection", "ScannerSection",
            "ServerSection", "SpeechSection", "load_config", "parse_config"]
 
 DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
@@ -74,6 +77,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
     "seats_per_address": (1, 8), "socket_workers": (0, 16), "core_port": (1, 65535), "socket_port": (1, 65535),
     "max_cards": (1, MAX_PLAYER_CARDS), "ping_s": (0.5, 60),
+    "rate": (0.5, 2.0), "flash_s": (0.5, 10), "pace_s": (0, 600), "others_s": (0, 120),
 }
 
 

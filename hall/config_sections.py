@@ -35,6 +35,7 @@ class HallSection:
     prices: str = ""          # shown on the projector between parties, e.g. "1 carton 3 € · 6 cartons 15 €"
     logo: str = ""            # the association's logo (PNG or JPEG path), printed on each carton
     evening: str = ""         # the evening's name, printed on each carton (e.g. "Grand loto du 14 février")
+    hearing_loop: bool = False   # the hall has a hearing loop (boucle magnétique): its pictogram on the projector
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +141,25 @@ class ReportSection:
 
 @dataclass(frozen=True, slots=True)
 class SpeechSection:
+    """The hall's voice (INTERFACE §11): each ball said by the projector, a WAV rendered on the Pi (espeak-ng) or the
+    hall's own recordings (``recorded``, made on /admin)."""
     enabled: bool = False
-    rate: float = 0.9
-    nicknames: bool = False
+    voice: str = _choices("fr-FR", "fr-BE", "fr-CH", "recorded", default="fr-FR")   # septante, huitante, nonante
+    rate: float = 0.9         # speaking speed (1.0 = normal, 0.5 to 2.0)
+    repeat: bool = True       # « quarante-deux… quatre, deux »
+    nicknames: bool = False   # the hall's nicknames after the number (RULES §1c; the table is edited on /admin)
+
+
+@dataclass(frozen=True, slots=True)
+class DisplaySection:
+    flash: bool = False       # hard-of-hearing players: each new ball fills the screen for flash_s (also on /admin)
+    flash_s: float = 2.0      # how long the ball fills the screen (0.5 to 10 s; one flash a ball, never 3 a second)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSection:
+    pace_s: float = 0.0       # the speaker's pace: a countdown to the next ball on the console (0: none; never draws)
+    others_s: float = 15.0    # after a valid claim, « Y a-t-il d'autres gagnants ? » counts down this long
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +225,8 @@ class Config:
     printer: PrinterSection | None = None
     speech: SpeechSection = SpeechSection()
     report: ReportSection = ReportSection()
+    display: DisplaySection = DisplaySection()
+    draw: DrawSection = DrawSection()
     network: NetworkSection = NetworkSection()
     sales: SalesSection = SalesSection()
     games: GamesSection = GamesSection()

@@ -381,8 +381,44 @@ class TicketPrinted:
     request: int
 
 
+@dataclass(frozen=True, slots=True)
+class CallingSet:
+    """How the hall calls its balls, changed on /admin (INTERFACE §11): the flash mode, the nicknames (on, and the
+    hall's own table: ``(n, text)``), the speaker's pace for some parties (``(partie, seconds)``, 0: none)."""
+
+    type: ClassVar[str] = "calling:set"
+    flash: bool
+    nicknames_on: bool
+    nicknames: tuple[tuple[int, str], ...]
+    pace: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BallRepeated:
+    """The speaker had the last ball said again (« je n'ai pas entendu »): the projector says and shows it."""
+
+    type: ClassVar[str] = "draw:ball_repeated"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceTested:
+    """« Tester la voix » on /admin or the console: the projector says a test phrase and reports if it spoke."""
+
+    type: ClassVar[str] = "speech:tested"
+
+
+@dataclass(frozen=True, slots=True)
+class CountShown:
+    """The speaker put the ball count on the projector during a break (``shown``), or took it off."""
+
+    type: ClassVar[str] = "stats:count_shown"
+    shown: bool
+
+
 EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged,
-                                              PricesSet, PlayersSet, TicketRequested, TicketPrinted)})
+                                              PricesSet, PlayersSet, TicketRequested, TicketPrinted, CallingSet,
+                                              BallRepeated, VoiceTested, CountShown)})
 
 
 def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),

@@ -11,10 +11,13 @@ from typing import Any
 
 from hall.events import (
     BallDrawn,
+    BallRepeated,
+    CallingSet,
     CardsImported,
     CardsSold,
     ClaimAnnounced,
     ClaimChecked,
+    CountShown,
     DrawResumed,
     DrawUndone,
     EventHandlers,
@@ -34,6 +37,7 @@ from hall.events import (
     TicketPrinted,
     TicketRequested,
     TieAnnounced,
+    VoiceTested,
     VoucherIssued,
     VoucherPrinted,
     VoucherRedeemed,
@@ -148,6 +152,8 @@ class Evening:
         self.carried: tuple[LotSpec, ...] = ()   # lots left unwon at a démarquez, carried to the next partie
         self.price_tiers: tuple[PriceTier, ...] | None = None    # as edited on /admin (None: the config's)
         self.players: PlayersSet | None = None     # the phones' help as set on /admin (None: the config's)
+        self.calling: CallingSet | None = None     # flash, nicknames, pace as set on /admin (None: the config's)
+        self.count_shown = (False, 0)              # the ball count on the projector, and the balls drawn tonight then
 
     @property
     def partie(self) -> Partie | None:
@@ -308,6 +314,18 @@ class Evening:
     @_APPLY.on(PlayersSet)
     def _on_players_set(self, e: PlayersSet) -> None:
         self.players = e
+
+    @_APPLY.on(CallingSet)
+    def _on_calling_set(self, e: CallingSet) -> None:
+        self.calling = e
+
+    @_APPLY.on(CountShown)
+    def _on_count_shown(self, e: CountShown) -> None:
+        self.count_shown = (e.shown, sum(len(p.draws) for p in self.parties))
+
+    @_APPLY.on(BallRepeated, VoiceTested)
+    def _on_said(self, e: BallRepeated | VoiceTested) -> None:
+        """Said again on the projector: the evening's state does not change."""
 
     def winners(self) -> set[str]:
         """Every carton that won a lot or a consolation tonight."""

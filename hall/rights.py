@@ -16,12 +16,13 @@ EVERYTHING = frozenset({"admin", "system"})
 
 RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
     "speaker": frozenset({"start_partie", "draw", "undo", "announce_claim", "resume", "check_claim", "award", "clear",
-                          "reprint", "speaker_state", "card", "page:speaker", "page:controle", "games"}),
+                          "reprint", "speaker_state", "card", "page:speaker", "page:controle", "games",
+                          "repeat_ball", "test_voice", "show_count"}),
     "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
     "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots", "sell", "pay_sale", "sales_summary",
                        "page:caisse", "tournament_desk"}),
     "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
-    # admin only (no row lists them): report_ticket, games_switch, network, void_sale, edit_programme, edit_prices, edit_players, change_pin, consoles, import_cards, cards_csv, cards_pdf, admin_info, device_test, report, evenings, page:admin
+    # admin only (no row lists them): report_ticket, games_switch, network, void_sale, edit_programme, edit_prices, edit_players, edit_calling, speech_recordings, change_pin, consoles, import_cards, cards_csv, cards_pdf, admin_info, device_test, report, evenings, page:admin
 })
 
 

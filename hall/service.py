@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from hall import programme as programme_rules
+from hall.calling_desk import CallingDesk
 from hall.card_ids import MAX_CLAIM_TEXT, check_card_id, claimable_card_id
 from hall.cardbook import CardBook
 from hall.cards import parse_number
@@ -96,6 +97,7 @@ class Hall:
         self._prizes = PrizeDesk(self._writer, self._state, voucher_secret)
         self._snapshots = SnapshotBuilder(self._writer, self._state)
         self._record = RecordDesk(self._writer, self._state)
+        self._calling = CallingDesk(self._writer, self._state)
         self._state.replay(list(journal.records()))
 
     @property
@@ -173,6 +175,15 @@ class Hall:
     records = _Delegated("_snapshots", SnapshotBuilder.records)
     last_seq = _Delegated("_snapshots", SnapshotBuilder.last_seq)
     report = _Delegated("_snapshots", SnapshotBuilder.report)
+
+    # ---- the calling of the balls: flash, nicknames, pace, said again, the voice tested, the fairness count ---
+    calling = _Delegated("_calling", CallingDesk.calling)
+    set_calling = _Delegated("_calling", CallingDesk.set_calling)
+    repeat_ball = _Delegated("_calling", CallingDesk.repeat_ball)
+    test_voice = _Delegated("_calling", CallingDesk.test_voice)
+    ball_draws = _Delegated("_calling", CallingDesk.ball_draws)
+    show_count = _Delegated("_calling", CallingDesk.show_count)
+    count_on_screen = _Delegated("_calling", CallingDesk.count_on_screen)
 
     # ---- the state's answers ------------------------------------------------------------------------------
     may_play = _Delegated("_state", HallState.may_play)

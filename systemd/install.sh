@@ -44,6 +44,7 @@ put() {
 say "Debian packages"
 run apt-get update -q
 run apt-get install -y -q python3 python3-venv python3-dev build-essential openssl
+run apt-get install -y -q espeak-ng      # the hall's voice: each ball said by the projector ([speech], INTERFACE §11)
 if [ "$KIOSK" -eq 1 ]; then
   run apt-get install -y -q cage || { echo "cage missing: use the desktop image (docs/install-pi.md)"; exit 1; }
   run apt-get install -y -q chromium-browser || run apt-get install -y -q chromium

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hall.app.ball_archive import archived_draws
 from hall.app.demo import DEMO_PINS
 from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
@@ -170,12 +171,14 @@ class Wiring:
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
                                        tournament=runtime.tournament, async_mode=options.async_mode, lobby=runtime.lobby)
+            app.extensions["loto_archived_draws"] = archived_draws     # the ball count reads the archived journals
             if threads:
                 offload_pin_checks(app, threads)
                 from display.record import verdicts
                 from display.sessions import run_writes_in
                 verdicts(app).offload = threads       # an archived journal's hashes out of the event loop
                 run_writes_in(threads)                # and the side files' fsyncs
+                app.extensions["loto_voice"].offload = threads      # espeak-ng and the clips' fsync
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:

@@ -17,7 +17,7 @@ from tests.display.test_sockets import close, connect, receive
 
 ACCENTED = re.compile(r"[àâçéèêëîïôûùœ«»]")
 PARAMS = {"path": "/dev/x", "error": "EIO", "where": "10.0.0.5:9100", "count": "2", "n": "3", "total": "4",
-          "relay": "pi:11", "reason": "printer_no_paper"}
+          "relay": "pi:11", "reason": "printer_no_paper", "what": "42"}
 
 
 def test_every_device_code_reads_in_french_and_in_english(room):

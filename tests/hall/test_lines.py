@@ -115,6 +115,7 @@ def test_the_lot_order_after_a_carried_carton_plein(tmp_path):
         h.draw(n, role="speaker")
     h.check_claim("A-0001", role="controller")
     h.award(role="speaker")                              # the quine
+    h.resume(role="speaker")                             # the draw waits after an award (docs/loto-rules.md L11a)
     for n in [9, 21, 45, 66, 84]:
         h.draw(n, role="speaker")
     h.check_claim("A-0001", role="controller")
@@ -187,9 +188,13 @@ def test_a_named_row_quine_through_the_hall(hall):
     hall.check_claim("A-0001", role="controller")
     hall.check_claim("A-0002", role="controller")
     award = hall.award(role="speaker")
-    assert award.award.rows == ((1,),) and hall.evening.running.current_lot.label == "Panier"
-    # the next quine (any row): the tie's loser still has its middle row on 84, unpaid; the winner's is paid
-    assert hall.watch.candidates == list(award.consolation)
+    assert award.award.rows == ((1,),)
+    # the next quine (any row) is of the same stage: the tie's draw gives it to the loser, whose middle row on 84
+    # is unpaid and holds the last ball (docs/loto-rules.md L14b); nobody is left for a consolation
+    (more, lot), = award.more
+    assert lot.label == "Panier" and more.winners == tuple({"A-0001", "A-0002"} - set(award.winners))
+    assert more.rows == ((1,),) and award.award.consolation == more.consolation == ()
+    assert hall.evening.running.current_lot is None
 
 
 # ---- a journal written before lines -------------------------------------------------------------------------------
@@ -238,6 +243,7 @@ def test_the_report_pdf_prints_a_named_row_and_a_maxi_bingo_s_fallback(hall, tmp
         hall.draw(n, role="speaker")
     hall.check_claim("A-0001", role="controller")
     hall.award(role="speaker")
+    hall.resume(role="speaker")
     for n in [1, 2, 3, 5, 6, 7, 8, 4, 13, 37, 52, 80, 18, 29, 58, 74, 90]:    # 90 is ball 22: past the 18
         hall.draw(n, role="speaker")
     hall.check_claim("A-0001", role="controller")

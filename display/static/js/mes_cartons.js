@@ -4,6 +4,7 @@
 import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
 import {node} from "./ids.js";
 import {jackpotText, paidRows, playedLot, prizeOf, standing, wonLots} from "./lines.js";
+import {followCalling} from "./mes_cartons_voice.js";
 
 const KEY = "loto-mes-cartons";
 const DEFAULT_PLAYERS = {help: "auto", one_to_go: true, phone_call: false, max_cards: 24};
@@ -208,6 +209,7 @@ function onState(s) {
        valid: new Set((s.winners || []).map((w) => w.card_id)),
        next: s.next_partie || null};
   render();
+  followCalling("state", s, S);
 }
 const mine = (cardId) => saved.cards.some((c) => c.card_id === cardId);
 
@@ -266,6 +268,7 @@ function onEvent(name, ev) {
     S.players = {help: ev.help, one_to_go: ev.one_to_go, phone_call: ev.phone_call, max_cards: ev.max_cards};
   }
   render();
+  followCalling(name, ev, S);       // « Je n'ai pas entendu », the ritual's words
 }
 
 const conn = live({state: onState, event: onEvent});

@@ -4,6 +4,7 @@ import {show} from "./ids.js";
 import {addWinner, clearWinners, hallTieRule, tieRule, tiersText, winnerIds, withIds} from "./projector_evening.js";
 import {awardedLot, prizeText} from "./lines.js";
 import {announced, jackpotLost, renderJackpot, shownLot} from "./projector_lines.js";
+import {voiceEvent, voiceState} from "./projector_voice.js";
 import {nickname, say} from "./speech.js";
 
 const params = new URLSearchParams(location.search);
@@ -68,7 +69,7 @@ function render() {
   }
   renderLast(false);
   const prev = $("previous");
-  prev.replaceChildren(...S.draws.slice(-6, -1).reverse().map((n) => el("li", {text: String(n)})));
+  prev.replaceChildren(...S.draws.slice(-5).reverse().map((n) => el("li", {text: String(n)})));   // [data-recent]
   const between = !playing;
   document.body.classList.toggle("is-between", between);
   $("between").hidden = !between;
@@ -122,7 +123,7 @@ function renderLast(animate) {
   const ball = $("ball");
   $("last").textContent = S.last === null || S.last === undefined ? "" : String(S.last);
   ball.classList.toggle("empty", S.last === null || S.last === undefined);
-  $("nickname").textContent = speech.nicknames && S.last ? nickname(S.last) : "";
+  $("nickname").textContent = S.last ? nickname(S.last) : "";      // the hall's table, as /admin has it
   if (animate) {
     ball.classList.remove("arrive");
     void ball.offsetWidth;          // restart the (calm, non-flashing) arrival animation
@@ -272,6 +273,7 @@ const connection = live({
     (state.winners || []).forEach((w) => addWinner(w));   // joined during a check: the cartons too
     render();
     if (first && S.status === "checking") banner("checking", t("checking"));
+    voiceState(S);
   },
-  event(name, ev) { if (on[name]) on[name](ev); },
+  event(name, ev) { if (on[name]) on[name](ev); voiceEvent(name, ev, S); },
 });

@@ -42,6 +42,7 @@ const MENU = [
   {id: "start", label: "menu_start"},
   {id: "check-id", label: "menu_check", field: true},
   {id: "announce", label: "menu_announce"},
+  {id: "say-again", label: "say_again"},          // speaker_voice.js: the projector says the last ball again
 ];
 function menuItems() {
   return MENU.map((m, i) => {

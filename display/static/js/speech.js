@@ -1,55 +1,130 @@
-/* Spoken numbers in French ("quarante-deux … quatre, deux"), only with a French voice: never an English one. */
-const UNITS = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze",
-               "douze", "treize", "quatorze", "quinze", "seize"];
-const TENS = {2: "vingt", 3: "trente", 4: "quarante", 5: "cinquante", 6: "soixante"};
-// RULES §1c: sourced regional nicknames, off by default
-const NICKNAMES = {1: "l'as", 6: "il a la queue en l'air", 9: "la queue en bas", 11: "les gambettes à Jeannot",
-  13: "allez l'OM", 22: "les deux cocottes", 31: "Claude Nougaro", 33: "docteur", 51: "le pastis",
-  55: "les deux tordus", 59: "bienvenue chez les Ch'tis", 65: "Bernadette, priez pour nous", 80: "coin coin",
-  85: "la Vendée", 90: "olé !"};
+/* The hall's voice on a screen (INTERFACE §11): each ball's clip from the hall (/speech/{n}.wav, rendered on the Pi
+   by espeak-ng, or the hall's own recordings), the claim ritual's clips (/speech/phrase/{key}.wav), played by one
+   media element (#voice). Never the browser's own voices: a kiosk without a French one would stay silent, or worse
+   speak English. The clips are fetched once into memory when the page opens (and again when /admin changes what they
+   say), so a ball is heard as soon as it is shown. The screen tells the hall whether it speaks
+   (POST /api/speech/report: the console shows it with the devices). */
+import {api, boot} from "./common.js";
 
-function words(n) {
-  if (n <= 16) return UNITS[n];
-  if (n < 20) return "dix-" + UNITS[n - 10];
-  if (n < 70) {
-    const tens = Math.floor(n / 10), unit = n % 10;
-    if (unit === 0) return TENS[tens];
-    if (unit === 1) return TENS[tens] + " et un";
-    return TENS[tens] + "-" + UNITS[unit];
+export let settings = {enabled: false, nicknames_on: false, nicknames: {}, flash: false, clips: ""};
+const listeners = [];
+// one media element per clip, its bytes in memory and its decoder ready: a ball is heard 2–5 ms after play()
+// (one element whose source changes: p50 14 ms, 157–203 ms for the first; bench/bench_voice_element.py)
+const box = document.createElement("div");
+box.id = "voice";
+box.hidden = true;
+document.body.append(box);
+
+let muted = false;                 // ?speech=0: this screen stays silent (a second projector)
+const players = new Map();         // clip path → its <audio>, fetched once
+let queue = [], current = null, reported = "";
+
+const ballPath = (n) => "/speech/" + n + ".wav";
+const phrasePath = (key) => "/speech/phrase/" + key + ".wav";
+
+function report(state, what) {
+  if (reported === state && state !== "speaks") return;
+  if (state === "speaks" && reported === "speaks" && what !== "test") return;
+  reported = state;
+  api("POST", "/api/speech/report", {state, what: String(what || "")});
+}
+
+function element(src, path) {
+  const audio = document.createElement("audio");
+  audio.preload = "auto";
+  audio.dataset.clip = path.split("/").pop().replace(".wav", "");
+  audio.src = src;
+  box.append(audio);
+  return audio;
+}
+
+/* fetch the clips into memory (the balls, then the ritual's sentences), a few at a time */
+async function preload(paths) {
+  const version = settings.clips;
+  for (const audio of players.values()) { URL.revokeObjectURL(audio.src); audio.remove(); }
+  players.clear();
+  const todo = paths.slice();
+  async function worker() {
+    while (todo.length && settings.clips === version) {
+      const path = todo.shift();
+      try {
+        const res = await fetch(path + "?v=" + version, {credentials: "same-origin"});
+        if (res.ok && settings.clips === version) players.set(path, element(URL.createObjectURL(await res.blob()), path));
+      } catch (e) { /* the clip is asked again when it is played */ }
+    }
   }
-  if (n < 80) return n === 71 ? "soixante et onze" : "soixante-" + words(n - 60);
-  if (n === 80) return "quatre-vingts";
-  return "quatre-vingt-" + words(n - 80);
+  await Promise.all([worker(), worker(), worker()]);
+  document.body.dataset.voiceClips = String(players.size);
 }
 
-function phrase(n, withNickname) {
-  let text = words(n);
-  if (n >= 10) text += " … " + String(n).split("").map((d) => UNITS[+d]).join(", ");
-  if (withNickname && NICKNAMES[n]) text += " … " + NICKNAMES[n];
-  return text;
-}
+// the ritual's sentences (display/voice_words.py RITUAL): a verdict's for each kind of lot the hall plays
+const RITUAL_CLIPS = ["no_unmark", "good", "bad", ...(boot.kinds || []).flatMap((k) => ["good_" + k, "bad_" + k]),
+  "late", "not_out_one", "not_out_many", "and", "others", "unmark", "test"];
 
-let voice = null;
-function pickVoice() {
-  if (!("speechSynthesis" in window)) return null;
-  const voices = speechSynthesis.getVoices().filter((v) => /^fr(-|_|$)/i.test(v.lang));
-  voice = voices.find((v) => /fr-FR/i.test(v.lang)) || voices[0] || null;
-  return voice;
+/* the hall's calling, asked again when /admin changes it; ``opts.enabled === false`` mutes this screen */
+export async function load(opts) {
+  if (opts && opts.enabled === false) muted = true;
+  const res = await api("GET", "/api/speech");
+  if (!res.ok) return settings;
+  const before = settings.clips;
+  settings = res.data;
+  document.body.dataset.voice = settings.enabled && !muted ? settings.voice : "off";
+  listeners.forEach((fn) => fn(settings));
+  if (!settings.enabled || muted) return settings;        // a hall without a voice: nothing to tell the console
+  if (settings.clips !== before) {
+    const paths = [];
+    for (let n = 1; n <= 90; n++) paths.push(ballPath(n));
+    preload(paths.concat(RITUAL_CLIPS.map(phrasePath)));
+  }
+  return settings;
 }
-if ("speechSynthesis" in window) {
-  pickVoice();
-  speechSynthesis.addEventListener("voiceschanged", pickVoice);
-}
+export const onSettings = (fn) => listeners.push(fn);
 
-/* speaks n if enabled and a French voice exists; false when it stays silent */
-export function say(n, options) {
-  const opts = options || {};
-  if (!opts.enabled || !("speechSynthesis" in window) || !(voice || pickVoice())) return false;
-  const u = new SpeechSynthesisUtterance(phrase(n, opts.nicknames));
-  u.voice = voice; u.lang = voice.lang; u.rate = opts.rate || 0.9;
-  speechSynthesis.cancel();
-  speechSynthesis.speak(u);
+function next() {
+  if (current) { current.pause(); current.currentTime = 0; }
+  const item = queue.shift();
+  current = null;
+  if (!item) return;
+  if (!players.has(item.path)) players.set(item.path, element(item.path + "?v=" + settings.clips, item.path));   // asked now
+  current = players.get(item.path);
+  const playing = current.play();
+  if (playing && playing.catch) {
+    playing.catch((e) => {
+      if (e && e.name === "NotAllowedError") report("blocked", item.name);
+      else if (e && e.name !== "AbortError") report("failed", item.name);
+    });
+  }
+}
+// media events do not bubble: the box hears its elements' in the capture phase
+box.addEventListener("playing", (e) => report("speaks", e.target.dataset.clip), true);
+box.addEventListener("ended", (e) => { if (e.target === current) next(); }, true);
+box.addEventListener("error", (e) => { if (e.target === current) { report("failed", e.target.dataset.clip); next(); } }, true);
+
+/* play ``items`` ([{name, path}]) one after the other, cutting what was being said (after it, when ``keep``) */
+function play(items, keep) {
+  if (!settings.enabled || muted) return false;
+  const busy = current && !current.paused && !current.ended;
+  queue = keep && busy ? queue.concat(items) : items.slice();
+  if (!(keep && busy)) next();
   return true;
 }
 
-export const nickname = (n) => NICKNAMES[n] || "";
+/* says ball n (its words, digits and nickname as the hall says them); false when this screen is silent */
+export function say(n, options) {
+  if (options && options.enabled === false) muted = true;
+  return play([{name: String(n), path: ballPath(n)}]);
+}
+
+/* says the ritual's clips ("no_unmark", "le_8"…), after the ball being said when ``keep`` */
+export function sayPhrases(keys, keep) {
+  return play(keys.map((key) => ({name: key, path: phrasePath(key)})), keep);
+}
+
+/* the test phrase: the screen reports whether it was heard (the console shows it) */
+export function sayTest() {
+  reported = "";
+  if (!settings.enabled || muted) { report("off", "test"); return false; }
+  return sayPhrases(["test"]);
+}
+
+export const nickname = (n) => (settings.nicknames_on && n ? settings.nicknames[String(n)] || "" : "");
