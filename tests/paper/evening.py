@@ -46,6 +46,8 @@ def open_hall(folder: Path, language: str = "fr", auth: dict | None = None) -> H
 def win_current(hall: Hall, card_id: str) -> dict:
     """Draw what ``card_id`` needs for the partie's open lot (one, two or three rows), check it, award it."""
     p = hall.evening.running
+    if p.held:                  # the draw waits for the speaker after an award (docs L11a): she goes on
+        hall.resume(role="speaker")
     lot = p.current_lot
     for row in hall.book.get(card_id).rows[:ROWS[lot.kind]]:
         for n in row:

@@ -1,6 +1,8 @@
-"""The evening's report as an A4 PDF (reportlab platypus), from ``hall.report.EveningReport``."""
+"""The evening's report as an A4 PDF (reportlab platypus), from ``hall.report.EveningReport``: a PDF/A-2b file for
+the association's ten-year archive (``pdfa.py``)."""
 from __future__ import annotations
 
+import io
 import os
 from xml.sax.saxutils import escape
 
@@ -11,6 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, OneLine, PdfTarget, Say, cell, french, table, when
+from hall.app.paper.pdfa import archival
 from hall.app.paper.report_money_pdf import fingerprint_words, money_section, tax_office_page
 from hall.app.paper.typeface import BOLD, FONT, fit
 from hall.durable import replacing
@@ -99,6 +102,13 @@ def _partie(p: PartieReport, tz: str, say: Say) -> list:
     return out
 
 
+def shade(share: float) -> colors.Color:
+    """The blue of a number drawn ``share`` as often as the most drawn one, opaque: the colour a translucent blue
+    (0.2, 0.4, 0.8) would show over the white page, with no transparency for the archive file to carry."""
+    alpha = 0.15 + 0.5 * share
+    return colors.Color(1 - 0.8 * alpha, 1 - 0.6 * alpha, 1 - 0.2 * alpha)
+
+
 def _frequencies(freq: dict[int, int]) -> Table:
     rows = [[f"{n} ×{freq[n]}" for n in range(start, min(start + 10, 91))] for start in range(1, 91, 10)]
     t = Table(rows, colWidths=[17 * mm] * 10, hAlign="LEFT")
@@ -108,27 +118,34 @@ def _frequencies(freq: dict[int, int]) -> Table:
     for n, count in freq.items():
         r, c = (n - 1) // 10, (n - 1) % 10
         if top and count:
-            style.append(("BACKGROUND", (c, r), (c, r), colors.Color(0.2, 0.4, 0.8, alpha=0.15 + 0.5 * count / top)))
+            style.append(("BACKGROUND", (c, r), (c, r), shade(count / top)))
     t.setStyle(TableStyle(style))
     return t
 
 
 def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris", say: Say = french) -> None:
-    """Write ``report`` as an A4 PDF to ``path`` (a file name or a binary file object, e.g. ``io.BytesIO``), in the
-    language ``say`` speaks (French by default); the page for the tax office stays French, as it is read by it."""
+    """Write ``report`` as an A4 PDF/A-2b file to ``path`` (a file name or a binary file object, e.g.
+    ``io.BytesIO``), in the language ``say`` speaks (French by default); the page for the tax office stays French,
+    as it is read by it."""
     if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/durable.py)
         with replacing(path) as out:
             return write_report_pdf(report, out, timezone, say)
+    path.write(archival(draft_pdf(report, timezone, say)))
+
+
+def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris", say: Say = french) -> bytes:
+    """The report as reportlab writes it, before it is made an archive file (``pdfa.archival``)."""
+    draft = io.BytesIO()
     tz = timezone
     title = say("Rapport de la soirée — %(hall)s") % {"hall": report.hall_name}
-    doc = SimpleDocTemplate(path, pagesize=A4,
-                            leftMargin=12 * mm, rightMargin=12 * mm, topMargin=14 * mm, bottomMargin=14 * mm,
-                            title=title, author="loto-hall", initialFontName=FONT)
     day = when(report.first_at, tz, "%d/%m/%Y")
-    story: list = [Paragraph(escape(title), H1),
-                   cell(say("Loto du %(day)s, de %(start)s à %(end)s (heure locale, %(tz)s)")
-                        % {"day": day or "—", "start": when(report.first_at, tz, "%H:%M"),
-                           "end": when(report.last_at, tz, "%H:%M"), "tz": tz}, BODY), Spacer(1, 4)]
+    held = say("Loto du %(day)s, de %(start)s à %(end)s (heure locale, %(tz)s)") % {
+        "day": day or "—", "start": when(report.first_at, tz, "%H:%M"), "end": when(report.last_at, tz, "%H:%M"),
+        "tz": tz}
+    doc = SimpleDocTemplate(draft, pagesize=A4,
+                            leftMargin=12 * mm, rightMargin=12 * mm, topMargin=14 * mm, bottomMargin=14 * mm,
+                            title=title, author="loto-hall", subject=held, creator="loto-hall", initialFontName=FONT)
+    story: list = [Paragraph(escape(title), H1), cell(held, BODY), Spacer(1, 4)]
     story.append(Paragraph(say("Résumé"), H2))
     totals = [[say(label), report.totals.get(key, 0)] for key, label in TOTALS.items()]
     half = (len(totals) + 1) // 2
@@ -175,5 +192,6 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return draft.getvalue()
 
 
