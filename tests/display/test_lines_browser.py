@@ -86,6 +86,7 @@ def test_a_winner_s_phone_follows_it_to_the_next_lot_and_never_contradicts_it(li
         expect(card(phone, A1).locator(".mc-status")).to_have_text("Validé : Quine — Panier garni. Le lot va être attribué.")
         h.award(role="speaker")
         expect(card(phone, A1).locator(".mc-status")).to_contain_text("Gagné : Quine — Panier garni")
+        h.resume(role="speaker")                              # the draw waits after an award (docs/loto-rules.md L11a)
         for n in [9, 21, 45, 66]:                             # the middle row, one short: 84
             h.draw(n, role="speaker")
         expect(card(phone, A1)).to_have_attribute("data-one-to-go", "84")

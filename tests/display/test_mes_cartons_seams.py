@@ -56,7 +56,7 @@ def test_a_marked_cells_check_never_covers_a_digit_on_a_narrow_phone(browser, li
     ctx = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
     page = ctx.new_page()
     try:
-        page.goto(live.url + "/c/" + A1)
+        page.goto(live.url + f"/c/{A1}?k={h.card_code(A1)}")     # the printed link, its code in it
         expect(page.locator('.mc-grid td[data-marked="1"]')).to_have_count(4)
         cells = page.evaluate(CHECK_CLEAR)
         assert {c["n"] for c in cells} == {"4", "13", "37", "52"}
