@@ -179,6 +179,11 @@ function drawBoard() {
 }
 
 function news(text) { $("mc-news").textContent = text; }
+/* a sentence naming cartons: each ID as the cards show it (its check character apart), never broken at its dash */
+function newsOf(key, params, cards) {
+  const [before, after = ""] = t(key, {...params, card: "\u0000"}).split("\u0000");
+  $("mc-news").replaceChildren(before, ...cards.flatMap((c, i) => (i ? [", ", node(c)] : [node(c)])), after);
+}
 
 // ---- the player's own acts ------------------------------------------------------------------------------
 function tapNumber(n) {
@@ -247,7 +252,7 @@ function onEvent(name, ev) {
       if (ev.current_lot !== null && ev.current_lot !== undefined && lots[ev.current_lot]) lots[ev.current_lot].status = "open";
     }
     S.valid.clear();
-    news(t(ev.winners.some(mine) ? "mc_won_news" : "won", {lot: lotName(lot || ev.lot), card: ev.winners.join(", ")}));
+    newsOf(ev.winners.some(mine) ? "mc_won_news" : "won", {lot: lotName(lot || ev.lot)}, ev.winners);
   } else if (name === "claim") {
     S.status = "checking";
     news(t("checking"));
@@ -259,7 +264,7 @@ function onEvent(name, ev) {
     // keeps an earlier false claim while our own carton is being validated
     S.valid.add(ev.card_id);
     const lot = ev.lot ? lotName(ev.lot) : "";
-    news(mine(ev.card_id) ? t("mc_valid_mine", {card: ev.card_id, lot}) : t("mc_valid_other", {card: ev.card_id, lot}));
+    newsOf(mine(ev.card_id) ? "mc_valid_mine" : "mc_valid_other", {lot}, [ev.card_id]);
   } else if (name === "verdict") {
     news(t(ev.verdict === "missed" ? "missed_public" : "false_claim"));
   } else if (name === "players") {
