@@ -1,5 +1,5 @@
 /* /admin: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
-import {adminAlert} from "./admin.js";
+import {adminAlert, refresh} from "./admin.js";
 import {ask} from "./ask.js";
 import {$, amountField, api, boot, COLON, el, euros, kind, live, lotName, t, tn} from "./common.js";
 import {termsFields} from "./lot_terms.js";
@@ -124,4 +124,5 @@ loadProgramme();
 live({state() {}, event(name, ev) {
   if (ev.type && ev.type.startsWith("sales:")) takings();
   if (name === "partie") loadProgramme();
+  refresh();
 }});
