@@ -209,6 +209,8 @@ async function phoneCall(card) {
 
 // ---- the hall's events ----------------------------------------------------------------------------------
 function onState(s) {
+  // the strip's news belongs to its partie: connected again to another (the next evening, after a restart), it goes
+  if (S && (S.partie && S.partie.number) !== (s.partie && s.partie.number)) news("");
   S = {partie: s.partie, draws: (s.draws || []).slice(), last: s.last, status: s.status, players: s.players || DEFAULT_PLAYERS,
        valid: new Set((s.winners || []).map((w) => w.card_id)),
        next: s.next_partie || null};
