@@ -136,8 +136,10 @@ class Evening:
             login_page(page, self.url + (path or default), PINS[pin], name=who)
         else:
             page.goto(self.url + (path or default))
+        if name != "lots":            # every page but the prize desk's follows the hall: its state has come
+            page.wait_for_selector("body[data-seq]", state="attached")
         if name == "speaker":
-            page.wait_for_selector("body[data-keys=loaded]")
+            page.wait_for_selector("body[data-keys=loaded]", state="attached")
         return page
 
     def __getitem__(self, name: str):
