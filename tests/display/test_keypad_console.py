@@ -19,9 +19,10 @@ def numlock_off(page, digit: str) -> bool:
 
 
 def console_with_keys(page, live) -> None:
-    """The speaker's console, logged in, once it has read the key table."""
+    """The speaker's console, logged in, once it has read the key table and the hall's state (keys pressed before
+    the state are not acted on: the console does not know the partie yet)."""
     login_page(page, live.url + "/speaker", PINS["speaker_pin"])
-    page.wait_for_selector("body[data-keys=loaded]")
+    page.wait_for_selector("body[data-keys=loaded][data-seq]", state="attached")
 
 
 def pad(page, *keys: str) -> None:

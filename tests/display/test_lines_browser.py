@@ -62,7 +62,7 @@ def test_a_maxi_bingo_counted_down_on_the_projector_and_a_phone_then_its_fallbac
         shot(phone, "mes-cartons-360x640-maxi-fallback.png", tmp_path)
         assert h.check_claim(A1, role="controller").verdict == "valid"
         expect(page.locator("#banner-sub")).to_have_text("Carton plein — Jambon — Lot de repli (boule 19, jackpot jusqu'à 18)")
-        expect(phone.locator("#mc-news")).to_contain_text(f"Votre carton {A1} est validé")
+        expect(phone.locator("#mc-news")).to_contain_text(f"Votre carton {shown(A1)} est validé")
         h.award(role="speaker")
         expect(page.locator("#banner-text")).to_contain_text(f"Carton plein — Jambon — gagné par le carton {shown(A1)}")
         expect(card(phone, A1)).to_contain_text("Gagné : Carton plein — Jambon")
@@ -82,11 +82,11 @@ def test_a_winner_s_phone_follows_it_to_the_next_lot_and_never_contradicts_it(li
         h.check_claim(A3, role="controller")                  # someone else's false claim first
         expect(phone.locator("#mc-news")).to_have_text("Fausse annonce — la partie continue")
         h.check_claim(A1, role="controller")                  # then our own carton, valid
-        expect(phone.locator("#mc-news")).to_have_text(f"Votre carton {A1} est validé : Quine — Panier garni")
+        expect(phone.locator("#mc-news")).to_have_text(f"Votre carton {shown(A1)} est validé : Quine — Panier garni")
         expect(card(phone, A1).locator(".mc-status")).to_have_text("Validé : Quine — Panier garni. Le lot va être attribué.")
         h.award(role="speaker")
         expect(card(phone, A1).locator(".mc-status")).to_contain_text("Gagné : Quine — Panier garni")
-        h.resume(role="speaker")                              # the draw waits after an award (docs L11a)
+        h.resume(role="speaker")                              # the draw waits after an award (docs/loto-rules.md L11a)
         for n in [9, 21, 45, 66]:                             # the middle row, one short: 84
             h.draw(n, role="speaker")
         expect(card(phone, A1)).to_have_attribute("data-one-to-go", "84")

@@ -30,6 +30,10 @@ async function load() {
   $("devices-admin").replaceChildren(...(devices.length ? devices.map((d) => el("div", {class: "device " + d.status,
     text: d.detail || t("device_" + d.device) + COLON + t("device_" + d.status)})) : [el("div", {class: "device none", text: t("no_devices")})]));
 }
+/* the page's picture again once the journal has moved on — its fingerprint above all, which the treasurer copies at
+   the end of the evening: it must be the last record's, not the one of when the page was opened (once a second) */
+let again = null;
+export function refresh() { if (!again) again = setTimeout(() => { again = null; load(); }, 1000); }
 const clock = (iso) => new Date(iso).toLocaleTimeString(boot.lang || "fr", {hour: "2-digit", minute: "2-digit"});
 const groups = (shown) => shown.replace(/ /g, "\u00a0");    // a fingerprint's groups kept on one line, as on paper
 $("print-ticket").addEventListener("click", async () => {

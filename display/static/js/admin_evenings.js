@@ -80,4 +80,7 @@ async function loadEvenings() {
 }
 loadTiers();
 loadEvenings();
-live({state() {}, event(name, ev) { if (ev.type === "sales:prices_set") loadTiers(); }});
+// connected again — after a restart, maybe on the next evening: the tiers and the archived evenings as they are now
+let connected = false;
+live({state() { if (connected) { loadTiers(); loadEvenings(); } connected = true; },
+      event(name, ev) { if (ev.type === "sales:prices_set") loadTiers(); }});

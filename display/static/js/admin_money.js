@@ -1,5 +1,5 @@
 /* /admin: the takings live, voiding a sale, the programme editor (with loto-traditionnel flags), PINs. */
-import {adminAlert} from "./admin.js";
+import {adminAlert, refresh} from "./admin.js";
 import {ask} from "./ask.js";
 import {$, amountField, api, boot, COLON, el, euros, kind, live, lotName, t, tn} from "./common.js";
 import {termsFields} from "./lot_terms.js";
@@ -10,6 +10,7 @@ const KINDS = boot.kinds;    // hall/lots.py's table, handed by the page
 const CASH = /(\d\s*(€|eur\b|euros?\b))|\besp[eè]ces\b|\bcash\b|\bargent\b|\bbillets?\b|\bch[eè]que\s+de\b/i;
 const VOUCHER = /\bbons?\b|\bcartes?\s+cadeau|\bch[eè]ques?[-\s]cadeau/i;
 let programme = null;
+let edited = false;          // the programme typed here and not saved yet: a reconnection never redraws it
 
 async function takings() {
   const res = await api("GET", "/api/sales/summary");
@@ -91,10 +92,14 @@ async function loadProgramme() {
   const res = await api("GET", "/api/programme");
   if (!res.ok) return;
   programme = res.data;
+  edited = false;
   for (const p of programme.parties) for (const lot of p.lots) lot.value_eur = amountField(lot.value_eur);
   drawProgramme();
 }
+for (const what of ["input", "change"]) $("programme-editor").addEventListener(what, () => { edited = true; });
+$("programme-editor").addEventListener("click", (ev) => { if (ev.target.closest("button")) edited = true; });
 $("add-partie").addEventListener("click", () => {
+  edited = true;
   programme.parties.push({number: programme.parties.length + 1, played: false, consolation: "",
     lots: KINDS.map((k) => ({kind: k, label: "", value_eur: "", sponsor: ""}))});
   drawProgramme();
@@ -107,6 +112,7 @@ $("save-programme").addEventListener("click", async () => {
   if (!res.ok) { adminAlert(res.data.message); $("programme-msg").textContent = ""; return; }
   adminAlert("");
   programme = res.data;
+  edited = false;
   for (const p of programme.parties) for (const lot of p.lots) lot.value_eur = amountField(lot.value_eur);
   drawProgramme();
   $("programme-msg").textContent = t("programme_saved", {n: programme.first_editable});
@@ -121,7 +127,10 @@ $("pin-form").addEventListener("submit", async (ev) => {
 });
 takings();
 loadProgramme();
-live({state() {}, event(name, ev) {
+// connected again — after a restart, maybe on the next evening: the takings and the programme as they are now
+let connected = false;
+live({state() { if (connected) { takings(); if (!edited) loadProgramme(); refresh(); } connected = true; }, event(name, ev) {
   if (ev.type && ev.type.startsWith("sales:")) takings();
   if (name === "partie") loadProgramme();
+  refresh();
 }});

@@ -102,6 +102,7 @@ async function sell() {
     const s = res.data;
     box.className = "result good";
     box.dataset.sale = s.paid ? "" : String(s.sale_id);      // a reservation: its banner changes once it is paid
+    box.dataset.saleId = String(s.sale_id);
     box.replaceChildren(el("div", {class: "result-what", text: tn(s.paid ? "sold_ok" : "reserved_ok", s.cards.length, {eur: euros(s.amount_eur)})}),
                         el("div", {class: "small", text: t("sale_number", {id: s.sale_id}) + (s.buyer ? " · " + s.buyer : "")}),
                         s.offered_eur !== null && s.offered_eur !== s.amount_eur   // said here and in the report
@@ -114,7 +115,7 @@ async function sell() {
     summary();
   } else {
     box.className = "result bad";
-    box.dataset.sale = "";
+    box.dataset.sale = ""; box.dataset.saleId = "";
     const named = res.data.cards && res.data.cards.length ? res.data.cards.join(", ") : "";
     box.replaceChildren(el("div", {text: res.data.message}),
                         named && res.data.error === "unknown_card" ? el("div", {class: "small", text: named}) : "");
@@ -140,6 +141,9 @@ async function summary() {
     el("span", {class: "dim", text: [r.buyer, r.seller, r.voided ? t("voided") : r.paid ? "" : t("reserved")].filter(Boolean).join(" · ")}),
     !r.paid && !r.voided ? el("button", {type: "button", text: t("mark_paid"), onclick: () => pay(r)}) : "")));
   paidBanner(s.recent);
+  // the banner belongs to its sale: a hall whose newest sale is older has started another evening (after a restart)
+  const newest = s.recent.length ? s.recent[0].sale_id : 0, shown = Number($("result").dataset.saleId || 0);
+  if (shown > newest) { $("result").hidden = true; $("result").dataset.saleId = ""; $("result").dataset.sale = ""; }
 }
 
 /* the green banner of a reservation, once that sale is paid (here or at another desk): it says so, never « à payer » */
@@ -169,7 +173,9 @@ $("sell").addEventListener("click", sell);
 scanButton("scan_cards", (text) => add(cardIdFrom(text)));
 drawBasket();
 summary();
-live({state() {}, event(name, ev) {
+// connected again — after a restart, maybe on the next evening: the takings and the last sales as they are now
+let connected = false;
+live({state() { if (connected) summary(); connected = true; }, event(name, ev) {
   if (ev.type && ev.type.startsWith("sales:")) summary();
   if (ev.type === "sales:prices_set") refreshPrice();       // the next sale's price by the new tiers
 }});

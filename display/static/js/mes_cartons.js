@@ -180,6 +180,11 @@ function drawBoard() {
 }
 
 function news(text) { $("mc-news").textContent = text; }
+/* a sentence naming cartons: each ID as the cards show it (its check character apart), never broken at its dash */
+function newsOf(key, params, cards) {
+  const [before, after = ""] = t(key, {...params, card: "\u0000"}).split("\u0000");
+  $("mc-news").replaceChildren(before, ...cards.flatMap((c, i) => (i ? [", ", node(c)] : [node(c)])), after);
+}
 
 // ---- the player's own acts ------------------------------------------------------------------------------
 function tapNumber(n) {
@@ -205,6 +210,8 @@ async function phoneCall(card) {
 
 // ---- the hall's events ----------------------------------------------------------------------------------
 function onState(s) {
+  // the strip's news belongs to its partie: connected again to another (the next evening, after a restart), it goes
+  if (S && (S.partie && S.partie.number) !== (s.partie && s.partie.number)) news("");
   S = {partie: s.partie, draws: (s.draws || []).slice(), last: s.last, status: s.status, players: s.players || DEFAULT_PLAYERS,
        valid: new Set((s.winners || []).map((w) => w.card_id)),
        next: s.next_partie || null};
@@ -249,7 +256,7 @@ function onEvent(name, ev) {
       if (ev.current_lot !== null && ev.current_lot !== undefined && lots[ev.current_lot]) lots[ev.current_lot].status = "open";
     }
     S.valid.clear();
-    news(t(ev.winners.some(mine) ? "mc_won_news" : "won", {lot: lotName(lot || ev.lot), card: ev.winners.join(", ")}));
+    newsOf(ev.winners.some(mine) ? "mc_won_news" : "won", {lot: lotName(lot || ev.lot)}, ev.winners);
   } else if (name === "claim") {
     S.status = "checking";
     news(t("checking"));
@@ -261,7 +268,7 @@ function onEvent(name, ev) {
     // keeps an earlier false claim while our own carton is being validated
     S.valid.add(ev.card_id);
     const lot = ev.lot ? lotName(ev.lot) : "";
-    news(mine(ev.card_id) ? t("mc_valid_mine", {card: ev.card_id, lot}) : t("mc_valid_other", {card: ev.card_id, lot}));
+    newsOf(mine(ev.card_id) ? "mc_valid_mine" : "mc_valid_other", {lot}, [ev.card_id]);
   } else if (name === "verdict") {
     news(t(ev.verdict === "missed" ? "missed_public" : "false_claim"));
   } else if (name === "players") {

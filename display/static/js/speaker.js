@@ -134,6 +134,7 @@ $("award").addEventListener("click", async () => {
     if (r.consolation.length) box.append(el("div", {text: t("consolation_for", {cards: r.consolation.map(show).join(", ")})}));
   }
   box.append(el("div", {text: t("vouchers_title")}), el("div", {class: "voucher-codes"}, ...r.vouchers.map((c) => el("span", {class: "voucher-code", text: c}))));
+  box.dataset.partie = S.partie ? String(S.partie.number) : "";
   box.hidden = false;
 });
 
@@ -221,7 +222,12 @@ export const answer = confirmation.answer;        // the confirmation's yes or n
 // events with seq, as the projector: a draw shows at once; right after each record the speaker room sends
 // ``console``, the speaker's whole picture at that seq (claims, watch, devices) — no refetch, no timer
 live({
-  state(state) { S = state; render(); },
+  state(state) {
+    S = state;
+    // an award belongs to its partie: connected again to another (the next evening, after a restart), it goes
+    if (!S.partie || String(S.partie.number) !== $("award-result").dataset.partie) $("award-result").hidden = true;
+    render();
+  },
   event(name, ev) {
     if (name === "partie" && ev.status === "started") {   // a new partie: yesterday's messages go
       for (const id of ["entry-msg", "check-msg"]) $(id).textContent = "";
