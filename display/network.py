@@ -27,12 +27,14 @@ def wifi_warnings(config) -> list[str]:
 
 @bp.get("/network")
 def network_state():
-    """``{"ssid", "url", "warnings", "connections"}`` for ``/admin`` (admin only: it reads the password's risks)."""
+    """``{"ssid", "url", "warnings", "connections", "frames"}`` for ``/admin`` (admin only: it reads the password's
+    risks): the sockets connected to the core now, the sockets cut for sending too many frames (and the addresses cut
+    most)."""
     A.require_right("network")
     config = current.config()
-    connections = current_app.extensions.get("loto_connections")
+    live = current_app.extensions["loto_sockets"]
     return jsonify({"ssid": config.network.ssid, "url": config.hall_url, "warnings": wifi_warnings(config),
-                    "connections": connections.count if connections else 0})
+                    "connections": live.connections.count, "frames": live.gate.report()})
 
 
 @bp.get("/table-tent.pdf")
