@@ -171,6 +171,7 @@ JS_STRINGS = {
     "consolation": _l("Lot de consolation"),
     "cards_count": _l("%(n)s cartons, dont %(sold)s vendus"),
     "connections": _l("Connectés en ce moment : %(n)s (téléphones et écrans)"),
+    "relay_spread": _l("Téléphones sur les relais : %(list)s"),
     # « Mes cartons » (the players' phones) and what the projector says of them
     "mc_marked": _l("%(n)s, marqué"),
     "mc_card": _l("Carton %(card)s"),

@@ -27,14 +27,16 @@ def wifi_warnings(config) -> list[str]:
 
 @bp.get("/network")
 def network_state():
-    """``{"ssid", "url", "warnings", "connections", "frames"}`` for ``/admin`` (admin only: it reads the password's
-    risks): the sockets connected to the core now, the sockets cut for sending too many frames (and the addresses cut
-    most)."""
+    """``{"ssid", "url", "warnings", "connections", "frames", "relays"}`` for ``/admin`` (admin only: it reads the
+    password's risks): the sockets connected to the core now, the sockets cut for sending too many frames (and the
+    addresses cut most), and with relays each one's phones (``RelayPublisher.spread``)."""
     A.require_right("network")
     config = current.config()
     live = current_app.extensions["loto_sockets"]
+    relay = current_app.extensions.get("loto_relay")
     return jsonify({"ssid": config.network.ssid, "url": config.hall_url, "warnings": wifi_warnings(config),
-                    "connections": live.connections.count, "frames": live.gate.report()})
+                    "connections": live.connections.count, "frames": live.gate.report(),
+                    "relays": relay.spread() if relay is not None else []})
 
 
 @bp.get("/table-tent.pdf")

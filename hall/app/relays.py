@@ -1,10 +1,12 @@
 """``loto-hall relays``: the processes that carry the phones' sockets (INTERFACE §10), on the Pi or on a laptop.
 
-One gunicorn arbiter, ``[server] socket_workers`` gevent workers sharing one listening socket
-(``socket_host:socket_port``): with WebSocket only, any worker may take any phone, no sticky session (python-socketio's
-deployment notes). Each worker is a ``display.relay.Relay`` with its ``Ear`` on the queue. The arbiter replaces a
-worker that dies (a SIGKILL, a deaf relay ending itself) at once, and kills one whose main loop stays silent
-``RELAY_TIMEOUT_S``. On the Pi, ``loto-hall serve`` starts this beside the core and the front (``cluster.py``);
+One gunicorn arbiter, ``[server] socket_workers`` gevent workers, each on a port of its own (``socket_port``,
+``socket_port + 1``, …, ``relay_ports``): the front (nginx) deals the phones between them with ``least_conn``, so they
+spread evenly — with one shared port, the kernel handed the connections to whichever worker was waiting, and one relay
+took 17 phones of the same address before the second got one. With WebSocket only, no sticky session is needed
+(python-socketio's deployment notes). Each worker is a ``display.relay.Relay`` with its ``Ear`` on the queue. The
+arbiter replaces a worker that dies (a SIGKILL, a deaf relay ending itself) at once — the new one takes the port left
+free (``_slot``) — and kills one whose main loop stays silent ``RELAY_TIMEOUT_S``. On the Pi, ``loto-hall serve`` starts this beside the core and the front (``cluster.py``);
 on a laptop of the hall's network, ``loto-hall relays --config FILE`` alone, pointed at the Pi's Redis and core.
 """
 from __future__ import annotations
@@ -45,12 +47,30 @@ def trusted_fronts(config: Config) -> frozenset[str]:
     return frozenset(h for h in hosts if h)
 
 
+def relay_ports(config: Config, workers: int | None = None) -> list[int]:
+    """The ports of this machine's relays: ``socket_port`` and the next ones, one per worker."""
+    server = config.server
+    return [server.socket_port + i for i in range(max(1, workers or server.socket_workers))]
+
+
+def _slot(server: Any, worker: Any) -> None:
+    """gunicorn's ``pre_fork``: the worker about to start takes the first port no live worker holds."""
+    taken = {getattr(w, "slot", None) for w in server.WORKERS.values()}
+    worker.slot = next(i for i in range(len(server.LISTENERS)) if i not in taken)
+
+
 def _worker_class() -> type:
     from gunicorn.workers.ggevent import GeventWorker
 
     class RelayWorker(GeventWorker):
+        sockets: list[Any]
+
         def init_process(self) -> None:
             raise_open_files_limit()
+            slot: int = getattr(self, "slot", 0)
+            listeners: list[Any] = self.sockets
+            self.sockets = [listeners[slot]]          # its own port only: the others are its siblings'
+            _relay["port"] = listeners[slot].getsockname()[1]
             super().init_process()
 
     return RelayWorker
@@ -76,8 +96,9 @@ class RelaysApplication(BaseApplication):
     def load_config(self) -> None:
         server = self.hall_config.server
         for key, value in {
-            "bind": [f"{bind_host(server.socket_host)}:{server.socket_port}"],
+            "bind": [f"{bind_host(server.socket_host)}:{port}" for port in relay_ports(self.hall_config, self.workers)],
             "workers": self.workers,
+            "pre_fork": _slot,
             "worker_class": _worker_class(),
             "worker_connections": server.worker_connections,
             "keepalive": max(1, round(server.header_timeout_s)),
@@ -99,6 +120,7 @@ class RelaysApplication(BaseApplication):
         config = self.hall_config
         relay = Relay(config, core_url=core_url(config), relay_id=f"{socket.gethostname()}:{os.getpid()}",
                       trusted=trusted_fronts(config))
+        relay.port = _relay.get("port")
         ear = Ear(relay, config.server.message_queue)
         ear.start()
         relay.sio.start_background_task(relay.beat_forever)
