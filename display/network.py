@@ -10,7 +10,7 @@ from flask_babel import gettext
 from display import auth as A
 from display import current
 from display.documents import _download, _maker
-from display.qrcode_svg import qr_svg
+from display.qrcode_svg import qr_response
 from hall.net.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
 from hall.refusal import Rejected
 
@@ -54,8 +54,9 @@ def table_tent_pdf():
 
 
 def _qr(text: str) -> Response:
-    """An SVG QR code with the 4-module quiet zone phone cameras need (the one QR maker of the screens)."""
-    return Response(qr_svg(text, border=4), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    """An SVG QR code with the 4-module quiet zone phone cameras need (the one QR maker of the screens), made once
+    per text and served with its ETag (``display/qrcode_svg.py``)."""
+    return qr_response(text, border=4)
 
 
 @bp.get("/wifi/qr.svg")

@@ -25,7 +25,7 @@ from display.errors import error_body
 from display.i18n import js_strings
 from display.limits import json_body
 from display.pages import render_page
-from display.qrcode_svg import qr_svg
+from display.qrcode_svg import qr_response
 from hall.card_ids import MAX_CARD_TEXT, display_card_id
 from hall.claims import verify
 from hall.config import HELP_LEVELS
@@ -184,8 +184,7 @@ def sale_qr(code: str):
     except Rejected:
         raise Rejected("unknown_sale") from None
     url = hall().config.hall_link(f"s/{code}")
-    return current_app.response_class(qr_svg(url, border=4), mimetype="image/svg+xml",
-                                      headers={"Cache-Control": "no-store", "X-Link-Url": url})
+    return qr_response(url, border=4, headers={"X-Link-Url": url})      # made once per sale, with its ETag
 
 
 # ---- the API ----------------------------------------------------------------------------------------------
