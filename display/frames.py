@@ -13,6 +13,7 @@ unanswered for over 30 s after it had closed. Here, for one ``socketio.Server`` 
 - an address whose sockets were cut ``HOLD_AFTER`` times within ``HOLD_WINDOW_S`` gets no new socket for ``HOLD_S``
   (Engine.IO's handshake refused, before any upgrade: ``401 {"error": "too_many_frames"}``);
 - a socket's reader yields after each chunk it reads, so a busy socket shares the worker with everyone else;
+- no WebSocket compression (permessage-deflate): its zlib contexts cost ~100 KB a phone, for hundred-byte events;
 - events are handled in the socket's own reader, one at a time (``async_handlers=False``): no task per frame, and
   an event nobody handles costs a lookup.
 
@@ -220,6 +221,9 @@ class _BoundedReader(simple_websocket.Server):
     def __init__(self, environ: dict, *, gate: FrameGate, address: str, pause: Callable[[float], Any], **kwargs):
         self.budget, self.gate, self.address, self._pause = gate.budget(), gate, address, pause
         self.over = False
+        # No permessage-deflate, which every browser offers: a ball is a hundred bytes, and each phone's zlib
+        # contexts cost ~100 KB (200 MB for 2 000 phones) and a compression per phone per event.
+        environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         super().__init__(environ, **kwargs)       # the handshake, then the reader starts
 
     def handshake(self) -> None:

@@ -10,6 +10,7 @@ import time
 
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, CloseConnection, Message, RejectConnection, Request, TextMessage
+from wsproto.extensions import PerMessageDeflate
 
 
 def frame(text: str) -> bytes:
@@ -32,17 +33,19 @@ class RawSocket:
     """One Socket.IO connection over WebSocket from ``source`` to ``127.0.0.1:port`` on ``path``."""
 
     def __init__(self, port: int, source: str, path: str = "/socket.io/", timeout_s: float = 5.0,
-                 host: str | None = None):
+                 host: str | None = None, deflate: bool = False):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout_s, source_address=(source, 0))
         self.ws = WSConnection(ConnectionType.CLIENT)
         self.closed = False
         self.events: list[tuple[str, object]] = []
         self.sock.sendall(self.ws.send(Request(host=host or f"127.0.0.1:{port}",
-                                               target=f"{path}?EIO=4&transport=websocket")))
+                                               target=f"{path}?EIO=4&transport=websocket",
+                                               extensions=[PerMessageDeflate()] if deflate else [])))
         deadline = time.monotonic() + timeout_s
         while True:
             event = self._next_event(deadline)
             if isinstance(event, AcceptConnection):
+                self.extensions = list(event.extensions)
                 break
             if isinstance(event, RejectConnection):
                 raise Refused(event.status_code, self._rejected_body(deadline))

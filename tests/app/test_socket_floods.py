@@ -199,3 +199,11 @@ def test_a_long_polling_post_of_many_packets_is_refused_before_engine_io_reads_t
     assert post("\x1e".join(['42["nothing"]'] * 200)) == 400
     assert post("40") == 400                 # the socket is gone
     assert frames_report(hall)["addresses"].get("127.0.0.1", 0) >= 1
+
+
+def test_no_socket_is_compressed_whatever_the_browser_offers(hall):
+    """permessage-deflate (every browser offers it) costs ~100 KB of zlib state per phone for hundred-byte events."""
+    phone = RawSocket(hall.port, "127.0.0.23", deflate=True)
+    assert phone.extensions == []
+    assert "draws" in phone.wait_for("state", 5)
+    phone.close()
