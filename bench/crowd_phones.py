@@ -80,7 +80,7 @@ async def ws_recv(reader, writer) -> str:
 async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, source: str | None = None) -> None:
     """One phone (from ``source``, else ten phones an address): its event arrivals by seq and the states it got
     (a resync carries the balls it missed)."""
-    mine = {"events": {}, "states": []}
+    mine = {"events": {}, "states": [], "relay": ""}
     out["phones"].append(mine)
     try:
         reader, writer = await ws_connect(port, source or phone_address(i), path=path)
@@ -100,6 +100,7 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
                 seq = payload.get("seq") if isinstance(payload, dict) else None
                 if name == "state":
                     last_seq = seq
+                    mine["relay"] = payload.get("relay", "core")
                     partie = (payload.get("partie") or {}).get("number")
                     mine["states"].append((now, partie, tuple(payload.get("draws") or ())))
                     continue
@@ -128,10 +129,11 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
 
 
 def delivered(phones: list[dict], sent: dict) -> dict:
-    """seq → [phones that got the ball, latest arrival]: by its event, or by a later state that held it."""
+    """seq → [phones that got the ball, latest arrival, {relay: latest arrival of its phones}]: by its event, or by a
+    later state that held it."""
     got = {}
     for seq, (t0, partie, number) in sent.items():
-        count, latest = 0, 0.0
+        count, latest, by_relay = 0, 0.0, {}
         for mine in phones:
             at = mine["events"].get(seq)
             if at is None:
@@ -139,7 +141,8 @@ def delivered(phones: list[dict], sent: dict) -> dict:
             if at is not None:
                 count += 1
                 latest = max(latest, at)
-        got[seq] = [count, latest]
+                by_relay[mine["relay"]] = max(by_relay.get(mine["relay"], 0.0), at)
+        got[seq] = [count, latest, by_relay]
     return got
 
 

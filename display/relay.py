@@ -29,6 +29,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -53,6 +54,7 @@ ROOM_FETCHES_PER_S = 5.0  # rooms a relay fetches from the core, all its phones 
 ROOM_WAIT_S = 3.0         # a phone waits this long at most for its room's fetch
 UNKNOWN_ROOM_S = 2.0      # an unknown code is answered without asking the core again for this long
 UNKNOWN_ROOMS_KEPT = 1024
+SLOW_FORWARD_MS = 500     # an event that took this long to hand to every phone is logged
 
 
 class CoreUnavailable(Exception):
@@ -134,6 +136,7 @@ class Relay:
         self.forwarded = 0
         self.resyncs = 0
         self.beats = 0
+        self.forward_ms: deque[float] = deque(maxlen=60)      # the last events' time to hand to every phone
         self.quiet = Quiet(server.ping_s, clock)
         self._clock = clock
         self._unknown: dict[str, float] = {}        # a room code the core does not know → until when it is believed
@@ -255,7 +258,15 @@ class Relay:
         self.seq = seq
         self.forwarded += 1
         self.on_event()
+        started = time.perf_counter()
         self._to_every_shard(name, data)
+        took_ms = 1000 * (time.perf_counter() - started)
+        self.forward_ms.append(took_ms)
+        at = message.get("at")                  # the core's clock when it queued the event (a laptop's may differ)
+        late_ms = 1000 * (time.time() - at) if isinstance(at, (int, float)) else 0.0
+        if took_ms > SLOW_FORWARD_MS or late_ms > SLOW_FORWARD_MS:
+            log.info("relais %s : événement n° %s transmis à %d téléphones en %.0f ms, fini %.0f ms après que le "
+                     "cœur l'a publié", self.relay_id, seq, self.clients(), took_ms, late_ms)
 
     def _resync_all(self, seq: int) -> None:
         """Every client gets the state at ``seq`` or later (one fetch, one emission per shard)."""

@@ -118,7 +118,8 @@ class Ear:
         self.reports += 1
         report = {"n": self.reports, "state": self.state, "silent_s": round(silent, 1), "seq": self.relay.seq,
                   "clients": self.relay.clients(), "host": socket.gethostname(), "pid": os.getpid(),
-                  "resyncs": self.relay.resyncs, "port": self.relay.port, "cut": self.relay.gate.cut_total}
+                  "resyncs": self.relay.resyncs, "port": self.relay.port, "cut": self.relay.gate.cut_total,
+                  "forward_ms_max": round(max(self.relay.forward_ms, default=0.0))}
         redis.hset(wire.RELAYS_KEY, self.relay.relay_id, wire.encode(report))
         if self.state == "deaf":
             log.error("relais %s sourd : aucun battement entendu depuis %.1f s alors que le cœur bat ; "

@@ -58,7 +58,7 @@ class RelayPublisher:
     # ---- called by the broadcaster (display/sockets.py) and the rooms: append only
     def event(self, seq: int, name: str, data: dict) -> None:
         """A journal record's public event, in ``seq`` order."""
-        self._put({"t": "ev", "seq": seq, "name": name, "data": data}, seq)
+        self._put({"t": "ev", "seq": seq, "name": name, "data": data, "at": self._wall()}, seq)
 
     def emit(self, name: str, data: Any, to: str | None = None) -> None:
         """Another public emission (a room's audience, the projector's ``screen``), to a room or to everyone."""
