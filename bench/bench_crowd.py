@@ -268,13 +268,18 @@ def main() -> None:
               + (f", Redis stopped {args.redis_outage:.0f} s in the middle" if args.redis_outage else ""))
         print(f"disconnects {sum(o['disconnects'] for o in outs)} (reconnected {sum(o['reconnects'] for o in outs)}), "
               f"balls missed {missed}, seq gaps {sum(o['gaps'] for o in outs)}")
+        lags = [lag for o in outs for _, lag in o.get("late", [])]
+        print(f"the phones' processes' loop late by more than 20 ms {len(lags)} times, at most "
+              f"{1000 * max(lags, default=0.0):.0f} ms (their own CPU, not the hall's)")
         print("slowest balls (ms, at s): " + ", ".join(f"{ms:.0f} at {at:.0f}" for ms, at, _ in sorted(worst)[-5:]))
         for ms, at, seq in sorted(worst)[-5:]:     # where the time went: the speaker's POST, then each relay's last phone
             t0 = sent[seq][0]
             relays = ", ".join(f"{r.rsplit(':', 1)[-1]} {1000 * (t - t0):.0f}"
                                for r, t in sorted(by_relay.get(seq, {}).items()))
+            late = max((lag for o in outs for when, lag in o.get("late", []) if t0 <= when <= t0 + ms / 1000 + 0.1),
+                       default=0.0)
             print(f"  ball at {at:.0f} s: POST answered in {posted.get(seq, 0):.0f} ms; last phone per relay (ms): "
-                  f"{relays}")
+                  f"{relays}; the phones' own loop late by up to {1000 * late:.0f} ms meanwhile")
         for line in cpu_said:
             print(line)
         print(summary("draw → last client", last_ms) + (" (balls drawn while Redis was up)" if after_return_ms else ""))

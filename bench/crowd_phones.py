@@ -152,10 +152,20 @@ def run_phones(first: int, count: int, port: int, path: str, ready: mp.Queue, re
     then, given the balls sent (seq → (time, partie, number)) on ``sent_q``, who got each one."""
     raise_nofile()
 
+    async def ticker(out: dict, stop: asyncio.Event) -> None:
+        """The client process's own lateness: when its loop wakes later than asked (its CPU taken by the machine),
+        a ball's arrival is late by as much, whatever the hall did."""
+        while not stop.is_set():
+            asked = time.monotonic() + 0.05
+            await asyncio.sleep(0.05)
+            late = time.monotonic() - asked
+            if late > 0.02:
+                out["late"].append((time.time(), late))
+
     async def main():
-        out = {"connected": 0, "refused": 0, "disconnects": 0, "reconnects": 0, "gaps": 0, "phones": []}
+        out = {"connected": 0, "refused": 0, "disconnects": 0, "reconnects": 0, "gaps": 0, "phones": [], "late": []}
         stop = asyncio.Event()
-        tasks = []
+        tasks = [asyncio.create_task(ticker(out, stop))]
         for i in range(first, first + count):
             tasks.append(asyncio.create_task(phone(i, port, path, out, stop, source(i) if source else None)))
             if i % 50 == 0:

@@ -14,9 +14,13 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
+from engineio import packet as eio_packet
 from flask_socketio import SocketIO
+from socketio import packet as sio_packet
 
+from display.frames import Framed
 from display.live import PUBLIC
 
 log = logging.getLogger("loto-hall.display")
@@ -28,32 +32,66 @@ def public_shard(index: int) -> str:
     return f"{PUBLIC}:{index % PUBLIC_SHARDS}"
 
 
-SHARD_BATCH = 64       # sockets sent one event in one go (one encoding) before the emitter yields
+SHARD_BATCH = 64       # sockets sent one event before the emitter yields
 
 
-def emit_to_shards(server, name: str, payload, sleep: Callable[[float], object]) -> int:
-    """Send ``name`` to every public shard, a batch of about ``SHARD_BATCH`` sockets per emission (the payload
-    encoded once per batch), yielding between batches; returns how many emissions it took. A hall of 20 screens
-    is one emission, as a bare server's; 2 000 phones are ~32, each a short wait for whoever comes meanwhile."""
-    rooms = server.manager.rooms.get("/", {})
-    batch: list[str] = []
-    size = emissions = 0
+class _Rest(eio_packet.Packet):
+    """What is left of a frame written at once, for the socket's writer to send before anything else."""
+
+    def __init__(self, rest: bytes):
+        super().__init__(eio_packet.NOOP)
+        self.rest = Framed(rest)
+
+    def encode(self, b64: bool = False) -> Any:
+        return self.rest
+
+
+def ws_text_frame(text: str) -> bytes:
+    """A server's WebSocket text frame (unmasked, unfragmented) holding ``text``."""
+    data = text.encode()
+    n = len(data)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 1 << 16:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return head + data
+
+
+def emit_to_shards(server: Any, name: str, payload: Any, sleep: Callable[[float], object]) -> int:
+    """Send ``name`` to every public shard, yielding after each ``SHARD_BATCH`` sockets; returns how many sockets.
+
+    The event is encoded once, and its WebSocket frame made once: a WebSocket whose writer is idle (nothing queued,
+    no write under way) gets the frame written on its socket at once (``display/frames.py`` ``write_now``), without
+    Engine.IO's queue, its writer task's wake-up and timer, its encoding and wsproto's framing, which were most of a
+    relay's time for a ball (a socket is written only when it takes the whole frame without waiting; the rest of a
+    frame half taken goes first in its queue). Any other socket (long-polling, upgrading, busy) gets the packet
+    through Engine.IO's queue, as ``server.emit`` does. A hall of 20 screens is one batch; 2 000 phones are ~32,
+    each a short wait for whoever comes meanwhile."""
+    manager, sockets = server.manager, server.eio.sockets
+    rooms = manager.rooms.get("/", {})
+    text = server.packet_class(sio_packet.EVENT, namespace="/", data=[name, payload]).encode()
+    packet = eio_packet.Packet(eio_packet.MESSAGE, text)
+    frame = ws_text_frame("4" + text)
+    sent = 0
     for index in range(PUBLIC_SHARDS):
-        room = public_shard(index)
-        members = rooms.get(room)
+        members = rooms.get(public_shard(index))
         if not members:
             continue
-        batch.append(room)
-        size += len(members)
-        if size >= SHARD_BATCH:
-            server.emit(name, payload, to=batch, namespace="/")
-            emissions += 1
-            sleep(0)
-            batch, size = [], 0
-    if batch:
-        server.emit(name, payload, to=batch, namespace="/")
-        emissions += 1
-    return emissions
+        for eio_sid in list(members.values()):
+            socket = sockets.get(eio_sid)
+            direct = getattr(socket, "direct", None)
+            written = direct.write_now(frame) if direct is not None and socket.upgraded and not socket.closed \
+                and socket.queue.empty() else None
+            if not written:
+                server._send_eio_packet(eio_sid, packet)      # as server.emit sends it (a test client's too)
+            elif written < len(frame):
+                socket.send(_Rest(frame[written:]))
+            sent += 1
+            if sent % SHARD_BATCH == 0:
+                sleep(0)
+    return sent
 
 
 SOCKET_PING_S = 25.0   # Engine.IO's ping (its own default): finds the dead sockets; the phones' liveness is the beat

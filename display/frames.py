@@ -204,6 +204,9 @@ def _bounded_websocket(base: type, gate: FrameGate, address_of: Callable[[dict],
             # as SimpleWebSocketWSGI.__call__, with a counting reader and simple-websocket's message cap
             self.ws = _BoundedReader(environ, gate=gate, address=address_of(environ), pause=eio.sleep,
                                      max_message_size=eio.max_http_buffer_size, **self.server_args)
+            owner = getattr(self.app, "__self__", None)       # Engine.IO's socket (its handler is a bound method)
+            if owner is not None:
+                owner.direct = self.ws                        # display.broadcast.fan_out writes through it
             ret = self.app(self)
             if self.ws.mode == "gunicorn":
                 raise StopIteration()
@@ -227,16 +230,45 @@ class _BoundedReader(simple_websocket.Server):
         super().__init__(environ, **kwargs)       # the handshake, then the reader starts
 
     def handshake(self) -> None:
+        self.busy = 0                            # a write under way (it may wait, and yield, half done)
         super().handshake()
         self.ws: Any = _Counted(self.ws, self)       # from now on, every frame parsed is counted
 
     def _handle_events(self) -> bool:
-        keep_going = super()._handle_events()
+        self.busy += 1                           # it may answer a ping or a close
+        try:
+            keep_going = super()._handle_events()
+        finally:
+            self.busy -= 1
         if self.over:
             self._cut()
             return False
         self._pause(0)
         return keep_going
+
+    # ---- writing: Engine.IO's writer task, and a broadcast's frame written at once (display/broadcast.py)
+    def send(self, data: Any) -> None:
+        self.busy += 1
+        try:
+            if isinstance(data, Framed):
+                self.sock.sendall(data)          # a frame already made (the rest of one written at once)
+            else:
+                super().send(data)
+        finally:
+            self.busy -= 1
+
+    def write_now(self, frame: bytes) -> int | None:
+        """Write ``frame`` (a whole WebSocket frame) on the socket now, without waiting: how many bytes went out, or
+        ``None`` when this socket cannot take it that way (a write under way, closed, or a blocking socket)."""
+        raw = getattr(self.sock, "_sock", None)      # gevent's socket wraps the OS one, non-blocking
+        if self.busy or not self.connected or raw is None or raw.gettimeout() != 0.0:
+            return None
+        try:
+            return int(raw.send(frame))
+        except BlockingIOError:
+            return 0
+        except OSError:
+            return None
 
     def _cut(self) -> None:
         """Close at once: the 1008 if it goes without waiting (a flooder may read nothing), then both ways shut, which
@@ -254,6 +286,10 @@ class _BoundedReader(simple_websocket.Server):
         self.input_buffer.clear()              # what came after the budget is not handed on
         self.event.set()
         self.gate.cut(self.address)
+
+
+class Framed(bytes):
+    """A WebSocket frame already made, or what is left of one, for Engine.IO's writer to send as it is."""
 
 
 class _Counted:
