@@ -268,6 +268,18 @@ class Relay:
             log.info("relais %s : événement n° %s transmis à %d téléphones en %.0f ms, fini %.0f ms après que le "
                      "cœur l'a publié", self.relay_id, seq, self.clients(), took_ms, late_ms)
 
+    def catch_up(self) -> None:
+        """Subscribed again after the queue was away: what the core published meanwhile never reached this relay, so
+        the core's state now goes to every phone if it moved on — at once, not at the core's next beat."""
+        if self.seq is None:
+            return
+        try:
+            state = self.cache.get(self.seq + 1)
+        except CoreUnavailable:
+            return                       # the next beat shows the gap again
+        if isinstance(state.get("seq"), int) and state["seq"] > self.seq:
+            self._resync_all(state["seq"])
+
     def _resync_all(self, seq: int) -> None:
         """Every client gets the state at ``seq`` or later (one fetch, one emission per shard)."""
         try:

@@ -60,9 +60,12 @@ class Ear:
         try:
             pubsub = wire.client(self.url, listener=True).pubsub(ignore_subscribe_messages=True)
             pubsub.subscribe(wire.CHANNEL)
+            again = bool(self.run_id)            # listening again after the queue was away
             self.run_id = _run_id(self.url) or self.run_id
             self.heard_at = self._clock()
             log.info("relais %s : à l'écoute de la file", self.relay.relay_id)
+            if again:
+                self.relay.catch_up()
             while not self._stopped:
                 raw = pubsub.get_message(timeout=1.0)
                 if raw is None or raw.get("type") != "message":
@@ -94,7 +97,8 @@ class Ear:
     def check(self) -> None:
         redis = wire.client(self.url)
         while not self._stopped:
-            self.relay.sio.sleep(wire.REPORT_S)
+            # while the queue is away, look for its return four times as often: the phones catch up that much sooner
+            self.relay.sio.sleep(wire.REPORT_S if self.listening else wire.REPORT_S / 4)
             try:
                 self.tick(redis)
             except Exception as exc:        # Redis away: nothing to compare, nobody to tell
