@@ -81,8 +81,10 @@ class Ear:
                 finally:
                     self.heard_at, self.handling_since = self._clock(), None
         except Exception as exc:
-            self.listening = False
+            # judged before the check may see the listener gone: asking Redis yields, and a check running meanwhile
+            # took a dropped subscription for an outage and subscribed again, the relay deaf no more (1 run in 14)
             self.lost_while_up = _run_id(self.url) == self.run_id != ""
+            self.listening = False
             log.error("relais %s : écoute de la file perdue (%s)%s", self.relay.relay_id, exc,
                       " alors que Redis répond : le battement dira si ce relais est sourd" if self.lost_while_up
                       else " : Redis injoignable, réabonnement à son retour")
