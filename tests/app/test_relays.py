@@ -25,6 +25,7 @@ from hall.app.demo import DEMO_PINS
 from tests.app.conftest import free_port, get_json
 from tests.app.raw_socket import RawSocket, Refused
 from tests.app.relay_parts import Phone, close_all, needs_nginx, needs_redis, wait_until
+from tests.display.conftest import login_page
 
 pytestmark = [pytest.mark.slow, needs_redis, needs_nginx]
 
@@ -103,7 +104,7 @@ def test_every_phone_gets_every_ball_in_order_on_either_relay(hall):
     assert hall.state()["draws"] == balls
 
 
-def test_the_front_deals_the_phones_evenly_and_admin_shows_each_relays_count(hall):
+def test_the_front_deals_the_phones_evenly_and_admin_shows_each_relays_count(hall, browser):
     phones = phones_on_both_relays(hall, at_least=12)
     counts = sorted(sum(1 for p in phones if p.relay == r) for r in {p.relay for p in phones})
     assert counts == [6, 6], counts
@@ -114,6 +115,14 @@ def test_the_front_deals_the_phones_evenly_and_admin_shows_each_relays_count(hal
         return relays if sorted(r["clients"] for r in relays) == [6, 6] else None
     relays = wait_until(spread, 10, "/api/network does not show each relay's phones")
     assert len({r["port"] for r in relays}) == 2
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, locale="fr-FR")
+    try:
+        login_page(page, hall.url + "/admin", DEMO_PINS["admin_pin"])
+        page.wait_for_function("document.getElementById('relay-spread').textContent.includes('6 · 6')",
+                               timeout=15000)
+        assert page.locator("#relay-spread").text_content().replace("\xa0", " ") == "Téléphones sur les relais : 6 · 6"
+    finally:
+        page.close()
 
 
 def test_phones_still_connect_to_a_relay_during_and_after_a_flood_of_frames(tmp_path, run_hall, redis_server):
