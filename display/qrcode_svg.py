@@ -40,4 +40,5 @@ def qr_response(text: str, border: int = 2, headers: dict[str, str] | None = Non
     svg, etag = _made(text, border)
     resp = Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache", **(headers or {})})
     resp.set_etag(etag)
-    return resp.make_conditional(request)
+    resp.make_conditional(request)           # 304 and no body when the browser holds this very code
+    return resp
