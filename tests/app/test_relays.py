@@ -38,7 +38,24 @@ def hall(tmp_path, run_hall, redis_server):
     close_all(proc.phones)
 
 
+def hall_ports(workers: int) -> tuple[int, int, int]:
+    """The hall's port, the core's, and the first relay's, the relays' next ones free too and none the same."""
+    import socket
+    while True:
+        port, core, first = free_port(), free_port(), free_port()
+        relays = range(first, first + workers)
+        if len({port, core}) == 2 and port not in relays and core not in relays:
+            try:
+                for p in relays[1:]:
+                    with socket.socket() as s:
+                        s.bind(("127.0.0.1", p))
+            except OSError:
+                continue
+            return port, core, first
+
+
 def start_hall(tmp_path, run_hall, redis_server, extra: str = "", workers: int = 2):
+    port, core_port, socket_port = hall_ports(workers)
     config = tmp_path / "relays.toml"
     pins = "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items())
     config.write_text(f"""[hall]
@@ -49,10 +66,10 @@ data_dir = "{tmp_path / 'data'}"
 host = "127.0.0.1"
 message_queue = "{redis_server.url}"
 socket_workers = {workers}
-core_port = {free_port()}
-socket_port = {free_port()}
+core_port = {core_port}
+socket_port = {socket_port}
 {extra}""")
-    proc = run_hall(["--config", str(config)])
+    proc = run_hall(["--config", str(config)], port=port)
     if extra:
         return proc
     proc.wait_answering()
@@ -128,8 +145,8 @@ def test_the_front_deals_the_phones_evenly_and_admin_shows_each_relays_count(hal
 def test_phones_still_connect_to_a_relay_during_and_after_a_flood_of_frames(tmp_path, run_hall, redis_server):
     """One relay behind the front; sixteen sockets of one address writing ``game_watch`` for unknown rooms and one
     writing ``resync``, as fast as the kernel takes them, on the relays' path: each is cut, and phones of other
-    addresses connect and get their state within 3 s all along (before the frames were bounded, a phone waited
-    10–15 s); the speaker's draws reach them."""
+    addresses connect and get their state within 5 s all along, the machine loaded or not (before the frames were
+    bounded, a phone waited 10–15 s, or was refused); the speaker's draws reach them."""
     hall = start_hall(tmp_path, run_hall, redis_server, workers=1)
     try:
         flood_the_relay(hall)
@@ -161,14 +178,14 @@ def flood_the_relay(hall) -> None:
             started = time.monotonic()
             phone = Phone(hall.url)
             hall.phones.append(phone)
-            wait_until(lambda: phone.relays, 3, f"a phone got no state {time.monotonic() - deadline:+.1f} s "
+            wait_until(lambda: phone.relays, 5, f"a phone got no state {time.monotonic() - deadline:+.1f} s "
                                                  "from the flood's end")
             joined.append(time.monotonic() - started)
             threading.Event().wait(max(0.0, started + 0.5 - time.monotonic()))
     finally:
         for thread in attackers:
             thread.join(30)
-    assert cuts and all(cuts) and len(joined) >= 10
+    assert cuts and all(cuts) and len(joined) >= 5 and max(joined) < 5.0, joined
     draw(hall, 77)
     for phone in hall.phones:
         assert phone.has([77], 5), (phone.relay, phone.draws)
@@ -252,7 +269,9 @@ def test_a_deaf_relay_is_found_said_and_replaced(hall, redis_server):
             return relays if relays.get("status") == "degraded" and "sourd" in relays.get("detail", "") else None
         relays = wait_until(said, 10, "no deaf relay said on /admin")
         assert time.monotonic() - started < 10
-        assert any(n.get("device") == "relays" and "sourd" in n.get("detail", "") for n in notices), notices
+        # the console hears it from the broadcaster's queue, a moment after /admin reads it
+        wait_until(lambda: any(n.get("device") == "relays" and "sourd" in n.get("detail", "") for n in notices), 5,
+                   f"the console was not told: {notices}")
         wait_until(lambda: len(set(relay_reports(hall)) - relays_before) >= 2, 15, "the deaf relays were not "
                    "replaced")
         draw(hall, 42)
