@@ -1,7 +1,7 @@
 """One phone — or sixteen — flooding its socket with frames, against ``loto-hall serve`` (issue 31 item 1).
 
     python bench/bench_flood.py [--scenario resync|unknown|game_watch|all] [--seconds 5] [--relays N]
-                                [--piclass CORES] [--after 20]
+                                [--piclass CORES] [--after 20] [--repeat N]
 
 Each scenario: 3 s of calm, then ``--seconds`` of flood, then ``--after`` seconds of calm, while the speaker draws a
 ball a second (``POST /api/draws``, from 127.0.0.1) and a probe asks ``GET /api/state`` every 100 ms; with
@@ -238,6 +238,7 @@ def main() -> None:
     ap.add_argument("--after", type=float, default=20.0)
     ap.add_argument("--relays", type=int, default=0)
     ap.add_argument("--piclass", type=int, default=0)
+    ap.add_argument("--repeat", type=int, default=1, help="each scenario this many times in the same hall (memory)")
     args = ap.parse_args()
     raise_nofile()
     data = Path(tempfile.mkdtemp(prefix="bench-flood-"))
@@ -253,7 +254,8 @@ def main() -> None:
         print(f"hall: {'the core + %d relays + nginx + Redis' % args.relays if args.relays else 'one process'}"
               + (f", under piclass --model pi4 --cores {args.piclass}" if args.piclass else "") + " (gunicorn, gevent)")
         names = [n for n in FLOODS if n != "game_watch" or args.relays] if args.scenario == "all" else [args.scenario]
-        results = {n: scenario(hall, token, n, args.seconds, args.after) for n in names}
+        results = {f"{n} {i + 1}": scenario(hall, token, n, args.seconds, args.after)
+                   for i in range(args.repeat) for n in names}
         print("\nall targets met: " + ("yes" if all(all(v.values()) for v in results.values()) else "NO"))
     finally:
         hall.close()
