@@ -146,18 +146,18 @@ class FrameGate:
             raise RuntimeError(f"frames: the Engine.IO driver's WebSocket is {base!r}, not simple-websocket's "
                                "(is gevent-websocket installed? the hall uses simple-websocket)")
         eio._async = {**eio._async, "websocket": _bounded_websocket(base, self, address_of, eio)}
-        connect, disconnect = eio.handlers["connect"], eio.handlers["disconnect"]
+        socketio_connect, socketio_disconnect = eio.handlers["connect"], eio.handlers["disconnect"]
 
         def on_connect(eio_sid: str, environ: dict) -> Any:
             left = self.held(address_of(environ))
             if left:
                 return error_body("too_many_frames", {"retry_after": int(left) + 1})
             self._polling[eio_sid] = self.budget()
-            return connect(eio_sid, environ)
+            return socketio_connect(eio_sid, environ)
 
         def on_disconnect(eio_sid: str, reason: Any = None) -> Any:
             self._polling.pop(eio_sid, None)
-            return disconnect(eio_sid, reason)
+            return socketio_disconnect(eio_sid, reason)
 
         eio.on("connect", on_connect)
         eio.on("disconnect", on_disconnect)
