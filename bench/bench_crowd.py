@@ -192,7 +192,7 @@ def main() -> None:
             cpu_said.append(meter.said("idle, the clients connected"))
         meter = CpuMeter(hall.proc.pid)
 
-        draw_ms, state_ms, projector_ms, sent = [], [], [], {}
+        draw_ms, state_ms, projector_ms, sent, posted = [], [], [], {}, {}
         outage_draw_ms: list[float] = []
         numbers = list(range(1, 91))
         begin, begin_wall = time.monotonic(), time.time()
@@ -223,6 +223,7 @@ def main() -> None:
             status, body, ms = http_json(url + "/api/draws", {"number": n, "request_id": f"bench-{n}-{t0:.3f}"}, token)
             if status == 201:
                 sent[body["seq"]] = (t0, partie, n)
+                posted[body["seq"]] = ms
             draw_ms.append(ms)
             if redis_state == "down":
                 outage_draw_ms.append(ms)
@@ -244,16 +245,20 @@ def main() -> None:
             attacker.join(10)
 
         missed, last_ms, after_return_ms = 0, [], []
-        worst: list[tuple[float, float]] = []
+        worst: list[tuple[float, float, int]] = []
+        by_relay: dict[int, dict[str, float]] = {}
         for seq, (t0, _, _) in sent.items():
-            got = [o["draws"].get(seq, [0, 0.0]) for o in outs]
+            got = [o["draws"].get(seq, [0, 0.0, {}]) for o in outs]
             missed += connected - sum(g[0] for g in got)
             latest = max(g[1] for g in got)
+            for g in got:
+                for relay, at in g[2].items():
+                    by_relay.setdefault(seq, {})[relay] = max(by_relay.get(seq, {}).get(relay, 0.0), at)
             if redis_back_at is not None and redis_down_at <= t0 < redis_back_at:
                 after_return_ms.append(1000 * (latest - redis_back_at))      # drawn while Redis was away
             elif latest:
                 last_ms.append(1000 * (latest - t0))
-                worst.append((1000 * (latest - t0), t0 - begin_wall))
+                worst.append((1000 * (latest - t0), t0 - begin_wall, seq))
         hall_kind = f"the core + {args.relays} relays + nginx + Redis" if args.relays else "one process"
         print(f"server: {args.server}, {hall_kind}"
               + (f", under piclass --cores {args.piclass}" if args.piclass else "")
@@ -263,7 +268,18 @@ def main() -> None:
               + (f", Redis stopped {args.redis_outage:.0f} s in the middle" if args.redis_outage else ""))
         print(f"disconnects {sum(o['disconnects'] for o in outs)} (reconnected {sum(o['reconnects'] for o in outs)}), "
               f"balls missed {missed}, seq gaps {sum(o['gaps'] for o in outs)}")
-        print("slowest balls (ms, at s): " + ", ".join(f"{ms:.0f} at {at:.0f}" for ms, at in sorted(worst)[-5:]))
+        lags = [lag for o in outs for _, lag in o.get("late", [])]
+        print(f"the phones' processes' loop late by more than 20 ms {len(lags)} times, at most "
+              f"{1000 * max(lags, default=0.0):.0f} ms (their own CPU, not the hall's)")
+        print("slowest balls (ms, at s): " + ", ".join(f"{ms:.0f} at {at:.0f}" for ms, at, _ in sorted(worst)[-5:]))
+        for ms, at, seq in sorted(worst)[-5:]:     # where the time went: the speaker's POST, then each relay's last phone
+            t0 = sent[seq][0]
+            relays = ", ".join(f"{r.rsplit(':', 1)[-1]} {1000 * (t - t0):.0f}"
+                               for r, t in sorted(by_relay.get(seq, {}).items()))
+            late = max((lag for o in outs for when, lag in o.get("late", []) if t0 <= when <= t0 + ms / 1000 + 0.1),
+                       default=0.0)
+            print(f"  ball at {at:.0f} s: POST answered in {posted.get(seq, 0):.0f} ms; last phone per relay (ms): "
+                  f"{relays}; the phones' own loop late by up to {1000 * late:.0f} ms meanwhile")
         for line in cpu_said:
             print(line)
         print(summary("draw → last client", last_ms) + (" (balls drawn while Redis was up)" if after_return_ms else ""))

@@ -80,7 +80,7 @@ async def ws_recv(reader, writer) -> str:
 async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, source: str | None = None) -> None:
     """One phone (from ``source``, else ten phones an address): its event arrivals by seq and the states it got
     (a resync carries the balls it missed)."""
-    mine = {"events": {}, "states": []}
+    mine = {"events": {}, "states": [], "relay": ""}
     out["phones"].append(mine)
     try:
         reader, writer = await ws_connect(port, source or phone_address(i), path=path)
@@ -100,6 +100,7 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
                 seq = payload.get("seq") if isinstance(payload, dict) else None
                 if name == "state":
                     last_seq = seq
+                    mine["relay"] = payload.get("relay", "core")
                     partie = (payload.get("partie") or {}).get("number")
                     mine["states"].append((now, partie, tuple(payload.get("draws") or ())))
                     continue
@@ -128,10 +129,11 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
 
 
 def delivered(phones: list[dict], sent: dict) -> dict:
-    """seq → [phones that got the ball, latest arrival]: by its event, or by a later state that held it."""
+    """seq → [phones that got the ball, latest arrival, {relay: latest arrival of its phones}]: by its event, or by a
+    later state that held it."""
     got = {}
     for seq, (t0, partie, number) in sent.items():
-        count, latest = 0, 0.0
+        count, latest, by_relay = 0, 0.0, {}
         for mine in phones:
             at = mine["events"].get(seq)
             if at is None:
@@ -139,7 +141,8 @@ def delivered(phones: list[dict], sent: dict) -> dict:
             if at is not None:
                 count += 1
                 latest = max(latest, at)
-        got[seq] = [count, latest]
+                by_relay[mine["relay"]] = max(by_relay.get(mine["relay"], 0.0), at)
+        got[seq] = [count, latest, by_relay]
     return got
 
 
@@ -149,10 +152,20 @@ def run_phones(first: int, count: int, port: int, path: str, ready: mp.Queue, re
     then, given the balls sent (seq → (time, partie, number)) on ``sent_q``, who got each one."""
     raise_nofile()
 
+    async def ticker(out: dict, stop: asyncio.Event) -> None:
+        """The client process's own lateness: when its loop wakes later than asked (its CPU taken by the machine),
+        a ball's arrival is late by as much, whatever the hall did."""
+        while not stop.is_set():
+            asked = time.monotonic() + 0.05
+            await asyncio.sleep(0.05)
+            late = time.monotonic() - asked
+            if late > 0.02:
+                out["late"].append((time.time(), late))
+
     async def main():
-        out = {"connected": 0, "refused": 0, "disconnects": 0, "reconnects": 0, "gaps": 0, "phones": []}
+        out = {"connected": 0, "refused": 0, "disconnects": 0, "reconnects": 0, "gaps": 0, "phones": [], "late": []}
         stop = asyncio.Event()
-        tasks = []
+        tasks = [asyncio.create_task(ticker(out, stop))]
         for i in range(first, first + count):
             tasks.append(asyncio.create_task(phone(i, port, path, out, stop, source(i) if source else None)))
             if i % 50 == 0:

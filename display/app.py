@@ -20,7 +20,6 @@ from display import (
     players,
     portal,
     record,
-    sockets,
     speech,
     stats,
 )
@@ -28,6 +27,7 @@ from display import documents as documents_api
 from display import rooms as room_web
 from display import tournament as tournament_web
 from display.auth import Auth, load_secret
+from display.broadcast import engine_ping_s
 from display.crowd import SocketCaps
 from display.enrolment import enrollable
 from display.errors import error_body, refusal_response
@@ -36,6 +36,7 @@ from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
 from display.rooms import GameOnScreen
+from display.sockets import LiveSockets
 from display.speech_render import Voice
 from display.staff_tls import install as install_staff_tls
 from hall.config import Config
@@ -161,32 +162,35 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     # the public sockets hear a beat when nothing else went out for [server] ping_s (2 s): a phone hearing nothing
     # for 4.5 s says « hors ligne » (mes_cartons.js); Engine.IO's ping, one exchange per socket, only finds the
     # dead sockets (every 25 s); the hall waits 10 s for its answer, so a Pi slowed by a crowd drops no phone
-    socketio = SocketIO(app, async_mode=async_mode, ping_interval=sockets.engine_ping_s(config.server.ping_s),
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=engine_ping_s(config.server.ping_s),
                         ping_timeout=10, max_http_buffer_size=64 * 1024, json=SocketJSON)
     server = config.server
-    if server.message_queue:
-        install_relay_queue(app, socketio, hall, server)
-    app.extensions["loto_connections"] = sockets.install(
-        socketio, hall, app, SocketCaps(server.max_sockets_per_address, server.max_public_sockets), server.ping_s)
-    room_web.install(app, socketio, lobby, config)
+    relay = install_relay_queue(app, socketio, hall, server) if server.message_queue else None
+    live = app.extensions["loto_sockets"] = LiveSockets(
+        app, socketio, hall, sessions=app.extensions["loto_auth"].sessions,
+        caps=SocketCaps(server.max_sockets_per_address, server.max_public_sockets), beat_s=server.ping_s, relay=relay)
+    room_web.install(app, socketio, lobby, config, live)
     if config.speech.enabled:
         socketio.start_background_task(speech.prerender, app)     # the first ball is not the slow one
+    if relay is not None:      # outermost: every layer inside sees the phone's address
+        app.wsgi_app = behind_front(app.wsgi_app)       # type: ignore[method-assign]
     return app, socketio
 
 
-def install_relay_queue(app: Flask, socketio: SocketIO, hall: HallPort, server) -> None:
+def install_relay_queue(app: Flask, socketio: SocketIO, hall: HallPort, server):
     """INTERFACE §10: the core behind the front (nginx, on loopback) publishes the public events for the relays.
 
     The front tells the phone's address in ``X-Real-IP``: the core listens on 127.0.0.1 only then, so every peer
-    is local and the header is the front's. The audience pages get the relays' socket path in their boot."""
+    is local and the header is the front's (``behind_front``). The audience pages get the relays' socket path in
+    their boot. Returns the publisher."""
     from display import relay_wire
     from display.relay_publisher import RelayPublisher
 
     relay = RelayPublisher(server.message_queue, hall, server.socket_workers)
     app.extensions["loto_relay"] = relay
     app.extensions["loto_public_socket_path"] = "/" + relay_wire.PATH
-    app.wsgi_app = behind_front(app.wsgi_app)       # type: ignore[method-assign]
     socketio.start_background_task(relay.run)
+    return relay
 
 
 def behind_front(wsgi_app):

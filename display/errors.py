@@ -199,6 +199,8 @@ declare(LOTO, {
                              "la page chiffrée %(url)s")),
     "too_many_sockets": (429, _l("Trop d'écrans connectés : réessayez dans un moment.")),
     "too_many_sockets_from_address": (429, _l("Trop de connexions depuis cet appareil : fermez des onglets.")),
+    "too_many_frames": (429, _l("Trop de messages envoyés par cet appareil : réessayez dans %(retry_after)s "
+                                "secondes.")),
     "internal": (500, _l("Erreur interne : l'opération n'a pas été faite.")),
     "label_control_character": (422, _l("Libellé refusé (%(where)s) : il contient un caractère de contrôle, que "
                                         "l'imprimante des bons prendrait pour une commande.")),

@@ -175,6 +175,7 @@ JS_STRINGS = {
     "redeemed_detail": _l("Partie %(partie)s — carton %(card)s"),
     "consolation": _l("Lot de consolation"),
     "connections": _l("Connectés en ce moment : %(n)s (téléphones et écrans)"),
+    "relay_spread": _l("Téléphones sur les relais : %(list)s"),
     # « Mes cartons » (the players' phones) and what the projector says of them
     "mc_marked": _l("%(n)s, marqué"),
     "mc_card": _l("Carton %(card)s"),

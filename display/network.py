@@ -10,7 +10,7 @@ from flask_babel import gettext
 from display import auth as A
 from display import current
 from display.documents import _download, _maker
-from display.qrcode_svg import qr_svg
+from display.qrcode_svg import qr_response
 from hall.net import address
 from hall.net.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
 from hall.refusal import Rejected
@@ -32,12 +32,16 @@ def wifi_warnings(config) -> list[str]:
 
 @bp.get("/network")
 def network_state():
-    """``{"ssid", "url", "warnings", "connections"}`` for ``/admin`` (admin only: it reads the password's risks)."""
+    """``{"ssid", "url", "warnings", "connections", "frames", "relays"}`` for ``/admin`` (admin only: it reads the
+    password's risks): the sockets connected to the core now, the sockets cut for sending too many frames (and the
+    addresses cut most), and with relays each one's phones (``RelayPublisher.spread``)."""
     A.require_right("network")
     config = current.config()
-    connections = current_app.extensions.get("loto_connections")
+    live = current_app.extensions["loto_sockets"]
+    relay = current_app.extensions.get("loto_relay")
     return jsonify({"ssid": config.network.ssid, "url": config.hall_url, "warnings": wifi_warnings(config),
-                    "connections": connections.count if connections else 0})
+                    "connections": live.connections.count, "frames": live.gate.report(),
+                    "relays": relay.spread() if relay is not None else []})
 
 
 @bp.get("/table-tent.pdf")
@@ -55,8 +59,9 @@ def table_tent_pdf():
 
 
 def _qr(text: str) -> Response:
-    """An SVG QR code with the 4-module quiet zone phone cameras need (the one QR maker of the screens)."""
-    return Response(qr_svg(text, border=4), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    """An SVG QR code with the 4-module quiet zone phone cameras need (the one QR maker of the screens), made once
+    per text and served with its ETag (``display/qrcode_svg.py``)."""
+    return qr_response(text, border=4)
 
 
 @bp.get("/wifi/qr.svg")

@@ -25,7 +25,7 @@ from display.errors import error_body
 from display.i18n import js_strings
 from display.limits import json_body
 from display.pages import render_page
-from display.qrcode_svg import qr_svg
+from display.qrcode_svg import qr_response
 from hall.card_ids import MAX_CARD_CODE_TEXT, MAX_CARD_TEXT, display_card_id
 from hall.claims import verify
 from hall.config import HELP_LEVELS
@@ -61,32 +61,51 @@ class Budget:
                 self._keys.popitem(last=False)
         return wait
 
+    def give_back(self, key: str) -> None:
+        """The token ``key`` just spent, returned (what it paid for did not happen)."""
+        with self._lock:
+            found = self._keys.get(key)
+            if found is not None:
+                self._keys[key] = (min(self._burst, found[0] + 1), found[1])
+
 
 class LinkGate:
-    """The hall's door for linking, in front of the web app: beyond ``LINKS_PER_SECOND`` for all phones together, a
-    link is turned away before Flask reads it (``429 hall_busy`` with a random ``retry_after`` that grows with the
-    crowd turned away), so a hall of phones scanning at once keeps the speaker's share of the Pi's one core. The
-    page waits and tries again by itself, saying so in its own words; the body's ``message`` is the catalogue's
-    sentence in French (no request, so no reader's language, exists this early)."""
+    """The hall's door for linking, in front of the web app, in fair shares: a phone's link first spends its own
+    address's budget (``LINKS_PER_MINUTE``: over it, ``429 too_many_links``), and only a link its address may make
+    spends the hall's (``LINKS_PER_SECOND`` for all phones together: beyond it, ``429 hall_busy`` with a random
+    ``retry_after`` that grows with the crowd turned away, and the address's token back). One address looping can
+    thus take at most its own share of the hall's links, never the others'. Both answers come before Flask reads
+    the request, so a hall of phones scanning at once keeps the speaker's share of the Pi's one core. The page waits
+    and tries again by itself, saying so in its own words; the body's ``message`` is the catalogue's sentence in
+    French (no request, so no reader's language, exists this early)."""
 
     PATHS = ("/api/players/cards",)
+    SPENT = "loto.link_spent"       # set in the environ of a link the door let in: its address's token is spent
 
     def __init__(self, app, rate: float = LINKS_PER_SECOND, clock=time.monotonic):
         self._app = app
         self._clock = clock
         self._turned: deque[float] = deque()    # when phones were turned away, the last minute's
         self._lock = threading.Lock()
+        self.links = Budget(LINKS_PER_MINUTE / 60, LINKS_PER_MINUTE, lambda: self._clock())    # per address
         self.set_rate(rate)
 
     def set_rate(self, rate: float) -> None:
         """Links served a second, all phones together (a faster machine may serve more)."""
         self._rate = rate
-        self._budget = Budget(rate, rate, self._clock)
+        self._budget = Budget(rate, rate, lambda: self._clock())
 
     def __call__(self, environ, start_response):
-        if environ.get("REQUEST_METHOD") != "POST" or environ.get("PATH_INFO") not in self.PATHS \
-                or not self._budget.take("hall"):
+        if environ.get("REQUEST_METHOD") != "POST" or environ.get("PATH_INFO") not in self.PATHS:
             return self._app(environ, start_response)
+        address = environ.get("REMOTE_ADDR") or "?"
+        wait = self.links.take(address)
+        if wait:                                     # its own budget: the hall's is not touched
+            return _refuse(start_response, "too_many_links", int(wait) + 1)
+        if not self._budget.take("hall"):
+            environ[self.SPENT] = True
+            return self._app(environ, start_response)
+        self.links.give_back(address)                # turned away by the crowd, not by its own budget
         now = self._clock()
         with self._lock:
             while self._turned and now - self._turned[0] >= 60:
@@ -94,17 +113,20 @@ class LinkGate:
             self._turned.append(now)
             queue_s = len(self._turned) / self._rate
         low, high = BUSY_WAIT_S
-        retry = int(low + random.random() * min(high - low, queue_s)) + 1
-        body = json.dumps(error_body("hall_busy", {"retry_after": retry})).encode()
-        start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", str(retry)),
-                                                 ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
-        return [body]
+        return _refuse(start_response, "hall_busy", int(low + random.random() * min(high - low, queue_s)) + 1)
+
+
+def _refuse(start_response, code: str, retry: int) -> list[bytes]:
+    body = json.dumps(error_body(code, {"retry_after": retry})).encode()
+    start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", str(retry)),
+                                             ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
+    return [body]
 
 
 def _budgets() -> dict[str, Budget]:
     ext = current_app.extensions
     if "loto_players" not in ext:
-        ext["loto_players"] = {"links": Budget(LINKS_PER_MINUTE / 60, LINKS_PER_MINUTE),
+        ext["loto_players"] = {"links": ext["loto_link_gate"].links,       # the door's: one budget per address
                                "calls": Budget(1 / CALLS_EVERY_S, 3), "cards": Budget(1 / CALLS_EVERY_S, 1)}
     return ext["loto_players"]
 
@@ -164,8 +186,7 @@ def sale_qr(code: str):
     except Rejected:
         raise Rejected("unknown_sale") from None
     url = hall().config.hall_link(f"s/{code}")
-    return current_app.response_class(qr_svg(url, border=4), mimetype="image/svg+xml",
-                                      headers={"Cache-Control": "no-store", "X-Link-Url": url})
+    return qr_response(url, border=4, headers={"X-Link-Url": url})      # made once per sale, with its ETag
 
 
 # ---- the API ----------------------------------------------------------------------------------------------
@@ -177,7 +198,8 @@ def players_cards():
     players = h.players()
     if players.help == "off":
         raise Rejected("players_off")
-    _spend("links", _address(), "too_many_links")
+    if not request.environ.get(LinkGate.SPENT):          # the door spent it (always, in the app create_app builds)
+        _spend("links", _address(), "too_many_links")
     asked = holders.items(json_body().get("card_ids"), players.max_cards)   # the body's 64 KiB bound their length
     cards: list[dict] = []
     refused: list[dict] = []

@@ -12,7 +12,9 @@ the core. It never writes anything: what it sends comes from the core, through R
   behind; a client that sees a gap itself asks ``resync``.
 - ``game_watch`` without a seat: the room's public view, kept from the queue per version, or fetched once from the
   core (``GET /api/games/rooms/<code>``). A seat's phone watches on the core, where its presence counts.
-- the same guards as the core: the ``Host`` must be the hall's, anonymous sockets are capped per address and overall.
+- the same guards as the core: the ``Host`` must be the hall's, anonymous sockets are capped per address and overall,
+  every frame a phone sends is counted against its budget before any work (``display/frames.py``: over it, the
+  socket is cut and its address counted), its events are handled one at a time, ``resync`` at most once a second.
 - the same liveness as the core: when nothing went to every client for ``[server] ping_s``, one ``beat``
   ``{"at_seq"}`` (the last seq forwarded) to every shard, on the relay's own clock, so a Redis outage does not make
   the phones say « hors ligne » (they catch up when it returns); Engine.IO pings every 25 s, for the dead sockets.
@@ -27,17 +29,19 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 import socketio
 
 from display import relay_wire as wire
+from display.broadcast import Quiet, emit_to_shards, engine_ping_s, public_shard
 from display.crowd import SocketCaps
 from display.errors import error_body, message_of
+from display.frames import FrameBudget, FrameGate, Pacer
 from display.limits import SocketJSON
 from display.portal import own_hosts
-from display.sockets import Quiet, emit_to_shards, engine_ping_s, public_shard
 from hall.config import Config
 from hall.net.captive import is_own_host
 
@@ -45,6 +49,12 @@ log = logging.getLogger("loto-hall.relay")
 
 FETCH_TIMEOUT_S = 3.0
 ROOM_CODE_MAX = 10
+RESYNC_EVERY_S = 1.0      # a phone's ``resync`` answered at most this often (as on the core)
+ROOM_FETCHES_PER_S = 5.0  # rooms a relay fetches from the core, all its phones together (bursts of 10)
+ROOM_WAIT_S = 3.0         # a phone waits this long at most for its room's fetch
+UNKNOWN_ROOM_S = 2.0      # an unknown code is answered without asking the core again for this long
+UNKNOWN_ROOMS_KEPT = 1024
+SLOW_FORWARD_MS = 500     # an event that took this long to hand to every phone is logged
 
 
 class CoreUnavailable(Exception):
@@ -108,9 +118,13 @@ class Relay:
                  clock: Callable[[], float] = time.monotonic):
         server = config.server
         self.config, self.relay_id, self.trusted = config, relay_id, trusted
+        self.port: int | None = None                # its own port (the front deals the phones between the relays)
         self.sio = socketio.Server(async_mode=async_mode, json=SocketJSON, ping_interval=engine_ping_s(server.ping_s),
-                                   ping_timeout=10,
+                                   ping_timeout=10, async_handlers=False,
                                    max_http_buffer_size=64 * 1024, transports=["websocket"])
+        self.gate = FrameGate()                      # every frame a phone sends, bounded before any work
+        self.gate.install(self.sio, lambda environ: client_address(environ, self.trusted))
+        self.pace = Pacer(RESYNC_EVERY_S, self.sio.start_background_task, self.sio.sleep)
         self.app = socketio.WSGIApp(self.sio, socketio_path=wire.PATH)
         self.cache = StateCache(core_url)
         self.caps = SocketCaps(server.max_sockets_per_address, server.max_public_sockets)
@@ -122,7 +136,11 @@ class Relay:
         self.forwarded = 0
         self.resyncs = 0
         self.beats = 0
+        self.forward_ms: deque[float] = deque(maxlen=60)      # the last events' time to hand to every phone
         self.quiet = Quiet(server.ping_s, clock)
+        self._clock = clock
+        self._unknown: dict[str, float] = {}        # a room code the core does not know → until when it is believed
+        self._fetches = FrameBudget(ROOM_FETCHES_PER_S, 2 * ROOM_FETCHES_PER_S, clock)
         self._sending = threading.Lock()           # one emission to every client at a time: a beat never lands in
                                                     # the middle of an event's shards (gevent's lock, once patched)
         self.on_event: Callable[[], object] = lambda: None     # the relay's quiet collector is told of each event
@@ -154,28 +172,26 @@ class Relay:
         def disconnect(sid: str, reason: Any = None) -> None:
             self.caps.release(sid)
             self.audience.pop(sid, None)
+            self.pace.forget(sid)
 
-        @sio.on("resync")
-        def resync(sid: str, data: Any = None) -> None:
+        def send_state(sid: str) -> None:
             try:
                 sio.emit("state", {**self.cache.get(self.seq), "relay": self.relay_id}, to=sid)
             except CoreUnavailable:
                 pass                      # the client asks again on its next gap or reconnect
 
+        @sio.on("resync")
+        def resync(sid: str, data: Any = None) -> None:
+            self.pace.ask(sid, lambda: send_state(sid))     # at most once a second, from the cached state
+
         @sio.on("game_watch")
         def game_watch(sid: str, data: Any = None) -> None:
             code = data.get("code") if isinstance(data, dict) else None
-            if not isinstance(code, str) or not 0 < len(code) <= ROOM_CODE_MAX:
-                sio.emit("game_error", error_body("unknown_room"), to=sid)
-                return
-            code = code.strip().upper()
+            code = code.strip().upper() if isinstance(code, str) else ""
             view = self.rooms.get(code)
             if view is None:
-                try:
-                    room = fetch_json(f"{self.cache.core_url}/api/games/rooms/{code}")
-                except CoreUnavailable:
-                    room = None
-                if not isinstance(room, dict) or not isinstance(room.get("version"), int):
+                room = self._room(code)
+                if room is None:
                     sio.emit("game_error", error_body("unknown_room"), to=sid)
                     return
                 view = self.rooms.setdefault(code, {"code": code, "version": room["version"], "room": room})
@@ -188,6 +204,33 @@ class Relay:
             self.audience[sid] = code
             sio.enter_room(sid, f"g:{code}:a")
             sio.emit("game", view, to=sid)
+
+    def _room(self, code: str) -> dict | None:
+        """A room the relay does not hold yet, fetched from the core; ``None`` when it is none. A code that cannot be
+        one costs nothing, an unknown one is remembered ``UNKNOWN_ROOM_S``, and the relay fetches at most
+        ``ROOM_FETCHES_PER_S`` (a phone past it waits its turn, up to ``ROOM_WAIT_S``): a phone typing codes at
+        random cannot turn its frames into the core's work."""
+        if not (0 < len(code) <= ROOM_CODE_MAX and code.isascii() and code.isalnum()):
+            return None
+        now = self._clock()
+        if self._unknown.get(code, 0.0) > now:
+            return None
+        waited = 0.0
+        while not self._fetches.take():
+            if waited >= ROOM_WAIT_S:
+                return None
+            self.sio.sleep(0.2)
+            waited += 0.2
+        try:
+            room = fetch_json(f"{self.cache.core_url}/api/games/rooms/{code}")
+        except CoreUnavailable:
+            room = None
+        if isinstance(room, dict) and isinstance(room.get("version"), int):
+            return room
+        self._unknown[code] = self._clock() + UNKNOWN_ROOM_S
+        while len(self._unknown) > UNKNOWN_ROOMS_KEPT:
+            self._unknown.pop(next(iter(self._unknown)))
+        return None
 
     # ---- what the listener hands over, in the channel's order
     def handle(self, message: dict) -> None:
@@ -215,7 +258,27 @@ class Relay:
         self.seq = seq
         self.forwarded += 1
         self.on_event()
+        started = time.perf_counter()
         self._to_every_shard(name, data)
+        took_ms = 1000 * (time.perf_counter() - started)
+        self.forward_ms.append(took_ms)
+        at = message.get("at")                  # the core's clock when it queued the event (a laptop's may differ)
+        late_ms = 1000 * (time.time() - at) if isinstance(at, (int, float)) else 0.0
+        if took_ms > SLOW_FORWARD_MS or late_ms > SLOW_FORWARD_MS:
+            log.info("relais %s : événement n° %s transmis à %d téléphones en %.0f ms, fini %.0f ms après que le "
+                     "cœur l'a publié", self.relay_id, seq, self.clients(), took_ms, late_ms)
+
+    def catch_up(self) -> None:
+        """Subscribed again after the queue was away: what the core published meanwhile never reached this relay, so
+        the core's state now goes to every phone if it moved on — at once, not at the core's next beat."""
+        if self.seq is None:
+            return
+        try:
+            state = self.cache.get(self.seq + 1)
+        except CoreUnavailable:
+            return                       # the next beat shows the gap again
+        if isinstance(state.get("seq"), int) and state["seq"] > self.seq:
+            self._resync_all(state["seq"])
 
     def _resync_all(self, seq: int) -> None:
         """Every client gets the state at ``seq`` or later (one fetch, one emission per shard)."""

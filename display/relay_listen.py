@@ -60,9 +60,12 @@ class Ear:
         try:
             pubsub = wire.client(self.url, listener=True).pubsub(ignore_subscribe_messages=True)
             pubsub.subscribe(wire.CHANNEL)
+            again = bool(self.run_id)            # listening again after the queue was away
             self.run_id = _run_id(self.url) or self.run_id
             self.heard_at = self._clock()
             log.info("relais %s : à l'écoute de la file", self.relay.relay_id)
+            if again:
+                self.relay.catch_up()
             while not self._stopped:
                 raw = pubsub.get_message(timeout=1.0)
                 if raw is None or raw.get("type") != "message":
@@ -78,8 +81,10 @@ class Ear:
                 finally:
                     self.heard_at, self.handling_since = self._clock(), None
         except Exception as exc:
-            self.listening = False
+            # judged before the check may see the listener gone: asking Redis yields, and a check running meanwhile
+            # took a dropped subscription for an outage and subscribed again, the relay deaf no more (1 run in 14)
             self.lost_while_up = _run_id(self.url) == self.run_id != ""
+            self.listening = False
             log.error("relais %s : écoute de la file perdue (%s)%s", self.relay.relay_id, exc,
                       " alors que Redis répond : le battement dira si ce relais est sourd" if self.lost_while_up
                       else " : Redis injoignable, réabonnement à son retour")
@@ -94,7 +99,8 @@ class Ear:
     def check(self) -> None:
         redis = wire.client(self.url)
         while not self._stopped:
-            self.relay.sio.sleep(wire.REPORT_S)
+            # while the queue is away, look for its return four times as often: the phones catch up that much sooner
+            self.relay.sio.sleep(wire.REPORT_S if self.listening else wire.REPORT_S / 4)
             try:
                 self.tick(redis)
             except Exception as exc:        # Redis away: nothing to compare, nobody to tell
@@ -118,7 +124,8 @@ class Ear:
         self.reports += 1
         report = {"n": self.reports, "state": self.state, "silent_s": round(silent, 1), "seq": self.relay.seq,
                   "clients": self.relay.clients(), "host": socket.gethostname(), "pid": os.getpid(),
-                  "resyncs": self.relay.resyncs}
+                  "resyncs": self.relay.resyncs, "port": self.relay.port, "cut": self.relay.gate.cut_total,
+                  "forward_ms_max": round(max(self.relay.forward_ms, default=0.0))}
         redis.hset(wire.RELAYS_KEY, self.relay.relay_id, wire.encode(report))
         if self.state == "deaf":
             log.error("relais %s sourd : aucun battement entendu depuis %.1f s alors que le cœur bat ; "

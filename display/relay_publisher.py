@@ -58,7 +58,7 @@ class RelayPublisher:
     # ---- called by the broadcaster (display/sockets.py) and the rooms: append only
     def event(self, seq: int, name: str, data: dict) -> None:
         """A journal record's public event, in ``seq`` order."""
-        self._put({"t": "ev", "seq": seq, "name": name, "data": data}, seq)
+        self._put({"t": "ev", "seq": seq, "name": name, "data": data, "at": self._wall()}, seq)
 
     def emit(self, name: str, data: Any, to: str | None = None) -> None:
         """Another public emission (a room's audience, the projector's ``screen``), to a room or to everyone."""
@@ -149,6 +149,14 @@ class RelayPublisher:
             self.down_since = None
 
     # ---- the relays
+    def spread(self) -> list[dict]:
+        """Each live relay's ``{"relay", "port", "clients", "cut"}`` from its last report, by relay (``/admin``)."""
+        now = self._clock()
+        live = [(relay, report) for relay, report in self.relays.items()
+                if now - self._changed.get(relay, (None, float("-inf")))[1] <= wire.GONE_S]
+        return [{"relay": relay, "port": report.get("port"), "clients": report.get("clients", 0),
+                 "cut": report.get("cut", 0)} for relay, report in sorted(live)]
+
     def _judge(self, raw: dict) -> None:
         """From the reports: which relays are alive, which went deaf; then the device ``relays``. A relay's clock
         is never compared with ours (a laptop's may differ): only whether its report moves, and what it says."""

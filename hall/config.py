@@ -206,7 +206,11 @@ def _server_problems(server: ServerSection) -> list[str]:
     if server.staff_port and not server.tls:
         ports.append(("staff_port", server.staff_port))
     if server.message_queue:
-        ports += [("core_port", server.core_port), ("socket_port", server.socket_port)]
+        relays = max(1, server.socket_workers)      # relay i listens on socket_port + i (hall/app/relays.py)
+        ports.append(("core_port", server.core_port))
+        ports += [("socket_port" + (f" + {i}" if i else ""), server.socket_port + i) for i in range(relays)]
+        if server.socket_port + relays - 1 > 65535:
+            problems.append(f"server.socket_port : {server.socket_port} + {relays} relais dépasse 65535")
         if server.tls and server.local_port:
             ports.append(("local_port", server.local_port))
     if len(ports) > 1:

@@ -59,7 +59,7 @@ class ServerSection:
     message_queue: str = _checked("", NV.queue_problem)     # "redis://127.0.0.1:6379/0"; empty: one process
     socket_workers: int = 0             # processes carrying the public sockets on this machine (with message_queue)
     core_port: int = 8089               # the core behind the front (127.0.0.1 only)
-    socket_port: int = 8090             # the workers' shared port
+    socket_port: int = 8090             # the first relay's port; relay i listens on socket_port + i
     socket_host: str = _checked("127.0.0.1", NV.listen_problem)   # a laptop's workers: its address on the hall's network
     socket_peers: list = field(default_factory=list, metadata={"check": NV.peer_problem})   # "10.42.0.20:8090": a laptop's workers
     core_url: str = _checked("", NV.core_url_problem)      # a laptop's workers: the Pi's hall, "http://10.42.0.1:8080"

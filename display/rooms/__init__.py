@@ -16,7 +16,7 @@ The :class:`~hall.minigames.lobby.Lobby` keeps the rooms under its own lock; not
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_socketio import SocketIO
 
@@ -25,11 +25,15 @@ from display.rooms.hub import RoomsHub
 from display.rooms.on_screen import GameOnScreen
 from hall.minigames.lobby import Lobby
 
+if TYPE_CHECKING:
+    from display.sockets import LiveSockets
+
 __all__ = ["GameOnScreen", "install", "openapi_paths"]
 
 
-def install(app: Any, socketio: SocketIO, lobby: Lobby, config: Any) -> RoomsHub:
-    """Register the blueprints and the socket handlers, and start the bots' task."""
+def install(app: Any, socketio: SocketIO, lobby: Lobby, config: Any, live: LiveSockets) -> RoomsHub:
+    """Register the blueprints and the socket handlers (beside the hall's ``live``: ``display.sockets.LiveSockets``),
+    and start the bots' task."""
     hub = RoomsHub(lobby, socketio)
     hub.relay = app.extensions.get("loto_relay")
     app.extensions["loto_rooms"] = hub
@@ -40,7 +44,7 @@ def install(app: Any, socketio: SocketIO, lobby: Lobby, config: Any) -> RoomsHub
     app.register_blueprint(pages.bp)
     for module in pages.GAME_MODULES:
         app.register_blueprint(module.bp)
-    sockets.install(app, socketio, hub)
+    sockets.install(socketio, hub, live)
     socketio.start_background_task(hub.run)
     return hub
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, current_app, jsonify
 
 from display.errors import error_body, message_of
 from display.i18n import js_strings
 from display.pages import render_page
-from display.qrcode_svg import qr_svg
+from display.qrcode_svg import qr_response
 from display.rooms import euchre, points_rouges
 from display.rooms.hub import hub
 from display.rooms.links import join_url
@@ -80,4 +80,4 @@ def qr(code: str):
     if room is None:
         return jsonify(error_body("rooms/unknown_room")), 404
     url = join_url(room.code)
-    return Response(qr_svg(url), mimetype="image/svg+xml", headers={"X-Join-Url": url})
+    return qr_response(url, headers={"X-Join-Url": url})

@@ -4,7 +4,7 @@ emit ``rooms_watch`` and receive the ``rooms`` list. The lobby keeps who follows
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from flask import request, session
 from flask_socketio import SocketIO, join_room
@@ -14,13 +14,16 @@ from display.rooms.hub import STAFF, RoomsHub
 from hall.refusal import Rejected
 from hall.rights import may
 
+if TYPE_CHECKING:
+    from display.sockets import LiveSockets
+
 
 def _sid() -> str:
     """The socket's id (Flask-SocketIO adds it to the request)."""
     return request.sid  # type: ignore[attr-defined]
 
 
-def install(app: Any, socketio: SocketIO, hub: RoomsHub) -> None:
+def install(socketio: SocketIO, hub: RoomsHub, live: LiveSockets) -> None:
     """The handlers of ``game_watch`` and ``rooms_watch``, and the rooms' part of a socket's disconnection."""
     lobby = hub.lobby
 
@@ -39,4 +42,4 @@ def install(app: Any, socketio: SocketIO, hub: RoomsHub) -> None:
             lobby.follow_list(_sid())
 
     # one Socket.IO disconnect handler for the whole app (display/sockets.py): a second would replace it
-    app.extensions.setdefault("loto_on_disconnect", []).append(lobby.unfollow)
+    live.when_gone(lobby.unfollow)

@@ -24,6 +24,7 @@ log = logging.getLogger("loto-hall.collector")
 YOUNG_THRESHOLD = 10_000      # allocations between two collections of the youngest generation (CPython: 700)
 MIDDLE_THRESHOLD = 10         # young collections between two of the middle generation (CPython's own value)
 NEVER = 1 << 30               # the oldest generation's threshold: its automatic collection never comes
+SLOW_PAUSE_MS = 100           # a collection this long is logged
 
 
 class QuietCollector:
@@ -71,7 +72,20 @@ class QuietCollector:
             log.info("ramasse-miettes complet : %.0f ms", pause_ms)
         return True
 
+    def _timed(self, phase: str, info: dict) -> None:
+        """``gc.callbacks``: every collection's pause, the long ones logged (an automatic one of the middle
+        generation, or the full one, in the middle of a ball is what a phone waits for)."""
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        pause_ms = (time.perf_counter() - self._began) * 1000
+        if pause_ms > SLOW_PAUSE_MS:
+            log.info("ramasse-miettes, génération %s : %.0f ms (%s objets récupérés)", info.get("generation"),
+                     pause_ms, info.get("collected"))
+
     def start(self) -> None:
+        self._began = time.perf_counter()
+        gc.callbacks.append(self._timed)
         self._saved = gc.get_threshold()
         gc.set_threshold(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, NEVER)
         self._stop.clear()
@@ -79,6 +93,8 @@ class QuietCollector:
         self._thread.start()
 
     def stop(self) -> None:
+        if self._timed in gc.callbacks:
+            gc.callbacks.remove(self._timed)
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)

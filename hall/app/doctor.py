@@ -86,8 +86,9 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
         except ValueError:
             continue
         if report.get("n") != before.get("n"):
+            port = f" :{report['port']}" if report.get("port") else ""
             (deaf if report.get("state") == "deaf" else alive).append(
-                f"{relay} ({report.get('clients', 0)} {phones})")
+                f"{relay}{port} ({report.get('clients', 0)} {phones})")
     enough = len(alive) >= server.socket_workers
     found.append(Finding(_("Relais vivants"), enough and not deaf,
                          ", ".join(alive + [f"{d} {deaf_word}" for d in deaf]) or _("aucun"),

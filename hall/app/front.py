@@ -1,7 +1,9 @@
 """The front: Debian's nginx on the hall's one address and port, when the hall has relays (INTERFACE §10).
 
 Phones, screens and staff keep ``host:port``. nginx sends ``/live/socket.io/`` (the relays' Socket.IO path, asked
-by the phones' pages) to the relays, WebSocket upgraded, and everything else (pages, API, staff and projector
+by the phones' pages) to the relays, WebSocket upgraded — each relay is one server of the upstream (its own port,
+``relays.relay_ports``, and each of ``socket_peers``), dealt the phones by ``least_conn``: the relay carrying the
+fewest phones takes the next one, so they spread evenly — and everything else (pages, API, staff and projector
 sockets) to the core on 127.0.0.1. It tells each upstream the phone's address (``X-Real-IP``) and the scheme
 (``X-Forwarded-Proto``: Engine.IO's same-origin check compares the page's ``https://`` origin with it), keeps the
 per-address cap of open connections (``limit_conn``) and the header timeout the gevent worker kept alone before,
@@ -17,6 +19,7 @@ import shutil
 from pathlib import Path
 
 from hall import durable
+from hall.app.relays import relay_ports
 from hall.app.wiring import bind_host, tls_files
 from hall.config import Config
 
@@ -55,7 +58,7 @@ def nginx_conf(config: Config, prefix: Path, relay_path: str) -> str:
     """The whole nginx.conf for this config (the relays' path from ``display.relay_wire.PATH``)."""
     server = config.server
     tmp = prefix / "tmp"
-    relays = [f"127.0.0.1:{server.socket_port}"] if server.socket_workers else []
+    relays = [f"127.0.0.1:{port}" for port in relay_ports(config)] if server.socket_workers else []
     relays += list(server.socket_peers)
     upstream_relays = "\n".join(f"        server {r} max_fails=1 fail_timeout=2s;" for r in relays)
     listen = f"{bind_host(server.host)}:{server.port}"
@@ -126,6 +129,7 @@ http {{
         keepalive 32;
     }}
     upstream loto_relays {{
+        zone loto_relays 64k;
         least_conn;
 {upstream_relays}
     }}

@@ -1,10 +1,13 @@
 """``loto-hall relays``: the processes that carry the phones' sockets (INTERFACE §10), on the Pi or on a laptop.
 
-One gunicorn arbiter, ``[server] socket_workers`` gevent workers sharing one listening socket
-(``socket_host:socket_port``): with WebSocket only, any worker may take any phone, no sticky session (python-socketio's
-deployment notes). Each worker is a ``display.relay.Relay`` with its ``Ear`` on the queue. The arbiter replaces a
-worker that dies (a SIGKILL, a deaf relay ending itself) at once, and kills one whose main loop stays silent
-``RELAY_TIMEOUT_S``. On the Pi, ``loto-hall serve`` starts this beside the core and the front (``cluster.py``);
+One gunicorn arbiter, ``[server] socket_workers`` gevent workers, each on a port of its own (``socket_port``,
+``socket_port + 1``, …, ``relay_ports``), which it binds itself once forked: the front (nginx) deals the phones between
+them with ``least_conn``, so they spread evenly — with one shared port, the kernel handed the connections to whichever
+worker was waiting, and one relay took 17 phones of the same address before the second got one. With WebSocket only,
+no sticky session is needed (python-socketio's deployment notes). Each worker is a ``display.relay.Relay`` with its
+``Ear`` on the queue. The arbiter replaces a worker that dies (a SIGKILL, a deaf relay ending itself) at once — the new
+one takes the port left free (``_slots``); meanwhile that port refuses, and the front sends the phones to the others —
+and kills one whose main loop stays silent ``RELAY_TIMEOUT_S``. On the Pi, ``loto-hall serve`` starts this beside the core and the front (``cluster.py``);
 on a laptop of the hall's network, ``loto-hall relays --config FILE`` alone, pointed at the Pi's Redis and core.
 """
 from __future__ import annotations
@@ -14,13 +17,14 @@ import gc
 import logging
 import os
 import socket
+import time
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
 from hall.app.collector import QuietCollector
 from hall.app.gunicorn_app import raise_open_files_limit
-from hall.app.wiring import bind_host, config_from_args
+from hall.app.wiring import config_from_args
 from hall.config import Config
 
 log = logging.getLogger("loto-hall")
@@ -45,15 +49,55 @@ def trusted_fronts(config: Config) -> frozenset[str]:
     return frozenset(h for h in hosts if h)
 
 
-def _worker_class() -> type:
+def relay_ports(config: Config, workers: int | None = None) -> list[int]:
+    """The ports of this machine's relays: ``socket_port`` and the next ones, one per worker."""
+    server = config.server
+    return [server.socket_port + i for i in range(max(1, workers or server.socket_workers))]
+
+
+def _slots(count: int) -> Any:
+    """gunicorn's ``pre_fork``: the worker about to start takes the first of ``count`` ports no live worker holds."""
+    def pre_fork(server: Any, worker: Any) -> None:
+        taken = {getattr(w, "slot", None) for w in server.WORKERS.values()}
+        worker.slot = next(i for i in range(count) if i not in taken)
+    return pre_fork
+
+
+def _worker_class(host: str, ports: list[int]) -> type:
+    from gunicorn.sock import TCP6Socket, TCPSocket
     from gunicorn.workers.ggevent import GeventWorker
+    kind = TCP6Socket if ":" in host else TCPSocket
 
     class RelayWorker(GeventWorker):
+        """A relay binds its own port once forked (the arbiter holds none of them): a relay that dies takes its port
+        with it, so the front's next phones are refused there at once and go to the others (``proxy_next_upstream``)
+        instead of waiting in the dead relay's backlog until its replacement has started."""
+
+        sockets: list[Any]
+
         def init_process(self) -> None:
             raise_open_files_limit()
+            for inherited in self.sockets:           # the arbiter's placeholder
+                inherited.close()
+            port = ports[getattr(self, "slot", 0)]
+            self.sockets = [_listen(kind, (host, port), self.cfg, self.log)]
+            self.log.info("relais %s à l'écoute sur %s:%s (pour le frontal)", os.getpid(), host, port)
+            _relay["port"] = port
             super().init_process()
 
     return RelayWorker
+
+
+def _listen(kind: type, address: tuple[str, int], cfg: Any, log: Any) -> Any:
+    """A listening socket on ``address``, retried a moment while the relay it replaces lets the port go."""
+    for attempt in range(50):
+        try:
+            return kind(address, cfg, log)
+        except OSError as exc:
+            if attempt == 49:
+                raise SystemExit(f"relais : port {address[1]} indisponible ({exc})") from None
+            time.sleep(0.1)
+    raise AssertionError("unreachable")
 
 
 def _worker_exit(server: Any, worker: Any) -> None:
@@ -66,7 +110,7 @@ def _worker_exit(server: Any, worker: Any) -> None:
 
 
 class RelaysApplication(BaseApplication):
-    """gunicorn configured in code: N relay workers on one port."""
+    """gunicorn configured in code: N relay workers, each on its own port."""
 
     def __init__(self, config: Config, workers: int):
         self.hall_config = config
@@ -75,10 +119,12 @@ class RelaysApplication(BaseApplication):
 
     def load_config(self) -> None:
         server = self.hall_config.server
+        ports = relay_ports(self.hall_config, self.workers)
         for key, value in {
-            "bind": [f"{bind_host(server.socket_host)}:{server.socket_port}"],
+            "bind": ["127.0.0.1:0"],              # a placeholder: each relay binds its own port (RelayWorker)
             "workers": self.workers,
-            "worker_class": _worker_class(),
+            "pre_fork": _slots(len(ports)),
+            "worker_class": _worker_class(server.socket_host, ports),
             "worker_connections": server.worker_connections,
             "keepalive": max(1, round(server.header_timeout_s)),
             "timeout": RELAY_TIMEOUT_S,
@@ -99,6 +145,7 @@ class RelaysApplication(BaseApplication):
         config = self.hall_config
         relay = Relay(config, core_url=core_url(config), relay_id=f"{socket.gethostname()}:{os.getpid()}",
                       trusted=trusted_fronts(config))
+        relay.port = _relay.get("port")
         ear = Ear(relay, config.server.message_queue)
         ear.start()
         relay.sio.start_background_task(relay.beat_forever)

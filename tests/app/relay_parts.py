@@ -108,10 +108,41 @@ def wait_until(condition, timeout_s: float, message: str, step_s: float = 0.05):
     pytest.fail(f"{message} (after {timeout_s} s)")
 
 
-class Phone:
-    """A phone following the public events on the relays, as ``common.js`` does."""
+def from_address(source: str) -> type:
+    """A websocket-client ``WebSocket`` whose TCP connection leaves from ``source`` (a loopback address of its own:
+    the front tells the relays each phone's address in ``X-Real-IP``, as the hall's Wi-Fi does)."""
+    import socket
+    from urllib.parse import urlsplit
 
-    def __init__(self, url: str, path: str = "live/socket.io"):
+    import websocket
+
+    class FromAddress(websocket.WebSocket):
+        def connect(self, url, **options):
+            where = urlsplit(url)
+            options["socket"] = socket.create_connection((where.hostname, where.port), timeout=options.get("timeout"),
+                                                         source_address=(source, 0))
+            super().connect(url, **options)
+
+    return FromAddress
+
+
+PHONE_ADDRESSES = 8       # the test phones come from 127.0.0.10 … 127.0.0.17, dealt in turn
+
+
+def phone_address(i: int) -> str:
+    return f"127.0.0.{10 + i % PHONE_ADDRESSES}"
+
+
+class Phone:
+    """A phone following the public events on the relays, as ``common.js`` does, from ``source`` (a loopback address;
+    default: the next of ``PHONE_ADDRESSES``)."""
+
+    made = 0
+
+    def __init__(self, url: str, path: str = "live/socket.io", source: str | None = None):
+        if source is None:
+            source, Phone.made = phone_address(Phone.made), Phone.made + 1
+        self.source = source
         self.cond = threading.Condition()
         self.seq: int | None = None
         self.draws: list[int] = []
@@ -120,7 +151,8 @@ class Phone:
         self.gaps = 0
         self.beats_at: list[float] = []       # when each beat came (the relay's liveness, INTERFACE §5 extension)
         self.client = socketio.Client(reconnection_delay=0.2, reconnection_delay_max=1.0,
-                                      randomization_factor=0.2)
+                                      randomization_factor=0.2,
+                                      websocket_extra_options={"class_": from_address(source)})
         self.client.on("*", self._event)
         self.client.on("state", self._state)
         self.client.on("beat", lambda data=None: self.beats_at.append(time.monotonic()))

@@ -82,6 +82,7 @@ def _rooms_closed_after_each_test():
     while _OPEN_ROOMS:
         app, lobby, store = _OPEN_ROOMS.pop()
         app.extensions["loto_rooms"].stop()
+        app.extensions["loto_sockets"].close()
         lobby.shut_down(store.close)
 
 

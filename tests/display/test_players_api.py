@@ -83,6 +83,28 @@ def test_a_crowd_is_turned_away_at_the_door_before_flask_reads_a_byte(room, clie
     assert client.post("/api/players/cards", json={"card_ids": [A1]}).status_code == 200
 
 
+def test_one_address_looping_cannot_take_the_other_phones_share_of_the_door(room, client):
+    """Fair shares: an attacker's address looping 100 links a second for 20 s spends the hall's links only for what
+    its own budget allows (30, then one every 2 s); the 20 phones of other addresses that link meanwhile all get
+    their cartons at the first try (before: 2 of 20 within 20 s, the others turned away as ``hall_busy``)."""
+    gate = room.app.extensions["loto_link_gate"]
+    now = [0.0]
+    gate._clock = lambda: now[0]
+    served = {"attacker": 0, "phones": 0}
+    statuses: list[int] = []
+    for step in range(200):                       # 20 s in steps of 0.1 s
+        now[0] = step / 10
+        for _ in range(10):
+            res = client.post("/api/players/cards", json={"card_ids": [A1]}, environ_base={"REMOTE_ADDR": "10.0.0.66"})
+            served["attacker"] += res.status_code == 200
+        if step % 10 == 5:                        # a phone every second
+            res = client.post("/api/players/cards", json={"card_ids": [A1]},
+                              environ_base={"REMOTE_ADDR": f"10.0.1.{step // 10}"})
+            statuses.append(res.status_code)
+    assert statuses == [200] * 20, statuses
+    assert served["attacker"] <= 30 + 20 / 2 + 1
+
+
 def test_the_door_words_hall_busy_from_the_one_catalogue(room, client, monkeypatch):
     """Before Flask, no reader's language: the 429's sentence is the catalogue's, in French, as every refusal's."""
     from display import errors

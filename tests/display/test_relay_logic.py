@@ -152,3 +152,23 @@ def test_a_beat_due_while_an_event_goes_out_waits_for_it_and_is_no_longer_due(co
     beater.join(5)
     assert relay.beats == 0 and beat == [pytest.approx(2.0)]
     assert [name for name, _ in sent] == ["draw"]     # the event, and no beat through or after it
+
+
+def test_listening_again_after_the_queue_was_away_catches_up_at_once_only_if_the_core_moved_on(relay, core):
+    relay.handle(ev(6))
+    relay.catch_up()                               # nothing drawn meanwhile: one fetch, nothing sent
+    assert relay.resyncs == 0 and relay.seq == 6
+    core.state = {"seq": 9, "draws": [1, 2, 3, 4]}
+    relay.catch_up()                               # three events published before the relay subscribed again
+    assert relay.resyncs == 1 and relay.seq == 9
+    relay.handle(ev(9))                            # the core's outbox, sent again: already in the state
+    relay.handle(ev(10))
+    assert relay.events == [6, 10]
+
+
+def test_a_room_code_that_cannot_be_one_never_reaches_the_core_and_an_unknown_one_once(relay, core):
+    assert relay._room("../state") is None and relay._room("ZZ ZZ") is None and relay._room("") is None
+    assert core.hits == []
+    assert relay._room("ZZZZ") is None and relay._room("ZZZZ") is None
+    assert core.hits == ["/api/games/rooms/ZZZZ"]
+    assert relay._room("ABCD")["version"] == 3

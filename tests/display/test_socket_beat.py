@@ -8,7 +8,7 @@ import time
 import pytest
 import socketio
 
-from display import sockets
+from display import broadcast
 from tests.display.conftest import LiveServer, make_room
 from tests.display.test_sockets import _recv, close, connect, receive
 
@@ -43,7 +43,7 @@ def beats_until(client, at_seq: int, timeout: float = 5.0) -> list[int]:
 
 def test_engine_io_pings_every_25_s_and_the_beat_keeps_the_phones_2_s_promise(beating):
     room = beating(2.0)
-    assert sockets.engine_ping_s(2.0) == 25 and sockets.engine_ping_s(40) == 40
+    assert broadcast.engine_ping_s(2.0) == 25 and broadcast.engine_ping_s(40) == 40
     assert room.socketio.server.eio.ping_interval == 25
     assert room.socketio.server.eio.ping_timeout == 10
 
@@ -90,7 +90,7 @@ def test_a_backlog_of_staff_only_jobs_does_not_starve_the_beat(beating):
     room = beating(0.5)
     projector = connect(room)
     receive(projector, "state")
-    broadcaster = room.app.extensions["loto_broadcaster"]
+    broadcaster = room.app.extensions["loto_sockets"].broadcaster
     for _ in range(300):
         broadcaster.put(lambda: time.sleep(0.01))    # busy 10 ms each, none of them public
     name, data = receive(projector, "beat", timeout=2.0)

@@ -170,8 +170,8 @@ def test_many_projectors_get_the_same_events(live):
 def test_public_sockets_are_dealt_into_shards_and_each_gets_every_event(live, monkeypatch):
     """The journal's events go to the public sockets a shard at a time (display/sockets.py): with more sockets
     than shards, every socket is in exactly one shard, the shards are even, and none misses or doubles an event."""
-    from display import sockets
-    monkeypatch.setattr(sockets, "PUBLIC_SHARDS", 3)
+    from display import broadcast
+    monkeypatch.setattr(broadcast, "PUBLIC_SHARDS", 3)
     clients = [connect(live) for _ in range(7)]
     staff = connect(live, "controller")
     for c in clients + [staff]:

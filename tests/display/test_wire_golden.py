@@ -75,7 +75,7 @@ def record_evening(tmp_path) -> list:
     out: list = []
 
     def flush():
-        assert app.extensions["loto_broadcaster"].wait_idle(5)     # emissions go out on their own thread
+        assert app.extensions["loto_sockets"].broadcaster.wait_idle(5)     # emissions go out on their own thread
         for who, client in sockets.items():
             for got in client.get_received():
                 if got["name"] != "beat":        # a liveness beat when the hall is quiet for ping_s: timing, not contract

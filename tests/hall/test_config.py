@@ -166,6 +166,9 @@ def test_a_queue_on_a_public_address_or_malformed_is_refused(url):
     ({"message_queue": "redis://127.0.0.1:6379/0", "socket_workers": 17}, "server.socket_workers"),
     ({"message_queue": "redis://127.0.0.1:6379/0", "socket_workers": 2, "socket_port": 8080}, "server.socket_port"),
     ({"message_queue": "redis://127.0.0.1:6379/0", "socket_workers": 2, "core_port": 8080}, "server.core_port"),
+    # relay i listens on socket_port + i: the third relay's port is the core's
+    ({"message_queue": "redis://127.0.0.1:6379/0", "socket_workers": 4, "core_port": 8092}, "server.socket_port + 2"),
+    ({"message_queue": "redis://127.0.0.1:6379/0", "socket_workers": 2, "socket_port": 65535}, "server.socket_port"),
     ({"message_queue": "redis://127.0.0.1:6379/0", "socket_peers": ["93.184.216.34:8090"]}, "server.socket_peers"),
     ({"message_queue": "redis://127.0.0.1:6379/0", "socket_peers": ["10.42.0.20"]}, "server.socket_peers"),
 ])

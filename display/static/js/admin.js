@@ -93,7 +93,10 @@ load();
 // sockets connected now (projectors, staff screens, phones), every 10 s: one small request, a counter read
 async function connections() {
   const res = await api("GET", "/api/network");
-  if (res.ok) $("connections").textContent = t("connections", {n: res.data.connections});
+  if (!res.ok) return;
+  $("connections").textContent = t("connections", {n: res.data.connections});
+  const relays = res.data.relays || [];      // a hall with relays: each one's phones, as nginx deals them
+  $("relay-spread").textContent = relays.length ? t("relay_spread", {list: relays.map((r) => r.clients).join(" · ")}) : "";
 }
 connections();
 setInterval(connections, 10000);
