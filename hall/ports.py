@@ -9,6 +9,7 @@ from hall.cardbook import CardBook
 from hall.cards import Card
 from hall.config import Config, PartieSpec
 from hall.events import CallingSet, LotSpec, PinChanged, PlayersSet, PriceTier, ProgrammePartie, Record
+from hall.holds import Hold
 from hall.report import EveningReport
 from hall.sales import Sale
 from hall.snapshots import (
@@ -89,6 +90,9 @@ class HallPort(Protocol):
     def devices(self) -> tuple[DeviceStatus, ...]: ...
     def health(self, timeout_s: float) -> HallSnapshot | None: ...
     def close(self) -> None: ...
+
+    # ---- the holds: what may stop the draws, a partie's start and « démarquez » for a while (hall/holds.py)
+    def add_hold(self, hold: Hold) -> None: ...
 
     # ---- snapshots
     def snapshot(self) -> HallSnapshot: ...
