@@ -387,6 +387,11 @@ class Hall:
         return ClaimResult(event, ref, before, record.seq, character_ok,
                            None if event.verdict == "unknown_card" else card_state(self._state, cid), suggestions)
 
+    def card_scanned(self, text: str) -> ClaimResult:
+        """A carton's barcode read by the scanner, which sits at the controllers' desk: checked, and journalled, as
+        the controllers' check (as a keypad's keys are the speaker's); raises ``Rejected`` as ``check_claim``."""
+        return self.check_claim(text, role="controller")
+
     def _verdict(self, p: Partie, lot: Lot, card_id: str) -> Verdict:
         """The verdict on ``card_id`` (a carton of the book) for ``lot`` of the partie, now."""
         card = self._state.book.get(card_id)
