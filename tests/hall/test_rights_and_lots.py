@@ -10,6 +10,7 @@ from hall.cards import Card
 from hall.claims import verify
 from hall.config import parse_config
 from hall.lots import DEFAULT_LOTS, KINDS, LOT_KINDS, kind_label, lines_of
+from hall.refusal import Rejected
 from hall.rights import ROLES, may, roles_for
 from hall.secretfile import load_or_create_secret
 
@@ -70,6 +71,15 @@ def test_every_right_asked_for_is_a_row_s_or_the_admin_s_alone():
     assert not ADMIN_ONLY & frozenset().union(*RIGHTS.values())     # admin-only means no row has it
     assert ADMIN_ONLY <= set(asked)                                  # and each is still asked for somewhere
     assert not any(may(role, right) for role in ROLES if role != "admin" for right in ADMIN_ONLY)
+
+
+def test_each_staff_role_of_the_rights_table_and_no_other_has_a_pin(make_hall):
+    hall = make_hall()
+    for role in ROLES:
+        assert hall.change_pin(role, "246813", role="admin").event.role == role
+    for role in ("device", "system", "player"):
+        with pytest.raises(Rejected, match="bad_field"):
+            hall.change_pin(role, "246813", role="admin")
 
 
 def test_the_lot_kinds_table_drives_the_rules_and_the_default_programme():
