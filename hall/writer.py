@@ -69,7 +69,12 @@ class Writer:
         """Call ``fn(record)`` after every durable event; returns the function that unsubscribes."""
         with self._lock:
             self._subscribers.append(fn)
-        return lambda: self._subscribers.remove(fn) if fn in self._subscribers else None
+
+        def unsubscribe() -> None:       # under the lock too: once it returns, no delivery in flight reaches ``fn``
+            with self._lock:
+                if fn in self._subscribers:
+                    self._subscribers.remove(fn)
+        return unsubscribe
 
     def subscribe_notices(self, fn: NoticeSubscriber) -> None:
         """Call ``fn(name, payload)`` for passing news that is not journalled (device status, refused balls)."""
