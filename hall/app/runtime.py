@@ -128,8 +128,9 @@ class Runtime:
         for service in reversed(self.services):
             try:
                 service.stop()
-            except Exception:  # a device that fails to stop must not keep the others running
-                pass
+            except Exception:  # a device that fails to stop must not keep the others running, but it is said
+                log.exception("arrêt du service %s en échec : les autres s'arrêtent quand même",
+                              getattr(service, "name", service))
 
     def close(self) -> None:
         """Stop the services, finish the journal write in flight under the hall's lock and close the journal, then
