@@ -85,7 +85,8 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.after_request(remember_locale)
     app.jinja_env.globals["language_switch"] = language_switch      # templates/_lang.html
     app.jinja_env.globals["enrol_roles"] = enrollable                # templates/_nav.html: « Ajouter une tablette »
-    app.extensions["loto_hall"] = GameOnScreen(lobby).guard(hall)      # no draw while a game is on the projector
+    hall.add_hold(GameOnScreen(lobby))      # no draw while a game is on the projector, from the web or a device
+    app.extensions["loto_hall"] = hall
     app.extensions["loto_documents"] = dict(documents or {})
     app.extensions["loto_tournament"] = tournament
     app.extensions["loto_voice"] = Voice(data_dir)      # the hall's voice: clips and recordings (display/speech.py)

@@ -102,7 +102,7 @@ def apply_scan(hall: HallPort, scan: Scan, source: str = "scanner") -> ClaimResu
         hall.tell(notice("scanner:unreadable", "unreadable", source=source, raw=scan.text))
         return None
     try:
-        verdict = hall.check_claim(scan.text, role="controller")
+        verdict = hall.card_scanned(scan.text)
     except Rejected as exc:
         log.info("%s: scan %r refused code=%s", source, scan.text, exc.code)
         hall.tell(notice("scanner:refused", exc.code, source=source, raw=scan.text))

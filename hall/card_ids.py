@@ -201,9 +201,3 @@ def typed_card_code(text: object) -> str:
     if not isinstance(text, str) or len(text) > MAX_CARD_CODE_TEXT:
         return ""
     return "".join(ch for ch in text.upper() if ch.isalnum())
-
-
-def card_code_matches(secret: bytes, card_id: str, text: object) -> bool:
-    """Whether ``text`` is carton ``card_id``'s code (constant-time comparison)."""
-    typed = typed_card_code(text)
-    return bool(typed) and hmac.compare_digest(typed.encode(), card_code(secret, card_id).encode())

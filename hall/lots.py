@@ -116,10 +116,6 @@ def terms_of(lot: LotSpec) -> Said:
     return ()
 
 
-def said_in_french(parts: Said) -> str:
-    return ", ".join(text % dict(params) for text, params in parts)
-
-
 def kind_label(kind: str) -> str:
     """The kind's French name (``quine`` → ``Quine``); an unknown kind as it is written."""
     found = BY_KIND.get(kind)

@@ -16,12 +16,13 @@ from typing import Any
 
 from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie
 from hall.lots import LOT_KINDS, LotTermsError, has_control_character, read_terms, read_value
+from hall.rights import ROLES
 
 MAX_PARTIES = 40
 MAX_LOTS = 20
 MAX_LABEL = 200
 PIN_ITERATIONS = 100_000
-PIN_ROLES = ("speaker", "controller", "desk", "admin")
+PIN_ROLES = ROLES           # every staff role of the rights table has its PIN (and no other: device, system)
 PIN_DIGITS = (6, 12)          # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login
 DEFAULT_LOT_VALUE_LIMIT_EUR = 0.0    # no cap: the law sets none since décret 2021-1434; a hall may set its own
 

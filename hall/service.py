@@ -9,7 +9,7 @@ Every command runs under the writer's lock: validate → journal → apply → p
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from hall import programme as programme_rules
@@ -35,6 +35,7 @@ from hall.events import (
     Record,
     VoucherIssued,
 )
+from hall.holds import Action, Hold, Holds
 from hall.journal import Journal
 from hall.lots import LOT_KINDS, LotTermsError, check_lot
 from hall.lots_played import lot_changes, lots_to_play, next_lots
@@ -88,11 +89,12 @@ class Hall:
     """
 
     def __init__(self, config: Config, journal: Journal, book: CardBook, voucher_secret: bytes = b"",
-                 clock: Clock = utc_now, rng: Rng | None = None):
+                 clock: Clock = utc_now, rng: Rng | None = None, holds: Iterable[Hold] = ()):
         self.config = config
         self._rng = rng if rng is not None else random.SystemRandom()
         self._state = HallState(config, book)
-        self._writer = Writer(journal, self._state, clock)
+        self._writer = Writer(journal, self._state, clock, holds)
+        self._holds: Holds = self._writer.holds
         self._sales = SalesDesk(self._writer, self._state, voucher_secret)
         self._prizes = PrizeDesk(self._writer, self._state, voucher_secret)
         self._snapshots = SnapshotBuilder(self._writer, self._state)
@@ -125,6 +127,9 @@ class Hall:
     device = _Delegated("_writer", Writer.device)
     devices = _Delegated("_writer", Writer.devices)
     close = _Delegated("_writer", Writer.close)
+
+    # ---- the holds: what may stop the draws for a while (hall/holds.py) ----------------------------------------
+    add_hold = _Delegated("_holds", Holds.add)
 
     # ---- the sales desk: the card book, the caisse --------------------------------------------------------
     set_sold = _Delegated("_sales", SalesDesk.set_sold)
@@ -195,6 +200,7 @@ class Hall:
                      *, role: str, session: str = "") -> Record:
         """Start the next partie with the programme's lots (carried ones first, values and donors kept), or with
         ``lots`` as the speaker changed them on the spot (kept beside the programme's for the report)."""
+        self._holds.check(Action.START)
         require(role, "start_partie")
         if self._state.evening.running is not None:
             raise Rejected("partie_running", number=self._state.evening.running.number)
@@ -218,6 +224,7 @@ class Hall:
     @locked
     def draw(self, number: Any, *, role: str, source: str = "console") -> Record:
         """Draw ``number``; raises ``Rejected`` (``out_of_range``, ``already_drawn``, ``no_partie``, ``locked``…)."""
+        self._holds.check(Action.DRAW)
         require(role, "draw")
         n = self._check_drawable(number)
         p = self._state.running()
@@ -246,6 +253,7 @@ class Hall:
     @locked
     def propose(self, number: Any, *, role: str, source: str = "ball_machine") -> Proposal:
         """Hold an auto-read ball for the speaker's confirmation (confirm mode); same refusals as ``draw``."""
+        self._holds.check(Action.DRAW)
         require(role, "propose")
         n = self._check_drawable(number)
         self._state.proposed = Proposal(n, source, self._writer.clock())
@@ -293,6 +301,7 @@ class Hall:
     @locked
     def confirm_proposed(self, number: Any = None, *, role: str, source: str = "console") -> Record:
         """Draw the held ball, or the speaker's correction of it (a misread 13 that was an 18) typed on ``source``."""
+        self._holds.check(Action.DRAW)
         require(role, "draw")
         if self._state.proposed is None:
             raise Rejected("nothing_proposed")
@@ -378,6 +387,11 @@ class Hall:
         return ClaimResult(event, ref, before, record.seq, character_ok,
                            None if event.verdict == "unknown_card" else card_state(self._state, cid), suggestions)
 
+    def card_scanned(self, text: str) -> ClaimResult:
+        """A carton's barcode read by the scanner, which sits at the controllers' desk: checked, and journalled, as
+        the controllers' check (as a keypad's keys are the speaker's); raises ``Rejected`` as ``check_claim``."""
+        return self.check_claim(text, role="controller")
+
     def _verdict(self, p: Partie, lot: Lot, card_id: str) -> Verdict:
         """The verdict on ``card_id`` (a carton of the book) for ``lot`` of the partie, now."""
         card = self._state.book.get(card_id)
@@ -429,6 +443,7 @@ class Hall:
     def clear(self, *, role: str, force: bool = False, carry: bool = False) -> Record:
         """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given, and with
         ``carry`` those lots are played in the next partie (``carry`` alone means both)."""
+        self._holds.check(Action.CLEAR)
         require(role, "clear")
         p = self._state.running()
         if p.pending:

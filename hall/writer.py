@@ -10,10 +10,11 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from hall.events import Record
+from hall.holds import Hold, Holds
 from hall.journal import Journal
 from hall.ports import Clock, NoticeSubscriber, Subscriber
 from hall.snapshots import DeviceStatus, Notice, device_status
@@ -41,7 +42,7 @@ class Writer:
     command itself) and taken only by :func:`locked` and the methods below.
     """
 
-    def __init__(self, journal: Journal, state: HallState, clock: Clock):
+    def __init__(self, journal: Journal, state: HallState, clock: Clock, holds: Iterable[Hold] = ()):
         self.journal = journal
         self.state = state
         self.clock = clock
@@ -49,10 +50,13 @@ class Writer:
         self._subscribers: list[Subscriber] = []
         self._notice_subscribers: list[NoticeSubscriber] = []
         self._devices: dict[str, DeviceStatus] = {}
+        self.holds = Holds(holds)
 
     def commit(self, event: Any, role: str, *more: Any) -> Record:
-        """Journal ``event`` (and ``more``, in the same transaction), apply, publish; returns the first record."""
+        """Journal ``event`` (and ``more``, in the same transaction), apply, publish; returns the first record.
+        Raises ``Rejected`` for an event a standing hold covers (``hall/holds.py``), before anything is written."""
         with self._lock:
+            self.holds.check_events((event, *more))
             records = self.journal.append_all([event, *more], role, self.clock())
             for record in records:
                 self.state.apply(record)
@@ -65,7 +69,12 @@ class Writer:
         """Call ``fn(record)`` after every durable event; returns the function that unsubscribes."""
         with self._lock:
             self._subscribers.append(fn)
-        return lambda: self._subscribers.remove(fn) if fn in self._subscribers else None
+
+        def unsubscribe() -> None:       # under the lock too: once it returns, no delivery in flight reaches ``fn``
+            with self._lock:
+                if fn in self._subscribers:
+                    self._subscribers.remove(fn)
+        return unsubscribe
 
     def subscribe_notices(self, fn: NoticeSubscriber) -> None:
         """Call ``fn(name, payload)`` for passing news that is not journalled (device status, refused balls)."""

@@ -90,3 +90,20 @@ def test_minigames_import_only_the_standard_library_themselves_and_the_refusal()
     offenders = [f"{p.relative_to(ROOT)}: {n}" for p in (ROOT / "hall" / "minigames").rglob("*.py")
                  for n in imported_roots(p) if n.split(".")[0] not in allowed and not n.startswith(("hall.minigames", "hall.refusal"))]
     assert not offenders
+
+
+def test_no_proxy_stands_for_the_hall():
+    """The hall's door is typed (``HallPort``): no ``cast(HallPort, …)`` and no ``__getattr__`` wrapper in a module
+    that speaks of the hall, so a command renamed or added cannot slip past a check mypy does not see (the games'
+    break is a hold in the core: hall/holds.py)."""
+    offenders = []
+    for path in sorted([*(ROOT / "hall").rglob("*.py"), *(ROOT / "display").rglob("*.py"), *(ROOT / "drivers").rglob("*.py")]):
+        text = path.read_text()
+        tree = ast.parse(text, str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "cast" and node.args \
+                    and getattr(node.args[0], "id", None) == "HallPort":
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: cast(HallPort, …)")
+            if isinstance(node, ast.FunctionDef) and node.name == "__getattr__" and "HallPort" in text:
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: __getattr__ beside HallPort")
+    assert not offenders

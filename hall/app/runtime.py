@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import fcntl
 import gc
-import hashlib
 import logging
 import os
 import random
@@ -40,11 +39,6 @@ ROOMS_FILE = "games.sqlite"
 TOURNAMENT_FILE = "tournament.sqlite"
 LOCK_FILE = "hall.lock"
 SECRET_FILE = "voucher.key"
-
-
-def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file, for the journal's audit trail."""
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else ""
 
 
 def lobby_settings(games: GamesSection) -> LobbySettings:
@@ -128,8 +122,9 @@ class Runtime:
         for service in reversed(self.services):
             try:
                 service.stop()
-            except Exception:  # a device that fails to stop must not keep the others running
-                pass
+            except Exception:  # a device that fails to stop must not keep the others running, but it is said
+                log.exception("arrêt du service %s en échec : les autres s'arrêtent quand même",
+                              getattr(service, "name", service))
 
     def close(self) -> None:
         """Stop the services, finish the journal write in flight under the hall's lock and close the journal, then

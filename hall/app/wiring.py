@@ -139,7 +139,6 @@ class Wiring:
     def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> Wiring:
         """Open the data folder, start the drivers and the print queue, build the web app."""
         from display.app import create_app
-        from display.rooms import GameOnScreen
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
         from hall.app.collector import QuietCollector
@@ -154,8 +153,9 @@ class Wiring:
             if options.demo:
                 from hall.app.demo import prepare_demo
                 prepare_demo(runtime)
-            # the devices reach the hall through the games' break, as the console's draw does
-            runtime.services += start_inputs(GameOnScreen(runtime.lobby).guard(runtime.hall), config, demo=options.demo,
+            # the devices call the hall itself: the games' break is a hold on it (create_app registers it below,
+            # before any device starts)
+            runtime.services += start_inputs(runtime.hall, config, demo=options.demo,
                                              data_dir=runtime.data_dir, interval_s=options.interval_s)
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
             from hall.app.paper.report_pdf import write_report_pdf

@@ -106,3 +106,26 @@ def test_the_web_and_the_drivers_open_no_store_they_receive_them():
     offenders = {str(p.relative_to(ROOT)): found for folder in ("display", "drivers") for p in (ROOT / folder).rglob("*.py")
                  for found in [opens_a_store(p)] if found}
     assert offenders == {}
+
+
+def test_a_service_that_fails_to_stop_is_logged_by_name_and_the_others_still_stop(tmp_path, caplog):
+    class Part:
+        def __init__(self, name, fails=False):
+            self.name, self.fails, self.stopped = name, fails, False
+
+        def start(self) -> None: ...
+        def alive(self) -> bool: return True
+
+        def stop(self) -> None:
+            self.stopped = True
+            if self.fails:
+                raise OSError("port gone")
+
+    runtime = Runtime.open(parse_config({"hall": {"data_dir": str(tmp_path)}}))
+    first, jammed, last = Part("keypad"), Part("printer", fails=True), Part("scanner")
+    runtime.services += [first, jammed, last]
+    with caplog.at_level("ERROR", logger="loto-hall"):
+        runtime.close()
+    assert first.stopped and jammed.stopped and last.stopped
+    failed = [r for r in caplog.records if "printer" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].exc_info[1].args == ("port gone",)

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from display.rooms import GameOnScreen
+from hall.refusal import Rejected
 from tests.display.conftest import GAMES, LiveServer, bots_round, make_room
 
 
@@ -149,13 +150,32 @@ def test_screen_and_the_break_gate(client, hall_room):
     state = client.get("/api/state").get_json()
     assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
     refused(client.post("/api/draws", json={"number": 6}, headers=speaker), 423, "games_on_screen")
-    from hall.refusal import Rejected
-    gate = GameOnScreen(hall_room.lobby).guard(hall_room.hall)
     with pytest.raises(Rejected, match="games_on_screen"):
-        gate.draw(7, role="device")
+        hall_room.hall.draw(7, role="device")           # the hall itself holds: not only the web's way to it
     assert client.get("/api/state").get_json() == state          # the loto is untouched during the break
     client.post("/api/screen", json={"show": "loto"}, headers=speaker)
     assert client.post("/api/draws", json={"number": 6}, headers=speaker).status_code == 201
+
+
+def test_the_break_is_a_hold_on_the_hall_that_every_drawing_command_meets(client, hall_room):
+    """With a real lobby showing a game, each command of the hall itself that would draw a ball (or start or end a
+    partie) is refused ``games_on_screen`` and journals nothing; the table covers every ``Hall`` method that can
+    reach a draw, found by following its calls, so a drawing command added later must join it."""
+    from tests.hall.test_holds import HELD_COMMANDS, commands_that_can_draw
+
+    speaker = hall_room.headers("speaker")
+    code = open_room(client, hall_room)
+    hall = hall_room.hall
+    hall.start_partie(role="speaker")
+    hall.draw(5, role="speaker")
+    hall.propose(9, role="device")
+    assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
+    before = hall.last_seq()
+    for name, (command, _) in HELD_COMMANDS.items():
+        with pytest.raises(Rejected, match="games_on_screen"):
+            command(hall)
+    assert hall.last_seq() == before and hall.speaker_snapshot().proposed.number == 9
+    assert commands_that_can_draw() == {name.split()[0] for name in HELD_COMMANDS}
 
 
 def test_one_break_stops_the_console_the_keypad_and_the_ball_machine_together(client, hall_room, tmp_path):
@@ -173,7 +193,7 @@ def test_one_break_stops_the_console_the_keypad_and_the_ball_machine_together(cl
     from tests.drivers.conftest import Watch
 
     speaker = hall_room.headers("speaker")
-    devices = GameOnScreen(hall_room.lobby).guard(hall_room.hall)        # what the wiring hands the drivers
+    devices = hall_room.hall        # what the wiring hands the drivers: the hall itself, the break a hold on it
     watch = Watch(hall_room.hall)
     master, slave = os.openpty()
     tty.setraw(slave)

@@ -89,6 +89,21 @@ def test_a_scanned_carton_is_checked_for_the_controllers_desk(make_hall, book):
     assert last.type == "claim:checked" and last.role == "controller" and last.event.card_id == card_id
 
 
+def test_the_scanner_names_no_role_the_hall_decides_it(make_hall, book):
+    """``card_scanned(text)`` is the scanner's intent, as ``ball_read`` is the ball machine's: the core says whose
+    check it is (the controllers', at whose desk the scanner sits), never the driver."""
+    import ast
+    import inspect
+
+    import drivers.scanner
+    tree = ast.parse(inspect.getsource(drivers.scanner))
+    assert not [k for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "role"]
+    hall = make_hall(cards=book)
+    hall.start_partie(role="speaker")
+    assert hall.card_scanned(next(iter(book))).event.verdict == "incomplete"     # no ball yet
+    assert list(hall.records())[-1].role == "controller"
+
+
 def test_an_unknown_or_unreadable_scan_is_reported(make_hall, book):
     hall = make_hall(cards=book)
     hall.start_partie(role="speaker")

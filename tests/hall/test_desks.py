@@ -78,3 +78,39 @@ def test_the_port_declares_every_public_method_of_hall_but_the_cores_own():
     declared = {name for name in dir(HallPort) if not name.startswith("_")}
     assert public - declared == {"journal", "book", "evening", "watch", "replace_book", "unprinted", "may_play"}
     assert declared - public == {"config"}     # an attribute set by __init__
+
+
+def test_an_unsubscribed_reader_hears_nothing_after_unsubscribe_returns(make_hall):
+    """Unsubscribing waits for the event being delivered, as subscribing does: once it returns, no record reaches
+    the reader (a print queue stopped, a socket layer closed) from a command that was already inside."""
+    hall: Hall = make_hall(cards_from(CARDS))
+    inside, release, done = threading.Event(), threading.Event(), threading.Event()
+    heard: list[int] = []
+
+    def slow_subscriber(record):
+        inside.set()
+        release.wait(10)
+
+    hall.subscribe(slow_subscriber)
+    unsubscribe = hall.subscribe(lambda record: heard.append(record.seq))
+    blocker = threading.Thread(target=lambda: hall.set_sold([A1], role="admin"))
+    blocker.start()
+    assert inside.wait(5)
+    heard_when_returned: list[int] = []
+
+    def run():
+        unsubscribe()
+        heard_when_returned.extend(heard)
+        done.set()
+
+    waiting = threading.Thread(target=run)
+    waiting.start()
+    assert not done.wait(0.3)                    # the delivery in flight finishes first
+    release.set()
+    assert done.wait(5)
+    blocker.join(5)
+    waiting.join(5)
+    assert heard == heard_when_returned == [1]
+    hall.set_sold([A1], False, role="admin")
+    assert heard == [1]
+    unsubscribe()                                # twice: nothing

@@ -10,6 +10,7 @@ from hall.cards import Card
 from hall.claims import verify
 from hall.config import parse_config
 from hall.lots import DEFAULT_LOTS, KINDS, LOT_KINDS, kind_label, lines_of
+from hall.refusal import Rejected
 from hall.rights import ROLES, may, roles_for
 from hall.secretfile import load_or_create_secret
 
@@ -37,6 +38,48 @@ def test_pages_and_reads_come_from_the_same_table():
     assert roles_for("card") == ("controller", "desk", "speaker")
     assert not may("speaker", "cards_csv") and may("admin", "cards_csv")
     assert ROLES[0] == "controller" and ROLES[-1] == "admin"     # a shared PIN opens the smaller role
+
+
+def rights_asked_for() -> dict[str, str]:
+    """Every right the house asks for by name (``require``, ``require_right``, ``may``, ``roles_for`` with a string,
+    a module constant ``…_RIGHT``, the pages' ``page:<name>``), with where."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    asked = {}
+    for path in [*(root / "hall").rglob("*.py"), *(root / "display").rglob("*.py"), *(root / "drivers").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) in {
+                    "require", "require_right", "may", "roles_for"}:
+                asked.update({a.value: where for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)})
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "").endswith("_RIGHT") for t in node.targets) \
+                    and isinstance(node.value, ast.Constant):
+                asked[node.value.value] = where
+    from display.pages import PAGES
+    asked.update({f"page:{page}": "display/pages.py" for page in PAGES})
+    return asked
+
+
+def test_every_right_asked_for_is_a_row_s_or_the_admin_s_alone():
+    """A right with no row is not the admin's by omission: ``ADMIN_ONLY`` names it, or it is a typo."""
+    from hall.rights import ADMIN_ONLY, KNOWN_RIGHTS, RIGHTS
+    asked = rights_asked_for()
+    assert len(asked) > 40
+    assert {right: where for right, where in asked.items() if right not in KNOWN_RIGHTS} == {}
+    assert not ADMIN_ONLY & frozenset().union(*RIGHTS.values())     # admin-only means no row has it
+    assert ADMIN_ONLY <= set(asked)                                  # and each is still asked for somewhere
+    assert not any(may(role, right) for role in ROLES if role != "admin" for right in ADMIN_ONLY)
+
+
+def test_each_staff_role_of_the_rights_table_and_no_other_has_a_pin(make_hall):
+    hall = make_hall()
+    for role in ROLES:
+        assert hall.change_pin(role, "246813", role="admin").event.role == role
+    for role in ("device", "system", "player"):
+        with pytest.raises(Rejected, match="bad_field"):
+            hall.change_pin(role, "246813", role="admin")
 
 
 def test_the_lot_kinds_table_drives_the_rules_and_the_default_programme():

@@ -17,16 +17,6 @@ _TRUMP_RANK = {"A": 14, "K": 13, "Q": 12}
 RIGHT, LEFT = 16, 15
 
 
-def suit_of(card: str) -> str:
-    """Return the printed suit of ``card`` (``"JH"`` → ``"H"``)."""
-    return card[1]
-
-
-def rank_of(card: str) -> str:
-    """Return the rank letter of ``card``."""
-    return card[0]
-
-
 def is_trump_suit(denom: str | None) -> TypeGuard[str]:
     """Return whether ``denom`` names a trump suit (not no-trump)."""
     return denom in SUITS

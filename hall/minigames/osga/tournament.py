@@ -38,7 +38,7 @@ from hall.minigames.osga.day import (
     record_playoff,
     standings,
 )
-from hall.minigames.osga.standings import Standing, Team, playoffs_needed
+from hall.minigames.osga.standings import Team, playoffs_needed
 from hall.refusal import Rejected
 
 HANDS_PER_GAME = 8  # seed C.1: a game is 8 hands
@@ -426,8 +426,3 @@ def summary(day: Day) -> dict[str, Any]:
             "playoff_groups": [list(g) for g in playoffs_needed(standings(tournament))] if tournament.finished else [],
         })
     return data
-
-
-def final_rows(day: Day) -> list[Standing]:
-    """Return the standings rows (raw) for exports."""
-    return standings(day.tournament) if day.tournament is not None else []
