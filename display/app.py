@@ -80,7 +80,8 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     the runtime's (``hall/app/runtime.py`` opens every durable file): ``tournament`` is the OSGA day's (``None``:
     its pages answer 404), ``lobby`` the mini-game rooms replayed from ``games.sqlite`` (the API draws through
     their break, as the devices do). ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker,
-    given explicitly (Flask-SocketIO would pick eventlet first when installed).
+    given explicitly (Flask-SocketIO would pick eventlet first when installed). Everything the app shares is built
+    first (``build_services``: display/services.py's one typed object); the blueprints registered next only read it.
     """
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
