@@ -13,6 +13,7 @@ from display.idempotency import idempotent
 from display.limits import MAX_UPLOAD_BYTES, json_body, read_body
 from display.live import projector_state, staff_state
 from display.record import fingerprint_json
+from display.services import services
 from display.session_ref import session_ref
 from hall.card_ids import normalize_card_id
 from hall.cardbook import CardBook
@@ -330,7 +331,7 @@ def admin_info():
     A.require_right("admin_info")
     h = hall()
     cfg = h.config
-    tls = current_app.extensions.get("loto_tls")
+    tls = services().tls
     snap = h.snapshot()
     cards, sold = h.card_count()
     changed = h.pin_hashes()

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+import socket
+from typing import TYPE_CHECKING
 
 from flask import Flask, jsonify, render_template, request
 from flask_babel import Babel
@@ -32,18 +34,29 @@ from display.crowd import SocketCaps
 from display.enrolment import enrollable
 from display.errors import error_body, refusal_response
 from display.i18n import language_switch, remember_locale, select_locale
+from display.idempotency import Results
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
 from display.openapi import spec
 from display.pins import load_pins
+from display.portal import own_hosts
+from display.record import ArchiveVerdicts
 from display.rooms import GameOnScreen
+from display.rooms.hub import RoomsHub
+from display.services import Services
+from display.services import install as install_services
 from display.sockets import LiveSockets
 from display.speech_render import Voice
 from display.staff_tls import install as install_staff_tls
+from display.stats import BallCount
+from display.tournament.code_guard import CodeGuard
 from hall.config import Config
 from hall.minigames.lobby import Lobby
 from hall.minigames.osga.store import TournamentStore
 from hall.ports import HallPort
 from hall.refusal import Rejected
+
+if TYPE_CHECKING:
+    from display.relay_publisher import RelayPublisher
 
 log = logging.getLogger("loto-hall.display")
 mimetypes.add_type("application/wasm", ".wasm")   # WebAssembly.instantiateStreaming needs it
@@ -67,12 +80,12 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     the runtime's (``hall/app/runtime.py`` opens every durable file): ``tournament`` is the OSGA day's (``None``:
     its pages answer 404), ``lobby`` the mini-game rooms replayed from ``games.sqlite`` (the API draws through
     their break, as the devices do). ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker,
-    given explicitly (Flask-SocketIO would pick eventlet first when installed).
+    given explicitly (Flask-SocketIO would pick eventlet first when installed). Everything the app shares is built
+    first (``build_services``: display/services.py's one typed object); the blueprints registered next only read it.
     """
     app = Flask(__name__)
     app.json = StrictJSONProvider(app)
     data_dir = config.data_dir
-    server_section = config.server
     app.config.update(
         SECRET_KEY=load_secret(data_dir), MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
         SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_NAME="loto_session",
@@ -86,24 +99,11 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.jinja_env.globals["language_switch"] = language_switch      # templates/_lang.html
     app.jinja_env.globals["enrol_roles"] = enrollable                # templates/_nav.html: « Ajouter une tablette »
     hall.add_hold(GameOnScreen(lobby))      # no draw while a game is on the projector, from the web or a device
-    app.extensions["loto_hall"] = hall
-    app.extensions["loto_documents"] = dict(documents or {})
-    app.extensions["loto_tournament"] = tournament
-    app.extensions["loto_voice"] = Voice(data_dir)      # the hall's voice: clips and recordings (display/speech.py)
-    app.extensions["loto_auth"] = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
-                                       idle_s=config.server.staff_idle_h * 3600, changed=hall.pin_hashes)
-    certificate = None
-    if config.server.tls:
-        from display.tls import ensure_certificate
-        certificate = ensure_certificate(data_dir, config.hall.name)
-        app.extensions["loto_tls"] = certificate
-        log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
+    services = build_services(app, hall, config, documents, tournament, async_mode, lobby=lobby)
+    socketio = services.sockets.socketio
 
+    # then the blueprints, which only read the services (display/services.py): their order is the hooks' order
     install_staff_tls(app)                            # the staff's pages and PINs over HTTPS, the phones' in HTTP
-    if server_section.message_queue and server_section.staff_port and not server_section.tls:
-        from display.tls import ensure_certificate
-        app.config["LOTO_STAFF_PORT"] = server_section.staff_port      # nginx serves it (hall/app/front.py)
-        app.extensions["loto_staff_tls"] = ensure_certificate(data_dir, config.hall.name)
     app.register_blueprint(portal.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
@@ -117,8 +117,6 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.register_blueprint(players.bp)
     app.register_blueprint(speech.bp)
     app.register_blueprint(stats.bp)
-    gate = app.extensions["loto_link_gate"] = players.LinkGate(app.wsgi_app)   # a crowd's links, turned away first
-    app.wsgi_app = gate                                 # type: ignore[method-assign]
     tournament_web.install(app)
 
     @app.get("/api/openapi.json")
@@ -159,39 +157,80 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
             resp.headers.setdefault("Cache-Control", "no-store")
         return resp
 
-    # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready).
-    # the public sockets hear a beat when nothing else went out for [server] ping_s (2 s): a phone hearing nothing
-    # for 4.5 s says « hors ligne » (mes_cartons.js); Engine.IO's ping, one exchange per socket, only finds the
-    # dead sockets (every 25 s); the hall waits 10 s for its answer, so a Pi slowed by a crowd drops no phone
-    socketio = SocketIO(app, async_mode=async_mode, ping_interval=engine_ping_s(config.server.ping_s),
-                        ping_timeout=10, max_http_buffer_size=64 * 1024, json=SocketJSON)
-    server = config.server
-    relay = install_relay_queue(app, socketio, hall, server) if server.message_queue else None
-    live = app.extensions["loto_sockets"] = LiveSockets(
-        app, socketio, hall, sessions=app.extensions["loto_auth"].sessions,
-        caps=SocketCaps(server.max_sockets_per_address, server.max_public_sockets), beat_s=server.ping_s, relay=relay)
-    room_web.install(app, socketio, lobby, config, live)
+    room_web.install(app, socketio, services.rooms, services.sockets)
+    if services.relay is not None:
+        socketio.start_background_task(services.relay.run)
     if config.speech.enabled:
         socketio.start_background_task(speech.prerender, app)     # the first ball is not the slow one
-    if relay is not None:      # outermost: every layer inside sees the phone's address
+    if services.relay is not None:      # outermost: every layer inside sees the phone's address
         app.wsgi_app = behind_front(app.wsgi_app)       # type: ignore[method-assign]
     return app, socketio
 
 
-def install_relay_queue(app: Flask, socketio: SocketIO, hall: HallPort, server):
+def build_services(app: Flask, hall: HallPort, config: Config, documents: dict | None,
+                   tournament: TournamentStore | None, async_mode: str, *, lobby: Lobby) -> Services:
+    """Every service the app shares, in the order they need each other, kept as ``app``'s; the app's WSGI layers
+    from the inside out: the phones' door, Socket.IO, the sockets' frame gate (``behind_front`` is put on last)."""
+    data_dir = config.data_dir
+    server = config.server
+    auth = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
+                idle_s=server.staff_idle_h * 3600, changed=hall.pin_hashes)
+    certificate = None
+    if server.tls:
+        from display.tls import ensure_certificate
+        certificate = ensure_certificate(data_dir, config.hall.name)
+        log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
+    staff_certificate = None
+    if server.message_queue and server.staff_port and not server.tls:
+        from display.tls import ensure_certificate
+        app.config["LOTO_STAFF_PORT"] = server.staff_port      # nginx serves it (hall/app/front.py)
+        staff_certificate = ensure_certificate(data_dir, config.hall.name)
+    gate = players.LinkGate(app.wsgi_app)               # a crowd's links, turned away first
+    app.wsgi_app = gate                                 # type: ignore[method-assign]
+
+    # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready).
+    # the public sockets hear a beat when nothing else went out for [server] ping_s (2 s): a phone hearing nothing
+    # for 4.5 s says « hors ligne » (mes_cartons.js); Engine.IO's ping, one exchange per socket, only finds the
+    # dead sockets (every 25 s); the hall waits 10 s for its answer, so a Pi slowed by a crowd drops no phone
+    socketio = SocketIO(app, async_mode=async_mode, ping_interval=engine_ping_s(server.ping_s),
+                        ping_timeout=10, max_http_buffer_size=64 * 1024, json=SocketJSON)
+    relay = relay_queue(hall, server) if server.message_queue else None
+    live = LiveSockets(app, socketio, hall, sessions=auth.sessions,
+                       caps=SocketCaps(server.max_sockets_per_address, server.max_public_sockets),
+                       beat_s=server.ping_s, relay=relay)
+    rooms = RoomsHub(lobby, socketio)
+    rooms.relay = relay
+    return install_services(app, Services(
+        hall=hall,
+        config=config, auth=auth,
+        voice=Voice(data_dir),      # the hall's voice: clips and recordings (display/speech.py)
+        documents=dict(documents or {}), tournament=tournament,
+        tournament_codes=CodeGuard(app.config["SECRET_KEY"]),
+        tls=certificate, staff_tls=staff_certificate,
+        own_hosts=own_hosts(hall.config, socket.gethostname()),
+        link_gate=gate, player_budgets=players.budgets(gate),
+        sockets=live, rooms=rooms, relay=relay,
+        public_socket_path=public_socket_path() if relay is not None else None,
+        record=ArchiveVerdicts(), idempotency=Results(), ball_count=BallCount(),
+    ))
+
+
+def relay_queue(hall: HallPort, server) -> RelayPublisher:
     """INTERFACE §10: the core behind the front (nginx, on loopback) publishes the public events for the relays.
 
     The front tells the phone's address in ``X-Real-IP``: the core listens on 127.0.0.1 only then, so every peer
     is local and the header is the front's (``behind_front``). The audience pages get the relays' socket path in
-    their boot. Returns the publisher."""
-    from display import relay_wire
+    their boot (``public_socket_path``). Returns the publisher (its task is started once the app is built)."""
     from display.relay_publisher import RelayPublisher
 
-    relay = RelayPublisher(server.message_queue, hall, server.socket_workers)
-    app.extensions["loto_relay"] = relay
-    app.extensions["loto_public_socket_path"] = "/" + relay_wire.PATH
-    socketio.start_background_task(relay.run)
-    return relay
+    return RelayPublisher(server.message_queue, hall, server.socket_workers)
+
+
+def public_socket_path() -> str:
+    """Where the audience's sockets connect with relays."""
+    from display import relay_wire
+
+    return "/" + relay_wire.PATH
 
 
 def behind_front(wsgi_app):

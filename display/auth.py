@@ -19,13 +19,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import after_this_request, current_app, request, session
+from flask import after_this_request, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S, Device, DeviceCookies
 from display.enrolment import Enrolments
 from display.login_guard import LoginGuard
 from display.pins import PinBook
+from display.services import services
 from display.sessions import SessionTable, pin_fingerprint
 from display.staff_tls import secure_cookies
 from hall.programme import is_pin
@@ -43,7 +44,7 @@ def load_secret(data_dir: Path) -> bytes:
 
 
 class Auth:
-    """The app's authentication state (one per app; kept in ``app.extensions["loto_auth"]``)."""
+    """The app's authentication state (one per app; ``display.services.Services.auth``)."""
 
     def __init__(self, pins: dict[str, str], secret: bytes, data_dir: Path | None = None, idle_s: float = 12 * 3600,
                  changed: Callable[[], Mapping[str, Any]] | None = None):
@@ -96,7 +97,7 @@ class Auth:
 
 
 def auth() -> Auth:
-    return current_app.extensions["loto_auth"]
+    return services().auth
 
 
 MAX_NAME_CHARS = 40

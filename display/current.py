@@ -1,20 +1,20 @@
-"""The running app's hall, typed: what ``create_app`` put in ``app.extensions``, read through its port.
+"""The running app's hall, typed: ``create_app``'s (display/services.py), read through its port.
 
 Every route and socket handler reaches the hall through :func:`hall`, so the type checker sees each call it
 makes on ``HallPort`` (``tests/test_code_health.py`` runs mypy over display/ with ``check_untyped_defs``).
 """
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import request
 
+from display.services import services
 from hall.config import Config
 from hall.ports import HallPort
 
 
 def hall() -> HallPort:
     """The hall of the app serving this request."""
-    found: HallPort = current_app.extensions["loto_hall"]
-    return found
+    return services().hall
 
 
 def config() -> Config:

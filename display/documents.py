@@ -13,6 +13,7 @@ from flask_babel import gettext
 
 from display import auth as A
 from display import current
+from display.services import services
 from hall.refusal import Rejected
 from hall.report_csv import write_csv
 from hall.sales import RangeError, expand_ranges
@@ -22,7 +23,7 @@ MAX_PDF_CARDS = 20_000
 
 
 def _maker(name: str):
-    maker = current_app.extensions.get("loto_documents", {}).get(name)
+    maker = services().documents.get(name)
     if maker is None:
         raise Rejected("not_found")
     return maker

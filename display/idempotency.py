@@ -19,6 +19,7 @@ from typing import Any
 from flask import current_app, make_response, request
 
 from display.errors import error_body, status_of
+from display.services import services
 from hall.refusal import Rejected
 
 MAX_KEYS = 1024
@@ -63,7 +64,7 @@ def idempotent(role: str, data: dict, fingerprint: str, apply: Callable[[], Any]
     key = request_key(data)
     if key is None:
         return apply()
-    results: Results = current_app.extensions.setdefault("loto_idempotency", Results())
+    results = services().idempotency
     with results.lock:
         hit = results.get((role, key))
         if hit is not None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 from flask_babel import gettext
 
 from display import auth as A
 from display import current
 from display.documents import _download, _maker
 from display.qrcode_svg import qr_response
+from display.services import services
 from hall.net import address
 from hall.net.wifi import RISK_TEXT, misread_risks, wifi_qr_payload
 from hall.refusal import Rejected
@@ -37,8 +38,8 @@ def network_state():
     addresses cut most), and with relays each one's phones (``RelayPublisher.spread``)."""
     A.require_right("network")
     config = current.config()
-    live = current_app.extensions["loto_sockets"]
-    relay = current_app.extensions.get("loto_relay")
+    live = services().sockets
+    relay = services().relay
     return jsonify({"ssid": config.network.ssid, "url": config.hall_url, "warnings": wifi_warnings(config),
                     "connections": live.connections.count, "frames": live.gate.report(),
                     "relays": relay.spread() if relay is not None else []})

@@ -11,6 +11,7 @@ from display import current
 from display.auth import auth, csrf_token
 from display.i18n import js_strings
 from display.network import wifi_warnings
+from display.services import services
 from hall.card_ids import make_card_id, split_card_id
 from hall.lots import KIND_LABELS, LOT_KINDS, kinds_table
 from hall.rights import roles_for
@@ -25,7 +26,7 @@ def card_hints(hall) -> dict:
     """The examples the card-ID fields show, in the hall's own series (the demo's cartons are series D: a hint
     saying A sent volunteers to cartons that do not exist). Worked out once per card book (its size and first ID)."""
     count = hall.card_count()[0]
-    kept = current_app.extensions.get("loto_card_hints")
+    kept = services().card_hints
     if kept and kept[0] == count:
         return kept[1]
     ids = [cid for cid, _ in hall.cards()]
@@ -39,7 +40,7 @@ def card_hints(hall) -> dict:
         example = ids[0] if ids else "A-00001N"
         hints = {"id": example, "short": example, "plaque": example, "range": example, "pdf_range": example}
     hints["series"] = series[:30]
-    current_app.extensions["loto_card_hints"] = (count, hints)
+    services().card_hints = (count, hints)
     return hints
 
 
@@ -66,8 +67,8 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
             "kind_labels": dict(KIND_LABELS),       # a lot's default label, never shown beside its kind (common.js)
             "lot_kinds": kinds_table()}             # each kind's lines and terms (lot_terms.js), the hall's table
     return render_page(template, page, js_strings(), allowed=allowed, boot=boot, hall_name=hall.config.hall.name,
-                       tls=current_app.extensions.get("loto_tls") or current_app.extensions.get("loto_staff_tls"),
-                       port=hall.config.server.port if current_app.extensions.get("loto_tls") else
+                       tls=services().tls or services().staff_tls,
+                       port=hall.config.server.port if services().tls else
                        current_app.config.get("LOTO_STAFF_PORT"),
                        wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config),
                        hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {},

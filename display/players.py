@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from display import auth as A
 from display import holders, views
@@ -26,6 +26,7 @@ from display.i18n import js_strings
 from display.limits import json_body
 from display.pages import render_page
 from display.qrcode_svg import qr_response
+from display.services import services
 from hall.card_ids import MAX_CARD_CODE_TEXT, MAX_CARD_TEXT, display_card_id
 from hall.claims import verify
 from hall.config import HELP_LEVELS
@@ -124,11 +125,12 @@ def _refuse(start_response, code: str, retry: int) -> list[bytes]:
 
 
 def _budgets() -> dict[str, Budget]:
-    ext = current_app.extensions
-    if "loto_players" not in ext:
-        ext["loto_players"] = {"links": ext["loto_link_gate"].links,       # the door's: one budget per address
-                               "calls": Budget(1 / CALLS_EVERY_S, 3), "cards": Budget(1 / CALLS_EVERY_S, 1)}
-    return ext["loto_players"]
+    return services().player_budgets
+
+
+def budgets(gate: LinkGate) -> dict[str, Budget]:
+    """An app's budgets of « Mes cartons »: links (the door's, per address), « Quine ! » calls and cartons shown."""
+    return {"links": gate.links, "calls": Budget(1 / CALLS_EVERY_S, 3), "cards": Budget(1 / CALLS_EVERY_S, 1)}
 
 
 def _spend(budget: str, key: str, code: str) -> None:
@@ -147,7 +149,7 @@ def _page(link: list[dict] | None = None, link_error: str | None = None, status:
     h = hall()
     boot = {"columns": h.config.cards.columns, "kinds": list(LOT_KINDS), "lot_kinds": kinds_table(),
             "link": link or [], "link_error": link_error,
-            "socket_path": current_app.extensions.get("loto_public_socket_path")}    # a hall with relays: there
+            "socket_path": services().public_socket_path}    # a hall with relays: there
     return render_page("mes_cartons.html", "mes-cartons", js_strings(), boot=boot, status=status,
                        hall_name=h.config.hall.name)
 

@@ -7,13 +7,13 @@ The hall's own names and addresses keep the hall's pages unchanged.
 """
 from __future__ import annotations
 
-import socket
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import get_locale
 
 from display import current
+from display.services import services
 from hall.config import Config
 from hall.net.captive import PROBE_PATHS, is_own_host
 
@@ -49,10 +49,7 @@ def for_the_hall() -> bool:
     """Whether the request (a page, or a socket's handshake) names the hall itself in its ``Host``: a name the
     hotspot's DNS sent here, or a page of another site whose name was rebound to the Pi's address, does not."""
     config = current.config()
-    own = current_app.extensions.get("loto_own_hosts")
-    if own is None:
-        own = current_app.extensions["loto_own_hosts"] = own_hosts(config, socket.gethostname())
-    return is_own_host(request.host, own, config.network.portal_address)
+    return is_own_host(request.host, services().own_hosts, config.network.portal_address)
 
 
 @bp.before_app_request

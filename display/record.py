@@ -13,10 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, jsonify
+from flask import Blueprint, jsonify
 
 from display import auth as A
 from display.current import hall
+from display.services import services
 from hall import chain
 from hall.errors import HallError
 from hall.evenings import EveningSummary, archived_journal
@@ -80,17 +81,9 @@ def _stamp(path: Path) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def verdicts(app: Flask) -> ArchiveVerdicts:
-    """The app's archived evenings' verdicts (made at the first call)."""
-    found = app.extensions.get("loto_record")
-    if found is None:
-        found = app.extensions["loto_record"] = ArchiveVerdicts()
-    return found
-
-
 def archived_verdict(data_dir: str | Path, evening: EveningSummary) -> dict[str, Any]:
     """The verdict of one archived evening, for /api/evenings."""
-    return verdicts(current_app).verdict(data_dir, evening)
+    return services().record.verdict(data_dir, evening)
 
 
 @bp.post("/report/ticket")

@@ -15,13 +15,14 @@ import threading
 import time
 from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify, request, send_file
+from flask import Blueprint, jsonify, request, send_file
 from flask_babel import force_locale
 
 from display import auth as A
 from display.current import hall
 from display.limits import json_body, read_body
 from display.login_guard import Budget
+from display.services import services
 from display.speech_render import MAX_RECORDING_BYTES, Voice, recording_problem
 from display.voice_words import RITUAL
 from hall.calling_desk import pace_for
@@ -38,7 +39,7 @@ WAV_TYPES = ("audio/wav", "audio/x-wav", "audio/wave")
 
 
 def voice() -> Voice:
-    return current_app.extensions["loto_voice"]
+    return services().voice
 
 
 def _ball(text: str) -> int:

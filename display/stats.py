@@ -2,7 +2,7 @@
 on the projector during a break — how often each number came out tonight and in every archived evening, with the
 uniformity check (hall/fairness.py) said in plain words.
 
-The program hands the reader of an archived evening's journal (``app.extensions["loto_archived_draws"]``,
+The program hands the reader of an archived evening's journal (``Services.archived_draws``,
 hall/app/ball_archive.py: the web opens no durable file); without it only tonight is counted.
 Bounded work per request: an archived evening never changes, so each one's journal is read once and kept; a
 request reads at most ``ARCHIVES_PER_REQUEST`` not yet read (the answer says how many wait); tonight's parties
@@ -14,13 +14,14 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 from display.current import hall
 from display.i18n import js_strings
 from display.pages import render_page
+from display.services import services
 from hall import fairness
 from hall.evenings import archive_dir, past_evenings
 
@@ -80,9 +81,9 @@ def count_balls() -> dict:
     """The answer of ``GET /api/stats/balls``."""
     h = hall()
     data_dir = h.config.data_dir
-    kept: BallCount = current_app.extensions.setdefault("loto_ball_count", BallCount())
+    kept = services().ball_count
     with kept.lock:
-        archived, evenings, pending = kept.parties(data_dir, current_app.extensions.get("loto_archived_draws"))
+        archived, evenings, pending = kept.parties(data_dir, services().archived_draws)
         key = (h.last_seq(), evenings, pending, str(get_locale()))
         if kept.answer is not None and kept.answer[0] == key:
             return kept.answer[1]

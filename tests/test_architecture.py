@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -107,3 +108,66 @@ def test_no_proxy_stands_for_the_hall():
             if isinstance(node, ast.FunctionDef) and node.name == "__getattr__" and "HallPort" in text:
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: __getattr__ beside HallPort")
     assert not offenders
+
+
+def project_files(*folders: str) -> list[Path]:
+    return sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py") if ".venv" not in p.parts)
+
+
+def extensions_reads(path: Path) -> list[str]:
+    """Every ``<…app>.extensions`` of ``path`` (Flask's dict of an app's extensions; x509's have no app), with its
+    line: the one key is display/services.py's, so nowhere else names one, nor holds the dict to name one later."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Attribute) and node.attr == "extensions" \
+                and ast.unparse(node.value).rsplit(".", 1)[-1] in ("app", "current_app", "application"):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_app_services_are_read_through_their_one_typed_accessor():
+    """No service found by a string key: display/services.py alone touches ``app.extensions`` (its one key);
+    everyone else, tests included, reads ``services()`` / ``services_of(app)`` (issue 34)."""
+    files = [p for p in project_files("display", "hall", "drivers", "tests", "bench")
+             if p != ROOT / "display" / "services.py"]
+    assert [hit for p in files for hit in extensions_reads(p)] == []
+    keyed = [f"{p.relative_to(ROOT)}:{n}" for p in files for n, line in enumerate(p.read_text().splitlines(), 1)
+             if re.search(r"extensions(\[|\.get\(|\.setdefault\(|\.pop\()\s*[\"']loto", line)]
+    assert keyed == []
+
+
+def test_the_services_are_built_before_any_blueprint_is_registered():
+    """``create_app`` builds the services, then registers the blueprints: no blueprint sets what another reads."""
+    source = (ROOT / "display" / "app.py").read_text()
+    body = source[source.index("def create_app("):source.index("\ndef ", source.index("def create_app(") + 1)]
+    assert body.index("build_services(") < body.index("register_blueprint(") < body.index("tournament_web.install(")
+    assert body.index("build_services(") < body.index("room_web.install(")
+
+
+def type_only_imports(path: Path) -> list[str]:
+    """The modules ``path`` imports under ``if TYPE_CHECKING:`` (import-linter leaves them out of its graph)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            for inner in node.body:
+                names += imported_roots_of(inner)
+    return names
+
+
+def imported_roots_of(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        return [node.module]
+    return []
+
+
+def test_type_only_imports_keep_the_house_layers():
+    """A type named for the checker still follows the layers: the web and the drivers name nothing of the program,
+    the drivers nothing of the web (import-linter leaves ``TYPE_CHECKING`` imports out, for display/services.py)."""
+    rules = {"display": ("hall.app", "drivers"), "drivers": ("hall.app", "display")}
+    offenders = [f"{p.relative_to(ROOT)}: {name}" for folder, banned in rules.items()
+                 for p in project_files(folder) for name in type_only_imports(p)
+                 if name in banned or name.startswith(tuple(b + "." for b in banned))]
+    assert offenders == []
+    assert "display.auth" in type_only_imports(ROOT / "display" / "services.py")

@@ -23,7 +23,6 @@ from flask_socketio import SocketIO
 from display.rooms import api, pages, sockets
 from display.rooms.hub import RoomsHub
 from display.rooms.on_screen import GameOnScreen
-from hall.minigames.lobby import Lobby
 
 if TYPE_CHECKING:
     from display.sockets import LiveSockets
@@ -31,13 +30,9 @@ if TYPE_CHECKING:
 __all__ = ["GameOnScreen", "install", "openapi_paths"]
 
 
-def install(app: Any, socketio: SocketIO, lobby: Lobby, config: Any, live: LiveSockets) -> RoomsHub:
-    """Register the blueprints and the socket handlers (beside the hall's ``live``: ``display.sockets.LiveSockets``),
-    and start the bots' task."""
-    hub = RoomsHub(lobby, socketio)
-    hub.relay = app.extensions.get("loto_relay")
-    app.extensions["loto_rooms"] = hub
-    app.extensions["loto_config"] = config
+def install(app: Any, socketio: SocketIO, hub: RoomsHub, live: LiveSockets) -> RoomsHub:
+    """Register the blueprints and the socket handlers of ``hub`` (the app's, ``display.services.Services.rooms``)
+    beside the hall's ``live`` (``display.sockets.LiveSockets``), and start the bots' task."""
     app.jinja_env.globals["room_strings"] = pages.room_strings
     app.jinja_env.globals["room_game_assets"] = pages.room_game_assets
     app.register_blueprint(api.bp)

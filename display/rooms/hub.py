@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app
 from flask_socketio import SocketIO
 
 from display.errors import error_body
+from display.services import services
 from hall.minigames.lobby import Lobby
 from hall.minigames.lobby_news import (
     Followed,
@@ -123,4 +123,4 @@ class RoomsHub:
 
 def hub() -> RoomsHub:
     """The app's hub (the request's app)."""
-    return current_app.extensions["loto_rooms"]
+    return services().rooms

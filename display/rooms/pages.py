@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 
 from display.errors import error_body, message_of
 from display.i18n import js_strings
@@ -17,6 +17,7 @@ from display.rooms import euchre, points_rouges
 from display.rooms.hub import hub
 from display.rooms.links import join_url
 from display.rooms.messages import ROOM_STRINGS
+from display.services import services
 from hall.minigames.lobby_news import RoomSnapshot
 from hall.refusal import Rejected
 
@@ -47,8 +48,8 @@ def _room(code: str) -> RoomSnapshot | None:
 
 
 def _page(template: str, page: str, status: int = 200, **extra: Any):
-    config = current_app.extensions["loto_config"]
-    boot = {"socket_path": current_app.extensions.get("loto_public_socket_path"), **extra}  # the audience: relays
+    config = services().config
+    boot = {"socket_path": services().public_socket_path, **extra}  # the audience: relays
     return render_page(template, page, room_strings(), boot=boot, status=status, hall_name=config.hall.name,
                        **extra)
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import after_this_request, current_app, request, session
+from flask import after_this_request, request, session
 
 from display import auth as A
+from display.services import services
 from display.tournament.code_guard import CodeGuard, game_key
 from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import Day, check_code, code_generation, summary, table_code
@@ -19,19 +20,15 @@ DESK_RIGHT = "tournament_desk"   # hall/rights.py: the desk (and the admin)
 
 def store() -> TournamentStore:
     """The day's store; ``no_tournament`` when this server has none."""
-    found = current_app.extensions.get("loto_tournament")
+    found = services().tournament
     if found is None:
         raise Rejected("tournoi/no_tournament")
     return found
 
 
 def codes() -> CodeGuard:
-    """The app's guard of the captains' codes (made on first use: it counts the failures of this process)."""
-    guard = current_app.extensions.get("loto_tournament_codes")
-    if guard is None:
-        guard = CodeGuard(current_app.config["SECRET_KEY"])
-        current_app.extensions["loto_tournament_codes"] = guard
-    return guard
+    """The app's guard of the captains' codes (it counts the failures of this process)."""
+    return services().tournament_codes
 
 
 def is_desk() -> bool:
@@ -91,5 +88,4 @@ def with_codes(day: Day) -> dict[str, Any]:
 
 def hall_name() -> str:
     """The hall's name, printed on the pages and the documents."""
-    hall = current_app.extensions.get("loto_hall")
-    return hall.config.hall.name if hall is not None else ""
+    return services().hall.config.hall.name

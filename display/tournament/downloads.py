@@ -12,6 +12,7 @@ from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from display.services import services
 from display.tournament.access import desk, hall_name, public, store, with_codes
 from hall.refusal import Rejected
 
@@ -19,7 +20,7 @@ bp = Blueprint("tournament_downloads", __name__)
 
 
 def _maker(name: str) -> Callable[..., None]:
-    maker = current_app.extensions.get("loto_documents", {}).get(name)
+    maker = services().documents.get(name)
     if maker is None:
         raise Rejected("not_found")
     return maker
@@ -39,7 +40,7 @@ def sheets_pdf() -> ResponseReturnValue:
     if not data.get("tables"):
         raise Rejected("tournoi/not_started" if day.tournament is None else "tournoi/day_over")
     out = io.BytesIO()
-    base = current_app.extensions["loto_config"].hall_link("").rstrip("/")   # never the request's localhost
+    base = services().config.hall_link("").rstrip("/")   # never the request's localhost
     _maker("tournament_sheets_pdf")(data, out, base_url=base, hall_name=hall_name(),
                                     words=_pdf_words())
     return _download(out.getvalue(), "application/pdf", f"tournoi-partie-{data['game']}.pdf")

@@ -106,6 +106,7 @@ class Wiring:
         server = self.runtime.config.server
         if server.tls or not server.staff_port or self._staff is not None or server.message_queue:
             return                # with relays, nginx serves the staff's port too (hall/app/front.py)
+        from display.services import services_of
         from display.tls import ensure_certificate
         certificate = ensure_certificate(self.runtime.config.data_dir, self.runtime.config.hall.name)
         try:
@@ -115,7 +116,7 @@ class Wiring:
                       server.staff_port, exc)
             return
         self.app.config["LOTO_STAFF_PORT"] = server.staff_port
-        self.app.extensions["loto_staff_tls"] = certificate          # its fingerprint on /admin
+        services_of(self.app).staff_tls = certificate          # its fingerprint on /admin
         log.info("pages de l'équipe : https://…:%s/ (certificat de la salle, empreinte SHA-256 %s)",
                  server.staff_port, certificate.fingerprint)
 
@@ -139,6 +140,7 @@ class Wiring:
     def build(cls, config: Config, options: ServeOptions, notifier: Notifier) -> Wiring:
         """Open the data folder, start the drivers and the print queue, build the web app."""
         from display.app import create_app
+        from display.services import services_of
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
         from hall.app.collector import QuietCollector
@@ -171,14 +173,13 @@ class Wiring:
                                                   "tournament_sheets_pdf": write_sheets_pdf,
                                                   "tournament_standings_pdf": write_standings_pdf},
                                        tournament=runtime.tournament, async_mode=options.async_mode, lobby=runtime.lobby)
-            app.extensions["loto_archived_draws"] = archived_draws     # the ball count reads the archived journals
+            services_of(app).archived_draws = archived_draws     # the ball count reads the archived journals
             if threads:
                 offload_pin_checks(app, threads)
-                from display.record import verdicts
                 from display.sessions import run_writes_in
-                verdicts(app).offload = threads       # an archived journal's hashes out of the event loop
+                services_of(app).record.offload = threads       # an archived journal's hashes out of the event loop
                 run_writes_in(threads)                # and the side files' fsyncs
-                app.extensions["loto_voice"].offload = threads      # espeak-ng and the clips' fsync
+                services_of(app).voice.offload = threads      # espeak-ng and the clips' fsync
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
@@ -217,16 +218,18 @@ class Wiring:
         if self._closed.is_set():
             return
         self._closed.set()
+        from display.services import services_of
+
         for side in (self._local, self._staff):
             if side is not None:
                 side.shutdown()
-        relay = self.app.extensions.get("loto_relay")
+        relay = services_of(self.app).relay
         if relay is not None:
             relay.stop()          # whatever Redis did not take is in the journal: the relays resync on return
         try:
             self.supervisor.stop()
         finally:
-            self.app.extensions["loto_rooms"].stop()      # the bots' task
+            services_of(self.app).rooms.stop()      # the bots' task
             # stops the services, then takes the hall lock before closing the journal; the rooms' file after the
             # room change in flight, the tournament's: every event is already committed, this only releases them
             self.runtime.close()
@@ -249,7 +252,9 @@ def real_threads() -> Callable[[Callable[[], Any]], Any]:
 def offload_pin_checks(app: Any, threads: Callable[[Callable[[], Any]], Any]) -> None:
     """Under gevent: a login's PBKDF2 (a PIN changed on /admin whose fast check is missing, display/pins.py)
     runs in gevent's pool of real threads; hashlib releases the GIL meanwhile, so every connection is served."""
-    app.extensions["loto_auth"].book.offload = threads
+    from display.services import services_of
+
+    services_of(app).auth.book.offload = threads
 
 
 def probe_host(host: str) -> str:

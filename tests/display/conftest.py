@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from display import views
+from display.services import services_of
 from hall.app.demo import DEMO_PINS
 from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
@@ -81,8 +82,8 @@ def _rooms_closed_after_each_test():
     yield
     while _OPEN_ROOMS:
         app, lobby, store = _OPEN_ROOMS.pop()
-        app.extensions["loto_rooms"].stop()
-        app.extensions["loto_sockets"].close()
+        services_of(app).rooms.stop()
+        services_of(app).sockets.close()
         lobby.shut_down(store.close)
 
 
@@ -102,7 +103,7 @@ def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, se
                 rng=random.Random(seed))
     app, socketio = make_app(hall, config)
     app.config["TESTING"] = True
-    return Room(hall, app, socketio, config, lobby=app.extensions["loto_rooms"].lobby)
+    return Room(hall, app, socketio, config, lobby=services_of(app).rooms.lobby)
 
 
 @pytest.fixture
@@ -248,7 +249,7 @@ GAMES = {"games": {"bot_delay_s": 0, "takeover_s": 600, "seats_per_address": 8},
 
 def bots_round(app) -> None:
     """Wake the bots' task and wait until the lobby is free (the task plays under the lobby's own lock)."""
-    hub = app.extensions["loto_rooms"]
+    hub = services_of(app).rooms
     hub.wake.set()
     hub.lobby.due(hub.clock())
 
@@ -258,7 +259,7 @@ def hall_room(tmp_path):
     """A hall whose mini-game rooms play their bots at once (the rooms' API tests)."""
     r = make_room(tmp_path, extra=GAMES)
     yield r
-    r.app.extensions["loto_rooms"].stop()
+    services_of(r.app).rooms.stop()
     r.hall.journal.close()
 
 
@@ -270,5 +271,5 @@ def hall_live(tmp_path):
     r.url = server.url
     yield r
     server.stop()
-    r.app.extensions["loto_rooms"].stop()
+    services_of(r.app).rooms.stop()
     r.hall.journal.close()

@@ -3,6 +3,7 @@ clears no failure, the counts are per address, per table and per game, and a cap
 never held; the desk's page shows the login to a revoked cookie."""
 from __future__ import annotations
 
+from display.services import services_of
 from display.tournament.code_guard import ADDRESS_FAILS, GAME_FAILS, TABLE_FAILS
 from hall.minigames.osga.tournament import table_code
 from tests.display.conftest import PINS
@@ -31,7 +32,7 @@ def started(room, teams: int = 4) -> None:
 
 def drive(room, now: list[float]) -> None:
     sheet(phone(room, "10.42.0.1"), 1, table_code(room.store.day, 1))     # the guard exists once a code was tried
-    room.app.extensions["loto_tournament_codes"].clock = lambda: now[0]
+    services_of(room.app).tournament_codes.clock = lambda: now[0]
 
 
 def test_a_right_code_clears_no_failure_2500_wrong_codes_from_one_address_are_refused(troom):

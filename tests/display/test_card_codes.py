@@ -9,6 +9,7 @@ import re
 import pypdfium2
 import zxingcpp
 
+from display.services import services_of
 from hall.card_ids import CARD_CODE_ALPHABET, CARD_CODE_LENGTH, card_code
 from tests.display.conftest import A1, A2, A3, make_app, make_room
 from tests.display.test_hardening import refused
@@ -56,7 +57,7 @@ def test_the_printed_link_or_the_typed_code_opens_the_carton(tmp_path):
 
 def test_one_phone_walking_the_sequential_ids_reads_no_grid(tmp_path):
     room, client = sold_room(tmp_path)
-    room.app.extensions["loto_link_gate"].set_rate(1e6)
+    services_of(room.app).link_gate.set_rate(1e6)
     seen = [cards(client, cid, address=f"10.42.1.{i}") for i, cid in enumerate((A1, A2, A3))]
     assert all(body["cards"] == [] for body in seen)
     assert {r["error"] for body in seen for r in body["refused"]} == {"bad_card_code"}

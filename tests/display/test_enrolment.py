@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from display.enrolment import ADDRESS_TRIES, CODE_TTL_S, may_enrol
 from display.login_guard import EVERYONE_FAILS
+from display.services import services_of
 from tests.display.conftest import PINS
 from tests.display.test_hardening import refused
 from tests.display.test_pin_guard import START, client, guess, login
@@ -54,7 +55,7 @@ def test_a_code_opens_once_for_a_few_minutes_and_only_a_role_the_maker_holds(roo
     assert client(room, "10.42.0.13").post("/api/enrol", json={"code": first["code"]}).get_json()["role"] == \
         "controller"
     refused(client(room, "10.42.0.14").post("/api/enrol", json={"code": first["code"]}), 401, "enrol_code_wrong")
-    enrolments = room.app.extensions["loto_auth"].enrolments
+    enrolments = services_of(room.app).auth.enrolments
     now = [START]
     enrolments.clock = lambda: now[0]
     late = speaker.post("/api/enrolments", json={"role": "controller"}, headers=csrf(speaker)).get_json()

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from display.services import services_of
 from tests.display.conftest import bots_round
 
 
@@ -35,7 +36,7 @@ def open_euchre(client, hall_room, options=None, names=("Ana",)) -> tuple[str, l
 
 def settle(client) -> None:
     """Wait until the bot task has nothing due now (it plays at once with bot_delay_s 0)."""
-    hub = client.application.extensions["loto_rooms"]
+    hub = services_of(client.application).rooms
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         due = [(c, at) for c, at in hub.lobby.due(hub.clock()) if at <= hub.clock()]

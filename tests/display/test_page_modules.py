@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from display.services import services_of
 from tests.display.conftest import PINS, LiveServer, make_tournament_room
 
 DISPLAY = Path(__file__).resolve().parents[2] / "display"
@@ -134,7 +135,7 @@ def site(tmp_path):
                                             headers=room.headers("speaker")).get_json()["code"]
     yield room
     server.stop()
-    room.app.extensions["loto_rooms"].stop()
+    services_of(room.app).rooms.stop()
     room.store.close()   # type: ignore[attr-defined]
     room.hall.journal.close()
 

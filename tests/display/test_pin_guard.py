@@ -9,6 +9,7 @@ import pytest
 
 from display.devices import DEVICE_COOKIE
 from display.login_guard import ADDRESS_FAILS, ADDRESS_SUCCESSES, DEVICE_FAILS, EVERYONE_FAILS
+from display.services import services_of
 from display.sessions import MAX_SESSIONS_PER_ROLE, RECENT_USE_S
 from hall.app.demo import DEMO_PINS
 from hall.config import parse_config
@@ -22,7 +23,7 @@ START = 1_800_000_000.0
 
 def drive(room, now: list[float]) -> None:
     """The guard's clock is ``now[0]`` (the counts are wall time: a test cannot wait hours)."""
-    room.app.extensions["loto_auth"].guard.clock = lambda: now[0]
+    services_of(room.app).auth.guard.clock = lambda: now[0]
 
 
 def client(room, address: str):
@@ -220,14 +221,14 @@ def test_login_takes_json_only_so_no_other_page_can_try_pins(room, content_type,
     resp = c.post("/api/login", data=data % PINS["speaker_pin"], content_type=content_type)
     refused(resp, 415, "json_required")
     assert "Set-Cookie" not in resp.headers
-    assert len(room.app.extensions["loto_auth"].sessions) == 0
+    assert len(services_of(room.app).auth.sessions) == 0
 
 
 # ------------------------------------------------------------------ item 3: logins reuse, are capped, cost little
 def test_one_browser_logging_in_again_and_again_holds_one_session_and_writes_nothing(room, tmp_path):
     c = client(room, "10.42.0.20")
     first = login(c, PINS["controller_pin"]).get_json()
-    sessions = room.app.extensions["loto_auth"].sessions
+    sessions = services_of(room.app).auth.sessions
     written = (tmp_path / "sessions.json").stat().st_mtime_ns
     for _ in range(30):
         body = login(c, PINS["controller_pin"]).get_json()
@@ -252,7 +253,7 @@ def test_successful_logins_are_limited_per_address(room):
 
 
 def test_at_its_cap_a_role_refuses_a_new_login_rather_than_end_a_console_in_use(room):
-    sessions = room.app.extensions["loto_auth"].sessions
+    sessions = services_of(room.app).auth.sessions
     now = [START]
     sessions.clock = lambda: now[0]
     tokens = [login(client(room, f"10.42.7.{i}"), PINS["controller_pin"]).get_json()["token"]
@@ -274,7 +275,7 @@ def test_at_its_cap_a_role_refuses_a_new_login_rather_than_end_a_console_in_use(
 
 
 def test_idle_sessions_are_pruned_when_a_session_opens(room):
-    sessions = room.app.extensions["loto_auth"].sessions
+    sessions = services_of(room.app).auth.sessions
     now = [START]
     sessions.clock = lambda: now[0]
     for i in range(10):
@@ -302,7 +303,7 @@ def test_a_pin_changed_on_admin_costs_no_pbkdf2_per_login_and_the_rare_one_is_of
     (tmp_path / "pin_checks.json").unlink()             # the checks lost: PBKDF2 again, in the pool, until a success
     again = make_room(tmp_path)
     offloaded: list[int] = []
-    book = again.app.extensions["loto_auth"].book
+    book = services_of(again.app).auth.book
     book.offload = lambda fn: offloaded.append(1) or fn()
     assert login(client(again, "10.42.9.60"), new["desk"]).get_json()["role"] == "desk"
     assert offloaded == [1] and sorted(calls) == sorted(new)

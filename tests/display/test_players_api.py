@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from display.players import Budget
+from display.services import services_of
 from hall.journal import Journal
 from hall.service import Hall
 from tests.display.conftest import A1, A2, make_room
@@ -58,7 +59,7 @@ def test_every_phone_hears_the_change_on_the_public_socket(live):
 
 
 def test_linking_is_bounded_per_address_before_any_work(room, client):
-    room.app.extensions["loto_link_gate"].set_rate(1e6)     # the whole hall's door wide open: one address only
+    services_of(room.app).link_gate.set_rate(1e6)     # the whole hall's door wide open: one address only
     for _ in range(30):
         assert client.post("/api/players/cards", json={"card_ids": [A1]}).status_code == 200
     res = client.post("/api/players/cards", json={"card_ids": [A1]})
@@ -71,8 +72,8 @@ def test_linking_is_bounded_per_address_before_any_work(room, client):
 def test_a_crowd_is_turned_away_at_the_door_before_flask_reads_a_byte(room, client):
     """Beyond the hall's links a second, all phones together: 429 hall_busy with a wait, whatever the body."""
     now = [0.0]
-    room.app.extensions["loto_link_gate"]._clock = lambda: now[0]
-    room.app.extensions["loto_link_gate"].set_rate(5)
+    services_of(room.app).link_gate._clock = lambda: now[0]
+    services_of(room.app).link_gate.set_rate(5)
     answers = [client.post("/api/players/cards", data=b"not even JSON", content_type="application/json",
                            environ_base={"REMOTE_ADDR": f"10.42.1.{i}"}) for i in range(8)]
     assert [a.status_code for a in answers] == [400] * 5 + [429] * 3
@@ -87,7 +88,7 @@ def test_one_address_looping_cannot_take_the_other_phones_share_of_the_door(room
     """Fair shares: an attacker's address looping 100 links a second for 20 s spends the hall's links only for what
     its own budget allows (30, then one every 2 s); the 20 phones of other addresses that link meanwhile all get
     their cartons at the first try (before: 2 of 20 within 20 s, the others turned away as ``hall_busy``)."""
-    gate = room.app.extensions["loto_link_gate"]
+    gate = services_of(room.app).link_gate
     now = [0.0]
     gate._clock = lambda: now[0]
     served = {"attacker": 0, "phones": 0}
@@ -109,7 +110,7 @@ def test_the_door_words_hall_busy_from_the_one_catalogue(room, client, monkeypat
     """Before Flask, no reader's language: the 429's sentence is the catalogue's, in French, as every refusal's."""
     from display import errors
     monkeypatch.setitem(errors._CODES, "loto/hall_busy", errors.Declared(429, "Patientez : %(retry_after)s s."))
-    room.app.extensions["loto_link_gate"].set_rate(1e-9)     # the door shut: the very first link is turned away
+    services_of(room.app).link_gate.set_rate(1e-9)     # the door shut: the very first link is turned away
     busy = client.post("/api/players/cards", json={"card_ids": [A1]}, headers={"Accept-Language": "en"})
     body = busy.get_json()
     assert busy.status_code == 429 and body["message"] == f"Patientez : {body['retry_after']} s."

@@ -13,6 +13,7 @@ import pypdfium2
 import pytest
 import zxingcpp
 
+from display.services import services_of
 from hall.app.paper.sheets import write_cards_pdf
 from hall.cardbook import CardBook
 from hall.planches import generate_cards
@@ -369,7 +370,7 @@ def test_a_phone_turned_away_at_the_door_says_so_in_its_language_and_links_by_it
     """429 hall_busy (the hall's door, before Flask): the page words it from its own strings, waits the
     ``retry_after`` it was given, and links the carton with no tap."""
     room = hall_room
-    gate = room.app.extensions["loto_link_gate"]
+    gate = services_of(room.app).link_gate
     gate._clock = lambda: 0.0
     gate.set_rate(1)                                        # one link a second for the hall, the clock stopped
     assert room.app.test_client().post("/api/players/cards", json={"card_ids": [A2]}).status_code == 200

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from display.services import services_of
 from tests.display.conftest import GAMES, LiveServer, make_room
 from tests.display.test_rooms_api import Watcher, bearer, join, open_room
 
@@ -25,7 +26,7 @@ class Clock:
 def test_staging_and_taking_back_never_winds_the_turn_s_clock_back(tmp_path):
     r = make_room(tmp_path, extra={**GAMES, "games": {**GAMES["games"], "bot_delay_s": BOT_DELAY_S,
                                                       "takeover_s": TAKEOVER_S}})
-    hub = r.app.extensions["loto_rooms"]
+    hub = services_of(r.app).rooms
     clock = hub.clock = Clock(T0)
     hub.lobby.rng = random.Random(5)
     server = LiveServer(r.app)

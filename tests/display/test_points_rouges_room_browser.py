@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from display.services import services_of
 from hall.minigames.registry import get_game
 from hall.minigames.table import jsonable
 from tests.display.axe import shoot
@@ -98,7 +99,7 @@ def play_by_taps(page, move: list) -> None:
 def choose(hall_live, code: str, seat: int, legal: list) -> list:
     """The move the test plays: the engine's own bot's choice for that seat (it lays figures of several pieces
     one at a time), which must be one of the seat's `legal` moves."""
-    room = hall_live.app.extensions["loto_rooms"].lobby.room(code)
+    room = services_of(hall_live.app).rooms.lobby.room(code)
     move = jsonable(get_game("points-rouges").bots["default"](room.state, seat, random.Random(seat)))
     assert move in legal, move
     return move

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from display.rooms import GameOnScreen
+from display.services import services_of
 from hall.refusal import Rejected
 from tests.display.conftest import GAMES, LiveServer, bots_round, make_room
 
@@ -58,7 +59,7 @@ def wait_my_turn(client, code, token, timeout_s=10.0) -> dict:
 
 
 def test_open_list_join_start_play_close(client, hall_room):
-    lobby = hall_room.app.extensions["loto_rooms"].lobby
+    lobby = services_of(hall_room.app).rooms.lobby
     assert type(lobby.rng) is random.SystemRandom                  # the hall's deals and dice (ARCHITECTURE)
     code = open_room(client, hall_room)
     ana = join(client, code, " Ana ")
@@ -269,7 +270,7 @@ def test_any_json_move_is_a_4xx_that_changes_nothing(tmp_path_factory, move):
     else:
         assert res.status_code == 422 and res.get_json()["error"] == "illegal_move"
         assert c.get(f"/api/games/rooms/{code}").get_json() == room
-    r.app.extensions["loto_rooms"].stop()
+    services_of(r.app).rooms.stop()
     r.hall.journal.close()
 
 
@@ -335,7 +336,7 @@ def test_audience_is_bounded(tmp_path):
     assert second.until(lambda e: "error" in e)["error"]["error"] == "audience_full"
     first.close(), second.close()
     server.stop()
-    r.app.extensions["loto_rooms"].stop()
+    services_of(r.app).rooms.stop()
     r.hall.journal.close()
 
 
@@ -353,7 +354,7 @@ def test_a_silent_phone_is_played_by_a_bot_until_it_comes_back(tmp_path):
     assert view["away"] is False                      # any request with its token: the phone is back
     audience.close()
     server.stop()
-    r.app.extensions["loto_rooms"].stop()
+    services_of(r.app).rooms.stop()
     r.hall.journal.close()
 
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from display.services import services_of
 from hall.app.runtime import open_rooms
 from hall.minigames.lobby import LobbySettings
 from hall.refusal import Rejected
@@ -31,7 +32,7 @@ def bounded(tmp_path):
     """A hall with the default bound of seats per address (2)."""
     r = make_room(tmp_path, extra={**GAMES, "games": {"bot_delay_s": 0, "takeover_s": 600}})
     yield r
-    r.app.extensions["loto_rooms"].stop()
+    services_of(r.app).rooms.stop()
     r.hall.journal.close()
 
 
@@ -129,9 +130,9 @@ def test_phones_are_told_at_once_over_their_sockets(tmp_path):
     assert moved["seat_view"]["seat"] == 1 and moved["seat_view"]["name"] == "Cid"
     follows = watchers["bob"].until(lambda e: "room" in e)              # the freed phone follows as audience
     assert "seat_view" not in follows and [s["name"] for s in follows["room"]["seats"]] == ["Ana", "Cid"]
-    assert r.app.extensions["loto_rooms"].lobby.room(code).public["audience"] == 1
+    assert services_of(r.app).rooms.lobby.room(code).public["audience"] == 1
     for w in watchers.values():
         w.close()
     server.stop()
-    r.app.extensions["loto_rooms"].stop()
+    services_of(r.app).rooms.stop()
     r.hall.journal.close()

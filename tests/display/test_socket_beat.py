@@ -9,6 +9,7 @@ import pytest
 import socketio
 
 from display import broadcast
+from display.services import services_of
 from tests.display.conftest import LiveServer, make_room
 from tests.display.test_sockets import _recv, close, connect, receive
 
@@ -90,7 +91,7 @@ def test_a_backlog_of_staff_only_jobs_does_not_starve_the_beat(beating):
     room = beating(0.5)
     projector = connect(room)
     receive(projector, "state")
-    broadcaster = room.app.extensions["loto_sockets"].broadcaster
+    broadcaster = services_of(room.app).sockets.broadcaster
     for _ in range(300):
         broadcaster.put(lambda: time.sleep(0.01))    # busy 10 ms each, none of them public
     name, data = receive(projector, "beat", timeout=2.0)

@@ -11,6 +11,7 @@ import pytest
 import socketio
 
 from display.live import STAFF
+from display.services import services_of
 from tests.display.conftest import PINS
 
 
@@ -109,7 +110,7 @@ def test_resync_checks_the_session_again(live):
     token, _ = log_in(live, "controller")
     console = Listener(live, auth={"token": token}).open()
     console.first("state")
-    sessions = live.app.extensions["loto_auth"].sessions
+    sessions = services_of(live.app).auth.sessions
     later = sessions.clock() + sessions.idle_s + 1
     sessions.clock = lambda: later                    # the session went idle (nothing told the socket)
     console.client.emit("resync")

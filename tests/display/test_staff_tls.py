@@ -3,6 +3,7 @@ lives one evening."""
 from __future__ import annotations
 
 from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S
+from display.services import services_of
 from tests.display.conftest import PINS
 from tests.display.test_hardening import refused
 
@@ -20,7 +21,7 @@ def test_a_staff_page_asked_in_clear_goes_to_https_and_a_pin_sent_in_clear_is_re
     for path in ("/speaker", "/controle", "/caisse", "/admin", "/lots", "/ajout", "/admin?lang=en"):
         resp = c.get(path, headers={"Host": "loto.local:8080"}, environ_base={"REMOTE_ADDR": PHONE})
         assert (resp.status_code, resp.headers["Location"]) == (307, "https://loto.local:8443" + path), path
-    guard = room.app.extensions["loto_auth"].guard
+    guard = services_of(room.app).auth.guard
     for path, body in (("/api/login", {"pin": PINS["admin_pin"]}), ("/api/enrol", {"code": "ACDEFHJK"})):
         body = refused(c.post(path, json=body, headers={"Host": "loto.local:8080"},
                               environ_base={"REMOTE_ADDR": PHONE}), 403, "tls_required")

@@ -6,6 +6,7 @@ import ssl
 import threading
 import urllib.request
 
+from display.services import services_of
 from display.tls import ensure_certificate
 from tests.display.conftest import PINS, make_room
 
@@ -21,7 +22,7 @@ def test_the_certificate_is_made_once_and_kept(tmp_path):
 def test_tls_hall_serves_https_and_shows_the_fingerprint(tmp_path):
     from werkzeug.serving import make_server
     room = make_room(tmp_path, extra={"server": {"tls": True}})
-    cert = room.app.extensions["loto_tls"]
+    cert = services_of(room.app).tls
     server = make_server("127.0.0.1", 0, room.app, threaded=True, ssl_context=cert.ssl_context)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:

@@ -11,6 +11,7 @@ import wave
 
 import pytest
 
+from display.services import services_of
 from display.speech_render import trimmed
 from hall.app.ball_archive import archived_draws
 from hall.app.runtime import JOURNAL_FILE
@@ -191,7 +192,7 @@ def archive(data_dir, name: str, parties: list[list[int]]) -> None:
 
 def counting(room):
     """The reader of archived journals the program hands the web (hall/app/wiring.py), handed here the same way."""
-    room.app.extensions["loto_archived_draws"] = archived_draws
+    services_of(room.app).archived_draws = archived_draws
     return room.app.test_client()
 
 

@@ -12,6 +12,7 @@ import random
 import re
 from pathlib import Path
 
+from display.services import services_of
 from hall.card_ids import make_card_id
 from hall.cardbook import CardBook
 from hall.cards import Card
@@ -75,7 +76,7 @@ def record_evening(tmp_path) -> list:
     out: list = []
 
     def flush():
-        assert app.extensions["loto_sockets"].broadcaster.wait_idle(5)     # emissions go out on their own thread
+        assert services_of(app).sockets.broadcaster.wait_idle(5)     # emissions go out on their own thread
         for who, client in sockets.items():
             for got in client.get_received():
                 if got["name"] != "beat":        # a liveness beat when the hall is quiet for ping_s: timing, not contract

@@ -8,6 +8,7 @@ import pytest
 from evdev import ecodes
 
 from display import views
+from display.services import services_of
 from drivers.inputs import start_inputs
 from drivers.scanner import MAX_SCAN, Scan, ScanDecoder, ScannerReader, apply_scan
 from hall.config import ScannerSection, parse_config
@@ -180,5 +181,5 @@ def test_the_scanner_accepts_exactly_what_the_api_accepts(tmp_path, book):
         by_api = answer.get_json().get("error") != "bad_card_id"
         by_scanner = apply_scan(room.hall, ScanDecoder().feed_all(typed(text))[0]) is not None
         assert by_api == by_scanner, (text, answer.get_json())
-    room.app.extensions["loto_rooms"].stop()
+    services_of(room.app).rooms.stop()
     room.hall.journal.close()

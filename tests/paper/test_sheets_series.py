@@ -7,6 +7,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
+from display.services import services_of
 from hall.app.paper.sheets import layout, write_cards_pdf
 from hall.card_ids import make_card_id
 from hall.planches import generate_cards
@@ -45,7 +46,7 @@ def test_an_unreadable_logo_prints_the_cartons_without_it(tmp_path):
 def test_admin_prints_one_series_or_an_id_range_only(tmp_path):
     from hall.app.paper.sheets import write_cards_pdf as maker
     room = sales_room(tmp_path, count=36)
-    room.app.extensions["loto_documents"]["cards_pdf"] = maker
+    services_of(room.app).documents["cards_pdf"] = maker
     c, admin = room.app.test_client(), room.headers("admin")
     resp = c.get("/api/cards.pdf?range=A-7..A-12&per_page=3", headers=admin)
     assert resp.status_code == 200
