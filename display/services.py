@@ -38,7 +38,7 @@ KEY = "loto"      # the one key of app.extensions this app uses (tests/test_arch
 class Services:
     """Every service the routes, the socket handlers and the program's wiring share, one app's."""
 
-    hall: HallPort                        # through the games' break: no draw while a game is on the projector
+    hall: HallPort                        # the hall itself (the games' break is a hold on it: hall/holds.py)
     config: Config                        # the hall's configuration as create_app got it
     auth: Auth                            # PINs, sessions, tokens, the login guard, the enrolments
     voice: Voice                          # the hall's voice: clips and recordings (display/speech.py)
