@@ -55,7 +55,7 @@ def _column_label(j: int, columns: str) -> str:
     return f"colonne {j + 1} ({span[0]}–{span[-1]})"
 
 
-def parse_number(value: str | int) -> int:
+def parse_number(value: object) -> int:
     """Return the ball number 1–90 given as an int or as decimal text; raise InvalidNumber otherwise."""
     if type(value) is int:
         n = value
@@ -75,7 +75,7 @@ def column_of(n: int, columns: str = "1-9") -> int:
     return _column_table(columns)[parse_number(n)]
 
 
-def _problems(rows: Sequence[Sequence[Any]], columns: str, every_column: bool) -> list[str]:
+def _problems(rows: Sequence[Sequence[object]], columns: str, every_column: bool) -> list[str]:
     """Return every rule the rows break, in French, naming the row, number and column (empty when valid)."""
     table = _column_table(columns)
     if len(rows) != 3:
@@ -89,16 +89,17 @@ def _problems(rows: Sequence[Sequence[Any]], columns: str, every_column: bool) -
             problems.append(f"la rangée {r} a {len(row)} numéro(s), il en faut 5")
     if problems:
         return problems
+    checked = [[n for n in row if isinstance(n, int)] for row in rows]     # all of them: each is an int (above)
     seen: dict[int, int] = {}
     twice: set[int] = set()
-    for r, row in enumerate(rows, 1):
+    for r, row in enumerate(checked, 1):
         for n in row:
             if n in seen:
                 where = f"dans la rangée {r}" if seen[n] == r else f"rangées {seen[n]} et {r}"
                 problems.append(f"le numéro {n} apparaît deux fois ({where})")
                 twice.add(n)
             seen.setdefault(n, r)
-    for r, row in enumerate(rows, 1):
+    for r, row in enumerate(checked, 1):
         by_column: dict[int, list[int]] = {}
         for n in sorted(set(row)):
             by_column.setdefault(table[n], []).append(n)
@@ -107,14 +108,14 @@ def _problems(rows: Sequence[Sequence[Any]], columns: str, every_column: bool) -
                 listed = " et ".join(map(str, ns))
                 problems.append(f"rangée {r} : {listed} sont dans la même {_column_label(j, columns)}")
     for j in range(9):
-        cells = [(n, r) for r, row in enumerate(rows, 1) for n in sorted(set(row)) if table[n] == j and n not in twice]
+        cells = [(n, r) for r, row in enumerate(checked, 1) for n in sorted(set(row)) if table[n] == j and n not in twice]
         for (a, ra), (b, rb) in zip(cells, cells[1:]):
             if a > b:
                 problems.append(
                     f"{_column_label(j, columns)} : {a} (rangée {ra}) est au-dessus de {b} (rangée {rb}), "
                     "les numéros d'une colonne doivent croître vers le bas"
                 )
-        if every_column and not any(table[n] == j for row in rows for n in row):
+        if every_column and not any(table[n] == j for row in checked for n in row):
             problems.append(f"{_column_label(j, columns)} vide : en série de 6, chaque colonne porte au moins un numéro")
     return problems
 
@@ -142,7 +143,7 @@ def _is_valid(rows: Sequence[Sequence[int]], table: Sequence[int], every_column:
     return not every_column or all(grid[i] or grid[i + 1] or grid[i + 2] for i in range(0, 27, 3))
 
 
-def validate_rows(rows: Iterable[Iterable[Any]], columns: str = "1-9", every_column: bool = False) -> None:
+def validate_rows(rows: Iterable[Iterable[object]], columns: str = "1-9", every_column: bool = False) -> None:
     """Return None when the rows (each in any order) make a valid carton; raise InvalidCard naming every problem."""
     _checked_rows(rows, columns, every_column)
 
@@ -175,7 +176,7 @@ class Card:
             raise InvalidCard("Card(rows) attend 3 tuples de 5 numéros ; utilisez Card.from_rows ou Card.parse")
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Iterable[Any]], columns: str = "1-9", every_column: bool = False) -> Card:
+    def from_rows(cls, rows: Iterable[Iterable[object]], columns: str = "1-9", every_column: bool = False) -> Card:
         """Return the carton of these rows (each in any order); raise InvalidCard naming every problem."""
         return cls(_checked_rows(rows, columns, every_column))  # type: ignore[arg-type]
 

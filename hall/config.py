@@ -15,7 +15,7 @@ import types
 import typing
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from hall.config_sections import (
     HELP_LEVELS,
@@ -58,7 +58,16 @@ DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
 _SECTIONS = {f.name: f for f in dataclasses.fields(Config)}
 
 
-def _type_ok(value: Any, hint: Any) -> bool:
+class _Section(Protocol):
+    """A section of the config: a dataclass (``_section`` reads its fields)."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+
+T = TypeVar("T", bound=_Section)
+
+
+def _type_ok(value: object, hint: Any) -> bool:
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return any(_type_ok(value, arg) for arg in typing.get_args(hint) if arg is not type(None))
     if hint is float:
@@ -81,7 +90,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
 }
 
 
-def _number_problem(key: str, value: Any, hint: Any) -> str | None:
+def _number_problem(key: str, value: object, hint: object) -> str | None:
     """What is wrong with a numeric config value (NaN, infinity, out of its bounds), or None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
@@ -96,7 +105,7 @@ def _number_problem(key: str, value: Any, hint: Any) -> str | None:
     return None
 
 
-def _section(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
+def _section(cls: type[T], raw: object, where: str, problems: list[str]) -> T | None:
     if not isinstance(raw, dict):
         problems.append(f"[{where}] doit être une table")
         return None
@@ -137,7 +146,7 @@ def _section(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
         return None
 
 
-def _programme(raw: Any, problems: list[str]) -> tuple[PartieSpec, ...]:
+def _programme(raw: object, problems: list[str]) -> tuple[PartieSpec, ...]:
     if not isinstance(raw, dict) or set(raw) - {"partie"}:
         extra = sorted(set(raw) - {"partie"}) if isinstance(raw, dict) else []
         problems.append(f"programme : seule la liste [[programme.partie]] est attendue ({', '.join(extra) or 'type'})")
@@ -172,7 +181,7 @@ def _programme(raw: Any, problems: list[str]) -> tuple[PartieSpec, ...]:
     return tuple(out)
 
 
-def _sales(raw: Any, problems: list[str]) -> SalesSection:
+def _sales(raw: object, problems: list[str]) -> SalesSection:
     if not isinstance(raw, dict):
         problems.append("[sales] doit être une table")
         return SalesSection()
@@ -226,7 +235,7 @@ def _server_problems(server: ServerSection) -> list[str]:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-def _control_problems(value: Any, where: str, problems: list[str]) -> None:
+def _control_problems(value: object, where: str, problems: list[str]) -> None:
     """One problem for each string of the document (keys included) that holds a control character."""
     if isinstance(value, str):
         found = _CONTROL.search(value)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from hall.events import LotSpec
 from hall.lots import DEFAULT_LOTS
@@ -17,11 +16,11 @@ from hall.net import values as NV
 from hall.programme import PIN_DIGITS, is_pin
 
 
-def _choices(*values: str, default: str) -> Any:
+def _choices(*values: str, default: str) -> str:
     return field(default=default, metadata={"choices": values})
 
 
-def _checked(default: str, check: Callable[[str], str | None]) -> Any:
+def _checked(default: str, check: Callable[[str], str | None]) -> str:
     """A field whose value ``check`` accepts (None) or refuses (the reason)."""
     return field(default=default, metadata={"check": check})
 
@@ -94,7 +93,7 @@ def _pin_problem(value: str) -> str | None:
     return f"un code PIN a de {low} à {high} chiffres (0 à 9), ou vide pour un PIN généré"
 
 
-def _pin() -> Any:
+def _pin() -> str:
     return _checked("", _pin_problem)
 
 

@@ -139,7 +139,7 @@ def write_file(path: str | os.PathLike[str], data: bytes | str, *, mode: int = 0
         fh.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-def write_json(path: str | os.PathLike[str], data: Any, *, mode: int = 0o600, indent: int | None = None,
+def write_json(path: str | os.PathLike[str], data: object, *, mode: int = 0o600, indent: int | None = None,
                owner: tuple[int, int] | None = None) -> None:
     """``path`` holds ``data`` as UTF-8 JSON, whole, after a power cut at any moment (mode 0600 by default: the
     hall's side files hold sessions and secrets' fingerprints)."""

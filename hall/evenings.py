@@ -19,7 +19,9 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from hall.events import (
+    Event,
     EventHandlers,
+    LotSpec,
     PinChanged,
     PlayersSet,
     PricesSet,
@@ -176,7 +178,7 @@ def _programme(s: _Settings, e: ProgrammeEdited) -> None:
 
 
 def hall_settings(records: Iterable[Record], configured: int,
-                  spec: Callable[[int], tuple[tuple[Any, ...], str]]) -> list[Any]:
+                  spec: Callable[[int], tuple[tuple[LotSpec, ...], str]]) -> list[Event]:
     """The events a new evening's journal starts with: the hall's own settings as the last evening left them on
     /admin — the price tiers, the phones' help, each PIN changed (a salted hash), and the programme as it stood
     (each partie as the latest edit covering it had it, the config file's for the others: ``configured`` parties
@@ -184,7 +186,7 @@ def hall_settings(records: Iterable[Record], configured: int,
     s = _Settings()
     for record in records:
         _SETTINGS.dispatch(record.type, s, record.event)
-    out: list[Any] = []
+    out: list[Event] = []
     if s.programme:
         count = max(configured, max(s.programme) + 1)
         out.append(ProgrammeEdited(1, tuple(s.programme.get(k) or ProgrammePartie(*spec(k)) for k in range(count))))

@@ -18,6 +18,7 @@ class Event(Protocol):
     """Any event of the journal: a frozen dataclass named by its ``type``."""
 
     type: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]    # a dataclass: ``to_payload`` reads it
 
 
 class EventHandlers(Generic[R]):
@@ -46,7 +47,7 @@ class EventHandlers(Generic[R]):
         """The handler of ``event_type``, or ``None``."""
         return self._by_type.get(event_type)
 
-    def dispatch(self, event_type: str, *args: Any) -> R | None:
+    def dispatch(self, event_type: str, *args: object) -> R | None:
         """Call the handler of ``event_type`` with ``args`` and return its result; ``None`` when it has none."""
         handler = self._by_type.get(event_type)
         return None if handler is None else handler(*args)
@@ -249,7 +250,7 @@ EVENT_TYPES: dict[str, type] = {cls.type: cls for cls in (
     VoucherRedeemed,
 )}
 
-_NESTED: dict[str, Callable[..., Any]] = {"lots": lot_spec, "tie_break": TieBreakDraw}
+_NESTED: dict[str, Callable[..., object]] = {"lots": lot_spec, "tie_break": TieBreakDraw}
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +258,7 @@ class Record:
     """An event as journalled: its sequence number, the role that caused it, when (ISO 8601 UTC)."""
 
     seq: int
-    event: Any
+    event: Any              # the event of ``type``: its readers dispatch on the type, then read its fields
     role: str
     at: str
     hash: str = ""          # its link in the journal's hash chain (hall/chain.py); "" for a record not journalled
@@ -421,7 +422,7 @@ EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid
                                               BallRepeated, VoiceTested, CountShown)})
 
 
-def _programme_partie(lots: Iterable[Mapping[str, Any]] = (),
+def _programme_partie(lots: Iterable[Mapping[str, object]] = (),
                       consolation: str = "Lot de consolation") -> ProgrammePartie:
     return ProgrammePartie(tuple(lot_spec(**lot) for lot in lots), consolation)
 
@@ -431,12 +432,12 @@ _NESTED["planned"] = lot_spec
 _NESTED["tiers"] = PriceTier
 
 
-def to_payload(event: Any) -> dict:
+def to_payload(event: Event) -> dict:
     """The JSON-ready dict of an event."""
     return dataclasses.asdict(event)
 
 
-def from_payload(type_name: str, payload: dict) -> Any:
+def from_payload(type_name: str, payload: dict) -> Event:
     """The event of ``type_name`` rebuilt from its stored dict; raises ``KeyError`` for an unknown type."""
     cls = EVENT_TYPES[type_name]
     values = {}

@@ -12,13 +12,13 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol, TypeVar
 
 from hall import chain
 from hall.durable import open_durable
 from hall.errors import JournalError
-from hall.events import Record, from_payload, to_payload
+from hall.events import Event, Record, from_payload, to_payload
 
 log = logging.getLogger("loto-hall.journal")
 
@@ -27,6 +27,13 @@ T = TypeVar("T")
 
 def _inline(fn: Callable[[], T]) -> T:
     return fn()
+
+
+class Offload(Protocol):
+    """How a blocking call runs (inline, or in a real thread): ``fn``'s result, or its exception."""
+
+    def __call__(self, fn: Callable[[], T], /) -> T: ...
+
 
 SCHEMA_VERSION = 2               # 2: the hash chain (prev, hash; the table ``chained``)
 
@@ -71,11 +78,11 @@ def _chain_old_records(db: sqlite3.Connection) -> None:
 class Journal:
     """An append-only event log in one SQLite file. Not thread-safe on its own: ``Hall`` holds the lock."""
 
-    def __init__(self, path: str | os.PathLike, offload: Callable[[Callable[[], Any]], Any] | None = None):
+    def __init__(self, path: str | os.PathLike, offload: Offload | None = None):
         self.path = os.fspath(path)
         # How the durable write runs: inline, or handed to a real thread when the server runs an event loop
         # (SQLite's fsync is a C call no greenlet can yield from; the program hands hall/app/wiring.real_threads).
-        self.offload: Callable[[Callable[[], Any]], Any] = offload or _inline
+        self.offload: Offload = offload or _inline
         self._db = open_durable(path, _SCHEMA, SCHEMA_VERSION, {1: _chain_old_records})
         try:
             last = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
@@ -90,11 +97,11 @@ class Journal:
         """The sequence number of the last event appended (0 when empty)."""
         return self._last_seq
 
-    def append(self, event: Any, role: str, at: str) -> Record:
+    def append(self, event: Event, role: str, at: str) -> Record:
         """Write ``event`` durably and return its ``Record``; raises ``JournalError`` if the disk refuses."""
         return self.append_all([event], role, at)[0]
 
-    def append_all(self, events: list[Any], role: str, at: str) -> list[Record]:
+    def append_all(self, events: Sequence[Event], role: str, at: str) -> list[Record]:
         """Write several events in one transaction: after a crash, all of them are there or none."""
         rows, prev = [], self._last_hash
         for i, e in enumerate(events, start=1):

@@ -45,7 +45,7 @@ BROWSER_CODES: dict[str, str] = {
 }
 
 
-def key_name(name: Any) -> str:
+def key_name(name: object) -> str:
     """``"kpminus"`` → ``"KEY_KPMINUS"``; raises ``ValueError`` for anything but a text."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"nom de touche attendu, pas {name!r}")
@@ -53,7 +53,7 @@ def key_name(name: Any) -> str:
     return key if key.startswith("KEY_") else "KEY_" + key
 
 
-def unknown_actions(overrides: Mapping[str, Any] | None = None) -> list[str]:
+def unknown_actions(overrides: Mapping[str, object] | None = None) -> list[str]:
     """A sentence for each action of ``overrides`` that does not exist."""
     return [f"keypad.keys.{action} : action inconnue (attendu : {', '.join(ACTIONS)})"
             for action in (overrides or {}) if action not in ACTIONS]
@@ -71,7 +71,7 @@ def action_keys(overrides: Mapping[str, Any] | None = None) -> dict[str, tuple[A
     return actions
 
 
-def browser_keymap(overrides: Mapping[str, Any] | None = None) -> dict[str, str]:
+def browser_keymap(overrides: Mapping[str, object] | None = None) -> dict[str, str]:
     """``KeyboardEvent.code`` → digit or action, the same table as the Pi's keypad (``[keypad] keys`` applied).
 
     A key the browser cannot name (a raw keycode number) is left out: it exists on the Pi's keypad only.

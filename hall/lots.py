@@ -71,7 +71,7 @@ def lines_of(lot: LotSpec | str) -> Lines:
 _ANY_ROWS: Mapping[str, Lines] = MappingProxyType({k.kind: Lines(k.lines) for k in KINDS})
 
 
-def kinds_table() -> dict[str, dict[str, Any]]:
+def kinds_table() -> dict[str, dict[str, object]]:
     """The table as the pages read it (boot data): each kind's lines and which terms it takes."""
     return {k.kind: {"lines": k.lines, "label": k.label, "row": k.named_row, "within": k.ball_limit} for k in KINDS}
 
@@ -103,7 +103,7 @@ def balls_left(lot: LotSpec, balls: int) -> int | None:
     return lot.within - balls
 
 
-Said = tuple[tuple[str, Mapping[str, Any]], ...]
+Said = tuple[tuple[str, Mapping[str, object]], ...]
 """Sentences to say: each a French message id of the catalogue and its parameters (a PDF says them translated)."""
 
 
@@ -138,7 +138,7 @@ class LotTermsError(ValueError):
         self.code, self.why = code, why
 
 
-def read_terms(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+def read_terms(kind: str, raw: Mapping[str, object]) -> dict[str, Any]:
     """The terms of a lot of ``kind`` sent as ``raw`` (``row``; ``within`` with ``fallback``), bounded, as
     ``LotSpec``'s keyword arguments; raises ``LotTermsError``. Absent or null terms are no terms."""
     found = BY_KIND.get(kind)
@@ -169,7 +169,7 @@ def check_lot(lot: LotSpec) -> None:
     read_terms(lot.kind, raw)
 
 
-def _fallback(raw: Any) -> Fallback:
+def _fallback(raw: object) -> Fallback:
     if not isinstance(raw, Mapping):
         raise LotTermsError("bad_lot_within", "le lot de repli manque (libellé, valeur, donateur)")
     label, sponsor = raw.get("label"), raw.get("sponsor") or ""
@@ -181,16 +181,17 @@ def _fallback(raw: Any) -> Fallback:
     return Fallback(label.strip(), read_value(raw.get("value_eur"), "lot de repli"), sponsor.strip())
 
 
-def read_value(value: Any, where: str) -> float | None:
+def read_value(value: object, where: str) -> float | None:
     """A lot's declared value: a number of euros (``"12,50"`` accepted) from 0 to 100 000, to the cent; ``None``
     when absent or empty; raises ``LotTermsError`` (``bad_lot``)."""
     if value is None or value == "":
         return None
     if isinstance(value, str):
+        text = value
         try:
-            value = float(value.replace(",", ".").strip())
+            value = float(text.replace(",", ".").strip())
         except ValueError:
-            raise LotTermsError("bad_lot", f"{where} : valeur {value[:20]!r}, un nombre d'euros") from None
+            raise LotTermsError("bad_lot", f"{where} : valeur {text[:20]!r}, un nombre d'euros") from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
             or not 0 <= value <= MAX_VALUE_EUR or abs(round(value * 100) - value * 100) > 1e-6:
         raise LotTermsError("bad_lot", f"{where} : valeur {str(value)[:20]!r}, de 0 à 100 000 €, au centime")

@@ -7,7 +7,6 @@ Replaying the journal through ``apply`` rebuilds exactly the live state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from hall.events import (
     BallDrawn,
@@ -20,6 +19,7 @@ from hall.events import (
     CountShown,
     DrawResumed,
     DrawUndone,
+    Event,
     EventHandlers,
     Fallback,
     LotAwarded,
@@ -173,7 +173,7 @@ class Evening:
         assert p is not None, "an in-play event with no partie running"
         return p
 
-    def apply(self, event: Any, seq: int = 0) -> None:
+    def apply(self, event: Event, seq: int = 0) -> None:
         """Apply one journalled event; never refuses (validation happened before journalling)."""
         handler = _APPLY.get(event.type)
         if handler is None:

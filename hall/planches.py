@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeVar
 
 from hall.card_ids import make_card_id
 from hall.cards import Card, column_spans
 
+T = TypeVar("T")
 
-def _shuffle(items: list[Any], rnd: Callable[[], float]) -> None:
+
+def _shuffle(items: list[T], rnd: Callable[[], float]) -> None:
     """Shuffle in place with ``rnd = rng.random``: Fisher–Yates, several times faster than
     ``Random.shuffle`` (one C call per element instead of a Python ``_randbelow``)."""
     for i in range(len(items) - 1, 0, -1):

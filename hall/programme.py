@@ -12,7 +12,7 @@ import hmac
 import re
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeGuard
 
 from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie
 from hall.lots import LOT_KINDS, LotTermsError, has_control_character, read_terms, read_value
@@ -40,7 +40,7 @@ class ProgrammeError(ValueError):
         self.code, self.where, self.why = code, where, why
 
 
-def parse_parties(raw: Any) -> tuple[ProgrammePartie, ...]:
+def parse_parties(raw: object) -> tuple[ProgrammePartie, ...]:
     """The parties of an edit sent as JSON (``[{"lots": [{kind, label, value_eur?, sponsor?}], "consolation"}]``)."""
     if not isinstance(raw, list) or not raw or len(raw) > MAX_PARTIES:
         raise ProgrammeError("bad_programme", "programme", f"de 1 à {MAX_PARTIES} parties")
@@ -61,7 +61,7 @@ def parse_parties(raw: Any) -> tuple[ProgrammePartie, ...]:
     return tuple(out)
 
 
-def _lot(lot: Any, where: str) -> LotSpec:
+def _lot(lot: object, where: str) -> LotSpec:
     if not isinstance(lot, dict):
         raise ProgrammeError("bad_lot", where, "un lot est un objet")
     kind = lot.get("kind")
@@ -86,7 +86,7 @@ def _printable_label(text: str, where: str) -> None:
         raise ProgrammeError("label_control_character", where, "caractère de contrôle")
 
 
-def spec_for(index: int, configured: Sequence[Any], edit: ProgrammeEdited | None) -> tuple[tuple[LotSpec, ...], str] | None:
+def spec_for(index: int, configured: Sequence[object], edit: ProgrammeEdited | None) -> tuple[tuple[LotSpec, ...], str] | None:
     """The lots and consolation of partie ``index`` (from 0) per the latest edit; ``None``: the config decides."""
     if edit is None or index + 1 < edit.first:
         return None
@@ -122,13 +122,13 @@ def pin_matches(changed: PinChanged, pin: str) -> bool:
     return hmac.compare_digest(digest.hex(), changed.digest)
 
 
-def is_pin(text: Any) -> bool:
+def is_pin(text: object) -> TypeGuard[str]:
     """Whether ``text`` can be a PIN: 6 to 12 ASCII digits (a million PINs at least, against guessing)."""
     low, high = PIN_DIGITS
     return isinstance(text, str) and low <= len(text) <= high and text.isascii() and text.isdigit()
 
 
-def check_pin(pin: Any) -> str:
+def check_pin(pin: object) -> str:
     """A PIN as accepted: 6 to 12 digits; raises ``ValueError`` otherwise."""
     if not is_pin(pin):
         low, high = PIN_DIGITS

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from hall.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
 from hall.events import (
@@ -309,6 +309,10 @@ def with_year(report: EveningReport, data_dir: str | Path) -> EveningReport:
     return report
 
 
-def report_from_hall(hall: Any) -> EveningReport:
+class _Reporting(Protocol):
+    def report(self) -> EveningReport: ...
+
+
+def report_from_hall(hall: _Reporting) -> EveningReport:
     """The report of a running hall (for the admin page), from one consistent reading (``Hall.report``)."""
     return hall.report()

@@ -13,10 +13,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 from hall.card_ids import check_card_id, make_card_id, normalize_card_id, read_card_id, split_card_id
-from hall.events import PriceTier
+from hall.events import PriceTier, SaleRecorded
 
 PAYMENTS = ("especes", "carte", "cheque")
 MAX_SALE_CENTS = 1_000_000          # 10 000 € for one sale: anything above is a typing slip
@@ -53,7 +52,7 @@ class TierError(ValueError):
         self.code, self.where, self.why = code, where, why
 
 
-def parse_tiers(raw: Any) -> tuple[PriceTier, ...]:
+def parse_tiers(raw: object) -> tuple[PriceTier, ...]:
     """Tiers sent as JSON (``[{"cards": 6, "eur": "15"}…]``), checked and bounded; raises ``TierError``."""
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_TIERS:
         raise TierError("bad_prices", "tarifs", f"de 1 à {MAX_TIERS} tarifs")
@@ -93,7 +92,7 @@ def best_price(count: int, tiers: Sequence[PriceTier]) -> int | None:
     return best[count]
 
 
-def parse_eur(value: Any) -> int:
+def parse_eur(value: object) -> int:
     """Cents of an amount in euros (``15``, ``15.5``, ``"15,50"``); raises ``ValueError`` when it is not one."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(f"pas un montant : {value!r}")
@@ -126,7 +125,7 @@ def as_eur(cents: int) -> float | int:
     return whole if rest == 0 else cents / 100
 
 
-def clean_name(value: Any) -> str:
+def clean_name(value: object) -> str:
     """A buyer or seller name as kept: trimmed, control characters out, ``MAX_TEXT`` characters at most."""
     if value is None:
         return ""
@@ -174,7 +173,7 @@ class SalesLedger:
         """Whether the hall records sales (one was ever recorded, even if voided)."""
         return bool(self.sales)
 
-    def record(self, e: Any, role: str = "", at: str = "") -> None:
+    def record(self, e: SaleRecorded, role: str = "", at: str = "") -> None:
         sale = Sale(e.sale_id, tuple(e.card_ids), e.cents, e.payment, e.paid, e.buyer, e.seller, role or e.role,
                     e.partie, at=at, offered_cents=e.offered_cents, session=e.session, note=e.note)
         self.sales[sale.sale_id] = sale

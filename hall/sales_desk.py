@@ -9,7 +9,6 @@ import dataclasses
 import gc
 import hashlib
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from hall import sales as sales_rules
 from hall.card_ids import card_code
@@ -157,7 +156,7 @@ class SalesDesk:
                              role, partie, offered, str(session)[:40], note)
         return self._writer.commit(event, role)
 
-    def _live_sale(self, sale_id: Any) -> sales_rules.Sale:
+    def _live_sale(self, sale_id: object) -> sales_rules.Sale:
         sale = self._state.evening.sales.sales.get(sale_id) if isinstance(sale_id, int) else None
         if sale is None:
             raise Rejected("unknown_sale", sale_id=sale_id)

@@ -5,9 +5,9 @@ state as sales come, never counted here.
 """
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
 
 from hall.card_ids import MAX_CARD_TEXT, claimable_card_id
 from hall.cards import Card
@@ -166,7 +166,7 @@ class SnapshotBuilder:
         """(cartons in the book, cartons sold)."""
         return len(self._state.book), self._state.sold_count
 
-    def write_cards_csv(self, out: Any) -> None:
+    def write_cards_csv(self, out: io.TextIOBase) -> None:
         """The card book as CSV (INTERFACE §2) into the text stream ``out``."""
         self._state.book.write_csv(out)   # immutable, read without the lock
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hall.card_ids import normalize_card_id
 from hall.cards import parse_number
+from hall.claims import Verdict
 from hall.errors import InvalidNumber
 from hall.events import ClaimChecked, LotAwarded, TieAnnounced, TieBreakDraw
 from hall.ports import Rng
@@ -61,7 +61,7 @@ def one_claim_per_player(pending: Mapping[str, ClaimChecked], same_player: Seque
     return [claim for cid, claim in pending.items() if grouped.get(cid, cid) == cid]
 
 
-def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, Any] | None = None,
+def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, object] | None = None,
            share: bool = False, wins: str | None = None, draw: bool = False,
            resolve: Callable[[str], str] = lambda c: c) -> TieOutcome:
     """Settle the lot between ``card_ids`` (one carton per claimant, in claim order).
@@ -97,12 +97,12 @@ def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, 
     return TieOutcome((order[0],), draws, order[1:], False, mode, order)
 
 
-def method_of(typed: Mapping[str, Any] | None, share: bool, draw: bool) -> str | None:
+def method_of(typed: Mapping[str, object] | None, share: bool, draw: bool) -> str | None:
     """The way a request asks for (``physical``, ``share``, ``draw``), or ``None`` when it names none."""
     return "physical" if typed is not None else "share" if share else "draw" if draw else None
 
 
-def as_announced(announced: str, typed: Mapping[str, Any] | None, share: bool, draw: bool) -> tuple[bool, bool]:
+def as_announced(announced: str, typed: Mapping[str, object] | None, share: bool, draw: bool) -> tuple[bool, bool]:
     """The award's ``(share, draw)`` for a tie announced ``announced`` (L14c): the announced way when the request
     names none; ``tie_method_fixed`` when it names another."""
     asked = method_of(typed, share, draw)
@@ -113,16 +113,16 @@ def as_announced(announced: str, typed: Mapping[str, Any] | None, share: bool, d
     return announced == "share", announced == "draw"
 
 
-def check_method(method: Any, reason: Any) -> tuple[str, str]:
+def check_method(method: object, reason: object) -> tuple[str, str]:
     """A tie's way as announced at the console, and the reason given for changing it (stripped, bounded)."""
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS:
         raise Rejected("bad_tie_choice", method=str(method)[:20])
     if not isinstance(reason, str):
         raise Rejected("bad_field", field="reason")
     return method, " ".join(reason.split())[:MAX_REASON]
 
 
-def announce(said: TieAnnounced | None, method: Any, reason: Any, lot_index: int, draw_index: int,
+def announce(said: TieAnnounced | None, method: object, reason: object, lot_index: int, draw_index: int,
              cards: tuple[str, ...], session: str) -> TieAnnounced | None:
     """How the tie on the open lot is settled, as the speaker says it before the draw (docs L14c): the way and
     the cartons; ``None`` when ``said`` already says that way; another way is ``tie_method_fixed`` unless a
@@ -139,7 +139,7 @@ def announce(said: TieAnnounced | None, method: Any, reason: Any, lot_index: int
 
 
 def lots_given(outcome: TieOutcome, rows: Mapping[str, tuple[int, ...]], kinds: Sequence[str], current: int,
-               draws: Sequence[int], verdict: Callable[[int, str], Any]) -> list[LotAwarded]:
+               draws: Sequence[int], verdict: Callable[[int, str], Verdict]) -> list[LotAwarded]:
     """The award's events. One lot: its winner (or sharers), the other claimants consoled. A draw between
     claimants while the stage has more lots of the open one's kind (docs L14b): one event per lot given in the
     draw's order (``rank``), each claim checked again for its lot by ``verdict(lot_index, card)``, the claimants
@@ -170,7 +170,7 @@ def stage_lots(kinds: Sequence[str], current: int) -> list[int]:
     return out
 
 
-def _typed_numbers(card_ids: Sequence[str], typed: Mapping[str, Any],
+def _typed_numbers(card_ids: Sequence[str], typed: Mapping[str, object],
                    resolve: Callable[[str], str]) -> list[tuple[str, int]]:
     """(carton, number) in claim order from the speaker's typing; every carton of the tie, each 1–90, all different."""
     if not isinstance(typed, Mapping) or not typed:

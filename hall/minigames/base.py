@@ -17,8 +17,12 @@ from typing import Any
 CHANCE = -1
 """The seat that plays chance moves (deals, shuffles, dice)."""
 
+# The registry holds games of different states, moves and options side by side, each typed in its own rules
+# module; a generic ``Game[S, M, O]`` would be ``Game[Any, Any, Any]`` at the registry, the lobby and every
+# table, so here a state, a move and the options are anything on purpose.
 Move = Any
 State = Any
+Options = Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,7 @@ class Game:
     min_players: int
     max_players: int
     options_type: type
-    setup: Callable[[int, Any], State]
+    setup: Callable[[int, Options], State]
     to_move: Callable[[State], tuple[int, ...]]
     legal_moves: Callable[[State, int], Sequence[Move]]
     apply: Callable[[State, int, Move], State]
@@ -64,7 +68,7 @@ class Game:
     bots: Mapping[str, Callable[[State, int, random.Random], Move]] = field(default_factory=dict)
     is_legal: Callable[[State, int, Move], bool] | None = None
     officials: Callable[[State], Sequence[Move]] | None = None
-    turn_of: Callable[[State], Any] | None = None
+    turn_of: Callable[[State], object] | None = None
 
     def check_legal(self, state: State, seat: int, move: Move) -> bool:
         """Whether ``move`` is legal for ``seat`` now."""

@@ -14,8 +14,9 @@ import secrets
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
+from hall.minigames.base import Move
 from hall.minigames.lobby_followers import Followers
 from hall.minigames.lobby_news import ListChanged, News, Referee, RoomSnapshot, ScreenChanged, Told
 from hall.minigames.lobby_state import LOTO, LobbyState
@@ -36,6 +37,7 @@ from hall.minigames.table import (
 from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.rooms")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +53,11 @@ class LobbySettings:
 
 
 Journal = Callable[[dict], None]
-Think = Callable[[Callable[[], Any]], Any]
-NO_MOVE: Any = object()     # a request naming no move: refused once its token (or room) is known, before all else
+Think = Callable[[Callable[[], Move]], Move]
+NO_MOVE: object = object()     # a request naming no move: refused once its token (or room) is known, before all else
 
 
-def inline(decide: Callable[[], Any]) -> Any:
+def inline(decide: Callable[[], T]) -> T:
     """A bot's decision run in the caller's thread."""
     return decide()
 
@@ -84,25 +86,25 @@ class Lobby:
             self._subscribers.append(fn)
 
     # ---------------------------------------------------------------- snapshots
-    def room(self, code: Any) -> RoomSnapshot:
+    def room(self, code: object) -> RoomSnapshot:
         """The room under ``code`` (any case); raises ``Rejected("rooms/unknown_room")``."""
         with self._lock:
             return self._get(code).snapshot()
 
-    def seat_view(self, code: Any, token: Any) -> dict:
+    def seat_view(self, code: object, token: object) -> dict:
         """What the seat holding ``token`` sees, with its ``legal`` moves; the phone is back. Raises ``unknown_room``,
         ``bad_token``."""
         with self._lock:
             room, seat = self._seat(code, token)
             return room.seat_view(seat)
 
-    def look(self, code: Any, token: Any) -> tuple[RoomSnapshot, int]:
+    def look(self, code: object, token: object) -> tuple[RoomSnapshot, int]:
         """The room as the seat holding ``token`` finds it, and that seat; the phone is back."""
         with self._lock:
             room, seat = self._seat(code, token)
             return room.snapshot(), seat
 
-    def referee(self, code: Any) -> Referee:
+    def referee(self, code: object) -> Referee:
         """The referee's actions the rules accept now; raises ``unknown_room``, ``no_officials``."""
         with self._lock:
             room = self._get(code)
@@ -136,7 +138,7 @@ class Lobby:
         return self._state.screen.get("show") == "game"     # one read of a dict the lock replaces whole
 
     # ---------------------------------------------------------------- commands
-    def open(self, game: Any, options: Any = None) -> RoomSnapshot:
+    def open(self, game: object, options: object = None) -> RoomSnapshot:
         """A new room in the lobby; raises ``unknown_game``, ``game_disabled``, ``bad_options`` or ``too_many_rooms``."""
         with self._lock:
             if not isinstance(game, str) or game not in ROOM_GAMES:
@@ -151,7 +153,7 @@ class Lobby:
             self._publish_list()
             return self._state.rooms[code].snapshot()
 
-    def join(self, code: Any, name: Any, address: str = "") -> tuple[RoomSnapshot, int, str]:
+    def join(self, code: object, name: object, address: str = "") -> tuple[RoomSnapshot, int, str]:
         """A seat for ``name`` and its secret token; raises ``bad_name``, ``room_full``, ``already_started``, or
         ``too_many_seats`` when ``address`` (the phone's) already holds ``seats_per_address`` seats here."""
         with self._lock:
@@ -170,7 +172,7 @@ class Lobby:
             self._publish_list()
             return snapshot, len(room.seats) - 1, token
 
-    def remove_seat(self, code: Any, seat: Any, name: Any = None) -> RoomSnapshot:
+    def remove_seat(self, code: object, seat: object, name: object = None) -> RoomSnapshot:
         """The speaker frees a seat before the start; the later seats move up with their tokens and followers.
         ``name``, if given, must be that seat's: ``seat_changed``; also ``unknown_seat``, ``already_started``."""
         with self._lock:
@@ -186,7 +188,7 @@ class Lobby:
             self._publish_list()
             return snapshot
 
-    def start(self, code: Any, now: float = 0.0) -> RoomSnapshot:
+    def start(self, code: object, now: float = 0.0) -> RoomSnapshot:
         """Bots fill the empty seats, the game begins (the first deal or roll is played and journalled)."""
         with self._lock:
             room = self._get(code)
@@ -203,7 +205,7 @@ class Lobby:
             self._publish_list()
             return snapshot
 
-    def play(self, code: Any, token: Any, move: Any, version: Any, now: float = 0.0) -> RoomSnapshot:
+    def play(self, code: object, token: object, move: object, version: object, now: float = 0.0) -> RoomSnapshot:
         """Play ``move`` for the seat holding ``token``; every refusal changes nothing (INTERFACE §7 codes)."""
         with self._lock:
             room = self._get(code)
@@ -221,7 +223,7 @@ class Lobby:
                 raise Rejected("rooms/illegal_move")
             return self._play(room, seat, chosen, now, "seat")
 
-    def official(self, code: Any, move: Any, version: Any, now: float = 0.0) -> Referee:
+    def official(self, code: object, move: object, version: object, now: float = 0.0) -> Referee:
         """Apply a referee's action (Bid Euchre's penalty, redeal, time…), played for the seat on turn and
         journalled as ``official``; returns the actions the rules accept after it. Refusals change nothing:
         ``illegal_official``, ``no_officials``, ``room_closed``, ``not_started``, ``game_over``, ``*_version``."""
@@ -238,7 +240,7 @@ class Lobby:
             self._play(room, room.to_move()[0], chosen, now, "official", kind="official")
             return room.referee()
 
-    def close(self, code: Any) -> RoomSnapshot:
+    def close(self, code: object) -> RoomSnapshot:
         """The room ends (and leaves the projector if it was there)."""
         with self._lock:
             room = self._get(code)
@@ -251,7 +253,7 @@ class Lobby:
                 self._publish(ScreenChanged(dict(self._state.screen)))
             return snapshot
 
-    def show(self, show: Any, code: Any = None) -> dict:
+    def show(self, show: object, code: object = None) -> dict:
         """What the projector shows: ``loto``, or ``game`` with a room's code."""
         with self._lock:
             if show == "loto":
@@ -268,7 +270,7 @@ class Lobby:
             self._publish_list()
             return dict(screen)
 
-    def set_enabled(self, game: Any, enabled: Any) -> list[dict]:
+    def set_enabled(self, game: object, enabled: object) -> list[dict]:
         """The admin allows a game or not; returns the games as :meth:`games` lists them."""
         with self._lock:
             if not isinstance(game, str) or game not in ROOM_GAMES or type(enabled) is not bool:
@@ -288,7 +290,7 @@ class Lobby:
             close_journal()
 
     # ---------------------------------------------------------------- who follows what
-    def follow(self, watcher: str, code: Any, token: Any = None) -> None:
+    def follow(self, watcher: str, code: object, token: object = None) -> None:
         """``watcher`` follows a room (only), as the seat holding ``token`` (``Told`` ``bad_token`` if it opens
         none) or as audience; raises ``unknown_room``, ``audience_full``."""
         with self._lock:
@@ -343,13 +345,13 @@ class Lobby:
             return min(pending) if pending else None
 
     # ---------------------------------------------------------------- inside (the lock is held)
-    def _get(self, code: Any) -> Room:
+    def _get(self, code: object) -> Room:
         room = self._state.rooms.get(code.strip().upper()) if isinstance(code, str) and len(code) <= 10 else None
         if room is None:
             raise Rejected("rooms/unknown_room")
         return room
 
-    def _seat(self, code: Any, token: Any) -> tuple[Room, int]:
+    def _seat(self, code: object, token: object) -> tuple[Room, int]:
         """The room and the seat holding ``token``; the phone spoke, so it is back (the others see it)."""
         room = self._get(code)
         seat = room.seat_of(token)
@@ -365,7 +367,7 @@ class Lobby:
         self._journal(record)
         self._state.apply(record, self.rng)
 
-    def _play(self, room: Room, seat: int, move: Any, now: float, by: str, kind: str = "moves") -> RoomSnapshot:
+    def _play(self, room: Room, seat: int, move: Move, now: float, by: str, kind: str = "moves") -> RoomSnapshot:
         match = room.live
         before = (match.state, match.version, len(match.log))
         match.play(seat, move, match.version)

@@ -6,9 +6,8 @@ the web moves its sockets in the same order as everything else. A watcher is an 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from hall.minigames.lobby_news import Followed, News, Told, Unfollowed
+from hall.minigames.lobby_news import Followed, News, RoomSnapshot, Told, Unfollowed
 from hall.minigames.table import Room
 from hall.refusal import Rejected
 
@@ -16,7 +15,7 @@ from hall.refusal import Rejected
 class Followers:
     """watcher → (room code, seat or ``None`` for the audience); not thread-safe: the lobby's lock guards it."""
 
-    def __init__(self, publish: Callable[[News], None], publish_room: Callable[[Room], Any]):
+    def __init__(self, publish: Callable[[News], None], publish_room: Callable[[Room], RoomSnapshot]):
         self._publish = publish
         self._publish_room = publish_room
         self._of: dict[str, tuple[str, int | None]] = {}

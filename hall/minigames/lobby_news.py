@@ -7,7 +7,11 @@ else holds; ``state`` is the engine's immutable state). The web turns news into 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from hall.minigames.base import Move, State
+
+JSON = dict[str, object]
+"""A JSON object the web sends on as it is (a public room, a seat's view, the projector's screen)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,13 +31,13 @@ class RoomSnapshot:
     code: str
     game: str
     status: str                      # lobby | playing | over | closed
-    options: dict[str, Any]
+    options: dict[str, int | str | bool]
     seats: tuple[SeatSnapshot, ...]
     version: int
     to_move: tuple[int, ...]
     table_size: int
-    state: Any                       # the engine's state (immutable), None before the start
-    public: dict[str, Any]
+    state: State                     # the engine's state (immutable), None before the start
+    public: JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +48,7 @@ class Referee:
     status: str
     version: int
     names: tuple[str, ...]
-    moves: tuple[Any, ...]           # each as the phone would send it (lists, not tuples)
+    moves: tuple[Move, ...]             # each as the phone would send it (lists, not tuples)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,15 +56,15 @@ class RoomChanged:
     """A room changed: its audience gets ``room``, each followed seat its own view."""
 
     room: RoomSnapshot
-    seat_views: tuple[tuple[int, dict[str, Any]], ...]
+    seat_views: tuple[tuple[int, JSON], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class ListChanged:
     """The staff's list of rooms changed (or what the projector shows); with ``to``, that watcher's first look."""
 
-    rooms: tuple[dict[str, Any], ...]
-    screen: dict[str, Any]
+    rooms: tuple[JSON, ...]
+    screen: JSON
     to: str | None = None
 
 
@@ -68,7 +72,7 @@ class ListChanged:
 class ScreenChanged:
     """The projector shows something else: ``{"show": "loto"}`` or ``{"show": "game", "code"}``."""
 
-    screen: dict[str, Any]
+    screen: JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +84,7 @@ class Followed:
     code: str
     seat: int | None
     room: RoomSnapshot | None = None
-    seat_view: dict[str, Any] | None = None
+    seat_view: JSON | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
 from hall.minigames.base import CHANCE
+from hall.minigames.lobby_news import JSON
 from hall.minigames.match import LoggedMove, Match
 from hall.minigames.table import (
     CODE_LENGTH,
@@ -33,7 +33,7 @@ class LobbyState:
     """Every room of the evening by code, the projector's screen, the disabled games (changed by the lobby only)."""
 
     rooms: dict[str, Room] = field(default_factory=dict)
-    screen: dict[str, Any] = field(default_factory=lambda: dict(LOTO))
+    screen: JSON = field(default_factory=lambda: dict(LOTO))
     disabled: set[str] = field(default_factory=set)
 
     def listing(self) -> list[dict]:
@@ -46,7 +46,7 @@ class LobbyState:
 
     def games(self, enabled: tuple[str, ...]) -> list[dict]:
         return [{"game": g, "enabled": g in enabled and g not in self.disabled,
-                 "players": list(spec["players"][2]) if "players" in spec else None,
+                 "players": list(spec["players"][2] or ()) if "players" in spec else None,
                  "default_players": spec["players"][1] if "players" in spec else None}
                 for g, spec in ROOM_GAMES.items()]
 

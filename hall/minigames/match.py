@@ -5,9 +5,8 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from hall.minigames.base import CHANCE, Game, Move, Outcome, State
+from hall.minigames.base import CHANCE, Game, Move, Options, Outcome, State
 from hall.refusal import Rejected
 
 
@@ -27,7 +26,7 @@ class Match:
     ``not_your_turn``, ``illegal_move``, ``stale_version``.
     """
 
-    def __init__(self, game: Game, players: int, options: Any = None, rng: random.Random | None = None):
+    def __init__(self, game: Game, players: int, options: Options = None, rng: random.Random | None = None):
         if not game.min_players <= players <= game.max_players:
             raise Rejected("rooms/bad_player_count", game=game.name, players=players,
                            allowed=(game.min_players, game.max_players))
@@ -75,7 +74,7 @@ class Match:
         return {"version": self.version, **self.game.view(self.state, seat)}
 
     @classmethod
-    def replay(cls, game: Game, players: int, options: Any, log: list[LoggedMove],
+    def replay(cls, game: Game, players: int, options: Options, log: list[LoggedMove],
                rng: random.Random | None = None) -> Match:
         """Rebuild a match from its log alone (chance outcomes included), checking every move again.
 
@@ -93,7 +92,8 @@ class Match:
         return match
 
 
-def play_out(game: Game, players: int, bots: list[Callable], rng: random.Random, options: Any = None,
+def play_out(game: Game, players: int, bots: list[Callable[[State, int, random.Random], Move]], rng: random.Random,
+             options: Options = None,
              max_moves: int = 100_000, on_move: Callable[[Match], None] | None = None) -> Match:
     """Play a whole game with one bot per seat (each ``bot(state, seat, rng) -> move``); returns the finished match."""
     match = Match(game, players, options, rng=rng)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from hall.minigames.base import Game
 
@@ -33,7 +32,8 @@ def _points_rouges() -> Game:
     return replace(rules.RULES, bots={"default": bot.bot})
 
 
-RoomOption = tuple[type, Any, Any]   # (type, default, allowed values or (low, high) or None)
+OptionValue = int | str | bool
+RoomOption = tuple[type, OptionValue, tuple[int, int] | tuple[str, ...] | None]   # (type, default, allowed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,28 +7,28 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import secrets
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
 
-from hall.minigames.base import CHANCE, Game
+from hall.minigames.base import CHANCE, Game, Move
 from hall.minigames.lobby_news import Referee, RoomChanged, RoomSnapshot, SeatSnapshot
 from hall.minigames.match import Match
-from hall.minigames.registry import GAMES, get_game
+from hall.minigames.registry import GAMES, OptionValue, RoomOption, get_game
 from hall.refusal import Rejected
 
 CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY"   # no B/8, G/6, I/1, O/0, Q, S/5, Z/2
 CODE_LENGTH = 4
 NAME_MAX = 20
 MOVE_JSON_MAX = 512                    # the longest legal move of these games is far shorter
-ROOM_GAMES: dict[str, dict[str, Any]] = {entry.name: dict(entry.room_options) for entry in GAMES}
+ROOM_GAMES: dict[str, dict[str, RoomOption]] = {entry.name: dict(entry.room_options) for entry in GAMES}
 """game → its room options: name → (type, default, allowed values or (low, high)), from the registry's table"""
 ENGINE_OPTIONS = {"players", "bot"}    # room options that are not the rules engine's
 
 
-def clean_name(raw: Any) -> str:
+def clean_name(raw: object) -> str:
     """The first name as shown: NFC, trimmed, 1–20 characters, no control character; raises ``Rejected("rooms/bad_name")``."""
     if not isinstance(raw, str) or len(raw) > 4 * NAME_MAX:
         raise Rejected("rooms/bad_name")
@@ -42,25 +42,32 @@ def clean_name(raw: Any) -> str:
     return name
 
 
-def clean_options(game: str, raw: Any) -> dict[str, Any]:
+def clean_options(game: str, raw: object) -> dict[str, OptionValue]:
     """The room options with their defaults; raises ``Rejected("rooms/bad_options")`` naming the bad key."""
     spec = ROOM_GAMES[game]
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise Rejected("rooms/bad_options", key="options")
-    out = {}
+    out: dict[str, OptionValue] = {}
     for key, value in raw.items():
         if key not in spec:
             raise Rejected("rooms/bad_options", key=str(key)[:40])
         kind, _, allowed = spec[key]
-        if type(value) is not kind:
+        if type(value) is not kind or not isinstance(value, (int, str)):
             raise Rejected("rooms/bad_options", key=key)
-        if allowed is not None and (kind is int and not allowed[0] <= value <= allowed[1]
-                                    or kind is str and value not in allowed):
+        if allowed is not None and not _within(value, allowed):
             raise Rejected("rooms/bad_options", key=key)
         out[key] = value
     return {key: out.get(key, default) for key, (_, default, _) in spec.items()}
+
+
+def _within(value: OptionValue, allowed: tuple[int, int] | tuple[str, ...]) -> bool:
+    """Whether a string is one of ``allowed``, or an integer within ``(low, high)``."""
+    if isinstance(value, str):
+        return value in allowed
+    low, high = allowed
+    return isinstance(low, int) and isinstance(high, int) and low <= value <= high
 
 
 def token_hash(token: str) -> str:
@@ -74,7 +81,7 @@ def address_hash(address: str) -> str:
     return hashlib.sha256(("seat-address:" + address).encode("utf-8", "replace")).hexdigest()[:16]
 
 
-def move_key(move: Any) -> str | None:
+def move_key(move: object) -> str | None:
     """The canonical JSON text of a move (tuples and lists alike), or ``None`` for anything too big or odd."""
     try:
         text = json.dumps(move, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
@@ -83,12 +90,12 @@ def move_key(move: Any) -> str | None:
     return text if len(text) <= MOVE_JSON_MAX else None
 
 
-def jsonable(move: Any) -> Any:
+def jsonable(move: Move) -> Move:
     """A legal move as the phone receives it (tuples become lists)."""
     return json.loads(json.dumps(move))
 
 
-def listed(move: Any, candidates: list) -> Any | None:
+def listed(move: object, candidates: list[Move]) -> Move | None:
     """The move of ``candidates`` that ``move`` names (any JSON, lists and tuples alike), or ``None``: the rules
     engine then receives the listed move itself, never the object a phone sent."""
     wanted = move_key(move)
@@ -115,12 +122,12 @@ class Room:
 
     code: str
     game_name: str
-    options: dict[str, Any]
+    options: dict[str, OptionValue]
     seats: list[Seat] = field(default_factory=list)
     status: str = "lobby"      # lobby | playing | over | closed
     match: Match | None = None
     turn_since: float = 0.0    # when the turn under way began: the one clock of the turn (takeover, bot delay)
-    turn_key: Any = None       # the game's ``turn_of`` at that moment: a move that keeps it keeps the clock
+    turn_key: object = None       # the game's ``turn_of`` at that moment: a move that keeps it keeps the clock
     audience: int = 0
     last_by: str = ""          # "bot", "seat" or "official" for the last move (the projector animates it)
     # the legal moves of the version shown, by seat: listed once per change, not once per phone per broadcast
@@ -146,7 +153,7 @@ class Room:
         if self.status != "lobby":
             raise Rejected("rooms/already_started")
 
-    def check_turn(self, version: Any) -> None:
+    def check_turn(self, version: object) -> None:
         """Refuse a move unless the game is under way at ``version``: ``room_closed``, ``game_over``,
         ``not_started``, ``bad_version``, ``stale_version`` (a phone's move and a referee's action alike)."""
         if self.status == "closed":
@@ -183,7 +190,7 @@ class Room:
             return start + takeover_s
         return start + takeover_s + bot_delay_s
 
-    def seat_of(self, token: Any) -> int | None:
+    def seat_of(self, token: object) -> int | None:
         """The seat holding ``token``, or ``None``."""
         if not isinstance(token, str) or not 8 <= len(token) <= 100:
             return None
@@ -214,7 +221,7 @@ class Room:
             self.legal_memo[key] = list(self.game.legal_moves(self.live.state, seat))
         return list(self.legal_memo[key])
 
-    def bot_move(self, seat: int, rng: Any, think: Callable[[Callable[[], Any]], Any]) -> Any:
+    def bot_move(self, seat: int, rng: random.Random, think: Callable[[Callable[[], Move]], Move]) -> Move:
         """The listed move the room's bot chooses for ``seat``; ``think`` runs the decision (maybe in a thread)."""
         strategy = self.game.bots.get(str(self.options.get("bot", "default"))) or self.game.bots["default"]
         state = self.live.state            # immutable: a thread of its own may read it
@@ -295,7 +302,7 @@ def bot_name(index: int, taken: list[str]) -> str:
     return free[index] if index < len(free) else f"Robot {index + 1}"
 
 
-def engine_options(room: Room) -> Any:
+def engine_options(room: Room) -> object:
     """The rules engine's options for the room (room-only options such as ``players`` left out)."""
     options_type = room.game.options_type
     names = {f.name for f in fields(options_type)}

@@ -12,7 +12,7 @@ import datetime as dt
 import os
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from typing import IO, Any
+from typing import IO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from openpyxl import Workbook
@@ -44,6 +44,10 @@ class Money(Decimal):
 
 class Text(str):
     """Text that must stay text (a carton ID, a code): a text cell with the text format, whatever it looks like."""
+
+
+Cell = str | int | float | Money | dt.datetime | None
+"""What one cell of a sheet may hold."""
 
 
 STATES = {"paid": N_("payée"), "reserved": N_("réservée, non payée"), "voided": N_("annulée"),
@@ -89,7 +93,7 @@ class _Book:
     def kind(self, kind: str) -> str:
         return self.say(KIND_LABELS.get(kind, kind))
 
-    def sheet(self, title: str, headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    def sheet(self, title: str, headers: Sequence[str], rows: Iterable[Sequence[Cell]]) -> None:
         ws = self.wb.active if self.first else self.wb.create_sheet()
         self.first = False
         ws.title = self.say(title)[:31]
@@ -122,7 +126,7 @@ def write_report_xlsx(report: EveningReport, target: XlsxTarget) -> None:
     """Write ``report`` as a workbook to ``target`` (a file name or a binary file object)."""
     b = _Book(report)
     say, t = b.say, report.takings
-    summary: list[list[Any]] = [[say(N_("Salle")), report.hall_name, None],
+    summary: list[list[Cell]] = [[say(N_("Salle")), report.hall_name, None],
                                 [say(N_("Début")), b.when(report.first_at), None],
                                 [say(N_("Dernier événement")), b.when(report.last_at), None],
                                 [say(N_("Lotos de l'année (celui-ci compris)")), report.lotos_this_year, None]]
@@ -168,7 +172,7 @@ def _money(b: _Book, report: EveningReport) -> None:
               v.sponsor, _cents(v.cents), v.carried_from, " ; ".join(b.state(f) for f in v.flags)]
              for v in t.not_given])
     totals = t.totals
-    takings: list[list[Any]] = [[b.say(N_("Paiement")), b.state(k), _cents(v)] for k, v in totals["by_payment"].items()]
+    takings: list[list[Cell]] = [[b.say(N_("Paiement")), b.state(k), _cents(v)] for k, v in totals["by_payment"].items()]
     takings += [[b.say(N_("Vendeur")), k, _cents(v)] for k, v in sorted(totals["by_seller"].items())]
     takings += [[b.say(N_("Partie")), k or b.say(N_("toute la soirée")), _cents(v)]
                 for k, v in sorted(totals["by_partie"].items())]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 import qrcode
 from reportlab import rl_config
@@ -27,6 +27,9 @@ from hall.app.paper.typeface import BOLD, FONT, fit, fit_lines  # embedded: ever
 from hall.card_ids import display_card_id, split_card_id
 from hall.cards import Card
 from hall.durable import replacing
+
+if TYPE_CHECKING:
+    from reportlab.lib.utils import ImageReader
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
@@ -324,7 +327,7 @@ def series_of(card_id: str) -> str:
     return card_id.rsplit("-", 1)[0] if "-" in card_id else ""
 
 
-def _logo(path: str | None) -> tuple[Any, float] | None:
+def _logo(path: str | None) -> tuple[ImageReader, float] | None:
     """The association's logo as (image, width/height), or None (no logo, or a file that cannot be read)."""
     if not path:
         return None

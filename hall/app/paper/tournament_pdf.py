@@ -38,7 +38,7 @@ def _name(c: Canvas, x: float, y: float, text: str, font: str, size: float, widt
     c.setFont(font, size)
 
 
-def _fill(template: str, **values: Any) -> str:
+def _fill(template: str, **values: object) -> str:
     return template % values if "%(" in template else template
 
 

@@ -12,7 +12,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import product
-from typing import Any
 
 from hall.minigames.base import CHANCE, Game, Outcome
 
@@ -206,7 +205,7 @@ def legal_moves(state: LinotteState, seat: int) -> list[tuple]:
     return moves
 
 
-def is_legal(state: LinotteState, seat: int, move: Any) -> bool:
+def is_legal(state: LinotteState, seat: int, move: object) -> bool:
     """Whether ``move`` (a tuple or its JSON list form) is legal for ``seat`` now."""
     if state.phase != "choose" or seat != state.turn or not isinstance(move, (list, tuple)) or not move:
         return False
@@ -226,7 +225,7 @@ def is_legal(state: LinotteState, seat: int, move: Any) -> bool:
     return False
 
 
-def _normal(move: Any) -> tuple:
+def _normal(move: object) -> tuple:
     """``move`` as a canonical tuple (JSON turns tuples into lists; kept dice are sorted)."""
     if not isinstance(move, (list, tuple)) or not move:
         raise ValueError(f"linotte: a move is a non-empty list, got {move!r}")
@@ -249,7 +248,7 @@ def chance(state: LinotteState, rng: random.Random) -> tuple:
     return ("roll", tuple(rng.randint(1, 6) for _ in range(DICE - len(state.kept))))
 
 
-def apply(state: LinotteState, seat: int, move: Any) -> LinotteState:
+def apply(state: LinotteState, seat: int, move: object) -> LinotteState:
     """The state after ``seat`` plays ``move`` (chance moves come with seat ``CHANCE``)."""
     move = _normal(move)
     if seat == CHANCE:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any
 
 from hall.minigames.base import CHANCE, Game, Outcome
 
@@ -134,7 +133,7 @@ def legal_moves(state: Lobo77State, seat: int) -> list[tuple[str, str]]:
     return [("play", card) for card in sorted(cards, key=sort_key)]
 
 
-def is_legal(state: Lobo77State, seat: int, move: Any) -> bool:
+def is_legal(state: Lobo77State, seat: int, move: object) -> bool:
     """Whether ``move`` (a tuple or its JSON list form) is legal for ``seat`` now."""
     try:
         return _normal(move) in legal_moves(state, seat)
@@ -153,7 +152,7 @@ def chance(state: Lobo77State, rng: random.Random) -> tuple[str, tuple[str, ...]
     return ("shuffle", tuple(cards))
 
 
-def apply(state: Lobo77State, seat: int, move: Any) -> Lobo77State:
+def apply(state: Lobo77State, seat: int, move: object) -> Lobo77State:
     """The state after ``seat`` plays ``move`` (chance moves come with seat ``CHANCE``)."""
     kind, arg = _normal(move)
     if seat == CHANCE and kind == "deal" and state.phase == "deal":
@@ -165,8 +164,10 @@ def apply(state: Lobo77State, seat: int, move: Any) -> Lobo77State:
     raise ValueError(f"lobo77: move {move!r} is not legal for seat {seat} in phase {state.phase!r}")
 
 
-def _normal(move: Any) -> tuple:
-    """``move`` as a tuple (JSON turns tuples into lists)."""
+def _normal(move: object) -> tuple:
+    """``move`` as a tuple (JSON turns tuples into lists); raises ``TypeError`` for anything but a pair."""
+    if not isinstance(move, (list, tuple)):
+        raise TypeError(f"lobo77: a move is a pair, got {move!r}")
     kind, arg = move
     return (kind, tuple(arg)) if kind in ("deal", "shuffle") else (kind, arg)
 
@@ -247,7 +248,7 @@ def _end_round(state: Lobo77State) -> Lobo77State:
     return replace(state, phase="deal", opener=opener, turn=opener, to_play=0, played=0, owed=None)
 
 
-def _with(items: tuple, index: int, value: Any) -> tuple:
+def _with(items: tuple, index: int, value: object) -> tuple:
     """``items`` with ``items[index]`` replaced by ``value``."""
     return items[:index] + (value,) + items[index + 1:]
 

@@ -13,7 +13,6 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Mapping
-from typing import Any
 
 from hall.minigames.osga.tournament import Day, apply_event
 from hall.refusal import Rejected
@@ -47,7 +46,7 @@ class TournamentStore:
         """The number of events recorded so far."""
         return self.day.events
 
-    def submit(self, kind: str, data: Mapping[str, Any] | None = None) -> Day:
+    def submit(self, kind: str, data: Mapping[str, object] | None = None) -> Day:
         """Check, record and apply one event; returns the new day or raises :class:`~hall.refusal.Rejected`."""
         data = dict(data or {})
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -63,7 +62,7 @@ class TournamentStore:
 
     def new_day(self, title: str = "", games_per_session: int | None = None, sessions: int | None = None) -> Day:
         """Open a new day (a fresh secret for the table codes); earlier events stay in the file."""
-        data: dict[str, Any] = {"secret": secrets.token_urlsafe(24), "title": title or "Tournoi OSGA"}
+        data: dict[str, object] = {"secret": secrets.token_urlsafe(24), "title": title or "Tournoi OSGA"}
         if games_per_session is not None:
             data["games_per_session"] = games_per_session
         if sessions is not None:

@@ -110,7 +110,7 @@ class Day:
         return "playoffs" if playoffs_needed(standings(self.tournament)) else "finished"
 
 
-def _text(value: Any, field: str) -> str:
+def _text(value: object, field: str) -> str:
     """Return a cleaned name, or refuse it."""
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_NAME:
         raise Rejected("tournoi/bad_name", field=field, max=MAX_NAME)
@@ -120,21 +120,21 @@ def _text(value: Any, field: str) -> str:
     return text
 
 
-def _int(value: Any, field: str, low: int, high: int) -> int:
+def _int(value: object, field: str, low: int, high: int) -> int:
     """Return an int within ``[low, high]`` (no bool, no float), or refuse it."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise Rejected("tournoi/bad_number", field=field, low=low, high=high)
     return value
 
 
-def _players(value: Any) -> tuple[str, str]:
+def _players(value: object) -> tuple[str, str]:
     """Return two players' names."""
     if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise Rejected("tournoi/bad_name", field="players", max=MAX_NAME)
     return _text(value[0], "players"), _text(value[1], "players")
 
 
-def _entry(day: Day, team: Any) -> Entry:
+def _entry(day: Day, team: object) -> Entry:
     """Return the registered team ``team``."""
     found = next((e for e in day.entries if e.id == team), None)
     if found is None:
@@ -151,7 +151,7 @@ def _running(day: Day) -> Tournament:
     return day.tournament
 
 
-def _table(day: Day, value: Any) -> int:
+def _table(day: Day, value: object) -> int:
     """Return the 0-based index of table ``value`` (1-based) of the current game."""
     _running(day)
     return _int(value, "table", 1, len(day.sheets)) - 1
@@ -180,7 +180,7 @@ def _start(day: Day) -> Day:
                    absent=tuple(e.id for e in day.entries if not e.arrived))
 
 
-def _hand(day: Day, data: Mapping[str, Any]) -> Day:
+def _hand(day: Day, data: Mapping[str, object]) -> Day:
     """Record (or correct) one hand at one table."""
     index = _table(day, data.get("table"))
     sheet = day.sheets[index]
@@ -204,7 +204,7 @@ def _next(day: Day) -> Day:
     return replace(day, tournament=tournament, sheets=_blank_sheets(tournament))
 
 
-def _default(day: Day, team: Any) -> Day:
+def _default(day: Day, team: object) -> Day:
     """A team defaults: it leaves the standings and an unranked substitute pair takes its seats (seed A, E25)."""
     tournament = _running(day)
     entry = _entry(day, team)
@@ -213,7 +213,7 @@ def _default(day: Day, team: Any) -> Day:
     return replace(day, tournament=default_team(tournament, entry.id))
 
 
-def _playoff(day: Day, data: Mapping[str, Any]) -> Day:
+def _playoff(day: Day, data: Mapping[str, object]) -> Day:
     """Record a playoff between two teams tied on ranking and game points, once every game is played (E24)."""
     if day.tournament is None or not day.tournament.finished:
         raise Rejected("tournoi/playoff_too_early")
@@ -225,7 +225,7 @@ def _playoff(day: Day, data: Mapping[str, Any]) -> Day:
     return replace(day, tournament=record_playoff(day.tournament, winner, loser))
 
 
-def _create(data: Mapping[str, Any]) -> Day:
+def _create(data: Mapping[str, object]) -> Day:
     """Return a new day."""
     secret = data.get("secret")
     if not isinstance(secret, str) or len(secret) < 16:
@@ -236,7 +236,7 @@ def _create(data: Mapping[str, Any]) -> Day:
     return Day(secret=secret, title=title, games_per_session=games, sessions=sessions)
 
 
-def apply_event(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
+def apply_event(day: Day, kind: str, data: Mapping[str, object]) -> Day:
     """Return the day after event ``kind`` with ``data``; raises :class:`~hall.refusal.Rejected` and changes nothing."""
     if not isinstance(data, Mapping):
         raise Rejected("tournoi/bad_field", field="data")
@@ -247,7 +247,7 @@ def apply_event(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
     return replace(_apply(day, kind, data), events=day.events + 1)
 
 
-def _apply(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
+def _apply(day: Day, kind: str, data: Mapping[str, object]) -> Day:
     """Dispatch one event of an open day."""
     if kind in ("register", "arrive", "absent", "floater", "start") and day.tournament is not None \
             and kind != "floater":
@@ -288,7 +288,7 @@ def _apply(day: Day, kind: str, data: Mapping[str, Any]) -> Day:
     raise Rejected("tournoi/unknown_event", kind=str(kind)[:20])
 
 
-def replay(events: list[tuple[str, Mapping[str, Any]]]) -> Day:
+def replay(events: list[tuple[str, Mapping[str, object]]]) -> Day:
     """Return the day rebuilt from its events (each one was accepted when it was recorded)."""
     day = Day()
     for kind, data in events:
@@ -329,7 +329,7 @@ def table_code(day: Day, table: int) -> str:
     return "".join(chars)
 
 
-def check_code(day: Day, table: Any, code: Any) -> bool:
+def check_code(day: Day, table: object, code: object) -> bool:
     """Return whether ``code`` opens table ``table``'s sheet now (constant-time comparison)."""
     if day.tournament is None or day.tournament.finished or not isinstance(code, str):
         return False
@@ -365,7 +365,7 @@ def team_of_player(day: Day) -> dict[str, str]:
     return {p: t.id for t in day.tournament.teams for p in t.players}
 
 
-def seating_view(day: Day) -> list[dict[str, Any]]:
+def seating_view(day: Day) -> list[dict[str, object]]:
     """Return the current game's tables: who sits where, the sheet so far and whether it is done."""
     if day.tournament is None or day.tournament.finished:
         return []
@@ -382,7 +382,7 @@ def seating_view(day: Day) -> list[dict[str, Any]]:
     return tables
 
 
-def standings_view(day: Day) -> list[dict[str, Any]]:
+def standings_view(day: Day) -> list[dict[str, object]]:
     """Return the live standings of the ranked teams with names (E24)."""
     if day.tournament is None:
         return []
@@ -405,6 +405,8 @@ def out_of_standings(day: Day) -> list[dict[str, str]]:
     return [{"team": t, "name": by_id[t].name, "why": "absent" if t in day.absent else "default"} for t in gone]
 
 
+# ``Any``: the desk (display/tournament) adds each table's code to this JSON and the PDFs read it by key, deep;
+# a TypedDict for it waits until those readers are typed with it.
 def summary(day: Day) -> dict[str, Any]:
     """Return the public picture of the day (no codes): phase, game, tables, standings."""
     tournament = day.tournament

@@ -4,7 +4,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, BOARD_VALUES, JOKER, mask_of, shape_of
 
@@ -96,8 +95,10 @@ def available_jokers(state: PRState, seat: int) -> int:
     return state.racks[seat].count(JOKER) if state.solitaire else state.jokers[seat]
 
 
-def canonical_pieces(pieces: Iterable[Any]) -> tuple[Piece, ...] | None:
+def canonical_pieces(pieces: object) -> tuple[Piece, ...] | None:
     """Return the pieces of a move as sorted ``(shape, sorted cells)`` tuples, or None when malformed."""
+    if not isinstance(pieces, Iterable):
+        return None
     try:
         out = []
         for sid, cells in pieces:
@@ -110,7 +111,7 @@ def canonical_pieces(pieces: Iterable[Any]) -> tuple[Piece, ...] | None:
     return tuple(sorted(out)) or None
 
 
-def placement_error(state: PRState, seat: int, letter: object, pieces: Any) -> str | None:
+def placement_error(state: PRState, seat: int, letter: object, pieces: object) -> str | None:
     """Return why placing ``pieces`` on board ``letter`` is illegal for ``seat`` (P6, P7), or None if legal."""
     board = board_on_table(state, letter) if isinstance(letter, str) else None
     if board is None:
