@@ -14,8 +14,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from hall.cardbook import CardBook
-from hall.planches import generate_cards
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 
 
 def best_of(runs: int, fn) -> float:

@@ -107,11 +107,11 @@ def main() -> None:
 
     from display.app import create_app
     from hall.app.runtime import lobby_settings, open_rooms
-    from hall.cardbook import CardBook
+    from hall.cartons.cardbook import CardBook
+    from hall.cartons.planches import generate_cards
     from hall.config import parse_config
-    from hall.journal import Journal
-    from hall.planches import generate_cards
-    from hall.service import Hall
+    from hall.door.service import Hall
+    from hall.record.journal import Journal
 
     folder = Path(tempfile.mkdtemp(prefix="bench-console-"))
     t0 = time.perf_counter()

@@ -22,14 +22,14 @@ import time
 from pathlib import Path
 
 from bench.stats import percentile
-from hall.cardbook import CardBook
-from hall.claims import verify
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.planches import generate_cards
+from hall.door.service import Hall
+from hall.loto.claims import verify
+from hall.loto.watch import WinnerWatch
+from hall.record.journal import Journal
 from hall.refusal import Rejected
-from hall.service import Hall
-from hall.watch import WinnerWatch
 
 N = 100_000
 
@@ -142,8 +142,8 @@ def bench_chain(cards, rounds: int = 3, balls: int = 60, folder: str | None = No
     """The busy hall (every one of ``cards`` sold, the winner watch, the fsync'd journal) drawing with the chain and
     without it (its hash replaced by nothing): two halls side by side, each ball drawn in both, the order alternating,
     so that both see the same machine (``rounds`` parties of ``balls`` balls)."""
-    from hall import chain
     from hall.events import BallDrawn, SaleRecorded, to_payload
+    from hall.record import chain
     real = chain.text_hash
     book = CardBook(dict(cards), set(dict(cards)))
     config = parse_config({})
@@ -218,11 +218,11 @@ def bench_chain(cards, rounds: int = 3, balls: int = 60, folder: str | None = No
 MEMORY_CHILD = """
 import sys, tempfile
 from pathlib import Path
-from hall.cardbook import CardBook
-from hall.planches import generate_cards
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.service import Hall
+from hall.record.journal import Journal
+from hall.door.service import Hall
 def rss_kb():
     # VmRSS, not ru_maxrss: a forked child's ru_maxrss starts from its parent's size
     for line in open("/proc/self/status"):

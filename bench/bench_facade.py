@@ -16,13 +16,13 @@ import tempfile
 import time
 
 from bench.bench_core import build_evening
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 
 try:
-    from hall.planches import generate_cards
+    from hall.cartons.planches import generate_cards
 except ImportError:        # a checkout from before the cards were split
-    from hall.cards import generate_cards
+    from hall.cartons.cards import generate_cards
 
 CALLS = 20_000
 RUNS = 5

@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hall.cardbook import CardBook
-from hall.claims import verify
-from hall.planches import generate_cards
-from hall.watch import WinnerWatch
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
+from hall.loto.claims import verify
+from hall.loto.watch import WinnerWatch
 
 
 def main() -> None:

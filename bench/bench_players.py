@@ -37,8 +37,8 @@ from bench.crowd_hall import unused_port  # noqa: E402
 from bench.crowd_phones import raise_nofile, start_crowd  # noqa: E402
 from bench.stats import CpuMeter, summary  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
-from hall.cardbook import CardBook  # noqa: E402
-from hall.planches import generate_cards  # noqa: E402
+from hall.cartons.cardbook import CardBook  # noqa: E402
+from hall.cartons.planches import generate_cards  # noqa: E402
 
 PICLASS = "/work/shared/tools/piclass"
 
@@ -164,8 +164,8 @@ def lock_held_by_a_link(book_size: int, cards: int) -> None:
     import random
 
     from hall.config import parse_config
-    from hall.journal import Journal
-    from hall.service import Hall
+    from hall.door.service import Hall
+    from hall.record.journal import Journal
     folder = Path(tempfile.mkdtemp(prefix="bench-players-lock-"))
     book = CardBook(dict(generate_cards(book_size, seed="bench", series="A")))
     hall = Hall(parse_config({"hall": {"data_dir": str(folder)}}), Journal(folder / "j.sqlite"), book,
@@ -246,7 +246,7 @@ def main() -> None:
         speaker = Speaker(url)
         per = args.phones // args.procs
         # each phone shows the code printed on its cartons (the QR code's ?k=), made with the hall's own key
-        from hall.card_ids import card_code
+        from hall.cartons.card_ids import card_code
         secret = (data / "data" / "voucher.key").read_bytes()
         linked = [{"card_id": cid, "code": card_code(secret, cid)} for cid in ids]
 

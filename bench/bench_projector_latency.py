@@ -35,11 +35,11 @@ from bench.stats import summary as stats_summary
 from display.app import create_app
 from hall.app.demo import DEMO_PINS
 from hall.app.runtime import lobby_settings, open_rooms
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import BallMachineSection, parse_config
-from hall.journal import Journal
-from hall.planches import generate_cards
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",

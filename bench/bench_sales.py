@@ -24,13 +24,13 @@ import time
 import urllib.request
 
 from bench.stats import summary
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.planches import generate_cards
-from hall.report import report_from_hall
-from hall.report_csv import write_csv
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.money.report import report_from_hall
+from hall.money.report_csv import write_csv
+from hall.record.journal import Journal
 
 PINS = {"speaker": "424242", "controller": "111111", "desk": "222222", "admin": "999999"}
 

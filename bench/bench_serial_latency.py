@@ -39,10 +39,10 @@ from bench.stats import percentile
 from bench.stats import summary as stats_summary
 from drivers.ball_machine import BallMachineReader
 from drivers.ball_protocol import frame
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
 from hall.config import BallMachineSection, parse_config
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 
 
 def summary(name: str, ms: list[float]) -> str:

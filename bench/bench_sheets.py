@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hall.app.paper.sheets import write_cards_pdf
-from hall.planches import generate_cards
+from hall.cartons.planches import generate_cards
 
 
 def main() -> int:

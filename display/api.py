@@ -15,16 +15,25 @@ from display.live import projector_state, staff_state
 from display.record import fingerprint_json
 from display.services import services
 from display.session_ref import session_ref
-from hall.card_ids import normalize_card_id
-from hall.cardbook import CardBook
-from hall.errors import InvalidCardFile, InvalidNumber, RangeTooLarge
+from hall import (
+    ACTIONS,
+    CardBook,
+    InvalidCardFile,
+    InvalidNumber,
+    LotTermsError,
+    RangeTooLarge,
+    as_plain_csv,
+    browser_keymap,
+    generate_cards,
+    has_control_character,
+    is_ascii_digits,
+    normalize_card_id,
+    parse_amount,
+    parse_int,
+    read_terms,
+)
 from hall.events import LotSpec
-from hall.keypad_keys import ACTIONS, browser_keymap
-from hall.lots import LotTermsError, has_control_character, read_terms
-from hall.numbers import is_ascii_digits, parse_amount, parse_int
-from hall.planches import generate_cards
 from hall.refusal import Rejected
-from hall.spreadsheet import as_plain_csv
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000

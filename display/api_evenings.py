@@ -7,9 +7,8 @@ from flask import Blueprint, current_app, jsonify
 from display import auth as A
 from display.current import hall
 from display.record import archived_verdict
-from hall.evenings import REPORT_CSV, REPORT_PDF, archive_dir, lotos_in_year, past_evenings, year_of
+from hall import REPORT_CSV, REPORT_PDF, archive_dir, as_eur, lotos_in_year, past_evenings, year_of
 from hall.refusal import Rejected
-from hall.sales import as_eur
 
 bp = Blueprint("evenings", __name__, url_prefix="/api/evenings")
 FILES = {REPORT_PDF: "application/pdf", REPORT_CSV: "text/csv"}

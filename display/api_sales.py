@@ -8,8 +8,8 @@ from display.api import field
 from display.current import hall
 from display.limits import json_body
 from display.session_ref import caller_session, session_ref
+from hall import is_ascii_digits
 from hall import sales as S
-from hall.numbers import is_ascii_digits
 from hall.ports import HallPort
 from hall.refusal import Rejected
 

@@ -29,10 +29,9 @@ from display.pins import PinBook
 from display.services import services
 from display.sessions import SessionTable, pin_fingerprint
 from display.staff_tls import secure_cookies
-from hall.programme import is_pin
+from hall import is_pin, load_or_create_secret
 from hall.refusal import Rejected
 from hall.rights import ROLES, STAFF, may
-from hall.secretfile import load_or_create_secret
 
 TOKEN_MAX_AGE_S = 30 * 24 * 3600   # the signature's own limit; the session table ends tokens much sooner
 SECRET_FILE = "web.key"

@@ -14,9 +14,8 @@ from flask_babel import gettext
 from display import auth as A
 from display import current
 from display.services import services
+from hall import RangeError, expand_ranges, write_csv
 from hall.refusal import Rejected
-from hall.report_csv import write_csv
-from hall.sales import RangeError, expand_ranges
 
 bp = Blueprint("documents", __name__, url_prefix="/api")
 MAX_PDF_CARDS = 20_000

@@ -1,7 +1,7 @@
 """« Mes cartons » shows a carton's grid only to a phone that shows it holds the paper (INTERFACE §9).
 
 The proof is the short code printed on the carton, in its QR code's link (``{hall}/c/{card_id}?k={code}``) and
-under it (``hall.card_ids.card_code``: a keyed hash of the ID, no table), or the sale's code (``/s/{code}``), which
+under it (``hall.cartons.card_ids.card_code``: a keyed hash of the ID, no table), or the sale's code (``/s/{code}``), which
 hands the phone every code of that sale. Without the right code a phone learns neither the grid nor whether the
 carton was sold: the answer is ``bad_card_code`` for a sold carton and an unsold one alike, so that sequential IDs
 no longer give the evening's sales away.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import hmac
 from urllib.parse import parse_qs, urlsplit
 
-from hall.card_ids import typed_card_code
+from hall import typed_card_code
 from hall.ports import HallPort
 from hall.refusal import Rejected
 

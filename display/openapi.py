@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from display import voice_words  # noqa: F401  (declares the voice's refusals, named below)
 from display.errors import public_codes, status_of
-from hall.lots import LOT_KINDS, MAX_LABEL, ROWS, WITHIN
+from hall import LOT_KINDS, MAX_LABEL, ROWS, WITHIN
 from hall.refusal import LOTO
 
 _ERR = {"$ref": "#/components/responses/Error"}

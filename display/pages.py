@@ -12,8 +12,7 @@ from display.auth import auth, csrf_token
 from display.i18n import js_strings
 from display.network import wifi_warnings
 from display.services import services
-from hall.card_ids import make_card_id, split_card_id
-from hall.lots import KIND_LABELS, LOT_KINDS, kinds_table
+from hall import KIND_LABELS, LOT_KINDS, kinds_table, make_card_id, split_card_id
 from hall.rights import roles_for
 
 bp = Blueprint("pages", __name__)

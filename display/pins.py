@@ -1,6 +1,6 @@
 """Which role a PIN opens: the config's PINs (or generated ones) and the PINs changed on /admin.
 
-A PIN changed on /admin is journalled as a PBKDF2 hash (``hall/programme.py``), which costs ~0.1 s of processor
+A PIN changed on /admin is journalled as a PBKDF2 hash (``hall/loto/programme.py``), which costs ~0.1 s of processor
 on a Pi per comparison. Checking every login that way let one client looping logins hold the event loop
 (measured: ``GET /api/state`` went from 2 ms to 176–648 ms). So each PIN is compared through a fast keyed check — an
 HMAC of the web secret, like the sessions' PIN fingerprints — made when the PIN is set (config, or the /admin
@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from display.sessions import read_json, write_json
+from hall import pin_matches
 from hall.events import PinChanged
-from hall.programme import pin_matches
 from hall.rights import ROLES
 
 log = logging.getLogger("loto-hall.display")

@@ -27,10 +27,8 @@ from display.limits import json_body
 from display.pages import render_page
 from display.qrcode_svg import qr_response
 from display.services import services
-from hall.card_ids import MAX_CARD_CODE_TEXT, MAX_CARD_TEXT, display_card_id
-from hall.claims import verify
+from hall import LOT_KINDS, MAX_CARD_CODE_TEXT, MAX_CARD_TEXT, display_card_id, kinds_table, verify
 from hall.config import HELP_LEVELS
-from hall.lots import LOT_KINDS, kinds_table
 from hall.refusal import Rejected
 
 bp = Blueprint("players", __name__)

@@ -18,10 +18,7 @@ from flask import Blueprint, jsonify
 from display import auth as A
 from display.current import hall
 from display.services import services
-from hall import chain
-from hall.errors import HallError
-from hall.evenings import EveningSummary, archived_journal
-from hall.journal import verify_file
+from hall import EveningSummary, HallError, archived_journal, chain, verify_file
 from hall.snapshots import Fingerprint
 
 bp = Blueprint("record", __name__, url_prefix="/api")

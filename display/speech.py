@@ -25,10 +25,9 @@ from display.login_guard import Budget
 from display.services import services
 from display.speech_render import MAX_RECORDING_BYTES, Voice, recording_problem
 from display.voice_words import RITUAL
-from hall.calling_desk import pace_for
+from hall import ball_phrase, number_words, pace_for
 from hall.events import CallingSet
 from hall.refusal import Rejected
-from hall.speech_words import ball_phrase, number_words
 
 bp = Blueprint("speech", __name__)
 BALL = re.compile(r"[0-9]{1,2}")

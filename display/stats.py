@@ -1,6 +1,6 @@
 """The fairness count (INTERFACE §11): ``GET /api/stats/balls`` (no role) and the page ``/stats`` the speaker puts
 on the projector during a break — how often each number came out tonight and in every archived evening, with the
-uniformity check (hall/fairness.py) said in plain words.
+uniformity check (hall/loto/fairness.py) said in plain words.
 
 The program hands the reader of an archived evening's journal (``Services.archived_draws``,
 hall/app/ball_archive.py: the web opens no durable file); without it only tonight is counted.
@@ -22,8 +22,7 @@ from display.current import hall
 from display.i18n import js_strings
 from display.pages import render_page
 from display.services import services
-from hall import fairness
-from hall.evenings import archive_dir, past_evenings
+from hall import archive_dir, fairness, past_evenings
 
 bp = Blueprint("stats", __name__)
 ArchiveReader = Callable[[Path], tuple[tuple[int, ...], ...]]     # an archived evening's folder → its parties' balls

@@ -8,6 +8,7 @@ from typing import Any
 from flask_babel import force_locale
 
 from display.i18n import device_sentence
+from hall import prize_at
 from hall.events import (
     BallDrawn,
     BallRepeated,
@@ -31,7 +32,6 @@ from hall.events import (
     VoucherRedeemed,
     VoucherReprintRequested,
 )
-from hall.lots import prize_at
 from hall.net.wifi import wifi_qr_payload
 from hall.snapshots import (
     NOTICES,
@@ -73,7 +73,7 @@ def lot_terms(lot: LotSpec | LotRef) -> dict:
 
 
 def lines(lot: LotState) -> dict:
-    """Which lines of a carton win the lot (``hall.lots.lines_of``): ``need`` complete rows among ``among`` (from 0,
+    """Which lines of a carton win the lot (``hall.loto.lots.lines_of``): ``need`` complete rows among ``among`` (from 0,
     top first). The phones read it here, never from a table of their own."""
     found = lot.lines
     return {"need": found.need, "among": list(found.among)}

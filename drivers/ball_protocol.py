@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hall.cards import parse_number
-from hall.errors import InvalidNumber
+from hall import InvalidNumber, parse_number
 
 DEFAULT_PATTERN = r"^\D*(\d{1,2})\D*$"
 MAX_FRAME = 64          # bytes; a "line" longer than this is noise on the wire, not a ball

@@ -10,8 +10,8 @@ import logging
 import random
 from pathlib import Path
 
+from hall import ConfigError
 from hall.config import BallMachineSection, Config
-from hall.errors import ConfigError
 from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.drivers")

@@ -14,9 +14,7 @@ from typing import Any
 
 from evdev import ecodes
 
-from hall.cards import parse_number
-from hall.errors import InvalidNumber
-from hall.keypad_keys import ACTIONS, DEFAULT_KEYS, DIGIT_KEYS, action_keys, unknown_actions  # noqa: F401  (one table: Pi and browser)
+from hall import DIGIT_KEYS, InvalidNumber, action_keys, parse_number, unknown_actions
 
 KEY_DOWN = 1       # evdev key values: 0 up, 1 down, 2 autorepeat (ignored: holding 4 must not type 444)
 MAX_DIGITS = 2

@@ -25,9 +25,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from drivers.ticket_layout import render_ticket
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
-from hall.errors import ConfigError
+from hall import ConfigError, utc_now
 from hall.events import TicketRequested, VoucherIssued, VoucherReprintRequested
-from hall.ports import HallPort, utc_now
+from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.printer")
 

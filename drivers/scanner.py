@@ -15,7 +15,7 @@ from evdev import ecodes
 
 from drivers.keypad import EvdevReader
 from drivers.reconnect import Backoff
-from hall.card_ids import MAX_CARD_TEXT
+from hall import MAX_CARD_TEXT
 from hall.ports import HallPort
 from hall.refusal import Rejected
 from hall.snapshots import ClaimResult, notice

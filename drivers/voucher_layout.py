@@ -11,9 +11,8 @@ import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from hall.card_ids import display_card_id
+from hall import KIND_LABELS, display_card_id
 from hall.config import Config
-from hall.lots import KIND_LABELS
 from hall.snapshots import PrintJob
 
 

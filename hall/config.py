@@ -43,7 +43,7 @@ from hall.config_sections import (
 )
 from hall.errors import ConfigError, InvalidNumber
 from hall.events import LotSpec
-from hall.lots import LOT_KINDS, TERMS, LotTermsError, read_terms
+from hall.loto.lots import LOT_KINDS, TERMS, LotTermsError, read_terms
 from hall.numbers import MAX_EUR, parse_amount, parse_int
 
 __all__ = ["DEFAULT_PATHS", "HELP_LEVELS", "MAX_PLAYER_CARDS", "AuthSection", "BallMachineSection", "CardsSection",
@@ -191,7 +191,7 @@ def _sales(raw: object, problems: list[str]) -> SalesSection:
         spec = _section(PriceSection, tier, f"sales.price[{j}]", problems)
         if spec is not None and (spec.cards < 1 or spec.eur < 0 or round(spec.eur * 100) != spec.eur * 100):
             problems.append(f"sales.price[{j}] : cards ≥ 1 et eur ≥ 0, au centime")
-        elif spec is not None and round(spec.eur * 100) >= 2000 * spec.cards:    # hall.sales.STAKE_LIMIT_CENTS
+        elif spec is not None and round(spec.eur * 100) >= 2000 * spec.cards:    # hall.cartons.sales.STAKE_LIMIT_CENTS
             problems.append(f"sales.price[{j}] : {spec.eur / spec.cards:.2f} € le carton ; loto traditionnel : mises "
                             "« inférieures à 20 euros » (code de la sécurité intérieure, art. L322-4)")
         elif spec is not None:

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hall.events import LotSpec
-from hall.lots import DEFAULT_LOTS
+from hall.loto.lots import DEFAULT_LOTS
+from hall.loto.programme import PIN_DIGITS, is_pin
 from hall.net import address
 from hall.net import values as NV
-from hall.programme import PIN_DIGITS, is_pin
 
 
 def _choices(*values: str, default: str) -> str:

@@ -68,10 +68,10 @@ class Fallback:
 
 @dataclass(frozen=True, slots=True)
 class LotSpec:
-    """A lot as announced: ``kind`` (a kind of hall/lots.py's table), its ``label``, optional value in euros, and
+    """A lot as announced: ``kind`` (a kind of hall/loto/lots.py's table), its ``label``, optional value in euros, and
     its terms: ``row`` (a quine on that row only, 1–3 from the top: RULES L21), ``within`` with ``fallback`` (a
     maxi-bingo: the jackpot up to ball ``within``, the fallback after: RULES L20). Which lines of a carton win it:
-    ``hall.lots.lines_of``. Journals written before the terms replay as lots without them."""
+    ``hall.loto.lots.lines_of``. Journals written before the terms replay as lots without them."""
 
     kind: str
     label: str
@@ -97,7 +97,7 @@ class PartieStarted:
     lots: tuple[LotSpec, ...]
     consolation: str
     planned: tuple[LotSpec, ...] = ()   # the programme's lots, kept only when the speaker changed them on the spot
-    session: str = ""                   # the console's login session that started it (``hall.lots_played``)
+    session: str = ""                   # the console's login session that started it (``hall.loto.lots_played``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +161,7 @@ class LotAwarded:
     last: int
     draw_index: int
     shared: bool = False
-    tie_mode: str = ""    # how a tie was settled (hall/ties.py): draw_lowest, physical_highest, share…; "" alone
+    tie_mode: str = ""    # how a tie was settled (hall/loto/ties.py): draw_lowest, physical_highest, share…; "" alone
     rank: int = 0         # a tie's draw gives the stage's lots in its order (docs L14b): 0 the best number, 1 the next…
 
 
@@ -261,7 +261,7 @@ class Record:
     event: Any              # the event of ``type``: its readers dispatch on the type, then read its fields
     role: str
     at: str
-    hash: str = ""          # its link in the journal's hash chain (hall/chain.py); "" for a record not journalled
+    hash: str = ""          # its link in the journal's hash chain (hall/record/chain.py); "" for a record not journalled
 
     @property
     def type(self) -> str:
@@ -361,7 +361,7 @@ class PlayersSet:
 @dataclass(frozen=True, slots=True)
 class TicketRequested:
     """The board's copy asked for (/admin, or by itself at a partie's end): the figures it prints, as they stood;
-    this record's hash (hall/chain.py) is the fingerprint it prints, its time the time it was taken."""
+    this record's hash (hall/record/chain.py) is the fingerprint it prints, its time the time it was taken."""
 
     type: ClassVar[str] = "report:ticket_requested"
     partie: int                              # the latest partie (0: none yet)

@@ -1,17 +1,16 @@
 """The small interfaces the drivers and the web implement or use, so the core never imports them."""
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from hall.cardbook import CardBook
-from hall.cards import Card
+from hall.cartons.cardbook import CardBook
+from hall.cartons.cards import Card
+from hall.cartons.sales import Sale
 from hall.config import Config, PartieSpec
 from hall.events import CallingSet, LotSpec, PinChanged, PlayersSet, PriceTier, ProgrammePartie, Record
 from hall.holds import Hold
-from hall.report import EveningReport
-from hall.sales import Sale
+from hall.money.report import EveningReport
 from hall.snapshots import (
     AwardResult,
     BasketCheck,
@@ -30,21 +29,6 @@ from hall.snapshots import (
     SpeakerSnapshot,
     TicketJob,
 )
-
-
-class Clock(Protocol):
-    def __call__(self) -> str:
-        """The current time, ISO 8601 in UTC."""
-
-
-def utc_now() -> str:
-    """The wall-clock time as ISO 8601 UTC with milliseconds."""
-    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
-
-
-class Rng(Protocol):
-    def sample(self, population: Sequence[int], k: int) -> list[int]: ...
-
 
 Subscriber = Callable[[Record], None]
 """Called under the hall's lock after each event is durable and applied: must return quickly (queue the work)."""

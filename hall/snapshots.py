@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from hall.cards import Card
-from hall.chain import shown
+from hall.cartons.cards import Card
 from hall.config import PartieSpec
 from hall.events import (
     ClaimChecked,
@@ -24,8 +23,9 @@ from hall.events import (
     TieBreakDraw,
     VoucherIssued,
 )
-from hall.lots import Lines, lines_of
-from hall.watch import Sleeper
+from hall.loto.lots import Lines, lines_of
+from hall.loto.watch import Sleeper
+from hall.record.chain import shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class LotState:
 
     @property
     def lines(self) -> Lines:
-        """Which lines of a carton win it (``hall.lots.lines_of``)."""
+        """Which lines of a carton win it (``hall.loto.lots.lines_of``)."""
         return lines_of(self.spec or self.kind)
 
 
@@ -321,7 +321,7 @@ class LinkedCard:
 
 @dataclass(frozen=True, slots=True)
 class Fingerprint:
-    """The evening's fingerprint: the hash of the journal's last record (``hall/chain.py``), its number and time."""
+    """The evening's fingerprint: the hash of the journal's last record (``hall/record/chain.py``), its number and time."""
 
     seq: int                         # 0: nothing journalled yet
     at: str

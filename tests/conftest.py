@@ -7,11 +7,11 @@ import random
 import pytest
 from hypothesis import HealthCheck, settings
 
-from hall.cardbook import CardBook
-from hall.cards import Card
+from hall.cartons.cardbook import CardBook
+from hall.cartons.cards import Card
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 
 # Speed lives in bench/, not in tests: no per-example deadline (a loaded CI machine made them flaky).
 settings.register_profile("hall", deadline=None, suppress_health_check=[HealthCheck.too_slow])

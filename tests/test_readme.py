@@ -6,11 +6,13 @@ CI (``.ci/run``) extracts them with ``.ci/readme_commands.py``; a section that a
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
 
 
 def _reader():
@@ -35,3 +37,17 @@ def test_the_readme_holds_the_two_commands_ci_runs():
 def test_a_section_that_is_not_two_one_line_commands_is_refused(broken):
     with pytest.raises(ValueError, match="exactly two one-line"):
         _reader().setup_commands(broken)
+
+
+def test_the_layout_section_is_the_tree_as_it_is():
+    """Every package of the project is named in the README's layout (the tree as it is, not as it was), and every
+    ``hall/…/`` folder it names exists."""
+    text = README.read_text()
+    layout = text[text.index("## Layout"):]
+    packages = {f"{p.parent.relative_to(ROOT)}/" for p in ROOT.glob("*/*/__init__.py")} | {
+        f"{p.parent.relative_to(ROOT)}/" for p in ROOT.glob("*/__init__.py")}
+    packages -= {"tests/", *(p for p in packages if p.startswith("tests/"))}
+    named = set(re.findall(r"^(\S+/)(?:__init__\.py)?\s", layout.split("```")[1], re.M)) | set(
+        re.findall(r"(hall/\w+/)", layout))
+    assert sorted(p for p in packages if p not in named and not p.startswith(("display/", "drivers/", "bench/"))) == []
+    assert sorted(n for n in named if n.startswith("hall/") and not (ROOT / n).is_dir()) == []

@@ -7,7 +7,7 @@ from pathlib import Path
 from hall.app.runtime import JOURNAL_FILE
 from hall.errors import JournalError
 from hall.events import BallDrawn, DrawUndone, EventHandlers, PartieStarted, Record
-from hall.journal import Journal
+from hall.record.journal import Journal
 
 _PARTIES = EventHandlers[None]()
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from hall.app.lang import _
 from hall.app.runtime import SECRET_FILE, Runtime
-from hall.card_ids import card_code
-from hall.cardbook import CardBook
+from hall.cartons.card_ids import card_code
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import Config, load_config
-from hall.planches import generate_cards
 from hall.spreadsheet import as_plain_csv
 
 
@@ -27,7 +27,7 @@ def _progress(done: int, total: int) -> None:
 
 
 def _card_codes(config: Config | None) -> Callable[[str], str] | None:
-    """Each carton's code (``hall.card_ids.card_code``) with the hall's key, read from its data folder, never made
+    """Each carton's code (``hall.cartons.card_ids.card_code``) with the hall's key, read from its data folder, never made
     here (this command may run as another account); ``None`` when there is none yet."""
     key = config.data_dir / SECRET_FILE if config is not None else None
     try:

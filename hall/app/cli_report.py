@@ -13,10 +13,10 @@ from hall.app.lang import _, n_
 from hall.app.runtime import JOURNAL_FILE
 from hall.config import Config, load_config
 from hall.events import Record
-from hall.journal import Journal
-from hall.partie import Evening
-from hall.report import EveningReport, build_report, with_year
-from hall.report_csv import write_csv
+from hall.loto.partie import Evening
+from hall.money.report import EveningReport, build_report, with_year
+from hall.money.report_csv import write_csv
+from hall.record.journal import Journal
 
 
 def journal_records(config: Config, journal_path: Path | None = None) -> list[Record]:

@@ -13,11 +13,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from hall import chain
 from hall.app.lang import _
 from hall.app.runtime import JOURNAL_FILE
 from hall.errors import HallError
-from hall.evenings import NAME, archive_dir, evening_summary, local
+from hall.record import chain
+from hall.record.evenings import NAME, archive_dir, evening_summary, local
 
 
 def add_verify_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -67,7 +67,7 @@ def failure(verdict: chain.Verdict, timezone: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from hall.config import load_config
-    from hall.journal import verify_file
+    from hall.record.journal import verify_file
 
     overrides = {"hall": {"data_dir": args.data_dir}} if args.data_dir else None
     config = load_config(args.config, overrides)

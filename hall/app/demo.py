@@ -4,9 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from hall.app.runtime import Runtime
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.errors import HallError
-from hall.planches import generate_cards
 
 DEMO_CARDS = 600
 # The demo's PINs (``serve --demo`` without ``--config``; README): 6 digits like every PIN, said once here.

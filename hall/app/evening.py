@@ -2,7 +2,7 @@
 overwritten: its journal and voucher key move into ``<data_dir>/soirees/<date>_<heure>/`` beside its report (PDF,
 CSV) and a summary that /admin lists. The service must be stopped (the data folder's lock says so); its next
 start finds a new journal holding only the hall's own settings given on /admin (the price tiers, the programme,
-the phones' help, the PINs changed: ``hall.evenings.hall_settings``) and makes a new voucher key, so last week's
+the phones' help, the PINs changed: ``hall.record.evenings.hall_settings``) and makes a new voucher key, so last week's
 vouchers can never be redeemed again. A demonstration's folder (``serve --demo``: its cartons are the demo's) is
 never archived: it would count as a loto of the year on the tax office's page.
 
@@ -22,9 +22,11 @@ from hall.app.demo import is_demo_folder
 from hall.app.lang import _, n_
 from hall.app.runtime import JOURNAL_FILE, SECRET_FILE, lock_data_dir
 from hall.config import Config
-from hall.durable import fsync_dir, write_json
 from hall.errors import HallError
-from hall.evenings import (
+from hall.money.report import EveningReport
+from hall.money.report_csv import write_csv
+from hall.record.durable import fsync_dir, write_json
+from hall.record.evenings import (
     CARRIED_ROLE,
     REPORT_CSV,
     REPORT_PDF,
@@ -36,10 +38,8 @@ from hall.evenings import (
     past_evenings,
     unused,
 )
-from hall.journal import Journal
-from hall.ports import utc_now
-from hall.report import EveningReport
-from hall.report_csv import write_csv
+from hall.record.journal import Journal
+from hall.sources import utc_now
 
 PENDING = ".en-cours-"
 NEXT_JOURNAL = JOURNAL_FILE + ".suivante"     # the next evening's journal, until the last one has moved out
@@ -161,8 +161,8 @@ def new_evening(config: Config) -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     """``loto-hall evening new|list [--config FILE] [--data-dir DIR]``."""
+    from hall.cartons.sales import eur
     from hall.config import load_config
-    from hall.sales import eur
     overrides = {"hall": {"data_dir": args.data_dir}} if getattr(args, "data_dir", None) else None
     config = load_config(args.config, overrides)
     if args.evening_command == "new":

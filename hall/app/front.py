@@ -18,10 +18,10 @@ import resource
 import shutil
 from pathlib import Path
 
-from hall import durable
 from hall.app.relays import relay_ports
 from hall.app.wiring import bind_host, tls_files
 from hall.config import Config
+from hall.record import durable
 
 FRONT_DIR = "front"
 NGINX_PATHS = ("/usr/sbin/nginx", "/usr/local/sbin/nginx")

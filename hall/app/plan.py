@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from hall import durable
 from hall.app.lang import _
+from hall.record import durable
 
 SECRET_SHOWN = "********"
 # C0, DEL and C1 controls: a newline in an argument is a new command to sed, a new line to every file format

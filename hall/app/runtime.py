@@ -1,7 +1,7 @@
 """Opening an evening's data folder: every durable file (the journal, the rooms', the tournament's), the card book,
 the voucher secret, the ``Hall`` and the mini-games' lobby. The web and the drivers receive them from here.
 
-Every file is opened by the hall's one opener (``hall/durable.py``: WAL, ``synchronous=FULL``, the schema version
+Every file is opened by the hall's one opener (``hall/record/durable.py``: WAL, ``synchronous=FULL``, the schema version
 in ``user_version``); the mini-games' stores, which may not import the core, are handed their connection.
 """
 from __future__ import annotations
@@ -17,12 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
 from hall.config import Config, GamesSection
-from hall.durable import open_durable, sweep_temporaries
+from hall.door.service import Hall
 from hall.errors import HallError
-from hall.evenings import JOURNAL_FILE
-from hall.journal import Journal
 from hall.minigames import room_store
 from hall.minigames.lobby import Lobby, LobbySettings, Think, inline
 from hall.minigames.osga import store as tournament_store
@@ -30,8 +28,10 @@ from hall.minigames.osga.store import TournamentStore
 from hall.minigames.registry import GAME_NAMES
 from hall.minigames.room_store import RoomStore, open_lobby
 from hall.ports import HallPort, Service
-from hall.secretfile import load_or_create_secret
-from hall.service import Hall
+from hall.record.durable import open_durable, sweep_temporaries
+from hall.record.evenings import JOURNAL_FILE
+from hall.record.journal import Journal
+from hall.record.secretfile import load_or_create_secret
 
 log = logging.getLogger("loto-hall")
 

@@ -3,7 +3,7 @@
 WAL and ``synchronous=FULL``: :meth:`RoomStore.append` returns once the record is on disk, so the lobby hands
 a record here *before* anyone sees the change. Opening the store and replaying its records gives the same
 rooms at the same versions (chance outcomes are in the records; the RNG is never needed again). The file is
-opened by the runtime with the hall's one opener (``hall/durable.py``: this ``SCHEMA`` at ``SCHEMA_VERSION``),
+opened by the runtime with the hall's one opener (``hall/record/durable.py``: this ``SCHEMA`` at ``SCHEMA_VERSION``),
 which the mini-games may not import: the store is handed its connection.
 """
 from __future__ import annotations

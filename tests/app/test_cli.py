@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
 
 
 def run(*args, cwd=None, lang="fr_FR.UTF-8"):

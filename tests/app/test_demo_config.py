@@ -8,7 +8,7 @@ import argparse
 from hall.app.demo import DEMO_CARDS, prepare_demo
 from hall.app.runtime import Runtime
 from hall.app.wiring import DEMO_PINS, config_from_args
-from hall.sales import PriceTier
+from hall.cartons.sales import PriceTier
 
 FILE = """
 [hall]

@@ -13,14 +13,14 @@ from hall.app.cli import build_parser, main
 from hall.app.demo import demo_cards
 from hall.app.evening import NEXT_JOURNAL, PENDING, new_evening
 from hall.app.runtime import JOURNAL_FILE, Runtime, lock_data_dir
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import load_config
 from hall.errors import HallError
-from hall.evenings import SUMMARY_FILE, archive_dir, past_evenings
 from hall.events import PriceTier
-from hall.journal import Journal
-from hall.planches import generate_cards
-from hall.programme import parse_parties, pin_matches
+from hall.loto.programme import parse_parties, pin_matches
+from hall.record.evenings import SUMMARY_FILE, archive_dir, past_evenings
+from hall.record.journal import Journal
 
 PROGRAMME = [{"lots": [{"kind": "quine", "label": "Panier garni", "value_eur": 40, "sponsor": "Épicerie Morel"},
                        {"kind": "carton_plein", "label": "Vélo", "value_eur": 189}], "consolation": "Bouteille"},

@@ -10,13 +10,13 @@ import pytest
 from hall.app.cli import main
 from hall.app.evening import PENDING, new_evening
 from hall.app.runtime import JOURNAL_FILE, SECRET_FILE, Runtime, lock_data_dir
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import load_config
 from hall.errors import HallError
-from hall.evenings import SUMMARY_FILE, archive_dir, past_evenings
-from hall.journal import Journal
-from hall.planches import generate_cards
-from hall.programme import parse_parties
+from hall.loto.programme import parse_parties
+from hall.record.evenings import SUMMARY_FILE, archive_dir, past_evenings
+from hall.record.journal import Journal
 
 
 def write_config(tmp_path) -> str:

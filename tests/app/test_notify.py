@@ -17,7 +17,7 @@ import pytest
 
 from hall.app.sdnotify import Notifier
 from hall.app.supervisor import Supervisor, device_sentence, hall_sentence
-from hall.journal import Journal
+from hall.record.journal import Journal
 from hall.snapshots import DeviceStatus
 
 from .conftest import get_json

@@ -27,14 +27,14 @@ from pathlib import Path
 
 import pytest
 
-from hall import chain
 from hall.app.cli import main
-from hall.cardbook import CardBook
-from hall.claims import verify
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.events import from_payload
-from hall.journal import verify_file
-from hall.partie import Evening
-from hall.planches import generate_cards
+from hall.loto.claims import verify
+from hall.loto.partie import Evening
+from hall.record import chain
+from hall.record.journal import verify_file
 from tests.app.conftest import HallProcess, free_port, get_json
 
 pytestmark = pytest.mark.slow

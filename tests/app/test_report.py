@@ -12,8 +12,8 @@ from display import views
 from hall.app.cli import main
 from hall.app.cli_report import load_report
 from hall.app.paper.report_pdf import write_report_pdf
-from hall.report import build_report, report_from_hall
-from hall.report_csv import COLUMNS, FRENCH, HEADERS, write_csv
+from hall.money.report import build_report, report_from_hall
+from hall.money.report_csv import COLUMNS, FRENCH, HEADERS, write_csv
 from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, some_cards
 
 

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from hall.app.demo import DEMO_PINS
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 
 from .conftest import get_json
 

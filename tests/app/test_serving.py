@@ -17,8 +17,8 @@ import pytest
 import socketio
 
 from hall.app.demo import DEMO_PINS
-from hall.cardbook import CardBook
-from hall.planches import generate_cards
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from tests.app.conftest import get_json
 
 PINS = DEMO_PINS

@@ -21,10 +21,10 @@ from hall.app.runtime import (
 )
 from hall.config import parse_config
 from hall.errors import JournalError
-from hall.journal import SCHEMA_VERSION as JOURNAL_VERSION
-from hall.journal import Journal
 from hall.minigames.osga.store import SCHEMA_VERSION as TOURNAMENT_VERSION
 from hall.minigames.room_store import SCHEMA_VERSION as ROOMS_VERSION
+from hall.record.journal import SCHEMA_VERSION as JOURNAL_VERSION
+from hall.record.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENERS = {JOURNAL_FILE: (Journal, JOURNAL_VERSION), ROOMS_FILE: (open_room_store, ROOMS_VERSION),

@@ -9,12 +9,12 @@ import sqlite3
 
 import pytest
 
-from hall import chain
 from hall.app.cli import main
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record import chain
+from hall.record.journal import Journal
 
 GROUPS = re.compile(r"([0-9A-F]{4}(?: [0-9A-F]{4}){4})")
 

@@ -11,21 +11,21 @@ import textwrap
 
 import pytest
 
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 from tests.hall.test_partie import BOOK
 
 pytestmark = pytest.mark.slow    # a hall killed at random points and replayed: see pytest --durations
 
 RUNNER = textwrap.dedent("""
     import random, sys
-    from hall.cardbook import CardBook
+    from hall.cartons.cardbook import CardBook
     from hall.config import parse_config
     from hall.refusal import Rejected
-    from hall.journal import Journal
-    from hall.service import Hall
+    from hall.record.journal import Journal
+    from hall.door.service import Hall
     from tests.app.test_walkthrough_kill import STEPS, PRIMARY, open_hall
 
     hall = open_hall(sys.argv[1])

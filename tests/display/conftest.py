@@ -11,12 +11,12 @@ import pytest
 from display import views
 from display.services import services_of
 from hall.app.demo import DEMO_PINS
-from hall.card_ids import make_card_id
-from hall.cardbook import CardBook
-from hall.cards import Card
+from hall.cartons.card_ids import make_card_id
+from hall.cartons.cardbook import CardBook
+from hall.cartons.cards import Card
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 from tests.conftest import CHROMIUM  # noqa: F401  (re-exported for the page tests)
 
 try:   # page assertions wait as long as pages do (a loaded CI machine made 5 s too short)

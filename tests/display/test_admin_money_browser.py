@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from hall.card_ids import make_card_id
-from hall.sales import expand_ranges
+from hall.cartons.card_ids import make_card_id
+from hall.cartons.sales import expand_ranges
 from tests.display.axe import shoot
 from tests.display.conftest import PINS, answer, login_page, no_native_dialogs
 from tests.display.test_caisse_browser import desk_live, folder  # noqa: F401  (fixtures)

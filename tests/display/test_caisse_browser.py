@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 from tests.display.axe import shoot
 from tests.display.conftest import PINS, login_page, served, shown
 from tests.display.test_sales_api import sales_room

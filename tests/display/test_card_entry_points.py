@@ -1,4 +1,4 @@
-"""Every place that reads a card ID reads the same forms through the one reader (hall/card_ids.read_card_id):
+"""Every place that reads a card ID reads the same forms through the one reader (hall/cartons/card_ids.read_card_id):
 the controllers' claims (typed, camera: the page sends the text as read), the barcode scanner, the caisse's sales
 and the players' linking. The full ID however typed, the short number the door teaches (« D-2 ») and the printed
 QR code's URL; a near miss gets the same suggestions everywhere."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from drivers.scanner import Scan, apply_scan
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 from tests.display.conftest import A1, A2, make_room
 
 NEAR_A1 = A1[:-1] + ("Z" if A1[-1] != "Z" else "Y")       # the check character mistyped: one keystroke from A1

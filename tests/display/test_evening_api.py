@@ -140,8 +140,8 @@ def test_a_physical_rule_asks_for_the_numbers(tmp_path):
 
 
 def test_a_tie_replays_as_it_was_lived(tmp_path):
-    from hall.journal import Journal
-    from hall.service import Hall
+    from hall.door.service import Hall
+    from hall.record.journal import Journal
     from tests.display.conftest import make_room
     room = make_room(tmp_path)
     play_to_tie(room)

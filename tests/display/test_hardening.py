@@ -11,7 +11,7 @@ import pytest
 from display.limits import SocketJSON, depth_ok
 from display.login_guard import EVERYONE_FAILS, LoginGuard
 from display.sessions import SessionTable
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 from hall.config import parse_config
 from hall.errors import ConfigError
 from hall.events import LotSpec

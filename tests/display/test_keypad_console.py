@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from hall.keypad_keys import BROWSER_CODES, DEFAULT_KEYS, DIGIT_KEYS, browser_keymap
+from hall.loto.keypad_keys import BROWSER_CODES, DEFAULT_KEYS, DIGIT_KEYS, browser_keymap
 from tests.display.conftest import A1, A3, PINS, login_page
 
 # what a keypad sends with NumLock off: the navigation key, with the physical key's code

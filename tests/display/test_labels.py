@@ -48,12 +48,12 @@ def test_the_programme_editor_refuses_a_control_character_in_a_label(client, roo
 
 
 def test_the_lot_kinds_the_api_declares_and_the_pages_offer_are_the_table_s(client):
-    """hall/lots.py's table reaches the OpenAPI document and the pages' boot data (the console's and the admin's
+    """hall/loto/lots.py's table reaches the OpenAPI document and the pages' boot data (the console's and the admin's
     lot editors read it there), never a list of their own."""
     import json
     import re
 
-    from hall.lots import KINDS, LOT_KINDS
+    from hall.loto.lots import KINDS, LOT_KINDS
     doc = client.get("/api/openapi.json").get_json()
     enums = re.findall(r'"kind": \{"enum": (\[[^\]]*\])', json.dumps(doc))
     assert enums and all(json.loads(e) == list(LOT_KINDS) for e in enums)
@@ -70,11 +70,11 @@ def test_the_lot_kinds_the_api_declares_and_the_pages_offer_are_the_table_s(clie
 def test_no_script_keeps_a_table_of_its_own_keyed_by_lot_kind():
     """The rows a lot needs were copied into mes_cartons.js (``{quine: 1, double_quine: 2, carton_plein: 3}``) and
     the check above missed it: no shipped script may key an object by a lot kind, quoted or not; the pages read
-    hall/lots.py's table from the boot data (``lot_kinds``) and each lot's own ``lines`` from the state."""
+    hall/loto/lots.py's table from the boot data (``lot_kinds``) and each lot's own ``lines`` from the state."""
     import re
     from pathlib import Path
 
-    from hall.lots import LOT_KINDS
+    from hall.loto.lots import LOT_KINDS
     key = re.compile(r'(?:[{,]\s*|^\s*)["\']?(' + "|".join(LOT_KINDS) + r')["\']?\s*:', re.M)
     js = Path(__file__).resolve().parents[2] / "display" / "static" / "js"
     found = {path.name: key.findall(path.read_text(encoding="utf-8")) for path in js.rglob("*.js")}

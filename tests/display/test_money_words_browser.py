@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 from tests.display.axe import shoot
 from tests.display.conftest import PINS, answer, login_page
 from tests.display.test_caisse_browser import desk_live, folder  # noqa: F401  (fixtures)

@@ -14,7 +14,7 @@ from display.sessions import MAX_SESSIONS_PER_ROLE, RECENT_USE_S
 from hall.app.demo import DEMO_PINS
 from hall.config import parse_config
 from hall.errors import ConfigError
-from hall.programme import is_pin
+from hall.loto.programme import is_pin
 from tests.display.conftest import PINS, make_room
 from tests.display.test_hardening import refused
 

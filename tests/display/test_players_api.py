@@ -9,8 +9,8 @@ import pytest
 
 from display.players import Budget
 from display.services import services_of
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 from tests.display.conftest import A1, A2, make_room
 from tests.display.test_sockets import close, connect, receive
 

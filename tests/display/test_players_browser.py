@@ -15,8 +15,8 @@ import zxingcpp
 
 from display.services import services_of
 from hall.app.paper.sheets import write_cards_pdf
-from hall.cardbook import CardBook
-from hall.planches import generate_cards
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from tests.display.conftest import A1, A2, A3, make_app, make_room, served
 
 PHONE = {"width": 360, "height": 640}
@@ -275,7 +275,7 @@ def test_the_caisse_shows_the_sales_qr_and_it_links_the_whole_plaque(browser, tm
     """At the door: a plaque of 12 sold, the QR code on /caisse read from the screen, opened on a phone → the 12."""
     from playwright.sync_api import expect
 
-    from hall.card_ids import make_card_id
+    from hall.cartons.card_ids import make_card_id
     from tests.display.conftest import PINS, login_page
     from tests.display.test_sales_api import sales_room
     (tmp_path / "hall").mkdir()

@@ -8,11 +8,11 @@ import shutil
 import sqlite3
 
 from hall.app.evening import new_evening
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
 from hall.config import parse_config
-from hall.evenings import archive_dir
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.evenings import archive_dir
+from hall.record.journal import Journal
 
 
 def archived(room, tmp_path) -> str:

@@ -9,7 +9,7 @@ import pytest
 from flask_babel import lazy_gettext as _l
 
 from display.errors import DuplicateCode, declare, declared, error_body, status_of
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 from hall.refusal import Rejected
 from tests.display.conftest import PINS
 

@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from hall.card_ids import make_card_id
-from hall.cardbook import CardBook
+from hall.cartons.card_ids import make_card_id
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.planches import generate_cards
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 from tests.display.conftest import PINS, Room
 
 PLAQUE = f"{make_card_id('A', 1)}..{make_card_id('A', 12)}"
@@ -176,7 +176,7 @@ def test_a_pin_changed_on_admin_opens_the_role_and_the_old_one_does_not(desk):
 def test_a_french_spreadsheet_csv_is_imported_and_a_bad_one_names_its_lines(desk):
     import io as _io
 
-    from hall.cardbook import CardBook
+    from hall.cartons.cardbook import CardBook
     c, admin = desk.app.test_client(), desk.headers("admin")
     out = _io.StringIO()
     CardBook(dict(generate_cards(6, "fr", "F", "1-9", 1))).write_csv(out)

@@ -10,7 +10,7 @@ import re
 import pypdfium2 as pdfium
 import pytest
 
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 from tests.display.test_sales_api import PLAQUE, refused, sales_room
 
 
@@ -85,8 +85,8 @@ def test_a_20_euro_carton_is_refused_at_the_caisse_and_in_the_tiers_with_the_law
 
 # ---- the price tiers on /admin ------------------------------------------------------------------------------------
 def test_price_tiers_edited_on_admin_are_offered_from_the_next_sale_and_survive_a_restart(desk):
-    from hall.journal import Journal
-    from hall.service import Hall
+    from hall.door.service import Hall
+    from hall.record.journal import Journal
     from tests.display.conftest import make_app
     c = desk.app.test_client()
     first = c.post("/api/sales", json={"range": f"{A(1)}..{A(6)}", "payment": "especes"},

@@ -125,7 +125,7 @@ def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s
                                                                                          folder):  # noqa: F811
     import json
 
-    from hall.evenings import SUMMARY_FILE, archive_dir
+    from hall.record.evenings import SUMMARY_FILE, archive_dir
     past = archive_dir(evening.config.data_dir) / "2026-11-14_20h00"      # an evening archived last week
     past.mkdir(parents=True)
     (past / SUMMARY_FILE).write_text(json.dumps({

@@ -16,7 +16,7 @@ from display.speech_render import trimmed
 from hall.app.ball_archive import archived_draws
 from hall.app.runtime import JOURNAL_FILE
 from hall.events import BallDrawn, LotSpec, PartieStarted
-from hall.journal import Journal
+from hall.record.journal import Journal
 from tests.display.conftest import make_room
 
 

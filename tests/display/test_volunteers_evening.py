@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from display import views
 from hall.app.paper.report_pdf import write_report_pdf
 from hall.app.paper.sheets import write_cards_pdf
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 from hall.events import LotSpec
 from tests.display.axe import audit
 from tests.display.conftest import (

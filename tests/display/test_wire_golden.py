@@ -13,12 +13,12 @@ import re
 from pathlib import Path
 
 from display.services import services_of
-from hall.card_ids import make_card_id
-from hall.cardbook import CardBook
-from hall.cards import Card
+from hall.cartons.card_ids import make_card_id
+from hall.cartons.cardbook import CardBook
+from hall.cartons.cards import Card
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 from tests.display.conftest import A1, A2, A3, CARDS, PINS
 
 GOLDEN = Path(__file__).with_name("golden_wire.json")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 
 from display import views
-from hall.cards import Card
-from hall.planches import generate_cards
+from hall.cartons.cards import Card
+from hall.cartons.planches import generate_cards
 
 # Two cartons whose first rows both complete on 45: a quine tie (then a tie-break and a consolation).
 X_ID, Y_ID = "T-X1", "T-Y1"

@@ -16,10 +16,10 @@ import pytest
 from drivers.printer import EscposDevice, PrintQueue
 from drivers.printer_sink import PrinterSink, decode_text
 from hall.app.cli import main
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.record.journal import Journal
 from tests.drivers.paper import Recorder, some_cards, win_quine
 
 GROUPS = re.compile(r"([0-9A-F]{4}(?: [0-9A-F]{4}){4})")

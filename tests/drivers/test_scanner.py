@@ -11,8 +11,8 @@ from display import views
 from display.services import services_of
 from drivers.inputs import start_inputs
 from drivers.scanner import MAX_SCAN, Scan, ScanDecoder, ScannerReader, apply_scan
+from hall.cartons.planches import generate_cards
 from hall.config import ScannerSection, parse_config
-from hall.planches import generate_cards
 
 from .conftest import Watch
 

@@ -8,11 +8,11 @@ from display import views
 from drivers.printer import EscposDevice, PrinterAway, PrintQueue, printer_target, start_printing
 from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text, escpos_commands, render_ticket
 from drivers.voucher_layout import VoucherView, printable, render_voucher
-from hall.card_ids import display_card_id
+from hall.cartons.card_ids import display_card_id
 from hall.config import parse_config
 from hall.errors import ConfigError
+from hall.money.vouchers import make_code
 from hall.refusal import Rejected
-from hall.vouchers import make_code
 from tests.conftest import SECRET
 from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, Recorder, play_tie, some_cards, win_quine
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hall.events import BallDrawn, ClaimChecked, LotAwarded, PartieStarted
-from hall.journal import Journal
+from hall.record.journal import Journal
 from hall.refusal import Rejected
 from tests.conftest import cards_from
 
@@ -111,7 +111,7 @@ def test_a_restart_after_an_award_keeps_the_draw_waiting(make_hall):
 def test_a_journal_written_before_the_rule_replays_its_draws_after_an_award(tmp_path, make_hall):
     """Before L11a an award let the next ball through at once: such a journal still replays, and is not held."""
     journal = Journal(tmp_path / "journal.sqlite")
-    from hall.lots import DEFAULT_LOTS
+    from hall.loto.lots import DEFAULT_LOTS
     journal.append_all([PartieStarted(1, DEFAULT_LOTS, "Lot de consolation")], "speaker", "2025-01-01T20:00:00Z")
     for i, n in enumerate([4, 13, 37, 52, 80]):
         journal.append(BallDrawn(n, i), "speaker", "2025-01-01T20:01:00Z")

@@ -63,7 +63,7 @@ def test_claim_with_no_card_id(make_hall, bad):
 
 
 def test_claim_on_unknown_generated_id_says_if_it_was_mistyped(make_hall):
-    from hall.card_ids import make_card_id
+    from hall.cartons.card_ids import make_card_id
     good = make_card_id("A", 412)
     typo = good[:-2] + ("7" if good[-2] != "7" else "8") + good[-1]
     hall = make_hall(BOOK)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from hall.loto.speech_words import NICKNAMES
 from hall.refusal import Rejected
-from hall.speech_words import NICKNAMES
 
 
 def test_the_calling_starts_as_the_config_says_and_is_replayed_as_admin_left_it(make_hall):

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.card_ids import make_card_id
-from hall.cardbook import CardBook
-from hall.cards import Card
+from hall.cartons.card_ids import make_card_id
+from hall.cartons.cardbook import CardBook
+from hall.cartons.cards import Card
+from hall.cartons.planches import generate_cards
 from hall.errors import InvalidCardFile
-from hall.planches import generate_cards
 
 HEADER = "card_id,row1,row2,row3"
 GOOD_ROWS = "4 13 37 52 80,9 21 45 66 84,18 29 58 74 90"

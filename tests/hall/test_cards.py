@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.card_ids import check_card_id, make_card_id, normalize_card_id, split_card_id
-from hall.cards import COLUMN_CONVENTIONS, Card, column_of, parse_number, validate_rows
+from hall.cartons.card_ids import check_card_id, make_card_id, normalize_card_id, split_card_id
+from hall.cartons.cards import COLUMN_CONVENTIONS, Card, column_of, parse_number, validate_rows
+from hall.cartons.planches import generate_cards, generate_planche
 from hall.errors import InvalidCard, InvalidNumber
-from hall.planches import generate_cards, generate_planche
 
 GOOD = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"        # valid in "1-9", every column used
 NO_COLUMN_30S = "4 13 20 52 80 / 9 21 45 66 84 / 18 29 58 74 90"  # 30–39 empty: mode carton only
@@ -28,7 +28,7 @@ def refused(text: str, columns: str = "1-9", every_column: bool = False) -> str:
 
 
 def oracle_is_valid(rows, columns: str, every_column: bool) -> bool:
-    """The rules read straight off the printed grid, written independently of hall.cards."""
+    """The rules read straight off the printed grid, written independently of hall.cartons.cards."""
     def col(n):
         return min(n // 10, 8) if columns == "1-9" else min((n - 1) // 10, 8)
     if len(rows) != 3 or any(len(r) != 5 for r in rows):

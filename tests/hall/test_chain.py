@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hall import chain
-from hall.journal import SCHEMA_VERSION, Journal, verify_file
+from hall.record import chain
+from hall.record.journal import SCHEMA_VERSION, Journal, verify_file
 from hall.refusal import Rejected
 from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, some_cards
 
@@ -212,9 +212,9 @@ def test_the_board_s_copy_is_journalled_with_its_figures_and_its_record_is_the_f
 
 
 def test_a_ticket_asked_for_by_itself_at_each_partie_s_end_survives_a_restart(tmp_path):
-    from hall.cardbook import CardBook
+    from hall.cartons.cardbook import CardBook
     from hall.config import parse_config
-    from hall.service import Hall
+    from hall.door.service import Hall
 
     config = parse_config({"hall": {"data_dir": str(tmp_path)}, "report": {"ticket_each_partie": True}})
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), CardBook(dict(TIE_CARDS)), voucher_secret=b"s" * 32)

@@ -6,12 +6,12 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.cards import Card
-from hall.claims import verify
+from hall.cartons.cards import Card
+from hall.cartons.planches import generate_planche
 from hall.events import Fallback, LotSpec
-from hall.lots import BY_KIND, LOT_KINDS, WITHIN, lines_of
-from hall.planches import generate_planche
-from hall.watch import WinnerWatch
+from hall.loto.claims import verify
+from hall.loto.lots import BY_KIND, LOT_KINDS, WITHIN, lines_of
+from hall.loto.watch import WinnerWatch
 
 CARD = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
 
@@ -145,7 +145,7 @@ def test_L20_the_last_number_rule_holds_for_a_maxi_bingo():
 
 
 def test_L20_a_tie_on_the_jackpot_both_win_the_jackpot():
-    """Two cartons full on the same ball N: both valid for the jackpot (the tie-break of L14 follows, hall/ties)."""
+    """Two cartons full on the same ball N: both valid for the jackpot (the tie-break of L14 follows, hall/loto/ties)."""
     other = Card.parse("5 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
     draws = [1, 2, 5] + FULL
     assert len(draws) == 18

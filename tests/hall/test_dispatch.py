@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hall.events import EVENT_TYPES, BallDrawn, DrawUndone, EventHandlers
-from hall.partie import _APPLY
+from hall.loto.partie import _APPLY
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENT_CLASSES = {cls.__name__ for cls in EVENT_TYPES.values()}

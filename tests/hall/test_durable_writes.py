@@ -1,4 +1,4 @@
-"""Every file the hall writes outside SQLite goes through one writer (hall/durable.py): a temporary file in the same
+"""Every file the hall writes outside SQLite goes through one writer (hall/record/durable.py): a temporary file in the same
 folder, fsync, rename (or link), fsync of the folder — so a power cut leaves the old version or the new one.
 
 The writers are run for real with ``os.fsync``, ``os.replace`` and ``os.link`` watched: each file they leave must
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from hall import durable
 from hall.config import parse_config
+from hall.record import durable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,9 +128,9 @@ def test_sessions_pin_checks_login_guard_pins_and_unlock_requests_are_durable(tm
 
 def test_secrets_certificates_and_the_card_book_are_durable(tmp_path, watch):
     from display.tls import CERT_FILE, KEY_FILE, ensure_certificate
-    from hall.cardbook import FILE_NAME, CardBook
-    from hall.planches import generate_cards
-    from hall.secretfile import load_or_create_secret
+    from hall.cartons.cardbook import FILE_NAME, CardBook
+    from hall.cartons.planches import generate_cards
+    from hall.record.secretfile import load_or_create_secret
 
     load_or_create_secret(tmp_path / "voucher.key")
     assert watch.durably_written(tmp_path / "voucher.key")
@@ -144,8 +144,8 @@ def test_secrets_certificates_and_the_card_book_are_durable(tmp_path, watch):
 
 def test_reports_exports_planches_and_an_archived_evening_are_durable(tmp_path, watch, make_hall):
     from hall.app.cli import main
-    from hall.evenings import REPORT_CSV, REPORT_PDF, SUMMARY_FILE, archive_dir
-    from hall.planches import generate_cards
+    from hall.cartons.planches import generate_cards
+    from hall.record.evenings import REPORT_CSV, REPORT_PDF, SUMMARY_FILE, archive_dir
 
     hall = make_hall()
     hall.start_partie(role="speaker")
@@ -234,7 +234,7 @@ def _flag(node: ast.Call) -> str | None:
 
 
 def write_paths(path: Path) -> list[tuple[str, str, int]]:
-    """(function, primitive, line) of every write to a file in ``path`` that does not go through hall/durable.py."""
+    """(function, primitive, line) of every write to a file in ``path`` that does not go through hall/record/durable.py."""
     found: list[tuple[str, str, int]] = []
 
     def visit(node: ast.AST, where: str) -> None:
@@ -253,12 +253,12 @@ def test_no_file_is_written_any_other_way():
     for folder in ("hall", "display", "drivers"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             rel = str(path.relative_to(ROOT))
-            if rel == "hall/durable.py":
+            if rel == "hall/record/durable.py":
                 continue
             for where, primitive, line in write_paths(path):
                 if (rel, where, primitive) not in ALLOWED:
                     offenders.append(f"{rel}:{line} {where}: {primitive}")
-    assert offenders == [], "write through hall/durable.py (write_file, write_json, replacing):\n" + "\n".join(offenders)
+    assert offenders == [], "write through hall/record/durable.py (write_file, write_json, replacing):\n" + "\n".join(offenders)
 
 
 def test_the_check_sees_the_ways_a_file_was_written_before(tmp_path):

@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall import fairness
+from hall.loto import fairness
 
 
 def chi2_sf_by_integration(x: float, df: int, steps: int = 20_000) -> float:

@@ -57,7 +57,7 @@ HELD_COMMANDS = {
 def commands_that_can_draw() -> set[str]:
     """The public methods of ``Hall`` that can journal a held event (``HELD``) or hold a ball (``Proposal``), directly
     or through another method of the hall (``self.draw(…)``), read from their source."""
-    from hall.service import Hall
+    from hall.door.service import Hall
 
     held = {cls.__name__ for cls in HELD} | {"Proposal"}
     calls: dict[str, set[str]] = {}
@@ -133,7 +133,7 @@ def test_the_writer_refuses_a_held_event_that_a_command_forgot_to_ask_for(make_h
 
 
 def test_a_hold_is_registered_once_and_given_at_construction_too(make_hall, tmp_path):
-    from hall.service import Hall
+    from hall.door.service import Hall
 
     hold = Break()
     hall = make_hall()

@@ -12,14 +12,14 @@ import pytest
 
 from hall.errors import JournalError
 from hall.events import BallDrawn, CardsSold
-from hall.journal import SCHEMA_VERSION, Journal
+from hall.record.journal import SCHEMA_VERSION, Journal
 
 CHILD = textwrap.dedent("""
     import random, sys
-    from hall.cardbook import CardBook
+    from hall.cartons.cardbook import CardBook
     from hall.config import parse_config
-    from hall.journal import Journal
-    from hall.service import Hall
+    from hall.record.journal import Journal
+    from hall.door.service import Hall
     hall = Hall(parse_config({}), Journal(sys.argv[1]), CardBook({}), voucher_secret=b"k" * 32)
     rnd = random.Random(int(sys.argv[2]))
     out = sys.stdout
@@ -107,7 +107,7 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path):
 BATCH_CHILD = textwrap.dedent("""
     import sys
     from hall.events import CardsSold
-    from hall.journal import Journal
+    from hall.record.journal import Journal
     j = Journal(sys.argv[1])
     batch = j.last_seq
     while True:

@@ -7,10 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.card_ids import display_card_id, make_card_id, normalize_card_id
-from hall.cardbook import CardBook
-from hall.cards import Card
-from hall.vouchers import check_code, make_code, near_codes, normalize_code
+from hall.cartons.card_ids import display_card_id, make_card_id, normalize_card_id
+from hall.cartons.cardbook import CardBook
+from hall.cartons.cards import Card
+from hall.money.vouchers import check_code, make_code, near_codes, normalize_code
 
 CARD = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
 

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from hall.cardbook import CardBook
-from hall.cards import Card
+from hall.cartons.cardbook import CardBook
+from hall.cartons.cards import Card
 from hall.config import parse_config
+from hall.door.service import Hall
 from hall.errors import ConfigError
 from hall.events import Fallback, LotSpec
-from hall.journal import Journal
-from hall.lots import LotTermsError, lines_of, read_terms
-from hall.programme import ProgrammeError, parse_parties
+from hall.loto.lots import LotTermsError, lines_of, read_terms
+from hall.loto.programme import ProgrammeError, parse_parties
+from hall.money.report import build_report
+from hall.record.journal import Journal
 from hall.refusal import Rejected
-from hall.report import build_report
-from hall.service import Hall
 
 # top 4 13 37 52 80 · middle 9 21 45 66 84 · bottom 18 29 58 74 90 (B differs from A on its first number only)
 CARDS = {"A-0001": "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90",

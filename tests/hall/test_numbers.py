@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from hall.cards import parse_number
+from hall.cartons.cards import parse_number
 from hall.errors import InvalidNumber
 from hall.numbers import is_ascii_digits, is_card_id, parse_amount, parse_int
 

@@ -6,9 +6,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hall.claims import verify
+from hall.cartons.planches import generate_planche
 from hall.events import LotSpec, PriceTier
-from hall.planches import generate_planche
+from hall.loto.claims import verify
 from hall.refusal import Rejected
 
 COMMANDS = ["draw"] * 14 + ["check"] * 4 + ["award"] * 3 + ["undo", "announce", "resume", "resume", "clear", "start", "sell",
@@ -77,10 +77,10 @@ def run_commands(hall, steps, rnd: random.Random):
 def test_replay_equals_live_and_watch_equals_scan(tmp_path_factory, seed, steps, last_rule, ties, false_claim):
     import random as _random
 
-    from hall.cardbook import CardBook
+    from hall.cartons.cardbook import CardBook
     from hall.config import parse_config
-    from hall.journal import Journal
-    from hall.service import Hall
+    from hall.door.service import Hall
+    from hall.record.journal import Journal
 
     rnd = _random.Random(seed)
     planche = generate_planche(rnd) + generate_planche(rnd)

@@ -6,13 +6,13 @@ import stat
 
 import pytest
 
-from hall.cards import Card
-from hall.claims import verify
+from hall.cartons.cards import Card
 from hall.config import parse_config
-from hall.lots import DEFAULT_LOTS, KINDS, LOT_KINDS, kind_label, lines_of
+from hall.loto.claims import verify
+from hall.loto.lots import DEFAULT_LOTS, KINDS, LOT_KINDS, kind_label, lines_of
+from hall.record.secretfile import load_or_create_secret
 from hall.refusal import Rejected
 from hall.rights import ROLES, may, roles_for
-from hall.secretfile import load_or_create_secret
 
 # the hall's commands and who could call them before the table moved to hall/rights.py
 COMMANDS = {
@@ -103,7 +103,7 @@ def test_a_bad_lot_kind_in_the_config_names_every_known_kind():
 
 
 def test_the_programme_editor_takes_the_kinds_of_the_table_and_names_them_all_when_refusing():
-    from hall import programme
+    from hall.loto import programme
     assert [p.lots[0].kind for p in programme.parse_parties([{"lots": [{"kind": k, "label": "x"}]} for k in LOT_KINDS])] \
         == list(LOT_KINDS)
     with pytest.raises(programme.ProgrammeError) as err:
@@ -116,7 +116,7 @@ def test_no_module_but_the_table_writes_out_a_lot_kind():
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
     found = [f"{p.relative_to(root)}:{node.lineno}" for folder in ("hall", "display", "drivers")
-             for p in (root / folder).rglob("*.py") if p != root / "hall" / "lots.py"
+             for p in (root / folder).rglob("*.py") if p != root / "hall" / "loto" / "lots.py"
              for node in ast.walk(ast.parse(p.read_text())) if isinstance(node, ast.Constant) and node.value in LOT_KINDS]
     scripts = [f"{p.relative_to(root)}" for p in (root / "display" / "static" / "js").rglob("*.js")
                if any(f'"{kind}"' in p.read_text() for kind in LOT_KINDS)]

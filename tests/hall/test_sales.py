@@ -7,13 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.card_ids import make_card_id
-from hall.cardbook import CardBook
-from hall.config import parse_config
-from hall.journal import Journal
-from hall.planches import generate_cards
-from hall.refusal import Rejected
-from hall.sales import (
+from hall.cartons.card_ids import make_card_id
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
+from hall.cartons.sales import (
     PAYMENTS,
     PriceTier,
     RangeError,
@@ -25,7 +22,10 @@ from hall.sales import (
     tiers_from_config,
     totals,
 )
-from hall.service import Hall
+from hall.config import parse_config
+from hall.door.service import Hall
+from hall.record.journal import Journal
+from hall.refusal import Rejected
 
 TIERS = tiers_from_config([(1, 3), (6, 15), (12, 25)])
 
@@ -202,7 +202,7 @@ def test_a_reservation_is_not_takings_until_paid(tmp_path):
 
 
 def test_the_programme_edit_drives_the_next_partie_only(tmp_path):
-    from hall.programme import parse_parties
+    from hall.loto.programme import parse_parties
     h = make_hall(tmp_path)
     h.start_partie(role="speaker")
     parties = parse_parties([{"lots": [{"kind": "carton_plein", "label": "Vélo", "value_eur": 180,
@@ -220,7 +220,7 @@ def test_the_programme_edit_drives_the_next_partie_only(tmp_path):
 
 
 def test_a_pin_change_keeps_only_a_salted_hash(tmp_path):
-    from hall.programme import pin_matches
+    from hall.loto.programme import pin_matches
     h = make_hall(tmp_path)
     h.change_pin("desk", "482193", role="admin")
     raw = (tmp_path / "journal.sqlite").read_bytes()

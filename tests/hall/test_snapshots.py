@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.planches import generate_cards
+from hall.cartons.planches import generate_cards
 from hall.refusal import Rejected
 
 CARDS = dict(generate_cards(30, seed=5, series="S"))
@@ -19,10 +19,10 @@ IDS = sorted(CARDS)
 @given(sales=st.lists(st.tuples(st.lists(st.sampled_from(IDS), min_size=1, max_size=6, unique=True), st.booleans()),
                       max_size=8), initially_sold=st.sets(st.sampled_from(IDS)))
 def test_the_sold_count_follows_every_sale_and_survives_a_replay(tmp_path_factory, sales, initially_sold):
-    from hall.cardbook import CardBook
+    from hall.cartons.cardbook import CardBook
     from hall.config import parse_config
-    from hall.journal import Journal
-    from hall.service import Hall
+    from hall.door.service import Hall
+    from hall.record.journal import Journal
     from tests.conftest import SECRET
     folder = tmp_path_factory.mktemp("sold")
     config = parse_config({"hall": {"data_dir": str(folder)}})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from hall.speech_words import NICKNAMES, ball_phrase, clean_nicknames, number_words
+from hall.loto.speech_words import NICKNAMES, ball_phrase, clean_nicknames, number_words
 
 # the numbers where the regions part, as each says them (Belgium keeps quatre-vingts; Switzerland says huitante)
 REGIONS = {

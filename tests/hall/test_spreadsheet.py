@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import io
 
-from hall.cardbook import CardBook
-from hall.planches import generate_cards
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.spreadsheet import as_plain_csv, delimiter_of
 
 

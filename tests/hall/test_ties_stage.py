@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from display import views
 from hall.events import TieAnnounced
+from hall.loto.ties import TieOutcome, lots_given
 from hall.refusal import Rejected
-from hall.ties import TieOutcome, lots_given
 from tests.conftest import cards_from
 
 # P's top row and Q's middle row and R's bottom row all end on 80 (the seed's "en même temps": the same last ball)

@@ -9,18 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
+from hall.cartons.sales import NO_TIER
 from hall.config import parse_config
+from hall.door.service import Hall
 from hall.errors import ConfigError
 from hall.events import LotSpec, PriceTier
-from hall.journal import Journal
-from hall.lots import KIND_RANK
-from hall.lots_played import LotChange, lot_changes, lots_to_play, next_lots, play_order
-from hall.planches import generate_cards
+from hall.loto.lots import KIND_RANK
+from hall.loto.lots_played import LotChange, lot_changes, lots_to_play, next_lots, play_order
+from hall.money.report import build_report
+from hall.record.journal import Journal
 from hall.refusal import Rejected
-from hall.report import build_report
-from hall.sales import NO_TIER
-from hall.service import Hall
 
 PROGRAMME = [
     {"lots": [{"kind": "quine", "label": "Panier garni", "value_eur": 35.5, "sponsor": "Épicerie Morel"},

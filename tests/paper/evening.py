@@ -8,12 +8,12 @@ import random
 from pathlib import Path
 
 from display import views
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.planches import generate_cards
-from hall.programme import parse_parties
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.loto.programme import parse_parties
+from hall.record.journal import Journal
 
 POLISH = "Łukasz Wałęsa"
 LONG = "Marie-Amélie de La Roche-Vendôme-Sautern"          # 40 characters

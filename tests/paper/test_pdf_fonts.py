@@ -15,8 +15,8 @@ from hall.app.paper.sheets import write_cards_pdf
 from hall.app.paper.table_tent import write_table_tent_pdf
 from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
 from hall.app.paper.typeface import fit, fit_lines, lines, width
-from hall.planches import generate_cards
-from hall.report import report_from_hall
+from hall.cartons.planches import generate_cards
+from hall.money.report import report_from_hall
 from tests.paper.evening import LONG, POLISH, play
 
 HALL = "Comité des fêtes et d'animation de Saint-Étienne-de-Saint-Geoirs — Łódź"

@@ -12,8 +12,8 @@ from decimal import Decimal
 import pytest
 
 from hall.app.paper.report_pdf import write_report_pdf
-from hall.report import report_from_hall
-from hall.report_csv import COLUMNS, FRENCH, HEADERS, write_csv
+from hall.money.report import report_from_hall
+from hall.money.report_csv import COLUMNS, FRENCH, HEADERS, write_csv
 from hall.spreadsheet import number_like, protect_text
 from tests.paper.evening import GIVEN, KEPT, LONG, NUMBER_LIKE_IDS, POLISH, RECEIPTS, play
 

@@ -20,7 +20,7 @@ from pikepdf import Dictionary, Name, Stream
 from hall.app.evening import new_evening
 from hall.app.paper.report_pdf import draft_pdf, write_report_pdf
 from hall.config import load_config
-from hall.report import report_from_hall
+from hall.money.report import report_from_hall
 from tests.app.test_evenings import play_an_evening, write_config
 from tests.paper.evening import play
 from tests.paper.test_pdf_fonts import embedded_only, text

@@ -12,7 +12,7 @@ import openpyxl
 import pytest
 
 from hall.app.cli import main
-from hall.report_csv import COLUMNS, FRENCH, HEADERS
+from hall.money.report_csv import COLUMNS, FRENCH, HEADERS
 from tests.display.conftest import PINS, make_app
 from tests.paper.evening import GIVEN, KEPT, LONG, NUMBER_LIKE_IDS, POLISH, RECEIPTS, play
 

@@ -9,9 +9,9 @@ import zxingcpp
 
 from hall.app.cli import main
 from hall.app.paper.sheets import PAGE_H, PAGE_W, layout, write_cards_pdf
-from hall.card_ids import display_card_id
+from hall.cartons.card_ids import display_card_id
+from hall.cartons.planches import generate_cards
 from hall.config import Config
-from hall.planches import generate_cards
 
 SCALE = 3     # 216 dpi, about what a phone camera or a cheap scanner sees
 

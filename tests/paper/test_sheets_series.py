@@ -9,8 +9,8 @@ from PIL import Image
 
 from display.services import services_of
 from hall.app.paper.sheets import layout, write_cards_pdf
-from hall.card_ids import make_card_id
-from hall.planches import generate_cards
+from hall.cartons.card_ids import make_card_id
+from hall.cartons.planches import generate_cards
 from tests.display.test_sales_api import sales_room
 from tests.paper.test_sheets_pdf import read_back
 

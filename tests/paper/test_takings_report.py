@@ -13,15 +13,15 @@ from hypothesis import strategies as st
 
 from hall.app.cli import main
 from hall.app.paper.report_pdf import write_report_pdf
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
+from hall.cartons.planches import generate_cards
+from hall.cartons.sales import PAYMENTS
 from hall.config import parse_config
-from hall.journal import Journal
-from hall.planches import generate_cards
-from hall.programme import parse_parties
-from hall.report import report_from_hall
-from hall.report_csv import COLUMNS, FRENCH, HEADERS, write_csv
-from hall.sales import PAYMENTS
-from hall.service import Hall
+from hall.door.service import Hall
+from hall.loto.programme import parse_parties
+from hall.money.report import report_from_hall
+from hall.money.report_csv import COLUMNS, FRENCH, HEADERS, write_csv
+from hall.record.journal import Journal
 
 
 def evening(folder: Path, plan: list[tuple[int, int, str, bool, bool]]) -> Hall:

@@ -5,8 +5,8 @@ import {$, amountField, api, boot, COLON, el, euros, kind, live, lotName, t, tn}
 import {termsFields} from "./lot_terms.js";
 
 const PAY = {especes: t("pay_especes"), carte: t("pay_carte"), cheque: t("pay_cheque")};
-const KINDS = boot.kinds;    // hall/lots.py's table, handed by the page
-// a prize in money (the same test as hall/programme.py): forbidden in a loto traditionnel
+const KINDS = boot.kinds;    // hall/loto/lots.py's table, handed by the page
+// a prize in money (the same test as hall/loto/programme.py): forbidden in a loto traditionnel
 const CASH = /(\d\s*(€|eur\b|euros?\b))|\besp[eè]ces\b|\bcash\b|\bargent\b|\bbillets?\b|\bch[eè]que\s+de\b/i;
 const VOUCHER = /\bbons?\b|\bcartes?\s+cadeau|\bch[eè]ques?[-\s]cadeau/i;
 let programme = null;

@@ -1,5 +1,5 @@
 /* Lots as lines (RULES L6–L9, L12, L19–L21), as every page reads them: a lot's own lines come from the hall
-   (state.partie.lots[i].lines = {need, among}: hall/lots.py's lines_of), never from a table of the page's own.
+   (state.partie.lots[i].lines = {need, among}: hall/loto/lots.py's lines_of), never from a table of the page's own.
    The jackpot of a maxi-bingo (a carton plein with "within" and "fallback"), a named row, where a carton stands
    against a lot. Pure: no page element is touched here. */
 import {t} from "./common.js";

@@ -1,6 +1,6 @@
 /* A lot's terms as /admin's programme and the speaker's lots editor type them (RULES L20–L21): the row a quine
    names, a carton plein's ball limit and its fallback. Which kind takes which is the hall's table (boot.lot_kinds,
-   hall/lots.py), never a list of this page's own. termsFields draws them, termsOf reads them back as the API takes
+   hall/loto/lots.py), never a list of this page's own. termsFields draws them, termsOf reads them back as the API takes
    them ({row} or {within, fallback: {label, value_eur, sponsor}}; {} for a plain lot). */
 import {amountField, boot, el, kind as kindName, t} from "./common.js";
 

@@ -60,7 +60,7 @@ export function scanButton(idle, onText) {
 }
 
 /* what a carton's code carries ("A-00412B", its QR code's URL ".../c/A-00412B", a label…), as read: the hall's one
-   card-ID reader finds the carton in it (hall/card_ids.read_card_id), as it does for a typed ID */
+   card-ID reader finds the carton in it (hall/cartons/card_ids.read_card_id), as it does for a typed ID */
 export function cardIdFrom(text) {
   return String(text).trim().slice(0, 200);
 }

@@ -1,7 +1,7 @@
 /* The speaker's console from a USB numeric keypad on the laptop (NumLock on or off) or the keyboard.
 
    Keys are read by their physical place (KeyboardEvent.code), through the table the hall serves at
-   /api/keypad/keys: the same one the keypad plugged into the Pi uses (hall/keypad_keys.py). With NumLock
+   /api/keypad/keys: the same one the keypad plugged into the Pi uses (hall/loto/keypad_keys.py). With NumLock
    off the keypad sends End, ArrowDown… with code still "Numpad1", "Numpad2"…: they stay digits, and the page
    never scrolls. After any action the focus goes back to the draw entry, so the next number typed is a ball.
      digits: the number · Enter: draw (alone: confirm the machine's ball) · . erase · / clear

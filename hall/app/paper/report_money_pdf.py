@@ -27,13 +27,13 @@ from hall.app.paper.pdf_parts import (
     when,
 )
 from hall.app.paper.typeface import BOLD, FONT, fit_lines
+from hall.cartons.sales import NO_TIER
 from hall.events import LotSpec
-from hall.lots import KIND_LABELS
-from hall.report import EveningReport
-from hall.report_lots import TO_PLAY
-from hall.sales import NO_TIER
+from hall.loto.lots import KIND_LABELS
+from hall.money.report import EveningReport
+from hall.money.report_lots import TO_PLAY
+from hall.money.takings import LotValueLine, Takings
 from hall.snapshots import Fingerprint
-from hall.takings import LotValueLine, Takings
 
 PAYMENTS = {"especes": N_("Espèces"), "carte": N_("Carte bancaire"), "cheque": N_("Chèques")}
 SALES_SHOWN = 400        # sale lines printed; beyond, the CSV holds them all (the totals always cover all)

@@ -1,4 +1,4 @@
-"""The evening's report as an A4 PDF (reportlab platypus), from ``hall.report.EveningReport``: a PDF/A-2b file for
+"""The evening's report as an A4 PDF (reportlab platypus), from ``hall.money.report.EveningReport``: a PDF/A-2b file for
 the association's ten-year archive (``pdfa.py``)."""
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, OneLine, PdfTarget, S
 from hall.app.paper.pdfa import archival
 from hall.app.paper.report_money_pdf import fingerprint_words, money_section, tax_office_page
 from hall.app.paper.typeface import BOLD, FONT, fit
-from hall.durable import replacing
-from hall.lots import KIND_LABELS
-from hall.report import TOTAL_LABELS as TOTALS
-from hall.report import EveningReport, LotResult, PartieReport
-from hall.report_lots import KEPT, TO_PLAY
+from hall.loto.lots import KIND_LABELS
+from hall.money.report import TOTAL_LABELS as TOTALS
+from hall.money.report import EveningReport, LotResult, PartieReport
+from hall.money.report_lots import KEPT, TO_PLAY
+from hall.record.durable import replacing
 
 VERDICTS = {"incomplete": N_("fausse réclamation"), "missed": N_("boule laissée passer"),
             "unknown_card": N_("carton inconnu"), "unsold_card": N_("carton non vendu"),
@@ -127,7 +127,7 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
     """Write ``report`` as an A4 PDF/A-2b file to ``path`` (a file name or a binary file object, e.g.
     ``io.BytesIO``), in the language ``say`` speaks (French by default); the page for the tax office stays French,
     as it is read by it."""
-    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/durable.py)
+    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/record/durable.py)
         with replacing(path) as out:
             return write_report_pdf(report, out, timezone, say)
     path.write(archival(draft_pdf(report, timezone, say)))

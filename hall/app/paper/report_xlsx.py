@@ -4,7 +4,7 @@ One sheet per rubric (the summary, the sales, the lots given, the lots not given
 winners, the draws, the refused claims, the vouchers, what was done outside the rules, the balls' frequencies),
 French headers (English for an English hall, ``[hall] language``). The cells are typed: carton IDs, voucher codes and
 names are text (``000123`` stays ``000123``), amounts are numbers in euros with a euro number format (they add up),
-counts are integers, times are dates in the hall's time zone. Same source as the CSV: ``hall.report.EveningReport``.
+counts are integers, times are dates in the hall's time zone. Same source as the CSV: ``hall.money.report.EveningReport``.
 """
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from hall.app.lang import in_language
-from hall.durable import replacing
-from hall.lots import KIND_LABELS
-from hall.report import TOTAL_LABELS, EveningReport
-from hall.report_lots import TO_PLAY
-from hall.sales import NO_TIER
+from hall.cartons.sales import NO_TIER
+from hall.loto.lots import KIND_LABELS
+from hall.money.report import TOTAL_LABELS, EveningReport
+from hall.money.report_lots import TO_PLAY
+from hall.record.durable import replacing
 
 EURO = '#,##0.00 "€";-#,##0.00 "€"'
 TEXT = "@"

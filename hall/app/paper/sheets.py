@@ -24,9 +24,9 @@ from reportlab.pdfgen import canvas as pdfcanvas
 
 from hall.app.paper.pdf_parts import PdfTarget, Say, french
 from hall.app.paper.typeface import BOLD, FONT, fit, fit_lines  # embedded: every name prints
-from hall.card_ids import display_card_id, split_card_id
-from hall.cards import Card
-from hall.durable import replacing
+from hall.cartons.card_ids import display_card_id, split_card_id
+from hall.cartons.cards import Card
+from hall.record.durable import replacing
 
 if TYPE_CHECKING:
     from reportlab.lib.utils import ImageReader
@@ -122,7 +122,7 @@ class SheetWriter:
         self.lay = layout(per_page)
         self.say = say                  # the planche's few words in the hall's language (the players read them)
         self.link = link                # the QR code's text is link + ID: the hall's "{hall}/c/" (INTERFACE §9)
-        self.code = code                # the carton's code (hall.card_ids.card_code): in the QR link, under it
+        self.code = code                # the carton's code (hall.cartons.card_ids.card_code): in the QR link, under it
         self.hall_name = hall_name
         self.series = series            # "" when the cartons are of several series: each carton shows its own
         self.columns = columns
@@ -354,7 +354,7 @@ def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_nam
     gives the carton's code (the hall's ``card_code``): the link carries it (``?k=``) and it is printed under the
     barcode, so that « Mes cartons » shows the grid to whoever holds the paper only.
     """
-    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/durable.py)
+    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/record/durable.py)
         with replacing(path) as out:
             return write_cards_pdf(cards, out, hall_name, series, per_page, columns, progress, evening, logo, say, link,
                                    code)

@@ -3,7 +3,7 @@
 Each event is checked against the day first (:func:`apply_event` refuses it and nothing is written), then
 committed (WAL, ``synchronous=FULL``: once :meth:`TournamentStore.submit` returns, a power cut keeps it),
 then the day in memory moves on. The mini-games import nothing of the loto, so this is not the hall's journal: the
-runtime opens the file with the hall's one opener (``hall/durable.py``: this ``SCHEMA`` at ``SCHEMA_VERSION``) and
+runtime opens the file with the hall's one opener (``hall/record/durable.py``: this ``SCHEMA`` at ``SCHEMA_VERSION``) and
 hands the store its connection.
 """
 from __future__ import annotations

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
-from hall.card_ids import make_card_id
+from hall.cartons.card_ids import make_card_id
 from tests.app.conftest import HallProcess, free_port
 from tests.display.conftest import PINS, login_page
 

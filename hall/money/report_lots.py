@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hall.events import LotSpec
-from hall.partie import AWARDED, Partie
+from hall.loto.partie import AWARDED, Partie
 
 GIVEN, CARRIED, TO_PLAY, KEPT = "given", "carried", "to_play", "kept"
 NOT_GIVEN = (TO_PLAY, KEPT)       # a physical lot the evening did not give (yet): its value is not tonight's

@@ -3,7 +3,7 @@
 ``build_report(evening, records, hall_name)`` turns the replayed ``Evening`` and the journal's records
 into plain values: each partie with its lots, winners, tie-breaks and consolations, the numbers in draw
 order, undos and refused claims; ball frequencies; vouchers issued, printed and redeemed; totals; the money
-(``hall/takings.py``). ``hall/report_csv.py`` writes it as a spreadsheet's CSV; ``hall/app/paper/report_pdf.py``
+(``hall/money/takings.py``). ``hall/money/report_csv.py`` writes it as a spreadsheet's CSV; ``hall/app/paper/report_pdf.py``
 draws the PDF. Pure.
 """
 from __future__ import annotations
@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from hall.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
 from hall.events import (
     BallDrawn,
     ClaimChecked,
@@ -27,11 +26,12 @@ from hall.events import (
     VoucherIssued,
     VoucherRedeemed,
 )
-from hall.lots import Said, terms_of
-from hall.partie import AWARDED, Evening
-from hall.report_lots import CARRIED, GIVEN, NOT_GIVEN, lot_fates
+from hall.loto.lots import Said, terms_of
+from hall.loto.partie import AWARDED, Evening
+from hall.money.report_lots import CARRIED, GIVEN, NOT_GIVEN, lot_fates
+from hall.money.takings import Takings, takings_of
+from hall.record.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
 from hall.snapshots import Fingerprint
-from hall.takings import Takings, takings_of
 
 FALSE_CLAIM = "incomplete"
 # the evening's totals as the treasurer reads them (the PDF's summary, the French CSV's labels)
@@ -70,10 +70,10 @@ class LotResult:
     consolation_label: str = ""
     shared: bool = False
     at: str = ""
-    fate: str = ""                            # hall.report_lots: given, carried, to_play, kept
+    fate: str = ""                            # hall.money.report_lots: given, carried, to_play, kept
     carried_to: int | None = None             # carried by « Démarquez »: the partie it is played in
     carried_from: int | None = None           # came carried: the partie it was first promised in
-    terms: Said = ()                          # a named row, a ball limit (hall.lots.terms_of), and which prize
+    terms: Said = ()                          # a named row, a ball limit (hall.loto.lots.terms_of), and which prize
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +149,7 @@ class EveningReport:
     language: str = "fr"                      # the hall's: the CSV's headers and words
     timezone: str = "Europe/Paris"            # the hall's: the CSV's and the PDF's times
     lotos_this_year: int = 0                  # lotos recorded this civil year, this one included (the SIE page)
-    fingerprint: Fingerprint | None = None    # the journal's last record's hash (hall/chain.py): printed on paper
+    fingerprint: Fingerprint | None = None    # the journal's last record's hash (hall/record/chain.py): printed on paper
 
 
 @dataclass
@@ -302,7 +302,7 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
 
 
 def with_year(report: EveningReport, data_dir: str | Path) -> EveningReport:
-    """``report`` counting the lotos recorded in its civil year: the archived evenings (``hall.evenings``) and,
+    """``report`` counting the lotos recorded in its civil year: the archived evenings (``hall.record.evenings``) and,
     when a partie was played, this one."""
     year = year_of(report.first_at, report.timezone)
     report.lotos_this_year = lotos_in_year(past_evenings(data_dir), year, report.timezone) + (1 if report.parties else 0)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-from hall.card_ids import (
+from hall.cartons.card_ids import (
     CARD_ID,
     check_card_id,
     make_card_id,
@@ -22,10 +22,10 @@ from hall.card_ids import (
     read_card_id,
     split_card_id,
 )
-from hall.cards import Card, check_columns
-from hall.durable import replacing
+from hall.cartons.cards import Card, check_columns
 from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
 from hall.numbers import is_card_id
+from hall.record.durable import replacing
 from hall.spreadsheet import safe_cell
 
 FILE_NAME = "cards.csv"

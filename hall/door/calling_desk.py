@@ -10,12 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
+from hall.door.state import HallState
+from hall.door.writer import Writer, locked
 from hall.events import BallRepeated, CallingSet, CountShown, Record, VoiceTested
+from hall.loto.speech_words import NICKNAMES, clean_nicknames
 from hall.refusal import Rejected
 from hall.rights import require
-from hall.speech_words import NICKNAMES, clean_nicknames
-from hall.state import HallState
-from hall.writer import Writer, locked
 
 MAX_PACE_S = 600.0
 MAX_PACE_PARTIES = 100          # parties whose pace /admin may set

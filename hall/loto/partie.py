@@ -1,13 +1,14 @@
 """The evening's state, changed only by applying events (RULES L7–L16).
 
 ``Evening.apply(event)`` is the one mutator and never refuses: refusals happen before,
-in ``hall.service``, which checks a command against this state before journalling its event.
+in ``hall.door.service``, which checks a command against this state before journalling its event.
 Replaying the journal through ``apply`` rebuilds exactly the live state.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hall.cartons.sales import SalesLedger
 from hall.events import (
     BallDrawn,
     BallRepeated,
@@ -43,8 +44,7 @@ from hall.events import (
     VoucherRedeemed,
     VoucherReprintRequested,
 )
-from hall.lots import Prize, prize_at
-from hall.sales import SalesLedger
+from hall.loto.lots import Prize, prize_at
 
 _APPLY = EventHandlers[None]()     # event type → the Evening's method that applies it
 

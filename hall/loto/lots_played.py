@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hall.events import LotSpec
-from hall.lots import KIND_RANK
+from hall.loto.lots import KIND_RANK
 
 
 def play_order(lots: Sequence[LotSpec]) -> tuple[LotSpec, ...]:
     """``lots`` in the order a partie plays them (RULES L7, L19): its quines, then its double quines, then its
-    cartons pleins (the table's order, ``hall.lots.KIND_RANK``), each kind in the order given. A partie never
+    cartons pleins (the table's order, ``hall.loto.lots.KIND_RANK``), each kind in the order given. A partie never
     plays a carton plein while one of its quines is still to be played."""
     return tuple(sorted(lots, key=lambda lot: KIND_RANK.get(lot.kind, len(KIND_RANK))))
 

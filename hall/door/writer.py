@@ -13,12 +13,13 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
+from hall.door.state import HallState
 from hall.events import Record
 from hall.holds import Hold, Holds
-from hall.journal import Journal
-from hall.ports import Clock, NoticeSubscriber, Subscriber
+from hall.ports import NoticeSubscriber, Subscriber
+from hall.record.journal import Journal
 from hall.snapshots import DeviceStatus, Notice, device_status
-from hall.state import HallState
+from hall.sources import Clock
 
 log = logging.getLogger("loto-hall.hall")
 

@@ -1,8 +1,8 @@
 """The durable journal: every event appended to SQLite and fsync'd before anyone sees it, as a hash chain.
 
-Opened by ``hall/durable.py``, the one opener of the hall's durable files: WAL mode with ``synchronous=FULL``
+Opened by ``hall/record/durable.py``, the one opener of the hall's durable files: WAL mode with ``synchronous=FULL``
 (a committed append survives a power cut), the schema version in SQLite's ``user_version``. Each row carries
-the hash of the row before it (``prev``) and its own (``hash``, ``hall/chain.py``); a journal of version 1 (before
+the hash of the row before it (``prev``) and its own (``hash``, ``hall/record/chain.py``); a journal of version 1 (before
 the chain) is chained at its first open by this version, once, in the same transaction as its version bump, and
 says so: a row in ``chained`` (when, how many records were there) and a warning in the log.
 """
@@ -15,10 +15,10 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
-from hall import chain
-from hall.durable import open_durable
 from hall.errors import JournalError
 from hall.events import Event, Record, from_payload, to_payload
+from hall.record import chain
+from hall.record.durable import open_durable
 
 log = logging.getLogger("loto-hall.journal")
 

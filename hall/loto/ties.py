@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from hall.card_ids import normalize_card_id
-from hall.cards import parse_number
-from hall.claims import Verdict
+from hall.cartons.card_ids import normalize_card_id
+from hall.cartons.cards import parse_number
 from hall.errors import InvalidNumber
 from hall.events import ClaimChecked, LotAwarded, TieAnnounced, TieBreakDraw
-from hall.ports import Rng
+from hall.loto.claims import Verdict
 from hall.refusal import Rejected
+from hall.sources import Rng
 
 RULES = ("draw_lowest", "draw_highest", "share", "physical_lowest", "physical_highest")
 WINS = ("lowest", "highest")

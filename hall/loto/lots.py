@@ -2,7 +2,7 @@
 called, and the default programme.
 
 Everything that asks which lines of a carton win a lot asks here (``lines_of``): the claim check
-(``hall/claims.py``), the winner watch (``hall/watch.py``), the snapshots and the pages (the phones read each
+(``hall/loto/claims.py``), the winner watch (``hall/loto/watch.py``), the snapshots and the pages (the phones read each
 lot's ``lines`` from the state, never a table of their own). A lot's terms (RULES L20–L21) are read and bounded
 here for every door a lot comes in by (the config file, ``POST /api/programme``, ``POST /api/partie/start``).
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TypeGuard
 
 from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie
-from hall.lots import LOT_KINDS, LotTermsError, has_control_character, read_terms, read_value
+from hall.loto.lots import LOT_KINDS, LotTermsError, has_control_character, read_terms, read_value
 from hall.rights import ROLES
 
 MAX_PARTIES = 40

@@ -1,6 +1,6 @@
 """The verdict on a claimed carton: the heart of the rules (RULES L6–L9, L12, L20–L21; INTERFACE §4).
 
-Pure: the carton, the numbers drawn in order, the lot (which lines win it: ``hall.lots.lines_of``), the rows
+Pure: the carton, the numbers drawn in order, the lot (which lines win it: ``hall.loto.lots.lines_of``), the rows
 of this carton already paid in this partie. No state, no I/O.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Protocol
 
 from hall.events import LotSpec
-from hall.lots import ALL_ROWS, Lines, lines_of, prize_at
+from hall.loto.lots import ALL_ROWS, Lines, lines_of, prize_at
 
 VALID, INCOMPLETE, MISSED = "valid", "incomplete", "missed"
 JACKPOT, FALLBACK = "jackpot", "fallback"

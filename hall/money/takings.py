@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from hall.cartons.sales import totals as sales_totals
 from hall.events import CardsSold, EventHandlers, LotSpec, PartieStarted, Record, SaleRecorded, SaleVoided
-from hall.lots_played import lot_changes
-from hall.partie import Evening
-from hall.programme import legal_flags
-from hall.report_lots import GIVEN, lot_fates
-from hall.sales import totals as sales_totals
+from hall.loto.lots_played import lot_changes
+from hall.loto.partie import Evening
+from hall.loto.programme import legal_flags
+from hall.money.report_lots import GIVEN, lot_fates
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +52,13 @@ class LotValueLine:
     label: str
     cents: int | None                         # declared value; None when not declared
     sponsor: str                              # a lot given by a sponsor costs the association nothing
-    fate: str                                 # hall.report_lots: given, to_play or kept
+    fate: str                                 # hall.money.report_lots: given, to_play or kept
     carried_from: int | None = None           # the partie it was first promised in, when it came carried
     carried_to: int | None = None             # to_play: the partie it is carried to, not started yet
     cards: tuple[str, ...] = ()               # given: the winning carton(s)
     buyers: tuple[str, ...] = ()              # given: the buyer's name of each winning carton, when the sale named one
     vouchers: tuple[str, ...] = ()            # given: the voucher code(s) it is exchanged against
-    flags: tuple[str, ...] = ()               # hall.programme.legal_flags: "cash" (a prize in money: the law forbids it)
+    flags: tuple[str, ...] = ()               # hall.loto.programme.legal_flags: "cash" (a prize in money: the law forbids it)
 
     @property
     def given(self) -> bool:
@@ -92,7 +92,7 @@ class HandMark:
 class Takings:
     sales: tuple[SaleLine, ...]
     lots: tuple[LotValueLine, ...]
-    totals: dict                              # hall.sales.totals() of the live sales: cents by payment, seller…
+    totals: dict                              # hall.cartons.sales.totals() of the live sales: cents by payment, seller…
     given_cents: int                          # « Valeur totale des lots »: the lots given tonight (declared values)
     donated_cents: int                        # of which given by sponsors
     undeclared_lots: int                      # lots (given or not) without a declared value: counted 0 €

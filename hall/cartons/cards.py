@@ -7,7 +7,7 @@ Column conventions (config ``[cards] columns``): ``"1-9"`` (default) puts 1–9 
 column 1 … 80–90 in column 8; ``"1-10"`` puts 1–10 in column 0, 11–20 in column 1 … 81–90 in column 8.
 "Mode carton" (default) allows 0–3 numbers per column; ``every_column=True`` ("série de 6") asks 1–3.
 
-Card IDs are ``hall/card_ids.py``'s; the planche generator is ``hall/planches.py``.
+Card IDs are ``hall/cartons/card_ids.py``'s; the planche generator is ``hall/cartons/planches.py``.
 """
 from __future__ import annotations
 

@@ -1,22 +1,22 @@
 """The prize desk of the hall: the vouchers an award issues, their printing, and the prizes handed over for them.
 
 Its commands run under the writer's lock (``@locked``) and commit through it; the signed codes are
-``hall/vouchers.py``'s, the vouchers themselves the evening's (``Evening.vouchers``).
+``hall/money/vouchers.py``'s, the vouchers themselves the evening's (``Evening.vouchers``).
 """
 from __future__ import annotations
 
 import datetime as dt
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from hall.door.state import HallState
+from hall.door.writer import Writer, locked
 from hall.events import LotAwarded, Record, VoucherIssued, VoucherPrinted, VoucherRedeemed, VoucherReprintRequested
-from hall.lots import prize_at
-from hall.partie import Partie
+from hall.loto.lots import prize_at
+from hall.loto.partie import Partie
+from hall.money.vouchers import check_code, make_code, near_codes, normalize_code
 from hall.refusal import Rejected
 from hall.rights import require
 from hall.snapshots import PrintJob, Redemption
-from hall.state import HallState
-from hall.vouchers import check_code, make_code, near_codes, normalize_code
-from hall.writer import Writer, locked
 
 
 def _local_time(at: str, zone: str) -> str:

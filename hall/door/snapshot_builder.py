@@ -9,13 +9,15 @@ import io
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from hall.card_ids import MAX_CARD_TEXT, claimable_card_id
-from hall.cards import Card
+from hall.cartons.card_ids import MAX_CARD_TEXT, claimable_card_id
+from hall.cartons.cards import Card
 from hall.config import PartieSpec
+from hall.door.state import HallState
+from hall.door.writer import Writer, locked
 from hall.events import ClaimChecked, PinChanged, PlayersSet, Record
-from hall.lots_played import next_lots
-from hall.partie import Partie
-from hall.report import EveningReport, build_report, with_year
+from hall.loto.lots_played import next_lots
+from hall.loto.partie import Partie
+from hall.money.report import EveningReport, build_report, with_year
 from hall.snapshots import (
     CardState,
     HallSnapshot,
@@ -27,8 +29,6 @@ from hall.snapshots import (
     SpeakerSnapshot,
     WifiInfo,
 )
-from hall.state import HallState
-from hall.writer import Writer, locked
 
 
 def partie_state(p: Partie) -> PartieState:

@@ -1,7 +1,7 @@
 """The sales desk of the hall: the card book, the caisse's sales and price tiers, cartons marked sold by hand.
 
 Its commands run under the writer's lock (``@locked``) and commit through it; the rules of a sale (tiers, the
-law's 20 €, names) are ``hall/sales.py``'s, the ledger is the evening's (``Evening.sales``).
+law's 20 €, names) are ``hall/cartons/sales.py``'s, the ledger is the evening's (``Evening.sales``).
 """
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ import gc
 import hashlib
 from collections.abc import Iterable, Sequence
 
-from hall import sales as sales_rules
-from hall.card_ids import card_code
-from hall.cardbook import CardBook
+from hall.cartons import sales as sales_rules
+from hall.cartons.card_ids import card_code
+from hall.cartons.cardbook import CardBook
+from hall.door.state import HallState
+from hall.door.writer import Writer, locked
 from hall.events import CardsImported, CardsSold, PricesSet, Record, SalePaid, SaleRecorded, SaleVoided
 from hall.refusal import Rejected
 from hall.rights import EVERYTHING, require
 from hall.snapshots import BasketCheck
-from hall.state import HallState
-from hall.writer import Writer, locked
 
 
 class SalesDesk:
@@ -198,7 +198,7 @@ class SalesDesk:
         return None if sale is None else dataclasses.replace(sale)
 
     def card_code(self, card_id: str) -> str:
-        """The code printed on a carton (``hall.card_ids.card_code``): a phone that gives it holds the paper."""
+        """The code printed on a carton (``hall.cartons.card_ids.card_code``): a phone that gives it holds the paper."""
         return card_code(self._secret, card_id)
 
     def sale_code(self, sale_id: int) -> str:
@@ -217,7 +217,7 @@ class SalesDesk:
 
     @locked
     def sales_totals(self) -> dict:
-        """Cartons sold and the takings in cents, by payment, seller and partie (``hall.sales.totals``)."""
+        """Cartons sold and the takings in cents, by payment, seller and partie (``hall.cartons.sales.totals``)."""
         return self._state.evening.sales.totals()
 
     @locked

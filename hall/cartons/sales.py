@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from hall.card_ids import check_card_id, make_card_id, normalize_card_id, read_card_id, split_card_id
+from hall.cartons.card_ids import check_card_id, make_card_id, normalize_card_id, read_card_id, split_card_id
 from hall.events import PriceTier, SaleRecorded
 
 PAYMENTS = ("especes", "carte", "cheque")

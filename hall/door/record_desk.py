@@ -8,14 +8,14 @@ a restart, loses no ticket. With ``[report] ticket_each_partie`` one is asked fo
 """
 from __future__ import annotations
 
+from hall.cartons.sales import totals
+from hall.door.state import HallState
+from hall.door.writer import Writer, locked
 from hall.events import Record, TicketPrinted, TicketRequested
-from hall.partie import AWARDED
+from hall.loto.partie import AWARDED
 from hall.refusal import Rejected
 from hall.rights import require
-from hall.sales import totals
 from hall.snapshots import Fingerprint, TicketJob
-from hall.state import HallState
-from hall.writer import Writer, locked
 
 
 class RecordDesk:

@@ -2,7 +2,7 @@
 
 Kept up to date ball by ball from a per-number index (number → the lines holding it, a line being
 ``carton × ROWS + row``) and a counter of missing numbers per line, so a draw touches only the cartons holding
-that number, never the whole book. Which lines win the lot is ``hall.lots.lines_of``'s (any row, a named row,
+that number, never the whole book. Which lines win the lot is ``hall.loto.lots.lines_of``'s (any row, a named row,
 two rows, the whole carton). For the speaker's eyes only.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from hall.claims import HasRows
-from hall.lots import ALL_ROWS, ROWS, Lines, lines_of
+from hall.loto.claims import HasRows
+from hall.loto.lots import ALL_ROWS, ROWS, Lines, lines_of
 
 
 @dataclass(frozen=True, slots=True)

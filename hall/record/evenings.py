@@ -54,7 +54,7 @@ class EveningSummary:
     lots_declared_cents: int
     lots_bought_cents: int
     balance_cents: int
-    fingerprint: str = ""     # its journal's last hash when archived (hall/chain.py; "" before the chain)
+    fingerprint: str = ""     # its journal's last hash when archived (hall/record/chain.py; "" before the chain)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

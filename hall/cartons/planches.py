@@ -5,8 +5,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from hall.card_ids import make_card_id
-from hall.cards import Card, column_spans
+from hall.cartons.card_ids import make_card_id
+from hall.cartons.cards import Card, column_spans
 
 T = TypeVar("T")
 

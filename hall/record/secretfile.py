@@ -4,7 +4,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from hall.durable import write_file
+from hall.record.durable import write_file
 
 
 def load_or_create_secret(path: Path, size: int = 32) -> bytes:

@@ -1,9 +1,9 @@
 """``Hall``: the one entry point for every command, from any input — a thin facade over its desks.
 
 As Mopidy's ``Core`` over its controllers: the partie's commands are here; the rest is delegated by name to the
-desk that holds it — the writer (``hall/writer.py``: the private lock, the commit, subscriptions, devices,
-health), the sales desk (``hall/sales_desk.py``), the prize desk (``hall/prize_desk.py``) and the snapshot
-builders (``hall/snapshot_builder.py``), all over one state (``hall/state.py``) rebuilt by replaying the journal.
+desk that holds it — the writer (``hall/door/writer.py``: the private lock, the commit, subscriptions, devices,
+health), the sales desk (``hall/door/sales_desk.py``), the prize desk (``hall/door/prize_desk.py``) and the snapshot
+builders (``hall/door/snapshot_builder.py``), all over one state (``hall/door/state.py``) rebuilt by replaying the journal.
 Every command runs under the writer's lock: validate → journal → apply → publish (ARCHITECTURE).
 """
 from __future__ import annotations
@@ -12,13 +12,17 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
-from hall import programme as programme_rules
-from hall.calling_desk import CallingDesk
-from hall.card_ids import MAX_CLAIM_TEXT, check_card_id, claimable_card_id
-from hall.cardbook import CardBook
-from hall.cards import parse_number
-from hall.claims import Verdict, verify
+from hall.cartons.card_ids import MAX_CLAIM_TEXT, check_card_id, claimable_card_id
+from hall.cartons.cardbook import CardBook
+from hall.cartons.cards import parse_number
 from hall.config import HELP_LEVELS, MAX_PLAYER_CARDS, Config
+from hall.door.calling_desk import CallingDesk
+from hall.door.prize_desk import PrizeDesk
+from hall.door.record_desk import RecordDesk
+from hall.door.sales_desk import SalesDesk
+from hall.door.snapshot_builder import SnapshotBuilder, card_state
+from hall.door.state import HallState
+from hall.door.writer import Writer, locked
 from hall.errors import InvalidNumber
 from hall.events import (
     BallDrawn,
@@ -36,22 +40,18 @@ from hall.events import (
     VoucherIssued,
 )
 from hall.holds import Action, Hold, Holds
-from hall.journal import Journal
-from hall.lots import LOT_KINDS, LotTermsError, check_lot
-from hall.lots_played import lot_changes, lots_to_play, next_lots
-from hall.partie import Evening, Lot, Partie
-from hall.ports import Clock, Rng, utc_now
-from hall.prize_desk import PrizeDesk
-from hall.record_desk import RecordDesk
+from hall.loto import programme as programme_rules
+from hall.loto.claims import Verdict, verify
+from hall.loto.lots import LOT_KINDS, LotTermsError, check_lot
+from hall.loto.lots_played import lot_changes, lots_to_play, next_lots
+from hall.loto.partie import Evening, Lot, Partie
+from hall.loto.ties import announce, as_announced, lots_given, one_claim_per_player, settle
+from hall.loto.watch import WinnerWatch
+from hall.record.journal import Journal
 from hall.refusal import Rejected
 from hall.rights import require
-from hall.sales_desk import SalesDesk
-from hall.snapshot_builder import SnapshotBuilder, card_state
 from hall.snapshots import AwardResult, ClaimResult, KeyOutcome, LotRef, PriorCheck, Proposal
-from hall.state import HallState
-from hall.ties import announce, as_announced, lots_given, one_claim_per_player, settle
-from hall.watch import WinnerWatch
-from hall.writer import Writer, locked
+from hall.sources import Clock, Rng, utc_now
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -401,7 +401,7 @@ class Hall:
     @locked
     def announce_tie(self, method: str, *, role: str, reason: str = "", session: str = "") -> Record | None:
         """Say how the tie on the open lot is settled before settling it (``draw``, ``physical``, ``share``): fixed
-        once said, changed only with a ``reason``, journalled (docs/loto-rules.md L14c, ``hall.ties.announce``);
+        once said, changed only with a ``reason``, journalled (docs/loto-rules.md L14c, ``hall.loto.ties.announce``);
         ``None`` when it repeats the way said."""
         require(role, "award")
         p = self._state.running()
@@ -419,7 +419,7 @@ class Hall:
         tie-break number and winning with its first carton. For a tie the speaker may give ``tie_break`` (the
         numbers drawn by hand in the hall, carton → 1–90), ``share``, or ``draw`` (the hall draws); else the way
         announced (``announce_tie``, which binds), else ``[rules] ties`` decides. Who wins a draw is the rule's:
-        ``wins`` may only repeat it. A draw gives the stage's lots in its order (docs L14b, ``hall.ties.lots_given``).
+        ``wins`` may only repeat it. A draw gives the stage's lots in its order (docs L14b, ``hall.loto.ties.lots_given``).
         """
         require(role, "award")
         p = self._state.running()

@@ -1,14 +1,14 @@
 """The hall's state in memory and its replay: the evening, the card book, the winner watch kept in step.
 
 No lock here: the state is changed only by :meth:`HallState.apply`, which the writer calls for each durable
-record (``hall/writer.py``), and read by the desks under the writer's lock. On start the journal's records
+record (``hall/door/writer.py``), and read by the desks under the writer's lock. On start the journal's records
 are replayed through the same ``apply``; the result equals the live state.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hall.cardbook import CardBook
+from hall.cartons.cardbook import CardBook
 from hall.config import Config, PartieSpec
 from hall.events import (
     BallDrawn,
@@ -29,12 +29,12 @@ from hall.events import (
     VoucherIssued,
     VoucherRedeemed,
 )
-from hall.lots import Lines, lines_of
-from hall.partie import Evening, Partie
-from hall.programme import spec_for
+from hall.loto.lots import Lines, lines_of
+from hall.loto.partie import Evening, Partie
+from hall.loto.programme import spec_for
+from hall.loto.watch import WinnerWatch
 from hall.refusal import Rejected
 from hall.snapshots import Proposal
-from hall.watch import WinnerWatch
 
 _REMEMBER = EventHandlers[None]()   # what a record leaves beside the evening (replayed from the first record)
 _WATCH = EventHandlers[None]()      # the winner watch kept in step (replayed from the last partie's start)
@@ -47,7 +47,7 @@ def open_lines(p: Partie) -> Lines | None:
 
 
 class HallState:
-    """The evening (``hall.partie.Evening``), the book, the winner watch and what derives from them."""
+    """The evening (``hall.loto.partie.Evening``), the book, the winner watch and what derives from them."""
 
     def __init__(self, config: Config, book: CardBook):
         self.config = config

@@ -16,13 +16,13 @@ from decimal import Decimal
 from typing import IO
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from hall.durable import replacing
+from hall.cartons.sales import NO_TIER
 from hall.events import LotSpec
-from hall.lots import KIND_LABELS
-from hall.report import FALSE_CLAIM, TOTAL_LABELS, EveningReport
-from hall.sales import NO_TIER
+from hall.loto.lots import KIND_LABELS
+from hall.money.report import FALSE_CLAIM, TOTAL_LABELS, EveningReport
+from hall.money.takings import LotValueLine, Takings
+from hall.record.durable import replacing
 from hall.spreadsheet import protect_text
-from hall.takings import LotValueLine, Takings
 
 DELIMITER = ";"
 COLUMNS = ("section", "partie", "lot", "order", "kind", "label", "card_id", "number", "code", "count", "status",
