@@ -6,6 +6,7 @@
 The commands are the ``sh`` blocks under "## Set-up: the two commands"; anything but exactly two
 one-line blocks there is an error, so the README and CI cannot drift apart silently.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,7 +21,7 @@ def setup_commands(text: str) -> tuple[str, str]:
     """The (serve, test) commands of the README's set-up section; raises ``ValueError`` if it is not two lines."""
     start = text.index(SECTION)
     end = text.find("\n## ", start + len(SECTION))
-    section = text[start:end if end >= 0 else None]
+    section = text[start : end if end >= 0 else None]
     blocks = re.findall(r"^```sh\n(.*?)^```$", section, flags=re.M | re.S)
     commands = [b.strip() for b in blocks]
     if len(commands) != 2 or any("\n" in c or not c for c in commands):

@@ -7,6 +7,7 @@ the pty, a line a ball), but nothing of the hall: no journal, no fsync, no shapi
 emitted to every client as ``draw`` ``{"number", "seq"}``. What the hall adds to a ball on its way to a screen
 is the difference between the two.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,8 +45,13 @@ class Bare(BaseApplication):
         super().__init__()
 
     def load_config(self) -> None:
-        for key, value in {"bind": [f"127.0.0.1:{self.port}"], "workers": 1, "worker_class": "gevent",
-                           "control_socket_disable": True, "loglevel": "warning"}.items():
+        for key, value in {
+            "bind": [f"127.0.0.1:{self.port}"],
+            "workers": 1,
+            "worker_class": "gevent",
+            "control_socket_disable": True,
+            "loglevel": "warning",
+        }.items():
             self.cfg.set(key, value)
 
     def load(self) -> Any:

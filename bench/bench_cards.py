@@ -2,6 +2,7 @@
 
 Run: ``python bench/bench_cards.py`` (figures go to docs/bench/cards.md). Not a test.
 """
+
 from __future__ import annotations
 
 import gc
@@ -38,6 +39,7 @@ def rss_mib() -> float:
     except OSError:
         pass
     import resource
+
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
 
@@ -83,16 +85,25 @@ def main() -> None:
             book.get(card_id).numbers  # noqa: B018
         warm, _ = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        print(f"tracemalloc, 100 000-carton book: {cold / 2**20:.1f} MiB "
-              f"(peak while reading {peak / 2**20:.1f} MiB); "
-              f"{warm / 2**20:.1f} MiB once every carton's numbers set is cached")
+        print(
+            f"tracemalloc, 100 000-carton book: {cold / 2**20:.1f} MiB "
+            f"(peak while reading {peak / 2**20:.1f} MiB); "
+            f"{warm / 2**20:.1f} MiB once every carton's numbers set is cached"
+        )
         del book
 
-        out = subprocess.run([sys.executable, __file__, "--child", str(path)], capture_output=True, text=True,
-                             check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
         loaded, warm_rss, base = map(float, out.stdout.split())
-        print(f"RSS, 100 000-carton book (fresh process): +{loaded:.1f} MiB over {base:.1f} MiB at start; "
-              f"+{warm_rss:.1f} MiB with every numbers set cached")
+        print(
+            f"RSS, 100 000-carton book (fresh process): +{loaded:.1f} MiB over {base:.1f} MiB at start; "
+            f"+{warm_rss:.1f} MiB with every numbers set cached"
+        )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ consoles run in a child process (they are other machines: they must not share th
 Prints the figures (latencies, and the server process's CPU time per ball, which a loaded machine
 disturbs less than latencies); never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,6 +38,7 @@ PINS = DEMO_PINS
 def consoles(url: str, token: str, count: int, mode: str, ready, stop, out) -> None:
     """``count`` speaker consoles (child process): each counts the states it was sent and the events it applied."""
     import socketio
+
     logging.disable(logging.CRITICAL)
     stats = []
     clients = []
@@ -61,7 +63,7 @@ def consoles(url: str, token: str, count: int, mode: str, ready, stop, out) -> N
                 return
             s["seq"] = data["seq"]
             s["events"] += 1
-            if mode == "refetch":      # the page before: the whole speaker state 80 ms after every event
+            if mode == "refetch":  # the page before: the whole speaker state 80 ms after every event
                 if timer[0] is not None:
                     timer[0].cancel()
                 timer[0] = threading.Timer(0.08, client.emit, args=("resync",))
@@ -82,8 +84,12 @@ def consoles(url: str, token: str, count: int, mode: str, ready, stop, out) -> N
 def call(url: str, method: str, path: str, token: str, body: dict | None = None) -> tuple[int, dict, float]:
     """(status, JSON, milliseconds) of one API call."""
     data = json.dumps(body or {}).encode()
-    req = urllib.request.Request(url + path, data=data if method == "POST" else None, method=method,
-                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url + path,
+        data=data if method == "POST" else None,
+        method=method,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
     t0 = time.perf_counter()
     try:
         with urllib.request.urlopen(req, timeout=30) as resp:
@@ -116,19 +122,24 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench-console-"))
     t0 = time.perf_counter()
     cards = generate_cards(args.cards, args.seed, "A")
-    book = CardBook(dict(cards))        # every carton sold (a book that does not record sales)
+    book = CardBook(dict(cards))  # every carton sold (a book that does not record sales)
     config = parse_config({"hall": {"data_dir": str(folder)}, "auth": dict(PINS)})
-    hall = Hall(config, Journal(folder / "journal.sqlite"), book, voucher_secret=b"k" * 32,
-                rng=random.Random(args.seed))
+    hall = Hall(
+        config, Journal(folder / "journal.sqlite"), book, voucher_secret=b"k" * 32, rng=random.Random(args.seed)
+    )
     app, _ = create_app(hall, config, lobby=open_rooms(config.data_dir, lobby_settings(config.games))[0])
     server = make_server("127.0.0.1", 0, app, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    print(f"{args.cards:,} sold cartons, hall ready in {time.perf_counter() - t0:.1f} s; "
-          f"{args.consoles} consoles ({args.console}), {args.balls} balls")
+    print(
+        f"{args.cards:,} sold cartons, hall ready in {time.perf_counter() - t0:.1f} s; "
+        f"{args.consoles} consoles ({args.console}), {args.balls} balls"
+    )
 
-    tokens = {role: call(url, "POST", "/api/login", "", {"pin": PINS[f"{role}_pin"]})[1]["token"]
-              for role in ("speaker", "controller")}
+    tokens = {
+        role: call(url, "POST", "/api/login", "", {"pin": PINS[f"{role}_pin"]})[1]["token"]
+        for role in ("speaker", "controller")
+    }
     ctx = multiprocessing.get_context("spawn")
     ready, stop, out = ctx.Event(), ctx.Event(), ctx.Queue()
     child = ctx.Process(target=consoles, args=(url, tokens["speaker"], args.consoles, args.console, ready, stop, out))
@@ -145,7 +156,7 @@ def main() -> None:
     rnd.shuffle(order)
     draw_ms, claim_ms, awards = [], [], 0
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    for number in order[:args.balls]:
+    for number in order[: args.balls]:
         status, data, ms = call(url, "POST", "/api/draws", speaker, {"number": number})
         if status == 423 and data.get("error") == "partie_finished":
             call(url, "POST", "/api/partie/clear", speaker, {})
@@ -153,7 +164,7 @@ def main() -> None:
             status, data, ms = call(url, "POST", "/api/draws", speaker, {"number": number})
         assert status == 201, (status, data)
         draw_ms.append(ms)
-        time.sleep(rnd.uniform(0.0, 0.15))          # the hall's pace is seconds; this keeps the consoles busy
+        time.sleep(rnd.uniform(0.0, 0.15))  # the hall's pace is seconds; this keeps the consoles busy
         status, data, ms = call(url, "POST", "/api/claims", controller, {"card_id": rnd.choice(ids)})
         assert status == 200, (status, data)
         claim_ms.append(ms)
@@ -161,18 +172,22 @@ def main() -> None:
             call(url, "POST", "/api/lots/award", speaker)
             awards += 1
         time.sleep(rnd.uniform(0.0, 0.15))
-    time.sleep(0.3)      # the last refetches land
-    cpu_ms = 1000 * (time.process_time() - cpu0)      # the server (and the two HTTP callers), every thread
+    time.sleep(0.3)  # the last refetches land
+    cpu_ms = 1000 * (time.process_time() - cpu0)  # the server (and the two HTTP callers), every thread
     wall_s = time.perf_counter() - wall0
     stop.set()
     seen = out.get(timeout=30)
     child.join(10)
     print(summary("draw  (POST /api/draws)", draw_ms))
     print(summary("claim (POST /api/claims)", claim_ms))
-    print(f"server process CPU {cpu_ms / len(draw_ms):.1f} ms per ball ({cpu_ms / 1000:.2f} s over {wall_s:.1f} s); "
-          f"load average {open('/proc/loadavg').read().split()[0]}")
-    print(f"awards {awards}; consoles: " + "; ".join(f"{s['events']} events, {s['states']} states, {s['gaps']} gaps"
-                                                    for s in seen))
+    print(
+        f"server process CPU {cpu_ms / len(draw_ms):.1f} ms per ball ({cpu_ms / 1000:.2f} s over {wall_s:.1f} s); "
+        f"load average {open('/proc/loadavg').read().split()[0]}"
+    )
+    print(
+        f"awards {awards}; consoles: "
+        + "; ".join(f"{s['events']} events, {s['states']} states, {s['gaps']} gaps" for s in seen)
+    )
     server.shutdown()
 
 

@@ -4,6 +4,7 @@ the journal's hash chain costs (a draw of the busy hall with and without it, in 
 Run: python bench/bench_core.py            (prints the figures recorded in docs/benchmarks.md)
      python bench/bench_core.py --chain [--dir /dev/shm]   (the chain's figures only; tmpfs: the CPU alone)
 """
+
 from __future__ import annotations
 
 import sys
@@ -48,13 +49,15 @@ def bench_claims_and_watch(cards):
         t0 = time.perf_counter()
         verify(book.get(cid), draws, "quine")
         times.append(time.perf_counter() - t0)
-    print(f"claim verdict (book of {len(book):,}): p50 {percentile(times, 50) * 1e6:.1f} µs, "
-          f"p99 {percentile(times, 99) * 1e6:.1f} µs")
+    print(
+        f"claim verdict (book of {len(book):,}): p50 {percentile(times, 50) * 1e6:.1f} µs, "
+        f"p99 {percentile(times, 99) * 1e6:.1f} µs"
+    )
     # winner watch: one draw, incremental vs a rescan of every sold carton
     t0 = time.perf_counter()
     watch = WinnerWatch({cid: book.get(cid) for cid in ids})
     build = time.perf_counter() - t0
-    gc.freeze()   # as the service does once the book is loaded (hall/app/runtime.py)
+    gc.freeze()  # as the service does once the book is loaded (hall/app/runtime.py)
     per_draw = []
     for i, n in enumerate(order[:60]):
         t0 = time.perf_counter()
@@ -68,10 +71,12 @@ def bench_claims_and_watch(cards):
         verify(book.get(cid), drawn, "quine")
     rescan = time.perf_counter() - t0
     mean = statistics.mean(per_draw)
-    print(f"winner watch over {len(ids):,} sold cartons: index built in {build:.2f} s; per draw mean "
-          f"{mean * 1e3:.2f} ms, p99 {percentile(per_draw, 99) * 1e3:.2f} ms; full rescan {rescan * 1e3:.0f} ms "
-          f"(ratio {rescan / mean:.0f}×) — first 30 draws; draws 31–60 with the quine still unclaimed and "
-          f"thousands of sleepers: mean {statistics.mean(late) * 1e3:.2f} ms, max {max(late) * 1e3:.1f} ms")
+    print(
+        f"winner watch over {len(ids):,} sold cartons: index built in {build:.2f} s; per draw mean "
+        f"{mean * 1e3:.2f} ms, p99 {percentile(per_draw, 99) * 1e3:.2f} ms; full rescan {rescan * 1e3:.0f} ms "
+        f"(ratio {rescan / mean:.0f}×) — first 30 draws; draws 31–60 with the quine still unclaimed and "
+        f"thousands of sleepers: mean {statistics.mean(late) * 1e3:.2f} ms, max {max(late) * 1e3:.1f} ms"
+    )
 
 
 def build_evening(folder: Path, cards, parties=10):
@@ -93,7 +98,7 @@ def build_evening(folder: Path, cards, parties=10):
             if p.pending:
                 hall.award(role="speaker")
             elif rnd.random() < 0.03:
-                hall.check_claim(rnd.choice(list(book)), role="controller")   # a false claim now and then
+                hall.check_claim(rnd.choice(list(book)), role="controller")  # a false claim now and then
         try:
             hall.clear(role="speaker", force=True)
         except Rejected:
@@ -115,9 +120,11 @@ def bench_replay(cards):
             hall = Hall(config, Journal(folder / "journal.sqlite"), book, voucher_secret=b"k" * 32)
             times.append(time.perf_counter() - t0)
             hall.journal.close()
-        print(f"replay of a 10-partie evening ({events} events, {len(book):,} sold cartons): "
-              f"best {min(times) * 1e3:.0f} ms, median {statistics.median(times) * 1e3:.0f} ms "
-              f"(live evening with fsync per event took {built:.1f} s)")
+        print(
+            f"replay of a 10-partie evening ({events} events, {len(book):,} sold cartons): "
+            f"best {min(times) * 1e3:.0f} ms, median {statistics.median(times) * 1e3:.0f} ms "
+            f"(live evening with fsync per event took {built:.1f} s)"
+        )
 
 
 def bench_durable_check(cards):
@@ -133,8 +140,10 @@ def bench_durable_check(cards):
             t0 = time.perf_counter()
             hall.check_claim(ids[(i * 7) % len(ids)], role="controller")
             times.append(time.perf_counter() - t0)
-        print(f"Hall.check_claim including the fsync'd journal write: p50 {percentile(times, 50) * 1e3:.2f} ms, "
-              f"p99 {percentile(times, 99) * 1e3:.2f} ms")
+        print(
+            f"Hall.check_claim including the fsync'd journal write: p50 {percentile(times, 50) * 1e3:.2f} ms, "
+            f"p99 {percentile(times, 99) * 1e3:.2f} ms"
+        )
         hall.journal.close()
 
 
@@ -144,22 +153,25 @@ def bench_chain(cards, rounds: int = 3, balls: int = 60, folder: str | None = No
     so that both see the same machine (``rounds`` parties of ``balls`` balls)."""
     from hall.events import BallDrawn, SaleRecorded, to_payload
     from hall.record import chain
+
     real = chain.text_hash
     book = CardBook(dict(cards), set(dict(cards)))
     config = parse_config({})
     times: dict[str, list[float]] = {"without": [], "with": []}
     rnd = random.Random(5)
     try:
-        with tempfile.TemporaryDirectory(dir=folder or Path(__file__).resolve().parent) as tmp:   # on disk by default
-            halls = {mode: Hall(config, Journal(Path(tmp) / f"{mode}.sqlite"), book, voucher_secret=b"k" * 32)
-                     for mode in times}
+        with tempfile.TemporaryDirectory(dir=folder or Path(__file__).resolve().parent) as tmp:  # on disk by default
+            halls = {
+                mode: Hall(config, Journal(Path(tmp) / f"{mode}.sqlite"), book, voucher_secret=b"k" * 32)
+                for mode in times
+            }
             for _ in range(rounds):
                 order = list(range(1, 91))
                 rnd.shuffle(order)
                 for hall in halls.values():
                     hall.start_partie(role="speaker")
                 for i, n in enumerate(order[:balls]):
-                    for mode in (("without", "with") if i % 2 == 0 else ("with", "without")):
+                    for mode in ("without", "with") if i % 2 == 0 else ("with", "without"):
                         chain.text_hash = real if mode == "with" else (lambda *args: "")
                         t0 = time.perf_counter()
                         halls[mode].draw(n, role="speaker")
@@ -172,13 +184,15 @@ def bench_chain(cards, rounds: int = 3, balls: int = 60, folder: str | None = No
         chain.text_hash = real
     for mode, label in (("without", "before (no chain)"), ("with", "after (hash chain)")):
         t = times[mode]
-        print(f"busy hall's draw, {len(book):,} sold cartons, journal in {folder or 'bench/ (disk)'}, {len(t)} draws — {label}: "
-              f"p50 {percentile(t, 50) * 1e3:.2f} ms, p99 {percentile(t, 99) * 1e3:.2f} ms, "
-              f"max {max(t) * 1e3:.2f} ms")
-    appends: dict[str, list[float]] = {"without": [], "with": []}     # the journal's append alone, same order
+        print(
+            f"busy hall's draw, {len(book):,} sold cartons, journal in {folder or 'bench/ (disk)'}, {len(t)} draws — {label}: "
+            f"p50 {percentile(t, 50) * 1e3:.2f} ms, p99 {percentile(t, 99) * 1e3:.2f} ms, "
+            f"max {max(t) * 1e3:.2f} ms"
+        )
+    appends: dict[str, list[float]] = {"without": [], "with": []}  # the journal's append alone, same order
     try:
         for r in range(rounds):
-            for mode in (("without", "with") if r % 2 == 0 else ("with", "without")):
+            for mode in ("without", "with") if r % 2 == 0 else ("with", "without"):
                 chain.text_hash = real if mode == "with" else (lambda *args: "")
                 with tempfile.TemporaryDirectory(dir=Path(__file__).resolve().parent) as tmp:
                     journal = Journal(Path(tmp) / "j.sqlite")
@@ -191,19 +205,27 @@ def bench_chain(cards, rounds: int = 3, balls: int = 60, folder: str | None = No
         chain.text_hash = real
     for mode, label in (("without", "before"), ("with", "after")):
         t = appends[mode]
-        print(f"journal append alone (fsync'd), {len(t)} appends — {label}: p50 {percentile(t, 50) * 1e3:.2f} ms, "
-              f"p99 {percentile(t, 99) * 1e3:.2f} ms")
-    for name, event in (("a ball", BallDrawn(42, 17, "console")),
-                        ("a sale of 50 cartons", SaleRecorded(7, tuple(f"A-{i:05d}X" for i in range(50)), 15000,
-                                                              "especes", buyer="Mme Dupont"))):
+        print(
+            f"journal append alone (fsync'd), {len(t)} appends — {label}: p50 {percentile(t, 50) * 1e3:.2f} ms, "
+            f"p99 {percentile(t, 99) * 1e3:.2f} ms"
+        )
+    for name, event in (
+        ("a ball", BallDrawn(42, 17, "console")),
+        (
+            "a sale of 50 cartons",
+            SaleRecorded(7, tuple(f"A-{i:05d}X" for i in range(50)), 15000, "especes", buyer="Mme Dupont"),
+        ),
+    ):
         text = json.dumps(to_payload(event), ensure_ascii=False, separators=(",", ":"))
         spent = []
         for _ in range(2000):
             t0 = time.perf_counter()
             real(chain.GENESIS, 123, event.type, text, "speaker", "2026-11-21T20:14:00.000+00:00")
             spent.append(time.perf_counter() - t0)
-        print(f"one record's hash ({name}, {len(text)} bytes of payload): p50 {percentile(spent, 50) * 1e6:.1f} µs, "
-              f"p99 {percentile(spent, 99) * 1e6:.1f} µs")
+        print(
+            f"one record's hash ({name}, {len(text)} bytes of payload): p50 {percentile(spent, 50) * 1e6:.1f} µs, "
+            f"p99 {percentile(spent, 99) * 1e6:.1f} µs"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         build_evening(Path(tmp), cards[:3000])
         journal = Journal(Path(tmp) / "journal.sqlite")
@@ -211,8 +233,10 @@ def bench_chain(cards, rounds: int = 3, balls: int = 60, folder: str | None = No
         verdict = chain.verify(journal.rows())
         spent = time.perf_counter() - t0
         journal.close()
-        print(f"verify of a 10-partie evening ({verdict.records} records): {spent * 1e3:.0f} ms "
-              f"({verdict.records / spent:,.0f} records/s), chain {'intact' if verdict.ok else 'BROKEN'}")
+        print(
+            f"verify of a 10-partie evening ({verdict.records} records): {spent * 1e3:.0f} ms "
+            f"({verdict.records / spent:,.0f} records/s), chain {'intact' if verdict.ok else 'BROKEN'}"
+        )
 
 
 MEMORY_CHILD = """
@@ -242,15 +266,17 @@ print(before, rss_kb())
 def bench_memory():
     out = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(N)], capture_output=True, text=True, check=True)
     before, after = map(int, out.stdout.split())
-    print(f"resident memory, hall with {N:,} sold cartons in play: {after / 1024:.0f} MB "
-          f"(interpreter and imports alone: {before / 1024:.0f} MB)")
+    print(
+        f"resident memory, hall with {N:,} sold cartons in play: {after / 1024:.0f} MB "
+        f"(interpreter and imports alone: {before / 1024:.0f} MB)"
+    )
 
 
 def main():
     t0 = time.perf_counter()
     cards = generate_cards(N, seed="bench")
     print(f"generated {N:,} cartons in {time.perf_counter() - t0:.2f} s")
-    if "--chain" in sys.argv[1:]:        # --chain [--dir /dev/shm]: the journal's fsync out of the figure
+    if "--chain" in sys.argv[1:]:  # --chain [--dir /dev/shm]: the journal's fsync out of the figure
         args = sys.argv[1:]
         bench_chain(cards, rounds=5, folder=args[args.index("--dir") + 1] if "--dir" in args else None)
         return

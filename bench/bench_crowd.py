@@ -21,6 +21,7 @@ Phones connect from distinct loopback addresses (127.0.1.1, 127.0.1.2, …, ten 
 from 127.0.0.66; the speaker and the projector from 127.0.0.1. Nothing leaves 127.0.0.0/8.
 Prints the figures; never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,7 +59,7 @@ def run_attack(port: int, stop_evt, counts: mp.Queue) -> None:
                 stats["slow_opened"] += 1
                 opened = time.monotonic()
                 while not stop_evt.is_set():
-                    writer.write(b"X")                         # a trickle: one byte a second
+                    writer.write(b"X")  # a trickle: one byte a second
                     await writer.drain()
                     try:
                         if await asyncio.wait_for(reader.read(1), 1.0) == b"":
@@ -68,7 +69,7 @@ def run_attack(port: int, stop_evt, counts: mp.Queue) -> None:
                 stats["slow_cut"] += 1
                 writer.close()
                 if time.monotonic() - opened < 0.5:
-                    await asyncio.sleep(0.5)                  # refused at once (per-address cap): not a busy loop
+                    await asyncio.sleep(0.5)  # refused at once (per-address cap): not a busy loop
             except (OSError, ConnectionError):
                 await asyncio.sleep(0.2)
 
@@ -87,7 +88,7 @@ def run_attack(port: int, stop_evt, counts: mp.Queue) -> None:
     async def main():
         stats = {"slow_opened": 0, "slow_cut": 0, "flood_open": 0, "flood_refused": 0}
         tasks = [asyncio.create_task(slow_header(stats)) for _ in range(400)]
-        for i in range(400):                                      # 400 sockets in 3 s
+        for i in range(400):  # 400 sockets in 3 s
             tasks.append(asyncio.create_task(socket_flood(i, stats)))
             await asyncio.sleep(3.0 / 400)
         while not stop_evt.is_set():
@@ -112,7 +113,7 @@ def http_json(url: str, data: dict | None = None, token: str | None = None) -> t
             return resp.status, body, 1000 * (time.perf_counter() - started)
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read() or b"null"), 1000 * (time.perf_counter() - started)
-    except OSError:                                   # no answer in 15 s: counted as 15 s, the run goes on
+    except OSError:  # no answer in 15 s: counted as 15 s, the run goes on
         return 0, {}, 1000 * (time.perf_counter() - started)
 
 
@@ -126,10 +127,11 @@ async def new_projector(port: int) -> float:
             if text.startswith('42["state"'):
                 break
         writer.close()
+
     try:
         await asyncio.wait_for(connect(), 15)
     except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError):
-        pass                                          # no state in 15 s: counted as that long
+        pass  # no state in 15 s: counted as that long
     return 1000 * (time.perf_counter() - started)
 
 
@@ -143,8 +145,12 @@ def main() -> None:
     ap.add_argument("--relays", type=int, default=0, help="relays (issue 25): the core, N relays, nginx, Redis")
     ap.add_argument("--redis-outage", type=float, default=0.0, help="seconds without Redis in the middle")
     ap.add_argument("--piclass", type=int, default=0, help="run the hall under piclass --cores N")
-    ap.add_argument("--idle-s", type=float, default=0.0,
-                    help="first, this long with the clients connected and no ball: the hall's CPU idle")
+    ap.add_argument(
+        "--idle-s",
+        type=float,
+        default=0.0,
+        help="first, this long with the clients connected and no ball: the hall's CPU idle",
+    )
     args = ap.parse_args()
     raise_nofile()
     data = Path(tempfile.mkdtemp(prefix="bench-crowd-"))
@@ -162,7 +168,7 @@ def main() -> None:
             if time.monotonic() > deadline:
                 raise SystemExit("the server did not start: see " + str(data))
             time.sleep(0.2)
-        time.sleep(2.0 if args.relays else 0.0)            # the relays subscribe
+        time.sleep(2.0 if args.relays else 0.0)  # the relays subscribe
         rss_idle = hall.rss()
         token = http_json(url + "/api/login", {"pin": PINS["speaker_pin"]})[1]["token"]
         http_json(url + "/api/partie/start", {}, token)
@@ -173,8 +179,9 @@ def main() -> None:
         stop_evt = mp.Event()
         per = args.clients // args.procs
         started = time.monotonic()
-        procs, connected, refused = start_crowd(args.procs, per, port, hall.socket_path, ready, results, stop_evt,
-                                                sent_qs)
+        procs, connected, refused = start_crowd(
+            args.procs, per, port, hall.socket_path, ready, results, stop_evt, sent_qs
+        )
         print(f"{connected} clients connected in {time.monotonic() - started:.1f} s ({refused} refused)")
         rss_connected = hall.rss()
         spread = hall.clients_per_relay()
@@ -184,7 +191,7 @@ def main() -> None:
         if args.attack:
             attacker = mp.Process(target=run_attack, args=(port, stop_evt, counts))
             attacker.start()
-            time.sleep(3.5)                                  # the 400 sockets are opened in the first 3 s
+            time.sleep(3.5)  # the 400 sockets are opened in the first 3 s
         cpu_said = []
         if args.idle_s:
             meter = CpuMeter(hall.proc.pid)
@@ -232,7 +239,7 @@ def main() -> None:
             tick += 1.0
             time.sleep(max(0.0, tick - time.monotonic()))
         cpu_said.append(meter.said("a ball a second"))
-        time.sleep(3.0)                                   # the last resyncs
+        time.sleep(3.0)  # the last resyncs
         rss_end = hall.rss()
         stop_evt.set()
         for q in sent_qs:
@@ -255,31 +262,44 @@ def main() -> None:
                 for relay, at in g[2].items():
                     by_relay.setdefault(seq, {})[relay] = max(by_relay.get(seq, {}).get(relay, 0.0), at)
             if redis_back_at is not None and redis_down_at <= t0 < redis_back_at:
-                after_return_ms.append(1000 * (latest - redis_back_at))      # drawn while Redis was away
+                after_return_ms.append(1000 * (latest - redis_back_at))  # drawn while Redis was away
             elif latest:
                 last_ms.append(1000 * (latest - t0))
                 worst.append((1000 * (latest - t0), t0 - begin_wall, seq))
         hall_kind = f"the core + {args.relays} relays + nginx + Redis" if args.relays else "one process"
-        print(f"server: {args.server}, {hall_kind}"
-              + (f", under piclass --cores {args.piclass}" if args.piclass else "")
-              + f"; load average at start {load:.2f}, at the end {os.getloadavg()[0]:.2f}")
-        print(f"clients {connected}, draws {len(sent)} in {args.duration:.0f} s"
-              + (" with the attack" if args.attack else "")
-              + (f", Redis stopped {args.redis_outage:.0f} s in the middle" if args.redis_outage else ""))
-        print(f"disconnects {sum(o['disconnects'] for o in outs)} (reconnected {sum(o['reconnects'] for o in outs)}), "
-              f"balls missed {missed}, seq gaps {sum(o['gaps'] for o in outs)}")
+        print(
+            f"server: {args.server}, {hall_kind}"
+            + (f", under piclass --cores {args.piclass}" if args.piclass else "")
+            + f"; load average at start {load:.2f}, at the end {os.getloadavg()[0]:.2f}"
+        )
+        print(
+            f"clients {connected}, draws {len(sent)} in {args.duration:.0f} s"
+            + (" with the attack" if args.attack else "")
+            + (f", Redis stopped {args.redis_outage:.0f} s in the middle" if args.redis_outage else "")
+        )
+        print(
+            f"disconnects {sum(o['disconnects'] for o in outs)} (reconnected {sum(o['reconnects'] for o in outs)}), "
+            f"balls missed {missed}, seq gaps {sum(o['gaps'] for o in outs)}"
+        )
         lags = [lag for o in outs for _, lag in o.get("late", [])]
-        print(f"the phones' processes' loop late by more than 20 ms {len(lags)} times, at most "
-              f"{1000 * max(lags, default=0.0):.0f} ms (their own CPU, not the hall's)")
+        print(
+            f"the phones' processes' loop late by more than 20 ms {len(lags)} times, at most "
+            f"{1000 * max(lags, default=0.0):.0f} ms (their own CPU, not the hall's)"
+        )
         print("slowest balls (ms, at s): " + ", ".join(f"{ms:.0f} at {at:.0f}" for ms, at, _ in sorted(worst)[-5:]))
-        for ms, at, seq in sorted(worst)[-5:]:     # where the time went: the speaker's POST, then each relay's last phone
+        for ms, at, seq in sorted(worst)[-5:]:  # where the time went: the speaker's POST, then each relay's last phone
             t0 = sent[seq][0]
-            relays = ", ".join(f"{r.rsplit(':', 1)[-1]} {1000 * (t - t0):.0f}"
-                               for r, t in sorted(by_relay.get(seq, {}).items()))
-            late = max((lag for o in outs for when, lag in o.get("late", []) if t0 <= when <= t0 + ms / 1000 + 0.1),
-                       default=0.0)
-            print(f"  ball at {at:.0f} s: POST answered in {posted.get(seq, 0):.0f} ms; last phone per relay (ms): "
-                  f"{relays}; the phones' own loop late by up to {1000 * late:.0f} ms meanwhile")
+            relays = ", ".join(
+                f"{r.rsplit(':', 1)[-1]} {1000 * (t - t0):.0f}" for r, t in sorted(by_relay.get(seq, {}).items())
+            )
+            late = max(
+                (lag for o in outs for when, lag in o.get("late", []) if t0 <= when <= t0 + ms / 1000 + 0.1),
+                default=0.0,
+            )
+            print(
+                f"  ball at {at:.0f} s: POST answered in {posted.get(seq, 0):.0f} ms; last phone per relay (ms): "
+                f"{relays}; the phones' own loop late by up to {1000 * late:.0f} ms meanwhile"
+            )
         for line in cpu_said:
             print(line)
         print(summary("draw → last client", last_ms) + (" (balls drawn while Redis was up)" if after_return_ms else ""))
@@ -291,11 +311,16 @@ def main() -> None:
         print(summary("GET /api/state", state_ms))
         print(summary("new projector (connect → state)", projector_ms))
         for title, rows in (("idle", rss_idle), (f"{connected} clients", rss_connected), ("end", rss_end)):
-            print(f"RSS {title}: " + ", ".join(f"{name} {mb:.0f} MB" for name, mb in rows)
-                  + f" — total {sum(mb for _, mb in rows):.0f} MB")
+            print(
+                f"RSS {title}: "
+                + ", ".join(f"{name} {mb:.0f} MB" for name, mb in rows)
+                + f" — total {sum(mb for _, mb in rows):.0f} MB"
+            )
         if attack:
-            print(f"attack: slow headers opened {attack['slow_opened']} (cut by the server {attack['slow_cut']}), "
-                  f"sockets from one address: {attack['flood_open']} handshakes, {attack['flood_refused']} refused")
+            print(
+                f"attack: slow headers opened {attack['slow_opened']} (cut by the server {attack['slow_cut']}), "
+                f"sockets from one address: {attack['flood_open']} handshakes, {attack['flood_refused']} refused"
+            )
         print(f"p99 draw → last client < 500 ms: {'yes' if last_ms and percentile(last_ms, 99) < 500 else 'NO'}")
         for name, ms in (("draw", draw_ms), ("state", state_ms), ("projector", projector_ms)):
             print(f"p99 {name} < 100 ms: {'yes' if percentile(ms, 99) < 100 else 'NO'}")

@@ -5,6 +5,7 @@ Run: python bench/bench_facade.py            (prints one line per call: microsec
 Copy it into another checkout of the project (``git archive``) to measure that one the same way: it uses only
 the public API of ``Hall`` and ``bench/bench_core.py``'s evening.
 """
+
 from __future__ import annotations
 
 import sys
@@ -21,7 +22,7 @@ from hall.record.journal import Journal
 
 try:
     from hall.cartons.planches import generate_cards
-except ImportError:        # a checkout from before the cards were split
+except ImportError:  # a checkout from before the cards were split
     from hall.cartons.cards import generate_cards
 
 CALLS = 20_000
@@ -43,7 +44,7 @@ def main() -> None:
     cards = generate_cards(3000, "bench", "A")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        config, book = build_evening(folder, cards)    # bench_core's: ten parties, claims, awards
+        config, book = build_evening(folder, cards)  # bench_core's: ten parties, claims, awards
         replays = []
         for _ in range(RUNS):
             started = time.perf_counter()
@@ -51,13 +52,21 @@ def main() -> None:
             replays.append(time.perf_counter() - started)
             events = hall.last_seq()
             hall.journal.close()
-        print(f"replay of a 10-partie evening ({events} events, {len(book):,} cartons): best {min(replays) * 1e3:.1f} ms")
+        print(
+            f"replay of a 10-partie evening ({events} events, {len(book):,} cartons): best {min(replays) * 1e3:.1f} ms"
+        )
         hall = Hall(config, Journal(folder / "journal.sqlite"), book, voucher_secret=b"k" * 32)
         some = next(iter(book))
-        for name, fn in [("snapshot()", hall.snapshot), ("speaker_snapshot()", hall.speaker_snapshot),
-                         ("card_count()", hall.card_count), ("card(id)", lambda: hall.card(some)),
-                         ("price_tiers()", hall.price_tiers), ("sales_totals()", hall.sales_totals),
-                         ("drawable_numbers()", hall.drawable_numbers), ("device('printer')", lambda: hall.device("printer"))]:
+        for name, fn in [
+            ("snapshot()", hall.snapshot),
+            ("speaker_snapshot()", hall.speaker_snapshot),
+            ("card_count()", hall.card_count),
+            ("card(id)", lambda: hall.card(some)),
+            ("price_tiers()", hall.price_tiers),
+            ("sales_totals()", hall.sales_totals),
+            ("drawable_numbers()", hall.drawable_numbers),
+            ("device('printer')", lambda: hall.device("printer")),
+        ]:
             print(f"Hall.{name:<22} {per_call_us(fn):8.2f} µs per call")
         hall.journal.close()
 

@@ -9,6 +9,7 @@ the server sends ``--events`` draws each way, one every 0.3 s, and prints the CP
 writer tasks included). ``--piclass`` runs the server under ``/work/shared/tools/piclass --model pi4 --cores 1``
 (the clients outside). Never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,6 +28,7 @@ PICLASS = "/work/shared/tools/piclass"
 
 def serve(port: int, phones: int, events: int) -> None:
     import gevent.monkey
+
     gevent.monkey.patch_all()
     import gevent
     import socketio
@@ -64,18 +66,25 @@ def serve(port: int, phones: int, events: int) -> None:
             gevent.sleep(0.1)
         gevent.sleep(1.0)
         print(f"{joined[0]} phones connected", flush=True)
-        for label, emit in (("python-socketio's emit", socketio_emit),
-                            ("emit_to_shards (frame made once, written at once)",
-                             lambda name, payload: emit_to_shards(sio, name, payload, gevent.sleep))):
+        for label, emit in (
+            ("python-socketio's emit", socketio_emit),
+            (
+                "emit_to_shards (frame made once, written at once)",
+                lambda name, payload: emit_to_shards(sio, name, payload, gevent.sleep),
+            ),
+        ):
             spent = []
             for i in range(events):
                 cpu = time.process_time()
                 emit("draw", {"number": 1 + i % 90, "index": i + 1, "partie": 1, "seq": 100 + i})
-                gevent.sleep(0.3)                        # the writer tasks finish meanwhile (counted)
+                gevent.sleep(0.3)  # the writer tasks finish meanwhile (counted)
                 spent.append(1000 * (time.process_time() - cpu))
             spent.sort()
-            print(f"{label}: {joined[0]} phones, CPU per event p50 {spent[len(spent) // 2]:.1f} ms, "
-                  f"max {spent[-1]:.1f} ms ({1000 * spent[len(spent) // 2] / joined[0]:.0f} µs a phone)", flush=True)
+            print(
+                f"{label}: {joined[0]} phones, CPU per event p50 {spent[len(spent) // 2]:.1f} ms, "
+                f"max {spent[-1]:.1f} ms ({1000 * spent[len(spent) // 2] / joined[0]:.0f} µs a phone)",
+                flush=True,
+            )
         os._exit(0)
 
     gevent.spawn(run)
@@ -84,13 +93,15 @@ def serve(port: int, phones: int, events: int) -> None:
 
 async def phones_main(port: int, phones: int) -> None:
     from bench.crowd_phones import phone_address, raise_nofile, ws_connect, ws_recv
+
     raise_nofile()
 
     async def one(i: int) -> None:
-        await asyncio.sleep(i * 0.01)                  # a hundred phones a second, as a hall's doors open
+        await asyncio.sleep(i * 0.01)  # a hundred phones a second, as a hall's doors open
         reader, writer = await ws_connect(port, phone_address(i * 10))
         while True:
             await ws_recv(reader, writer)
+
     await asyncio.gather(*(one(i) for i in range(phones)), return_exceptions=True)
 
 
@@ -105,15 +116,22 @@ def main() -> None:
         serve(args.serve, args.phones, args.events)
         return
     from bench.crowd_hall import unused_port
+
     port = unused_port(18800, 18899)
     argv = [sys.executable, __file__, "--serve", str(port), "--phones", str(args.phones), "--events", str(args.events)]
     if args.piclass:
         argv = [PICLASS, "--model", "pi4", "--cores", "1", "--", *argv]
     server = subprocess.Popen(argv, env={**os.environ, "PYTHONPATH": str(ROOT)})
     time.sleep(2.0)
-    clients = subprocess.Popen([sys.executable, "-c", f"import asyncio, sys; sys.path.insert(0, {str(ROOT)!r}); "
-                                f"from bench.bench_fanout import phones_main; asyncio.run(phones_main({port}, "
-                                f"{args.phones}))"])
+    clients = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import asyncio, sys; sys.path.insert(0, {str(ROOT)!r}); "
+            f"from bench.bench_fanout import phones_main; asyncio.run(phones_main({port}, "
+            f"{args.phones}))",
+        ]
+    )
     try:
         server.wait(600)
     finally:

@@ -20,6 +20,7 @@ Targets (issue 31): ``/api/state`` p99 < 1 s and every draw answered within 2 s 
 answering within 2 s of its end; new phones still connect on the relays during and after.
 Never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,9 +44,11 @@ from bench.crowd_phones import raise_nofile, ws_connect, ws_recv  # noqa: E402
 from bench.stats import percentile  # noqa: E402
 from hall.app.demo import DEMO_PINS  # noqa: E402
 
-FLOODS = {"resync": (1, "127.0.0.66", '42["resync"]'),
-          "unknown": (16, "127.0.0.67", '42["nothing"]'),
-          "game_watch": (16, "127.0.0.68", '42["game_watch",{"code":"ZZZZ"}]')}
+FLOODS = {
+    "resync": (1, "127.0.0.66", '42["resync"]'),
+    "unknown": (16, "127.0.0.67", '42["nothing"]'),
+    "game_watch": (16, "127.0.0.68", '42["game_watch",{"code":"ZZZZ"}]'),
+}
 CALM_S = 3.0
 
 
@@ -76,6 +79,7 @@ def run_flood(port: int, path: str, sockets: int, source: str, text: str, second
                 while True:
                     if not await reader.read(65536):
                         return
+
             dropping = asyncio.create_task(drop())
             try:
                 while time.monotonic() < deadline and not dropping.done():
@@ -148,6 +152,7 @@ def new_phone(port: int, path: str, source: str) -> bool:
                 pass
         finally:
             writer.close()
+
     try:
         asyncio.run(asyncio.wait_for(connect(), 15))
         return True
@@ -175,7 +180,7 @@ def scenario(hall: BenchHall, token: str, name: str, seconds: float, after_s: fl
         return status == 201
 
     calm_at = time.monotonic()
-    while not http(hall.url + "/api/state", timeout=120)[0] == 200:     # the previous scenario's flood is over
+    while not http(hall.url + "/api/state", timeout=120)[0] == 200:  # the previous scenario's flood is over
         time.sleep(0.5)
     if time.monotonic() - calm_at > 1:
         print(f"(the hall answered again {time.monotonic() - calm_at:.0f} s after the previous scenario)")
@@ -199,34 +204,47 @@ def scenario(hall: BenchHall, token: str, name: str, seconds: float, after_s: fl
         if probe is not None:
             probe.close()
     first_after = next(((at + took) - end for at, took, _ in state.times if at >= end), None)
-    print(f"\n== {name}: {sockets} socket(s) from {source} writing {text} for {seconds:.0f} s "
-          f"({'the relays' if hall.relays else 'the core'}); load {os.getloadavg()[0]:.2f}")
-    print(f"flood: {stats['frames']} frames written ({stats['frames'] / seconds:.0f}/s), {stats['opened']} sockets "
-          f"opened, {stats['cut']} cut by the hall, {stats['refused']} refused")
+    print(
+        f"\n== {name}: {sockets} socket(s) from {source} writing {text} for {seconds:.0f} s "
+        f"({'the relays' if hall.relays else 'the core'}); load {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"flood: {stats['frames']} frames written ({stats['frames'] / seconds:.0f}/s), {stats['opened']} sockets "
+        f"opened, {stats['cut']} cut by the hall, {stats['refused']} refused"
+    )
     for phase, (a, b) in (("calm", (0, start)), ("flood", (start, end)), ("after", (end, end + after_s))):
         print(f"  {phase:6s} " + figures("GET /api/state", state.between(a, b)))
         print(f"  {phase:6s} " + figures("POST /api/draws", draws.between(a, b)))
         if phones is not None:
             print(f"  {phase:6s} " + figures("new phone on the relays (connect → state)", phones.between(a, b)))
-    print("  first /api/state asked after the flood answered "
-          + (f"{first_after:.2f} s after its end" if first_after is not None else "never"))
+    print(
+        "  first /api/state asked after the flood answered "
+        + (f"{first_after:.2f} s after its end" if first_after is not None else "never")
+    )
     failed = [took for at, took, ok in state.times + draws.times if not ok]
     if failed:
         print(f"  requests that failed: {len(failed)}")
     if phones is not None:
-        print(f"  new phones refused or without a state: {sum(1 for _, _, ok in phones.times if not ok)} "
-              f"of {len(phones.times)}")
-    during_state = [t for a, t, _ in state.times if a < end and a + t > start]     # asked or waiting during it
+        print(
+            f"  new phones refused or without a state: {sum(1 for _, _, ok in phones.times if not ok)} "
+            f"of {len(phones.times)}"
+        )
+    during_state = [t for a, t, _ in state.times if a < end and a + t > start]  # asked or waiting during it
     verdict = {
         "state p99 < 1 s": bool(during_state) and percentile(during_state, 99) < 1.0,
         "every draw < 2 s": all(t < 2.0 for _, t, _ in draws.times),
         "answering within 2 s of the end": first_after is not None and first_after < 2.0,
     }
     if phones is not None:
-        verdict["phones connect within 3 s during and after"] = all(ok and took < 3.0 for at, took, ok in phones.times
-                                                                    if at + took >= start)
-    print("  RSS before: " + ", ".join(f"{r} {mb:.0f} MB" for r, mb in rss_before)
-          + " — after the flood: " + ", ".join(f"{r} {mb:.0f} MB" for r, mb in rss_flood))
+        verdict["phones connect within 3 s during and after"] = all(
+            ok and took < 3.0 for at, took, ok in phones.times if at + took >= start
+        )
+    print(
+        "  RSS before: "
+        + ", ".join(f"{r} {mb:.0f} MB" for r, mb in rss_before)
+        + " — after the flood: "
+        + ", ".join(f"{r} {mb:.0f} MB" for r, mb in rss_flood)
+    )
     print("  " + ", ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in verdict.items()))
     return verdict
 
@@ -251,11 +269,17 @@ def main() -> None:
             time.sleep(0.2)
         time.sleep(2.0 if args.relays else 0.0)
         token = http(hall.url + "/api/login", {"pin": DEMO_PINS["speaker_pin"]})[1]["token"]
-        print(f"hall: {'the core + %d relays + nginx + Redis' % args.relays if args.relays else 'one process'}"
-              + (f", under piclass --model pi4 --cores {args.piclass}" if args.piclass else "") + " (gunicorn, gevent)")
+        print(
+            f"hall: {'the core + %d relays + nginx + Redis' % args.relays if args.relays else 'one process'}"
+            + (f", under piclass --model pi4 --cores {args.piclass}" if args.piclass else "")
+            + " (gunicorn, gevent)"
+        )
         names = [n for n in FLOODS if n != "game_watch" or args.relays] if args.scenario == "all" else [args.scenario]
-        results = {f"{n} {i + 1}": scenario(hall, token, n, args.seconds, args.after)
-                   for i in range(args.repeat) for n in names}
+        results = {
+            f"{n} {i + 1}": scenario(hall, token, n, args.seconds, args.after)
+            for i in range(args.repeat)
+            for n in names
+        }
         print("\nall targets met: " + ("yes" if all(all(v.values()) for v in results.values()) else "NO"))
     finally:
         hall.close()

@@ -7,6 +7,7 @@ of ``--repeat`` mean per draw), and ``verify`` on 40 balls for a plain quine, a 
 maxi-bingo (best of 3 means). Wall-clock percentiles are ``bench_core.py``'s; these figures move much less when
 other processes share the cores. Prints the figures; never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,11 +42,14 @@ def main() -> None:
         for n in order[:30]:
             watch.on_draw(n, 0, "quine", {}, ())
         per_draw.append((time.process_time() - t0) / 30)
-    print(f"winner watch over {len(ids):,} sold cartons, CPU per draw (best of {args.repeat}): "
-          f"{min(per_draw) * 1e3:.2f} ms")
+    print(
+        f"winner watch over {len(ids):,} sold cartons, CPU per draw (best of {args.repeat}): "
+        f"{min(per_draw) * 1e3:.2f} ms"
+    )
     lots: list[object] = ["quine"]
-    try:                      # the lots' terms, where the tree has them (the same script runs on a tree before them)
+    try:  # the lots' terms, where the tree has them (the same script runs on a tree before them)
         from hall.events import Fallback, LotSpec
+
         lots += [LotSpec("quine", "Q", row=2), LotSpec("carton_plein", "CP", within=45, fallback=Fallback("J"))]
     except ImportError:
         pass
@@ -57,7 +61,7 @@ def main() -> None:
             for i in range(20_000):
                 verify(book.get(ids[i % len(ids)]), draws, lot)
             means.append((time.process_time() - t0) / 20_000)
-        name = lot if isinstance(lot, str) else f"{lot.kind} (row {lot.row}, within {lot.within})"   # type: ignore[attr-defined]
+        name = lot if isinstance(lot, str) else f"{lot.kind} (row {lot.row}, within {lot.within})"  # type: ignore[attr-defined]
         print(f"claim verdict, {name}: CPU {min(means) * 1e6:.2f} µs (best of 3)")
 
 

@@ -12,6 +12,7 @@ yardstick, while it loops ``GET /api/me`` instead (any request flood shares the 
 ``--tree`` serves another checkout of the project (e.g. the code before the change, for a before/after).
 Never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def call(port: int, method: str, path: str, body: dict | None = None, token: str = "",
-         source: str = "127.0.0.1") -> tuple[int, dict]:
+def call(
+    port: int, method: str, path: str, body: dict | None = None, token: str = "", source: str = "127.0.0.1"
+) -> tuple[int, dict]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
     try:
         headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
@@ -104,36 +106,49 @@ def main() -> None:
     port = free_port()
     config = folder / "loto-hall.toml"
     pins = "\n".join(f'{role}_pin = "{pin}"' for role, pin in PINS.items())
-    config.write_text(f'[hall]\ndata_dir = "{folder / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n'
-                      f'[auth]\n{pins}\n', encoding="utf-8")
+    config.write_text(
+        f'[hall]\ndata_dir = "{folder / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n[auth]\n{pins}\n',
+        encoding="utf-8",
+    )
     env = {**os.environ, "PYTHONPATH": args.tree}
-    server = subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--config", str(config)], cwd=args.tree,
-                              env=env, stdout=subprocess.DEVNULL, stderr=open(folder / "server.log", "w"))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "hall.app", "serve", "--config", str(config)],
+        cwd=args.tree,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(folder / "server.log", "w"),
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
                 if call(port, "GET", "/api/state")[0] == 200:
                     break
-            except (OSError, http.client.HTTPException):      # not listening yet
+            except (OSError, http.client.HTTPException):  # not listening yet
                 if time.monotonic() > deadline:
                     raise SystemExit("the hall did not answer") from None
                 time.sleep(0.2)
         admin = call(port, "POST", "/api/login", {"pin": PINS["admin"]})[1]["token"]
-        for role in ("speaker", "controller", "desk", "admin"):      # admin last: its change ends its session
+        for role in ("speaker", "controller", "desk", "admin"):  # admin last: its change ends its session
             status, body = call(port, "POST", "/api/pins", {"role": role, "pin": CHANGED[role]}, token=admin)
             assert status == 201, body
-        print(f"tree {args.tree}; four PINs changed on /admin; {args.seconds:.0f} s per phase; "
-              f"logins from {args.addresses} address(es); load {os.getloadavg()[0]:.2f}")
+        print(
+            f"tree {args.tree}; four PINs changed on /admin; {args.seconds:.0f} s per phase; "
+            f"logins from {args.addresses} address(es); load {os.getloadavg()[0]:.2f}"
+        )
         print(summary("GET /api/state alone", state_latencies(port, args.seconds)))
         for name, path in (("logins looping", "/api/login"), ("GET /api/me looping", "/api/me")):
             during, counts = while_looping(port, path, args.addresses, args.seconds)
             print(summary(f"GET /api/state, {name}", during))
-            print(f"  {path}: {sum(counts.values())} answered in ~{args.seconds + 1:.0f} s "
-                  f"({', '.join(f'{k}: {v}' for k, v in sorted(counts.items()))})")
+            print(
+                f"  {path}: {sum(counts.values())} answered in ~{args.seconds + 1:.0f} s "
+                f"({', '.join(f'{k}: {v}' for k, v in sorted(counts.items()))})"
+            )
         sessions = json.loads((folder / "data" / "sessions.json").read_text()).get("sessions", {})
-        print(f"sessions.json: {len(sessions)} session(s), {(folder / 'data' / 'sessions.json').stat().st_size} bytes; "
-              f"load {os.getloadavg()[0]:.2f}")
+        print(
+            f"sessions.json: {len(sessions)} session(s), {(folder / 'data' / 'sessions.json').stat().st_size} bytes; "
+            f"load {os.getloadavg()[0]:.2f}"
+        )
     finally:
         server.terminate()
         server.wait(30)

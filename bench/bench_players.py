@@ -14,6 +14,7 @@ the phones outside it, in ``--procs`` child processes, each phone from its own l
 Also, in this process, the time a link of 12 cartons holds the hall's lock (12 000 cartons in the book).
 Prints the figures; never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,6 +62,7 @@ runpy.run_module("hall.app", run_name="__main__", alter_sys=True)
 
 def print_profile(data: Path, top: int) -> None:
     import pstats
+
     dumped = data / "worker.prof"
     if not dumped.exists():
         print(f"no profile written ({dumped}): the worker did not leave through os._exit")
@@ -80,8 +82,11 @@ async def post(port: int, source: str, path: str, body: dict) -> tuple[int, floa
     started = time.perf_counter()
     try:
         reader, writer = await ws_open(port, source)
-        writer.write(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-                     f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode() + data)
+        writer.write(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode()
+            + data
+        )
         head = await reader.readuntil(b"\r\n")
         rest = await reader.read()
         writer.close()
@@ -98,20 +103,21 @@ async def ws_open(port: int, source: str):
     return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
 
 
-def run_linking(first: int, count: int, port: int, ids: list[dict], cards: int, spread_s: float,
-                results: mp.Queue) -> None:
+def run_linking(
+    first: int, count: int, port: int, ids: list[dict], cards: int, spread_s: float, results: mp.Queue
+) -> None:
     """Each phone scans its cartons one by one, its scans spread over ``spread_s`` seconds."""
     raise_nofile()
 
     async def one(i: int, out: dict, start: float) -> None:
-        mine = ids[i * cards:(i + 1) * cards]
+        mine = ids[i * cards : (i + 1) * cards]
         step = spread_s / cards
         for k in range(cards):
-            at = start + (i % 97) / 97 * step + k * step      # phones out of step with each other
+            at = start + (i % 97) / 97 * step + k * step  # phones out of step with each other
             await asyncio.sleep(max(0.0, at - time.monotonic()))
             first = time.perf_counter()
-            while True:                                         # as the page does: a phone turned away waits its turn
-                status, ms, answer = await post(port, address(i), "/api/players/cards", {"card_ids": mine[:k + 1]})
+            while True:  # as the page does: a phone turned away waits its turn
+                status, ms, answer = await post(port, address(i), "/api/players/cards", {"card_ids": mine[: k + 1]})
                 out["ms"].append(ms)
                 out["status"][status] = out["status"].get(status, 0) + 1
                 if status != 429 or answer.get("error") != "hall_busy":
@@ -146,7 +152,9 @@ class Speaker:
             self.numbers = list(range(1, 91))
         n = self.numbers.pop(0)
         t0 = time.time()
-        status, body, ms = http_json(self.url + "/api/draws", {"number": n, "request_id": f"b-{n}-{t0:.3f}"}, self.token)
+        status, body, ms = http_json(
+            self.url + "/api/draws", {"number": n, "request_id": f"b-{n}-{t0:.3f}"}, self.token
+        )
         if status == 201:
             self.sent[body["seq"]] = (t0, body.get("partie"), n)
         self.ms.append(ms)
@@ -166,10 +174,16 @@ def lock_held_by_a_link(book_size: int, cards: int) -> None:
     from hall.config import parse_config
     from hall.door.service import Hall
     from hall.record.journal import Journal
+
     folder = Path(tempfile.mkdtemp(prefix="bench-players-lock-"))
     book = CardBook(dict(generate_cards(book_size, seed="bench", series="A")))
-    hall = Hall(parse_config({"hall": {"data_dir": str(folder)}}), Journal(folder / "j.sqlite"), book,
-                voucher_secret=b"k" * 32, rng=random.Random(1))
+    hall = Hall(
+        parse_config({"hall": {"data_dir": str(folder)}}),
+        Journal(folder / "j.sqlite"),
+        book,
+        voucher_secret=b"k" * 32,
+        rng=random.Random(1),
+    )
     ids = list(book)[:cards]
     lock = hall._writer._lock
     held: list[float] = []
@@ -182,7 +196,8 @@ def lock_held_by_a_link(book_size: int, cards: int) -> None:
         def __exit__(self, *exc):
             held.append(1e3 * (time.perf_counter() - self.t))
             lock.release()
-    hall._writer._lock = Timed()      # type: ignore[assignment]
+
+    hall._writer._lock = Timed()  # type: ignore[assignment]
     total = []
     for _ in range(2000):
         t = time.perf_counter()
@@ -191,7 +206,7 @@ def lock_held_by_a_link(book_size: int, cards: int) -> None:
     near = []
     for _ in range(500):
         t = time.perf_counter()
-        hall.link_cards([i[:-1] + ("Z" if i[-1] != "Z" else "Y") for i in ids])   # 12 near misses: no lock at all
+        hall.link_cards([i[:-1] + ("Z" if i[-1] != "Z" else "Y") for i in ids])  # 12 near misses: no lock at all
         near.append(1e3 * (time.perf_counter() - t))
     print(summary(f"link of {cards} cartons (book {book_size})", total, width=44))
     print(summary("  of which the hall's lock held", held, width=44))
@@ -210,10 +225,17 @@ def main() -> None:
     ap.add_argument("--no-piclass", action="store_true")
     ap.add_argument("--ping-s", type=float, default=2.0, help="[server] ping_s")
     ap.add_argument("--skip-linking", action="store_true")
-    ap.add_argument("--profile", type=int, default=0, metavar="N",
-                    help="run the server's worker under cProfile and print its N costliest functions (own time)")
+    ap.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run the server's worker under cProfile and print its N costliest functions (own time)",
+    )
     ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one of 18750-18799)")
-    ap.add_argument("--idle-s", type=float, default=30.0, help="seconds without a ball before (b), the server's CPU read")
+    ap.add_argument(
+        "--idle-s", type=float, default=30.0, help="seconds without a ball before (b), the server's CPU read"
+    )
     args = ap.parse_args()
     raise_nofile()
     lock_held_by_a_link(args.phones * args.cards, args.cards)
@@ -224,19 +246,29 @@ def main() -> None:
     CardBook(dict(cards)).write_csv(data / "data" / "cards.csv")
     ids = [cid for cid, _ in cards]
     config = data / "loto-hall.toml"
-    config.write_text("[hall]\ndata_dir = \"%s/data\"\n[auth]\n%s\n[server]\nhost = \"0.0.0.0\"\n"
-                      "worker_connections = 6000\nmax_public_sockets = 5000\nmax_connections_per_address = 1000\n"
-                      "ping_s = %s\n" % (data, "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items()), args.ping_s))
+    config.write_text(
+        '[hall]\ndata_dir = "%s/data"\n[auth]\n%s\n[server]\nhost = "0.0.0.0"\n'
+        "worker_connections = 6000\nmax_public_sockets = 5000\nmax_connections_per_address = 1000\n"
+        "ping_s = %s\n" % (data, "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items()), args.ping_s)
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port", str(port)]
     if args.profile:
         command[1:3] = ["-c", PROFILED % str(data / "worker.prof")]
     if not args.no_piclass:
         command = [PICLASS, "--cores", "1", "--", *command]
-    server = subprocess.Popen(command, env=env, cwd=data, stdout=open(data / "serve.log", "wb"),
-                              stderr=subprocess.STDOUT, start_new_session=True)
+    server = subprocess.Popen(
+        command,
+        env=env,
+        cwd=data,
+        stdout=open(data / "serve.log", "wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
-    print(f"load before: {os.getloadavg()[0]:.2f}; server {'under piclass --cores 1' if not args.no_piclass else 'unbounded'}")
+    print(
+        f"load before: {os.getloadavg()[0]:.2f}; server {'under piclass --cores 1' if not args.no_piclass else 'unbounded'}"
+    )
     try:
         deadline = time.monotonic() + 120
         while http_json(url + "/api/state")[0] != 200:
@@ -247,14 +279,17 @@ def main() -> None:
         per = args.phones // args.procs
         # each phone shows the code printed on its cartons (the QR code's ?k=), made with the hall's own key
         from hall.cartons.card_ids import card_code
+
         secret = (data / "data" / "voucher.key").read_bytes()
         linked = [{"card_id": cid, "code": card_code(secret, cid)} for cid in ids]
 
         # (a) linking, a ball a second meanwhile
         results: mp.Queue = mp.Queue()
         if not args.skip_linking:
-            procs = [mp.Process(target=run_linking, args=(k * per, per, port, linked, args.cards, args.link_s, results))
-                     for k in range(args.procs)]
+            procs = [
+                mp.Process(target=run_linking, args=(k * per, per, port, linked, args.cards, args.link_s, results))
+                for k in range(args.procs)
+            ]
             linking = time.monotonic()
             for p in procs:
                 p.start()
@@ -268,8 +303,10 @@ def main() -> None:
                     statuses[k] = statuses.get(k, 0) + v
             link_ms = [ms for o in outs for ms in o["ms"]]
             linked_ms = [1000 * s for o in outs for s in o["linked_s"]]
-            print(f"(a) {args.phones} phones × {args.cards} cartons scanned one by one over {args.link_s:.0f} s: "
-                  f"{len(link_ms)} requests, answers {statuses}, all linked in {time.monotonic() - linking:.0f} s")
+            print(
+                f"(a) {args.phones} phones × {args.cards} cartons scanned one by one over {args.link_s:.0f} s: "
+                f"{len(link_ms)} requests, answers {statuses}, all linked in {time.monotonic() - linking:.0f} s"
+            )
             print(summary("  one request (POST /api/players/cards)", link_ms, width=44))
             print(summary("  a scan → its carton linked (waits included)", linked_ms, width=44))
             print(summary("  the speaker's POST /api/draws meanwhile", speaker.ms, width=44))
@@ -282,12 +319,13 @@ def main() -> None:
         ready: mp.Queue = mp.Queue()
         stop_evt = mp.Event()
         sent_qs = [mp.Queue() for _ in range(args.procs)]
-        procs, connected, refused = start_crowd(args.procs, per, port, "/socket.io/", ready, results, stop_evt, sent_qs,
-                                                address)
+        procs, connected, refused = start_crowd(
+            args.procs, per, port, "/socket.io/", ready, results, stop_evt, sent_qs, address
+        )
         print(f"(b) {connected} phones following ({refused} refused)")
         if args.idle_s:
             meter = CpuMeter(server.pid)
-            time.sleep(args.idle_s)          # no ball: what keeping 1 000 sockets alive costs
+            time.sleep(args.idle_s)  # no ball: what keeping 1 000 sockets alive costs
             print(meter.said(f"idle, {connected} phones, ping_s {args.ping_s:g}"))
         meter = CpuMeter(server.pid)
         end = time.monotonic() + args.duration
@@ -305,8 +343,10 @@ def main() -> None:
             missed += connected - sum(g[0] for g in got)
             if any(g[0] for g in got):
                 last_ms.append(1000 * (max(g[1] for g in got) - t0))
-        print(f"  balls {len(speaker.sent)} in {args.duration:.0f} s; missed {missed}, seq gaps "
-              f"{sum(o['gaps'] for o in outs)}, disconnects {sum(o['disconnects'] for o in outs)}")
+        print(
+            f"  balls {len(speaker.sent)} in {args.duration:.0f} s; missed {missed}, seq gaps "
+            f"{sum(o['gaps'] for o in outs)}, disconnects {sum(o['disconnects'] for o in outs)}"
+        )
         print(summary("  ball → last phone", last_ms))
         print(summary("  the speaker's POST /api/draws", speaker.ms))
         print(f"  load after: {os.getloadavg()[0]:.2f}")

@@ -10,6 +10,7 @@ Run from the repository root:  python bench/bench_points_rouges_room.py [--racks
 [--only-figures]
 Not a test. The whole-endpoint figure adds one HTTP request and a lock taken for microseconds.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,7 +41,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--racks", type=int, default=2000, help="racks per board")
     parser.add_argument("--games", type=int, default=30, help="2-player games for the seat views")
-    parser.add_argument("--figures", type=int, default=600, help="positions for the legal list once take-backs are spent")
+    parser.add_argument(
+        "--figures", type=int, default=600, help="positions for the legal list once take-backs are spent"
+    )
     parser.add_argument("--only-figures", action="store_true", help="measure only that legal list")
     if parser.parse_args().only_figures:
         figure_after_limit(parser.parse_args().figures)
@@ -58,8 +61,10 @@ def main() -> None:
             ms.append(1000 * (time.perf_counter() - started))
             solvable += bool(found)
             needed.append(nodes_needed(BOARD_MASKS[letter], rack, jokers))
-        print(summary(f"board {letter} ({bin(BOARD_MASKS[letter]).count('1')} pts), 8 random pieces", ms, width=40)
-              + f"  solvable {100 * solvable / racks:.1f} %  nodes needed ≤ {max(needed)}")
+        print(
+            summary(f"board {letter} ({bin(BOARD_MASKS[letter]).count('1')} pts), 8 random pieces", ms, width=40)
+            + f"  solvable {100 * solvable / racks:.1f} %  nodes needed ≤ {max(needed)}"
+        )
     # the worst a phone can cause: a search that never ends by itself (25 points, only 2-dot pieces)
     rack = Counter({sid: 3 for sid in SHAPE_IDS if len(SHAPES[sid]) == 2})
     started = time.perf_counter()
@@ -69,7 +74,6 @@ def main() -> None:
     figure_after_limit(parser.parse_args().figures)
 
 
-
 def seat_views(games: int) -> None:
     """What a phone receives on its turn in 2-player games (seats play a random move keeping their jokers when
     they can): the size of ``legal`` and of the seat view, and the time the room takes to build it (under the lock)."""
@@ -77,6 +81,7 @@ def seat_views(games: int) -> None:
 
     from bench.stats import percentile
     from hall.minigames.lobby import Lobby, LobbySettings
+
     counts: list[float] = []
     sizes: list[float] = []
     ms: list[float] = []
@@ -96,9 +101,15 @@ def seat_views(games: int) -> None:
             thrifty = [m for m in view["legal"] if not (m[0] == "place" and any(p[0] == JOKER for p in m[2]))]
             lobby.play(code, tokens[seat], rng.choice(thrifty or view["legal"]), room.version)
             room = lobby.room(code)
-    for name, values, unit in (("legal moves", counts, ""), ("seat view size", sizes, " KiB"), ("build time", ms, " ms")):
-        print(f"2 players, {games} games, {name:<15} p50 {percentile(values, 50):8.1f}{unit}  "
-              f"p99 {percentile(values, 99):8.1f}{unit}  max {max(values):8.1f}{unit}")
+    for name, values, unit in (
+        ("legal moves", counts, ""),
+        ("seat view size", sizes, " KiB"),
+        ("build time", ms, " ms"),
+    ):
+        print(
+            f"2 players, {games} games, {name:<15} p50 {percentile(values, 50):8.1f}{unit}  "
+            f"p99 {percentile(values, 99):8.1f}{unit}  max {max(values):8.1f}{unit}"
+        )
 
 
 def figure_after_limit(positions: int) -> None:
@@ -112,8 +123,10 @@ def figure_after_limit(positions: int) -> None:
     from hall.minigames.points_rouges import rules
     from hall.minigames.points_rouges.state import MAX_TAKE_BACKS
     from hall.minigames.registry import get_game
+
     game = get_game("points-rouges")
     import os
+
     cold: list[float] = []
     warm: list[float] = []
     cpu: list[float] = []
@@ -143,10 +156,14 @@ def figure_after_limit(positions: int) -> None:
         counts.append(len(listed))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     for name, values in (("cold", cold), ("cold CPU", cpu), ("again", warm)):
-        print(f"take-backs spent, {positions} positions, legal list {name:<6} p50 {percentile(values, 50):7.2f} ms  "
-              f"p99 {percentile(values, 99):7.2f} ms  max {max(values):7.2f} ms")
-    print(f"take-backs spent, legal moves p50 {percentile(counts, 50):.0f}  p99 {percentile(counts, 99):.0f}  "
-          f"max {max(counts):.0f}")
+        print(
+            f"take-backs spent, {positions} positions, legal list {name:<6} p50 {percentile(values, 50):7.2f} ms  "
+            f"p99 {percentile(values, 99):7.2f} ms  max {max(values):7.2f} ms"
+        )
+    print(
+        f"take-backs spent, legal moves p50 {percentile(counts, 50):.0f}  p99 {percentile(counts, 99):.0f}  "
+        f"max {max(counts):.0f}"
+    )
 
 
 if __name__ == "__main__":

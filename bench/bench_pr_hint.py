@@ -16,6 +16,7 @@ for each board and each joker count 0–8 forced, ``--sweep`` racks (default 40)
 shaped pieces: the slowest hint and the slowest enumeration of every completion. ``--pi-factor`` also runs
 the n-body calibration of bench/pi_factor.py and prints the judged Raspberry Pi 4 figures. Not a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,8 +54,14 @@ def _timed(call: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def _figures(ms: list[float]) -> dict:
-    return {"n": len(ms), "p50_ms": percentile(ms, 50), "p90_ms": percentile(ms, 90),
-            "p99_ms": percentile(ms, 99), "max_ms": max(ms), "mean_ms": statistics.fmean(ms)}
+    return {
+        "n": len(ms),
+        "p50_ms": percentile(ms, 50),
+        "p90_ms": percentile(ms, 90),
+        "p99_ms": percentile(ms, 99),
+        "max_ms": max(ms),
+        "mean_ms": statistics.fmean(ms),
+    }
 
 
 def bench_board(board: str, draws: int, seed: int) -> dict:
@@ -84,12 +91,23 @@ def bench_board(board: str, draws: int, seed: int) -> dict:
         timings["all_covers"].append(_timed(lambda: sum(1 for _ in solve(points, rack, jokers)))[0])
         all_cpu.append(CPU_MS[-1])
     completable_ms = min(_timed(lambda: board_completable(board))[0] for _ in range(5))
-    return {"board": board, "points": BOARD_VALUES[board], "draws": draws, "solvable": solvable,
-            "solvable_share": solvable / draws, "jokers_in_hint": dict(sorted(jokers_used.items())),
-            **{name: _figures(ms) for name, ms in timings.items()},
-            "board_completable_ms": completable_ms, "hint_cpu": _figures(hint_cpu),
-            "all_covers_cpu": _figures(all_cpu), "slowest_hint": slowest, "_hint_ms": timings["hint"],
-            "_all_ms": timings["all_covers"], "_hint_cpu_ms": hint_cpu, "_all_cpu_ms": all_cpu}
+    return {
+        "board": board,
+        "points": BOARD_VALUES[board],
+        "draws": draws,
+        "solvable": solvable,
+        "solvable_share": solvable / draws,
+        "jokers_in_hint": dict(sorted(jokers_used.items())),
+        **{name: _figures(ms) for name, ms in timings.items()},
+        "board_completable_ms": completable_ms,
+        "hint_cpu": _figures(hint_cpu),
+        "all_covers_cpu": _figures(all_cpu),
+        "slowest_hint": slowest,
+        "_hint_ms": timings["hint"],
+        "_all_ms": timings["all_covers"],
+        "_hint_cpu_ms": hint_cpu,
+        "_all_cpu_ms": all_cpu,
+    }
 
 
 def sweep(racks: int, seed: int) -> dict:
@@ -109,20 +127,33 @@ def sweep(racks: int, seed: int) -> dict:
                     hint_ms, where = ms, {"jokers": jokers, "rack": sorted(rack.elements())}
                 ms, covers = _timed(lambda: sum(1 for _ in solve(points, rack, jokers)))
                 all_ms, most, all_cpu = max(all_ms, ms), max(most, covers), max(all_cpu, CPU_MS[-1])
-        worst[board] = {"hint_max_ms": hint_ms, "all_covers_max_ms": all_ms, "most_completions": most,
-                        "hint_cpu_max_ms": hint_cpu, "all_covers_cpu_max_ms": all_cpu,
-                        "slowest_hint": where}
-    return {"racks_per_joker_count": racks, "boards": worst,
-            "hint_max_ms": max(w["hint_max_ms"] for w in worst.values()),
-            "all_covers_max_ms": max(w["all_covers_max_ms"] for w in worst.values()),
-            "hint_cpu_max_ms": max(w["hint_cpu_max_ms"] for w in worst.values()),
-            "all_covers_cpu_max_ms": max(w["all_covers_cpu_max_ms"] for w in worst.values())}
+        worst[board] = {
+            "hint_max_ms": hint_ms,
+            "all_covers_max_ms": all_ms,
+            "most_completions": most,
+            "hint_cpu_max_ms": hint_cpu,
+            "all_covers_cpu_max_ms": all_cpu,
+            "slowest_hint": where,
+        }
+    return {
+        "racks_per_joker_count": racks,
+        "boards": worst,
+        "hint_max_ms": max(w["hint_max_ms"] for w in worst.values()),
+        "all_covers_max_ms": max(w["all_covers_max_ms"] for w in worst.values()),
+        "hint_cpu_max_ms": max(w["hint_cpu_max_ms"] for w in worst.values()),
+        "all_covers_cpu_max_ms": max(w["all_covers_cpu_max_ms"] for w in worst.values()),
+    }
 
 
 def machine() -> dict:
     """Where and when the figures were taken: CPU count, Python, load average before the run."""
-    return {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
-            "loadavg": list(os.getloadavg()), "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    return {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "loadavg": list(os.getloadavg()),
+        "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
 
 
 def main() -> None:
@@ -132,8 +163,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON document instead of the table")
     parser.add_argument("--sweep", type=int, default=40, help="racks per board and joker count in the sweep")
-    parser.add_argument("--pi-factor", action="store_true",
-                        help="also calibrate this machine against a Raspberry Pi 4 (n-body, ~30 s)")
+    parser.add_argument(
+        "--pi-factor", action="store_true", help="also calibrate this machine against a Raspberry Pi 4 (n-body, ~30 s)"
+    )
     args = parser.parse_args()
     if args.draws < 1 or args.sweep < 0:
         parser.error("--draws must be at least 1 and --sweep at least 0")
@@ -145,55 +177,92 @@ def main() -> None:
     every_all = [ms for r in rows for ms in r.pop("_all_ms")]
     every_cpu = [ms for r in rows for ms in r.pop("_hint_cpu_ms")]
     every_all_cpu = [ms for r in rows for ms in r.pop("_all_cpu_ms")]
-    overall = {"hint": _figures(every_hint), "hint_cpu": _figures(every_cpu), "all_covers": _figures(every_all),
-               "all_covers_cpu": _figures(every_all_cpu),
-               "solvable_share": sum(r["solvable"] for r in rows) / (args.draws * len(rows))}
+    overall = {
+        "hint": _figures(every_hint),
+        "hint_cpu": _figures(every_cpu),
+        "all_covers": _figures(every_all),
+        "all_covers_cpu": _figures(every_all_cpu),
+        "solvable_share": sum(r["solvable"] for r in rows) / (args.draws * len(rows)),
+    }
     judged = None
     if args.pi_factor:
         from bench.pi_factor import judge
-        figures = {"hint p99 (wall clock)": overall["hint"]["p99_ms"], "hint p99": overall["hint_cpu"]["p99_ms"],
-                   "every completion p99": overall["all_covers_cpu"]["p99_ms"],
-                   "every completion max": overall["all_covers_cpu"]["max_ms"]}
+
+        figures = {
+            "hint p99 (wall clock)": overall["hint"]["p99_ms"],
+            "hint p99": overall["hint_cpu"]["p99_ms"],
+            "every completion p99": overall["all_covers_cpu"]["p99_ms"],
+            "every completion max": overall["all_covers_cpu"]["max_ms"],
+        }
         if tail is not None:
-            figures |= {"slowest hint of the sweep": tail["hint_cpu_max_ms"],
-                        "slowest enumeration of the sweep": tail["all_covers_cpu_max_ms"]}
+            figures |= {
+                "slowest hint of the sweep": tail["hint_cpu_max_ms"],
+                "slowest enumeration of the sweep": tail["all_covers_cpu_max_ms"],
+            }
         judged = judge(figures)
     if args.json:
-        print(json.dumps({"machine": where, "draws": args.draws, "seed": args.seed, "boards": rows,
-                          "overall": overall, "sweep": tail, "pi": judged},
-                         ensure_ascii=False, allow_nan=False, indent=1))
+        print(
+            json.dumps(
+                {
+                    "machine": where,
+                    "draws": args.draws,
+                    "seed": args.seed,
+                    "boards": rows,
+                    "overall": overall,
+                    "sweep": tail,
+                    "pi": judged,
+                },
+                ensure_ascii=False,
+                allow_nan=False,
+                indent=1,
+            )
+        )
         return
-    print(f"# Points Rouges solitaire hint, {args.draws} racks of {SOLITAIRE_RACK} per board, seed {args.seed}; "
-          f"Python {where['python']} {where['machine']}, {where['cpus']} CPUs, load average "
-          f"{_load(where['loadavg'])} before, {_load(where['loadavg_after'])} after")
-    print(f"{'board':5} {'pts':>3} {'solvable':>8} {'hint p50':>9} {'p90':>8} {'p99':>8} {'max':>8} "
-          f"{'cpu p99':>8} {'bot p99':>8} {'all p50':>8} {'all p99':>8} {'all max':>8} {'cpu max':>8} "
-          f"{'whole':>8}   (ms)")
+    print(
+        f"# Points Rouges solitaire hint, {args.draws} racks of {SOLITAIRE_RACK} per board, seed {args.seed}; "
+        f"Python {where['python']} {where['machine']}, {where['cpus']} CPUs, load average "
+        f"{_load(where['loadavg'])} before, {_load(where['loadavg_after'])} after"
+    )
+    print(
+        f"{'board':5} {'pts':>3} {'solvable':>8} {'hint p50':>9} {'p90':>8} {'p99':>8} {'max':>8} "
+        f"{'cpu p99':>8} {'bot p99':>8} {'all p50':>8} {'all p99':>8} {'all max':>8} {'cpu max':>8} "
+        f"{'whole':>8}   (ms)"
+    )
     for r in rows:
         h, b, a = r["hint"], r["bot"], r["all_covers"]
-        print(f"{r['board']:5} {r['points']:3d} {r['solvable_share']:8.1%} {h['p50_ms']:9.3f} {h['p90_ms']:8.3f} "
-              f"{h['p99_ms']:8.3f} {h['max_ms']:8.3f} {r['hint_cpu']['p99_ms']:8.3f} {b['p99_ms']:8.3f} "
-              f"{a['p50_ms']:8.3f} {a['p99_ms']:8.3f} "
-              f"{a['max_ms']:8.3f} {r['all_covers_cpu']['max_ms']:8.3f} {r['board_completable_ms']:8.3f}")
+        print(
+            f"{r['board']:5} {r['points']:3d} {r['solvable_share']:8.1%} {h['p50_ms']:9.3f} {h['p90_ms']:8.3f} "
+            f"{h['p99_ms']:8.3f} {h['max_ms']:8.3f} {r['hint_cpu']['p99_ms']:8.3f} {b['p99_ms']:8.3f} "
+            f"{a['p50_ms']:8.3f} {a['p99_ms']:8.3f} "
+            f"{a['max_ms']:8.3f} {r['all_covers_cpu']['max_ms']:8.3f} {r['board_completable_ms']:8.3f}"
+        )
     h, a = overall["hint"], overall["all_covers"]
-    print(f"{'all':5} {'':3} {overall['solvable_share']:8.1%} {h['p50_ms']:9.3f} {h['p90_ms']:8.3f} "
-          f"{h['p99_ms']:8.3f} {h['max_ms']:8.3f} {overall['hint_cpu']['p99_ms']:8.3f} {'':8} {a['p50_ms']:8.3f} "
-          f"{a['p99_ms']:8.3f} {a['max_ms']:8.3f} {overall['all_covers_cpu']['max_ms']:8.3f}")
-    print("hint = solver.hint, cpu p99 its thread CPU time (not inflated by the other processes' load); "
-          "bot = the solitaire bot's cheapest_cover; all = every completion (the solitaire's legal moves), "
-          "cpu max its slowest in CPU time; whole = board_completable (best of 5)")
+    print(
+        f"{'all':5} {'':3} {overall['solvable_share']:8.1%} {h['p50_ms']:9.3f} {h['p90_ms']:8.3f} "
+        f"{h['p99_ms']:8.3f} {h['max_ms']:8.3f} {overall['hint_cpu']['p99_ms']:8.3f} {'':8} {a['p50_ms']:8.3f} "
+        f"{a['p99_ms']:8.3f} {a['max_ms']:8.3f} {overall['all_covers_cpu']['max_ms']:8.3f}"
+    )
+    print(
+        "hint = solver.hint, cpu p99 its thread CPU time (not inflated by the other processes' load); "
+        "bot = the solitaire bot's cheapest_cover; all = every completion (the solitaire's legal moves), "
+        "cpu max its slowest in CPU time; whole = board_completable (best of 5)"
+    )
     for r in rows:
         s = r["slowest_hint"]
-        print(f"slowest hint on {r['board']}: {s['ms']:.3f} ms, rack {' '.join(s['rack'])}, "
-              f"{'solvable' if s['solvable'] else 'no completion'}; jokers in the hints: {r['jokers_in_hint']}")
+        print(
+            f"slowest hint on {r['board']}: {s['ms']:.3f} ms, rack {' '.join(s['rack'])}, "
+            f"{'solvable' if s['solvable'] else 'no completion'}; jokers in the hints: {r['jokers_in_hint']}"
+        )
     if tail is not None:
-        print(f"sweep, {args.sweep} racks per board and joker count 0–{SOLITAIRE_RACK}: slowest hint "
-              + ", ".join(f"{b} {w['hint_max_ms']:.1f}" for b, w in tail["boards"].items())
-              + " ms; slowest enumeration of every completion "
-              + ", ".join(f"{b} {w['all_covers_max_ms']:.1f}" for b, w in tail["boards"].items())
-              + f" ms (in CPU time: hint {tail['hint_cpu_max_ms']:.1f}, every completion "
-              f"{tail['all_covers_cpu_max_ms']:.1f} ms); most completions of one rack (the solitaire's legal moves) "
-              + ", ".join(f"{b} {w['most_completions']}" for b, w in tail["boards"].items()))
+        print(
+            f"sweep, {args.sweep} racks per board and joker count 0–{SOLITAIRE_RACK}: slowest hint "
+            + ", ".join(f"{b} {w['hint_max_ms']:.1f}" for b, w in tail["boards"].items())
+            + " ms; slowest enumeration of every completion "
+            + ", ".join(f"{b} {w['all_covers_max_ms']:.1f}" for b, w in tail["boards"].items())
+            + f" ms (in CPU time: hint {tail['hint_cpu_max_ms']:.1f}, every completion "
+            f"{tail['all_covers_cpu_max_ms']:.1f} ms); most completions of one rack (the solitaire's legal moves) "
+            + ", ".join(f"{b} {w['most_completions']}" for b, w in tail["boards"].items())
+        )
     if judged is not None:
         print(judged["text"])
 

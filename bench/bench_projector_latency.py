@@ -11,6 +11,7 @@ every event. The clock starts just before the ``write`` of the ball's bytes (or 
 The other clients run in a child process (phones are other machines: they must not share the server's
 GIL). One ball in flight at a time. Prints the figures; never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,8 +43,14 @@ from hall.door.service import Hall
 from hall.record.journal import Journal
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 OBSERVE = """() => {
   window.__seen = {};
   const last = document.getElementById('last');
@@ -107,11 +114,16 @@ def _crowd(url: str, count: int, conn) -> None:
     for lis in listeners:
         for seq, at in lis.arrivals.items():
             latest[seq] = max(latest.get(seq, 0.0), at)
-    conn.send({"connected": sum(1 for lis in listeners if lis.client.connected),
-               "missed": sum(expected - lis.draws for lis in listeners),
-               "gaps": sum(lis.missing_seqs() for lis in listeners),
-               "disconnects": sum(lis.disconnects for lis in listeners), "latest": latest})
-    os._exit(0)      # no 3 s wait per websocket close
+    conn.send(
+        {
+            "connected": sum(1 for lis in listeners if lis.client.connected),
+            "missed": sum(expected - lis.draws for lis in listeners),
+            "gaps": sum(lis.missing_seqs() for lis in listeners),
+            "disconnects": sum(lis.disconnects for lis in listeners),
+            "latest": latest,
+        }
+    )
+    os._exit(0)  # no 3 s wait per websocket close
 
 
 class Crowd:
@@ -119,6 +131,7 @@ class Crowd:
 
     def __init__(self, url: str, count: int):
         import multiprocessing
+
         ctx = multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_crowd, args=(url, count, child), daemon=True)
@@ -134,8 +147,7 @@ class Crowd:
 
 
 def open_hall(folder: Path) -> Hall:
-    config = parse_config({"hall": {"name": "Banc d'essai", "data_dir": str(folder)},
-                           "auth": dict(DEMO_PINS)})
+    config = parse_config({"hall": {"name": "Banc d'essai", "data_dir": str(folder)}, "auth": dict(DEMO_PINS)})
     book = CardBook(dict(generate_cards(600, seed="bench", series="B")))
     return Hall(config, Journal(folder / "journal.sqlite"), book)
 
@@ -161,6 +173,7 @@ def main() -> int:
     if args.source == "pty":
         from drivers.ball_machine import BallMachineReader
         from drivers.ball_protocol import frame
+
         master, slave = os.openpty()
         tty.setraw(slave)
         path = os.ttyname(slave)
@@ -175,8 +188,10 @@ def main() -> int:
 
     t = time.perf_counter()
     crowd = Crowd(url, args.clients)
-    print(f"{args.clients} Socket.IO clients connected in {time.perf_counter() - t:.1f} s; "
-          f"python {sys.version.split()[0]}, {os.cpu_count()} CPU, source={args.source}")
+    print(
+        f"{args.clients} Socket.IO clients connected in {time.perf_counter() - t:.1f} s; "
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPU, source={args.source}"
+    )
 
     latencies: list[float] = []
     rng = random.Random(7)
@@ -184,11 +199,15 @@ def main() -> int:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
-        resyncs = []           # the projector's resync frames, read on the wire
-        page.on("websocket", lambda ws: ws.on("framesent", lambda frame: resyncs.append(frame)
-                                              if str(frame).startswith('42["resync"') else None))
+        resyncs = []  # the projector's resync frames, read on the wire
+        page.on(
+            "websocket",
+            lambda ws: ws.on(
+                "framesent", lambda frame: resyncs.append(frame) if str(frame).startswith('42["resync"') else None
+            ),
+        )
         page.goto(url + "/")
-        page.wait_for_selector("body[data-seq]")      # connected, the hall's state shown
+        page.wait_for_selector("body[data-seq]")  # connected, the hall's state shown
         page.evaluate(OBSERVE)
         clears = 0
         bag: list[int] = []
@@ -209,14 +228,16 @@ def main() -> int:
             seen = page.wait_for_function(f"window.__seen['{n}']", timeout=10_000).json_value()
             if i >= warmup:
                 latencies.append(seen - t0)
-        projector_gaps = len(resyncs) - clears      # a démarquez asks the next lots: not a gap
+        projector_gaps = len(resyncs) - clears  # a démarquez asks the next lots: not a gap
         browser.close()
 
     crowd_report = crowd.report(drawn_total)
     print(summary(f"{args.source} → projector DOM (+{args.clients} clients)", latencies))
-    print(f"other clients: {crowd_report['connected']}/{args.clients} still connected, "
-          f"{crowd_report['missed']} draws missed, {crowd_report['gaps']} seq missing; "
-          f"projector: {projector_gaps} seq gaps (resyncs)")
+    print(
+        f"other clients: {crowd_report['connected']}/{args.clients} still connected, "
+        f"{crowd_report['missed']} draws missed, {crowd_report['gaps']} seq missing; "
+        f"projector: {projector_gaps} seq gaps (resyncs)"
+    )
     p99 = percentile(latencies, 99)
     print(f"target p99 < 50 ms: {'met' if p99 < 50 else 'NOT met'} ({p99:.2f} ms)")
     if reader is not None:

@@ -17,6 +17,7 @@ The clients reconnect and watch again as the pages do; ``takeover_s = 10`` keeps
 event is lost (the product's own safety net).
 Prints the figures; never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +49,9 @@ def call(url: str, method: str = "GET", data: dict | None = None, token: str | N
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(url, method=method, headers=headers,
-                                 data=json.dumps(data).encode() if data is not None else None)
+    req = urllib.request.Request(
+        url, method=method, headers=headers, data=json.dumps(data).encode() if data is not None else None
+    )
     try:
         with urllib.request.urlopen(req, timeout=30) as resp:
             return resp.status, json.loads(resp.read() or b"null")
@@ -83,7 +85,7 @@ class Client:
         self.arrivals: list[tuple[int, float]] = []
         self.played: set[int] = set()
         self.reconnects = -1
-        self.sio = socketio.Client(reconnection=True, reconnection_delay=0.5)   # as the pages do
+        self.sio = socketio.Client(reconnection=True, reconnection_delay=0.5)  # as the pages do
         self.sio.on("game", self.on_game)
         self.sio.on("connect", self.watch)
         self.sio.connect(url, transports=["websocket"], wait_timeout=30)
@@ -96,25 +98,32 @@ class Client:
         now = time.perf_counter()
         self.arrivals.append((event["version"], now))
         view = event.get("seat_view")
-        if self.token and view and view["legal"] and event["room"]["status"] == "playing" \
-                and view["version"] not in self.played:
+        if (
+            self.token
+            and view
+            and view["legal"]
+            and event["room"]["status"] == "playing"
+            and view["version"] not in self.played
+        ):
             self.played.add(view["version"])
-            self.bench.pool.submit(self.bench.play, self.code, self.token, random.choice(view["legal"]),
-                                   view["version"])
+            self.bench.pool.submit(
+                self.bench.play, self.code, self.token, random.choice(view["legal"]), view["version"]
+            )
 
 
 class Bench:
     def __init__(self, url: str):
         self.url = url
         self.pool = ThreadPoolExecutor(max_workers=16)
-        self.sent: dict[str, list[tuple[int, float]]] = defaultdict(list)   # code → (new version, sent at)
+        self.sent: dict[str, list[tuple[int, float]]] = defaultdict(list)  # code → (new version, sent at)
         self.lock = threading.Lock()
         self.refused = 0
 
     def play(self, code: str, token: str, move, version: int) -> None:
         sent = time.perf_counter()
-        status, body = call(f"{self.url}/api/games/rooms/{code}/moves", "POST", {"move": move, "version": version},
-                            token)
+        status, body = call(
+            f"{self.url}/api/games/rooms/{code}/moves", "POST", {"move": move, "version": version}, token
+        )
         with self.lock:
             if status == 200:
                 self.sent[code].append((body["version"], sent))
@@ -125,6 +134,7 @@ class Bench:
 def lobby_memory_per_room(rooms: int = 50) -> float:
     """Python allocations of the lobby per started Lobo 77 room, mid-game (KiB)."""
     from hall.minigames.lobby import Lobby, LobbySettings
+
     tracemalloc.start()
     lobby = Lobby(LobbySettings(bot_delay_s=0, takeover_s=0, max_rooms=rooms + 1), rng=random.Random(1))
     base = tracemalloc.get_traced_memory()[0]
@@ -136,7 +146,7 @@ def lobby_memory_per_room(rooms: int = 50) -> float:
         lobby.start(code)
         codes.append(code)
     for code in codes:
-        for _ in range(60):              # the bots play every seat (a phone silent for 0 s is taken over)
+        for _ in range(60):  # the bots play every seat (a phone silent for 0 s is taken over)
             if not lobby.step(code, 0.0):
                 break
     used = tracemalloc.get_traced_memory()[0] - base
@@ -147,6 +157,7 @@ def lobby_memory_per_room(rooms: int = 50) -> float:
 def lobby_move_cost(games: int = 60) -> tuple[int, float]:
     """A bot's move in the lobby with the public room it publishes (no sockets): moves played, µs a move."""
     from hall.minigames.lobby import Lobby, LobbySettings
+
     moves, started = 0, time.perf_counter()
     for seed in range(games):
         lobby = Lobby(LobbySettings(bot_delay_s=0, takeover_s=0), rng=random.Random(seed))
@@ -171,15 +182,23 @@ def main() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     config = work / "loto-hall.toml"
-    config.write_text(f'[hall]\ndata_dir = "{work / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n'
-                      f'threads = 600\nmax_sockets_per_address = 2000\n'   # every client comes from 127.0.0.1
-                      f'[auth]\nspeaker_pin = "424242"\nadmin_pin = "999999"\ncontroller_pin = "111111"\n'
-                      f'desk_pin = "222222"\n[games]\nbot_delay_s = 0\ntakeover_s = 10\nmax_rooms = {args.rooms}\n'
-                      f'seats_per_address = 8\n',                                 # so does every phone (R3)
-                      encoding="utf-8")
+    config.write_text(
+        f'[hall]\ndata_dir = "{work / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n'
+        f"threads = 600\nmax_sockets_per_address = 2000\n"  # every client comes from 127.0.0.1
+        f'[auth]\nspeaker_pin = "424242"\nadmin_pin = "999999"\ncontroller_pin = "111111"\n'
+        f'desk_pin = "222222"\n[games]\nbot_delay_s = 0\ntakeover_s = 10\nmax_rooms = {args.rooms}\n'
+        f"seats_per_address = 8\n",  # so does every phone (R3)
+        encoding="utf-8",
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--config", str(config)], cwd=work, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "hall.app", "serve", "--config", str(config)],
+        cwd=work,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -194,8 +213,9 @@ def main() -> None:
         bench = Bench(url)
         codes, clients = [], []
         for _ in range(args.rooms):
-            _, room = call(url + "/api/games/rooms", "POST", {"game": "lobo77", "options": {"players": args.players}},
-                           speaker)
+            _, room = call(
+                url + "/api/games/rooms", "POST", {"game": "lobo77", "options": {"players": args.players}}, speaker
+            )
             code = room["code"]
             codes.append(code)
             for i in range(args.phones):
@@ -230,18 +250,26 @@ def main() -> None:
                         latencies.append(1000 * (min(arrived) - sent))
                     else:
                         missing += 1
-        print(f"{args.rooms} rooms × ({args.phones} phones + {args.audience} audience) = {len(clients)} Socket.IO "
-              f"clients; {args.players} seats a table (bots in the others), bot_delay_s = 0")
-        print(f"games over: {sum(r['status'] == 'over' for r in rooms)}/{len(rooms)} in {elapsed:.1f} s; "
-              f"{versions} versions in all → {versions / elapsed:.0f} moves/s (phones, bots, deals)")
+        print(
+            f"{args.rooms} rooms × ({args.phones} phones + {args.audience} audience) = {len(clients)} Socket.IO "
+            f"clients; {args.players} seats a table (bots in the others), bot_delay_s = 0"
+        )
+        print(
+            f"games over: {sum(r['status'] == 'over' for r in rooms)}/{len(rooms)} in {elapsed:.1f} s; "
+            f"{versions} versions in all → {versions / elapsed:.0f} moves/s (phones, bots, deals)"
+        )
         print(f"phone moves: {sum(len(s) for s in bench.sent.values())} accepted, {bench.refused} refused (stale)")
         print(summary("phone move → each client of its table", latencies, width=40, p90=True))
-        print(f"events never received: {missing}; reconnects: {sum(c.reconnects for c in clients)}; "
-              f"seats a bot took over (takeover_s = 10): "
-              f"{sum(s['away'] for r in rooms for s in r['seats'])} at the end")
-        print(f"server RSS: {rss_start / 1024:.0f} MB at start, {rss_connected / 1024:.0f} MB with the rooms open "
-              f"and {len(clients)} clients, {rss_end / 1024:.0f} MB at the end → "
-              f"{(rss_end - rss_start) / 1024 / args.rooms:.2f} MB a room (clients' sockets included)")
+        print(
+            f"events never received: {missing}; reconnects: {sum(c.reconnects for c in clients)}; "
+            f"seats a bot took over (takeover_s = 10): "
+            f"{sum(s['away'] for r in rooms for s in r['seats'])} at the end"
+        )
+        print(
+            f"server RSS: {rss_start / 1024:.0f} MB at start, {rss_connected / 1024:.0f} MB with the rooms open "
+            f"and {len(clients)} clients, {rss_end / 1024:.0f} MB at the end → "
+            f"{(rss_end - rss_start) / 1024 / args.rooms:.2f} MB a room (clients' sockets included)"
+        )
         print(f"lobby allocations per started Lobo 77 room (tracemalloc): {lobby_memory_per_room():.0f} KiB")
         moves, cost = lobby_move_cost()
         print(f"a bot's move in the lobby with the public room it publishes: {cost:.0f} µs ({moves} moves, no sockets)")

@@ -4,6 +4,7 @@ each: one carton per sale, a partie running), p99 per sale; the evening's report
 Run: python bench/bench_sales.py            (prints the figures recorded in docs/benchmarks.md)
      python bench/bench_sales.py --sales 200 --report-cards 2000     (a quicker look)
 """
+
 from __future__ import annotations
 
 import sys
@@ -57,12 +58,19 @@ def bench_door(count: int) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     pins = "\n".join(f'{role}_pin = "{pin}"' for role, pin in PINS.items())
-    (folder / "loto-hall.toml").write_text(f'[hall]\nname = "Banc"\ndata_dir = "{data}"\n[server]\nhost = "127.0.0.1"\n'
-                                           f'port = {port}\n[auth]\n{pins}\n', encoding="utf-8")
+    (folder / "loto-hall.toml").write_text(
+        f'[hall]\nname = "Banc"\ndata_dir = "{data}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n[auth]\n{pins}\n',
+        encoding="utf-8",
+    )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    proc = subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--config", str(folder / "loto-hall.toml")],
-                            cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hall.app", "serve", "--config", str(folder / "loto-hall.toml")],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -74,12 +82,12 @@ def bench_door(count: int) -> None:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise
                 try:
-                    proc.wait(0.1)       # wakes at once if the service dies
+                    proc.wait(0.1)  # wakes at once if the service dies
                 except subprocess.TimeoutExpired:
                     pass
         desk = call(url + "/api/login", {"pin": PINS["desk"]})[1]["token"]
         speaker = call(url + "/api/login", {"pin": PINS["speaker"]})[1]["token"]
-        call(url + "/api/partie/start", {}, speaker)            # sales go on while a partie is played
+        call(url + "/api/partie/start", {}, speaker)  # sales go on while a partie is played
         for n in (4, 13, 37, 52, 80, 9, 21):
             call(url + "/api/draws", {"number": n}, speaker)
         times = []
@@ -107,8 +115,12 @@ def bench_report(sold: int) -> None:
     at, sales = 0, 0
     while at < len(ids):
         n = rnd.choice((1, 1, 3, 6, 6, 12))
-        hall.sell(ids[at:at + n], role="desk", payment=rnd.choice(("especes", "carte", "cheque")),
-                  seller=rnd.choice(("Anne", "Marc", "Lucie")))
+        hall.sell(
+            ids[at : at + n],
+            role="desk",
+            payment=rnd.choice(("especes", "carte", "cheque")),
+            seller=rnd.choice(("Anne", "Marc", "Lucie")),
+        )
         at += n
         sales += 1
     selling_s = time.perf_counter() - t0
@@ -120,12 +132,14 @@ def bench_report(sold: int) -> None:
     write_csv(report, out)
     csv_s = time.perf_counter() - t0
     from hall.app.paper.report_pdf import write_report_pdf
+
     pdf = io.BytesIO()
     t0 = time.perf_counter()
     write_report_pdf(report, pdf)
     pdf_s = time.perf_counter() - t0
     from hall.app.paper.pdfa import archival
     from hall.app.paper.report_pdf import draft_pdf
+
     t0 = time.perf_counter()
     draft = draft_pdf(report)
     draft_s = time.perf_counter() - t0
@@ -133,17 +147,20 @@ def bench_report(sold: int) -> None:
     archival(draft)
     pdfa_s = time.perf_counter() - t0
     from hall.app.paper.report_xlsx import write_report_xlsx
+
     xlsx = io.BytesIO()
     t0 = time.perf_counter()
     write_report_xlsx(report, xlsx)
     xlsx_s = time.perf_counter() - t0
     t = report.takings
     assert t.totals["cards_sold"] == sold
-    print(f"report with {sold:,} sold cartons in {sales:,} sales (selling in-process took {selling_s:.1f} s): "
-          f"build {build_s * 1000:.0f} ms, CSV {csv_s * 1000:.0f} ms ({len(out.getvalue().encode()) / 1024:.0f} KiB), "
-          f"PDF {pdf_s * 1000:.0f} ms ({len(pdf.getvalue()) / 1024:.0f} KiB; again: reportlab {draft_s * 1000:.0f} ms "
-          f"({len(draft) / 1024:.0f} KiB) + the PDF/A pass {pdfa_s * 1000:.0f} ms), "
-          f"workbook {xlsx_s * 1000:.0f} ms ({len(xlsx.getvalue()) / 1024:.0f} KiB); receipts {t.receipts_cents / 100:.2f} €")
+    print(
+        f"report with {sold:,} sold cartons in {sales:,} sales (selling in-process took {selling_s:.1f} s): "
+        f"build {build_s * 1000:.0f} ms, CSV {csv_s * 1000:.0f} ms ({len(out.getvalue().encode()) / 1024:.0f} KiB), "
+        f"PDF {pdf_s * 1000:.0f} ms ({len(pdf.getvalue()) / 1024:.0f} KiB; again: reportlab {draft_s * 1000:.0f} ms "
+        f"({len(draft) / 1024:.0f} KiB) + the PDF/A pass {pdfa_s * 1000:.0f} ms), "
+        f"workbook {xlsx_s * 1000:.0f} ms ({len(xlsx.getvalue()) / 1024:.0f} KiB); receipts {t.receipts_cents / 100:.2f} €"
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ journal fsync'd) beside a bare Flask-SocketIO server on the same server stack re
 (``bench/bare_socketio.py``), one ball to each in turn, in the same run. The clock starts before the ``write``
 and stops when a client gets the event (the wall clock, one machine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,7 +80,7 @@ def bench_serial(folder: Path, count: int, protocol: str) -> list[float]:
     latencies = []
     source = balls(random.Random(1), hall)
     try:
-        for _ in range(count + 20):               # 20 warm-up balls, not counted
+        for _ in range(count + 20):  # 20 warm-up balls, not counted
             n = next(source)
             data = frame(n, protocol)
             t0 = time.perf_counter()
@@ -110,6 +111,7 @@ def bench_direct(folder: Path, count: int) -> list[float]:
 def _clients(urls: dict[str, str], count: int, got: mp.Queue, ready: mp.Queue) -> None:
     """``count`` clients on each server; every ``draw`` as (server, number, arrival wall time)."""
     import socketio
+
     clients = []
     for name, url in urls.items():
         for _ in range(count):
@@ -149,22 +151,44 @@ def _post(url: str, body: dict, token: str | None = None) -> dict:
 def bench_sockets(folder: Path, count: int, balls: int) -> int:
     """The hall beside a bare Flask-SocketIO server: pty → every client's ``draw``, one ball to each in turn."""
     from hall.app.demo import DEMO_PINS
+
     root = Path(__file__).resolve().parents[1]
     ptys = {"hall": _pty(), "bare": _pty()}
     ports = {"hall": 18500 + os.getpid() % 400, "bare": 18900 + os.getpid() % 400}
     config = folder / "serial-sockets.toml"
-    config.write_text(f'[hall]\ndata_dir = "{folder}/data"\n[auth]\n'
-                      + "".join(f'{k} = "{v}"\n' for k, v in DEMO_PINS.items())
-                      + '[server]\nhost = "127.0.0.1"\nmax_sockets_per_address = 1000\n'
-                      + f'[ball_machine]\nport = "{ptys["hall"][1]}"\ndebounce_s = 0.0\n')
+    config.write_text(
+        f'[hall]\ndata_dir = "{folder}/data"\n[auth]\n'
+        + "".join(f'{k} = "{v}"\n' for k, v in DEMO_PINS.items())
+        + '[server]\nhost = "127.0.0.1"\nmax_sockets_per_address = 1000\n'
+        + f'[ball_machine]\nport = "{ptys["hall"][1]}"\ndebounce_s = 0.0\n'
+    )
     env = {**os.environ, "PYTHONPATH": str(root)}
     log = open(folder / "servers.log", "wb")
-    servers = [subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port",
-                                 str(ports["hall"])], env=env, cwd=folder, stdout=log, stderr=log,
-                                start_new_session=True),
-               subprocess.Popen([sys.executable, str(root / "bench" / "bare_socketio.py"), "--port",
-                                 str(ports["bare"]), "--tty", ptys["bare"][1]], env=env, cwd=folder, stdout=log,
-                                stderr=log, start_new_session=True)]
+    servers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port", str(ports["hall"])],
+            env=env,
+            cwd=folder,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        ),
+        subprocess.Popen(
+            [
+                sys.executable,
+                str(root / "bench" / "bare_socketio.py"),
+                "--port",
+                str(ports["bare"]),
+                "--tty",
+                ptys["bare"][1],
+            ],
+            env=env,
+            cwd=folder,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        ),
+    ]
     urls = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
     got: mp.Queue = mp.Queue()
     ready: mp.Queue = mp.Queue()
@@ -182,7 +206,7 @@ def bench_sockets(folder: Path, count: int, balls: int) -> int:
         last: dict[str, list[float]] = {"hall": [], "bare": []}
         numbers = random.Random(3).sample(range(1, 91), 90)
         drawn = 0
-        for i in range(balls + 10):                       # 10 warm-up balls each, not counted
+        for i in range(balls + 10):  # 10 warm-up balls each, not counted
             if drawn == 90:
                 _post(urls["hall"] + "/api/partie/clear", {"force": True}, token)
                 _post(urls["hall"] + "/api/partie/start", {}, token)
@@ -200,8 +224,9 @@ def bench_sockets(folder: Path, count: int, balls: int) -> int:
                 if i >= 10:
                     per_client[name] += [(at - t0) * 1000 for at in arrivals]
                     last[name].append((max(arrivals) - t0) * 1000)
-        print(f"{count} clients on each server, {balls} balls to each, load average {load:.2f} → "
-              f"{os.getloadavg()[0]:.2f}")
+        print(
+            f"{count} clients on each server, {balls} balls to each, load average {load:.2f} → {os.getloadavg()[0]:.2f}"
+        )
         for name, title in (("bare", "bare Flask-SocketIO (no journal)"), ("hall", "loto-hall serve")):
             print(summary(f"{title}: pty → a client", per_client[name]))
             print(summary(f"{title}: pty → last client", last[name]))

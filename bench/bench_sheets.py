@@ -1,7 +1,8 @@
 """Benchmark: 10 000 cartons to printable PDF planches (target < 30 s). Prints figures; never run as a test.
 
-    python bench/bench_sheets.py [--count 10000] [--per-page 6 12] [--out DIR]
+python bench/bench_sheets.py [--count 10000] [--per-page 6 12] [--out DIR]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,16 +37,19 @@ def main() -> int:
         pages = write_cards_pdf(cards, path, "Salle des fêtes de Saint-Ézéchiel", "A", per_page=per_page)
         elapsed = time.perf_counter() - t0
         size = path.stat().st_size
-        print(f"{args.count} cartons, {per_page} per page: {pages} pages in {elapsed:.2f} s "
-              f"({args.count / elapsed:.0f} cartons/s, {size / 1e6:.1f} MB, {size / args.count:.0f} B/carton) "
-              f"-> {'OK' if elapsed < 30 else 'OVER'} target 30 s")
+        print(
+            f"{args.count} cartons, {per_page} per page: {pages} pages in {elapsed:.2f} s "
+            f"({args.count / elapsed:.0f} cartons/s, {size / 1e6:.1f} MB, {size / args.count:.0f} B/carton) "
+            f"-> {'OK' if elapsed < 30 else 'OVER'} target 30 s"
+        )
         if args.check:
             import pypdfium2 as pdfium
             import zxingcpp
+
             pdf = pdfium.PdfDocument(path)
             for index in (0, len(pdf) - 1):
                 found = zxingcpp.read_barcodes(pdf[index].render(scale=3, grayscale=True).to_pil())
-                ids = {cid for cid, _ in cards[index * per_page:(index + 1) * per_page]}
+                ids = {cid for cid, _ in cards[index * per_page : (index + 1) * per_page]}
                 ok = {r.text for r in found} == ids and len(found) == 2 * len(ids)
                 print(f"  page {index + 1}: {len(found)} codes read back, {'OK' if ok else 'MISMATCH'}")
             pdf.close()

@@ -9,6 +9,7 @@ through ``Hall.draw``. ``--server gunicorn``: the production server, ``loto-hall
 is missing from what it received. At the end: how many clients dropped, how many draws each
 missed, how many seq gaps, and the spread of a draw's arrival across all clients. Never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,10 +72,15 @@ class Served:
         (folder / "soak.toml").write_text(
             f'[hall]\ndata_dir = "{folder / "data"}"\n[server]\nhost = "127.0.0.1"\nport = {port}\n'
             f'threads = {threads}\n[auth]\nspeaker_pin = "111111"\nadmin_pin = "999999"\n'
-            'controller_pin = "222222"\ndesk_pin = "333333"\n')
+            'controller_pin = "222222"\ndesk_pin = "333333"\n'
+        )
         self.log = open(folder / "serve.log", "wb")
-        self.process = subprocess.Popen([sys.executable, "-m", "hall", "serve", "--config", str(folder / "soak.toml")],
-                                        cwd=folder, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "hall", "serve", "--config", str(folder / "soak.toml")],
+            cwd=folder,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
         while True:
@@ -132,12 +138,15 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=None, help="gunicorn: [server] threads (default: the config's)")
     args = parser.parse_args()
     from hall.config import ServerSection
+
     hall = InProcess() if args.server == "werkzeug" else Served(args.threads or ServerSection().threads)
     try:
         t = time.perf_counter()
         crowd = Crowd(hall.url, args.clients)
-        print(f"{args.server}: {args.clients} clients connected in {time.perf_counter() - t:.1f} s; "
-              f"python {sys.version.split()[0]}, {os.cpu_count()} CPU; {args.seconds:.0f} s, a ball every {args.interval} s")
+        print(
+            f"{args.server}: {args.clients} clients connected in {time.perf_counter() - t:.1f} s; "
+            f"python {sys.version.split()[0]}, {os.cpu_count()} CPU; {args.seconds:.0f} s, a ball every {args.interval} s"
+        )
 
         sent: dict[int, float] = {}
         rng = random.Random(3)
@@ -151,7 +160,7 @@ def main() -> int:
             t0 = time.time() * 1000
             sent[hall.draw(bag.pop())] = t0
             tick += 1
-            time.sleep(max(0.0, start + tick * args.interval - time.monotonic()))   # the pace of a real evening
+            time.sleep(max(0.0, start + tick * args.interval - time.monotonic()))  # the pace of a real evening
 
         if isinstance(hall, Served):
             print(f"loto-hall serve resident memory with {args.clients} clients: {hall.memory_mb():.0f} MB")
@@ -161,11 +170,15 @@ def main() -> int:
     missed, gaps, disconnects = report["missed"], report["gaps"], report["disconnects"]
     dropped = args.clients - report["connected"]
     spread = [report["latest"][s] - t0 for s, t0 in sent.items() if s in report["latest"]]
-    print(f"draws: {len(sent)}; clients still connected: {args.clients - dropped}/{args.clients}; "
-          f"disconnects: {disconnects}; draws missed (all clients): {missed}; seqs missing: {gaps}")
+    print(
+        f"draws: {len(sent)}; clients still connected: {args.clients - dropped}/{args.clients}; "
+        f"disconnects: {disconnects}; draws missed (all clients): {missed}; seqs missing: {gaps}"
+    )
     if spread:
-        print(f"draw → last of {args.clients} clients: p50={percentile(spread, 50):.1f} ms  "
-              f"p99={percentile(spread, 99):.1f} ms  max={max(spread):.1f} ms  mean={statistics.fmean(spread):.1f} ms")
+        print(
+            f"draw → last of {args.clients} clients: p50={percentile(spread, 50):.1f} ms  "
+            f"p99={percentile(spread, 99):.1f} ms  max={max(spread):.1f} ms  mean={statistics.fmean(spread):.1f} ms"
+        )
     print(f"target 0 disconnects, 0 missed: {'met' if not (missed or disconnects or gaps) else 'NOT met'}")
     return 0
 

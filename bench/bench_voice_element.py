@@ -6,6 +6,7 @@ source changes at each ball against one element per clip (its bytes in memory, i
 The hall (in process, Werkzeug, [speech] enabled) renders the clips; the page fetches them as blobs, waits
 ``--idle-s`` (a hall waits 15–30 s between balls), then plays each for 300 ms. Prints the figures; never a test.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -11,6 +11,7 @@ machine). Before the first ball it reports how long the hall took to render ever
 under the same CPU budget) and how long the page took to fetch them. The sound card's own output latency (a few
 tens of ms on the Pi's HDMI) is not in the figure. Prints the figures; never run as a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,15 @@ from bench.stats import summary
 from hall.app.demo import DEMO_PINS
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--autoplay-policy=no-user-gesture-required",
+]
 CLIPS = 106
 HEARD = """() => { window.__heard = {}; window.__shown = {}; const box = document.getElementById('voice');
   const now = () => performance.timeOrigin + performance.now();
@@ -78,15 +86,19 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-voice-") as tmp:
         data = Path(tmp)
-        hall = BenchHall(data, DEMO_PINS, piclass_cores=args.piclass,
-                         extra=f'[speech]\nenabled = true\nvoice = "{args.voice}"\n')
+        hall = BenchHall(
+            data, DEMO_PINS, piclass_cores=args.piclass, extra=f'[speech]\nenabled = true\nvoice = "{args.voice}"\n'
+        )
         try:
             started = wait_for(lambda: answers(hall.url), 120, "the hall answering")
             cache = data / "data" / "voix" / "cache"
-            rendered = wait_for(lambda: cache.is_dir() and len(list(cache.glob("*.wav"))) >= CLIPS, 300,
-                                "the clips rendered")
-            print(f"hall answering after {started:.2f} s; its {CLIPS} clips rendered {rendered:.2f} s later"
-                  f"{' (piclass, %d Pi 4 cores)' % args.piclass if args.piclass else ''}")
+            rendered = wait_for(
+                lambda: cache.is_dir() and len(list(cache.glob("*.wav"))) >= CLIPS, 300, "the clips rendered"
+            )
+            print(
+                f"hall answering after {started:.2f} s; its {CLIPS} clips rendered {rendered:.2f} s later"
+                f"{' (piclass, %d Pi 4 cores)' % args.piclass if args.piclass else ''}"
+            )
             token = call(hall.url + "/api/login", "POST", {"pin": DEMO_PINS["speaker_pin"]})["token"]
             call(hall.url + "/api/partie/start", "POST", {}, token)
             with sync_playwright() as pw:

@@ -4,6 +4,7 @@ optionally held to a Raspberry Pi's CPU by ``/work/shared/tools/piclass`` (the w
 Redis runs inside the same CPU budget as the hall (it is part of the hall on the Pi). Stopping it for the outage is
 ``SHUTDOWN NOSAVE``; it is started again in the hall's CPU cgroup, so the budget stays the Pi's.
 """
+
 from __future__ import annotations
 
 import os
@@ -43,21 +44,33 @@ def unused_port(first: int, last: int) -> int:
 class BenchHall:
     """``loto-hall serve`` (and Redis with relays) started for a benchmark, stopped by ``close()``."""
 
-    def __init__(self, data: Path, pins: dict, *, relays: int = 0, piclass_cores: int = 0, server: str = "gunicorn",
-                 extra: str = ""):
+    def __init__(
+        self,
+        data: Path,
+        pins: dict,
+        *,
+        relays: int = 0,
+        piclass_cores: int = 0,
+        server: str = "gunicorn",
+        extra: str = "",
+    ):
         self.data, self.relays = data, relays
         self.port = unused_port(18000, 18749)
         self.redis_port = free_port() if relays else 0
         self.redis_pid: int | None = None
         queue = ""
         if relays:
-            queue = (f'message_queue = "redis://127.0.0.1:{self.redis_port}/0"\nsocket_workers = {relays}\n'
-                     f"core_port = {free_port()}\nsocket_port = {free_port()}\nstaff_port = {free_port()}\n")
+            queue = (
+                f'message_queue = "redis://127.0.0.1:{self.redis_port}/0"\nsocket_workers = {relays}\n'
+                f"core_port = {free_port()}\nsocket_port = {free_port()}\nstaff_port = {free_port()}\n"
+            )
         config = data / "loto-hall.toml"
-        config.write_text("[hall]\ndata_dir = \"%s/data\"\n[auth]\n%s\n[server]\nhost = \"127.0.0.1\"\n"
-                          "worker_connections = 6000\nmax_public_sockets = 5000\nthreads = 3000\n"
-                          "max_connections_per_address = 1000\n%s%s"
-                          % (data, "\n".join(f'{k} = "{v}"' for k, v in pins.items()), queue, extra))
+        config.write_text(
+            '[hall]\ndata_dir = "%s/data"\n[auth]\n%s\n[server]\nhost = "127.0.0.1"\n'
+            "worker_connections = 6000\nmax_public_sockets = 5000\nthreads = 3000\n"
+            "max_connections_per_address = 1000\n%s%s"
+            % (data, "\n".join(f'{k} = "{v}"' for k, v in pins.items()), queue, extra)
+        )
         env = {**os.environ, "LOTO_HALL_SERVER": server, "PYTHONPATH": str(ROOT)}
         serve = [sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port", str(self.port)]
         command = " ".join(shlex.quote(a) for a in serve)
@@ -66,14 +79,22 @@ class BenchHall:
         argv = ["sh", "-c", command]
         if piclass_cores:
             argv = [PICLASS, "--cores", str(piclass_cores), "--", *argv]
-        self.proc = subprocess.Popen(argv, env=env, cwd=data, stdout=open(data / "serve.log", "wb"),
-                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            argv,
+            env=env,
+            cwd=data,
+            stdout=open(data / "serve.log", "wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.url = f"http://127.0.0.1:{self.port}"
 
     def _redis_command(self) -> str:
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-        return (f"{binary} --port {self.redis_port} --bind 127.0.0.1 --save '' --appendonly no "
-                f"--pidfile {self.data}/redis.pid --logfile {self.data}/redis.log")
+        return (
+            f"{binary} --port {self.redis_port} --bind 127.0.0.1 --save '' --appendonly no "
+            f"--pidfile {self.data}/redis.pid --logfile {self.data}/redis.log"
+        )
 
     @property
     def socket_path(self) -> str:
@@ -82,10 +103,11 @@ class BenchHall:
     # ---- Redis away and back (the outage of issue 25)
     def stop_redis(self) -> None:
         import redis
+
         try:
             redis.Redis(port=self.redis_port, socket_timeout=5).shutdown(nosave=True)
         except redis.exceptions.ConnectionError:
-            pass                            # it answers the shutdown by closing the connection
+            pass  # it answers the shutdown by closing the connection
 
     def start_redis(self) -> None:
         cgroup = self._hall_cgroup()
@@ -104,7 +126,7 @@ class BenchHall:
                 for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
                     path = line.split(":", 2)[2]
                     if "piclass-" in path:
-                        top = path[:path.index("piclass-")] + path[path.index("piclass-"):].split("/")[0]
+                        top = path[: path.index("piclass-")] + path[path.index("piclass-") :].split("/")[0]
                         for base in (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup")):
                             leaf = base / top.lstrip("/") / "start"
                             if leaf.is_dir():
@@ -120,6 +142,7 @@ class BenchHall:
         import json
 
         import redis
+
         try:
             reports = redis.Redis(port=self.redis_port, socket_timeout=5).hgetall("loto-hall:relays")
         except redis.exceptions.RedisError:

@@ -1,5 +1,6 @@
 """The phones of ``bench_crowd.py``: a minimal Engine.IO 4 / Socket.IO 5 client over raw WebSocket frames on asyncio,
 many per child process, each keeping what it received (events by seq, and the states that a resync brings)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,9 +28,13 @@ async def ws_connect(port: int, source: str, auth: dict | None = None, path: str
     """Open a Socket.IO connection over WebSocket; returns (reader, writer)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     key = base64.b64encode(os.urandom(16)).decode()
-    writer.write((f"GET {path}?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                  f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                  f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    writer.write(
+        (
+            f"GET {path}?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            f"Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     status = await reader.readuntil(b"\r\n\r\n")
     if b" 101 " not in status.split(b"\r\n", 1)[0]:
         raise ConnectionError(status[:80])
@@ -105,7 +110,7 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
                     mine["states"].append((now, partie, tuple(payload.get("draws") or ())))
                     continue
                 if last_seq is not None and seq is not None and seq <= last_seq:
-                    continue                  # already in the state it got (as the page skips it)
+                    continue  # already in the state it got (as the page skips it)
                 if last_seq is not None and seq is not None and seq != last_seq + 1:
                     out["gaps"] += 1
                     ws_send(writer, '42["resync"]')
@@ -117,7 +122,7 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
                 break
             out["disconnects"] += 1
             writer.close()
-            while not stop.is_set():          # as the page does: reconnect after half a second
+            while not stop.is_set():  # as the page does: reconnect after half a second
                 await asyncio.sleep(0.5)
                 try:
                     reader, writer = await ws_connect(port, source or phone_address(i), path=path)
@@ -146,8 +151,17 @@ def delivered(phones: list[dict], sent: dict) -> dict:
     return got
 
 
-def run_phones(first: int, count: int, port: int, path: str, ready: mp.Queue, results: mp.Queue, stop_evt,
-               sent_q: mp.Queue, source=None) -> None:
+def run_phones(
+    first: int,
+    count: int,
+    port: int,
+    path: str,
+    ready: mp.Queue,
+    results: mp.Queue,
+    stop_evt,
+    sent_q: mp.Queue,
+    source=None,
+) -> None:
     """Phones ``first`` … ``first + count - 1`` (phone ``i`` from ``source(i)`` when given), until ``stop_evt``;
     then, given the balls sent (seq → (time, partie, number)) on ``sent_q``, who got each one."""
     raise_nofile()
@@ -185,13 +199,23 @@ def run_phones(first: int, count: int, port: int, path: str, ready: mp.Queue, re
     asyncio.run(main())
 
 
-def start_crowd(procs: int, per: int, port: int, path: str, ready: mp.Queue, results: mp.Queue, stop_evt,
-                sent_qs: list[mp.Queue], source=None) -> tuple[list[mp.Process], int, int]:
+def start_crowd(
+    procs: int,
+    per: int,
+    port: int,
+    path: str,
+    ready: mp.Queue,
+    results: mp.Queue,
+    stop_evt,
+    sent_qs: list[mp.Queue],
+    source=None,
+) -> tuple[list[mp.Process], int, int]:
     """``procs`` processes of ``per`` phones each (``run_phones``), started; returned once each has said how many
     of its phones are connected, with the totals: (processes, connected, refused)."""
-    started = [mp.Process(target=run_phones, args=(k * per, per, port, path, ready, results, stop_evt, sent_qs[k],
-                                                   source))
-               for k in range(procs)]
+    started = [
+        mp.Process(target=run_phones, args=(k * per, per, port, path, ready, results, stop_evt, sent_qs[k], source))
+        for k in range(procs)
+    ]
     for p in started:
         p.start()
     connected = refused = 0

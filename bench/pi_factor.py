@@ -14,6 +14,7 @@ makes the factor pessimistic: on the side of caution) nor which of the program's
 per cent); a Pi 4 is also sold at 1.8 GHz (faster than the figure); the Pi runs the web server and the loto hall
 next to the solver; and n-body is float arithmetic where the solver is integer and dict work.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,17 +31,29 @@ PI4_STEPS = 5_000_000
 SAFETY = 2.0  # on top of the measured factor: unknown Python and variant, the hall's other work on the Pi
 SOURCE = "https://chaitanyamehta.github.io/projects/performance-analysis-of-programming-languages"
 
-SOLAR_MASS = 4 * 3.14159265358979323 ** 2
+SOLAR_MASS = 4 * 3.14159265358979323**2
 DAYS_PER_YEAR = 365.24
 _PLANETS = (  # position (AU), velocity (AU/day), mass (solar masses): Jupiter, Saturn, Uranus, Neptune
-    ((4.84143144246472090e+00, -1.16032004402742839e+00, -1.03622044471123109e-01),
-     (1.66007664274403694e-03, 7.69901118419740425e-03, -6.90460016972063023e-05), 9.54791938424326609e-04),
-    ((8.34336671824457987e+00, 4.12479856412430479e+00, -4.03523417114321381e-01),
-     (-2.76742510726862411e-03, 4.99852801234917238e-03, 2.30417297573763929e-05), 2.85885980666130812e-04),
-    ((1.28943695621391310e+01, -1.51111514016986312e+01, -2.23307578892655734e-01),
-     (2.96460137564761618e-03, 2.37847173959480950e-03, -2.96589568540237556e-05), 4.36624404335156298e-05),
-    ((1.53796971148509165e+01, -2.59193146099879641e+01, 1.79258772950371181e-01),
-     (2.68067772490389322e-03, 1.62824170038242295e-03, -9.51592254519715870e-05), 5.15138902046611451e-05),
+    (
+        (4.84143144246472090e00, -1.16032004402742839e00, -1.03622044471123109e-01),
+        (1.66007664274403694e-03, 7.69901118419740425e-03, -6.90460016972063023e-05),
+        9.54791938424326609e-04,
+    ),
+    (
+        (8.34336671824457987e00, 4.12479856412430479e00, -4.03523417114321381e-01),
+        (-2.76742510726862411e-03, 4.99852801234917238e-03, 2.30417297573763929e-05),
+        2.85885980666130812e-04,
+    ),
+    (
+        (1.28943695621391310e01, -1.51111514016986312e01, -2.23307578892655734e-01),
+        (2.96460137564761618e-03, 2.37847173959480950e-03, -2.96589568540237556e-05),
+        4.36624404335156298e-05,
+    ),
+    (
+        (1.53796971148509165e01, -2.59193146099879641e01, 1.79258772950371181e-01),
+        (2.68067772490389322e-03, 1.62824170038242295e-03, -9.51592254519715870e-05),
+        5.15138902046611451e-05,
+    ),
 )
 
 
@@ -102,8 +115,15 @@ def measure(steps: int = 250_000) -> dict:
         best = min(best, time.thread_time() - started)
     here_us = 1e6 * best / steps
     pi_us = 1e6 * PI4_SECONDS / PI4_STEPS
-    return {"steps": steps, "here_us_per_step": here_us, "pi4_us_per_step": pi_us, "factor": pi_us / here_us,
-            "safety": SAFETY, "source": SOURCE, "loadavg": list(os.getloadavg())}
+    return {
+        "steps": steps,
+        "here_us_per_step": here_us,
+        "pi4_us_per_step": pi_us,
+        "factor": pi_us / here_us,
+        "safety": SAFETY,
+        "source": SOURCE,
+        "loadavg": list(os.getloadavg()),
+    }
 
 
 def judge(figures_ms: dict[str, float], steps: int = 250_000) -> dict:
@@ -112,12 +132,14 @@ def judge(figures_ms: dict[str, float], steps: int = 250_000) -> dict:
     scale = m["factor"] * m["safety"]
     m["scale"] = scale
     m["judged_pi4_ms"] = {label: ms * scale for label, ms in figures_ms.items()}
-    m["text"] = (f"Pi factor: n-body {m['here_us_per_step']:.2f} µs/step here vs {m['pi4_us_per_step']:.2f} µs/step "
-                 f"on a Pi 4 at 1.5 GHz ({SOURCE}) → ×{m['factor']:.1f}, times a safety factor of {SAFETY:g} "
-                 f"= ×{scale:.1f}; judged on a Pi 4 (CPU times here × {scale:.1f}, unless marked wall clock): "
-                 + ", ".join(f"{label} {ms:.0f} ms" for label, ms in m["judged_pi4_ms"].items())
-                 + f" (budget 1 000 ms); load average during the calibration "
-                 f"{' '.join(f'{v:.2f}' for v in m['loadavg'])}")
+    m["text"] = (
+        f"Pi factor: n-body {m['here_us_per_step']:.2f} µs/step here vs {m['pi4_us_per_step']:.2f} µs/step "
+        f"on a Pi 4 at 1.5 GHz ({SOURCE}) → ×{m['factor']:.1f}, times a safety factor of {SAFETY:g} "
+        f"= ×{scale:.1f}; judged on a Pi 4 (CPU times here × {scale:.1f}, unless marked wall clock): "
+        + ", ".join(f"{label} {ms:.0f} ms" for label, ms in m["judged_pi4_ms"].items())
+        + f" (budget 1 000 ms); load average during the calibration "
+        f"{' '.join(f'{v:.2f}' for v in m['loadavg'])}"
+    )
     return m
 
 
@@ -129,9 +151,11 @@ def main() -> None:
     if args.steps < 1:
         parser.error("--steps must be at least 1")
     m = measure(args.steps)
-    print(f"n-body, {m['steps']} steps: {m['here_us_per_step']:.2f} µs/step here, {m['pi4_us_per_step']:.2f} µs/step "
-          f"on a Raspberry Pi 4 at 1.5 GHz ({m['source']}): a Pi 4 core is ×{m['factor']:.1f} slower; safety factor "
-          f"{m['safety']:g} on top; load average {' '.join(f'{v:.2f}' for v in m['loadavg'])}")
+    print(
+        f"n-body, {m['steps']} steps: {m['here_us_per_step']:.2f} µs/step here, {m['pi4_us_per_step']:.2f} µs/step "
+        f"on a Raspberry Pi 4 at 1.5 GHz ({m['source']}): a Pi 4 core is ×{m['factor']:.1f} slower; safety factor "
+        f"{m['safety']:g} on top; load average {' '.join(f'{v:.2f}' for v in m['loadavg'])}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Figures shared by the benchmark scripts: nearest-rank percentiles, a one-line summary, a server's CPU."""
+
 from __future__ import annotations
 
 import os
@@ -7,7 +8,7 @@ import statistics
 import time
 from pathlib import Path
 
-PI_CORE = 1 / 4.5       # piclass's share of one of this machine's cores that one Pi 4 core is worth
+PI_CORE = 1 / 4.5  # piclass's share of one of this machine's cores that one Pi 4 core is worth
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -19,8 +20,10 @@ def percentile(values: list[float], p: float) -> float:
 def summary(name: str, ms: list[float], width: int = 34, p90: bool = False) -> str:
     """``name n=… p50=… [p90=…] p99=… max=… mean=…`` in milliseconds."""
     middle = f"p90={percentile(ms, 90):6.2f} ms  " if p90 else ""
-    return (f"{name:<{width}} n={len(ms)}  p50={percentile(ms, 50):6.2f} ms  {middle}p99={percentile(ms, 99):6.2f} ms  "
-            f"max={max(ms):6.2f} ms  mean={statistics.fmean(ms):6.2f} ms")
+    return (
+        f"{name:<{width}} n={len(ms)}  p50={percentile(ms, 50):6.2f} ms  {middle}p99={percentile(ms, 99):6.2f} ms  "
+        f"max={max(ms):6.2f} ms  mean={statistics.fmean(ms):6.2f} ms"
+    )
 
 
 def cpu_seconds(group: int) -> float:
@@ -50,13 +53,16 @@ class CpuMeter:
 
     def said(self, what: str) -> str:
         cpu, wall = self.read()
-        return (f"  server CPU {what}: {cpu:.1f} s in {wall:.0f} s = {100 * cpu / wall:.1f} % of one core here, "
-                f"{100 * cpu / wall / PI_CORE:.0f} % of one Pi core (load {os.getloadavg()[0]:.2f})")
+        return (
+            f"  server CPU {what}: {cpu:.1f} s in {wall:.0f} s = {100 * cpu / wall:.1f} % of one core here, "
+            f"{100 * cpu / wall / PI_CORE:.0f} % of one Pi core (load {os.getloadavg()[0]:.2f})"
+        )
 
 
 def bot_only_ms(game, players: int, games: int) -> float:
     """Milliseconds per mini-game with the default bot in every seat (seeds 0 … games-1)."""
     from hall.minigames.match import play_out
+
     bot = game.bots["default"]
     started = time.perf_counter()
     for seed in range(games):
@@ -69,6 +75,7 @@ def head_to_head(game, players: int, bot_seats, games: int, bot=None, yardstick=
     random player) over ``games`` seeded games, with the time per game."""
     from hall.minigames.base import random_bot
     from hall.minigames.match import play_out
+
     bot = bot or game.bots["default"]
     yardstick = yardstick or random_bot(game)
     wins = draws = 0
@@ -82,5 +89,10 @@ def head_to_head(game, players: int, bot_seats, games: int, bot=None, yardstick=
         elif winners & mine:
             draws += 1
     seconds = time.perf_counter() - started
-    return {"wins": wins, "draws": draws, "losses": games - wins - draws, "games": games,
-            "ms_per_game": 1000 * seconds / games}
+    return {
+        "wins": wins,
+        "draws": draws,
+        "losses": games - wins - draws,
+        "games": games,
+        "ms_per_game": 1000 * seconds / games,
+    }

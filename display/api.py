@@ -1,4 +1,5 @@
 """The HTTP API (INTERFACE §4): parse → call ``Hall`` → answer. Roles by token or cookie session."""
+
 from __future__ import annotations
 
 import io
@@ -44,7 +45,7 @@ def field(data: dict, name: str, kind: type | tuple, required: bool = True, defa
     if value is None and not required:
         return default
     if kind is int and isinstance(value, str) and is_ascii_digits(value.strip()):
-        return value   # the hall parses number texts itself ("42"); "٣", "３", "²" are not digits here
+        return value  # the hall parses number texts itself ("42"); "٣", "３", "²" are not digits here
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
         raise Rejected("bad_field", field=name)
     return value
@@ -91,8 +92,7 @@ def state():
 def keypad_keys():
     """The speaker's keys for a browser: ``KeyboardEvent.code`` → digit or action, the Pi keypad's own table."""
     section = hall().config.keypad
-    return jsonify({"keys": browser_keymap(section.keys if section is not None else None),
-                    "actions": list(ACTIONS)})
+    return jsonify({"keys": browser_keymap(section.keys if section is not None else None), "actions": list(ACTIONS)})
 
 
 @bp.get("/speaker/state")
@@ -124,7 +124,7 @@ def _lots(data: dict) -> tuple[LotSpec, ...] | None:
             except InvalidNumber:
                 raise Rejected("bad_field", field="value_eur") from None
         try:
-            terms = read_terms(lot["kind"], lot)     # a named row, a ball limit and its fallback (RULES L20–L21)
+            terms = read_terms(lot["kind"], lot)  # a named row, a ball limit and its fallback (RULES L20–L21)
         except LotTermsError as exc:
             raise Rejected(exc.code, where=f"lot {number}") from None
         out.append(LotSpec(lot["kind"], label.strip(), value, sponsor.strip(), **terms))
@@ -153,7 +153,7 @@ def draw():
         record = hall().draw(data["number"], role=role, source="console")
         return jsonify(views.drawn(record)), 201
 
-    return idempotent(role, data, repr(data["number"]), apply)   # a retried draw answers the first result
+    return idempotent(role, data, repr(data["number"]), apply)  # a retried draw answers the first result
 
 
 @bp.post("/draws/request")
@@ -204,7 +204,7 @@ def announce():
 def claim():
     role = A.require_right("check_claim")
     data = json_body()
-    card_id = field(data, "card_id", str)     # the hall refuses what cannot be an ID (bad_card_id), unjournalled
+    card_id = field(data, "card_id", str)  # the hall refuses what cannot be an ID (bad_card_id), unjournalled
     return jsonify(views.verdict(hall().check_claim(card_id, role=role)))
 
 
@@ -224,12 +224,22 @@ def award():
     groups = field(data, "same_player", list, required=False, default=[])
     if not all(isinstance(g, list) and all(isinstance(c, str) for c in g) for g in groups):
         raise Rejected("bad_field", field="same_player")
-    typed = field(data, "tie_break", dict, required=False)          # a physical draw: carton → number typed
+    typed = field(data, "tie_break", dict, required=False)  # a physical draw: carton → number typed
     share = field(data, "share", bool, required=False, default=False)
-    wins = field(data, "wins", str, required=False)                 # only the hall's own direction (L14a)
-    drawn = field(data, "draw", bool, required=False, default=False)   # the hall draws, whatever [rules] ties says
-    return jsonify(views.award(hall().award(role=role, same_player=groups,   # RULES L13: one player's cartons are one claimant
-                                            tie_break=typed, share=share, wins=wins, draw=drawn)))
+    wins = field(data, "wins", str, required=False)  # only the hall's own direction (L14a)
+    drawn = field(data, "draw", bool, required=False, default=False)  # the hall draws, whatever [rules] ties says
+    return jsonify(
+        views.award(
+            hall().award(
+                role=role,
+                same_player=groups,  # RULES L13: one player's cartons are one claimant
+                tie_break=typed,
+                share=share,
+                wins=wins,
+                draw=drawn,
+            )
+        )
+    )
 
 
 @bp.post("/lots/tie")
@@ -251,7 +261,7 @@ def clear():
     role = A.require_right("clear")
     data = json_body()
     force = field(data, "force", bool, required=False, default=False)
-    carry = field(data, "carry", bool, required=False, default=False)   # the lots left go to the next partie
+    carry = field(data, "carry", bool, required=False, default=False)  # the lots left go to the next partie
     record = hall().clear(role=role, force=force, carry=carry)
     return jsonify({"number": record.event.number, "status": "cleared", "seq": record.seq})
 
@@ -296,8 +306,8 @@ def _adopt(book: CardBook, added: int, role: str):
 @bp.post("/cards/import")
 def cards_import():
     role = A.require_right("import_cards")
-    raw = read_body(MAX_UPLOAD_BYTES)      # the whole file or a 413: never a silent cut
-    text = as_plain_csv(raw)    # a French spreadsheet's CSV too: semicolons, UTF-8 with BOM or Windows-1252
+    raw = read_body(MAX_UPLOAD_BYTES)  # the whole file or a 413: never a silent cut
+    text = as_plain_csv(raw)  # a French spreadsheet's CSV too: semicolons, UTF-8 with BOM or Windows-1252
     try:
         book = CardBook.read_csv(io.StringIO(text), hall().config.cards.columns)
         return _adopt(book, len(book), role)
@@ -316,8 +326,9 @@ def cards_generate():
     if not isinstance(seed, (str, int, type(None))) or isinstance(seed, bool) or len(str(seed)) > 64:
         raise Rejected("bad_field", field="seed")
     try:
-        cards = generate_cards(int(count), seed if seed is not None else series, series,
-                               hall().config.cards.columns, int(start))
+        cards = generate_cards(
+            int(count), seed if seed is not None else series, series, hall().config.cards.columns, int(start)
+        )
     except ValueError as exc:
         raise Rejected("bad_field", field="series", why=str(exc)) from None
     try:
@@ -331,8 +342,9 @@ def cards_csv():
     A.require_right("cards_csv")
     out = io.StringIO()
     hall().write_cards_csv(out)
-    return current_app.response_class(out.getvalue(), mimetype="text/csv",
-                                       headers={"Content-Disposition": "attachment; filename=cartons.csv"})
+    return current_app.response_class(
+        out.getvalue(), mimetype="text/csv", headers={"Content-Disposition": "attachment; filename=cartons.csv"}
+    )
 
 
 @bp.get("/admin")
@@ -346,19 +358,27 @@ def admin_info():
     changed = h.pin_hashes()
     info = {
         "hall": cfg.hall.name,
-        "programme": [{"number": i + 1, "consolation": h.partie_spec(i).consolation,
-                       "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur,
-                                 **views.lot_terms(lot)} for lot in h.partie_spec(i).lots]}
-                      for i in range(max(len(cfg.programme), snap.parties_played + 1))],
+        "programme": [
+            {
+                "number": i + 1,
+                "consolation": h.partie_spec(i).consolation,
+                "lots": [
+                    {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, **views.lot_terms(lot)}
+                    for lot in h.partie_spec(i).lots
+                ],
+            }
+            for i in range(max(len(cfg.programme), snap.parties_played + 1))
+        ],
         "parties_played": snap.parties_played,
-        "cards": cards, "sold": sold,
+        "cards": cards,
+        "sold": sold,
         "sales_recorded": h.sales_recorded(),
         "pins": {r: ("" if r in changed else p) for r, p in A.auth().pins.items()},
         "devices": {d.device: views.device(d, device_sentence) for d in h.devices()},
         "tls": tls.info() if tls else None,
         "data_dir": str(cfg.data_dir),
         "rules": {"last_number": cfg.rules.last_number, "ties": cfg.rules.ties, "false_claim": cfg.rules.false_claim},
-        "fingerprint": fingerprint_json(h.fingerprint()),      # the journal's, as paper prints it (docs/record.md)
+        "fingerprint": fingerprint_json(h.fingerprint()),  # the journal's, as paper prints it (docs/record.md)
     }
     return jsonify(info)
 
@@ -368,7 +388,8 @@ def device_test(name: str):
     A.require_right("device_test")
     if name not in ("printer", "ball_machine", "keypad", "scanner"):
         raise Rejected("not_found")
-    hall().notify("device:test_requested", {"device": name})   # the printer answers with a test ticket
+    hall().notify("device:test_requested", {"device": name})  # the printer answers with a test ticket
     status = hall().device(name)
-    return jsonify({"device": name, "requested": True,
-                    "status": None if status is None else views.device(status, device_sentence)}), 202
+    return jsonify(
+        {"device": name, "requested": True, "status": None if status is None else views.device(status, device_sentence)}
+    ), 202

@@ -5,6 +5,7 @@ its QR code; ``POST /api/enrol {"code", "name"?}`` (JSON only, like the login) l
 ``GET /ajout`` is the page the QR code opens; ``GET /api/consoles`` and ``POST /api/consoles/{ref}/end`` (admin)
 list the live consoles and end one.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -24,7 +25,7 @@ from display.sessions import RECENT_USE_S
 from hall.refusal import Rejected
 
 bp = Blueprint("door", __name__)
-CONSOLES_RIGHT = "consoles"        # admin only (hall/rights.py lists no role for it)
+CONSOLES_RIGHT = "consoles"  # admin only (hall/rights.py lists no role for it)
 ROLE_PAGES = {"speaker": "/speaker", "controller": "/controle", "desk": "/caisse", "admin": "/admin"}
 
 
@@ -58,8 +59,16 @@ def make_enrolment():
         raise Rejected("forbidden", role=by)
     code, _until = A.auth().enrolments.make(role)
     link = enrol_link(code)
-    return jsonify({"code": shown_code(code), "role": role, "expires_in": int(CODE_TTL_S), "url": link,
-                    "qr_svg": qr_svg(link, border=4), "roles": enrollable(by)}), 201
+    return jsonify(
+        {
+            "code": shown_code(code),
+            "role": role,
+            "expires_in": int(CODE_TTL_S),
+            "url": link,
+            "qr_svg": qr_svg(link, border=4),
+            "roles": enrollable(by),
+        }
+    ), 201
 
 
 @bp.post("/api/enrol")
@@ -81,10 +90,18 @@ def consoles():
     """The live consoles: role, name typed at login, console, address, browser, last use."""
     A.require_right(CONSOLES_RIGHT)
     now, mine = time.time(), session_ref()
-    rows = [{**row, "seen_s": max(0, int(now - row["seen"])), "opened_s": max(0, int(now - row["opened"])),
-             "self": row["ref"] == mine} for row in A.auth().sessions.live()]
-    return jsonify({"consoles": rows, "max_per_role": A.auth().sessions.max_per_role,
-                    "recent_use_s": int(RECENT_USE_S)})
+    rows = [
+        {
+            **row,
+            "seen_s": max(0, int(now - row["seen"])),
+            "opened_s": max(0, int(now - row["opened"])),
+            "self": row["ref"] == mine,
+        }
+        for row in A.auth().sessions.live()
+    ]
+    return jsonify(
+        {"consoles": rows, "max_per_role": A.auth().sessions.max_per_role, "recent_use_s": int(RECENT_USE_S)}
+    )
 
 
 @bp.post("/api/consoles/<reference>/end")

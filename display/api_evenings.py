@@ -1,5 +1,6 @@
 """Past evenings on /admin: the archived evenings with their totals, and each one's report as it was
 written when it was archived (``loto-hall evening new``, hall/app/evening.py): read, never rewritten."""
+
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify
@@ -22,10 +23,20 @@ def evenings():
     tz = h.config.hall.timezone
     past = past_evenings(h.config.data_dir)
     this_year = year_of("", tz)
-    return jsonify({"evenings": [{**e.to_json(), **{k.replace("_cents", "_eur"): as_eur(v) for k, v in e.to_json().items()
-                                                  if k.endswith("_cents")},
-                                  "record": archived_verdict(h.config.data_dir, e)} for e in past],
-                    "year": this_year, "archived_this_year": lotos_in_year(past, this_year, tz)})
+    return jsonify(
+        {
+            "evenings": [
+                {
+                    **e.to_json(),
+                    **{k.replace("_cents", "_eur"): as_eur(v) for k, v in e.to_json().items() if k.endswith("_cents")},
+                    "record": archived_verdict(h.config.data_dir, e),
+                }
+                for e in past
+            ],
+            "year": this_year,
+            "archived_this_year": lotos_in_year(past, this_year, tz),
+        }
+    )
 
 
 @bp.get("/<name>/<filename>")
@@ -39,5 +50,6 @@ def report_file(name: str, filename: str):
         data = (archive_dir(h.config.data_dir) / name / filename).read_bytes()
     except OSError:
         raise Rejected("not_found") from None
-    return current_app.response_class(data, mimetype=FILES[filename],
-                                       headers={"Content-Disposition": f"attachment; filename={name}-{filename}"})
+    return current_app.response_class(
+        data, mimetype=FILES[filename], headers={"Content-Disposition": f"attachment; filename={name}-{filename}"}
+    )

@@ -1,4 +1,5 @@
 """The programme editor and PIN changes on /admin: parse → ``Hall`` → answer."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,12 +16,18 @@ from hall.ports import HallPort
 from hall.refusal import Rejected
 
 bp = Blueprint("programme", __name__, url_prefix="/api")
-SHOWN_AHEAD = 1      # the editor shows the programme's parties, and at least this many after the last one played
+SHOWN_AHEAD = 1  # the editor shows the programme's parties, and at least this many after the last one played
 
 
 def _lot_view(lot, limit: float) -> dict:
-    return {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, "sponsor": lot.sponsor,
-            **views.lot_terms(lot), "flags": P.legal_flags(lot, limit)}
+    return {
+        "kind": lot.kind,
+        "label": lot.label,
+        "value_eur": lot.value_eur,
+        "sponsor": lot.sponsor,
+        **views.lot_terms(lot),
+        "flags": P.legal_flags(lot, limit),
+    }
 
 
 def programme_view(h: HallPort) -> dict:
@@ -36,11 +43,23 @@ def programme_view(h: HallPort) -> dict:
         spec = state.played[i] if i < played else h.partie_spec(i)
         # "played" (kept for the editor: not editable) is every partie started; "status" says which is in play
         status = "planned" if i >= played else "running" if state.running and i == played - 1 else "played"
-        parties.append({"number": i + 1, "played": i < played, "status": status, "consolation": spec.consolation,
-                        "lots": [_lot_view(lot, limit) for lot in spec.lots]})
-    return {"parties": parties, "played": played, "first_editable": played + 1,
-            "edited": edit is not None, "lot_value_limit_eur": limit,
-            "declared_total_eur": sum(lot["value_eur"] or 0 for p in parties for lot in p["lots"])}
+        parties.append(
+            {
+                "number": i + 1,
+                "played": i < played,
+                "status": status,
+                "consolation": spec.consolation,
+                "lots": [_lot_view(lot, limit) for lot in spec.lots],
+            }
+        )
+    return {
+        "parties": parties,
+        "played": played,
+        "first_editable": played + 1,
+        "edited": edit is not None,
+        "lot_value_limit_eur": limit,
+        "declared_total_eur": sum(lot["value_eur"] or 0 for p in parties for lot in p["lots"]),
+    }
 
 
 @bp.get("/programme")
@@ -58,7 +77,7 @@ def edit_programme():
     try:
         parties = P.parse_parties(data.get("parties"))
     except P.ProgrammeError as exc:
-        if exc.code in ("label_control_character", "bad_lot_row", "bad_lot_within"):   # own codes: which lot
+        if exc.code in ("label_control_character", "bad_lot_row", "bad_lot_within"):  # own codes: which lot
             raise Rejected(exc.code, where=exc.where) from None
         raise Rejected("bad_programme", where=exc.where, why=exc.why) from None
     h = hall()
@@ -74,10 +93,10 @@ def change_pin():
     data = json_body()
     target = field(data, "role", str)
     pin = field(data, "pin", str)
-    holder = A.auth().role_for_pin(pin)       # the hall refuses a bad role or PIN itself (Hall.change_pin)
+    holder = A.auth().role_for_pin(pin)  # the hall refuses a bad role or PIN itself (Hall.change_pin)
     if holder not in (None, target):
         raise Rejected("pin_taken")
     record = hall().change_pin(target, pin, role=role)
-    A.auth().book.remember(target, pin, record.event)   # logins compare it without PBKDF2 (display/pins.py)
-    ended = A.auth().sessions.end_role(target)        # the old PIN's sessions end with it
+    A.auth().book.remember(target, pin, record.event)  # logins compare it without PBKDF2 (display/pins.py)
+    ended = A.auth().sessions.end_role(target)  # the old PIN's sessions end with it
     return jsonify({"role": target, "changed": True, "sessions_ended": ended, "seq": record.seq}), 201

@@ -1,4 +1,5 @@
 """The sales desk's API (INTERFACE §8): sell, void, pay a reservation, the takings; parse → ``Hall`` → answer."""
+
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
@@ -15,17 +16,28 @@ from hall.refusal import Rejected
 
 bp = Blueprint("sales", __name__, url_prefix="/api/sales")
 RECENT = 30
-MAX_PARTIE_DIGITS = 3       # "partie": 1 to 999, read only once it is that short (a 5 000-digit text is a 422)
+MAX_PARTIE_DIGITS = 3  # "partie": 1 to 999, read only once it is that short (a 5 000-digit text is a 422)
 
 
 def sale_view(sale: S.Sale) -> dict:
     """A sale as the desk and the admin see it (euros as JSON numbers, cents alongside)."""
-    return {"sale_id": sale.sale_id, "cards": list(sale.card_ids), "count": len(sale.card_ids),
-            "amount_eur": S.as_eur(sale.cents), "amount_cents": sale.cents, "payment": sale.payment,
-            "paid": sale.paid, "buyer": sale.buyer, "seller": sale.seller or sale.role, "role": sale.role,
-            "partie": sale.partie, "voided": sale.voided, "note": sale.note,
-            "offered_eur": None if sale.offered_cents in (None, S.NO_TIER) else S.as_eur(sale.offered_cents),
-            "session": sale.session}
+    return {
+        "sale_id": sale.sale_id,
+        "cards": list(sale.card_ids),
+        "count": len(sale.card_ids),
+        "amount_eur": S.as_eur(sale.cents),
+        "amount_cents": sale.cents,
+        "payment": sale.payment,
+        "paid": sale.paid,
+        "buyer": sale.buyer,
+        "seller": sale.seller or sale.role,
+        "role": sale.role,
+        "partie": sale.partie,
+        "voided": sale.voided,
+        "note": sale.note,
+        "offered_eur": None if sale.offered_cents in (None, S.NO_TIER) else S.as_eur(sale.offered_cents),
+        "session": sale.session,
+    }
 
 
 def summary_view(h: HallPort) -> dict:
@@ -33,15 +45,26 @@ def summary_view(h: HallPort) -> dict:
     t = h.sales_totals()
     money = {k: S.as_eur(v) for k, v in t["by_payment"].items()}
     return {
-        "cards_sold": t["cards_sold"], "cards_reserved": t["cards_reserved"], "sales": t["sales"],
-        "takings_eur": {"total": S.as_eur(t["total_cents"]), "by_payment": money,
-                        "by_seller": {k: S.as_eur(v) for k, v in t["by_seller"].items()},
-                        "by_partie": {k: S.as_eur(v) for k, v in t["by_partie"].items()},
-                        "reserved": S.as_eur(t["reserved_cents"])},
-        "takings_cents": {"total": t["total_cents"], "by_payment": t["by_payment"], "by_seller": t["by_seller"],
-                          "by_partie": t["by_partie"], "reserved": t["reserved_cents"]},
+        "cards_sold": t["cards_sold"],
+        "cards_reserved": t["cards_reserved"],
+        "sales": t["sales"],
+        "takings_eur": {
+            "total": S.as_eur(t["total_cents"]),
+            "by_payment": money,
+            "by_seller": {k: S.as_eur(v) for k, v in t["by_seller"].items()},
+            "by_partie": {k: S.as_eur(v) for k, v in t["by_partie"].items()},
+            "reserved": S.as_eur(t["reserved_cents"]),
+        },
+        "takings_cents": {
+            "total": t["total_cents"],
+            "by_payment": t["by_payment"],
+            "by_seller": t["by_seller"],
+            "by_partie": t["by_partie"],
+            "reserved": t["reserved_cents"],
+        },
         "tiers": tiers_view(h),
-        "recording": h.caisse_sells(), "book": h.card_count()[0],
+        "recording": h.caisse_sells(),
+        "book": h.card_count()[0],
         "recent": [sale_view(s) for s in h.sales()[-RECENT:]][::-1],
     }
 
@@ -67,8 +90,11 @@ def _card_ids(data: dict, limit: int) -> list[str]:
     cards = data.get("cards")
     text = field(data, "range", str, required=False, default="")
     if cards is not None:
-        if not isinstance(cards, list) or not all(isinstance(c, str) and len(c) <= 80 for c in cards) \
-                or len(cards) > S.MAX_RANGE:
+        if (
+            not isinstance(cards, list)
+            or not all(isinstance(c, str) and len(c) <= 80 for c in cards)
+            or len(cards) > S.MAX_RANGE
+        ):
             raise Rejected("bad_field", field="cards")
         text = ", ".join([*cards, text])
     try:
@@ -96,7 +122,7 @@ def named(exc: Rejected) -> None:
 def sell():
     role = A.require_right("sell")
     data = json_body()
-    partie = _partie(data.get("partie"))       # bounded first: a huge "partie" costs nothing
+    partie = _partie(data.get("partie"))  # bounded first: a huge "partie" costs nothing
     h = hall()
     ids = _card_ids(data, min(max(h.card_count()[0], 1), S.MAX_RANGE))
     amount = data.get("amount_eur")
@@ -111,21 +137,43 @@ def sell():
     buyer = field(data, "buyer", str, required=False, default="")
     # the seller is the logged-in desk (the name typed at its login): the body may only add a note ("seller" from
     # a page of an older version is taken as one)
-    note = field(data, "note", str, required=False, default="") or field(data, "seller", str, required=False,
-                                                                          default="")
+    note = field(data, "note", str, required=False, default="") or field(
+        data, "seller", str, required=False, default=""
+    )
     seller = A.auth().sessions.name(caller_session())
     try:
-        record = h.sell(ids, role=role, payment=payment, cents=cents, paid=paid, buyer=buyer, seller=seller,
-                        partie=partie, session=session_ref(), note=note)
+        record = h.sell(
+            ids,
+            role=role,
+            payment=payment,
+            cents=cents,
+            paid=paid,
+            buyer=buyer,
+            seller=seller,
+            partie=partie,
+            session=session_ref(),
+            note=note,
+        )
     except Rejected as exc:
         named(exc)
         raise
     e = record.event
-    return jsonify({"sale_id": e.sale_id, "cards": list(e.card_ids), "amount_eur": S.as_eur(e.cents),
-                    "amount_cents": e.cents, "payment": e.payment, "paid": e.paid, "buyer": e.buyer,
-                    "seller": e.seller or role, "note": e.note, "seq": record.seq,
-                    "phones_url": f"/s/{h.sale_code(e.sale_id)}",    # the sale's cartons on the buyer's phone (§9)
-                    "offered_eur": None if e.offered_cents in (None, S.NO_TIER) else S.as_eur(e.offered_cents)}), 201
+    return jsonify(
+        {
+            "sale_id": e.sale_id,
+            "cards": list(e.card_ids),
+            "amount_eur": S.as_eur(e.cents),
+            "amount_cents": e.cents,
+            "payment": e.payment,
+            "paid": e.paid,
+            "buyer": e.buyer,
+            "seller": e.seller or role,
+            "note": e.note,
+            "seq": record.seq,
+            "phones_url": f"/s/{h.sale_code(e.sale_id)}",  # the sale's cartons on the buyer's phone (§9)
+            "offered_eur": None if e.offered_cents in (None, S.NO_TIER) else S.as_eur(e.offered_cents),
+        }
+    ), 201
 
 
 @bp.get("/check")
@@ -136,9 +184,14 @@ def check():
     h = hall()
     ids = _card_ids({"range": request.args.get("cards", "")[:400]}, min(max(h.card_count()[0], 1), S.MAX_RANGE))
     found = h.check_basket(ids)
-    return jsonify({"cards": list(found.card_ids), "count": len(found.card_ids),
-                    "unknown": [{"card_id": c, "suggestions": list(near)} for c, near in found.unknown],
-                    "sold": list(found.taken)})
+    return jsonify(
+        {
+            "cards": list(found.card_ids),
+            "count": len(found.card_ids),
+            "unknown": [{"card_id": c, "suggestions": list(near)} for c, near in found.unknown],
+            "sold": list(found.taken),
+        }
+    )
 
 
 @bp.get("/price")
@@ -149,8 +202,9 @@ def price():
     if not is_ascii_digits(count) or not 0 <= int(count) <= S.MAX_RANGE:
         raise Rejected("bad_field", field="count")
     cents = hall().suggested_cents(int(count))
-    return jsonify({"count": int(count), "amount_eur": None if cents is None else S.as_eur(cents),
-                    "amount_cents": cents})
+    return jsonify(
+        {"count": int(count), "amount_eur": None if cents is None else S.as_eur(cents), "amount_cents": cents}
+    )
 
 
 @bp.get("/prices")
@@ -183,7 +237,7 @@ def void(sale_id: int):
         named(exc)
         raise
     sale = h.sale(sale_id)
-    assert sale is not None   # just voided: it stays in the ledger
+    assert sale is not None  # just voided: it stays in the ledger
     return jsonify({**sale_view(sale), "seq": record.seq})
 
 
@@ -194,7 +248,7 @@ def pay(sale_id: int):
     h = hall()
     record = h.pay_sale(sale_id, payment, role=role)
     sale = h.sale(sale_id)
-    assert sale is not None   # just paid: it is in the ledger
+    assert sale is not None  # just paid: it is in the ledger
     return jsonify({**sale_view(sale), "seq": record.seq})
 
 

@@ -1,4 +1,5 @@
 """``create_app(hall, config) -> (Flask, SocketIO)``: the web face of the hall (pages, API, live events)."""
+
 from __future__ import annotations
 
 import logging
@@ -59,20 +60,33 @@ if TYPE_CHECKING:
     from display.relay_publisher import RelayPublisher
 
 log = logging.getLogger("loto-hall.display")
-mimetypes.add_type("application/wasm", ".wasm")   # WebAssembly.instantiateStreaming needs it
+mimetypes.add_type("application/wasm", ".wasm")  # WebAssembly.instantiateStreaming needs it
 mimetypes.add_type("font/woff2", ".woff2")
-MAX_BODY_BYTES = MAX_UPLOAD_BYTES     # a card CSV of ~60 000 cartons; JSON bodies are held to 64 KiB (limits.py)
+MAX_BODY_BYTES = MAX_UPLOAD_BYTES  # a card CSV of ~60 000 cartons; JSON bodies are held to 64 KiB (limits.py)
 
-HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-              405: "method_not_allowed", 413: "too_large"}
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+}
 
 
 def _wants_json() -> bool:
     return request.path.startswith("/api") or request.path.startswith("/socket.io")
 
 
-def create_app(hall: HallPort, config: Config, documents: dict | None = None, tournament: TournamentStore | None = None,
-               async_mode: str = "threading", *, lobby: Lobby) -> tuple[Flask, SocketIO]:
+def create_app(
+    hall: HallPort,
+    config: Config,
+    documents: dict | None = None,
+    tournament: TournamentStore | None = None,
+    async_mode: str = "threading",
+    *,
+    lobby: Lobby,
+) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
     ``documents`` holds the PDF makers for the admin's downloads (``report_pdf``, ``cards_pdf``, ``table_tent_pdf``,
@@ -87,23 +101,29 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     app.json = StrictJSONProvider(app)
     data_dir = config.data_dir
     app.config.update(
-        SECRET_KEY=load_secret(data_dir), MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
-        SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_NAME="loto_session",
-        SESSION_COOKIE_SECURE=bool(config.server.tls), LOTO_LANGUAGE=config.hall.language,
-        BABEL_DEFAULT_LOCALE=config.hall.language, BABEL_DEFAULT_TIMEZONE=config.hall.timezone,
+        SECRET_KEY=load_secret(data_dir),
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        JSON_SORT_KEYS=False,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_NAME="loto_session",
+        SESSION_COOKIE_SECURE=bool(config.server.tls),
+        LOTO_LANGUAGE=config.hall.language,
+        BABEL_DEFAULT_LOCALE=config.hall.language,
+        BABEL_DEFAULT_TIMEZONE=config.hall.timezone,
     )
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     Babel(app, locale_selector=select_locale)
     app.after_request(remember_locale)
-    app.jinja_env.globals["language_switch"] = language_switch      # templates/_lang.html
-    app.jinja_env.globals["enrol_roles"] = enrollable                # templates/_nav.html: « Ajouter une tablette »
-    hall.add_hold(GameOnScreen(lobby))      # no draw while a game is on the projector, from the web or a device
+    app.jinja_env.globals["language_switch"] = language_switch  # templates/_lang.html
+    app.jinja_env.globals["enrol_roles"] = enrollable  # templates/_nav.html: « Ajouter une tablette »
+    hall.add_hold(GameOnScreen(lobby))  # no draw while a game is on the projector, from the web or a device
     services = build_services(app, hall, config, documents, tournament, async_mode, lobby=lobby)
     socketio = services.sockets.socketio
 
     # then the blueprints, which only read the services (display/services.py): their order is the hooks' order
-    install_staff_tls(app)                            # the staff's pages and PINs over HTTPS, the phones' in HTTP
+    install_staff_tls(app)  # the staff's pages and PINs over HTTPS, the phones' in HTTP
     app.register_blueprint(portal.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
@@ -137,9 +157,15 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
         if _wants_json():
             resp = jsonify(error_body(code))
         else:
-            resp = app.make_response(render_template("error.html", body=error_body(code), hall_name=config.hall.name,
-                                                     boot={"strings": {}, "page": "error"}))
-        allow = dict(exc.get_headers()).get("Allow")     # a 405 names the methods the address takes (RFC 9110)
+            resp = app.make_response(
+                render_template(
+                    "error.html",
+                    body=error_body(code),
+                    hall_name=config.hall.name,
+                    boot={"strings": {}, "page": "error"},
+                )
+            )
+        allow = dict(exc.get_headers()).get("Allow")  # a 405 names the methods the address takes (RFC 9110)
         if allow:
             resp.headers["Allow"] = allow
         return resp, status
@@ -161,58 +187,96 @@ def create_app(hall: HallPort, config: Config, documents: dict | None = None, to
     if services.relay is not None:
         socketio.start_background_task(services.relay.run)
     if config.speech.enabled:
-        socketio.start_background_task(speech.prerender, app)     # the first ball is not the slow one
-    if services.relay is not None:      # outermost: every layer inside sees the phone's address
-        app.wsgi_app = behind_front(app.wsgi_app)       # type: ignore[method-assign]
+        socketio.start_background_task(speech.prerender, app)  # the first ball is not the slow one
+    if services.relay is not None:  # outermost: every layer inside sees the phone's address
+        app.wsgi_app = behind_front(app.wsgi_app)  # type: ignore[method-assign]
     return app, socketio
 
 
-def build_services(app: Flask, hall: HallPort, config: Config, documents: dict | None,
-                   tournament: TournamentStore | None, async_mode: str, *, lobby: Lobby) -> Services:
+def build_services(
+    app: Flask,
+    hall: HallPort,
+    config: Config,
+    documents: dict | None,
+    tournament: TournamentStore | None,
+    async_mode: str,
+    *,
+    lobby: Lobby,
+) -> Services:
     """Every service the app shares, in the order they need each other, kept as ``app``'s; the app's WSGI layers
     from the inside out: the phones' door, Socket.IO, the sockets' frame gate (``behind_front`` is put on last)."""
     data_dir = config.data_dir
     server = config.server
-    auth = Auth(load_pins(config, data_dir), app.config["SECRET_KEY"], data_dir,
-                idle_s=server.staff_idle_h * 3600, changed=hall.pin_hashes)
+    auth = Auth(
+        load_pins(config, data_dir),
+        app.config["SECRET_KEY"],
+        data_dir,
+        idle_s=server.staff_idle_h * 3600,
+        changed=hall.pin_hashes,
+    )
     certificate = None
     if server.tls:
         from display.tls import ensure_certificate
+
         certificate = ensure_certificate(data_dir, config.hall.name)
         log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
     staff_certificate = None
     if server.message_queue and server.staff_port and not server.tls:
         from display.tls import ensure_certificate
-        app.config["LOTO_STAFF_PORT"] = server.staff_port      # nginx serves it (hall/app/front.py)
+
+        app.config["LOTO_STAFF_PORT"] = server.staff_port  # nginx serves it (hall/app/front.py)
         staff_certificate = ensure_certificate(data_dir, config.hall.name)
-    gate = players.LinkGate(app.wsgi_app)               # a crowd's links, turned away first
-    app.wsgi_app = gate                                 # type: ignore[method-assign]
+    gate = players.LinkGate(app.wsgi_app)  # a crowd's links, turned away first
+    app.wsgi_app = gate  # type: ignore[method-assign]
 
     # one SocketIO for every broadcast; sessions and rooms hold per-connection state (message_queue-ready).
     # the public sockets hear a beat when nothing else went out for [server] ping_s (2 s): a phone hearing nothing
     # for 4.5 s says « hors ligne » (mes_cartons.js); Engine.IO's ping, one exchange per socket, only finds the
     # dead sockets (every 25 s); the hall waits 10 s for its answer, so a Pi slowed by a crowd drops no phone
-    socketio = SocketIO(app, async_mode=async_mode, ping_interval=engine_ping_s(server.ping_s),
-                        ping_timeout=10, max_http_buffer_size=64 * 1024, json=SocketJSON)
+    socketio = SocketIO(
+        app,
+        async_mode=async_mode,
+        ping_interval=engine_ping_s(server.ping_s),
+        ping_timeout=10,
+        max_http_buffer_size=64 * 1024,
+        json=SocketJSON,
+    )
     relay = relay_queue(hall, server) if server.message_queue else None
-    live = LiveSockets(app, socketio, hall, sessions=auth.sessions,
-                       caps=SocketCaps(server.max_sockets_per_address, server.max_public_sockets),
-                       beat_s=server.ping_s, relay=relay)
+    live = LiveSockets(
+        app,
+        socketio,
+        hall,
+        sessions=auth.sessions,
+        caps=SocketCaps(server.max_sockets_per_address, server.max_public_sockets),
+        beat_s=server.ping_s,
+        relay=relay,
+    )
     rooms = RoomsHub(lobby, socketio)
     rooms.relay = relay
-    return install_services(app, Services(
-        hall=hall,
-        config=config, auth=auth,
-        voice=Voice(data_dir),      # the hall's voice: clips and recordings (display/speech.py)
-        documents=dict(documents or {}), tournament=tournament,
-        tournament_codes=CodeGuard(app.config["SECRET_KEY"]),
-        tls=certificate, staff_tls=staff_certificate,
-        own_hosts=own_hosts(hall.config, socket.gethostname()),
-        link_gate=gate, player_budgets=players.budgets(gate),
-        sockets=live, rooms=rooms, relay=relay,
-        public_socket_path=public_socket_path() if relay is not None else None,
-        record=ArchiveVerdicts(), idempotency=Results(), ball_count=BallCount(),
-    ))
+    return install_services(
+        app,
+        Services(
+            hall=hall,
+            config=config,
+            auth=auth,
+            voice=Voice(data_dir),  # the hall's voice: clips and recordings (display/speech.py)
+            documents=dict(documents or {}),
+            tournament=tournament,
+            tournament_codes=CodeGuard(app.config["SECRET_KEY"]),
+            tls=certificate,
+            staff_tls=staff_certificate,
+            own_hosts=own_hosts(hall.config, socket.gethostname()),
+            link_gate=gate,
+            player_budgets=players.budgets(gate),
+            sockets=live,
+            rooms=rooms,
+            relay=relay,
+            public_socket_path=public_socket_path() if relay is not None else None,
+            record=ArchiveVerdicts(),
+            idempotency=Results(),
+            ball_count=BallCount(),
+        ),
+    )
 
 
 def relay_queue(hall: HallPort, server) -> RelayPublisher:
@@ -236,6 +300,7 @@ def public_socket_path() -> str:
 def behind_front(wsgi_app):
     """The client's address from the front's ``X-Real-IP`` when the peer is loopback (the front itself), and its
     scheme from ``X-Forwarded-Proto`` (the staff's HTTPS port is nginx's then)."""
+
     def app(environ, start_response):
         real = environ.get("HTTP_X_REAL_IP", "").strip()
         if real and environ.get("REMOTE_ADDR") in ("127.0.0.1", "::1"):
@@ -243,4 +308,5 @@ def behind_front(wsgi_app):
             if environ.get("HTTP_X_FORWARDED_PROTO") in ("http", "https"):
                 environ["wsgi.url_scheme"] = environ["HTTP_X_FORWARDED_PROTO"]
         return wsgi_app(environ, start_response)
+
     return app

@@ -10,6 +10,7 @@ take JSON only, so that no form of another web page can try PINs or codes.
 Roles: ``speaker``, ``controller``, ``desk``, ``admin``. The API takes ``Authorization: Bearer TOKEN``;
 the pages use the session cookie and send ``X-CSRF-Token`` with every change.
 """
+
 from __future__ import annotations
 
 import hmac
@@ -33,7 +34,7 @@ from hall import is_pin, load_or_create_secret
 from hall.refusal import Rejected
 from hall.rights import ROLES, STAFF, may
 
-TOKEN_MAX_AGE_S = 30 * 24 * 3600   # the signature's own limit; the session table ends tokens much sooner
+TOKEN_MAX_AGE_S = 30 * 24 * 3600  # the signature's own limit; the session table ends tokens much sooner
 SECRET_FILE = "web.key"
 
 
@@ -45,8 +46,14 @@ def load_secret(data_dir: Path) -> bytes:
 class Auth:
     """The app's authentication state (one per app; ``display.services.Services.auth``)."""
 
-    def __init__(self, pins: dict[str, str], secret: bytes, data_dir: Path | None = None, idle_s: float = 12 * 3600,
-                 changed: Callable[[], Mapping[str, Any]] | None = None):
+    def __init__(
+        self,
+        pins: dict[str, str],
+        secret: bytes,
+        data_dir: Path | None = None,
+        idle_s: float = 12 * 3600,
+        changed: Callable[[], Mapping[str, Any]] | None = None,
+    ):
         if data_dir is None:
             data_dir = Path(tempfile.mkdtemp(prefix="loto-hall-auth-"))
         self.pins = pins
@@ -67,8 +74,11 @@ class Auth:
         forgot has none)."""
         if device is None or self.sessions.forgotten(device.id):
             return set()
-        return {role for role, mark in device.roles.items()
-                if role in ROLES and hmac.compare_digest(mark, self.devices.mark(role, device.id))}
+        return {
+            role
+            for role, mark in device.roles.items()
+            if role in ROLES and hmac.compare_digest(mark, self.devices.mark(role, device.id))
+        }
 
     def make_token(self, role: str, sid: str) -> str:
         return self.tokens.dumps({"role": role, "sid": sid})
@@ -106,7 +116,7 @@ def _line(value: object, limit: int) -> str:
     """One line of text as kept: printable characters only (no control, no format character), ``limit`` at most."""
     if not isinstance(value, str):
         return ""
-    text = "".join(ch for ch in value[:4 * limit] if ch.isprintable())
+    text = "".join(ch for ch in value[: 4 * limit] if ch.isprintable())
     return " ".join(text.split())[:limit]
 
 
@@ -117,8 +127,11 @@ def console_name(value: object) -> str:
 
 def _about(name: object) -> dict[str, str]:
     """What /admin shows of a console that comes in: the name typed, its address, its browser."""
-    return {"name": console_name(name), "addr": request.remote_addr or "",
-            "ua": _line(request.headers.get("User-Agent", ""), 160)}
+    return {
+        "name": console_name(name),
+        "addr": request.remote_addr or "",
+        "ua": _line(request.headers.get("User-Agent", ""), 160),
+    }
 
 
 def login(pin, name: object = None) -> dict:
@@ -128,7 +141,7 @@ def login(pin, name: object = None) -> dict:
     address = request.remote_addr or "?"
     device = a.devices.read(request.cookies.get(DEVICE_COOKIE))
     if device is not None and a.sessions.forgotten(device.id):
-        device = None                       # /admin ended and forgot this console: a stranger again
+        device = None  # /admin ended and forgot this console: a stranger again
     known = a.known_roles(device)
     kind, key = ("device", device.id) if device else ("address", address)
     wait = max(a.guard.success_wait(kind, key), a.guard.device_wait(device.id) if device else 0)
@@ -137,12 +150,12 @@ def login(pin, name: object = None) -> dict:
         # refused unchecked and uncounted: nobody makes a hold last longer by trying during it
         raise Rejected("too_many_attempts", retry_after=wait or held)
     if not is_pin(pin):
-        raise Rejected("bad_pin")           # cannot be anyone's PIN: nothing compared, nothing counted
+        raise Rejected("bad_pin")  # cannot be anyone's PIN: nothing compared, nothing counted
     role = a.book.role_for(pin, known if held else ROLES)
     if role is None:
         a.guard.failed(address, device.id if device else None, checked_all=not held)
         raise Rejected("bad_pin")
-    answer = let_in(role, device, name)     # may be too_many_consoles: then no success is counted
+    answer = let_in(role, device, name)  # may be too_many_consoles: then no success is counted
     a.guard.succeeded(kind, key)
     return answer
 
@@ -151,7 +164,7 @@ def enrol(code: object, name: object = None) -> dict:
     """Redeem an enrolment code (``display/enrolment.py``): this browser becomes a known console of the code's role,
     logged in; the answer is the login's, with the page that role opens."""
     a = auth()
-    a.guard.poll_unlock()                   # a code printed on the Pi a moment ago
+    a.guard.poll_unlock()  # a code printed on the Pi a moment ago
     digest, role = a.enrolments.check(code, request.remote_addr or "?")
     device = a.devices.read(request.cookies.get(DEVICE_COOKIE))
     if device is not None and a.sessions.forgotten(device.id):
@@ -169,7 +182,7 @@ def let_in(role: str, device: Device | None, name: object = None) -> dict:
     current = session.get("sid")
     sid = a.sessions.open(role, console.id, current if session.get("role") == role else None, _about(name))
     if sid != current:
-        a.sessions.close(current)           # another role's session of this browser ends (and no fixation)
+        a.sessions.close(current)  # another role's session of this browser ends (and no fixation)
         session.clear()
         session["role"] = role
         session["sid"] = sid
@@ -178,8 +191,9 @@ def let_in(role: str, device: Device | None, name: object = None) -> dict:
 
     @after_this_request
     def remember_console(resp):
-        resp.set_cookie(DEVICE_COOKIE, cookie, max_age=DEVICE_MAX_AGE_S, httponly=True, samesite="Strict",
-                        secure=secure_cookies())
+        resp.set_cookie(
+            DEVICE_COOKIE, cookie, max_age=DEVICE_MAX_AGE_S, httponly=True, samesite="Strict", secure=secure_cookies()
+        )
         return resp
 
     return {"role": role, "token": a.make_token(role, sid), "csrf": csrf_token()}

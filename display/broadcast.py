@@ -7,6 +7,7 @@ Shards: the public sockets are dealt into ``PUBLIC_SHARDS`` rooms; an event to e
 through. Liveness: when nothing went to every public socket for ``[server] ping_s``, a batched ``beat``
 (``Quiet``); Engine.IO's own ping (``engine_ping_s``) only finds the dead sockets.
 """
+
 from __future__ import annotations
 
 import logging
@@ -25,14 +26,16 @@ from display.live import PUBLIC
 
 log = logging.getLogger("loto-hall.display")
 
-PUBLIC_SHARDS = 256    # the public sockets are dealt into this many rooms (≈ 8 phones each with 2 000), sent to one after the other
+PUBLIC_SHARDS = (
+    256  # the public sockets are dealt into this many rooms (≈ 8 phones each with 2 000), sent to one after the other
+)
 
 
 def public_shard(index: int) -> str:
     return f"{PUBLIC}:{index % PUBLIC_SHARDS}"
 
 
-SHARD_BATCH = 64       # sockets sent one event before the emitter yields
+SHARD_BATCH = 64  # sockets sent one event before the emitter yields
 
 
 class _Rest(eio_packet.Packet):
@@ -82,10 +85,13 @@ def emit_to_shards(server: Any, name: str, payload: Any, sleep: Callable[[float]
         for eio_sid in list(members.values()):
             socket = sockets.get(eio_sid)
             direct = getattr(socket, "direct", None)
-            written = direct.write_now(frame) if direct is not None and socket.upgraded and not socket.closed \
-                and socket.queue.empty() else None
+            written = (
+                direct.write_now(frame)
+                if direct is not None and socket.upgraded and not socket.closed and socket.queue.empty()
+                else None
+            )
             if not written:
-                server._send_eio_packet(eio_sid, packet)      # as server.emit sends it (a test client's too)
+                server._send_eio_packet(eio_sid, packet)  # as server.emit sends it (a test client's too)
             elif written < len(frame):
                 socket.send(_Rest(frame[written:]))
             sent += 1
@@ -94,7 +100,7 @@ def emit_to_shards(server: Any, name: str, payload: Any, sleep: Callable[[float]
     return sent
 
 
-SOCKET_PING_S = 25.0   # Engine.IO's ping (its own default): finds the dead sockets; the phones' liveness is the beat
+SOCKET_PING_S = 25.0  # Engine.IO's ping (its own default): finds the dead sockets; the phones' liveness is the beat
 
 
 def engine_ping_s(beat_s: float) -> float:
@@ -124,7 +130,7 @@ class Broadcaster:
     with ``quiet_s``, runs ``on_quiet`` whenever no public emission went out for that long (``public_sent``)."""
 
     def __init__(self, socketio: SocketIO, quiet_s: float | None = None, on_quiet: Callable[[], None] | None = None):
-        self._jobs: queue.Queue = queue.Queue()       # a pure-Python queue: gevent's patching reaches it
+        self._jobs: queue.Queue = queue.Queue()  # a pure-Python queue: gevent's patching reaches it
         self._idle = threading.Condition()
         self._pending = 0
         self._quiet = Quiet(quiet_s) if quiet_s is not None and on_quiet is not None else None
@@ -142,7 +148,7 @@ class Broadcaster:
         if self._quiet is None or self._on_quiet is None:
             return self._jobs.get(), True
         wait = self._quiet.due_in()
-        if wait <= 0:                  # due: before the queued jobs, which may well be none for the public
+        if wait <= 0:  # due: before the queued jobs, which may well be none for the public
             return self._on_quiet, False
         try:
             return self._jobs.get(timeout=wait), True
@@ -169,7 +175,7 @@ class Broadcaster:
             job, queued = self._next()
             try:
                 job()
-            except Exception:     # one bad payload must not stop the broadcasts
+            except Exception:  # one bad payload must not stop the broadcasts
                 log.exception("broadcast failed")
             if queued:
                 with self._idle:

@@ -4,6 +4,7 @@ A phone or a projector connects without a role; a laptop opening 400 sockets mus
 the others, nor the hall's. Staff sockets (speaker, controllers, desk, admin: a valid session or token)
 are never counted nor refused, so the speaker's console and the controllers always get through.
 """
+
 from __future__ import annotations
 
 import threading

@@ -3,6 +3,7 @@
 Every route and socket handler reaches the hall through :func:`hall`, so the type checker sees each call it
 makes on ``HallPort`` (``tests/test_code_health.py`` runs mypy over display/ with ``check_untyped_defs``).
 """
+
 from __future__ import annotations
 
 from flask import request

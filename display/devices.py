@@ -9,6 +9,7 @@ A console stays known when a role's PIN is changed on /admin (its sessions end, 
 once even while strangers are held): what /admin forgets is one console, by ending it (``SessionTable.forget``).
 ``display/login_guard.py`` says what a known console may do that a stranger may not.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -19,14 +20,14 @@ from dataclasses import dataclass, field
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 DEVICE_COOKIE = "loto_device"
-DEVICE_MAX_AGE_S = 18 * 3600           # one evening, from the afternoon's set-up to the last voucher handed over
+DEVICE_MAX_AGE_S = 18 * 3600  # one evening, from the afternoon's set-up to the last voucher handed over
 MAX_COOKIE_BYTES = 2048
 
 
 @dataclass(frozen=True, slots=True)
 class Device:
     id: str
-    roles: dict[str, str] = field(default_factory=dict)    # role → mark of this browser for that role
+    roles: dict[str, str] = field(default_factory=dict)  # role → mark of this browser for that role
 
 
 class DeviceCookies:

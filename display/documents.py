@@ -3,6 +3,7 @@
 The PDF makers live with the other paper outputs (``drivers/``); the composition root hands them in
 through ``create_app(..., documents=...)``, so the web never imports a driver.
 """
+
 from __future__ import annotations
 
 import io
@@ -29,8 +30,9 @@ def _maker(name: str):
 
 
 def _download(data: bytes | str, mimetype: str, filename: str):
-    return current_app.response_class(data, mimetype=mimetype,
-                                       headers={"Content-Disposition": f"attachment; filename={filename}"})
+    return current_app.response_class(
+        data, mimetype=mimetype, headers={"Content-Disposition": f"attachment; filename={filename}"}
+    )
 
 
 def _report():
@@ -52,16 +54,17 @@ def report_csv():
 def report_xlsx():
     _, report = _report()
     out = io.BytesIO()
-    _maker("report_xlsx")(report, out)            # in the hall's language, as the CSV
-    return _download(out.getvalue(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                     "rapport-soiree.xlsx")
+    _maker("report_xlsx")(report, out)  # in the hall's language, as the CSV
+    return _download(
+        out.getvalue(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "rapport-soiree.xlsx"
+    )
 
 
 @bp.get("/report.pdf")
 def report_pdf():
     hall, report = _report()
     out = io.BytesIO()
-    _maker("report_pdf")(report, out, timezone=hall.config.hall.timezone, say=gettext)   # in the page's language
+    _maker("report_pdf")(report, out, timezone=hall.config.hall.timezone, say=gettext)  # in the page's language
     return _download(out.getvalue(), "application/pdf", "rapport-soiree.pdf")
 
 
@@ -84,14 +87,26 @@ def cards_pdf():
         except RangeError as exc:
             raise Rejected(exc.code, part=exc.text, why=exc.why, limit=MAX_PDF_CARDS) from None
     cards = [(cid, card) for cid, card in hall.cards(series or None) if wanted is None or cid in wanted]
-    if not cards:     # a series or a range the book lacks: said on /admin, with the series it holds
-        raise Rejected("no_cards_to_print", what=series or request.args.get("range", "")[:40],
-                       known=", ".join(sorted({cid.rsplit("-", 1)[0] for cid, _ in hall.cards() if "-" in cid})[:12]))
+    if not cards:  # a series or a range the book lacks: said on /admin, with the series it holds
+        raise Rejected(
+            "no_cards_to_print",
+            what=series or request.args.get("range", "")[:40],
+            known=", ".join(sorted({cid.rsplit("-", 1)[0] for cid, _ in hall.cards() if "-" in cid})[:12]),
+        )
     if len(cards) > MAX_PDF_CARDS:
         raise Rejected("too_large")
     out = io.BytesIO()
-    _maker("cards_pdf")(cards, out, hall_name=hall.config.hall.name, series=series or "", per_page=int(per_page),
-                        columns=hall.config.cards.columns, evening=hall.config.hall.evening,
-                        logo=hall.config.hall.logo or None, say=gettext, link=hall.config.hall_link("c/"),
-                        code=hall.card_code)
+    _maker("cards_pdf")(
+        cards,
+        out,
+        hall_name=hall.config.hall.name,
+        series=series or "",
+        per_page=int(per_page),
+        columns=hall.config.cards.columns,
+        evening=hall.config.hall.evening,
+        logo=hall.config.hall.logo or None,
+        say=gettext,
+        link=hall.config.hall_link("c/"),
+        code=hall.card_code,
+    )
     return _download(out.getvalue(), "application/pdf", f"cartons{'-' + series if series else ''}.pdf")

@@ -1,5 +1,6 @@
 """The words of the staff's door that the pages' scripts ask for (``common.js`` ``t``): the live consoles on /admin,
 the seller at the caisse, the carton's code on « Mes cartons ». Merged into ``display.i18n.JS_STRINGS``."""
+
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l

@@ -13,6 +13,7 @@ for five minutes find one with probability under 10⁻⁵. Strangers' wrong PINs
 they never delay an enrolment. A code opens once; the Pi's codes that were used are kept (``enrolments.json``)
 so that a restart within their life does not open them again.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -28,12 +29,12 @@ from display.sessions import read_json, write_json
 from hall.refusal import Rejected
 from hall.rights import RIGHTS, ROLES, may
 
-CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"   # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read aloud and typed on a tablet
+CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read aloud and typed on a tablet
 CODE_LENGTH = 8
-CODE_TTL_S = 300.0                 # a code made on a console: five minutes
-PI_CODE_TTL_S = 900.0              # a code printed on the Pi: the walk from the Pi to the new tablet
-MAX_LIVE = 16                      # codes live at once (the oldest goes first)
-ADDRESS_TRIES = (10, 60.0)         # wrong codes one address may type in a minute
+CODE_TTL_S = 300.0  # a code made on a console: five minutes
+PI_CODE_TTL_S = 900.0  # a code printed on the Pi: the walk from the Pi to the new tablet
+MAX_LIVE = 16  # codes live at once (the oldest goes first)
+ADDRESS_TRIES = (10, 60.0)  # wrong codes one address may type in a minute
 MAX_CODE_CHARS = 40
 USED_FILE = "enrolments.json"
 
@@ -85,8 +86,11 @@ class Enrolments:
         self._tries = Budget(*ADDRESS_TRIES)
         self._used_path = Path(data_dir) / USED_FILE
         used = read_json(self._used_path).get("used", {})
-        self._used: dict[str, float] = {d: t for d, t in (used.items() if isinstance(used, dict) else ())
-                                        if isinstance(d, str) and isinstance(t, (int, float))}
+        self._used: dict[str, float] = {
+            d: t
+            for d, t in (used.items() if isinstance(used, dict) else ())
+            if isinstance(d, str) and isinstance(t, (int, float))
+        }
 
     def make(self, role: str) -> tuple[str, float]:
         """A new code for ``role`` and its end of life (wall clock)."""
@@ -141,4 +145,4 @@ class Enrolments:
             try:
                 write_json(self._used_path, {"used": self._used})
             except OSError:
-                pass      # a code made on a console is in memory only; a Pi's code lives 15 minutes at most
+                pass  # a code made on a console is in memory only; a Pi's code lives 15 minutes at most

@@ -21,6 +21,7 @@ The hooks are python-engineio's: its ``connect``/``disconnect`` handlers (public
 called through), and the WebSocket class of its async driver (``_async["websocket"]``: simple-websocket's adapter,
 given a reader that counts). ``tests/display/test_frames.py`` holds them to the versions pinned.
 """
+
 from __future__ import annotations
 
 import io
@@ -42,13 +43,13 @@ from display.errors import error_body
 
 log = logging.getLogger("loto-hall.display")
 
-FRAMES_PER_S = 20.0      # a phone sends a handful in its life (connect, a resync on a gap, a pong every 25 s)
+FRAMES_PER_S = 20.0  # a phone sends a handful in its life (connect, a resync on a gap, a pong every 25 s)
 FRAME_BURST = 50
-HOLD_AFTER = 3           # sockets of one address cut this many times …
-HOLD_WINDOW_S = 60.0     # … within this long …
-HOLD_S = 60.0            # … and that address gets no new socket for this long
-ADDRESSES_KEPT = 4096    # addresses remembered (the oldest forgotten first)
-RECORD_SEP = b"\x1e"     # between the packets of a long-polling payload
+HOLD_AFTER = 3  # sockets of one address cut this many times …
+HOLD_WINDOW_S = 60.0  # … within this long …
+HOLD_S = 60.0  # … and that address gets no new socket for this long
+ADDRESSES_KEPT = 4096  # addresses remembered (the oldest forgotten first)
+RECORD_SEP = b"\x1e"  # between the packets of a long-polling payload
 
 
 class FrameBudget:
@@ -74,18 +75,25 @@ class FrameBudget:
 class FrameGate:
     """The budgets of one server's connections, the addresses cut, and the addresses held."""
 
-    def __init__(self, rate: float = FRAMES_PER_S, burst: float = FRAME_BURST, *, hold_after: int = HOLD_AFTER,
-                 hold_window_s: float = HOLD_WINDOW_S, hold_s: float = HOLD_S,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        rate: float = FRAMES_PER_S,
+        burst: float = FRAME_BURST,
+        *,
+        hold_after: int = HOLD_AFTER,
+        hold_window_s: float = HOLD_WINDOW_S,
+        hold_s: float = HOLD_S,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.rate, self.burst = rate, burst
         self.hold_after, self.hold_window_s, self.hold_s = hold_after, hold_window_s, hold_s
         self._clock = clock
         self._lock = threading.Lock()
         self.cut_total = 0
-        self.by_address: OrderedDict[str, int] = OrderedDict()        # address → its sockets cut, ever
+        self.by_address: OrderedDict[str, int] = OrderedDict()  # address → its sockets cut, ever
         self._recent: OrderedDict[str, deque[float]] = OrderedDict()  # address → when, within the window
-        self._held: dict[str, float] = {}                              # address → held until
-        self._polling: dict[str, FrameBudget] = {}                     # Engine.IO sid → its budget (polling)
+        self._held: dict[str, float] = {}  # address → held until
+        self._polling: dict[str, FrameBudget] = {}  # Engine.IO sid → its budget (polling)
 
     def budget(self) -> FrameBudget:
         return FrameBudget(self.rate, self.burst, self._clock)
@@ -109,8 +117,13 @@ class FrameGate:
                 while len(kept) > ADDRESSES_KEPT:
                     kept.popitem(last=False)
         if held:
-            log.warning("trop de trames : les sockets de %s sont refusés %.0f s (%d coupés en %.0f s)",
-                        address, self.hold_s, self.hold_after, self.hold_window_s)
+            log.warning(
+                "trop de trames : les sockets de %s sont refusés %.0f s (%d coupés en %.0f s)",
+                address,
+                self.hold_s,
+                self.hold_after,
+                self.hold_window_s,
+            )
         else:
             log.info("socket coupé : plus de %.0f trames par seconde depuis %s", self.rate, address)
 
@@ -133,18 +146,23 @@ class FrameGate:
         with self._lock:
             top = sorted(self.by_address.items(), key=lambda item: -item[1])[:10]
             now = self._clock()
-            return {"cut": self.cut_total, "addresses": dict(top),
-                    "held": sorted(a for a, until in self._held.items() if until > now)}
+            return {
+                "cut": self.cut_total,
+                "addresses": dict(top),
+                "held": sorted(a for a, until in self._held.items() if until > now),
+            }
 
     # ---- the hooks on one python-socketio server
     def install(self, sio: Any, address_of: Callable[[dict], str]) -> None:
         """Bound every frame ``sio`` reads; ``address_of(environ)`` names the client (the front's ``X-Real-IP``)."""
-        sio.async_handlers = False            # each socket's events in its own reader, one at a time
+        sio.async_handlers = False  # each socket's events in its own reader, one at a time
         eio = sio.eio
         base = eio._async["websocket"]
         if not (isinstance(base, type) and issubclass(base, SimpleWebSocketWSGI)):
-            raise RuntimeError(f"frames: the Engine.IO driver's WebSocket is {base!r}, not simple-websocket's "
-                               "(is gevent-websocket installed? the hall uses simple-websocket)")
+            raise RuntimeError(
+                f"frames: the Engine.IO driver's WebSocket is {base!r}, not simple-websocket's "
+                "(is gevent-websocket installed? the hall uses simple-websocket)"
+            )
         eio._async = {**eio._async, "websocket": _bounded_websocket(base, self, address_of, eio)}
         socketio_connect, socketio_disconnect = eio.handlers["connect"], eio.handlers["disconnect"]
 
@@ -164,15 +182,19 @@ class FrameGate:
 
     def polling(self, app: Callable, eio: Any, address_of: Callable[[dict], str], path: str) -> Callable:
         """A WSGI app in front of ``app`` (Engine.IO's on ``path``) counting long-polling requests and packets."""
+
         def gate(environ: dict, start_response: Callable) -> Any:
             query = environ.get("QUERY_STRING", "")
-            if "transport=polling" not in query or "sid=" not in query \
-                    or not environ.get("PATH_INFO", "").startswith(path):
+            if (
+                "transport=polling" not in query
+                or "sid=" not in query
+                or not environ.get("PATH_INFO", "").startswith(path)
+            ):
                 return app(environ, start_response)
             sid = urllib.parse.parse_qs(query).get("sid", [""])[0]
             budget = self._polling.get(sid)
             if budget is None:
-                return app(environ, start_response)     # not ours (yet): Engine.IO answers it
+                return app(environ, start_response)  # not ours (yet): Engine.IO answers it
             frames = 1
             if environ.get("REQUEST_METHOD") == "POST":
                 try:
@@ -180,7 +202,7 @@ class FrameGate:
                 except ValueError:
                     length = -1
                 if not 0 <= length <= eio.max_http_buffer_size:
-                    return app(environ, start_response)     # Engine.IO refuses it before reading
+                    return app(environ, start_response)  # Engine.IO refuses it before reading
                 body = environ["wsgi.input"].read(length)
                 environ["wsgi.input"] = io.BytesIO(body)
                 frames = body.count(RECORD_SEP) + 1
@@ -189,10 +211,11 @@ class FrameGate:
             self._polling.pop(sid, None)
             self.cut(address_of(environ))
             socket = eio.sockets.pop(sid, None)
-            if socket is not None:      # Engine.IO's own disconnect would wait for a GET to take what is queued
+            if socket is not None:  # Engine.IO's own disconnect would wait for a GET to take what is queued
                 socket.close(wait=False, abort=True)
             start_response("400 Bad Request", [("Content-Type", "text/plain")])
             return [b"too many frames"]
+
         return gate
 
 
@@ -202,11 +225,17 @@ def _bounded_websocket(base: type, gate: FrameGate, address_of: Callable[[dict],
     class BoundedWebSocket(base):
         def __call__(self, environ: dict, start_response: Callable) -> Any:
             # as SimpleWebSocketWSGI.__call__, with a counting reader and simple-websocket's message cap
-            self.ws = _BoundedReader(environ, gate=gate, address=address_of(environ), pause=eio.sleep,
-                                     max_message_size=eio.max_http_buffer_size, **self.server_args)
-            owner = getattr(self.app, "__self__", None)       # Engine.IO's socket (its handler is a bound method)
+            self.ws = _BoundedReader(
+                environ,
+                gate=gate,
+                address=address_of(environ),
+                pause=eio.sleep,
+                max_message_size=eio.max_http_buffer_size,
+                **self.server_args,
+            )
+            owner = getattr(self.app, "__self__", None)  # Engine.IO's socket (its handler is a bound method)
             if owner is not None:
-                owner.direct = self.ws                        # display.broadcast.fan_out writes through it
+                owner.direct = self.ws  # display.broadcast.fan_out writes through it
             ret = self.app(self)
             if self.ws.mode == "gunicorn":
                 raise StopIteration()
@@ -227,15 +256,15 @@ class _BoundedReader(simple_websocket.Server):
         # No permessage-deflate, which every browser offers: a ball is a hundred bytes, and each phone's zlib
         # contexts cost ~100 KB (200 MB for 2 000 phones) and a compression per phone per event.
         environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
-        super().__init__(environ, **kwargs)       # the handshake, then the reader starts
+        super().__init__(environ, **kwargs)  # the handshake, then the reader starts
 
     def handshake(self) -> None:
-        self.busy = 0                            # a write under way (it may wait, and yield, half done)
+        self.busy = 0  # a write under way (it may wait, and yield, half done)
         super().handshake()
-        self.ws: Any = _Counted(self.ws, self)       # from now on, every frame parsed is counted
+        self.ws: Any = _Counted(self.ws, self)  # from now on, every frame parsed is counted
 
     def _handle_events(self) -> bool:
-        self.busy += 1                           # it may answer a ping or a close
+        self.busy += 1  # it may answer a ping or a close
         try:
             keep_going = super()._handle_events()
         finally:
@@ -251,7 +280,7 @@ class _BoundedReader(simple_websocket.Server):
         self.busy += 1
         try:
             if isinstance(data, Framed):
-                self.sock.sendall(data)          # a frame already made (the rest of one written at once)
+                self.sock.sendall(data)  # a frame already made (the rest of one written at once)
             else:
                 super().send(data)
         finally:
@@ -260,7 +289,7 @@ class _BoundedReader(simple_websocket.Server):
     def write_now(self, frame: bytes) -> int | None:
         """Write ``frame`` (a whole WebSocket frame) on the socket now, without waiting: how many bytes went out, or
         ``None`` when this socket cannot take it that way (a write under way, closed, or a blocking socket)."""
-        raw = getattr(self.sock, "_sock", None)      # gevent's socket wraps the OS one, non-blocking
+        raw = getattr(self.sock, "_sock", None)  # gevent's socket wraps the OS one, non-blocking
         if self.busy or not self.connected or raw is None or raw.gettimeout() != 0.0:
             return None
         try:
@@ -276,14 +305,14 @@ class _BoundedReader(simple_websocket.Server):
         try:
             self.sock.settimeout(0)
             self.sock.send(self.ws.send(CloseConnection(CloseReason.POLICY_VIOLATION, "too many frames")))
-        except Exception:          # full, gone, or not open: nothing more to tell it
+        except Exception:  # full, gone, or not open: nothing more to tell it
             pass
         try:
             self.sock.shutdown(_socket.SHUT_RDWR)
         except OSError:
             pass
         self.connected = False
-        self.input_buffer.clear()              # what came after the budget is not handed on
+        self.input_buffer.clear()  # what came after the budget is not handed on
         self.event.set()
         self.gate.cut(self.address)
 
@@ -314,8 +343,13 @@ class Pacer:
     """At most one answer per key (a socket) every ``every_s``: an ask inside the window is answered once, at its
     end, with what is current then — never dropped, never more than one task waiting per key."""
 
-    def __init__(self, every_s: float, start_task: Callable[..., Any], sleep: Callable[[float], Any],
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        every_s: float,
+        start_task: Callable[..., Any],
+        sleep: Callable[[float], Any],
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.every_s, self._start, self._sleep, self._clock = every_s, start_task, sleep, clock
         self._last: dict[str, float] = {}
         self._waiting: dict[str, Callable[[], Any]] = {}
@@ -323,7 +357,7 @@ class Pacer:
 
     def ask(self, key: str, answer: Callable[[], Any]) -> None:
         if key in self._waiting:
-            self._waiting[key] = answer              # one answer is on its way: it will be this one
+            self._waiting[key] = answer  # one answer is on its way: it will be this one
             return
         now = self._clock()
         wait = self._last.get(key, float("-inf")) + self.every_s - now
@@ -340,7 +374,7 @@ class Pacer:
         self._sleep(wait)
         answer = self._waiting.pop(key, None)
         if answer is None:
-            return                                   # forgotten meanwhile (the socket left)
+            return  # forgotten meanwhile (the socket left)
         self._last[key] = self._clock()
         self.answered += 1
         try:

@@ -9,6 +9,7 @@ no longer give the evening's sales away.
 What a phone sends, each item of ``card_ids``: the printed QR code's link (the code in its ``k``), or
 ``{"card_id": text, "code": text}`` (typed on the page); a bare ID is an item without a code.
 """
+
 from __future__ import annotations
 
 import hmac
@@ -38,8 +39,7 @@ def items(raw: object, limit: int) -> list[tuple[str, str]]:
     for item in raw:
         if isinstance(item, str):
             out.append(link_code(item))
-        elif isinstance(item, dict) and isinstance(item.get("card_id"), str) \
-                and isinstance(item.get("code", ""), str):
+        elif isinstance(item, dict) and isinstance(item.get("card_id"), str) and isinstance(item.get("code", ""), str):
             out.append((item["card_id"], item.get("code", "")))
         else:
             raise Rejected("bad_field", field="card_ids")

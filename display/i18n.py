@@ -1,4 +1,5 @@
 """French first, English available: the locale of a request and the words the page scripts need."""
+
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -26,7 +27,7 @@ def select_locale() -> str:
     return request.accept_languages.best_match(LANGUAGES, default=default) or default
 
 
-LANGUAGE_NAMES = {"fr": "Français", "en": "English"}      # each in its own language: whoever looks for it reads it
+LANGUAGE_NAMES = {"fr": "Français", "en": "English"}  # each in its own language: whoever looks for it reads it
 
 
 def language_switch() -> dict[str, str]:
@@ -87,8 +88,12 @@ JS_STRINGS = {
     "ties_rule_lowest": _l("Égalité : tirage au sort, le plus petit numéro gagne"),
     "ties_rule_highest": _l("Égalité : tirage au sort, le plus grand numéro gagne"),
     "ties_rule_share": _l("Égalité : le lot est partagé"),
-    "ties_rule_physical_lowest": _l("Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus petit gagne"),
-    "ties_rule_physical_highest": _l("Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus grand gagne"),
+    "ties_rule_physical_lowest": _l(
+        "Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus petit gagne"
+    ),
+    "ties_rule_physical_highest": _l(
+        "Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus grand gagne"
+    ),
     "lot_shared": _l("Lot partagé"),
     "tie_bad_number": _l("Un numéro de 1 à 90 pour chaque carton"),
     "vouchers_title": _l("Bons d'échange :"),
@@ -217,13 +222,18 @@ JS_PLURALS: dict[str, tuple[str, str]] = {
     "sold_count": plural("%(n)s carton vendu", "%(n)s cartons vendus"),
     "sold_ok": plural("Vendu : %(n)s carton, %(eur)s €", "Vendu : %(n)s cartons, %(eur)s €"),
     "reserved_ok": plural("Réservé : %(n)s carton, %(eur)s € à payer", "Réservé : %(n)s cartons, %(eur)s € à payer"),
-    "paid_ok": plural("Réservation payée : %(n)s carton, %(eur)s € (%(pay)s)",
-                      "Réservation payée : %(n)s cartons, %(eur)s € (%(pay)s)"),
-    "reserved_count": plural("réservé, non payé : %(n)s carton, %(eur)s €",
-                             "réservés, non payés : %(n)s cartons, %(eur)s €"),
+    "paid_ok": plural(
+        "Réservation payée : %(n)s carton, %(eur)s € (%(pay)s)",
+        "Réservation payée : %(n)s cartons, %(eur)s € (%(pay)s)",
+    ),
+    "reserved_count": plural(
+        "réservé, non payé : %(n)s carton, %(eur)s €", "réservés, non payés : %(n)s cartons, %(eur)s €"
+    ),
     "sale_line": plural("%(n)s carton · %(eur)s € · %(pay)s", "%(n)s cartons · %(eur)s € · %(pay)s"),
-    "pay_what": plural("%(n)s carton, %(eur)s €, pour %(buyer)s. Payé comment ?",
-                       "%(n)s cartons, %(eur)s €, pour %(buyer)s. Payé comment ?"),
+    "pay_what": plural(
+        "%(n)s carton, %(eur)s €, pour %(buyer)s. Payé comment ?",
+        "%(n)s cartons, %(eur)s €, pour %(buyer)s. Payé comment ?",
+    ),
     "suggested": plural("tarif pour %(n)s carton : %(eur)s €", "tarif pour %(n)s cartons : %(eur)s €"),
     "sell_button": plural("Encaisser %(n)s carton — %(eur)s €", "Encaisser %(n)s cartons — %(eur)s €"),
     "reserve_button": plural("Réserver %(n)s carton — %(eur)s € à payer", "Réserver %(n)s cartons — %(eur)s € à payer"),
@@ -235,7 +245,7 @@ JS_PLURALS: dict[str, tuple[str, str]] = {
 def js_strings() -> dict[str, str]:
     words = {key: str(value) for key, value in JS_STRINGS.items()}
     translations = get_translations()
-    for key, (singular, many) in JS_PLURALS.items():     # both forms, in the reader's language (ngettext)
+    for key, (singular, many) in JS_PLURALS.items():  # both forms, in the reader's language (ngettext)
         words[key + "_one"] = translations.ngettext(singular, many, 1)
         words[key + "_other"] = translations.ngettext(singular, many, 2)
     return words
@@ -246,8 +256,9 @@ DEVICE_MESSAGES: dict[str, object] = {
     "ball_machine_ok": _l("Machine à boules branchée."),
     "ball_machine_missing": _l("Machine à boules absente (%(path)s introuvable) : tapez les numéros à la console."),
     "ball_machine_open": _l("Machine à boules : ouverture impossible de %(path)s (%(error)s)."),
-    "ball_machine_lost": _l("Machine à boules débranchée (%(path)s) : reconnexion dès son retour ; "
-                            "tapez les numéros à la console."),
+    "ball_machine_lost": _l(
+        "Machine à boules débranchée (%(path)s) : reconnexion dès son retour ; tapez les numéros à la console."
+    ),
     "keypad_ok": _l("Clavier numérique branché."),
     "keypad_missing": _l("Clavier numérique absent (%(path)s introuvable) : tapez les numéros à la console."),
     "keypad_open": _l("Clavier numérique : ouverture impossible de %(path)s (%(error)s)."),
@@ -273,21 +284,34 @@ DEVICE_MESSAGES: dict[str, object] = {
     "printer_test_failed": _l("Test d'impression impossible : %(reason)s"),
     # the relays carrying the phones' sockets (INTERFACE §10, display/relay_publisher.py)
     "relays_ok": _l("Relais des téléphones : %(n)s à l'écoute."),
-    "relays_missing": _l("Relais des téléphones : %(n)s sur %(total)s répondent ; les téléphones des autres se "
-                         "reconnectent."),
-    "relays_deaf": _l("Relais des téléphones %(relay)s sourd (n'entendait plus la file) : remplacé, ses téléphones "
-                      "se reconnectent et reçoivent tout."),
-    "relays_queue_away": _l("File des téléphones (Redis) injoignable : les tirages continuent ici et sur le "
-                            "projecteur ; les téléphones les recevront à son retour."),
+    "relays_missing": _l(
+        "Relais des téléphones : %(n)s sur %(total)s répondent ; les téléphones des autres se reconnectent."
+    ),
+    "relays_deaf": _l(
+        "Relais des téléphones %(relay)s sourd (n'entendait plus la file) : remplacé, ses téléphones "
+        "se reconnectent et reçoivent tout."
+    ),
+    "relays_queue_away": _l(
+        "File des téléphones (Redis) injoignable : les tirages continuent ici et sur le "
+        "projecteur ; les téléphones les recevront à son retour."
+    ),
 }
-DEVICE_NAMES = {"ball_machine": _l("Machine à boules"), "printer": _l("Imprimante"),
-                "keypad": _l("Clavier numérique"), "scanner": _l("Lecteur de codes-barres"),
-                "relays": _l("Relais des téléphones")}
+DEVICE_NAMES = {
+    "ball_machine": _l("Machine à boules"),
+    "printer": _l("Imprimante"),
+    "keypad": _l("Clavier numérique"),
+    "scanner": _l("Lecteur de codes-barres"),
+    "relays": _l("Relais des téléphones"),
+}
 
 
-DEVICE_STATES = {"ok": _l("en marche"), "degraded": _l("en difficulté"), "absent": _l("débranché"),
-                 "unconfigured": _l("non configuré")}
-DEVICE_IN_STATE = _l("%(device)s : %(state)s")     # a code the catalogue does not word yet
+DEVICE_STATES = {
+    "ok": _l("en marche"),
+    "degraded": _l("en difficulté"),
+    "absent": _l("débranché"),
+    "unconfigured": _l("non configuré"),
+}
+DEVICE_IN_STATE = _l("%(device)s : %(state)s")  # a code the catalogue does not word yet
 
 
 def device_sentence(status) -> str:
@@ -306,153 +330,177 @@ def device_sentence(status) -> str:
             params["reason"] = str(DEVICE_MESSAGES[params["reason"]]) % params
         return str(message) % params
     except (KeyError, ValueError, TypeError):
-        return str(DEVICE_IN_STATE) % {"device": params["device"],
-                                       "state": DEVICE_STATES.get(status.state, status.state)}
+        return str(DEVICE_IN_STATE) % {
+            "device": params["device"],
+            "state": DEVICE_STATES.get(status.state, status.state),
+        }
 
 
 # the sales desk (/caisse) and the takings on /admin
-JS_STRINGS.update({
-    "sell_empty": _l("Ajoutez des cartons"),
-    "remove": _l("Retirer"),
-    "sale_number": _l("Vente n° %(id)s"),
-    "sale_phones": _l("Vos cartons sur votre téléphone : scannez ce code avec l'appareil photo"),
-    "takings": _l("Recette : %(eur)s €"),
-    "pay_especes": _l("Espèces"),
-    "pay_carte": _l("Carte"),
-    "pay_cheque": _l("Chèque"),
-    "voided": _l("annulée"),
-    "reserved": _l("réservé, à payer"),
-    "mark_paid": _l("Payé"),
-    "scan_cards": _l("Scanner les cartons"),
-    "confirm_void": _l("Annuler la vente n° %(id)s ? Ses cartons redeviennent invendus."),
-    "void": _l("Annuler"),
-    "by_seller": _l("Par vendeur"),
-    "by_partie": _l("Par partie"),
-    "all_parties": _l("toute la soirée"),
-    "flag_cash": _l("Lot en argent : interdit dans un loto traditionnel"),
-    "flag_over_limit": _l("Au-dessus du plafond que la salle s'est fixé (%(eur)s €) ; la loi n'en fixe pas"),
-    "programme_saved": _l("Programme enregistré : il s'applique à partir de la partie %(n)s"),
-    "pin_saved": _l("Code PIN changé pour le rôle %(role)s"),
-    "add_lot": _l("+ lot"),
-    "add_partie": _l("+ partie"),
-    "up": _l("Monter"),
-    "down": _l("Descendre"),
-    "partie_played": _l("jouée"),       # not "played": the mini-games' word on the same page
-    "lot_label": _l("Libellé"),
-    "lot_value": _l("Valeur €"),
-    "lot_sponsor": _l("Donateur"),
-    "consolation_label": _l("Consolation"),
-    "partie_n": _l("Partie %(n)s"),
-})
-JS_STRINGS.update({
-    "pin_changed": _l("changé sur cette page (non affiché)"),
-    "line_n": _l("ligne %(n)s :"),
-    "close": _l("Fermer"),
-    "kind": _l("Type de lot"),
-    "cards_count_unrecorded": _l("%(n)s cartons ; ventes non enregistrées : tous jouent (la première vente à la caisse change cela)"),
-})
+JS_STRINGS.update(
+    {
+        "sell_empty": _l("Ajoutez des cartons"),
+        "remove": _l("Retirer"),
+        "sale_number": _l("Vente n° %(id)s"),
+        "sale_phones": _l("Vos cartons sur votre téléphone : scannez ce code avec l'appareil photo"),
+        "takings": _l("Recette : %(eur)s €"),
+        "pay_especes": _l("Espèces"),
+        "pay_carte": _l("Carte"),
+        "pay_cheque": _l("Chèque"),
+        "voided": _l("annulée"),
+        "reserved": _l("réservé, à payer"),
+        "mark_paid": _l("Payé"),
+        "scan_cards": _l("Scanner les cartons"),
+        "confirm_void": _l("Annuler la vente n° %(id)s ? Ses cartons redeviennent invendus."),
+        "void": _l("Annuler"),
+        "by_seller": _l("Par vendeur"),
+        "by_partie": _l("Par partie"),
+        "all_parties": _l("toute la soirée"),
+        "flag_cash": _l("Lot en argent : interdit dans un loto traditionnel"),
+        "flag_over_limit": _l("Au-dessus du plafond que la salle s'est fixé (%(eur)s €) ; la loi n'en fixe pas"),
+        "programme_saved": _l("Programme enregistré : il s'applique à partir de la partie %(n)s"),
+        "pin_saved": _l("Code PIN changé pour le rôle %(role)s"),
+        "add_lot": _l("+ lot"),
+        "add_partie": _l("+ partie"),
+        "up": _l("Monter"),
+        "down": _l("Descendre"),
+        "partie_played": _l("jouée"),  # not "played": the mini-games' word on the same page
+        "lot_label": _l("Libellé"),
+        "lot_value": _l("Valeur €"),
+        "lot_sponsor": _l("Donateur"),
+        "consolation_label": _l("Consolation"),
+        "partie_n": _l("Partie %(n)s"),
+    }
+)
+JS_STRINGS.update(
+    {
+        "pin_changed": _l("changé sur cette page (non affiché)"),
+        "line_n": _l("ligne %(n)s :"),
+        "close": _l("Fermer"),
+        "kind": _l("Type de lot"),
+        "cards_count_unrecorded": _l(
+            "%(n)s cartons ; ventes non enregistrées : tous jouent (la première vente à la caisse change cela)"
+        ),
+    }
+)
 # the lots' values at the console, the price tiers, past evenings
-JS_STRINGS.update({
-    "lot_worth": _l("%(eur)s €"),
-    "running": _l("en cours"),
-    "tier_one": _l("1 carton %(eur)s €"),
-    "tier_many": _l("%(n)s cartons %(eur)s €"),
-    "tiers_line": _l("Tarifs : %(tiers)s"),
-    "off_tier": _l("Hors tarif (tarif : %(eur)s €) : noté au rapport"),
-    "tier_cards": _l("Cartons"),
-    "tier_price": _l("Prix €"),
-    "tier_each": _l("Le carton"),
-    "tiers_saved": _l("Tarifs enregistrés : la caisse les propose dès la prochaine vente"),
-    "tier_over_law": _l("Un carton à 20 € ou plus : refusé. Loto traditionnel : les mises sont « inférieures à 20 "
-                        "euros » (article L322-4 du code de la sécurité intérieure)."),
-    "evenings_year": _l("Lotos archivés en %(year)s : %(n)s (l'exonération des six manifestations compte aussi les autres)"),
-    "evenings_none": _l("Aucune soirée archivée"),
-    "evening_when": _l("Soirée"),
-    "evening_parties": _l("Parties"),
-    "evening_cards": _l("Cartons"),
-    "evening_receipts": _l("Recette"),
-    "evening_lots": _l("Lots"),
-    "evening_balance": _l("Solde"),
-})
+JS_STRINGS.update(
+    {
+        "lot_worth": _l("%(eur)s €"),
+        "running": _l("en cours"),
+        "tier_one": _l("1 carton %(eur)s €"),
+        "tier_many": _l("%(n)s cartons %(eur)s €"),
+        "tiers_line": _l("Tarifs : %(tiers)s"),
+        "off_tier": _l("Hors tarif (tarif : %(eur)s €) : noté au rapport"),
+        "tier_cards": _l("Cartons"),
+        "tier_price": _l("Prix €"),
+        "tier_each": _l("Le carton"),
+        "tiers_saved": _l("Tarifs enregistrés : la caisse les propose dès la prochaine vente"),
+        "tier_over_law": _l(
+            "Un carton à 20 € ou plus : refusé. Loto traditionnel : les mises sont « inférieures à 20 "
+            "euros » (article L322-4 du code de la sécurité intérieure)."
+        ),
+        "evenings_year": _l(
+            "Lotos archivés en %(year)s : %(n)s (l'exonération des six manifestations compte aussi les autres)"
+        ),
+        "evenings_none": _l("Aucune soirée archivée"),
+        "evening_when": _l("Soirée"),
+        "evening_parties": _l("Parties"),
+        "evening_cards": _l("Cartons"),
+        "evening_receipts": _l("Recette"),
+        "evening_lots": _l("Lots"),
+        "evening_balance": _l("Solde"),
+    }
+)
 # The evening's record on /admin (docs/record.md): the journal's fingerprint, the board's copy, archives' verdicts
-JS_STRINGS.update({
-    "journal_fingerprint": _l("Empreinte du journal : %(fp)s (enregistrement n° %(seq)s, %(at)s)"),
-    "journal_empty": _l("Journal vide : pas encore d'empreinte"),
-    "ticket_asked": _l("Copie du bureau demandée : l'imprimante la sort dès qu'elle est prête (empreinte %(fp)s)"),
-    "evening_record": _l("Journal"),
-    "record_ok": _l("✓ intact"),
-    "record_ok_noted": _l("✓ intact, empreinte de l'archivage retrouvée"),
-    "record_changed": _l("✗ enregistrement n° %(seq)s modifié"),
-    "record_unlinked": _l("✗ enregistrement supprimé ou déplacé avant le n° %(seq)s"),
-    "record_missing": _l("✗ enregistrement supprimé avant le n° %(seq)s"),
-    "record_unreadable": _l("✗ journal illisible"),
-    "record_fingerprint_missing": _l("✗ fin du journal retirée depuis l'archivage"),
-    "record_no_journal": _l("— pas de journal"),
-})
+JS_STRINGS.update(
+    {
+        "journal_fingerprint": _l("Empreinte du journal : %(fp)s (enregistrement n° %(seq)s, %(at)s)"),
+        "journal_empty": _l("Journal vide : pas encore d'empreinte"),
+        "ticket_asked": _l("Copie du bureau demandée : l'imprimante la sort dès qu'elle est prête (empreinte %(fp)s)"),
+        "evening_record": _l("Journal"),
+        "record_ok": _l("✓ intact"),
+        "record_ok_noted": _l("✓ intact, empreinte de l'archivage retrouvée"),
+        "record_changed": _l("✗ enregistrement n° %(seq)s modifié"),
+        "record_unlinked": _l("✗ enregistrement supprimé ou déplacé avant le n° %(seq)s"),
+        "record_missing": _l("✗ enregistrement supprimé avant le n° %(seq)s"),
+        "record_unreadable": _l("✗ journal illisible"),
+        "record_fingerprint_missing": _l("✗ fin du journal retirée depuis l'archivage"),
+        "record_no_journal": _l("— pas de journal"),
+    }
+)
 # The volunteers' evening: questions in the page, the basket read as it fills, plurals
-JS_STRINGS.update({
-    "ask_yes": _l("Oui"),
-    "ask_no": _l("Non"),
-    "ask_ok": _l("OK"),
-    "ask_cancel": _l("Annuler"),
-    "sell_fix_first": _l("Corrigez d'abord les cartons marqués ✗"),
-    "basket_unknown": _l("%(card)s : carton inconnu de la salle"),
-    "basket_sold": _l("Déjà vendu : %(cards)s"),
-    "take_this": _l("Prendre %(card)s"),
-    "pay_title": _l("Vente n° %(id)s : encaisser la réservation"),
-    "pay_refused": _l("Vente n° %(id)s non encaissée"),
-    "evening_files": _l("Rapports"),
-    # who opens what (/admin's PINs; README « Who opens what »)
-    "role_speaker": _l("Animateur"),
-    "role_controller": _l("Contrôleurs"),
-    "role_desk": _l("Caisse, lots et tournoi"),
-    "role_admin": _l("Admin"),
-    "opens_speaker": _l("/speaker, /controle"),
-    "opens_controller": _l("/controle"),
-    "opens_desk": _l("/caisse, /lots, /tournoi"),
-    "opens_admin": _l("toutes les pages"),
-})
+JS_STRINGS.update(
+    {
+        "ask_yes": _l("Oui"),
+        "ask_no": _l("Non"),
+        "ask_ok": _l("OK"),
+        "ask_cancel": _l("Annuler"),
+        "sell_fix_first": _l("Corrigez d'abord les cartons marqués ✗"),
+        "basket_unknown": _l("%(card)s : carton inconnu de la salle"),
+        "basket_sold": _l("Déjà vendu : %(cards)s"),
+        "take_this": _l("Prendre %(card)s"),
+        "pay_title": _l("Vente n° %(id)s : encaisser la réservation"),
+        "pay_refused": _l("Vente n° %(id)s non encaissée"),
+        "evening_files": _l("Rapports"),
+        # who opens what (/admin's PINs; README « Who opens what »)
+        "role_speaker": _l("Animateur"),
+        "role_controller": _l("Contrôleurs"),
+        "role_desk": _l("Caisse, lots et tournoi"),
+        "role_admin": _l("Admin"),
+        "opens_speaker": _l("/speaker, /controle"),
+        "opens_controller": _l("/controle"),
+        "opens_desk": _l("/caisse, /lots, /tournoi"),
+        "opens_admin": _l("toutes les pages"),
+    }
+)
 # lots as lines: a quine on a named row, a maxi-bingo's jackpot and fallback (RULES L20–L21; lines.js, lot_terms.js)
-JS_STRINGS.update({
-    "row_name_1": _l("ligne du haut"),
-    "row_name_2": _l("ligne du milieu"),
-    "row_name_3": _l("ligne du bas"),
-    "lot_row_1": _l("sur la ligne du haut"),
-    "lot_row_2": _l("sur la ligne du milieu"),
-    "lot_row_3": _l("sur la ligne du bas"),
-    "lot_within": _l("en %(n)s boules"),
-    "jackpot_left": _l("Jackpot : encore %(n)s boules"),
-    "jackpot_left_one": _l("Jackpot : encore 1 boule"),
-    "jackpot_last_ball": _l("Jackpot : c'est la dernière boule !"),
-    "jackpot_lost": _l("Jackpot perdu : on joue pour %(lot)s"),
-    "jackpot_lost_banner": _l("Le jackpot est perdu"),
-    "v_jackpot": _l("JACKPOT (boule %(ball)s sur %(n)s)"),
-    "v_fallback": _l("Lot de repli (boule %(ball)s, jackpot jusqu'à %(n)s)"),
-    "v_incomplete_row": _l("Fausse annonce : seule la %(row)s compte"),
-    "mc_valid_pending": _l("Validé : %(lot)s. Le lot va être attribué."),
-    "mc_won_news": _l("Gagné ! %(lot)s — votre carton %(card)s"),
-    "mc_valid_mine": _l("Votre carton %(card)s est validé : %(lot)s"),
-    "mc_valid_other": _l("Carton %(card)s validé : %(lot)s"),
-    "lot_row_label": _l("Ligne"),
-    "lot_row_any": _l("toutes"),
-    "lot_within_label": _l("Jackpot en (boules)"),
-    "lot_fallback_label": _l("Lot de repli"),
-    "lot_fallback_value": _l("Valeur du lot de repli €"),
-    "lot_fallback_sponsor": _l("Donateur du lot de repli"),
-})
-JS_STRINGS.update({          # the projector's jackpot box (projector_lines.js)
-    "jackpot_caption": _l("Jackpot en %(n)s boules"),
-    "jackpot_more": _l("encore %(n)s boules"),
-    "jackpot_more_one": _l("encore 1 boule"),
-    "jackpot_last": _l("c'est la dernière boule !"),
-})
-JS_STRINGS["lot_else"] = _l("sinon : %(lot)s")       # a maxi-bingo announced: its fallback (projector_lines.js)
-JS_STRINGS.update({          # the speaker's list of kinds and terms, short (lot_terms.js)
-    "choice_quine_row_1": _l("Quine du haut"),
-    "choice_quine_row_2": _l("Quine du milieu"),
-    "choice_quine_row_3": _l("Quine du bas"),
-    "choice_carton_plein_maxi": _l("Maxi-bingo"),
-})
+JS_STRINGS.update(
+    {
+        "row_name_1": _l("ligne du haut"),
+        "row_name_2": _l("ligne du milieu"),
+        "row_name_3": _l("ligne du bas"),
+        "lot_row_1": _l("sur la ligne du haut"),
+        "lot_row_2": _l("sur la ligne du milieu"),
+        "lot_row_3": _l("sur la ligne du bas"),
+        "lot_within": _l("en %(n)s boules"),
+        "jackpot_left": _l("Jackpot : encore %(n)s boules"),
+        "jackpot_left_one": _l("Jackpot : encore 1 boule"),
+        "jackpot_last_ball": _l("Jackpot : c'est la dernière boule !"),
+        "jackpot_lost": _l("Jackpot perdu : on joue pour %(lot)s"),
+        "jackpot_lost_banner": _l("Le jackpot est perdu"),
+        "v_jackpot": _l("JACKPOT (boule %(ball)s sur %(n)s)"),
+        "v_fallback": _l("Lot de repli (boule %(ball)s, jackpot jusqu'à %(n)s)"),
+        "v_incomplete_row": _l("Fausse annonce : seule la %(row)s compte"),
+        "mc_valid_pending": _l("Validé : %(lot)s. Le lot va être attribué."),
+        "mc_won_news": _l("Gagné ! %(lot)s — votre carton %(card)s"),
+        "mc_valid_mine": _l("Votre carton %(card)s est validé : %(lot)s"),
+        "mc_valid_other": _l("Carton %(card)s validé : %(lot)s"),
+        "lot_row_label": _l("Ligne"),
+        "lot_row_any": _l("toutes"),
+        "lot_within_label": _l("Jackpot en (boules)"),
+        "lot_fallback_label": _l("Lot de repli"),
+        "lot_fallback_value": _l("Valeur du lot de repli €"),
+        "lot_fallback_sponsor": _l("Donateur du lot de repli"),
+    }
+)
+JS_STRINGS.update(
+    {  # the projector's jackpot box (projector_lines.js)
+        "jackpot_caption": _l("Jackpot en %(n)s boules"),
+        "jackpot_more": _l("encore %(n)s boules"),
+        "jackpot_more_one": _l("encore 1 boule"),
+        "jackpot_last": _l("c'est la dernière boule !"),
+    }
+)
+JS_STRINGS["lot_else"] = _l("sinon : %(lot)s")  # a maxi-bingo announced: its fallback (projector_lines.js)
+JS_STRINGS.update(
+    {  # the speaker's list of kinds and terms, short (lot_terms.js)
+        "choice_quine_row_1": _l("Quine du haut"),
+        "choice_quine_row_2": _l("Quine du milieu"),
+        "choice_quine_row_3": _l("Quine du bas"),
+        "choice_carton_plein_maxi": _l("Maxi-bingo"),
+    }
+)
 from display.door_words import DOOR_STRINGS  # noqa: E402 - the door's words, kept in their own module
 
 JS_STRINGS.update(DOOR_STRINGS)

@@ -7,6 +7,7 @@ refusal) and says so on screen, so the speaker always sees what happened. Clocks
 are not trusted to date a request. Results are kept in memory for ``TTL_S`` (the last ``MAX_KEYS`` keys);
 after a restart a retry is a new draw, which the hall refuses with ``already_drawn`` if it went through.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,7 +33,7 @@ class Results:
     """The answers already given, by (role, key)."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()          # keyed requests one at a time: a retry waits for the first
+        self.lock = threading.Lock()  # keyed requests one at a time: a retry waits for the first
         self.done: OrderedDict[tuple[str, str], tuple[float, int, bytes, str]] = OrderedDict()
 
     def get(self, key: tuple[str, str]) -> tuple[int, bytes, str] | None:

@@ -6,6 +6,7 @@ server's stream in a ``LimitedStream`` that simply *ends* at ``MAX_CONTENT_LENGT
 was cut to 78 397 cartons and imported with a 201). We read the raw stream up to the cap plus one byte:
 one byte over is a 413, never a silent cut.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,9 @@ from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.display")
 
-MAX_JSON_BYTES = 64 * 1024            # every JSON body
-MAX_UPLOAD_BYTES = 4 * 1024 * 1024    # a card CSV of ~60 000 cartons (POST /api/cards/import)
-MAX_JSON_DEPTH = 32                   # no body of the API nests deeper than 4
+MAX_JSON_BYTES = 64 * 1024  # every JSON body
+MAX_UPLOAD_BYTES = 4 * 1024 * 1024  # a card CSV of ~60 000 cartons (POST /api/cards/import)
+MAX_JSON_DEPTH = 32  # no body of the API nests deeper than 4
 _CHUNK = 64 * 1024
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(rb"[\[\]{}]")
@@ -41,7 +42,7 @@ def read_body(limit: int) -> bytes:
         raise Rejected("too_large", limit=limit)
     environ = request.environ
     if length is None and environ.get("wsgi.input_terminated"):
-        stream = environ["wsgi.input"]          # chunked: the server ends the stream; Werkzeug's wrapper would cut it
+        stream = environ["wsgi.input"]  # chunked: the server ends the stream; Werkzeug's wrapper would cut it
     else:
         stream = request.stream
     parts: list[bytes] = []

@@ -4,6 +4,7 @@ The shaping is in ``display/views.py``; here only which snapshot each role gets.
 per change of the hall and kept (``GET /api/state``, every phone's connect and ``resync``, each relay's fetch): a
 crowd asking it costs a snapshot and a comparison each.
 """
+
 from __future__ import annotations
 
 import threading
@@ -15,7 +16,7 @@ from hall.rights import may
 
 PUBLIC, STAFF, SPEAKER = views.PUBLIC, views.STAFF, views.SPEAKER
 
-_shaped: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # hall → (what the state depends on, the state)
+_shaped: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # hall → (what the state depends on, the state)
 _lock = threading.Lock()
 
 

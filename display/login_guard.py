@@ -23,6 +23,7 @@ What holds (docs/limits.md says the same, in numbers):
 
 The clock is wall time (the counts outlive a restart) and injectable, so the tests drive it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -40,12 +41,12 @@ GUARD_FILE = "login_guard.json"
 UNLOCK_FILE = "login_unlock.json"
 
 # (how many, within how many seconds)
-ADDRESS_FAILS = (5, 300.0)           # one address: 5 wrong PINs per 5 minutes
-EVERYONE_FAILS = (20, 3600.0)        # every stranger together: 20 wrong PINs per hour
-DEVICE_FAILS = (5, 900.0)            # one known console: 5 wrong PINs per 15 minutes
-ADDRESS_SUCCESSES = (20, 600.0)      # logins that succeed, per stranger's address
-DEVICE_SUCCESSES = (60, 600.0)       # logins that succeed, per known console
-MAX_KEYS = 4096                      # addresses or consoles remembered per budget (the least recent forgotten)
+ADDRESS_FAILS = (5, 300.0)  # one address: 5 wrong PINs per 5 minutes
+EVERYONE_FAILS = (20, 3600.0)  # every stranger together: 20 wrong PINs per hour
+DEVICE_FAILS = (5, 900.0)  # one known console: 5 wrong PINs per 15 minutes
+ADDRESS_SUCCESSES = (20, 600.0)  # logins that succeed, per stranger's address
+DEVICE_SUCCESSES = (60, 600.0)  # logins that succeed, per known console
+MAX_KEYS = 4096  # addresses or consoles remembered per budget (the least recent forgotten)
 
 
 class Budget:
@@ -65,10 +66,13 @@ class Budget:
 
     def add(self, key: str, now: float) -> int:
         """Count one event for ``key``; returns how many it has within the window."""
-        times = [t for t in self._times.pop(key, ()) if now - t < self.window_s][-(self.limit - 1):] if self.limit > 1 \
+        times = (
+            [t for t in self._times.pop(key, ()) if now - t < self.window_s][-(self.limit - 1) :]
+            if self.limit > 1
             else []
+        )
         times.append(now)
-        self._times[key] = times            # re-inserted: the dict's order is the order of last use
+        self._times[key] = times  # re-inserted: the dict's order is the order of last use
         while len(self._times) > self.max_keys:
             del self._times[next(iter(self._times))]
         return len(times)
@@ -77,15 +81,18 @@ class Budget:
         self._times.clear()
 
     def dump(self, now: float) -> dict[str, list[float]]:
-        return {k: [t for t in v if now - t < self.window_s] for k, v in self._times.items()
-                if any(now - t < self.window_s for t in v)}
+        return {
+            k: [t for t in v if now - t < self.window_s]
+            for k, v in self._times.items()
+            if any(now - t < self.window_s for t in v)
+        }
 
     def load(self, raw: object) -> None:
         if not isinstance(raw, dict):
             return
-        for key, times in list(raw.items())[-self.max_keys:]:
+        for key, times in list(raw.items())[-self.max_keys :]:
             if isinstance(key, str) and isinstance(times, list):
-                self._times[key] = [float(t) for t in times if isinstance(t, (int, float))][-self.limit:]
+                self._times[key] = [float(t) for t in times if isinstance(t, (int, float))][-self.limit :]
 
 
 class UnlockWatch:
@@ -148,10 +155,12 @@ class LoginGuard:
         nonce = request.get("nonce")
         if isinstance(nonce, str) and nonce and nonce != self._applied:
             self._applied = nonce
-            for budget in (self.device, *self.successes.values()):      # what only a console's holder spends
+            for budget in (self.device, *self.successes.values()):  # what only a console's holder spends
                 budget.clear()
-            log.warning("codes PIN : déblocage demandé depuis le Pi (loto-hall auth unlock) : compteurs des consoles "
-                        "connues remis à zéro, code d'ajout d'une console reçu")
+            log.warning(
+                "codes PIN : déblocage demandé depuis le Pi (loto-hall auth unlock) : compteurs des consoles "
+                "connues remis à zéro, code d'ajout d'une console reçu"
+            )
             self._save()
             for listener in self._unlock_listeners:
                 listener(request)
@@ -163,8 +172,12 @@ class LoginGuard:
 
     def _save(self) -> None:
         now = self.clock()
-        data = {"address": self.address.dump(now), "everyone": self.everyone.dump(now).get("*", []),
-                "device": self.device.dump(now), "unlocked": self._applied}
+        data = {
+            "address": self.address.dump(now),
+            "everyone": self.everyone.dump(now).get("*", []),
+            "device": self.device.dump(now),
+            "unlocked": self._applied,
+        }
         try:
             write_json(self.path, data)
         except OSError as exc:
@@ -197,8 +210,12 @@ class LoginGuard:
             if checked_all:
                 self.address.add(address, now)
                 total = self.everyone.add("*", now)
-                log.warning("code PIN refusé depuis %s (%d échec(s) en %d min, toutes adresses)", address, total,
-                            EVERYONE_FAILS[1] // 60)
+                log.warning(
+                    "code PIN refusé depuis %s (%d échec(s) en %d min, toutes adresses)",
+                    address,
+                    total,
+                    EVERYONE_FAILS[1] // 60,
+                )
             else:
                 log.warning("code PIN refusé depuis %s (console connue, ses rôles seulement)", address)
             self._save()

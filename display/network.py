@@ -1,5 +1,6 @@
 """The admin's view of the hall's Wi-Fi: the name's and password's risky characters, the sockets connected now,
 and the table tent (PDF, made by ``hall/app/paper/table_tent.py`` and handed in by the composition root)."""
+
 from __future__ import annotations
 
 import io
@@ -40,9 +41,16 @@ def network_state():
     config = current.config()
     live = services().sockets
     relay = services().relay
-    return jsonify({"ssid": config.network.ssid, "url": config.hall_url, "warnings": wifi_warnings(config),
-                    "connections": live.connections.count, "frames": live.gate.report(),
-                    "relays": relay.spread() if relay is not None else []})
+    return jsonify(
+        {
+            "ssid": config.network.ssid,
+            "url": config.hall_url,
+            "warnings": wifi_warnings(config),
+            "connections": live.connections.count,
+            "frames": live.gate.report(),
+            "relays": relay.spread() if relay is not None else [],
+        }
+    )
 
 
 @bp.get("/table-tent.pdf")
@@ -54,8 +62,14 @@ def table_tent_pdf():
     if not net.ssid:
         raise Rejected("not_found")
     out = io.BytesIO()
-    _maker("table_tent_pdf")(out, hall_name=config.hall.name, ssid=net.ssid, password=net.password,
-                             wifi_qr=wifi_qr_payload(net.ssid, net.password), url=config.hall_url)
+    _maker("table_tent_pdf")(
+        out,
+        hall_name=config.hall.name,
+        ssid=net.ssid,
+        password=net.password,
+        wifi_qr=wifi_qr_payload(net.ssid, net.password),
+        url=config.hall_url,
+    )
     return _download(out.getvalue(), "application/pdf", "chevalet-wifi.pdf")
 
 

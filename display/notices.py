@@ -7,6 +7,7 @@ gives a ``Said``: the sentence for the console's message line (``None`` leaves t
 a refusal stays until the next action), its tone, and what the console's entry box shows of the Pi's keypad.
 ``speaker.js`` has one handler for every notice: it shows ``message`` and ``entry`` whatever the notice.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -44,8 +45,9 @@ BALL_REFUSALS: dict[str, Any] = {
     "already_drawn": _l("La boule %(number)s est déjà sortie : non tirée une deuxième fois."),
     "out_of_range": _l("Lecture hors de 1–90 : rien n'est tiré."),
     "locked": _l("Tirage arrêté pour une annonce : la boule %(number)s n'est pas tirée."),
-    "held": _l("Lot attribué, tirage arrêté : la boule %(number)s n'est pas tirée. Reprenez le tirage (+) puis "
-               "tapez-la."),
+    "held": _l(
+        "Lot attribué, tirage arrêté : la boule %(number)s n'est pas tirée. Reprenez le tirage (+) puis tapez-la."
+    ),
     "claims_pending": _l("Un quine est en vérification : la boule %(number)s n'est pas tirée."),
     "no_partie": _l("Aucune partie en cours : la boule %(number)s n'est pas tirée."),
     "partie_finished": _l("Partie terminée : la boule %(number)s n'est pas tirée."),
@@ -54,16 +56,18 @@ BALL_REFUSALS: dict[str, Any] = {
     "truncated": _l("Lecture coupée (machine débranchée ?) : rien n'est tiré."),
     "not_recorded": _l("La boule %(number)s n'a pas pu être enregistrée : rien n'est tiré, tapez-la à la console."),
 }
-BALL_REFUSED = _l("Boule %(number)s refusée : %(why)s")      # a code the table above does not word
+BALL_REFUSED = _l("Boule %(number)s refusée : %(why)s")  # a code the table above does not word
 SCAN_UNREADABLE = _l("Code-barres illisible : scannez à nouveau ou tapez le numéro.")
 SCAN_REFUSED = _l("Carton %(card)s non vérifié : %(why)s")
 KEYPAD_REFUSED = _l("Pavé — %(why)s")
 KEYPAD_UNPLUGGED = _l("Pavé débranché : ce qui était tapé est effacé.")
 KEYPAD_UNDO_ARMED = _l("Pavé : annuler le dernier numéro ? Entrée confirme, une autre touche le garde.")
 KEYPAD_MENU = _l("Pavé : les actions numérotées (*) se choisissent au clavier de la console.")
-KEYPAD_INVALID = {"too_many_digits": _l("Pavé : « %(text)s » — deux chiffres au plus : rien n'est tiré."),
-                  "out_of_range": _l("Pavé : « %(text)s » n'est pas un numéro de 1 à 90 : rien n'est tiré.")}
-KEYPAD_KEY = _l("Pavé : touche « %(kind)s »")     # a kind of key the table below does not know yet
+KEYPAD_INVALID = {
+    "too_many_digits": _l("Pavé : « %(text)s » — deux chiffres au plus : rien n'est tiré."),
+    "out_of_range": _l("Pavé : « %(text)s » n'est pas un numéro de 1 à 90 : rien n'est tiré."),
+}
+KEYPAD_KEY = _l("Pavé : touche « %(kind)s »")  # a kind of key the table below does not know yet
 
 
 def refusal_sentence(code: str, number: object) -> str:
@@ -95,7 +99,7 @@ def _keypad_input(n: Notice) -> Said:
     if kind == "cancel" and n.params.get("reason") == "unplugged":
         return Said(str(KEYPAD_UNPLUGGED), INFO, entry="")
     if kind in ("draw", "confirm", "undo", "claim", "reject", "cancel"):
-        return Said("", INFO, entry="")       # done: what it did shows by itself (a ball, the stop, a refusal)
+        return Said("", INFO, entry="")  # done: what it did shows by itself (a ball, the stop, a refusal)
     return Said(str(KEYPAD_KEY) % {"kind": kind}, INFO, entry="")
 
 

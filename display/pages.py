@@ -1,4 +1,5 @@
 """The pages: projector ``/`` (public), ``/speaker``, ``/controle``, ``/lots``, ``/admin`` (PIN login)."""
+
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
@@ -18,7 +19,7 @@ from hall.rights import roles_for
 bp = Blueprint("pages", __name__)
 
 # page → the roles that may use it (admin may use every page)
-PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin", "caisse")}   # hall.rights
+PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin", "caisse")}  # hall.rights
 
 
 def card_hints(hall) -> dict:
@@ -33,9 +34,14 @@ def card_hints(hall) -> dict:
     first = split_card_id(ids[0]) if ids else None
     if first:
         s, n = first
-        hints = {"id": ids[0], "short": f"{s}-{n}", "plaque": f"{s}-{n}..{s}-{n + 11}",
-                 "range": f"{ids[0]}..{make_card_id(s, n + 59)}", "pdf_range": f"{s}-{n}..{s}-{n + 59}"}
-    else:   # an imported book of free IDs: its first one, no range to suggest
+        hints = {
+            "id": ids[0],
+            "short": f"{s}-{n}",
+            "plaque": f"{s}-{n}..{s}-{n + 11}",
+            "range": f"{ids[0]}..{make_card_id(s, n + 59)}",
+            "pdf_range": f"{s}-{n}..{s}-{n + 59}",
+        }
+    else:  # an imported book of free IDs: its first one, no range to suggest
         example = ids[0] if ids else "A-00001N"
         hints = {"id": example, "short": example, "plaque": example, "range": example, "pdf_range": example}
     hints["series"] = series[:30]
@@ -43,35 +49,62 @@ def card_hints(hall) -> dict:
     return hints
 
 
-def render_page(template: str, page: str, strings: Mapping[str, str], *, allowed: Collection[str] | None = None,
-                login: str = "login.html", boot: Mapping[str, Any] | None = None, status: int = 200,
-                **context: Any) -> tuple[str, int]:
+def render_page(
+    template: str,
+    page: str,
+    strings: Mapping[str, str],
+    *,
+    allowed: Collection[str] | None = None,
+    login: str = "login.html",
+    boot: Mapping[str, Any] | None = None,
+    status: int = 200,
+    **context: Any,
+) -> tuple[str, int]:
     """Every page for people (the loto's, the rooms', the tournament's): its boot data (the page, the language,
     its words, the role and the CSRF token, then ``boot``), or the ``login`` page when ``allowed`` (admin always
     is) does not hold the caller's role. The role is the cookie's only while its server-side session lives: a
     session ended (a PIN changed, a logout elsewhere) is no role, and its page shows the login."""
     role = auth().role_for_cookie() if session.get("role") else None
     logged = allowed is None or role == "admin" or role in allowed
-    data = {"page": page, "lang": str(get_locale()), "strings": strings, "role": role if logged else None,
-            "csrf": csrf_token() if role else None, **(boot or {})}
-    return render_template(template if logged else login, boot=data, page=page, role=role, allowed=allowed,
-                           **context), status
+    data = {
+        "page": page,
+        "lang": str(get_locale()),
+        "strings": strings,
+        "role": role if logged else None,
+        "csrf": csrf_token() if role else None,
+        **(boot or {}),
+    }
+    return render_template(
+        template if logged else login, boot=data, page=page, role=role, allowed=allowed, **context
+    ), status
 
 
 def _render(template: str, page: str, allowed: tuple[str, ...] | None):
     hall = current.hall()
     speech = hall.config.speech
-    boot = {"speech": {"enabled": speech.enabled, "rate": speech.rate, "nicknames": speech.nicknames},
-            "columns": hall.config.cards.columns, "ties": hall.config.rules.ties, "kinds": list(LOT_KINDS),
-            "kind_labels": dict(KIND_LABELS),       # a lot's default label, never shown beside its kind (common.js)
-            "lot_kinds": kinds_table()}             # each kind's lines and terms (lot_terms.js), the hall's table
-    return render_page(template, page, js_strings(), allowed=allowed, boot=boot, hall_name=hall.config.hall.name,
-                       tls=services().tls or services().staff_tls,
-                       port=hall.config.server.port if services().tls else
-                       current_app.config.get("LOTO_STAFF_PORT"),
-                       wifi_ssid=hall.config.network.ssid, wifi_warnings=wifi_warnings(hall.config),
-                       hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {},
-                       max_consoles=auth().sessions.max_per_role, seller_name=auth().sessions.name(session.get("sid")))
+    boot = {
+        "speech": {"enabled": speech.enabled, "rate": speech.rate, "nicknames": speech.nicknames},
+        "columns": hall.config.cards.columns,
+        "ties": hall.config.rules.ties,
+        "kinds": list(LOT_KINDS),
+        "kind_labels": dict(KIND_LABELS),  # a lot's default label, never shown beside its kind (common.js)
+        "lot_kinds": kinds_table(),
+    }  # each kind's lines and terms (lot_terms.js), the hall's table
+    return render_page(
+        template,
+        page,
+        js_strings(),
+        allowed=allowed,
+        boot=boot,
+        hall_name=hall.config.hall.name,
+        tls=services().tls or services().staff_tls,
+        port=hall.config.server.port if services().tls else current_app.config.get("LOTO_STAFF_PORT"),
+        wifi_ssid=hall.config.network.ssid,
+        wifi_warnings=wifi_warnings(hall.config),
+        hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {},
+        max_consoles=auth().sessions.max_per_role,
+        seller_name=auth().sessions.name(session.get("sid")),
+    )
 
 
 @bp.get("/")

@@ -9,6 +9,7 @@ PBKDF2 only runs for a role whose check is missing (the file lost): in gevent's 
 (``offload``, set by the composition root), once per attempt for each such role, until its first success
 restores the check. Every role is compared on every attempt (no early exit), so timing names none.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -30,7 +31,7 @@ log = logging.getLogger("loto-hall.display")
 
 PINS_FILE = "pins.json"
 CHECKS_FILE = "pin_checks.json"
-MAX_PIN_CHARS = 64          # longer is refused before any work
+MAX_PIN_CHARS = 64  # longer is refused before any work
 T = TypeVar("T")
 
 
@@ -68,10 +69,15 @@ def load_pins(config, data_dir: Path) -> dict[str, str]:
 class PinBook:
     """role → PIN, compared in constant time through keyed checks; ``offload`` runs the rare PBKDF2."""
 
-    def __init__(self, pins: dict[str, str], secret: bytes, data_dir: Path,
-                 changed: Callable[[], Mapping[str, PinChanged]] | None = None):
+    def __init__(
+        self,
+        pins: dict[str, str],
+        secret: bytes,
+        data_dir: Path,
+        changed: Callable[[], Mapping[str, PinChanged]] | None = None,
+    ):
         self.pins = pins
-        self.changed = changed or (lambda: {})   # role → PinChanged: PINs changed on /admin (journalled hashes)
+        self.changed = changed or (lambda: {})  # role → PinChanged: PINs changed on /admin (journalled hashes)
         self.offload: Callable[[Callable[[], Any]], Any] = _inline
         self._secret = secret
         self._lock = threading.Lock()
@@ -79,9 +85,13 @@ class PinBook:
         self._configured = {role: self._check(role, pin) for role, pin in pins.items()}
         raw = read_json(self._path)
         self._changed_checks: dict[str, dict[str, str]] = {
-            role: entry for role, entry in raw.items()
-            if role in ROLES and isinstance(entry, dict) and isinstance(entry.get("of"), str)
-            and isinstance(entry.get("check"), str)}
+            role: entry
+            for role, entry in raw.items()
+            if role in ROLES
+            and isinstance(entry, dict)
+            and isinstance(entry.get("of"), str)
+            and isinstance(entry.get("check"), str)
+        }
 
     def _check(self, role: str, pin: str) -> str:
         return hmac.new(self._secret, f"pin:{role}:{pin}".encode(), hashlib.sha256).hexdigest()

@@ -8,6 +8,7 @@ from the public events of §5, so a fan-out worker serves it unchanged. The hall
 never stop the speaker, so linking reads the immutable card book without the hall's lock and takes it once, for a
 few set lookups (bench/bench_players.py measures it).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,11 +34,11 @@ from hall.refusal import Rejected
 
 bp = Blueprint("players", __name__)
 
-LINKS_PER_MINUTE = 30        # linking requests one address makes (a plaque of 12 scanned one by one: 12)
-LINKS_PER_SECOND = 30        # linking requests the hall serves, all phones together (~6 ms each on a Pi 4 core)
-BUSY_WAIT_S = (2.0, 60.0)    # a phone turned away comes back after a random wait in this range, the longer the queue
-CALLS_EVERY_S = 20.0         # one « Quine ! » call a carton in this many seconds (an address: 3 at once, then the same)
-ADDRESSES_KEPT = 4096        # addresses remembered by a budget (the oldest is forgotten first)
+LINKS_PER_MINUTE = 30  # linking requests one address makes (a plaque of 12 scanned one by one: 12)
+LINKS_PER_SECOND = 30  # linking requests the hall serves, all phones together (~6 ms each on a Pi 4 core)
+BUSY_WAIT_S = (2.0, 60.0)  # a phone turned away comes back after a random wait in this range, the longer the queue
+CALLS_EVERY_S = 20.0  # one « Quine ! » call a carton in this many seconds (an address: 3 at once, then the same)
+ADDRESSES_KEPT = 4096  # addresses remembered by a budget (the oldest is forgotten first)
 
 
 class Budget:
@@ -79,14 +80,14 @@ class LinkGate:
     French (no request, so no reader's language, exists this early)."""
 
     PATHS = ("/api/players/cards",)
-    SPENT = "loto.link_spent"       # set in the environ of a link the door let in: its address's token is spent
+    SPENT = "loto.link_spent"  # set in the environ of a link the door let in: its address's token is spent
 
     def __init__(self, app, rate: float = LINKS_PER_SECOND, clock=time.monotonic):
         self._app = app
         self._clock = clock
-        self._turned: deque[float] = deque()    # when phones were turned away, the last minute's
+        self._turned: deque[float] = deque()  # when phones were turned away, the last minute's
         self._lock = threading.Lock()
-        self.links = Budget(LINKS_PER_MINUTE / 60, LINKS_PER_MINUTE, lambda: self._clock())    # per address
+        self.links = Budget(LINKS_PER_MINUTE / 60, LINKS_PER_MINUTE, lambda: self._clock())  # per address
         self.set_rate(rate)
 
     def set_rate(self, rate: float) -> None:
@@ -99,12 +100,12 @@ class LinkGate:
             return self._app(environ, start_response)
         address = environ.get("REMOTE_ADDR") or "?"
         wait = self.links.take(address)
-        if wait:                                     # its own budget: the hall's is not touched
+        if wait:  # its own budget: the hall's is not touched
             return _refuse(start_response, "too_many_links", int(wait) + 1)
         if not self._budget.take("hall"):
             environ[self.SPENT] = True
             return self._app(environ, start_response)
-        self.links.give_back(address)                # turned away by the crowd, not by its own budget
+        self.links.give_back(address)  # turned away by the crowd, not by its own budget
         now = self._clock()
         with self._lock:
             while self._turned and now - self._turned[0] >= 60:
@@ -117,8 +118,15 @@ class LinkGate:
 
 def _refuse(start_response, code: str, retry: int) -> list[bytes]:
     body = json.dumps(error_body(code, {"retry_after": retry})).encode()
-    start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", str(retry)),
-                                             ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
+    start_response(
+        "429 Too Many Requests",
+        [
+            ("Content-Type", "application/json"),
+            ("Retry-After", str(retry)),
+            ("Content-Length", str(len(body))),
+            ("Cache-Control", "no-store"),
+        ],
+    )
     return [body]
 
 
@@ -143,13 +151,20 @@ def _address() -> str:
 
 # ---- the page ----------------------------------------------------------------------------------------------
 
+
 def _page(link: list[dict] | None = None, link_error: str | None = None, status: int = 200):
     h = hall()
-    boot = {"columns": h.config.cards.columns, "kinds": list(LOT_KINDS), "lot_kinds": kinds_table(),
-            "link": link or [], "link_error": link_error,
-            "socket_path": services().public_socket_path}    # a hall with relays: there
-    return render_page("mes_cartons.html", "mes-cartons", js_strings(), boot=boot, status=status,
-                       hall_name=h.config.hall.name)
+    boot = {
+        "columns": h.config.cards.columns,
+        "kinds": list(LOT_KINDS),
+        "lot_kinds": kinds_table(),
+        "link": link or [],
+        "link_error": link_error,
+        "socket_path": services().public_socket_path,
+    }  # a hall with relays: there
+    return render_page(
+        "mes_cartons.html", "mes-cartons", js_strings(), boot=boot, status=status, hall_name=h.config.hall.name
+    )
 
 
 @bp.get("/mes-cartons")
@@ -175,7 +190,7 @@ def link_sale(code: str):
         cards = list(hall().sale_cards(code[:40]))
     except Rejected:
         return _page(link_error="unknown_sale", status=404)
-    return _page(link=[{"card_id": cid, "code": hall().card_code(cid)} for cid in cards])   # the sale's code proves it
+    return _page(link=[{"card_id": cid, "code": hall().card_code(cid)} for cid in cards])  # the sale's code proves it
 
 
 @bp.get("/s/<code>/qr.svg")
@@ -186,10 +201,11 @@ def sale_qr(code: str):
     except Rejected:
         raise Rejected("unknown_sale") from None
     url = hall().config.hall_link(f"s/{code}")
-    return qr_response(url, border=4, headers={"X-Link-Url": url})      # made once per sale, with its ETag
+    return qr_response(url, border=4, headers={"X-Link-Url": url})  # made once per sale, with its ETag
 
 
 # ---- the API ----------------------------------------------------------------------------------------------
+
 
 @bp.post("/api/players/cards")
 def players_cards():
@@ -198,9 +214,9 @@ def players_cards():
     players = h.players()
     if players.help == "off":
         raise Rejected("players_off")
-    if not request.environ.get(LinkGate.SPENT):          # the door spent it (always, in the app create_app builds)
+    if not request.environ.get(LinkGate.SPENT):  # the door spent it (always, in the app create_app builds)
         _spend("links", _address(), "too_many_links")
-    asked = holders.items(json_body().get("card_ids"), players.max_cards)   # the body's 64 KiB bound their length
+    asked = holders.items(json_body().get("card_ids"), players.max_cards)  # the body's 64 KiB bound their length
     cards: list[dict] = []
     refused: list[dict] = []
     seen: set[str] = set()
@@ -212,8 +228,14 @@ def players_cards():
         if linked.grid is not None:
             if linked.card_id not in seen:
                 seen.add(linked.card_id)
-                cards.append({"card_id": linked.card_id, "display_id": display_card_id(linked.card_id),
-                              "rows": [list(row) for row in linked.grid], "code": h.card_code(linked.card_id)})
+                cards.append(
+                    {
+                        "card_id": linked.card_id,
+                        "display_id": display_card_id(linked.card_id),
+                        "rows": [list(row) for row in linked.grid],
+                        "code": h.card_code(linked.card_id),
+                    }
+                )
             continue
         item: dict[str, object] = {"card_id": linked.card_id, "text": linked.text[:40], "error": linked.refusal}
         if linked.refusal == "unknown_card":
@@ -244,9 +266,17 @@ def players_call():
     rows = tuple(tuple(n for n in row if n is not None) for row in linked.grid)
     if p is None or lot is None or verify(_Rows(rows), p.draws, lot.kind, h.config.rules.last_number).kind != "valid":
         raise Rejected("not_complete", card_id=linked.card_id)
-    _spend("cards", linked.card_id, "too_many_calls")      # one call a carton, whatever phone makes it
-    h.notify("players:call", {"card_id": linked.card_id, "ball": p.last, "index": len(p.draws),
-                              "lot": {"kind": lot.kind, "label": lot.label}, "partie": p.number})
+    _spend("cards", linked.card_id, "too_many_calls")  # one call a carton, whatever phone makes it
+    h.notify(
+        "players:call",
+        {
+            "card_id": linked.card_id,
+            "ball": p.last,
+            "index": len(p.draws),
+            "lot": {"kind": lot.kind, "label": lot.label},
+            "partie": p.number,
+        },
+    )
     return jsonify({"card_id": linked.card_id, "ball": p.last}), 202
 
 
@@ -259,9 +289,13 @@ def set_players():
     help_level = data.get("help", now.help)
     if help_level not in HELP_LEVELS:
         raise Rejected("bad_field", field="help")
-    record = hall().set_players(role=role, help=help_level, one_to_go=data.get("one_to_go", now.one_to_go),
-                                phone_call=data.get("phone_call", now.phone_call),
-                                max_cards=data.get("max_cards", now.max_cards))
+    record = hall().set_players(
+        role=role,
+        help=help_level,
+        one_to_go=data.get("one_to_go", now.one_to_go),
+        phone_call=data.get("phone_call", now.phone_call),
+        max_cards=data.get("max_cards", now.max_cards),
+    )
     return jsonify({**views.players(record.event), "seq": record.seq})
 
 

@@ -5,6 +5,7 @@ The operating systems' checks (``hall/net/captive.py``) and every request for a 
 mean "internet", so the phone shows it in its portal window, which links to the hall's pages by address.
 The hall's own names and addresses keep the hall's pages unchanged.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -18,7 +19,7 @@ from hall.config import Config
 from hall.net.captive import PROBE_PATHS, is_own_host
 
 bp = Blueprint("portal", __name__)
-PLAYER_PAGES = ("/j", "/")      # the players' page when the mini-game rooms exist, else the hall's board
+PLAYER_PAGES = ("/j", "/")  # the players' page when the mini-game rooms exist, else the hall's board
 
 
 def own_hosts(config: Config, machine_hostname: str = "") -> frozenset[str]:
@@ -39,10 +40,17 @@ def portal_page():
     base = config.hall_url.rstrip("/")
     rules = {r.rule for r in current_app.url_map.iter_rules()}
     players = next(p for p in PLAYER_PAGES if p in rules or p == "/")
-    body = render_template("portal.html", hall_name=config.hall.name, players_url=base + players,
-                           controle_url=base + "/controle", hall_url=base + "/", lang=str(get_locale()))
-    return current_app.response_class(body, status=200, mimetype="text/html",
-                                      headers={"Cache-Control": "no-store", "Connection": "close"})
+    body = render_template(
+        "portal.html",
+        hall_name=config.hall.name,
+        players_url=base + players,
+        controle_url=base + "/controle",
+        hall_url=base + "/",
+        lang=str(get_locale()),
+    )
+    return current_app.response_class(
+        body, status=200, mimetype="text/html", headers={"Cache-Control": "no-store", "Connection": "close"}
+    )
 
 
 def for_the_hall() -> bool:

@@ -6,6 +6,7 @@ recently used forgotten first), and served with an ``ETag`` of its bytes, so a b
 ``If-None-Match`` gets ``304`` and nothing else. The text holds all it depends on (the config's Wi-Fi and address,
 the sale's code): a new text is a new code, a new ETag.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -21,8 +22,12 @@ SVG_KEPT = 256
 
 @lru_cache(maxsize=SVG_KEPT)
 def _made(text: str, border: int) -> tuple[str, str]:
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=border,
-                        error_correction=qrcode.constants.ERROR_CORRECT_M)
+    image = qrcode.make(
+        text,
+        image_factory=qrcode.image.svg.SvgPathImage,
+        border=border,
+        error_correction=qrcode.constants.ERROR_CORRECT_M,
+    )
     svg = image.to_string(encoding="unicode")
     svg = re.sub(r'width="[^"]*" height="[^"]*"', 'width="100%" height="100%"', svg, count=1)
     svg = re.sub(r"(<svg[^>]*>)", r'\1<rect width="100%" height="100%" fill="#fff"/>', svg, count=1)
@@ -40,5 +45,5 @@ def qr_response(text: str, border: int = 2, headers: dict[str, str] | None = Non
     svg, etag = _made(text, border)
     resp = Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache", **(headers or {})})
     resp.set_etag(etag)
-    resp.make_conditional(request)           # 304 and no body when the browser holds this very code
+    resp.make_conditional(request)  # 304 and no body when the browser holds this very code
     return resp

@@ -5,6 +5,7 @@ fingerprint noted when it was archived).
 An archived journal never changes: its verdict is kept per file (size, time, inode) once computed, and computed in
 a real thread under gevent (``offload``, set by the composition root): a long journal's hashes never hold up a ball.
 """
+
 from __future__ import annotations
 
 import os
@@ -50,12 +51,24 @@ class ArchiveVerdicts:
         noted = evening.fingerprint or None
         try:
             found, _ = self.offload(lambda: verify_file(path, noted))
-            answer = {"ok": found.ok, "problem": found.problem, "seq": found.seq, "records": found.records,
-                      "fingerprint": chain.shown(found.fingerprint) if found.fingerprint else "", "noted": bool(noted)}
+            answer = {
+                "ok": found.ok,
+                "problem": found.problem,
+                "seq": found.seq,
+                "records": found.records,
+                "fingerprint": chain.shown(found.fingerprint) if found.fingerprint else "",
+                "noted": bool(noted),
+            }
         except (OSError, HallError):
-            answer = {"ok": False, "problem": "unreadable", "seq": None, "records": 0, "fingerprint": "",
-                      "noted": bool(noted)}
-        stamp = _stamp(path) or stamp       # opening it may have chained a journal from before the chain
+            answer = {
+                "ok": False,
+                "problem": "unreadable",
+                "seq": None,
+                "records": 0,
+                "fingerprint": "",
+                "noted": bool(noted),
+            }
+        stamp = _stamp(path) or stamp  # opening it may have chained a journal from before the chain
         with self._lock:
             self._known[str(path)] = (stamp, answer)
         return answer
@@ -89,5 +102,6 @@ def report_ticket():
     role = A.require_right("report_ticket")
     h = hall()
     record = h.request_ticket(role=role)
-    return jsonify({"seq": record.seq, "fingerprint": fingerprint_json(Fingerprint(record.seq, record.at,
-                                                                                     record.hash))}), 202
+    return jsonify(
+        {"seq": record.seq, "fingerprint": fingerprint_json(Fingerprint(record.seq, record.at, record.hash))}
+    ), 202

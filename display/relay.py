@@ -19,6 +19,7 @@ the core. It never writes anything: what it sends comes from the core, through R
   ``{"at_seq"}`` (the last seq forwarded) to every shard, on the relay's own clock, so a Redis outage does not make
   the phones say « hors ligne » (they catch up when it returns); Engine.IO pings every 25 s, for the dead sockets.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -49,12 +50,12 @@ log = logging.getLogger("loto-hall.relay")
 
 FETCH_TIMEOUT_S = 3.0
 ROOM_CODE_MAX = 10
-RESYNC_EVERY_S = 1.0      # a phone's ``resync`` answered at most this often (as on the core)
+RESYNC_EVERY_S = 1.0  # a phone's ``resync`` answered at most this often (as on the core)
 ROOM_FETCHES_PER_S = 5.0  # rooms a relay fetches from the core, all its phones together (bursts of 10)
-ROOM_WAIT_S = 3.0         # a phone waits this long at most for its room's fetch
-UNKNOWN_ROOM_S = 2.0      # an unknown code is answered without asking the core again for this long
+ROOM_WAIT_S = 3.0  # a phone waits this long at most for its room's fetch
+UNKNOWN_ROOM_S = 2.0  # an unknown code is answered without asking the core again for this long
 UNKNOWN_ROOMS_KEPT = 1024
-SLOW_FORWARD_MS = 500     # an event that took this long to hand to every phone is logged
+SLOW_FORWARD_MS = 500  # an event that took this long to hand to every phone is logged
 
 
 class CoreUnavailable(Exception):
@@ -66,7 +67,7 @@ class StateCache:
 
     def __init__(self, core_url: str):
         self.core_url = core_url.rstrip("/")
-        self._lock = threading.Lock()          # gevent's, once patched: the waiting clients yield
+        self._lock = threading.Lock()  # gevent's, once patched: the waiting clients yield
         self.state: dict | None = None
         self.fetches = 0
 
@@ -79,7 +80,7 @@ class StateCache:
                 fetched = fetch_json(self.core_url + "/api/state")
             except CoreUnavailable:
                 if state is not None:
-                    return state            # stale but whole: the events that follow will show the gap
+                    return state  # stale but whole: the events that follow will show the gap
                 raise
             self.fetches += 1
             if not isinstance(fetched, dict):
@@ -113,37 +114,50 @@ def client_address(environ: dict, trusted: frozenset[str]) -> str:
 class Relay:
     """The relay's Socket.IO server, its state cache, the rooms' audience views and its counters."""
 
-    def __init__(self, config: Config, *, core_url: str, relay_id: str, async_mode: str = "gevent",
-                 trusted: frozenset[str] = frozenset({"127.0.0.1", "::1"}),
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        config: Config,
+        *,
+        core_url: str,
+        relay_id: str,
+        async_mode: str = "gevent",
+        trusted: frozenset[str] = frozenset({"127.0.0.1", "::1"}),
+        clock: Callable[[], float] = time.monotonic,
+    ):
         server = config.server
         self.config, self.relay_id, self.trusted = config, relay_id, trusted
-        self.port: int | None = None                # its own port (the front deals the phones between the relays)
-        self.sio = socketio.Server(async_mode=async_mode, json=SocketJSON, ping_interval=engine_ping_s(server.ping_s),
-                                   ping_timeout=10, async_handlers=False,
-                                   max_http_buffer_size=64 * 1024, transports=["websocket"])
-        self.gate = FrameGate()                      # every frame a phone sends, bounded before any work
+        self.port: int | None = None  # its own port (the front deals the phones between the relays)
+        self.sio = socketio.Server(
+            async_mode=async_mode,
+            json=SocketJSON,
+            ping_interval=engine_ping_s(server.ping_s),
+            ping_timeout=10,
+            async_handlers=False,
+            max_http_buffer_size=64 * 1024,
+            transports=["websocket"],
+        )
+        self.gate = FrameGate()  # every frame a phone sends, bounded before any work
         self.gate.install(self.sio, lambda environ: client_address(environ, self.trusted))
         self.pace = Pacer(RESYNC_EVERY_S, self.sio.start_background_task, self.sio.sleep)
         self.app = socketio.WSGIApp(self.sio, socketio_path=wire.PATH)
         self.cache = StateCache(core_url)
         self.caps = SocketCaps(server.max_sockets_per_address, server.max_public_sockets)
         self.own = own_hosts(config, socket.gethostname())
-        self.seq: int | None = None                 # the last event forwarded
-        self.rooms: dict[str, dict] = {}            # code → the newest audience ``game`` payload
-        self.audience: dict[str, str] = {}          # sid → the room it follows
+        self.seq: int | None = None  # the last event forwarded
+        self.rooms: dict[str, dict] = {}  # code → the newest audience ``game`` payload
+        self.audience: dict[str, str] = {}  # sid → the room it follows
         self._dealt = itertools.count()
         self.forwarded = 0
         self.resyncs = 0
         self.beats = 0
-        self.forward_ms: deque[float] = deque(maxlen=60)      # the last events' time to hand to every phone
+        self.forward_ms: deque[float] = deque(maxlen=60)  # the last events' time to hand to every phone
         self.quiet = Quiet(server.ping_s, clock)
         self._clock = clock
-        self._unknown: dict[str, float] = {}        # a room code the core does not know → until when it is believed
+        self._unknown: dict[str, float] = {}  # a room code the core does not know → until when it is believed
         self._fetches = FrameBudget(ROOM_FETCHES_PER_S, 2 * ROOM_FETCHES_PER_S, clock)
-        self._sending = threading.Lock()           # one emission to every client at a time: a beat never lands in
-                                                    # the middle of an event's shards (gevent's lock, once patched)
-        self.on_event: Callable[[], object] = lambda: None     # the relay's quiet collector is told of each event
+        self._sending = threading.Lock()  # one emission to every client at a time: a beat never lands in
+        # the middle of an event's shards (gevent's lock, once patched)
+        self.on_event: Callable[[], object] = lambda: None  # the relay's quiet collector is told of each event
         self._install()
 
     # ---- the handlers
@@ -178,11 +192,11 @@ class Relay:
             try:
                 sio.emit("state", {**self.cache.get(self.seq), "relay": self.relay_id}, to=sid)
             except CoreUnavailable:
-                pass                      # the client asks again on its next gap or reconnect
+                pass  # the client asks again on its next gap or reconnect
 
         @sio.on("resync")
         def resync(sid: str, data: Any = None) -> None:
-            self.pace.ask(sid, lambda: send_state(sid))     # at most once a second, from the cached state
+            self.pace.ask(sid, lambda: send_state(sid))  # at most once a second, from the cached state
 
         @sio.on("game_watch")
         def game_watch(sid: str, data: Any = None) -> None:
@@ -242,7 +256,7 @@ class Relay:
         elif kind == "hb":
             seq = message.get("seq")
             if isinstance(seq, int) and self.seq is not None and seq > self.seq:
-                self._resync_all(seq)     # events lost on the way (Redis away, a dropped subscription)
+                self._resync_all(seq)  # events lost on the way (Redis away, a dropped subscription)
             elif self.seq is None and isinstance(seq, int):
                 self.seq = seq
 
@@ -251,7 +265,7 @@ class Relay:
         if not isinstance(seq, int) or not isinstance(name, str):
             return
         if self.seq is not None and seq <= self.seq:
-            return                              # sent again by the core after Redis half-took it
+            return  # sent again by the core after Redis half-took it
         if self.seq is not None and seq > self.seq + 1:
             self._resync_all(seq)
             return
@@ -262,11 +276,18 @@ class Relay:
         self._to_every_shard(name, data)
         took_ms = 1000 * (time.perf_counter() - started)
         self.forward_ms.append(took_ms)
-        at = message.get("at")                  # the core's clock when it queued the event (a laptop's may differ)
+        at = message.get("at")  # the core's clock when it queued the event (a laptop's may differ)
         late_ms = 1000 * (time.time() - at) if isinstance(at, (int, float)) else 0.0
         if took_ms > SLOW_FORWARD_MS or late_ms > SLOW_FORWARD_MS:
-            log.info("relais %s : événement n° %s transmis à %d téléphones en %.0f ms, fini %.0f ms après que le "
-                     "cœur l'a publié", self.relay_id, seq, self.clients(), took_ms, late_ms)
+            log.info(
+                "relais %s : événement n° %s transmis à %d téléphones en %.0f ms, fini %.0f ms après que le "
+                "cœur l'a publié",
+                self.relay_id,
+                seq,
+                self.clients(),
+                took_ms,
+                late_ms,
+            )
 
     def catch_up(self) -> None:
         """Subscribed again after the queue was away: what the core published meanwhile never reached this relay, so
@@ -276,7 +297,7 @@ class Relay:
         try:
             state = self.cache.get(self.seq + 1)
         except CoreUnavailable:
-            return                       # the next beat shows the gap again
+            return  # the next beat shows the gap again
         if isinstance(state.get("seq"), int) and state["seq"] > self.seq:
             self._resync_all(state["seq"])
 
@@ -296,8 +317,14 @@ class Relay:
         name, data, to = message.get("name"), message.get("data"), message.get("to")
         if not isinstance(name, str) or not (to is None or isinstance(to, str)):
             return
-        if name == "game" and isinstance(to, str) and to.startswith("g:") and to.endswith(":a") \
-                and isinstance(data, dict) and isinstance(data.get("version"), int):
+        if (
+            name == "game"
+            and isinstance(to, str)
+            and to.startswith("g:")
+            and to.endswith(":a")
+            and isinstance(data, dict)
+            and isinstance(data.get("version"), int)
+        ):
             code = to[2:-2]
             known = self.rooms.get(code)
             if known is not None and known.get("version", -1) > data["version"]:
@@ -331,7 +358,7 @@ class Relay:
         while True:
             try:
                 wait = self.beat_if_quiet()
-            except Exception:     # one failed emission must not silence the relay for good
+            except Exception:  # one failed emission must not silence the relay for good
                 log.exception("relais %s : battement manqué", self.relay_id)
                 wait = self.quiet.quiet_s
             self.sio.sleep(wait)

@@ -15,6 +15,7 @@ and the relay ended itself, its phones all reconnecting at once; only a listener
 A deaf relay says so in its report (the core shows it on the speaker's console and ``/admin``) and ends its
 process: gunicorn forks a new one at once, and its phones reconnect within a second or two and get the state.
 """
+
 from __future__ import annotations
 
 import logging
@@ -33,15 +34,21 @@ log = logging.getLogger("loto-hall.relay")
 class Ear:
     """The listener task and the health task of one relay."""
 
-    def __init__(self, relay: Relay, url: str, *, clock: Callable[[], float] = time.monotonic,
-                 restart: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        relay: Relay,
+        url: str,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        restart: Callable[[], None] | None = None,
+    ):
         self.relay, self.url, self._clock = relay, url, clock
         self.restart = restart or _end_process
-        self.heard_at = clock()          # the listener last known to hear: a message, its handling's end, subscribing
-        self.handling_since: float | None = None     # the listener is busy with a message since then
+        self.heard_at = clock()  # the listener last known to hear: a message, its handling's end, subscribing
+        self.handling_since: float | None = None  # the listener is busy with a message since then
         self.listening = False
-        self.lost_while_up = False       # the subscription dropped while Redis answered: not healed in place
-        self.run_id = ""                 # the Redis server the listener subscribed to (a restarted one has another)
+        self.lost_while_up = False  # the subscription dropped while Redis answered: not healed in place
+        self.run_id = ""  # the Redis server the listener subscribed to (a restarted one has another)
         self.reports = 0
         self.state = "starting"
         self._stopped = False
@@ -60,7 +67,7 @@ class Ear:
         try:
             pubsub = wire.client(self.url, listener=True).pubsub(ignore_subscribe_messages=True)
             pubsub.subscribe(wire.CHANNEL)
-            again = bool(self.run_id)            # listening again after the queue was away
+            again = bool(self.run_id)  # listening again after the queue was away
             self.run_id = _run_id(self.url) or self.run_id
             self.heard_at = self._clock()
             log.info("relais %s : à l'écoute de la file", self.relay.relay_id)
@@ -73,10 +80,10 @@ class Ear:
                 message = wire.decode(raw.get("data"))
                 if message is None:
                     continue
-                self.heard_at = self.handling_since = self._clock()    # any message: the subscription works
+                self.heard_at = self.handling_since = self._clock()  # any message: the subscription works
                 try:
                     self.relay.handle(message)
-                except Exception:           # one bad message must not end the listening
+                except Exception:  # one bad message must not end the listening
                     log.exception("relais %s : message non relayé", self.relay.relay_id)
                 finally:
                     self.heard_at, self.handling_since = self._clock(), None
@@ -85,9 +92,14 @@ class Ear:
             # took a dropped subscription for an outage and subscribed again, the relay deaf no more (1 run in 14)
             self.lost_while_up = _run_id(self.url) == self.run_id != ""
             self.listening = False
-            log.error("relais %s : écoute de la file perdue (%s)%s", self.relay.relay_id, exc,
-                      " alors que Redis répond : le battement dira si ce relais est sourd" if self.lost_while_up
-                      else " : Redis injoignable, réabonnement à son retour")
+            log.error(
+                "relais %s : écoute de la file perdue (%s)%s",
+                self.relay.relay_id,
+                exc,
+                " alors que Redis répond : le battement dira si ce relais est sourd"
+                if self.lost_while_up
+                else " : Redis injoignable, réabonnement à son retour",
+            )
         finally:
             if pubsub is not None:
                 try:
@@ -103,7 +115,7 @@ class Ear:
             self.relay.sio.sleep(wire.REPORT_S if self.listening else wire.REPORT_S / 4)
             try:
                 self.tick(redis)
-            except Exception as exc:        # Redis away: nothing to compare, nobody to tell
+            except Exception as exc:  # Redis away: nothing to compare, nobody to tell
                 self.lost_while_up = False  # an outage, not a dropped subscription: listen again once it is back
                 if self.state != "queue_away":
                     log.warning("relais %s : file injoignable (%s)", self.relay.relay_id, exc)
@@ -113,23 +125,36 @@ class Ear:
         """One check: subscribe again after an outage, judge the silence, report; returns the state."""
         beating = bool(redis.exists(wire.BEAT_KEY))
         if not self.listening and self.lost_while_up and redis.info("server").get("run_id") != self.run_id:
-            self.lost_while_up = False      # Redis was restarted meanwhile (its shutdown dropped the subscription)
+            self.lost_while_up = False  # Redis was restarted meanwhile (its shutdown dropped the subscription)
         if not self.listening and not self.lost_while_up:
-            self.relay.sio.start_background_task(self.listen)     # Redis answers again: listen again
+            self.relay.sio.start_background_task(self.listen)  # Redis answers again: listen again
             self.listening, self.heard_at = True, self._clock()
         now, busy_since = self._clock(), self.handling_since
         busy = busy_since is not None and now - busy_since < wire.BUSY_MAX_S
         silent = 0.0 if busy else now - self.heard_at
         self.state = "deaf" if beating and silent > wire.DEAF_S else "ok"
         self.reports += 1
-        report = {"n": self.reports, "state": self.state, "silent_s": round(silent, 1), "seq": self.relay.seq,
-                  "clients": self.relay.clients(), "host": socket.gethostname(), "pid": os.getpid(),
-                  "resyncs": self.relay.resyncs, "port": self.relay.port, "cut": self.relay.gate.cut_total,
-                  "forward_ms_max": round(max(self.relay.forward_ms, default=0.0))}
+        report = {
+            "n": self.reports,
+            "state": self.state,
+            "silent_s": round(silent, 1),
+            "seq": self.relay.seq,
+            "clients": self.relay.clients(),
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "resyncs": self.relay.resyncs,
+            "port": self.relay.port,
+            "cut": self.relay.gate.cut_total,
+            "forward_ms_max": round(max(self.relay.forward_ms, default=0.0)),
+        }
         redis.hset(wire.RELAYS_KEY, self.relay.relay_id, wire.encode(report))
         if self.state == "deaf":
-            log.error("relais %s sourd : aucun battement entendu depuis %.1f s alors que le cœur bat ; "
-                      "remplacé par un nouveau processus", self.relay.relay_id, silent)
+            log.error(
+                "relais %s sourd : aucun battement entendu depuis %.1f s alors que le cœur bat ; "
+                "remplacé par un nouveau processus",
+                self.relay.relay_id,
+                silent,
+            )
             self._stopped = True
             self.restart()
         return self.state

@@ -11,6 +11,7 @@ The same task beats every second (``hb`` on the channel, and the beat key) and r
 that missed the beats, or says it was deaf, or fewer relays than configured, is said on the speaker's console and
 ``/admin`` as the state of the device ``relays`` (translated in ``display/i18n.py``), and in ``systemctl status``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -27,32 +28,40 @@ from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.relays")
 
-DEAF_SHOWN_S = 60.0       # a deaf relay stays said on the console this long after it was replaced
-BATCH = 500               # messages in one pipeline
+DEAF_SHOWN_S = 60.0  # a deaf relay stays said on the console this long after it was replaced
+BATCH = 500  # messages in one pipeline
 
 
 class RelayPublisher:
     """The outbox, the publishing task, the beat, and the relays' health as the device ``relays``."""
 
-    def __init__(self, url: str, hall: HallPort, expected: int, *, max_outbox: int = 20_000,
-                 clock: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time,
-                 connect: Callable[[str], Any] = wire.client):
+    def __init__(
+        self,
+        url: str,
+        hall: HallPort,
+        expected: int,
+        *,
+        max_outbox: int = 20_000,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        connect: Callable[[str], Any] = wire.client,
+    ):
         self.url, self.hall, self.expected = url, hall, expected
         self.max_outbox = max_outbox
         self._clock, self._wall, self._connect = clock, wall, connect
-        self._outbox: deque[tuple[int, str, int | None]] = deque()     # (number, JSON, seq of an event)
+        self._outbox: deque[tuple[int, str, int | None]] = deque()  # (number, JSON, seq of an event)
         self._numbers = itertools.count(1)
         self._cond = threading.Condition()
         self._stopped = threading.Event()
         self._redis: Any = None
-        self.lost = 0                   # messages dropped from a full outbox (the relays resync over the hole)
-        self.beat = 0                   # beats Redis took
+        self.lost = 0  # messages dropped from a full outbox (the relays resync over the hole)
+        self.beat = 0  # beats Redis took
         self.last_seq: int | None = None
         self.down_since: float | None = None
         self.up_since: float | None = None
-        self.deaf: dict[str, float] = {}        # relay → when it was found deaf
-        self.relays: dict[str, dict] = {}       # relay → its last report
-        self._changed: dict[str, tuple[Any, float]] = {}   # relay → (its report counter, when it last moved)
+        self.deaf: dict[str, float] = {}  # relay → when it was found deaf
+        self.relays: dict[str, dict] = {}  # relay → its last report
+        self._changed: dict[str, tuple[Any, float]] = {}  # relay → (its report counter, when it last moved)
         self._next_beat = 0.0
 
     # ---- called by the broadcaster (display/sockets.py) and the rooms: append only
@@ -91,7 +100,7 @@ class RelayPublisher:
                 return
             try:
                 self.step()
-            except Exception as exc:        # Redis away, or anything else: the outbox waits, the hall goes on
+            except Exception as exc:  # Redis away, or anything else: the outbox waits, the hall goes on
                 self._down(exc)
                 self._stopped.wait(0.5)
 
@@ -136,26 +145,42 @@ class RelayPublisher:
         self.up_since = None
         if self.down_since is None:
             self.down_since = self._clock()
-            log.error("file des téléphones (Redis) injoignable : %s — les tirages continuent, %s message(s) en "
-                      "attente", exc, self.pending())
+            log.error(
+                "file des téléphones (Redis) injoignable : %s — les tirages continuent, %s message(s) en attente",
+                exc,
+                self.pending(),
+            )
             self.hall.set_device_status("relays", "degraded", code="relays_queue_away")
 
     def _up(self) -> None:
         if self.up_since is None:
             self.up_since = self._clock()
         if self.down_since is not None:
-            log.info("file des téléphones revenue après %.1f s (%s message(s) perdus)",
-                     self._clock() - self.down_since, self.lost)
+            log.info(
+                "file des téléphones revenue après %.1f s (%s message(s) perdus)",
+                self._clock() - self.down_since,
+                self.lost,
+            )
             self.down_since = None
 
     # ---- the relays
     def spread(self) -> list[dict]:
         """Each live relay's ``{"relay", "port", "clients", "cut"}`` from its last report, by relay (``/admin``)."""
         now = self._clock()
-        live = [(relay, report) for relay, report in self.relays.items()
-                if now - self._changed.get(relay, (None, float("-inf")))[1] <= wire.GONE_S]
-        return [{"relay": relay, "port": report.get("port"), "clients": report.get("clients", 0),
-                 "cut": report.get("cut", 0)} for relay, report in sorted(live)]
+        live = [
+            (relay, report)
+            for relay, report in self.relays.items()
+            if now - self._changed.get(relay, (None, float("-inf")))[1] <= wire.GONE_S
+        ]
+        return [
+            {
+                "relay": relay,
+                "port": report.get("port"),
+                "clients": report.get("clients", 0),
+                "cut": report.get("cut", 0),
+            }
+            for relay, report in sorted(live)
+        ]
 
     def _judge(self, raw: dict) -> None:
         """From the reports: which relays are alive, which went deaf; then the device ``relays``. A relay's clock
@@ -194,7 +219,8 @@ class RelayPublisher:
             names = ", ".join(sorted(self.deaf))
             self.hall.set_device_status("relays", "degraded", code="relays_deaf", params={"relay": names})
         elif len(alive) < self.expected:
-            self.hall.set_device_status("relays", "degraded", code="relays_missing",
-                                        params={"n": len(alive), "total": self.expected})
+            self.hall.set_device_status(
+                "relays", "degraded", code="relays_missing", params={"n": len(alive), "total": self.expected}
+            )
         else:
             self.hall.set_device_status("relays", "ok", code="relays_ok", params={"n": len(alive)})

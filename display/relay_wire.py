@@ -10,23 +10,24 @@ in one hash, read by the core for the speaker's console and ``/admin``.
 JSON only, never pickle: python-socketio's Redis manager unpickles whatever arrives on its channel, and a queue
 on the hall's network (a second machine) is reachable by the phones on that network.
 """
+
 from __future__ import annotations
 
 import json
 from typing import Any
 
 CHANNEL = "loto-hall:public"
-BEAT_KEY = "loto-hall:beat"             # the core's last beat, living DEAF_S: present means the core beats now
-RELAYS_KEY = "loto-hall:relays"         # relay id → its last report (JSON)
-PATH = "live/socket.io"                 # the relays' Socket.IO path (the front sends it to them)
+BEAT_KEY = "loto-hall:beat"  # the core's last beat, living DEAF_S: present means the core beats now
+RELAYS_KEY = "loto-hall:relays"  # relay id → its last report (JSON)
+PATH = "live/socket.io"  # the relays' Socket.IO path (the front sends it to them)
 
-BEAT_S = 1.0              # the core beats this often
-DEAF_S = 3.5              # a relay that heard nothing this long while the beat key lives is deaf (found in ~4–5 s)
-REPORT_S = 1.0            # a relay reports this often
-BUSY_MAX_S = 20.0         # a listener busy with one message (a resync: a fetch, ~500 phones) this long is deaf
-GONE_S = 6.0              # a relay whose report has not changed this long is gone (stopped, or killed)
-FORGET_S = 120.0          # … and forgotten this long after
-CONNECT_TIMEOUT_S = 0.5   # Redis away must never hold anything long: a refused connection is immediate anyway
+BEAT_S = 1.0  # the core beats this often
+DEAF_S = 3.5  # a relay that heard nothing this long while the beat key lives is deaf (found in ~4–5 s)
+REPORT_S = 1.0  # a relay reports this often
+BUSY_MAX_S = 20.0  # a listener busy with one message (a resync: a fetch, ~500 phones) this long is deaf
+GONE_S = 6.0  # a relay whose report has not changed this long is gone (stopped, or killed)
+FORGET_S = 120.0  # … and forgotten this long after
+CONNECT_TIMEOUT_S = 0.5  # Redis away must never hold anything long: a refused connection is immediate anyway
 READ_TIMEOUT_S = 2.0
 
 
@@ -52,6 +53,11 @@ def client(url: str, *, listener: bool = False) -> Any:
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    return redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_S, health_check_interval=0,
-                                socket_timeout=READ_TIMEOUT_S + (2.0 if listener else 0.0),
-                                retry=Retry(NoBackoff(), 0), decode_responses=True)
+    return redis.Redis.from_url(
+        url,
+        socket_connect_timeout=CONNECT_TIMEOUT_S,
+        health_check_interval=0,
+        socket_timeout=READ_TIMEOUT_S + (2.0 if listener else 0.0),
+        retry=Retry(NoBackoff(), 0),
+        decode_responses=True,
+    )

@@ -7,6 +7,7 @@ caches (card hints, ball count, archived verdicts, idempotent answers, captains'
 the object. The member types are imported for the type checker only: every module that reads the object imports
 this one, and this one imports none of them when the program runs (no import circle).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -31,34 +32,34 @@ if TYPE_CHECKING:
     from hall.minigames.osga.store import TournamentStore
     from hall.ports import HallPort
 
-KEY = "loto"      # the one key of app.extensions this app uses (tests/test_architecture.py keeps it so)
+KEY = "loto"  # the one key of app.extensions this app uses (tests/test_architecture.py keeps it so)
 
 
 @dataclass(eq=False, kw_only=True)
 class Services:
     """Every service the routes, the socket handlers and the program's wiring share, one app's."""
 
-    hall: HallPort                        # the hall itself (the games' break is a hold on it: hall/holds.py)
-    config: Config                        # the hall's configuration as create_app got it
-    auth: Auth                            # PINs, sessions, tokens, the login guard, the enrolments
-    voice: Voice                          # the hall's voice: clips and recordings (display/speech.py)
-    documents: dict[str, Callable[..., Any]]    # the PDF/XLSX makers the composition root hands in, by name
-    tournament: TournamentStore | None    # the OSGA day (None: its pages answer 404)
-    tournament_codes: CodeGuard           # the captains' codes' budgets (this process's failures)
-    tls: Certificate | None               # [server] tls: the hall's certificate
-    staff_tls: Certificate | None         # the staff's HTTPS port's certificate (the wiring sets it once it listens)
-    own_hosts: frozenset[str]             # the names that are the hall itself (display/portal.py)
-    link_gate: LinkGate                   # the door of the phones' links, in front of the web app
-    player_budgets: dict[str, Budget]     # « Mes cartons »' budgets: links (the door's), calls, cards
-    sockets: LiveSockets                  # the hall's live connections
-    rooms: RoomsHub                       # the mini-game rooms' lobby, events and bots
-    relay: RelayPublisher | None          # the queue to the relays (INTERFACE §10), if any
-    public_socket_path: str | None        # where the audience's sockets go with relays (None: here)
-    archived_draws: ArchiveReader | None = None   # the program's reader of archived journals (None: tonight only)
-    record: ArchiveVerdicts               # the archived evenings' verdicts, each journal hashed once
-    idempotency: Results                  # the answers already given, by (role, Idempotency-Key)
-    ball_count: BallCount                 # the fairness count's archives read and last answer
-    card_hints: tuple[int, dict] | None = None    # (card count, the card-ID fields' examples), per card book
+    hall: HallPort  # the hall itself (the games' break is a hold on it: hall/holds.py)
+    config: Config  # the hall's configuration as create_app got it
+    auth: Auth  # PINs, sessions, tokens, the login guard, the enrolments
+    voice: Voice  # the hall's voice: clips and recordings (display/speech.py)
+    documents: dict[str, Callable[..., Any]]  # the PDF/XLSX makers the composition root hands in, by name
+    tournament: TournamentStore | None  # the OSGA day (None: its pages answer 404)
+    tournament_codes: CodeGuard  # the captains' codes' budgets (this process's failures)
+    tls: Certificate | None  # [server] tls: the hall's certificate
+    staff_tls: Certificate | None  # the staff's HTTPS port's certificate (the wiring sets it once it listens)
+    own_hosts: frozenset[str]  # the names that are the hall itself (display/portal.py)
+    link_gate: LinkGate  # the door of the phones' links, in front of the web app
+    player_budgets: dict[str, Budget]  # « Mes cartons »' budgets: links (the door's), calls, cards
+    sockets: LiveSockets  # the hall's live connections
+    rooms: RoomsHub  # the mini-game rooms' lobby, events and bots
+    relay: RelayPublisher | None  # the queue to the relays (INTERFACE §10), if any
+    public_socket_path: str | None  # where the audience's sockets go with relays (None: here)
+    archived_draws: ArchiveReader | None = None  # the program's reader of archived journals (None: tonight only)
+    record: ArchiveVerdicts  # the archived evenings' verdicts, each journal hashed once
+    idempotency: Results  # the answers already given, by (role, Idempotency-Key)
+    ball_count: BallCount  # the fairness count's archives read and last answer
+    card_hints: tuple[int, dict] | None = None  # (card count, the card-ID fields' examples), per card book
 
 
 def install(app: Flask, services: Services) -> Services:

@@ -4,6 +4,7 @@ started with lots changed, cartons marked by hand), so the report names the cons
 A hash of the session id (``display/sessions.ref``), never the id itself: the journal and the report are read by
 people who must not be able to use it. /admin lists the live consoles by the same reference.
 """
+
 from __future__ import annotations
 
 from flask import session

@@ -15,6 +15,7 @@ Sessions survive a restart on purpose: a watchdog restart in the middle of a par
 of a console that is open. The file is written when a session opens or ends, and a session's last use at most
 every ``TOUCH_PERSIST_S``: never on every request.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -33,10 +34,10 @@ from hall.refusal import Rejected
 log = logging.getLogger("loto-hall.display")
 
 SESSIONS_FILE = "sessions.json"
-TOUCH_PERSIST_S = 300.0          # last use written to disk at most this often per session
-MAX_SESSIONS_PER_ROLE = 32       # consoles and phones of one role logged in at once
-RECENT_USE_S = 600.0             # a session used this recently is never ended to make room for another login
-ABOUT_CHARS = {"name": 40, "addr": 64, "ua": 160}     # what /admin shows of a console, bounded
+TOUCH_PERSIST_S = 300.0  # last use written to disk at most this often per session
+MAX_SESSIONS_PER_ROLE = 32  # consoles and phones of one role logged in at once
+RECENT_USE_S = 600.0  # a session used this recently is never ended to make room for another login
+ABOUT_CHARS = {"name": 40, "addr": 64, "ua": 160}  # what /admin shows of a console, bounded
 
 
 def _inline(write: Callable[[], None]) -> object:
@@ -81,9 +82,15 @@ class SessionTable:
     """The staff sessions: id → role, PIN fingerprint, last use (wall clock, seconds), the console's device, and what
     /admin shows of it (a first name typed at login, the address, the browser); the consoles /admin forgot."""
 
-    def __init__(self, data_dir: Path, fingerprints: dict[str, str], idle_s: float,
-                 clock: Callable[[], float] = time.time, max_per_role: int = MAX_SESSIONS_PER_ROLE,
-                 forget_s: float = 18 * 3600.0):
+    def __init__(
+        self,
+        data_dir: Path,
+        fingerprints: dict[str, str],
+        idle_s: float,
+        clock: Callable[[], float] = time.time,
+        max_per_role: int = MAX_SESSIONS_PER_ROLE,
+        forget_s: float = 18 * 3600.0,
+    ):
         self.path = Path(data_dir) / SESSIONS_FILE
         self.idle_s, self.clock, self.max_per_role, self.forget_s = idle_s, clock, max_per_role, forget_s
         self._fingerprints = fingerprints
@@ -94,14 +101,20 @@ class SessionTable:
         raw = saved.get("sessions", {})
         now = clock()
         self._sessions: dict[str, dict] = {
-            sid: s for sid, s in (raw.items() if isinstance(raw, dict) else ())
-            if isinstance(s, dict) and s.get("role") in fingerprints
-            and hmac.compare_digest(str(s.get("pin", "")), fingerprints[s["role"]])   # a changed PIN ends them
-            and isinstance(s.get("seen"), (int, float)) and now - s["seen"] < idle_s}
+            sid: s
+            for sid, s in (raw.items() if isinstance(raw, dict) else ())
+            if isinstance(s, dict)
+            and s.get("role") in fingerprints
+            and hmac.compare_digest(str(s.get("pin", "")), fingerprints[s["role"]])  # a changed PIN ends them
+            and isinstance(s.get("seen"), (int, float))
+            and now - s["seen"] < idle_s
+        }
         forgotten = saved.get("forgotten", {})
         self._forgotten: dict[str, float] = {
-            d: t for d, t in (forgotten.items() if isinstance(forgotten, dict) else ())
-            if isinstance(d, str) and isinstance(t, (int, float)) and now - t < forget_s}
+            d: t
+            for d, t in (forgotten.items() if isinstance(forgotten, dict) else ())
+            if isinstance(d, str) and isinstance(t, (int, float)) and now - t < forget_s
+        }
         if len(self._sessions) != len(raw if isinstance(raw, dict) else ()):
             self._save()
 
@@ -115,7 +128,7 @@ class SessionTable:
         for listener in self._listeners:
             try:
                 listener(ended)
-            except Exception:     # one failing listener must not keep a logout from answering
+            except Exception:  # one failing listener must not keep a logout from answering
                 log.exception("fin de session : un abonné a échoué")
 
     def _save(self) -> None:
@@ -130,8 +143,9 @@ class SessionTable:
             self._persisted.pop(sid, None)
         return sids
 
-    def open(self, role: str, device: str | None = None, current: object = None,
-             about: Mapping[str, str] | None = None) -> str:
+    def open(
+        self, role: str, device: str | None = None, current: object = None, about: Mapping[str, str] | None = None
+    ) -> str:
         """The session of ``role`` for this browser: ``current`` (its cookie's session) or the console ``device``'s
         when one lives for ``role``, else a new one (``about``: its name, address, browser); returns its id.
         Raises ``Rejected("too_many_consoles")`` when the role is at its cap and every session of it was used
@@ -140,14 +154,17 @@ class SessionTable:
         with self._lock:
             now = self.clock()
             ended = self._drop([sid for sid, s in self._sessions.items() if now - s["seen"] >= self.idle_s])
-            mine = [sid for sid, s in self._sessions.items() if s["role"] == role
-                    and (sid == current or device is not None and s.get("dev") == device)]
+            mine = [
+                sid
+                for sid, s in self._sessions.items()
+                if s["role"] == role and (sid == current or device is not None and s.get("dev") == device)
+            ]
             if mine:
                 sid = current if current in mine else max(mine, key=lambda k: self._sessions[k]["seen"])
                 self._touch(sid, now, force=bool(ended))
             else:
                 same = sorted((s["seen"], k) for k, s in self._sessions.items() if s["role"] == role)
-                over = same[:max(0, len(same) + 1 - self.max_per_role)]
+                over = same[: max(0, len(same) + 1 - self.max_per_role)]
                 if any(now - seen < RECENT_USE_S for seen, _ in over):
                     if ended:
                         self._save()
@@ -155,9 +172,15 @@ class SessionTable:
                 else:
                     ended += self._drop([k for _, k in over])
                     sid = secrets.token_urlsafe(18)
-                    shown = {k: str(v)[:ABOUT_CHARS[k]] for k, v in (about or {}).items() if k in ABOUT_CHARS and v}
-                    self._sessions[sid] = {"role": role, "pin": self._fingerprints[role], "seen": now, "opened": now,
-                                           **({"dev": device} if device else {}), **shown}
+                    shown = {k: str(v)[: ABOUT_CHARS[k]] for k, v in (about or {}).items() if k in ABOUT_CHARS and v}
+                    self._sessions[sid] = {
+                        "role": role,
+                        "pin": self._fingerprints[role],
+                        "seen": now,
+                        "opened": now,
+                        **({"dev": device} if device else {}),
+                        **shown,
+                    }
                     self._persisted[sid] = now
                     self._save()
         self._tell(ended)
@@ -209,10 +232,20 @@ class SessionTable:
         address, browser, when it opened and when it was last used (wall clock seconds)."""
         with self._lock:
             now = self.clock()
-            rows = [{"ref": ref(sid), "role": s["role"], "name": s.get("name", ""), "addr": s.get("addr", ""),
-                     "ua": s.get("ua", ""), "device": ref(s["dev"]) if s.get("dev") else "",
-                     "opened": s.get("opened", s["seen"]), "seen": s["seen"]}
-                    for sid, s in self._sessions.items() if now - s["seen"] < self.idle_s]
+            rows = [
+                {
+                    "ref": ref(sid),
+                    "role": s["role"],
+                    "name": s.get("name", ""),
+                    "addr": s.get("addr", ""),
+                    "ua": s.get("ua", ""),
+                    "device": ref(s["dev"]) if s.get("dev") else "",
+                    "opened": s.get("opened", s["seen"]),
+                    "seen": s["seen"],
+                }
+                for sid, s in self._sessions.items()
+                if now - s["seen"] < self.idle_s
+            ]
         return sorted(rows, key=lambda r: -r["seen"])
 
     def close_ref(self, reference: str, forget: bool = False) -> bool:

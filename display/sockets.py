@@ -31,6 +31,7 @@ says « hors ligne »; one that sees ``at_seq`` ahead of its own missed an event
 own ping, one exchange and two greenlets per socket (500 a second for 1 000 phones at 2 s, half a Pi core),
 only finds the dead sockets: every ``SOCKET_PING_S``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -59,7 +60,7 @@ from hall.rights import may
 
 log = logging.getLogger("loto-hall.display")
 
-RESYNC_EVERY_S = 1.0     # a socket's ``resync`` answered at most this often (one waiting answer, never dropped)
+RESYNC_EVERY_S = 1.0  # a socket's ``resync`` answered at most this often (one waiting answer, never dropped)
 SOCKET_PATH = "/socket.io/"
 
 
@@ -130,8 +131,18 @@ class LiveSockets:
     is split by language (``speaker:fr``, ``speaker:en``) so that what a console reads — a device's sentence —
     comes translated from the one catalogue, whatever thread published it."""
 
-    def __init__(self, app: Flask, socketio: SocketIO, hall: HallPort, *, sessions: Any, caps: SocketCaps | None = None,
-                 beat_s: float | None = None, relay: Any = None, gate: FrameGate | None = None):
+    def __init__(
+        self,
+        app: Flask,
+        socketio: SocketIO,
+        hall: HallPort,
+        *,
+        sessions: Any,
+        caps: SocketCaps | None = None,
+        beat_s: float | None = None,
+        relay: Any = None,
+        gate: FrameGate | None = None,
+    ):
         self.app, self.socketio, self.hall, self.sessions = app, socketio, hall, sessions
         self.caps = caps or SocketCaps()
         self.relay = relay
@@ -139,13 +150,17 @@ class LiveSockets:
         self.staff = StaffSockets()
         self.gate = gate or FrameGate()
         self.resyncs = Pacer(RESYNC_EVERY_S, socketio.start_background_task, socketio.sleep)
-        self._gone: list[Callable[[str], None]] = []       # others' clean-ups when a socket leaves (the rooms)
+        self._gone: list[Callable[[str], None]] = []  # others' clean-ups when a socket leaves (the rooms)
         self._last_public = hall.snapshot().seq
         self._closed = False
         self.broadcaster = Broadcaster(socketio, beat_s, self._beat)
         self.gate.install(socketio.server, _address)
-        app.wsgi_app = self.gate.polling(app.wsgi_app, socketio.server.eio, _address,    # type: ignore[method-assign]
-                                         SOCKET_PATH)
+        app.wsgi_app = self.gate.polling(  # type: ignore[method-assign]
+            app.wsgi_app,
+            socketio.server.eio,
+            _address,
+            SOCKET_PATH,
+        )
         self._unsubscribe = hall.subscribe(self._on_record)
         hall.subscribe_notices(self._on_notice)
         sessions.on_end(self._drop)
@@ -182,7 +197,7 @@ class LiveSockets:
             refused = self.caps.admit(sid, request.remote_addr or "?")
             if refused:
                 raise _refuse(refused)
-        elif session_id is not None:                       # as remove() does: no session, nothing to end
+        elif session_id is not None:  # as remove() does: no session, nothing to end
             self.staff.add(session_id, sid)
         lang = str(get_locale() or "fr")[:2]
         session["socket_role"] = role
@@ -190,8 +205,8 @@ class LiveSockets:
         session["socket_lang"] = lang if lang in LANGUAGES else "fr"
         joined = self.connections.change(+1)
         if role is None:
-            join_room(PUBLIC)                              # the rare public notices (display/rooms/, screen)
-            join_room(public_shard(joined))               # the journal's events, shard by shard
+            join_room(PUBLIC)  # the rare public notices (display/rooms/, screen)
+            join_room(public_shard(joined))  # the journal's events, shard by shard
         else:
             join_room(STAFF)
         if may(role, "speaker_state"):
@@ -207,20 +222,20 @@ class LiveSockets:
         for clean_up in self._gone:
             try:
                 clean_up(sid)
-            except Exception:     # one failing clean-up must not keep the others from running
+            except Exception:  # one failing clean-up must not keep the others from running
                 log.exception("disconnect clean-up failed")
 
     def _resync(self, data: Any = None) -> None:
         role, sid = session.get("socket_role"), socket_sid()
         if role is not None and self.sessions.role(session.get("socket_session")) != role:
-            self.socketio.server.disconnect(sid, namespace="/")     # its session ended meanwhile
+            self.socketio.server.disconnect(sid, namespace="/")  # its session ended meanwhile
             return
         lang = session.get("socket_lang", "fr")
         self.resyncs.ask(sid, lambda: self._send_state(sid, role, lang))
 
     def _send_state(self, sid: str, role: str | None, lang: str) -> None:
         if role is None:
-            state = staff_state(self.hall, None)          # the public state, kept per change: no translation
+            state = staff_state(self.hall, None)  # the public state, kept per change: no translation
         else:
             with self.app.app_context(), force_locale(lang):
                 state = staff_state(self.hall, role, device_sentence)
@@ -237,23 +252,24 @@ class LiveSockets:
         snap = self.hall.snapshot()
         console = None
         if any(self._occupied(_speaker_room(lang)) for lang in LANGUAGES):
-            console = self.hall.speaker_snapshot()      # cheap: counts are kept, lists are capped
+            console = self.hall.speaker_snapshot()  # cheap: counts are kept, lists are capped
         self.broadcaster.put(lambda: self._send(record, snap, console))
 
     def _on_notice(self, name: str, payload: Any) -> None:
         if self._closed:
             return
-        self.broadcaster.put(lambda: self._to_speakers(
-            lambda translate: views.notice(name, payload, translate, notice_sentence)))
+        self.broadcaster.put(
+            lambda: self._to_speakers(lambda translate: views.notice(name, payload, translate, notice_sentence))
+        )
 
     # ---- on the broadcaster's task, in order
     def _send(self, record: Record, snap: Any, console: Any) -> None:
         socketio = self.socketio
         name, payload = views.event(record, snap, STAFF)
-        socketio.emit(name, payload, to=STAFF)           # the staff's screens first
+        socketio.emit(name, payload, to=STAFF)  # the staff's screens first
         name, payload = views.event(record, snap, PUBLIC)
         if self.relay is not None:
-            self.relay.event(payload["seq"], name, payload)      # the phones on the relays: appended, never waited for
+            self.relay.event(payload["seq"], name, payload)  # the phones on the relays: appended, never waited for
         # a batch of shards at a time, yielding in between (display/broadcast.py)
         emit_to_shards(socketio.server, name, payload, socketio.sleep)
         self._last_public = payload["seq"]

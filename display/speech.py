@@ -7,6 +7,7 @@ ball). ``GET /speech/phrase/{key}.wav``: a sentence of the claim ritual, or ``le
 microphone (MediaRecorder, decoded and written as WAV in the browser: the Pi needs no converter and the hall serves
 one format, the one the URL names), checked here with ``wave`` (length, not silence) and kept whole.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,8 +33,12 @@ from hall.refusal import Rejected
 bp = Blueprint("speech", __name__)
 BALL = re.compile(r"[0-9]{1,2}")
 PHRASE = re.compile(r"[a-z_]{1,24}|le_[0-9]{1,2}")
-REPORTS = {"speaks": ("ok", "voice_speaks"), "blocked": ("degraded", "voice_blocked"),
-           "failed": ("degraded", "voice_failed"), "off": ("ok", "voice_off")}
+REPORTS = {
+    "speaks": ("ok", "voice_speaks"),
+    "blocked": ("degraded", "voice_blocked"),
+    "failed": ("degraded", "voice_failed"),
+    "off": ("ok", "voice_off"),
+}
 WAV_TYPES = ("audio/wav", "audio/x-wav", "audio/wave")
 
 
@@ -54,7 +59,7 @@ def _speech_on() -> None:
 
 def _served(path: Path):
     resp = send_file(path, mimetype="audio/wav", conditional=True, etag=path.stem, max_age=0)
-    resp.headers["Cache-Control"] = "no-cache"          # the ETag says whether the clip changed (a nickname edited)
+    resp.headers["Cache-Control"] = "no-cache"  # the ETag says whether the clip changed (a nickname edited)
     return resp
 
 
@@ -70,8 +75,9 @@ def ball_text(n: int, calling: CallingSet) -> str:
     """What the hall says for ball ``n`` now: its words, the digits (``repeat``), its nickname when they are on."""
     speech = hall().config.speech
     nickname = dict(calling.nicknames).get(n, "") if calling.nicknames_on else ""
-    return ball_phrase(n, speech.voice if speech.voice != "recorded" else "fr-FR", repeat=speech.repeat,
-                       nickname=nickname)
+    return ball_phrase(
+        n, speech.voice if speech.voice != "recorded" else "fr-FR", repeat=speech.repeat, nickname=nickname
+    )
 
 
 def phrase_text(key: str) -> str | None:
@@ -114,17 +120,32 @@ def calling_view(calling: CallingSet) -> dict:
     config = hall().config
     speech, p = config.speech, hall().snapshot().running
     table = {str(n): text for n, text in calling.nicknames}
-    said = [speech.enabled, speech.voice, speech.rate, speech.repeat, calling.nicknames_on,
-            sorted(table.items()) if calling.nicknames_on else [], sorted(voice().recorded_numbers())
-            if speech.voice == "recorded" else []]
-    return {"enabled": speech.enabled, "voice": speech.voice, "repeat": speech.repeat, "rate": speech.rate,
-            "nicknames_on": calling.nicknames_on, "nicknames": table,
-            "flash": calling.flash, "flash_s": config.display.flash_s, "hearing_loop": config.hall.hearing_loop,
-            "others_s": config.draw.others_s, "pace_s": config.draw.pace_s,
-            "paces": {str(partie): s for partie, s in calling.pace},
-            "pace_now": pace_for(calling, p.number, config.draw.pace_s) if p is not None else config.draw.pace_s,
-            "count_shown": hall().count_on_screen(),
-            "clips": hashlib.sha256(repr(said).encode()).hexdigest()[:12]}   # changes when any clip would
+    said = [
+        speech.enabled,
+        speech.voice,
+        speech.rate,
+        speech.repeat,
+        calling.nicknames_on,
+        sorted(table.items()) if calling.nicknames_on else [],
+        sorted(voice().recorded_numbers()) if speech.voice == "recorded" else [],
+    ]
+    return {
+        "enabled": speech.enabled,
+        "voice": speech.voice,
+        "repeat": speech.repeat,
+        "rate": speech.rate,
+        "nicknames_on": calling.nicknames_on,
+        "nicknames": table,
+        "flash": calling.flash,
+        "flash_s": config.display.flash_s,
+        "hearing_loop": config.hall.hearing_loop,
+        "others_s": config.draw.others_s,
+        "pace_s": config.draw.pace_s,
+        "paces": {str(partie): s for partie, s in calling.pace},
+        "pace_now": pace_for(calling, p.number, config.draw.pace_s) if p is not None else config.draw.pace_s,
+        "count_shown": hall().count_on_screen(),
+        "clips": hashlib.sha256(repr(said).encode()).hexdigest()[:12],
+    }  # changes when any clip would
 
 
 @bp.get("/api/speech")
@@ -191,8 +212,9 @@ def set_calling():
         paces: dict[object, object] | None = None if pace is None else {int(k): v for k, v in pace.items()}
     except ValueError:
         raise Rejected("bad_field", field="nicknames" if pace is None else "pace") from None
-    record = hall().set_calling(role=role, flash=data.get("flash"), nicknames_on=data.get("nicknames_on"),
-                                nicknames=pairs, pace=paces)
+    record = hall().set_calling(
+        role=role, flash=data.get("flash"), nicknames_on=data.get("nicknames_on"), nicknames=pairs, pace=paces
+    )
     return jsonify({**calling_view(record.event), "seq": record.seq})
 
 
@@ -241,7 +263,9 @@ def prerender(app) -> None:
             return
         calling = hall().calling()
         spoken = "fr-FR" if speech.voice == "recorded" else speech.voice
-        texts = [] if speech.voice == "recorded" else [(ball_text(n, calling), spoken, speech.rate) for n in range(1, 91)]
+        texts = (
+            [] if speech.voice == "recorded" else [(ball_text(n, calling), spoken, speech.rate) for n in range(1, 91)]
+        )
         texts += [(text, spoken, speech.rate) for key in RITUAL if (text := phrase_text(key))]
         made = voice().prerender(texts)
     if made:

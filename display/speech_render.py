@@ -10,6 +10,7 @@ espeak-ng runs as a child process of the caller (cooperative under gevent); trim
 ``offload`` (under gevent, its pool of real threads: the composition root sets it), so no connection waits for an
 fsync.
 """
+
 from __future__ import annotations
 
 import array
@@ -33,11 +34,11 @@ log = logging.getLogger("loto-hall.speech")
 
 FOLDER = "voix"
 CACHE, RECORDED = "cache", "enregistrements"
-MAX_CACHED = 800                  # clips kept (90 balls × a few tables of nicknames and speeds, the ritual)
+MAX_CACHED = 800  # clips kept (90 balls × a few tables of nicknames and speeds, the ritual)
 KEEP_CACHED = 500
 ESPEAK_VOICES = {"fr-FR": "fr-fr", "fr-BE": "fr-be", "fr-CH": "fr-ch", "recorded": "fr-fr"}
-BASE_WPM = 175                    # espeak-ng's own speed: [speech] rate 1.0
-SILENCE = 300                     # |sample| at or under this (16-bit) is silence (-40 dBFS)
+BASE_WPM = 175  # espeak-ng's own speed: [speech] rate 1.0
+SILENCE = 300  # |sample| at or under this (16-bit) is silence (-40 dBFS)
 KEEP_SILENCE_S = 0.01
 RENDER_TIMEOUT_S = 10.0
 # a recording: a WAV the page made (PCM 16-bit, mono or stereo), one number said, bounded
@@ -59,7 +60,7 @@ def trimmed(wav: bytes) -> bytes:
     if sys.byteorder == "big":
         samples.byteswap()
     channels = params.nchannels
-    loud = [i for i in range(0, len(samples), channels * 8) if abs(samples[i]) > SILENCE]   # every 8th frame
+    loud = [i for i in range(0, len(samples), channels * 8) if abs(samples[i]) > SILENCE]  # every 8th frame
     if not loud:
         return wav
     keep = int(KEEP_SILENCE_S * params.framerate) * channels
@@ -71,7 +72,7 @@ def trimmed(wav: bytes) -> bytes:
         writer.setnchannels(channels)
         writer.setsampwidth(2)
         writer.setframerate(params.framerate)
-        writer.writeframes(frames[start * 2:end * 2])
+        writer.writeframes(frames[start * 2 : end * 2])
     return out.getvalue()
 
 
@@ -83,7 +84,7 @@ def recording_problem(data: bytes) -> str | None:
         with wave.open(io.BytesIO(data)) as reader:
             p = reader.getparams()
             frames = reader.readframes(p.nframes)
-    except (wave.Error, EOFError, ValueError, RuntimeError, struct.error):      # what a crafted header raises
+    except (wave.Error, EOFError, ValueError, RuntimeError, struct.error):  # what a crafted header raises
         return "format"
     if p.sampwidth != 2 or p.nchannels not in (1, 2) or not 8000 <= p.framerate <= 48000:
         return "format"
@@ -134,9 +135,14 @@ class Voice:
         self.cache.mkdir(parents=True, exist_ok=True)
         raw = path.with_name(f".{path.stem}.{os.getpid()}.{threading.get_ident()}.raw.wav")
         try:
-            subprocess.run([self.espeak, "-v", voice, "-s", str(speed), "-w", str(raw), "--", text],
-                           check=True, timeout=RENDER_TIMEOUT_S, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            subprocess.run(
+                [self.espeak, "-v", voice, "-s", str(speed), "-w", str(raw), "--", text],
+                check=True,
+                timeout=RENDER_TIMEOUT_S,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
         except subprocess.SubprocessError as exc:
             raw.unlink(missing_ok=True)
             raise OSError(f"espeak-ng: {exc}") from exc
@@ -161,7 +167,7 @@ class Voice:
             clips = sorted(self.cache.glob("*.wav"), key=lambda p: p.stat().st_mtime)
         except OSError:
             return
-        for old in clips[:max(0, len(clips) - KEEP_CACHED)] if len(clips) > MAX_CACHED else []:
+        for old in clips[: max(0, len(clips) - KEEP_CACHED)] if len(clips) > MAX_CACHED else []:
             old.unlink(missing_ok=True)
 
     def prerender(self, texts: Iterable[tuple[str, str, float]]) -> int:
@@ -184,7 +190,9 @@ class Voice:
 
     def recorded_numbers(self) -> list[int]:
         try:
-            return sorted(int(p.stem) for p in self.recorded.glob("*.wav") if p.stem.isdigit() and 1 <= int(p.stem) <= 90)
+            return sorted(
+                int(p.stem) for p in self.recorded.glob("*.wav") if p.stem.isdigit() and 1 <= int(p.stem) <= 90
+            )
         except OSError:
             return []
 

@@ -12,6 +12,7 @@ that is not the Pi itself asking a staff page over plain HTTP is sent to the sam
 an enrolment sent in clear is refused (``tls_required``) before a PIN is read. Cookies set over HTTPS are
 ``Secure``: the browser never sends them back in clear.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -35,8 +36,9 @@ def _loopback(address: str | None) -> bool:
 
 def in_clear() -> bool:
     """Whether this request came in plain HTTP from another machine while the staff's HTTPS port is served."""
-    return bool(current_app.config.get("LOTO_STAFF_PORT")) and not request.is_secure \
-        and not _loopback(request.remote_addr)
+    return (
+        bool(current_app.config.get("LOTO_STAFF_PORT")) and not request.is_secure and not _loopback(request.remote_addr)
+    )
 
 
 def staff_url(path: str) -> str:

@@ -8,6 +8,7 @@ Bounded work per request: an archived evening never changes, so each one's journ
 request reads at most ``ARCHIVES_PER_REQUEST`` not yet read (the answer says how many wait); tonight's parties
 come from the hall (ninety numbers per partie at most); the whole answer is kept until the journal moves on.
 """
+
 from __future__ import annotations
 
 import threading
@@ -25,18 +26,26 @@ from display.services import services
 from hall import archive_dir, fairness, past_evenings
 
 bp = Blueprint("stats", __name__)
-ArchiveReader = Callable[[Path], tuple[tuple[int, ...], ...]]     # an archived evening's folder → its parties' balls
+ArchiveReader = Callable[[Path], tuple[tuple[int, ...], ...]]  # an archived evening's folder → its parties' balls
 ARCHIVES_PER_REQUEST = 12
 
-STRENGTH = {"weak": _l("faible (le hasard le fait une fois sur vingt)"), "strong": _l("forte"),
-            "very_strong": _l("très forte")}
+STRENGTH = {
+    "weak": _l("faible (le hasard le fait une fois sur vingt)"),
+    "strong": _l("forte"),
+    "very_strong": _l("très forte"),
+}
 TOO_FEW = _l("Trop peu de tirages pour juger : %(draws)s boules, il en faut au moins %(needed)s.")
-FAIR = _l("Rien d'anormal : sur %(draws)s boules, chaque numéro sort à peu près aussi souvent que les autres "
-          "(test du khi-deux, p = %(p)s).")
+FAIR = _l(
+    "Rien d'anormal : sur %(draws)s boules, chaque numéro sort à peu près aussi souvent que les autres "
+    "(test du khi-deux, p = %(p)s)."
+)
 STAND_OUT = _l("Ces numéros se distinguent : %(numbers)s. Force de la preuve : %(strength)s (khi-deux, p = %(p)s).")
-UNEVEN = _l("Les numéros ne sortent pas aussi régulièrement qu'un tirage au hasard, sans qu'un seul se distingue. "
-            "Force de la preuve : %(strength)s (khi-deux, p = %(p)s).")
+UNEVEN = _l(
+    "Les numéros ne sortent pas aussi régulièrement qu'un tirage au hasard, sans qu'un seul se distingue. "
+    "Force de la preuve : %(strength)s (khi-deux, p = %(p)s)."
+)
 STANDOUT = _l("le %(n)s (%(count)s fois, %(expected)s attendues)")
+
 
 class BallCount:
     """The archives read so far (name → its parties' balls) and the last answer, per app."""
@@ -71,8 +80,9 @@ def sentence(check: fairness.Check, draws: int) -> str:
     strength = str(STRENGTH.get(check.strength, STRENGTH["weak"]))
     if not check.standouts:
         return str(UNEVEN) % {"strength": strength, "p": _number(check.p_value)}
-    numbers = ", ".join(str(STANDOUT) % {"n": s.number, "count": s.count, "expected": round(s.expected)}
-                        for s in check.standouts)
+    numbers = ", ".join(
+        str(STANDOUT) % {"n": s.number, "count": s.count, "expected": round(s.expected)} for s in check.standouts
+    )
     return str(STAND_OUT) % {"numbers": numbers, "strength": strength, "p": _number(check.p_value)}
 
 
@@ -92,12 +102,24 @@ def count_balls() -> dict:
         check = fairness.check(counts, [len(p) for p in parties])
         answer = {
             "counts": {str(n): counts[n] for n in range(1, fairness.BALLS + 1)},
-            "evenings": evenings, "evenings_pending": pending, "parties": len(parties), "draws": draws,
-            "check": {"verdict": check.verdict, "strength": check.strength, "chi2": round(check.chi2, 3),
-                      "df": check.df, "p_value": check.p_value, "expected": round(check.expected, 3),
-                      "standouts": [{"number": s.number, "count": s.count, "expected": round(s.expected, 3),
-                                     "p_value": s.p_value} for s in check.standouts],
-                      "sentence": sentence(check, draws)}}
+            "evenings": evenings,
+            "evenings_pending": pending,
+            "parties": len(parties),
+            "draws": draws,
+            "check": {
+                "verdict": check.verdict,
+                "strength": check.strength,
+                "chi2": round(check.chi2, 3),
+                "df": check.df,
+                "p_value": check.p_value,
+                "expected": round(check.expected, 3),
+                "standouts": [
+                    {"number": s.number, "count": s.count, "expected": round(s.expected, 3), "p_value": s.p_value}
+                    for s in check.standouts
+                ],
+                "sentence": sentence(check, draws),
+            },
+        }
         kept.answer = (key, answer)
         return answer
 

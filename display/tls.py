@@ -2,6 +2,7 @@
 
 The admin page shows its SHA-256 fingerprint so staff can check it on their phone before trusting it.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -25,13 +26,17 @@ VALID_DAYS = 3650
 class Certificate:
     cert_path: Path
     key_path: Path
-    fingerprint: str        # SHA-256, "AB:CD:…"
+    fingerprint: str  # SHA-256, "AB:CD:…"
     not_after: str
     names: tuple[str, ...]
 
     def info(self) -> dict:
-        return {"fingerprint": self.fingerprint, "not_after": self.not_after, "names": list(self.names),
-                "cert_path": str(self.cert_path)}
+        return {
+            "fingerprint": self.fingerprint,
+            "not_after": self.not_after,
+            "names": list(self.names),
+            "cert_path": str(self.cert_path),
+        }
 
     @property
     def ssl_context(self) -> tuple[str, str]:
@@ -52,18 +57,31 @@ def _local_names() -> tuple[list[str], list[str]]:
 def _make(cert_path: Path, key_path: Path, hall_name: str) -> None:
     key = ec.generate_private_key(ec.SECP256R1())
     names, ips = _local_names()
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0]),
-                         x509.NameAttribute(NameOID.ORGANIZATION_NAME, (hall_name or "loto-hall")[:64])])
+    subject = x509.Name(
+        [
+            x509.NameAttribute(NameOID.COMMON_NAME, names[0]),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, (hall_name or "loto-hall")[:64]),
+        ]
+    )
     now = dt.datetime.now(dt.UTC)
     san = [x509.DNSName(n) for n in names] + [x509.IPAddress(ipaddress.ip_address(ip)) for ip in ips]
-    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - dt.timedelta(days=1))
-            .not_valid_after(now + dt.timedelta(days=VALID_DAYS))
-            .add_extension(x509.SubjectAlternativeName(san), critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-            .sign(key, hashes.SHA256()))
-    durable.write_file(key_path, key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                                   serialization.NoEncryption()), mode=0o600)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1))
+        .not_valid_after(now + dt.timedelta(days=VALID_DAYS))
+        .add_extension(x509.SubjectAlternativeName(san), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    durable.write_file(
+        key_path,
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+        mode=0o600,
+    )
     durable.write_file(cert_path, cert.public_bytes(serialization.Encoding.PEM))
 
 
@@ -78,8 +96,14 @@ def ensure_certificate(data_dir: Path, hall_name: str = "") -> Certificate:
     try:
         san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
         names = tuple(str(v) for v in san.get_values_for_type(x509.DNSName)) + tuple(
-            str(v) for v in san.get_values_for_type(x509.IPAddress))
+            str(v) for v in san.get_values_for_type(x509.IPAddress)
+        )
     except x509.ExtensionNotFound:
         names = ()
-    return Certificate(cert_path, key_path, ":".join(digest[i:i + 2] for i in range(0, len(digest), 2)),
-                       cert.not_valid_after_utc.date().isoformat(), names)
+    return Certificate(
+        cert_path,
+        key_path,
+        ":".join(digest[i : i + 2] for i in range(0, len(digest), 2)),
+        cert.not_valid_after_utc.date().isoformat(),
+        names,
+    )

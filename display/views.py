@@ -1,5 +1,6 @@
 """Every JSON a client sees (INTERFACE §4–§5), for every audience and every socket payload, from the hall's
 immutable snapshots and command results. Pure functions: called outside the hall's lock."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -88,13 +89,22 @@ def _tie_break(award: LotAwarded) -> list[dict]:
 
 
 def lots(p: PartieState) -> list[dict]:
-    return [{"kind": lot.kind, "label": lot.label, "status": lot.status, "value_eur": lot.value_eur,
-             "winners": list(lot.award.winners) if lot.award else [],
-             "rows": [list(r) for r in lot.award.rows] if lot.award else [],
-             "tie_break": _tie_break(lot.award) if lot.award else [],
-             "consolation": list(lot.award.consolation) if lot.award else [],
-             "lines": lines(lot), **(lot_terms(lot.spec) if lot.spec is not None else {}), **_prize(lot)}
-            for lot in p.lots]
+    return [
+        {
+            "kind": lot.kind,
+            "label": lot.label,
+            "status": lot.status,
+            "value_eur": lot.value_eur,
+            "winners": list(lot.award.winners) if lot.award else [],
+            "rows": [list(r) for r in lot.award.rows] if lot.award else [],
+            "tie_break": _tie_break(lot.award) if lot.award else [],
+            "consolation": list(lot.award.consolation) if lot.award else [],
+            "lines": lines(lot),
+            **(lot_terms(lot.spec) if lot.spec is not None else {}),
+            **_prize(lot),
+        }
+        for lot in p.lots
+    ]
 
 
 def _prize(lot: LotState) -> dict:
@@ -108,8 +118,14 @@ def public_state(snap: HallSnapshot) -> dict:
     """The public state (INTERFACE §4 ``GET /api/state``): what every projector shows."""
     p = snap.partie
     if p is None:
-        return {"partie": None, "draws": [], "last": None, "status": "waiting", "seq": snap.seq,
-                "players": players(snap.players)}
+        return {
+            "partie": None,
+            "draws": [],
+            "last": None,
+            "status": "waiting",
+            "seq": snap.seq,
+            "players": players(snap.players),
+        }
     return {
         "partie": {"number": p.number, "lots": lots(p), "current_lot": p.current, "consolation": p.consolation},
         "draws": list(p.draws) if not p.cleared else [],
@@ -129,9 +145,13 @@ def _next_partie(snap: HallSnapshot) -> dict | None:
     n = snap.next_partie
     if n is None:
         return None
-    return {"number": n.number, "consolation": n.spec.consolation,
-            "lots": [{"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, **lot_terms(lot)}
-                     for lot in n.spec.lots]}
+    return {
+        "number": n.number,
+        "consolation": n.spec.consolation,
+        "lots": [
+            {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, **lot_terms(lot)} for lot in n.spec.lots
+        ],
+    }
 
 
 def _wifi(snap: HallSnapshot) -> dict | None:
@@ -166,15 +186,22 @@ def _public_card(c: CardState) -> dict:
 def _with_winners(snap: HallSnapshot, state: dict) -> dict:
     p = snap.running
     rows = {c.card_id: c.rows for c in p.pending} if p is not None else {}
-    state["winners"] = [{"card_id": w.card_id, "card": _public_card(w), "rows": list(rows.get(w.card_id, ()))}
-                        for w in snap.winners]
+    state["winners"] = [
+        {"card_id": w.card_id, "card": _public_card(w), "rows": list(rows.get(w.card_id, ()))} for w in snap.winners
+    ]
     return state
 
 
 def device(d: DeviceStatus, translate: Translate = french_detail) -> dict:
     """A device's state: ``detail`` is its sentence in the reader's language; ``code``/``params`` name it."""
-    return {"device": d.device, "status": d.state, "detail": translate(d), "at": d.at,
-            "code": d.code, "params": dict(d.params)}
+    return {
+        "device": d.device,
+        "status": d.state,
+        "detail": translate(d),
+        "at": d.at,
+        "code": d.code,
+        "params": dict(d.params),
+    }
 
 
 def proposal(p: Proposal | None) -> dict | None:
@@ -187,14 +214,25 @@ def console(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
     return {
         "pending_claims": [{"card_id": c.card_id, "rows": list(c.rows)} for c in p.pending] if p else [],
         "paused": bool(p and p.paused),
-        "held": bool(p and p.held),          # stopped after an award until the speaker resumes (docs L11a)
-        "tie": None if p is None or p.tie is None else {     # the way a tie is settled, once announced (L14c)
-            "method": p.tie.method, "previous": p.tie.previous, "reason": p.tie.reason, "cards": list(p.tie.cards)},
+        "held": bool(p and p.held),  # stopped after an award until the speaker resumes (docs L11a)
+        "tie": None
+        if p is None or p.tie is None
+        else {  # the way a tie is settled, once announced (L14c)
+            "method": p.tie.method,
+            "previous": p.tie.previous,
+            "reason": p.tie.reason,
+            "cards": list(p.tie.cards),
+        },
         "undo_available": bool(p and p.undo_allowed),
-        "watch": {"can_claim": list(s.can_claim), "can_claim_count": s.can_claim_count,
-                  "slept": [{"card_id": x.card_id, "lot_index": x.lot_index, "ball": x.ball} for x in s.slept]},
-        "recent_checks": [{"card_id": c.card_id, "verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
-                          for c in s.recent_checks],
+        "watch": {
+            "can_claim": list(s.can_claim),
+            "can_claim_count": s.can_claim_count,
+            "slept": [{"card_id": x.card_id, "lot_index": x.lot_index, "ball": x.ball} for x in s.slept],
+        },
+        "recent_checks": [
+            {"card_id": c.card_id, "verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
+            for c in s.recent_checks
+        ],
         "devices": {d.device: device(d, translate) for d in s.devices},
         "proposed": proposal(s.proposed),
         "next_partie": s.public.parties_played + 1 if p is None else None,
@@ -214,23 +252,33 @@ def card(c: CardState | None) -> dict | None:
     """A carton as the controller sees it: its grid, the drawn numbers on it, complete rows, the last number."""
     if c is None:
         return None
-    return {"card_id": c.card_id, "grid": [list(row) for row in c.grid],
-            "marked": sorted(n for n in c.card.numbers if n in c.drawn),
-            "last": c.last if c.last in c.card.numbers else None,
-            "complete_rows": [i for i, row in enumerate(c.card.rows) if c.drawn.issuperset(row)],
-            "sold": c.sold}
+    return {
+        "card_id": c.card_id,
+        "grid": [list(row) for row in c.grid],
+        "marked": sorted(n for n in c.card.numbers if n in c.drawn),
+        "last": c.last if c.last in c.card.numbers else None,
+        "complete_rows": [i for i, row in enumerate(c.card.rows) if c.drawn.issuperset(row)],
+        "sold": c.sold,
+    }
 
 
 def verdict(r: ClaimResult) -> dict:
     """A controller's answer (INTERFACE §4): the verdict, the carton's earlier checks, and the carton."""
     e = r.event
     out: dict[str, Any] = {
-        "verdict": e.verdict, "card_id": e.card_id, "reason": e.reason, "lot": lot_ref(r.lot),
-        "rows": list(e.rows), "complete_rows": list(e.complete_rows), "missing": list(e.missing), "last": e.last,
-        "ball": e.ball, "prize": e.prize,
-        "checked_before": [{"verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
-                           for c in r.checked_before],
-        "seq": r.seq}
+        "verdict": e.verdict,
+        "card_id": e.card_id,
+        "reason": e.reason,
+        "lot": lot_ref(r.lot),
+        "rows": list(e.rows),
+        "complete_rows": list(e.complete_rows),
+        "missing": list(e.missing),
+        "last": e.last,
+        "ball": e.ball,
+        "prize": e.prize,
+        "checked_before": [{"verdict": c.verdict, "last": c.last, "lot_index": c.lot_index} for c in r.checked_before],
+        "seq": r.seq,
+    }
     if e.verdict == "unknown_card":
         out["check_character_ok"] = r.check_character_ok
         out["suggestions"] = list(r.suggestions)
@@ -244,16 +292,32 @@ def award(r: AwardResult) -> dict:
     a = r.award
     stage = [{"lot": lot_ref(r.lot), "winner": a.winners[0]}] if r.more else []
     stage += [{"lot": lot_ref(ref), "winner": e.winners[0]} for e, ref in r.more]
-    return {"winner": a.winners[0], "winners": list(a.winners), "shared": a.shared, "tie_mode": a.tie_mode,
-            "ball": a.draw_index + 1,
-            "tie_break": _tie_break(a),
-            "consolation": list(r.consolation), "vouchers": list(r.vouchers), "lot": lot_ref(r.lot), "stage": stage}
+    return {
+        "winner": a.winners[0],
+        "winners": list(a.winners),
+        "shared": a.shared,
+        "tie_mode": a.tie_mode,
+        "ball": a.draw_index + 1,
+        "tie_break": _tie_break(a),
+        "consolation": list(r.consolation),
+        "vouchers": list(r.vouchers),
+        "lot": lot_ref(r.lot),
+        "stage": stage,
+    }
 
 
 def redemption(r: Redemption) -> dict:
     v = r.issued
-    return {"code": v.code, "redeemed": True, "partie": v.partie, "lot": v.lot_label, "kind": v.lot_kind,
-            "card_id": v.card_id, "consolation": v.consolation, "seq": r.seq}
+    return {
+        "code": v.code,
+        "redeemed": True,
+        "partie": v.partie,
+        "lot": v.lot_label,
+        "kind": v.lot_kind,
+        "card_id": v.card_id,
+        "consolation": v.consolation,
+        "seq": r.seq,
+    }
 
 
 def drawn(record: Record) -> dict:
@@ -261,14 +325,14 @@ def drawn(record: Record) -> dict:
 
 
 # ---- socket events: one per journal record, per room (INTERFACE §5) -------------------------------------
-SHAPES = EventHandlers[tuple[str, dict]]()       # event type → its (name, payload) for a room, given the snapshot
-TICKS = EventHandlers[dict]()                     # records §5 does not name: what the staff rooms' tick adds
+SHAPES = EventHandlers[tuple[str, dict]]()  # event type → its (name, payload) for a room, given the snapshot
+TICKS = EventHandlers[dict]()  # records §5 does not name: what the staff rooms' tick adds
 
 
 @SHAPES.on(BallDrawn)
 def _draw(e: BallDrawn, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     p = snap.partie
-    assert p is not None   # a ball is drawn in a partie
+    assert p is not None  # a ball is drawn in a partie
     return "draw", {"number": e.number, "index": e.index, "partie": p.number, "seq": seq}
 
 
@@ -297,20 +361,31 @@ def _resume(e: DrawResumed, seq: int, snap: HallSnapshot, room: str) -> tuple[st
 def _verdict(e: ClaimChecked, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     p = snap.partie
     payload: dict[str, object]
-    payload = {"card_id": e.card_id, "verdict": e.verdict, "lot": lot_ref(p.lot(e.lot_index) if p else None),
-               "seq": seq}
+    payload = {
+        "card_id": e.card_id,
+        "verdict": e.verdict,
+        "lot": lot_ref(p.lot(e.lot_index) if p else None),
+        "seq": seq,
+    }
     if room == PUBLIC:
         # the hall sees who won, never who was wrong
         if e.verdict != "valid":
             payload["card_id"] = None
     else:
-        payload.update({"rows": list(e.rows), "complete_rows": list(e.complete_rows),
-                        "missing": list(e.missing), "last": e.last, "reason": e.reason})
+        payload.update(
+            {
+                "rows": list(e.rows),
+                "complete_rows": list(e.complete_rows),
+                "missing": list(e.missing),
+                "last": e.last,
+                "reason": e.reason,
+            }
+        )
     payload["status"] = p.status if p is not None else "waiting"
-    if e.prize:            # a maxi-bingo's valid carton plein: the jackpot, or the fallback from ball N + 1
+    if e.prize:  # a maxi-bingo's valid carton plein: the jackpot, or the fallback from ball N + 1
         payload.update({"prize": e.prize, "ball": e.ball})
     if room == PUBLIC and e.verdict == "incomplete":
-        payload["missing"] = list(e.missing)[:15]     # « le 8 n'est pas sorti »: the numbers, never the carton
+        payload["missing"] = list(e.missing)[:15]  # « le 8 n'est pas sorti »: the numbers, never the carton
     if room == PUBLIC and e.verdict == "valid":
         # the winner's carton, drawn large on the projector with its winning rows framed
         won = next((w for w in snap.winners if w.card_id == e.card_id), None)
@@ -322,28 +397,44 @@ def _verdict(e: ClaimChecked, seq: int, snap: HallSnapshot, room: str) -> tuple[
 @SHAPES.on(LotAwarded)
 def _award(e: LotAwarded, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     p = snap.partie
-    assert p is not None   # a lot is awarded in a partie
-    return "award", {"lot": lot_ref(p.lot(e.lot_index)), "winner": e.winners[0], "winners": list(e.winners),
-                     "rows": [list(r) for r in e.rows], "ball": e.draw_index + 1, "shared": e.shared, "tie_mode": e.tie_mode, "tie_break": _tie_break(e),
-                     "consolation": list(e.consolation),
-                     "last": e.last, "current_lot": p.current, "seq": seq, "rank": e.rank, "status": _status(snap)}
+    assert p is not None  # a lot is awarded in a partie
+    return "award", {
+        "lot": lot_ref(p.lot(e.lot_index)),
+        "winner": e.winners[0],
+        "winners": list(e.winners),
+        "rows": [list(r) for r in e.rows],
+        "ball": e.draw_index + 1,
+        "shared": e.shared,
+        "tie_mode": e.tie_mode,
+        "tie_break": _tie_break(e),
+        "consolation": list(e.consolation),
+        "last": e.last,
+        "current_lot": p.current,
+        "seq": seq,
+        "rank": e.rank,
+        "status": _status(snap),
+    }
 
 
 @SHAPES.on(TieAnnounced)
 def _tie(e: TieAnnounced, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     """How a tie will be settled, said before the draw (docs L14c): the projector says it to the hall."""
     p = snap.partie
-    payload: dict[str, Any] = {"lot": lot_ref(p.lot(e.lot_index) if p else None), "method": e.method,
-                               "cards": list(e.cards), "seq": seq}
+    payload: dict[str, Any] = {
+        "lot": lot_ref(p.lot(e.lot_index) if p else None),
+        "method": e.method,
+        "cards": list(e.cards),
+        "seq": seq,
+    }
     if room != PUBLIC:
         payload.update({"previous": e.previous, "reason": e.reason})
     return "tie", payload
 
 
 def _partie(e: PartieStarted | PartieCleared, status: str, seq: int, snap: HallSnapshot) -> tuple[str, dict]:
-    assert snap.partie is not None   # the partie just started or cleared
+    assert snap.partie is not None  # the partie just started or cleared
     payload = {"number": e.number, "status": status, "lots": lots(snap.partie), "seq": seq}
-    if status == "cleared":          # what the screens show between parties, without asking the state again
+    if status == "cleared":  # what the screens show between parties, without asking the state again
         payload["next_partie"] = _next_partie(snap)
     return "partie", payload
 
@@ -407,12 +498,17 @@ def event(record: Record, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "tick", tick
 
 
-NOTICE_NAMES = {"device:status_changed": "device", "draw:proposed": "proposed", "draw:refused": "refused",
-                "players:call": "phone_call"}
+NOTICE_NAMES = {
+    "device:status_changed": "device",
+    "draw:proposed": "proposed",
+    "draw:refused": "refused",
+    "players:call": "phone_call",
+}
 
 
-def notice(name: str, payload: Any, translate: Translate = french_detail,
-           words: Callable[[str, Any], dict] | None = None) -> tuple[str, dict]:
+def notice(
+    name: str, payload: Any, translate: Translate = french_detail, words: Callable[[str, Any], dict] | None = None
+) -> tuple[str, dict]:
     """The speaker room's (event name, payload) for a passing notice; ``words(name, notice)`` says a driver's
     notice (a ``Notice``: a code and its parameters) as ``message``, ``tone`` and ``entry`` in the reader's
     language (display/notices.py)."""
@@ -421,7 +517,7 @@ def notice(name: str, payload: Any, translate: Translate = french_detail,
     elif name == "draw:proposed":
         body = proposal(payload) or {"number": None}
     elif isinstance(payload, Notice) or (name in NOTICES and isinstance(payload, dict)):
-        if not isinstance(payload, Notice):          # a driver's notice sent as a plain dict: the same words
+        if not isinstance(payload, Notice):  # a driver's notice sent as a plain dict: the same words
             payload = Notice(name, str(payload.get("code", "")), {k: v for k, v in payload.items() if k != "code"})
         body = {"code": payload.code, **payload.params}
         if words is not None:

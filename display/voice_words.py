@@ -5,6 +5,7 @@ the consoles (French and English), and said by the voice (French: the hall's voi
 clip rendered once (``/speech/phrase/<key>.wav``); a number of the ritual (« le 8 n'est pas sorti ») is said by
 its own clip (``le_8``). ``VOICE_STRINGS`` joins the page scripts' words (display/i18n.py).
 """
+
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
@@ -20,7 +21,7 @@ RITUAL = {
     "bad_quine": _l("La quine n'est pas bonne."),
     "bad_double_quine": _l("La double quine n'est pas bonne."),
     "bad_carton_plein": _l("Le carton plein n'est pas bon."),
-    "good": _l("Le carton est bon !"),             # a kind of lot the ritual has no sentence of its own for
+    "good": _l("Le carton est bon !"),  # a kind of lot the ritual has no sentence of its own for
     "bad": _l("Le carton n'est pas bon."),
     "late": _l("Trop tard : le dernier numéro n'y est pas."),
     "not_out_one": _l("n'est pas sorti."),
@@ -80,20 +81,28 @@ VOICE_STRINGS = {
 # the projector's voice as the console shows it (a device, reported by the projector itself)
 VOICE_DEVICE_MESSAGES = {
     "voice_speaks": _l("Le projecteur parle (dernier son : %(what)s)."),
-    "voice_blocked": _l("Le projecteur est muet : le navigateur refuse le son sans geste (kiosque : "
-                        "--autoplay-policy=no-user-gesture-required)."),
+    "voice_blocked": _l(
+        "Le projecteur est muet : le navigateur refuse le son sans geste (kiosque : "
+        "--autoplay-policy=no-user-gesture-required)."
+    ),
     "voice_failed": _l("Le projecteur n'a pas pu dire %(what)s : son introuvable ou illisible."),
     "voice_off": _l("Voix éteinte ([speech] enabled = false) : le projecteur affiche sans parler."),
 }
 VOICE_DEVICE_NAME = _l("Voix du projecteur")
 
-declare("loto", {
-    "speech_off": (404, _l("La voix de la salle est éteinte ([speech] enabled = false).")),
-    "speech_unavailable": (503, _l("La voix ne peut pas parler : espeak-ng n'est pas installé (apt install espeak-ng).")),
-    "not_recorded": (404, _l("Le %(n)s n'est pas encore enregistré : enregistrez-le sur /admin.")),
-    "recording_format": (422, _l("Enregistrement refusé : un son WAV (PCM 16 bits) est attendu.")),
-    "recording_length": (422, _l("Enregistrement refusé : de 0,2 à 6 secondes par numéro.")),
-    "recording_silence": (422, _l("Enregistrement refusé : on n'y entend rien (micro coupé ?).")),
-    "nothing_to_repeat": (409, _l("Aucun numéro tiré à répéter.")),
-    "too_many_reports": (429, _l("Trop de rapports de ce projecteur : un par seconde au plus.")),
-})
+declare(
+    "loto",
+    {
+        "speech_off": (404, _l("La voix de la salle est éteinte ([speech] enabled = false).")),
+        "speech_unavailable": (
+            503,
+            _l("La voix ne peut pas parler : espeak-ng n'est pas installé (apt install espeak-ng)."),
+        ),
+        "not_recorded": (404, _l("Le %(n)s n'est pas encore enregistré : enregistrez-le sur /admin.")),
+        "recording_format": (422, _l("Enregistrement refusé : un son WAV (PCM 16 bits) est attendu.")),
+        "recording_length": (422, _l("Enregistrement refusé : de 0,2 à 6 secondes par numéro.")),
+        "recording_silence": (422, _l("Enregistrement refusé : on n'y entend rien (micro coupé ?).")),
+        "nothing_to_repeat": (409, _l("Aucun numéro tiré à répéter.")),
+        "too_many_reports": (429, _l("Trop de rapports de ce projecteur : un par seconde au plus.")),
+    },
+)

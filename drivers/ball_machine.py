@@ -1,5 +1,6 @@
 """The serial ball machine: a pyserial reader thread that only moves bytes (the reconnect loop is
 ``drivers/reconnect.py``'s, shared with the keypad and the scanner)."""
+
 from __future__ import annotations
 
 import logging
@@ -18,7 +19,8 @@ from hall.snapshots import notice
 
 log = logging.getLogger("loto-hall.drivers")
 
-READ_TIMEOUT_S = 0.2     # how long one read may block: bounds the time ``stop()`` takes
+READ_TIMEOUT_S = 0.2  # how long one read may block: bounds the time ``stop()`` takes
+
 
 class BallMachineReader(DeviceReader):
     """Reads the ball machine on ``section.port`` and draws (or, in confirm mode, proposes) each new ball."""
@@ -26,8 +28,15 @@ class BallMachineReader(DeviceReader):
     name = "ball_machine"
     errors = (serial.SerialException, OSError, ValueError)
 
-    def __init__(self, hall: HallPort, section: BallMachineSection, *, clock: Callable[[], float] = time.monotonic,
-                 backoff: Backoff | None = None, name: str = "ball_machine"):
+    def __init__(
+        self,
+        hall: HallPort,
+        section: BallMachineSection,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        backoff: Backoff | None = None,
+        name: str = "ball_machine",
+    ):
         super().__init__(hall, section.port, backoff=backoff)
         self.name = name
         self.section = section
@@ -37,12 +46,13 @@ class BallMachineReader(DeviceReader):
         self._port: serial.Serial | None = None
 
     def _path_exists(self) -> bool:
-        return "://" in self.path or os.path.exists(self.path)    # pyserial URLs (socket://, rfc2217://)
+        return "://" in self.path or os.path.exists(self.path)  # pyserial URLs (socket://, rfc2217://)
 
     def _open(self) -> serial.Serial:
-        port = serial.serial_for_url(self.path, baudrate=self.section.baudrate, timeout=READ_TIMEOUT_S,
-                                     exclusive=True, do_not_open=True)
-        port.open()      # flushes the input: bytes sent before this instant are gone
+        port = serial.serial_for_url(
+            self.path, baudrate=self.section.baudrate, timeout=READ_TIMEOUT_S, exclusive=True, do_not_open=True
+        )
+        port.open()  # flushes the input: bytes sent before this instant are gone
         self._port = port
         return port
 
@@ -79,17 +89,28 @@ class BallMachineReader(DeviceReader):
 
     def _handle(self, reading: Reading) -> None:
         if isinstance(reading, Garbage):
-            log.warning("%s: unreadable read path=%s reason=%s raw=%r", self.name, self.path, reading.reason, reading.raw)
+            log.warning(
+                "%s: unreadable read path=%s reason=%s raw=%r", self.name, self.path, reading.reason, reading.raw
+            )
             self._notify_refused(None, reading.reason, reading.raw)
             return
         assert isinstance(reading, Ball)
         if not self._debounce.is_new(reading.number, self._clock()):
-            log.debug("%s: ball %d read again within %.1f s (same ball)", self.name, reading.number, self.section.debounce_s)
+            log.debug(
+                "%s: ball %d read again within %.1f s (same ball)", self.name, reading.number, self.section.debounce_s
+            )
             return
         try:
             self.hall.ball_read(reading.number, source=self.name, confirm=self.section.confirm)
         except Rejected as exc:
-            log.info("%s: ball %d refused code=%s path=%s raw=%r", self.name, reading.number, exc.code, self.path, reading.raw)
+            log.info(
+                "%s: ball %d refused code=%s path=%s raw=%r",
+                self.name,
+                reading.number,
+                exc.code,
+                self.path,
+                reading.raw,
+            )
             self._notify_refused(reading.number, exc.code, reading.raw)
         except Exception:  # the journal refused (HallError) or a subscriber failed: the ball is not lost silently
             log.exception("%s: ball %d not recorded path=%s raw=%r", self.name, reading.number, self.path, reading.raw)

@@ -4,6 +4,7 @@ Two protocols: ``lines`` (a ball per line ended by CR, LF or CRLF, the number ca
 regular expression) and ``stx`` (frames ``STX digits ETX``). The reader thread feeds whatever bytes
 arrive, in chunks of any size; the parser keeps the partial frame between calls.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from hall import InvalidNumber, parse_number
 
 DEFAULT_PATTERN = r"^\D*(\d{1,2})\D*$"
-MAX_FRAME = 64          # bytes; a "line" longer than this is noise on the wire, not a ball
+MAX_FRAME = 64  # bytes; a "line" longer than this is noise on the wire, not a ball
 STX, ETX = 0x02, 0x03
 _EOL = b"\r\n"
 
@@ -58,7 +59,7 @@ class LineParser:
         self._re = compile_pattern(pattern)
         self._max = max_frame
         self._buf = bytearray()
-        self._overflow = False      # inside a line already reported as too long: drop until its end
+        self._overflow = False  # inside a line already reported as too long: drop until its end
 
     def feed(self, data: bytes) -> list[Reading]:
         out: list[Reading] = []
@@ -102,7 +103,7 @@ class StxParser:
 
     def __init__(self, max_frame: int = MAX_FRAME):
         self._max = max_frame
-        self._frame: bytearray | None = None      # None: between frames
+        self._frame: bytearray | None = None  # None: between frames
         self._noise = bytearray()
 
     def feed(self, data: bytes) -> list[Reading]:
@@ -122,8 +123,7 @@ class StxParser:
                 raw = bytes([STX]) + bytes(self._frame) + bytes([ETX])
                 text = self._frame.decode("latin-1").strip()
                 self._frame = None
-                out.append(_number(text, raw) if text.isascii() and text.isdigit()
-                           else Garbage(raw, "no_match"))
+                out.append(_number(text, raw) if text.isascii() and text.isdigit() else Garbage(raw, "no_match"))
             elif len(self._frame) >= self._max:
                 out.append(Garbage(bytes([STX]) + bytes(self._frame), "too_long"))
                 self._frame = None

@@ -4,6 +4,7 @@ Used by ``loto-hall simulate ball-machine`` (prints the port path; ``kill -USR1 
 and in-process by ``serve --demo``. Balls are written only while a reader holds the port open: the
 simulator watches the master side for a hang-up, so no ball is thrown away by pyserial's flush on open.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -21,8 +22,8 @@ from collections.abc import Callable
 from drivers.ball_protocol import frame
 
 GARBAGE_LINES = (b"ERR\r\n", b"\x00\xff\xfe\r\n", b"BOULE ??\r\n", b"95\r\n", b"0\r\n", b"12 34\r\n")
-ATTACH_SETTLE_S = 0.2    # a reader that just opened the port flushes its input once: let it finish
-UNPLUG_S = 2.0           # how long a simulated unplug lasts
+ATTACH_SETTLE_S = 0.2  # a reader that just opened the port flushes its input once: let it finish
+UNPLUG_S = 2.0  # how long a simulated unplug lasts
 
 BallSource = Callable[[random.Random], "int | None"]
 """The next ball to send, or ``None`` for "no ball this time" (cage empty, or the demo's partie is paused)."""
@@ -45,16 +46,26 @@ class BallSimulator:
 
     name = "ball_sim"
 
-    def __init__(self, *, seed: int | None = None, interval_s: float | None = 3.0, protocol: str = "lines",
-                 garbage: float = 0.0, repeat: float = 0.0, link: str | None = None, count: int | None = 90,
-                 ball_source: BallSource | None = None, on_ball: Callable[[int], None] | None = None):
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        interval_s: float | None = 3.0,
+        protocol: str = "lines",
+        garbage: float = 0.0,
+        repeat: float = 0.0,
+        link: str | None = None,
+        count: int | None = 90,
+        ball_source: BallSource | None = None,
+        on_ball: Callable[[int], None] | None = None,
+    ):
         self.rng = random.Random(seed)
         self.interval_s = interval_s
         self.protocol = protocol
         self.garbage = garbage
         self.repeat = repeat
         self.link = link
-        self.count = count      # None: run until stopped (the demo)
+        self.count = count  # None: run until stopped (the demo)
         self.ball_source = ball_source or seeded_bag(90 if count is None else count)
         self.on_ball = on_ball
         self.sent: list[int] = []
@@ -64,7 +75,7 @@ class BallSimulator:
         self._tty_path = ""
         self._io = threading.RLock()
         self._stop = threading.Event()
-        self._unplug_wanted = False     # a plain flag: set from a signal handler, where a lock could deadlock
+        self._unplug_wanted = False  # a plain flag: set from a signal handler, where a lock could deadlock
         self._retry: int | None = None  # a ball the reader missed (unplugged mid-write): sent again first
         self._thread: threading.Thread | None = None
         self._wanted = threading.Event()  # on demand (interval_s None): the speaker asked for a ball
@@ -78,16 +89,16 @@ class BallSimulator:
         """Plug the machine in: a new pty (and the stable link to it); returns the path readers open."""
         with self._io:
             master, slave = os.openpty()
-            tty.setraw(slave)      # no echo or CR translation even before a reader configures the port
+            tty.setraw(slave)  # no echo or CR translation even before a reader configures the port
             self._tty_path = os.ttyname(slave)
-            os.close(slave)        # the reader will be the only one holding the slave side
+            os.close(slave)  # the reader will be the only one holding the slave side
             self._master = master
             if self.link:
                 tmp = f"{self.link}.{os.getpid()}.tmp"
                 if os.path.lexists(tmp):
                     os.unlink(tmp)
                 os.symlink(self._tty_path, tmp)
-                os.replace(tmp, self.link)      # atomic: a reader never sees a half-made link
+                os.replace(tmp, self.link)  # atomic: a reader never sees a half-made link
             return self.path
 
     def unplug(self) -> None:
@@ -131,7 +142,7 @@ class BallSimulator:
 
     def drain(self, timeout: float = 2.0) -> bool:
         """Wait until the reader has taken every byte written (before an unplug or the end): whether it did."""
-        self._stop.wait(0.05)     # the kernel hands bytes to the slave side asynchronously
+        self._stop.wait(0.05)  # the kernel hands bytes to the slave side asynchronously
         try:
             fd = os.open(self._tty_path, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
         except OSError:
@@ -167,7 +178,7 @@ class BallSimulator:
             self.write(self.rng.choice(GARBAGE_LINES) if self.protocol == "lines" else b"\x02??\x03")
         self.write_ball(number)
         if self.repeat and self.rng.random() < self.repeat:
-            self.write_ball(number)     # the reader saw the same ball twice: one ball (debounce)
+            self.write_ball(number)  # the reader saw the same ball twice: one ball (debounce)
         self._retry = None
         self.sent.append(number)
         if self.on_ball:
@@ -188,13 +199,13 @@ class BallSimulator:
                 unplug_after = None
             if self._unplug_wanted:
                 self._unplug_wanted = False
-                self.drain()              # pulled between two balls, not in the middle of one
+                self.drain()  # pulled between two balls, not in the middle of one
                 self.unplug()
                 self._stop.wait(self.unplug_s)
                 self.open()
             if not self.wait_reader():
                 break
-            if self.interval_s is None:          # on demand: a ball each time the speaker asks for one
+            if self.interval_s is None:  # on demand: a ball each time the speaker asks for one
                 self._wanted.wait()
                 self._wanted.clear()
                 if self._stop.is_set():
@@ -202,11 +213,11 @@ class BallSimulator:
             try:
                 self.step()
             except OSError:
-                continue       # the reader vanished mid-write: wait for it again
+                continue  # the reader vanished mid-write: wait for it again
             if self.interval_s is not None:
                 self._stop.wait(self.interval_s)
         if self._master is not None and not self._stop.is_set():
-            self.drain()      # the last balls reach the reader before the machine goes away
+            self.drain()  # the last balls reach the reader before the machine goes away
 
     # ---- Service -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -235,15 +246,25 @@ class BallSimulator:
 
 def run_cli(args) -> int:
     """``loto-hall simulate ball-machine``: print the port path, send the balls, 0 when done or interrupted."""
-    sim = BallSimulator(seed=args.seed, interval_s=args.interval, protocol=args.protocol, garbage=args.garbage,
-                        repeat=args.repeat, link=args.link, count=max(0, min(args.count, 90)),
-                        on_ball=lambda n: print(f"boule {n}", flush=True))
+    sim = BallSimulator(
+        seed=args.seed,
+        interval_s=args.interval,
+        protocol=args.protocol,
+        garbage=args.garbage,
+        repeat=args.repeat,
+        link=args.link,
+        count=max(0, min(args.count, 90)),
+        on_ball=lambda n: print(f"boule {n}", flush=True),
+    )
     path = sim.open()
     print(path, flush=True)
     if hasattr(signal, "SIGUSR1") and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGUSR1, lambda *_: sim.request_unplug())
-    print(f"# en attente d'un lecteur sur {path} ; kill -USR1 {os.getpid()} pour simuler un débranchement",
-          file=sys.stderr, flush=True)
+    print(
+        f"# en attente d'un lecteur sur {path} ; kill -USR1 {os.getpid()} pour simuler un débranchement",
+        file=sys.stderr,
+        flush=True,
+    )
     try:
         sim.run(unplug_after=getattr(args, "unplug_after", None))
     except KeyboardInterrupt:

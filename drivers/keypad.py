@@ -5,6 +5,7 @@ ENODEV → close, report, back off, reopen); ``scanner.py`` reuses it. ``apply_k
 ``KeyCommand`` into the hall's intent-level ``key_typed`` (the hall decides, in one step under its own lock,
 whether a typed number corrects a held ball or draws), so it never races the ball machine.
 """
+
 from __future__ import annotations
 
 import logging
@@ -21,8 +22,10 @@ from hall.snapshots import notice
 
 log = logging.getLogger("loto-hall.drivers")
 
+
 def _open_input_device(path: str) -> Any:
     import evdev  # the "pi" extra: imported when a keypad or scanner is configured, not before
+
     return evdev.InputDevice(path)
 
 
@@ -31,15 +34,16 @@ class EvdevReader(DeviceReader):
 
     errors = (OSError,)
 
-    def __init__(self, hall: HallPort, path: str, *, opener: Callable[[str], Any] | None = None,
-                 backoff: Backoff | None = None):
+    def __init__(
+        self, hall: HallPort, path: str, *, opener: Callable[[str], Any] | None = None, backoff: Backoff | None = None
+    ):
         super().__init__(hall, path, backoff=backoff)
         self._opener = opener or _open_input_device
 
     def _open(self) -> Any:
         device = self._opener(self.path)
         try:
-            device.grab()      # EBUSY when another program holds it: reported as degraded, retried
+            device.grab()  # EBUSY when another program holds it: reported as degraded, retried
         except OSError:
             device.close()
             raise
@@ -76,7 +80,7 @@ def apply_key_command(hall: HallPort, cmd: KeyCommand, source: str = "keypad") -
     its code and number, the sentence is display/'s), never raised."""
     hall.tell(notice("keypad:input", cmd.kind, kind=cmd.kind, text=cmd.text, number=cmd.number, reason=cmd.reason))
     try:
-        hall.key_typed(cmd.kind, cmd.number, source=source)   # the hall decides: a draw, or a held ball's correction
+        hall.key_typed(cmd.kind, cmd.number, source=source)  # the hall decides: a draw, or a held ball's correction
     except Rejected as exc:
         log.info("%s: %s refused code=%s number=%s", source, cmd.kind, exc.code, cmd.number)
         if cmd.kind in ("draw", "confirm"):
@@ -90,8 +94,9 @@ class KeypadReader(EvdevReader):
 
     name = "keypad"
 
-    def __init__(self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None,
-                 backoff: Backoff | None = None):
+    def __init__(
+        self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None, backoff: Backoff | None = None
+    ):
         super().__init__(hall, section.device, opener=opener, backoff=backoff)
         self.map = KeypadMap(section.keys)
 

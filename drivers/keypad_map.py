@@ -6,6 +6,7 @@ undo asks for Enter to confirm; claim stops the draw for a claim. Keypads with t
 send navigation keys (Home = 7, End = 1, Insert = 0 …) when it is off: both sets are digits here.
 evdev gives raw keycodes, so the host's layout and NumLock state play no part.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -16,7 +17,7 @@ from evdev import ecodes
 
 from hall import DIGIT_KEYS, InvalidNumber, action_keys, parse_number, unknown_actions
 
-KEY_DOWN = 1       # evdev key values: 0 up, 1 down, 2 autorepeat (ignored: holding 4 must not type 444)
+KEY_DOWN = 1  # evdev key values: 0 up, 1 down, 2 autorepeat (ignored: holding 4 must not type 444)
 MAX_DIGITS = 2
 
 
@@ -66,7 +67,7 @@ def build_keymap(overrides: Mapping[str, Any] | None = None) -> dict[int, str]:
     keymap = {key_code(name): digit for name, digit in DIGIT_KEYS.items()}
     for action, found in codes.items():
         for code in found:
-            keymap[code] = action       # an action key wins over a digit of the same code
+            keymap[code] = action  # an action key wins over a digit of the same code
     return keymap
 
 
@@ -99,7 +100,7 @@ class KeypadMap:
 
     def _digit(self, digit: str) -> KeyCommand:
         if self.undo_armed:
-            return self._disarm()       # any other key than Enter drops the undo, and the key itself
+            return self._disarm()  # any other key than Enter drops the undo, and the key itself
         if len(self.entry) >= MAX_DIGITS:
             return KeyCommand("invalid", text=self.entry + digit, reason="too_many_digits")
         self.entry += digit
@@ -139,7 +140,7 @@ class KeypadMap:
     def _menu(self) -> KeyCommand:
         self.entry = ""
         self.undo_armed = False
-        return KeyCommand("menu")      # the console opens its numbered actions; the Pi has nothing more to do
+        return KeyCommand("menu")  # the console opens its numbered actions; the Pi has nothing more to do
 
     def _claim(self) -> KeyCommand:
         self.entry = ""

@@ -14,6 +14,7 @@
   retries with backoff; the hall never waits for it. Delivery is at-least-once: a job whose confirmation is lost
   prints again with the same code, and the desk redeems a code only once.
 """
+
 from __future__ import annotations
 
 import logging
@@ -42,17 +43,17 @@ class PrinterAway(RuntimeError):
         super().__init__(" ".join([code, *(f"{k}={v}" for k, v in self.params.items())]))
 
 
-WAKING = frozenset({VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type})   # records that leave a job
-PAPER_LOW = "printer_paper_low"     # the one warning (a status code): printing goes on
+WAKING = frozenset({VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type})  # records that leave a job
+PAPER_LOW = "printer_paper_low"  # the one warning (a status code): printing goes on
 
 
 # ---- the device ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class PrinterTarget:
-    kind: str                  # usb, serial, tcp, file
-    where: str                 # the device without words (``/dev/ttyUSB0``, ``10.0.0.5:9100``): any language's
+    kind: str  # usb, serial, tcp, file
+    where: str  # the device without words (``/dev/ttyUSB0``, ``10.0.0.5:9100``): any language's
     args: dict
-    status: bool = True        # ask DLE EOT before and after each job
+    status: bool = True  # ask DLE EOT before and after each job
     timeout_s: float = 5.0
 
     @property
@@ -63,9 +64,15 @@ class PrinterTarget:
 
 def printer_target(url: str) -> PrinterTarget:
     """The printer named by ``[printer] url``; raises ``ConfigError`` naming the problem."""
+
     def bad(why: str) -> ConfigError:
-        return ConfigError([f"printer.url : {url!r} {why} (usb://VID:PID, serial:///dev/ttyUSB0?baudrate=19200, "
-                            "tcp://HOST:9100, file:///dev/usb/lp0)"])
+        return ConfigError(
+            [
+                f"printer.url : {url!r} {why} (usb://VID:PID, serial:///dev/ttyUSB0?baudrate=19200, "
+                "tcp://HOST:9100, file:///dev/usb/lp0)"
+            ]
+        )
+
     parts = urlsplit(url.strip())
     query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
     try:
@@ -84,8 +91,12 @@ def printer_target(url: str) -> PrinterTarget:
             return PrinterTarget("usb", f"USB {vid:04x}:{pid:04x}", args, status, timeout)
         if parts.scheme == "serial":
             dev = parts.path or parts.netloc
-            args = {"devfile": dev, "baudrate": int(query.pop("baudrate", 9600)), "timeout": timeout,
-                    "dsrdtr": query.pop("dsrdtr", "1") not in ("0", "false", "no")}
+            args = {
+                "devfile": dev,
+                "baudrate": int(query.pop("baudrate", 9600)),
+                "timeout": timeout,
+                "dsrdtr": query.pop("dsrdtr", "1") not in ("0", "false", "no"),
+            }
             return PrinterTarget("serial", dev, args, status, timeout)
         if parts.scheme == "file":
             dev = parts.path or parts.netloc
@@ -110,7 +121,7 @@ class EscposDevice:
         cls = getattr(escpos_printer, _CLASSES[self.target.kind])
         args = dict(self.target.args)
         if "usb_args" in args:
-            args["usb_args"] = {}          # python-escpos 3.1 shares a mutable default otherwise
+            args["usb_args"] = {}  # python-escpos 3.1 shares a mutable default otherwise
         printer = cls(profile=self.profile, **args)
         try:
             printer.open()
@@ -185,8 +196,15 @@ class PrintQueue:
 
     name = "printer"
 
-    def __init__(self, hall: HallPort, device: EscposDevice, *, retry_initial_s: float = 0.5, retry_max_s: float = 30.0,
-                 poll_s: float | None = 60.0):
+    def __init__(
+        self,
+        hall: HallPort,
+        device: EscposDevice,
+        *,
+        retry_initial_s: float = 0.5,
+        retry_max_s: float = 30.0,
+        poll_s: float | None = 60.0,
+    ):
         self.hall = hall
         self.device = device
         self.retry_initial_s = retry_initial_s
@@ -235,20 +253,19 @@ class PrintQueue:
     def _status(self, status: str, code: str, **params: object) -> None:
         """The printer's state as a code and its parameters (display/i18n.py words it for each reader)."""
         try:
-            self.hall.set_device_status("printer", status, code=code,
-                                        params={k: str(v) for k, v in params.items()})
-        except Exception:   # a subscriber's failure must not stop the printing
+            self.hall.set_device_status("printer", status, code=code, params={k: str(v) for k, v in params.items()})
+        except Exception:  # a subscriber's failure must not stop the printing
             log.exception("printer status not published")
 
     def _run(self) -> None:
         delay = self.retry_initial_s
         if self.poll_s is not None and not self.hall.vouchers_to_print():
-            self._probe()                                   # the speaker sees the printer's state from the start
+            self._probe()  # the speaker sees the printer's state from the start
         while not self._stop.is_set():
             self._wake.clear()
             jobs = self.hall.vouchers_to_print()
             ticket = self._print_ticket() if not jobs else None
-            if ticket == "waiting":                       # the printer is away: wait, as for a voucher
+            if ticket == "waiting":  # the printer is away: wait, as for a voucher
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
                 continue
@@ -267,12 +284,17 @@ class PrintQueue:
             try:
                 view = voucher_view(self.hall.config, job)
                 warning = self.device.send(render_voucher(view, self.device.profile))
-            except Exception as exc:      # PrinterAway, or a bug rendering this voucher: wait, retry, go on
+            except Exception as exc:  # PrinterAway, or a bug rendering this voucher: wait, retry, go on
                 away = exc if isinstance(exc, PrinterAway) else PrinterAway("printer_error", error=exc)
                 problem = str(away)
-                if problem != self._last_problem:          # log once per problem, not once per retry
-                    log.warning("voucher %s waits (%s): %s", issued.code, self.device.url, problem,
-                                exc_info=not isinstance(exc, PrinterAway))
+                if problem != self._last_problem:  # log once per problem, not once per retry
+                    log.warning(
+                        "voucher %s waits (%s): %s",
+                        issued.code,
+                        self.device.url,
+                        problem,
+                        exc_info=not isinstance(exc, PrinterAway),
+                    )
                     self._last_problem = problem
                 self._status("degraded", "printer_waiting", reason=away.code, count=len(jobs), **away.params)
                 self._stop.wait(delay)
@@ -296,13 +318,19 @@ class PrintQueue:
             return None
         job = tickets[0]
         try:
-            warning = self.device.send(render_ticket(self.hall.config.hall.name, job, self.hall.config.hall.timezone,
-                                                     self.device.profile))
-        except Exception as exc:          # PrinterAway, or a bug rendering it: wait, retry
+            warning = self.device.send(
+                render_ticket(self.hall.config.hall.name, job, self.hall.config.hall.timezone, self.device.profile)
+            )
+        except Exception as exc:  # PrinterAway, or a bug rendering it: wait, retry
             away = exc if isinstance(exc, PrinterAway) else PrinterAway("printer_error", error=exc)
             if str(away) != self._last_problem:
-                log.warning("board's copy %s waits (%s): %s", job.fingerprint.seq, self.device.url, away,
-                            exc_info=not isinstance(exc, PrinterAway))
+                log.warning(
+                    "board's copy %s waits (%s): %s",
+                    job.fingerprint.seq,
+                    self.device.url,
+                    away,
+                    exc_info=not isinstance(exc, PrinterAway),
+                )
                 self._last_problem = str(away)
             self._status("degraded", "printer_waiting", reason=away.code, count=len(tickets), **away.params)
             return "waiting"
@@ -337,8 +365,16 @@ class PrintQueue:
         self._warned(warning, "printer_ready")
 
 
-def start_printing(hall: HallPort, config, demo: bool = False, data_dir: Path | None = None, *,
-                   retry_initial_s: float = 0.5, retry_max_s: float = 30.0, poll_s: float | None = 60.0) -> list:
+def start_printing(
+    hall: HallPort,
+    config,
+    demo: bool = False,
+    data_dir: Path | None = None,
+    *,
+    retry_initial_s: float = 0.5,
+    retry_max_s: float = 30.0,
+    poll_s: float | None = 60.0,
+) -> list:
     """The services that print the hall's vouchers: the queue, and with ``demo`` and no printer a TCP sink."""
     section = config.printer
     url = section.url if section is not None else ""
@@ -346,6 +382,7 @@ def start_printing(hall: HallPort, config, demo: bool = False, data_dir: Path | 
     services: list = []
     if not url and demo:
         from drivers.printer_sink import PrinterSink
+
         sink = PrinterSink("127.0.0.1", 0, Path(data_dir) / "printer-sink" if data_dir else None)
         sink.start()
         services.append(sink)

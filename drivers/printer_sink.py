@@ -8,6 +8,7 @@ Each connection's bytes are kept; a connection that carried more than status req
 Two small decoders read back what was "printed": ``decode_text`` (the text, in CP858) and
 ``decode_raster_images`` (the ``GS v 0`` raster blocks as PIL images, e.g. the voucher's QR).
 """
+
 from __future__ import annotations
 
 import logging
@@ -66,10 +67,10 @@ class _Scanner:
                     found.append(b[self.pos + 2])
                     self.pos += 3
                     continue
-            elif c == GS and b[self.pos + 1:self.pos + 3] == b"v0":
+            elif c == GS and b[self.pos + 1 : self.pos + 3] == b"v0":
                 if self.pos + 8 > len(b):
                     break
-                xl, xh, yl, yh = b[self.pos + 4:self.pos + 8]
+                xl, xh, yl, yh = b[self.pos + 4 : self.pos + 8]
                 self.pos += 8
                 self.skip = (xl + 256 * xh) * (yl + 256 * yh)
                 continue
@@ -88,8 +89,8 @@ class PrinterSink:
         self.save_dir = Path(save_dir) if save_dir else None
         self.online = True
         self.cover_open = False
-        self.paper = "ok"            # "ok", "low" or "out"
-        self.mute = False            # take the bytes, answer nothing (a printer that died mid-job)
+        self.paper = "ok"  # "ok", "low" or "out"
+        self.mute = False  # take the bytes, answer nothing (a printer that died mid-job)
         self.connections: list[Connection] = []
         self._changed = threading.Condition()
         self._sock: socket.socket | None = None
@@ -148,17 +149,17 @@ class PrinterSink:
             return list(self.connections)
 
     def _status_byte(self, n: int) -> bytes:
-        if n == 1:   # printer status: bit 3 = offline; bits 1 and 4 always set
+        if n == 1:  # printer status: bit 3 = offline; bits 1 and 4 always set
             return bytes([0x16 if self.online and not self.cover_open and self.paper != "out" else 0x1E])
-        if n == 2:   # offline cause: bit 2 cover open, bit 5 stopped by paper end
+        if n == 2:  # offline cause: bit 2 cover open, bit 5 stopped by paper end
             return bytes([0x12 | (0x04 if self.cover_open else 0) | (0x20 if self.paper == "out" else 0)])
-        if n == 4:   # paper sensor: bits 2-3 near end, bits 5-6 paper end
+        if n == 4:  # paper sensor: bits 2-3 near end, bits 5-6 paper end
             return bytes([0x12 | {"ok": 0, "low": 0x0C, "out": 0x6C}[self.paper]])
         return b"\x12"
 
     # ---- the server ----------------------------------------------------------------------------------------
     def _serve(self) -> None:
-        sock = self._sock   # start() opens it before this thread; stop() may drop it after a slow join
+        sock = self._sock  # start() opens it before this thread; stop() may drop it after a slow join
         assert sock is not None
         while not self._stopping.is_set():
             try:
@@ -196,7 +197,7 @@ class PrinterSink:
             self._save(record, sum(c.is_job for c in self.connections))
 
     def _save(self, record: Connection, number: int) -> None:
-        assert self.save_dir is not None   # _receive saves only with a folder
+        assert self.save_dir is not None  # _receive saves only with a folder
         try:
             self.save_dir.mkdir(parents=True, exist_ok=True)
             durable.write_file(self.save_dir / f"ticket-{number:04d}.escpos", record.data)
@@ -206,10 +207,32 @@ class PrinterSink:
 
 
 # ---- decoders -------------------------------------------------------------------------------------------------
-_ARGS_ESC = {ord(c): n for c, n in {"@": 0, "2": 0, "3": 1, "!": 1, "E": 1, "-": 1, "M": 1, "a": 1, "t": 1,
-                                     "d": 1, "J": 1, "G": 1, "{": 1, "V": 1, "R": 1, "p": 3, "c": 2}.items()}
-_ARGS_GS = {ord(c): n for c, n in {"!": 1, "B": 1, "b": 1, "h": 1, "w": 1, "H": 1, "f": 1, "L": 2, "W": 2,
-                                    "a": 1, "r": 1, "I": 1}.items()}
+_ARGS_ESC = {
+    ord(c): n
+    for c, n in {
+        "@": 0,
+        "2": 0,
+        "3": 1,
+        "!": 1,
+        "E": 1,
+        "-": 1,
+        "M": 1,
+        "a": 1,
+        "t": 1,
+        "d": 1,
+        "J": 1,
+        "G": 1,
+        "{": 1,
+        "V": 1,
+        "R": 1,
+        "p": 3,
+        "c": 2,
+    }.items()
+}
+_ARGS_GS = {
+    ord(c): n
+    for c, n in {"!": 1, "B": 1, "b": 1, "h": 1, "w": 1, "H": 1, "f": 1, "L": 2, "W": 2, "a": 1, "r": 1, "I": 1}.items()
+}
 _CODEPAGES = {0: "cp437", 2: "cp850", 16: "cp1252", 19: "cp858"}
 
 
@@ -224,7 +247,7 @@ def _walk(data: bytes):
         if c in (ESC, GS, DLE):
             if start < i:
                 yield "text", data[start:i], codec
-            yield "command", data[i:i + 2]
+            yield "command", data[i : i + 2]
             arg = data[i + 2] if i + 2 < n else 0
             if c == DLE:
                 i += 3
@@ -243,17 +266,17 @@ def _walk(data: bytes):
                 i += 2 + _ARGS_ESC.get(cmd, 1)
             elif c == GS and i + 1 < n:
                 cmd = data[i + 1]
-                if cmd == ord("v") and data[i + 2:i + 3] == b"0":
-                    xl, xh, yl, yh = data[i + 4:i + 8]
+                if cmd == ord("v") and data[i + 2 : i + 3] == b"0":
+                    xl, xh, yl, yh = data[i + 4 : i + 8]
                     w, h = xl + 256 * xh, yl + 256 * yh
-                    yield "raster", (w, h, data[i + 8:i + 8 + w * h])
+                    yield "raster", (w, h, data[i + 8 : i + 8 + w * h])
                     i += 8 + w * h
                 elif cmd == ord("V"):
                     yield "cut", None
                     i += 4 if arg in (65, 66) else 3
-                elif cmd == ord("(") and i + 4 < n:       # GS ( k pL pH …: length-prefixed functions (native QR)
+                elif cmd == ord("(") and i + 4 < n:  # GS ( k pL pH …: length-prefixed functions (native QR)
                     i += 5 + data[i + 3] + 256 * data[i + 4]
-                elif cmd == ord("k"):                       # GS k m: barcode, NUL-terminated or length-prefixed
+                elif cmd == ord("k"):  # GS k m: barcode, NUL-terminated or length-prefixed
                     if arg <= 6:
                         end = data.find(b"\x00", i + 3)
                         i = (end + 1) if end >= 0 else n
@@ -298,14 +321,17 @@ def decode_raster_images(data: bytes) -> list[Image.Image]:
             w, h, payload = value
             if len(payload) < w * h or w == 0 or h == 0:
                 continue
-            bits = Image.frombytes("1", (w * 8, h), bytes(payload))   # 1 = black on paper, 1 = white in PIL
+            bits = Image.frombytes("1", (w * 8, h), bytes(payload))  # 1 = black on paper, 1 = white in PIL
             images.append(Image.eval(bits.convert("L"), lambda v: 255 - v))
     return images
 
 
 def _font(bold: bool, size: int):
-    names = (("DejaVuSansMono-Bold.ttf", "LiberationMono-Bold.ttf") if bold
-             else ("DejaVuSansMono.ttf", "LiberationMono-Regular.ttf"))
+    names = (
+        ("DejaVuSansMono-Bold.ttf", "LiberationMono-Bold.ttf")
+        if bold
+        else ("DejaVuSansMono.ttf", "LiberationMono-Regular.ttf")
+    )
     for name in names:
         for folder in ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation"):
             try:

@@ -5,6 +5,7 @@ report the device status (a code and its parameters, translated in display/), ba
 the path to come back, reopen. A broken device degrades the hall, never stops it: every error is caught
 here, at the adapter's edge.
 """
+
 from __future__ import annotations
 
 import logging
@@ -17,7 +18,7 @@ from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.drivers")
 
-SILENCE_CHECK_S = 1.0    # with no bytes for this long, check the device path still exists
+SILENCE_CHECK_S = 1.0  # with no bytes for this long, check the device path still exists
 
 
 class Backoff:
@@ -117,7 +118,7 @@ class DeviceReader:
         while not self._stop.is_set():
             if self._pump(handle):
                 quiet_since = time.monotonic()
-                self.backoff.reset()     # data came: the link is good again
+                self.backoff.reset()  # data came: the link is good again
             elif time.monotonic() - quiet_since >= SILENCE_CHECK_S:
                 if not self._path_exists():
                     raise DeviceGone(self.path)
@@ -140,8 +141,9 @@ class DeviceReader:
         level = logging.INFO if status == "ok" else logging.WARNING
         log.log(level, "%s %s %s path=%s%s", self.name, status, situation, self.path, f" error={exc!r}" if exc else "")
         try:
-            self.hall.set_device_status(self.name, status, code=f"{self.name}_{situation}",
-                                        params={k: str(v) for k, v in params.items()})
+            self.hall.set_device_status(
+                self.name, status, code=f"{self.name}_{situation}", params={k: str(v) for k, v in params.items()}
+            )
         except Exception:  # a failing subscriber must not kill the reader
             log.exception("%s: device status not published", self.name)
 

@@ -4,6 +4,7 @@ A USB scanner is a keyboard that types the code then Enter. Read with evdev and 
 keycodes are turned into characters with a fixed US table, so the host's layout (AZERTY) plays no
 part: a US-configured scanner's ``1`` is KEY_1 whatever the console thinks KEY_1 means.
 """
+
 from __future__ import annotations
 
 import logging
@@ -23,23 +24,43 @@ from hall.snapshots import ClaimResult, notice
 log = logging.getLogger("loto-hall.drivers")
 
 MAX_SCAN = MAX_CARD_TEXT  # characters (the URL form of a carton's QR included); longer is a stuck key, not a carton
-SCAN_GAP_S = 0.5         # a scanner types a code in a burst; a longer gap starts a new code
+SCAN_GAP_S = 0.5  # a scanner types a code in a burst; a longer gap starts a new code
 
 _US_PAIRS = {  # keycode name → (plain, with Shift)
     **{f"KEY_{c}": (c.lower(), c) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
     **{f"KEY_{d}": (d, s) for d, s in zip("1234567890", "!@#$%^&*()")},
     **{f"KEY_KP{d}": (str(d), str(d)) for d in range(10)},
-    "KEY_MINUS": ("-", "_"), "KEY_EQUAL": ("=", "+"), "KEY_LEFTBRACE": ("[", "{"), "KEY_RIGHTBRACE": ("]", "}"),
-    "KEY_SEMICOLON": (";", ":"), "KEY_APOSTROPHE": ("'", '"'), "KEY_GRAVE": ("`", "~"),
-    "KEY_BACKSLASH": ("\\", "|"), "KEY_COMMA": (",", "<"), "KEY_DOT": (".", ">"), "KEY_SLASH": ("/", "?"),
-    "KEY_SPACE": (" ", " "), "KEY_KPMINUS": ("-", "-"), "KEY_KPPLUS": ("+", "+"),
-    "KEY_KPASTERISK": ("*", "*"), "KEY_KPSLASH": ("/", "/"), "KEY_KPDOT": (".", "."),
+    "KEY_MINUS": ("-", "_"),
+    "KEY_EQUAL": ("=", "+"),
+    "KEY_LEFTBRACE": ("[", "{"),
+    "KEY_RIGHTBRACE": ("]", "}"),
+    "KEY_SEMICOLON": (";", ":"),
+    "KEY_APOSTROPHE": ("'", '"'),
+    "KEY_GRAVE": ("`", "~"),
+    "KEY_BACKSLASH": ("\\", "|"),
+    "KEY_COMMA": (",", "<"),
+    "KEY_DOT": (".", ">"),
+    "KEY_SLASH": ("/", "?"),
+    "KEY_SPACE": (" ", " "),
+    "KEY_KPMINUS": ("-", "-"),
+    "KEY_KPPLUS": ("+", "+"),
+    "KEY_KPASTERISK": ("*", "*"),
+    "KEY_KPSLASH": ("/", "/"),
+    "KEY_KPDOT": (".", "."),
 }
 US_KEYS: dict[int, tuple[str, str]] = {ecodes.ecodes[name]: pair for name, pair in _US_PAIRS.items()}
 SHIFT_KEYS = frozenset({ecodes.KEY_LEFTSHIFT, ecodes.KEY_RIGHTSHIFT})
-END_KEYS = frozenset({ecodes.KEY_ENTER, ecodes.KEY_KPENTER, ecodes.KEY_TAB})   # the scanner's suffix
-IGNORED_KEYS = frozenset({ecodes.KEY_CAPSLOCK, ecodes.KEY_NUMLOCK, ecodes.KEY_LEFTCTRL, ecodes.KEY_RIGHTCTRL,
-                          ecodes.KEY_LEFTALT, ecodes.KEY_RIGHTALT})
+END_KEYS = frozenset({ecodes.KEY_ENTER, ecodes.KEY_KPENTER, ecodes.KEY_TAB})  # the scanner's suffix
+IGNORED_KEYS = frozenset(
+    {
+        ecodes.KEY_CAPSLOCK,
+        ecodes.KEY_NUMLOCK,
+        ecodes.KEY_LEFTCTRL,
+        ecodes.KEY_RIGHTCTRL,
+        ecodes.KEY_LEFTALT,
+        ecodes.KEY_RIGHTALT,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +137,9 @@ class ScannerReader(EvdevReader):
 
     name = "scanner"
 
-    def __init__(self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None,
-                 backoff: Backoff | None = None):
+    def __init__(
+        self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None, backoff: Backoff | None = None
+    ):
         super().__init__(hall, section.device, opener=opener, backoff=backoff)
         self.decoder = ScanDecoder()
 

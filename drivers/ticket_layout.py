@@ -5,6 +5,7 @@ the signed paper proves that the journal then is the journal now.
 
 Pure rendering on python-escpos's ``Dummy`` printer, as the voucher's (``drivers.voucher_layout``); CP858 text.
 """
+
 from __future__ import annotations
 
 import textwrap
@@ -30,7 +31,7 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
         cols = 42
     rule = "-" * cols
     e, fp = job.request, job.fingerprint
-    taken = local_time(fp.at, timezone)                        # "21/11/2026 à 22:41"
+    taken = local_time(fp.at, timezone)  # "21/11/2026 à 22:41"
 
     def pair(label: str, value: str) -> None:
         label, value = printable(label), printable(value)
@@ -44,7 +45,9 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
     p.set_with_default(align="center", bold=True, double_height=True)
     p.textln("COPIE DU BUREAU")
     p.set_with_default(align="center")
-    for line in _wrap(printable("Relevé de la soirée" + (f" (fin de la partie n° {e.partie})" if e.auto else "")), cols):
+    for line in _wrap(
+        printable("Relevé de la soirée" + (f" (fin de la partie n° {e.partie})" if e.auto else "")), cols
+    ):
         p.textln(line)
     p.textln(printable(f"Le {taken.split(' à ')[0]}"))
     p.set_with_default()

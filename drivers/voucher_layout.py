@@ -2,6 +2,7 @@
 
 Pure rendering on python-escpos's ``Dummy`` printer; sending the bytes is ``drivers.printer``'s job.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -21,6 +22,7 @@ def _import_escpos():
     root = logging.getLogger()
     before = list(root.handlers)
     import escpos.printer as printer_module
+
     for handler in root.handlers[:]:
         if handler not in before:
             root.removeHandler(handler)
@@ -29,8 +31,21 @@ def _import_escpos():
 
 escpos_printer = _import_escpos()
 
-_REPLACE = {"\u202f": " ", "\u00a0": " ", "\u2009": " ", "\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
-            "\u2013": "-", "\u2014": "-", "\u2026": "...", "\u0153": "oe", "\u0152": "OE", "\u2022": "-"}
+_REPLACE = {
+    "\u202f": " ",
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u2019": "'",
+    "\u2018": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2026": "...",
+    "\u0153": "oe",
+    "\u0152": "OE",
+    "\u2022": "-",
+}
 
 
 def printable(text: str) -> str:
@@ -39,7 +54,7 @@ def printable(text: str) -> str:
     opens the cash drawer, ``ESC @`` resets the printer, ``GS V`` cuts) would be a command, not a letter."""
     out = []
     for ch in unicodedata.normalize("NFC", text):
-        if unicodedata.category(ch) == "Cc":     # C0, DEL and C1: dropped (a line break is the layout's, never the text's)
+        if unicodedata.category(ch) == "Cc":  # C0, DEL and C1: dropped (a line break is the layout's, never the text's)
             continue
         ch = _REPLACE.get(ch, ch)
         try:
@@ -60,13 +75,13 @@ class VoucherView:
     serial: int
     partie: int
     lot_kind: str
-    lot_label: str                    # the lot played (for a consolation, the lot that was lost on the tie-break)
+    lot_label: str  # the lot played (for a consolation, the lot that was lost on the tie-break)
     card_id: str
     consolation: bool = False
-    prize: str = ""                   # what is handed over: the consolation's label, else the lot's
+    prize: str = ""  # what is handed over: the consolation's label, else the lot's
     shared: bool = False
     value_eur: float | None = None
-    issued_at: str = ""               # local date and time, "14/11/2026 à 21:34"
+    issued_at: str = ""  # local date and time, "14/11/2026 à 21:34"
     duplicate: bool = False
     printed_at: str = ""
 
@@ -86,10 +101,22 @@ def voucher_view(config: Config, job: PrintJob) -> VoucherView:
     lot_label, value = job.lot_label, job.lot_value_eur
     tz = config.hall.timezone
     now = dt.datetime.now(dt.UTC).isoformat()
-    return VoucherView(config.hall.name, issued.code, issued.serial, issued.partie, issued.lot_kind,
-                       lot_label, issued.card_id, issued.consolation, issued.lot_label, issued.shared,
-                       None if issued.consolation else value, local_time(issued_at_utc, tz) if issued_at_utc else "",
-                       duplicate, local_time(now, tz) if duplicate else "")
+    return VoucherView(
+        config.hall.name,
+        issued.code,
+        issued.serial,
+        issued.partie,
+        issued.lot_kind,
+        lot_label,
+        issued.card_id,
+        issued.consolation,
+        issued.lot_label,
+        issued.shared,
+        None if issued.consolation else value,
+        local_time(issued_at_utc, tz) if issued_at_utc else "",
+        duplicate,
+        local_time(now, tz) if duplicate else "",
+    )
 
 
 def _euros(value: float) -> str:
@@ -126,7 +153,7 @@ def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
     p.set_with_default()
     kind = KIND_LABELS.get(view.lot_kind, view.lot_kind)
     played = f"{kind} - {view.lot_label}" if view.lot_label != kind else kind
-    if view.consolation:      # never let the desk read the main lot as the prize of a consolation voucher
+    if view.consolation:  # never let the desk read the main lot as the prize of a consolation voucher
         lines(f"Lot joué : {played}", indent=" " * 11)
         p.set_with_default(bold=True, double_height=True)
         lines(f"À remettre : {view.prize or 'lot de consolation'}")
@@ -141,7 +168,7 @@ def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
     if view.value_eur is not None:
         p.textln(printable(f"Valeur : {_euros(view.value_eur)}"))
     p.set_with_default(bold=True, double_height=True)
-    p.textln(printable(f"Carton : {display_card_id(view.card_id)}"))   # the check character set apart
+    p.textln(printable(f"Carton : {display_card_id(view.card_id)}"))  # the check character set apart
     p.set_with_default()
     if view.issued_at:
         p.textln(printable(f"Gagné le {view.issued_at}"))

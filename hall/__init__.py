@@ -8,6 +8,7 @@ chain, the durable writes). ``display`` and ``drivers`` import the core from her
 ``hall.events``, ``hall.snapshots``, ``hall.ports``, ``hall.config``, ``hall.rights``, ``hall.refusal``
 (an import-linter contract holds them to it). The core itself never imports this module.
 """
+
 from __future__ import annotations
 
 from hall.cartons import sales

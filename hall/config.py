@@ -4,6 +4,7 @@ An unknown key (with a "did you mean"), a wrong type or a value outside its choi
 start-up with a message naming the key. This module is where the tree imports the configuration from: the
 sections are named here too.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -46,11 +47,34 @@ from hall.events import LotSpec
 from hall.loto.lots import LOT_KINDS, TERMS, LotTermsError, read_terms
 from hall.numbers import MAX_EUR, parse_amount, parse_int
 
-__all__ = ["DEFAULT_PATHS", "HELP_LEVELS", "MAX_PLAYER_CARDS", "AuthSection", "BallMachineSection", "CardsSection",
-           "Config", "ConfigError", "DisplaySection", "DrawSection", "GamesSection", "HallSection", "KeypadSection",
-           "NetworkSection", "PartieSpec", "PlayersSection", "PriceSection", "PrinterSection", "ReportSection", "RulesSection",
-           "SalesSection", "ScannerSection",
-           "ServerSection", "SpeechSection", "load_config", "parse_config"]
+__all__ = [
+    "DEFAULT_PATHS",
+    "HELP_LEVELS",
+    "MAX_PLAYER_CARDS",
+    "AuthSection",
+    "BallMachineSection",
+    "CardsSection",
+    "Config",
+    "ConfigError",
+    "DisplaySection",
+    "DrawSection",
+    "GamesSection",
+    "HallSection",
+    "KeypadSection",
+    "NetworkSection",
+    "PartieSpec",
+    "PlayersSection",
+    "PriceSection",
+    "PrinterSection",
+    "ReportSection",
+    "RulesSection",
+    "SalesSection",
+    "ScannerSection",
+    "ServerSection",
+    "SpeechSection",
+    "load_config",
+    "parse_config",
+]
 
 DEFAULT_PATHS = (Path("loto-hall.toml"), Path("/etc/loto-hall/config.toml"))
 
@@ -80,13 +104,28 @@ def _type_ok(value: object, hint: Any) -> bool:
 
 # Bounds of the integer and amount keys (hall/numbers.py reads them); other floats must only be finite.
 _BOUNDS: dict[str, tuple[float, float]] = {
-    "port": (0, 65535), "local_port": (0, 65535), "staff_port": (0, 65535), "threads": (1, 10_000), "baudrate": (50, 4_000_000),
-    "value_eur": (0, MAX_EUR), "max_sockets_per_address": (1, 100_000), "max_public_sockets": (1, 1_000_000),
-    "staff_idle_h": (0.01, 24 * 30), "worker_connections": (10, 1_000_000),
-    "max_connections_per_address": (1, 1_000_000), "header_timeout_s": (0.5, 600),
-    "seats_per_address": (1, 8), "socket_workers": (0, 16), "core_port": (1, 65535), "socket_port": (1, 65535),
-    "max_cards": (1, MAX_PLAYER_CARDS), "ping_s": (0.5, 60),
-    "rate": (0.5, 2.0), "flash_s": (0.5, 10), "pace_s": (0, 600), "others_s": (0, 120),
+    "port": (0, 65535),
+    "local_port": (0, 65535),
+    "staff_port": (0, 65535),
+    "threads": (1, 10_000),
+    "baudrate": (50, 4_000_000),
+    "value_eur": (0, MAX_EUR),
+    "max_sockets_per_address": (1, 100_000),
+    "max_public_sockets": (1, 1_000_000),
+    "staff_idle_h": (0.01, 24 * 30),
+    "worker_connections": (10, 1_000_000),
+    "max_connections_per_address": (1, 1_000_000),
+    "header_timeout_s": (0.5, 600),
+    "seats_per_address": (1, 8),
+    "socket_workers": (0, 16),
+    "core_port": (1, 65535),
+    "socket_port": (1, 65535),
+    "max_cards": (1, MAX_PLAYER_CARDS),
+    "ping_s": (0.5, 60),
+    "rate": (0.5, 2.0),
+    "flash_s": (0.5, 10),
+    "pace_s": (0, 600),
+    "others_s": (0, 120),
 }
 
 
@@ -120,7 +159,9 @@ def _section(cls: type[T], raw: object, where: str, problems: list[str]) -> T | 
             continue
         f = fields[key]
         if not _type_ok(value, hints[key]):
-            problems.append(f"{where}.{key} : {value!r} n'est pas du type {getattr(hints[key], '__name__', hints[key])}")
+            problems.append(
+                f"{where}.{key} : {value!r} n'est pas du type {getattr(hints[key], '__name__', hints[key])}"
+            )
             continue
         number_problem = _number_problem(key, value, hints[key])
         if number_problem:
@@ -165,9 +206,11 @@ def _programme(raw: object, problems: list[str]) -> tuple[PartieSpec, ...]:
             plain = {k: v for k, v in lot.items() if k not in TERMS} if isinstance(lot, dict) else lot
             spec = _section(LotSpec, plain, f"{where}.lots[{j}]", problems)
             if spec is not None and spec.kind not in LOT_KINDS:
-                problems.append(f"{where}.lots[{j}].kind : {spec.kind!r} n'est pas {', '.join(LOT_KINDS[:-1])} ou {LOT_KINDS[-1]}")
+                problems.append(
+                    f"{where}.lots[{j}].kind : {spec.kind!r} n'est pas {', '.join(LOT_KINDS[:-1])} ou {LOT_KINDS[-1]}"
+                )
             elif spec is not None:
-                try:       # a named row, a ball limit and its fallback (RULES L20–L21), as /admin reads them
+                try:  # a named row, a ball limit and its fallback (RULES L20–L21), as /admin reads them
                     lots.append(dataclasses.replace(spec, **read_terms(spec.kind, lot)))
                 except LotTermsError as exc:
                     problems.append(f"{where}.lots[{j}] : {exc.why}")
@@ -191,9 +234,11 @@ def _sales(raw: object, problems: list[str]) -> SalesSection:
         spec = _section(PriceSection, tier, f"sales.price[{j}]", problems)
         if spec is not None and (spec.cards < 1 or spec.eur < 0 or round(spec.eur * 100) != spec.eur * 100):
             problems.append(f"sales.price[{j}] : cards ≥ 1 et eur ≥ 0, au centime")
-        elif spec is not None and round(spec.eur * 100) >= 2000 * spec.cards:    # hall.cartons.sales.STAKE_LIMIT_CENTS
-            problems.append(f"sales.price[{j}] : {spec.eur / spec.cards:.2f} € le carton ; loto traditionnel : mises "
-                            "« inférieures à 20 euros » (code de la sécurité intérieure, art. L322-4)")
+        elif spec is not None and round(spec.eur * 100) >= 2000 * spec.cards:  # hall.cartons.sales.STAKE_LIMIT_CENTS
+            problems.append(
+                f"sales.price[{j}] : {spec.eur / spec.cards:.2f} € le carton ; loto traditionnel : mises "
+                "« inférieures à 20 euros » (code de la sécurité intérieure, art. L322-4)"
+            )
         elif spec is not None:
             tiers.append(spec)
     if prices is not None and not isinstance(prices, list):
@@ -215,7 +260,7 @@ def _server_problems(server: ServerSection) -> list[str]:
     if server.staff_port and not server.tls:
         ports.append(("staff_port", server.staff_port))
     if server.message_queue:
-        relays = max(1, server.socket_workers)      # relay i listens on socket_port + i (hall/app/relays.py)
+        relays = max(1, server.socket_workers)  # relay i listens on socket_port + i (hall/app/relays.py)
         ports.append(("core_port", server.core_port))
         ports += [("socket_port" + (f" + {i}" if i else ""), server.socket_port + i) for i in range(relays)]
         if server.socket_port + relays - 1 > 65535:
@@ -278,8 +323,11 @@ def parse_config(raw: dict, source: str = "config") -> Config:
     return Config(**values)
 
 
-def load_config(path: str | os.PathLike | None = None, overrides: dict | None = None,
-                trust: Callable[[os.stat_result], list[str]] | None = None) -> Config:
+def load_config(
+    path: str | os.PathLike | None = None,
+    overrides: dict | None = None,
+    trust: Callable[[os.stat_result], list[str]] | None = None,
+) -> Config:
     """Read the config file (given, else ``./loto-hall.toml``, else ``/etc/loto-hall/config.toml``, else defaults);
     ``trust`` judges the opened file itself (its owner, its mode) before a byte of it is read."""
     candidates = [Path(path)] if path else [p for p in DEFAULT_PATHS if p.exists()]

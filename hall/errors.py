@@ -1,4 +1,5 @@
 """The errors of the hall core: bad input raises a named error (a refused command is ``hall.refusal.Rejected``)."""
+
 from __future__ import annotations
 
 
@@ -42,4 +43,3 @@ class ConfigError(HallError, ValueError):
 
 class JournalError(HallError):
     """A durable file (the journal, the rooms', the tournament's) cannot be opened or is of another schema version."""
-

@@ -3,6 +3,7 @@
 Names are ``"area:thing_happened"``. Each payload is a frozen dataclass; the journal stores it
 as JSON with the role that caused it and the time (``Record``).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,7 +19,7 @@ class Event(Protocol):
     """Any event of the journal: a frozen dataclass named by its ``type``."""
 
     type: ClassVar[str]
-    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]    # a dataclass: ``to_payload`` reads it
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]  # a dataclass: ``to_payload`` reads it
 
 
 class EventHandlers(Generic[R]):
@@ -35,12 +36,14 @@ class EventHandlers(Generic[R]):
 
     def on(self, *events: type[Event]) -> Callable[[Callable[P, R]], Callable[P, R]]:
         """Register the decorated function for each of ``events``; a second handler for one of them is an error."""
+
         def register(handler: Callable[P, R]) -> Callable[P, R]:
             for event in events:
                 if event.type in self._by_type:
                     raise ValueError(f"two handlers for {event.type}: {self._by_type[event.type]} and {handler}")
                 self._by_type[event.type] = handler
             return handler
+
         return register
 
     def get(self, event_type: str) -> Callable[..., R] | None:
@@ -96,15 +99,15 @@ class PartieStarted:
     number: int
     lots: tuple[LotSpec, ...]
     consolation: str
-    planned: tuple[LotSpec, ...] = ()   # the programme's lots, kept only when the speaker changed them on the spot
-    session: str = ""                   # the console's login session that started it (``hall.loto.lots_played``)
+    planned: tuple[LotSpec, ...] = ()  # the programme's lots, kept only when the speaker changed them on the spot
+    session: str = ""  # the console's login session that started it (``hall.loto.lots_played``)
 
 
 @dataclass(frozen=True, slots=True)
 class BallDrawn:
     type: ClassVar[str] = "draw:ball_drawn"
-    number: int   # 1..90
-    index: int    # position in the partie's draw log, from 0
+    number: int  # 1..90
+    index: int  # position in the partie's draw log, from 0
     source: str = "console"
 
 
@@ -132,7 +135,7 @@ class DrawResumed:
 class ClaimChecked:
     type: ClassVar[str] = "claim:checked"
     card_id: str
-    verdict: str            # valid, incomplete, missed, unknown_card, unsold_card, cancelled_card, closed
+    verdict: str  # valid, incomplete, missed, unknown_card, unsold_card, cancelled_card, closed
     lot_index: int | None
     lot_kind: str | None
     last: int | None
@@ -140,8 +143,8 @@ class ClaimChecked:
     complete_rows: tuple[int, ...] = ()
     missing: tuple[int, ...] = ()
     reason: str = ""
-    ball: int = 0           # how many balls were out (a maxi-bingo's jackpot is won up to its ball N)
-    prize: str = ""         # a valid maxi-bingo: "jackpot" or "fallback" (RULES L20)
+    ball: int = 0  # how many balls were out (a maxi-bingo's jackpot is won up to its ball N)
+    prize: str = ""  # a valid maxi-bingo: "jackpot" or "fallback" (RULES L20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,15 +157,15 @@ class TieBreakDraw:
 class LotAwarded:
     type: ClassVar[str] = "lot:awarded"
     lot_index: int
-    winners: tuple[str, ...]          # one card, or several when the lot is shared
+    winners: tuple[str, ...]  # one card, or several when the lot is shared
     rows: tuple[tuple[int, ...], ...]  # the winning rows of each winner, same order
     tie_break: tuple[TieBreakDraw, ...]
     consolation: tuple[str, ...]
     last: int
     draw_index: int
     shared: bool = False
-    tie_mode: str = ""    # how a tie was settled (hall/loto/ties.py): draw_lowest, physical_highest, share…; "" alone
-    rank: int = 0         # a tie's draw gives the stage's lots in its order (docs L14b): 0 the best number, 1 the next…
+    tie_mode: str = ""  # how a tie was settled (hall/loto/ties.py): draw_lowest, physical_highest, share…; "" alone
+    rank: int = 0  # a tie's draw gives the stage's lots in its order (docs L14b): 0 the best number, 1 the next…
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +191,7 @@ class PartieCleared:
     type: ClassVar[str] = "partie:cleared"
     number: int
     forced: bool = False
-    carried: bool = False    # the lots still unwon are played in the next partie
+    carried: bool = False  # the lots still unwon are played in the next partie
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,11 +247,26 @@ class VoucherRedeemed:
     code: str
 
 
-EVENT_TYPES: dict[str, type] = {cls.type: cls for cls in (
-    PartieStarted, BallDrawn, DrawUndone, ClaimAnnounced, DrawResumed, ClaimChecked, LotAwarded, TieAnnounced,
-    PartieCleared, CardsSold, CardsImported, VoucherIssued, VoucherPrinted, VoucherReprintRequested,
-    VoucherRedeemed,
-)}
+EVENT_TYPES: dict[str, type] = {
+    cls.type: cls
+    for cls in (
+        PartieStarted,
+        BallDrawn,
+        DrawUndone,
+        ClaimAnnounced,
+        DrawResumed,
+        ClaimChecked,
+        LotAwarded,
+        TieAnnounced,
+        PartieCleared,
+        CardsSold,
+        CardsImported,
+        VoucherIssued,
+        VoucherPrinted,
+        VoucherReprintRequested,
+        VoucherRedeemed,
+    )
+}
 
 _NESTED: dict[str, Callable[..., object]] = {"lots": lot_spec, "tie_break": TieBreakDraw}
 
@@ -258,10 +276,10 @@ class Record:
     """An event as journalled: its sequence number, the role that caused it, when (ISO 8601 UTC)."""
 
     seq: int
-    event: Any              # the event of ``type``: its readers dispatch on the type, then read its fields
+    event: Any  # the event of ``type``: its readers dispatch on the type, then read its fields
     role: str
     at: str
-    hash: str = ""          # its link in the journal's hash chain (hall/record/chain.py); "" for a record not journalled
+    hash: str = ""  # its link in the journal's hash chain (hall/record/chain.py); "" for a record not journalled
 
     @property
     def type(self) -> str:
@@ -276,15 +294,15 @@ class SaleRecorded:
     sale_id: int
     card_ids: tuple[str, ...]
     cents: int
-    payment: str                  # especes, carte, cheque
+    payment: str  # especes, carte, cheque
     paid: bool = True
     buyer: str = ""
-    seller: str = ""              # the name typed at the desk's login, from its session ("" = the role only)
+    seller: str = ""  # the name typed at the desk's login, from its session ("" = the role only)
     role: str = ""
-    partie: int | None = None     # sold for one partie only, when the hall sells that way
-    offered_cents: int | None = None   # the tiers' price at that moment (-1: no tier sum makes it; None: not kept)
-    session: str = ""             # the logged-in desk's session (a short reference, never the secret)
-    note: str = ""                # what the desk added to this sale (the request's only free text about it)
+    partie: int | None = None  # sold for one partie only, when the hall sells that way
+    offered_cents: int | None = None  # the tiers' price at that moment (-1: no tier sum makes it; None: not kept)
+    session: str = ""  # the logged-in desk's session (a short reference, never the secret)
+    note: str = ""  # what the desk added to this sale (the request's only free text about it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,14 +382,14 @@ class TicketRequested:
     this record's hash (hall/record/chain.py) is the fingerprint it prints, its time the time it was taken."""
 
     type: ClassVar[str] = "report:ticket_requested"
-    partie: int                              # the latest partie (0: none yet)
-    balls: int                               # balls drawn in it
+    partie: int  # the latest partie (0: none yet)
+    balls: int  # balls drawn in it
     receipts_cents: int
     by_payment: tuple[tuple[str, int], ...]  # (means of payment, cents) of the paid sales
     cards_sold: int
-    lots_given: int                          # lots won tonight
-    lots_given_cents: int                    # their declared value
-    auto: bool = False                       # at a partie's end ([report] ticket_each_partie)
+    lots_given: int  # lots won tonight
+    lots_given_cents: int  # their declared value
+    auto: bool = False  # at a partie's end ([report] ticket_each_partie)
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,13 +435,31 @@ class CountShown:
     shown: bool
 
 
-EVENT_TYPES.update({cls.type: cls for cls in (SaleRecorded, SaleVoided, SalePaid, ProgrammeEdited, PinChanged,
-                                              PricesSet, PlayersSet, TicketRequested, TicketPrinted, CallingSet,
-                                              BallRepeated, VoiceTested, CountShown)})
+EVENT_TYPES.update(
+    {
+        cls.type: cls
+        for cls in (
+            SaleRecorded,
+            SaleVoided,
+            SalePaid,
+            ProgrammeEdited,
+            PinChanged,
+            PricesSet,
+            PlayersSet,
+            TicketRequested,
+            TicketPrinted,
+            CallingSet,
+            BallRepeated,
+            VoiceTested,
+            CountShown,
+        )
+    }
+)
 
 
-def _programme_partie(lots: Iterable[Mapping[str, object]] = (),
-                      consolation: str = "Lot de consolation") -> ProgrammePartie:
+def _programme_partie(
+    lots: Iterable[Mapping[str, object]] = (), consolation: str = "Lot de consolation"
+) -> ProgrammePartie:
     return ProgrammePartie(tuple(lot_spec(**lot) for lot in lots), consolation)
 
 

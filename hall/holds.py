@@ -9,6 +9,7 @@ the keypad, the ball machine — meets the same hold because it reaches the same
 stands, so a drawing command added later is held even before it asks (it asks first only to refuse early, before
 any other check, with the hold's code).
 """
+
 from __future__ import annotations
 
 import enum
@@ -23,16 +24,18 @@ from hall.refusal import Rejected
 class Action(enum.Enum):
     """What a hold may stop."""
 
-    DRAW = "draw"        # a ball drawn, or held for the speaker's confirmation (propose)
-    START = "start"      # a partie started
-    CLEAR = "clear"      # « Démarquez ! »: a partie ended
+    DRAW = "draw"  # a ball drawn, or held for the speaker's confirmation (propose)
+    START = "start"  # a partie started
+    CLEAR = "clear"  # « Démarquez ! »: a partie ended
 
 
-HELD: Mapping[type, Action] = MappingProxyType({
-    BallDrawn: Action.DRAW,
-    PartieStarted: Action.START,
-    PartieCleared: Action.CLEAR,
-})
+HELD: Mapping[type, Action] = MappingProxyType(
+    {
+        BallDrawn: Action.DRAW,
+        PartieStarted: Action.START,
+        PartieCleared: Action.CLEAR,
+    }
+)
 """The journalled events each action covers (``propose`` journals nothing: it asks for ``DRAW`` itself)."""
 
 
@@ -55,7 +58,7 @@ class Holds:
     def add(self, hold: Hold) -> None:
         """Register ``hold`` (once: registering an equal hold again changes nothing)."""
         if hold not in self._holds:
-            self._holds = (*self._holds, hold)      # replaced whole: a command in flight reads the old or the new
+            self._holds = (*self._holds, hold)  # replaced whole: a command in flight reads the old or the new
 
     def check(self, action: Action) -> None:
         """Raise ``Rejected`` with the first standing hold's code for ``action``."""

@@ -6,6 +6,7 @@ One notion of a digit: ASCII ``0``–``9`` only. ``int()`` would also read ``"٣
 raises ``InvalidNumber`` (a ``ValueError``) quoting the bad input; callers turn that into their own
 refusal (a 422 at the web's edge, a config problem, a CLI message).
 """
+
 from __future__ import annotations
 
 import math
@@ -13,8 +14,8 @@ import re
 
 from hall.errors import InvalidNumber
 
-MAX_DIGITS = 12                      # no count, ID number or amount of the hall needs more
-MAX_EUR = 1_000_000.0                # a lot worth more than a million euros is a typing error
+MAX_DIGITS = 12  # no count, ID number or amount of the hall needs more
+MAX_EUR = 1_000_000.0  # a lot worth more than a million euros is a typing error
 _CARD_ID = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
 

@@ -4,6 +4,7 @@
 ``admin`` and ``system`` (the program itself: demo, command line) may do everything; ``ADMIN_ONLY`` names what only
 they may do.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -11,22 +12,79 @@ from types import MappingProxyType
 
 from hall.refusal import Rejected
 
-ROLES: tuple[str, ...] = ("controller", "desk", "speaker", "admin")   # least rights first: a shared PIN gets the smaller role
+ROLES: tuple[str, ...] = (
+    "controller",
+    "desk",
+    "speaker",
+    "admin",
+)  # least rights first: a shared PIN gets the smaller role
 STAFF = frozenset(ROLES)
 EVERYTHING = frozenset({"admin", "system"})
 
-RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType({
-    "speaker": frozenset({"start_partie", "draw", "undo", "announce_claim", "resume", "check_claim", "award", "clear",
-                          "reprint", "speaker_state", "card", "page:speaker", "page:controle", "games",
-                          "repeat_ball", "test_voice", "show_count"}),
-    "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
-    "desk": frozenset({"set_sold", "redeem", "reprint", "card", "page:lots", "sell", "pay_sale", "sales_summary",
-                       "page:caisse", "tournament_desk"}),
-    "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
-})
-ADMIN_ONLY = frozenset({"report_ticket", "games_switch", "network", "void_sale", "edit_programme", "edit_prices",
-                        "edit_players", "edit_calling", "speech_recordings", "change_pin", "consoles", "import_cards",
-                        "cards_csv", "cards_pdf", "admin_info", "device_test", "report", "evenings", "page:admin"})
+RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "speaker": frozenset(
+            {
+                "start_partie",
+                "draw",
+                "undo",
+                "announce_claim",
+                "resume",
+                "check_claim",
+                "award",
+                "clear",
+                "reprint",
+                "speaker_state",
+                "card",
+                "page:speaker",
+                "page:controle",
+                "games",
+                "repeat_ball",
+                "test_voice",
+                "show_count",
+            }
+        ),
+        "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
+        "desk": frozenset(
+            {
+                "set_sold",
+                "redeem",
+                "reprint",
+                "card",
+                "page:lots",
+                "sell",
+                "pay_sale",
+                "sales_summary",
+                "page:caisse",
+                "tournament_desk",
+            }
+        ),
+        "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
+    }
+)
+ADMIN_ONLY = frozenset(
+    {
+        "report_ticket",
+        "games_switch",
+        "network",
+        "void_sale",
+        "edit_programme",
+        "edit_prices",
+        "edit_players",
+        "edit_calling",
+        "speech_recordings",
+        "change_pin",
+        "consoles",
+        "import_cards",
+        "cards_csv",
+        "cards_pdf",
+        "admin_info",
+        "device_test",
+        "report",
+        "evenings",
+        "page:admin",
+    }
+)
 """The rights no row gives: the admin's (and the program's) alone. A right named nowhere here or in ``RIGHTS``
 is a typo (tests/hall/test_rights_and_lots.py reads every right the house asks for)."""
 KNOWN_RIGHTS = frozenset().union(ADMIN_ONLY, *RIGHTS.values())

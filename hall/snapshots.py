@@ -3,6 +3,7 @@
 ``Hall`` builds them under its lock (cheaply: tuples of values already frozen, a few dozen items at most);
 the caller shapes and serialises them outside it (``display/views.py`` makes the JSON of INTERFACE §4–§5).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -32,10 +33,10 @@ from hall.record.chain import shown
 class LotState:
     kind: str
     label: str
-    status: str                      # pending, open, awarded
+    status: str  # pending, open, awarded
     value_eur: float | None
     award: LotAwarded | None
-    spec: LotSpec | None = None      # the lot as announced, its terms included (a named row, a ball limit)
+    spec: LotSpec | None = None  # the lot as announced, its terms included (a named row, a ball limit)
 
     @property
     def lines(self) -> Lines:
@@ -63,15 +64,15 @@ class LotRef:
 class PartieState:
     number: int
     lots: tuple[LotState, ...]
-    current: int | None              # index of the open lot; None once every lot is awarded
+    current: int | None  # index of the open lot; None once every lot is awarded
     consolation: str
     draws: tuple[int, ...]
     cleared: bool
-    status: str                      # playing, checking, finished, cleared
+    status: str  # playing, checking, finished, cleared
     paused: bool
     pending: tuple[ClaimChecked, ...]
-    undo_allowed: bool               # an undo now would be accepted
-    held: bool = False               # the draw waits for the speaker after an award (docs L11a)
+    undo_allowed: bool  # an undo now would be accepted
+    held: bool = False  # the draw waits for the speaker after an award (docs L11a)
     tie: TieAnnounced | None = None  # how the tie on the open lot is settled, once announced (docs L14c)
 
     @property
@@ -97,7 +98,7 @@ class WifiInfo:
 
     ssid: str
     password: str
-    url: str          # the page phones open once joined
+    url: str  # the page phones open once joined
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +108,12 @@ class HallSnapshot:
     seq: int
     hall_name: str
     prices: str
-    partie: PartieState | None       # the latest partie, running or cleared
-    next_partie: NextPartie | None   # between parties only
+    partie: PartieState | None  # the latest partie, running or cleared
+    next_partie: NextPartie | None  # between parties only
     parties_played: int
-    wifi: WifiInfo | None = None    # the hall's Wi-Fi as the projector shows it, without [network] ssid None
-    winners: tuple[CardState, ...] = ()   # the cartons of the valid claims waiting for their lot
-    players: PlayersSet = PlayersSet("auto", True, False, 24)   # how much the players' phones help
+    wifi: WifiInfo | None = None  # the hall's Wi-Fi as the projector shows it, without [network] ssid None
+    winners: tuple[CardState, ...] = ()  # the cartons of the valid claims waiting for their lot
+    players: PlayersSet = PlayersSet("auto", True, False, 24)  # how much the players' phones help
 
     @property
     def running(self) -> PartieState | None:
@@ -134,8 +135,11 @@ class DeviceStatus:
     at: str = ""
 
     def same_as(self, other: DeviceStatus | None) -> bool:
-        return (other is not None and (self.device, self.state, self.code) == (other.device, other.state, other.code)
-                and dict(self.params) == dict(other.params))
+        return (
+            other is not None
+            and (self.device, self.state, self.code) == (other.device, other.state, other.code)
+            and dict(self.params) == dict(other.params)
+        )
 
 
 def device_status(device: str, state: str, code: str, **params: object) -> DeviceStatus:
@@ -143,14 +147,16 @@ def device_status(device: str, state: str, code: str, **params: object) -> Devic
     return DeviceStatus(device, state, code, MappingProxyType(dict(params)))
 
 
-NOTICES: Mapping[str, str] = MappingProxyType({
-    "draw:refused": "a ball not drawn: typed on a keypad or read by the ball machine (code, number, source, raw)",
-    "keypad:input": "a key of the Pi's keypad (code: typing, draw, confirm, undo_armed, undo, cancel, reject, claim, "
-                    "menu, invalid; text, number, reason)",
-    "keypad:refused": "a keypad command the hall refused (code, action, source)",
-    "scanner:unreadable": "a scan the barcode scanner could not read (raw, source)",
-    "scanner:refused": "a scanned carton the hall refused to check (code, raw, source)",
-})
+NOTICES: Mapping[str, str] = MappingProxyType(
+    {
+        "draw:refused": "a ball not drawn: typed on a keypad or read by the ball machine (code, number, source, raw)",
+        "keypad:input": "a key of the Pi's keypad (code: typing, draw, confirm, undo_armed, undo, cancel, reject, claim, "
+        "menu, invalid; text, number, reason)",
+        "keypad:refused": "a keypad command the hall refused (code, action, source)",
+        "scanner:unreadable": "a scan the barcode scanner could not read (raw, source)",
+        "scanner:refused": "a scanned carton the hall refused to check (code, raw, source)",
+    }
+)
 """Every passing notice a driver publishes for the speaker's console: its name and what it is about. One table says
 each in words (``display/i18n.NOTICE_WORDS``, tested to cover this one): a notice cannot be published unsaid."""
 
@@ -189,9 +195,9 @@ class SpeakerSnapshot:
     """The speaker's console: the public picture plus claims, the winner watch, devices, sales, printing."""
 
     public: HallSnapshot
-    can_claim: tuple[str, ...]       # the first 50
+    can_claim: tuple[str, ...]  # the first 50
     can_claim_count: int
-    slept: tuple[Sleeper, ...]       # the last 50
+    slept: tuple[Sleeper, ...]  # the last 50
     recent_checks: tuple[ClaimChecked, ...]
     devices: tuple[DeviceStatus, ...]
     proposed: Proposal | None
@@ -222,9 +228,9 @@ class PriorCheck:
 class BasketCheck:
     """What a sale of these cartons would meet, asked before selling (the desk, as a carton joins the basket)."""
 
-    card_ids: tuple[str, ...]                          # as the hall reads them (typed leniently)
-    unknown: tuple[tuple[str, tuple[str, ...]], ...]   # not in the book, each with the cartons one keystroke away
-    taken: tuple[str, ...]                             # already sold
+    card_ids: tuple[str, ...]  # as the hall reads them (typed leniently)
+    unknown: tuple[tuple[str, tuple[str, ...]], ...]  # not in the book, each with the cartons one keystroke away
+    taken: tuple[str, ...]  # already sold
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,8 +258,8 @@ class ClaimResult:
 class AwardResult:
     award: LotAwarded
     lot: LotRef
-    vouchers: tuple[str, ...]        # codes, winners' first then consolations
-    more: tuple[tuple[LotAwarded, LotRef], ...] = ()   # the stage's next lots given by the same draw (docs L14b)
+    vouchers: tuple[str, ...]  # codes, winners' first then consolations
+    more: tuple[tuple[LotAwarded, LotRef], ...] = ()  # the stage's next lots given by the same draw (docs L14b)
 
     @property
     def winner(self) -> str:
@@ -304,7 +310,7 @@ class ProgrammeState:
 
     played: tuple[PartieSpec, ...]
     edit: ProgrammeEdited | None
-    running: bool = False            # the last of ``played`` is in play (started, not yet démarquée)
+    running: bool = False  # the last of ``played`` is in play (started, not yet démarquée)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +329,7 @@ class LinkedCard:
 class Fingerprint:
     """The evening's fingerprint: the hash of the journal's last record (``hall/record/chain.py``), its number and time."""
 
-    seq: int                         # 0: nothing journalled yet
+    seq: int  # 0: nothing journalled yet
     at: str
     hash: str
 

@@ -1,5 +1,6 @@
 """What the hall takes from outside itself: the time and the chance (the drivers' and tests' own may stand
 in for them)."""
+
 from __future__ import annotations
 
 import datetime as dt

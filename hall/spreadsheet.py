@@ -18,6 +18,7 @@ Reading: CSV as a French spreadsheet writes it (semicolons, UTF-8 with a BOM or 
 decodes the bytes robustly and rewrites the rows comma-separated, one output line per input line, so that the
 card book's line-numbered errors still point at the right line.
 """
+
 from __future__ import annotations
 
 import csv
@@ -26,17 +27,20 @@ import re
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 DELIMITERS = ",;\t"
-_MONTHS = (r"janv?|f[ée]vr?|mars|avr|mai|juin|juil|ao[uû]t?|sept?|oct|nov|d[ée]c|jan|feb|mar|apr|may|jun|jul|aug|"
-           r"dec|[a-zéû]+uary|[a-z]+ember|avril|juillet|october|march|april|june|july|august|janvier|février|fevrier")
+_MONTHS = (
+    r"janv?|f[ée]vr?|mars|avr|mai|juin|juil|ao[uû]t?|sept?|oct|nov|d[ée]c|jan|feb|mar|apr|may|jun|jul|aug|"
+    r"dec|[a-zéû]+uary|[a-z]+ember|avril|juillet|october|march|april|june|july|august|janvier|février|fevrier"
+)
 # what a spreadsheet reads as a number, an amount, a percentage, a date, a time or a truth value (checked against
 # LibreOffice Calc 7.4, French and English settings, « détecter les nombres spéciaux » on and off)
 NUMBER_LIKE = re.compile(
-    r"[-+]?[(]?[$€£]?\s*[\d\s\u00a0\u202f.,]*\d[\d\s\u00a0\u202f.,]*([eE][-+]?\d+)?\s*[$€£%]?[)]?"   # 000123 12E3 1 234 3,50 € 50%
-    r"|\d{1,4}[-/.]\d{1,2}([-/.]\d{1,4})?"                                                     # 12/03 2026-11-21
-    r"|\d{1,2}:\d{2}(:\d{2}([.,]\d+)?)?(\s*[ap]\.?m\.?)?"                                            # 12:30
-    r"|(" + _MONTHS + r")\.?[\s\-/.]*\d{1,4}|\d{1,2}[\s\-/.]*(" + _MONTHS + r")\.?([\s\-/.]*\d{2,4})?"   # mars 12
+    r"[-+]?[(]?[$€£]?\s*[\d\s\u00a0\u202f.,]*\d[\d\s\u00a0\u202f.,]*([eE][-+]?\d+)?\s*[$€£%]?[)]?"  # 000123 12E3 1 234 3,50 € 50%
+    r"|\d{1,4}[-/.]\d{1,2}([-/.]\d{1,4})?"  # 12/03 2026-11-21
+    r"|\d{1,2}:\d{2}(:\d{2}([.,]\d+)?)?(\s*[ap]\.?m\.?)?"  # 12:30
+    r"|(" + _MONTHS + r")\.?[\s\-/.]*\d{1,4}|\d{1,2}[\s\-/.]*(" + _MONTHS + r")\.?([\s\-/.]*\d{2,4})?"  # mars 12
     r"|true|false|vrai|faux",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def safe_cell(value: object) -> object:
@@ -91,5 +95,5 @@ def as_plain_csv(raw: bytes) -> str:
                 row.pop()
             writer.writerow([cell.strip() for cell in row])
     except csv.Error:
-        return text       # unreadable as CSV (a field past the csv module's limit): the card book names the line
+        return text  # unreadable as CSV (a field past the csv module's limit): the card book names the line
     return out.getvalue()

@@ -1,4 +1,5 @@
 """Shared fixtures: a real Hall over a real SQLite journal in a temporary folder."""
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,14 @@ settings.load_profile("hall")
 
 SECRET = b"s" * 32
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 
 
 def cards_from(notations: dict[str, str]) -> dict[str, Card]:
@@ -33,13 +40,23 @@ def make_hall(tmp_path):
     """Build a Hall on ``tmp_path/journal.sqlite``; call again to reopen (replay) the same journal."""
     opened = []
 
-    def make(cards: dict[str, Card] | None = None, sold: set[str] | None = None, rules: dict | None = None,
-             programme: list | None = None, seed: int = 1) -> Hall:
+    def make(
+        cards: dict[str, Card] | None = None,
+        sold: set[str] | None = None,
+        rules: dict | None = None,
+        programme: list | None = None,
+        seed: int = 1,
+    ) -> Hall:
         raw = {"hall": {"name": "Salle test", "data_dir": str(tmp_path)}, "rules": rules or {}}
         if programme is not None:
             raw["programme"] = {"partie": programme}
-        hall = Hall(parse_config(raw), Journal(tmp_path / "journal.sqlite"), CardBook(cards or {}, sold),
-                    voucher_secret=SECRET, rng=random.Random(seed))
+        hall = Hall(
+            parse_config(raw),
+            Journal(tmp_path / "journal.sqlite"),
+            CardBook(cards or {}, sold),
+            voucher_secret=SECRET,
+            rng=random.Random(seed),
+        )
         opened.append(hall)
         return hall
 
@@ -52,7 +69,7 @@ def pytest_collection_modifyitems(items):
     """Every test that drives Chromium is ``slow`` (seconds each): marked here from the fixture it uses, so a new
     page test cannot forget it. The kill tests, playouts and long property runs carry the mark in their files."""
     for item in items:
-        if "pw" in getattr(item, "fixturenames", ()):      # Playwright: every Chromium launched goes through it
+        if "pw" in getattr(item, "fixturenames", ()):  # Playwright: every Chromium launched goes through it
             item.add_marker(pytest.mark.slow)
 
 
@@ -67,6 +84,7 @@ def pw():
     if not os.path.exists(CHROMIUM):
         pytest.skip("Chromium absent (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         yield p
 
@@ -82,6 +100,7 @@ def browser(pw, browser_args):
 def redis_server(tmp_path):
     """Debian's redis-server on a free localhost port (tests/app/relay_parts.py), stopped at the end of the test."""
     from tests.app.relay_parts import RedisServer
+
     server = RedisServer(tmp_path)
     yield server
     server.close()

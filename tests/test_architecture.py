@@ -1,4 +1,5 @@
 """The house holds: the import contracts (no exception list), a stdlib-only core, mini-games apart, no circle."""
+
 from __future__ import annotations
 
 import ast
@@ -28,8 +29,18 @@ def imported_roots(path: Path) -> list[str]:
 
 
 CORE_PACKAGES = ("door", "money", "loto", "cartons", "record")
-FACE_ONLY = ("hall.door", "hall.money", "hall.loto", "hall.cartons", "hall.record", "hall.config_sections",
-             "hall.errors", "hall.numbers", "hall.sources", "hall.spreadsheet")     # display/drivers: through hall
+FACE_ONLY = (
+    "hall.door",
+    "hall.money",
+    "hall.loto",
+    "hall.cartons",
+    "hall.record",
+    "hall.config_sections",
+    "hall.errors",
+    "hall.numbers",
+    "hall.sources",
+    "hall.spreadsheet",
+)  # display/drivers: through hall
 
 
 def core_files() -> list[Path]:
@@ -41,7 +52,8 @@ def core_files() -> list[Path]:
 def core_units() -> set[str]:
     """What the contracts name: each top module of the core, and each of its packages."""
     return {f"hall.{p.stem}" for p in (ROOT / "hall").glob("*.py") if p.name != "__init__.py"} | {
-        f"hall.{pkg}" for pkg in CORE_PACKAGES}
+        f"hall.{pkg}" for pkg in CORE_PACKAGES
+    }
 
 
 def net_files() -> list[Path]:
@@ -50,7 +62,7 @@ def net_files() -> list[Path]:
 
 
 def test_import_contracts_hold_with_no_exception_list():
-    beside = Path(sys.executable).with_name("lint-imports")      # the venv's own, whatever PATH says
+    beside = Path(sys.executable).with_name("lint-imports")  # the venv's own, whatever PATH says
     exe = str(beside) if beside.exists() else shutil.which("lint-imports")
     if exe is None:
         pytest.fail("import-linter is part of the test extras: pip install -e '.[test]'")
@@ -65,7 +77,7 @@ def test_every_core_module_is_in_the_layers_contract():
     layers = next(c for c in CONTRACTS if c["type"] == "layers" and "containers" not in c)["layers"]
     assert layers[:2] == ["hall.app", "display | drivers"] and layers[-1] == "hall.net | hall.refusal"
     listed = [name.strip() for floor in layers[2:-1] for name in floor.replace("|", ":").split(":")]
-    assert sorted(listed) == sorted(core_units())              # each once, on one floor
+    assert sorted(listed) == sorted(core_units())  # each once, on one floor
     packaged = {p.parent.name for p in core_files() if p.parent.name != "hall"}
     assert packaged == set(CORE_PACKAGES)
     assert all((ROOT / "hall" / pkg / "__init__.py").read_text().startswith('"""') for pkg in CORE_PACKAGES)
@@ -75,7 +87,9 @@ def test_every_core_module_is_named_by_the_contracts_that_list_the_core():
     """The core's own forbidden list and the mini-games' list of the loto say the same modules as the layers."""
     core = core_units()
     forbidden = [c for c in CONTRACTS if c["type"] == "forbidden"]
-    loto = next(c for c in forbidden if "hall.app" in c["forbidden_modules"] and "hall.minigames" in c["forbidden_modules"])
+    loto = next(
+        c for c in forbidden if "hall.app" in c["forbidden_modules"] and "hall.minigames" in c["forbidden_modules"]
+    )
     games = next(c for c in forbidden if c["source_modules"] == ["hall.minigames"])
     assert set(loto["source_modules"]) == core
     assert {m for m in games["forbidden_modules"] if m.startswith("hall.") and m != "hall.app"} == core
@@ -96,15 +110,23 @@ def test_the_face_names_only_the_core():
 
 def test_core_modules_import_only_the_standard_library():
     allowed = set(sys.stdlib_module_names) | {"hall"}
-    offenders = [f"{p.name}: {n}" for p in core_files() for n in imported_roots(p)
-                 if n.split(".")[0] not in allowed or n.startswith(("hall.app", "hall.minigames"))]
+    offenders = [
+        f"{p.name}: {n}"
+        for p in core_files()
+        for n in imported_roots(p)
+        if n.split(".")[0] not in allowed or n.startswith(("hall.app", "hall.minigames"))
+    ]
     assert not offenders
 
 
 def test_the_network_helpers_import_only_the_standard_library_and_no_loto():
     assert [p.name for p in net_files()] == ["__init__.py", "address.py", "captive.py", "values.py", "wifi.py"]
-    offenders = [f"{p.name}: {n}" for p in net_files() for n in imported_roots(p)
-                 if n.split(".")[0] not in sys.stdlib_module_names and not n.startswith("hall.net")]
+    offenders = [
+        f"{p.name}: {n}"
+        for p in net_files()
+        for n in imported_roots(p)
+        if n.split(".")[0] not in sys.stdlib_module_names and not n.startswith("hall.net")
+    ]
     assert not offenders
 
 
@@ -117,8 +139,12 @@ def test_the_refusal_imports_only_the_standard_library():
 
 def test_minigames_import_only_the_standard_library_themselves_and_the_refusal():
     allowed = set(sys.stdlib_module_names)
-    offenders = [f"{p.relative_to(ROOT)}: {n}" for p in (ROOT / "hall" / "minigames").rglob("*.py")
-                 for n in imported_roots(p) if n.split(".")[0] not in allowed and not n.startswith(("hall.minigames", "hall.refusal"))]
+    offenders = [
+        f"{p.relative_to(ROOT)}: {n}"
+        for p in (ROOT / "hall" / "minigames").rglob("*.py")
+        for n in imported_roots(p)
+        if n.split(".")[0] not in allowed and not n.startswith(("hall.minigames", "hall.refusal"))
+    ]
     assert not offenders
 
 
@@ -127,12 +153,18 @@ def test_no_proxy_stands_for_the_hall():
     that speaks of the hall, so a command renamed or added cannot slip past a check mypy does not see (the games'
     break is a hold in the core: hall/holds.py)."""
     offenders = []
-    for path in sorted([*(ROOT / "hall").rglob("*.py"), *(ROOT / "display").rglob("*.py"), *(ROOT / "drivers").rglob("*.py")]):
+    for path in sorted(
+        [*(ROOT / "hall").rglob("*.py"), *(ROOT / "display").rglob("*.py"), *(ROOT / "drivers").rglob("*.py")]
+    ):
         text = path.read_text()
         tree = ast.parse(text, str(path))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "cast" and node.args \
-                    and getattr(node.args[0], "id", None) == "HallPort":
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "cast"
+                and node.args
+                and getattr(node.args[0], "id", None) == "HallPort"
+            ):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: cast(HallPort, …)")
             if isinstance(node, ast.FunctionDef) and node.name == "__getattr__" and "HallPort" in text:
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: __getattr__ beside HallPort")
@@ -148,8 +180,11 @@ def extensions_reads(path: Path) -> list[str]:
     line: the one key is display/services.py's, so nowhere else names one, nor holds the dict to name one later."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Attribute) and node.attr == "extensions" \
-                and ast.unparse(node.value).rsplit(".", 1)[-1] in ("app", "current_app", "application"):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "extensions"
+            and ast.unparse(node.value).rsplit(".", 1)[-1] in ("app", "current_app", "application")
+        ):
             found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -157,18 +192,25 @@ def extensions_reads(path: Path) -> list[str]:
 def test_the_app_services_are_read_through_their_one_typed_accessor():
     """No service found by a string key: display/services.py alone touches ``app.extensions`` (its one key);
     everyone else, tests included, reads ``services()`` / ``services_of(app)`` (issue 34)."""
-    files = [p for p in project_files("display", "hall", "drivers", "tests", "bench")
-             if p != ROOT / "display" / "services.py"]
+    files = [
+        p
+        for p in project_files("display", "hall", "drivers", "tests", "bench")
+        if p != ROOT / "display" / "services.py"
+    ]
     assert [hit for p in files for hit in extensions_reads(p)] == []
-    keyed = [f"{p.relative_to(ROOT)}:{n}" for p in files for n, line in enumerate(p.read_text().splitlines(), 1)
-             if re.search(r"extensions(\[|\.get\(|\.setdefault\(|\.pop\()\s*[\"']loto", line)]
+    keyed = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in files
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if re.search(r"extensions(\[|\.get\(|\.setdefault\(|\.pop\()\s*[\"']loto", line)
+    ]
     assert keyed == []
 
 
 def test_the_services_are_built_before_any_blueprint_is_registered():
     """``create_app`` builds the services, then registers the blueprints: no blueprint sets what another reads."""
     source = (ROOT / "display" / "app.py").read_text()
-    body = source[source.index("def create_app("):source.index("\ndef ", source.index("def create_app(") + 1)]
+    body = source[source.index("def create_app(") : source.index("\ndef ", source.index("def create_app(") + 1)]
     assert body.index("build_services(") < body.index("register_blueprint(") < body.index("tournament_web.install(")
     assert body.index("build_services(") < body.index("room_web.install(")
 
@@ -195,8 +237,12 @@ def test_type_only_imports_keep_the_house_layers():
     """A type named for the checker still follows the layers: the web and the drivers name nothing of the program,
     the drivers nothing of the web, neither names the core's insides but through its face (import-linter leaves ``TYPE_CHECKING`` imports out, for display/services.py)."""
     rules = {"display": ("hall.app", "drivers", *FACE_ONLY), "drivers": ("hall.app", "display", *FACE_ONLY)}
-    offenders = [f"{p.relative_to(ROOT)}: {name}" for folder, banned in rules.items()
-                 for p in project_files(folder) for name in type_only_imports(p)
-                 if name in banned or name.startswith(tuple(b + "." for b in banned))]
+    offenders = [
+        f"{p.relative_to(ROOT)}: {name}"
+        for folder, banned in rules.items()
+        for p in project_files(folder)
+        for name in type_only_imports(p)
+        if name in banned or name.startswith(tuple(b + "." for b in banned))
+    ]
     assert offenders == []
     assert "display.auth" in type_only_imports(ROOT / "display" / "services.py")

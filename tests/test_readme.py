@@ -3,6 +3,7 @@
 CI (``.ci/run``) extracts them with ``.ci/readme_commands.py``; a section that a new heading cuts in two
 (stop 28: « Who opens what » landed between the two commands) fails CI after one second, so it fails here first.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -29,11 +30,14 @@ def test_the_readme_holds_the_two_commands_ci_runs():
     assert test.endswith("python -m pytest") and "pip install -e '.[test]'" in test
 
 
-@pytest.mark.parametrize("broken", [
-    "## Set-up: the two commands\n\n```sh\nrun\n```\n\n## Who opens what\n\n```sh\ntest\n```\n",
-    "## Set-up: the two commands\n\n```sh\nrun\nmore\n```\n\n```sh\ntest\n```\n",
-    "## Set-up: the two commands\n\n```sh\nrun\n```\n",
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "## Set-up: the two commands\n\n```sh\nrun\n```\n\n## Who opens what\n\n```sh\ntest\n```\n",
+        "## Set-up: the two commands\n\n```sh\nrun\nmore\n```\n\n```sh\ntest\n```\n",
+        "## Set-up: the two commands\n\n```sh\nrun\n```\n",
+    ],
+)
 def test_a_section_that_is_not_two_one_line_commands_is_refused(broken):
     with pytest.raises(ValueError, match="exactly two one-line"):
         _reader().setup_commands(broken)
@@ -43,11 +47,13 @@ def test_the_layout_section_is_the_tree_as_it_is():
     """Every package of the project is named in the README's layout (the tree as it is, not as it was), and every
     ``hall/…/`` folder it names exists."""
     text = README.read_text()
-    layout = text[text.index("## Layout"):]
+    layout = text[text.index("## Layout") :]
     packages = {f"{p.parent.relative_to(ROOT)}/" for p in ROOT.glob("*/*/__init__.py")} | {
-        f"{p.parent.relative_to(ROOT)}/" for p in ROOT.glob("*/__init__.py")}
+        f"{p.parent.relative_to(ROOT)}/" for p in ROOT.glob("*/__init__.py")
+    }
     packages -= {"tests/", *(p for p in packages if p.startswith("tests/"))}
     named = set(re.findall(r"^(\S+/)(?:__init__\.py)?\s", layout.split("```")[1], re.M)) | set(
-        re.findall(r"(hall/\w+/)", layout))
+        re.findall(r"(hall/\w+/)", layout)
+    )
     assert sorted(p for p in packages if p not in named and not p.startswith(("display/", "drivers/", "bench/"))) == []
     assert sorted(n for n in named if n.startswith("hall/") and not (ROOT / n).is_dir()) == []

@@ -14,6 +14,7 @@ and the games' break (no draw while a game is on the projector).
 
 The :class:`~hall.minigames.lobby.Lobby` keeps the rooms under its own lock; nothing here takes it.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any

@@ -2,6 +2,7 @@
 command or snapshot of the lobby (which takes its own lock, journals, and publishes the change to the sockets),
 and answers with what it returned.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -18,7 +19,7 @@ from hall.refusal import Rejected
 from hall.rights import may
 
 bp = Blueprint("rooms", __name__)
-MAX_BODY_BYTES = 16 * 1024                 # every room endpoint: a move is far shorter
+MAX_BODY_BYTES = 16 * 1024  # every room endpoint: a move is far shorter
 
 
 @bp.get("/api/games")
@@ -38,8 +39,15 @@ def open_room():
     A.require_right("games")
     data = json_body(MAX_BODY_BYTES)
     room = hub().lobby.open(data.get("game"), data.get("options"))
-    return jsonify({"code": room.code, "join_url": join_url(room.code), "game": room.game,
-                    "status": room.status, "options": room.options}), 201
+    return jsonify(
+        {
+            "code": room.code,
+            "join_url": join_url(room.code),
+            "game": room.game,
+            "status": room.status,
+            "options": room.options,
+        }
+    ), 201
 
 
 @bp.get("/api/games/rooms")
@@ -47,7 +55,7 @@ def list_rooms():
     """The staff's list of every room; for anyone else, only what the projector shows (the room on screen)."""
     try:
         role = A.request_role()
-    except Rejected:             # a phone's seat token, or a dead session: the public answer
+    except Rejected:  # a phone's seat token, or a dead session: the public answer
         role = None
     lobby = hub().lobby
     return jsonify(lobby.listing() if may(role, "games") else lobby.public_listing())
@@ -124,36 +132,98 @@ def openapi_paths() -> dict:
     room = "/api/games/rooms/{code}"
     return {
         "/api/games": {"get": op("Les jeux des salles, et s'ils peuvent être ouverts", None, ok={"type": "array"})},
-        "/api/games/switch": {"post": op("Activer ou couper un jeu", "admin",
-                                         obj(game={"type": "string"}, enabled={"type": "boolean"}),
-                                         ok={"type": "array"}, errors=("unknown_game",))},
+        "/api/games/switch": {
+            "post": op(
+                "Activer ou couper un jeu",
+                "admin",
+                obj(game={"type": "string"}, enabled={"type": "boolean"}),
+                ok={"type": "array"},
+                errors=("unknown_game",),
+            )
+        },
         "/api/games/rooms": {
-            "post": op("Ouvrir une salle", "speaker", obj(game={"enum": list(ROOM_GAMES)}, options={"type": "object"}),
-                       ok_status="201",
-                       errors=("unknown_game", "bad_options", "game_disabled", "too_many_rooms")),
-            "get": op("Les salles ouvertes et récentes (équipe) ; pour les autres, la salle au projecteur seule",
-                      None, ok={"type": "array"})},
+            "post": op(
+                "Ouvrir une salle",
+                "speaker",
+                obj(game={"enum": list(ROOM_GAMES)}, options={"type": "object"}),
+                ok_status="201",
+                errors=("unknown_game", "bad_options", "game_disabled", "too_many_rooms"),
+            ),
+            "get": op(
+                "Les salles ouvertes et récentes (équipe) ; pour les autres, la salle au projecteur seule",
+                None,
+                ok={"type": "array"},
+            ),
+        },
         room: {"get": op("La salle, vue publique", None, errors=("unknown_room",), params=code)},
-        room + "/join": {"post": op("Une place et son jeton pour un prénom", None,
-                                    obj(name={"type": "string", "maxLength": 20}), ok_status="201",
-                                    errors=("unknown_room", "bad_name", "room_full", "already_started", "room_closed",
-                                            "audience_full", "too_many_seats"),
-                                    params=code)},
-        room + "/seat": {"get": op("La vue de la place et ses coups permis (jeton de place en Bearer)", "seat",
-                                   errors=("unknown_room", "bad_token"), params=code)},
-        room + "/remove": {"post": op("Libérer une place avant le début (les suivantes avancent d'un rang)", "speaker",
-                                      obj(seat={"type": "integer"}, name={"type": "string"}),
-                                      errors=("unknown_room", "unknown_seat", "seat_changed", "already_started",
-                                              "room_closed"), params=code)},
-        room + "/start": {"post": op("Les robots prennent les places vides ; la partie commence", "speaker",
-                                     errors=("unknown_room", "already_started", "room_closed"), params=code)},
-        room + "/moves": {"post": op("Jouer un coup de la liste permise de la place (jeton de place en Bearer)", "seat",
-                                     obj(move={}, version={"type": "integer"}),
-                                     errors=("unknown_room", "bad_token", "not_your_turn", "stale_version",
-                                             "illegal_move", "game_over", "not_started"), params=code)},
+        room + "/join": {
+            "post": op(
+                "Une place et son jeton pour un prénom",
+                None,
+                obj(name={"type": "string", "maxLength": 20}),
+                ok_status="201",
+                errors=(
+                    "unknown_room",
+                    "bad_name",
+                    "room_full",
+                    "already_started",
+                    "room_closed",
+                    "audience_full",
+                    "too_many_seats",
+                ),
+                params=code,
+            )
+        },
+        room + "/seat": {
+            "get": op(
+                "La vue de la place et ses coups permis (jeton de place en Bearer)",
+                "seat",
+                errors=("unknown_room", "bad_token"),
+                params=code,
+            )
+        },
+        room + "/remove": {
+            "post": op(
+                "Libérer une place avant le début (les suivantes avancent d'un rang)",
+                "speaker",
+                obj(seat={"type": "integer"}, name={"type": "string"}),
+                errors=("unknown_room", "unknown_seat", "seat_changed", "already_started", "room_closed"),
+                params=code,
+            )
+        },
+        room + "/start": {
+            "post": op(
+                "Les robots prennent les places vides ; la partie commence",
+                "speaker",
+                errors=("unknown_room", "already_started", "room_closed"),
+                params=code,
+            )
+        },
+        room + "/moves": {
+            "post": op(
+                "Jouer un coup de la liste permise de la place (jeton de place en Bearer)",
+                "seat",
+                obj(move={}, version={"type": "integer"}),
+                errors=(
+                    "unknown_room",
+                    "bad_token",
+                    "not_your_turn",
+                    "stale_version",
+                    "illegal_move",
+                    "game_over",
+                    "not_started",
+                ),
+                params=code,
+            )
+        },
         room + "/close": {"post": op("Fermer la table", "speaker", errors=("unknown_room",), params=code)},
-        "/api/screen": {"get": op("Ce que montre le projecteur", None),
-                        "post": op("Mettre le loto ou une salle au projecteur", "speaker",
-                                   obj(show={"enum": ["loto", "game"]}, code={"type": "string"}),
-                                   errors=("unknown_room", "bad_screen"))},
+        "/api/screen": {
+            "get": op("Ce que montre le projecteur", None),
+            "post": op(
+                "Mettre le loto ou une salle au projecteur",
+                "speaker",
+                obj(show={"enum": ["loto", "game"]}, code={"type": "string"}),
+                errors=("unknown_room", "bad_screen"),
+            ),
+        },
     }

@@ -4,6 +4,7 @@
 ``Room.t``; its blueprint adds the referee's endpoint (RULES E10, E11, E18, E19, E21): the speaker lists the
 official's actions the rules accept now and applies one, journalled by the lobby before anyone sees it.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,10 +23,13 @@ from hall.minigames.lobby_news import Referee
 
 bp = Blueprint("rooms_euchre", __name__)
 
-declare("rooms", {
-    "no_officials": (422, _l("Ce jeu n'a pas d'actions d'arbitre.")),
-    "illegal_official": (422, _l("Cette action d'arbitre ne s'applique pas maintenant : rechargez la liste.")),
-})
+declare(
+    "rooms",
+    {
+        "no_officials": (422, _l("Ce jeu n'a pas d'actions d'arbitre.")),
+        "illegal_official": (422, _l("Cette action d'arbitre ne s'applique pas maintenant : rechargez la liste.")),
+    },
+)
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -72,9 +76,18 @@ STRINGS: dict[str, Any] = {
     "eu_out": _l("ne joue pas"),
     "eu_time": _l("Temps écoulé : cette main est la dernière."),
     "eu_last_hand": _l("Main précédente"),
-    "eu_rank_J": _l("V"), "eu_rank_Q": _l("D"), "eu_rank_K": _l("R"), "eu_rank_A": _l("A"),
-    "eu_word_J": _l("valet"), "eu_word_Q": _l("dame"), "eu_word_K": _l("roi"), "eu_word_A": _l("as"),
-    "eu_word_S": _l("pique"), "eu_word_H": _l("cœur"), "eu_word_D": _l("carreau"), "eu_word_C": _l("trèfle"),
+    "eu_rank_J": _l("V"),
+    "eu_rank_Q": _l("D"),
+    "eu_rank_K": _l("R"),
+    "eu_rank_A": _l("A"),
+    "eu_word_J": _l("valet"),
+    "eu_word_Q": _l("dame"),
+    "eu_word_K": _l("roi"),
+    "eu_word_A": _l("as"),
+    "eu_word_S": _l("pique"),
+    "eu_word_H": _l("cœur"),
+    "eu_word_D": _l("carreau"),
+    "eu_word_C": _l("trèfle"),
     "eu_card_words": _l("%(rank)s de %(suit)s"),
     "eu_referee": _l("Arbitre"),
     "eu_referee_pick": _l("Action d'arbitre…"),
@@ -99,6 +112,7 @@ def official_label(move: list, names: tuple[str, ...]) -> str:
 
     def team(first: int) -> str:
         return _("%(a)s et %(b)s", a=names[first], b=names[first + 2])
+
     reasons = {"out_of_turn": _("jeu hors tour"), "exposed_card": _("carte exposée"), "hesitation": _("hésitation")}
     kind = move[0]
     if kind == "penalty":
@@ -106,13 +120,26 @@ def official_label(move: list, names: tuple[str, ...]) -> str:
     if kind == "redeal":
         return _("Nouvelle donne par le même donneur (%(reason)s)", reason=reasons[move[1]])
     if kind == "bid_out_of_turn":
-        return _("Enchère hors tour de %(name)s (%(suit)s) : il perd sa mise, son partenaire ne peut plus "
-                 "miser en %(suit)s", name=names[move[1]], suit=_suit(move[2])) if move[2] is not None else \
-            _("Enchère hors tour de %(name)s : il perd sa mise", name=names[move[1]])
+        return (
+            _(
+                "Enchère hors tour de %(name)s (%(suit)s) : il perd sa mise, son partenaire ne peut plus "
+                "miser en %(suit)s",
+                name=names[move[1]],
+                suit=_suit(move[2]),
+            )
+            if move[2] is not None
+            else _("Enchère hors tour de %(name)s : il perd sa mise", name=names[move[1]])
+        )
     if kind == "insufficient_bid":
-        return _("Enchère insuffisante de %(name)s (%(suit)s) : annulée, son partenaire ne peut plus miser "
-                 "en %(suit)s", name=names[move[1]], suit=_suit(move[2])) if move[2] is not None else \
-            _("Enchère insuffisante de %(name)s : annulée (passe)", name=names[move[1]])
+        return (
+            _(
+                "Enchère insuffisante de %(name)s (%(suit)s) : annulée, son partenaire ne peut plus miser en %(suit)s",
+                name=names[move[1]],
+                suit=_suit(move[2]),
+            )
+            if move[2] is not None
+            else _("Enchère insuffisante de %(name)s : annulée (passe)", name=names[move[1]])
+        )
     if kind == "renege":
         return _("Renonce de %(name)s : la main s'arrête et se marque", name=names[move[1]])
     if kind == "time":
@@ -121,8 +148,12 @@ def official_label(move: list, names: tuple[str, ...]) -> str:
 
 
 def _officials_body(referee: Referee) -> dict:
-    return {"code": referee.code, "status": referee.status, "version": referee.version,
-            "officials": [{"move": m, "label": official_label(m, referee.names)} for m in referee.moves]}
+    return {
+        "code": referee.code,
+        "status": referee.status,
+        "version": referee.version,
+        "officials": [{"move": m, "label": official_label(m, referee.names)} for m in referee.moves],
+    }
 
 
 @bp.get("/api/games/rooms/<code>/official")
@@ -145,13 +176,39 @@ def openapi_paths() -> dict:
     from display.openapi import _path
 
     code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
-    answer = obj(code={"type": "string"}, version={"type": "integer"},
-                 officials={"type": "array", "items": obj(move={"type": "array"}, label={"type": "string"})})
-    return {"/api/games/rooms/{code}/official": {
-        "get": op("Les actions d'arbitre permises maintenant (Bid Euchre : pénalité, nouvelle donne, renonce, "
-                  "temps…), avec leur libellé", "speaker", ok=answer, errors=("unknown_room", "no_officials"),
-                  params=code, area="rooms"),
-        "post": op("Appliquer une action d'arbitre de la liste (journalisée avant d'être vue)", "speaker",
-                   obj(move={"type": "array"}, version={"type": "integer"}), ok=answer,
-                   errors=("unknown_room", "no_officials", "illegal_official", "stale_version", "bad_version",
-                           "not_started", "game_over", "room_closed"), params=code, area="rooms")}}
+    answer = obj(
+        code={"type": "string"},
+        version={"type": "integer"},
+        officials={"type": "array", "items": obj(move={"type": "array"}, label={"type": "string"})},
+    )
+    return {
+        "/api/games/rooms/{code}/official": {
+            "get": op(
+                "Les actions d'arbitre permises maintenant (Bid Euchre : pénalité, nouvelle donne, renonce, "
+                "temps…), avec leur libellé",
+                "speaker",
+                ok=answer,
+                errors=("unknown_room", "no_officials"),
+                params=code,
+                area="rooms",
+            ),
+            "post": op(
+                "Appliquer une action d'arbitre de la liste (journalisée avant d'être vue)",
+                "speaker",
+                obj(move={"type": "array"}, version={"type": "integer"}),
+                ok=answer,
+                errors=(
+                    "unknown_room",
+                    "no_officials",
+                    "illegal_official",
+                    "stale_version",
+                    "bad_version",
+                    "not_started",
+                    "game_over",
+                    "room_closed",
+                ),
+                params=code,
+                area="rooms",
+            ),
+        }
+    }

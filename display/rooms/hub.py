@@ -5,6 +5,7 @@ that news into events, so every client sees the versions in order. A room's audi
 ``g:<code>:a``, a seat's phones ``g:<code>:s<n>``, the staff's consoles ``rooms:staff``. The bot task
 (``socketio.start_background_task``) waits with no lock held.
 """
+
 from __future__ import annotations
 
 import logging
@@ -59,10 +60,15 @@ class RoomsHub:
         self.clock = clock
         self.wake = threading.Event()
         self.stopped = threading.Event()
-        self.relay: Any = None            # the queue to the relays carrying the audience (display/relay_publisher.py)
+        self.relay: Any = None  # the queue to the relays carrying the audience (display/relay_publisher.py)
         self._tell: dict[type, Callable[[Any], None]] = {
-            RoomChanged: self._room_changed, ListChanged: self._list_changed, ScreenChanged: self._screen_changed,
-            Followed: self._followed, Unfollowed: self._unfollowed, Told: self._told}
+            RoomChanged: self._room_changed,
+            ListChanged: self._list_changed,
+            ScreenChanged: self._screen_changed,
+            Followed: self._followed,
+            Unfollowed: self._unfollowed,
+            Told: self._told,
+        }
         lobby.restart_clocks(clock())
         lobby.subscribe(self.tell)
 
@@ -75,7 +81,7 @@ class RoomsHub:
         self.emit_public("game", game_event(room), to=audience(room.code))
         for seat, view in news.seat_views:
             self.socketio.emit("game", game_event(room, view), to=seat_room(room.code, seat))
-        self.wake.set()                                   # a new turn may be a bot's
+        self.wake.set()  # a new turn may be a bot's
 
     def _list_changed(self, news: ListChanged) -> None:
         self.socketio.emit("rooms", {"rooms": list(news.rooms), "screen": news.screen}, to=news.to or STAFF)
@@ -114,7 +120,7 @@ class RoomsHub:
             if timeout > 0:
                 self.wake.wait(min(timeout, 5.0))
             else:
-                self.socketio.sleep(0)     # let the web answer between two bot moves
+                self.socketio.sleep(0)  # let the web answer between two bot moves
 
     def stop(self) -> None:
         self.stopped.set()

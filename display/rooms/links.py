@@ -1,4 +1,5 @@
 """The address the phones join a room at (the QR code's target): the hall's one address (hall/net/address.py)."""
+
 from __future__ import annotations
 
 from display.services import services

@@ -2,6 +2,7 @@
 the sentences the room pages' scripts read through ``Room.t`` (each game adds its own: ``euchre.py``,
 ``points_rouges.py``). French is the source; English in ``translations/en/LC_MESSAGES/messages.po``.
 """
+
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
@@ -10,32 +11,36 @@ from display.errors import declare
 
 # The rooms' refusals, declared once in the one catalogue (their sentences name a first name, a seat, a table:
 # the loto's codes of the same name are other refusals). A client is told only these details of them.
-declare("rooms", {
-    "unknown_room": (404, _l("Salle de jeu inconnue : vérifiez le code.")),
-    "unknown_game": (422, _l("Jeu inconnu.")),
-    "bad_options": (422, _l("Option de jeu incorrecte (« %(key)s »).")),
-    "bad_name": (422, _l("Prénom refusé : de 1 à 20 caractères, sans caractères spéciaux.")),
-    "illegal_move": (422, _l("Ce coup n'est pas permis maintenant.")),
-    "bad_version": (422, _l("Requête incorrecte : version manquante.")),
-    "bad_screen": (422, _l("Affichage inconnu : « loto » ou « game ».")),
-    "room_full": (409, _l("La table est complète : vous suivez la partie en spectateur.")),
-    "already_started": (409, _l("La partie a commencé : vous la suivez en spectateur.")),
-    "not_your_turn": (409, _l("Ce n'est pas votre tour.")),
-    "stale_version": (409, _l("Le jeu a changé entre-temps : regardez la table et rejouez.")),
-    "room_closed": (409, _l("Cette table de jeu est fermée.")),
-    "game_over": (409, _l("La partie est terminée.")),
-    "not_started": (409, _l("La partie n'a pas encore commencé.")),
-    "too_many_rooms": (409, _l("Trop de tables de jeu ouvertes : fermez-en une d'abord.")),
-    "game_disabled": (403, _l("Ce jeu est désactivé par l'administrateur.")),
-    "audience_full": (409, _l("Trop de spectateurs pour cette table.")),
-    "games_on_screen": (423, _l("Entracte jeux à l'écran : revenez d'abord au loto (« Retour au loto »).")),
-    "too_many_seats": (409, _l("Ce téléphone a déjà %(max)s place(s) à cette table : laissez-en aux autres.")),
-    "unknown_seat": (422, _l("Place inconnue à cette table.")),
-    "seat_changed": (409, _l("Les places ont changé entre-temps : regardez la liste et recommencez.")),
-    "seat_removed": (409, _l("L'annonceur a libéré votre place : vous suivez la partie en spectateur.")),
-    "bad_token": (401, _l("Jeton de place inconnu : rejoignez la table à nouveau.")),
-    "bad_player_count": (422, _l("Nombre de joueurs incorrect pour ce jeu.")),
-}, shown=("key", "expected", "max"))
+declare(
+    "rooms",
+    {
+        "unknown_room": (404, _l("Salle de jeu inconnue : vérifiez le code.")),
+        "unknown_game": (422, _l("Jeu inconnu.")),
+        "bad_options": (422, _l("Option de jeu incorrecte (« %(key)s »).")),
+        "bad_name": (422, _l("Prénom refusé : de 1 à 20 caractères, sans caractères spéciaux.")),
+        "illegal_move": (422, _l("Ce coup n'est pas permis maintenant.")),
+        "bad_version": (422, _l("Requête incorrecte : version manquante.")),
+        "bad_screen": (422, _l("Affichage inconnu : « loto » ou « game ».")),
+        "room_full": (409, _l("La table est complète : vous suivez la partie en spectateur.")),
+        "already_started": (409, _l("La partie a commencé : vous la suivez en spectateur.")),
+        "not_your_turn": (409, _l("Ce n'est pas votre tour.")),
+        "stale_version": (409, _l("Le jeu a changé entre-temps : regardez la table et rejouez.")),
+        "room_closed": (409, _l("Cette table de jeu est fermée.")),
+        "game_over": (409, _l("La partie est terminée.")),
+        "not_started": (409, _l("La partie n'a pas encore commencé.")),
+        "too_many_rooms": (409, _l("Trop de tables de jeu ouvertes : fermez-en une d'abord.")),
+        "game_disabled": (403, _l("Ce jeu est désactivé par l'administrateur.")),
+        "audience_full": (409, _l("Trop de spectateurs pour cette table.")),
+        "games_on_screen": (423, _l("Entracte jeux à l'écran : revenez d'abord au loto (« Retour au loto »).")),
+        "too_many_seats": (409, _l("Ce téléphone a déjà %(max)s place(s) à cette table : laissez-en aux autres.")),
+        "unknown_seat": (422, _l("Place inconnue à cette table.")),
+        "seat_changed": (409, _l("Les places ont changé entre-temps : regardez la liste et recommencez.")),
+        "seat_removed": (409, _l("L'annonceur a libéré votre place : vous suivez la partie en spectateur.")),
+        "bad_token": (401, _l("Jeton de place inconnu : rejoignez la table à nouveau.")),
+        "bad_player_count": (422, _l("Nombre de joueurs incorrect pour ce jeu.")),
+    },
+    shown=("key", "expected", "max"),
+)
 
 ROOM_STRINGS = {
     "your_turn": _l("À vous !"),
@@ -43,8 +48,10 @@ ROOM_STRINGS = {
     "waiting_players": _l("En attente des joueurs…"),
     "joined": _l("%(n)s inscrits sur %(max)s places"),
     "joined_one": _l("%(n)s inscrit sur %(max)s places"),
-    "lobby_hint": _l("Scannez le QR code avec l'appareil photo du téléphone, tapez votre prénom : c'est parti. "
-                     "Les robots prennent les places libres."),
+    "lobby_hint": _l(
+        "Scannez le QR code avec l'appareil photo du téléphone, tapez votre prénom : c'est parti. "
+        "Les robots prennent les places libres."
+    ),
     "waiting_start": _l("Bienvenue à la table, %(name)s : la partie commence bientôt."),
     "audience": _l("Vous suivez la partie en spectateur."),
     "winner": _l("%(name)s gagne !"),
@@ -103,8 +110,13 @@ ROOM_STRINGS = {
     "no_rooms": _l("Aucune table de jeu"),
     "refused": _l("Coup refusé"),
     "last_dice": _l("%(name)s : %(dice)s"),
-    "FULL": _l("Full"), "QUINTE": _l("Quinte"), "CARRE": _l("Carré"), "SMALL": _l("Petite"), "YAM": _l("Yam"),
-    "SEC": _l("Sec"), "APPEL": _l("Appel"),
+    "FULL": _l("Full"),
+    "QUINTE": _l("Quinte"),
+    "CARRE": _l("Carré"),
+    "SMALL": _l("Petite"),
+    "YAM": _l("Yam"),
+    "SEC": _l("Sec"),
+    "APPEL": _l("Appel"),
     # who is playing for a silent phone; La Linotte's pawns said by their owner
     "bot_plays_for_you": _l("Un robot joue à votre place"),
     "pawn_on": _l("%(cell)s : pion de %(name)s"),

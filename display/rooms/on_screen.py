@@ -8,6 +8,7 @@ partie and « démarquez », which the hall would not see on the projector. ``cr
 (``hall.add_hold``), so the web and the devices meet it alike; the loto core knows it only as a ``Hold``
 (``hall/holds.py``) and never hears of the games.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

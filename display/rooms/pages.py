@@ -2,6 +2,7 @@
 always shows that room, ``/jeux/<code>/qr.svg`` is its QR code. The projector page ``/`` includes the room's
 screen too (``templates/_room_screen.html``); each game adds its own script and style sheet.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,7 +23,7 @@ from hall.minigames.lobby_news import RoomSnapshot
 from hall.refusal import Rejected
 
 bp = Blueprint("room_pages", __name__)
-GAME_MODULES = (euchre, points_rouges)   # each game's own strings, routes and OpenAPI paths
+GAME_MODULES = (euchre, points_rouges)  # each game's own strings, routes and OpenAPI paths
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
@@ -50,8 +51,7 @@ def _room(code: str) -> RoomSnapshot | None:
 def _page(template: str, page: str, status: int = 200, **extra: Any):
     config = services().config
     boot = {"socket_path": services().public_socket_path, **extra}  # the audience: relays
-    return render_page(template, page, room_strings(), boot=boot, status=status, hall_name=config.hall.name,
-                       **extra)
+    return render_page(template, page, room_strings(), boot=boot, status=status, hall_name=config.hall.name, **extra)
 
 
 @bp.get("/j")

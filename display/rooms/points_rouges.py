@@ -6,6 +6,7 @@ seat's own 8 pieces can complete its board, worked out by the exact-cover solver
 (its rack and the board, never the pile), on a snapshot taken from the lobby (no lock held while it searches)
 and within a node budget.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -22,12 +23,15 @@ from hall.minigames.points_rouges.solver import bounded_cover
 from hall.refusal import Rejected
 
 bp = Blueprint("rooms_points_rouges", __name__)
-HINT_NODES = 20_000      # ≈ 0.25 s on this 2-core VM when exhausted (≈ 1 s on a Pi 4 core); a real rack of 8 needs < 1 000
+HINT_NODES = 20_000  # ≈ 0.25 s on this 2-core VM when exhausted (≈ 1 s on a Pi 4 core); a real rack of 8 needs < 1 000
 
-declare("rooms", {
-    "not_solitaire": (409, _l("L'indice n'existe qu'au solitaire.")),
-    "choose_board": (409, _l("Choisissez d'abord votre figure.")),
-})
+declare(
+    "rooms",
+    {
+        "not_solitaire": (409, _l("L'indice n'existe qu'au solitaire.")),
+        "choose_board": (409, _l("Choisissez d'abord votre figure.")),
+    },
+)
 
 STRINGS: dict[str, Any] = {
     "pr_board": _l("Plateau %(letter)s"),
@@ -69,9 +73,15 @@ STRINGS: dict[str, Any] = {
     # a piece read out by where its points are (a screen reader said "S09"), the jokers counted alike
     "pr_piece_name": _l("Pièce de %(n)s points : %(where)s"),
     "pr_joker_name": _l("Joker : un seul point, il complète une figure"),
-    "pr_at_0": _l("en haut à gauche"), "pr_at_1": _l("en haut au milieu"), "pr_at_2": _l("en haut à droite"),
-    "pr_at_3": _l("au milieu à gauche"), "pr_at_4": _l("au centre"), "pr_at_5": _l("au milieu à droite"),
-    "pr_at_6": _l("en bas à gauche"), "pr_at_7": _l("en bas au milieu"), "pr_at_8": _l("en bas à droite"),
+    "pr_at_0": _l("en haut à gauche"),
+    "pr_at_1": _l("en haut au milieu"),
+    "pr_at_2": _l("en haut à droite"),
+    "pr_at_3": _l("au milieu à gauche"),
+    "pr_at_4": _l("au centre"),
+    "pr_at_5": _l("au milieu à droite"),
+    "pr_at_6": _l("en bas à gauche"),
+    "pr_at_7": _l("en bas au milieu"),
+    "pr_at_8": _l("en bas à droite"),
     "pr_point_at": _l("Point ligne %(row)s, colonne %(col)s"),
     "pr_jokers_free": _l("★ %(n)s libre(s) sur %(of)s"),
 }
@@ -99,10 +109,13 @@ def hint(code: str):
     counts = Counter(rack)
     jokers = counts.pop(JOKER, 0)
     solvable, cover = bounded_cover(remaining, counts, jokers, HINT_NODES)
-    body: dict[str, Any] = {"solvable": solvable, "board": letter,
-                            "message": str(HINT_YES if solvable else HINT_NO if solvable is False else HINT_SLOW)}
+    body: dict[str, Any] = {
+        "solvable": solvable,
+        "board": letter,
+        "message": str(HINT_YES if solvable else HINT_NO if solvable is False else HINT_SLOW),
+    }
     if cover and request.args.get("show") == "1":
-        sid, mask = next((row for row in cover if row[0] != JOKER), cover[0])    # a real piece rather than a joker
+        sid, mask = next((row for row in cover if row[0] != JOKER), cover[0])  # a real piece rather than a joker
         body["piece"] = [sid, list(points_of(mask))]
         body["message"] = f"{body['message']} {HINT_PIECE}"
     return jsonify(body)
@@ -112,11 +125,34 @@ def openapi_paths() -> dict:
     from display.openapi import _obj as obj
     from display.openapi import _op as op
     from display.openapi import _path, _query
-    code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),
-            _query("show", {"enum": ["0", "1"]}, "1 : montrer aussi une pièce d'une solution"))
-    ok = obj(solvable={"type": ["boolean", "null"]}, board={"type": "string"}, message={"type": "string"},
-             piece={"type": "array"})
-    return {"/api/games/rooms/{code}/hint": {"get": op(
-        "Solitaire Points Rouges : les 8 pièces de la place complètent-elles sa figure ? (jeton de place en Bearer)",
-        "seat", ok=ok, errors=("unknown_room", "bad_token", "not_solitaire", "not_started", "game_over",
-                               "room_closed", "choose_board"), params=code, area="rooms")}}
+
+    code = (
+        _path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),
+        _query("show", {"enum": ["0", "1"]}, "1 : montrer aussi une pièce d'une solution"),
+    )
+    ok = obj(
+        solvable={"type": ["boolean", "null"]},
+        board={"type": "string"},
+        message={"type": "string"},
+        piece={"type": "array"},
+    )
+    return {
+        "/api/games/rooms/{code}/hint": {
+            "get": op(
+                "Solitaire Points Rouges : les 8 pièces de la place complètent-elles sa figure ? (jeton de place en Bearer)",
+                "seat",
+                ok=ok,
+                errors=(
+                    "unknown_room",
+                    "bad_token",
+                    "not_solitaire",
+                    "not_started",
+                    "game_over",
+                    "room_closed",
+                    "choose_board",
+                ),
+                params=code,
+                area="rooms",
+            )
+        }
+    }

@@ -2,6 +2,7 @@
 ``game`` event after every change of that room (``seat_view`` only with a seat token); the staff's consoles
 emit ``rooms_watch`` and receive the ``rooms`` list. The lobby keeps who follows what; the hub sends.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

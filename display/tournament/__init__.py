@@ -16,6 +16,7 @@ English in ``display/translations/en/LC_MESSAGES/messages.po``.
 | ``code_guard`` | the captains' codes: guessed by nobody, never held by a stranger's guessing |
 | ``messages`` | the refusals and the words |
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -2,6 +2,7 @@
 captain (the code printed on its sheet for this game, or the pass that code earned), the public (no codes).
 The day's store and the PDF makers are handed in by the composition root (``create_app(..., tournament=…)``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,7 +16,7 @@ from hall.minigames.osga.store import TournamentStore
 from hall.minigames.osga.tournament import Day, check_code, code_generation, summary, table_code
 from hall.refusal import Rejected
 
-DESK_RIGHT = "tournament_desk"   # hall/rights.py: the desk (and the admin)
+DESK_RIGHT = "tournament_desk"  # hall/rights.py: the desk (and the admin)
 
 
 def store() -> TournamentStore:
@@ -56,13 +57,13 @@ def desk_or_captain(table: int) -> str:
         if wait:
             raise Rejected("tournoi/too_many_attempts", retry_after=wait)
     if not check_code(day, table, code):
-        guard.failed(address, game, table, generation)   # a right code clears nothing: failures only age out
+        guard.failed(address, game, table, generation)  # a right code clears nothing: failures only age out
         raise Rejected("tournoi/bad_code", table=table)
     sheet_pass = guard.make_pass(game, table)
 
     @after_this_request
     def give_pass(resp):
-        resp.headers["X-Table-Pass"] = sheet_pass      # this phone is held by no count for this sheet
+        resp.headers["X-Table-Pass"] = sheet_pass  # this phone is held by no count for this sheet
         return resp
 
     return "table"

@@ -1,5 +1,6 @@
 """The tournament's API under ``/api/tournoi``: the day's picture, the desk's registration and movement, the
 hands the desk or a table's captain enters (docs/osga.md). Every change is an event of the day's store."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,8 +41,16 @@ def table_state(table: int) -> ResponseReturnValue:
         if day.tournament.finished:
             raise Rejected("tournoi/day_over")
         raise Rejected("tournoi/bad_number", field="table", low=1, high=len(data["tables"]))
-    return jsonify({"phase": data["phase"], "game": data["game"], "games": data["games"],
-                    "session": data["session"], "table": found, "events": data["events"]})
+    return jsonify(
+        {
+            "phase": data["phase"],
+            "game": data["game"],
+            "games": data["games"],
+            "session": data["session"],
+            "table": found,
+            "events": data["events"],
+        }
+    )
 
 
 def _submit(kind: str, data: dict[str, Any]) -> ResponseReturnValue:
@@ -64,8 +73,9 @@ def register() -> ResponseReturnValue:
     """Register a team: ``{name, players: [a, b], arrived}`` (``arrived: false`` for a pre-registered team)."""
     desk()
     data = json_body()
-    return _submit("register", {"name": data.get("name"), "players": data.get("players"),
-                                "arrived": data.get("arrived", True)})
+    return _submit(
+        "register", {"name": data.get("name"), "players": data.get("players"), "arrived": data.get("arrived", True)}
+    )
 
 
 @bp.post("/api/tournoi/teams/<team>/<action>")

@@ -14,6 +14,7 @@ say (its own count starts at zero), held only by the typing address's own budget
 again; guessing it at ``ADDRESS_FAILS`` per address is hopeless. ``loto-hall auth unlock`` no longer clears these
 counts: clearing them gave strangers fresh tries, spent again within a second.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -25,9 +26,9 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from display.login_guard import Budget
 
-ADDRESS_FAILS = (10, 60.0)          # one address: 10 wrong codes a minute
-TABLE_FAILS = (20, 6 * 3600.0)      # one table in one game (the key names the game: the window only ages it out)
-GAME_FAILS = (100, 6 * 3600.0)      # every table of one game together
+ADDRESS_FAILS = (10, 60.0)  # one address: 10 wrong codes a minute
+TABLE_FAILS = (20, 6 * 3600.0)  # one table in one game (the key names the game: the window only ages it out)
+GAME_FAILS = (100, 6 * 3600.0)  # every table of one game together
 MAX_PASS_CHARS = 512
 
 
@@ -54,8 +55,9 @@ class CodeGuard:
             now = self.clock()
             if generation:
                 return self._address.wait(address, now)
-            return max(self._address.wait(address, now), self._table.wait(f"{game}/{table}#0", now),
-                       self._game.wait(game, now))
+            return max(
+                self._address.wait(address, now), self._table.wait(f"{game}/{table}#0", now), self._game.wait(game, now)
+            )
 
     def held(self, game: str, table: int, generation: int = 0) -> int:
         """Seconds a stranger's guessing holds ``table``'s captains who have not opened their sheet (0: none)."""

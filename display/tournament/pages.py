@@ -1,5 +1,6 @@
 """The tournament's pages: the desk's ``/tournoi`` (its PIN first), the projector's ``/tournoi/classement``
 (public, no codes), each captain's ``/tournoi/table/<n>`` (the code on the sheet opens it)."""
+
 from __future__ import annotations
 
 from flask import Blueprint
@@ -15,8 +16,15 @@ bp = Blueprint("tournament_pages", __name__)
 
 def _page(template: str, page: str, desk_only: bool, **extra) -> ResponseReturnValue:
     boot = {"words": words(), "hand_min": HAND_MIN, "hand_max": HAND_MAX, "hands": HANDS_PER_GAME, **extra}
-    return render_page(template, page, {}, allowed=("desk",) if desk_only else None, login="tournoi_login.html",
-                       boot=boot, hall_name=hall_name())
+    return render_page(
+        template,
+        page,
+        {},
+        allowed=("desk",) if desk_only else None,
+        login="tournoi_login.html",
+        boot=boot,
+        hall_name=hall_name(),
+    )
 
 
 @bp.get("/tournoi")

@@ -1,4 +1,5 @@
 """``python -m hall.app``: the same as the ``loto-hall`` command."""
+
 import sys
 
 from hall.app.cli import main

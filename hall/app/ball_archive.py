@@ -1,5 +1,6 @@
 """The balls of an archived evening, read from its journal for the fairness count (display/stats.py): the program
 opens every durable file (tests/app/test_stores.py), so it hands the web this reader (``loto_archived_draws``)."""
+
 from __future__ import annotations
 
 from pathlib import Path

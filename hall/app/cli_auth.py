@@ -13,6 +13,7 @@ Run as root (``sudo``), the command never acts on a path the hall's account coul
 folder once and works relative to that descriptor, drops to the folder's owner (the hall's account) before
 touching anything in it, and sets the file's mode through its descriptor (never ``chmod`` by name).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,8 @@ from pathlib import Path
 
 from hall.app.lang import _
 
-UNLOCK_FILE = "login_unlock.json"        # display/login_guard.py reads it
-WEB_KEY = "web.key"                      # display/auth.py's secret
+UNLOCK_FILE = "login_unlock.json"  # display/login_guard.py reads it
+WEB_KEY = "web.key"  # display/auth.py's secret
 ROLE_CHOICES = ("admin", "speaker", "controller", "desk")
 
 
@@ -36,19 +37,25 @@ def add_auth_parser(subparsers: argparse._SubParsersAction) -> None:
     auth = subparsers.add_parser("auth", help=_("codes PIN : faire entrer une nouvelle console depuis le Pi"))
     asub = auth.add_subparsers(dest="auth_command", required=True)
     unlock = asub.add_parser(
-        "unlock", formatter_class=fmt,
+        "unlock",
+        formatter_class=fmt,
         help=_("affiche un code d'ajout d'une console, valable 15 minutes (sessions ouvertes gardées)"),
-        description=_("Écrit une demande de déblocage dans le dossier des données et affiche un code d'ajout à "
-                      "usage unique : tapé sur la page de connexion d'une nouvelle tablette, il la fait entrer, "
-                      "quoi que fassent des inconnus sur le Wi-Fi. La salle en marche l'applique au prochain essai, "
-                      "une salle arrêtée à son démarrage."),
-        epilog=_("exemples :\n  sudo loto-hall auth unlock --config /etc/loto-hall/config.toml\n  loto-hall "
-                 "auth unlock --data-dir ./data --role speaker"))
-    unlock.add_argument("--config", help=_("fichier TOML (défaut ./loto-hall.toml puis "
-                                           "/etc/loto-hall/config.toml)"))
+        description=_(
+            "Écrit une demande de déblocage dans le dossier des données et affiche un code d'ajout à "
+            "usage unique : tapé sur la page de connexion d'une nouvelle tablette, il la fait entrer, "
+            "quoi que fassent des inconnus sur le Wi-Fi. La salle en marche l'applique au prochain essai, "
+            "une salle arrêtée à son démarrage."
+        ),
+        epilog=_(
+            "exemples :\n  sudo loto-hall auth unlock --config /etc/loto-hall/config.toml\n  loto-hall "
+            "auth unlock --data-dir ./data --role speaker"
+        ),
+    )
+    unlock.add_argument("--config", help=_("fichier TOML (défaut ./loto-hall.toml puis /etc/loto-hall/config.toml)"))
     unlock.add_argument("--data-dir", help=_("dossier des données (défaut : celui de la config)"))
-    unlock.add_argument("--role", choices=ROLE_CHOICES, default="admin",
-                        help=_("rôle de la nouvelle console (défaut : admin)"))
+    unlock.add_argument(
+        "--role", choices=ROLE_CHOICES, default="admin", help=_("rôle de la nouvelle console (défaut : admin)")
+    )
 
 
 def _secret(folder_fd: int) -> bytes:
@@ -65,7 +72,7 @@ def _secret(folder_fd: int) -> bytes:
         try:
             fd = os.open(WEB_KEY, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=folder_fd)
         except FileExistsError:
-            continue                         # the hall made it meanwhile: read that one
+            continue  # the hall made it meanwhile: read that one
         with os.fdopen(fd, "wb") as fh:
             fh.write(secrets.token_bytes(32))
             fh.flush()
@@ -80,7 +87,7 @@ def _write_request(folder_fd: int, body: dict) -> None:
     tmp = f".{UNLOCK_FILE}.{secrets.token_hex(8)}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder_fd)
     try:
-        os.fchmod(fd, 0o644)                 # readable by the hall whoever wrote it, whatever the umask
+        os.fchmod(fd, 0o644)  # readable by the hall whoever wrote it, whatever the umask
         os.write(fd, json.dumps(body).encode())
         os.fsync(fd)
     finally:
@@ -104,12 +111,18 @@ def request_unlock(folder: Path, role: str = "admin", code: str | None = None) -
 
         def write() -> None:
             digest = code_digest(_secret(folder_fd), code)
-            _write_request(folder_fd, {"nonce": secrets.token_hex(16), "at": time.time(), "enrol": {
-                "digest": digest, "role": role, "until": time.time() + PI_CODE_TTL_S}})
+            _write_request(
+                folder_fd,
+                {
+                    "nonce": secrets.token_hex(16),
+                    "at": time.time(),
+                    "enrol": {"digest": digest, "role": role, "until": time.time() + PI_CODE_TTL_S},
+                },
+            )
 
         if os.geteuid() == 0 and owner.st_uid != 0:
             pid = os.fork()
-            if pid == 0:                     # the child: the folder owner's rights only, then write
+            if pid == 0:  # the child: the folder owner's rights only, then write
                 status = 1
                 try:
                     os.setgroups([])
@@ -117,7 +130,7 @@ def request_unlock(folder: Path, role: str = "admin", code: str | None = None) -
                     os.setuid(owner.st_uid)
                     write()
                     status = 0
-                except BaseException as exc:     # the child reports and leaves, whatever happened
+                except BaseException as exc:  # the child reports and leaves, whatever happened
                     print(f"loto-hall: {exc}", file=sys.stderr)
                 finally:
                     os._exit(status)
@@ -144,18 +157,26 @@ def run(args: argparse.Namespace) -> int:
     else:
         folder = load_config(args.config).data_dir
     if not folder.is_dir():
-        print(_("loto-hall : pas de dossier de données ici : %(folder)s") % {"folder": folder},
-              file=sys.stderr)
+        print(_("loto-hall : pas de dossier de données ici : %(folder)s") % {"folder": folder}, file=sys.stderr)
         return 2
     try:
         path, code = request_unlock(folder, args.role)
     except OSError as exc:
-        print(_("loto-hall : impossible d'écrire dans %(folder)s (%(strerror)s) : lancez-la avec sudo") % {
-                  "folder": folder, "strerror": exc.strerror}, file=sys.stderr)
+        print(
+            _("loto-hall : impossible d'écrire dans %(folder)s (%(strerror)s) : lancez-la avec sudo")
+            % {"folder": folder, "strerror": exc.strerror},
+            file=sys.stderr,
+        )
         return 2
     print(_("Déblocage demandé (%(path)s).") % {"path": path})
-    print(_("Code d'ajout d'une console (%(role)s), valable %(minutes)s minutes, une seule fois : %(code)s") % {
-        "role": args.role, "minutes": int(PI_CODE_TTL_S // 60), "code": shown_code(code)})
-    print(_("Sur la nouvelle tablette : ouvrez une page de la salle (/admin, /speaker…), touchez « Nouvelle "
-            "tablette ? Code d'ajout » et tapez ce code."))
+    print(
+        _("Code d'ajout d'une console (%(role)s), valable %(minutes)s minutes, une seule fois : %(code)s")
+        % {"role": args.role, "minutes": int(PI_CODE_TTL_S // 60), "code": shown_code(code)}
+    )
+    print(
+        _(
+            "Sur la nouvelle tablette : ouvrez une page de la salle (/admin, /speaker…), touchez « Nouvelle "
+            "tablette ? Code d'ajout » et tapez ce code."
+        )
+    )
     return 0

@@ -1,4 +1,5 @@
 """``loto-hall cards generate|import``."""
+
 from __future__ import annotations
 
 import argparse
@@ -35,9 +36,13 @@ def _card_codes(config: Config | None) -> Callable[[str], str] | None:
     except OSError:
         secret = b""
     if not secret:
-        print(_("loto-hall : cartons imprimés sans leur code (« Mes cartons » le demandera, ou le QR code de la "
-                "vente) : donnez --config d'une salle déjà démarrée une fois, ou imprimez-les depuis /admin"),
-              file=sys.stderr)
+        print(
+            _(
+                "loto-hall : cartons imprimés sans leur code (« Mes cartons » le demandera, ou le QR code de la "
+                "vente) : donnez --config d'une salle déjà démarrée une fois, ou imprimez-les depuis /admin"
+            ),
+            file=sys.stderr,
+        )
         return None
     return lambda card_id: card_code(secret, card_id)
 
@@ -59,12 +64,22 @@ def generate(args: argparse.Namespace) -> int:
         print(f"{len(cards)} cartons écrits dans {args.csv} (série {args.series}, graine {seed})")
     if args.pdf:
         from hall.app.paper.sheets import write_cards_pdf
+
         name = config.hall.name if config else "Loto"
         code = _card_codes(config)
-        write_cards_pdf(cards, args.pdf, hall_name=name, series=args.series, per_page=args.per_page,
-                        columns=columns, progress=_progress if sys.stderr.isatty() or args.count >= 600 else None,
-                        evening=config.hall.evening if config else "", logo=(config.hall.logo or None) if config else None,
-                        link=(config or Config()).hall_link("c/"), code=code)
+        write_cards_pdf(
+            cards,
+            args.pdf,
+            hall_name=name,
+            series=args.series,
+            per_page=args.per_page,
+            columns=columns,
+            progress=_progress if sys.stderr.isatty() or args.count >= 600 else None,
+            evening=config.hall.evening if config else "",
+            logo=(config.hall.logo or None) if config else None,
+            link=(config or Config()).hall_link("c/"),
+            code=code,
+        )
         print(f"planches imprimables : {args.pdf}")
     return 0
 
@@ -72,8 +87,10 @@ def generate(args: argparse.Namespace) -> int:
 def import_cards(args: argparse.Namespace) -> int:
     """Add a CSV's cartons to the hall's card book; the whole file is refused if any line is bad."""
     config = load_config(args.config)
-    text = as_plain_csv(Path(args.file).read_bytes())   # semicolons, BOM or Windows-1252: as a spreadsheet writes it
-    incoming = CardBook.read_csv(io.StringIO(text), columns=config.cards.columns, every_column=config.cards.every_column)
+    text = as_plain_csv(Path(args.file).read_bytes())  # semicolons, BOM or Windows-1252: as a spreadsheet writes it
+    incoming = CardBook.read_csv(
+        io.StringIO(text), columns=config.cards.columns, every_column=config.cards.every_column
+    )
     runtime = Runtime.open(config)
     try:
         total = runtime.hall.adopt_cards(incoming, role="admin").event.total

@@ -1,4 +1,5 @@
 """``loto-hall games simulate`` and ``games tournament``: bot games to the end, results printed."""
+
 from __future__ import annotations
 
 import argparse

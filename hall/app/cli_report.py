@@ -3,6 +3,7 @@
 Reads the data folder's journal without changing anything (no secret made, no event appended), so it can
 run while the hall is serving: SQLite's WAL lets a second reader see every committed event.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,8 +38,9 @@ def report_of(config: Config, records: list[Record]) -> EveningReport:
     evening = Evening(config.rules.false_claim)
     for record in records:
         evening.apply(record.event, record.seq)
-    report = build_report(evening, records, config.hall.name, language=config.hall.language,
-                          timezone=config.hall.timezone)
+    report = build_report(
+        evening, records, config.hall.name, language=config.hall.language, timezone=config.hall.timezone
+    )
     return with_year(report, config.data_dir)
 
 
@@ -51,32 +53,50 @@ def load_report(config: Config, journal_path: Path | None = None) -> EveningRepo
 def run(args: argparse.Namespace) -> int:
     wanted = [getattr(args, k, None) for k in ("pdf", "csv", "xlsx")]
     if not any(wanted):
-        print("loto-hall: " + _("indiquez au moins un fichier à écrire : --pdf, --csv ou --xlsx "
-                                "(loto-hall report --help)"), file=sys.stderr)
+        print(
+            "loto-hall: "
+            + _("indiquez au moins un fichier à écrire : --pdf, --csv ou --xlsx (loto-hall report --help)"),
+            file=sys.stderr,
+        )
         return 2
     overrides = {"hall": {"data_dir": args.data_dir}} if getattr(args, "data_dir", None) else None
     config = load_config(args.config, overrides)
     try:
         report = load_report(config)
     except FileNotFoundError as exc:
-        print("loto-hall: " + _("pas de journal de soirée ici : %(path)s (le dossier des données est celui de la "
-                                "configuration, ou --data-dir)") % {"path": exc}, file=sys.stderr)
+        print(
+            "loto-hall: "
+            + _(
+                "pas de journal de soirée ici : %(path)s (le dossier des données est celui de la "
+                "configuration, ou --data-dir)"
+            )
+            % {"path": exc},
+            file=sys.stderr,
+        )
         return 2
     if args.csv:
         write_csv(report, args.csv)
         print(_("rapport CSV : %(path)s") % {"path": args.csv})
     if getattr(args, "xlsx", None):
         from hall.app.paper.report_xlsx import write_report_xlsx
+
         write_report_xlsx(report, args.xlsx)
         print(_("rapport tableur : %(path)s") % {"path": args.xlsx})
     if args.pdf:
         from hall.app.paper.report_pdf import write_report_pdf
+
         write_report_pdf(report, args.pdf, config.hall.timezone)
         print(_("rapport PDF : %(path)s") % {"path": args.pdf})
     t = report.totals
-    print(", ".join((n_("%(n)s partie", "%(n)s parties", t["parties"]) % {"n": t["parties"]},
-                     n_("%(n)s boule", "%(n)s boules", t["balls_drawn"]) % {"n": t["balls_drawn"]},
-                     n_("%(n)s lot donné", "%(n)s lots donnés", t["lots_awarded"]) % {"n": t["lots_awarded"]},
-                     n_("%(n)s bon émis", "%(n)s bons émis", t["vouchers_issued"]) % {"n": t["vouchers_issued"]}))
-          + _(" dont %(n)s remis") % {"n": t["vouchers_redeemed"]})
+    print(
+        ", ".join(
+            (
+                n_("%(n)s partie", "%(n)s parties", t["parties"]) % {"n": t["parties"]},
+                n_("%(n)s boule", "%(n)s boules", t["balls_drawn"]) % {"n": t["balls_drawn"]},
+                n_("%(n)s lot donné", "%(n)s lots donnés", t["lots_awarded"]) % {"n": t["lots_awarded"]},
+                n_("%(n)s bon émis", "%(n)s bons émis", t["vouchers_issued"]) % {"n": t["vouchers_issued"]},
+            )
+        )
+        + _(" dont %(n)s remis") % {"n": t["vouchers_redeemed"]}
+    )
     return 0

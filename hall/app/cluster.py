@@ -8,6 +8,7 @@ Three children of this process, each restarted when it dies (after ``RESTART_S``
 systemd's notifications come from the core's worker (``NotifyAccess=all``): READY=1 once the front answers
 ``/api/state`` (through it to the core), the watchdog from its supervisor. Redis is Debian's own service.
 """
+
 from __future__ import annotations
 
 import logging
@@ -28,8 +29,8 @@ from hall.config import Config
 
 log = logging.getLogger("loto-hall")
 
-RESTART_S = 1.0       # a child that died is started again after this
-STOP_S = 20.0         # each child's time to stop after SIGTERM before SIGKILL (the unit's TimeoutStopSec is 30)
+RESTART_S = 1.0  # a child that died is started again after this
+STOP_S = 20.0  # each child's time to stop after SIGTERM before SIGKILL (the unit's TimeoutStopSec is 30)
 WATCH_S = 0.2
 
 
@@ -59,7 +60,7 @@ def _forked(run: Callable[[], int]) -> int:
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, signal.SIG_DFL)
         code = run()
-    except SystemExit as exc:          # gunicorn's arbiter leaves through sys.exit
+    except SystemExit as exc:  # gunicorn's arbiter leaves through sys.exit
         code = exc.code if isinstance(exc.code, int) else 1
     except BaseException:
         log.exception("processus enfant en échec")
@@ -77,8 +78,10 @@ def serve_cluster(config: Config, options: ServeOptions, notifier: Notifier) -> 
 
     binary = nginx_binary()
     if binary is None:
-        log.error("[server] message_queue : le frontal nginx est absent (sudo apt-get install nginx-light), "
-                  "ou videz message_queue pour un seul processus")
+        log.error(
+            "[server] message_queue : le frontal nginx est absent (sudo apt-get install nginx-light), "
+            "ou videz message_queue pour un seul processus"
+        )
         return 2
     prefix, conf = write_front(config, PATH)
     check = subprocess.run([*nginx_command(binary, prefix, conf), "-t", "-q"], capture_output=True, text=True)
@@ -86,18 +89,25 @@ def serve_cluster(config: Config, options: ServeOptions, notifier: Notifier) -> 
         log.error("configuration du frontal refusée par nginx : %s", check.stderr.strip())
         return 2
     from hall.net.values import queue_has_password, queue_is_local
+
     if not queue_is_local(config.server.message_queue) and not queue_has_password(config.server.message_queue):
-        log.warning("!!! La file %s écoute sur le réseau de la salle SANS mot de passe : les téléphones de ce "
-                    "réseau peuvent s'y connecter. Mettez requirepass dans redis.conf et "
-                    "redis://:MOT_DE_PASSE@… dans message_queue (docs/install-pi.md) !!!",
-                    config.server.message_queue)
+        log.warning(
+            "!!! La file %s écoute sur le réseau de la salle SANS mot de passe : les téléphones de ce "
+            "réseau peuvent s'y connecter. Mettez requirepass dans redis.conf et "
+            "redis://:MOT_DE_PASSE@… dans message_queue (docs/install-pi.md) !!!",
+            config.server.message_queue,
+        )
 
     children = [Child("cœur", lambda: _forked(lambda: run_gunicorn(config, options, notifier, behind_front=True)))]
     if config.server.socket_workers:
-        children.append(Child(f"relais ×{config.server.socket_workers}",
-                              lambda: _forked(lambda: run_relays(config))))
-    children.append(Child("frontal nginx", lambda: subprocess.Popen(nginx_command(binary, prefix, conf)).pid,
-                          stop_signal=signal.SIGQUIT))
+        children.append(Child(f"relais ×{config.server.socket_workers}", lambda: _forked(lambda: run_relays(config))))
+    children.append(
+        Child(
+            "frontal nginx",
+            lambda: subprocess.Popen(nginx_command(binary, prefix, conf)).pid,
+            stop_signal=signal.SIGQUIT,
+        )
+    )
     stopping = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

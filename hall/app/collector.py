@@ -9,6 +9,7 @@ been quiet for a moment (no journal record for ``quiet_s``: the speaker is annou
 ``min_interval_s``, and at the latest every ``max_interval_s`` whatever happens, so cyclic garbage stays bounded.
 A relay (``relays.py``) holds its phones' objects the same way: it runs one too, told of each event it forwards.
 """
+
 from __future__ import annotations
 
 import gc
@@ -21,10 +22,10 @@ from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.collector")
 
-YOUNG_THRESHOLD = 10_000      # allocations between two collections of the youngest generation (CPython: 700)
-MIDDLE_THRESHOLD = 10         # young collections between two of the middle generation (CPython's own value)
-NEVER = 1 << 30               # the oldest generation's threshold: its automatic collection never comes
-SLOW_PAUSE_MS = 100           # a collection this long is logged
+YOUNG_THRESHOLD = 10_000  # allocations between two collections of the youngest generation (CPython: 700)
+MIDDLE_THRESHOLD = 10  # young collections between two of the middle generation (CPython's own value)
+NEVER = 1 << 30  # the oldest generation's threshold: its automatic collection never comes
+SLOW_PAUSE_MS = 100  # a collection this long is logged
 
 
 class QuietCollector:
@@ -32,10 +33,16 @@ class QuietCollector:
 
     name = "collector"
 
-    def __init__(self, hall: HallPort | None, quiet_s: float = 2.0, min_interval_s: float = 60.0,
-                 max_interval_s: float = 900.0, check_s: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic,
-                 collect: Callable[[], object] = lambda: gc.collect(2)):
+    def __init__(
+        self,
+        hall: HallPort | None,
+        quiet_s: float = 2.0,
+        min_interval_s: float = 60.0,
+        max_interval_s: float = 900.0,
+        check_s: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+        collect: Callable[[], object] = lambda: gc.collect(2),
+    ):
         self.quiet_s, self.min_interval_s, self.max_interval_s = quiet_s, min_interval_s, max_interval_s
         self.check_s = check_s
         self._clock, self._collect = clock, collect
@@ -43,8 +50,8 @@ class QuietCollector:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._saved: tuple[int, int, int] | None = None
-        self.pauses_ms: list[float] = []          # the last full collections' durations (for the logs and tests)
-        if hall is not None:                      # a relay has no hall: it calls activity() on each event itself
+        self.pauses_ms: list[float] = []  # the last full collections' durations (for the logs and tests)
+        if hall is not None:  # a relay has no hall: it calls activity() on each event itself
             hall.subscribe(self.activity)
 
     def activity(self, record: object = None) -> None:
@@ -80,8 +87,12 @@ class QuietCollector:
             return
         pause_ms = (time.perf_counter() - self._began) * 1000
         if pause_ms > SLOW_PAUSE_MS:
-            log.info("ramasse-miettes, génération %s : %.0f ms (%s objets récupérés)", info.get("generation"),
-                     pause_ms, info.get("collected"))
+            log.info(
+                "ramasse-miettes, génération %s : %.0f ms (%s objets récupérés)",
+                info.get("generation"),
+                pause_ms,
+                info.get("collected"),
+            )
 
     def start(self) -> None:
         self._began = time.perf_counter()
@@ -109,5 +120,5 @@ class QuietCollector:
         while not self._stop.wait(self.check_s):
             try:
                 self.step()
-            except Exception:      # never let the collector's own failure stop the worker's watchdog pings
+            except Exception:  # never let the collector's own failure stop the worker's watchdog pings
                 log.exception("ramasse-miettes")

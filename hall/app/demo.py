@@ -1,4 +1,5 @@
 """``serve --demo``: a hall with demo cartons so a newcomer sees the projector move within a minute."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -5,6 +5,7 @@ In the order a person fixes them: the front's nginx is installed; Redis answers;
 hall's private network only (and with a password when the phones' network reaches it); the core beats; the relays
 report, none deaf, as many as configured. ``loto-hall network doctor`` checks the Wi-Fi side.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,7 @@ from hall.app.network import Finding, print_findings
 from hall.config import Config
 from hall.net.values import queue_has_password, queue_is_local
 
-REPORT_WAIT_S = 2.5       # two reports of each live relay fit in this (they report every second)
+REPORT_WAIT_S = 2.5  # two reports of each live relay fit in this (they report every second)
 
 
 def _bind_problem(binds: list[str]) -> str | None:
@@ -47,33 +48,56 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
     found: list[Finding] = []
     if not url:
         return [Finding("[server] message_queue", None, _("vide : un seul processus, pas de relais"))]
-    found.append(Finding(_("Frontal nginx"), nginx_binary() is not None,
-                         nginx_binary() or _("absent"),
-                         "" if nginx_binary() else "sudo apt-get install nginx-light"))
+    found.append(
+        Finding(
+            _("Frontal nginx"),
+            nginx_binary() is not None,
+            nginx_binary() or _("absent"),
+            "" if nginx_binary() else "sudo apt-get install nginx-light",
+        )
+    )
     guarded = queue_is_local(url) or queue_has_password(url)
-    found.append(Finding("[server] message_queue", True if guarded else False, url.split("@")[-1],
-                         "" if guarded else _("sur le réseau de la salle : requirepass dans /etc/redis/redis.conf et "
-                                              "redis://:MOT_DE_PASSE@… ici")))
+    found.append(
+        Finding(
+            "[server] message_queue",
+            True if guarded else False,
+            url.split("@")[-1],
+            ""
+            if guarded
+            else _("sur le réseau de la salle : requirepass dans /etc/redis/redis.conf et redis://:MOT_DE_PASSE@… ici"),
+        )
+    )
     client = connect(url)
     try:
         client.ping()
     except Exception as exc:
-        found.append(Finding(_("Redis répond"), False, str(exc)[:120],
-                             "sudo systemctl enable --now redis-server"))
+        found.append(Finding(_("Redis répond"), False, str(exc)[:120], "sudo systemctl enable --now redis-server"))
         return found
     found.append(Finding(_("Redis répond"), True, "PING"))
     try:
         binds = str(client.config_get("bind").get("bind", "")).split()
         problem = _bind_problem(binds)
-        found.append(Finding(_("Redis en privé"), problem is None, problem or " ".join(binds),
-                             "" if problem is None else _("bind 127.0.0.1 -::1 (ou l'adresse privée du Pi) dans "
-                                                          "/etc/redis/redis.conf")))
-    except Exception as exc:              # CONFIG renamed or refused: say it, it is not a fault of ours
+        found.append(
+            Finding(
+                _("Redis en privé"),
+                problem is None,
+                problem or " ".join(binds),
+                ""
+                if problem is None
+                else _("bind 127.0.0.1 -::1 (ou l'adresse privée du Pi) dans /etc/redis/redis.conf"),
+            )
+        )
+    except Exception as exc:  # CONFIG renamed or refused: say it, it is not a fault of ours
         found.append(Finding(_("Redis en privé"), None, str(exc)[:120]))
     beating = bool(client.exists(wire.BEAT_KEY))
-    found.append(Finding(_("Le cœur publie"), beating,
-                         _("battement reçu") if beating else _("aucun battement"),
-                         "" if beating else "sudo systemctl start loto-hall ; journalctl -u loto-hall -n 20"))
+    found.append(
+        Finding(
+            _("Le cœur publie"),
+            beating,
+            _("battement reçu") if beating else _("aucun battement"),
+            "" if beating else "sudo systemctl start loto-hall ; journalctl -u loto-hall -n 20",
+        )
+    )
     first = client.hgetall(wire.RELAYS_KEY)
     wait(REPORT_WAIT_S)
     second = client.hgetall(wire.RELAYS_KEY)
@@ -88,20 +112,29 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
         if report.get("n") != before.get("n"):
             port = f" :{report['port']}" if report.get("port") else ""
             (deaf if report.get("state") == "deaf" else alive).append(
-                f"{relay}{port} ({report.get('clients', 0)} {phones})")
+                f"{relay}{port} ({report.get('clients', 0)} {phones})"
+            )
     enough = len(alive) >= server.socket_workers
-    found.append(Finding(_("Relais vivants"), enough and not deaf,
-                         ", ".join(alive + [f"{d} {deaf_word}" for d in deaf]) or _("aucun"),
-                         "" if enough and not deaf else _("{n} attendus : journalctl -u loto-hall -n 50 | grep relais").format(
-                                                            n=server.socket_workers)))
+    found.append(
+        Finding(
+            _("Relais vivants"),
+            enough and not deaf,
+            ", ".join(alive + [f"{d} {deaf_word}" for d in deaf]) or _("aucun"),
+            ""
+            if enough and not deaf
+            else _("{n} attendus : journalctl -u loto-hall -n 50 | grep relais").format(n=server.socket_workers),
+        )
+    )
     return found
 
 
 def add_doctor_parser(subparsers: argparse._SubParsersAction) -> None:
-    cmd = subparsers.add_parser("doctor", formatter_class=argparse.RawDescriptionHelpFormatter,
-                                help=_("vérifie les fichiers secrets (modes), la file (Redis) et les relais des "
-                                       "téléphones"),
-                                epilog=_("exemple : loto-hall doctor --config /etc/loto-hall/config.toml"))
+    cmd = subparsers.add_parser(
+        "doctor",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help=_("vérifie les fichiers secrets (modes), la file (Redis) et les relais des téléphones"),
+        epilog=_("exemple : loto-hall doctor --config /etc/loto-hall/config.toml"),
+    )
     cmd.add_argument("--config")
 
 
@@ -113,6 +146,6 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
 
     config = load_config(args.config)
     source = args.config or next((str(p) for p in DEFAULT_PATHS if p.exists()), None)
-    found = secret_findings(config.data_dir, source) + doctor(config, client)     # the secrets' modes first
+    found = secret_findings(config.data_dir, source) + doctor(config, client)  # the secrets' modes first
     print_findings(found, out)
     return 1 if any(f.ok is False for f in found) else 0

@@ -5,6 +5,7 @@ closed to others; the config file (it holds the PINs) is root's, readable by the
 Each finding says what to type to put it right. The files are looked at with ``lstat``: a link is a finding,
 never followed.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,8 +19,16 @@ from hall.app.network import Finding
 
 # every file of the data folder that holds a secret: the keys, the PINs, their checks, the live sessions, the
 # guard's counts, the enrolment codes used, the TLS key
-SECRET_FILES = ("web.key", "voucher.key", "pins.json", "pin_checks.json", "sessions.json", "login_guard.json",
-                "enrolments.json", "tls-key.pem")
+SECRET_FILES = (
+    "web.key",
+    "voucher.key",
+    "pins.json",
+    "pin_checks.json",
+    "sessions.json",
+    "login_guard.json",
+    "enrolments.json",
+    "tls-key.pem",
+)
 
 
 def _mode(st: os.stat_result) -> str:
@@ -36,8 +45,12 @@ def folder_finding(folder: Path) -> Finding:
     if not stat.S_ISDIR(st.st_mode):
         return Finding(name, False, _("%(folder)s n'est pas un dossier (un lien ?)") % {"folder": folder}, "")
     if st.st_mode & 0o007:
-        return Finding(name, False, _("%(folder)s est ouvert à tous (mode %(mode)s)") % {
-            "folder": folder, "mode": _mode(st)}, f"sudo chmod o-rwx {quoted}")
+        return Finding(
+            name,
+            False,
+            _("%(folder)s est ouvert à tous (mode %(mode)s)") % {"folder": folder, "mode": _mode(st)},
+            f"sudo chmod o-rwx {quoted}",
+        )
     return Finding(name, True, f"{folder} ({_mode(st)})")
 
 
@@ -59,15 +72,33 @@ def file_findings(folder: Path, names: Sequence[str] = SECRET_FILES) -> list[Fin
             continue
         quoted = shlex.quote(str(path))
         if not stat.S_ISREG(st.st_mode):
-            found.append(Finding(file, False, _("pas un fichier ordinaire (un lien ?) : la salle ne le lirait pas "
-                                                "comme le sien"), f"sudo rm {quoted} ; sudo systemctl restart loto-hall"))
+            found.append(
+                Finding(
+                    file,
+                    False,
+                    _("pas un fichier ordinaire (un lien ?) : la salle ne le lirait pas comme le sien"),
+                    f"sudo rm {quoted} ; sudo systemctl restart loto-hall",
+                )
+            )
         elif st.st_uid != owner:
-            found.append(Finding(file, False, _("appartient à l'utilisateur n° %(uid)s, pas au propriétaire du dossier "
-                                                "(n° %(owner)s)") % {"uid": st.st_uid, "owner": owner},
-                                 f"sudo chown {owner} {quoted}"))
+            found.append(
+                Finding(
+                    file,
+                    False,
+                    _("appartient à l'utilisateur n° %(uid)s, pas au propriétaire du dossier (n° %(owner)s)")
+                    % {"uid": st.st_uid, "owner": owner},
+                    f"sudo chown {owner} {quoted}",
+                )
+            )
         elif st.st_mode & 0o077:
-            found.append(Finding(file, False, _("lisible par d'autres comptes (mode %(mode)s)") % {"mode": _mode(st)},
-                                 f"sudo chmod 600 {quoted}"))
+            found.append(
+                Finding(
+                    file,
+                    False,
+                    _("lisible par d'autres comptes (mode %(mode)s)") % {"mode": _mode(st)},
+                    f"sudo chmod 600 {quoted}",
+                )
+            )
         else:
             found.append(Finding(file, True, _mode(st)))
     return found
@@ -87,11 +118,20 @@ def config_finding(path: str | None) -> Finding | None:
     if not stat.S_ISREG(st.st_mode):
         return Finding(name, False, _("%(path)s n'est pas un fichier ordinaire") % {"path": path})
     if st.st_mode & 0o022:
-        return Finding(name, False, _("%(path)s est modifiable par d'autres (mode %(mode)s)") % {
-            "path": path, "mode": _mode(st)}, f"sudo chmod go-w {quoted}")
+        return Finding(
+            name,
+            False,
+            _("%(path)s est modifiable par d'autres (mode %(mode)s)") % {"path": path, "mode": _mode(st)},
+            f"sudo chmod go-w {quoted}",
+        )
     if st.st_mode & 0o004:
-        return Finding(name, False, _("%(path)s et ses codes PIN sont lisibles par tous les comptes (mode %(mode)s)")
-                       % {"path": path, "mode": _mode(st)}, f"sudo chmod o-r {quoted}")
+        return Finding(
+            name,
+            False,
+            _("%(path)s et ses codes PIN sont lisibles par tous les comptes (mode %(mode)s)")
+            % {"path": path, "mode": _mode(st)},
+            f"sudo chmod o-r {quoted}",
+        )
     if path.startswith("/etc/") and st.st_uid != 0:
         return Finding(name, False, _("%(path)s n'appartient pas à root") % {"path": path}, f"sudo chown root {quoted}")
     return Finding(name, True, f"{path} ({_mode(st)})")

@@ -10,6 +10,7 @@ per-address cap of open connections (``limit_conn``) and the header timeout the 
 and buffers nothing to disk (the card CSV upload and the PDFs stream through). ``loto-hall serve`` writes this file
 in the data folder and runs nginx itself in the foreground: the same under systemd, in a terminal and in the tests.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,9 +26,9 @@ from hall.record import durable
 
 FRONT_DIR = "front"
 NGINX_PATHS = ("/usr/sbin/nginx", "/usr/local/sbin/nginx")
-MAX_BODY = "70m"            # display.limits.MAX_UPLOAD_BYTES (a card CSV of ~60 000 cartons), with room
-RESTARTING = "La salle redémarre : reconnexion dans un instant."   # display.errors "unavailable", said by nginx
-UPSTREAM_TIMEOUT_S = 3600   # a websocket idles between balls: the pings keep it, not nginx's read timeout
+MAX_BODY = "70m"  # display.limits.MAX_UPLOAD_BYTES (a card CSV of ~60 000 cartons), with room
+RESTARTING = "La salle redémarre : reconnexion dans un instant."  # display.errors "unavailable", said by nginx
+UPSTREAM_TIMEOUT_S = 3600  # a websocket idles between balls: the pings keep it, not nginx's read timeout
 
 
 def nginx_binary() -> str | None:
@@ -71,8 +72,9 @@ def nginx_conf(config: Config, prefix: Path, relay_path: str) -> str:
     user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
     body = _locations(relay_path)
     local = ""
-    if tls is None and server.staff_port:       # the staff's pages over HTTPS (display/staff_tls.py)
+    if tls is None and server.staff_port:  # the staff's pages over HTTPS (display/staff_tls.py)
         from display.tls import ensure_certificate
+
         staff = ensure_certificate(config.data_dir, config.hall.name).ssl_context
         local = f"""
     server {{

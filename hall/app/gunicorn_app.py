@@ -22,6 +22,7 @@ says STOPPING=1, lets requests in flight finish for ``DRAIN_S``, then (``worker_
 drivers, finishes the journal write in flight under the hall lock, closes the journal and exits 0
 without waiting for open websockets. The arbiter then exits 0.
 """
+
 from __future__ import annotations
 
 import logging
@@ -42,18 +43,18 @@ from hall.config import Config
 
 log = logging.getLogger("loto-hall")
 
-DRAIN_S = 3            # worker: seconds for HTTP requests in flight after SIGTERM (websockets are cut)
-GRACEFUL_S = 15        # arbiter: seconds before it kills a worker that did not stop (unit: TimeoutStopSec=30)
+DRAIN_S = 3  # worker: seconds for HTTP requests in flight after SIGTERM (websockets are cut)
+GRACEFUL_S = 15  # arbiter: seconds before it kills a worker that did not stop (unit: TimeoutStopSec=30)
 WORKER_TIMEOUT_S = 30  # arbiter: a worker whose main loop stays silent that long is killed and respawned
 
-_worker: dict = {}     # the worker process's Wiring (one per process, set in load())
+_worker: dict = {}  # the worker process's Wiring (one per process, set in load())
 
 
 class _StopMixin:
     """What both workers do on a stop: tell systemd it began, and drain briefly."""
 
     stop_requested = False
-    alive: bool          # gunicorn's Worker, the other base, sets these (declared for the type checker)
+    alive: bool  # gunicorn's Worker, the other base, sets these (declared for the type checker)
     cfg: Any
 
     def _begin_stop(self) -> None:
@@ -99,7 +100,7 @@ def _gevent_worker_class() -> type:
             host = addr[0] if isinstance(addr, tuple) else str(addr)
             count = self.per_address.get(host, 0)
             if count >= limit:
-                client.close()          # refused before a byte is parsed: one address cannot fill the pool
+                client.close()  # refused before a byte is parsed: one address cannot fill the pool
                 return
             self.per_address[host] = count + 1
             try:
@@ -117,13 +118,14 @@ def _gevent_worker_class() -> type:
 def _per_address_limit() -> int:
     wiring = _worker.get("wiring")
     if wiring is None or wiring.runtime.config.server.message_queue:
-        return 1 << 30          # behind the front every peer is nginx on loopback: nginx's limit_conn counts instead
+        return 1 << 30  # behind the front every peer is nginx on loopback: nginx's limit_conn counts instead
     return wiring.runtime.config.server.max_connections_per_address
 
 
 def raise_open_files_limit() -> None:
     """The soft limit of open files raised to the hard one: every connection is a file descriptor."""
     import resource
+
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or soft < hard:
         try:
@@ -137,16 +139,17 @@ def _post_worker_init(worker: Any) -> None:
     if wiring is not None:
         app: HallApplication = worker.app
         wiring.serve_local_http()
-        wiring.announce_when_answering(app.hall_config.server.host, app.hall_config.server.port,
-                                       app.hall_config.server.tls)
+        wiring.announce_when_answering(
+            app.hall_config.server.host, app.hall_config.server.port, app.hall_config.server.tls
+        )
 
 
 def _worker_exit(server: Any, worker: Any) -> None:
     wiring = _worker.pop("wiring", None)
     if wiring is None:
-        return                      # never built: let gunicorn report the boot error (exit 3)
+        return  # never built: let gunicorn report the boot error (exit 3)
     for signum in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
-        signal.signal(signum, signal.SIG_IGN)   # nothing interrupts the journal's closing now
+        signal.signal(signum, signal.SIG_IGN)  # nothing interrupts the journal's closing now
     wiring.close()
     if getattr(worker, "stop_requested", False):
         logging.shutdown()
@@ -160,11 +163,17 @@ def _worker_exit(server: Any, worker: Any) -> None:
 class HallApplication(BaseApplication):
     """gunicorn configured in code, so ``loto-hall serve`` and the systemd unit run the same server."""
 
-    def __init__(self, config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent",
-                 behind_front: bool = False):
+    def __init__(
+        self,
+        config: Config,
+        options: ServeOptions,
+        notifier: Notifier,
+        worker: str = "gevent",
+        behind_front: bool = False,
+    ):
         self.hall_config = config
         self.worker = worker
-        self.behind_front = behind_front     # the core of a hall with relays: on loopback, nginx in front
+        self.behind_front = behind_front  # the core of a hall with relays: on loopback, nginx in front
         self.options = replace(options, async_mode="gevent" if worker == "gevent" else "threading")
         self.notifier = notifier
         super().__init__()
@@ -172,26 +181,34 @@ class HallApplication(BaseApplication):
     def settings(self) -> dict:
         server = self.hall_config.server
         values = {
-            "bind": [f"127.0.0.1:{server.core_port}" if self.behind_front else f"{bind_host(server.host)}:{server.port}"],
+            "bind": [
+                f"127.0.0.1:{server.core_port}" if self.behind_front else f"{bind_host(server.host)}:{server.port}"
+            ],
             "workers": 1,
             "control_socket_disable": True,
         }
         if self.worker == "gevent":
-            values.update(worker_class=_gevent_worker_class(), worker_connections=server.worker_connections,
-                          keepalive=max(1, round(server.header_timeout_s)))   # gevent worker: timeout around each header parse
+            values.update(
+                worker_class=_gevent_worker_class(),
+                worker_connections=server.worker_connections,
+                keepalive=max(1, round(server.header_timeout_s)),
+            )  # gevent worker: timeout around each header parse
         else:
-            values.update(worker_class=HallWorker, threads=server.threads,
-                          keepalive=max(1, round(server.header_timeout_s)))
-        values.update({
-            "graceful_timeout": GRACEFUL_S,
-            "timeout": WORKER_TIMEOUT_S,
-            "proc_name": "loto-hall",
-            "errorlog": "-",
-            "loglevel": "info",
-            "post_worker_init": _post_worker_init,
-            "worker_exit": _worker_exit,
-        })
-        tls = None if self.behind_front else tls_files(self.hall_config)    # behind the front, nginx holds TLS
+            values.update(
+                worker_class=HallWorker, threads=server.threads, keepalive=max(1, round(server.header_timeout_s))
+            )
+        values.update(
+            {
+                "graceful_timeout": GRACEFUL_S,
+                "timeout": WORKER_TIMEOUT_S,
+                "proc_name": "loto-hall",
+                "errorlog": "-",
+                "loglevel": "info",
+                "post_worker_init": _post_worker_init,
+                "worker_exit": _worker_exit,
+            }
+        )
+        tls = None if self.behind_front else tls_files(self.hall_config)  # behind the front, nginx holds TLS
         if tls is not None:
             values["certfile"], values["keyfile"] = tls
         return values
@@ -211,8 +228,9 @@ class HallApplication(BaseApplication):
         return wiring.app
 
 
-def run_gunicorn(config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent",
-                 behind_front: bool = False) -> int:
+def run_gunicorn(
+    config: Config, options: ServeOptions, notifier: Notifier, worker: str = "gevent", behind_front: bool = False
+) -> int:
     """Run the arbiter until it stops (it leaves through ``sys.exit``: 0 on a clean stop)."""
     HallApplication(config, options, notifier, worker, behind_front).run()
     return 0

@@ -4,6 +4,7 @@ Its sentences are written in French, marked ``_("…")``, and translated by gett
 (``display/translations/en/LC_MESSAGES/messages.mo``, ``display/translations/README.md``): one mechanism for
 every sentence of the program, the pages' and the terminal's.
 """
+
 from __future__ import annotations
 
 import gettext
@@ -36,7 +37,7 @@ def n_(singular: str, plural: str, n: int) -> str:
     « 0 carton », « 1 carton », « 2 cartons »; English « 0 cards », « 1 card »."""
     if is_french():
         return singular if abs(n) < 2 else plural
-    english = _english().ngettext        # (named apart: the catalogue's extractor reads only literal sentences)
+    english = _english().ngettext  # (named apart: the catalogue's extractor reads only literal sentences)
     return english(singular, plural, n)
 
 

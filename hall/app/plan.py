@@ -6,6 +6,7 @@ to the file) or a command (an argv list, never a shell string) with the check th
 a second run changes nothing. Commands go through an injectable ``Runner`` and files under an injectable root,
 so tests run the real plan.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -51,6 +52,7 @@ class Check:
     """A query whose answer says a step is already done: returncode 0 and ``expect`` in its output
     (``equals``: the whole output, stripped; ``line``: one whole line; ``every_line``: each line;
     ``absent``: ``expect`` must not appear)."""
+
     argv: tuple[str, ...]
     expect: str = ""
     mode: str = "contains"
@@ -71,16 +73,16 @@ class Check:
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    why: str                             # the step's purpose, in the terminal's language
+    why: str  # the step's purpose, in the terminal's language
     argv: tuple[str, ...]
     unless: Check | None = None
-    again_after_change: bool = False      # also run when an earlier step changed something
-    secrets: tuple[str, ...] = ()         # each form the secret takes in argv or the check: shown as ********
+    again_after_change: bool = False  # also run when an earlier step changed something
+    secrets: tuple[str, ...] = ()  # each form the secret takes in argv or the check: shown as ********
 
 
 class Filled(NamedTuple):
     content: str
-    grammar: str        # a regular expression that each line of content must match whole
+    grammar: str  # a regular expression that each line of content must match whole
 
 
 def fill(template: str, **slots: tuple[object, str]) -> Filled:
@@ -101,11 +103,11 @@ def fill(template: str, **slots: tuple[object, str]) -> Filled:
 @dataclass(frozen=True, slots=True)
 class WriteFile:
     why: str
-    path: str                             # absolute, on the Pi
+    path: str  # absolute, on the Pi
     content: str
-    grammar: str                          # a regular expression that each line of content must match whole (fill)
+    grammar: str  # a regular expression that each line of content must match whole (fill)
     mode: int = 0o644
-    secrets: tuple[str, ...] = ()         # each form a secret takes in the content: shown as ******** (--dry-run)
+    secrets: tuple[str, ...] = ()  # each form a secret takes in the content: shown as ******** (--dry-run)
 
 
 Step = Command | WriteFile
@@ -127,8 +129,10 @@ def plan_problems(plan: Sequence[Step]) -> list[str]:
         if isinstance(step, Command):
             for arg in (*step.argv, *(step.unless.argv if step.unless else ())):
                 if CONTROL.search(arg):
-                    problems.append(_("commande %(argv)s : caractère de contrôle dans l'argument %(arg)s") % {
-                                        "argv": step.argv[0], "arg": repr(arg)})
+                    problems.append(
+                        _("commande %(argv)s : caractère de contrôle dans l'argument %(arg)s")
+                        % {"argv": step.argv[0], "arg": repr(arg)}
+                    )
             continue
         if not step.path.startswith("/") or ".." in step.path.split("/") or CONTROL.search(step.path):
             problems.append(_("chemin refusé : %(path)s") % {"path": repr(step.path)})
@@ -136,8 +140,10 @@ def plan_problems(plan: Sequence[Step]) -> list[str]:
             problems.append(_("%(path)s : la dernière ligne doit finir le fichier") % {"path": step.path})
         for number, line in enumerate(step.content.removesuffix("\n").split("\n"), start=1):
             if CONTROL.search(line) or not re.fullmatch(step.grammar, line):
-                problems.append(_("%(path)s, ligne %(number)s : %(line)s n'est pas une ligne que ce fichier "
-                                  "attend") % {"path": step.path, "number": number, "line": repr(line)})
+                problems.append(
+                    _("%(path)s, ligne %(number)s : %(line)s n'est pas une ligne que ce fichier attend")
+                    % {"path": step.path, "number": number, "line": repr(line)}
+                )
     return problems
 
 
@@ -150,8 +156,13 @@ def shown(cmd: Command, argv: Sequence[str]) -> str:
 
 def print_steps(plan: Sequence[Step], out: Callable[[str], None] = print) -> None:
     """Each step as ``--dry-run`` shows it: the file whole, the command with the check that skips it."""
-    modes = {"contains": _("contient"), "equals": _("vaut"), "absent": _("ne contient pas"),
-             "line": _("a la ligne"), "every_line": _("vaut à chaque ligne")}
+    modes = {
+        "contains": _("contient"),
+        "equals": _("vaut"),
+        "absent": _("ne contient pas"),
+        "line": _("a la ligne"),
+        "every_line": _("vaut à chaque ligne"),
+    }
     for i, step in enumerate(plan, start=1):
         out("")
         out(f"{i}. {step.why}")
@@ -167,18 +178,19 @@ def print_steps(plan: Sequence[Step], out: Callable[[str], None] = print) -> Non
             expect = step.unless.expect.strip().replace("\n", "⏎")
             for secret in step.secrets:
                 expect = expect.replace(secret, SECRET_SHOWN) if secret else expect
-            extra = _(" ou si une étape a changé quelque chose") \
-                if step.again_after_change else ""
+            extra = _(" ou si une étape a changé quelque chose") if step.again_after_change else ""
             mode = modes[step.unless.mode]
-            out(_("   (sauf si « %(join)s » %(mode)s « %(expect)s »%(extra)s)") % {
-                    "join": shlex.join(step.unless.argv), "mode": mode, "expect": expect, "extra": extra})
+            out(
+                _("   (sauf si « %(join)s » %(mode)s « %(expect)s »%(extra)s)")
+                % {"join": shlex.join(step.unless.argv), "mode": mode, "expect": expect, "extra": extra}
+            )
 
 
 def _write(path: Path, data: bytes, mode: int) -> None:
     """``path`` replaced at once by a file holding ``data`` with ``mode``: never seen half-written or with another
     mode, and a symlink in its place is replaced, not followed. The temporary name starts with a dot, which
     modprobe, dnsmasq's conf-dir and NetworkManager's dispatcher all skip."""
-    durable.write_file(path, data, mode=mode)      # the hall's one durable writer: fsync, rename, fsync of the folder
+    durable.write_file(path, data, mode=mode)  # the hall's one durable writer: fsync, rename, fsync of the folder
 
 
 class _Undo:
@@ -194,7 +206,7 @@ class _Undo:
         for folder in reversed(path.parents):
             if not folder.exists():
                 folder.mkdir()
-                folder.chmod(0o755)        # readable by the daemons that read them (avahi), whatever root's umask
+                folder.chmod(0o755)  # readable by the daemons that read them (avahi), whatever root's umask
                 self.folders.append(folder)
         if path.is_symlink():
             self.files.append((path, os.readlink(path), 0))
@@ -233,8 +245,12 @@ def apply_plan(plan: Sequence[Step], run: Runner, root: Path = Path("/"), out: C
             if isinstance(step, WriteFile):
                 path = root / step.path.lstrip("/")
                 data = step.content.encode("utf-8")
-                if path.is_file() and not path.is_symlink() and path.read_bytes() == data and \
-                        (path.stat().st_mode & 0o777) == step.mode:
+                if (
+                    path.is_file()
+                    and not path.is_symlink()
+                    and path.read_bytes() == data
+                    and (path.stat().st_mode & 0o777) == step.mode
+                ):
                     out(_("= %(path)s : déjà à jour") % {"path": step.path})
                     continue
                 undo.before_writing(path)
@@ -248,8 +264,10 @@ def apply_plan(plan: Sequence[Step], run: Runner, root: Path = Path("/"), out: C
             out(f"$ {shown(step, step.argv)}")
             answer = run(step.argv)
             if answer.returncode != 0:
-                raise RuntimeError(_("échec (%(returncode)s) : %(shown)s") % {"returncode": answer.returncode,
-                                                                              "shown": shown(step, step.argv)})
+                raise RuntimeError(
+                    _("échec (%(returncode)s) : %(shown)s")
+                    % {"returncode": answer.returncode, "shown": shown(step, step.argv)}
+                )
             changed += 1
     except BaseException:
         undo.put_back(out)

@@ -10,6 +10,7 @@ one takes the port left free (``_slots``); meanwhile that port refuses, and the 
 and kills one whose main loop stays silent ``RELAY_TIMEOUT_S``. On the Pi, ``loto-hall serve`` starts this beside the core and the front (``cluster.py``);
 on a laptop of the hall's network, ``loto-hall relays --config FILE`` alone, pointed at the Pi's Redis and core.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,7 +30,7 @@ from hall.config import Config
 
 log = logging.getLogger("loto-hall")
 
-RELAY_TIMEOUT_S = 10     # a relay whose main loop is silent this long is killed and replaced
+RELAY_TIMEOUT_S = 10  # a relay whose main loop is silent this long is killed and replaced
 RELAY_GRACEFUL_S = 3
 
 _relay: dict = {}
@@ -43,6 +44,7 @@ def core_url(config: Config) -> str:
 def trusted_fronts(config: Config) -> frozenset[str]:
     """Whose ``X-Real-IP`` a relay believes: loopback (the Pi's front), and the Pi's address for a laptop."""
     from urllib.parse import urlsplit
+
     hosts = {"127.0.0.1", "::1"}
     if config.server.core_url:
         hosts.add(urlsplit(config.server.core_url).hostname or "")
@@ -57,15 +59,18 @@ def relay_ports(config: Config, workers: int | None = None) -> list[int]:
 
 def _slots(count: int) -> Any:
     """gunicorn's ``pre_fork``: the worker about to start takes the first of ``count`` ports no live worker holds."""
+
     def pre_fork(server: Any, worker: Any) -> None:
         taken = {getattr(w, "slot", None) for w in server.WORKERS.values()}
         worker.slot = next(i for i in range(count) if i not in taken)
+
     return pre_fork
 
 
 def _worker_class(host: str, ports: list[int]) -> type:
     from gunicorn.sock import TCP6Socket, TCPSocket
     from gunicorn.workers.ggevent import GeventWorker
+
     kind = TCP6Socket if ":" in host else TCPSocket
 
     class RelayWorker(GeventWorker):
@@ -77,7 +82,7 @@ def _worker_class(host: str, ports: list[int]) -> type:
 
         def init_process(self) -> None:
             raise_open_files_limit()
-            for inherited in self.sockets:           # the arbiter's placeholder
+            for inherited in self.sockets:  # the arbiter's placeholder
                 inherited.close()
             port = ports[getattr(self, "slot", 0)]
             self.sockets = [_listen(kind, (host, port), self.cfg, self.log)]
@@ -121,7 +126,7 @@ class RelaysApplication(BaseApplication):
         server = self.hall_config.server
         ports = relay_ports(self.hall_config, self.workers)
         for key, value in {
-            "bind": ["127.0.0.1:0"],              # a placeholder: each relay binds its own port (RelayWorker)
+            "bind": ["127.0.0.1:0"],  # a placeholder: each relay binds its own port (RelayWorker)
             "workers": self.workers,
             "pre_fork": _slots(len(ports)),
             "worker_class": _worker_class(server.socket_host, ports),
@@ -143,8 +148,12 @@ class RelaysApplication(BaseApplication):
         from display.relay_listen import Ear
 
         config = self.hall_config
-        relay = Relay(config, core_url=core_url(config), relay_id=f"{socket.gethostname()}:{os.getpid()}",
-                      trusted=trusted_fronts(config))
+        relay = Relay(
+            config,
+            core_url=core_url(config),
+            relay_id=f"{socket.gethostname()}:{os.getpid()}",
+            trusted=trusted_fronts(config),
+        )
         relay.port = _relay.get("port")
         ear = Ear(relay, config.server.message_queue)
         ear.start()

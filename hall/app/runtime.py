@@ -4,6 +4,7 @@ the voucher secret, the ``Hall`` and the mini-games' lobby. The web and the driv
 Every file is opened by the hall's one opener (``hall/record/durable.py``: WAL, ``synchronous=FULL``, the schema version
 in ``user_version``); the mini-games' stores, which may not import the core, are handed their connection.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -43,10 +44,14 @@ SECRET_FILE = "voucher.key"
 
 def lobby_settings(games: GamesSection) -> LobbySettings:
     """The lobby's settings from the config's ``[games]`` section."""
-    return LobbySettings(bot_delay_s=float(games.bot_delay_s), takeover_s=float(games.takeover_s),
-                         enabled=GAME_NAMES if games.enabled is None else tuple(games.enabled),
-                         max_rooms=int(games.max_rooms),
-                         seats_per_address=int(games.seats_per_address), max_audience=int(games.max_audience))
+    return LobbySettings(
+        bot_delay_s=float(games.bot_delay_s),
+        takeover_s=float(games.takeover_s),
+        enabled=GAME_NAMES if games.enabled is None else tuple(games.enabled),
+        max_rooms=int(games.max_rooms),
+        seats_per_address=int(games.seats_per_address),
+        max_audience=int(games.max_audience),
+    )
 
 
 def open_room_store(path: Path) -> RoomStore:
@@ -54,8 +59,9 @@ def open_room_store(path: Path) -> RoomStore:
     return RoomStore(open_durable(path, room_store.SCHEMA, room_store.SCHEMA_VERSION))
 
 
-def open_rooms(data_dir: Path, settings: LobbySettings, rng: random.Random | None = None,
-               think: Think = inline) -> tuple[Lobby, RoomStore]:
+def open_rooms(
+    data_dir: Path, settings: LobbySettings, rng: random.Random | None = None, think: Think = inline
+) -> tuple[Lobby, RoomStore]:
     """The mini-games' lobby replayed from ``data_dir/games.sqlite``, journalling every later change there
     (``think``: how a bot's decision runs)."""
     store = open_room_store(Path(data_dir) / ROOMS_FILE)
@@ -76,25 +82,26 @@ class Runtime:
     """The hall, the stores and the services that run beside it, for one data folder."""
 
     config: Config
-    hall: HallPort              # the rest of the program calls the hall through its port, as display/ does
-    journal: Journal            # the runtime's own: gevent hands its writes to real threads (wiring.py)
+    hall: HallPort  # the rest of the program calls the hall through its port, as display/ does
+    journal: Journal  # the runtime's own: gevent hands its writes to real threads (wiring.py)
     data_dir: Path
     lobby: Lobby
     rooms_store: RoomStore
-    tournament: TournamentStore | None = None     # None when its file is damaged: the loto runs without it
+    tournament: TournamentStore | None = None  # None when its file is damaged: the loto runs without it
     services: list[Service] = field(default_factory=list)
     lock_fd: int | None = None
 
     @classmethod
-    def open(cls, config: Config, offload: Callable[[Callable[[], Any]], Any] | None = None,
-             think: Think = inline) -> Runtime:
+    def open(
+        cls, config: Config, offload: Callable[[Callable[[], Any]], Any] | None = None, think: Think = inline
+    ) -> Runtime:
         """Open (or create) the data folder, rebuild the hall from its journal and the games from theirs
         (``offload``: how the journal's durable writes run, ``think``: how a bot's decision runs; both in the
         caller's thread when not given)."""
         data_dir = config.data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         lock_fd = lock_data_dir(data_dir)
-        sweep_temporaries(data_dir)         # what a power cut left of a side file being written: never read
+        sweep_temporaries(data_dir)  # what a power cut left of a side file being written: never read
         journal = Journal(data_dir / JOURNAL_FILE, offload)
         try:
             book = CardBook.load(data_dir, config.cards.columns)
@@ -123,8 +130,9 @@ class Runtime:
             try:
                 service.stop()
             except Exception:  # a device that fails to stop must not keep the others running, but it is said
-                log.exception("arrêt du service %s en échec : les autres s'arrêtent quand même",
-                              getattr(service, "name", service))
+                log.exception(
+                    "arrêt du service %s en échec : les autres s'arrêtent quand même", getattr(service, "name", service)
+                )
 
     def close(self) -> None:
         """Stop the services, finish the journal write in flight under the hall's lock and close the journal, then
@@ -147,8 +155,10 @@ def lock_data_dir(data_dir: Path) -> int:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise HallError(f"{data_dir} est déjà utilisé par un autre loto-hall (le service tourne ?) : "
-                        "arrêtez-le, ou importez les cartons depuis la page /admin") from None
+        raise HallError(
+            f"{data_dir} est déjà utilisé par un autre loto-hall (le service tourne ?) : "
+            "arrêtez-le, ou importez les cartons depuis la page /admin"
+        ) from None
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd

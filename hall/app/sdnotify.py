@@ -5,6 +5,7 @@ The protocol is one datagram of ``KEY=VALUE`` lines on the AF_UNIX socket named 
 stdlib replace a dependency (systemd's own MIT-0 ``notify-selfcontained-example.py`` does the same).
 Without ``$NOTIFY_SOCKET`` (a terminal, a test, another init) every call is a no-op.
 """
+
 from __future__ import annotations
 
 import logging

@@ -3,6 +3,7 @@ so that the systemd unit, a terminal and the tests run the same thing; ``LOTO_HA
 Werkzeug's threaded server in one process instead (debugging), ``LOTO_HALL_SERVER=gthread`` gunicorn's former
 thread-per-connection worker (comparison); the default is gunicorn's gevent worker.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,7 +23,7 @@ from hall.net import address
 
 log = logging.getLogger("loto-hall")
 
-SERVER_ENV = "LOTO_HALL_SERVER"          # "gunicorn" (default, gevent worker), "gthread" or "werkzeug"
+SERVER_ENV = "LOTO_HALL_SERVER"  # "gunicorn" (default, gevent worker), "gthread" or "werkzeug"
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -34,27 +35,37 @@ def serve(args: argparse.Namespace) -> int:
     interval = getattr(args, "interval", None)
     options = ServeOptions(demo=bool(args.demo), interval_s=float(interval) if interval else None)
     temporary = bool(args.demo) and not getattr(args, "data_dir", None)
-    if address.phones_cannot_reach(listen=config.server.host, url=config.network.url):   # QR codes to nowhere
-        log.warning(_("Attention : %(what)s.") % {"what": _(address.UNREACHABLE_TEXT) % {
-            "host": config.server.host, "url": config.hall_url}})
+    if address.phones_cannot_reach(listen=config.server.host, url=config.network.url):  # QR codes to nowhere
+        log.warning(
+            _("Attention : %(what)s.")
+            % {"what": _(address.UNREACHABLE_TEXT) % {"host": config.server.host, "url": config.hall_url}}
+        )
     if args.demo:
-        log.info("démo : données dans %s (%s)", config.data_dir, "effacées à l'arrêt ; --data-dir DOSSIER pour les "
-                 "garder" if temporary else "gardées")
-        log.info("démo : %s", f"une boule toutes les {options.interval_s:.1f} s" if options.interval_s else
-                 "la machine simulée tire quand l'animateur appuie sur « Tirer » (/speaker, sans numéro tapé)")
+        log.info(
+            "démo : données dans %s (%s)",
+            config.data_dir,
+            "effacées à l'arrêt ; --data-dir DOSSIER pour les garder" if temporary else "gardées",
+        )
+        log.info(
+            "démo : %s",
+            f"une boule toutes les {options.interval_s:.1f} s"
+            if options.interval_s
+            else "la machine simulée tire quand l'animateur appuie sur « Tirer » (/speaker, sans numéro tapé)",
+        )
     try:
         server = os.environ.get(SERVER_ENV, "gunicorn").strip().lower()
         if server == "werkzeug":
             return serve_werkzeug(config, options, notifier)
         if config.server.message_queue:
             from hall.app.cluster import serve_cluster  # INTERFACE §10: the core, the relays, the front
+
             return serve_cluster(config, options, notifier)
         if server not in ("gunicorn", "gevent", "gthread"):
             log.error("%s=%r : valeurs possibles gunicorn, gthread, werkzeug", SERVER_ENV, server)
             return 2
         return run_gunicorn(config, options, notifier, "gthread" if server == "gthread" else "gevent")
     finally:
-        if temporary:      # the demo's temporary folder goes with it
+        if temporary:  # the demo's temporary folder goes with it
             shutil.rmtree(config.data_dir, ignore_errors=True)
             log.info("démo : %s effacé", config.data_dir)
 
@@ -66,8 +77,7 @@ def serve_werkzeug(config: Config, options: ServeOptions, notifier: Notifier) ->
     wiring = Wiring.build(config, options, notifier)
     try:
         tls = tls_files(config)
-        server = make_server(config.server.host, config.server.port, wiring.app, threaded=True,
-                             ssl_context=tls)
+        server = make_server(config.server.host, config.server.port, wiring.app, threaded=True, ssl_context=tls)
     except BaseException:
         wiring.close()
         raise

@@ -6,6 +6,7 @@ readers, the print queue) answers ``alive()``, and the hall's one lock can be ta
 thread stuck inside a command, a deadlock, a disk that hangs an fsync). ``STATUS=`` carries a
 sentence a person reads in ``systemctl status loto-hall``: « machine à boules déconnectée ».
 """
+
 from __future__ import annotations
 
 import logging
@@ -19,7 +20,7 @@ from hall.snapshots import DeviceStatus, HallSnapshot
 
 log = logging.getLogger("loto-hall.app.supervisor")
 
-STATUS_ONLY_INTERVAL_S = 5.0   # without a watchdog, STATUS= is still refreshed this often
+STATUS_ONLY_INTERVAL_S = 5.0  # without a watchdog, STATUS= is still refreshed this often
 
 # device key → (French name, feminine?) so that the sentence agrees: « imprimante déconnectée ».
 DEVICE_NAMES: dict[str, tuple[str, bool]] = {
@@ -52,7 +53,7 @@ def device_sentence(entry: dict) -> str | None:
     sentence = f"{name} {words[1] if feminine else words[0]}" if words else f"{name} : {state}"
     # STATUS= keeps the short form, with what to fix only when the device is in trouble ("printer_no_paper"),
     # not for a mere unplug: every device publishes a code (the consoles word it), which STATUS= names as it is.
-    code = " ".join(filter(None, (entry.get("code"), entry.get("reason"))))     # printer_waiting printer_no_paper
+    code = " ".join(filter(None, (entry.get("code"), entry.get("reason"))))  # printer_waiting printer_no_paper
     return f"{sentence} ({code})" if code and state == "degraded" else sentence
 
 
@@ -65,9 +66,16 @@ def hall_sentence(snap: HallSnapshot, devices: Iterable[DeviceStatus]) -> str:
         parts.append(f"partie {partie.number}, {count} numéro{'s' if count > 1 else ''} tiré{'s' if count > 1 else ''}")
     else:
         parts.append("en attente de partie")
-    troubles = [s for s in (device_sentence({"device": d.device, "status": d.state, "code": d.code,
-                                              "reason": str(d.params.get("reason", ""))})
-                            for d in devices) if s]
+    troubles = [
+        s
+        for s in (
+            device_sentence(
+                {"device": d.device, "status": d.state, "code": d.code, "reason": str(d.params.get("reason", ""))}
+            )
+            for d in devices
+        )
+        if s
+    ]
     parts.append(" · ".join(troubles) if troubles else "appareils OK")
     return " — ".join(parts)
 
@@ -75,10 +83,17 @@ def hall_sentence(snap: HallSnapshot, devices: Iterable[DeviceStatus]) -> str:
 class Supervisor:
     """A thread that checks the services and the hall lock, then pings the watchdog and updates STATUS=."""
 
-    def __init__(self, hall: HallPort, services: Sequence, notifier: Notifier, *, interval_s: float | None = None,
-                 lock_timeout_s: float | None = None):
+    def __init__(
+        self,
+        hall: HallPort,
+        services: Sequence,
+        notifier: Notifier,
+        *,
+        interval_s: float | None = None,
+        lock_timeout_s: float | None = None,
+    ):
         self.hall = hall
-        self.services = services          # read at every check: services added later are watched too
+        self.services = services  # read at every check: services added later are watched too
         self.notifier = notifier
         self.interval_s = interval_s or notifier.watchdog_interval_s or STATUS_ONLY_INTERVAL_S
         self.pings = notifier.watchdog_usec is not None

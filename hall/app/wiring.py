@@ -6,6 +6,7 @@ systemd's notify protocol: ``READY=1`` once the HTTP port answers (the drivers a
 ``WATCHDOG=1`` from the supervisor while the hall works, ``STOPPING=1`` on SIGTERM; then the drivers
 stop, the journal write in flight finishes under the hall's lock, the journal closes, exit 0.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,8 +30,8 @@ from hall.config import DEFAULT_PATHS, Config, load_config
 
 log = logging.getLogger("loto-hall")
 
-READY_PATH = "/api/state"                # INTERFACE §4: always there, no role needed
-READY_TIMEOUT_S = 120.0                  # the unit's TimeoutStartSec kills us before that anyway
+READY_PATH = "/api/state"  # INTERFACE §4: always there, no role needed
+READY_TIMEOUT_S = 120.0  # the unit's TimeoutStartSec kills us before that anyway
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +39,8 @@ class ServeOptions:
     """What ``serve`` needs besides the config: picked in the parent, used in the worker after fork."""
 
     demo: bool = False
-    interval_s: float | None = None   # demo: seconds between balls; None: a ball when the speaker asks for one
-    async_mode: str = "threading"      # "gevent" under gunicorn's gevent worker (set by gunicorn_app)
+    interval_s: float | None = None  # demo: seconds between balls; None: a ball when the speaker asks for one
+    async_mode: str = "threading"  # "gevent" under gunicorn's gevent worker (set by gunicorn_app)
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -60,7 +61,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
     if getattr(args, "port", None):
         overrides.setdefault("server", {})["port"] = args.port
     if getattr(args, "demo", False) and not getattr(args, "config", None):
-        overrides["games"] = {"seats_per_address": 8}   # a demo is tried from one computer: all its tabs, one address
+        overrides["games"] = {"seats_per_address": 8}  # a demo is tried from one computer: all its tabs, one address
     return load_config(getattr(args, "config", None), overrides)
 
 
@@ -69,6 +70,7 @@ def tls_files(config: Config) -> tuple[str, str] | None:
     if not config.server.tls:
         return None
     from display.tls import ensure_certificate  # the display's area: it also shows the fingerprint
+
     return ensure_certificate(config.data_dir, config.hall.name).ssl_context
 
 
@@ -90,12 +92,14 @@ class Wiring:
         """The app on one more listener, served in a thread (a greenlet under gevent); ``tls``: (certificate, key)."""
         if self.async_mode == "gevent":
             from gevent.pywsgi import WSGIServer
+
             options = {"certfile": tls[0], "keyfile": tls[1]} if tls else {}
             side = WSGIServer((host, port), self.app, log=None, **options)
             side.init_socket()
             side.shutdown = side.stop
         else:
             from werkzeug.serving import make_server
+
             side = make_server(host, port, self.app, threaded=True, ssl_context=tls)
         threading.Thread(target=side.serve_forever, name=f"loto-hall-port-{port}", daemon=True).start()
         return side
@@ -105,20 +109,27 @@ class Wiring:
         hall's own certificate (display/staff_tls.py sends a stranger's browser there); the phones stay on HTTP."""
         server = self.runtime.config.server
         if server.tls or not server.staff_port or self._staff is not None or server.message_queue:
-            return                # with relays, nginx serves the staff's port too (hall/app/front.py)
+            return  # with relays, nginx serves the staff's port too (hall/app/front.py)
         from display.services import services_of
         from display.tls import ensure_certificate
+
         certificate = ensure_certificate(self.runtime.config.data_dir, self.runtime.config.hall.name)
         try:
             self._staff = self._side_server(server.host, server.staff_port, certificate.ssl_context)
         except OSError as exc:
-            log.error("port %s indisponible pour l'équipe en HTTPS : les pages de l'équipe restent en clair (%s)",
-                      server.staff_port, exc)
+            log.error(
+                "port %s indisponible pour l'équipe en HTTPS : les pages de l'équipe restent en clair (%s)",
+                server.staff_port,
+                exc,
+            )
             return
         self.app.config["LOTO_STAFF_PORT"] = server.staff_port
-        services_of(self.app).staff_tls = certificate          # its fingerprint on /admin
-        log.info("pages de l'équipe : https://…:%s/ (certificat de la salle, empreinte SHA-256 %s)",
-                 server.staff_port, certificate.fingerprint)
+        services_of(self.app).staff_tls = certificate  # its fingerprint on /admin
+        log.info(
+            "pages de l'équipe : https://…:%s/ (certificat de la salle, empreinte SHA-256 %s)",
+            server.staff_port,
+            certificate.fingerprint,
+        )
 
     def serve_local_http(self) -> None:
         """With ``[server] tls``: the same app in plain HTTP on 127.0.0.1 only, so the projector kiosk on the
@@ -127,7 +138,7 @@ class Wiring:
         self.serve_staff_tls()
         server = self.runtime.config.server
         if not server.tls or not server.local_port or self._local is not None or server.message_queue:
-            return                # with relays, nginx serves the local port too (hall/app/front.py)
+            return  # with relays, nginx serves the local port too (hall/app/front.py)
         try:
             self._local = self._side_server("127.0.0.1", server.local_port, None)
         except OSError as exc:
@@ -148,49 +159,68 @@ class Wiring:
 
         notifier.status("ouverture du journal")
         gevent = options.async_mode == "gevent"
-        threads = real_threads() if gevent else None    # blocking C calls out of the event loop (see real_threads)
+        threads = real_threads() if gevent else None  # blocking C calls out of the event loop (see real_threads)
         # every durable file: the journal, the rooms', the tournament's
         runtime = Runtime.open(config, offload=threads, think=threads or inline)
         try:
             if options.demo:
                 from hall.app.demo import prepare_demo
+
                 prepare_demo(runtime)
             # the devices call the hall itself: the games' break is a hold on it (create_app registers it below,
             # before any device starts)
-            runtime.services += start_inputs(runtime.hall, config, demo=options.demo,
-                                             data_dir=runtime.data_dir, interval_s=options.interval_s)
+            runtime.services += start_inputs(
+                runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir, interval_s=options.interval_s
+            )
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
             from hall.app.paper.report_pdf import write_report_pdf
             from hall.app.paper.report_xlsx import write_report_xlsx
             from hall.app.paper.sheets import write_cards_pdf
             from hall.app.paper.table_tent import write_table_tent_pdf
             from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
-            runtime.services.append(QuietCollector(runtime.hall))   # full collections between balls
-            app, socketio = create_app(runtime.hall, config,
-                                       documents={"report_pdf": write_report_pdf, "report_xlsx": write_report_xlsx,
-                                                  "cards_pdf": write_cards_pdf,
-                                                  "table_tent_pdf": write_table_tent_pdf,
-                                                  "tournament_sheets_pdf": write_sheets_pdf,
-                                                  "tournament_standings_pdf": write_standings_pdf},
-                                       tournament=runtime.tournament, async_mode=options.async_mode, lobby=runtime.lobby)
-            services_of(app).archived_draws = archived_draws     # the ball count reads the archived journals
+
+            runtime.services.append(QuietCollector(runtime.hall))  # full collections between balls
+            app, socketio = create_app(
+                runtime.hall,
+                config,
+                documents={
+                    "report_pdf": write_report_pdf,
+                    "report_xlsx": write_report_xlsx,
+                    "cards_pdf": write_cards_pdf,
+                    "table_tent_pdf": write_table_tent_pdf,
+                    "tournament_sheets_pdf": write_sheets_pdf,
+                    "tournament_standings_pdf": write_standings_pdf,
+                },
+                tournament=runtime.tournament,
+                async_mode=options.async_mode,
+                lobby=runtime.lobby,
+            )
+            services_of(app).archived_draws = archived_draws  # the ball count reads the archived journals
             if threads:
                 offload_pin_checks(app, threads)
                 from display.sessions import run_writes_in
-                services_of(app).record.offload = threads       # an archived journal's hashes out of the event loop
-                run_writes_in(threads)                # and the side files' fsyncs
-                services_of(app).voice.offload = threads      # espeak-ng and the clips' fsync
+
+                services_of(app).record.offload = threads  # an archived journal's hashes out of the event loop
+                run_writes_in(threads)  # and the side files' fsyncs
+                services_of(app).voice.offload = threads  # espeak-ng and the clips' fsync
             notifier.status("démarrage des appareils")
             runtime.start_services()
         except BaseException:
             runtime.close()
             raise
         log.info("données : %s", runtime.data_dir.resolve())
-        return cls(runtime, app, socketio, notifier, Supervisor(runtime.hall, runtime.services, notifier),
-                   async_mode=options.async_mode)
+        return cls(
+            runtime,
+            app,
+            socketio,
+            notifier,
+            Supervisor(runtime.hall, runtime.services, notifier),
+            async_mode=options.async_mode,
+        )
 
     def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
         """In a thread: wait until the HTTP port answers, then READY=1 and start the watchdog pings."""
+
         def run() -> None:
             started = time.monotonic()
             if not wait_until_answering(host, port, tls, READY_TIMEOUT_S, stop=self._closed):
@@ -200,11 +230,19 @@ class Wiring:
             auth = self.runtime.config.auth
             if auth.speaker_pin == DEMO_PINS["speaker_pin"]:
                 scheme = "https" if tls else "http"
-                log.info("démo : projecteur %s://localhost:%s/ · /speaker (PIN %s) · /controle (PIN %s) · "
-                         "/lots (PIN %s) · /admin (PIN %s)", scheme, port, auth.speaker_pin, auth.controller_pin,
-                         auth.desk_pin, auth.admin_pin)
+                log.info(
+                    "démo : projecteur %s://localhost:%s/ · /speaker (PIN %s) · /controle (PIN %s) · "
+                    "/lots (PIN %s) · /admin (PIN %s)",
+                    scheme,
+                    port,
+                    auth.speaker_pin,
+                    auth.controller_pin,
+                    auth.desk_pin,
+                    auth.admin_pin,
+                )
             self.notifier.ready()
-            self.supervisor.start()    # its first tick sends STATUS= with the partie and the devices
+            self.supervisor.start()  # its first tick sends STATUS= with the partie and the devices
+
         thread = threading.Thread(target=run, name="loto-hall-ready", daemon=True)
         thread.start()
         return thread
@@ -225,11 +263,11 @@ class Wiring:
                 side.shutdown()
         relay = services_of(self.app).relay
         if relay is not None:
-            relay.stop()          # whatever Redis did not take is in the journal: the relays resync on return
+            relay.stop()  # whatever Redis did not take is in the journal: the relays resync on return
         try:
             self.supervisor.stop()
         finally:
-            services_of(self.app).rooms.stop()      # the bots' task
+            services_of(self.app).rooms.stop()  # the bots' task
             # stops the services, then takes the hall lock before closing the journal; the rooms' file after the
             # room change in flight, the tournament's: every event is already committed, this only releases them
             self.runtime.close()
@@ -274,7 +312,7 @@ def answers(host: str, port: int, tls: bool, timeout_s: float = 2.0) -> bool:
         if tls:
             context = ssl.create_default_context()
             context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE   # our own self-signed certificate, on loopback
+            context.verify_mode = ssl.CERT_NONE  # our own self-signed certificate, on loopback
             conn = http.client.HTTPSConnection(host, port, timeout=timeout_s, context=context)
         else:
             conn = http.client.HTTPConnection(host, port, timeout=timeout_s)
@@ -287,7 +325,9 @@ def answers(host: str, port: int, tls: bool, timeout_s: float = 2.0) -> bool:
         return False
 
 
-def wait_until_answering(host: str, port: int, tls: bool, timeout_s: float, stop: threading.Event | None = None) -> bool:
+def wait_until_answering(
+    host: str, port: int, tls: bool, timeout_s: float, stop: threading.Event | None = None
+) -> bool:
     """Poll the port (backing off from 20 ms to 0.5 s) until it answers, the timeout passes or ``stop`` is set."""
     stop = stop or threading.Event()
     deadline = time.monotonic() + timeout_s

@@ -12,6 +12,7 @@ of the 34 values, so EVERY single mistyped character is caught; an adjacent swap
 except the one pair 0↔Z (it can only occur between the last digit and C).
 Any other ID of 1–32 characters ``A–Z a–z 0–9 -`` is accepted from a CSV without a check.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 from hall.numbers import is_card_id
 
-_ALPHABET = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"   # no I, no O: they read as 1 and 0
+_ALPHABET = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I, no O: they read as 1 and 0
 _N = len(_ALPHABET)
 _VALUE = {ch: v for v, ch in enumerate(_ALPHABET)}
 _SERIES = re.compile(r"[A-HJ-NP-Z]{1,3}")
@@ -75,7 +76,7 @@ def check_card_id(card_id: str) -> bool | None:
 
 
 _LENIENT = re.compile(r"([A-HJ-NP-Z]{1,3})([0-9OI]{5,}[0-9A-Z])")
-_TYPING_NOISE = str.maketrans("", "", " \t\u00a0\u202f\u00b7._/")   # spaces, the shown form's gap, dots
+_TYPING_NOISE = str.maketrans("", "", " \t\u00a0\u202f\u00b7._/")  # spaces, the shown form's gap, dots
 
 
 def normalize_card_id(text: str) -> str:
@@ -92,7 +93,7 @@ def normalize_card_id(text: str) -> str:
     return fixed if _GENERATED.fullmatch(fixed) else compact
 
 
-MAX_CARD_TEXT = 200     # characters of a typed, scanned or linked card ID read at all (the URL form included)
+MAX_CARD_TEXT = 200  # characters of a typed, scanned or linked card ID read at all (the URL form included)
 MAX_CLAIM_TEXT = MAX_CARD_TEXT
 _URL_FORM = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^/\s]+)?/c/([^/?#\s]+)/?(?:[?#]\S*)?")
 _SHORT = re.compile(r"([A-HJ-NP-Z]{1,3})-?(\d{1,5})")
@@ -167,20 +168,20 @@ def one_character_variants(card_id: str) -> set[str]:
     for i in range(n + 1):
         head, tail = card_id[:i], card_id[i:]
         for ch in _ID_CHARS:
-            out.add(head + ch + tail)                      # a character left out by the typist
+            out.add(head + ch + tail)  # a character left out by the typist
             if i < n:
-                out.add(head + ch + tail[1:])              # a character mistyped
+                out.add(head + ch + tail[1:])  # a character mistyped
         if i < n:
-            out.add(head + tail[1:])                       # a character typed twice or by mistake
+            out.add(head + tail[1:])  # a character typed twice or by mistake
         if i < n - 1:
-            out.add(head + tail[1] + tail[0] + tail[2:])   # two neighbours swapped
+            out.add(head + tail[1] + tail[0] + tail[2:])  # two neighbours swapped
     out.discard(card_id)
     return out
 
 
 # ---- the carton's code: who holds the paper (« Mes cartons » shows a grid only to a phone that gives it)
-CARD_CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"   # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read on paper, typed on a phone
-CARD_CODE_LENGTH = 5                             # 23⁵ ≈ 6.4 million codes per carton
+CARD_CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read on paper, typed on a phone
+CARD_CODE_LENGTH = 5  # 23⁵ ≈ 6.4 million codes per carton
 MAX_CARD_CODE_TEXT = 16
 
 

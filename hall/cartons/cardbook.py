@@ -4,6 +4,7 @@ CSV: UTF-8 (a BOM is tolerated), comma separated, header ``card_id,row1,row2,row
 ``sold`` column (``0``/``1``). A file with any bad line is refused whole, every bad line listed with its
 line number (the header is line 1). IDs of the generated form typed in lower case are stored upper case.
 """
+
 from __future__ import annotations
 
 import csv
@@ -38,14 +39,18 @@ def _id_problem(card_id: str) -> str | None:
     if is_card_id(card_id):
         return None
     if CARD_ID.fullmatch(card_id):
-        return (f"l'identifiant « {card_id} » doit commencer et finir par une lettre ou un chiffre, sans « -- », "
-                "et contenir une lettre s'il a un tiret")
+        return (
+            f"l'identifiant « {card_id} » doit commencer et finir par une lettre ou un chiffre, sans « -- », "
+            "et contenir une lettre s'il a un tiret"
+        )
     if not card_id:
         return "identifiant vide"
     if len(card_id) > _MAX_ID:
         return f"l'identifiant « {card_id[:40]} » a {len(card_id)} caractères, {_MAX_ID} au plus"
-    bad = " ".join(ch if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
-                   for ch in sorted({ch for ch in card_id if not CARD_ID.fullmatch(ch)}))
+    bad = " ".join(
+        ch if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
+        for ch in sorted({ch for ch in card_id if not CARD_ID.fullmatch(ch)})
+    )
     return f"l'identifiant « {card_id!s:.40} » contient {bad} ; seuls A–Z, a–z, 0–9 et - sont permis"
 
 
@@ -144,8 +149,11 @@ class CardBook:
 
         Line numbers are those of ``other`` as a CSV file (header = line 1), as ``cards import`` reads it.
         """
-        duplicates = [(line, f"l'identifiant {card_id} existe déjà dans le carnet")
-                      for line, card_id in enumerate(other._cards, 2) if card_id in self._cards]
+        duplicates = [
+            (line, f"l'identifiant {card_id} existe déjà dans le carnet")
+            for line, card_id in enumerate(other._cards, 2)
+            if card_id in self._cards
+        ]
         if duplicates:
             raise InvalidCardFile(duplicates)
         if self._sold is None and other._sold is None:
@@ -178,8 +186,9 @@ class CardBook:
     # ------------------------------------------------------------ CSV
 
     @classmethod
-    def read_csv(cls, source: str | os.PathLike | io.TextIOBase, columns: str = "1-9",
-                 every_column: bool = False) -> CardBook:
+    def read_csv(
+        cls, source: str | os.PathLike | io.TextIOBase, columns: str = "1-9", every_column: bool = False
+    ) -> CardBook:
         """Return the book in a card CSV; raise InvalidCardFile listing every bad line, loading nothing."""
         check_columns(columns)
         if isinstance(source, (str, os.PathLike)):
@@ -189,12 +198,13 @@ class CardBook:
         return cls._parse_csv(iter(source), columns, every_column, [])
 
     @classmethod
-    def _parse_csv(cls, lines: Iterator[str], columns: str, every_column: bool,
-                   errors: list[tuple[int, str]]) -> CardBook:
+    def _parse_csv(
+        cls, lines: Iterator[str], columns: str, every_column: bool, errors: list[tuple[int, str]]
+    ) -> CardBook:
         reader = csv.reader(lines)
         try:
             header = next(reader, None)
-        except csv.Error as e:   # a 200 KB header, a NUL byte: the file is refused, never a crash
+        except csv.Error as e:  # a 200 KB header, a NUL byte: the file is refused, never a crash
             raise InvalidCardFile([(1, f"en-tête illisible ({e})")]) from None
         if header is None:
             raise InvalidCardFile([(1, f"fichier vide : l'en-tête {','.join(HEADER)} manque")])
@@ -203,8 +213,9 @@ class CardBook:
         names = tuple(name.strip().lower() for name in header)
         has_sold = names == HEADER + ("sold",)
         if names != HEADER and not has_sold:
-            errors.append((1, f"en-tête « {','.join(header)} » : il faut « {','.join(HEADER)} » "
-                              f"ou « {','.join(HEADER)},sold »"))
+            errors.append(
+                (1, f"en-tête « {','.join(header)} » : il faut « {','.join(HEADER)} » ou « {','.join(HEADER)},sold »")
+            )
             has_sold = len(header) == 5
         width = 5 if has_sold else 4
         cards: dict[str, Card] = {}
@@ -299,7 +310,7 @@ class CardBook:
         Raise ValueError naming the faulty part; ``RangeTooLarge`` when the parts name more than ``limit``
         cartons, counted before a single range is expanded (``A-00000Q..A-2000000L`` is millions of IDs).
         """
-        parts: list[tuple[str, int, int] | str] = []   # in the order given: an ID, or (series, first, last)
+        parts: list[tuple[str, int, int] | str] = []  # in the order given: an ID, or (series, first, last)
         total = 0
         for part in text.replace(";", ",").split(","):
             part = part.strip()
@@ -326,7 +337,7 @@ class CardBook:
                 if not ok:
                     raise ValueError(f"« {end} » : caractère de contrôle faux, identifiant mal tapé ?")
             start, stop = (split_card_id(end) for end in ends)
-            assert start is not None and stop is not None   # checked ids split
+            assert start is not None and stop is not None  # checked ids split
             (series, first), (series_end, last) = start, stop
             if series != series_end:
                 raise ValueError(f"« {part} » : les deux bouts d'une plage doivent être de la même série")

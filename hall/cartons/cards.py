@@ -9,6 +9,7 @@ column 1 … 80–90 in column 8; ``"1-10"`` puts 1–10 in column 0, 11–20 in
 
 Card IDs are ``hall/cartons/card_ids.py``'s; the planche generator is ``hall/cartons/planches.py``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -26,8 +27,7 @@ _COLUMN_OF = {
     "1-10": (-1,) + tuple(min((n - 1) // 10, 8) for n in range(1, 91)),
 }
 _COLUMN_NUMBERS = {
-    conv: tuple(tuple(n for n in range(1, 91) if table[n] == j) for j in range(9))
-    for conv, table in _COLUMN_OF.items()
+    conv: tuple(tuple(n for n in range(1, 91) if table[n] == j) for j in range(9)) for conv, table in _COLUMN_OF.items()
 }
 
 
@@ -89,7 +89,7 @@ def _problems(rows: Sequence[Sequence[object]], columns: str, every_column: bool
             problems.append(f"la rangée {r} a {len(row)} numéro(s), il en faut 5")
     if problems:
         return problems
-    checked = [[n for n in row if isinstance(n, int)] for row in rows]     # all of them: each is an int (above)
+    checked = [[n for n in row if isinstance(n, int)] for row in rows]  # all of them: each is an int (above)
     seen: dict[int, int] = {}
     twice: set[int] = set()
     for r, row in enumerate(checked, 1):
@@ -108,7 +108,9 @@ def _problems(rows: Sequence[Sequence[object]], columns: str, every_column: bool
                 listed = " et ".join(map(str, ns))
                 problems.append(f"rangée {r} : {listed} sont dans la même {_column_label(j, columns)}")
     for j in range(9):
-        cells = [(n, r) for r, row in enumerate(checked, 1) for n in sorted(set(row)) if table[n] == j and n not in twice]
+        cells = [
+            (n, r) for r, row in enumerate(checked, 1) for n in sorted(set(row)) if table[n] == j and n not in twice
+        ]
         for (a, ra), (b, rb) in zip(cells, cells[1:]):
             if a > b:
                 problems.append(
@@ -116,7 +118,9 @@ def _problems(rows: Sequence[Sequence[object]], columns: str, every_column: bool
                     "les numéros d'une colonne doivent croître vers le bas"
                 )
         if every_column and not any(table[n] == j for row in checked for n in row):
-            problems.append(f"{_column_label(j, columns)} vide : en série de 6, chaque colonne porte au moins un numéro")
+            problems.append(
+                f"{_column_label(j, columns)} vide : en série de 6, chaque colonne porte au moins un numéro"
+            )
     return problems
 
 
@@ -171,8 +175,12 @@ class Card:
 
     def __post_init__(self) -> None:
         rows = self.rows
-        if not (type(rows) is tuple and len(rows) == 3 and type(rows[0]) is type(rows[1]) is type(rows[2]) is tuple
-                and len(rows[0]) == len(rows[1]) == len(rows[2]) == 5):
+        if not (
+            type(rows) is tuple
+            and len(rows) == 3
+            and type(rows[0]) is type(rows[1]) is type(rows[2]) is tuple
+            and len(rows[0]) == len(rows[1]) == len(rows[2]) == 5
+        ):
             raise InvalidCard("Card(rows) attend 3 tuples de 5 numéros ; utilisez Card.from_rows ou Card.parse")
 
     @classmethod

@@ -1,4 +1,5 @@
 """The planche generator: 6 cartons covering 1–90 exactly once (RULES L1–L4), and numbered cartons from a seed."""
+
 from __future__ import annotations
 
 import random
@@ -30,7 +31,7 @@ def _column_extras(rnd: Callable[[], float], sizes: Sequence[int]) -> list[list[
         extras = []
         i = 0
         for size in sizes:
-            chunk = urn[i:i + size - 6]
+            chunk = urn[i : i + size - 6]
             i += size - 6
             if max(map(chunk.count, chunk), default=0) > 2:
                 break
@@ -42,8 +43,9 @@ def _column_extras(rnd: Callable[[], float], sizes: Sequence[int]) -> list[list[
 _ROWS_WITHOUT = ((1, 2), (0, 2), (0, 1))
 
 
-def _card_rows(rnd: Callable[[], float],
-               dealt: list[list[int]]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+def _card_rows(
+    rnd: Callable[[], float], dealt: list[list[int]]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """Return the 3 rows of one carton: column j holds the 1–3 ascending numbers dealt[j] on randomly
     chosen rows, 5 per row; filling top rows first keeps each column ascending downward (L4)."""
     # A 3-number column fills every row; a 2-number column misses one row; a 1-number column sits on one.
@@ -91,8 +93,9 @@ def generate_planche(rng: random.Random, columns: str = "1-9") -> tuple[Card, ..
     return tuple(Card(_card_rows(rnd, dealt[c])) for c in range(6))
 
 
-def generate_cards(count: int, seed: int | str, series: str = "A", columns: str = "1-9",
-                   start: int = 1) -> list[tuple[str, Card]]:
+def generate_cards(
+    count: int, seed: int | str, series: str = "A", columns: str = "1-9", start: int = 1
+) -> list[tuple[str, Card]]:
     """Return ``count`` (id, carton) pairs from planches of 6, the same for the same seed; ids series-start…"""
     if type(count) is not int or count < 0:
         raise ValueError(f"count must be a whole number ≥ 0, not {count!r}")

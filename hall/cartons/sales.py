@@ -4,6 +4,7 @@ Pure and stdlib only. Money is integer cents everywhere; euros appear only when 
 typed (``parse_eur``) and when showing it (``eur``). ``SalesLedger.apply`` is the one mutator, called by
 ``Evening.apply`` for the ``sales:*`` events; the checks happen before, in ``Hall.sell`` / ``Hall.void_sale``.
 """
+
 from __future__ import annotations
 
 import base64
@@ -18,15 +19,15 @@ from hall.cartons.card_ids import check_card_id, make_card_id, normalize_card_id
 from hall.events import PriceTier, SaleRecorded
 
 PAYMENTS = ("especes", "carte", "cheque")
-MAX_SALE_CENTS = 1_000_000          # 10 000 € for one sale: anything above is a typing slip
-MAX_RANGE = 10_000                  # cartons in one sale at most (a range is bounded before it is expanded)
-MAX_NAMED = 50                      # cartons a refusal or a basket check names (the rest are counted)
-MAX_TEXT = 80                       # buyer and seller names
-MAX_TIERS = 12                      # price tiers on /admin
+MAX_SALE_CENTS = 1_000_000  # 10 000 € for one sale: anything above is a typing slip
+MAX_RANGE = 10_000  # cartons in one sale at most (a range is bounded before it is expanded)
+MAX_NAMED = 50  # cartons a refusal or a basket check names (the rest are counted)
+MAX_TEXT = 80  # buyer and seller names
+MAX_TIERS = 12  # price tiers on /admin
 # Code de la sécurité intérieure, art. L322-4 (loi 2024-344): a loto traditionnel's stakes are "inférieures à
 # 20 euros". A carton's price (a tier's price per carton, a sale's amount per carton) must stay below this.
 STAKE_LIMIT_CENTS = 2000
-NO_TIER = -1                        # a sale's offered price when no sum of tiers makes its count of cartons
+NO_TIER = -1  # a sale's offered price when no sum of tiers makes its count of cartons
 
 
 def stake_ok(cents: int, cards: int) -> bool:
@@ -152,7 +153,7 @@ class Sale:
     partie: int | None
     voided: bool = False
     at: str = ""
-    offered_cents: int | None = None    # the tiers' price when it was sold
+    offered_cents: int | None = None  # the tiers' price when it was sold
     session: str = ""
     note: str = ""
 
@@ -174,8 +175,21 @@ class SalesLedger:
         return bool(self.sales)
 
     def record(self, e: SaleRecorded, role: str = "", at: str = "") -> None:
-        sale = Sale(e.sale_id, tuple(e.card_ids), e.cents, e.payment, e.paid, e.buyer, e.seller, role or e.role,
-                    e.partie, at=at, offered_cents=e.offered_cents, session=e.session, note=e.note)
+        sale = Sale(
+            e.sale_id,
+            tuple(e.card_ids),
+            e.cents,
+            e.payment,
+            e.paid,
+            e.buyer,
+            e.seller,
+            role or e.role,
+            e.partie,
+            at=at,
+            offered_cents=e.offered_cents,
+            session=e.session,
+            note=e.note,
+        )
         self.sales[sale.sale_id] = sale
         for cid in sale.card_ids:
             self.holder[cid] = sale.sale_id
@@ -202,8 +216,16 @@ class SalesLedger:
 
 def totals(sales: Iterable[Sale]) -> dict:
     """The takings of ``sales`` (voided ones must be left out by the caller): integer cents only."""
-    out: dict = {"cards_sold": 0, "cards_reserved": 0, "sales": 0, "total_cents": 0, "reserved_cents": 0,
-                 "by_payment": {p: 0 for p in PAYMENTS}, "by_seller": {}, "by_partie": {}}
+    out: dict = {
+        "cards_sold": 0,
+        "cards_reserved": 0,
+        "sales": 0,
+        "total_cents": 0,
+        "reserved_cents": 0,
+        "by_payment": {p: 0 for p in PAYMENTS},
+        "by_seller": {},
+        "by_partie": {},
+    }
     for s in sales:
         out["sales"] += 1
         if not s.paid:
@@ -235,7 +257,7 @@ def _range_end(text: str) -> tuple[str, int]:
     end = normalize_card_id(text)
     if check_card_id(end):
         parts = split_card_id(end)
-        assert parts is not None   # a checked id splits
+        assert parts is not None  # a checked id splits
         return parts
     m = _PLAIN_END.fullmatch(end.upper())
     if m is None:

@@ -5,6 +5,7 @@ for the fairness count.
 Its commands run under the writer's lock and commit through it; each one is journalled, so a projector that joins
 later, a replay and the report see the same evening.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,7 +19,7 @@ from hall.refusal import Rejected
 from hall.rights import require
 
 MAX_PACE_S = 600.0
-MAX_PACE_PARTIES = 100          # parties whose pace /admin may set
+MAX_PACE_PARTIES = 100  # parties whose pace /admin may set
 
 
 def default_calling(state: HallState) -> CallingSet:
@@ -37,8 +38,12 @@ def _clean_pace(pace: Iterable[tuple[object, object]]) -> tuple[tuple[int, float
     for partie, seconds in pace:
         if type(partie) is not int or not 1 <= partie <= 999:
             raise Rejected("bad_field", field="pace")
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
-                or not 0 <= seconds <= MAX_PACE_S:
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not math.isfinite(seconds)
+            or not 0 <= seconds <= MAX_PACE_S
+        ):
             raise Rejected("bad_field", field="pace")
         out[partie] = float(seconds)
     if len(out) > MAX_PACE_PARTIES:
@@ -59,9 +64,15 @@ class CallingDesk:
         return self._state.evening.calling or default_calling(self._state)
 
     @locked
-    def set_calling(self, *, role: str, flash: object = None, nicknames_on: object = None,
-                    nicknames: Iterable[tuple[object, object]] | None = None,
-                    pace: Mapping[object, object] | None = None) -> Record:
+    def set_calling(
+        self,
+        *,
+        role: str,
+        flash: object = None,
+        nicknames_on: object = None,
+        nicknames: Iterable[tuple[object, object]] | None = None,
+        pace: Mapping[object, object] | None = None,
+    ) -> Record:
         """Change what is given (``None``: kept); ``pace`` adds or replaces parties' paces. Journalled."""
         require(role, "edit_calling")
         now = self._state.evening.calling or default_calling(self._state)
@@ -77,8 +88,12 @@ class CallingDesk:
         paces = now.pace
         if pace is not None:
             paces = _clean_pace([*now.pace, *pace.items()])
-        event = CallingSet(now.flash if flash is None else bool(flash),
-                           now.nicknames_on if nicknames_on is None else bool(nicknames_on), table, paces)
+        event = CallingSet(
+            now.flash if flash is None else bool(flash),
+            now.nicknames_on if nicknames_on is None else bool(nicknames_on),
+            table,
+            paces,
+        )
         return self._writer.commit(event, role)
 
     @locked

@@ -3,6 +3,7 @@
 Its commands run under the writer's lock (``@locked``) and commit through it; the signed codes are
 ``hall/money/vouchers.py``'s, the vouchers themselves the evening's (``Evening.vouchers``).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -39,15 +40,25 @@ class PrizeDesk:
         """The vouchers of an award: one per winner of the lot, one per consolation, numbered on from the last
         (or from ``after``: several lots given at once)."""
         lot = p.lots[award.lot_index]
-        prize = prize_at(lot.spec, award.draw_index + 1)     # a maxi-bingo won late: its fallback (RULES L20)
+        prize = prize_at(lot.spec, award.draw_index + 1)  # a maxi-bingo won late: its fallback (RULES L20)
         serial = self._state.evening.voucher_serial if after is None else after
         vouchers = []
         for card_id, is_consolation in [(c, False) for c in award.winners] + [(c, True) for c in award.consolation]:
             serial += 1
             label = p.consolation if is_consolation else prize.label
-            vouchers.append(VoucherIssued(make_code(self._secret, serial), serial, p.number, award.lot_index,
-                                          lot.kind, label, card_id, is_consolation,
-                                          award.shared and not is_consolation))
+            vouchers.append(
+                VoucherIssued(
+                    make_code(self._secret, serial),
+                    serial,
+                    p.number,
+                    award.lot_index,
+                    lot.kind,
+                    label,
+                    card_id,
+                    is_consolation,
+                    award.shared and not is_consolation,
+                )
+            )
         return vouchers
 
     @locked
@@ -59,10 +70,18 @@ class PrizeDesk:
         voucher = vouchers.get(code)
         if check_code(self._secret, code) is None or voucher is None:
             raise Rejected("unknown_voucher", code=code, suggestions=near_codes(code, vouchers))
-        if voucher.redeemed:         # when, and which lot: the desk tells the player what happened to it
+        if voucher.redeemed:  # when, and which lot: the desk tells the player what happened to it
             i, at = voucher.issued, self._state.redeemed_at.get(code, "")
-            raise Rejected("already_redeemed", code=code, at=at, time=_local_time(at, self._state.config.hall.timezone), lot=i.lot_label,
-                           partie=i.partie, card=i.card_id, consolation=i.consolation)
+            raise Rejected(
+                "already_redeemed",
+                code=code,
+                at=at,
+                time=_local_time(at, self._state.config.hall.timezone),
+                lot=i.lot_label,
+                partie=i.partie,
+                card=i.card_id,
+                consolation=i.consolation,
+            )
         record = self._writer.commit(VoucherRedeemed(code), role)
         return Redemption(voucher.issued, record.seq)
 
@@ -96,7 +115,7 @@ class PrizeDesk:
         for issued, duplicate in self._state.evening.unprinted():
             label, value = issued.lot_label, None
             if 0 < issued.partie <= len(parties) and issued.lot_index < len(parties[issued.partie - 1].lots):
-                prize = parties[issued.partie - 1].lots[issued.lot_index].prize   # a maxi-bingo's, as won
+                prize = parties[issued.partie - 1].lots[issued.lot_index].prize  # a maxi-bingo's, as won
                 label, value = prize.label, prize.value_eur
             jobs.append(PrintJob(issued, duplicate, label, value, self._state.issued_at.get(issued.code, "")))
         return tuple(jobs)

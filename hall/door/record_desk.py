@@ -6,6 +6,7 @@ hash is the fingerprint it prints, so the paper names the journal up to and incl
 (``drivers/printer.py``) prints what the journal says is owed and journals ``TicketPrinted``: a printer away, or
 a restart, loses no ticket. With ``[report] ticket_each_partie`` one is asked for by itself with each « démarquez ».
 """
+
 from __future__ import annotations
 
 from hall.cartons.sales import totals
@@ -32,9 +33,15 @@ class RecordDesk:
         money = totals(evening.sales.live())
         won = [lot for q in evening.parties for lot in q.lots if lot.status == AWARDED]
         return TicketRequested(
-            p.number if p else 0, len(p.draws) if p else 0, money["total_cents"],
-            tuple((k, v) for k, v in money["by_payment"].items()), money["cards_sold"], len(won),
-            sum(round((lot.value_eur or 0) * 100) for lot in won), auto)
+            p.number if p else 0,
+            len(p.draws) if p else 0,
+            money["total_cents"],
+            tuple((k, v) for k, v in money["by_payment"].items()),
+            money["cards_sold"],
+            len(won),
+            sum(round((lot.value_eur or 0) * 100) for lot in won),
+            auto,
+        )
 
     def after_clear(self) -> tuple[TicketRequested, ...]:
         """What follows a « démarquez » in its transaction: the board's copy, when the hall prints one at each
@@ -58,7 +65,9 @@ class RecordDesk:
     @locked
     def tickets_to_print(self) -> tuple[TicketJob, ...]:
         """The board's copies owed to the printer, oldest first."""
-        return tuple(TicketJob(r.event, Fingerprint(r.seq, r.at, r.hash)) for _, r in sorted(self._state.tickets.items()))
+        return tuple(
+            TicketJob(r.event, Fingerprint(r.seq, r.at, r.hash)) for _, r in sorted(self._state.tickets.items())
+        )
 
     @locked
     def fingerprint(self) -> Fingerprint:

@@ -3,6 +3,7 @@
 Its commands run under the writer's lock (``@locked``) and commit through it; the rules of a sale (tiers, the
 law's 20 €, names) are ``hall/cartons/sales.py``'s, the ledger is the evening's (``Evening.sales``).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,7 +28,7 @@ class SalesDesk:
     def __init__(self, writer: Writer, state: HallState, secret: bytes = b""):
         self._writer = writer
         self._state = state
-        self._secret = secret            # the hall's key: the sales' phone codes are its MACs
+        self._secret = secret  # the hall's key: the sales' phone codes are its MACs
 
     # ---- the card book -----------------------------------------------------------------------------------
     @locked
@@ -48,9 +49,14 @@ class SalesDesk:
         held = [c for c in ids if c in state.evening.sales.holder]
         if held and not sold:
             sales = sorted({state.evening.sales.holder[c] for c in held})
-            raise Rejected("held_by_sale", cards=held[:20], count=len(held), sales=sales[:20],
-                           names=", ".join(held[:5]) + (f" (+{len(held) - 5})" if len(held) > 5 else ""),
-                           numbers=", ".join(map(str, sales[:10])))
+            raise Rejected(
+                "held_by_sale",
+                cards=held[:20],
+                count=len(held),
+                sales=sales[:20],
+                names=", ".join(held[:5]) + (f" (+{len(held) - 5})" if len(held) > 5 else ""),
+                numbers=", ".join(map(str, sales[:10])),
+            )
         return self._writer.commit(CardsSold(ids, bool(sold), str(session)[:40]), role)
 
     @locked
@@ -61,7 +67,7 @@ class SalesDesk:
         require(role, "import_cards")
         merged = self._state.book.merged(incoming)
         data_dir = self._state.config.data_dir
-        self._writer.journal.offload(lambda: merged.save(data_dir))   # its fsync in a real thread under gevent
+        self._writer.journal.offload(lambda: merged.save(data_dir))  # its fsync in a real thread under gevent
         digest = hashlib.sha256((data_dir / "cards.csv").read_bytes()).hexdigest()
         return self.replace_book(merged, digest, len(incoming), role=role)
 
@@ -71,7 +77,7 @@ class SalesDesk:
         require(role, "import_cards")
         self._state.book = book
         record = self._writer.commit(CardsImported(added, len(book), sha256), role)
-        gc.freeze()   # the new book lives all evening: keep full collections from walking it (see runtime)
+        gc.freeze()  # the new book lives all evening: keep full collections from walking it (see runtime)
         return record
 
     # ---- the caisse -------------------------------------------------------------------------------------
@@ -87,9 +93,15 @@ class SalesDesk:
     def set_prices(self, tiers: Sequence[sales_rules.PriceTier], *, role: str) -> Record:
         """Replace the price tiers from the next sale on; each carton under the law's 20 € (``stake_too_high``)."""
         require(role, "edit_prices")
-        if not tiers or len(tiers) > sales_rules.MAX_TIERS or len({t.cards for t in tiers}) != len(tiers) \
-                or any(not 1 <= t.cards <= sales_rules.MAX_RANGE or not 0 <= t.cents <= sales_rules.MAX_SALE_CENTS
-                       for t in tiers):
+        if (
+            not tiers
+            or len(tiers) > sales_rules.MAX_TIERS
+            or len({t.cards for t in tiers}) != len(tiers)
+            or any(
+                not 1 <= t.cards <= sales_rules.MAX_RANGE or not 0 <= t.cents <= sales_rules.MAX_SALE_CENTS
+                for t in tiers
+            )
+        ):
             raise Rejected("bad_prices", where="tarifs", why="")
         for tier in tiers:
             if not sales_rules.stake_ok(tier.cents, tier.cards):
@@ -111,14 +123,25 @@ class SalesDesk:
     def check_basket(self, card_ids: Sequence[str]) -> BasketCheck:
         """What ``sell`` would say of these cartons, without selling: the unknown ones (each with the book's cartons
         one keystroke away: « vérifiez le numéro ») and those already sold. Bounded as a sale is."""
-        ids, unknown, taken = self._basket(list(card_ids)[:sales_rules.MAX_RANGE])
-        near = tuple((c, tuple(self._state.book.near(c))) for c in unknown[:sales_rules.MAX_NAMED])
-        return BasketCheck(tuple(ids), near, tuple(taken[:sales_rules.MAX_NAMED]))
+        ids, unknown, taken = self._basket(list(card_ids)[: sales_rules.MAX_RANGE])
+        near = tuple((c, tuple(self._state.book.near(c))) for c in unknown[: sales_rules.MAX_NAMED])
+        return BasketCheck(tuple(ids), near, tuple(taken[: sales_rules.MAX_NAMED]))
 
     @locked
-    def sell(self, card_ids: Sequence[str], *, role: str, payment: str, cents: int | None = None, paid: bool = True,
-             buyer: str = "", seller: str = "", partie: int | None = None, session: str = "",
-             note: str = "") -> Record:
+    def sell(
+        self,
+        card_ids: Sequence[str],
+        *,
+        role: str,
+        payment: str,
+        cents: int | None = None,
+        paid: bool = True,
+        buyer: str = "",
+        seller: str = "",
+        partie: int | None = None,
+        session: str = "",
+        note: str = "",
+    ) -> Record:
         """Record a sale (or a reservation when not ``paid``); refused whole: ``unknown_card``, ``already_sold``,
         ``stake_too_high`` (20 € or more a carton)… The tiers' price of the moment is journalled beside it.
         ``seller`` is the logged-in desk's (its session's name), never a request's word; ``note`` the desk's own."""
@@ -131,10 +154,10 @@ class SalesDesk:
         if len(ids) > sales_rules.MAX_RANGE:
             raise Rejected("range_too_large", count=len(ids), limit=sales_rules.MAX_RANGE)
         if unknown:
-            near = sorted({s for c in unknown[:5] for s in self._state.book.near(c)})   # "vérifiez le numéro"
-            raise Rejected("unknown_card", cards=unknown[:sales_rules.MAX_NAMED], count=len(unknown), suggestions=near)
+            near = sorted({s for c in unknown[:5] for s in self._state.book.near(c)})  # "vérifiez le numéro"
+            raise Rejected("unknown_card", cards=unknown[: sales_rules.MAX_NAMED], count=len(unknown), suggestions=near)
         if taken:
-            raise Rejected("already_sold", cards=taken[:sales_rules.MAX_NAMED], count=len(taken))
+            raise Rejected("already_sold", cards=taken[: sales_rules.MAX_NAMED], count=len(taken))
         offered = self.suggested_cents(len(ids))
         if cents is None:
             cents = offered
@@ -152,8 +175,20 @@ class SalesDesk:
             note = sales_rules.clean_name(note)
         except ValueError as exc:
             raise Rejected("bad_name", why=str(exc), max=sales_rules.MAX_TEXT) from None
-        event = SaleRecorded(self._state.evening.sales.next_id, tuple(ids), cents, payment, bool(paid), buyer, seller,
-                             role, partie, offered, str(session)[:40], note)
+        event = SaleRecorded(
+            self._state.evening.sales.next_id,
+            tuple(ids),
+            cents,
+            payment,
+            bool(paid),
+            buyer,
+            seller,
+            role,
+            partie,
+            offered,
+            str(session)[:40],
+            note,
+        )
         return self._writer.commit(event, role)
 
     def _live_sale(self, sale_id: object) -> sales_rules.Sale:

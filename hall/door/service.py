@@ -6,6 +6,7 @@ health), the sales desk (``hall/door/sales_desk.py``), the prize desk (``hall/do
 builders (``hall/door/snapshot_builder.py``), all over one state (``hall/door/state.py``) rebuilt by replaying the journal.
 Every command runs under the writer's lock: validate → journal → apply → publish (ARCHITECTURE).
 """
+
 from __future__ import annotations
 
 import random
@@ -88,8 +89,16 @@ class Hall:
     the snapshot methods (immutable values) and changes through the commands, as ``hall.ports.HallPort`` names them.
     """
 
-    def __init__(self, config: Config, journal: Journal, book: CardBook, voucher_secret: bytes = b"",
-                 clock: Clock = utc_now, rng: Rng | None = None, holds: Iterable[Hold] = ()):
+    def __init__(
+        self,
+        config: Config,
+        journal: Journal,
+        book: CardBook,
+        voucher_secret: bytes = b"",
+        clock: Clock = utc_now,
+        rng: Rng | None = None,
+        holds: Iterable[Hold] = (),
+    ):
         self.config = config
         self._rng = rng if rng is not None else random.SystemRandom()
         self._state = HallState(config, book)
@@ -196,8 +205,9 @@ class Hall:
 
     # ---- the partie --------------------------------------------------------------------------------------
     @locked
-    def start_partie(self, lots: Sequence[LotSpec] | None = None, consolation: str | None = None,
-                     *, role: str, session: str = "") -> Record:
+    def start_partie(
+        self, lots: Sequence[LotSpec] | None = None, consolation: str | None = None, *, role: str, session: str = ""
+    ) -> Record:
         """Start the next partie with the programme's lots (carried ones first, values and donors kept), or with
         ``lots`` as the speaker changed them on the spot (kept beside the programme's for the report)."""
         self._holds.check(Action.START)
@@ -217,8 +227,9 @@ class Hall:
         if not played:
             raise Rejected("bad_lot", kind=None)
         changed = planned if lot_changes(planned, played) else ()
-        event = PartieStarted(len(self._state.evening.parties) + 1, played, consolation or spec.consolation, changed,
-                              str(session)[:40])
+        event = PartieStarted(
+            len(self._state.evening.parties) + 1, played, consolation or spec.consolation, changed, str(session)[:40]
+        )
         return self._writer.commit(event, role)
 
     @locked
@@ -359,9 +370,9 @@ class Hall:
     def check_claim(self, card_id: str, *, role: str) -> ClaimResult:
         """Check a claimed carton (the check is journalled); returns the verdict with the carton as it stands."""
         require(role, "check_claim")
-        if not claimable_card_id(card_id):      # the API, the scanner and the keypad alike: never journalled
+        if not claimable_card_id(card_id):  # the API, the scanner and the keypad alike: never journalled
             raise Rejected("bad_card_id", card_id=str(card_id)[:MAX_CLAIM_TEXT])
-        cid = self._state.book.resolve(card_id)       # typed leniently: no dash, lower case, spaces, O/I for 0/1
+        cid = self._state.book.resolve(card_id)  # typed leniently: no dash, lower case, spaces, O/I for 0/1
         p = self._state.evening.partie
         before = tuple(PriorCheck(c.verdict, c.last, c.lot_index) for c in (p.checks.get(cid, []) if p else []))
         lot = p.current_lot if p is not None and not p.cleared else None
@@ -373,19 +384,27 @@ class Hall:
         elif card is None:
             event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
             character_ok = check_card_id(cid)
-            suggestions = tuple(self._state.book.near(cid))   # a near miss: "vérifiez le numéro", never a refusal
+            suggestions = tuple(self._state.book.near(cid))  # a near miss: "vérifiez le numéro", never a refusal
         elif not self._state.may_play(cid):
             event = ClaimChecked(cid, "unsold_card", p.current, lot.kind, p.last)
         elif cid in p.cancelled:
             event = ClaimChecked(cid, "cancelled_card", p.current, lot.kind, p.last)
         else:
             v = self._verdict(p, lot, cid)
-            event = ClaimChecked(cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows,
-                                 v.missing, v.reason, v.ball, v.prize)
+            event = ClaimChecked(
+                cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows, v.missing, v.reason, v.ball, v.prize
+            )
         record = self._writer.commit(event, role)
         ref = None if lot is None or event.lot_index is None else LotRef.of(event.lot_index, lot.spec)
-        return ClaimResult(event, ref, before, record.seq, character_ok,
-                           None if event.verdict == "unknown_card" else card_state(self._state, cid), suggestions)
+        return ClaimResult(
+            event,
+            ref,
+            before,
+            record.seq,
+            character_ok,
+            None if event.verdict == "unknown_card" else card_state(self._state, cid),
+            suggestions,
+        )
 
     def card_scanned(self, text: str) -> ClaimResult:
         """A carton's barcode read by the scanner, which sits at the controllers' desk: checked, and journalled, as
@@ -411,8 +430,16 @@ class Hall:
         return None if said is None else self._writer.commit(said, role)
 
     @locked
-    def award(self, *, role: str, same_player: Sequence[Sequence[str]] = (), tie_break: Mapping[str, Any] | None = None,
-              share: bool = False, wins: str | None = None, draw: bool = False) -> AwardResult:
+    def award(
+        self,
+        *,
+        role: str,
+        same_player: Sequence[Sequence[str]] = (),
+        tie_break: Mapping[str, Any] | None = None,
+        share: bool = False,
+        wins: str | None = None,
+        draw: bool = False,
+    ) -> AwardResult:
         """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14).
 
         ``same_player`` groups cartons held by one player: such a group is one claimant (L13), drawing one
@@ -428,15 +455,29 @@ class Hall:
         claimants = {c.card_id: c.rows for c in one_claim_per_player(p.pending, same_player)}
         if p.tie is not None and len(claimants) > 1:
             share, draw = as_announced(p.tie.method, tie_break, share, draw)
-        outcome = settle(list(claimants), self.config.rules.ties, self._rng, typed=tie_break,
-                         share=share, wins=wins, draw=draw, resolve=self._state.book.resolve)
-        events = lots_given(outcome, claimants, [lot.kind for lot in p.lots], p.current, p.draws,
-                            lambda index, cid: self._verdict(p, p.lots[index], cid))
+        outcome = settle(
+            list(claimants),
+            self.config.rules.ties,
+            self._rng,
+            typed=tie_break,
+            share=share,
+            wins=wins,
+            draw=draw,
+            resolve=self._state.book.resolve,
+        )
+        events = lots_given(
+            outcome,
+            claimants,
+            [lot.kind for lot in p.lots],
+            p.current,
+            p.draws,
+            lambda index, cid: self._verdict(p, p.lots[index], cid),
+        )
         vouchers: list[VoucherIssued] = []
         for event in events:
             vouchers += self._prizes.vouchers_for(event, p, self._state.evening.voucher_serial + len(vouchers))
         lots = [LotRef.of(e.lot_index, p.lots[e.lot_index].spec) for e in events]
-        self._writer.commit(events[0], role, *events[1:], *vouchers)   # the lots and their vouchers: all, or none
+        self._writer.commit(events[0], role, *events[1:], *vouchers)  # the lots and their vouchers: all, or none
         return AwardResult(events[0], lots[0], tuple(v.code for v in vouchers), tuple(zip(events[1:], lots[1:])))
 
     @locked
@@ -449,8 +490,9 @@ class Hall:
         if p.pending:
             raise Rejected("claims_pending", cards=sorted(p.pending))
         if p.current is not None and not (force or carry):
-            raise Rejected("lots_remaining", lots=len(p.lots) - p.current,
-                           labels=[lot.label for lot in p.lots[p.current:]])
+            raise Rejected(
+                "lots_remaining", lots=len(p.lots) - p.current, labels=[lot.label for lot in p.lots[p.current :]]
+            )
         if carry and p.current is None:
             raise Rejected("nothing_to_carry")
         cleared = PartieCleared(p.number, forced=p.current is not None, carried=carry)

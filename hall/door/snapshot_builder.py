@@ -3,6 +3,7 @@
 Cheap by design: tuples of values already frozen, a few dozen items at most; the sold count is kept by the
 state as sales come, never counted here.
 """
+
 from __future__ import annotations
 
 import io
@@ -35,12 +36,19 @@ def partie_state(p: Partie) -> PartieState:
     """A partie as every screen sees it (the draws, the lots, claims waiting while it runs)."""
     running = not p.cleared
     return PartieState(
-        p.number, tuple(LotState(lot.kind, lot.label, lot.status, lot.value_eur, lot.award, lot.spec)
-                        for lot in p.lots),
-        p.current, p.consolation, tuple(p.draws), p.cleared, p.status, running and p.paused,
+        p.number,
+        tuple(LotState(lot.kind, lot.label, lot.status, lot.value_eur, lot.award, lot.spec) for lot in p.lots),
+        p.current,
+        p.consolation,
+        tuple(p.draws),
+        p.cleared,
+        p.status,
+        running and p.paused,
         tuple(p.pending.values()) if running else (),
-        bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()), running and p.held,
-        p.tie if running else None)
+        bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()),
+        running and p.held,
+        p.tie if running else None,
+    )
 
 
 def card_state(state: HallState, card_id: str) -> CardState | None:
@@ -55,7 +63,7 @@ def card_state(state: HallState, card_id: str) -> CardState | None:
     return CardState(card_id, card, grid, drawn, last, state.may_play(card_id))
 
 
-NEAR_MISSES_LOOKED_UP = 2     # unknown cartons of one phone's request given suggestions (~0.3 ms each here)
+NEAR_MISSES_LOOKED_UP = 2  # unknown cartons of one phone's request given suggestions (~0.3 ms each here)
 
 
 class SnapshotBuilder:
@@ -74,13 +82,25 @@ class SnapshotBuilder:
         if ev.running is None:
             spec = state.partie_spec(played)
             nxt = NextPartie(played + 1, PartieSpec(next_lots(spec.lots, ev.carried), spec.consolation))
-        winners = tuple(w for w in (card_state(state, c.card_id) for c in ev.running.pending.values())
-                        if w is not None) if ev.running is not None else ()
+        winners = (
+            tuple(w for w in (card_state(state, c.card_id) for c in ev.running.pending.values()) if w is not None)
+            if ev.running is not None
+            else ()
+        )
         config = state.config
         net = config.network
         wifi = WifiInfo(net.ssid, net.password, config.hall_url) if net.ssid else None
-        return HallSnapshot(ev.last_seq, config.hall.name, config.hall.prices,
-                            None if p is None else partie_state(p), nxt, played, wifi, winners, state.players())
+        return HallSnapshot(
+            ev.last_seq,
+            config.hall.name,
+            config.hall.prices,
+            None if p is None else partie_state(p),
+            nxt,
+            played,
+            wifi,
+            winners,
+            state.players(),
+        )
 
     @locked
     def snapshot(self) -> HallSnapshot:
@@ -93,13 +113,21 @@ class SnapshotBuilder:
         state = self._state
         p = state.evening.running
         watch = state.watch
-        assert watch is not None   # built by the replay, rebuilt at once by each partie start
+        assert watch is not None  # built by the replay, rebuilt at once by each partie start
         checks: tuple[ClaimChecked, ...] = ()
         if p is not None:
             checks = tuple(c for cs in p.checks.values() for c in cs)[-30:]
-        return SpeakerSnapshot(self._picture(), tuple(watch.candidates[:50]), len(watch.candidates),
-                               tuple(watch.sleepers[-50:]), checks, self._writer.devices(),
-                               state.proposed, state.sold_count, len(state.evening.unprinted()))
+        return SpeakerSnapshot(
+            self._picture(),
+            tuple(watch.candidates[:50]),
+            len(watch.candidates),
+            tuple(watch.sleepers[-50:]),
+            checks,
+            self._writer.devices(),
+            state.proposed,
+            state.sold_count,
+            len(state.evening.unprinted()),
+        )
 
     def health(self, timeout_s: float) -> HallSnapshot | None:
         """The public picture if the lock is free within ``timeout_s``, else ``None`` (the hall is stuck)."""
@@ -122,7 +150,7 @@ class SnapshotBuilder:
 
     def cards(self, series: str | None = None) -> tuple[tuple[str, Card], ...]:
         """The book's cartons (of one ``series`` when given), in book order."""
-        book = self._state.book   # immutable: a new one replaces it whole, so it is read without the lock
+        book = self._state.book  # immutable: a new one replaces it whole, so it is read without the lock
         return tuple((cid, card) for cid, card in book.items() if not series or cid.startswith(series + "-"))
 
     def link_cards(self, texts: Sequence[str]) -> tuple[LinkedCard, ...]:
@@ -168,7 +196,7 @@ class SnapshotBuilder:
 
     def write_cards_csv(self, out: io.TextIOBase) -> None:
         """The card book as CSV (INTERFACE §2) into the text stream ``out``."""
-        self._state.book.write_csv(out)   # immutable, read without the lock
+        self._state.book.write_csv(out)  # immutable, read without the lock
 
     @locked
     def programme_state(self) -> ProgrammeState:
@@ -199,5 +227,6 @@ class SnapshotBuilder:
 
     @locked
     def _evening_report(self, name: str, language: str, timezone: str) -> EveningReport:
-        return build_report(self._state.evening, list(self._writer.journal.records()), name, language=language,
-                            timezone=timezone)
+        return build_report(
+            self._state.evening, list(self._writer.journal.records()), name, language=language, timezone=timezone
+        )

@@ -4,6 +4,7 @@ No lock here: the state is changed only by :meth:`HallState.apply`, which the wr
 record (``hall/door/writer.py``), and read by the desks under the writer's lock. On start the journal's records
 are replayed through the same ``apply``; the result equals the live state.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -36,8 +37,8 @@ from hall.loto.watch import WinnerWatch
 from hall.refusal import Rejected
 from hall.snapshots import Proposal
 
-_REMEMBER = EventHandlers[None]()   # what a record leaves beside the evening (replayed from the first record)
-_WATCH = EventHandlers[None]()      # the winner watch kept in step (replayed from the last partie's start)
+_REMEMBER = EventHandlers[None]()  # what a record leaves beside the evening (replayed from the first record)
+_WATCH = EventHandlers[None]()  # the winner watch kept in step (replayed from the last partie's start)
 
 
 def open_lines(p: Partie) -> Lines | None:
@@ -51,15 +52,15 @@ class HallState:
 
     def __init__(self, config: Config, book: CardBook):
         self.config = config
-        self.book = book                            # immutable: an import replaces it whole
+        self.book = book  # immutable: an import replaces it whole
         self.evening = Evening(config.rules.false_claim)
         self.watch: WinnerWatch | None = None
-        self.proposed: Proposal | None = None       # an auto-read ball waiting for the speaker (confirm mode)
-        self.issued_at: dict[str, str] = {}         # voucher code → when it was issued (the printer prints it)
-        self.redeemed_at: dict[str, str] = {}       # voucher code → when its lot was handed over (« déjà échangé »)
-        self.sold_count = 0                         # kept by every rebuild of the watch (sales, imports, parties)
-        self.tickets: dict[int, Record] = {}        # the board's copies not yet printed: request seq → its record
-        self.last: Record | None = None             # the last record: its hash is the evening's fingerprint
+        self.proposed: Proposal | None = None  # an auto-read ball waiting for the speaker (confirm mode)
+        self.issued_at: dict[str, str] = {}  # voucher code → when it was issued (the printer prints it)
+        self.redeemed_at: dict[str, str] = {}  # voucher code → when its lot was handed over (« déjà échangé »)
+        self.sold_count = 0  # kept by every rebuild of the watch (sales, imports, parties)
+        self.tickets: dict[int, Record] = {}  # the board's copies not yet printed: request seq → its record
+        self.last: Record | None = None  # the last record: its hash is the evening's fingerprint
         self._claimed_since_draw: set[str] = set()
 
     def replay(self, records: Sequence[Record]) -> None:
@@ -127,13 +128,13 @@ class HallState:
 
     @_WATCH.on(PartieStarted)
     def _after_start(self, event: PartieStarted) -> None:
-        self.watch = None       # a new partie: no sleepers carried over
+        self.watch = None  # a new partie: no sleepers carried over
         self.rebuild_watch()
 
     @_WATCH.on(PartieCleared)
     def _after_clear(self, event: PartieCleared) -> None:
         assert self.watch is not None
-        self.watch.refresh(None, {})   # nobody can claim now; the next partie rebuilds the index
+        self.watch.refresh(None, {})  # nobody can claim now; the next partie rebuilds the index
 
     @_WATCH.on(CardsSold, CardsImported)
     def _after_cards(self, event: CardsSold | CardsImported) -> None:
@@ -152,7 +153,7 @@ class HallState:
         if self.evening.running is not None:
             self.rebuild_watch()
             return
-        if first or not self.caisse_sells():      # the first sale: cartons never sold stop playing
+        if first or not self.caisse_sells():  # the first sale: cartons never sold stop playing
             self.sold_count = sum(1 for cid in self.book if self.may_play(cid))
             return
         self.sold_count += sign * len(self.evening.sales.sales[sale_id].card_ids)
@@ -174,7 +175,7 @@ class HallState:
             return self.evening.sold_changes[card_id]
         if self.book.records_sales or not self.caisse_sells():
             return self.book.is_sold(card_id)
-        return False      # the hall sells through the desk now: a carton never sold does not play
+        return False  # the hall sells through the desk now: a carton never sold does not play
 
     def players(self) -> PlayersSet:
         """How much the players' phones help: as set on /admin tonight, else ``[players]``."""

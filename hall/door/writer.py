@@ -5,6 +5,7 @@ the current state → append the event to the journal (durable) → apply it to 
 subscribers. Nobody sees an event that is not on disk. No other module takes the lock: the desks and the
 facade mark their methods ``@locked`` and commit through :meth:`Writer.commit`.
 """
+
 from __future__ import annotations
 
 import functools
@@ -71,10 +72,11 @@ class Writer:
         with self._lock:
             self._subscribers.append(fn)
 
-        def unsubscribe() -> None:       # under the lock too: once it returns, no delivery in flight reaches ``fn``
+        def unsubscribe() -> None:  # under the lock too: once it returns, no delivery in flight reaches ``fn``
             with self._lock:
                 if fn in self._subscribers:
                     self._subscribers.remove(fn)
+
         return unsubscribe
 
     def subscribe_notices(self, fn: NoticeSubscriber) -> None:
@@ -92,8 +94,9 @@ class Writer:
         """Publish a driver's notice for the console (``hall.snapshots.NOTICES``): a value, worded by the web."""
         self.notify(said.name, said)
 
-    def set_device_status(self, device: str, status: str, *, code: str = "",
-                          params: dict[str, object] | None = None) -> None:
+    def set_device_status(
+        self, device: str, status: str, *, code: str = "", params: dict[str, object] | None = None
+    ) -> None:
         """Record and announce a device's state (``ok``, ``degraded``, ``absent``…) as a message ``code`` and its
         ``params``: no words, they are made in display/ in each reader's language (STATUS= says the code)."""
         with self._lock:
@@ -140,8 +143,10 @@ D = TypeVar("D", bound=Desk)
 
 def locked(method: Callable[Concatenate[D, P], R]) -> Callable[Concatenate[D, P], R]:
     """Run ``method`` under its desk's writer's lock: the one way a command or a snapshot is serialised."""
+
     @functools.wraps(method)
     def run(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> R:
         with desk._writer._lock:
             return method(desk, *args, **kwargs)
+
     return run

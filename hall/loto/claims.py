@@ -3,6 +3,7 @@
 Pure: the carton, the numbers drawn in order, the lot (which lines win it: ``hall.loto.lots.lines_of``), the rows
 of this carton already paid in this partie. No state, no I/O.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -44,8 +45,13 @@ class Verdict:
     prize: str = ""
 
 
-def verify(card: HasRows, draws: Sequence[int], lot: LotSpec | Lines | str, last_rule: bool = True,
-           paid_rows: frozenset[int] | set[int] = frozenset()) -> Verdict:
+def verify(
+    card: HasRows,
+    draws: Sequence[int],
+    lot: LotSpec | Lines | str,
+    last_rule: bool = True,
+    paid_rows: frozenset[int] | set[int] = frozenset(),
+) -> Verdict:
     """Return the verdict for ``card`` claiming ``lot`` (a lot, its lines, or a kind: any rows) after ``draws``.
 
     With the last-number rule, the lot needs a complete row among the lot's lines that contains the last number

@@ -9,6 +9,7 @@ own two-sided normal p-value, times 90 (Bonferroni: 90 numbers looked at), is un
 
 Pure, stdlib only: the words are the web's (display/stats.py), from the codes this module returns.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,8 +18,8 @@ from dataclasses import dataclass
 
 BALLS = 90
 DF = BALLS - 1
-MIN_EXPECTED = 5.0       # below 5 expected per number the chi-square law is a poor guide: too few draws to judge
-STANDOUT_P = 0.05        # a number's Bonferroni-adjusted p-value under this stands out
+MIN_EXPECTED = 5.0  # below 5 expected per number the chi-square law is a poor guide: too few draws to judge
+STANDOUT_P = 0.05  # a number's Bonferroni-adjusted p-value under this stands out
 MAX_STANDOUTS = 10
 
 
@@ -27,7 +28,7 @@ class Standout:
     number: int
     count: int
     expected: float
-    p_value: float          # adjusted (× 90, at most 1)
+    p_value: float  # adjusted (× 90, at most 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ here for every door a lot comes in by (the config file, ``POST /api/programme``,
 The labels are the catalogue's message ids (French first); ``display/i18n.py`` translates them for a page,
 and French-only outputs (the voucher, the PDF report) use them as they are.
 """
+
 from __future__ import annotations
 
 import math
@@ -20,21 +21,21 @@ from typing import Any
 
 from hall.events import Fallback, LotSpec
 
-ROWS = 3                 # the lines of a carton, top to bottom (RULES L1)
+ROWS = 3  # the lines of a carton, top to bottom (RULES L1)
 ALL_ROWS: tuple[int, ...] = tuple(range(ROWS))
-MAX_LABEL = 200          # a lot's label, donor, and a fallback's: as long as any other label
-WITHIN = (15, 90)        # a maxi-bingo's ball limit: a carton plein needs 15 balls at least
+MAX_LABEL = 200  # a lot's label, donor, and a fallback's: as long as any other label
+WITHIN = (15, 90)  # a maxi-bingo's ball limit: a carton plein needs 15 balls at least
 MAX_VALUE_EUR = 100_000.0
-TERMS = ("row", "within", "fallback")     # a lot's terms beside its kind, label, value and donor
+TERMS = ("row", "within", "fallback")  # a lot's terms beside its kind, label, value and donor
 
 
 @dataclass(frozen=True, slots=True)
 class LotKind:
-    kind: str           # the identifier in the journal, the config and the API
-    lines: int          # complete lines a carton needs (RULES L6)
-    label: str          # its name for people: the catalogue's message id (French)
-    named_row: bool = False     # may name the one row that wins it (RULES L21)
-    ball_limit: bool = False    # may be a maxi-bingo: a jackpot up to ball N, a fallback after (RULES L20)
+    kind: str  # the identifier in the journal, the config and the API
+    lines: int  # complete lines a carton needs (RULES L6)
+    label: str  # its name for people: the catalogue's message id (French)
+    named_row: bool = False  # may name the one row that wins it (RULES L21)
+    ball_limit: bool = False  # may be a maxi-bingo: a jackpot up to ball N, a fallback after (RULES L20)
 
 
 KINDS: tuple[LotKind, ...] = (
@@ -164,8 +165,11 @@ def check_lot(lot: LotSpec) -> None:
     """Refuse (``LotTermsError``) a lot whose terms ``read_terms`` would not have given: the core's own check of
     what any door hands it."""
     f = lot.fallback
-    raw = {"row": lot.row, "within": lot.within,
-           "fallback": None if f is None else {"label": f.label, "value_eur": f.value_eur, "sponsor": f.sponsor}}
+    raw = {
+        "row": lot.row,
+        "within": lot.within,
+        "fallback": None if f is None else {"label": f.label, "value_eur": f.value_eur, "sponsor": f.sponsor},
+    }
     read_terms(lot.kind, raw)
 
 
@@ -173,8 +177,13 @@ def _fallback(raw: object) -> Fallback:
     if not isinstance(raw, Mapping):
         raise LotTermsError("bad_lot_within", "le lot de repli manque (libellé, valeur, donateur)")
     label, sponsor = raw.get("label"), raw.get("sponsor") or ""
-    if not isinstance(label, str) or not label.strip() or len(label) > MAX_LABEL \
-            or not isinstance(sponsor, str) or len(sponsor) > MAX_LABEL:
+    if (
+        not isinstance(label, str)
+        or not label.strip()
+        or len(label) > MAX_LABEL
+        or not isinstance(sponsor, str)
+        or len(sponsor) > MAX_LABEL
+    ):
         raise LotTermsError("bad_lot_within", f"lot de repli : un libellé de 1 à {MAX_LABEL} caractères")
     if has_control_character(label) or has_control_character(sponsor):
         raise LotTermsError("label_control_character", "lot de repli : caractère de contrôle")
@@ -192,7 +201,12 @@ def read_value(value: object, where: str) -> float | None:
             value = float(text.replace(",", ".").strip())
         except ValueError:
             raise LotTermsError("bad_lot", f"{where} : valeur {text[:20]!r}, un nombre d'euros") from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or not 0 <= value <= MAX_VALUE_EUR or abs(round(value * 100) - value * 100) > 1e-6:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not 0 <= value <= MAX_VALUE_EUR
+        or abs(round(value * 100) - value * 100) > 1e-6
+    ):
         raise LotTermsError("bad_lot", f"{where} : valeur {str(value)[:20]!r}, de 0 à 100 000 €, au centime")
     return float(value)

@@ -6,6 +6,7 @@ played where its kind plays (RULES L19, docs/loto-rules.md L19a). Whatever start
 without ``lots``) goes through ``lots_to_play``: a lot sent that names a programme lot (same kind and label,
 its value and donor not contradicted) is that lot, value and donor kept; anything else is a change.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -30,10 +31,13 @@ def next_lots(own: Sequence[LotSpec], carried: Sequence[LotSpec]) -> tuple[LotSp
 
 def _names(sent: LotSpec, planned: LotSpec) -> bool:
     """Whether ``sent`` names ``planned``: same kind, label and terms; a value or donor sent must be the same."""
-    return (sent.kind == planned.kind and sent.label.strip() == planned.label.strip()
-            and (sent.row, sent.within, sent.fallback) == (planned.row, planned.within, planned.fallback)
-            and (sent.value_eur is None or sent.value_eur == planned.value_eur)
-            and (not sent.sponsor or sent.sponsor == planned.sponsor))
+    return (
+        sent.kind == planned.kind
+        and sent.label.strip() == planned.label.strip()
+        and (sent.row, sent.within, sent.fallback) == (planned.row, planned.within, planned.fallback)
+        and (sent.value_eur is None or sent.value_eur == planned.value_eur)
+        and (not sent.sponsor or sent.sponsor == planned.sponsor)
+    )
 
 
 def lots_to_play(planned: Sequence[LotSpec], sent: Sequence[LotSpec] | None) -> tuple[LotSpec, ...]:
@@ -68,6 +72,6 @@ def lot_changes(planned: Sequence[LotSpec], played: Sequence[LotSpec]) -> tuple[
         else:
             extra.append(lot)
     changes = [LotChange(p, q) for p, q in zip(left, extra)]
-    changes += [LotChange(p, None) for p in left[len(extra):]]
-    changes += [LotChange(None, q) for q in extra[len(left):]]
+    changes += [LotChange(p, None) for p in left[len(extra) :]]
+    changes += [LotChange(None, q) for q in extra[len(left) :]]
     return tuple(changes)

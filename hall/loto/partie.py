@@ -4,6 +4,7 @@
 in ``hall.door.service``, which checks a command against this state before journalling its event.
 Replaying the journal through ``apply`` rebuilds exactly the live state.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ from hall.events import (
 )
 from hall.loto.lots import Prize, prize_at
 
-_APPLY = EventHandlers[None]()     # event type → the Evening's method that applies it
+_APPLY = EventHandlers[None]()  # event type → the Evening's method that applies it
 
 PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 
@@ -60,15 +61,22 @@ class Lot:
     value_eur: float | None = None
     status: str = PENDING
     award: LotAwarded | None = None
-    sponsor: str = ""                # a donated lot costs the association nothing (the report's balance)
-    row: int | None = None           # a quine on this row only (RULES L21)
-    within: int | None = None        # a maxi-bingo's ball limit and its fallback (RULES L20)
+    sponsor: str = ""  # a donated lot costs the association nothing (the report's balance)
+    row: int | None = None  # a quine on this row only (RULES L21)
+    within: int | None = None  # a maxi-bingo's ball limit and its fallback (RULES L20)
     fallback: Fallback | None = None
 
     @classmethod
     def of(cls, spec: LotSpec) -> Lot:
-        return cls(spec.kind, spec.label, spec.value_eur, sponsor=spec.sponsor, row=spec.row, within=spec.within,
-                   fallback=spec.fallback)
+        return cls(
+            spec.kind,
+            spec.label,
+            spec.value_eur,
+            sponsor=spec.sponsor,
+            row=spec.row,
+            within=spec.within,
+            fallback=spec.fallback,
+        )
 
     @property
     def spec(self) -> LotSpec:
@@ -90,19 +98,19 @@ class Partie:
     lots: list[Lot]
     consolation: str
     draws: list[int] = field(default_factory=list)
-    current: int | None = 0                     # index of the open lot; None once every lot is awarded
+    current: int | None = 0  # index of the open lot; None once every lot is awarded
     cleared: bool = False
-    paused: bool = False                        # a claim was announced: no draw until resumed
-    held: bool = False                          # a lot was just awarded: no draw until resumed (docs L11a)
-    tie: TieAnnounced | None = None             # how the tie on the open lot and ball is settled (docs L14c)
-    undo_available: bool = False                # one undo per draw: a second undo in a row is refused
-    pending: dict[str, ClaimChecked] = field(default_factory=dict)   # valid claims on the current lot and ball
-    paid: dict[str, set[int]] = field(default_factory=dict)          # rows already paid, per carton
-    cancelled: set[str] = field(default_factory=set)                 # false claimants, when the hall cancels them
+    paused: bool = False  # a claim was announced: no draw until resumed
+    held: bool = False  # a lot was just awarded: no draw until resumed (docs L11a)
+    tie: TieAnnounced | None = None  # how the tie on the open lot and ball is settled (docs L14c)
+    undo_available: bool = False  # one undo per draw: a second undo in a row is refused
+    pending: dict[str, ClaimChecked] = field(default_factory=dict)  # valid claims on the current lot and ball
+    paid: dict[str, set[int]] = field(default_factory=dict)  # rows already paid, per carton
+    cancelled: set[str] = field(default_factory=set)  # false claimants, when the hall cancels them
     checks: dict[str, list[ClaimChecked]] = field(default_factory=dict)
     undone: list[int] = field(default_factory=list)
     false_claims: int = 0
-    carried_on: bool = False                    # démarquée with its unwon lots carried: they are the next partie's
+    carried_on: bool = False  # démarquée with its unwon lots carried: they are the next partie's
 
     @property
     def last(self) -> int | None:
@@ -131,7 +139,7 @@ class Partie:
 @dataclass(slots=True)
 class Voucher:
     issued: VoucherIssued
-    printed: int = 0                 # how many times it came out of the printer
+    printed: int = 0  # how many times it came out of the printer
     reprints_requested: int = 0
     redeemed: bool = False
 
@@ -140,20 +148,20 @@ class Evening:
     """Everything the journal says so far: the parties, sales, vouchers."""
 
     def __init__(self, false_claim: str = "resume") -> None:
-        self.false_claim_cancels = false_claim == "cancel_card"   # RULES L15 option
+        self.false_claim_cancels = false_claim == "cancel_card"  # RULES L15 option
         self.parties: list[Partie] = []
         self.sold_changes: dict[str, bool] = {}
         self.vouchers: dict[str, Voucher] = {}
         self.voucher_serial = 0
         self.last_seq = 0
         self.sales = SalesLedger()
-        self.programme_edit: ProgrammeEdited | None = None     # the latest edit of the programme on /admin
+        self.programme_edit: ProgrammeEdited | None = None  # the latest edit of the programme on /admin
         self.pin_hashes: dict[str, PinChanged] = {}
-        self.carried: tuple[LotSpec, ...] = ()   # lots left unwon at a démarquez, carried to the next partie
-        self.price_tiers: tuple[PriceTier, ...] | None = None    # as edited on /admin (None: the config's)
-        self.players: PlayersSet | None = None     # the phones' help as set on /admin (None: the config's)
-        self.calling: CallingSet | None = None     # flash, nicknames, pace as set on /admin (None: the config's)
-        self.count_shown = (False, 0)              # the ball count on the projector, and the balls drawn tonight then
+        self.carried: tuple[LotSpec, ...] = ()  # lots left unwon at a démarquez, carried to the next partie
+        self.price_tiers: tuple[PriceTier, ...] | None = None  # as edited on /admin (None: the config's)
+        self.players: PlayersSet | None = None  # the phones' help as set on /admin (None: the config's)
+        self.calling: CallingSet | None = None  # flash, nicknames, pace as set on /admin (None: the config's)
+        self.count_shown = (False, 0)  # the ball count on the projector, and the balls drawn tonight then
 
     @property
     def partie(self) -> Partie | None:
@@ -192,9 +200,9 @@ class Evening:
     def _on_draw_ball_drawn(self, e: BallDrawn) -> None:
         p = self._in_play
         p.draws.append(e.number)
-        p.pending.clear()          # claims are judged against the new ball (RULES L10)
+        p.pending.clear()  # claims are judged against the new ball (RULES L10)
         p.undo_available = True
-        p.held, p.tie = False, None   # (held: a journal written before L11a drew right after an award)
+        p.held, p.tie = False, None  # (held: a journal written before L11a drew right after an award)
 
     @_APPLY.on(DrawUndone)
     def _on_draw_undone(self, e: DrawUndone) -> None:
@@ -238,7 +246,7 @@ class Evening:
         p.paused, p.tie = False, None
         nxt = e.lot_index + 1
         p.current = nxt if nxt < len(p.lots) else None
-        p.held = p.current is not None    # the draw waits for the speaker after every award (docs L11a)
+        p.held = p.current is not None  # the draw waits for the speaker after every award (docs L11a)
         if p.current is not None:
             p.lots[nxt].status = OPEN
 
@@ -344,22 +352,40 @@ class Evening:
 
     def snapshot(self) -> dict:
         """A plain comparable picture of the whole state (replay equals live)."""
+
         def partie_dict(p: Partie) -> dict:
             return {
-                "number": p.number, "draws": list(p.draws), "current": p.current, "cleared": p.cleared,
-                "paused": p.paused, "held": p.held, "tie": p.tie, "undo_available": p.undo_available, "pending": sorted(p.pending),
-                "paid": {k: sorted(v) for k, v in sorted(p.paid.items())}, "cancelled": sorted(p.cancelled),
+                "number": p.number,
+                "draws": list(p.draws),
+                "current": p.current,
+                "cleared": p.cleared,
+                "paused": p.paused,
+                "held": p.held,
+                "tie": p.tie,
+                "undo_available": p.undo_available,
+                "pending": sorted(p.pending),
+                "paid": {k: sorted(v) for k, v in sorted(p.paid.items())},
+                "cancelled": sorted(p.cancelled),
                 "checks": {k: [c.verdict for c in v] for k, v in sorted(p.checks.items())},
                 "lots": [(lot.spec, lot.status, lot.award) for lot in p.lots],
-                "undone": list(p.undone), "false_claims": p.false_claims, "consolation": p.consolation,
+                "undone": list(p.undone),
+                "false_claims": p.false_claims,
+                "consolation": p.consolation,
                 "carried_on": p.carried_on,
             }
+
         return {
             "parties": [partie_dict(p) for p in self.parties],
             "sold": dict(sorted(self.sold_changes.items())),
-            "vouchers": {c: (v.issued, v.printed, v.reprints_requested, v.redeemed) for c, v in sorted(self.vouchers.items())},
+            "vouchers": {
+                c: (v.issued, v.printed, v.reprints_requested, v.redeemed) for c, v in sorted(self.vouchers.items())
+            },
             "last_seq": self.last_seq,
-            "sales": {i: (s.card_ids, s.cents, s.payment, s.paid, s.voided, s.offered_cents, s.session)
-                      for i, s in sorted(self.sales.sales.items())},
-            "price_tiers": self.price_tiers, "carried": self.carried, "programme_edit": self.programme_edit,
+            "sales": {
+                i: (s.card_ids, s.cents, s.payment, s.paid, s.voided, s.offered_cents, s.session)
+                for i, s in sorted(self.sales.sales.items())
+            },
+            "price_tiers": self.price_tiers,
+            "carried": self.carried,
+            "programme_edit": self.programme_edit,
         }

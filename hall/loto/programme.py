@@ -5,6 +5,7 @@ Pure, stdlib only. The config file's ``[[programme.partie]]`` is the default; an
 its lots). ``legal_flags`` says which lots go beyond the spirit of a loto traditionnel (French
 Code de la sécurité intérieure, art. L322-4: prizes in kind, never money, never refunded).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -22,13 +23,14 @@ MAX_PARTIES = 40
 MAX_LOTS = 20
 MAX_LABEL = 200
 PIN_ITERATIONS = 100_000
-PIN_ROLES = ROLES           # every staff role of the rights table has its PIN (and no other: device, system)
-PIN_DIGITS = (6, 12)          # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login
-DEFAULT_LOT_VALUE_LIMIT_EUR = 0.0    # no cap: the law sets none since décret 2021-1434; a hall may set its own
+PIN_ROLES = ROLES  # every staff role of the rights table has its PIN (and no other: device, system)
+PIN_DIGITS = (6, 12)  # a PIN is 6 to 12 ASCII digits everywhere: config, /admin, generated, login
+DEFAULT_LOT_VALUE_LIMIT_EUR = 0.0  # no cap: the law sets none since décret 2021-1434; a hall may set its own
 
 # a prize in money: "100 €", "50 euros", "espèces", "chèque de 50", "cash", "billet de 20"
-_CASH = re.compile(r"(\d\s*(€|eur\b|euros?\b))|\besp[eè]ces\b|\bcash\b|\bargent\b|\bbillets?\b|\bch[eè]que\s+de\b",
-                   re.IGNORECASE)
+_CASH = re.compile(
+    r"(\d\s*(€|eur\b|euros?\b))|\besp[eè]ces\b|\bcash\b|\bargent\b|\bbillets?\b|\bch[eè]que\s+de\b", re.IGNORECASE
+)
 _VOUCHER = re.compile(r"\bbons?\b|\bcarte[s]?\s+cadeau|\bch[eè]que[s]?[-\s]cadeau", re.IGNORECASE)
 
 
@@ -74,7 +76,7 @@ def _lot(lot: object, where: str) -> LotSpec:
     _printable_label(sponsor, where)
     try:
         value = read_value(lot.get("value_eur"), "valeur")
-        terms = read_terms(kind, lot)        # a named row, a ball limit and its fallback (RULES L20–L21)
+        terms = read_terms(kind, lot)  # a named row, a ball limit and its fallback (RULES L20–L21)
     except LotTermsError as exc:
         raise ProgrammeError(exc.code, where, exc.why) from None
     return LotSpec(kind, label.strip() or kind.replace("_", " ").capitalize(), value, sponsor.strip(), **terms)
@@ -86,7 +88,9 @@ def _printable_label(text: str, where: str) -> None:
         raise ProgrammeError("label_control_character", where, "caractère de contrôle")
 
 
-def spec_for(index: int, configured: Sequence[object], edit: ProgrammeEdited | None) -> tuple[tuple[LotSpec, ...], str] | None:
+def spec_for(
+    index: int, configured: Sequence[object], edit: ProgrammeEdited | None
+) -> tuple[tuple[LotSpec, ...], str] | None:
     """The lots and consolation of partie ``index`` (from 0) per the latest edit; ``None``: the config decides."""
     if edit is None or index + 1 < edit.first:
         return None

@@ -5,25 +5,55 @@ French numbers by region: France says soixante-dix, quatre-vingts, quatre-vingt-
 they are (espeak-ng's regional voices would say the digits their own way, and a hall's recordings need no words).
 Pure, stdlib only.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
 VOICES = ("fr-FR", "fr-BE", "fr-CH", "recorded")
-MAX_NICKNAME = 60                     # characters of one nickname (a phrase, never a paragraph)
+MAX_NICKNAME = 60  # characters of one nickname (a phrase, never a paragraph)
 
-_UNITS = ("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze",
-          "treize", "quatorze", "quinze", "seize")
+_UNITS = (
+    "zéro",
+    "un",
+    "deux",
+    "trois",
+    "quatre",
+    "cinq",
+    "six",
+    "sept",
+    "huit",
+    "neuf",
+    "dix",
+    "onze",
+    "douze",
+    "treize",
+    "quatorze",
+    "quinze",
+    "seize",
+)
 _TENS = {2: "vingt", 3: "trente", 4: "quarante", 5: "cinquante", 6: "soixante"}
 # the tens each region says itself (the rest is France's): fr-BE septante, nonante; fr-CH huitante as well
 _REGIONAL = {"fr-BE": {7: "septante", 9: "nonante"}, "fr-CH": {7: "septante", 8: "huitante", 9: "nonante"}}
 
 # RULES §1c: the sourced regional nicknames, the hall's table to start from (edited on /admin, off by default)
 NICKNAMES: Mapping[int, str] = {
-    1: "l'as", 6: "il a la queue en l'air", 9: "la queue en bas", 11: "les gambettes à Jeannot", 13: "allez l'OM",
-    22: "les deux cocottes", 31: "Claude Nougaro", 33: "docteur", 51: "le pastis", 55: "les deux tordus",
-    59: "bienvenue chez les Ch'tis", 65: "Bernadette, priez pour nous", 80: "coin coin", 85: "la Vendée",
-    90: "olé !"}
+    1: "l'as",
+    6: "il a la queue en l'air",
+    9: "la queue en bas",
+    11: "les gambettes à Jeannot",
+    13: "allez l'OM",
+    22: "les deux cocottes",
+    31: "Claude Nougaro",
+    33: "docteur",
+    51: "le pastis",
+    55: "les deux tordus",
+    59: "bienvenue chez les Ch'tis",
+    65: "Bernadette, priez pour nous",
+    80: "coin coin",
+    85: "la Vendée",
+    90: "olé !",
+}
 
 
 def _below_100(n: int, tens_words: Mapping[int, str]) -> str:
@@ -37,7 +67,7 @@ def _below_100(n: int, tens_words: Mapping[int, str]) -> str:
         if unit == 0:
             return word
         return f"{word} et un" if unit == 1 else f"{word}-{_UNITS[unit]}"
-    if tens in (7, 9):          # soixante-dix, quatre-vingt-dix: the tens below, then dix to dix-neuf
+    if tens in (7, 9):  # soixante-dix, quatre-vingt-dix: the tens below, then dix to dix-neuf
         base = "soixante" if tens == 7 else "quatre-vingt"
         rest = _below_100(n - (60 if tens == 7 else 80), tens_words)
         return f"{base} et onze" if n == 71 else f"{base}-{rest}"

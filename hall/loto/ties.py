@@ -6,6 +6,7 @@ and announced before it (docs/loto-rules.md, L14a): the speaker chooses how the 
 How (``METHODS``) is fixed once announced (L14c): a later choice of another way is refused unless given with a
 reason, and then journalled. A draw orders the claimants, who take the stage's lots in that order (L14b).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +22,7 @@ from hall.sources import Rng
 
 RULES = ("draw_lowest", "draw_highest", "share", "physical_lowest", "physical_highest")
 WINS = ("lowest", "highest")
-METHODS = ("draw", "physical", "share")     # how a tie is settled: the hall draws, tokens drawn by hand, sharing
+METHODS = ("draw", "physical", "share")  # how a tie is settled: the hall draws, tokens drawn by hand, sharing
 MAX_REASON = 200
 
 
@@ -36,7 +37,7 @@ class TieOutcome:
     consolation: tuple[str, ...] = ()
     shared: bool = False
     mode: str = ""
-    order: tuple[str, ...] = ()      # a draw: every claimant, the best number first (who takes the stage's lots)
+    order: tuple[str, ...] = ()  # a draw: every claimant, the best number first (who takes the stage's lots)
 
 
 def default_wins(rule: str) -> str:
@@ -44,8 +45,9 @@ def default_wins(rule: str) -> str:
     return "highest" if rule.endswith("_highest") else "lowest"
 
 
-def one_claim_per_player(pending: Mapping[str, ClaimChecked], same_player: Sequence[Sequence[str]]
-                         ) -> list[ClaimChecked]:
+def one_claim_per_player(
+    pending: Mapping[str, ClaimChecked], same_player: Sequence[Sequence[str]]
+) -> list[ClaimChecked]:
     """One valid claim per claimant (RULES L13): a player's several valid cartons, grouped by ``same_player``, count
     once — the group's first carton plays. A carton outside ``pending`` or in two groups is refused."""
     grouped: dict[str, str] = {}
@@ -61,9 +63,17 @@ def one_claim_per_player(pending: Mapping[str, ClaimChecked], same_player: Seque
     return [claim for cid, claim in pending.items() if grouped.get(cid, cid) == cid]
 
 
-def settle(card_ids: Sequence[str], rule: str, rng: Rng, *, typed: Mapping[str, object] | None = None,
-           share: bool = False, wins: str | None = None, draw: bool = False,
-           resolve: Callable[[str], str] = lambda c: c) -> TieOutcome:
+def settle(
+    card_ids: Sequence[str],
+    rule: str,
+    rng: Rng,
+    *,
+    typed: Mapping[str, object] | None = None,
+    share: bool = False,
+    wins: str | None = None,
+    draw: bool = False,
+    resolve: Callable[[str], str] = lambda c: c,
+) -> TieOutcome:
     """Settle the lot between ``card_ids`` (one carton per claimant, in claim order).
 
     ``typed``: the numbers drawn by hand, carton → 1–90 (a physical draw); ``share``: the lot is shared; ``draw``:
@@ -109,7 +119,7 @@ def as_announced(announced: str, typed: Mapping[str, object] | None, share: bool
     if asked is not None and asked != announced:
         raise Rejected("tie_method_fixed", method=announced, asked=asked)
     if announced == "physical" and typed is None:
-        raise Rejected("tie_numbers_needed")      # drawn by hand: the numbers, never the hall's own draw
+        raise Rejected("tie_numbers_needed")  # drawn by hand: the numbers, never the hall's own draw
     return announced == "share", announced == "draw"
 
 
@@ -122,8 +132,15 @@ def check_method(method: object, reason: object) -> tuple[str, str]:
     return method, " ".join(reason.split())[:MAX_REASON]
 
 
-def announce(said: TieAnnounced | None, method: object, reason: object, lot_index: int, draw_index: int,
-             cards: tuple[str, ...], session: str) -> TieAnnounced | None:
+def announce(
+    said: TieAnnounced | None,
+    method: object,
+    reason: object,
+    lot_index: int,
+    draw_index: int,
+    cards: tuple[str, ...],
+    session: str,
+) -> TieAnnounced | None:
     """How the tie on the open lot is settled, as the speaker says it before the draw (docs L14c): the way and
     the cartons; ``None`` when ``said`` already says that way; another way is ``tie_method_fixed`` unless a
     ``reason`` comes with it, and then the new announcement names the one it replaces and why."""
@@ -134,12 +151,19 @@ def announce(said: TieAnnounced | None, method: object, reason: object, lot_inde
         return None
     if said is not None and not reason:
         raise Rejected("tie_method_fixed", method=said.method, asked=method)
-    return TieAnnounced(lot_index, draw_index, cards, method, said.method if said else "",
-                        reason if said else "", str(session)[:40])
+    return TieAnnounced(
+        lot_index, draw_index, cards, method, said.method if said else "", reason if said else "", str(session)[:40]
+    )
 
 
-def lots_given(outcome: TieOutcome, rows: Mapping[str, tuple[int, ...]], kinds: Sequence[str], current: int,
-               draws: Sequence[int], verdict: Callable[[int, str], Verdict]) -> list[LotAwarded]:
+def lots_given(
+    outcome: TieOutcome,
+    rows: Mapping[str, tuple[int, ...]],
+    kinds: Sequence[str],
+    current: int,
+    draws: Sequence[int],
+    verdict: Callable[[int, str], Verdict],
+) -> list[LotAwarded]:
     """The award's events. One lot: its winner (or sharers), the other claimants consoled. A draw between
     claimants while the stage has more lots of the open one's kind (docs L14b): one event per lot given in the
     draw's order (``rank``), each claim checked again for its lot by ``verdict(lot_index, card)``, the claimants
@@ -151,14 +175,38 @@ def lots_given(outcome: TieOutcome, rows: Mapping[str, tuple[int, ...]], kinds: 
         for index, cid in zip(stage, outcome.order):
             v = verdict(index, cid)
             if v.kind != "valid":
-                break            # never with lots of one kind: the row that made the first lot makes the next
+                break  # never with lots of one kind: the row that made the first lot makes the next
             given.append((index, cid, tuple(v.rows)))
     if len(given) < 2:
-        return [LotAwarded(current, outcome.winners, tuple(rows[w] for w in outcome.winners), outcome.tie_break,
-                           outcome.consolation, last, at, outcome.shared, outcome.mode)]
-    left = outcome.order[len(given):]
-    return [LotAwarded(index, (cid,), (won,), outcome.tie_break, left if rank == len(given) - 1 else (),
-                       last, at, False, outcome.mode, rank) for rank, (index, cid, won) in enumerate(given)]
+        return [
+            LotAwarded(
+                current,
+                outcome.winners,
+                tuple(rows[w] for w in outcome.winners),
+                outcome.tie_break,
+                outcome.consolation,
+                last,
+                at,
+                outcome.shared,
+                outcome.mode,
+            )
+        ]
+    left = outcome.order[len(given) :]
+    return [
+        LotAwarded(
+            index,
+            (cid,),
+            (won,),
+            outcome.tie_break,
+            left if rank == len(given) - 1 else (),
+            last,
+            at,
+            False,
+            outcome.mode,
+            rank,
+        )
+        for rank, (index, cid, won) in enumerate(given)
+    ]
 
 
 def stage_lots(kinds: Sequence[str], current: int) -> list[int]:
@@ -170,8 +218,9 @@ def stage_lots(kinds: Sequence[str], current: int) -> list[int]:
     return out
 
 
-def _typed_numbers(card_ids: Sequence[str], typed: Mapping[str, object],
-                   resolve: Callable[[str], str]) -> list[tuple[str, int]]:
+def _typed_numbers(
+    card_ids: Sequence[str], typed: Mapping[str, object], resolve: Callable[[str], str]
+) -> list[tuple[str, int]]:
     """(carton, number) in claim order from the speaker's typing; every carton of the tie, each 1–90, all different."""
     if not isinstance(typed, Mapping) or not typed:
         raise Rejected("bad_tie_break", why="empty")

@@ -5,6 +5,7 @@ Kept up to date ball by ball from a per-number index (number → the lines holdi
 that number, never the whole book. Which lines win the lot is ``hall.loto.lots.lines_of``'s (any row, a named row,
 two rows, the whole carton). For the speaker's eyes only.
 """
+
 from __future__ import annotations
 
 from array import array
@@ -42,10 +43,10 @@ class WinnerWatch:
                 line = c * ROWS + r
                 for n in row:
                     self._index[n].append(line)
-        self._full = bytes(len(row) for card_rows in rows for row in card_rows)   # each line's numbers
+        self._full = bytes(len(row) for card_rows in rows for row in card_rows)  # each line's numbers
         self._missing = bytearray(self._full)
-        self._complete = bytearray(len(self.ids))   # complete lines per carton
-        self._just_completed: list[int] = []        # lines completed by the last ball
+        self._complete = bytearray(len(self.ids))  # complete lines per carton
+        self._just_completed: list[int] = []  # lines completed by the last ball
         self._draws: list[int] = []
         self.sleepers: list[Sleeper] = []
         self.candidates: list[str] = []
@@ -60,7 +61,7 @@ class WinnerWatch:
         self.refresh(lot, paid)
 
     def _mark(self, n: int) -> None:
-        missing, complete, rows = self._missing, self._complete, ROWS    # locals: the hot loop of every draw
+        missing, complete, rows = self._missing, self._complete, ROWS  # locals: the hot loop of every draw
         done = []
         for line in self._index[n]:
             left = missing[line] - 1
@@ -71,8 +72,14 @@ class WinnerWatch:
         self._just_completed = done
         self._draws.append(n)
 
-    def on_draw(self, n: int, lot_index: int | None, lot: Lines | str | None, paid: Mapping[str, set[int]],
-                claimed: Iterable[str] = ()) -> None:
+    def on_draw(
+        self,
+        n: int,
+        lot_index: int | None,
+        lot: Lines | str | None,
+        paid: Mapping[str, set[int]],
+        claimed: Iterable[str] = (),
+    ) -> None:
         """Take ball ``n`` into account; the cartons that could claim on the previous ball and did not slept."""
         if lot_index is not None and self._draws:
             claimed = set(claimed)

@@ -7,6 +7,7 @@ Chance (shuffles, deals, dice) is a move too: when ``to_move(state)`` is ``CHANC
 the ``Match`` asks ``chance(state, rng)`` for the outcome and applies it like any move,
 so the match's log alone replays the game exactly, without the RNG.
 """
+
 from __future__ import annotations
 
 import random

@@ -6,6 +6,7 @@ a change that is not on disk. Readers get snapshots (``lobby_news``). A move is 
 ``legal`` list before the rules see it. No web, no clock, no thread: the web's bot task calls ``play_bots``;
 ``think`` runs a bot's decision (in the caller, or a real thread under gevent: a search would hold the loop).
 """
+
 from __future__ import annotations
 
 import logging
@@ -54,7 +55,7 @@ class LobbySettings:
 
 Journal = Callable[[dict], None]
 Think = Callable[[Callable[[], Move]], Move]
-NO_MOVE: object = object()     # a request naming no move: refused once its token (or room) is known, before all else
+NO_MOVE: object = object()  # a request naming no move: refused once its token (or room) is known, before all else
 
 
 def inline(decide: Callable[[], T]) -> T:
@@ -65,8 +66,14 @@ def inline(decide: Callable[[], T]) -> T:
 class Lobby:
     """Every room of the evening, what the projector shows, which games the admin allows, who follows what."""
 
-    def __init__(self, settings: LobbySettings, journal: Journal = lambda record: None,
-                 rng: random.Random | None = None, records: Iterable[dict] = (), think: Think = inline):
+    def __init__(
+        self,
+        settings: LobbySettings,
+        journal: Journal = lambda record: None,
+        rng: random.Random | None = None,
+        records: Iterable[dict] = (),
+        think: Think = inline,
+    ):
         self.settings = settings
         self._journal = journal
         self._think = think
@@ -135,7 +142,7 @@ class Lobby:
 
     def game_on_screen(self) -> bool:
         """Whether a game is on the projector (the loto's draws wait)."""
-        return self._state.screen.get("show") == "game"     # one read of a dict the lock replaces whole
+        return self._state.screen.get("show") == "game"  # one read of a dict the lock replaces whole
 
     # ---------------------------------------------------------------- commands
     def open(self, game: object, options: object = None) -> RoomSnapshot:
@@ -166,8 +173,16 @@ class Lobby:
             if where and sum(s.address_sha == where for s in room.seats) >= self.settings.seats_per_address:
                 raise Rejected("rooms/too_many_seats", max=self.settings.seats_per_address)
             token = secrets.token_urlsafe(18)
-            self._commit({"kind": "join", "code": room.code, "seat": len(room.seats), "name": name,
-                          "token_sha": token_hash(token), "address_sha": where})
+            self._commit(
+                {
+                    "kind": "join",
+                    "code": room.code,
+                    "seat": len(room.seats),
+                    "name": name,
+                    "token_sha": token_hash(token),
+                    "address_sha": where,
+                }
+            )
             snapshot = self._publish_room(room)
             self._publish_list()
             return snapshot, len(room.seats) - 1, token
@@ -214,7 +229,7 @@ class Lobby:
                 raise Rejected("rooms/bad_token")
             if move is NO_MOVE:
                 raise Rejected("rooms/illegal_move")
-            room.seats[seat].away = False            # the phone spoke: it is back
+            room.seats[seat].away = False  # the phone spoke: it is back
             room.check_turn(version)
             if seat not in room.to_move():
                 raise Rejected("rooms/not_your_turn")
@@ -315,8 +330,11 @@ class Lobby:
     def due(self, now: float) -> list[tuple[str, float]]:
         """Rooms where a bot should move, with the time it may (bot seats, and silent phones on their turn)."""
         with self._lock:
-            return [(room.code, room.bot_at(now, self.settings.bot_delay_s, self.settings.takeover_s))
-                    for room in self._state.rooms.values() if room.to_move()]
+            return [
+                (room.code, room.bot_at(now, self.settings.bot_delay_s, self.settings.takeover_s))
+                for room in self._state.rooms.values()
+                if room.to_move()
+            ]
 
     def step(self, code: str, now: float) -> bool:
         """Play one bot move in ``code`` if one is due at ``now`` (taking over a silent seat); whether it did."""
@@ -328,7 +346,7 @@ class Lobby:
             seat = room.seats[index]
             at = room.bot_at(now, self.settings.bot_delay_s, self.settings.takeover_s)
             if not seat.bot and not seat.away and now >= room.turn_since + self.settings.takeover_s:
-                seat.away = True          # silent on its turn: a bot plays for it until the phone returns
+                seat.away = True  # silent on its turn: a bot plays for it until the phone returns
                 self._publish_room(room)  # its phone stops saying « À vous ! » now, not after the bot's move
             if now < at:
                 return False
@@ -371,12 +389,12 @@ class Lobby:
         match = room.live
         before = (match.state, match.version, len(match.log))
         match.play(seat, move, match.version)
-        entries = [[e.seat, jsonable(e.move)] for e in match.log[before[2]:]]
+        entries = [[e.seat, jsonable(e.move)] for e in match.log[before[2] :]]
         try:
             self._journal({"kind": kind, "code": room.code, "by": by, "moves": entries})
         except BaseException:
             match.state, match.version = before[0], before[1]
-            del match.log[before[2]:]
+            del match.log[before[2] :]
             raise
         room.moved(now, by)
         snapshot = self._publish_room(room)
@@ -396,5 +414,5 @@ class Lobby:
         for fn in self._subscribers:
             try:
                 fn(news)
-            except Exception:      # logged, never turned into a refusal of what is already on disk
+            except Exception:  # logged, never turned into a refusal of what is already on disk
                 log.exception("lobby subscriber %r failed on %s", fn, type(news).__name__)

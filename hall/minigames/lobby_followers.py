@@ -3,6 +3,7 @@
 The lobby calls it under its lock; each change is published as news (``Followed``, ``Unfollowed``, ``Told``), so
 the web moves its sockets in the same order as everything else. A watcher is an opaque name (a socket's id).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -32,11 +33,11 @@ class Followers:
         chair = room.seats[seat]
         newly = chair.watching == 0 or chair.away
         chair.watching += 1
-        chair.away = False                        # the phone is back
+        chair.away = False  # the phone is back
         self._of[watcher] = (room.code, seat)
         if newly:
             self._publish(Followed(watcher, room.code, seat))
-            self._publish_room(room)              # the others see the seat connected again
+            self._publish_room(room)  # the others see the seat connected again
         else:
             self._publish(Followed(watcher, room.code, seat, room.snapshot(), room.seat_view(seat)))
 

@@ -4,6 +4,7 @@ A snapshot is built under the lobby's lock and never changes afterwards (its dic
 else holds; ``state`` is the engine's immutable state). The web turns news into Socket.IO events: a
 ``watcher`` is an opaque name for one follower (the web uses its socket's id).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,8 +21,8 @@ class SeatSnapshot:
 
     name: str
     bot: bool
-    away: bool          # a bot plays for this silent phone until it returns
-    connected: bool     # a bot, or a phone with a socket following the room
+    away: bool  # a bot plays for this silent phone until it returns
+    connected: bool  # a bot, or a phone with a socket following the room
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,13 +31,13 @@ class RoomSnapshot:
 
     code: str
     game: str
-    status: str                      # lobby | playing | over | closed
+    status: str  # lobby | playing | over | closed
     options: dict[str, int | str | bool]
     seats: tuple[SeatSnapshot, ...]
     version: int
     to_move: tuple[int, ...]
     table_size: int
-    state: State                     # the engine's state (immutable), None before the start
+    state: State  # the engine's state (immutable), None before the start
     public: JSON
 
 
@@ -48,7 +49,7 @@ class Referee:
     status: str
     version: int
     names: tuple[str, ...]
-    moves: tuple[Move, ...]             # each as the phone would send it (lists, not tuples)
+    moves: tuple[Move, ...]  # each as the phone would send it (lists, not tuples)
 
 
 @dataclass(frozen=True, slots=True)

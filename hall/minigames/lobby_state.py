@@ -5,6 +5,7 @@
 record through it: the live lobby and the replayed one are made by the same code. A start and the moves are
 computed live (the rules check them, chance draws its outcomes), then replayed here from what was journalled.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,7 +25,7 @@ from hall.minigames.table import (
 )
 from hall.refusal import Rejected
 
-RECENT_CLOSED = 20                     # closed rooms kept in the list after they end
+RECENT_CLOSED = 20  # closed rooms kept in the list after they end
 LOTO = {"show": "loto"}
 
 
@@ -45,10 +46,15 @@ class LobbyState:
         return [room.summary()] if room is not None and room.status != "closed" else []
 
     def games(self, enabled: tuple[str, ...]) -> list[dict]:
-        return [{"game": g, "enabled": g in enabled and g not in self.disabled,
-                 "players": list(spec["players"][2] or ()) if "players" in spec else None,
-                 "default_players": spec["players"][1] if "players" in spec else None}
-                for g, spec in ROOM_GAMES.items()]
+        return [
+            {
+                "game": g,
+                "enabled": g in enabled and g not in self.disabled,
+                "players": list(spec["players"][2] or ()) if "players" in spec else None,
+                "default_players": spec["players"][1] if "players" in spec else None,
+            }
+            for g, spec in ROOM_GAMES.items()
+        ]
 
     def new_code(self, rng: random.Random) -> str:
         """A room code nobody holds (``too_many_rooms`` if none is found)."""
@@ -67,16 +73,23 @@ class LobbyState:
         if kind == "open":
             self.rooms[record["code"]] = Room(record["code"], record["game"], dict(record["options"]))
         elif kind == "join":
-            self.rooms[record["code"]].seats.append(Seat(record["name"], bot=False, token_sha=record["token_sha"],
-                                                         address_sha=record.get("address_sha", "")))
+            self.rooms[record["code"]].seats.append(
+                Seat(
+                    record["name"], bot=False, token_sha=record["token_sha"], address_sha=record.get("address_sha", "")
+                )
+            )
         elif kind == "remove":
             self.rooms[record["code"]].seats.pop(record["seat"])
         elif kind == "start":
             room = self.rooms[record["code"]]
             room.seats.extend(Seat(name, bot=True) for name in record["bots"])
-            room.match = Match.replay(room.game, record["players"], engine_options(room),
-                                      [LoggedMove(s, m, i + 1) for i, (s, m) in enumerate(record["moves"])],
-                                      rng=rng)
+            room.match = Match.replay(
+                room.game,
+                record["players"],
+                engine_options(room),
+                [LoggedMove(s, m, i + 1) for i, (s, m) in enumerate(record["moves"])],
+                rng=rng,
+            )
             room.status = "playing"
             room.moved(0.0, "seat")
         elif kind in ("moves", "official"):
@@ -85,7 +98,7 @@ class LobbyState:
             if record["code"] in self.rooms:
                 self.rooms[record["code"]].status = "closed"
                 if self.screen.get("code") == record["code"]:
-                    self.screen = dict(LOTO)      # a closed room leaves the projector
+                    self.screen = dict(LOTO)  # a closed room leaves the projector
                 self._trim()
         elif kind == "screen":
             self.screen = {k: v for k, v in record.items() if k in ("show", "code")}

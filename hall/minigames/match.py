@@ -1,4 +1,5 @@
 """The authority over one running mini-game: checks seat, turn, legality and version, keeps the log."""
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,9 @@ class Match:
 
     def __init__(self, game: Game, players: int, options: Options = None, rng: random.Random | None = None):
         if not game.min_players <= players <= game.max_players:
-            raise Rejected("rooms/bad_player_count", game=game.name, players=players,
-                           allowed=(game.min_players, game.max_players))
+            raise Rejected(
+                "rooms/bad_player_count", game=game.name, players=players, allowed=(game.min_players, game.max_players)
+            )
         self.game = game
         self.players = players
         self.options = options if options is not None else game.options_type()
@@ -74,8 +76,9 @@ class Match:
         return {"version": self.version, **self.game.view(self.state, seat)}
 
     @classmethod
-    def replay(cls, game: Game, players: int, options: Options, log: list[LoggedMove],
-               rng: random.Random | None = None) -> Match:
+    def replay(
+        cls, game: Game, players: int, options: Options, log: list[LoggedMove], rng: random.Random | None = None
+    ) -> Match:
         """Rebuild a match from its log alone (chance outcomes included), checking every move again.
 
         ``rng`` draws the chance moves still to come (a match that goes on after a restart); the replay never uses it.
@@ -92,9 +95,15 @@ class Match:
         return match
 
 
-def play_out(game: Game, players: int, bots: list[Callable[[State, int, random.Random], Move]], rng: random.Random,
-             options: Options = None,
-             max_moves: int = 100_000, on_move: Callable[[Match], None] | None = None) -> Match:
+def play_out(
+    game: Game,
+    players: int,
+    bots: list[Callable[[State, int, random.Random], Move]],
+    rng: random.Random,
+    options: Options = None,
+    max_moves: int = 100_000,
+    on_move: Callable[[Match], None] | None = None,
+) -> Match:
     """Play a whole game with one bot per seat (each ``bot(state, seat, rng) -> move``); returns the finished match."""
     match = Match(game, players, options, rng=rng)
     moves = 0

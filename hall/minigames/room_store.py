@@ -6,6 +6,7 @@ rooms at the same versions (chance outcomes are in the records; the RNG is never
 opened by the runtime with the hall's one opener (``hall/record/durable.py``: this ``SCHEMA`` at ``SCHEMA_VERSION``),
 which the mini-games may not import: the store is handed its connection.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,9 @@ class RoomStore:
             self._db.close()
 
 
-def open_lobby(store: RoomStore, settings: LobbySettings, rng: random.Random | None = None,
-               think: Think = inline) -> Lobby:
+def open_lobby(
+    store: RoomStore, settings: LobbySettings, rng: random.Random | None = None, think: Think = inline
+) -> Lobby:
     """The lobby replayed from ``store``, journalling every later change there (``rng``: the system's generator
     unless a test hands in a seeded one; ``think``: how a bot's decision runs)."""
     return Lobby(settings, journal=store.append, rng=rng, records=store.records(), think=think)

@@ -1,4 +1,5 @@
 """Bot games played to the end, for ``loto-hall games simulate``: wins per seat, shared wins, length."""
+
 from __future__ import annotations
 
 import random
@@ -21,7 +22,7 @@ def simulate(name: str, players: int, games: int, seed: int) -> dict:
         rng = random.Random(f"{seed}:{g}")
         match = play_out(game, players, [bot] * players, rng)
         outcome = match.outcome()
-        assert outcome is not None   # play_out plays to the end
+        assert outcome is not None  # play_out plays to the end
         lengths.append(len(match.log))
         # partners win together: one team's win is not a shared win
         team_win = any(set(outcome.winners) == set(team) for team in BY_NAME[name].teams)
@@ -29,6 +30,12 @@ def simulate(name: str, players: int, games: int, seed: int) -> dict:
             shared += 1
         for seat in outcome.winners:
             wins[seat] += 1
-    return {"game": name, "players": players, "games": games, "seed": seed,
-            "wins": [wins[s] for s in range(players)], "shared": shared,
-            "average_moves": sum(lengths) / max(1, len(lengths))}
+    return {
+        "game": name,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "wins": [wins[s] for s in range(players)],
+        "shared": shared,
+        "average_moves": sum(lengths) / max(1, len(lengths)),
+    }

@@ -3,6 +3,7 @@
 Pure data and checks, no journal and no lock: the :class:`~hall.minigames.lobby.Lobby` changes tables under its
 lock, journalling first.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -19,13 +20,13 @@ from hall.minigames.match import Match
 from hall.minigames.registry import GAMES, OptionValue, RoomOption, get_game
 from hall.refusal import Rejected
 
-CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY"   # no B/8, G/6, I/1, O/0, Q, S/5, Z/2
+CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY"  # no B/8, G/6, I/1, O/0, Q, S/5, Z/2
 CODE_LENGTH = 4
 NAME_MAX = 20
-MOVE_JSON_MAX = 512                    # the longest legal move of these games is far shorter
+MOVE_JSON_MAX = 512  # the longest legal move of these games is far shorter
 ROOM_GAMES: dict[str, dict[str, RoomOption]] = {entry.name: dict(entry.room_options) for entry in GAMES}
 """game → its room options: name → (type, default, allowed values or (low, high)), from the registry's table"""
-ENGINE_OPTIONS = {"players", "bot"}    # room options that are not the rules engine's
+ENGINE_OPTIONS = {"players", "bot"}  # room options that are not the rules engine's
 
 
 def clean_name(raw: object) -> str:
@@ -34,7 +35,7 @@ def clean_name(raw: object) -> str:
         raise Rejected("rooms/bad_name")
     text = unicodedata.normalize("NFC", raw)
     if any(unicodedata.category(ch)[0] in "CZ" and ch != " " for ch in text):
-        raise Rejected("rooms/bad_name")          # control, format (bidi overrides), separators other than a space
+        raise Rejected("rooms/bad_name")  # control, format (bidi overrides), separators other than a space
     name = " ".join(text.split(" ")).strip()
     name = " ".join(part for part in name.split(" ") if part)
     if not 1 <= len(name) <= NAME_MAX:
@@ -111,9 +112,9 @@ class Seat:
     name: str
     bot: bool
     token_sha: str = ""
-    address_sha: str = ""      # digest of the joining phone's address: seats per address are bounded
-    watching: int = 0          # sockets of this seat following the room
-    away: bool = False         # taken over by a bot until the phone comes back
+    address_sha: str = ""  # digest of the joining phone's address: seats per address are bounded
+    watching: int = 0  # sockets of this seat following the room
+    away: bool = False  # taken over by a bot until the phone comes back
 
 
 @dataclass(slots=True)
@@ -124,12 +125,12 @@ class Room:
     game_name: str
     options: dict[str, OptionValue]
     seats: list[Seat] = field(default_factory=list)
-    status: str = "lobby"      # lobby | playing | over | closed
+    status: str = "lobby"  # lobby | playing | over | closed
     match: Match | None = None
-    turn_since: float = 0.0    # when the turn under way began: the one clock of the turn (takeover, bot delay)
-    turn_key: object = None       # the game's ``turn_of`` at that moment: a move that keeps it keeps the clock
+    turn_since: float = 0.0  # when the turn under way began: the one clock of the turn (takeover, bot delay)
+    turn_key: object = None  # the game's ``turn_of`` at that moment: a move that keeps it keeps the clock
     audience: int = 0
-    last_by: str = ""          # "bot", "seat" or "official" for the last move (the projector animates it)
+    last_by: str = ""  # "bot", "seat" or "official" for the last move (the projector animates it)
     # the legal moves of the version shown, by seat: listed once per change, not once per phone per broadcast
     legal_memo: dict[tuple[int, int], list] = field(default_factory=dict, repr=False, compare=False)
 
@@ -140,7 +141,7 @@ class Room:
     def table_size(self) -> int:
         """How many seats the game will have once started."""
         if "players" not in ROOM_GAMES[self.game_name]:
-            return self.game.max_players       # La Linotte 2, Bid Euchre 4
+            return self.game.max_players  # La Linotte 2, Bid Euchre 4
         return max(len(self.seats), int(self.options["players"]))
 
     def max_seats(self) -> int:
@@ -163,8 +164,9 @@ class Room:
         if type(version) is not int:
             raise Rejected("rooms/bad_version")
         if version != self.live.version:
-            raise Rejected("rooms/stale_version", expected=self.live.version,
-                          got=version if abs(version) < 1 << 53 else None)
+            raise Rejected(
+                "rooms/stale_version", expected=self.live.version, got=version if abs(version) < 1 << 53 else None
+            )
 
     def moved(self, now: float, by: str) -> None:
         """After a move (or the start): the game may be over, and a new turn starts its clock; a move that keeps
@@ -175,7 +177,7 @@ class Room:
         turn_of = self.game.turn_of
         key = turn_of(self.live.state) if turn_of is not None else None
         if turn_of is None or key != self.turn_key:
-            self.turn_since = now     # a new turn (or the second card of a double play) starts its clock
+            self.turn_since = now  # a new turn (or the second card of a double play) starts its clock
         self.turn_key = key
 
     def bot_at(self, now: float, bot_delay_s: float, takeover_s: float) -> float:
@@ -217,14 +219,14 @@ class Room:
             return []
         key = (self.live.version, seat)
         if key not in self.legal_memo:
-            self.legal_memo.clear()            # an older version's lists are never asked for again
+            self.legal_memo.clear()  # an older version's lists are never asked for again
             self.legal_memo[key] = list(self.game.legal_moves(self.live.state, seat))
         return list(self.legal_memo[key])
 
     def bot_move(self, seat: int, rng: random.Random, think: Callable[[Callable[[], Move]], Move]) -> Move:
         """The listed move the room's bot chooses for ``seat``; ``think`` runs the decision (maybe in a thread)."""
         strategy = self.game.bots.get(str(self.options.get("bot", "default"))) or self.game.bots["default"]
-        state = self.live.state            # immutable: a thread of its own may read it
+        state = self.live.state  # immutable: a thread of its own may read it
         move = think(lambda: strategy(state, seat, rng))
         chosen = listed(move, self.legal(seat))
         if chosen is None:
@@ -244,56 +246,97 @@ class Room:
         found = self.match.outcome()
         if found is None:
             return None
-        return {"winners": list(found.winners), "winner_names": [self.seats[s].name for s in found.winners],
-                "scores": list(found.scores), "reason": found.reason}
+        return {
+            "winners": list(found.winners),
+            "winner_names": [self.seats[s].name for s in found.winners],
+            "scores": list(found.scores),
+            "reason": found.reason,
+        }
 
     def public(self) -> dict:
         """The public room: seats, status, the public view, the version and the outcome; nothing hidden."""
         return {
-            "code": self.code, "game": self.game_name, "status": self.status,
-            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "connected": s.bot or s.watching > 0,
-                       "away": s.away} for i, s in enumerate(self.seats)],
-            "table_size": self.table_size(), "max_seats": self.max_seats(), "audience": self.audience,
+            "code": self.code,
+            "game": self.game_name,
+            "status": self.status,
+            "seats": [
+                {"seat": i, "name": s.name, "bot": s.bot, "connected": s.bot or s.watching > 0, "away": s.away}
+                for i, s in enumerate(self.seats)
+            ],
+            "table_size": self.table_size(),
+            "max_seats": self.max_seats(),
+            "audience": self.audience,
             "view": self.match.game.view(self.match.state, None) if self.match is not None else None,
             "version": self.match.version if self.match is not None else 0,
-            "to_move": list(self.to_move()), "last_by": self.last_by,
+            "to_move": list(self.to_move()),
+            "last_by": self.last_by,
             "outcome": self.outcome(),
         }
 
     def seat_view(self, seat: int) -> dict:
         """That seat's own view: the public view plus what only it may see, and its ``legal`` moves."""
         view = self.match.game.view(self.match.state, seat) if self.match is not None else {"seat": seat}
-        return {**view, "seat": seat, "name": self.seats[seat].name, "away": self.seats[seat].away,
-                "version": self.match.version if self.match is not None else 0,
-                "legal": [jsonable(m) for m in self.legal(seat)]}
+        return {
+            **view,
+            "seat": seat,
+            "name": self.seats[seat].name,
+            "away": self.seats[seat].away,
+            "version": self.match.version if self.match is not None else 0,
+            "legal": [jsonable(m) for m in self.legal(seat)],
+        }
 
     def snapshot(self) -> RoomSnapshot:
         """The room now, as a value that no later change touches."""
         return RoomSnapshot(
-            code=self.code, game=self.game_name, status=self.status, options=dict(self.options),
+            code=self.code,
+            game=self.game_name,
+            status=self.status,
+            options=dict(self.options),
             seats=tuple(SeatSnapshot(s.name, s.bot, s.away, s.bot or s.watching > 0) for s in self.seats),
-            version=self.match.version if self.match is not None else 0, to_move=self.to_move(),
-            table_size=self.table_size(), state=self.match.state if self.match is not None else None,
-            public=self.public())
+            version=self.match.version if self.match is not None else 0,
+            to_move=self.to_move(),
+            table_size=self.table_size(),
+            state=self.match.state if self.match is not None else None,
+            public=self.public(),
+        )
 
     def changed(self) -> RoomChanged:
         """The news of a change: the room now, and the views of the seats some phone follows."""
-        return RoomChanged(self.snapshot(), tuple((seat, self.seat_view(seat))
-                                                  for seat, chair in enumerate(self.seats) if chair.watching))
+        return RoomChanged(
+            self.snapshot(),
+            tuple((seat, self.seat_view(seat)) for seat, chair in enumerate(self.seats) if chair.watching),
+        )
 
     def referee(self) -> Referee:
         """The referee's actions the rules accept now, with the seats' names to word them."""
-        return Referee(self.code, self.status, self.match.version if self.match is not None else 0,
-                       tuple(s.name for s in self.seats), tuple(jsonable(m) for m in self.officials()))
+        return Referee(
+            self.code,
+            self.status,
+            self.match.version if self.match is not None else 0,
+            tuple(s.name for s in self.seats),
+            tuple(jsonable(m) for m in self.officials()),
+        )
 
     def summary(self) -> dict:
-        return {"code": self.code, "game": self.game_name, "status": self.status,
-                "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(self.seats)],
-                "version": self.match.version if self.match is not None else 0}
+        return {
+            "code": self.code,
+            "game": self.game_name,
+            "status": self.status,
+            "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(self.seats)],
+            "version": self.match.version if self.match is not None else 0,
+        }
 
 
-BOT_NAMES = ("Robot Alix", "Robot Basile", "Robot Colette", "Robot Désiré", "Robot Eugène", "Robot Fanny",
-             "Robot Gaston", "Robot Hortense")
+BOT_NAMES = (
+    "Robot Alix",
+    "Robot Basile",
+    "Robot Colette",
+    "Robot Désiré",
+    "Robot Eugène",
+    "Robot Fanny",
+    "Robot Gaston",
+    "Robot Hortense",
+)
 
 
 def bot_name(index: int, taken: list[str]) -> str:

@@ -6,6 +6,7 @@ order, undos and refused claims; ball frequencies; vouchers issued, printed and 
 (``hall/money/takings.py``). ``hall/money/report_csv.py`` writes it as a spreadsheet's CSV; ``hall/app/paper/report_pdf.py``
 draws the PDF. Pure.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -34,6 +35,8 @@ from hall.record.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, yea
 from hall.snapshots import Fingerprint
 
 FALSE_CLAIM = "incomplete"
+
+
 # the evening's totals as the treasurer reads them (the PDF's summary, the French CSV's labels)
 def N_(text: str) -> str:
     """A French label the catalogue translates where it is read in English (the PDF; the CSV stays French)."""
@@ -41,14 +44,23 @@ def N_(text: str) -> str:
 
 
 TOTAL_LABELS = {
-    "parties": N_("Parties jouées"), "balls_drawn": N_("Boules tirées"), "undos": N_("Boules annulées"),
-    "lots_awarded": N_("Lots donnés (gagnés)"), "lots_not_awarded": N_("Lots non donnés"),
-    "lots_carried": N_("Lots reportés (comptés une fois)"), "tie_breaks": N_("Départages"),
-    "shared_lots": N_("Lots partagés"), "consolations": N_("Lots de consolation"),
-    "false_claims": N_("Fausses réclamations"), "missed_claims": N_("Boules laissées passer"),
-    "other_refused_claims": N_("Autres réclamations refusées"), "vouchers_issued": N_("Bons émis"),
-    "vouchers_printed": N_("Bons imprimés"), "vouchers_unprinted": N_("Bons non imprimés"),
-    "duplicates_printed": N_("Duplicatas imprimés"), "vouchers_redeemed": N_("Bons remis (lot donné)"),
+    "parties": N_("Parties jouées"),
+    "balls_drawn": N_("Boules tirées"),
+    "undos": N_("Boules annulées"),
+    "lots_awarded": N_("Lots donnés (gagnés)"),
+    "lots_not_awarded": N_("Lots non donnés"),
+    "lots_carried": N_("Lots reportés (comptés une fois)"),
+    "tie_breaks": N_("Départages"),
+    "shared_lots": N_("Lots partagés"),
+    "consolations": N_("Lots de consolation"),
+    "false_claims": N_("Fausses réclamations"),
+    "missed_claims": N_("Boules laissées passer"),
+    "other_refused_claims": N_("Autres réclamations refusées"),
+    "vouchers_issued": N_("Bons émis"),
+    "vouchers_printed": N_("Bons imprimés"),
+    "vouchers_unprinted": N_("Bons non imprimés"),
+    "duplicates_printed": N_("Duplicatas imprimés"),
+    "vouchers_redeemed": N_("Bons remis (lot donné)"),
     "vouchers_outstanding": N_("Bons non remis"),
 }
 
@@ -56,24 +68,24 @@ TOTAL_LABELS = {
 @dataclass(frozen=True, slots=True)
 class LotResult:
     partie: int
-    lot: int                                  # 1-based position in the partie
+    lot: int  # 1-based position in the partie
     kind: str
     label: str
     value_eur: float | None
     awarded: bool
     winners: tuple[str, ...] = ()
-    rows: tuple[tuple[int, ...], ...] = ()    # the winning rows (1-based) of each winner
-    last: int | None = None                   # the ball it was won on
-    balls: int | None = None                  # how many balls were out then
+    rows: tuple[tuple[int, ...], ...] = ()  # the winning rows (1-based) of each winner
+    last: int | None = None  # the ball it was won on
+    balls: int | None = None  # how many balls were out then
     tie_break: tuple[tuple[str, int], ...] = ()
     consolation: tuple[str, ...] = ()
     consolation_label: str = ""
     shared: bool = False
     at: str = ""
-    fate: str = ""                            # hall.money.report_lots: given, carried, to_play, kept
-    carried_to: int | None = None             # carried by « Démarquez »: the partie it is played in
-    carried_from: int | None = None           # came carried: the partie it was first promised in
-    terms: Said = ()                          # a named row, a ball limit (hall.loto.lots.terms_of), and which prize
+    fate: str = ""  # hall.money.report_lots: given, carried, to_play, kept
+    carried_to: int | None = None  # carried by « Démarquez »: the partie it is played in
+    carried_from: int | None = None  # came carried: the partie it was first promised in
+    terms: Said = ()  # a named row, a ball limit (hall.loto.lots.terms_of), and which prize
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +103,7 @@ class ClaimLine:
 class UndoLine:
     partie: int
     number: int
-    order: int                                # the position the ball had in the draw (1-based)
+    order: int  # the position the ball had in the draw (1-based)
     at: str
     role: str
 
@@ -103,11 +115,11 @@ class VoucherLine:
     partie: int
     lot: int
     kind: str
-    label: str                                # what it is exchanged for (the consolation's label for one)
+    label: str  # what it is exchanged for (the consolation's label for one)
     card_id: str
     consolation: bool
     shared: bool
-    printed: int                              # times it came out of the printer (duplicates included)
+    printed: int  # times it came out of the printer (duplicates included)
     reprints: int
     redeemed: bool
     issued_at: str = ""
@@ -117,15 +129,15 @@ class VoucherLine:
 @dataclass
 class PartieReport:
     number: int
-    status: str                               # playing, checking, finished, cleared
-    forced: bool = False                      # démarquée with lots left
+    status: str  # playing, checking, finished, cleared
+    forced: bool = False  # démarquée with lots left
     consolation_label: str = ""
     started_at: str = ""
     ended_at: str = ""
-    draws: list[tuple[int, str]] = field(default_factory=list)     # (number, time) in draw order
+    draws: list[tuple[int, str]] = field(default_factory=list)  # (number, time) in draw order
     lots: list[LotResult] = field(default_factory=list)
     undos: list[UndoLine] = field(default_factory=list)
-    claims: list[ClaimLine] = field(default_factory=list)           # every claim that was not valid
+    claims: list[ClaimLine] = field(default_factory=list)  # every claim that was not valid
 
     @property
     def numbers(self) -> list[int]:
@@ -142,14 +154,14 @@ class EveningReport:
     first_at: str
     last_at: str
     parties: list[PartieReport]
-    frequencies: dict[int, int]               # ball → in how many parties it was drawn (1..90, zeros included)
+    frequencies: dict[int, int]  # ball → in how many parties it was drawn (1..90, zeros included)
     vouchers: list[VoucherLine]
     totals: dict[str, int]
-    takings: Takings | None = None            # the money: sales, lots' declared values, balance
-    language: str = "fr"                      # the hall's: the CSV's headers and words
-    timezone: str = "Europe/Paris"            # the hall's: the CSV's and the PDF's times
-    lotos_this_year: int = 0                  # lotos recorded this civil year, this one included (the SIE page)
-    fingerprint: Fingerprint | None = None    # the journal's last record's hash (hall/record/chain.py): printed on paper
+    takings: Takings | None = None  # the money: sales, lots' declared values, balance
+    language: str = "fr"  # the hall's: the CSV's headers and words
+    timezone: str = "Europe/Paris"  # the hall's: the CSV's and the PDF's times
+    lotos_this_year: int = 0  # lotos recorded this civil year, this one included (the SIE page)
+    fingerprint: Fingerprint | None = None  # the journal's last record's hash (hall/record/chain.py): printed on paper
 
 
 @dataclass
@@ -157,7 +169,7 @@ class _JournalReading:
     """What only the journal says, read record by record: when each thing happened, and who did it."""
 
     parties: dict[int, PartieReport] = field(default_factory=dict)
-    current: PartieReport | None = None       # the partie the records are in (none before the first)
+    current: PartieReport | None = None  # the partie the records are in (none before the first)
     issued_at: dict[str, str] = field(default_factory=dict)
     redeemed_at: dict[str, str] = field(default_factory=dict)
     awarded_at: dict[tuple[int, int], str] = field(default_factory=dict)
@@ -179,8 +191,9 @@ def _redeemed(r: _JournalReading, record: Record) -> None:
 @_READ.on(PartieStarted)
 def _started(r: _JournalReading, record: Record) -> None:
     e = record.event
-    r.current = r.parties[e.number] = PartieReport(e.number, "playing", consolation_label=e.consolation,
-                                                   started_at=record.at)
+    r.current = r.parties[e.number] = PartieReport(
+        e.number, "playing", consolation_label=e.consolation, started_at=record.at
+    )
 
 
 @_READ.on(BallDrawn)
@@ -202,8 +215,7 @@ def _checked(r: _JournalReading, record: Record) -> None:
     e = record.event
     if r.current is not None and e.verdict != "valid":
         lot = None if e.lot_index is None else e.lot_index + 1
-        r.current.claims.append(ClaimLine(r.current.number, lot, e.card_id, e.verdict, e.last, record.at,
-                                          record.role))
+        r.current.claims.append(ClaimLine(r.current.number, lot, e.card_id, e.verdict, e.last, record.at, record.role))
 
 
 @_READ.on(LotAwarded)
@@ -218,48 +230,85 @@ def _cleared(r: _JournalReading, record: Record) -> None:
         r.current.ended_at, r.current.forced = record.at, record.event.forced
 
 
-def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *, language: str = "fr",
-                 timezone: str = "Europe/Paris") -> EveningReport:
+def build_report(
+    evening: Evening, records: Iterable[Record], hall_name: str, *, language: str = "fr", timezone: str = "Europe/Paris"
+) -> EveningReport:
     """The report of the evening whose journal is ``records`` and whose replayed state is ``evening``."""
     reading = _JournalReading()
     first_at = last_at = ""
     records_seen: list[Record] = []
     for record in records:
         records_seen.append(record)
-        if record.role != CARRIED_ROLE:     # the settings a new evening starts with are the last one's
+        if record.role != CARRIED_ROLE:  # the settings a new evening starts with are the last one's
             first_at = first_at or record.at
             last_at = record.at
         _READ.dispatch(record.type, reading, record)
-    parties, issued_at, redeemed_at, awarded_at = (reading.parties, reading.issued_at, reading.redeemed_at,
-                                                   reading.awarded_at)
+    parties, issued_at, redeemed_at, awarded_at = (
+        reading.parties,
+        reading.issued_at,
+        reading.redeemed_at,
+        reading.awarded_at,
+    )
 
     fates = lot_fates(evening.parties)
     for p in evening.parties:
         report = parties.setdefault(p.number, PartieReport(p.number, p.status, consolation_label=p.consolation))
         report.status = p.status
-        if report.numbers != p.draws:          # the journal and the state disagree: trust the state, keep it visible
+        if report.numbers != p.draws:  # the journal and the state disagree: trust the state, keep it visible
             report.draws = [(n, "") for n in p.draws]
         for index, lot in enumerate(p.lots):
             fate = fates[(p.number, index)]
             a = lot.award if lot.status == AWARDED else None
             terms = terms_of(lot.spec)
             if a is None:
-                report.lots.append(LotResult(p.number, index + 1, lot.kind, lot.label, lot.value_eur, False,
-                                             fate=fate.fate, carried_to=fate.carried_to, carried_from=fate.carried_from,
-                                             terms=terms))
+                report.lots.append(
+                    LotResult(
+                        p.number,
+                        index + 1,
+                        lot.kind,
+                        lot.label,
+                        lot.value_eur,
+                        False,
+                        fate=fate.fate,
+                        carried_to=fate.carried_to,
+                        carried_from=fate.carried_from,
+                        terms=terms,
+                    )
+                )
                 continue
-            prize = lot.prize           # a maxi-bingo won after its ball N: the fallback (RULES L20)
-            if prize.fallback:          # the label is the fallback's: say which jackpot it stood for
-                terms = ((N_("lot de repli : jackpot « %(jackpot)s » non gagné en %(n)s boules"),
-                          {"jackpot": lot.label, "n": lot.within}),)
+            prize = lot.prize  # a maxi-bingo won after its ball N: the fallback (RULES L20)
+            if prize.fallback:  # the label is the fallback's: say which jackpot it stood for
+                terms = (
+                    (
+                        N_("lot de repli : jackpot « %(jackpot)s » non gagné en %(n)s boules"),
+                        {"jackpot": lot.label, "n": lot.within},
+                    ),
+                )
             elif lot.within is not None:
                 terms += ((N_("jackpot gagné"), {}),)
-            report.lots.append(LotResult(
-                p.number, index + 1, lot.kind, prize.label, prize.value_eur, True, a.winners,
-                tuple(tuple(r + 1 for r in rows) for rows in a.rows), a.last, a.draw_index + 1,
-                tuple((t.card_id, t.number) for t in a.tie_break), a.consolation,
-                p.consolation if a.consolation else "", a.shared, awarded_at.get((p.number, index), ""),
-                fate.fate, fate.carried_to, fate.carried_from, terms))
+            report.lots.append(
+                LotResult(
+                    p.number,
+                    index + 1,
+                    lot.kind,
+                    prize.label,
+                    prize.value_eur,
+                    True,
+                    a.winners,
+                    tuple(tuple(r + 1 for r in rows) for rows in a.rows),
+                    a.last,
+                    a.draw_index + 1,
+                    tuple((t.card_id, t.number) for t in a.tie_break),
+                    a.consolation,
+                    p.consolation if a.consolation else "",
+                    a.shared,
+                    awarded_at.get((p.number, index), ""),
+                    fate.fate,
+                    fate.carried_to,
+                    fate.carried_from,
+                    terms,
+                )
+            )
     ordered = [parties[n] for n in sorted(parties)]
 
     frequencies = {n: 0 for n in range(1, 91)}
@@ -267,10 +316,25 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
         for n in pr.numbers:
             frequencies[n] += 1
 
-    vouchers = [VoucherLine(v.issued.code, v.issued.serial, v.issued.partie, v.issued.lot_index + 1, v.issued.lot_kind,
-                            v.issued.lot_label, v.issued.card_id, v.issued.consolation, v.issued.shared, v.printed,
-                            v.reprints_requested, v.redeemed, issued_at.get(code, ""), redeemed_at.get(code, ""))
-                for code, v in evening.vouchers.items()]
+    vouchers = [
+        VoucherLine(
+            v.issued.code,
+            v.issued.serial,
+            v.issued.partie,
+            v.issued.lot_index + 1,
+            v.issued.lot_kind,
+            v.issued.lot_label,
+            v.issued.card_id,
+            v.issued.consolation,
+            v.issued.shared,
+            v.printed,
+            v.reprints_requested,
+            v.redeemed,
+            issued_at.get(code, ""),
+            redeemed_at.get(code, ""),
+        )
+        for code, v in evening.vouchers.items()
+    ]
     vouchers.sort(key=lambda v: v.serial)
 
     verdicts = Counter(c.verdict for p in ordered for c in p.claims)
@@ -279,7 +343,7 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
         "parties": len(ordered),
         "balls_drawn": sum(len(p.draws) for p in ordered),
         "undos": sum(len(p.undos) for p in ordered),
-        "lots_awarded": sum(lot.fate == GIVEN for lot in lots),       # each physical lot once (RULES L19)
+        "lots_awarded": sum(lot.fate == GIVEN for lot in lots),  # each physical lot once (RULES L19)
         "lots_not_awarded": sum(lot.fate in NOT_GIVEN for lot in lots),
         "lots_carried": sum(lot.fate == CARRIED for lot in lots),
         "tie_breaks": sum(bool(lot.tie_break) for lot in lots),
@@ -296,16 +360,29 @@ def build_report(evening: Evening, records: Iterable[Record], hall_name: str, *,
         "vouchers_outstanding": sum(not v.redeemed for v in vouchers),
     }
     last = records_seen[-1] if records_seen else None
-    return EveningReport(hall_name, first_at, last_at, ordered, frequencies, vouchers, totals,
-                         takings_of(evening, records_seen), language, timezone,
-                         1 if ordered else 0, Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None)
+    return EveningReport(
+        hall_name,
+        first_at,
+        last_at,
+        ordered,
+        frequencies,
+        vouchers,
+        totals,
+        takings_of(evening, records_seen),
+        language,
+        timezone,
+        1 if ordered else 0,
+        Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None,
+    )
 
 
 def with_year(report: EveningReport, data_dir: str | Path) -> EveningReport:
     """``report`` counting the lotos recorded in its civil year: the archived evenings (``hall.record.evenings``) and,
     when a partie was played, this one."""
     year = year_of(report.first_at, report.timezone)
-    report.lotos_this_year = lotos_in_year(past_evenings(data_dir), year, report.timezone) + (1 if report.parties else 0)
+    report.lotos_this_year = lotos_in_year(past_evenings(data_dir), year, report.timezone) + (
+        1 if report.parties else 0
+    )
     return report
 
 

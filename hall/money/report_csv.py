@@ -5,6 +5,7 @@ One row per fact, the first column saying which (``rubrique``). Amounts are in t
 numbers (``-527,50``), never as text, so a spreadsheet adds them; every text cell goes through
 ``hall.spreadsheet.protect_text`` (a cell starting with ``=``, ``+``, ``-``, ``@``… is kept as text). Pure, stdlib only.
 """
+
 from __future__ import annotations
 
 import csv
@@ -25,47 +26,144 @@ from hall.record.durable import replacing
 from hall.spreadsheet import protect_text
 
 DELIMITER = ";"
-COLUMNS = ("section", "partie", "lot", "order", "kind", "label", "card_id", "number", "code", "count", "status",
-           "amount", "detail", "role", "session", "at")
+COLUMNS = (
+    "section",
+    "partie",
+    "lot",
+    "order",
+    "kind",
+    "label",
+    "card_id",
+    "number",
+    "code",
+    "count",
+    "status",
+    "amount",
+    "detail",
+    "role",
+    "session",
+    "at",
+)
 HEADERS: Mapping[str, Mapping[str, str]] = {
-    "fr": {"section": "rubrique", "partie": "partie", "lot": "lot", "order": "ordre", "kind": "type",
-           "label": "libellé", "card_id": "carton", "number": "numéro", "code": "code", "count": "nombre",
-           "status": "état", "amount": "montant (€)", "detail": "détail", "role": "rôle", "session": "session",
-           "at": "heure"},
-    "en": {"section": "section", "partie": "partie", "lot": "lot", "order": "order", "kind": "kind",
-           "label": "label", "card_id": "card_id", "number": "number", "code": "code", "count": "count",
-           "status": "status", "amount": "amount_eur", "detail": "detail", "role": "role", "session": "session",
-           "at": "time"},
+    "fr": {
+        "section": "rubrique",
+        "partie": "partie",
+        "lot": "lot",
+        "order": "ordre",
+        "kind": "type",
+        "label": "libellé",
+        "card_id": "carton",
+        "number": "numéro",
+        "code": "code",
+        "count": "nombre",
+        "status": "état",
+        "amount": "montant (€)",
+        "detail": "détail",
+        "role": "rôle",
+        "session": "session",
+        "at": "heure",
+    },
+    "en": {
+        "section": "section",
+        "partie": "partie",
+        "lot": "lot",
+        "order": "order",
+        "kind": "kind",
+        "label": "label",
+        "card_id": "card_id",
+        "number": "number",
+        "code": "code",
+        "count": "count",
+        "status": "status",
+        "amount": "amount_eur",
+        "detail": "detail",
+        "role": "role",
+        "session": "session",
+        "at": "time",
+    },
 }
 # The codes of the rows (sections, states, labels of the totals) in French; in English they are written as they are.
 FRENCH = {
-    "meta": "soirée", "hall": "salle", "last_event": "dernier événement", "total": "total", "partie": "partie",
-    "draw": "tirage", "undo": "boule annulée", "lot": "lot", "winner": "gagnant", "tie_break": "départage",
-    "consolation": "consolation", "false_claim": "fausse annonce", "refused_claim": "réclamation refusée",
-    "frequency": "fréquence", "voucher": "bon", "sale": "vente", "lot_value": "valeur des lots",
-    "takings": "recette", "balance": "solde", "lot_changed": "lot changé à la console",
-    "hand_mark": "marqué à la main", "price_differs": "prix hors tarif",
+    "meta": "soirée",
+    "hall": "salle",
+    "last_event": "dernier événement",
+    "total": "total",
+    "partie": "partie",
+    "draw": "tirage",
+    "undo": "boule annulée",
+    "lot": "lot",
+    "winner": "gagnant",
+    "tie_break": "départage",
+    "consolation": "consolation",
+    "false_claim": "fausse annonce",
+    "refused_claim": "réclamation refusée",
+    "frequency": "fréquence",
+    "voucher": "bon",
+    "sale": "vente",
+    "lot_value": "valeur des lots",
+    "takings": "recette",
+    "balance": "solde",
+    "lot_changed": "lot changé à la console",
+    "hand_mark": "marqué à la main",
+    "price_differs": "prix hors tarif",
     # states and details
-    "playing": "en cours", "checking": "vérification", "finished": "tous les lots gagnés", "cleared": "démarquée",
-    "forced": "démarquée avec des lots restants", "not_awarded": "non gagné", "awarded": "gagné",
-    "shared": "partagé", "single": "seul gagnant", "redeemed": "remis", "not_redeemed": "non remis",
-    "paid": "payée", "reserved": "réservée, non payée", "voided": "annulée", "sold": "vendu", "unsold": "invendu",
-    "replaced": "remplacé", "added": "ajouté", "dropped": "retiré", "incomplete": "fausse annonce",
-    "lot_given": "lot donné", "lot_kept": "lot non donné", "given": "donné", "kept": "non donné, gardé",
-    "to_play": "à jouer", "carried": "reporté", "carried_to": "reporté à la partie", "carried_from": "reporté de la partie",
-    "donor": "donateur", "winner_name": "gagnant", "not_counted": "non compté dans la recette :",
+    "playing": "en cours",
+    "checking": "vérification",
+    "finished": "tous les lots gagnés",
+    "cleared": "démarquée",
+    "forced": "démarquée avec des lots restants",
+    "not_awarded": "non gagné",
+    "awarded": "gagné",
+    "shared": "partagé",
+    "single": "seul gagnant",
+    "redeemed": "remis",
+    "not_redeemed": "non remis",
+    "paid": "payée",
+    "reserved": "réservée, non payée",
+    "voided": "annulée",
+    "sold": "vendu",
+    "unsold": "invendu",
+    "replaced": "remplacé",
+    "added": "ajouté",
+    "dropped": "retiré",
+    "incomplete": "fausse annonce",
+    "lot_given": "lot donné",
+    "lot_kept": "lot non donné",
+    "given": "donné",
+    "kept": "non donné, gardé",
+    "to_play": "à jouer",
+    "carried": "reporté",
+    "carried_to": "reporté à la partie",
+    "carried_from": "reporté de la partie",
+    "donor": "donateur",
+    "winner_name": "gagnant",
+    "not_counted": "non compté dans la recette :",
     "lots_kept": "lots non donnés (gardés)",
     "flag_cash": "lot en argent : interdit dans un loto traditionnel (art. L322-4)",
     "flag_over_limit": "au-dessus du plafond de la salle",
-    "missed": "boule laissée passer", "unknown_card": "carton inconnu", "unsold_card": "carton non vendu",
-    "cancelled_card": "carton annulé", "closed": "aucun lot ouvert",
+    "missed": "boule laissée passer",
+    "unknown_card": "carton inconnu",
+    "unsold_card": "carton non vendu",
+    "cancelled_card": "carton annulé",
+    "closed": "aucun lot ouvert",
     # labels of the totals, the takings and the balance
     **TOTAL_LABELS,
-    "cards_sold": "cartons vendus", "payment": "paiement",
-    "seller": "vendeur", "reserved_unpaid": "réservé non payé", "receipts": "recette totale",
-    "lots_declared": "valeur des lots donnés", "lots_donated": "dont lots offerts", "lots_bought": "dont lots achetés",
-    "especes": "espèces", "carte": "carte bancaire", "cheque": "chèque", "no_tier": "aucun tarif",
-    "rows": "rangées", "reprints": "réimpressions", "offered": "tarif", "lotos_this_year": "lotos de l'année",
+    "cards_sold": "cartons vendus",
+    "payment": "paiement",
+    "seller": "vendeur",
+    "reserved_unpaid": "réservé non payé",
+    "receipts": "recette totale",
+    "lots_declared": "valeur des lots donnés",
+    "lots_donated": "dont lots offerts",
+    "lots_bought": "dont lots achetés",
+    "especes": "espèces",
+    "carte": "carte bancaire",
+    "cheque": "chèque",
+    "no_tier": "aucun tarif",
+    "rows": "rangées",
+    "reprints": "réimpressions",
+    "offered": "tarif",
+    "lotos_this_year": "lotos de l'année",
     **{kind: label for kind, label in KIND_LABELS.items()},
 }
 TIMES = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%Y-%m-%d %H:%M:%S"}
@@ -93,13 +191,26 @@ def csv_rows(report: EveningReport) -> Iterable[dict]:
     for key, value in report.totals.items():
         yield {"section": "total", "label": Code(key), "count": value}
     for p in report.parties:
-        yield {"section": "partie", "partie": p.number, "count": len(p.draws), "status": p.status,
-               "detail": Code("forced") if p.forced else "", "label": p.consolation_label, "at": p.started_at}
+        yield {
+            "section": "partie",
+            "partie": p.number,
+            "count": len(p.draws),
+            "status": p.status,
+            "detail": Code("forced") if p.forced else "",
+            "label": p.consolation_label,
+            "at": p.started_at,
+        }
         for order, (n, at) in enumerate(p.draws, 1):
             yield {"section": "draw", "partie": p.number, "order": order, "number": n, "at": at}
         for u in p.undos:
-            yield {"section": "undo", "partie": p.number, "order": u.order, "number": u.number, "at": u.at,
-                   "role": u.role}
+            yield {
+                "section": "undo",
+                "partie": p.number,
+                "order": u.order,
+                "number": u.number,
+                "at": u.at,
+                "role": u.role,
+            }
         for lot in p.lots:
             base = {"partie": p.number, "lot": lot.lot, "kind": lot.kind, "label": lot.label}
             came = ("carried_from", str(lot.carried_from)) if lot.carried_from else ()
@@ -108,27 +219,57 @@ def csv_rows(report: EveningReport) -> Iterable[dict]:
                 continue
             status = "shared" if lot.shared else ("tie_break" if lot.tie_break else "single")
             for card_id, rows in zip(lot.winners, lot.rows):
-                yield {"section": "winner", **base, "card_id": card_id, "number": lot.last, "count": lot.balls,
-                       "status": status, "detail": ("rows", " ".join(map(str, rows)), *came), "at": lot.at}
+                yield {
+                    "section": "winner",
+                    **base,
+                    "card_id": card_id,
+                    "number": lot.last,
+                    "count": lot.balls,
+                    "status": status,
+                    "detail": ("rows", " ".join(map(str, rows)), *came),
+                    "at": lot.at,
+                }
             for card_id, number in lot.tie_break:
-                yield {"section": "tie_break", **base, "card_id": card_id, "number": number,
-                       "status": "winner" if card_id in lot.winners else "consolation"}
+                yield {
+                    "section": "tie_break",
+                    **base,
+                    "card_id": card_id,
+                    "number": number,
+                    "status": "winner" if card_id in lot.winners else "consolation",
+                }
             for card_id in lot.consolation:
                 yield {"section": "consolation", **base, "card_id": card_id, "detail": lot.consolation_label}
         for c in p.claims:
-            yield {"section": "false_claim" if c.verdict == FALSE_CLAIM else "refused_claim", "partie": p.number,
-                   "lot": c.lot, "card_id": c.card_id, "number": c.last, "status": c.verdict, "role": c.role,
-                   "at": c.at}
+            yield {
+                "section": "false_claim" if c.verdict == FALSE_CLAIM else "refused_claim",
+                "partie": p.number,
+                "lot": c.lot,
+                "card_id": c.card_id,
+                "number": c.last,
+                "status": c.verdict,
+                "role": c.role,
+                "at": c.at,
+            }
     for n, count in report.frequencies.items():
         yield {"section": "frequency", "number": n, "count": count}
     if report.takings is not None:
         yield from takings_rows(report.takings)
     for v in report.vouchers:
         flags = [x for x in ("consolation" if v.consolation else "", "shared" if v.shared else "") if x]
-        yield {"section": "voucher", "partie": v.partie, "lot": v.lot, "order": v.serial, "kind": v.kind,
-               "label": v.label, "card_id": v.card_id, "code": v.code, "count": v.printed,
-               "status": "redeemed" if v.redeemed else "not_redeemed",
-               "detail": (*flags, *(("reprints", str(v.reprints)) if v.reprints else ())), "at": v.issued_at}
+        yield {
+            "section": "voucher",
+            "partie": v.partie,
+            "lot": v.lot,
+            "order": v.serial,
+            "kind": v.kind,
+            "label": v.label,
+            "card_id": v.card_id,
+            "code": v.code,
+            "count": v.printed,
+            "status": "redeemed" if v.redeemed else "not_redeemed",
+            "detail": (*flags, *(("reprints", str(v.reprints)) if v.reprints else ())),
+            "at": v.issued_at,
+        }
 
 
 def _cards(cards: tuple[str, ...]) -> str:
@@ -156,29 +297,66 @@ def takings_rows(t: Takings) -> Iterable[dict]:
     """The money: each sale, each lot's declared value, the totals and the balance, then what changed outside the
     caisse and the programme (sales off the tiers' price, lots changed at the console, cartons marked by hand)."""
     for s in t.sales:
-        counted = s.paid and not s.voided         # the amount column of the sale rows adds up to the takings
-        yield {"section": "sale", "order": s.sale_id, "partie": s.partie, "count": len(s.cards), "kind": s.payment,
-               "status": "voided" if s.voided else ("paid" if s.paid else "reserved"), "label": s.seller,
-               "card_id": _cards(s.cards), "code": s.buyer, "amount": _eur(s.cents if counted else 0),
-               "detail": () if counted else ("not_counted", _eur(s.cents)), "role": s.role,
-               "session": s.session, "at": s.at}
-    for v in t.given:         # the lots given tonight: to which carton, by which voucher (amounts: the lots' value)
-        yield {"section": "lot_given", "partie": v.partie, "lot": v.lot, "kind": v.kind, "label": v.label,
-               "card_id": " ".join(v.cards), "code": " ".join(v.vouchers), "status": "awarded",
-               "amount": _eur(v.cents), "detail": _lot_notes(v)}
-    for v in t.not_given:     # not given: kept for another loto (or still to play), their value apart
-        yield {"section": "lot_kept", "partie": v.partie, "lot": v.lot, "kind": v.kind, "label": v.label,
-               "status": _fate(v.fate, v.carried_to), "amount": _eur(v.cents), "detail": _lot_notes(v)}
+        counted = s.paid and not s.voided  # the amount column of the sale rows adds up to the takings
+        yield {
+            "section": "sale",
+            "order": s.sale_id,
+            "partie": s.partie,
+            "count": len(s.cards),
+            "kind": s.payment,
+            "status": "voided" if s.voided else ("paid" if s.paid else "reserved"),
+            "label": s.seller,
+            "card_id": _cards(s.cards),
+            "code": s.buyer,
+            "amount": _eur(s.cents if counted else 0),
+            "detail": () if counted else ("not_counted", _eur(s.cents)),
+            "role": s.role,
+            "session": s.session,
+            "at": s.at,
+        }
+    for v in t.given:  # the lots given tonight: to which carton, by which voucher (amounts: the lots' value)
+        yield {
+            "section": "lot_given",
+            "partie": v.partie,
+            "lot": v.lot,
+            "kind": v.kind,
+            "label": v.label,
+            "card_id": " ".join(v.cards),
+            "code": " ".join(v.vouchers),
+            "status": "awarded",
+            "amount": _eur(v.cents),
+            "detail": _lot_notes(v),
+        }
+    for v in t.not_given:  # not given: kept for another loto (or still to play), their value apart
+        yield {
+            "section": "lot_kept",
+            "partie": v.partie,
+            "lot": v.lot,
+            "kind": v.kind,
+            "label": v.label,
+            "status": _fate(v.fate, v.carried_to),
+            "amount": _eur(v.cents),
+            "detail": _lot_notes(v),
+        }
     totals = t.totals
-    yield {"section": "takings", "label": Code("cards_sold"), "count": totals["cards_sold"], "amount": _eur(t.receipts_cents)}
+    yield {
+        "section": "takings",
+        "label": Code("cards_sold"),
+        "count": totals["cards_sold"],
+        "amount": _eur(t.receipts_cents),
+    }
     for payment, cents in totals["by_payment"].items():
         yield {"section": "takings", "label": Code("payment"), "kind": payment, "amount": _eur(cents)}
     for seller, cents in totals["by_seller"].items():
         yield {"section": "takings", "label": Code("seller"), "code": seller, "amount": _eur(cents)}
     for partie, cents in totals["by_partie"].items():
         yield {"section": "takings", "label": Code("partie"), "partie": partie or None, "amount": _eur(cents)}
-    yield {"section": "takings", "label": Code("reserved_unpaid"), "count": totals["cards_reserved"],
-           "amount": _eur(totals["reserved_cents"])}
+    yield {
+        "section": "takings",
+        "label": Code("reserved_unpaid"),
+        "count": totals["cards_reserved"],
+        "amount": _eur(totals["reserved_cents"]),
+    }
     yield {"section": "balance", "label": Code("receipts"), "amount": _eur(t.receipts_cents)}
     yield {"section": "balance", "label": Code("lots_declared"), "count": len(t.given), "amount": _eur(t.given_cents)}
     yield {"section": "balance", "label": Code("lots_donated"), "amount": _eur(t.donated_cents)}
@@ -187,20 +365,44 @@ def takings_rows(t: Takings) -> Iterable[dict]:
     yield {"section": "balance", "label": Code("lots_kept"), "count": len(t.not_given), "amount": _eur(t.kept_cents)}
     for s in t.price_differs:
         offered = ("no_tier",) if s.offered_cents == NO_TIER else ("offered", _eur(s.offered_cents))
-        yield {"section": "price_differs", "order": s.sale_id, "count": len(s.cards), "card_id": _cards(s.cards),
-               "label": s.seller, "amount": _eur(s.cents), "detail": offered, "role": s.role, "session": s.session,
-               "at": s.at}
+        yield {
+            "section": "price_differs",
+            "order": s.sale_id,
+            "count": len(s.cards),
+            "card_id": _cards(s.cards),
+            "label": s.seller,
+            "amount": _eur(s.cents),
+            "detail": offered,
+            "role": s.role,
+            "session": s.session,
+            "at": s.at,
+        }
     for c in t.changes:
         what = "added" if c.planned is None else "dropped" if c.played is None else "replaced"
         lot = c.played or c.planned
-        assert lot is not None     # a change names at least one lot
-        yield {"section": "lot_changed", "partie": c.partie, "kind": lot.kind, "status": what,
-               "label": c.played, "detail": c.planned, "role": c.role, "session": c.session,
-               "at": c.at}
+        assert lot is not None  # a change names at least one lot
+        yield {
+            "section": "lot_changed",
+            "partie": c.partie,
+            "kind": lot.kind,
+            "status": what,
+            "label": c.played,
+            "detail": c.planned,
+            "role": c.role,
+            "session": c.session,
+            "at": c.at,
+        }
     for m in t.marks:
-        yield {"section": "hand_mark", "count": len(m.cards), "status": "sold" if m.sold else "unsold",
-               "card_id": _cards(m.cards), "detail": " ".join(m.cards[:200]), "role": m.role, "session": m.session,
-               "at": m.at}
+        yield {
+            "section": "hand_mark",
+            "count": len(m.cards),
+            "status": "sold" if m.sold else "unsold",
+            "card_id": _cards(m.cards),
+            "detail": " ".join(m.cards[:200]),
+            "role": m.role,
+            "session": m.session,
+            "at": m.at,
+        }
 
 
 class _Writing:
@@ -246,7 +448,7 @@ class _Writing:
             return protect_text(" · ".join(f"{self.word(code)} {text}".strip() for code, text in value))
         if key == "at":
             return self.time(str(value))
-        if isinstance(value, tuple):            # a code and its figures: ("rows", "1 2") → "rangées 1 2"
+        if isinstance(value, tuple):  # a code and its figures: ("rows", "1 2") → "rangées 1 2"
             return protect_text(" ".join(self.number(v) if isinstance(v, Decimal) else self.word(v) for v in value))
         if key in ("section", "status", "kind") or isinstance(value, Code):
             return protect_text(self.word(value))

@@ -9,6 +9,7 @@ out at the next start (« lots changés à la console ») was never played again
 
 Pure, stdlib only: the replayed ``Evening`` in, frozen values out (``lot_fates``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from hall.events import LotSpec
 from hall.loto.partie import AWARDED, Partie
 
 GIVEN, CARRIED, TO_PLAY, KEPT = "given", "carried", "to_play", "kept"
-NOT_GIVEN = (TO_PLAY, KEPT)       # a physical lot the evening did not give (yet): its value is not tonight's
+NOT_GIVEN = (TO_PLAY, KEPT)  # a physical lot the evening did not give (yet): its value is not tonight's
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +32,8 @@ class LotFate:
     lot: int
     spec: LotSpec
     fate: str
-    carried_to: int | None = None       # the partie it is (or will be) played in, when carried by « Démarquez »
-    carried_from: int | None = None     # the partie it was first promised in, when it came carried
+    carried_to: int | None = None  # the partie it is (or will be) played in, when carried by « Démarquez »
+    carried_from: int | None = None  # the partie it was first promised in, when it came carried
 
     @property
     def counted(self) -> bool:
@@ -51,7 +52,7 @@ def _destination(nxt: Partie, spec: LotSpec, taken: set[int]) -> int | None:
 def lot_fates(parties: Sequence[Partie]) -> dict[tuple[int, int], LotFate]:
     """Each lot's fate, keyed by (partie number, lot index from 0), for ``parties`` in the order played."""
     fates: dict[tuple[int, int], LotFate] = {}
-    came_from: dict[tuple[int, int], int] = {}        # (partie, lot index) → the partie it was first promised in
+    came_from: dict[tuple[int, int], int] = {}  # (partie, lot index) → the partie it was first promised in
     for i, p in enumerate(parties):
         nxt = parties[i + 1] if i + 1 < len(parties) else None
         taken: set[int] = set()
@@ -63,11 +64,11 @@ def lot_fates(parties: Sequence[Partie]) -> dict[tuple[int, int], LotFate]:
                 fate, to = TO_PLAY, None
             elif not p.carried_on:
                 fate, to = KEPT, None
-            elif nxt is None:                         # carried to a partie not started yet
+            elif nxt is None:  # carried to a partie not started yet
                 fate, to = TO_PLAY, p.number + 1
             else:
                 k = _destination(nxt, lot.spec, taken)
-                if k is None:                         # left out at the next start: never played again
+                if k is None:  # left out at the next start: never played again
                     fate, to = KEPT, None
                 else:
                     taken.add(k)

@@ -6,6 +6,7 @@ and the programme (lots changed on the spot, cartons marked sold by hand).
 Pure, stdlib only: the replayed ``Evening`` and the journal's records in, frozen values out (``takings_of``).
 Amounts are integer cents.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -32,7 +33,7 @@ class SaleLine:
     partie: int | None
     voided: bool
     voided_at: str = ""
-    offered_cents: int | None = None          # the tiers' price when it was sold (NO_TIER: none; None: not kept)
+    offered_cents: int | None = None  # the tiers' price when it was sold (NO_TIER: none; None: not kept)
     role: str = ""
     session: str = ""
 
@@ -50,15 +51,15 @@ class LotValueLine:
     lot: int
     kind: str
     label: str
-    cents: int | None                         # declared value; None when not declared
-    sponsor: str                              # a lot given by a sponsor costs the association nothing
-    fate: str                                 # hall.money.report_lots: given, to_play or kept
-    carried_from: int | None = None           # the partie it was first promised in, when it came carried
-    carried_to: int | None = None             # to_play: the partie it is carried to, not started yet
-    cards: tuple[str, ...] = ()               # given: the winning carton(s)
-    buyers: tuple[str, ...] = ()              # given: the buyer's name of each winning carton, when the sale named one
-    vouchers: tuple[str, ...] = ()            # given: the voucher code(s) it is exchanged against
-    flags: tuple[str, ...] = ()               # hall.loto.programme.legal_flags: "cash" (a prize in money: the law forbids it)
+    cents: int | None  # declared value; None when not declared
+    sponsor: str  # a lot given by a sponsor costs the association nothing
+    fate: str  # hall.money.report_lots: given, to_play or kept
+    carried_from: int | None = None  # the partie it was first promised in, when it came carried
+    carried_to: int | None = None  # to_play: the partie it is carried to, not started yet
+    cards: tuple[str, ...] = ()  # given: the winning carton(s)
+    buyers: tuple[str, ...] = ()  # given: the buyer's name of each winning carton, when the sale named one
+    vouchers: tuple[str, ...] = ()  # given: the voucher code(s) it is exchanged against
+    flags: tuple[str, ...] = ()  # hall.loto.programme.legal_flags: "cash" (a prize in money: the law forbids it)
 
     @property
     def given(self) -> bool:
@@ -73,8 +74,8 @@ class LotChangeLine:
     at: str
     role: str
     session: str
-    planned: LotSpec | None                   # None: a lot added on the spot
-    played: LotSpec | None                    # None: a programme lot left out
+    planned: LotSpec | None  # None: a lot added on the spot
+    played: LotSpec | None  # None: a programme lot left out
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +93,11 @@ class HandMark:
 class Takings:
     sales: tuple[SaleLine, ...]
     lots: tuple[LotValueLine, ...]
-    totals: dict                              # hall.cartons.sales.totals() of the live sales: cents by payment, seller…
-    given_cents: int                          # « Valeur totale des lots »: the lots given tonight (declared values)
-    donated_cents: int                        # of which given by sponsors
-    undeclared_lots: int                      # lots (given or not) without a declared value: counted 0 €
-    kept_cents: int = 0                       # the lots not given (kept for another loto, or still to play)
+    totals: dict  # hall.cartons.sales.totals() of the live sales: cents by payment, seller…
+    given_cents: int  # « Valeur totale des lots »: the lots given tonight (declared values)
+    donated_cents: int  # of which given by sponsors
+    undeclared_lots: int  # lots (given or not) without a declared value: counted 0 €
+    kept_cents: int = 0  # the lots not given (kept for another loto, or still to play)
     changes: tuple[LotChangeLine, ...] = ()
     marks: tuple[HandMark, ...] = ()
 
@@ -160,8 +161,10 @@ def _voided(r: _MoneyReading, record: Record) -> None:
 def _lots_changed(r: _MoneyReading, record: Record) -> None:
     e = record.event
     if e.planned:
-        r.changes += [LotChangeLine(e.number, record.at, record.role, e.session, c.planned, c.played)
-                      for c in lot_changes(e.planned, e.lots)]
+        r.changes += [
+            LotChangeLine(e.number, record.at, record.role, e.session, c.planned, c.played)
+            for c in lot_changes(e.planned, e.lots)
+        ]
 
 
 @_READ.on(CardsSold)
@@ -176,16 +179,39 @@ def takings_of(evening: Evening, records: Iterable[Record]) -> Takings:
     for record in records:
         _READ.dispatch(record.type, reading, record)
     sold_at, voided_at, changes, marks = reading.sold_at, reading.voided_at, reading.changes, reading.marks
-    sales = tuple(SaleLine(s.sale_id, sold_at.get(s.sale_id, ""), s.card_ids, s.cents, s.payment, s.paid, s.buyer,
-                           s.seller or s.role, s.partie, s.voided, voided_at.get(s.sale_id, ""), s.offered_cents,
-                           s.role, s.session)
-                  for s in evening.sales.sales.values())
+    sales = tuple(
+        SaleLine(
+            s.sale_id,
+            sold_at.get(s.sale_id, ""),
+            s.card_ids,
+            s.cents,
+            s.payment,
+            s.paid,
+            s.buyer,
+            s.seller or s.role,
+            s.partie,
+            s.voided,
+            voided_at.get(s.sale_id, ""),
+            s.offered_cents,
+            s.role,
+            s.session,
+        )
+        for s in evening.sales.sales.values()
+    )
     lots = _lots(evening)
     given = sum(v.cents or 0 for v in lots if v.given)
     donated = sum(v.cents or 0 for v in lots if v.given and v.sponsor)
-    return Takings(sales, lots, sales_totals(evening.sales.live()), given, donated,
-                   sum(v.cents is None for v in lots), sum(v.cents or 0 for v in lots if not v.given),
-                   tuple(changes), tuple(marks))
+    return Takings(
+        sales,
+        lots,
+        sales_totals(evening.sales.live()),
+        given,
+        donated,
+        sum(v.cents is None for v in lots),
+        sum(v.cents or 0 for v in lots if not v.given),
+        tuple(changes),
+        tuple(marks),
+    )
 
 
 def _lots(evening: Evening) -> tuple[LotValueLine, ...]:
@@ -205,8 +231,21 @@ def _lots(evening: Evening) -> tuple[LotValueLine, ...]:
                 continue
             cards = lot.award.winners if lot.award is not None and fate.fate == GIVEN else ()
             buyers = tuple(ledger.sales[ledger.holder[c]].buyer if c in ledger.holder else "" for c in cards)
-            out.append(LotValueLine(p.number, i + 1, lot.kind, lot.prize.label, _cents(lot.prize.value_eur),
-                                    lot.prize.sponsor,
-                                    fate.fate, fate.carried_from, fate.carried_to, tuple(cards), buyers,
-                                    tuple(vouchers.get((p.number, i), ())), tuple(legal_flags(lot.spec))))
+            out.append(
+                LotValueLine(
+                    p.number,
+                    i + 1,
+                    lot.kind,
+                    lot.prize.label,
+                    _cents(lot.prize.value_eur),
+                    lot.prize.sponsor,
+                    fate.fate,
+                    fate.carried_from,
+                    fate.carried_to,
+                    tuple(cards),
+                    buyers,
+                    tuple(vouchers.get((p.number, i), ())),
+                    tuple(legal_flags(lot.spec)),
+                )
+            )
     return tuple(out)

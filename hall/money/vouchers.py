@@ -3,6 +3,7 @@
 The code is short enough to type at the prize desk (``00042-7KQ4M2AB``) and rides in the
 voucher's QR code. No ESC/POS here (``drivers/printer.py`` prints).
 """
+
 from __future__ import annotations
 
 import base64
@@ -12,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 _CODE = re.compile(r"^(\d{5,})-([A-Z2-7]{8})$")
-MAC_CHARS = 8   # 40 bits: guessing one valid code takes about 10^12 tries at the desk
+MAC_CHARS = 8  # 40 bits: guessing one valid code takes about 10^12 tries at the desk
 
 
 def _mac(secret: bytes, serial: int) -> str:
@@ -25,8 +26,8 @@ def make_code(secret: bytes, serial: int) -> str:
     return f"{serial:05d}-{_mac(secret, serial)}"
 
 
-_DIGIT_FOR = str.maketrans("OIL", "011")        # in the serial: O for 0, I or L for 1
-_LETTER_FOR = str.maketrans("0189", "OIBG")      # in the MAC (base 32: A–Z, 2–7): 0 for O, 1 for I…
+_DIGIT_FOR = str.maketrans("OIL", "011")  # in the serial: O for 0, I or L for 1
+_LETTER_FOR = str.maketrans("0189", "OIBG")  # in the MAC (base 32: A–Z, 2–7): 0 for O, 1 for I…
 
 
 def normalize_code(text: str) -> str:
@@ -52,11 +53,12 @@ def _one_edit(a: str, b: str) -> bool:
         return False
     if len(a) == len(b):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
-                                  and a[diff[1]] == b[diff[0]])
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
     i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
-    return short[i:] == long_[i + 1:]
+    return short[i:] == long_[i + 1 :]
 
 
 def check_code(secret: bytes, code: str) -> int | None:

@@ -6,6 +6,7 @@ address is one of its own); else this machine's address on the interface of the 
 name. Never ``localhost`` or ``127.0.0.1``, and never the hotspot's default while no hotspot carries it: a phone
 could not open either.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -16,8 +17,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-_PROBE_TTL_S = 10.0        # an address read is kept this long: a QR code drawn per request costs no system call
-_cache: dict[str, tuple[float, Any]] = {}   # each key holds its own reader's type: Any hands it back as ``T``
+_PROBE_TTL_S = 10.0  # an address read is kept this long: a QR code drawn per request costs no system call
+_cache: dict[str, tuple[float, Any]] = {}  # each key holds its own reader's type: Any hands it back as ``T``
 _cache_lock = threading.Lock()
 T = TypeVar("T")
 
@@ -51,7 +52,7 @@ def _reachable(address: str) -> bool:
 def _default_route_address() -> str | None:
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
-        probe.connect(("10.255.255.255", 1))        # a datagram socket's connect sends nothing: the route is read
+        probe.connect(("10.255.255.255", 1))  # a datagram socket's connect sends nothing: the route is read
         address = probe.getsockname()[0]
     except OSError:
         return None
@@ -84,9 +85,11 @@ def N_(text: str) -> str:
     return text
 
 
-UNREACHABLE_TEXT = N_("le loto n'écoute que sur cette machine ([server] host = %(host)s) : les QR codes et les liens "
-                      "imprimés mènent à %(url)s, où aucun téléphone n'aura de réponse. Mettez host = \"0.0.0.0\" "
-                      "(ou l'adresse du Pi sur le réseau de la salle) dans [server], ou donnez [network] url")
+UNREACHABLE_TEXT = N_(
+    "le loto n'écoute que sur cette machine ([server] host = %(host)s) : les QR codes et les liens "
+    'imprimés mènent à %(url)s, où aucun téléphone n\'aura de réponse. Mettez host = "0.0.0.0" '
+    "(ou l'adresse du Pi sur le réseau de la salle) dans [server], ou donnez [network] url"
+)
 
 
 def loopback_only(listen: str) -> bool:
@@ -105,8 +108,9 @@ def phones_cannot_reach(*, listen: str, url: str) -> bool:
     return loopback_only(listen) and not url
 
 
-def hall_url(*, url: str, hotspot_ssid: str, hotspot_address: str, hostname: str, port: int, tls: bool,
-             listen: str = "") -> str:
+def hall_url(
+    *, url: str, hotspot_ssid: str, hotspot_address: str, hostname: str, port: int, tls: bool, listen: str = ""
+) -> str:
     """The hall's base URL as phones open it, ending with ``/`` (see the module's docstring for the order); a hall
     listening on one address only (``[server] host``, when phones can reach it) is opened there."""
     if url:

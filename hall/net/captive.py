@@ -5,6 +5,7 @@ Each system fetches a known page over plain HTTP: the expected answer means "int
 unexpected answer (a small page linking to the hall) and the phone opens it in its portal window —
 the one window that reaches the hall when Android keeps mobile data on (docs/install-pi.md).
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -13,10 +14,10 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Probe:
-    system: str        # who asks
+    system: str  # who asks
     host: str
     path: str
-    internet: str      # the answer that would mean "internet here, no portal"
+    internet: str  # the answer that would mean "internet here, no portal"
 
 
 PROBES: tuple[Probe, ...] = (
@@ -38,7 +39,7 @@ def host_name(host_header: str) -> str:
     """The name of an HTTP ``Host`` header, without the port or IPv6 brackets, lowercase."""
     host = host_header.strip().lower()
     if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host[1:]
+        return host[1 : host.find("]")] if "]" in host else host[1:]
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 

@@ -7,6 +7,7 @@ an escape: nftables' quoted strings have no escape at all, so what would need on
 Each check returns ``None`` or the reason in French (the config names the key); the config refuses control
 characters in every string before these run.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -16,7 +17,8 @@ from urllib.parse import urlsplit
 
 # ISO 3166-1 alpha-2, the 249 assigned codes (tzdata's iso3166.tab, 2023; tests compare with the system's copy).
 # The regulatory database (wireless-regdb) is keyed by these.
-COUNTRIES = frozenset("""
+COUNTRIES = frozenset(
+    """
 AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
 CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO
 FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE
@@ -24,7 +26,8 @@ JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC
 MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW
 PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM
 TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW
-""".split())
+""".split()
+)
 # RFC 1123 label: 1–63 letters, digits and hyphens, no hyphen at either end (so never read as an option)
 LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 # The kernel takes 1–15 bytes without "/", ":", whitespace, "." or ".."; held here to letters, digits, "_", "-"
@@ -48,15 +51,19 @@ def country_problem(value: str) -> str | None:
 def hostname_problem(value: str) -> str | None:
     if re.fullmatch(LABEL, value):
         return None
-    return (f"{value!r} : un nom de machine de 1 à 63 lettres (sans accent), chiffres ou tirets, sans tiret au début "
-            "ni à la fin, sans point (« .local » est ajouté)")
+    return (
+        f"{value!r} : un nom de machine de 1 à 63 lettres (sans accent), chiffres ou tirets, sans tiret au début "
+        "ni à la fin, sans point (« .local » est ajouté)"
+    )
 
 
 def interface_problem(value: str) -> str | None:
     if re.fullmatch(INTERFACE, value):
         return None
-    return (f"{value!r} : un nom d'interface de 1 à 15 caractères parmi lettres, chiffres, « _ », « - » et « . », "
-            "commençant par une lettre ou un chiffre (par exemple « wlan0 »)")
+    return (
+        f"{value!r} : un nom d'interface de 1 à 15 caractères parmi lettres, chiffres, « _ », « - » et « . », "
+        "commençant par une lettre ou un chiffre (par exemple « wlan0 »)"
+    )
 
 
 # Unicode's format characters (right-to-left marks and overrides, zero-width spaces and joiners, the BOM…), the
@@ -68,8 +75,10 @@ INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp", "Co", "Cn", "Cs"})
 def ssid_problem(value: str) -> str | None:
     hidden = sorted({f"U+{ord(ch):04X}" for ch in value if unicodedata.category(ch) in INVISIBLE_CATEGORIES})
     if hidden:
-        return (f"{value!r} : le nom du Wi-Fi contient des caractères invisibles ou de mise en forme ({', '.join(hidden)} :"
-                " marques de sens d'écriture, espaces de largeur nulle…) ; tapez-le avec des lettres, chiffres et espaces")
+        return (
+            f"{value!r} : le nom du Wi-Fi contient des caractères invisibles ou de mise en forme ({', '.join(hidden)} :"
+            " marques de sens d'écriture, espaces de largeur nulle…) ; tapez-le avec des lettres, chiffres et espaces"
+        )
     if len(value.encode("utf-8", "surrogatepass")) <= 32:
         return None
     return f"{value!r} : le nom d'un Wi-Fi fait au plus 32 octets (un accent en compte 2)"
@@ -78,7 +87,9 @@ def ssid_problem(value: str) -> str | None:
 def password_problem(value: str) -> str | None:
     if not value or re.fullmatch(r"[\x20-\x7e]{8,63}", value):
         return None
-    return "WPA2 demande 8 à 63 caractères ASCII imprimables (ni accent ni caractère de contrôle), ou vide : réseau ouvert"
+    return (
+        "WPA2 demande 8 à 63 caractères ASCII imprimables (ni accent ni caractère de contrôle), ou vide : réseau ouvert"
+    )
 
 
 def ipv4_problem(value: str) -> str | None:
@@ -96,11 +107,13 @@ def url_problem(value: str) -> str | None:
     if not value:
         return None
     if len(value) > URL_MAX or not re.fullmatch(URL_CHARS, value):
-        return (f"{value!r} : une adresse web de {URL_MAX} caractères au plus, sans espace, accent, guillemet ni "
-                "caractère de contrôle (encodez-les en %XX)")
+        return (
+            f"{value!r} : une adresse web de {URL_MAX} caractères au plus, sans espace, accent, guillemet ni "
+            "caractère de contrôle (encodez-les en %XX)"
+        )
     try:
         parts = urlsplit(value)
-        _ = parts.port      # a port out of 0–65535, or not a number, raises ValueError
+        _ = parts.port  # a port out of 0–65535, or not a number, raises ValueError
     except ValueError:
         return f"{value!r} n'est pas une adresse web valable (port ?)"
     host = parts.hostname or ""
@@ -128,8 +141,10 @@ def _private_host_problem(host: str) -> str | None:
         return f"{host!r} n'est pas une adresse IP (donnez l'adresse, par exemple « 127.0.0.1 »)"
     if ip.is_loopback or (ip.is_private and not ip.is_unspecified and not ip.is_multicast):
         return None
-    return (f"{host!r} n'est ni locale (127.0.0.1) ni du réseau privé de la salle : la file et les "
-            "relais n'écoutent jamais sur une adresse publique")
+    return (
+        f"{host!r} n'est ni locale (127.0.0.1) ni du réseau privé de la salle : la file et les "
+        "relais n'écoutent jamais sur une adresse publique"
+    )
 
 
 def queue_problem(value: str) -> str | None:
@@ -163,14 +178,18 @@ def queue_password_problem(password: str) -> str | None:
     """A Redis on the hall's network (the phones' network) answers anyone who has its password: one of
     ``QUEUE_PASSWORD_CHARS`` random characters at least (``openssl rand -hex 16``), never a word someone chose.
     Judged as random when long enough, with 12 different characters and two kinds (letters, digits…) at least."""
-    kinds = sum(any(test(ch) for ch in password) for test in (str.islower, str.isupper, str.isdigit,
-                                                             lambda ch: not ch.isalnum()))
+    kinds = sum(
+        any(test(ch) for ch in password)
+        for test in (str.islower, str.isupper, str.isdigit, lambda ch: not ch.isalnum())
+    )
     if len(password) >= QUEUE_PASSWORD_CHARS and len(set(password)) >= 12 and kinds >= 2:
         return None
     shown = "sans mot de passe" if not password else f"avec un mot de passe de {len(password)} caractères"
-    return (f"la file est sur le réseau de la salle, que les téléphones partagent, {shown} : il en faut un de "
-            f"{QUEUE_PASSWORD_CHARS} caractères aléatoires au moins (openssl rand -hex 16), le même que requirepass "
-            "dans /etc/redis/redis.conf : « redis://:MOT_DE_PASSE@10.42.0.1:6379/0 » (docs/install-pi.md)")
+    return (
+        f"la file est sur le réseau de la salle, que les téléphones partagent, {shown} : il en faut un de "
+        f"{QUEUE_PASSWORD_CHARS} caractères aléatoires au moins (openssl rand -hex 16), le même que requirepass "
+        "dans /etc/redis/redis.conf : « redis://:MOT_DE_PASSE@10.42.0.1:6379/0 » (docs/install-pi.md)"
+    )
 
 
 def queue_is_local(value: str) -> bool:
@@ -193,7 +212,7 @@ def _is_loopback(host: str) -> bool:
 def listen_problem(value: str) -> str | None:
     """Where the fan-out workers listen: loopback (behind the Pi's front) or the laptop's private address."""
     if value in ("0.0.0.0", "::"):
-        return None      # every address of the laptop: its firewall and the hall's network decide
+        return None  # every address of the laptop: its firewall and the hall's network decide
     return _private_host_problem(value)
 
 

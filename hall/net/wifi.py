@@ -3,6 +3,7 @@
 Format (ZXing's, read by Android's and iOS's cameras): ``WIFI:T:WPA;S:<ssid>;P:<password>;;`` with
 ``\\ ; , : "`` escaped by a backslash; ``T:nopass`` and no ``P:`` for an open network.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -10,7 +11,7 @@ import unicodedata
 from hall.net.values import INVISIBLE_CATEGORIES
 
 SPECIAL = '\\;,:"'
-RISKY = ';,:\\"'   # escaped correctly here, yet some older readers cut the name or password at them
+RISKY = ';,:\\"'  # escaped correctly here, yet some older readers cut the name or password at them
 
 
 def N_(text: str) -> str:
@@ -20,17 +21,21 @@ def N_(text: str) -> str:
 
 # what each risk means for a person, in French (the web and the command line translate it for their reader)
 RISK_TEXT: dict[str, str] = {
-    "ssid_non_ascii": N_("le nom du Wi-Fi a des accents ou "
-                         "des signes hors ASCII : certains téléphones l'affichent mal"),
-    "password_non_ascii": N_("le mot de passe a des accents ou des "
-                             "signes hors ASCII : certains téléphones ne le tapent pas"),
+    "ssid_non_ascii": N_(
+        "le nom du Wi-Fi a des accents ou des signes hors ASCII : certains téléphones l'affichent mal"
+    ),
+    "password_non_ascii": N_(
+        "le mot de passe a des accents ou des signes hors ASCII : certains téléphones ne le tapent pas"
+    ),
     "ssid_edge_space": N_("le nom du Wi-Fi commence ou finit par une espace"),
     "password_edge_space": N_("le mot de passe commence ou finit par une espace"),
     "ssid_special": N_("le nom du Wi-Fi contient ; , : \\ ou \" : d'anciens lecteurs de QR le coupent"),
     "password_special": N_("le mot de passe contient ; , : \\ ou \" : d'anciens lecteurs de QR le coupent"),
     "ssid_length": N_("le nom du Wi-Fi doit faire de 1 à 32 octets"),
-    "ssid_invisible": N_("le nom du Wi-Fi contient des caractères invisibles (sens d'écriture, largeur nulle) : "
-                         "il s'affiche autrement qu'il n'est, refusé"),
+    "ssid_invisible": N_(
+        "le nom du Wi-Fi contient des caractères invisibles (sens d'écriture, largeur nulle) : "
+        "il s'affiche autrement qu'il n'est, refusé"
+    ),
     "password_length": N_("le mot de passe WPA2 doit faire de 8 à 63 caractères"),
 }
 

@@ -8,6 +8,7 @@ another tool. The last record's hash is the evening's **fingerprint**, printed o
 read aloud; ``verify`` checks a journal's rows and, given a fingerprint from paper, that the record it names is
 still there (records cut off the end show only that way). Pure, stdlib only.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -17,8 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 GENESIS = "0" * 64
-SHOWN = 20                        # hex characters of a fingerprint as printed: five groups of four (80 bits)
-MIN_TYPED = 16                    # the shortest fingerprint ``verify --fingerprint`` accepts
+SHOWN = 20  # hex characters of a fingerprint as printed: five groups of four (80 bits)
+MIN_TYPED = 16  # the shortest fingerprint ``verify --fingerprint`` accepts
 _HEX = re.compile(r"[0-9a-f]+")
 
 
@@ -41,7 +42,7 @@ def text_hash(prev: str, seq: int, type_name: str, payload_text: str, role: str,
 def shown(hash_hex: str) -> str:
     """A fingerprint as printed: the first ``SHOWN`` hex characters in upper case, in groups of four."""
     head = hash_hex[:SHOWN].upper()
-    return " ".join(head[i:i + 4] for i in range(0, len(head), 4))
+    return " ".join(head[i : i + 4] for i in range(0, len(head), 4))
 
 
 def typed(text: str) -> str | None:
@@ -71,17 +72,17 @@ class Verdict:
     ``missing`` (a number is skipped), ``unreadable`` (its payload is not JSON), ``fingerprint_missing`` (no record
     has the fingerprint given: records cut off the end, or the chain rewritten), ``bad_fingerprint``."""
 
-    records: int                                # rows read
+    records: int  # rows read
     last_seq: int
-    fingerprint: str                            # the last good record's full hash ("" for an empty journal)
+    fingerprint: str  # the last good record's full hash ("" for an empty journal)
     last_at: str
     problem: str | None = None
-    seq: int | None = None                      # the first record that does not match
-    expected_seq: int | None = None             # for ``missing``: the number that should have come
+    seq: int | None = None  # the first record that does not match
+    expected_seq: int | None = None  # for ``missing``: the number that should have come
     type: str = ""
     at: str = ""
-    matched_seq: int | None = None              # with a fingerprint: the record it names
-    after: int = 0                              # records written after that one
+    matched_seq: int | None = None  # with a fingerprint: the record it names
+    after: int = 0  # records written after that one
 
     @property
     def ok(self) -> bool:
@@ -108,8 +109,19 @@ def verify(rows: Iterable[Row], fingerprint: str | None = None) -> Verdict:
             except ValueError:
                 problem = "unreadable"
         if problem is not None:
-            return Verdict(count, last_seq, prev if count else "", last_at, problem, row.seq, expected, row.type, row.at,
-                           matched, count - matched if matched else 0)
+            return Verdict(
+                count,
+                last_seq,
+                prev if count else "",
+                last_at,
+                problem,
+                row.seq,
+                expected,
+                row.type,
+                row.at,
+                matched,
+                count - matched if matched else 0,
+            )
         count, prev, last_seq, last_at = count + 1, row.hash, row.seq, row.at
         if want is not None and row.hash.startswith(want):
             matched = row.seq

@@ -13,6 +13,7 @@
   A rename without the first fsync comes back from a real power cut as an empty file under the new name
   (``sessions.json`` did, on LazyFS); without the second, as the old file.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -28,12 +29,13 @@ from typing import IO, Any
 from hall.errors import JournalError
 
 Upgrade = Callable[[sqlite3.Connection], None]
-TEMP_SUFFIX = ".tmp-durable"               # a temporary file a cut left behind: swept by ``sweep_temporaries``
+TEMP_SUFFIX = ".tmp-durable"  # a temporary file a cut left behind: swept by ``sweep_temporaries``
 _TEMP = re.compile(r"\..+\.[A-Za-z0-9_]+" + re.escape(TEMP_SUFFIX))
 
 
-def open_durable(path: str | os.PathLike[str], schema: str, version: int,
-                 upgrades: Mapping[int, Upgrade] | None = None) -> sqlite3.Connection:
+def open_durable(
+    path: str | os.PathLike[str], schema: str, version: int, upgrades: Mapping[int, Upgrade] | None = None
+) -> sqlite3.Connection:
     """A connection to ``path`` (made with its folder if missing), autocommit, shareable by threads behind its
     owner's lock. ``schema`` (``CREATE … IF NOT EXISTS``) is run on a file whose ``user_version`` is 0 (new, or
     from before its version was kept); ``upgrades[v]`` brings a file of version ``v`` to ``v + 1``, and every
@@ -49,7 +51,7 @@ def open_durable(path: str | os.PathLike[str], schema: str, version: int,
         db.execute("PRAGMA synchronous=FULL")
         found = db.execute("PRAGMA user_version").fetchone()[0]
         if found == 0:
-            db.executescript(schema)          # CREATE … IF NOT EXISTS: run again by a second opener, harmless
+            db.executescript(schema)  # CREATE … IF NOT EXISTS: run again by a second opener, harmless
         if found != version:
             _bring_up(db, path, version, steps)
         return db
@@ -63,8 +65,7 @@ def open_durable(path: str | os.PathLike[str], schema: str, version: int,
         raise
 
 
-def _bring_up(db: sqlite3.Connection, path: str | os.PathLike[str], version: int,
-              steps: Mapping[int, Upgrade]) -> None:
+def _bring_up(db: sqlite3.Connection, path: str | os.PathLike[str], version: int, steps: Mapping[int, Upgrade]) -> None:
     """Upgrade the file to ``version`` in one transaction (two processes opening it at once: the second finds it
     done)."""
     db.execute("BEGIN IMMEDIATE")
@@ -98,9 +99,15 @@ def fsync_dir(folder: str | os.PathLike[str]) -> None:
 
 
 @contextlib.contextmanager
-def replacing(path: str | os.PathLike[str], *, text: bool = False, mode: int = 0o644,
-              owner: tuple[int, int] | None = None, exclusive: bool = False,
-              newline: str | None = None) -> Iterator[IO[Any]]:
+def replacing(
+    path: str | os.PathLike[str],
+    *,
+    text: bool = False,
+    mode: int = 0o644,
+    owner: tuple[int, int] | None = None,
+    exclusive: bool = False,
+    newline: str | None = None,
+) -> Iterator[IO[Any]]:
     """A file object to write ``path``'s new content into (binary, or UTF-8 text with ``text``). When the block
     ends, the content is fsync'd, given ``mode`` (and ``owner``: uid, gid), renamed over ``path`` and the folder
     fsync'd; if the block raises, ``path`` is left as it was. ``exclusive``: linked into place instead, an existing
@@ -132,15 +139,27 @@ def replacing(path: str | os.PathLike[str], *, text: bool = False, mode: int = 0
     fsync_dir(folder)
 
 
-def write_file(path: str | os.PathLike[str], data: bytes | str, *, mode: int = 0o644,
-               owner: tuple[int, int] | None = None, exclusive: bool = False) -> None:
+def write_file(
+    path: str | os.PathLike[str],
+    data: bytes | str,
+    *,
+    mode: int = 0o644,
+    owner: tuple[int, int] | None = None,
+    exclusive: bool = False,
+) -> None:
     """``path`` holds ``data`` (text is written as UTF-8), whole, after a power cut at any moment (see ``replacing``)."""
     with replacing(path, mode=mode, owner=owner, exclusive=exclusive) as fh:
         fh.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-def write_json(path: str | os.PathLike[str], data: object, *, mode: int = 0o600, indent: int | None = None,
-               owner: tuple[int, int] | None = None) -> None:
+def write_json(
+    path: str | os.PathLike[str],
+    data: object,
+    *,
+    mode: int = 0o600,
+    indent: int | None = None,
+    owner: tuple[int, int] | None = None,
+) -> None:
     """``path`` holds ``data`` as UTF-8 JSON, whole, after a power cut at any moment (mode 0600 by default: the
     hall's side files hold sessions and secrets' fingerprints)."""
     text = json.dumps(data, ensure_ascii=False, indent=indent, separators=None if indent else (",", ":"))

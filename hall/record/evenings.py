@@ -7,6 +7,7 @@ programme, the phones' help, the PINs changed), journalled with the role ``carri
 summaries (the /admin list, the count of lotos of a civil year for the tax office's page), names the folders and
 says which settings a new evening keeps. Pure, stdlib only (JSON files, no SQLite).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -34,17 +35,17 @@ ARCHIVE_DIR = "soirees"
 SUMMARY_FILE = "soiree.json"
 REPORT_PDF = "rapport.pdf"
 REPORT_CSV = "rapport.csv"
-JOURNAL_FILE = "journal.sqlite"       # the evening's journal, moved in whole (hall/app/runtime.py names it the same)
+JOURNAL_FILE = "journal.sqlite"  # the evening's journal, moved in whole (hall/app/runtime.py names it the same)
 NAME = re.compile(r"\d{4}-\d{2}-\d{2}_\d{2}h\d{2}(-\d{1,3})?")
 MAX_LISTED = 500
-CARRIED_ROLE = "carried"     # the role of the settings a new evening starts with (never the evening's first event)
+CARRIED_ROLE = "carried"  # the role of the settings a new evening starts with (never the evening's first event)
 
 
 @dataclass(frozen=True, slots=True)
 class EveningSummary:
     """What /admin lists of a past evening (amounts in cents)."""
 
-    name: str                 # the folder: 2026-11-21_20h15, then 2026-11-21_20h15-2 … never reused
+    name: str  # the folder: 2026-11-21_20h15, then 2026-11-21_20h15-2 … never reused
     hall_name: str
     first_at: str
     last_at: str
@@ -54,7 +55,7 @@ class EveningSummary:
     lots_declared_cents: int
     lots_bought_cents: int
     balance_cents: int
-    fingerprint: str = ""     # its journal's last hash when archived (hall/record/chain.py; "" before the chain)
+    fingerprint: str = ""  # its journal's last hash when archived (hall/record/chain.py; "" before the chain)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,8 +104,11 @@ def archived_journal(data_dir: str | Path, name: str) -> Path | None:
 def _summary(path: Path) -> EveningSummary | None:
     try:
         raw = json.loads((path / SUMMARY_FILE).read_text(encoding="utf-8"))
-        values = {k: raw[k] for k, f in EveningSummary.__dataclass_fields__.items()
-                  if k != "name" and (k in raw or f.default is MISSING)}
+        values = {
+            k: raw[k]
+            for k, f in EveningSummary.__dataclass_fields__.items()
+            if k != "name" and (k in raw or f.default is MISSING)
+        }
         return EveningSummary(name=path.name, **values)
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -149,7 +153,7 @@ class _Settings:
     tiers: PricesSet | None = None
     players: PlayersSet | None = None
     pins: dict[str, PinChanged] = field(default_factory=dict)
-    programme: dict[int, ProgrammePartie] = field(default_factory=dict)   # partie index (from 0) → as last edited
+    programme: dict[int, ProgrammePartie] = field(default_factory=dict)  # partie index (from 0) → as last edited
 
 
 _SETTINGS = EventHandlers[None]()
@@ -177,8 +181,9 @@ def _programme(s: _Settings, e: ProgrammeEdited) -> None:
     s.programme.update({e.first - 1 + j: partie for j, partie in enumerate(e.parties)})
 
 
-def hall_settings(records: Iterable[Record], configured: int,
-                  spec: Callable[[int], tuple[tuple[LotSpec, ...], str]]) -> list[Event]:
+def hall_settings(
+    records: Iterable[Record], configured: int, spec: Callable[[int], tuple[tuple[LotSpec, ...], str]]
+) -> list[Event]:
     """The events a new evening's journal starts with: the hall's own settings as the last evening left them on
     /admin — the price tiers, the phones' help, each PIN changed (a salted hash), and the programme as it stood
     (each partie as the latest edit covering it had it, the config file's for the others: ``configured`` parties

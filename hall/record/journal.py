@@ -6,6 +6,7 @@ the hash of the row before it (``prev``) and its own (``hash``, ``hall/record/ch
 the chain) is chained at its first open by this version, once, in the same transaction as its version bump, and
 says so: a row in ``chained`` (when, how many records were there) and a warning in the log.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,7 +36,7 @@ class Offload(Protocol):
     def __call__(self, fn: Callable[[], T], /) -> T: ...
 
 
-SCHEMA_VERSION = 2               # 2: the hash chain (prev, hash; the table ``chained``)
+SCHEMA_VERSION = 2  # 2: the hash chain (prev, hash; the table ``chained``)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -67,12 +68,14 @@ def _chain_old_records(db: sqlite3.Connection) -> None:
         return
     try:
         links = chain.chain(rows)
-    except ValueError as exc:         # open_durable names the file and refuses it
+    except ValueError as exc:  # open_durable names the file and refuses it
         raise sqlite3.DataError(f"a record cannot be chained: {exc}") from exc
     db.executemany("UPDATE events SET prev = ?, hash = ? WHERE seq = ?", links)
     now = db.execute("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')").fetchone()[0]
     db.execute("INSERT INTO chained (at, records) VALUES (?, ?)", (now, len(rows)))
-    log.warning("journal d'avant la chaîne : %d enregistrement(s) chaîné(s) à sa première ouverture (%s)", len(rows), now)
+    log.warning(
+        "journal d'avant la chaîne : %d enregistrement(s) chaîné(s) à sa première ouverture (%s)", len(rows), now
+    )
 
 
 class Journal:
@@ -107,15 +110,16 @@ class Journal:
         for i, e in enumerate(events, start=1):
             payload = to_payload(e)
             text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-            digest = chain.text_hash(prev, self._last_seq + i, e.type, text, role, at)   # as verify reads it back
+            digest = chain.text_hash(prev, self._last_seq + i, e.type, text, role, at)  # as verify reads it back
             rows.append((self._last_seq + i, e.type, text, role, at, prev, digest))
             prev = digest
 
         def write() -> None:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.executemany("INSERT INTO events (seq, type, payload, role, at, prev, hash) "
-                                     "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                self._db.executemany(
+                    "INSERT INTO events (seq, type, payload, role, at, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?)", rows
+                )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -136,8 +140,9 @@ class Journal:
 
     def records(self, after: int = 0) -> Iterator[Record]:
         """Every record with ``seq > after``, in order."""
-        cursor = self._db.execute("SELECT seq, type, payload, role, at, hash FROM events WHERE seq > ? ORDER BY seq",
-                                  (after,))
+        cursor = self._db.execute(
+            "SELECT seq, type, payload, role, at, hash FROM events WHERE seq > ? ORDER BY seq", (after,)
+        )
         for seq, type_name, payload, role, at, digest in cursor:
             try:
                 event = from_payload(type_name, json.loads(payload))
@@ -164,7 +169,9 @@ class Journal:
         self._db.close()
 
 
-def verify_file(path: str | os.PathLike, fingerprint: str | None = None) -> tuple[chain.Verdict, tuple[str, int] | None]:
+def verify_file(
+    path: str | os.PathLike, fingerprint: str | None = None
+) -> tuple[chain.Verdict, tuple[str, int] | None]:
     """The chain's verdict on the journal at ``path`` (with ``fingerprint``: that its record is there) and when it
     was chained if it is older than the chain (``Journal.chained``). ``FileNotFoundError`` when there is none;
     ``JournalError`` when it is not a journal."""

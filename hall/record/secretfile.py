@@ -1,4 +1,5 @@
 """The one way the hall makes a secret file (voucher key, web key): random bytes, fsync'd, atomic, mode 0600."""
+
 from __future__ import annotations
 
 import secrets

@@ -7,6 +7,7 @@ the area whose catalogue declares the code, after it the code the wire carries (
 so the rooms' ``bad_name`` (a first name, 20 characters) is not the sales desk's (a buyer, 80). The status and the
 sentence of each code are declared once, at the web's edge (``display/errors.py``).
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -6,6 +6,7 @@
   process group (so a SIGKILL takes the arbiter and its worker together, as ``systemctl kill`` does).
 Nothing here sleeps to wait: it polls the socket or the port with deadlines.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,7 +36,7 @@ class NotifyListener:
         self.path = os.path.join(self.dir, "notify")
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind(self.path)
-        self.messages: list[tuple[float, str]] = []    # (monotonic arrival, datagram)
+        self.messages: list[tuple[float, str]] = []  # (monotonic arrival, datagram)
 
     def _receive(self, timeout_s: float) -> str | None:
         self.sock.settimeout(max(timeout_s, 0.001))
@@ -70,7 +71,7 @@ class NotifyListener:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-SERVER_PORTS = range(20000, 32000)    # below Linux's ephemeral range (32768-60999 by default)
+SERVER_PORTS = range(20000, 32000)  # below Linux's ephemeral range (32768-60999 by default)
 
 
 def free_port() -> int:
@@ -87,9 +88,14 @@ def free_port() -> int:
     raise RuntimeError("no free port below the ephemeral range")
 
 
-def get_json(url: str, timeout_s: float = 5.0, headers: dict | None = None, data: dict | None = None) -> tuple[int, dict]:
-    request = urllib.request.Request(url, headers={"Content-Type": "application/json", **(headers or {})},
-                                     data=json.dumps(data).encode() if data is not None else None)
+def get_json(
+    url: str, timeout_s: float = 5.0, headers: dict | None = None, data: dict | None = None
+) -> tuple[int, dict]:
+    request = urllib.request.Request(
+        url,
+        headers={"Content-Type": "application/json", **(headers or {})},
+        data=json.dumps(data).encode() if data is not None else None,
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout_s) as response:
             return response.status, json.loads(response.read() or b"null")
@@ -100,8 +106,15 @@ def get_json(url: str, timeout_s: float = 5.0, headers: dict | None = None, data
 class HallProcess:
     """``python -m hall.app serve …`` as systemd would run it."""
 
-    def __init__(self, workdir: Path, args: list[str], port: int, notify: NotifyListener | None,
-                 watchdog_usec: int | None = None, env: dict | None = None):
+    def __init__(
+        self,
+        workdir: Path,
+        args: list[str],
+        port: int,
+        notify: NotifyListener | None,
+        watchdog_usec: int | None = None,
+        env: dict | None = None,
+    ):
         self.port = port
         self.log_path = workdir / f"service-{port}-{time.monotonic_ns()}.log"
         environ = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
@@ -112,9 +125,15 @@ class HallProcess:
             environ["WATCHDOG_USEC"] = str(watchdog_usec)
         self.log = open(self.log_path, "wb")
         # cwd: a folder without ./loto-hall.toml, so only the given options count.
-        self.proc = subprocess.Popen([sys.executable, "-m", "hall.app", "serve", "--port", str(port), *args],
-                                     cwd=workdir, env=environ, stdin=subprocess.DEVNULL, stdout=self.log,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "hall.app", "serve", "--port", str(port), *args],
+            cwd=workdir,
+            env=environ,
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     @property
     def url(self) -> str:
@@ -137,7 +156,7 @@ class HallProcess:
             except OSError:
                 pass
             try:
-                self.proc.wait(delay)   # wakes at once if the service dies
+                self.proc.wait(delay)  # wakes at once if the service dies
             except subprocess.TimeoutExpired:
                 pass
             delay = min(delay * 2, 0.3)
@@ -184,8 +203,13 @@ def run_hall(tmp_path):
     """Start ``loto-hall serve`` children; every one is killed at the end of the test."""
     started: list[HallProcess] = []
 
-    def run(args: list[str], notify: NotifyListener | None = None, watchdog_usec: int | None = None,
-            port: int | None = None, env: dict | None = None) -> HallProcess:
+    def run(
+        args: list[str],
+        notify: NotifyListener | None = None,
+        watchdog_usec: int | None = None,
+        port: int | None = None,
+        env: dict | None = None,
+    ) -> HallProcess:
         proc = HallProcess(tmp_path, args, port or free_port(), notify, watchdog_usec, env)
         started.append(proc)
         return proc

@@ -2,6 +2,7 @@
 a chosen loopback source address (127.0.0.x), so each test phone or attacker has an address of its own, as on the
 hall's Wi-Fi. wsproto (simple-websocket's own) frames what is read; a flood writes prebuilt masked frames as fast as
 the kernel takes them. Nothing sleeps to wait: reads with deadlines."""
+
 from __future__ import annotations
 
 import json
@@ -32,15 +33,28 @@ class Refused(Exception):
 class RawSocket:
     """One Socket.IO connection over WebSocket from ``source`` to ``127.0.0.1:port`` on ``path``."""
 
-    def __init__(self, port: int, source: str, path: str = "/socket.io/", timeout_s: float = 5.0,
-                 host: str | None = None, deflate: bool = False):
+    def __init__(
+        self,
+        port: int,
+        source: str,
+        path: str = "/socket.io/",
+        timeout_s: float = 5.0,
+        host: str | None = None,
+        deflate: bool = False,
+    ):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout_s, source_address=(source, 0))
         self.ws = WSConnection(ConnectionType.CLIENT)
         self.closed = False
         self.events: list[tuple[str, object]] = []
-        self.sock.sendall(self.ws.send(Request(host=host or f"127.0.0.1:{port}",
-                                               target=f"{path}?EIO=4&transport=websocket",
-                                               extensions=[PerMessageDeflate()] if deflate else [])))
+        self.sock.sendall(
+            self.ws.send(
+                Request(
+                    host=host or f"127.0.0.1:{port}",
+                    target=f"{path}?EIO=4&transport=websocket",
+                    extensions=[PerMessageDeflate()] if deflate else [],
+                )
+            )
+        )
         deadline = time.monotonic() + timeout_s
         while True:
             event = self._next_event(deadline)
@@ -140,7 +154,7 @@ class RawSocket:
                 self.sock.sendall(chunk)
                 written += 200
             except TimeoutError:
-                continue              # the server reads nothing more for now: try again
+                continue  # the server reads nothing more for now: try again
             except OSError:
                 return written, True
         return written, self.cut_within(0.1)

@@ -6,6 +6,7 @@ loopback answering what a test says. ``Phone``: a python-socketio client on the 
 the phones' page does (``common.js``: a state, then events with ``seq`` + 1; a gap → ``resync``).
 Nothing sleeps to wait: conditions with deadlines.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -22,11 +23,11 @@ import socketio
 from tests.app.conftest import free_port
 
 REDIS = shutil.which("redis-server")
-needs_redis = pytest.mark.skipif(REDIS is None, reason="redis-server absent (Debian package redis-server; .ci/run "
-                                                       "installs it)")
+needs_redis = pytest.mark.skipif(
+    REDIS is None, reason="redis-server absent (Debian package redis-server; .ci/run installs it)"
+)
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-needs_nginx = pytest.mark.skipif(NGINX is None, reason="nginx absent (Debian package nginx-light; .ci/run "
-                                                       "installs it)")
+needs_nginx = pytest.mark.skipif(NGINX is None, reason="nginx absent (Debian package nginx-light; .ci/run installs it)")
 
 
 class RedisServer:
@@ -46,13 +47,29 @@ class RedisServer:
 
     def client(self):
         import redis
+
         return redis.Redis(port=self.port, socket_connect_timeout=1, socket_timeout=3, decode_responses=True)
 
     def start(self) -> None:
         assert REDIS is not None
-        self.proc = subprocess.Popen([REDIS, "--port", str(self.port), "--bind", self.bind, "--save", "",
-                                      "--appendonly", "no", "--protected-mode", "yes"],
-                                     cwd=self.workdir, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [
+                REDIS,
+                "--port",
+                str(self.port),
+                "--bind",
+                self.bind,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--protected-mode",
+                "yes",
+            ],
+            cwd=self.workdir,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         wait_until(self._answers, 10, "redis-server did not answer")
 
     def _answers(self) -> bool:
@@ -119,14 +136,15 @@ def from_address(source: str) -> type:
     class FromAddress(websocket.WebSocket):
         def connect(self, url, **options):
             where = urlsplit(url)
-            options["socket"] = socket.create_connection((where.hostname, where.port), timeout=options.get("timeout"),
-                                                         source_address=(source, 0))
+            options["socket"] = socket.create_connection(
+                (where.hostname, where.port), timeout=options.get("timeout"), source_address=(source, 0)
+            )
             super().connect(url, **options)
 
     return FromAddress
 
 
-PHONE_ADDRESSES = 8       # the test phones come from 127.0.0.10 … 127.0.0.17, dealt in turn
+PHONE_ADDRESSES = 8  # the test phones come from 127.0.0.10 … 127.0.0.17, dealt in turn
 
 
 def phone_address(i: int) -> str:
@@ -146,13 +164,16 @@ class Phone:
         self.cond = threading.Condition()
         self.seq: int | None = None
         self.draws: list[int] = []
-        self.relays: list[str] = []          # the relay of each state received (a reconnection adds one)
+        self.relays: list[str] = []  # the relay of each state received (a reconnection adds one)
         self.states_at: list[float] = []
         self.gaps = 0
-        self.beats_at: list[float] = []       # when each beat came (the relay's liveness, INTERFACE §5 extension)
-        self.client = socketio.Client(reconnection_delay=0.2, reconnection_delay_max=1.0,
-                                      randomization_factor=0.2,
-                                      websocket_extra_options={"class_": from_address(source)})
+        self.beats_at: list[float] = []  # when each beat came (the relay's liveness, INTERFACE §5 extension)
+        self.client = socketio.Client(
+            reconnection_delay=0.2,
+            reconnection_delay_max=1.0,
+            randomization_factor=0.2,
+            websocket_extra_options={"class_": from_address(source)},
+        )
         self.client.on("*", self._event)
         self.client.on("state", self._state)
         self.client.on("beat", lambda data=None: self.beats_at.append(time.monotonic()))

@@ -1,4 +1,5 @@
 """The ``loto-hall`` command: cards generate and import, help in French or English, games simulate."""
+
 from __future__ import annotations
 
 import os
@@ -26,7 +27,7 @@ def test_generate_then_import_then_refuse_duplicates(tmp_path):
     book = CardBook.read_csv(out)
     assert len(book) == 12
     numbers = sorted(n for cid in list(book)[:6] for n in book.get(cid).numbers)
-    assert numbers == list(range(1, 91))          # a planche of 6 covers 1–90 once
+    assert numbers == list(range(1, 91))  # a planche of 6 covers 1–90 once
     config = write_config(tmp_path)
     r = run("cards", "import", str(out), "--config", str(config))
     assert r.returncode == 0, r.stderr
@@ -45,10 +46,12 @@ def test_same_seed_same_cartons(tmp_path):
 
 def test_import_refuses_a_bad_file_whole_naming_each_line(tmp_path):
     bad = tmp_path / "bad.csv"
-    bad.write_text("card_id,row1,row2,row3\n"
-                   "A-1,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n"
-                   "A-2,4 13 37 52 91,9 21 45 66 84,18 29 58 74 90\n"
-                   "A-3,4 13 37 52,9 21 45 66 84,18 29 58 74 90\n")
+    bad.write_text(
+        "card_id,row1,row2,row3\n"
+        "A-1,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n"
+        "A-2,4 13 37 52 91,9 21 45 66 84,18 29 58 74 90\n"
+        "A-3,4 13 37 52,9 21 45 66 84,18 29 58 74 90\n"
+    )
     config = write_config(tmp_path)
     r = run("cards", "import", str(bad), "--config", str(config))
     assert r.returncode == 2
@@ -59,6 +62,7 @@ def test_import_refuses_a_bad_file_whole_naming_each_line(tmp_path):
 def test_import_refused_while_the_hall_holds_the_data_folder(tmp_path):
     from hall.app.runtime import Runtime
     from hall.config import load_config
+
     config = write_config(tmp_path)
     out = tmp_path / "a.csv"
     run("cards", "generate", "--count", "6", "--seed", "1", "--csv", str(out))
@@ -81,6 +85,6 @@ def test_help_in_french_and_english():
 
 def test_bad_config_key_stops_with_its_name(tmp_path):
     config = tmp_path / "c.toml"
-    config.write_text('[rules]\nlast_numbre = true\n')
+    config.write_text("[rules]\nlast_numbre = true\n")
     r = run("cards", "import", str(tmp_path / "x.csv"), "--config", str(config))
     assert r.returncode == 2 and "rules.last_numbre" in r.stderr and "last_number" in r.stderr

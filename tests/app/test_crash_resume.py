@@ -5,6 +5,7 @@ Every draw is on disk before anyone sees it (journal with ``synchronous=FULL``),
 projector showed survives; the restarted service rebuilds the evening by replaying the journal.
 Draws go through the HTTP API (INTERFACE §4) so the test knows exactly what was served.
 """
+
 from __future__ import annotations
 
 import signal
@@ -15,7 +16,7 @@ import pytest
 
 from .conftest import free_port, get_json
 
-pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
+pytestmark = pytest.mark.slow  # a served hall killed and restarted: see pytest --durations
 
 PINS = {"speaker": "424242", "controller": "111111", "desk": "222222", "admin": "999999"}
 
@@ -24,8 +25,11 @@ def write_config(tmp_path, port: int) -> str:
     """A hall with no hardware section: nothing draws but the speaker."""
     path = tmp_path / "loto-hall.toml"
     pins = "\n".join(f'{role}_pin = "{pin}"' for role, pin in PINS.items())
-    path.write_text(f'[hall]\nname = "Salle test"\ndata_dir = "{tmp_path / "data"}"\n\n'
-                    f'[server]\nhost = "127.0.0.1"\nport = {port}\n\n[auth]\n{pins}\n', encoding="utf-8")
+    path.write_text(
+        f'[hall]\nname = "Salle test"\ndata_dir = "{tmp_path / "data"}"\n\n'
+        f'[server]\nhost = "127.0.0.1"\nport = {port}\n\n[auth]\n{pins}\n',
+        encoding="utf-8",
+    )
     return str(path)
 
 
@@ -79,9 +83,11 @@ def test_with_tls_the_kiosk_keeps_plain_http_on_localhost(run_hall, tmp_path, se
     """Phones get HTTPS (cameras need it); the projector on the Pi itself keeps http://localhost."""
     import ssl
     import urllib.request
+
     port, local = free_port(), free_port()
     (tmp_path / "tls.toml").write_text(
-        f'[hall]\ndata_dir = "{tmp_path / "data"}"\n[server]\nhost = "127.0.0.1"\ntls = true\nlocal_port = {local}\n')
+        f'[hall]\ndata_dir = "{tmp_path / "data"}"\n[server]\nhost = "127.0.0.1"\ntls = true\nlocal_port = {local}\n'
+    )
     hall = run_hall(["--config", str(tmp_path / "tls.toml")], port=port, env={"LOTO_HALL_SERVER": server})
     plain = f"http://127.0.0.1:{local}/api/state"
     deadline = time.monotonic() + 30
@@ -101,4 +107,4 @@ def test_with_tls_the_kiosk_keeps_plain_http_on_localhost(run_hall, tmp_path, se
     with urllib.request.urlopen(f"https://127.0.0.1:{port}/api/state", context=context, timeout=5) as res:
         assert res.status == 200
     with pytest.raises(OSError):
-        get_json(f"http://127.0.0.1:{port}/api/state", timeout_s=2)   # the public port speaks TLS only
+        get_json(f"http://127.0.0.1:{port}/api/state", timeout_s=2)  # the public port speaks TLS only

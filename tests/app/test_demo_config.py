@@ -1,6 +1,7 @@
 """``serve --demo`` and its config (issue 21): it reads the config as ``serve`` does (``--config``, else
 ``./loto-hall.toml``), takes the hall's name, programme and prices from it, keeps the demo's PINs whatever it says,
 and its partie 1 waits for the speaker so that /admin can still program it."""
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,7 @@ eur = 20
 
 
 def args(**given) -> argparse.Namespace:
-    return argparse.Namespace(**{"demo": True, "config": None, "data_dir": None, "host": None, "port": None,
-                                 **given})
+    return argparse.Namespace(**{"demo": True, "config": None, "data_dir": None, "host": None, "port": None, **given})
 
 
 def other_pin() -> str:
@@ -46,7 +46,7 @@ def check_the_file_was_read(config) -> None:
     assert config.hall.name == "Foyer rural de Saint-Loto"
     assert config.programme[0].lots[0].label == "Panier garni" and config.programme[0].lots[0].sponsor == "Épicerie"
     assert [(p.cards, p.eur) for p in config.sales.price] == [(1, 2.5), (10, 20.0)]
-    assert demo_pins(config) == DEMO_PINS                    # the demo's PINs, not the file's
+    assert demo_pins(config) == DEMO_PINS  # the demo's PINs, not the file's
 
 
 def test_demo_with_a_config_file_takes_its_name_programme_and_prices_and_keeps_the_demo_pins(tmp_path):
@@ -71,6 +71,6 @@ def test_demo_without_a_file_is_the_demonstration_hall_with_price_tiers(tmp_path
         assert runtime.hall.price_tiers() == (PriceTier(1, 300), PriceTier(6, 1500), PriceTier(12, 2500))
         assert runtime.hall.card_count()[0] == DEMO_CARDS
         snap = runtime.hall.snapshot()
-        assert snap.partie is None and snap.next_partie.number == 1      # partie 1 waits for the speaker
+        assert snap.partie is None and snap.next_partie.number == 1  # partie 1 waits for the speaker
     finally:
         runtime.close()

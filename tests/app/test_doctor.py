@@ -1,4 +1,5 @@
 """``loto-hall doctor`` against a real redis-server: what it says of the queue and of the relays' reports."""
+
 from __future__ import annotations
 
 import json
@@ -38,13 +39,13 @@ def test_live_relays_a_deaf_one_and_the_beat_are_read_from_redis(redis_server):
     r.set(wire.BEAT_KEY, "{}", px=5000)
     report = {"state": "ok", "clients": 12}
 
-    def two_reports(_seconds: float) -> None:      # the doctor's wait between its two reads: the relays report
+    def two_reports(_seconds: float) -> None:  # the doctor's wait between its two reads: the relays report
         r.hset(wire.RELAYS_KEY, "pi:11", json.dumps({**report, "n": 2}))
         r.hset(wire.RELAYS_KEY, "pi:12", json.dumps({**report, "n": 8, "state": "deaf"}))
 
     r.hset(wire.RELAYS_KEY, "pi:11", json.dumps({**report, "n": 1}))
     r.hset(wire.RELAYS_KEY, "pi:12", json.dumps({**report, "n": 7}))
-    r.hset(wire.RELAYS_KEY, "gone:13", json.dumps({**report, "n": 3}))     # stopped: its report never moves
+    r.hset(wire.RELAYS_KEY, "gone:13", json.dumps({**report, "n": 3}))  # stopped: its report never moves
     found = by_name(doctor(config_for(redis_server.url), wire.client, wait=two_reports))
     assert found["Redis répond"].ok and found["Redis en privé"].ok
     assert found["Le cœur publie"].ok

@@ -1,4 +1,5 @@
 """Issue 31 item 7: ``loto-hall doctor`` checks the modes of the hall's secret files and of its config."""
+
 from __future__ import annotations
 
 import os
@@ -45,9 +46,12 @@ def test_a_key_readable_by_others_a_link_and_an_open_config_are_problems_with_th
     assert found["voucher.key"].ok is False and found["voucher.key"].fix == f"sudo chmod 600 {data / 'voucher.key'}"
     assert found["pins.json"].ok is False and "lien" in found["pins.json"].detail
     assert found["Dossier des données"].ok is False and found["Dossier des données"].fix.startswith("sudo chmod o-rwx")
-    assert found["Fichier de configuration"].ok is False and "lisibles par tous" in found["Fichier de configuration"].detail
+    assert (
+        found["Fichier de configuration"].ok is False
+        and "lisibles par tous" in found["Fichier de configuration"].detail
+    )
     assert found["web.key"].ok
-    assert main(["doctor", "--config", str(config)]) == 1          # the command says PROBLÈME and exits 1
+    assert main(["doctor", "--config", str(config)]) == 1  # the command says PROBLÈME and exits 1
     out = capsys.readouterr().out
     assert "voucher.key" in out and "PROBLÈME" in out and "sudo chmod 600" in out
 

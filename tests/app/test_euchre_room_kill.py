@@ -1,6 +1,7 @@
 """SIGKILL in the middle of a Bid Euchre table whose journal holds the referee's actions: started again on the same
 data folder, the same room at the same version, the same hands, the same scores (the penalty and the redeal too).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,7 @@ from hall.app.demo import DEMO_PINS
 
 from .conftest import free_port, get_json
 
-pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
+pytestmark = pytest.mark.slow  # a served hall killed and restarted: see pytest --durations
 
 
 def bearer(token: str) -> dict:
@@ -22,16 +23,20 @@ def play_ours(url: str, code: str, tokens: list[str], count: int) -> None:
         _, public = get_json(f"{url}/api/games/rooms/{code}")
         token = tokens[public["to_move"][0]]
         _, seat = get_json(f"{url}/api/games/rooms/{code}/seat", headers=bearer(token))
-        status, body = get_json(f"{url}/api/games/rooms/{code}/moves", headers=bearer(token),
-                                data={"move": seat["legal"][0], "version": seat["version"]})
+        status, body = get_json(
+            f"{url}/api/games/rooms/{code}/moves",
+            headers=bearer(token),
+            data={"move": seat["legal"][0], "version": seat["version"]},
+        )
         assert status == 200, body
 
 
 def official(url: str, speaker: dict, code: str, move: list) -> dict:
     _, listed = get_json(f"{url}/api/games/rooms/{code}/official", headers=speaker)
     assert move in [o["move"] for o in listed["officials"]], listed
-    status, body = get_json(f"{url}/api/games/rooms/{code}/official", headers=speaker,
-                            data={"move": move, "version": listed["version"]})
+    status, body = get_json(
+        f"{url}/api/games/rooms/{code}/official", headers=speaker, data={"move": move, "version": listed["version"]}
+    )
     assert status == 200, body
     return body
 
@@ -47,13 +52,15 @@ def test_a_euchre_room_with_referee_actions_survives_sigkill_exactly(run_hall, t
     status, room = get_json(url + "/api/games/rooms", headers=speaker, data={"game": "euchre", "options": {"hands": 2}})
     assert status == 201, room
     code = room["code"]
-    tokens = [get_json(f"{url}/api/games/rooms/{code}/join", data={"name": n})[1]["token"]
-              for n in ("Ana", "Bea", "Cid", "Dan")]
+    tokens = [
+        get_json(f"{url}/api/games/rooms/{code}/join", data={"name": n})[1]["token"]
+        for n in ("Ana", "Bea", "Cid", "Dan")
+    ]
     assert get_json(f"{url}/api/games/rooms/{code}/start", headers=speaker, data={})[0] == 200
     play_ours(url, code, tokens, 2)
     official(url, speaker, code, ["penalty", 1, "hesitation"])
-    official(url, speaker, code, ["redeal", "exposed_card"])          # a new deal, journalled with the action
-    play_ours(url, code, tokens, 6)                                   # the auction, then into the play
+    official(url, speaker, code, ["redeal", "exposed_card"])  # a new deal, journalled with the action
+    play_ours(url, code, tokens, 6)  # the auction, then into the play
     official(url, speaker, code, ["penalty", 0, "out_of_turn"])
     _, before = get_json(f"{url}/api/games/rooms/{code}")
     seats_before = [get_json(f"{url}/api/games/rooms/{code}/seat", headers=bearer(t))[1] for t in tokens]
@@ -71,5 +78,5 @@ def test_a_euchre_room_with_referee_actions_survives_sigkill_exactly(run_hall, t
     _, login = get_json(url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})
     speaker = bearer(login["token"])
     assert get_json(f"{url}/api/games/rooms/{code}/official", headers=speaker)[1] == officials_before
-    body = official(url, speaker, code, ["time"])                      # the table goes on after the restart
+    body = official(url, speaker, code, ["time"])  # the table goes on after the restart
     assert body["version"] == after["version"] + 1

@@ -2,6 +2,7 @@
 programme, the phones' help, the PINs changed — while the evening itself is archived; the command line says
 plainly why it refuses (the service running, a demonstration's folder), says so when there is nothing to list, and
 ``report --help`` explains every option, in French or English."""
+
 from __future__ import annotations
 
 import json
@@ -22,15 +23,25 @@ from hall.loto.programme import parse_parties, pin_matches
 from hall.record.evenings import SUMMARY_FILE, archive_dir, past_evenings
 from hall.record.journal import Journal
 
-PROGRAMME = [{"lots": [{"kind": "quine", "label": "Panier garni", "value_eur": 40, "sponsor": "Épicerie Morel"},
-                       {"kind": "carton_plein", "label": "Vélo", "value_eur": 189}], "consolation": "Bouteille"},
-             {"lots": [{"kind": "quine", "label": "Filet garni"}]}]
+PROGRAMME = [
+    {
+        "lots": [
+            {"kind": "quine", "label": "Panier garni", "value_eur": 40, "sponsor": "Épicerie Morel"},
+            {"kind": "carton_plein", "label": "Vélo", "value_eur": 189},
+        ],
+        "consolation": "Bouteille",
+    },
+    {"lots": [{"kind": "quine", "label": "Filet garni"}]},
+]
 
 
 def write_config(tmp_path, extra: str = "") -> str:
     path = tmp_path / "hall.toml"
-    path.write_text(f'[hall]\nname = "Comité des fêtes"\ndata_dir = "{tmp_path / "data"}"\n'
-                    '[[sales.price]]\ncards = 1\neur = 3\n' + extra, encoding="utf-8")
+    path.write_text(
+        f'[hall]\nname = "Comité des fêtes"\ndata_dir = "{tmp_path / "data"}"\n'
+        "[[sales.price]]\ncards = 1\neur = 3\n" + extra,
+        encoding="utf-8",
+    )
     return str(path)
 
 
@@ -52,26 +63,26 @@ def test_a_new_evening_keeps_the_tiers_programme_help_and_pins_given_on_admin(tm
     h.sell(list(h.book)[:2], role="desk", payment="especes")
     h.start_partie(role="speaker")
     h.clear(role="speaker", force=True)
-    h.edit_programme(parse_parties(PROGRAMME[1:]), role="admin")     # partie 2 on: its second edit
+    h.edit_programme(parse_parties(PROGRAMME[1:]), role="admin")  # partie 2 on: its second edit
     runtime.close()
     assert main(["evening", "new", "--config", config]) == 0
     assert "soirée archivée" in capsys.readouterr().out
     runtime = open_runtime(config)
     try:
         h = runtime.hall
-        assert h.price_tiers() == (PriceTier(1, 250), PriceTier(12, 2000))       # not the config file's 3 €
+        assert h.price_tiers() == (PriceTier(1, 250), PriceTier(12, 2000))  # not the config file's 3 €
         assert [lot.label for lot in h.partie_spec(0).lots] == ["Panier garni", "Vélo"]
         assert h.partie_spec(0).lots[0].sponsor == "Épicerie Morel" and h.partie_spec(0).consolation == "Bouteille"
         assert [lot.label for lot in h.partie_spec(1).lots] == ["Filet garni"]
         players = h.players()
         assert (players.help, players.one_to_go, players.phone_call, players.max_cards) == ("tap", False, True, 9)
         assert pin_matches(h.pin_hashes()["desk"], "4567890")
-        assert h.sales() == () and h.evening.parties == []            # the evening itself is archived
+        assert h.sales() == () and h.evening.parties == []  # the evening itself is archived
         report = h.report()
-        assert report.first_at == "" and report.totals["parties"] == 0   # the settings are no evening of their own
+        assert report.first_at == "" and report.totals["parties"] == 0  # the settings are no evening of their own
     finally:
         runtime.close()
-    assert main(["evening", "new", "--config", config]) == 0             # nothing played since: nothing to archive
+    assert main(["evening", "new", "--config", config]) == 0  # nothing played since: nothing to archive
     assert "rien à archiver" in capsys.readouterr().out and len(past_evenings(tmp_path / "data")) == 1
     # the next evening is dated by its own first event, not by the settings it started with
     runtime = open_runtime(config)
@@ -96,10 +107,22 @@ def test_a_cut_between_the_two_journals_is_finished_by_the_next_run(tmp_path):
     cut = archive_dir(data) / (PENDING + "2026-01-10_20h00")
     cut.mkdir(parents=True)
     (data / JOURNAL_FILE).rename(cut / JOURNAL_FILE)
-    (cut / SUMMARY_FILE).write_text(json.dumps({"hall_name": "x", "first_at": "2026-01-10T19:00:00+00:00",
-                                                "last_at": "", "parties": 0, "cards_sold": 1, "receipts_cents": 200,
-                                                "lots_declared_cents": 0, "lots_bought_cents": 0,
-                                                "balance_cents": 200}), encoding="utf-8")
+    (cut / SUMMARY_FILE).write_text(
+        json.dumps(
+            {
+                "hall_name": "x",
+                "first_at": "2026-01-10T19:00:00+00:00",
+                "last_at": "",
+                "parties": 0,
+                "cards_sold": 1,
+                "receipts_cents": 200,
+                "lots_declared_cents": 0,
+                "lots_bought_cents": 0,
+                "balance_cents": 200,
+            }
+        ),
+        encoding="utf-8",
+    )
     assert new_evening(load_config(config)) is None
     assert (data / JOURNAL_FILE).exists() and not (data / NEXT_JOURNAL).exists()
     assert [e.name for e in past_evenings(data)] == ["2026-01-10_20h00"]
@@ -113,7 +136,7 @@ def test_the_command_says_plainly_why_it_refuses_or_has_nothing(tmp_path, capsys
     runtime = open_runtime(config)
     runtime.hall.sell(list(runtime.hall.book)[:1], role="desk", payment="especes")
     runtime.close()
-    held = lock_data_dir(tmp_path / "data")            # the service runs
+    held = lock_data_dir(tmp_path / "data")  # the service runs
     try:
         assert main(["evening", "new", "--config", config]) == 2
         err = capsys.readouterr().err

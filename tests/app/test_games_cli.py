@@ -1,4 +1,5 @@
 """``loto-hall games simulate`` and ``games tournament`` print results for every game."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,7 +14,7 @@ def test_simulate_counts_every_game(name, players):
     assert result["games"] == 6 and len(result["wins"]) == players
     assert sum(result["wins"]) >= 6 - result["shared"]
     assert result["average_moves"] > 0
-    assert simulate(name, players, games=6, seed=3) == result      # seeded: the same again
+    assert simulate(name, players, games=6, seed=3) == result  # seeded: the same again
 
 
 def test_wrong_player_count_is_refused(capsys):

@@ -2,6 +2,7 @@
 its schema, every file line by line against its template before a byte is written, a failed run put back, and
 as root a config file named, owned by root and writable by root alone. Through the real command line parser and
 ``network.run`` (the uid injected, the files real), on a simulated Pi whose files live under a temporary root."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -43,7 +44,7 @@ def hotspot(argv: list[str], pi: SimulatedPi, root: Path, uid: int | None = None
 
 def config_file(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
-    path.chmod(0o644)                 # whatever the umask: run as root, the tests' config must be root's alone
+    path.chmod(0o644)  # whatever the umask: run as root, the tests' config must be root's alone
     return path
 
 
@@ -70,8 +71,7 @@ def test_a_hostile_network_value_in_the_config_file_writes_nothing(tmp_path, key
 
 
 @pytest.mark.parametrize("key,value,target", HOSTILE, ids=[h[0] for h in HOSTILE])
-def test_the_plan_writer_refuses_a_line_outside_its_files_grammar_before_writing_anything(tmp_path, key, value,
-                                                                                           target):
+def test_the_plan_writer_refuses_a_line_outside_its_files_grammar_before_writing_anything(tmp_path, key, value, target):
     """A Config made without the schema (as code could) still cannot reach root's files: the plan is checked whole."""
     good = config()
     hostile = dataclasses.replace(good, network=dataclasses.replace(good.network, **{key: value}))
@@ -80,7 +80,7 @@ def test_the_plan_writer_refuses_a_line_outside_its_files_grammar_before_writing
         apply_plan(hotspot_plan(hostile), pi, root=tmp_path, out=lambda line: None)
     assert target in str(refused.value)
     assert tree(tmp_path) == {} and pi.changes == []
-    assert network.hotspot_problems(hostile)                  # and network.run stops before even building it
+    assert network.hotspot_problems(hostile)  # and network.run stops before even building it
 
 
 class FailingPi(SimulatedPi):
@@ -101,7 +101,7 @@ class FailingPi(SimulatedPi):
 @pytest.mark.parametrize("failure", ["refused", "interrupted"])
 def test_a_plan_that_aborts_leaves_the_root_as_it_was(tmp_path, failure):
     root = tmp_path / "pi"
-    old_dns = root / "etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf"      # an earlier run's file, other values
+    old_dns = root / "etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf"  # an earlier run's file, other values
     old_dns.parent.mkdir(parents=True)
     old_dns.write_text("address=/#/198.18.0.9\n")
     old_dns.chmod(0o600)
@@ -117,7 +117,7 @@ def test_a_plan_that_aborts_leaves_the_root_as_it_was(tmp_path, failure):
         code, lines = hotspot(["--config", str(path)], pi, root)
         assert code == 1 and any("échec (4) : nmcli connection load" in line for line in lines), lines
         assert any("remis comme avant" in line for line in lines)
-    assert ("iw", "reg", "set", "FR") in pi.changes          # the plan did get that far: files had been written
+    assert ("iw", "reg", "set", "FR") in pi.changes  # the plan did get that far: files had been written
     assert tree(root) == before
 
 
@@ -137,7 +137,7 @@ def as_root(how: str, argv: list[str], root: Path, pi: SimulatedPi, capsys) -> t
         return code, printed.out + printed.err
     try:
         code, lines = hotspot(argv, pi, root, uid=0)
-    except ConfigError as exc:                   # what main() prints with exit code 2
+    except ConfigError as exc:  # what main() prints with exit code 2
         return 2, str(exc)
     return code, "\n".join(lines)
 
@@ -160,8 +160,12 @@ def test_as_root_the_hotspot_reads_no_config_from_the_current_folder(tmp_path, m
     root, pi = tmp_path / "pi", SimulatedPi()
     root.mkdir()
     code, printed = as_root(how, [], root, pi, capsys)
-    assert code == 1 and "en root, nommez le fichier de configuration (./loto-hall.toml du dossier courant n'est " \
-        "pas lu) : sudo loto-hall network hotspot --config /etc/loto-hall/config.toml" in printed
+    assert (
+        code == 1
+        and "en root, nommez le fichier de configuration (./loto-hall.toml du dossier courant n'est "
+        "pas lu) : sudo loto-hall network hotspot --config /etc/loto-hall/config.toml"
+        in printed
+    )
     assert "pirate" not in printed and tree(root) == {} and pi.changes == []
 
 
@@ -171,8 +175,11 @@ def test_as_root_a_config_others_may_write_is_refused(tmp_path, capsys, mode, ho
     path, root, pi = owned_config(tmp_path, mode, uid=os.geteuid()), tmp_path / "pi", SimulatedPi()
     root.mkdir()
     code, printed = as_root(how, ["--config", str(path)], root, pi, capsys)
-    assert code == 2 and f"{path} est modifiable par le groupe ou par tous (mode {mode:04o}). Corrigez : sudo " \
-        f"chmod go-w {path}" in printed
+    assert (
+        code == 2
+        and f"{path} est modifiable par le groupe ou par tous (mode {mode:04o}). Corrigez : sudo chmod go-w {path}"
+        in printed
+    )
     assert tree(root) == {} and pi.changes == []
 
 
@@ -182,15 +189,19 @@ def test_as_root_a_config_another_user_owns_is_refused(tmp_path, capsys, how):
     root, pi = tmp_path / "pi", SimulatedPi()
     root.mkdir()
     code, printed = as_root(how, ["--config", str(path)], root, pi, capsys)
-    assert code == 2 and f"{path} appartient à l'utilisateur n° {path.stat().st_uid}, pas à root : root ferait ce " \
-        f"que ce compte y écrit. Corrigez : sudo chown root {path}" in printed
+    assert (
+        code == 2
+        and f"{path} appartient à l'utilisateur n° {path.stat().st_uid}, pas à root : root ferait ce "
+        f"que ce compte y écrit. Corrigez : sudo chown root {path}"
+        in printed
+    )
     assert "modifiable" not in printed and tree(root) == {} and pi.changes == []
 
 
 @pytest.mark.parametrize("how", HOW)
 @pytest.mark.parametrize("mode", [0o600, 0o640, 0o644], ids=oct)
 def test_as_root_a_config_root_alone_may_write_makes_the_hotspot(tmp_path, capsys, mode, how):
-    path, root, pi = owned_config(tmp_path, mode), tmp_path / "pi", SimulatedPi()   # group nogroup: still fine
+    path, root, pi = owned_config(tmp_path, mode), tmp_path / "pi", SimulatedPi()  # group nogroup: still fine
     code, printed = as_root(how, ["--config", str(path)], root, pi, capsys)
     if how == "real root":
         assert code == 0 and printed.startswith("Plan de « loto-hall network hotspot »"), printed
@@ -212,9 +223,9 @@ def test_an_ssid_and_password_full_of_keyfile_syntax_stay_values_in_networkmanag
     assert keyfile.sections() == ["connection", "wifi", "wifi-security", "ipv4", "ipv6", "proxy"]
     assert dict(keyfile["ipv4"]) == {"method": "shared", "address1": "10.42.0.1/24"}
     psk = next(line for line in keyfile.raw.splitlines() if line.startswith("psk="))[4:]
-    assert keyfile_string(psk) == password                      # its trailing space too
+    assert keyfile_string(psk) == password  # its trailing space too
     raw_ssid = keyfile["wifi"]["ssid"]
-    if re.fullmatch(r"(?:[0-9]+;)+", raw_ssid):          # NetworkManager writes a name with odd bytes as a list
+    if re.fullmatch(r"(?:[0-9]+;)+", raw_ssid):  # NetworkManager writes a name with odd bytes as a list
         assert bytes(int(b) for b in raw_ssid.split(";")[:-1]).decode("utf-8") == ssid
     else:
         assert keyfile_string(raw_ssid) == ssid

@@ -2,6 +2,7 @@
 
 Real Chromium (the Debian one, through Playwright), a port where nothing listens yet, then a server.
 """
+
 from __future__ import annotations
 
 import http.server

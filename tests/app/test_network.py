@@ -1,6 +1,7 @@
 """``loto-hall network hotspot`` and ``doctor``: the plan printed exactly, carried out on a simulated Pi (commands
 answered as NetworkManager, iw, systemd would, files under a temporary root), a second run that changes nothing,
 every generated file checked by its own tool, and the doctor asking a real running hall what each phone gets."""
+
 from __future__ import annotations
 
 import configparser
@@ -36,17 +37,21 @@ def unescape(text: str) -> str:
 
 
 def ssid_of(raw: str) -> str:
-    if re.fullmatch(r"(?:[0-9]+;)+", raw):           # a list of bytes
+    if re.fullmatch(r"(?:[0-9]+;)+", raw):  # a list of bytes
         return bytes(int(b) for b in raw.split(";")[:-1]).decode("utf-8")
     return unescape(raw)
 
 
 def profile_of(keyfile: configparser.ConfigParser) -> dict[str, str]:
     """A keyfile's settings by the names nmcli gives them."""
-    return {"802-11-wireless.ssid": ssid_of(keyfile["wifi"]["ssid"]), "802-11-wireless.mode": keyfile["wifi"]["mode"],
-            "802-11-wireless.ap-isolation": keyfile["wifi"].get("ap-isolation", "-1"),
-            "wifi-sec.psk": unescape(keyfile["wifi-security"]["psk"]), "ipv4.method": keyfile["ipv4"]["method"],
-            "ipv4.addresses": keyfile["ipv4"]["address1"]}
+    return {
+        "802-11-wireless.ssid": ssid_of(keyfile["wifi"]["ssid"]),
+        "802-11-wireless.mode": keyfile["wifi"]["mode"],
+        "802-11-wireless.ap-isolation": keyfile["wifi"].get("ap-isolation", "-1"),
+        "wifi-sec.psk": unescape(keyfile["wifi-security"]["psk"]),
+        "ipv4.method": keyfile["ipv4"]["method"],
+        "ipv4.addresses": keyfile["ipv4"]["address1"],
+    }
 
 
 def config(**network):
@@ -57,7 +62,7 @@ class SimulatedPi:
     """Answers the plan's commands as a fresh Raspberry Pi OS would, and remembers what they changed."""
 
     def __init__(self, root: Path | None = None) -> None:
-        self.root = root                          # where the plan writes the Pi's files (the keyfile to load)
+        self.root = root  # where the plan writes the Pi's files (the keyfile to load)
         self.packages: set[str] = set()
         self.country = "00"
         self.blocked = True
@@ -73,8 +78,10 @@ class SimulatedPi:
         a = tuple(argv)
         if a[0] == "dpkg-query":
             pkgs = a[3:]
-            return Completed(0 if set(pkgs) <= self.packages else 1,
-                             "".join("install ok installed\n" for p in pkgs if p in self.packages))
+            return Completed(
+                0 if set(pkgs) <= self.packages else 1,
+                "".join("install ok installed\n" for p in pkgs if p in self.packages),
+            )
         if a[:2] == ("iw", "reg"):
             if a[2] == "get":
                 return Completed(0, f"global\ncountry {self.country}: DFS-ETSI\n")
@@ -97,8 +104,9 @@ class SimulatedPi:
             profile = self.profiles.get(a[-1])
             if profile is None:
                 return Completed(10, "")
-            return Completed(0, "".join(profile[k].replace("\\", "\\\\").replace(":", "\\:") + "\n"
-                                        for k in a[3].split(",")))
+            return Completed(
+                0, "".join(profile[k].replace("\\", "\\\\").replace(":", "\\:") + "\n" for k in a[3].split(","))
+            )
         if a[:2] == ("apt-get", "install"):
             self.packages |= set(a[4:])
         elif a[:2] == ("rfkill", "unblock"):
@@ -117,7 +125,7 @@ class SimulatedPi:
             self.profiles[keyfile["connection"]["id"]] = profile_of(keyfile)
         elif a[:3] == ("nmcli", "connection", "up"):
             self.active.add(a[3])
-            self.nft = True               # the dispatcher script loads the rules
+            self.nft = True  # the dispatcher script loads the rules
         elif a[:2] != ("iw", "reg"):
             raise AssertionError(f"unexpected command {a}")
         self.changes.append(a)
@@ -131,7 +139,7 @@ def test_the_dry_run_prints_the_expected_plan(tmp_path, capsys, monkeypatch):
     assert main(["network", "hotspot", "--config", str(path), "--dry-run"]) == 0
     printed = capsys.readouterr().out
     assert printed == (HERE / "hotspot-plan.fr.txt").read_text(encoding="utf-8")
-    assert "quine:2026" not in printed and "quine\\:2026" not in printed   # the password never printed
+    assert "quine:2026" not in printed and "quine\\:2026" not in printed  # the password never printed
 
 
 def test_the_dry_run_speaks_english_with_lang_en(tmp_path, capsys, monkeypatch):
@@ -147,9 +155,9 @@ def test_the_dry_run_speaks_english_with_lang_en(tmp_path, capsys, monkeypatch):
 def test_a_hotspot_needs_a_name_and_a_wpa2_password(tmp_path, capsys):
     path = tmp_path / "loto-hall.toml"
     path.write_text('[network]\nssid = ""\npassword = "court"\n', encoding="utf-8")
-    assert main(["network", "hotspot", "--config", str(path), "--dry-run"]) == 2    # the config itself refuses it
+    assert main(["network", "hotspot", "--config", str(path), "--dry-run"]) == 2  # the config itself refuses it
     assert "network.password : WPA2 demande 8 à 63 caractères" in capsys.readouterr().err
-    path.write_text('[network]\nssid = ""\n', encoding="utf-8")                 # an open network: no hotspot
+    path.write_text('[network]\nssid = ""\n', encoding="utf-8")  # an open network: no hotspot
     assert main(["network", "hotspot", "--config", str(path), "--dry-run"]) == 1
     out = capsys.readouterr().out
     assert "ssid est vide" in out and "8 à 63 caractères" in out
@@ -159,14 +167,14 @@ def test_the_plan_runs_on_a_fresh_pi_then_a_second_run_changes_nothing(tmp_path)
     pi, plan = SimulatedPi(tmp_path), hotspot_plan(config())
     changed = apply_plan(plan, pi, root=tmp_path, out=lambda line: None)
     assert changed == 14
-    assert not any("quine:2026" in arg for c in pi.changes for arg in c)     # the password on no command line
+    assert not any("quine:2026" in arg for c in pi.changes for arg in c)  # the password on no command line
     keyfile = tmp_path / "etc/NetworkManager/system-connections/loto-hall.nmconnection"
     assert keyfile.stat().st_mode & 0o777 == 0o600 and "ap-isolation=1" in keyfile.read_text()
     assert pi.country == "FR" and not pi.blocked and pi.hostname == "loto" and pi.avahi == "active"
     assert pi.hosts == "127.0.0.1\tlocalhost\n127.0.1.1\tloto\n"
     profile = pi.profiles["loto-hall"]
     assert profile["802-11-wireless.ssid"] == "Loto salle" and profile["wifi-sec.psk"] == "quine:2026"
-    assert profile["802-11-wireless.ap-isolation"] == "1"          # a phone reaches the Pi, never another phone
+    assert profile["802-11-wireless.ap-isolation"] == "1"  # a phone reaches the Pi, never another phone
     assert profile["802-11-wireless.mode"] == "ap" and profile["ipv4.method"] == "shared"
     assert pi.active == {"loto-hall"}
     dispatcher = tmp_path / "etc/NetworkManager/dispatcher.d/90-loto-hall-portal"
@@ -244,7 +252,7 @@ def networkmanager_keyfile(hall_config) -> configparser.ConfigParser:
     written = next(s for s in hotspot_plan(hall_config) if getattr(s, "path", "") == network.KEYFILE)
     keyfile = configparser.ConfigParser(interpolation=None)
     keyfile.raw = offline_nmcli(["connection", "modify", "connection.id", "loto-hall"], written.content)  # type: ignore[attr-defined]
-    keyfile.read_string(keyfile.raw)          # (configparser trims a value's trailing spaces: .raw keeps them)
+    keyfile.read_string(keyfile.raw)  # (configparser trims a value's trailing spaces: .raw keeps them)
     return keyfile
 
 
@@ -252,13 +260,48 @@ def test_the_keyfile_is_what_networkmanager_itself_writes_for_the_same_settings(
     """The profile NetworkManager's nmcli makes from the same settings (given on its command line here, in a test)
     is the plan's keyfile once NetworkManager has read and written it again: nothing lost, nothing added."""
     net = config().network
-    made = offline_nmcli(["connection", "add", "type", "wifi", "ifname", net.interface, "con-name", "loto-hall",
-                          "connection.uuid", network.PROFILE_UUID, "802-11-wireless.ssid", net.ssid,
-                          "802-11-wireless.mode", "ap", "802-11-wireless.band", "bg", "802-11-wireless.ap-isolation",
-                          "yes", "ipv4.method", "shared", "ipv4.addresses", f"{net.address}/24", "ipv6.method",
-                          "disabled", "wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.psk", net.password,
-                          "wifi-sec.proto", "rsn", "wifi-sec.pairwise", "ccmp", "wifi-sec.group", "ccmp",
-                          "wifi-sec.pmf", "disable", "connection.autoconnect-priority", "100"])
+    made = offline_nmcli(
+        [
+            "connection",
+            "add",
+            "type",
+            "wifi",
+            "ifname",
+            net.interface,
+            "con-name",
+            "loto-hall",
+            "connection.uuid",
+            network.PROFILE_UUID,
+            "802-11-wireless.ssid",
+            net.ssid,
+            "802-11-wireless.mode",
+            "ap",
+            "802-11-wireless.band",
+            "bg",
+            "802-11-wireless.ap-isolation",
+            "yes",
+            "ipv4.method",
+            "shared",
+            "ipv4.addresses",
+            f"{net.address}/24",
+            "ipv6.method",
+            "disabled",
+            "wifi-sec.key-mgmt",
+            "wpa-psk",
+            "wifi-sec.psk",
+            net.password,
+            "wifi-sec.proto",
+            "rsn",
+            "wifi-sec.pairwise",
+            "ccmp",
+            "wifi-sec.group",
+            "ccmp",
+            "wifi-sec.pmf",
+            "disable",
+            "connection.autoconnect-priority",
+            "100",
+        ]
+    )
     ours = networkmanager_keyfile(config())
     theirs = configparser.ConfigParser(interpolation=None)
     theirs.read_string(made)
@@ -282,22 +325,23 @@ def test_the_doctor_finds_everything_right_on_a_prepared_pi(tmp_path, capsys):
     finally:
         server.stop()
         room.hall.journal.close()
-    assert [f.name for f in found if f.ok is not True] == ["[network]"]   # advice: ":" in the password
+    assert [f.name for f in found if f.ok is not True] == ["[network]"]  # advice: ":" in the password
     assert "le mot de passe contient" in found[0].detail
     probes = [f for f in found if "/" in f.name and "." in f.name]
     assert len(probes) == 9 and all(f.detail == "HTTP 200, page du portail" for f in probes)
     print_findings(found)
     table = capsys.readouterr().out.splitlines()
     assert table[0].split() == ["vérification", "état", "détail", "que", "faire"]
-    assert any(line.startswith("Android connectivitycheck.gstatic.com/generate_204") and " OK " in line
-               for line in table)
+    assert any(
+        line.startswith("Android connectivitycheck.gstatic.com/generate_204") and " OK " in line for line in table
+    )
 
 
 def test_the_doctor_says_what_to_do_on_a_fresh_pi_with_no_hall_running(tmp_path):
     found = {f.name: f for f in doctor(config(), SimulatedPi(), lambda host, path: None, root=tmp_path)}
     assert found["Pays du Wi-Fi"].ok is False and "iw reg set FR" in found["Pays du Wi-Fi"].fix
     assert found["Profil du point d'accès"].fix == "sudo loto-hall network hotspot --config /etc/loto-hall/config.toml"
-    assert found["Micrologiciel Wi-Fi"].ok is None          # not a Pi: advice only
+    assert found["Micrologiciel Wi-Fi"].ok is None  # not a Pi: advice only
     assert found["La salle répond"].ok is False and "systemctl start loto-hall" in found["La salle répond"].fix
     assert found["Android connectivitycheck.gstatic.com/generate_204"].detail == "pas de réponse"
 
@@ -318,19 +362,38 @@ def test_the_install_scripts_dry_run_prints_every_step_and_runs_none(tmp_path):
     script = Path(__file__).resolve().parents[2] / "systemd/install.sh"
     stubs, log = tmp_path / "bin", tmp_path / "called.log"
     stubs.mkdir()
-    for name in ("apt-get", "groupadd", "useradd", "usermod", "mkdir", "python3", "cp", "install", "udevadm",
-                 "systemctl", "chmod", "chgrp", "mv", "nmcli", "loto-hall"):
+    for name in (
+        "apt-get",
+        "groupadd",
+        "useradd",
+        "usermod",
+        "mkdir",
+        "python3",
+        "cp",
+        "install",
+        "udevadm",
+        "systemctl",
+        "chmod",
+        "chgrp",
+        "mv",
+        "nmcli",
+        "loto-hall",
+    ):
         (stubs / name).write_text(f'#!/bin/sh\necho "{name} $*" >> {log}\n')
         (stubs / name).chmod(0o755)
     env = {"PATH": f"{stubs}:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
-    done = subprocess.run(["bash", str(script), "--dry-run", "--kiosk", "--hotspot"], capture_output=True, text=True,
-                          env=env, timeout=60)
+    done = subprocess.run(
+        ["bash", str(script), "--dry-run", "--kiosk", "--hotspot"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert not log.exists(), log.read_text()
     out = done.stdout
-    for line in ("   $ apt-get install -y -q python3 python3-venv python3-dev build-essential openssl",
-                 "   $ systemctl enable loto-hall.service", "   file /etc/pam.d/loto-hall-kiosk (0644):",
-                 "(--dry-run: nothing was changed)"):
+    for line in (
+        "   $ apt-get install -y -q python3 python3-venv python3-dev build-essential openssl",
+        "   $ systemctl enable loto-hall.service",
+        "   file /etc/pam.d/loto-hall-kiosk (0644):",
+        "(--dry-run: nothing was changed)",
+    ):
         assert line in out.splitlines(), (line, out)
     assert "network hotspot --config /etc/loto-hall/config.toml" in out
 
@@ -342,14 +405,15 @@ def test_an_ssid_with_invisible_characters_is_refused_by_the_config_the_hotspot_
     from display.network import wifi_warnings
     from hall.config import ConfigError
     from tests.display.conftest import make_room
+
     for name in ("Loto\u202eellas", "Loto\u200bsalle", "\u200fLoto"):
         with pytest.raises(ConfigError, match="invisibles"):
             config(ssid=name)
         made = dataclasses.replace(config(), network=dataclasses.replace(config().network, ssid=name))
-        assert any("invisibles" in p for p in network.hotspot_problems(made))        # a Config made in code
+        assert any("invisibles" in p for p in network.hotspot_problems(made))  # a Config made in code
         assert "ssid_invisible" in network.misread_risks(name, "quine:2026")
     room = make_room(tmp_path)
     with room.app.test_request_context():
         bad = dataclasses.replace(room.config, network=dataclasses.replace(room.config.network, ssid="Loto\u202eellas"))
-        assert any("invisibles" in w for w in wifi_warnings(bad))                    # what /admin says
+        assert any("invisibles" in w for w in wifi_warnings(bad))  # what /admin says
     room.hall.journal.close()

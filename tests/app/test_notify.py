@@ -4,6 +4,7 @@ The service runs as a child with ``NOTIFY_SOCKET`` on a real datagram socket mad
 READY=1 only once ``GET /api/state`` answers; WATCHDOG=1 keeps coming; SIGTERM → STOPPING=1, exit 0.
 The supervisor is unit-tested with fake services and a held hall lock: a stuck worker stops the pings.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,7 +23,7 @@ from hall.snapshots import DeviceStatus
 
 from .conftest import get_json
 
-WATCHDOG_USEC = 200_000          # pings every 0.1 s
+WATCHDOG_USEC = 200_000  # pings every 0.1 s
 
 
 # ---- the sender --------------------------------------------------------------------------------
@@ -37,7 +38,7 @@ def test_datagrams_reach_a_path_socket(notify):
     assert notifier.watchdog_interval_s == 15.0
     notifier.ready("salle prête")
     assert notify.wait_for("READY=1") == "READY=1\nSTATUS=salle prête"
-    notifier.status("machine à boules\ndéconnectée")       # one line: the protocol splits on newlines
+    notifier.status("machine à boules\ndéconnectée")  # one line: the protocol splits on newlines
     assert notify.wait_for("STATUS=machine à boules déconnectée")
     notifier.stopping()
     assert notify.wait_for("STOPPING=1") == "STOPPING=1"
@@ -82,8 +83,9 @@ class FakeHall:
 
     def __init__(self, devices: dict | None = None, running=None):
         self._lock = threading.RLock()
-        self._devices = tuple(DeviceStatus(d["device"], d["status"], d.get("code", ""), {})
-                              for d in (devices or {}).values())
+        self._devices = tuple(
+            DeviceStatus(d["device"], d["status"], d.get("code", ""), {}) for d in (devices or {}).values()
+        )
         self._snap = SimpleNamespace(running=running)
 
     def health(self, timeout_s: float):
@@ -105,14 +107,20 @@ def pings(messages: list[str]) -> int:
 
 
 def test_status_sentences_read_like_french():
-    assert device_sentence({"device": "ball_machine", "status": "absent",
-                            "code": "ball_machine_lost"}) == "machine à boules déconnectée"
+    assert (
+        device_sentence({"device": "ball_machine", "status": "absent", "code": "ball_machine_lost"})
+        == "machine à boules déconnectée"
+    )
     assert device_sentence({"device": "keypad", "status": "absent"}) == "clavier déconnecté"
-    assert device_sentence({"device": "printer", "status": "degraded", "code": "printer_no_paper"}) \
+    assert (
+        device_sentence({"device": "printer", "status": "degraded", "code": "printer_no_paper"})
         == "imprimante en difficulté (printer_no_paper)"
+    )
     assert device_sentence({"device": "printer", "status": "ok", "code": "printer_ready"}) is None
-    hall = fake_hall({"ball_machine": {"device": "ball_machine", "status": "absent", "code": "ball_machine_lost"}},
-                     running=SimpleNamespace(number=2, draws=[4, 13, 37]))
+    hall = fake_hall(
+        {"ball_machine": {"device": "ball_machine", "status": "absent", "code": "ball_machine_lost"}},
+        running=SimpleNamespace(number=2, draws=[4, 13, 37]),
+    )
     assert hall_sentence(hall.health(1), hall.devices()) == "partie 2, 3 numéros tirés — machine à boules déconnectée"
     assert hall_sentence(fake_hall().health(1), ()) == "en attente de partie — appareils OK"
 
@@ -123,9 +131,10 @@ def test_status_names_a_drivers_trouble_by_its_code():
     paper = DeviceStatus("printer", "degraded", "printer_waiting", {"reason": "printer_no_paper"})
     lost = DeviceStatus("ball_machine", "absent", "ball_machine_lost", {"path": "/dev/ttyUSB0"})
     deaf = DeviceStatus("relays", "degraded", "relays_deaf", {"relay": "pi:11"})
-    assert hall_sentence(fake_hall().health(1), (paper, lost, deaf)) \
-        == ("en attente de partie — imprimante en difficulté (printer_waiting printer_no_paper) · machine à boules "
-            "déconnectée · relais des téléphones en difficulté (relays_deaf)")
+    assert hall_sentence(fake_hall().health(1), (paper, lost, deaf)) == (
+        "en attente de partie — imprimante en difficulté (printer_waiting printer_no_paper) · machine à boules "
+        "déconnectée · relais des téléphones en difficulté (relays_deaf)"
+    )
 
 
 def test_supervisor_pings_while_everything_is_alive_and_stops_when_a_worker_dies(notify):
@@ -138,7 +147,7 @@ def test_supervisor_pings_while_everything_is_alive_and_stops_when_a_worker_dies
         service.is_alive = False
         notify.wait_for("STATUS=BLOQUÉ : ball_machine arrêté — en attente de partie — appareils OK")
         assert pings(notify.collect(0.5)) == 0
-        service.is_alive = True                 # a check that passes again earns pings again
+        service.is_alive = True  # a check that passes again earns pings again
         notify.wait_for("WATCHDOG=1")
     finally:
         supervisor.stop()
@@ -151,7 +160,7 @@ def test_a_held_hall_lock_stops_the_pings(notify):
     notify.wait_for("WATCHDOG=1")
     held, release = threading.Event(), threading.Event()
 
-    def stuck_command():                         # a thread stuck inside a Hall command
+    def stuck_command():  # a thread stuck inside a Hall command
         with hall._lock:
             held.set()
             release.wait(10)
@@ -186,8 +195,12 @@ def test_a_service_whose_alive_raises_counts_as_dead():
 @pytest.mark.parametrize("server", ["gunicorn", "werkzeug"])
 def test_service_ready_only_when_answering_then_watchdog_then_clean_stop(run_hall, notify, tmp_path, server):
     data = tmp_path / "data"
-    hall = run_hall(["--demo", "--data-dir", str(data), "--interval", "3600"], notify=notify,
-                    watchdog_usec=WATCHDOG_USEC, env={"LOTO_HALL_SERVER": server})
+    hall = run_hall(
+        ["--demo", "--data-dir", str(data), "--interval", "3600"],
+        notify=notify,
+        watchdog_usec=WATCHDOG_USEC,
+        env={"LOTO_HALL_SERVER": server},
+    )
     notify.wait_for("READY=1", timeout_s=60)
     # The moment READY=1 arrives, the web answers: systemd may start the kiosk now.
     status, state = get_json(hall.url + "/api/state", timeout_s=2)
@@ -195,13 +208,13 @@ def test_service_ready_only_when_answering_then_watchdog_then_clean_stop(run_hal
     assert not any("Gunicorn" in m for _, m in notify.messages), "gunicorn's own early READY=1 leaked"
 
     assert pings(notify.collect(1.0)) >= 4
-    assert any(m.startswith("STATUS=en attente de partie") for _, m in notify.messages)   # the demo's partie 1 waits
+    assert any(m.startswith("STATUS=en attente de partie") for _, m in notify.messages)  # the demo's partie 1 waits
 
     hall.signal(signal.SIGTERM)
     notify.wait_for("STOPPING=1", timeout_s=10)
     assert hall.wait(30) == 0, hall.output()
     assert "journal fermé proprement" in hall.output()
-    journal = Journal(data / "journal.sqlite")      # closed cleanly: opens, checks and replays
+    journal = Journal(data / "journal.sqlite")  # closed cleanly: opens, checks and replays
     try:
         assert journal.integrity_check() == "ok" and journal.last_seq >= state["seq"]
         assert [r.seq for r in journal.records()] == list(range(1, journal.last_seq + 1))
@@ -211,10 +224,10 @@ def test_service_ready_only_when_answering_then_watchdog_then_clean_stop(run_hal
 
 def test_a_config_error_never_reports_ready(run_hall, notify, tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[server]\nprot = 8080\n', encoding="utf-8")
+    bad.write_text("[server]\nprot = 8080\n", encoding="utf-8")
     hall = run_hall(["--config", str(bad)], notify=notify)
     assert hall.wait(30) != 0
-    assert "prot" in hall.output() and "port" in hall.output()     # the key named, with "did you mean"
+    assert "prot" in hall.output() and "port" in hall.output()  # the key named, with "did you mean"
     assert not any("READY=1" in m for m in notify.collect(0.1))
 
 
@@ -224,14 +237,17 @@ def worker_pids(arbiter_pid: int) -> list[int]:
 
 
 def test_a_frozen_worker_stops_the_pings_of_the_real_service(run_hall, notify, tmp_path):
-    hall = run_hall(["--demo", "--data-dir", str(tmp_path / "data"), "--interval", "3600"], notify=notify,
-                    watchdog_usec=WATCHDOG_USEC)
+    hall = run_hall(
+        ["--demo", "--data-dir", str(tmp_path / "data"), "--interval", "3600"],
+        notify=notify,
+        watchdog_usec=WATCHDOG_USEC,
+    )
     notify.wait_for("READY=1", timeout_s=60)
     notify.wait_for("WATCHDOG=1")
     (worker,) = worker_pids(hall.proc.pid)
-    os.kill(worker, signal.SIGSTOP)          # the whole hall frozen: no thread can earn a ping
+    os.kill(worker, signal.SIGSTOP)  # the whole hall frozen: no thread can earn a ping
     try:
-        notify.collect(0.15)                 # a ping already in the socket's queue
+        notify.collect(0.15)  # a ping already in the socket's queue
         assert pings(notify.collect(0.6)) == 0
     finally:
         os.kill(worker, signal.SIGCONT)
@@ -240,7 +256,7 @@ def test_a_frozen_worker_stops_the_pings_of_the_real_service(run_hall, notify, t
 
 def test_supervisor_stopped_before_it_started_never_starts(notify):
     supervisor = Supervisor(fake_hall(), [], Notifier(notify.path, WATCHDOG_USEC))
-    supervisor.stop()                         # the hall closing while READY=1 is being sent
+    supervisor.stop()  # the hall closing while READY=1 is being sent
     supervisor.start()
     assert supervisor._thread is None and pings(notify.collect(0.3)) == 0
 
@@ -250,7 +266,7 @@ def test_ctrl_c_right_at_ready_closes_the_journal_and_exits_0(run_hall, notify, 
     # SIGQUIT handler, and a stop racing READY=1 left the journal open.
     hall = run_hall(["--demo", "--data-dir", str(tmp_path / "data"), "--interval", "3600"], notify=notify)
     notify.wait_for("READY=1", timeout_s=60)
-    os.killpg(hall.proc.pid, signal.SIGINT)   # the terminal sends it to the whole group
+    os.killpg(hall.proc.pid, signal.SIGINT)  # the terminal sends it to the whole group
     assert hall.wait(20) == 0, hall.output()
     assert "journal fermé proprement" in hall.output()
 
@@ -263,7 +279,7 @@ def test_the_demo_says_where_its_data_is_and_cleans_it_on_exit(run_hall, notify,
     folders = list(temp.glob("loto-hall-demo-*"))
     assert len(folders) == 1 and (folders[0] / "journal.sqlite").exists()
     assert f"données dans {folders[0]}" in hall.output()
-    assert "« Tirer »" in hall.output()                   # no --interval: the machine waits for the speaker
+    assert "« Tirer »" in hall.output()  # no --interval: the machine waits for the speaker
     status, state = get_json(hall.url + "/api/state", timeout_s=2)
     assert state["draws"] == []
     hall.signal(signal.SIGTERM)

@@ -1,5 +1,6 @@
 """SIGKILL in the middle of a Loto Points Rouges game (two phones, a bot), start again on the same data folder:
 the same boards, racks and version; the phones' tokens still open their seats, the game goes on."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,7 +9,7 @@ from hall.app.demo import DEMO_PINS
 
 from .conftest import free_port, get_json
 
-pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
+pytestmark = pytest.mark.slow  # a served hall killed and restarted: see pytest --durations
 
 
 def bearer(token: str) -> dict:
@@ -23,20 +24,24 @@ def test_a_points_rouges_room_survives_sigkill_exactly(run_hall, tmp_path):
     status, login = get_json(url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})
     assert status == 200, login
     speaker = bearer(login["token"])
-    status, room = get_json(url + "/api/games/rooms", headers=speaker,
-                            data={"game": "points-rouges", "options": {"players": 2}})
+    status, room = get_json(
+        url + "/api/games/rooms", headers=speaker, data={"game": "points-rouges", "options": {"players": 2}}
+    )
     assert status == 201, room
     code = room["code"]
     tokens = [get_json(f"{url}/api/games/rooms/{code}/join", data={"name": n})[1]["token"] for n in ("Ana", "Bea")]
     assert get_json(f"{url}/api/games/rooms/{code}/start", headers=speaker, data={})[0] == 200
-    for _ in range(6):                      # two people, no bot: every move is ours
+    for _ in range(6):  # two people, no bot: every move is ours
         _, public = get_json(f"{url}/api/games/rooms/{code}")
         if public["status"] != "playing":
             break
         token = tokens[public["to_move"][0]]
         _, seat = get_json(f"{url}/api/games/rooms/{code}/seat", headers=bearer(token))
-        status, body = get_json(f"{url}/api/games/rooms/{code}/moves", headers=bearer(token),
-                                data={"move": seat["legal"][0], "version": seat["version"]})
+        status, body = get_json(
+            f"{url}/api/games/rooms/{code}/moves",
+            headers=bearer(token),
+            data={"move": seat["legal"][0], "version": seat["version"]},
+        )
         assert status == 200, body
     _, before = get_json(f"{url}/api/games/rooms/{code}")
     seats_before = [get_json(f"{url}/api/games/rooms/{code}/seat", headers=bearer(t))[1] for t in tokens]
@@ -51,6 +56,9 @@ def test_a_points_rouges_room_survives_sigkill_exactly(run_hall, tmp_path):
     assert [get_json(f"{second.url}/api/games/rooms/{code}/seat", headers=bearer(t))[1] for t in tokens] == seats_before
     mover = after["to_move"][0]
     seat = seats_before[mover]
-    status, body = get_json(f"{second.url}/api/games/rooms/{code}/moves", headers=bearer(tokens[mover]),
-                            data={"move": seat["legal"][0], "version": seat["version"]})
+    status, body = get_json(
+        f"{second.url}/api/games/rooms/{code}/moves",
+        headers=bearer(tokens[mover]),
+        data={"move": seat["legal"][0], "version": seat["version"]},
+    )
     assert status == 200 and body["version"] > after["version"]

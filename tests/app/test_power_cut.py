@@ -10,6 +10,7 @@ flight at the cut). A ``SIGKILL`` alone keeps the kernel's page cache and cannot
 empty from a real cut while every kill test passed). Skips, saying why, where FUSE or LazyFS is not available;
 ``.ci/run`` builds LazyFS where ``/dev/fuse`` exists.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -42,7 +43,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 PINS = {"speaker_pin": "135790", "controller_pin": "246802", "desk_pin": "357913", "admin_pin": "468024"}
 CUTS = 3
-DERIVED = {"voucher:issued", "cards:imported"}      # journalled with a command, never on their own
+DERIVED = {"voucher:issued", "cards:imported"}  # journalled with a command, never on their own
 SIDE_JSON = ("sessions.json", "pin_checks.json", "login_guard.json", "pins.json")
 
 
@@ -131,11 +132,20 @@ class BusyEvening:
         elif r < 0.12 or len(sold) < 6:
             unsold = [c for c in self.book if c not in sold]
             cards = self.rng.sample(unsold, min(len(unsold), self.rng.randint(1, 3)))
-            self.call("/api/sales", {"cards": cards, "payment": self.rng.choice(["especes", "carte", "cheque"]),
-                                     "amount_eur": str(3 * len(cards))}, "desk", "sales:sale_recorded")
-        elif r < 0.30 or self.winner(p, sold) and r < 0.9:       # a quine shouted, or a false claim
-            self.call("/api/claims", {"card_id": self.rng.choice(self.winner(p, sold) or sold)}, "speaker",
-                      "claim:checked")
+            self.call(
+                "/api/sales",
+                {
+                    "cards": cards,
+                    "payment": self.rng.choice(["especes", "carte", "cheque"]),
+                    "amount_eur": str(3 * len(cards)),
+                },
+                "desk",
+                "sales:sale_recorded",
+            )
+        elif r < 0.30 or self.winner(p, sold) and r < 0.9:  # a quine shouted, or a false claim
+            self.call(
+                "/api/claims", {"card_id": self.rng.choice(self.winner(p, sold) or sold)}, "speaker", "claim:checked"
+            )
         elif r < 0.36 and self.logins < 14:
             self.login(self.rng.choice(["speaker", "desk", "admin"]))
         elif r < 0.38 and self.wrong_pins < 2:
@@ -143,19 +153,22 @@ class BusyEvening:
             assert self.call("/api/login", {"pin": "000001"}, None, None)[0] == 401
         elif r < 0.40 and self.pin_changes < 2:
             pin = f"{self.rng.randrange(10**6):06d}"
-            self.maybe_pin = pin           # if the cut takes the answer: journalled or not, either may open
+            self.maybe_pin = pin  # if the cut takes the answer: journalled or not, either may open
             status, _ = self.call("/api/pins", {"role": "controller", "pin": pin}, "admin", "auth:pin_changed")
             self.pin_changes += 1
             if status == 201:
                 self.controller_pin, self.maybe_pin = pin, None
         elif r < 0.43:
-            lots = [{"kind": "quine", "label": f"Panier {self.rng.randint(1, 99)}", "value_eur": 20},
-                    {"kind": "carton_plein", "label": "Jambon", "value_eur": 45}]
-            self.call("/api/programme", {"parties": [{"lots": lots, "consolation": "Bouteille"}]}, "admin",
-                      "programme:edited")
+            lots = [
+                {"kind": "quine", "label": f"Panier {self.rng.randint(1, 99)}", "value_eur": 20},
+                {"kind": "carton_plein", "label": "Jambon", "value_eur": 45},
+            ]
+            self.call(
+                "/api/programme", {"parties": [{"lots": lots, "consolation": "Bouteille"}]}, "admin", "programme:edited"
+            )
         elif r < 0.45:
             self.call("/api/report/ticket", {}, "admin", "report:ticket_requested")
-        else:                              # most balls fill the sold row nearest to full: lots are won
+        else:  # most balls fill the sold row nearest to full: lots are won
             left = [n for n in range(1, 91) if n not in p.draws]
             rows = [[n for n in row if n in left] for c in sold for row in self.book.get(c).rows]
             nearest = min((row for row in rows if row), key=len, default=left)
@@ -165,8 +178,12 @@ class BusyEvening:
     def winner(self, p, sold: list[str]) -> list[str]:
         """The sold cartons that hold the open lot with the last ball."""
         lot = p.current_lot
-        return [c for c in sold if lot is not None
-                and verify(self.book.get(c), p.draws, lot.kind, True, p.paid.get(c, set())).kind == "valid"]
+        return [
+            c
+            for c in sold
+            if lot is not None
+            and verify(self.book.get(c), p.draws, lot.kind, True, p.paid.get(c, set())).kind == "valid"
+        ]
 
     def run_until(self, acked: int, stop: threading.Event, reached: threading.Event) -> None:
         """Steps until told to stop (the cut); sets ``reached`` once ``acked`` more commands were answered."""
@@ -177,8 +194,8 @@ class BusyEvening:
                 if sum(fate == "acked" for _, fate, _ in self.sent) >= target:
                     reached.set()
         except (OSError, urllib.error.URLError, http.client.HTTPException, ValueError):
-            pass                           # the cut: the request in flight has no answer
-        except BaseException as exc:       # a wrong answer: the test says it from its own thread
+            pass  # the cut: the request in flight has no answer
+        except BaseException as exc:  # a wrong answer: the test says it from its own thread
             self.error = exc
         finally:
             reached.set()
@@ -188,8 +205,11 @@ def check_after_restart(hall: HallProcess, evening: BusyEvening, data: Path, cut
     """Everything acknowledged is there, everything reads, nothing unasked."""
     found = records(data / "journal.sqlite")
     by_seq = {seq: kind for seq, kind, _, _ in found}
-    lost = [(kind, seq) for kind, fate, seq in evening.sent if fate == "acked" and seq is not None
-            and by_seq.get(seq) != kind]
+    lost = [
+        (kind, seq)
+        for kind, fate, seq in evening.sent
+        if fate == "acked" and seq is not None and by_seq.get(seq) != kind
+    ]
     assert lost == [], f"cut {cut}: acknowledged records lost: {lost}"
     # nothing unasked: the journal's commands are those answered, in order, each at the number it was answered
     # with, and between them at most the command in flight at a cut (journalled, its answer cut off: allowed)
@@ -204,17 +224,21 @@ def check_after_restart(hall: HallProcess, evening: BusyEvening, data: Path, cut
             assert commands[i][1] in unanswered, f"cut {cut}: record {commands[i]} was never asked for"
             unanswered.remove(commands[i][1])
             i += 1
-        assert i < len(commands) and commands[i][1] == kind and seq in (None, commands[i][0]), \
+        assert i < len(commands) and commands[i][1] == kind and seq in (None, commands[i][0]), (
             f"cut {cut}: {kind} answered (n° {seq}), the journal has {commands[i] if i < len(commands) else 'no more'}"
+        )
         i, unanswered = i + 1, []
-    for record in commands[i:]:          # after the last answer: only what was in flight
+    for record in commands[i:]:  # after the last answer: only what was in flight
         assert record[1] in unanswered, f"cut {cut}: record {record} was never asked for"
         unanswered.remove(record[1])
     verdict, _ = verify_file(data / "journal.sqlite")
     assert verdict.ok and verdict.records == len(found), verdict
     # every login answered still opens its role: the sessions survived the cut
-    closed = [(role, token[:6]) for role, token in evening.tokens
-              if get_json(hall.url + "/api/me", headers={"Authorization": f"Bearer {token}"})[1].get("role") != role]
+    closed = [
+        (role, token[:6])
+        for role, token in evening.tokens
+        if get_json(hall.url + "/api/me", headers={"Authorization": f"Bearer {token}"})[1].get("role") != role
+    ]
     assert closed == [], f"cut {cut}: acknowledged logins lost (sessions.json): {closed}"
     # every file reads
     for name in SIDE_JSON:
@@ -236,14 +260,16 @@ def test_nothing_acknowledged_is_lost_to_a_real_power_cut(tmp_path):
     reason = why_not()
     if reason:
         pytest.skip(reason)
-    work = Path(tempfile.mkdtemp(prefix="lhcut", dir="/tmp"))   # never under /tmp/pytest-of-…: see lazymount.py
+    work = Path(tempfile.mkdtemp(prefix="lhcut", dir="/tmp"))  # never under /tmp/pytest-of-…: see lazymount.py
     lz = lazymount().LazyMount(work)
     lz.mount()
     try:
         data = lz.mnt / "data"
         config = tmp_path / "hall.toml"
-        config.write_text("[hall]\nname = \"Salle des fêtes\"\ndata_dir = \"%s\"\n[server]\nhost = \"127.0.0.1\"\n"
-                          "local_port = 0\n[auth]\n%s" % (data, "".join(f'{k} = "{v}"\n' for k, v in PINS.items())))
+        config.write_text(
+            '[hall]\nname = "Salle des fêtes"\ndata_dir = "%s"\n[server]\nhost = "127.0.0.1"\n'
+            "local_port = 0\n[auth]\n%s" % (data, "".join(f'{k} = "{v}"\n' for k, v in PINS.items()))
+        )
         book = CardBook(dict(generate_cards(60, seed=7, series="A")))
         book.write_csv(tmp_path / "cards.csv")
         assert main(["cards", "import", str(tmp_path / "cards.csv"), "--config", str(config)]) == 0
@@ -276,11 +302,17 @@ def test_nothing_acknowledged_is_lost_to_a_real_power_cut(tmp_path):
                 check_after_restart(hall, evening, data, cut)
             acked = sum(fate == "acked" for _, fate, _ in evening.sent)
             kinds = {kind for kind, fate, _ in evening.sent if fate == "acked"}
-            assert acked >= 40 and {"draw:ball_drawn", "sales:sale_recorded", "claim:checked", "lot:awarded",
-                                    "partie:started"} <= kinds, kinds
+            assert (
+                acked >= 40
+                and {"draw:ball_drawn", "sales:sale_recorded", "claim:checked", "lot:awarded", "partie:started"}
+                <= kinds
+            ), kinds
             # the PIN changed before a cut opens the controller's role after it
-            opened = [get_json(hall.url + "/api/login", data={"pin": pin})[1].get("role")
-                      for pin in (evening.controller_pin, evening.maybe_pin) if pin]
+            opened = [
+                get_json(hall.url + "/api/login", data={"pin": pin})[1].get("role")
+                for pin in (evening.controller_pin, evening.maybe_pin)
+                if pin
+            ]
             assert "controller" in opened, opened
             hall.signal(signal.SIGTERM)
             assert hall.wait(30) == 0

@@ -9,6 +9,7 @@ carries it; Redis stopped and started again mid-partie costs no ball; a SIGKILLe
 5 s with every ball; a relay whose subscription Redis dropped is found deaf, said on /admin and the speaker's
 console, and replaced.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,6 +42,7 @@ def hall(tmp_path, run_hall, redis_server):
 def hall_ports(workers: int) -> tuple[int, int, int]:
     """The hall's port, the core's, and the first relay's, the relays' next ones free too and none the same."""
     import socket
+
     while True:
         port, core, first = free_port(), free_port(), free_port()
         relays = range(first, first + workers)
@@ -62,7 +64,7 @@ def start_hall(tmp_path, run_hall, redis_server, extra: str = "", workers: int =
     config = tmp_path / "relays.toml"
     pins = "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items())
     config.write_text(f"""[hall]
-data_dir = "{tmp_path / 'data'}"
+data_dir = "{tmp_path / "data"}"
 [auth]
 {pins}
 [server]
@@ -134,13 +136,13 @@ def test_the_front_deals_the_phones_evenly_and_admin_shows_each_relays_count(hal
     def spread():
         relays = get_json(hall.url + "/api/network", headers=admin)[1]["relays"]
         return relays if sorted(r["clients"] for r in relays) == [6, 6] else None
+
     relays = wait_until(spread, 10, "/api/network does not show each relay's phones")
     assert len({r["port"] for r in relays}) == 2
     page = browser.new_page(viewport={"width": 1280, "height": 720}, locale="fr-FR")
     try:
         login_page(page, hall.url + "/admin", DEMO_PINS["admin_pin"])
-        page.wait_for_function("document.getElementById('relay-spread').textContent.includes('6 · 6')",
-                               timeout=15000)
+        page.wait_for_function("document.getElementById('relay-spread').textContent.includes('6 · 6')", timeout=15000)
         assert page.locator("#relay-spread").text_content().replace("\xa0", " ") == "Téléphones sur les relais : 6 · 6"
     finally:
         page.close()
@@ -172,18 +174,23 @@ def flood_the_relay(hall) -> None:
                 continue
             cuts.append(sock.flood(text, deadline - time.monotonic())[1])
             sock.close()
-    attackers = [threading.Thread(target=attacker, args=('42["game_watch",{"code":"Z%03d"}]' % i,))
-                 for i in range(16)] + [threading.Thread(target=attacker, args=('42["resync"]',))]
+
+    attackers = [
+        threading.Thread(target=attacker, args=('42["game_watch",{"code":"Z%03d"}]' % i,)) for i in range(16)
+    ] + [threading.Thread(target=attacker, args=('42["resync"]',))]
     for thread in attackers:
         thread.start()
     joined: list[float] = []
     try:
-        while time.monotonic() < deadline + 3.0:          # a new phone every half second, during and after
+        while time.monotonic() < deadline + 3.0:  # a new phone every half second, during and after
             started = time.monotonic()
             phone = Phone(hall.url)
             hall.phones.append(phone)
-            wait_until(lambda: phone.relays, 5, f"a phone got no state {time.monotonic() - deadline:+.1f} s "
-                                                 "from the flood's end")
+            wait_until(
+                lambda: phone.relays,
+                5,
+                f"a phone got no state {time.monotonic() - deadline:+.1f} s from the flood's end",
+            )
             joined.append(time.monotonic() - started)
             threading.Event().wait(max(0.0, started + 0.5 - time.monotonic()))
     finally:
@@ -193,13 +200,16 @@ def flood_the_relay(hall) -> None:
     draw(hall, 77)
     for phone in hall.phones:
         assert phone.has([77], 5), (phone.relay, phone.draws)
-    wait_until(lambda: sum(json.loads(r).get("cut", 0) for r in relay_reports(hall).values()) >= len(cuts), 5,
-               "the relays' reports do not count the sockets they cut")
+    wait_until(
+        lambda: sum(json.loads(r).get("cut", 0) for r in relay_reports(hall).values()) >= len(cuts),
+        5,
+        "the relays' reports do not count the sockets they cut",
+    )
 
 
 def test_redis_stopped_and_started_again_mid_partie_loses_no_ball(hall, redis_server):
     phones = phones_on_both_relays(hall, at_least=4)
-    projector = socketio.Client()          # a screen on the core itself: it must keep updating without Redis
+    projector = socketio.Client()  # a screen on the core itself: it must keep updating without Redis
     seen: list[int] = []
     projector.on("draw", lambda d: seen.append(d["number"]))
     projector.connect(hall.url, transports=["websocket"], wait_timeout=10)
@@ -213,20 +223,31 @@ def test_redis_stopped_and_started_again_mid_partie_loses_no_ball(hall, redis_se
         redis_server.stop()
         stopped = time.monotonic()
         for n in during:
-            assert draw(hall, n) < 2.0          # journalled and answered as without a queue
-        wait_until(lambda: seen[-len(during):] == during, 10, f"the core's own screen stopped: {seen}")
+            assert draw(hall, n) < 2.0  # journalled and answered as without a queue
+        wait_until(lambda: seen[-len(during) :] == during, 10, f"the core's own screen stopped: {seen}")
         # the relays still beat their phones on their own clock: no phone turns « hors ligne » for Redis
-        wait_until(lambda: all(sum(t > stopped for t in p.beats_at) >= 2 for p in phones), 10,
-                   f"a phone stopped hearing its relay: {[len(p.beats_at) for p in phones]}")
+        wait_until(
+            lambda: all(sum(t > stopped for t in p.beats_at) >= 2 for p in phones),
+            10,
+            f"a phone stopped hearing its relay: {[len(p.beats_at) for p in phones]}",
+        )
         admin = get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]
-        wait_until(lambda: get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]
-                   ["devices"].get("relays", {}).get("status") == "degraded", 10, f"Redis away not said: {admin}")
+        wait_until(
+            lambda: (
+                get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]["devices"]
+                .get("relays", {})
+                .get("status")
+                == "degraded"
+            ),
+            10,
+            f"Redis away not said: {admin}",
+        )
         redis_server.start()
         for n in after:
             draw(hall, n)
         for phone in phones:
             assert phone.has(before + during + after, 15), (phone.relay, phone.draws)
-            assert len(set(phone.relays)) == 1, phone.relays    # healed in place: no relay was replaced
+            assert len(set(phone.relays)) == 1, phone.relays  # healed in place: no relay was replaced
     finally:
         projector.disconnect()
 
@@ -242,8 +263,11 @@ def test_a_relay_killed_is_replaced_and_its_phones_are_back_within_5_s(hall):
     killed = time.monotonic()
     os.kill(pid, signal.SIGKILL)
     for phone in theirs:
-        wait_until(lambda: len(phone.states_at) > states_before[id(phone)], 5, "a phone of the killed relay "
-                   "was not back within 5 s")
+        wait_until(
+            lambda: len(phone.states_at) > states_before[id(phone)],
+            5,
+            "a phone of the killed relay was not back within 5 s",
+        )
         assert phone.states_at[-1] - killed < 5.0
         assert phone.relay != victim
     for n in (13, 14):
@@ -256,14 +280,14 @@ def test_a_deaf_relay_is_found_said_and_replaced(hall, redis_server):
     phones = phones_on_both_relays(hall, at_least=4)
     assert speaker(hall, "/api/partie/start")[0] == 201
     draw(hall, 40)
-    console = socketio.Client()            # the speaker's console on the core
+    console = socketio.Client()  # the speaker's console on the core
     notices: list[dict] = []
     console.on("device", lambda d: notices.append(d))
     console.connect(hall.url, auth={"token": hall.token}, transports=["websocket"], wait_timeout=10)
     try:
         relays_before = set(relay_reports(hall))
         killed = redis_server.client().client_kill_filter(_type="pubsub")
-        assert killed >= 2                     # both relays' subscriptions dropped, Redis still answering
+        assert killed >= 2  # both relays' subscriptions dropped, Redis still answering
         started = time.monotonic()
         draw(hall, 41)
 
@@ -271,13 +295,16 @@ def test_a_deaf_relay_is_found_said_and_replaced(hall, redis_server):
             devices = get_json(hall.url + "/api/admin", headers={"Authorization": f"Bearer {hall.admin}"})[1]
             relays = devices["devices"].get("relays", {})
             return relays if relays.get("status") == "degraded" and "sourd" in relays.get("detail", "") else None
+
         relays = wait_until(said, 10, "no deaf relay said on /admin")
         assert time.monotonic() - started < 10
         # the console hears it from the broadcaster's queue, a moment after /admin reads it
-        wait_until(lambda: any(n.get("device") == "relays" and "sourd" in n.get("detail", "") for n in notices), 5,
-                   f"the console was not told: {notices}")
-        wait_until(lambda: len(set(relay_reports(hall)) - relays_before) >= 2, 15, "the deaf relays were not "
-                   "replaced")
+        wait_until(
+            lambda: any(n.get("device") == "relays" and "sourd" in n.get("detail", "") for n in notices),
+            5,
+            f"the console was not told: {notices}",
+        )
+        wait_until(lambda: len(set(relay_reports(hall)) - relays_before) >= 2, 15, "the deaf relays were not replaced")
         draw(hall, 42)
         for phone in phones:
             assert phone.has([40, 41, 42], 15), (phone.relay, phone.draws)
@@ -301,7 +328,9 @@ def test_the_mini_game_audience_follows_a_room_on_the_relays(hall):
             with cond:
                 kind.append(data)
                 cond.notify_all()
+
         return add
+
     audience.on("game", got(games))
     audience.on("screen", got(screens))
     audience.on("game_error", got(errors))
@@ -334,14 +363,18 @@ def test_a_phone_at_a_table_watches_on_the_relays_then_on_the_core_once_seated(h
         page.locator("input").first.fill("Zoé")
         page.keyboard.press("Enter")
         page.wait_for_function("document.body.dataset.socket === '/socket.io'", timeout=15000)
-        wait_until(lambda: get_json(hall.url + f"/api/games/rooms/{code}")[1]["seats"][0]["connected"], 10,
-                   "the seat never showed connected")
+        wait_until(
+            lambda: get_json(hall.url + f"/api/games/rooms/{code}")[1]["seats"][0]["connected"],
+            10,
+            "the seat never showed connected",
+        )
     finally:
         page.close()
 
 
-def test_with_tls_the_front_holds_the_certificate_and_both_paths_accept_the_pages_origin(tmp_path, run_hall,
-                                                                                        redis_server):
+def test_with_tls_the_front_holds_the_certificate_and_both_paths_accept_the_pages_origin(
+    tmp_path, run_hall, redis_server
+):
     """nginx terminates HTTPS and tells the scheme: Engine.IO's same-origin check on the core and on the relays
     accepts a page of https://host:port (a phone's camera needs HTTPS)."""
     proc = start_hall(tmp_path, run_hall, redis_server, extra="tls = true\nlocal_port = 0\n")
@@ -356,12 +389,13 @@ def test_with_tls_the_front_holds_the_certificate_and_both_paths_accept_the_page
                 return resp.status == 200
         except OSError:
             return False
+
     wait_until(answers, 60, "the front never answered over HTTPS")
     for path in ("socket.io", "live/socket.io"):
         client = socketio.Client(ssl_verify=False)
         states: list[dict] = []
         client.on("state", states.append)
-        client.connect(url, socketio_path=path, transports=["websocket"], wait_timeout=10)   # with its Origin, as a page
+        client.connect(url, socketio_path=path, transports=["websocket"], wait_timeout=10)  # with its Origin, as a page
         try:
             wait_until(lambda: states, 10, f"no state on {path}")
         finally:

@@ -3,6 +3,7 @@
 Every join and move (dice included) is in ``games.sqlite`` before anyone sees it; the restarted program replays
 the records and the phones' tokens still open their seats.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -11,7 +12,7 @@ from hall.app.demo import DEMO_PINS
 
 from .conftest import free_port, get_json
 
-pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
+pytestmark = pytest.mark.slow  # a served hall killed and restarted: see pytest --durations
 
 
 def bearer(token: str) -> dict:
@@ -32,12 +33,15 @@ def test_a_room_survives_sigkill_exactly(run_hall, tmp_path):
     code = room["code"]
     tokens = [get_json(f"{url}/api/games/rooms/{code}/join", data={"name": n})[1]["token"] for n in ("Ana", "Bea")]
     assert get_json(f"{url}/api/games/rooms/{code}/start", headers=speaker, data={})[0] == 200
-    for _ in range(8):                      # two people, no bot: every move is ours
+    for _ in range(8):  # two people, no bot: every move is ours
         _, public = get_json(f"{url}/api/games/rooms/{code}")
         token = tokens[public["to_move"][0]]
         _, seat = get_json(f"{url}/api/games/rooms/{code}/seat", headers=bearer(token))
-        status, body = get_json(f"{url}/api/games/rooms/{code}/moves", headers=bearer(token),
-                                data={"move": seat["legal"][-1], "version": seat["version"]})
+        status, body = get_json(
+            f"{url}/api/games/rooms/{code}/moves",
+            headers=bearer(token),
+            data={"move": seat["legal"][-1], "version": seat["version"]},
+        )
         assert status == 200, body
     assert get_json(url + "/api/screen", headers=speaker, data={"show": "game", "code": code})[0] == 200
     _, before = get_json(f"{url}/api/games/rooms/{code}")
@@ -54,6 +58,9 @@ def test_a_room_survives_sigkill_exactly(run_hall, tmp_path):
     assert get_json(second.url + "/api/screen")[1] == {"show": "game", "code": code}
     token = tokens[after["to_move"][0]]
     seat = seats_before[after["to_move"][0]]
-    status, body = get_json(f"{second.url}/api/games/rooms/{code}/moves", headers=bearer(token),
-                            data={"move": seat["legal"][0], "version": seat["version"]})
+    status, body = get_json(
+        f"{second.url}/api/games/rooms/{code}/moves",
+        headers=bearer(token),
+        data={"move": seat["legal"][0], "version": seat["version"]},
+    )
     assert status == 200 and body["version"] > after["version"]

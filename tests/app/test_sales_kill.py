@@ -2,6 +2,7 @@
 
 A real ``python -m hall.app serve --demo --data-dir D`` process; sales through the HTTP API (INTERFACE §8).
 """
+
 from __future__ import annotations
 
 import threading
@@ -13,11 +14,9 @@ from hall.cartons.card_ids import make_card_id
 
 from .conftest import get_json
 
-pytestmark = pytest.mark.slow    # a served hall killed and restarted: see pytest --durations
+pytestmark = pytest.mark.slow  # a served hall killed and restarted: see pytest --durations
 
 ANSWERED_BEFORE_KILL = 25
-
-
 
 
 def desk(url: str, data_dir, role: str = "desk") -> dict:
@@ -37,10 +36,14 @@ def test_every_sale_answered_201_survives_a_kill_during_the_sales(run_hall, tmp_
     def sell_at_the_door() -> None:
         for n in range(1, 600):
             try:
-                status, body = get_json(first.url + "/api/sales", headers=auth, timeout_s=5,
-                                        data={"cards": [make_card_id("D", n)], "payment": "especes"})
+                status, body = get_json(
+                    first.url + "/api/sales",
+                    headers=auth,
+                    timeout_s=5,
+                    data={"cards": [make_card_id("D", n)], "payment": "especes"},
+                )
             except OSError:
-                break          # the hall is gone: this sale was never answered
+                break  # the hall is gone: this sale was never answered
             if status != 201:
                 break
             answered[body["sale_id"]] = body["cards"]
@@ -51,7 +54,7 @@ def test_every_sale_answered_201_survives_a_kill_during_the_sales(run_hall, tmp_
     seller = threading.Thread(target=sell_at_the_door, daemon=True)
     seller.start()
     assert enough.wait(60)
-    first.kill_all()           # in the middle of the next sale
+    first.kill_all()  # in the middle of the next sale
     seller.join(30)
     assert len(answered) >= ANSWERED_BEFORE_KILL
 
@@ -61,8 +64,8 @@ def test_every_sale_answered_201_survives_a_kill_during_the_sales(run_hall, tmp_
     assert status == 200, body
     kept = {s["sale_id"]: s["cards"] for s in body["sales"]}
     for sale_id, cards in answered.items():
-        assert kept[sale_id] == cards             # every 201 is on disk
-    assert len(kept) - len(answered) in (0, 1)    # at most the sale in flight, never answered
+        assert kept[sale_id] == cards  # every 201 is on disk
+    assert len(kept) - len(answered) in (0, 1)  # at most the sale in flight, never answered
     status, summary = get_json(second.url + "/api/sales/summary", headers=desk(second.url, data))
     assert summary["cards_sold"] == len(kept) and summary["takings_eur"]["total"] == 3 * len(kept)
     # the cartons sold play; one never sold is refused at a claim now that sales are recorded

@@ -4,6 +4,7 @@ A greenlet per connection: slow headers time out, one address cannot take every 
 in, a chunked upload is whole or refused, and a ball waited for on a real pseudo-terminal or a draw's fsync
 never holds the other connections.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -54,6 +55,7 @@ def served(tmp_path, run_hall):
         hall = run_hall(["--config", write_config(tmp_path, ball_port, **server)])
         hall.wait_answering()
         return hall
+
     return start
 
 
@@ -61,11 +63,11 @@ def test_the_server_is_gevent_and_a_slow_header_is_cut(served):
     hall = served()
     assert "HallGeventWorker" in hall.output()
     slow = socket.create_connection(("127.0.0.1", hall.port))
-    slow.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n")       # never finishes its headers
+    slow.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n")  # never finishes its headers
     slow.settimeout(15)
     started = time.monotonic()
-    assert timed_get(hall.url) < 5                                   # others are served meanwhile
-    assert slow.recv(100) == b""                                     # closed by the header timeout
+    assert timed_get(hall.url) < 5  # others are served meanwhile
+    assert slow.recv(100) == b""  # closed by the header timeout
     assert time.monotonic() - started < 10
     slow.close()
 
@@ -100,11 +102,11 @@ def test_one_address_cannot_fill_the_server(served):
     held = [socket.create_connection(("127.0.0.1", hall.port)) for _ in range(20)]
     extra = socket.create_connection(("127.0.0.1", hall.port))
     extra.settimeout(10)
-    assert extra.recv(10) == b""            # closed at once, before any parsing
+    assert extra.recv(10) == b""  # closed at once, before any parsing
     for s in held + [extra]:
         s.close()
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:      # the count drops as the server sees them closed
+    while time.monotonic() < deadline:  # the count drops as the server sees them closed
         try:
             if get_json(hall.url + "/api/state", timeout_s=2)[0] == 200:
                 break
@@ -115,6 +117,7 @@ def test_one_address_cannot_fill_the_server(served):
 
 def _chunked_post(url_port: int, path: str, chunks, headers: dict) -> tuple[int, dict]:
     import json
+
     conn = http.client.HTTPConnection("127.0.0.1", url_port, timeout=60)
     conn.request("POST", path, body=chunks, headers={**headers, "Transfer-Encoding": "chunked"}, encode_chunked=True)
     resp = conn.getresponse()
@@ -127,14 +130,16 @@ def test_a_chunked_upload_is_whole_or_refused(served):
     hall = served()
     admin = {"Authorization": f"Bearer {token(hall.url, 'admin')}", "Content-Type": "text/csv"}
     import io
+
     out = io.StringIO()
     CardBook(dict(generate_cards(3000, 7, "C"))).write_csv(out)
     data = out.getvalue().encode()
-    status, body = _chunked_post(hall.port, "/api/cards/import", (data[i:i + 8192] for i in range(0, len(data), 8192)),
-                                 admin)
+    status, body = _chunked_post(
+        hall.port, "/api/cards/import", (data[i : i + 8192] for i in range(0, len(data), 8192)), admin
+    )
     assert (status, body["added"], body["total"]) == (201, 3000, 3000)
     line = data.splitlines(keepends=True)[1]
-    too_big = (line for _ in range(4 * 1024 * 1024 // len(line) + 10))   # just over 4 MiB, no Content-Length
+    too_big = (line for _ in range(4 * 1024 * 1024 // len(line) + 10))  # just over 4 MiB, no Content-Length
     status, body = _chunked_post(hall.port, "/api/cards/import", too_big, admin)
     assert status == 413 and body["error"] == "too_large"
     assert get_json(hall.url + "/api/admin", headers={"Authorization": admin["Authorization"]})[1]["cards"] == 3000
@@ -148,7 +153,7 @@ def test_a_ball_awaited_on_a_pty_and_draws_fsync_never_hold_the_connections(tmp_
         assert get_json(hall.url + "/api/partie/start", headers=sp, data={})[0] == 201
         # the ball machine's reader is waiting on the empty pty all along: every request is still answered
         quiet = [timed_get(hall.url) for _ in range(20)]
-        assert max(quiet) < 2.0, quiet          # a loop held by the read would never answer
+        assert max(quiet) < 2.0, quiet  # a loop held by the read would never answer
         os.write(master, b"42\r\n")
         deadline = time.monotonic() + 15
         while 42 not in hall.state()["draws"]:
@@ -160,6 +165,7 @@ def test_a_ball_awaited_on_a_pty_and_draws_fsync_never_hold_the_connections(tmp_
         def reader():
             while not stop.is_set():
                 during.append(timed_get(hall.url))
+
         t = threading.Thread(target=reader)
         t.start()
         for n in range(1, 31):
@@ -184,7 +190,12 @@ def test_werkzeug_and_gthread_still_serve(tmp_path, run_hall):
 def test_the_command_line_reads_numbers_like_the_api(tmp_path):
     import subprocess
     import sys
+
     for count in ("٣", "３", "²", "-3"):
-        done = subprocess.run([sys.executable, "-m", "hall.app", "cards", "generate", "--count", count, "--csv",
-                               str(tmp_path / "x.csv")], capture_output=True, text=True, cwd=tmp_path)
+        done = subprocess.run(
+            [sys.executable, "-m", "hall.app", "cards", "generate", "--count", count, "--csv", str(tmp_path / "x.csv")],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
         assert done.returncode == 2 and "--count" in done.stderr and not (tmp_path / "x.csv").exists()

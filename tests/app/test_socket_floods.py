@@ -7,6 +7,7 @@ an address cut again and again is refused new sockets for a while, never another
 answers at once. Before the frames were bounded, one socket writing ``42["resync"]`` left the hall unanswered for
 over 30 s.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,9 @@ def hall(tmp_path, run_hall):
     proc.wait_answering()
     proc.speaker = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})[1]["token"]
     proc.admin = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["admin_pin"]})[1]["token"]
-    assert get_json(proc.url + "/api/partie/start", headers={"Authorization": f"Bearer {proc.speaker}"},
-                    data={})[0] == 201
+    assert (
+        get_json(proc.url + "/api/partie/start", headers={"Authorization": f"Bearer {proc.speaker}"}, data={})[0] == 201
+    )
     return proc
 
 
@@ -61,8 +63,13 @@ class Watch:
             self.state.append(self._timed(self.hall.url + "/api/state"))
             if time.monotonic() >= next_draw:
                 n = next(self._numbers)
-                self.draws.append(self._timed(self.hall.url + "/api/draws", data={"number": n, "request_id": f"flood-{n:04d}"},
-                                              headers={"Authorization": f"Bearer {self.hall.speaker}"}))
+                self.draws.append(
+                    self._timed(
+                        self.hall.url + "/api/draws",
+                        data={"number": n, "request_id": f"flood-{n:04d}"},
+                        headers={"Authorization": f"Bearer {self.hall.speaker}"},
+                    )
+                )
                 next_draw += 1.0
 
     def stop(self) -> None:
@@ -102,6 +109,7 @@ def flood(port: int, source: str, text: str, seconds: float, sockets: int = 1) -
                 attack.opened += 1
                 attack.written += written
                 attack.cut += cut
+
     threads = [threading.Thread(target=loop) for _ in range(sockets)]
     for thread in threads:
         thread.start()
@@ -152,10 +160,10 @@ def test_sixteen_sockets_sending_an_event_nobody_handles_are_cut_and_their_addre
     assert answered_soon(hall) < 2.0
     report = frames_report(hall)
     assert report["addresses"]["127.0.0.67"] >= 3 and "127.0.0.67" in report["held"]
-    with pytest.raises(Refused) as refused:            # held: refused at the handshake, before any upgrade
+    with pytest.raises(Refused) as refused:  # held: refused at the handshake, before any upgrade
         RawSocket(hall.port, "127.0.0.67")
     assert refused.value.status == 401 and b"too_many_frames" in refused.value.body
-    other = RawSocket(hall.port, "127.0.0.68")           # another phone is not concerned
+    other = RawSocket(hall.port, "127.0.0.68")  # another phone is not concerned
     assert "draws" in other.wait_for("state", 5)
     other.close()
 
@@ -171,8 +179,14 @@ def test_a_socket_within_its_budget_is_never_cut_and_its_resyncs_are_paced(hall)
     phone.wait_for("state", 3)
     phone.wait_for("state", 3)
     assert 0.7 < time.monotonic() - started < 2.5
-    assert get_json(hall.url + "/api/draws", data={"number": 7, "request_id": "paced-0007"},
-                    headers={"Authorization": f"Bearer {hall.speaker}"})[0] == 201
+    assert (
+        get_json(
+            hall.url + "/api/draws",
+            data={"number": 7, "request_id": "paced-0007"},
+            headers={"Authorization": f"Bearer {hall.speaker}"},
+        )[0]
+        == 201
+    )
     assert phone.wait_for("draw", 3)["number"] == 7
     assert [name for name, _ in phone.events].count("state") == 3
     assert not phone.closed
@@ -188,16 +202,18 @@ def test_a_long_polling_post_of_many_packets_is_refused_before_engine_io_reads_t
         sid = json.loads(resp.read().decode()[1:])["sid"]
 
     def post(body: str) -> int:
-        request = urllib.request.Request(f"{base}&sid={sid}", data=body.encode(), method="POST",
-                                         headers={"Content-Type": "text/plain;charset=UTF-8"})
+        request = urllib.request.Request(
+            f"{base}&sid={sid}", data=body.encode(), method="POST", headers={"Content-Type": "text/plain;charset=UTF-8"}
+        )
         try:
             with urllib.request.urlopen(request, timeout=5) as resp:
                 return resp.status
         except urllib.error.HTTPError as exc:
             return exc.code
+
     assert post("40") == 200
     assert post("\x1e".join(['42["nothing"]'] * 200)) == 400
-    assert post("40") == 400                 # the socket is gone
+    assert post("40") == 400  # the socket is gone
     assert frames_report(hall)["addresses"].get("127.0.0.1", 0) >= 1
 
 

@@ -8,6 +8,7 @@ The projector's Chromium runs under the kiosk unit's filter the way systemd appl
 group holds (landlock, io_uring…) and goes on without them, and refuses to start at all without its own sandbox
 (user namespaces, chroot, capset, seccomp), so a page rendered proves the filter leaves that sandbox whole.
 """
+
 from __future__ import annotations
 
 import ctypes.util
@@ -30,9 +31,10 @@ from tests.app.test_staff_tls_serving import ask
 SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
 ANALYZE = shutil.which("systemd-analyze")
 LIBSECCOMP = ctypes.util.find_library("seccomp")
-pytestmark = pytest.mark.skipif(ANALYZE is None or LIBSECCOMP is None,
-                                reason="systemd-analyze or libseccomp2 absent (Debian: systemd, libseccomp2)")
-NOBODY = 65534        # as root (CI's container), the hall runs as an account of its own, as the unit's User= says
+pytestmark = pytest.mark.skipif(
+    ANALYZE is None or LIBSECCOMP is None, reason="systemd-analyze or libseccomp2 absent (Debian: systemd, libseccomp2)"
+)
+NOBODY = 65534  # as root (CI's container), the hall runs as an account of its own, as the unit's User= says
 
 WRAPPER = r"""
 import ctypes, json, os, sys
@@ -103,10 +105,28 @@ class Filtered:
             os.chmod(notify.path, 0o666)
             as_user = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
         self.proc = subprocess.Popen(
-            [sys.executable, str(wrapper), LIBSECCOMP, str(calls), sys.executable, "-m", "hall.app", "serve",
-             "--config", str(config), "--port", str(port)],
-            cwd=config.parent, env=env, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True, **as_user)
+            [
+                sys.executable,
+                str(wrapper),
+                LIBSECCOMP,
+                str(calls),
+                sys.executable,
+                "-m",
+                "hall.app",
+                "serve",
+                "--config",
+                str(config),
+                "--port",
+                str(port),
+            ],
+            cwd=config.parent,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            **as_user,
+        )
         self.url = f"http://127.0.0.1:{port}"
 
     def output(self) -> str:
@@ -134,13 +154,13 @@ def home():
 def write_config(home: Path, extra: str = "") -> Path:
     pins = "\n".join(f'{k} = "{v}"' for k, v in DEMO_PINS.items())
     config = home / "loto-hall.toml"
-    config.write_text(f'[hall]\ndata_dir = "{home / "data"}"\n[auth]\n{pins}\n[server]\nhost = "127.0.0.1"\n'
-                      f"{extra}")
+    config.write_text(f'[hall]\ndata_dir = "{home / "data"}"\n[auth]\n{pins}\n[server]\nhost = "127.0.0.1"\n{extra}')
     return config
 
 
 def unverified():
     import ssl
+
     context = ssl.create_default_context()
     context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
     return context
@@ -155,16 +175,17 @@ def speaker(url: str) -> dict:
 def test_the_hall_serves_a_ball_machine_and_systemd_under_its_units_filter(tmp_path, home, notify):
     master, slave = os.openpty()
     if os.geteuid() == 0:
-        os.chown(os.ttyname(slave), NOBODY, NOBODY)       # the ball machine's port is the hall's (udev's dialout)
-    config = write_config(home, f'[ball_machine]\nport = "{os.ttyname(slave)}"\ndebounce_s = 0.0\n'
-                                    '[printer]\nurl = "tcp://127.0.0.1:9"\n')
+        os.chown(os.ttyname(slave), NOBODY, NOBODY)  # the ball machine's port is the hall's (udev's dialout)
+    config = write_config(
+        home, f'[ball_machine]\nport = "{os.ttyname(slave)}"\ndebounce_s = 0.0\n[printer]\nurl = "tcp://127.0.0.1:9"\n'
+    )
     hall = Filtered(tmp_path, config, free_port(), notify)
     try:
         notify.wait_for("READY=1", START_TIMEOUT_S)
         notify.wait_for("WATCHDOG=1", 10)
         sp = speaker(hall.url)
         assert get_json(hall.url + "/api/partie/start", headers=sp, data={})[0] == 201
-        os.write(master, b"42\r\n")                       # pyserial's termios ioctls on a real pty
+        os.write(master, b"42\r\n")  # pyserial's termios ioctls on a real pty
         wait_until(lambda: 42 in get_json(hall.url + "/api/state")[1]["draws"], 15, "the pty's ball never drawn")
         assert get_json(hall.url + "/api/draws", headers=sp, data={"number": 7})[0] == 201
         hall.proc.send_signal(signal.SIGTERM)
@@ -182,16 +203,20 @@ def test_the_hall_serves_a_ball_machine_and_systemd_under_its_units_filter(tmp_p
 def test_the_front_and_the_relays_run_under_the_halls_filter(tmp_path, home, notify):
     redis = RedisServer(tmp_path)
     staff = free_port()
-    config = write_config(home, f'message_queue = "{redis.url}"\nsocket_workers = 1\n'
-                                f"core_port = {free_port()}\nsocket_port = {free_port()}\nstaff_port = {staff}\n")
+    config = write_config(
+        home,
+        f'message_queue = "{redis.url}"\nsocket_workers = 1\n'
+        f"core_port = {free_port()}\nsocket_port = {free_port()}\nstaff_port = {staff}\n",
+    )
     hall = Filtered(tmp_path, config, free_port(), notify)
     try:
         notify.wait_for("READY=1", START_TIMEOUT_S)
-        assert get_json(hall.url + "/api/state")[0] == 200          # through nginx, forked by the hall
-        status, _, cookie, _ = ask("127.0.0.1", staff, "POST", "/api/login",
-                                   json.dumps({"pin": DEMO_PINS["admin_pin"]}), unverified())
-        assert status == 200 and "Secure" in cookie                 # the staff's port: nginx's TLS, the core's login
-        phone = Phone(hall.url)                                     # a phone's WebSocket on the relay
+        assert get_json(hall.url + "/api/state")[0] == 200  # through nginx, forked by the hall
+        status, _, cookie, _ = ask(
+            "127.0.0.1", staff, "POST", "/api/login", json.dumps({"pin": DEMO_PINS["admin_pin"]}), unverified()
+        )
+        assert status == 200 and "Secure" in cookie  # the staff's port: nginx's TLS, the core's login
+        phone = Phone(hall.url)  # a phone's WebSocket on the relay
         try:
             wait_until(lambda: phone.relays and phone.relays[0] != "core", 20, "no state from a relay")
             sp = speaker(hall.url)
@@ -221,8 +246,24 @@ def test_the_projectors_chromium_keeps_its_own_sandbox_under_the_kiosks_filter(h
     page.write_text("<!doctype html><title>projecteur</title><p id=board>42</p>")
     as_user = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SECCOMP_DEFAULT": str(0x00050001)}
-    done = subprocess.run([sys.executable, str(wrapper), LIBSECCOMP, str(calls), CHROMIUM, "--headless=new",
-                           "--disable-gpu", f"--user-data-dir={home / 'profile'}", "--dump-dom", page.as_uri()],
-                          capture_output=True, text=True, timeout=120, env=env, **as_user)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(wrapper),
+            LIBSECCOMP,
+            str(calls),
+            CHROMIUM,
+            "--headless=new",
+            "--disable-gpu",
+            f"--user-data-dir={home / 'profile'}",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        **as_user,
+    )
     assert "No usable sandbox" not in done.stderr and "--no-sandbox" not in done.stderr, done.stderr[-2000:]
     assert '<p id="board">42</p>' in done.stdout, done.stderr[-2000:]

@@ -1,4 +1,5 @@
 """The program opens the tournament day's own file next to the journal, and a damaged one never stops the loto."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,8 +23,9 @@ def test_the_served_hall_keeps_its_tournament_day_across_a_sigkill(run_hall, tmp
     auth = desk(first.url)
     assert get_json(first.url + "/api/tournoi/day", headers=auth, data={"title": "Club"})[0] == 200
     for name in ("Les As", "Les Rois"):
-        status, body = get_json(first.url + "/api/tournoi/teams", headers=auth, data={"name": name,
-                                                                                     "players": ["a" + name, "b" + name]})
+        status, body = get_json(
+            first.url + "/api/tournoi/teams", headers=auth, data={"name": name, "players": ["a" + name, "b" + name]}
+        )
         assert status == 200, body
     assert (tmp_path / "data" / "tournament.sqlite").exists()
     first.kill_all()

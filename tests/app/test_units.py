@@ -9,6 +9,7 @@ executable stub that exists; everything else is verified as shipped. verify only
 about an unknown or misspelt directive, so its output must also be empty of warnings for our units.
 `--root=` is no way out: it wants a whole OS tree with sysinit.target and friends.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -24,8 +25,11 @@ import pytest
 from hall.config import Config, parse_config
 
 SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
-UNITS = {"loto-hall.service": "/opt/loto-hall/venv/bin/loto-hall", "loto-hall-kiosk.service": "/usr/bin/cage",
-         "loto-hall-relays.service": "/opt/loto-hall/venv/bin/loto-hall"}
+UNITS = {
+    "loto-hall.service": "/opt/loto-hall/venv/bin/loto-hall",
+    "loto-hall-kiosk.service": "/usr/bin/cage",
+    "loto-hall-relays.service": "/opt/loto-hall/venv/bin/loto-hall",
+}
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze absent (Debian package: systemd)")
 
@@ -62,14 +66,16 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path, name):
 
 
 @needs_analyze
-@pytest.mark.parametrize("name, most", [("loto-hall.service", 2.5), ("loto-hall-relays.service", 2.5),
-                                        ("loto-hall-kiosk.service", 5.0)])
+@pytest.mark.parametrize(
+    "name, most", [("loto-hall.service", 2.5), ("loto-hall-relays.service", 2.5), ("loto-hall-kiosk.service", 5.0)]
+)
 def test_hardening_exposure_stays_low(tmp_path, name, most):
     """``systemd-analyze security --offline=yes`` (systemd ≥ 250) on each shipped unit: the kiosk scored 9.2
     « UNSAFE » before it had a sandbox of its own."""
     copy = unit_copy(tmp_path, name)
-    result = subprocess.run([ANALYZE, "security", "--offline=yes", "--no-pager", str(copy)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [ANALYZE, "security", "--offline=yes", "--no-pager", str(copy)], capture_output=True, text=True, timeout=60
+    )
     found = re.search(r"Overall exposure level for \S+: ([\d.]+)", result.stdout + result.stderr)
     if result.returncode != 0 and found is None:
         pytest.skip(f"systemd-analyze security --offline unsupported here: {result.stderr.strip()[:200]}")
@@ -88,8 +94,8 @@ def test_the_kiosk_reads_nothing_of_the_hall():
     install = (SYSTEMD / "install.sh").read_text()
     kiosk_groups = re.findall(r"usermod -a -G (\S+) loto-kiosk", install)
     assert kiosk_groups and all("loto-hall" not in g.split(",") for g in kiosk_groups)
-    assert "gpasswd -d loto-kiosk loto-hall" in install          # an older install put it there: taken out
-    assert "/var/lib/loto-hall/" not in (SYSTEMD / "kiosk.sh").read_text()       # the hall's folder: unreadable
+    assert "gpasswd -d loto-kiosk loto-hall" in install  # an older install put it there: taken out
+    assert "/var/lib/loto-hall/" not in (SYSTEMD / "kiosk.sh").read_text()  # the hall's folder: unreadable
     for unit in ("loto-hall.service", "loto-hall-relays.service"):
         u = directives(unit)
         assert u["SystemCallFilter"][0] == "@system-service" and u["ProtectProc"] == ["invisible"], unit
@@ -98,19 +104,27 @@ def test_the_kiosk_reads_nothing_of_the_hall():
 
 def test_the_service_unit_has_what_the_hall_relies_on():
     d = directives("loto-hall.service")
-    expected = {"Type": ["notify"], "NotifyAccess": ["all"], "Restart": ["always"], "KillMode": ["mixed"],
-                "User": ["loto-hall"], "StateDirectory": ["loto-hall"], "StartLimitIntervalSec": ["0"]}
+    expected = {
+        "Type": ["notify"],
+        "NotifyAccess": ["all"],
+        "Restart": ["always"],
+        "KillMode": ["mixed"],
+        "User": ["loto-hall"],
+        "StateDirectory": ["loto-hall"],
+        "StartLimitIntervalSec": ["0"],
+    }
     for key, value in expected.items():
         assert d.get(key) == value, key
     assert int(d["WatchdogSec"][0]) >= 10
     assert set(d["SupplementaryGroups"][0].split()) >= {"dialout", "input", "lp"}
     assert "ESCPOS_CAPABILITIES_PICKLE_DIR=/var/lib/loto-hall" in d["Environment"]
-    assert "PrivateDevices" not in d                  # it would hide hot-plugged /dev/ttyUSB*, /dev/input
+    assert "PrivateDevices" not in d  # it would hide hot-plugged /dev/ttyUSB*, /dev/input
     allowed = {v.split()[0] for v in d["DeviceAllow"]}
     assert {"char-ttyUSB", "char-ttyACM", "char-input", "char-usb_device", "char-usb"} <= allowed
     assert d["ExecStart"][0].split()[1:3] == ["serve", "--config"]
     # gunicorn's drain (worker) < its graceful timeout (arbiter) < systemd's stop timeout
     from hall.app.gunicorn_app import DRAIN_S, GRACEFUL_S
+
     assert DRAIN_S < GRACEFUL_S < int(d["TimeoutStopSec"][0])
 
 
@@ -118,8 +132,9 @@ def test_a_hall_with_relays_waits_for_redis_and_stops_within_the_units_budget():
     """INTERFACE §10: the drop-in install.sh adds when [server] message_queue is set, and the relays' own unit."""
     d = directives("loto-hall-queue.conf")
     assert d["Wants"] == ["redis-server.service"] and d["After"] == ["redis-server.service"]
-    assert int(d["LimitNOFILE"][0]) >= 8192        # a phone is a socket on nginx and one on its relay
+    assert int(d["LimitNOFILE"][0]) >= 8192  # a phone is a socket on nginx and one on its relay
     from hall.app.cluster import STOP_S
+
     assert STOP_S < int(directives("loto-hall.service")["TimeoutStopSec"][0])
     r = directives("loto-hall-relays.service")
     assert r["ExecStart"][0].split()[1:3] == ["relays", "--config"]
@@ -151,12 +166,13 @@ def rules() -> list[list[tuple[str, str, str, str]]]:
         tokens, pos = [], 0
         while pos < len(line):
             m = RULE_TOKEN.match(line, pos)
-            assert m, f"line {number}: unreadable near {line[pos:pos + 30]!r}"
+            assert m, f"line {number}: unreadable near {line[pos : pos + 30]!r}"
             tokens.append((m.group(1), m.group(2) or "", m.group(3), m.group(4)))
             pos = m.end()
         for key, _, op, _ in tokens:
-            assert (op in ("==", "!=") and key in MATCH_KEYS) or (op not in ("==", "!=") and key in ASSIGN_KEYS), \
+            assert (op in ("==", "!=") and key in MATCH_KEYS) or (op not in ("==", "!=") and key in ASSIGN_KEYS), (
                 f"line {number}: {key}{op}"
+            )
         parsed.append(tokens)
     return parsed
 
@@ -169,8 +185,13 @@ def test_udev_rules_give_every_device_a_stable_name_and_its_group():
         assert link and link.startswith("loto/") and group in {"dialout", "input", "lp"}
         assert values.get(("MODE", "")) == "0660"
         names[link] = group
-    assert names == {"loto/ball-machine": "dialout", "loto/printer": "lp", "loto/printer-usb": "lp",
-                     "loto/keypad": "input", "loto/scanner": "input"}
+    assert names == {
+        "loto/ball-machine": "dialout",
+        "loto/printer": "lp",
+        "loto/printer-usb": "lp",
+        "loto/keypad": "input",
+        "loto/scanner": "input",
+    }
     # …and they are the names the example config uses.
     config = parse_config(tomllib.loads((SYSTEMD / "config.example.toml").read_text()))
     assert config.ball_machine.port == "/dev/loto/ball-machine"
@@ -194,12 +215,19 @@ def documented_keys(raw: dict, prefix="") -> set[str]:
     for key, value in raw.items():
         if key == "programme":
             for partie in value["partie"]:
-                keys |= {f"programme.{k}" for k in partie} | {f"programme.lots.{k}" for lot in partie["lots"] for k in lot}
-                keys |= {f"programme.lots.{k}.{kk}" for lot in partie["lots"] for k, v in lot.items()   # a fallback
-                         if isinstance(v, dict) for kk in v}
+                keys |= {f"programme.{k}" for k in partie} | {
+                    f"programme.lots.{k}" for lot in partie["lots"] for k in lot
+                }
+                keys |= {
+                    f"programme.lots.{k}.{kk}"
+                    for lot in partie["lots"]
+                    for k, v in lot.items()  # a fallback
+                    if isinstance(v, dict)
+                    for kk in v
+                }
         elif isinstance(value, dict) and not prefix:
             keys |= documented_keys(value, f"{key}.")
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):   # [[sales.price]]
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):  # [[sales.price]]
             keys |= {f"{prefix}{key}.{k}" for v in value for k in v}
         else:
             keys.add(prefix + key)
@@ -208,9 +236,14 @@ def documented_keys(raw: dict, prefix="") -> set[str]:
 
 def test_config_example_is_valid_and_documents_every_key():
     raw = tomllib.loads((SYSTEMD / "config.example.toml").read_text())
-    parse_config(raw, "config.example.toml")          # raises, naming the key, if anything is wrong
-    expected = every_key() - {"programme"} | {"programme.lots", "programme.consolation",
-                                              "programme.lots.kind", "programme.lots.label", "programme.lots.value_eur"}
+    parse_config(raw, "config.example.toml")  # raises, naming the key, if anything is wrong
+    expected = every_key() - {"programme"} | {
+        "programme.lots",
+        "programme.consolation",
+        "programme.lots.kind",
+        "programme.lots.label",
+        "programme.lots.value_eur",
+    }
     missing = expected - documented_keys(raw) - {"programme.lots"}
     assert not missing, f"keys of hall/config_sections.py missing from systemd/config.example.toml: {sorted(missing)}"
 
@@ -226,6 +259,7 @@ def test_install_runs_python_isolated_so_no_hall_of_the_current_folder_is_import
     """Every Python that install.sh runs as root runs with ``-I``: a ``hall/`` (or ``venv.py``) in the folder it is
     run from is never imported. The script's own command line, run in a folder holding a booby-trapped ``hall``."""
     import sys
+
     script = (SYSTEMD / "install.sh").read_text()
     calls = re.findall(r'"\$PREFIX/venv/bin/python"((?: -\w+)*) -c \'([^\']*)\'', script)
     assert calls, "install.sh reads the config with the venv's Python"

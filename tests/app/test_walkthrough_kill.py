@@ -1,5 +1,6 @@
 """The whole partie of the walk-through survives a SIGKILL at any point: restarted, it ends exactly as an
 uninterrupted run (same draws, verdicts, winners, tie-break, vouchers)."""
+
 from __future__ import annotations
 
 import os
@@ -17,7 +18,7 @@ from hall.door.service import Hall
 from hall.record.journal import Journal
 from tests.hall.test_partie import BOOK
 
-pytestmark = pytest.mark.slow    # a hall killed at random points and replayed: see pytest --durations
+pytestmark = pytest.mark.slow  # a hall killed at random points and replayed: see pytest --durations
 
 RUNNER = textwrap.dedent("""
     import random, sys
@@ -49,14 +50,36 @@ RUNNER = textwrap.dedent("""
         print(i, flush=True)
 """)
 
-PRIMARY = {"partie:started", "draw:ball_drawn", "claim:announced", "draw:resumed", "claim:checked",
-           "lot:awarded", "partie:cleared"}
-STEPS = ([("start", None)] + [("draw", n) for n in (5, 15, 26, 36, 41, 60)] + [("check", "S")]
-         + [("draw", n) for n in (9, 21, 45, 66, 84, 1, 11, 22, 33, 40, 4, 13, 37, 52, 2, 12, 23, 34)]
-         + [("announce", None), ("check", "R"), ("resume", None), ("draw", 80), ("check", "P"), ("check", "Q"),
-            ("award", None), ("check", "P"), ("check", "Q"), ("award", None), ("resume", None)]
-         + [("draw", n) for n in (18, 29, 58, 74, 3, 14, 25, 35, 90)]
-         + [("check", "P"), ("check", "Q"), ("award", None), ("clear", None)])
+PRIMARY = {
+    "partie:started",
+    "draw:ball_drawn",
+    "claim:announced",
+    "draw:resumed",
+    "claim:checked",
+    "lot:awarded",
+    "partie:cleared",
+}
+STEPS = (
+    [("start", None)]
+    + [("draw", n) for n in (5, 15, 26, 36, 41, 60)]
+    + [("check", "S")]
+    + [("draw", n) for n in (9, 21, 45, 66, 84, 1, 11, 22, 33, 40, 4, 13, 37, 52, 2, 12, 23, 34)]
+    + [
+        ("announce", None),
+        ("check", "R"),
+        ("resume", None),
+        ("draw", 80),
+        ("check", "P"),
+        ("check", "Q"),
+        ("award", None),
+        ("check", "P"),
+        ("check", "Q"),
+        ("award", None),
+        ("resume", None),
+    ]
+    + [("draw", n) for n in (18, 29, 58, 74, 3, 14, 25, 35, 90)]
+    + [("check", "P"), ("check", "Q"), ("award", None), ("clear", None)]
+)
 
 
 def open_hall(path) -> Hall:

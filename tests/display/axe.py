@@ -7,6 +7,7 @@ Refresh it with ``npm pack axe-core@VERSION`` and check ``SHA256SUMS`` (see the 
 The verdict: no critical and no serious violation, ever; a moderate one only when ``docs/accessibility.md``
 writes down why (``MODERATE_ALLOWED``, none today); minor ones are reported by the same rules and fixed too.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,7 +39,8 @@ def audit(page, where: str = "") -> list[dict]:
     found = violations(page)
     bad = [v for v in found if not (v["impact"] == "moderate" and v["id"] in MODERATE_ALLOWED)]
     assert not bad, f"axe-core on {where or page.url}:\n" + "\n".join(
-        f"  {v['impact']} {v['id']} ({v['help']}): {v['nodes']}" for v in bad)
+        f"  {v['impact']} {v['id']} ({v['help']}): {v['nodes']}" for v in bad
+    )
     return found
 
 

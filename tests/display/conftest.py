@@ -1,4 +1,5 @@
 """Fixtures for the web: a hall with known cartons, its Flask app, a live server on loopback, Chromium."""
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,9 @@ from hall.door.service import Hall
 from hall.record.journal import Journal
 from tests.conftest import CHROMIUM  # noqa: F401  (re-exported for the page tests)
 
-try:   # page assertions wait as long as pages do (a loaded CI machine made 5 s too short)
+try:  # page assertions wait as long as pages do (a loaded CI machine made 5 s too short)
     from playwright.sync_api import expect as _expect
+
     _expect.set_options(timeout=15_000)
 except ImportError:  # the page tests skip themselves without Playwright
     pass
@@ -34,7 +36,7 @@ CARDS = {
     A2: "5 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90",
     A3: "1 12 30 40 70 / 2 22 31 41 71 / 3 23 32 42 72",
 }
-TIE_DRAWS = [4, 5, 13, 37, 52, 80]     # A1 and A2 both make their quine on 80
+TIE_DRAWS = [4, 5, 13, 37, 52, 80]  # A1 and A2 both make their quine on 80
 
 
 @dataclass
@@ -46,7 +48,7 @@ class Room:
     socketio: object
     config: object
     url: str = ""
-    lobby: object = None         # the mini-game rooms the app was handed
+    lobby: object = None  # the mini-game rooms the app was handed
     _tokens: dict = field(default_factory=dict)
 
     def token(self, role: str) -> str:
@@ -61,7 +63,7 @@ class Room:
         return {"Authorization": f"Bearer {self.token(role)}"}
 
 
-_OPEN_ROOMS: list = []      # (app, lobby, store) made by make_app: closed after each test, as the runtime would
+_OPEN_ROOMS: list = []  # (app, lobby, store) made by make_app: closed after each test, as the runtime would
 
 
 def make_app(hall, config, **options):
@@ -69,6 +71,7 @@ def make_app(hall, config, **options):
     ``games.sqlite`` (``options`` may bring the tournament's, the documents, the async mode)."""
     from display.app import create_app
     from hall.app.runtime import lobby_settings, open_rooms
+
     lobby, store = open_rooms(config.data_dir, lobby_settings(config.games))
     app, socketio = create_app(hall, config, lobby=lobby, **options)
     _OPEN_ROOMS.append((app, lobby, store))
@@ -88,19 +91,32 @@ def _rooms_closed_after_each_test():
 
 
 def make_room(tmp_path, rules: dict | None = None, extra: dict | None = None, seed: int = 3) -> Room:
-    raw = {"hall": {"name": "Salle des fêtes de Test", "data_dir": str(tmp_path),
-                    "prices": "1 carton 3 € · 6 cartons 15 €"}, "auth": dict(PINS),
-           "rules": rules or {},
-           "programme": {"partie": [{"lots": [{"kind": "quine", "label": "Panier garni"},
-                                              {"kind": "double_quine", "label": "Jambon"},
-                                              {"kind": "carton_plein", "label": "Bon d'achat 100 €"}],
-                                     "consolation": "Bouteille de cidre"}]}}
+    raw = {
+        "hall": {
+            "name": "Salle des fêtes de Test",
+            "data_dir": str(tmp_path),
+            "prices": "1 carton 3 € · 6 cartons 15 €",
+        },
+        "auth": dict(PINS),
+        "rules": rules or {},
+        "programme": {
+            "partie": [
+                {
+                    "lots": [
+                        {"kind": "quine", "label": "Panier garni"},
+                        {"kind": "double_quine", "label": "Jambon"},
+                        {"kind": "carton_plein", "label": "Bon d'achat 100 €"},
+                    ],
+                    "consolation": "Bouteille de cidre",
+                }
+            ]
+        },
+    }
     for section, values in (extra or {}).items():
         raw.setdefault(section, {}).update(values)
     config = parse_config(raw)
     book = CardBook({cid: Card.parse(text) for cid, text in CARDS.items()})
-    hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32,
-                rng=random.Random(seed))
+    hall = Hall(config, Journal(tmp_path / "journal.sqlite"), book, voucher_secret=b"k" * 32, rng=random.Random(seed))
     app, socketio = make_app(hall, config)
     app.config["TESTING"] = True
     return Room(hall, app, socketio, config, lobby=services_of(app).rooms.lobby)
@@ -122,14 +138,18 @@ def make_tournament_room(tmp_path) -> Room:
     """A hall with the OSGA tournament's store (``room.store``) and its PDF makers."""
     from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
     from hall.app.runtime import TOURNAMENT_FILE, open_tournament
+
     store = open_tournament(tmp_path / TOURNAMENT_FILE)
     room = make_room(tmp_path)
-    app, _ = make_app(room.hall, room.config, documents={"tournament_sheets_pdf": write_sheets_pdf,
-                                                         "tournament_standings_pdf": write_standings_pdf},
-                      tournament=store)
+    app, _ = make_app(
+        room.hall,
+        room.config,
+        documents={"tournament_sheets_pdf": write_sheets_pdf, "tournament_standings_pdf": write_standings_pdf},
+        tournament=store,
+    )
     app.config["TESTING"] = True
     room.app = app
-    room.store = store   # type: ignore[attr-defined]
+    room.store = store  # type: ignore[attr-defined]
     return room
 
 
@@ -147,6 +167,7 @@ class LiveServer:
 
     def __init__(self, app):
         from werkzeug.serving import make_server
+
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.port = self.server.server_port
         self.url = f"http://127.0.0.1:{self.port}"
@@ -214,7 +235,7 @@ def login_page(page, url: str, pin: str, name: str = "") -> None:
         page.fill("#login-name", name)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("nav.nav")
-    page.wait_for_load_state("load")     # the page's modules ran: a form submitted before would go to the server
+    page.wait_for_load_state("load")  # the page's modules ran: a form submitted before would go to the server
 
 
 def no_native_dialogs(page) -> list[str]:
@@ -229,6 +250,7 @@ def answer(page, value: str = "yes", asked: str | None = None) -> None:
     """Answer the page's own question (ask.js's <dialog id="ask">) by its button ``value``, once it is open and,
     when given, says ``asked`` in its title."""
     from playwright.sync_api import expect
+
     box = page.locator("dialog#ask[open]")
     expect(box).to_be_visible()
     if asked is not None:

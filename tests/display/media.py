@@ -1,4 +1,5 @@
 """A fake camera for Chromium: a YUV4MPEG2 file showing a QR code (``--use-file-for-fake-video-capture``)."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -2,6 +2,7 @@
 
 Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/.
 """
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -57,7 +58,7 @@ def test_admin_sees_the_takings_voids_a_sale_and_edits_the_programme(browser, de
         page.select_option("#pin-role", "desk")
         page.fill("#pin-new", "778899")
         page.click("#pin-form button[type=submit]")
-        expect(page.locator("#pin-msg")).to_contain_text("Caisse, lots et tournoi")     # the role as people name it
+        expect(page.locator("#pin-msg")).to_contain_text("Caisse, lots et tournoi")  # the role as people name it
         # a spreadsheet's CSV with a bad line: the refusal in red at the top of the page, with the line number
         bad = "card_id;row1;row2;row3\r\nÉ-1;1 2 3;4;5\r\n".encode("cp1252")
         page.set_input_files("#import-file", files=[{"name": "cartons.csv", "mimeType": "text/csv", "buffer": bad}])

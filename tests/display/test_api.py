@@ -1,4 +1,5 @@
 """The HTTP API (INTERFACE §4) with Flask's test client: shapes, codes, roles, and bad input → 4xx with a message."""
+
 from __future__ import annotations
 
 import pytest
@@ -52,7 +53,13 @@ def test_a_whole_partie_through_the_api(room, client):
     assert verdict["verdict"] == "incomplete" and verdict["missing"]
     verdict = client.post("/api/claims", json={"card_id": A1.lower()}, headers=ctl).get_json()
     assert {k: verdict[k] for k in ("verdict", "card_id", "rows", "complete_rows", "last", "checked_before")} == {
-        "verdict": "valid", "card_id": A1, "rows": [0], "complete_rows": [0], "last": 80, "checked_before": []}
+        "verdict": "valid",
+        "card_id": A1,
+        "rows": [0],
+        "complete_rows": [0],
+        "last": 80,
+        "checked_before": [],
+    }
     assert verdict["lot"]["kind"] == "quine" and verdict["card"]["last"] == 80 and len(verdict["card"]["grid"]) == 3
     again = client.post("/api/claims", json={"card_id": A1}, headers=ctl).get_json()
     assert again["checked_before"][0]["verdict"] == "valid"
@@ -104,11 +111,19 @@ def test_start_with_lots_of_the_speakers_choice(room, client):
     assert [(lot["kind"], lot["label"]) for lot in lots] == [("carton_plein", "Télévision")]
 
 
-@pytest.mark.parametrize("method,path,role", [
-    ("post", "/api/draws", "controller"), ("post", "/api/partie/start", "desk"), ("post", "/api/lots/award", "controller"),
-    ("post", "/api/claims", "desk"), ("post", "/api/vouchers/00001-AAAAAAAA/redeem", "speaker"),
-    ("post", "/api/cards/import", "speaker"), ("get", "/api/admin", "desk"), ("get", "/api/speaker/state", "controller"),
-])
+@pytest.mark.parametrize(
+    "method,path,role",
+    [
+        ("post", "/api/draws", "controller"),
+        ("post", "/api/partie/start", "desk"),
+        ("post", "/api/lots/award", "controller"),
+        ("post", "/api/claims", "desk"),
+        ("post", "/api/vouchers/00001-AAAAAAAA/redeem", "speaker"),
+        ("post", "/api/cards/import", "speaker"),
+        ("get", "/api/admin", "desk"),
+        ("get", "/api/speaker/state", "controller"),
+    ],
+)
 def test_wrong_roles_are_forbidden_and_no_role_is_unauthorized(room, client, method, path, role):
     refused(getattr(client, method)(path, json={}, headers=room.headers(role)), 403, "forbidden")
     refused(getattr(client, method)(path, json={}), 401, "unauthorized")
@@ -132,14 +147,19 @@ def test_bad_input_is_a_4xx_with_a_message(room, client):
     assert client.get("/nowhere").status_code == 404 and "Cette adresse" in client.get("/nowhere").get_data(True)
     refused(client.delete("/api/state"), 405, "method_not_allowed")
     refused(client.post("/api/draws", data="{not json", headers=sp), 400, "bad_json")
-    refused(client.post("/api/draws", data="[1, 2]", headers={**sp, "Content-Type": "application/json"}), 400, "bad_json")
+    refused(
+        client.post("/api/draws", data="[1, 2]", headers={**sp, "Content-Type": "application/json"}), 400, "bad_json"
+    )
     refused(client.post("/api/draws", data=b"\xff\xfe", headers=sp), 400, "bad_json")
     refused(client.post("/api/draws", data="x" * (100 * 1024), headers=sp), 413, "too_large")
-    refused(client.post("/api/cards/import", data="x" * (5 * 1024 * 1024), headers=room.headers("admin")), 413, "too_large")
+    refused(
+        client.post("/api/cards/import", data="x" * (5 * 1024 * 1024), headers=room.headers("admin")), 413, "too_large"
+    )
     refused(client.post("/api/claims", json={"card_id": 12}, headers=room.headers("controller")), 422, "bad_field")
     refused(client.post("/api/claims", json={"card_id": "  "}, headers=room.headers("controller")), 422, "bad_card_id")
-    refused(client.post("/api/claims", json={"card_id": "A" * 100}, headers=room.headers("controller")), 422,
-            "bad_card_id")
+    refused(
+        client.post("/api/claims", json={"card_id": "A" * 100}, headers=room.headers("controller")), 422, "bad_card_id"
+    )
     refused(client.post("/api/login", json={"pin": [PINS["speaker_pin"]]}), 401, "bad_pin")
     refused(client.post("/api/partie/clear", json={"force": "yes"}, headers=sp), 422, "bad_field")
     refused(client.get("/api/cards/ZZZ", headers=sp), 404, "unknown_card")
@@ -147,12 +167,41 @@ def test_bad_input_is_a_4xx_with_a_message(room, client):
 
 def test_nothing_a_client_sends_gives_a_500(room, client):
     headers = [{}, room.headers("admin")]
-    bodies = [None, "", "null", "{}", "[]", '{"number": "x"}', '{"card_id": null}', '{"lots": [null]}',
-              '{"count": -1}', '{"count": "ten"}', '{"ranges": "A-1..B-2"}', '{"pin": 1}', "\x00\x01", '{"force": 1}']
-    paths = ["/api/login", "/api/partie/start", "/api/draws", "/api/draws/undo", "/api/draws/confirm",
-             "/api/draws/reject", "/api/draws/resume", "/api/claims/announce", "/api/claims", "/api/lots/award",
-             "/api/partie/clear", "/api/vouchers/x/redeem", "/api/vouchers/x/reprint", "/api/cards/sold",
-             "/api/cards/import", "/api/cards/generate", "/api/devices/toaster/test"]
+    bodies = [
+        None,
+        "",
+        "null",
+        "{}",
+        "[]",
+        '{"number": "x"}',
+        '{"card_id": null}',
+        '{"lots": [null]}',
+        '{"count": -1}',
+        '{"count": "ten"}',
+        '{"ranges": "A-1..B-2"}',
+        '{"pin": 1}',
+        "\x00\x01",
+        '{"force": 1}',
+    ]
+    paths = [
+        "/api/login",
+        "/api/partie/start",
+        "/api/draws",
+        "/api/draws/undo",
+        "/api/draws/confirm",
+        "/api/draws/reject",
+        "/api/draws/resume",
+        "/api/claims/announce",
+        "/api/claims",
+        "/api/lots/award",
+        "/api/partie/clear",
+        "/api/vouchers/x/redeem",
+        "/api/vouchers/x/reprint",
+        "/api/cards/sold",
+        "/api/cards/import",
+        "/api/cards/generate",
+        "/api/devices/toaster/test",
+    ]
     for h in headers:
         for path in paths:
             for body in bodies:
@@ -176,11 +225,13 @@ def test_cartons_import_generate_and_sold_ranges(room, client):
     assert resp.status_code == 201 and resp.get_json()["total"] == 16
     assert (room.config.data_dir / "cards.csv").exists()
     first, last = sorted(cid for cid in room.hall.book if cid.startswith("C-"))[::11]
-    sold = client.post("/api/cards/sold", json={"ranges": f"{first}..{last}", "sold": False},
-                       headers=room.headers("desk")).get_json()
+    sold = client.post(
+        "/api/cards/sold", json={"ranges": f"{first}..{last}", "sold": False}, headers=room.headers("desk")
+    ).get_json()
     assert sold["count"] == 12 and not room.hall.may_play(first)
-    refused(client.post("/api/cards/sold", json={"ranges": "nonsense..x"}, headers=room.headers("desk")), 422,
-            "bad_ranges")
+    refused(
+        client.post("/api/cards/sold", json={"ranges": "nonsense..x"}, headers=room.headers("desk")), 422, "bad_ranges"
+    )
     assert client.get("/api/cards.csv", headers=admin).get_data(True).startswith("card_id")
 
 
@@ -190,8 +241,17 @@ def test_admin_info_and_openapi(room, client):
     assert info["programme"][0]["lots"][1]["label"] == "Jambon" and info["tls"] is None
     doc = client.get("/api/openapi.json").get_json()
     assert doc["openapi"].startswith("3.")
-    for path in ("/api/state", "/api/partie/start", "/api/draws", "/api/draws/undo", "/api/claims",
-                 "/api/lots/award", "/api/partie/clear", "/api/vouchers/{code}/redeem", "/api/login"):
+    for path in (
+        "/api/state",
+        "/api/partie/start",
+        "/api/draws",
+        "/api/draws/undo",
+        "/api/claims",
+        "/api/lots/award",
+        "/api/partie/clear",
+        "/api/vouchers/{code}/redeem",
+        "/api/login",
+    ):
         assert path in doc["paths"], path
     assert "409" in doc["paths"]["/api/draws"]["post"]["responses"]
     assert client.post("/api/devices/printer/test", headers=room.headers("admin")).status_code == 202
@@ -202,7 +262,7 @@ def test_pages_are_french_first_and_english_on_request(room, client):
     page = client.get("/speaker").get_data(True)
     assert 'id="login-form"' in page and "Console du speaker" in page
     assert "Caller's console" in client.get("/speaker?lang=en").get_data(True)
-    assert "Caller's console" in client.get("/speaker").get_data(True)          # the choice is remembered
+    assert "Caller's console" in client.get("/speaker").get_data(True)  # the choice is remembered
     english = client.get("/api/nowhere", headers={"Accept-Language": "en"}).get_json()
     assert english["message"] == "No such address."
     fresh = room.app.test_client()
@@ -211,13 +271,18 @@ def test_pages_are_french_first_and_english_on_request(room, client):
 
 
 def test_static_assets_are_local_and_licensed(client):
-    for path in ("vendor/socket.io/socket.io.esm.min.js", "vendor/socket.io/LICENSE",
-                 "vendor/barcode-detector/ponyfill.js", "vendor/barcode-detector/zxing-exported.js",
-                 "vendor/barcode-detector/LICENSE",
-                 "vendor/fonts/atkinson-hyperlegible-latin-700-normal.woff2", "vendor/fonts/LICENSE"):
+    for path in (
+        "vendor/socket.io/socket.io.esm.min.js",
+        "vendor/socket.io/LICENSE",
+        "vendor/barcode-detector/ponyfill.js",
+        "vendor/barcode-detector/zxing-exported.js",
+        "vendor/barcode-detector/LICENSE",
+        "vendor/fonts/atkinson-hyperlegible-latin-700-normal.woff2",
+        "vendor/fonts/LICENSE",
+    ):
         resp = client.get(f"/static/{path}")
         assert resp.status_code == 200, path
-        if path.endswith(".js"):     # a module script with another type is refused by the browser (nosniff)
+        if path.endswith(".js"):  # a module script with another type is refused by the browser (nosniff)
             assert resp.mimetype in ("text/javascript", "application/javascript"), (path, resp.mimetype)
     wasm = client.get("/static/vendor/barcode-detector/zxing_reader.wasm")
     assert wasm.status_code == 200 and wasm.mimetype == "application/wasm"
@@ -232,15 +297,21 @@ def test_every_refusal_code_of_the_core_has_a_status_and_a_french_message():
 
     import display.app  # noqa: F401  (every area's catalogue, as the app has it)
     from display.errors import declared
+
     root = Path(__file__).resolve().parents[2]
-    codes = {code for folder in ("hall", "display") for path in (root / folder).rglob("*.py")
-             for code in re.findall(r'Rejected\("([a-z_/]+)"', path.read_text())}
+    codes = {
+        code
+        for folder in ("hall", "display")
+        for path in (root / folder).rglob("*.py")
+        for code in re.findall(r'Rejected\("([a-z_/]+)"', path.read_text())
+    }
     assert "no_partie" in codes and "rooms/not_your_turn" in codes and "tournoi/bad_code" in codes
     assert sorted(code for code in codes if declared(code) is None or not str(declared(code).text)) == []
 
 
 def test_award_groups_one_players_cartons(client, room):
     from tests.display.conftest import A1, A2, play_to_tie
+
     play_to_tie(room)
     res = client.post("/api/lots/award", json={"same_player": [[A2, A1]]}, headers=room.headers("speaker"))
     assert res.status_code == 200, res.get_json()

@@ -1,5 +1,6 @@
 """The pages in Debian's Chromium: the projector follows the hall, the speaker awards with a tie, the
 controller sees verdicts (typed and from a fake camera showing a QR), nothing leaves the machine."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,7 @@ from tests.display.wire import Wire
 
 def only_local(page, base_url: str) -> None:
     host = urlparse(base_url).netloc
-    foreign = [u for u in page.requests_seen
-               if not u.startswith(("data:", "blob:")) and urlparse(u).netloc != host]
+    foreign = [u for u in page.requests_seen if not u.startswith(("data:", "blob:")) and urlparse(u).netloc != host]
     assert not foreign, foreign
 
 
@@ -34,7 +34,7 @@ def test_projector_follows_draws_and_a_reconnect(page, live):
     expect(page.locator('.cell[data-n="42"]')).to_have_class(re.compile(r"\blast\b"))
     expect(page.locator('.cell[data-n="17"]')).to_have_class(re.compile(r"\bdrawn\b"))
     expect(page.locator("#count")).to_have_text("2 numéros tirés")
-    expect(page.locator("#previous li")).to_have_text(["42", "17"])    # the last five, most recent first ([data-recent])
+    expect(page.locator("#previous li")).to_have_text(["42", "17"])  # the last five, most recent first ([data-recent])
 
     # the connection drops; balls are drawn meanwhile; the screen catches up by itself once the hall is back
     wire.drop()
@@ -47,7 +47,7 @@ def test_projector_follows_draws_and_a_reconnect(page, live):
     expect(page.locator("#last")).to_have_text("7")
     expect(page.locator("#count")).to_have_text("3 numéros tirés")
     expect(page.locator('.cell[data-n="88"]')).not_to_have_class(re.compile(r"\bdrawn\b"))
-    assert wire.emitted("resync") == 0          # the new connection's state was enough: no gap seen
+    assert wire.emitted("resync") == 0  # the new connection's state was enough: no gap seen
     only_local(page, live.url)
 
 
@@ -97,7 +97,7 @@ def test_speaker_draws_and_awards_a_lot_with_a_tie(page, live):
         page.keyboard.type(str(n))
         page.keyboard.press("Enter")
         expect(page.locator("#sp-last")).to_have_text(str(n))
-    for digit in "80":                                        # the on-screen pad
+    for digit in "80":  # the on-screen pad
         page.click(f'#pad button[data-key="{digit}"]')
     expect(page.locator("#entry")).to_have_text("80")
     page.click("#draw-button")
@@ -110,8 +110,8 @@ def test_speaker_draws_and_awards_a_lot_with_a_tie(page, live):
     h.check_claim(A2, role="controller")
     expect(page.locator("#pending li")).to_have_count(2)
     page.click("#award")
-    expect(page.locator("#tie-dialog")).to_be_visible()                # a tie: the speaker chooses how
-    page.click('#tie-choices li[data-n="1"]')                            # the hall's draw, lowest wins
+    expect(page.locator("#tie-dialog")).to_be_visible()  # a tie: the speaker chooses how
+    page.click('#tie-choices li[data-n="1"]')  # the hall's draw, lowest wins
     expect(page.locator("#award-result")).to_contain_text("Tirage au sort")
     expect(page.locator("#award-result li")).to_have_count(2)
     lot = h.evening.partie.lots[0]
@@ -153,7 +153,7 @@ def test_controller_types_an_id_and_sees_the_verdict_and_the_carton(page, live):
     expect(verdict).to_be_visible()
     expect(page.locator("#verdict-line")).to_have_text("Quine valide !")
     expect(page.locator("#verdict-sub")).to_have_text("Quine — Panier garni · Dernier numéro : 80")
-    expect(page.locator("#verdict-note")).to_have_text("Déjà vérifié 1 fois")     # play_to_tie checked it once
+    expect(page.locator("#verdict-note")).to_have_text("Déjà vérifié 1 fois")  # play_to_tie checked it once
     # valid is green whatever came before (issue 26: orange was announced as a refusal); the note says it
     expect(verdict).to_have_class(re.compile(r"\bgood\b"))
     expect(page.locator("#verdict-mark")).to_have_text("✓")
@@ -169,7 +169,7 @@ def test_controller_types_an_id_and_sees_the_verdict_and_the_carton(page, live):
     typo = A3[:-1] + ("0" if A3[-1] != "0" else "1")
     page.fill("#card-id", typo)
     page.click("#id-form button[type=submit]")
-    expect(page.locator("#verdict-line")).to_have_text(re.compile(r"^Vérifiez le numéro"))   # a near miss: never red
+    expect(page.locator("#verdict-line")).to_have_text(re.compile(r"^Vérifiez le numéro"))  # a near miss: never red
     expect(verdict).to_have_class(re.compile(r"\bhint\b"))
     only_local(page, live.url)
 
@@ -178,10 +178,17 @@ def test_controller_types_an_id_and_sees_the_verdict_and_the_carton(page, live):
 def camera_browser(pw, tmp_path_factory, browser_args):
     from tests.display.conftest import CHROMIUM
     from tests.display.media import qr_y4m
+
     video = qr_y4m(tmp_path_factory.mktemp("camera") / "card.y4m", f"LOTO1:{A1}:TEST")
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=browser_args + [
-        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-        f"--use-file-for-fake-video-capture={video}"])
+    b = pw.chromium.launch(
+        executable_path=CHROMIUM,
+        args=browser_args
+        + [
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}",
+        ],
+    )
     yield b
     b.close()
 
@@ -197,7 +204,7 @@ def test_controller_scans_a_carton_with_the_camera(camera_browser, live):
     login_page(page, live.url + "/controle", PINS["controller_pin"])
     page.click("#scan")
     expect(page.locator("#verdict")).to_be_visible(timeout=20_000)
-    expect(page.locator("#verdict-card")).to_have_text(A1[:-1] + "\u00a0" + A1[-1])   # the check character set apart
+    expect(page.locator("#verdict-card")).to_have_text(A1[:-1] + "\u00a0" + A1[-1])  # the check character set apart
     expect(page.locator("#verdict")).to_have_attribute("data-verdict", "valid")
     assert any(u.endswith("/static/vendor/barcode-detector/zxing_reader.wasm") for u in seen)
     only_local(page, live.url)
@@ -230,13 +237,16 @@ def test_admin_page_shows_programme_and_pins(page, live):
 def speech_api(*langs: str) -> str:
     """The browser's speech as the test sees it: the voices it offers (``langs``), what the page asks it to say
     (kept in the test's own ``__spoken``); set before the page's scripts run."""
-    voices = ", ".join(f'{{lang: "{lang}", name: "{lang}", voiceURI: "{lang}", localService: true, default: false}}'
-                       for lang in langs)
-    return ("window.__spoken = [];"
-            f"speechSynthesis.getVoices = () => [{voices}];"
-            "window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };"
-            "speechSynthesis.speak = (u) => window.__spoken.push([u.text, u.lang, u.rate]);"
-            "speechSynthesis.cancel = () => {};")
+    voices = ", ".join(
+        f'{{lang: "{lang}", name: "{lang}", voiceURI: "{lang}", localService: true, default: false}}' for lang in langs
+    )
+    return (
+        "window.__spoken = [];"
+        f"speechSynthesis.getVoices = () => [{voices}];"
+        "window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };"
+        "speechSynthesis.speak = (u) => window.__spoken.push([u.text, u.lang, u.rate]);"
+        "speechSynthesis.cancel = () => {};"
+    )
 
 
 def test_the_browsers_own_voices_never_speak_and_the_nickname_is_the_halls(page, live):
@@ -251,5 +261,5 @@ def test_the_browsers_own_voices_never_speak_and_the_nickname_is_the_halls(page,
     for n in (42, 33):
         h.draw(n, role="speaker")
     expect(page.locator("#count")).to_have_text("2 numéros tirés")
-    expect(page.locator("#nickname")).to_have_text("docteur")            # the hall's table, switched on at /admin
+    expect(page.locator("#nickname")).to_have_text("docteur")  # the hall's table, switched on at /admin
     assert page.evaluate("window.__spoken") == []

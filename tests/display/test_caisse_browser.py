@@ -2,6 +2,7 @@
 
 Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,7 +41,7 @@ def test_the_desk_sells_a_plaque_and_refuses_a_double_sale(browser, desk_live, f
     try:
         login_page(page, desk_live.url + "/caisse", PINS["desk_pin"], name="Anne")
         expect(page.locator("#sell")).to_have_text("Ajoutez des cartons")
-        expect(page.locator("#seller")).to_have_text("Vendeur : Anne")      # the logged-in desk sells
+        expect(page.locator("#seller")).to_have_text("Vendeur : Anne")  # the logged-in desk sells
         page.fill("#cards", "A-1..A-12")
         page.click("#add-form button[type=submit]")
         expect(page.locator("#suggested")).to_contain_text("12 cartons : 25,00")
@@ -63,7 +64,7 @@ def test_the_desk_sells_a_plaque_and_refuses_a_double_sale(browser, desk_live, f
         expect(page.locator("#basket li.trouble")).to_contain_text(f"Déjà vendu\u00a0: {shown(make_card_id('A', 12))}")
         expect(page.locator("#sell")).to_be_disabled()
         expect(page.locator("#sell")).to_have_text("Corrigez d'abord les cartons marqués ✗")
-        assert len(desk_live.hall.evening.sales.sales) == 1           # nothing sold
+        assert len(desk_live.hall.evening.sales.sales) == 1  # nothing sold
         shoot(page, str(folder / f"{name}-refus.png"), full_page=False)
     finally:
         ctx.close()

@@ -1,5 +1,6 @@
 """Issue 31 item 6: « Mes cartons » shows a carton's grid only to a phone that shows it holds the paper — the code
 printed on it (in its QR code's link) or the sale's code — and never says, without it, whether a carton was sold."""
+
 from __future__ import annotations
 
 import io
@@ -18,7 +19,10 @@ from tests.display.test_hardening import refused
 def sold_room(tmp_path, **extra):
     room = make_room(tmp_path, extra=extra)
     client = room.app.test_client()
-    assert client.post("/api/sales", json={"cards": [A1], "amount_eur": 3}, headers=room.headers("admin")).status_code == 201
+    assert (
+        client.post("/api/sales", json={"cards": [A1], "amount_eur": 3}, headers=room.headers("admin")).status_code
+        == 201
+    )
     return room, client
 
 
@@ -30,12 +34,15 @@ def cards(client, *items, address="10.42.0.50"):
 
 def test_without_its_code_a_phone_learns_neither_the_grid_nor_whether_it_was_sold(tmp_path):
     room, client = sold_room(tmp_path)
-    body = cards(client, A1, A3, A2)                 # sold, unsold, unsold: one answer for all three
+    body = cards(client, A1, A3, A2)  # sold, unsold, unsold: one answer for all three
     assert body["cards"] == []
-    assert [(r["card_id"], r["error"]) for r in body["refused"]] == [(A1, "bad_card_code"), (A3, "bad_card_code"),
-                                                                     (A2, "bad_card_code")]
+    assert [(r["card_id"], r["error"]) for r in body["refused"]] == [
+        (A1, "bad_card_code"),
+        (A3, "bad_card_code"),
+        (A2, "bad_card_code"),
+    ]
     assert "rows" not in json.dumps(body) and "unsold" not in json.dumps(body)
-    wrong = cards(client, {"card_id": A1, "code": room.hall.card_code(A2)})     # another carton's code
+    wrong = cards(client, {"card_id": A1, "code": room.hall.card_code(A2)})  # another carton's code
     assert wrong["refused"][0]["error"] == "bad_card_code"
     room.hall.journal.close()
 
@@ -44,13 +51,16 @@ def test_the_printed_link_or_the_typed_code_opens_the_carton(tmp_path):
     room, client = sold_room(tmp_path)
     code = room.hall.card_code(A1)
     assert len(code) == CARD_CODE_LENGTH and set(code) <= set(CARD_CODE_ALPHABET)
-    for item in (room.config.hall_link(f"c/{A1}?k={code}"), {"card_id": A1.lower().replace("-", ""), "code": code.lower()},
-                 {"card_id": A1, "code": f" {code[:2]}-{code[2:]} "}):
+    for item in (
+        room.config.hall_link(f"c/{A1}?k={code}"),
+        {"card_id": A1.lower().replace("-", ""), "code": code.lower()},
+        {"card_id": A1, "code": f" {code[:2]}-{code[2:]} "},
+    ):
         body = cards(client, item)
         assert [(c["card_id"], c["code"]) for c in body["cards"]] == [(A1, code)] and body["cards"][0]["rows"]
-    unsold = cards(client, {"card_id": A3, "code": room.hall.card_code(A3)})    # the holder learns it does not play
+    unsold = cards(client, {"card_id": A3, "code": room.hall.card_code(A3)})  # the holder learns it does not play
     assert unsold["refused"][0]["error"] == "unsold_card"
-    near = cards(client, {"card_id": A1[:-1] + "Z", "code": code})              # a near miss still says « vérifiez »
+    near = cards(client, {"card_id": A1[:-1] + "Z", "code": code})  # a near miss still says « vérifiez »
     assert near["refused"][0]["error"] == "unknown_card" and near["refused"][0]["suggestions"] == [A1]
     room.hall.journal.close()
 
@@ -71,23 +81,28 @@ def test_the_carton_page_without_its_code_holds_nothing_of_the_carton(tmp_path):
     assert boot["link"] == [{"card_id": A1, "code": ""}]
     linked = client.get(f"/c/{A1}?k=abc").get_data(as_text=True)
     assert '"code": "abc"' in linked or '"code":"abc"' in linked
-    sale = client.post("/api/sales", json={"cards": [A2, A3], "amount_eur": 6}, headers=room.headers("admin")).get_json()
-    page = client.get(sale["phones_url"]).get_data(as_text=True)      # the sale's code hands its cartons' codes
+    sale = client.post(
+        "/api/sales", json={"cards": [A2, A3], "amount_eur": 6}, headers=room.headers("admin")
+    ).get_json()
+    page = client.get(sale["phones_url"]).get_data(as_text=True)  # the sale's code hands its cartons' codes
     boot = json.loads(re.search(r'<script type="application/json" id="boot">(.*?)</script>', page, re.S).group(1))
-    assert boot["link"] == [{"card_id": A2, "code": room.hall.card_code(A2)},
-                            {"card_id": A3, "code": room.hall.card_code(A3)}]
+    assert boot["link"] == [
+        {"card_id": A2, "code": room.hall.card_code(A2)},
+        {"card_id": A3, "code": room.hall.card_code(A3)},
+    ]
     room.hall.journal.close()
 
 
 def test_a_phone_call_needs_the_code_too(tmp_path):
     room, client = sold_room(tmp_path, players={"phone_call": True})
-    refused(client.post("/api/players/call", json={"card_id": A3}), 403, "bad_card_code")     # not « non vendu »
+    refused(client.post("/api/players/call", json={"card_id": A3}), 403, "bad_card_code")  # not « non vendu »
     refused(client.post("/api/players/call", json={"card_id": A1, "code": "AAAAA"}), 403, "bad_card_code")
     room.hall.journal.close()
 
 
 def test_the_printed_carton_carries_its_code_in_its_link_and_under_its_barcode(tmp_path):
     from hall.app.paper.sheets import write_cards_pdf
+
     room = make_room(tmp_path)
     room.app, _ = make_app(room.hall, room.config, documents={"cards_pdf": write_cards_pdf})
     pdf = room.app.test_client().get("/api/cards.pdf?series=A&per_page=6", headers=room.headers("admin")).get_data()
@@ -99,5 +114,5 @@ def test_the_printed_carton_carries_its_code_in_its_link_and_under_its_barcode(t
     text = page.get_textpage().get_text_range()
     assert all(f"code {room.hall.card_code(c)}" in text for c in (A1, A2, A3))
     document.close()
-    assert card_code(b"k" * 32, A1) == room.hall.card_code(A1) != card_code(b"j" * 32, A1)    # the hall's own key
+    assert card_code(b"k" * 32, A1) == room.hall.card_code(A1) != card_code(b"j" * 32, A1)  # the hall's own key
     room.hall.journal.close()

@@ -2,6 +2,7 @@
 the controllers' claims (typed, camera: the page sends the text as read), the barcode scanner, the caisse's sales
 and the players' linking. The full ID however typed, the short number the door teaches (« D-2 ») and the printed
 QR code's URL; a near miss gets the same suggestions everywhere."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,19 +11,19 @@ from drivers.scanner import Scan, apply_scan
 from hall.cartons.card_ids import make_card_id
 from tests.display.conftest import A1, A2, make_room
 
-NEAR_A1 = A1[:-1] + ("Z" if A1[-1] != "Z" else "Y")       # the check character mistyped: one keystroke from A1
+NEAR_A1 = A1[:-1] + ("Z" if A1[-1] != "Z" else "Y")  # the check character mistyped: one keystroke from A1
 
 TEXTS = [
     (A1, A1),
-    (A1.lower().replace("-", ""), A1),                  # no dash, lower case
-    (" ".join(A1), A1),                                 # spaces
-    (A1.replace("0", "O"), A1),                         # O for 0
-    ("A-2", A2),                                        # the short number the door teaches
+    (A1.lower().replace("-", ""), A1),  # no dash, lower case
+    (" ".join(A1), A1),  # spaces
+    (A1.replace("0", "O"), A1),  # O for 0
+    ("A-2", A2),  # the short number the door teaches
     ("a-1", A1),
     ("a 2", A2),
-    ("http://192.0.2.2:8080/c/" + A1, A1),            # the printed carton's QR code
+    ("http://192.0.2.2:8080/c/" + A1, A1),  # the printed carton's QR code
     ("https://loto.local/c/" + A1.lower() + "?x=1", A1),
-    ("LOTO1:" + A1 + ":TEST", A1),                     # a label's code
+    ("LOTO1:" + A1 + ":TEST", A1),  # a label's code
 ]
 
 
@@ -70,7 +71,7 @@ def test_a_near_miss_gets_the_same_suggestions_everywhere(playing, text):
     assert sale.status_code == 422 and sale.get_json()["suggestions"] == [A1]
 
 
-@pytest.mark.parametrize("text", ["-1-1", "=HYPERLINK(\"x\")", "http://x/c/", "http://x/c/a/b", "A" * 201])
+@pytest.mark.parametrize("text", ["-1-1", '=HYPERLINK("x")', "http://x/c/", "http://x/c/a/b", "A" * 201])
 def test_what_reads_as_no_carton_is_refused_the_same_everywhere(playing, text):
     client = playing.app.test_client()
     claim = client.post("/api/claims", json={"card_id": text}, headers=playing.headers("controller"))
@@ -81,6 +82,9 @@ def test_what_reads_as_no_carton_is_refused_the_same_everywhere(playing, text):
 
 def test_the_short_number_is_a_carton_of_the_book_only(playing):
     """« D-2 » is series D, number 2 of the book; no such carton is unknown (with no suggestion of A cartons)."""
-    claim = playing.app.test_client().post("/api/claims", json={"card_id": "D-2"},
-                                           headers=playing.headers("controller")).get_json()
+    claim = (
+        playing.app.test_client()
+        .post("/api/claims", json={"card_id": "D-2"}, headers=playing.headers("controller"))
+        .get_json()
+    )
     assert (claim["verdict"], claim["card_id"]) == ("unknown_card", make_card_id("D", 2))

@@ -1,5 +1,6 @@
 """/controle follows the partie from the events themselves (issue 34: the event's status applied, no refetch), and a
 verdict belongs to its ball: it leaves when the next ball comes, and never covers the top bar."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -21,16 +22,16 @@ def test_the_controller_follows_award_undo_and_partie_without_a_resync(page, liv
     page.click("#id-form button[type=submit]")
     verdict = page.locator("#verdict")
     expect(verdict).to_be_visible()
-    expect(page.locator("#ctl-checking")).to_be_visible()          # the verdict's own status: checking
+    expect(page.locator("#ctl-checking")).to_be_visible()  # the verdict's own status: checking
     nav, box = page.locator("nav.nav").bounding_box(), verdict.bounding_box()
-    assert box["y"] >= nav["y"] + nav["height"] - 1                 # the top bar stays above the verdict
+    assert box["y"] >= nav["y"] + nav["height"] - 1  # the top bar stays above the verdict
     h.award(role="speaker")
     expect(page.locator("#ctl-lot")).to_have_text("Double quine — Jambon")
     expect(page.locator("#ctl-checking")).to_be_hidden()
-    expect(verdict).to_be_visible()                                  # still this ball: the verdict stays
+    expect(verdict).to_be_visible()  # still this ball: the verdict stays
     h.resume(role="speaker")
     h.draw(9, role="speaker")
-    expect(verdict).to_be_hidden()                                   # a new ball: the old verdict leaves
+    expect(verdict).to_be_hidden()  # a new ball: the old verdict leaves
     expect(page.locator("#ctl-last")).to_have_text("Dernier numéro : 9")
     h.undo(role="speaker")
     expect(page.locator("#ctl-last")).to_have_text("Dernier numéro : 80")
@@ -42,5 +43,5 @@ def test_the_controller_follows_award_undo_and_partie_without_a_resync(page, liv
     h.clear(role="speaker", force=True)
     expect(page.locator("#ctl-lot")).to_be_empty()
     h.start_partie(role="speaker")
-    expect(page.locator("#ctl-lot")).to_have_text("Quine")           # the next partie, from its own event
+    expect(page.locator("#ctl-lot")).to_have_text("Quine")  # the next partie, from its own event
     assert resyncs == []

@@ -1,5 +1,6 @@
 """The speaker's console words every device code and every driver notice from the one catalogue, in French and
 in English: the drivers publish codes and parameters only (tests/drivers/test_codes_only.py)."""
+
 from __future__ import annotations
 
 import re
@@ -16,15 +17,25 @@ from hall.snapshots import device_status
 from tests.display.test_sockets import close, connect, receive
 
 ACCENTED = re.compile(r"[àâçéèêëîïôûùœ«»]")
-PARAMS = {"path": "/dev/x", "error": "EIO", "where": "10.0.0.5:9100", "count": "2", "n": "3", "total": "4",
-          "relay": "pi:11", "reason": "printer_no_paper", "what": "42"}
+PARAMS = {
+    "path": "/dev/x",
+    "error": "EIO",
+    "where": "10.0.0.5:9100",
+    "count": "2",
+    "n": "3",
+    "total": "4",
+    "relay": "pi:11",
+    "reason": "printer_no_paper",
+    "what": "42",
+}
 
 
 def test_every_device_code_reads_in_french_and_in_english(room):
     with room.app.app_context():
         for code, template in DEVICE_MESSAGES.items():
-            device = next((d for d in ("ball_machine", "printer", "keypad", "scanner", "relays")
-                           if code.startswith(d)), "keypad")
+            device = next(
+                (d for d in ("ball_machine", "printer", "keypad", "scanner", "relays") if code.startswith(d)), "keypad"
+            )
             status = device_status(device, "degraded", code, **PARAMS)
             with force_locale("fr"):
                 french = device_sentence(status)
@@ -71,12 +82,19 @@ def test_the_drivers_notices_reach_each_console_in_its_language(live):
         assert _notice(fr, "keypad:refused")["message"] == "Pavé — Aucun numéro à annuler."
         assert _notice(en, "keypad:refused")["message"] == "Keypad — No number to undo."
         apply_scan(h, Scan("B?", clean=False))
-        assert _notice(fr, "scanner:unreadable")["message"] == "Code-barres illisible : scannez à nouveau ou tapez le numéro."
+        assert (
+            _notice(fr, "scanner:unreadable")["message"]
+            == "Code-barres illisible : scannez à nouveau ou tapez le numéro."
+        )
         assert _notice(en, "scanner:unreadable")["message"] == "Unreadable barcode: scan again or type the number."
         apply_scan(h, Scan("=1+2"))
         refused_fr, refused_en = _notice(fr, "scanner:refused"), _notice(en, "scanner:refused")
-        assert refused_fr["code"] == refused_en["code"] and refused_fr["message"].startswith("Carton =1+2 non vérifié : ")
-        assert refused_en["message"].startswith("Card =1+2 not checked: ") and not ACCENTED.search(refused_en["message"])
+        assert refused_fr["code"] == refused_en["code"] and refused_fr["message"].startswith(
+            "Carton =1+2 non vérifié : "
+        )
+        assert refused_en["message"].startswith("Card =1+2 not checked: ") and not ACCENTED.search(
+            refused_en["message"]
+        )
     finally:
         close(fr)
         close(en)

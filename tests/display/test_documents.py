@@ -1,4 +1,5 @@
 """The admin's downloads: the evening's report and the carton planches, made by the real PDF makers."""
+
 from __future__ import annotations
 
 import io
@@ -16,8 +17,10 @@ from tests.display.conftest import A1, A2, make_room, play_to_tie
 def docs_room(tmp_path):
     room = make_room(tmp_path)
     from tests.display.conftest import make_app
-    room.app, room.socketio = make_app(room.hall, room.config,
-                                         documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf})
+
+    room.app, room.socketio = make_app(
+        room.hall, room.config, documents={"report_pdf": write_report_pdf, "cards_pdf": write_cards_pdf}
+    )
     room.app.config["TESTING"] = True
     yield room
     room.hall.journal.close()

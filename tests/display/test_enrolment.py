@@ -1,5 +1,6 @@
 """Issue 31 item 4 through the real app: a new console comes in by a code a console already in shows it, whatever
 strangers on the Wi-Fi are doing; /admin sees the live consoles and ends one."""
+
 from __future__ import annotations
 
 from display.enrolment import ADDRESS_TRIES, CODE_TTL_S, may_enrol
@@ -24,20 +25,20 @@ def test_an_enrolment_during_a_wrong_pin_attack_from_other_addresses_succeeds(ro
     admin = client(room, "10.42.0.10")
     assert login(admin, PINS["admin_pin"]).status_code == 200
     attack(room)
-    refused(login(client(room, NEW_TABLET), PINS["desk_pin"]), 429, "too_many_attempts")   # a stranger is held
+    refused(login(client(room, NEW_TABLET), PINS["desk_pin"]), 429, "too_many_attempts")  # a stranger is held
     made = admin.post("/api/enrolments", json={"role": "desk"}, headers=csrf(admin))
     assert made.status_code == 201, made.get_json()
     offer = made.get_json()
     assert offer["url"].endswith("/ajout#" + offer["code"].replace("-", "")) and offer["qr_svg"].startswith("<svg")
     assert offer["expires_in"] == CODE_TTL_S
-    attack(room, 1)                                     # the guessing goes on meanwhile
+    attack(room, 1)  # the guessing goes on meanwhile
     tablet = client(room, NEW_TABLET)
     answer = tablet.post("/api/enrol", json={"code": offer["code"], "name": "Josette\u202e"}).get_json()
     assert answer["role"] == "desk" and answer["page"] == "/caisse"
     assert tablet.get("/api/me").get_json()["role"] == "desk"
     names = [c["name"] for c in admin.get("/api/consoles").get_json()["consoles"]]
-    assert "Josette" in names                            # format characters never reach /admin
-    tablet.post("/api/logout")                          # known from now on: the PIN opens it during the attack
+    assert "Josette" in names  # format characters never reach /admin
+    tablet.post("/api/logout")  # known from now on: the PIN opens it during the attack
     assert login(tablet, PINS["desk_pin"]).get_json()["role"] == "desk"
 
 
@@ -52,8 +53,9 @@ def test_a_code_opens_once_for_a_few_minutes_and_only_a_role_the_maker_holds(roo
         refused(speaker.post("/api/enrolments", json={"role": role}, headers=csrf(speaker)), 403, "forbidden")
     refused(client(room, "10.42.0.12").post("/api/enrolments", json={"role": "controller"}), 401, "unauthorized")
     first = speaker.post("/api/enrolments", json={"role": "controller"}, headers=csrf(speaker)).get_json()
-    assert client(room, "10.42.0.13").post("/api/enrol", json={"code": first["code"]}).get_json()["role"] == \
-        "controller"
+    assert (
+        client(room, "10.42.0.13").post("/api/enrol", json={"code": first["code"]}).get_json()["role"] == "controller"
+    )
     refused(client(room, "10.42.0.14").post("/api/enrol", json={"code": first["code"]}), 401, "enrol_code_wrong")
     enrolments = services_of(room.app).auth.enrolments
     now = [START]
@@ -61,8 +63,9 @@ def test_a_code_opens_once_for_a_few_minutes_and_only_a_role_the_maker_holds(roo
     late = speaker.post("/api/enrolments", json={"role": "controller"}, headers=csrf(speaker)).get_json()
     now[0] += CODE_TTL_S + 1
     refused(client(room, "10.42.0.15").post("/api/enrol", json={"code": late["code"]}), 401, "enrol_code_wrong")
-    form = client(room, "10.42.0.16").post("/api/enrol", data=f"code={late['code']}",
-                                           content_type="application/x-www-form-urlencoded")
+    form = client(room, "10.42.0.16").post(
+        "/api/enrol", data=f"code={late['code']}", content_type="application/x-www-form-urlencoded"
+    )
     refused(form, 415, "json_required")
 
 
@@ -87,8 +90,11 @@ def test_admin_lists_the_live_consoles_and_ends_and_forgets_one(room):
     admin = client(room, "10.42.0.30")
     login(admin, PINS["admin_pin"])
     controle = client(room, "10.42.0.31")
-    controle.post("/api/login", json={"pin": PINS["controller_pin"], "name": "Marcel"},
-                  headers={"User-Agent": "Mozilla/5.0 (Linux; Android 14) Chrome/126"})
+    controle.post(
+        "/api/login",
+        json={"pin": PINS["controller_pin"], "name": "Marcel"},
+        headers={"User-Agent": "Mozilla/5.0 (Linux; Android 14) Chrome/126"},
+    )
     listed = admin.get("/api/consoles").get_json()["consoles"]
     row = next(c for c in listed if c["name"] == "Marcel")
     assert row["role"] == "controller" and row["addr"] == "10.42.0.31" and "Android" in row["ua"]
@@ -101,4 +107,4 @@ def test_admin_lists_the_live_consoles_and_ends_and_forgets_one(room):
     refused(admin.post(f"/api/consoles/{row['ref']}/end", json={}, headers=csrf(admin)), 404, "unknown_console")
     for i in range(EVERYONE_FAILS[0]):
         guess(client(room, f"10.42.8.{i}"), i)
-    refused(login(controle, PINS["controller_pin"]), 429, "too_many_attempts")   # forgotten: a stranger again
+    refused(login(controle, PINS["controller_pin"]), 429, "too_many_attempts")  # forgotten: a stranger again

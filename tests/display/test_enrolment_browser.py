@@ -3,6 +3,7 @@ code's link and lands on its role's page logged in, /admin lists it and ends it;
 
 Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/.
 """
+
 from __future__ import annotations
 
 import os
@@ -49,7 +50,7 @@ def test_a_tablet_scans_the_admins_code_and_lands_on_its_page_logged_in(browser,
         expect(rows).to_have_count(2)
         admin.locator("#consoles tr:not(.self) button").first.click()
         expect(admin.locator("#consoles-msg")).to_contain_text("Console terminée")
-        expect(tablet.locator("#login-form")).to_be_visible()            # ended: the page shows its login by itself
+        expect(tablet.locator("#login-form")).to_be_visible()  # ended: the page shows its login by itself
     finally:
         admin_ctx.close()
         tablet_ctx.close()

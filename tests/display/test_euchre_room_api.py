@@ -1,5 +1,6 @@
 """The Bid Euchre room over HTTP: the referee's endpoint (speaker and admin only, every refusal, journalled and
 broadcast), the seat's view (its hand as held, trump first), and a whole game with bots through the API."""
+
 from __future__ import annotations
 
 import time
@@ -26,8 +27,11 @@ def refused(res, status: int, code: str) -> None:
 
 
 def open_euchre(client, hall_room, options=None, names=("Ana",)) -> tuple[str, list[dict]]:
-    res = client.post("/api/games/rooms", json={"game": "euchre", "options": options or {"hands": 1}},
-                      headers=hall_room.headers("speaker"))
+    res = client.post(
+        "/api/games/rooms",
+        json={"game": "euchre", "options": options or {"hands": 1}},
+        headers=hall_room.headers("speaker"),
+    )
     assert res.status_code == 201, res.get_json()
     code = res.get_json()["code"]
     seats = [client.post(f"/api/games/rooms/{code}/join", json={"name": n}).get_json() for n in names]
@@ -40,7 +44,7 @@ def settle(client) -> None:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         due = [(c, at) for c, at in hub.lobby.due(hub.clock()) if at <= hub.clock()]
-        rooms = [hub.lobby.room(c) for c, _ in due]       # one snapshot each: the bots' task plays meanwhile
+        rooms = [hub.lobby.room(c) for c, _ in due]  # one snapshot each: the bots' task plays meanwhile
         seats_bots = all(r.to_move and r.seats[r.to_move[0]].bot for r in rooms)
         if not due or not seats_bots:
             return
@@ -55,8 +59,9 @@ def test_the_referee_endpoint_is_for_the_speaker_and_the_admin(client, hall_room
     refused(client.post(url, json={"move": ["time"], "version": 1}), 401, "unauthorized")
     for role in ("desk", "controller"):
         refused(client.get(url, headers=hall_room.headers(role)), 403, "forbidden")
-        refused(client.post(url, json={"move": ["time"], "version": 1}, headers=hall_room.headers(role)),
-                403, "forbidden")
+        refused(
+            client.post(url, json={"move": ["time"], "version": 1}, headers=hall_room.headers(role)), 403, "forbidden"
+        )
     assert client.get(url, headers=hall_room.headers("admin")).status_code == 200
 
 
@@ -64,12 +69,15 @@ def test_refusals_change_nothing(client, hall_room):
     speaker = hall_room.headers("speaker")
     code, (ana,) = open_euchre(client, hall_room)
     url = f"/api/games/rooms/{code}/official"
-    assert client.get(url, headers=speaker).get_json()["officials"] == []          # nothing before the start
+    assert client.get(url, headers=speaker).get_json()["officials"] == []  # nothing before the start
     refused(client.post(url, json={"move": ["time"], "version": 0}, headers=speaker), 409, "not_started")
     lobo = client.post("/api/games/rooms", json={"game": "lobo77"}, headers=speaker).get_json()["code"]
     refused(client.get(f"/api/games/rooms/{lobo}/official", headers=speaker), 422, "no_officials")
-    refused(client.post(f"/api/games/rooms/{lobo}/official", json={"move": ["time"], "version": 0},
-                        headers=speaker), 422, "no_officials")
+    refused(
+        client.post(f"/api/games/rooms/{lobo}/official", json={"move": ["time"], "version": 0}, headers=speaker),
+        422,
+        "no_officials",
+    )
     refused(client.get("/api/games/rooms/ZZZZ/official", headers=speaker), 404, "unknown_room")
     client.post(f"/api/games/rooms/{code}/start", headers=speaker)
     settle(client)
@@ -83,8 +91,9 @@ def test_refusals_change_nothing(client, hall_room):
     refused(client.post(url, data="[1]", content_type="application/json", headers=speaker), 400, "bad_json")
     refused(client.post(url, data="x" * 20_000, content_type="application/json", headers=speaker), 413, "too_large")
     # a seat token cannot apply an official action through the moves, nor through this endpoint
-    refused(client.post(url, json={"move": ["time"], "version": version}, headers=bearer(ana["token"])),
-            401, "bad_token")
+    refused(
+        client.post(url, json={"move": ["time"], "version": version}, headers=bearer(ana["token"])), 401, "bad_token"
+    )
     assert client.get(f"/api/games/rooms/{code}").get_json() == room
     client.post(f"/api/games/rooms/{code}/close", headers=speaker)
     refused(client.post(url, json={"move": ["time"], "version": version}, headers=speaker), 409, "room_closed")
@@ -127,13 +136,16 @@ def test_a_whole_game_with_bots_through_the_api_and_the_hand_as_held(client, hal
         if denom in ("S", "H", "D", "C") and denom in view["my_suits"]:
             trump_seen = True
             first_other = next((i for i, s in enumerate(view["my_suits"]) if s != denom), len(view["my_suits"]))
-            assert set(view["my_suits"][:first_other]) == {denom}                   # trump first
+            assert set(view["my_suits"][:first_other]) == {denom}  # trump first
             assert denom not in view["my_suits"][first_other:]
         if not view["legal"]:
             continue
         move = view["legal"][-1] if view["phase"] == "bid" else view["legal"][0]
-        res = client.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]},
-                          headers=bearer(ana["token"]))
+        res = client.post(
+            f"/api/games/rooms/{code}/moves",
+            json={"move": move, "version": view["version"]},
+            headers=bearer(ana["token"]),
+        )
         assert res.status_code == 200, res.get_json()
         played += 1
     else:
@@ -142,8 +154,13 @@ def test_a_whole_game_with_bots_through_the_api_and_the_hand_as_held(client, hal
     room = client.get(f"/api/games/rooms/{code}").get_json()
     assert room["outcome"]["winner_names"] and len(room["view"]["history"]) == 2
     assert client.get(f"/api/games/rooms/{code}/official", headers=speaker).get_json()["officials"] == []
-    refused(client.post(f"/api/games/rooms/{code}/official", json={"move": ["time"], "version": room["version"]},
-                        headers=speaker), 409, "game_over")
+    refused(
+        client.post(
+            f"/api/games/rooms/{code}/official", json={"move": ["time"], "version": room["version"]}, headers=speaker
+        ),
+        409,
+        "game_over",
+    )
 
 
 def test_the_referee_endpoint_is_in_the_openapi_document(client):

@@ -2,6 +2,7 @@
 whole game by clicking only enabled ``[data-move]`` controls (a disabled card sends nothing), one reloads and keeps
 its seat; the projector shows the trick, the contract and the scores and names the winners; the speaker applies
 a referee's action from the console. Screenshots go to docs/screenshots/ (looked at, kept with the docs)."""
+
 from __future__ import annotations
 
 import json
@@ -22,13 +23,20 @@ RANK = {"J": "V", "Q": "D", "K": "R", "A": "A"}
 
 
 def phone(browser):
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR", has_touch=True, is_mobile=True,
-                              device_scale_factor=1)
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 640}, locale="fr-FR", has_touch=True, is_mobile=True, device_scale_factor=1
+    )
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     page.moves_sent = []
-    page.on("request", lambda req: page.moves_sent.append(json.loads(req.post_data)["move"])
-            if req.method == "POST" and req.url.endswith("/moves") else None)
+    page.on(
+        "request",
+        lambda req: (
+            page.moves_sent.append(json.loads(req.post_data)["move"])
+            if req.method == "POST" and req.url.endswith("/moves")
+            else None
+        ),
+    )
     return ctx, page
 
 
@@ -46,8 +54,9 @@ def test_two_phones_play_a_whole_bid_euchre_game_the_projector_follows(browser, 
     r = hall_live
     c = r.app.test_client()
     speaker = r.headers("speaker")
-    code = c.post("/api/games/rooms", json={"game": "euchre", "options": {"hands": 2}},
-                  headers=speaker).get_json()["code"]
+    code = c.post("/api/games/rooms", json={"game": "euchre", "options": {"hands": 2}}, headers=speaker).get_json()[
+        "code"
+    ]
     projector_ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
     projector = projector_ctx.new_page()
     projector.set_default_timeout(15_000)
@@ -76,7 +85,9 @@ def test_two_phones_play_a_whole_bid_euchre_game_the_projector_follows(browser, 
             continue
         seat = movers[0]
         page = phones[seat][1]
-        page.wait_for_function(f"Number(document.body.dataset.version) >= {room['version']} && document.body.classList.contains('my-turn')")
+        page.wait_for_function(
+            f"Number(document.body.dataset.version) >= {room['version']} && document.body.classList.contains('my-turn')"
+        )
         view = c.get(f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
         if view["version"] != page.evaluate("Number(document.body.dataset.version)"):
             continue
@@ -84,9 +95,9 @@ def test_two_phones_play_a_whole_bid_euchre_game_the_projector_follows(browser, 
         enabled = page.locator("button[data-move]:not([disabled])")
         raw = enabled.evaluate_all("bs => bs.map(b => b.dataset.move)")
         offered = [json.dumps(json.loads(b)) for b in raw]
-        assert offered and set(offered) <= set(legal), (offered, legal)          # only legal moves are enabled
+        assert offered and set(offered) <= set(legal), (offered, legal)  # only legal moves are enabled
         if view["phase"] == "play":
-            assert set(offered) == set(legal)                                     # and every legal card is
+            assert set(offered) == set(legal)  # and every legal card is
             # the hand on the phone is the seat's hand as held: trump first, the left bower among the trumps
             expect(page.locator(".eu-hand button")).to_have_text([face(x) for x in view["my_hand"]])
             trump = view["contract"]["denom"]
@@ -94,9 +105,11 @@ def test_two_phones_play_a_whole_bid_euchre_game_the_projector_follows(browser, 
             assert trumps == list(range(len(trumps)))
             disabled = page.locator(".eu-hand button[data-move][disabled]")
             if disabled.count():
-                assert all(json.dumps(json.loads(m)) not in legal
-                           for m in disabled.evaluate_all("bs => bs.map(b => b.dataset.move)"))
-                disabled.first.evaluate("b => b.click()")                         # a disabled card sends nothing
+                assert all(
+                    json.dumps(json.loads(m)) not in legal
+                    for m in disabled.evaluate_all("bs => bs.map(b => b.dataset.move)")
+                )
+                disabled.first.evaluate("b => b.click()")  # a disabled card sends nothing
                 disabled_tried += 1
         phase = view["phase"]
         if phase not in taken and phase in ("bid", "play"):
@@ -115,22 +128,25 @@ def test_two_phones_play_a_whole_bid_euchre_game_the_projector_follows(browser, 
                 # the projector shows the trick in the middle and the scores
                 expect(projector.locator(".eu-trick .eu-card")).to_have_count(len(view["trick"]))
                 expect(projector.locator(".eu-side .eu-team b").first).to_have_text(
-                    f"{view['scores'][0]} pts".replace("-", "−"))
+                    f"{view['scores'][0]} pts".replace("-", "−")
+                )
             if phase == "bid" or view["last_trick"]:
                 taken.add(phase)
-        if phase == "bid" and "bid" in [json.loads(m)[0] for m in offered] and rng.random() < .5:
-            choice = next(m for m in offered if json.loads(m)[0] == "bid")            # the lowest bid on show
+        if phase == "bid" and "bid" in [json.loads(m)[0] for m in offered] and rng.random() < 0.5:
+            choice = next(m for m in offered if json.loads(m)[0] == "bid")  # the lowest bid on show
         else:
             choice = rng.choice(offered)
         before = len(page.moves_sent)
         enabled.nth(offered.index(choice)).click()
         page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
-        assert [json.dumps(m) for m in page.moves_sent[before:]] == [choice]      # the click sent that move only
+        assert [json.dumps(m) for m in page.moves_sent[before:]] == [choice]  # the click sent that move only
         clicks += 1
         if clicks == 5 and not reloaded:
             page.reload()
             expect(page.locator(".eu-partner")).to_have_count(1)
-            again = c.get(f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
+            again = c.get(
+                f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {tokens[seat]}"}
+            ).get_json()
             assert again["seat"] == seat
             expect(page.locator(".eu-hand button")).to_have_text([face(x) for x in again["my_hand"]])
             reloaded = True
@@ -162,8 +178,8 @@ def test_the_speaker_applies_a_referee_action_from_the_console(browser, hall_liv
     console.click("#room-open button[type=submit]")
     expect(console.locator(".room-row")).to_have_count(1)
     code = console.locator(".room-row b").inner_text()
-    expect(console.locator(f"button[data-referee='{code}']")).to_have_count(0)     # not before the start
-    assert c.post(f"/api/games/rooms/{code}/join", json={"name": "Ana"}).status_code == 201   # the game waits for her
+    expect(console.locator(f"button[data-referee='{code}']")).to_have_count(0)  # not before the start
+    assert c.post(f"/api/games/rooms/{code}/join", json={"name": "Ana"}).status_code == 201  # the game waits for her
     console.click(f"button[data-start='{code}']")
     expect(console.locator(".room-row")).to_contain_text("En jeu")
     console.click(f"button[data-referee='{code}']")
@@ -178,7 +194,7 @@ def test_the_speaker_applies_a_referee_action_from_the_console(browser, hall_liv
     shoot(console.locator("#rooms-panel"), str(SHOTS / "euchre-speaker-referee.png"), animations="disabled")
     console.click(f"button[data-referee-apply='{code}']")
     with console.expect_response(lambda r: r.url.endswith("/official") and r.request.method == "POST"):
-        answer(console)                                                # asked in the page
+        answer(console)  # asked in the page
     assert native == []
     expect(console.locator(f"select[data-referee-list='{code}'] option").nth(1)).to_be_attached()
     room = c.get(f"/api/games/rooms/{code}").get_json()

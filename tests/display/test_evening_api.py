@@ -1,4 +1,5 @@
 """The claim, the desk and the tie through the API as a hall lives them (issue 15): lenient IDs, suggestions."""
+
 from __future__ import annotations
 
 from tests.display.conftest import A1, A2, A3, TIE_DRAWS, play_to_tie
@@ -35,7 +36,7 @@ def test_a_voucher_typed_loosely_is_redeemed_and_a_slip_is_suggested(room, clien
     slip = codes[0][:-1] + ("A" if codes[0][-1] != "A" else "B")
     r = client.post(f"/api/vouchers/{slip}/redeem", headers=room.headers("desk"))
     assert r.status_code == 404 and r.get_json()["suggestions"] == [codes[0]]
-    assert not room.hall.evening.vouchers[codes[0]].redeemed          # a refusal changes nothing
+    assert not room.hall.evening.vouchers[codes[0]].redeemed  # a refusal changes nothing
     loose = codes[0].replace("-", " ").lower()
     r = client.post(f"/api/vouchers/{loose}/redeem", headers=room.headers("desk"))
     assert r.status_code == 200 and r.get_json()["code"] == codes[0]
@@ -50,7 +51,7 @@ def test_a_tie_drawn_by_hand_in_the_hall_the_speaker_types_the_numbers(room, cli
     r = award(room, client, {"tie_break": {A1.lower().replace("-", ""): 12, A2: "77"}})
     assert r.status_code == 200, r.get_json()
     body = r.get_json()
-    assert body["tie_mode"] == "physical_lowest" and body["winner"] == A1      # the hall's rule: the lowest wins
+    assert body["tie_mode"] == "physical_lowest" and body["winner"] == A1  # the hall's rule: the lowest wins
     assert body["tie_break"] == [{"card_id": A1, "number": 12}, {"card_id": A2, "number": 77}]
     assert body["consolation"] == [A2] and len(body["vouchers"]) == 2
 
@@ -58,8 +59,11 @@ def test_a_tie_drawn_by_hand_in_the_hall_the_speaker_types_the_numbers(room, cli
 def test_the_direction_of_a_tie_is_the_halls_rule_never_the_speakers_choice(tmp_path):
     """RULES L14a (docs/loto-rules.md): a request for the other direction is refused, not silently obeyed."""
     from tests.display.conftest import make_room
-    for rule, other, winner, mode in (("draw_lowest", "highest", A1, "physical_lowest"),
-                                      ("draw_highest", "lowest", A2, "physical_highest")):
+
+    for rule, other, winner, mode in (
+        ("draw_lowest", "highest", A1, "physical_lowest"),
+        ("draw_highest", "lowest", A2, "physical_highest"),
+    ):
         (tmp_path / rule).mkdir()
         room = make_room(tmp_path / rule, rules={"ties": rule})
         client = room.app.test_client()
@@ -69,9 +73,9 @@ def test_the_direction_of_a_tie_is_the_halls_rule_never_the_speakers_choice(tmp_
             r = award(room, client, body)
             assert r.status_code == 422 and r.get_json()["error"] == "tie_direction_fixed", (rule, body, r.get_json())
             assert "règle" in r.get_json()["message"]
-        assert room.hall.journal.last_seq == before                  # refused: nothing journalled
+        assert room.hall.journal.last_seq == before  # refused: nothing journalled
         same = other.replace("highest", "x").replace("lowest", "highest").replace("x", "lowest")
-        body = award(room, client, {"tie_break": {A1: 12, A2: 77}, "wins": same}).get_json()   # repeating it is fine
+        body = award(room, client, {"tie_break": {A1: 12, A2: 77}, "wins": same}).get_json()  # repeating it is fine
         assert (body["winner"], body["tie_mode"]) == (winner, mode)
         room.hall.journal.close()
 
@@ -85,6 +89,7 @@ def test_a_tie_shared(room, client):
 
 def test_a_tie_drawn_by_the_hall_says_which_number_wins(tmp_path):
     from tests.display.conftest import make_room
+
     room = make_room(tmp_path, rules={"ties": "draw_highest"})
     play_to_tie(room)
     body = award(room, room.app.test_client(), {}).get_json()
@@ -95,6 +100,7 @@ def test_a_tie_drawn_by_the_hall_says_which_number_wins(tmp_path):
 
 def test_the_speaker_may_ask_the_hall_to_draw_under_a_physical_rule(tmp_path):
     from tests.display.conftest import make_room
+
     room = make_room(tmp_path, rules={"ties": "physical_lowest"})
     play_to_tie(room)
     body = award(room, room.app.test_client(), {"draw": True}).get_json()
@@ -106,19 +112,21 @@ def test_the_speaker_may_ask_the_hall_to_draw_under_a_physical_rule(tmp_path):
 def test_every_bad_tie_choice_is_refused_and_changes_nothing(room, client):
     play_to_tie(room)
     before = room.hall.journal.last_seq
-    bad = [({"tie_break": {A1: 0, A2: 5}}, "tie_number_out_of_range"),
-           ({"tie_break": {A1: 91, A2: 5}}, "tie_number_out_of_range"),
-           ({"tie_break": {A1: "x", A2: 5}}, "tie_number_out_of_range"),
-           ({"tie_break": {A1: True, A2: 5}}, "tie_number_out_of_range"),
-           ({"tie_break": {A1: 5}}, "tie_numbers_needed"),
-           ({"tie_break": {A1: 5, A2: 5}}, "tie_numbers_equal"),
-           ({"tie_break": {A1: 5, A2: 6, A3: 7}}, "not_a_valid_claim"),
-           ({"tie_break": {A1: 5, A2: 6}, "share": True}, "bad_tie_choice"),
-           ({"draw": True, "share": True}, "bad_tie_choice"),
-           ({"wins": "middle"}, "bad_tie_choice"),
-           ({"draw": "yes"}, "bad_field"),
-           ({"tie_break": [5, 6]}, "bad_field"),
-           ({"share": "yes"}, "bad_field")]
+    bad = [
+        ({"tie_break": {A1: 0, A2: 5}}, "tie_number_out_of_range"),
+        ({"tie_break": {A1: 91, A2: 5}}, "tie_number_out_of_range"),
+        ({"tie_break": {A1: "x", A2: 5}}, "tie_number_out_of_range"),
+        ({"tie_break": {A1: True, A2: 5}}, "tie_number_out_of_range"),
+        ({"tie_break": {A1: 5}}, "tie_numbers_needed"),
+        ({"tie_break": {A1: 5, A2: 5}}, "tie_numbers_equal"),
+        ({"tie_break": {A1: 5, A2: 6, A3: 7}}, "not_a_valid_claim"),
+        ({"tie_break": {A1: 5, A2: 6}, "share": True}, "bad_tie_choice"),
+        ({"draw": True, "share": True}, "bad_tie_choice"),
+        ({"wins": "middle"}, "bad_tie_choice"),
+        ({"draw": "yes"}, "bad_field"),
+        ({"tie_break": [5, 6]}, "bad_field"),
+        ({"share": "yes"}, "bad_field"),
+    ]
     for payload, code in bad:
         r = award(room, client, payload)
         assert r.status_code == 422 and r.get_json()["error"] == code, (payload, r.get_json())
@@ -129,6 +137,7 @@ def test_every_bad_tie_choice_is_refused_and_changes_nothing(room, client):
 
 def test_a_physical_rule_asks_for_the_numbers(tmp_path):
     from tests.display.conftest import make_room
+
     room = make_room(tmp_path, rules={"ties": "physical_highest"})
     play_to_tie(room)
     client = room.app.test_client()
@@ -143,6 +152,7 @@ def test_a_tie_replays_as_it_was_lived(tmp_path):
     from hall.door.service import Hall
     from hall.record.journal import Journal
     from tests.display.conftest import make_room
+
     room = make_room(tmp_path)
     play_to_tie(room)
     room.hall.award(role="speaker", tie_break={A1: 3, A2: 60})
@@ -163,18 +173,25 @@ def test_demarquez_with_lots_left_names_them_and_can_carry_them(room, client):
     r = client.post("/api/partie/clear", json={"force": True, "carry": True}, headers=sp)
     assert r.status_code == 200
     nxt = client.get("/api/state").get_json()["next_partie"]
-    assert [lot["label"] for lot in nxt["lots"]] == ["Panier garni", "Quine", "Jambon", "Double quine",  # each where
-                                                    "Bon d'achat 100 €", "Carton plein"]     # its kind plays (L19)
+    assert [lot["label"] for lot in nxt["lots"]] == [
+        "Panier garni",
+        "Quine",
+        "Jambon",
+        "Double quine",  # each where
+        "Bon d'achat 100 €",
+        "Carton plein",
+    ]  # its kind plays (L19)
     client.post("/api/partie/start", json={}, headers=sp)
     assert len(room.hall.evening.partie.lots) == 6 and room.hall.evening.carried == ()
     for n in range(1, 4):
         room.hall.draw(n, role="speaker")
     client.post("/api/partie/clear", json={"force": True}, headers=sp)
-    assert room.hall.evening.carried == ()                      # lost, as the speaker chose
+    assert room.hall.evening.carried == ()  # lost, as the speaker chose
 
 
 def test_carry_with_every_lot_won_is_refused(room, client):
     from hall.events import LotSpec
+
     h = room.hall
     h.start_partie([LotSpec("quine", "Panier")], role="speaker")
     for n in TIE_DRAWS:

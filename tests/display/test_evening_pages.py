@@ -1,5 +1,6 @@
 """The pages as volunteers live the evening (issue 15): the controller's near miss, the projector's winner,
 undo and ties, at the sizes people see them. Screenshots: ``LOTO_SCREENSHOTS=1`` writes them to docs/screenshots/."""
+
 from __future__ import annotations
 
 import re
@@ -18,7 +19,7 @@ def test_the_controller_types_loosely_and_a_near_miss_is_not_a_refusal(page, liv
     page.set_viewport_size({"width": 360, "height": 640})
     login_page(page, live.url + "/controle", PINS["controller_pin"])
     expect(page.locator("#ctl-last")).to_have_text("Dernier numéro : 80")
-    page.fill("#card-id", A1.replace("-", "").lower())           # as a phone types it
+    page.fill("#card-id", A1.replace("-", "").lower())  # as a phone types it
     page.click("#id-form button[type=submit]")
     expect(page.locator("#verdict-line")).to_have_text("Quine valide !")
     page.click("#verdict-close")
@@ -30,9 +31,9 @@ def test_the_controller_types_loosely_and_a_near_miss_is_not_a_refusal(page, liv
     shown = A3[:-1] + "\u00a0" + A3[-1]
     expect(page.locator("#verdict-line")).to_have_text(f"Vérifiez le numéro : {shown} ?")
     shots(page, "controle-360x640-near-miss")
-    page.click("#verdict-suggestions button")                    # one tap checks the real carton
+    page.click("#verdict-suggestions button")  # one tap checks the real carton
     expect(page.locator("#verdict-card")).to_have_text(shown)
-    expect(verdict).to_have_class(re.compile(r"\bbad\b"))         # A3 is a false claim
+    expect(verdict).to_have_class(re.compile(r"\bbad\b"))  # A3 is a false claim
 
 
 import pytest  # noqa: E402
@@ -60,8 +61,8 @@ def audit(page, width: int) -> None:
     if width == 1920:
         assert text["minSize"] >= 28, text
     assert layout["wrapped"] == [] and layout["overlap"] == 0, layout
-    assert layout["boardHeight"] > 0.45 * page.viewport_size["height"], layout     # the board stays readable
-    assert layout["boardBottom"] <= layout["screen"] + 1, layout                    # …and whole on the screen
+    assert layout["boardHeight"] > 0.45 * page.viewport_size["height"], layout  # the board stays readable
+    assert layout["boardBottom"] <= layout["screen"] + 1, layout  # …and whole on the screen
 
 
 @pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 720)])
@@ -93,7 +94,7 @@ def test_the_projector_shows_every_tied_carton_the_rule_and_an_undo(page, live, 
     audit(page, width)
     shots(page, f"projector-{width}x{height}-winner")
     h.check_claim(A2, role="controller")
-    expect(page.locator(".win-card")).to_have_count(2)             # a tie: every valid carton
+    expect(page.locator(".win-card")).to_have_count(2)  # a tie: every valid carton
     expect(page.locator("#banner-text")).to_have_text(f"Quine : 2 cartons valides — {shown(A1)}, {shown(A2)}")
     expect(page.locator("#banner-sub")).to_contain_text("Égalité : tirage au sort, le plus petit numéro gagne")
     audit(page, width)
@@ -108,11 +109,14 @@ def test_the_projector_shows_every_tied_carton_the_rule_and_an_undo(page, live, 
 
 def test_the_projector_says_a_shared_lot(page, live):
     from tests.display.conftest import play_to_tie
+
     play_to_tie(live)
-    page.goto(live.url + "/")                                 # a screen that joins during the check
+    page.goto(live.url + "/")  # a screen that joins during the check
     expect(page.locator(".win-card")).to_have_count(2)
     live.hall.award(role="speaker", share=True)
-    expect(page.locator("#banner-text")).to_have_text(f"Quine — Panier garni — partagé entre les cartons {shown(A1)}, {shown(A2)}")
+    expect(page.locator("#banner-text")).to_have_text(
+        f"Quine — Panier garni — partagé entre les cartons {shown(A1)}, {shown(A2)}"
+    )
 
 
 def test_the_controller_sees_the_lot_in_play_and_a_check_in_progress(page, live):
@@ -136,6 +140,7 @@ ACTIONS_VISIBLE = """(ids) => ids.map((id) => { const e = document.getElementByI
 
 def test_the_720p_console_never_hides_an_action(page, live, shots):  # noqa: F811
     from tests.display.conftest import play_to_tie
+
     h = live.hall
     play_to_tie(live)
     h.set_device_status("ball_machine", "ok", code="ball_machine_ok")
@@ -144,14 +149,17 @@ def test_the_720p_console_never_hides_an_action(page, live, shots):  # noqa: F81
     page.set_viewport_size({"width": 1280, "height": 720})
     login_page(page, live.url + "/speaker", PINS["speaker_pin"])
     expect(page.locator("#pending li")).to_have_count(2)
-    seen = dict(page.evaluate(ACTIONS_VISIBLE, ["draw-button", "undo", "menu-button", "announce", "resume", "clear",
-                                                "award", "check-id"]))
+    seen = dict(
+        page.evaluate(
+            ACTIONS_VISIBLE, ["draw-button", "undo", "menu-button", "announce", "resume", "clear", "award", "check-id"]
+        )
+    )
     assert all(seen.values()), seen
     shots(page, "speaker-1280x720-tie")
     page.click("#award")
     expect(page.locator("#tie-dialog")).to_be_visible()
     shots(page, "speaker-1280x720-tie-choice")
-    page.keyboard.press("Numpad3")                                 # share (1 the hall draws, 2 by hand)
+    page.keyboard.press("Numpad3")  # share (1 the hall draws, 2 by hand)
     expect(page.locator("#award-result")).to_contain_text("Lot partagé")
     seen = dict(page.evaluate(ACTIONS_VISIBLE, ["award-result", "clear", "undo", "announce"]))
     assert all(seen.values()), seen

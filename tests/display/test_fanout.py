@@ -2,6 +2,7 @@
 else queued as Engine.IO would: routed here on a real python-socketio server and Engine.IO sockets, each socket's
 writing stood in by what it would take (the whole frame, part of it, nothing); the wire itself is checked by the
 real server's tests (tests/app/test_socket_floods.py, test_relays.py: every phone gets every ball, in order)."""
+
 from __future__ import annotations
 
 import socketio

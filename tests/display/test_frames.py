@@ -1,6 +1,7 @@
 """The frame gate's rules (display/frames.py) on a clock of our own: a connection's budget, the hold of an address cut
 again and again, the pace of ``resync``; and the hooks it sets on python-engineio/python-socketio as pinned (the
 floods themselves are against the real server: tests/app/test_socket_floods.py and test_relays.py)."""
+
 from __future__ import annotations
 
 import socketio
@@ -20,11 +21,11 @@ def test_a_budget_holds_its_burst_then_its_rate():
     clock = Clock()
     budget = FrameBudget(20, 50, clock)
     assert all(budget.take() for _ in range(50)) and not budget.take()
-    clock.now += 0.5                          # ten frames' worth
+    clock.now += 0.5  # ten frames' worth
     assert all(budget.take() for _ in range(10)) and not budget.take()
     assert not budget.take(5)
     clock.now += 60
-    assert budget.take(50) and not budget.take()       # never more than the burst
+    assert budget.take(50) and not budget.take()  # never more than the burst
 
 
 def test_an_address_cut_three_times_within_a_minute_is_held_a_minute_and_no_other():
@@ -34,7 +35,7 @@ def test_an_address_cut_three_times_within_a_minute_is_held_a_minute_and_no_othe
     clock.now += 59
     gate.cut("10.0.0.5")
     assert not gate.held("10.0.0.5")
-    clock.now += 2                             # the first cut is past the window
+    clock.now += 2  # the first cut is past the window
     gate.cut("10.0.0.5")
     assert not gate.held("10.0.0.5")
     gate.cut("10.0.0.5")
@@ -48,20 +49,21 @@ def test_an_address_cut_three_times_within_a_minute_is_held_a_minute_and_no_othe
 def test_resync_is_answered_at_once_then_at_most_once_a_second_with_the_newest_ask():
     clock = Clock()
     later: list = []
-    pacer = Pacer(1.0, lambda fn, *args: later.append((fn, args)), lambda s: setattr(clock, "now", clock.now + s),
-                  clock)
+    pacer = Pacer(
+        1.0, lambda fn, *args: later.append((fn, args)), lambda s: setattr(clock, "now", clock.now + s), clock
+    )
     said: list[str] = []
     pacer.ask("a", lambda: said.append("a1"))
-    pacer.ask("b", lambda: said.append("b1"))          # another socket: its own pace
+    pacer.ask("b", lambda: said.append("b1"))  # another socket: its own pace
     for i in range(2, 30):
         pacer.ask("a", lambda i=i: said.append(f"a{i}"))
-    assert said == ["a1", "b1"] and len(later) == 1     # one waiting answer, never one task per ask
+    assert said == ["a1", "b1"] and len(later) == 1  # one waiting answer, never one task per ask
     fn, args = later.pop()
     fn(*args)
     assert said == ["a1", "b1", "a29"]
     clock.now += 0.2
     pacer.ask("a", lambda: said.append("a30"))
-    pacer.forget("a")                                  # the socket left: its waiting answer is dropped
+    pacer.forget("a")  # the socket left: its waiting answer is dropped
     fn, args = later.pop()
     fn(*args)
     assert said == ["a1", "b1", "a29"]

@@ -1,6 +1,7 @@
 """One hall address for every QR code and printed link (hall/net/address.py): ``[network] url`` if set, else the
 hotspot's address when the hotspot is up on this machine, else the LAN address; never ``localhost``, ``127.0.0.1``
 or the hotspot's default while no hotspot carries it. Each place that prints or shows a link is checked."""
+
 from __future__ import annotations
 
 import io
@@ -15,7 +16,7 @@ from hall.config import parse_config
 from hall.net import address
 from tests.display.conftest import A1, make_app, make_room
 
-NOT_THE_HALL = ("localhost", "127.0.0.1", "10.42.0.1")      # the last: the hotspot's default, not up here
+NOT_THE_HALL = ("localhost", "127.0.0.1", "10.42.0.1")  # the last: the hotspot's default, not up here
 
 
 def qr_texts(pdf_bytes: bytes, page: int = 0) -> list[str]:
@@ -27,21 +28,29 @@ def test_the_address_order():
     lan = address.lan_address()
     assert lan is not None and lan not in NOT_THE_HALL
     args = dict(hotspot_ssid="Loto", hostname="loto", port=8080, tls=False)
-    assert address.hall_url(url="https://salle.example/", hotspot_address="10.42.0.1", **args) == "https://salle.example/"
-    assert address.hall_url(url="", hotspot_address="10.42.0.1", **args) == f"http://{lan}:8080/"   # no hotspot here
-    assert address.hall_url(url="", hotspot_address=lan, **args) == f"http://{lan}:8080/"          # the hotspot is up
-    assert address.hall_url(url="", hotspot_address="10.42.0.1", **{**args, "tls": True, "port": 443}) == f"https://{lan}/"
+    assert (
+        address.hall_url(url="https://salle.example/", hotspot_address="10.42.0.1", **args) == "https://salle.example/"
+    )
+    assert address.hall_url(url="", hotspot_address="10.42.0.1", **args) == f"http://{lan}:8080/"  # no hotspot here
+    assert address.hall_url(url="", hotspot_address=lan, **args) == f"http://{lan}:8080/"  # the hotspot is up
+    assert (
+        address.hall_url(url="", hotspot_address="10.42.0.1", **{**args, "tls": True, "port": 443}) == f"https://{lan}/"
+    )
     assert address.link("https://salle.example/controle?x=1", "/c/A") == "https://salle.example/c/A"
-    assert address.hall_url(url="", hotspot_address="10.42.0.1", listen="192.168.1.20", **args) == "http://192.168.1.20:8080/"
-    for wildcard in ("0.0.0.0", "::", "127.0.0.1"):     # listening everywhere, or on loopback: not an address to give
+    assert (
+        address.hall_url(url="", hotspot_address="10.42.0.1", listen="192.168.1.20", **args)
+        == "http://192.168.1.20:8080/"
+    )
+    for wildcard in ("0.0.0.0", "::", "127.0.0.1"):  # listening everywhere, or on loopback: not an address to give
         assert address.hall_url(url="", hotspot_address="10.42.0.1", listen=wildcard, **args) == f"http://{lan}:8080/"
 
 
 @pytest.fixture
 def hotspot_room(tmp_path):
     r = make_room(tmp_path, extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})
-    r.app, r.socketio = make_app(r.hall, r.config, documents={"cards_pdf": write_cards_pdf,
-                                                             "tournament_sheets_pdf": write_sheets_pdf})
+    r.app, r.socketio = make_app(
+        r.hall, r.config, documents={"cards_pdf": write_cards_pdf, "tournament_sheets_pdf": write_sheets_pdf}
+    )
     yield r
     r.hall.journal.close()
 
@@ -54,7 +63,7 @@ def test_every_place_gives_the_one_address(hotspot_room):
     assert client.get("/api/state").get_json()["wifi"]["url"] == base
     # the printed cartons' QR: {hall}/c/{card_id}
     pdf = client.get("/api/cards.pdf?series=A&per_page=12", headers=room.headers("admin")).get_data()
-    assert base + "c/" + A1 + "?k=" + room.hall.card_code(A1) in qr_texts(pdf)     # the carton's code in its link
+    assert base + "c/" + A1 + "?k=" + room.hall.card_code(A1) in qr_texts(pdf)  # the carton's code in its link
     # the portal's links
     portal = client.get("/generate_204", headers={"Host": "connectivitycheck.gstatic.com"}).get_data(as_text=True)
     assert f'href="{base}controle"' in portal

@@ -1,4 +1,5 @@
 """Issue #12 through the API: no single request can blind the screens, stall the lock or lose a carton."""
+
 from __future__ import annotations
 
 import io
@@ -41,8 +42,9 @@ def test_a_nan_lot_value_is_refused_at_the_api(room, client, value):
 
 @pytest.mark.parametrize("value", [-1, 10**9, "12", True])
 def test_a_lot_value_must_be_a_finite_amount(room, client, value):
-    resp = client.post("/api/partie/start", json={"lots": [{"kind": "quine", "value_eur": value}]},
-                       headers=room.headers("speaker"))
+    resp = client.post(
+        "/api/partie/start", json={"lots": [{"kind": "quine", "value_eur": value}]}, headers=room.headers("speaker")
+    )
     assert resp.status_code == 422 and resp.get_json()["error"] in ("bad_field", "bad_lot")
     assert room.hall.evening.running is None
 
@@ -51,6 +53,7 @@ def test_a_lot_value_must_be_a_finite_amount(room, client, value):
 def test_a_nan_lot_value_is_a_config_error(value):
     text = f'[[programme.partie]]\nlots = [{{kind = "quine", label = "x", value_eur = {value}}}]\n'
     import tomllib
+
     with pytest.raises(ConfigError, match="value_eur"):
         parse_config(tomllib.loads(text))
 
@@ -61,7 +64,7 @@ def test_a_nan_already_in_the_journal_is_sent_as_null(room, client):
     state = strict_json(client.get("/api/state"))
     assert state["partie"]["lots"][0]["value_eur"] is None
     assert json.loads(SocketJSON.dumps({"v": float("inf"), "w": [float("nan")]})) == {"v": None, "w": [None]}
-    assert room.socketio.server.packet_class.json is SocketJSON     # every Socket.IO packet goes through it
+    assert room.socketio.server.packet_class.json is SocketJSON  # every Socket.IO packet goes through it
     speaker = strict_json(client.get("/api/speaker/state", headers=room.headers("speaker")))
     assert speaker["partie"]["lots"][0]["value_eur"] is None
 
@@ -88,8 +91,10 @@ def test_card_ids_start_and_end_with_a_letter_or_digit(room, client, bad):
 
 
 def test_generated_and_free_form_ids_still_pass(room, client):
-    csv_text = ("card_id,row1,row2,row3\nA-00412K,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n"
-                "table-7,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n12,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n")
+    csv_text = (
+        "card_id,row1,row2,row3\nA-00412K,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n"
+        "table-7,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n12,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n"
+    )
     assert client.post("/api/cards/import", data=csv_text.encode(), headers=room.headers("admin")).status_code == 201
 
 
@@ -97,15 +102,21 @@ def test_generated_and_free_form_ids_still_pass(room, client):
 def test_a_huge_range_is_refused_before_any_work(room, client):
     room.hall.start_partie(role="speaker")
     huge = f"{make_card_id('A', 0)}..{make_card_id('A', 2_000_000)}"
-    body = refused(client.post("/api/cards/sold", json={"ranges": huge}, headers=room.headers("desk")),
-                   422, "range_too_large")
+    body = refused(
+        client.post("/api/cards/sold", json={"ranges": huge}, headers=room.headers("desk")), 422, "range_too_large"
+    )
     assert body["count"] == 2_000_001 and body["limit"] == 3
     # many small parts add up too
     parts = ",".join(f"{make_card_id('A', 1)}..{make_card_id('A', 2)}" for _ in range(3))
-    refused(client.post("/api/cards/sold", json={"ranges": parts}, headers=room.headers("desk")), 422, "range_too_large")
+    refused(
+        client.post("/api/cards/sold", json={"ranges": parts}, headers=room.headers("desk")), 422, "range_too_large"
+    )
     assert client.post("/api/draws", json={"number": 7}, headers=room.headers("speaker")).status_code == 201
-    ok = client.post("/api/cards/sold", json={"ranges": f"{make_card_id('A', 1)}..{make_card_id('A', 3)}"},
-                     headers=room.headers("desk"))
+    ok = client.post(
+        "/api/cards/sold",
+        json={"ranges": f"{make_card_id('A', 1)}..{make_card_id('A', 3)}"},
+        headers=room.headers("desk"),
+    )
     assert ok.status_code == 200 and ok.get_json()["count"] == 3
 
 
@@ -147,8 +158,11 @@ def test_a_retried_draw_answers_the_first_result(room, client):
     assert room.hall.evening.running.draws == [12]
     by_header = client.post("/api/draws", json={"number": 13}, headers={**sp, "Idempotency-Key": "console-0002"})
     assert by_header.status_code == 201
-    refused(client.post("/api/draws", json={"number": 14}, headers={**sp, "Idempotency-Key": "console-0002"}),
-            409, "request_id_reused")
+    refused(
+        client.post("/api/draws", json={"number": 14}, headers={**sp, "Idempotency-Key": "console-0002"}),
+        409,
+        "request_id_reused",
+    )
     refused(client.post("/api/draws", json={"number": 15, "request_id": "x"}, headers=sp), 422, "bad_field")
     assert room.hall.evening.running.draws == [12, 13]
 
@@ -177,8 +191,11 @@ def test_a_pin_change_ends_sessions_a_plain_restart_keeps_them(tmp_path):
     room = make_room(tmp_path)
     token = room.token("speaker")
     room.hall.journal.close()
-    same = make_room(tmp_path)            # a restart (watchdog): the open console keeps working
-    assert same.app.test_client().get("/api/me", headers={"Authorization": f"Bearer {token}"}).get_json()["role"] == "speaker"
+    same = make_room(tmp_path)  # a restart (watchdog): the open console keeps working
+    assert (
+        same.app.test_client().get("/api/me", headers={"Authorization": f"Bearer {token}"}).get_json()["role"]
+        == "speaker"
+    )
     same.hall.journal.close()
     changed = make_room(tmp_path, extra={"auth": {"speaker_pin": "567890"}})
     resp = changed.app.test_client().get("/api/speaker/state", headers={"Authorization": f"Bearer {token}"})
@@ -191,7 +208,7 @@ def test_an_idle_session_ends_and_use_keeps_it_alive(tmp_path):
     table = SessionTable(tmp_path, {"speaker": "f"}, idle_s=3600, clock=lambda: now[0])
     sid = table.open("speaker")
     now[0] += 3000
-    assert table.role(sid) == "speaker"          # sliding: used, so it lives another hour
+    assert table.role(sid) == "speaker"  # sliding: used, so it lives another hour
     now[0] += 3000
     assert table.role(sid) == "speaker"
     now[0] += 3601
@@ -202,7 +219,7 @@ def test_an_idle_session_ends_and_use_keeps_it_alive(tmp_path):
 def test_a_forged_or_old_cookie_is_refused(room):
     c = room.app.test_client()
     with c.session_transaction() as s:
-        s["role"] = "admin"                      # signed with the right key, but no server-side session
+        s["role"] = "admin"  # signed with the right key, but no server-side session
         s["csrf"] = "x"
     assert c.get("/api/me").get_json()["role"] is None
     refused(c.get("/api/admin"), 401, "unauthorized")
@@ -210,13 +227,16 @@ def test_a_forged_or_old_cookie_is_refused(room):
 
 def test_the_session_cookie_is_secure_under_tls(tmp_path):
     from tests.display.conftest import make_app
+
     room = make_room(tmp_path)
     config = parse_config({"hall": {"data_dir": str(tmp_path)}, "auth": dict(PINS), "server": {"tls": True}})
     app, _ = make_app(room.hall, config)
     resp = app.test_client().post("/api/login", json={"pin": PINS["speaker_pin"]})
     cookie = resp.headers["Set-Cookie"]
     assert "Secure" in cookie and "HttpOnly" in cookie
-    assert "Secure" not in room.app.test_client().post("/api/login", json={"pin": PINS["desk_pin"]}).headers["Set-Cookie"]
+    assert (
+        "Secure" not in room.app.test_client().post("/api/login", json={"pin": PINS["desk_pin"]}).headers["Set-Cookie"]
+    )
     room.hall.journal.close()
 
 
@@ -235,7 +255,7 @@ def test_pin_failures_from_many_addresses_hold_strangers_and_survive_a_restart(t
     logged = caplog.text
     assert "10.0.0.7" in logged and "000006" not in logged and PINS["speaker_pin"] not in logged
     room.hall.journal.close()
-    again = make_room(tmp_path)                 # a restart does not reset the count
+    again = make_room(tmp_path)  # a restart does not reset the count
     refused(again.app.test_client().post("/api/login", json={"pin": PINS["speaker_pin"]}), 429, "too_many_attempts")
     again.hall.journal.close()
 
@@ -247,12 +267,13 @@ def test_attempts_during_a_hold_do_not_extend_it(tmp_path):
     for i in range(limit):
         guard.failed(f"10.0.0.{i}", None, checked_all=True)
     assert guard.stranger_wait("10.0.9.9") > 0
-    now[0] += window + 1                         # attempts meanwhile were refused unchecked, uncounted
+    now[0] += window + 1  # attempts meanwhile were refused unchecked, uncounted
     assert guard.stranger_wait("10.0.9.9") == 0  # so the real speaker's right PIN is checked now
 
 
 def test_generated_pins_are_not_in_the_log(tmp_path, caplog):
     from display.pins import load_pins
+
     caplog.set_level(logging.INFO)
     pins = load_pins(parse_config({"hall": {"data_dir": str(tmp_path)}}), tmp_path)
     assert all(pin not in caplog.text for pin in pins.values())
@@ -261,21 +282,24 @@ def test_generated_pins_are_not_in_the_log(tmp_path, caplog):
 # ------------------------------------------------------------------ 6. formulas never reach a spreadsheet
 def test_report_csv_cells_never_start_a_formula(room, client):
     from hall.spreadsheet import safe_cell
+
     h = room.hall
     h.start_partie(role="speaker")
     from hall.events import ClaimChecked
     from hall.refusal import Rejected
-    for bad in ("=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tx"):
-        if bad != "\tx":                         # (a tab around an ID is typing noise: "\tx" is carton "x")
-            with pytest.raises(Rejected):         # refused by the hall itself now, whatever the source
+
+    for bad in ('=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)", "\tx"):
+        if bad != "\tx":  # (a tab around an ID is typing noise: "\tx" is carton "x")
+            with pytest.raises(Rejected):  # refused by the hall itself now, whatever the source
                 h.check_claim(bad, role="controller")
         # … but a journal written before the gate holds such checks: the report still makes them harmless
         h.journal.append_all([ClaimChecked(bad, "unknown_card", 0, "quine", None)], "controller", "2026-01-01T20:00:00")
     text = client.get("/api/report.csv", headers=room.headers("admin")).get_data(as_text=True)
     import csv
+
     assert text.startswith("\ufeff")
     cells = [cell for row in csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";") for cell in row]
-    numbers = re.compile(r"-?\d+(,\d+)?")        # amounts are numbers (a negative balance), never text
+    numbers = re.compile(r"-?\d+(,\d+)?")  # amounts are numbers (a negative balance), never text
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r") and not numbers.fullmatch(c)]
-    assert "'=HYPERLINK(\"http://x\")" in cells
+    assert '\'=HYPERLINK("http://x")' in cells
     assert safe_cell(-5) == -5 and safe_cell("A-00001N") == "A-00001N"

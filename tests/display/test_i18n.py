@@ -1,4 +1,5 @@
 """French first, English complete: every string has its translation, every word a script asks for exists."""
+
 from __future__ import annotations
 
 import re
@@ -25,7 +26,9 @@ def test_the_english_catalogue_is_complete_and_compiled():
     untranslated = [m.id for m in po if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
     assert not untranslated
     mo = read_mo((DISPLAY / "translations/en/LC_MESSAGES/messages.mo").open("rb"))
-    assert {ident(m) for m in po if m.id} == {ident(m) for m in mo if m.id}, "run: pybabel compile -d display/translations"
+    assert {ident(m) for m in po if m.id} == {ident(m) for m in mo if m.id}, (
+        "run: pybabel compile -d display/translations"
+    )
     pot = read_po((DISPLAY / "translations/messages.pot").open("rb"))
     assert {ident(m) for m in pot if m.id} <= {ident(m) for m in po if m.id}
 
@@ -34,29 +37,56 @@ def test_every_word_the_scripts_ask_for_exists():
     asked, tournament = set(), set()
     for js in (DISPLAY / "static/js").glob("*.js"):
         words = set(re.findall(r'\bt\("([a-z_]+)"', js.read_text(encoding="utf-8")))
-        if js.name.startswith("tournoi"):     # the tournament's pages read the tournament's words only
+        if js.name.startswith("tournoi"):  # the tournament's pages read the tournament's words only
             tournament |= words
         else:
             asked |= words
-    dynamic = {"kind_", "v_", "vs_", "status_", "device_", "valid_", "role_", "opens_", "mc_refused_", "players_help_",
-               "record_", "lot_row_", "row_name_",
-               "ritual_"}
+    dynamic = {
+        "kind_",
+        "v_",
+        "vs_",
+        "status_",
+        "device_",
+        "valid_",
+        "role_",
+        "opens_",
+        "mc_refused_",
+        "players_help_",
+        "record_",
+        "lot_row_",
+        "row_name_",
+        "ritual_",
+    }
     missing = {k for k in asked if k not in JS_STRINGS and k not in ROOM_STRINGS and not any(k == p for p in dynamic)}
     assert not missing, missing
-    counted = {k for js in (DISPLAY / "static/js").glob("*.js")
-               for k in re.findall(r'\btn\("([a-z_]+)"', js.read_text(encoding="utf-8"))}
+    counted = {
+        k
+        for js in (DISPLAY / "static/js").glob("*.js")
+        for k in re.findall(r'\btn\("([a-z_]+)"', js.read_text(encoding="utf-8"))
+    }
     assert "sold_count" in counted and counted <= set(JS_PLURALS), counted - set(JS_PLURALS)
     assert tournament and not tournament - set(JS_WORDS), tournament - set(JS_WORDS)
-    for prefix, names in {"kind_": ("quine", "double_quine", "carton_plein"),
-                          "vs_": ("valid", "incomplete", "missed", "unknown_card", "unsold_card", "cancelled_card",
-                                  "closed"),
-                          "status_": ("playing", "checking", "held", "finished", "waiting"),
-                          "role_": ROLES, "opens_": ROLES,
-                          "mc_refused_": ("unknown_card", "unsold_card", "bad_card_id", "unknown_sale", "too_many_links"),
-                          "players_help_": ("off", "board", "tap", "auto"),
-                          "record_": ("ok", "ok_noted", "changed", "unlinked", "missing", "unreadable",
-                                      "fingerprint_missing", "no_journal"),
-                          "lot_row_": ("1", "2", "3"), "row_name_": ("1", "2", "3")}.items():
+    for prefix, names in {
+        "kind_": ("quine", "double_quine", "carton_plein"),
+        "vs_": ("valid", "incomplete", "missed", "unknown_card", "unsold_card", "cancelled_card", "closed"),
+        "status_": ("playing", "checking", "held", "finished", "waiting"),
+        "role_": ROLES,
+        "opens_": ROLES,
+        "mc_refused_": ("unknown_card", "unsold_card", "bad_card_id", "unknown_sale", "too_many_links"),
+        "players_help_": ("off", "board", "tap", "auto"),
+        "record_": (
+            "ok",
+            "ok_noted",
+            "changed",
+            "unlinked",
+            "missing",
+            "unreadable",
+            "fingerprint_missing",
+            "no_journal",
+        ),
+        "lot_row_": ("1", "2", "3"),
+        "row_name_": ("1", "2", "3"),
+    }.items():
         for name in names:
             assert prefix + name in JS_STRINGS
 
@@ -66,9 +96,13 @@ def test_the_words_of_one_page_never_give_a_key_two_texts(room):
     and each game's own sit side by side on the projector and the consoles, so a key must mean one thing in all of
     them (the programme's « jouée » and the rooms' « %(name)s joue %(card)s » were both ``played``)."""
     from display.rooms.pages import GAME_MODULES
+
     with room.app.test_request_context():
-        tables = {"JS_STRINGS": JS_STRINGS, "ROOM_STRINGS": ROOM_STRINGS,
-                  **{module.__name__: module.STRINGS for module in GAME_MODULES}}
+        tables = {
+            "JS_STRINGS": JS_STRINGS,
+            "ROOM_STRINGS": ROOM_STRINGS,
+            **{module.__name__: module.STRINGS for module in GAME_MODULES},
+        }
         texts = {name: {key: str(value) for key, value in table.items()} for name, table in tables.items()}
     first: dict[str, tuple[str, str]] = {}
     clashes = []
@@ -84,8 +118,11 @@ def test_a_count_says_one_carton_in_french_and_one_card_in_english(room):
     """« 1 carton vendu », never « 1 cartons vendus »: both forms come from the catalogue (msgid_plural), the page
     picks one by its language's plural rule (common.js ``tn``)."""
     from display.i18n import js_strings
-    for lang, one, many in (("fr", "%(n)s carton vendu", "%(n)s cartons vendus"),
-                            ("en", "%(n)s card sold", "%(n)s cards sold")):
+
+    for lang, one, many in (
+        ("fr", "%(n)s carton vendu", "%(n)s cartons vendus"),
+        ("en", "%(n)s card sold", "%(n)s cards sold"),
+    ):
         with room.app.test_request_context(f"/caisse?lang={lang}"):
             words = js_strings()
         assert (words["sold_count_one"], words["sold_count_other"]) == (one, many)

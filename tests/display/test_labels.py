@@ -1,11 +1,12 @@
 """Labels are printed on the vouchers (issue 22, item 7): a C0 or C1 control character in a lot's label, its
 sponsor or a consolation is refused with its own code at the API and in the programme editor, and changes
 nothing."""
+
 from __future__ import annotations
 
 import pytest
 
-DRAWER = "Jambon\x1bp\x00\x19\xfa"          # ESC p: the cash drawer's pulse
+DRAWER = "Jambon\x1bp\x00\x19\xfa"  # ESC p: the cash drawer's pulse
 
 
 def refused(res, status: int, code: str) -> dict:
@@ -18,31 +19,37 @@ def refused(res, status: int, code: str) -> dict:
 def test_a_partie_started_with_a_control_character_in_a_label_is_refused(client, room, bad):
     speaker = room.headers("speaker")
     lots = [{"kind": "quine", "label": "Panier garni"}, {"kind": "double_quine", "label": bad}]
-    body = refused(client.post("/api/partie/start", json={"lots": lots}, headers=speaker), 422,
-                   "label_control_character")
+    body = refused(
+        client.post("/api/partie/start", json={"lots": lots}, headers=speaker), 422, "label_control_character"
+    )
     assert "lot 2" in body["message"] and "contrôle" in body["message"]
     english = client.post("/api/partie/start?lang=en", json={"lots": lots}, headers=speaker).get_json()["message"]
     assert "control character" in english and "lot 2" in english
-    body = refused(client.post("/api/partie/start", json={"consolation": bad}, headers=speaker), 422,
-                   "label_control_character")
+    body = refused(
+        client.post("/api/partie/start", json={"consolation": bad}, headers=speaker), 422, "label_control_character"
+    )
     assert "consolation" in body["message"]
-    assert client.get("/api/state").get_json()["partie"] is None          # nothing started, nothing journalled
+    assert client.get("/api/state").get_json()["partie"] is None  # nothing started, nothing journalled
     assert [r.type for r in room.hall.records()] == []
     lots[1]["label"] = "Jambon « de pays » — 2 kg"
     assert client.post("/api/partie/start", json={"lots": lots}, headers=speaker).status_code == 201
 
 
-@pytest.mark.parametrize("where, party", [
-    ("partie 1, lot 1", {"lots": [{"kind": "quine", "label": DRAWER}]}),
-    ("partie 1, lot 1", {"lots": [{"kind": "quine", "label": "Jambon", "sponsor": "Épicerie\x1b@"}]}),
-    ("partie 2, lot de consolation", {"lots": [{"kind": "quine", "label": "Jambon"}], "consolation": "Cidre\r\n"}),
-])
+@pytest.mark.parametrize(
+    "where, party",
+    [
+        ("partie 1, lot 1", {"lots": [{"kind": "quine", "label": DRAWER}]}),
+        ("partie 1, lot 1", {"lots": [{"kind": "quine", "label": "Jambon", "sponsor": "Épicerie\x1b@"}]}),
+        ("partie 2, lot de consolation", {"lots": [{"kind": "quine", "label": "Jambon"}], "consolation": "Cidre\r\n"}),
+    ],
+)
 def test_the_programme_editor_refuses_a_control_character_in_a_label(client, room, where, party):
     admin = room.headers("admin")
     before = client.get("/api/programme", headers=admin).get_json()
     parties = [{"lots": [{"kind": "quine", "label": "Panier garni"}]}, party] if "partie 2" in where else [party]
-    body = refused(client.post("/api/programme", json={"parties": parties}, headers=admin), 422,
-                   "label_control_character")
+    body = refused(
+        client.post("/api/programme", json={"parties": parties}, headers=admin), 422, "label_control_character"
+    )
     assert where in body["message"]
     assert client.get("/api/programme", headers=admin).get_json() == before
 
@@ -54,6 +61,7 @@ def test_the_lot_kinds_the_api_declares_and_the_pages_offer_are_the_table_s(clie
     import re
 
     from hall.loto.lots import KINDS, LOT_KINDS
+
     doc = client.get("/api/openapi.json").get_json()
     enums = re.findall(r'"kind": \{"enum": (\[[^\]]*\])', json.dumps(doc))
     assert enums and all(json.loads(e) == list(LOT_KINDS) for e in enums)
@@ -63,7 +71,7 @@ def test_the_lot_kinds_the_api_declares_and_the_pages_offer_are_the_table_s(clie
         assert found, page
         boot = json.loads(found.group(1))
         assert boot["kinds"] == list(LOT_KINDS), page
-        assert sorted(boot["lot_kinds"]) == sorted(LOT_KINDS), page    # each kind's lines and terms: the table's
+        assert sorted(boot["lot_kinds"]) == sorted(LOT_KINDS), page  # each kind's lines and terms: the table's
         assert {k: v["lines"] for k, v in boot["lot_kinds"].items()} == {k.kind: k.lines for k in KINDS}
 
 
@@ -75,6 +83,7 @@ def test_no_script_keeps_a_table_of_its_own_keyed_by_lot_kind():
     from pathlib import Path
 
     from hall.loto.lots import LOT_KINDS
+
     key = re.compile(r'(?:[{,]\s*|^\s*)["\']?(' + "|".join(LOT_KINDS) + r')["\']?\s*:', re.M)
     js = Path(__file__).resolve().parents[2] / "display" / "static" / "js"
     found = {path.name: key.findall(path.read_text(encoding="utf-8")) for path in js.rglob("*.js")}

@@ -1,6 +1,7 @@
 """Lots as lines on the wire (INTERFACE §4's extension, RULES L20–L21): ``POST /api/programme`` and
 ``POST /api/partie/start`` take a quine's ``row`` and a carton plein's ``within`` + ``fallback``, refuse bad ones
 (422, nothing journalled), and the state, the events and the verdicts carry them back with each lot's ``lines``."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,22 +9,30 @@ import pytest
 from display import views
 from tests.display.conftest import A1, A2
 
-MAXI = {"kind": "carton_plein", "label": "Téléviseur", "value_eur": 399, "within": 18,
-        "fallback": {"label": "Jambon", "value_eur": 35, "sponsor": "Boucherie Roux"}}
+MAXI = {
+    "kind": "carton_plein",
+    "label": "Téléviseur",
+    "value_eur": 399,
+    "within": 18,
+    "fallback": {"label": "Jambon", "value_eur": 35, "sponsor": "Boucherie Roux"},
+}
 MIDDLE = {"kind": "quine", "label": "Quine du milieu", "row": 2}
 FULL_A1 = [4, 13, 37, 52, 80, 9, 21, 45, 66, 84, 18, 29, 58, 74, 90]
 
 
-@pytest.mark.parametrize("lot, code", [
-    ({"kind": "quine", "label": "Q", "row": 4}, "bad_lot_row"),
-    ({"kind": "quine", "label": "Q", "row": "2"}, "bad_lot_row"),
-    ({"kind": "double_quine", "label": "DQ", "row": 1}, "bad_lot_row"),
-    ({**MAXI, "within": 91}, "bad_lot_within"),
-    ({**MAXI, "within": 14}, "bad_lot_within"),
-    ({**MAXI, "fallback": None}, "bad_lot_within"),
-    ({**MAXI, "fallback": {"label": "J" * 201}}, "bad_lot_within"),
-    ({"kind": "quine", "label": "Q", "within": 45, "fallback": {"label": "Jambon"}}, "bad_lot_within"),
-])
+@pytest.mark.parametrize(
+    "lot, code",
+    [
+        ({"kind": "quine", "label": "Q", "row": 4}, "bad_lot_row"),
+        ({"kind": "quine", "label": "Q", "row": "2"}, "bad_lot_row"),
+        ({"kind": "double_quine", "label": "DQ", "row": 1}, "bad_lot_row"),
+        ({**MAXI, "within": 91}, "bad_lot_within"),
+        ({**MAXI, "within": 14}, "bad_lot_within"),
+        ({**MAXI, "fallback": None}, "bad_lot_within"),
+        ({**MAXI, "fallback": {"label": "J" * 201}}, "bad_lot_within"),
+        ({"kind": "quine", "label": "Q", "within": 45, "fallback": {"label": "Jambon"}}, "bad_lot_within"),
+    ],
+)
 def test_bad_terms_are_refused_at_both_doors_and_nothing_is_journalled(room, client, lot, code):
     seq = room.hall.journal.last_seq
     start = client.post("/api/partie/start", json={"lots": [lot]}, headers=room.headers("speaker"))
@@ -50,7 +59,7 @@ def test_a_maxi_bingo_on_the_wire_jackpot_count_verdict_and_award(room, client):
     assert client.post("/api/partie/start", json={"lots": [MAXI]}, headers=sp).status_code == 201
     lot = client.get("/api/state").get_json()["partie"]["lots"][0]
     assert (lot["within"], lot["fallback"]["label"], lot["lines"]) == (18, "Jambon", {"need": 3, "among": [0, 1, 2]})
-    for n in [1, 2, 3, 5] + FULL_A1:                    # 90 is ball 19
+    for n in [1, 2, 3, 5] + FULL_A1:  # 90 is ball 19
         assert client.post("/api/draws", json={"number": n}, headers=sp).status_code == 201
     v = client.post("/api/claims", json={"card_id": A1}, headers=ctl).get_json()
     assert (v["verdict"], v["ball"], v["prize"], v["lot"]["within"]) == ("valid", 19, "fallback", 18)
@@ -66,15 +75,19 @@ def test_a_named_row_on_the_wire_and_in_the_socket_events(room, client):
     for n in [4, 13, 37, 52, 80]:
         client.post("/api/draws", json={"number": n}, headers=sp)
     v = client.post("/api/claims", json={"card_id": A1}, headers=ctl).get_json()
-    assert (v["verdict"], v["reason"], v["lot"]["row"], v["missing"]) == ("incomplete", "not_named_row", 2,
-                                                                          [9, 21, 45, 66, 84])
+    assert (v["verdict"], v["reason"], v["lot"]["row"], v["missing"]) == (
+        "incomplete",
+        "not_named_row",
+        2,
+        [9, 21, 45, 66, 84],
+    )
     for n in [9, 21, 45, 66, 84]:
         client.post("/api/draws", json={"number": n}, headers=sp)
     client.post("/api/claims", json={"card_id": A1}, headers=ctl)
     client.post("/api/claims", json={"card_id": A2}, headers=ctl)
     client.post("/api/lots/award", json={"share": True}, headers=sp)
     snap = room.hall.snapshot()
-    got = dict(views.event(record, snap, views.PUBLIC) for record in room.hall.records())   # the public room's events
+    got = dict(views.event(record, snap, views.PUBLIC) for record in room.hall.records())  # the public room's events
     assert got["partie"]["lots"][0]["row"] == 2 and got["partie"]["lots"][0]["lines"] == {"need": 1, "among": [1]}
     assert got["award"]["rows"] == [[1], [1]] and got["award"]["lot"]["row"] == 2
     assert got["verdict"]["lot"]["row"] == 2

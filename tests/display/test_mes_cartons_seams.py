@@ -1,6 +1,7 @@
 """« Mes cartons » between parties and on a narrow phone (issue 32, item 8): the hall's name, a heading and the
 language link on top; between parties the next partie and its lots, learnt from the events (no state asked again);
 on a 360 px phone a marked cell's ✓ sits on its corner, never over a digit."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -35,10 +36,11 @@ def test_the_phone_names_the_hall_and_shows_the_next_partie_between_parties(brow
         expect(page.locator(".mc-top .lang-switch")).to_have_text("English")
         expect(page.locator("#mc-next-title")).to_have_text("Prochaine partie : n°\u00a01")
         expect(page.locator("#mc-next-lots li")).to_have_text(
-            ["Quine — Panier garni", "Double quine — Jambon", "Carton plein — Bon d'achat 100\u00a0€"])
+            ["Quine — Panier garni", "Double quine — Jambon", "Carton plein — Bon d'achat 100\u00a0€"]
+        )
         h.start_partie(role="speaker")
         expect(page.locator("#mc-next")).to_be_hidden()
-        h.clear(role="speaker", carry=True)                        # démarquez with every lot carried
+        h.clear(role="speaker", carry=True)  # démarquez with every lot carried
         expect(page.locator("#mc-next-title")).to_have_text("Prochaine partie : n°\u00a02")
         expect(page.locator("#mc-next-lots li").first).to_have_text("Quine — Panier garni")
         assert resyncs == []
@@ -56,7 +58,7 @@ def test_a_marked_cells_check_never_covers_a_digit_on_a_narrow_phone(browser, li
     ctx = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
     page = ctx.new_page()
     try:
-        page.goto(live.url + f"/c/{A1}?k={h.card_code(A1)}")     # the printed link, its code in it
+        page.goto(live.url + f"/c/{A1}?k={h.card_code(A1)}")  # the printed link, its code in it
         expect(page.locator('.mc-grid td[data-marked="1"]')).to_have_count(4)
         cells = page.evaluate(CHECK_CLEAR)
         assert {c["n"] for c in cells} == {"4", "13", "37", "52"}

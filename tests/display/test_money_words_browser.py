@@ -5,6 +5,7 @@ tiers (as soon as it is typed, and after « Enregistrer »); « Réservé, pas e
 
 Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,12 @@ SIZES = {"1920x1080": (1920, 1080), "1280x720": (1280, 720), "360x640": (360, 64
 
 
 @pytest.mark.parametrize("size", ["1280x720", "360x640"])
-def test_a_tier_at_20_euros_is_refused_with_the_law_s_words_beside_the_tiers(browser, desk_live, folder,  # noqa: F811
-                                                                             size):
+def test_a_tier_at_20_euros_is_refused_with_the_law_s_words_beside_the_tiers(
+    browser,
+    desk_live,  # noqa: F811
+    folder,  # noqa: F811
+    size,
+):
     before = desk_live.hall.price_tiers()
     ctx = browser.new_context(viewport={"width": SIZES[size][0], "height": SIZES[size][1]}, locale="fr-FR")
     page = ctx.new_page()
@@ -28,7 +33,7 @@ def test_a_tier_at_20_euros_is_refused_with_the_law_s_words_beside_the_tiers(bro
     try:
         login_page(page, desk_live.url + "/admin", PINS["admin_pin"])
         price = page.locator("#tiers .tier-eur").first
-        price.fill("20")                                     # as typed: said at once, the row in red
+        price.fill("20")  # as typed: said at once, the row in red
         msg = page.locator("#tiers-msg")
         expect(msg).to_contain_text("inférieures à 20 euros")
         expect(page.locator("#tiers tr.over-law")).to_have_count(1)
@@ -37,8 +42,8 @@ def test_a_tier_at_20_euros_is_refused_with_the_law_s_words_beside_the_tiers(bro
         expect(msg).to_be_in_viewport()
         expect(page.locator("#admin-alert")).to_contain_text("L322-4")
         shoot(page.locator("#prices-panel"), str(folder / f"admin-{size}-tarif-20-euros-refuse.png"))
-        assert desk_live.hall.price_tiers() == before        # nothing saved
-        price.fill("2,50")                                   # corrected: the law's words go, the tiers are saved
+        assert desk_live.hall.price_tiers() == before  # nothing saved
+        price.fill("2,50")  # corrected: the law's words go, the tiers are saved
         expect(msg).not_to_contain_text("Refusé")
         page.click("#save-tiers")
         expect(msg).to_contain_text("Tarifs enregistrés")
@@ -49,18 +54,38 @@ def test_a_tier_at_20_euros_is_refused_with_the_law_s_words_beside_the_tiers(bro
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("size", list(SIZES))
-def test_a_reservation_says_reserve_then_paid_and_one_carton_is_singular(browser, desk_live, folder,  # noqa: F811
-                                                                          size, lang):
-    ctx = browser.new_context(viewport={"width": SIZES[size][0], "height": SIZES[size][1]},
-                              locale="fr-FR" if lang == "fr" else "en-GB")
+def test_a_reservation_says_reserve_then_paid_and_one_carton_is_singular(
+    browser,
+    desk_live,  # noqa: F811
+    folder,  # noqa: F811
+    size,
+    lang,
+):
+    ctx = browser.new_context(
+        viewport={"width": SIZES[size][0], "height": SIZES[size][1]}, locale="fr-FR" if lang == "fr" else "en-GB"
+    )
     page = ctx.new_page()
     page.set_default_timeout(10_000)
-    words = {"fr": {"reserve": "Réserver 1 carton — 3,00 € à payer", "cash": "Encaisser", "banner": "Réservé : 1 carton, 3,00 € à payer",
-                    "paid": "Réservation payée : 1 carton, 3,00 € (Espèces)", "none": "0 carton vendu",
-                    "one": "1 carton vendu", "to_pay": "à payer"},
-             "en": {"reserve": "Reserve 1 card — €3.00 to pay", "cash": "Take payment", "banner": "Reserved: 1 card, €3.00 to pay",
-                    "paid": "Reservation paid: 1 card, €3.00 (Cash)", "none": "0 cards sold", "one": "1 card sold",
-                    "to_pay": "to pay"}}[lang]
+    words = {
+        "fr": {
+            "reserve": "Réserver 1 carton — 3,00 € à payer",
+            "cash": "Encaisser",
+            "banner": "Réservé : 1 carton, 3,00 € à payer",
+            "paid": "Réservation payée : 1 carton, 3,00 € (Espèces)",
+            "none": "0 carton vendu",
+            "one": "1 carton vendu",
+            "to_pay": "à payer",
+        },
+        "en": {
+            "reserve": "Reserve 1 card — €3.00 to pay",
+            "cash": "Take payment",
+            "banner": "Reserved: 1 card, €3.00 to pay",
+            "paid": "Reservation paid: 1 card, €3.00 (Cash)",
+            "none": "0 cards sold",
+            "one": "1 card sold",
+            "to_pay": "to pay",
+        },
+    }[lang]
     try:
         login_page(page, desk_live.url + f"/caisse?lang={lang}", PINS["desk_pin"])
         expect(page.locator("#totals")).to_contain_text(words["none"])
@@ -71,14 +96,14 @@ def test_a_reservation_says_reserve_then_paid_and_one_carton_is_singular(browser
         page.click("#more summary")
         page.fill("#buyer", "Łukasz Wałęsa")
         page.check("#reserved")
-        expect(page.locator("#sell")).to_have_text(words["reserve"])           # no « Encaisser » for a reservation
+        expect(page.locator("#sell")).to_have_text(words["reserve"])  # no « Encaisser » for a reservation
         shoot(page, str(folder / f"caisse-{size}-{lang}-reserver.png"))
         page.click("#sell")
         result = page.locator("#result")
         expect(result).to_contain_text(words["banner"])
         page.locator("#recent button").first.click()
         answer(page, "especes")
-        expect(result).to_contain_text(words["paid"])                          # the banner is not stale
+        expect(result).to_contain_text(words["paid"])  # the banner is not stale
         expect(result).not_to_contain_text(words["to_pay"])
         expect(page.locator("#totals")).to_contain_text(words["one"])
         expect(page.locator("#recent")).not_to_contain_text("(s)")

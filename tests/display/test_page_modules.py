@@ -8,6 +8,7 @@ A test-only hook is a way into a shipped script that only something outside the 
   - an export that no shipped script imports: nothing on a page can reach it, only a test or a benchmark;
   - a comment that says the code is there for tests.
 """
+
 from __future__ import annotations
 
 import re
@@ -54,12 +55,12 @@ def test_every_script_of_every_template_is_a_module_or_data():
         for attrs, body in parser.found:
             seen += 1
             kind = attrs.get("type")
-            if kind == "application/json":          # data for the modules (the boot, a part's words)
+            if kind == "application/json":  # data for the modules (the boot, a part's words)
                 assert "src" not in attrs, template.name
                 continue
             assert kind == "module", (template.name, attrs)
             assert attrs.get("src", "").startswith("{{ url_for('static', filename="), (template.name, attrs)
-            assert not body.strip(), (template.name, "an inline script")   # ready for script-src 'self'
+            assert not body.strip(), (template.name, "an inline script")  # ready for script-src 'self'
     assert seen > 20
 
 
@@ -67,8 +68,10 @@ def test_every_script_of_every_template_is_a_module_or_data():
 IMPORT = re.compile(r'^import\s+(?:\{([^}]*)\}\s+from\s+|\*\s+as\s+\w+\s+from\s+|)"([^"]+)";', re.M)
 EXPORT = re.compile(r"^export\s+(.*)$", re.M)
 DECLARED = re.compile(r"(?:async\s+)?(?:function\*?|const|let|class)\s+([\w$]+)")
-GLOBAL_WRITE = re.compile(r"\b(?:window|globalThis|self)\s*(?:\.\s*[\w$]+|\[[^\]]+\])\s*=(?!=)"
-                          r"|\bglobalThis\b|Object\.(?:assign|defineProperty|defineProperties)\(\s*(?:window|self)\b")
+GLOBAL_WRITE = re.compile(
+    r"\b(?:window|globalThis|self)\s*(?:\.\s*[\w$]+|\[[^\]]+\])\s*=(?!=)"
+    r"|\bglobalThis\b|Object\.(?:assign|defineProperty|defineProperties)\(\s*(?:window|self)\b"
+)
 FOR_TESTS = re.compile(r"for (?:the )?tests?\b|test[- ]hook|\b__test|pour les tests", re.I)
 
 
@@ -131,23 +134,32 @@ def site(tmp_path):
     room = make_tournament_room(tmp_path)
     server = LiveServer(room.app)
     room.url = server.url
-    room.code = room.app.test_client().post("/api/games/rooms", json={"game": "lobo77"},   # type: ignore[attr-defined]
-                                            headers=room.headers("speaker")).get_json()["code"]
+    room.code = (
+        room.app.test_client()
+        .post(
+            "/api/games/rooms",
+            json={"game": "lobo77"},  # type: ignore[attr-defined]
+            headers=room.headers("speaker"),
+        )
+        .get_json()["code"]
+    )
     yield room
     server.stop()
     services_of(room.app).rooms.stop()
-    room.store.close()   # type: ignore[attr-defined]
+    room.store.close()  # type: ignore[attr-defined]
     room.hall.journal.close()
 
 
 OWN_NAMES = "() => Object.getOwnPropertyNames(window)"
-SCRIPTS = """() => [...document.scripts].map((s) => [s.type, s.src ? new URL(s.src).pathname : "", s.text.trim().length])"""
+SCRIPTS = (
+    """() => [...document.scripts].map((s) => [s.type, s.src ? new URL(s.src).pathname : "", s.text.trim().length])"""
+)
 
 
 def test_no_page_leaves_a_global_on_window_and_every_script_is_a_module(browser, site):
     context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
     try:
-        blank = context.new_page()          # the hall's error page runs no script: what Chromium itself puts there
+        blank = context.new_page()  # the hall's error page runs no script: what Chromium itself puts there
         blank.goto(site.url + "/nowhere")
         assert not [kind for kind, _, _ in blank.evaluate(SCRIPTS) if kind != "application/json"]
         browser_names = set(blank.evaluate(OWN_NAMES))
@@ -155,15 +167,32 @@ def test_no_page_leaves_a_global_on_window_and_every_script_is_a_module(browser,
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        page.on("response", lambda resp: errors.append(f"{resp.status} {resp.url}")
-                if "/static/" in resp.url and resp.status >= 400 else None)
-        code = site.code   # type: ignore[attr-defined]
+        page.on(
+            "response",
+            lambda resp: (
+                errors.append(f"{resp.status} {resp.url}") if "/static/" in resp.url and resp.status >= 400 else None
+            ),
+        )
+        code = site.code  # type: ignore[attr-defined]
         # each page, and what shows its scripts have run (None: a form that waits for a person)
-        public = {"/": "body[data-seq]", "/j": None, f"/j/{code}": "body[data-version]",
-                  f"/jeux/{code}": "#gs-code:not(:empty)", "/tournoi/classement": "#tp-game:not(:empty)",
-                  "/tournoi/table/1": "#tt-code-form:not([hidden])", "/speaker": None, "/tournoi": None}   # 2 PIN forms
-        staff = {"/speaker": "body[data-seq]", "/controle": "body[data-seq]", "/lots": None,
-                 "/admin": "body[data-seq]", "/caisse": "body[data-seq]", "/tournoi": "#td-phase:not(:empty)"}
+        public = {
+            "/": "body[data-seq]",
+            "/j": None,
+            f"/j/{code}": "body[data-version]",
+            f"/jeux/{code}": "#gs-code:not(:empty)",
+            "/tournoi/classement": "#tp-game:not(:empty)",
+            "/tournoi/table/1": "#tt-code-form:not([hidden])",
+            "/speaker": None,
+            "/tournoi": None,
+        }  # 2 PIN forms
+        staff = {
+            "/speaker": "body[data-seq]",
+            "/controle": "body[data-seq]",
+            "/lots": None,
+            "/admin": "body[data-seq]",
+            "/caisse": "body[data-seq]",
+            "/tournoi": "#td-phase:not(:empty)",
+        }
         visited = []
         for logged, pages in ((False, public), (True, staff)):
             if logged:

@@ -1,6 +1,7 @@
 """« Mes cartons » in Chromium at 360×640 (INTERFACE §9): a carton printed by the hall, its QR code read from the
 rendered PDF, the URL opened on a phone → the carton followed live, marked from the hall's draws, one to go,
 completion, undo, reload, each help level, refusals, the sale's QR, offline and catch-up."""
+
 from __future__ import annotations
 
 import io
@@ -30,7 +31,7 @@ def hall_room(tmp_path):
     room.app.config["TESTING"] = True
     client = room.app.test_client()
     sale = client.post("/api/sales", json={"cards": [A1, A2], "amount_eur": 6}, headers=room.headers("admin"))
-    assert sale.status_code == 201                          # A3 stays unsold: once sales are recorded it does not play
+    assert sale.status_code == 201  # A3 stays unsold: once sales are recorded it does not play
     room.sale = sale.get_json()
     with served(room):
         yield room
@@ -65,7 +66,7 @@ def printed_qr_url(room, card_id: str) -> str:
     image = pypdfium2.PdfDocument(io.BytesIO(res.get_data()))[0].render(scale=3).to_pil()
     urls = [r.text for r in zxingcpp.read_barcodes(image) if r.format == zxingcpp.BarcodeFormat.QRCode]
     url = next(u for u in urls if "/c/" + card_id + "?" in u)
-    assert url == carton_link(room, card_id)                # the carton's code in its link
+    assert url == carton_link(room, card_id)  # the carton's code in its link
     return url
 
 
@@ -97,8 +98,10 @@ def said(locator) -> str:
 
 
 def marked(page, card_id) -> set[int]:
-    return {int(n) for n in card(page, card_id).locator('[data-marked="1"]').evaluate_all(
-        "cells => cells.map(c => c.dataset.n)")}
+    return {
+        int(n)
+        for n in card(page, card_id).locator('[data-marked="1"]').evaluate_all("cells => cells.map(c => c.dataset.n)")
+    }
 
 
 def test_a_printed_carton_followed_on_a_phone(hall_room, phone, tmp_path):
@@ -124,7 +127,7 @@ def test_a_printed_carton_followed_on_a_phone(hall_room, phone, tmp_path):
     phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
     assert "80 annulé" in said(phone.locator("#mc-news"))
     assert marked(phone, A1) == {4, 13, 37, 52}
-    phone.reload()                                          # the list is kept in the browser
+    phone.reload()  # the list is kept in the browser
     phone.wait_for_selector(f'[data-card="{A1}"][data-one-to-go="80"]')
     assert marked(phone, A1) == {4, 13, 37, 52}
 
@@ -133,10 +136,10 @@ def test_best_first_and_the_win(hall_room, phone):
     room, h = hall_room, hall_room.hall
     phone.goto(opened(room, carton_link(room, A2)))
     card(phone, A2).wait_for()
-    phone.goto(opened(room, carton_link(room, A1.lower().replace("-", ""), A1)))   # typed leniently
+    phone.goto(opened(room, carton_link(room, A1.lower().replace("-", ""), A1)))  # typed leniently
     card(phone, A1).wait_for()
     h.start_partie(role="speaker")
-    for n in (4, 13, 37):                                   # A1 holds 4, A2 does not: A1 first
+    for n in (4, 13, 37):  # A1 holds 4, A2 does not: A1 first
         h.draw(n, role="speaker")
     phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
     order = phone.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
@@ -151,7 +154,7 @@ def test_best_first_and_the_win(hall_room, phone):
     h.clear(role="speaker", force=True)
     phone.wait_for_function("document.getElementById('mc-news').textContent.includes('Démarquez')")
     assert marked(phone, A1) == set()
-    h.start_partie(role="speaker")                          # a new partie starts clean
+    h.start_partie(role="speaker")  # a new partie starts clean
     phone.wait_for_function("document.getElementById('mc-news').textContent.includes('commence')")
     assert "Gagné" not in said(card(phone, A1)) and marked(phone, A1) == set()
 
@@ -169,13 +172,13 @@ def test_each_help_level(hall_room, phone, tmp_path):
         phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
 
     level("tap")
-    assert marked(phone, A1) == set()                       # the player marks each number
+    assert marked(phone, A1) == set()  # the player marks each number
     card(phone, A1).locator('[data-n="4"] button').click()
     card(phone, A1).locator('[data-n="80"] button').click()  # not drawn: it cannot be marked
     assert marked(phone, A1) == {4}
     assert "80 n'est pas sorti" in said(phone.locator("#mc-news"))
     shot(phone, "mes-cartons-360x640-tap.png", tmp_path)
-    phone.click("#mc-catch-up")                             # « rattraper »
+    phone.click("#mc-catch-up")  # « rattraper »
     assert marked(phone, A1) == {4, 13, 9}
     level("board")
     assert card(phone, A1).count() == 0
@@ -191,7 +194,7 @@ def test_each_help_level(hall_room, phone, tmp_path):
     for n in (37, 52):
         h.draw(n, role="speaker")
     phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq)
-    assert card(phone, A1).get_attribute("data-one-to-go") is None     # one_to_go off: no "plus qu'un"
+    assert card(phone, A1).get_attribute("data-one-to-go") is None  # one_to_go off: no "plus qu'un"
 
 
 def test_refusals_unsold_typed_and_the_25th(hall_room, phone):
@@ -200,15 +203,21 @@ def test_refusals_unsold_typed_and_the_25th(hall_room, phone):
     type_carton(phone, room, A3)
     phone.wait_for_function("document.getElementById('mc-msg').textContent.includes('non vendu')")
     assert card(phone, A3).count() == 0
-    type_carton(phone, room, A1[:-1] + "Z", A1)             # a near miss: "vérifiez", with the carton offered
+    type_carton(phone, room, A1[:-1] + "Z", A1)  # a near miss: "vérifiez", with the carton offered
     phone.get_by_role("button", name=f"C'est le {A1} ?").click()
     card(phone, A1).wait_for()
     more = generate_cards(30, seed="7", series="B")
     h.adopt_cards(CardBook(dict(more)), role="admin")
     client = room.app.test_client()
-    assert client.post("/api/sales", json={"range": f"{more[0][0]}..{more[-1][0]}", "amount_eur": 60},
-                       headers=room.headers("admin")).status_code == 201
-    for cid, _ in more[:23]:                                # 24 cartons with A1
+    assert (
+        client.post(
+            "/api/sales",
+            json={"range": f"{more[0][0]}..{more[-1][0]}", "amount_eur": 60},
+            headers=room.headers("admin"),
+        ).status_code
+        == 201
+    )
+    for cid, _ in more[:23]:  # 24 cartons with A1
         type_carton(phone, room, cid)
         card(phone, cid).wait_for()
     type_carton(phone, room, more[23][0])
@@ -218,7 +227,7 @@ def test_refusals_unsold_typed_and_the_25th(hall_room, phone):
 
 def test_a_carton_link_without_its_code_shows_nothing_and_asks_for_it(hall_room, phone, tmp_path):
     room = hall_room
-    phone.goto(room.url + "/c/" + A1)                       # the ID alone (typed by hand, a link without ?k=)
+    phone.goto(room.url + "/c/" + A1)  # the ID alone (typed by hand, a link without ?k=)
     phone.wait_for_function("document.getElementById('mc-msg').textContent.includes('tapez aussi le code')")
     assert card(phone, A1).count() == 0 and phone.locator("#mc-id").input_value() == A1
     assert phone.evaluate("document.activeElement.id") == "mc-code"
@@ -246,15 +255,18 @@ def test_offline_within_5_s_and_catch_up_by_seq(hall_room, phone):
     silent = {"on": False}
 
     def route(ws):
-        if silent["on"]:                                    # no network: a new connection fails at once
+        if silent["on"]:  # no network: a new connection fails at once
             ws.close()
             return
         server = ws.connect_to_server()
         ws.on_message(lambda m: None if silent["on"] else server.send(m))
         server.on_message(lambda m: None if silent["on"] else ws.send(m))
+
     phone.route_web_socket(lambda u: "/socket.io/" in u, route)
-    phone.route(lambda u: "/socket.io/" in u and "transport=polling" in u,
-                lambda r: r.abort() if silent["on"] else r.continue_())
+    phone.route(
+        lambda u: "/socket.io/" in u and "transport=polling" in u,
+        lambda r: r.abort() if silent["on"] else r.continue_(),
+    )
     phone.goto(opened(room, carton_link(room, A1)))
     card(phone, A1).wait_for()
     h.start_partie(role="speaker")
@@ -263,7 +275,7 @@ def test_offline_within_5_s_and_catch_up_by_seq(hall_room, phone):
     silent["on"] = True
     phone.wait_for_selector("#mc-net", state="visible", timeout=5_500)
     assert "Hors ligne" in said(phone.locator("#mc-net"))
-    for n in (13, 37):                                      # balls drawn while the phone cannot hear
+    for n in (13, 37):  # balls drawn while the phone cannot hear
         h.draw(n, role="speaker")
     silent["on"] = False
     phone.wait_for_function("document.body.dataset.seq == %d" % h.snapshot().seq, timeout=15_000)
@@ -278,9 +290,12 @@ def test_the_caisse_shows_the_sales_qr_and_it_links_the_whole_plaque(browser, tm
     from hall.cartons.card_ids import make_card_id
     from tests.display.conftest import PINS, login_page
     from tests.display.test_sales_api import sales_room
+
     (tmp_path / "hall").mkdir()
-    with served(sales_room(tmp_path / "hall")) as room, browser.new_context(viewport={"width": 1024, "height": 900},
-                                                                           locale="fr-FR") as ctx:
+    with (
+        served(sales_room(tmp_path / "hall")) as room,
+        browser.new_context(viewport={"width": 1024, "height": 900}, locale="fr-FR") as ctx,
+    ):
         desk = ctx.new_page()
         desk.set_default_timeout(10_000)
         login_page(desk, room.url + "/caisse", PINS["desk_pin"])
@@ -292,6 +307,7 @@ def test_the_caisse_shows_the_sales_qr_and_it_links_the_whole_plaque(browser, tm
         qr.wait_for()
         desk.wait_for_function("document.querySelector('.sale-qr img').complete")
         from PIL import Image
+
         shot = tmp_path / "qr.png"
         qr.screenshot(path=str(shot))
         decoded = [r.text for r in zxingcpp.read_barcodes(Image.open(shot))]
@@ -307,8 +323,11 @@ def test_the_caisse_shows_the_sales_qr_and_it_links_the_whole_plaque(browser, tm
 
 def test_a_phone_call_reaches_the_speakers_console(browser, tmp_path):
     from tests.display.conftest import PINS, login_page
-    with served(make_room(tmp_path, extra={"players": {"phone_call": True}})) as room, \
-            browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR") as ctx:
+
+    with (
+        served(make_room(tmp_path, extra={"players": {"phone_call": True}})) as room,
+        browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR") as ctx,
+    ):
         speaker = ctx.new_page()
         speaker.set_default_timeout(10_000)
         login_page(speaker, room.url + "/speaker", PINS["speaker_pin"])
@@ -331,14 +350,16 @@ def test_a_phone_call_reaches_the_speakers_console(browser, tmp_path):
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_the_projector_tells_the_hall_how_to_follow_its_cartons(browser, tmp_path, lang):
-    with served(make_room(tmp_path, extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})) as room, \
-            browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR") as ctx:
+    with (
+        served(make_room(tmp_path, extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})) as room,
+        browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR") as ctx,
+    ):
         page = ctx.new_page()
         page.set_default_timeout(10_000)
         page.goto(room.url + "/?lang=" + lang)
         follow = "Suivez vos cartons" if lang == "fr" else "Follow your cartons"
         page.wait_for_function(f"document.getElementById('between-players').textContent.includes({follow!r})")
-        page.wait_for_timeout(500)                          # the QR codes' images
+        page.wait_for_timeout(500)  # the QR codes' images
         shot(page, f"projector-1920x1080-mes-cartons-{lang}.png", tmp_path)
         room.hall.set_players(role="admin", help="tap", one_to_go=True, phone_call=False, max_cards=24)
         words = "touchez chaque numéro" if lang == "fr" else "tap each number"
@@ -372,7 +393,7 @@ def test_a_phone_turned_away_at_the_door_says_so_in_its_language_and_links_by_it
     room = hall_room
     gate = services_of(room.app).link_gate
     gate._clock = lambda: 0.0
-    gate.set_rate(1)                                        # one link a second for the hall, the clock stopped
+    gate.set_rate(1)  # one link a second for the hall, the clock stopped
     assert room.app.test_client().post("/api/players/cards", json={"card_ids": [A2]}).status_code == 200
     with a_phone(browser) as phone:
         phone.goto(room.url + "/mes-cartons?lang=" + lang)
@@ -380,5 +401,5 @@ def test_a_phone_turned_away_at_the_door_says_so_in_its_language_and_links_by_it
         words = {"fr": "Toute la salle scanne en même temps", "en": "The whole hall is scanning at once"}[lang]
         phone.wait_for_function(f"document.getElementById('mc-msg').textContent.includes({words!r})")
         assert card(phone, A1).count() == 0
-        gate.set_rate(1e6)                                  # the crowd has gone: the page's own retry gets in
+        gate.set_rate(1e6)  # the crowd has gone: the page's own retry gets in
         card(phone, A1).wait_for()

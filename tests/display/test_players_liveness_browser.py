@@ -1,6 +1,7 @@
 """« Mes cartons » hears the hall by its beat (display/sockets.py), in Chromium at 360×640: a quiet hall keeps the
 page online with Engine.IO's ping 25 s apart, a lost event is caught up at the next beat, and a connection that
 went silent without closing is dropped and opened again (``mes_cartons.js``)."""
+
 from __future__ import annotations
 
 from tests.display.conftest import A1
@@ -18,19 +19,24 @@ def follow(room, page, frames):
         server = ws.connect_to_server()
         ws.on_message(server.send)
         server.on_message(lambda m: ws.send(m) if frames(n, m) else None)
+
     page.route_web_socket(lambda u: "/socket.io/" in u, route)
-    page.goto(opened(room, carton_link(room, A1)))       # the printed QR code's link, the carton's code in it
+    page.goto(opened(room, carton_link(room, A1)))  # the printed QR code's link, the carton's code in it
     card(page, A1).wait_for()
     return made
 
 
 def stays_online(page, ms: int) -> None:
     """The « hors ligne » strip never shows for ``ms`` milliseconds (checked at every animation frame)."""
-    page.wait_for_function("""ms => {
+    page.wait_for_function(
+        """ms => {
         window.__since = window.__since || performance.now();
         if (!document.getElementById("mc-net").hidden) throw new Error("hors ligne after " +
                                                                  Math.round(performance.now() - window.__since));
-        return performance.now() - window.__since > ms; }""", arg=ms, timeout=ms + 5_000)
+        return performance.now() - window.__since > ms; }""",
+        arg=ms,
+        timeout=ms + 5_000,
+    )
 
 
 def test_a_quiet_hall_keeps_the_phone_online_by_its_beat(hall_room, phone):  # noqa: F811

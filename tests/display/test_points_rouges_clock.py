@@ -2,6 +2,7 @@
 until the clock runs out is played by a bot within ``takeover_s`` of the turn's start, plus one bot delay. The
 room's clock is driven by the test (the bot task reads it), the phone plays through the real API and the hall
 is watched over a real Socket.IO client: nothing sleeps."""
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,9 @@ class Clock:
 
 
 def test_staging_and_taking_back_never_winds_the_turn_s_clock_back(tmp_path):
-    r = make_room(tmp_path, extra={**GAMES, "games": {**GAMES["games"], "bot_delay_s": BOT_DELAY_S,
-                                                      "takeover_s": TAKEOVER_S}})
+    r = make_room(
+        tmp_path, extra={**GAMES, "games": {**GAMES["games"], "bot_delay_s": BOT_DELAY_S, "takeover_s": TAKEOVER_S}}
+    )
     hub = services_of(r.app).rooms
     clock = hub.clock = Clock(T0)
     hub.lobby.rng = random.Random(5)
@@ -46,22 +48,31 @@ def test_staging_and_taking_back_never_winds_the_turn_s_clock_back(tmp_path):
             clock.now = T0 + at
             view = c.get(f"/api/games/rooms/{code}/seat", headers=bearer(token)).get_json()
             move = next(m for m in view["legal"] if m[0] == kind)
-            res = c.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]},
-                         headers=bearer(token))
+            res = c.post(
+                f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]}, headers=bearer(token)
+            )
             assert res.status_code == 200, res.get_json()
-            assert due() == T0 + TAKEOVER_S               # each move of the figure keeps the turn's one clock
+            assert due() == T0 + TAKEOVER_S  # each move of the figure keeps the turn's one clock
 
-        for at, kind in ((4, "add"), (9, "take_back"), (14, "add"), (19, "take_back"), (24, "add"),
-                         (27, "take_back"), (29.5, "add")):
+        for at, kind in (
+            (4, "add"),
+            (9, "take_back"),
+            (14, "add"),
+            (19, "take_back"),
+            (24, "add"),
+            (27, "take_back"),
+            (29.5, "add"),
+        ):
             stage(at, kind)
         version = c.get(f"/api/games/rooms/{code}").get_json()["version"]
         assert c.get(f"/api/games/rooms/{code}").get_json()["to_move"] == [mover]
-        clock.now = T0 + TAKEOVER_S                        # the clock runs out: the seat is taken over
+        clock.now = T0 + TAKEOVER_S  # the clock runs out: the seat is taken over
         hub.wake.set()
-        clock.now = T0 + TAKEOVER_S + BOT_DELAY_S          # one bot delay later, the bot plays the turn out
+        clock.now = T0 + TAKEOVER_S + BOT_DELAY_S  # one bot delay later, the bot plays the turn out
         hub.wake.set()
-        turned = hall.until(lambda e: "room" in e and e["room"]["version"] > version
-                            and e["room"]["to_move"] != [mover])
+        turned = hall.until(
+            lambda e: "room" in e and e["room"]["version"] > version and e["room"]["to_move"] != [mover]
+        )
         assert turned["room"]["last_by"] == "bot" and turned["room"]["seats"][mover]["away"]
         hall.close()
     finally:

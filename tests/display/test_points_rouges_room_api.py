@@ -1,5 +1,6 @@
 """The Loto Points Rouges room over HTTP: the solitaire hint's refusals and answers, and a whole 2-player game
 with a bot played through the API (the bot task runs for real)."""
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,11 @@ def client(hall_room):
 
 
 def open_room(client, hall_room, players: int) -> str:
-    res = client.post("/api/games/rooms", json={"game": "points-rouges", "options": {"players": players}},
-                      headers=hall_room.headers("speaker"))
+    res = client.post(
+        "/api/games/rooms",
+        json={"game": "points-rouges", "options": {"players": players}},
+        headers=hall_room.headers("speaker"),
+    )
     assert res.status_code == 201, res.get_json()
     return res.get_json()["code"]
 
@@ -48,8 +52,9 @@ def start(client, hall_room, code: str) -> None:
 
 def play(client, code: str, token: str, move) -> dict:
     view = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(token)).get_json()
-    res = client.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]},
-                      headers=bearer(token))
+    res = client.post(
+        f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]}, headers=bearer(token)
+    )
     assert res.status_code == 200, res.get_json()
     return res.get_json()
 
@@ -94,7 +99,7 @@ def test_the_solitaire_hint_says_what_the_legal_list_says(client, hall_room):
         if completions:
             assert hint["message"] == "Il existe une solution avec vos 8 pièces."
             shown = client.get(f"/api/games/rooms/{solo}/hint?show=1", headers=bearer(lucie)).get_json()
-            assert any(shown["piece"] in m[2] for m in completions), shown     # one piece of a real solution
+            assert any(shown["piece"] in m[2] for m in completions), shown  # one piece of a real solution
             assert "Par exemple" in shown["message"]
             english = client.get(f"/api/games/rooms/{solo}/hint?lang=en", headers=bearer(lucie)).get_json()
             assert english["message"] == "There is a solution with your 8 pieces."
@@ -135,10 +140,11 @@ def test_a_whole_two_player_game_with_a_bot_through_the_api(client, hall_room):
         assert "my_rack" not in room["view"] and len(view["my_rack"]) <= 5
         jokers = {json.dumps(m): sum(p[0] == "J" for p in m[2]) if m[0] == "place" else 0 for m in view["legal"]}
         multi = [m for m in view["legal"] if m[0] == "place" and len(m[2]) > 1 and jokers[json.dumps(m)] <= 1]
-        thrifty = [m for m in view["legal"] if jokers[json.dumps(m)] == 0]     # a long game: jokers kept
+        thrifty = [m for m in view["legal"] if jokers[json.dumps(m)] == 0]  # a long game: jokers kept
         move = multi[0] if multi else rng.choice(thrifty or view["legal"])
-        res = client.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]},
-                          headers=bearer(ana))
+        res = client.post(
+            f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]}, headers=bearer(ana)
+        )
         assert res.status_code == 200, res.get_json()
         mine += 1
     else:
@@ -148,8 +154,25 @@ def test_a_whole_two_player_game_with_a_bot_through_the_api(client, hall_room):
     assert mine > 5 and room["seats"][1]["bot"]
     assert room["outcome"]["scores"] == [float(w) for w in v["won"]]
     assert v["reason"] and (not any(v["jokers"]) or v["reason"] in ("nobody can move", "no boards left"))
-    taken = sum({"A": 18, "B": 18, "C": 16, "D": 14, "E": 14, "F": 12, "G": 12, "H": 12, "I": 12, "J": 10,
-                 "K": 10, "L": 8, "M": 8, "N": 6}[letter] for _, letter in v["completed"])
+    taken = sum(
+        {
+            "A": 18,
+            "B": 18,
+            "C": 16,
+            "D": 14,
+            "E": 14,
+            "F": 12,
+            "G": 12,
+            "H": 12,
+            "I": 12,
+            "J": 10,
+            "K": 10,
+            "L": 8,
+            "M": 8,
+            "N": 6,
+        }[letter]
+        for _, letter in v["completed"]
+    )
     assert sum(v["won"]) == taken
     assert sum(b["tokens"] for b in v["boards"]) + taken + v["pot"] == 166
 
@@ -161,6 +184,7 @@ def test_the_script_asks_only_for_words_that_exist_and_draws_the_engine_s_shapes
     from display.rooms.messages import ROOM_STRINGS
     from hall.minigames.points_rouges.pieces import BOARD_FIGURES, BOARD_VALUES, SHAPE_FIGURES
     from hall.minigames.points_rouges.state import SOLITAIRE_BOARDS
+
     text = SCRIPT.read_text(encoding="utf-8")
     asked = set(re.findall(r'\bt\("([a-z_]+)"', text))
     assert asked and not asked - set(ROOM_STRINGS) - set(rooms_points_rouges.STRINGS)
@@ -186,27 +210,35 @@ def test_a_figure_of_several_pieces_is_laid_one_piece_at_a_time_seen_by_the_move
     adds = [m for m in view["legal"] if m[0] == "add"]
     assert adds and not any(m[0] == "place" and len(m[2]) > 1 for m in view["legal"])
     assert len(json.dumps(view)) < 64 * 1024
-    before = {"public": room["view"],
-              "other": client.get(f"/api/games/rooms/{code}/seat", headers=bearer(other)).get_json()}
+    before = {
+        "public": room["view"],
+        "other": client.get(f"/api/games/rooms/{code}/seat", headers=bearer(other)).get_json(),
+    }
     first = adds[0]
     version = play(client, code, token, first)["version"]
     public = client.get(f"/api/games/rooms/{code}").get_json()
     assert public["version"] == version and public["to_move"] == [mover]
-    assert public["view"] == before["public"]                       # the hall sees nothing laid, nor where
+    assert public["view"] == before["public"]  # the hall sees nothing laid, nor where
     theirs = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(other)).get_json()
-    assert {k: v for k, v in theirs.items() if k != "version"} == \
-        {k: v for k, v in before["other"].items() if k != "version"}
+    assert {k: v for k, v in theirs.items() if k != "version"} == {
+        k: v for k, v in before["other"].items() if k != "version"
+    }
     assert theirs["legal"] == [] and "staged" not in theirs
     view = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(token)).get_json()
     assert view["staged"] == [first[2]] and view["staged_on"] == first[1] and view["take_backs_left"] == 3
     board = next(b for b in view["boards"] if b["letter"] == first[1])
-    assert not set(first[2][1]) & set(board["covered"])            # laid, not placed: the board is unchanged
+    assert not set(first[2][1]) & set(board["covered"])  # laid, not placed: the board is unchanged
     assert ["take_back"] in view["legal"]
     assert all(m[0] == "add" and m[1] == first[1] for m in view["legal"] if m != ["take_back"])
-    if len(view["legal"]) > 1:                                     # the figure sent whole is never a move here
+    if len(view["legal"]) > 1:  # the figure sent whole is never a move here
         whole = ["place", first[1], [first[2], view["legal"][0][2]]]
-        refused(client.post(f"/api/games/rooms/{code}/moves", json={"move": whole, "version": version},
-                            headers=bearer(token)), 422, "illegal_move")
+        refused(
+            client.post(
+                f"/api/games/rooms/{code}/moves", json={"move": whole, "version": version}, headers=bearer(token)
+            ),
+            422,
+            "illegal_move",
+        )
     rack = view["my_rack"]
     version = play(client, code, token, ["take_back"])["version"]
     public = client.get(f"/api/games/rooms/{code}").get_json()

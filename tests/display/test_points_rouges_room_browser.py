@@ -3,6 +3,7 @@ turn it, pick a board, tap a green point, "Poser ici" — the last tap a ``data-
 seats, the phones lay figures of several pieces one at a time when the bot's choice says so, one reloads and keeps its seat; the projector
 shows the boards and names the winner; a solitaire phone asks for the hint and reads the sentence.
 Screenshots of the steps go to docs/screenshots/points-rouges-*.png (looked at, kept with the docs)."""
+
 from __future__ import annotations
 
 import json
@@ -22,12 +23,13 @@ from tests.display.conftest import bots_round
 from tests.display.test_screenshots import TEXT_AUDIT
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-COMPOSE_SHOT: list[bool] = []     # one screenshot of a composed completion per run
+COMPOSE_SHOT: list[bool] = []  # one screenshot of a composed completion per run
 
 
 def phone(browser, lang: str = "fr-FR"):
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale=lang, has_touch=True, is_mobile=True,
-                              device_scale_factor=1)
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 640}, locale=lang, has_touch=True, is_mobile=True, device_scale_factor=1
+    )
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     return ctx, page
@@ -35,7 +37,7 @@ def phone(browser, lang: str = "fr-FR"):
 
 def shot(page, name: str, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("document.getAnimations().forEach((a) => a.finish())")   # no half-arrived board
+    page.evaluate("document.getAnimations().forEach((a) => a.finish())")  # no half-arrived board
     shoot(page, str(SHOTS / f"points-rouges-{name}.png"), animations="disabled", full_page=full)
 
 
@@ -44,8 +46,10 @@ def seat_view(c, code: str, token: str) -> dict:
 
 
 def preview(page) -> list[int]:
-    return sorted(int(p) for p in page.locator(".pr-board.large .pr-pt.preview").evaluate_all(
-        "els => els.map(e => e.dataset.point)"))
+    return sorted(
+        int(p)
+        for p in page.locator(".pr-board.large .pr-pt.preview").evaluate_all("els => els.map(e => e.dataset.point)")
+    )
 
 
 def put_piece(page, board: str, piece: list) -> None:
@@ -55,7 +59,7 @@ def put_piece(page, board: str, piece: list) -> None:
     if rack.get_attribute("aria-pressed") != "true":
         rack.click()
     thumb = page.locator(f".pr-thumb[data-board='{board}']")
-    if thumb.count() and thumb.get_attribute("aria-pressed") != "true":     # the solitaire has one board
+    if thumb.count() and thumb.get_attribute("aria-pressed") != "true":  # the solitaire has one board
         thumb.click()
     for _turn in range(4):
         for _tap in range(4):
@@ -73,16 +77,15 @@ def put_piece(page, board: str, piece: list) -> None:
 
 def play_by_taps(page, move: list) -> None:
     """Play ``move`` on the phone by taps; the last tap is the data-move button that sends it."""
-    if move[0] == "place":                   # one piece, or the solitaire's whole figure composed on the phone
+    if move[0] == "place":  # one piece, or the solitaire's whole figure composed on the phone
         pieces = move[2]
         for i, piece in enumerate(pieces[:-1]):
             put_piece(page, move[1], piece)
             page.locator(".pr-add").click()
-            expect(page.locator(".pr-board.large .pr-pt.draft")).to_have_count(
-                sum(len(p[1]) for p in pieces[:i + 1]))
+            expect(page.locator(".pr-board.large .pr-pt.draft")).to_have_count(sum(len(p[1]) for p in pieces[: i + 1]))
         put_piece(page, move[1], pieces[-1])
         button = page.locator(".pr-go[data-move]")
-    elif move[0] == "add":                   # P7: one piece of a figure (the first one opens the figure mode)
+    elif move[0] == "add":  # P7: one piece of a figure (the first one opens the figure mode)
         compose = page.locator(".pr-compose")
         if compose.count() and compose.get_attribute("aria-pressed") != "true":
             compose.click()
@@ -109,8 +112,9 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
     r = hall_live
     c = r.app.test_client()
     speaker = r.headers("speaker")
-    code = c.post("/api/games/rooms", json={"game": "points-rouges", "options": {"players": 4}},
-                  headers=speaker).get_json()["code"]
+    code = c.post(
+        "/api/games/rooms", json={"game": "points-rouges", "options": {"players": 4}}, headers=speaker
+    ).get_json()["code"]
     projector_ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
     projector = projector_ctx.new_page()
     projector.set_default_timeout(15_000)
@@ -152,7 +156,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
         legal = seat_view(c, code, token)["legal"]
         move = choose(r, code, movers[0], legal)
         single = next((m for m in legal if m[0] == "place" and len(m[2]) == 1 and m[2][0][0] != "J"), None)
-        if single and "rack" not in shots:      # a piece picked and placed in preview, before playing the chosen move
+        if single and "rack" not in shots:  # a piece picked and placed in preview, before playing the chosen move
             put_piece(page, single[1], single[2][0])
             assert json.loads(page.locator(".pr-go[data-move]").get_attribute("data-move")) == single
             shot(page, "phone-1-rack-selected", full=True)
@@ -169,7 +173,7 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
         composed += move[0] == "add"
         after = c.get(f"/api/games/rooms/{code}").get_json()
         mine = seat_view(c, code, token)
-        if mine.get("staged") and not COMPOSE_SHOT:     # a figure being laid: the mover sees it, the hall does not (P7c)
+        if mine.get("staged") and not COMPOSE_SHOT:  # a figure being laid: the mover sees it, the hall does not (P7c)
             page.wait_for_function(f"Number(document.body.dataset.version) >= {after['version']}")
             laid = sum(len(cells) for _, cells in mine["staged"])
             expect(page.locator(".pr-board.large .pr-pt.draft")).to_have_count(laid)
@@ -186,14 +190,15 @@ def test_two_phones_play_a_whole_points_rouges_game(browser, hall_live):
             # a piece is read out by where its points are, never by its catalogue name ("S09")
             names = [piece.get_attribute("data-piece") for piece in page.locator(".pr-rack-piece:not(.joker)").all()]
             expect(page.locator(".pr-rack-piece:not(.joker)").first).to_have_accessible_name(
-                re.compile(r"^Pièce de \d points\s: (en haut|au milieu|au centre|en bas)"))
+                re.compile(r"^Pièce de \d points\s: (en haut|au milieu|au centre|en bas)")
+            )
             assert not any(n in page.locator(".pr-rack").inner_text() for n in names if n)
             reloaded = True
         if taps == 6:
             shot(projector, "projector-2-midgame")
             # what this game draws on the projector, read from the back of the hall: size and contrast
             audit = projector.evaluate(TEXT_AUDIT.replace("'body *'", "'#gs-table *, #gs-players *'"))
-            assert audit["minSize"] >= 28 and audit["minContrast"] >= 4.5, audit    # the red ● dots are the lowest
+            assert audit["minSize"] >= 28 and audit["minContrast"] >= 4.5, audit  # the red ● dots are the lowest
     else:
         pytest.fail("the game did not end in 7 minutes")
     print(f"points rouges: {taps} moves by taps, {composed} composed, {swapped} swaps")
@@ -217,32 +222,39 @@ def test_a_solitaire_phone_asks_for_the_hint(browser, hall_live):
     r = hall_live
     c = r.app.test_client()
     speaker = r.headers("speaker")
-    code = c.post("/api/games/rooms", json={"game": "points-rouges", "options": {"players": 1}},
-                  headers=speaker).get_json()["code"]
+    code = c.post(
+        "/api/games/rooms", json={"game": "points-rouges", "options": {"players": 1}}, headers=speaker
+    ).get_json()["code"]
     ctx, page = phone(browser)
     page.goto(f"{r.url}/j/{code}")
-    page.wait_for_function("document.body.dataset.version !== undefined")     # as above: the socket has answered first
+    page.wait_for_function("document.body.dataset.version !== undefined")  # as above: the socket has answered first
     page.fill("#join-name", "Lucie")
     page.press("#join-name", "Enter")
     expect(page.locator(".rp-seats li.me")).to_have_text("Lucie")
     c.post(f"/api/games/rooms/{code}/start", headers=speaker)
     expect(page.locator(".pr-choice[data-move]")).to_have_count(5)
     shot(page, "phone-5-solitaire-choose")
-    page.locator(".pr-choice[data-move='[\"choose\",\"F\"]']").click()     # F: 17 230 covers, C: 2 874
+    page.locator('.pr-choice[data-move=\'["choose","F"]\']').click()  # F: 17 230 covers, C: 2 874
     expect(page.locator(".pr-rack-piece")).to_have_count(8)
     page.locator(".pr-hint").click()
     sentence = page.locator(".pr-hint-text")
     expect(sentence).to_have_text(
-        __import__("re").compile(r"^(Il existe une solution avec vos 8 pièces\.|Aucune solution avec ces pièces : échangez-en une\.)$"))
+        __import__("re").compile(
+            r"^(Il existe une solution avec vos 8 pièces\.|Aucune solution avec ces pièces : échangez-en une\.)$"
+        )
+    )
     token = json.loads(page.evaluate(f"localStorage.getItem('loto-room-{code}')"))["token"]
     view = seat_view(c, code, token)
     solvable = any(m[0] == "place" for m in view["legal"])
     assert sentence.inner_text().startswith("Il existe") == solvable
     shot(page, "phone-6-solitaire-hint", full=True)
-    if not solvable:      # swap pieces one at a time until the figure can be made, then ask again and make it
+    if not solvable:  # swap pieces one at a time until the figure can be made, then ask again and make it
         for _ in range(30):
             view = seat_view(c, code, token)
-            if any(m[0] == "place" for m in view["legal"]) or c.get(f"/api/games/rooms/{code}").get_json()["status"] != "playing":
+            if (
+                any(m[0] == "place" for m in view["legal"])
+                or c.get(f"/api/games/rooms/{code}").get_json()["status"] != "playing"
+            ):
                 break
             swap = next(m for m in view["legal"] if m[0] == "swap")
             page.locator(".pr-swap").click()
@@ -250,11 +262,11 @@ def test_a_solitaire_phone_asks_for_the_hint(browser, hall_live):
             page.wait_for_function(f"Number(document.body.dataset.version) > {view['version']}")
         page.locator(".pr-hint").click()
         expect(sentence).to_have_text("Il existe une solution avec vos 8 pièces.")
-    page.locator(".pr-hint").click()        # asked again: one piece of a solution, shown on the board
+    page.locator(".pr-hint").click()  # asked again: one piece of a solution, shown on the board
     expect(sentence).to_contain_text("Par exemple")
     expect(page.locator(".pr-board.large .pr-pt.hinted")).not_to_have_count(0)
     shot(page, "phone-7-solitaire-piece", full=True)
-    page.goto(f"{r.url}/j/{code}?lang=en")           # the same phone in English
+    page.goto(f"{r.url}/j/{code}?lang=en")  # the same phone in English
     expect(page.locator(".pr-hint")).to_have_text("Hint")
     expect(page.locator(".pr-say")).to_contain_text("Build the figure")
     page.locator(".pr-hint").click()
@@ -283,20 +295,23 @@ def test_a_projector_opened_after_a_completion_shows_the_new_board(browser, hall
     so a projector loaded late, or reloaded, never showed it)."""
     r = hall_live
     c = r.app.test_client()
-    code = c.post("/api/games/rooms", json={"game": "points-rouges", "options": {"players": 2}},
-                  headers=r.headers("speaker")).get_json()["code"]
+    code = c.post(
+        "/api/games/rooms", json={"game": "points-rouges", "options": {"players": 2}}, headers=r.headers("speaker")
+    ).get_json()["code"]
     tokens = [c.post(f"/api/games/rooms/{code}/join", json={"name": n}).get_json()["token"] for n in ("Ana", "Léo")]
     assert c.post(f"/api/games/rooms/{code}/start", headers=r.headers("speaker")).status_code == 200
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:          # both seats play the engine's bot's moves through the API
+    while time.monotonic() < deadline:  # both seats play the engine's bot's moves through the API
         room = c.get(f"/api/games/rooms/{code}").get_json()
         if room["view"]["arrived"] or room["status"] != "playing":
             break
         seat = room["to_move"][0]
         legal = seat_view(c, code, tokens[seat])["legal"]
-        res = c.post(f"/api/games/rooms/{code}/moves", json={"move": choose(r, code, seat, legal),
-                                                             "version": room["version"]},
-                     headers={"Authorization": f"Bearer {tokens[seat]}"})
+        res = c.post(
+            f"/api/games/rooms/{code}/moves",
+            json={"move": choose(r, code, seat, legal), "version": room["version"]},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
         assert res.status_code == 200, res.get_json()
     arrived = room["view"]["arrived"]
     assert arrived and room["status"] == "playing"

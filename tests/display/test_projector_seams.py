@@ -1,5 +1,6 @@
 """The projector at 1080p (issue 32, item 8): a tie-break's banner leaves the board's last row on screen; the next
 lots (« ensuite ») are never cut inside a label; the last lot's winner is never shown among a new lot's tie."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -24,9 +25,18 @@ def test_a_tie_break_keeps_the_whole_board_on_a_1080p_screen(page, live):
 def test_the_next_lots_are_never_cut_inside_a_label(page, live):
     h = live.hall
     long = "Panier garni de produits du terroir offert par la boucherie Martin"
-    h.start_partie([LotSpec(k, label) for k, label in (("quine", "Jambon"), ("quine", long),
-                                                       ("double_quine", long + " (bis)"), ("carton_plein", long + " (ter)"))],
-                   role="speaker")
+    h.start_partie(
+        [
+            LotSpec(k, label)
+            for k, label in (
+                ("quine", "Jambon"),
+                ("quine", long),
+                ("double_quine", long + " (bis)"),
+                ("carton_plein", long + " (ter)"),
+            )
+        ],
+        role="speaker",
+    )
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(live.url + "/")
     nxt = page.locator("#next-lots")
@@ -34,7 +44,7 @@ def test_the_next_lots_are_never_cut_inside_a_label(page, live):
     fits = nxt.evaluate("(e) => e.scrollWidth <= e.clientWidth")
     assert fits
     text = nxt.text_content()
-    assert "+" in text and "…" not in text                           # whole labels, the rest counted
+    assert "+" in text and "…" not in text  # whole labels, the rest counted
     shown = [part.strip() for part in text.split(":", 1)[1].split("·") if not part.strip().startswith("+")]
     assert all(part.endswith(("Jambon", "Martin", "(bis)", "(ter)")) for part in shown), shown
 

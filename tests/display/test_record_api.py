@@ -1,6 +1,7 @@
 """The evening's record on /admin (issue 33): the live fingerprint in /api/admin, the board's copy asked for by the
 admin only (journalled, so the print queue owes it), and each archived evening's verdict in /api/evenings — intact,
 a changed record named, and its end cut off since it was archived (the fingerprint noted in soiree.json)."""
+
 from __future__ import annotations
 
 import random
@@ -57,7 +58,7 @@ def test_each_archived_evening_s_verdict_names_what_changed_and_an_end_cut_off(r
     assert first["ok"] and first["noted"] and first["records"] == 7 and len(first["fingerprint"]) == 24
     path = archive_dir(room.config.data_dir) / name / "journal.sqlite"
     db = sqlite3.connect(path)
-    db.execute("DELETE FROM events WHERE seq = (SELECT MAX(seq) FROM events)")   # the démarquez, gone
+    db.execute("DELETE FROM events WHERE seq = (SELECT MAX(seq) FROM events)")  # the démarquez, gone
     db.commit()
     assert verdict()["problem"] == "fingerprint_missing"
     db.execute("UPDATE events SET payload = replace(payload, '\"number\":25', '\"number\":52') WHERE seq = 4")

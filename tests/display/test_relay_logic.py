@@ -1,6 +1,7 @@
 """A relay's handling of the queue's messages, in process (the multi-process tests are tests/app/test_relays.py):
 events forwarded once and in order, a gap answered with one fetch of the core's state, a room's audience view kept
 per version, and the state cache fetching at most once per seq. The core is a real HTTP server on loopback."""
+
 from __future__ import annotations
 
 import json
@@ -48,7 +49,7 @@ def ev(seq, number=7):
 
 
 def test_events_are_forwarded_once_in_order(relay, core):
-    for seq in (6, 7, 7, 6, 8):                    # the core sends again what Redis half-took
+    for seq in (6, 7, 7, 6, 8):  # the core sends again what Redis half-took
         relay.handle(ev(seq))
     assert relay.events == [6, 7, 8] and relay.forwarded == 3
     assert relay.resyncs == 0 and core.hits == []
@@ -57,17 +58,17 @@ def test_events_are_forwarded_once_in_order(relay, core):
 def test_a_gap_is_answered_with_the_core_state_fetched_once(relay, core):
     relay.handle(ev(6))
     core.state = {"seq": 9, "draws": [1, 2, 3, 4]}
-    relay.handle(ev(9))                            # 7 and 8 were lost while Redis was away
+    relay.handle(ev(9))  # 7 and 8 were lost while Redis was away
     assert relay.resyncs == 1 and relay.seq == 9 and core.hits == ["/api/state"]
     relay.handle(ev(10))
     assert relay.events == [6, 10]
 
 
 def test_a_beat_ahead_of_the_last_event_is_a_gap_too(relay, core):
-    relay.handle({"t": "hb", "n": 1, "seq": 4})     # the first beat sets where the relay stands
+    relay.handle({"t": "hb", "n": 1, "seq": 4})  # the first beat sets where the relay stands
     assert relay.seq == 4 and relay.resyncs == 0
     core.state = {"seq": 6, "draws": [5]}
-    relay.handle({"t": "hb", "n": 2, "seq": 6})     # the last event itself was lost
+    relay.handle({"t": "hb", "n": 2, "seq": 6})  # the last event itself was lost
     assert relay.resyncs == 1 and relay.seq == 6
 
 
@@ -80,19 +81,26 @@ def test_the_state_cache_fetches_once_per_seq(relay, core):
 
 
 def test_a_rooms_audience_view_is_kept_per_version(relay):
-    relay.handle({"t": "emit", "name": "game", "to": "g:ABCD:a",
-                  "data": {"code": "ABCD", "version": 4, "room": {"seats": [1]}}})
-    relay.handle({"t": "emit", "name": "game", "to": "g:ABCD:a",
-                  "data": {"code": "ABCD", "version": 3, "room": {"seats": []}}})   # overtaken: kept out
+    relay.handle(
+        {"t": "emit", "name": "game", "to": "g:ABCD:a", "data": {"code": "ABCD", "version": 4, "room": {"seats": [1]}}}
+    )
+    relay.handle(
+        {"t": "emit", "name": "game", "to": "g:ABCD:a", "data": {"code": "ABCD", "version": 3, "room": {"seats": []}}}
+    )  # overtaken: kept out
     assert relay.rooms["ABCD"]["version"] == 4
     relay.handle({"t": "emit", "name": "screen", "to": None, "data": {"show": "loto"}})
-    assert relay.events == []                      # not a journal event
+    assert relay.events == []  # not a journal event
 
 
 def beating_relay(core, now: list[float]) -> tuple[Relay, list[tuple[str, dict]]]:
     """A relay on a driven clock, and what it sends to every client (there are no clients: the emission is empty)."""
-    relay = Relay(parse_config({"server": {"ping_s": 2.0}}), core_url=core.url, relay_id="test:beat",
-                  async_mode="threading", clock=lambda: now[0])
+    relay = Relay(
+        parse_config({"server": {"ping_s": 2.0}}),
+        core_url=core.url,
+        relay_id="test:beat",
+        async_mode="threading",
+        clock=lambda: now[0],
+    )
     sent: list[tuple[str, dict]] = []
     send_all = relay._send_all
     relay._send_all = lambda name, data: (sent.append((name, data)), send_all(name, data))
@@ -104,9 +112,9 @@ def test_a_quiet_relay_beats_its_clients_with_its_last_seq_and_never_while_event
     naming the last seq forwarded once nothing went out for ``ping_s``, then one every ``ping_s``."""
     now = [100.0]
     relay, sent = beating_relay(core, now)
-    assert relay.sio.eio.ping_interval == 25          # Engine.IO only finds the dead sockets
+    assert relay.sio.eio.ping_interval == 25  # Engine.IO only finds the dead sockets
     relay.handle({"t": "hb", "n": 1, "seq": 5})
-    for seq in range(6, 12):                          # a ball every 1.5 s
+    for seq in range(6, 12):  # a ball every 1.5 s
         now[0] += 1.5
         assert relay.beat_if_quiet() == pytest.approx(0.5)
         relay.handle(ev(seq))
@@ -116,7 +124,7 @@ def test_a_quiet_relay_beats_its_clients_with_its_last_seq_and_never_while_event
     now[0] += 0.1
     assert relay.beat_if_quiet() == 2.0
     assert sent[-1] == ("beat", {"at_seq": 11}) and relay.beats == 1
-    now[0] += 2.0                                     # still quiet (Redis away, say): the clients still hear it
+    now[0] += 2.0  # still quiet (Redis away, say): the clients still hear it
     relay.beat_if_quiet()
     assert sent[-1] == ("beat", {"at_seq": 11}) and relay.beats == 2
 
@@ -136,32 +144,33 @@ def test_a_beat_due_while_an_event_goes_out_waits_for_it_and_is_no_longer_due(co
             inside.set()
             assert release.wait(5)
         send_all(name, data)
+
     relay._send_all = slow
     now[0] += 1.9
     event = threading.Thread(target=relay.handle, args=(ev(6),))
     event.start()
     assert inside.wait(5)
-    now[0] += 0.5                                     # the old quiet has run out while the shards go out
+    now[0] += 0.5  # the old quiet has run out while the shards go out
     beat: list[float] = []
     beater = threading.Thread(target=lambda: beat.append(relay.beat_if_quiet()))
     beater.start()
     beater.join(0.3)
-    assert beater.is_alive() and relay.beats == 0     # waiting for the emission, not beating through it
+    assert beater.is_alive() and relay.beats == 0  # waiting for the emission, not beating through it
     release.set()
     event.join(5)
     beater.join(5)
     assert relay.beats == 0 and beat == [pytest.approx(2.0)]
-    assert [name for name, _ in sent] == ["draw"]     # the event, and no beat through or after it
+    assert [name for name, _ in sent] == ["draw"]  # the event, and no beat through or after it
 
 
 def test_listening_again_after_the_queue_was_away_catches_up_at_once_only_if_the_core_moved_on(relay, core):
     relay.handle(ev(6))
-    relay.catch_up()                               # nothing drawn meanwhile: one fetch, nothing sent
+    relay.catch_up()  # nothing drawn meanwhile: one fetch, nothing sent
     assert relay.resyncs == 0 and relay.seq == 6
     core.state = {"seq": 9, "draws": [1, 2, 3, 4]}
-    relay.catch_up()                               # three events published before the relay subscribed again
+    relay.catch_up()  # three events published before the relay subscribed again
     assert relay.resyncs == 1 and relay.seq == 9
-    relay.handle(ev(9))                            # the core's outbox, sent again: already in the state
+    relay.handle(ev(9))  # the core's outbox, sent again: already in the state
     relay.handle(ev(10))
     assert relay.events == [6, 10]
 

@@ -1,5 +1,6 @@
 """The core's side of the queue against a real redis-server: what waits while Redis is away goes out in order once
 it is back, a full outbox drops its oldest, and the relays' reports become the device ``relays`` of a real Hall."""
+
 from __future__ import annotations
 
 import json
@@ -26,6 +27,7 @@ def listen(server: RedisServer):
             if raw:
                 got.append(json.loads(raw["data"]))
         pubsub.close()
+
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
 
@@ -33,6 +35,7 @@ def listen(server: RedisServer):
         stopping.set()
         thread.join(5)
         assert not thread.is_alive(), "the test's subscriber did not stop"
+
     return got, stop
 
 
@@ -48,10 +51,10 @@ def test_events_wait_while_redis_is_away_and_go_out_in_order(redis_server, make_
         stop()
         redis_server.stop()
         for seq in range(2, 7):
-            publisher.event(seq, "draw", {"number": 10 + seq, "seq": seq})   # returns at once, Redis or not
+            publisher.event(seq, "draw", {"number": 10 + seq, "seq": seq})  # returns at once, Redis or not
         wait_until(lambda: publisher.down_since is not None, 10, "Redis away never noticed")
         assert hall.device("relays").code == "relays_queue_away" and publisher.pending() == 5
-        publisher.stop()                    # the test listens before the outbox goes out: one step by hand
+        publisher.stop()  # the test listens before the outbox goes out: one step by hand
         task.join(5)
         redis_server.start()
         got, stop = listen(redis_server)
@@ -77,7 +80,7 @@ def test_a_full_outbox_drops_its_oldest_and_counts_them(redis_server, make_hall)
     publisher.step()
     wait_until(lambda: len([m for m in got if m["t"] == "ev"]) == 3, 10, "the outbox did not go out")
     stop()
-    assert [m["seq"] for m in got if m["t"] == "ev"] == [3, 4, 5]     # the relays see the hole and resync
+    assert [m["seq"] for m in got if m["t"] == "ev"] == [3, 4, 5]  # the relays see the hole and resync
 
 
 def test_the_relays_reports_become_the_device_relays(redis_server, make_hall):

@@ -1,4 +1,5 @@
 """The rooms over HTTP and Socket.IO (INTERFACE §7): every endpoint, every refusal, the break gate, the QR."""
+
 from __future__ import annotations
 
 import queue
@@ -48,6 +49,7 @@ def refused(res, status: int, code: str) -> None:
 def wait_my_turn(client, code, token, timeout_s=10.0) -> dict:
     """The seat's view once it has legal moves (the bot task plays the others at once)."""
     import time
+
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         view = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(token)).get_json()
@@ -60,21 +62,25 @@ def wait_my_turn(client, code, token, timeout_s=10.0) -> dict:
 
 def test_open_list_join_start_play_close(client, hall_room):
     lobby = services_of(hall_room.app).rooms.lobby
-    assert type(lobby.rng) is random.SystemRandom                  # the hall's deals and dice (ARCHITECTURE)
+    assert type(lobby.rng) is random.SystemRandom  # the hall's deals and dice (ARCHITECTURE)
     code = open_room(client, hall_room)
     ana = join(client, code, " Ana ")
     assert ana["seat"] == 0
     listed = client.get("/api/games/rooms", headers=hall_room.headers("speaker")).get_json()
     assert listed[0]["code"] == code and listed[0]["seats"][0]["name"] == "Ana"
     room = client.get(f"/api/games/rooms/{code.lower()}").get_json()
-    assert room["status"] == "lobby" and room["seats"] == [{"seat": 0, "name": "Ana", "bot": False,
-                                                            "connected": False, "away": False}]
+    assert room["status"] == "lobby" and room["seats"] == [
+        {"seat": 0, "name": "Ana", "bot": False, "connected": False, "away": False}
+    ]
     res = client.post(f"/api/games/rooms/{code}/start", headers=hall_room.headers("speaker"))
     assert res.status_code == 200 and res.get_json()["status"] == "playing"
     assert [s["bot"] for s in res.get_json()["seats"]] == [False, True, True, True]
     view = wait_my_turn(client, code, ana["token"])
-    res = client.post(f"/api/games/rooms/{code}/moves", json={"move": view["legal"][0], "version": view["version"]},
-                      headers=bearer(ana["token"]))
+    res = client.post(
+        f"/api/games/rooms/{code}/moves",
+        json={"move": view["legal"][0], "version": view["version"]},
+        headers=bearer(ana["token"]),
+    )
     assert res.status_code == 200 and res.get_json()["version"] > view["version"]
     res = client.post(f"/api/games/rooms/{code}/close", headers=hall_room.headers("speaker"))
     assert res.get_json()["status"] == "closed"
@@ -84,25 +90,36 @@ def test_open_list_join_start_play_close(client, hall_room):
 def test_refusals(client, hall_room):
     speaker = hall_room.headers("speaker")
     refused(client.post("/api/games/rooms", json={"game": "lobo77"}), 401, "unauthorized")
-    refused(client.post("/api/games/rooms", json={"game": "lobo77"}, headers=hall_room.headers("desk")),
-            403, "forbidden")
+    refused(
+        client.post("/api/games/rooms", json={"game": "lobo77"}, headers=hall_room.headers("desk")), 403, "forbidden"
+    )
     refused(client.post("/api/games/rooms", json={"game": "chess"}, headers=speaker), 422, "unknown_game")
-    refused(client.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 12}}, headers=speaker),
-            422, "bad_options")
+    refused(
+        client.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 12}}, headers=speaker),
+        422,
+        "bad_options",
+    )
     refused(client.get("/api/games/rooms/ZZZZ"), 404, "unknown_room")
     code = open_room(client, hall_room, "linotte")
     refused(client.post(f"/api/games/rooms/{code}/join", json={"name": "\u0007"}), 422, "bad_name")
     refused(client.post(f"/api/games/rooms/{code}/join", json={"name": "x" * 21}), 422, "bad_name")
-    refused(client.post(f"/api/games/rooms/{code}/join", data="[1]", content_type="application/json"),
-            400, "bad_json")
-    refused(client.post(f"/api/games/rooms/{code}/join", data="x" * 20_000, content_type="application/json"),
-            413, "too_large")
+    refused(client.post(f"/api/games/rooms/{code}/join", data="[1]", content_type="application/json"), 400, "bad_json")
+    refused(
+        client.post(f"/api/games/rooms/{code}/join", data="x" * 20_000, content_type="application/json"),
+        413,
+        "too_large",
+    )
     a, b = join(client, code, "Ana"), join(client, code, "Bea")
     refused(client.post(f"/api/games/rooms/{code}/join", json={"name": "Cid"}), 409, "room_full")
     refused(client.get(f"/api/games/rooms/{code}/seat"), 401, "bad_token")
     refused(client.get(f"/api/games/rooms/{code}/seat", headers=bearer("not-a-token-at-all")), 401, "bad_token")
-    refused(client.post(f"/api/games/rooms/{code}/moves", json={"move": ["stop"], "version": 1},
-                        headers=bearer(a["token"])), 409, "not_started")
+    refused(
+        client.post(
+            f"/api/games/rooms/{code}/moves", json={"move": ["stop"], "version": 1}, headers=bearer(a["token"])
+        ),
+        409,
+        "not_started",
+    )
     client.post(f"/api/games/rooms/{code}/start", headers=speaker)
     refused(client.post(f"/api/games/rooms/{code}/start", headers=speaker), 409, "already_started")
     refused(client.post(f"/api/games/rooms/{code}/join", json={"name": "Cid"}), 409, "already_started")
@@ -110,34 +127,70 @@ def test_refusals(client, hall_room):
     on, off = (a, b) if room["to_move"] == [0] else (b, a)
     version = room["version"]
     move = client.get(f"/api/games/rooms/{code}/seat", headers=bearer(on["token"])).get_json()["legal"][0]
-    refused(client.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": version},
-                        headers=bearer(off["token"])), 409, "not_your_turn")
-    refused(client.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": version - 1},
-                        headers=bearer(on["token"])), 409, "stale_version")
-    refused(client.post(f"/api/games/rooms/{code}/moves", json={"move": ["place", 99], "version": version},
-                        headers=bearer(on["token"])), 422, "illegal_move")
-    refused(client.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": version},
-                        headers=bearer("x" * 24)), 401, "bad_token")
-    for raw in ('{"move": ' + "[" * 1000 + "]" * 1000 + ', "version": %d}' % version,
-                '{"move": "' + "x" * 15_000 + '", "version": %d}' % version,
-                '{"move": 1e308, "version": %d}' % version, '{"move": NaN, "version": 1}',
-                '{"move": Infinity, "version": %d}' % version, '{"version": %d}' % version):
-        res = client.post(f"/api/games/rooms/{code}/moves", data=raw, content_type="application/json",
-                          headers=bearer(on["token"]))
+    refused(
+        client.post(
+            f"/api/games/rooms/{code}/moves", json={"move": move, "version": version}, headers=bearer(off["token"])
+        ),
+        409,
+        "not_your_turn",
+    )
+    refused(
+        client.post(
+            f"/api/games/rooms/{code}/moves", json={"move": move, "version": version - 1}, headers=bearer(on["token"])
+        ),
+        409,
+        "stale_version",
+    )
+    refused(
+        client.post(
+            f"/api/games/rooms/{code}/moves",
+            json={"move": ["place", 99], "version": version},
+            headers=bearer(on["token"]),
+        ),
+        422,
+        "illegal_move",
+    )
+    refused(
+        client.post(
+            f"/api/games/rooms/{code}/moves", json={"move": move, "version": version}, headers=bearer("x" * 24)
+        ),
+        401,
+        "bad_token",
+    )
+    for raw in (
+        '{"move": ' + "[" * 1000 + "]" * 1000 + ', "version": %d}' % version,
+        '{"move": "' + "x" * 15_000 + '", "version": %d}' % version,
+        '{"move": 1e308, "version": %d}' % version,
+        '{"move": NaN, "version": 1}',
+        '{"move": Infinity, "version": %d}' % version,
+        '{"version": %d}' % version,
+    ):
+        res = client.post(
+            f"/api/games/rooms/{code}/moves", data=raw, content_type="application/json", headers=bearer(on["token"])
+        )
         assert 400 <= res.status_code < 500, res.get_json()
     assert client.get(f"/api/games/rooms/{code}").get_json()["version"] == version
 
 
 def test_disabled_game_and_admin_switch(client, hall_room):
-    refused(client.post("/api/games/switch", json={"game": "linotte", "enabled": False},
-                        headers=hall_room.headers("speaker")), 403, "forbidden")
-    res = client.post("/api/games/switch", json={"game": "linotte", "enabled": False},
-                      headers=hall_room.headers("admin"))
+    refused(
+        client.post(
+            "/api/games/switch", json={"game": "linotte", "enabled": False}, headers=hall_room.headers("speaker")
+        ),
+        403,
+        "forbidden",
+    )
+    res = client.post(
+        "/api/games/switch", json={"game": "linotte", "enabled": False}, headers=hall_room.headers("admin")
+    )
     listed = {g["game"]: g for g in res.get_json()}
     assert listed["linotte"]["enabled"] is False and listed["lobo77"]["enabled"] is True
     assert listed["points-rouges"]["players"] == [1, 4] and listed["euchre"]["players"] is None
-    refused(client.post("/api/games/rooms", json={"game": "linotte"}, headers=hall_room.headers("speaker")),
-            403, "game_disabled")
+    refused(
+        client.post("/api/games/rooms", json={"game": "linotte"}, headers=hall_room.headers("speaker")),
+        403,
+        "game_disabled",
+    )
 
 
 def test_screen_and_the_break_gate(client, hall_room):
@@ -152,8 +205,8 @@ def test_screen_and_the_break_gate(client, hall_room):
     assert client.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
     refused(client.post("/api/draws", json={"number": 6}, headers=speaker), 423, "games_on_screen")
     with pytest.raises(Rejected, match="games_on_screen"):
-        hall_room.hall.draw(7, role="device")           # the hall itself holds: not only the web's way to it
-    assert client.get("/api/state").get_json() == state          # the loto is untouched during the break
+        hall_room.hall.draw(7, role="device")  # the hall itself holds: not only the web's way to it
+    assert client.get("/api/state").get_json() == state  # the loto is untouched during the break
     client.post("/api/screen", json={"show": "loto"}, headers=speaker)
     assert client.post("/api/draws", json={"number": 6}, headers=speaker).status_code == 201
 
@@ -194,12 +247,13 @@ def test_one_break_stops_the_console_the_keypad_and_the_ball_machine_together(cl
     from tests.drivers.conftest import Watch
 
     speaker = hall_room.headers("speaker")
-    devices = hall_room.hall        # what the wiring hands the drivers: the hall itself, the break a hold on it
+    devices = hall_room.hall  # what the wiring hands the drivers: the hall itself, the break a hold on it
     watch = Watch(hall_room.hall)
     master, slave = os.openpty()
     tty.setraw(slave)
-    reader = BallMachineReader(devices, BallMachineSection(port=os.ttyname(slave), debounce_s=0.0),
-                               backoff=Backoff(0.02, 0.2))
+    reader = BallMachineReader(
+        devices, BallMachineSection(port=os.ttyname(slave), debounce_s=0.0), backoff=Backoff(0.02, 0.2)
+    )
     os.close(slave)
     reader.start()
     try:
@@ -231,7 +285,7 @@ def test_qr_svg_names_the_join_url(client, hall_room):
     code = open_room(client, hall_room)
     res = client.get(f"/jeux/{code}/qr.svg")
     assert res.mimetype == "image/svg+xml" and res.data.startswith(b"<svg")
-    assert res.headers["X-Join-Url"] == hall_room.config.hall_link(f"j/{code}")   # the hall's one address
+    assert res.headers["X-Join-Url"] == hall_room.config.hall_link(f"j/{code}")  # the hall's one address
     assert client.get("/j").status_code == 200 and client.get(f"/j/{code}").status_code == 200
     assert client.get("/j/ZZZZ").status_code == 404 and client.get(f"/jeux/{code}").status_code == 200
 
@@ -250,10 +304,17 @@ def test_names_are_escaped_in_pages(client, hall_room):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(move=st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-                         | st.text(max_size=20),
-                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
-                                                                                     max_size=3), max_leaves=15))
+@given(
+    move=st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=20),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+        max_leaves=15,
+    )
+)
 def test_any_json_move_is_a_4xx_that_changes_nothing(tmp_path_factory, move):
     r = make_room(tmp_path_factory.mktemp("any"), extra=GAMES)
     c = r.app.test_client()
@@ -263,8 +324,9 @@ def test_any_json_move_is_a_4xx_that_changes_nothing(tmp_path_factory, move):
     room = c.get(f"/api/games/rooms/{code}").get_json()
     token = (a, b)[room["to_move"][0]]["token"]
     legal = c.get(f"/api/games/rooms/{code}/seat", headers=bearer(token)).get_json()["legal"]
-    res = c.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": room["version"]},
-                 headers=bearer(token))
+    res = c.post(
+        f"/api/games/rooms/{code}/moves", json={"move": move, "version": room["version"]}, headers=bearer(token)
+    )
     if move in legal:
         assert res.status_code == 200
     else:
@@ -351,7 +413,7 @@ def test_a_silent_phone_is_played_by_a_bot_until_it_comes_back(tmp_path):
     taken = audience.until(lambda e: any(s["away"] for s in e["room"]["seats"]))
     seat = next(s["seat"] for s in taken["room"]["seats"] if s["away"])
     view = c.get(f"/api/games/rooms/{code}/seat", headers=bearer(tokens[seat])).get_json()
-    assert view["away"] is False                      # any request with its token: the phone is back
+    assert view["away"] is False  # any request with its token: the phone is back
     audience.close()
     server.stop()
     services_of(r.app).rooms.stop()

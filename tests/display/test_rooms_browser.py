@@ -2,6 +2,7 @@
 Lobo 77 by clicking ``data-move`` controls (bots in the other seats), one reloads and keeps its seat, the
 projector names the winner; the speaker's console opens a table and puts it on screen; a full table's phone
 follows as audience. Screenshots of every step go to docs/screenshots/ (looked at, kept with the docs)."""
+
 from __future__ import annotations
 
 import io
@@ -21,8 +22,9 @@ SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def phone(browser):
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR", has_touch=True, is_mobile=True,
-                              device_scale_factor=1)
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 640}, locale="fr-FR", has_touch=True, is_mobile=True, device_scale_factor=1
+    )
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     return ctx, page
@@ -54,6 +56,7 @@ def room_card(card: str) -> str:
 def decode_qr(page) -> str:
     import zxingcpp
     from PIL import Image
+
     image = Image.open(io.BytesIO(page.screenshot()))
     found = zxingcpp.read_barcodes(image)
     assert found, "no QR code on the projector"
@@ -64,7 +67,9 @@ def test_qr_then_two_phones_play_a_whole_lobo77(browser, hall_live):
     r = hall_live
     c = r.app.test_client()
     speaker = r.headers("speaker")
-    code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 4}}, headers=speaker).get_json()["code"]
+    code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 4}}, headers=speaker).get_json()[
+        "code"
+    ]
     c.post("/api/partie/start", json={}, headers=speaker)
     c.post("/api/draws", json={"number": 42}, headers=speaker)
     loto_before = c.get("/api/state").get_json()
@@ -75,13 +80,14 @@ def test_qr_then_two_phones_play_a_whole_lobo77(browser, hall_live):
     projector.set_default_timeout(15_000)
     projector.goto(r.url + "/")
     expect(projector.locator("#gs-code")).to_have_text(code)
-    projector.wait_for_function("document.getElementById('gs-qr').complete && "
-                                "document.getElementById('gs-qr').naturalWidth > 0")
+    projector.wait_for_function(
+        "document.getElementById('gs-qr').complete && document.getElementById('gs-qr').naturalWidth > 0"
+    )
     shot(projector, "projector-1-lobby")
     url = decode_qr(projector)
-    assert urlparse(url).path == f"/j/{code}" and url == r.config.hall_link(f"j/{code}")   # the hall's address
+    assert urlparse(url).path == f"/j/{code}" and url == r.config.hall_link(f"j/{code}")  # the hall's address
     assert "127.0.0.1" not in url and "localhost" not in url
-    url = r.url + urlparse(url).path                  # opened at this test's server
+    url = r.url + urlparse(url).path  # opened at this test's server
 
     phones = []
     for name in ("Émile", "Zoé"):
@@ -111,7 +117,7 @@ def test_qr_then_two_phones_play_a_whole_lobo77(browser, hall_live):
             token = json.loads(page.evaluate(f"localStorage.getItem('loto-room-{code}')"))["token"]
             legal = c.get(f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {token}"}).get_json()
             if move not in legal["legal"]:
-                continue              # the page is one event behind: look again
+                continue  # the page is one event behind: look again
             version = page.evaluate("Number(document.body.dataset.version)")
             if shots_taken < 2:
                 shot(page, f"phone-{2 + shots_taken}-your-turn")
@@ -195,8 +201,9 @@ def test_a_lobby_event_older_than_the_join_does_not_make_the_phone_forget_its_se
     The phone asks the server about its seat instead of forgetting its token; a really unknown token is dropped."""
     r = hall_live
     c = r.app.test_client()
-    code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 3}},
-                  headers=r.headers("speaker")).get_json()["code"]
+    code = c.post(
+        "/api/games/rooms", json={"game": "lobo77", "options": {"players": 3}}, headers=r.headers("speaker")
+    ).get_json()["code"]
     ctx, page = phone(browser)
     wire = Wire(page)
     page.goto(f"{r.url}/j/{code}")
@@ -205,7 +212,7 @@ def test_a_lobby_event_older_than_the_join_does_not_make_the_phone_forget_its_se
     expect(page.locator(".rp-seats li.me")).to_have_text("Émile")
     stale = {"code": code, "version": 0, "room": {**c.get(f"/api/games/rooms/{code}").get_json(), "seats": []}}
     with page.expect_response(lambda resp: resp.url.endswith(f"/api/games/rooms/{code}/seat")):
-        wire.deliver("game", stale)                    # the late, older event: no seat yet, so the phone asks
+        wire.deliver("game", stale)  # the late, older event: no seat yet, so the phone asks
     wire.deliver("game", {**stale, "room": c.get(f"/api/games/rooms/{code}").get_json()})
     expect(page.locator(".rp-seats li.me")).to_have_text("Émile")
     assert json.loads(page.evaluate(f"localStorage.getItem('loto-room-{code}')"))["seat"] == 0

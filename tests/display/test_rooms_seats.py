@@ -1,6 +1,7 @@
 """Seats at a table against squatting (issue 22, item 6): the speaker frees a seat before the start (journalled,
 kept by a restart, the phones told at once over their sockets), one address holds a bounded number of seats per
 room, and the public room list shows what the projector shows and nothing more."""
+
 from __future__ import annotations
 
 import json
@@ -52,7 +53,7 @@ def test_the_speaker_frees_a_seat_before_the_start_and_a_restart_keeps_it(bounde
     assert res.status_code == 200 and [s["name"] for s in res.get_json()["seats"]] == ["Ana", "Cid"]
     refused(c.get(f"/api/games/rooms/{code}/seat", headers=bearer(bob["token"])), 401, "bad_token")
     assert c.get(f"/api/games/rooms/{code}/seat", headers=bearer(cid["token"])).get_json()["seat"] == 1
-    again, store = open_rooms(tmp_path, LobbySettings())            # what a restart replays from games.sqlite
+    again, store = open_rooms(tmp_path, LobbySettings())  # what a restart replays from games.sqlite
     try:
         assert [s.name for s in again.room(code).seats] == ["Ana", "Cid"]
         assert again.seat_view(code, cid["token"])["seat"] == 1
@@ -61,7 +62,7 @@ def test_the_speaker_frees_a_seat_before_the_start_and_a_restart_keeps_it(bounde
     finally:
         store.close()
     assert c.post(f"/api/games/rooms/{code}/start", headers=speaker).status_code == 200
-    refused(c.post(path, json={"seat": 0}, headers=speaker), 409, "already_started")     # lobby only
+    refused(c.post(path, json={"seat": 0}, headers=speaker), 409, "already_started")  # lobby only
     c.post(f"/api/games/rooms/{code}/close", headers=speaker)
     refused(c.post(path, json={"seat": 0}, headers=speaker), 409, "room_closed")
 
@@ -76,13 +77,13 @@ def test_one_address_holds_a_bounded_number_of_seats_per_room(bounded, tmp_path)
     fr = squat.post(f"/api/games/rooms/{code}/join", json={"name": "Cid"}).get_json()["message"]
     en = squat.post(f"/api/games/rooms/{code}/join?lang=en", json={"name": "Cid"}).get_json()["message"]
     assert "2" in fr and "téléphone" in fr and "phone" in en and en != fr
-    join_from(r, code, "Dan", "10.0.0.8")                              # another phone sits down
+    join_from(r, code, "Dan", "10.0.0.8")  # another phone sits down
     other = open_room(c, r, "lobo77", {"players": 8})
-    join_from(r, other, "Eve", "10.0.0.7")                             # the bound is per room
+    join_from(r, other, "Eve", "10.0.0.7")  # the bound is per room
     room = c.get(f"/api/games/rooms/{code}").get_json()
     assert [s["name"] for s in room["seats"]] == ["Ana", "Bob", "Dan"]
     assert "10.0.0.7" not in json.dumps(room)
-    again, store = open_rooms(tmp_path, LobbySettings())            # the count survives a restart
+    again, store = open_rooms(tmp_path, LobbySettings())  # the count survives a restart
     try:
         with pytest.raises(Rejected) as caught:
             again.join(code, "Cid", "10.0.0.7")
@@ -91,7 +92,7 @@ def test_one_address_holds_a_bounded_number_of_seats_per_room(bounded, tmp_path)
         store.close()
     assert b"10.0.0.7" not in (tmp_path / "games.sqlite").read_bytes()
     c.post(f"/api/games/rooms/{code}/remove", json={"seat": 0}, headers=r.headers("speaker"))
-    join_from(r, code, "Cid", "10.0.0.7")                              # a freed seat is free again
+    join_from(r, code, "Cid", "10.0.0.7")  # a freed seat is free again
 
 
 def test_the_public_room_list_is_what_the_projector_shows(bounded):
@@ -100,15 +101,15 @@ def test_the_public_room_list_is_what_the_projector_shows(bounded):
     shown, hidden = open_room(c, r, "lobo77"), open_room(c, r, "linotte")
     ana = join_from(r, shown, "Ana", "10.0.0.1")
     join_from(r, hidden, "Zoé", "10.0.0.2")
-    assert c.get("/api/games/rooms").get_json() == []                  # the loto is on screen: no room at all
+    assert c.get("/api/games/rooms").get_json() == []  # the loto is on screen: no room at all
     assert {x["code"] for x in c.get("/api/games/rooms", headers=speaker).get_json()} == {shown, hidden}
     c.post("/api/screen", json={"show": "game", "code": shown}, headers=speaker)
-    for headers in ({}, bearer(ana["token"])):                         # a phone's seat token changes nothing
+    for headers in ({}, bearer(ana["token"])):  # a phone's seat token changes nothing
         listed = c.get("/api/games/rooms", headers=headers).get_json()
         assert [x["code"] for x in listed] == [shown]
         assert listed[0]["seats"] == [{"seat": 0, "name": "Ana", "bot": False}]
         assert "Zoé" not in json.dumps(listed) and hidden not in json.dumps(listed)
-    projector = c.get(f"/api/games/rooms/{shown}").get_json()           # what the projector draws
+    projector = c.get(f"/api/games/rooms/{shown}").get_json()  # what the projector draws
     assert {s["name"] for s in listed[0]["seats"]} <= {s["name"] for s in projector["seats"]}
     c.post("/api/screen", json={"show": "loto"}, headers=speaker)
     assert c.get("/api/games/rooms").get_json() == []
@@ -128,7 +129,7 @@ def test_phones_are_told_at_once_over_their_sockets(tmp_path):
     assert told["error"] == "seat_removed" and told["message"]
     moved = watchers["cid"].until(lambda e: [s["name"] for s in e["room"]["seats"]] == ["Ana", "Cid"])
     assert moved["seat_view"]["seat"] == 1 and moved["seat_view"]["name"] == "Cid"
-    follows = watchers["bob"].until(lambda e: "room" in e)              # the freed phone follows as audience
+    follows = watchers["bob"].until(lambda e: "room" in e)  # the freed phone follows as audience
     assert "seat_view" not in follows and [s["name"] for s in follows["room"]["seats"]] == ["Ana", "Cid"]
     assert services_of(r.app).rooms.lobby.room(code).public["audience"] == 1
     for w in watchers.values():

@@ -1,5 +1,6 @@
 """A table's words on the phone (issue 32, item 8): a seat taken reads as welcome, a closed table says who closed it
 and gives the phone its ways back (another table, the loto's « Mes cartons »)."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -10,8 +11,9 @@ from tests.display.test_rooms_browser import phone
 def test_a_closed_table_leaves_the_phone_a_way_back(browser, hall_live):
     r = hall_live
     c = r.app.test_client()
-    code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 3}},
-                  headers=r.headers("speaker")).get_json()["code"]
+    code = c.post(
+        "/api/games/rooms", json={"game": "lobo77", "options": {"players": 3}}, headers=r.headers("speaker")
+    ).get_json()["code"]
     ctx, page = phone(browser)
     try:
         page.goto(f"{r.url}/j/{code}")

@@ -2,6 +2,7 @@
 
 Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/.
 """
+
 from __future__ import annotations
 
 import os
@@ -70,12 +71,13 @@ def shots(tmp_path):
 
     def shot(page, name: str) -> Path:
         page.wait_for_timeout(0)
-        page.evaluate("document.getAnimations().forEach((a) => a.finish())")   # no half-faded banner
+        page.evaluate("document.getAnimations().forEach((a) => a.finish())")  # no half-faded banner
         if name.startswith("projector"):
             last_number_is_big(page)
         path = folder / f"{name}.png"
         shoot(page, str(path))
         return path
+
     return shot
 
 
@@ -93,7 +95,7 @@ def test_projector_is_readable_from_the_back_of_the_hall(page, live, shots, widt
     page.goto(live.url + "/")
     expect(page.locator("#last")).to_have_text("80")
     ball = page.locator("#ball").bounding_box()
-    assert ball["height"] >= height / 3, ball                     # the last number: a third of the screen at least
+    assert ball["height"] >= height / 3, ball  # the last number: a third of the screen at least
     audit = page.evaluate(TEXT_AUDIT)
     print(audit)
     assert audit["minContrast"] >= 7, audit
@@ -146,7 +148,7 @@ def test_speaker_console(page, live, shots, width, height):
     h.check_claim(A1, role="controller")
     page.set_viewport_size({"width": width, "height": height})
     login_page(page, live.url + "/speaker", PINS["speaker_pin"])
-    expect(page.locator("#pending li")).to_have_count(1)        # the console has the hall's state: keys count now
+    expect(page.locator("#pending li")).to_have_count(1)  # the console has the hall's state: keys count now
     page.keyboard.type("4")
     expect(page.locator("#entry")).to_have_text("4")
     audit = page.evaluate(TEXT_AUDIT)

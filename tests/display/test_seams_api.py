@@ -1,5 +1,6 @@
 """Small seams of the API (issue 32, item 8): a 405 names the methods the address takes (``Allow``), and a voucher
 handed over twice says when it was, and for which lot."""
+
 from __future__ import annotations
 
 import datetime as dt

@@ -1,6 +1,7 @@
 """The hall's beat (display/sockets.py): the public sockets hear the hall at least every ``[server] ping_s`` without
 an Engine.IO ping each (500 exchanges a second for 1 000 phones at 2 s were half a Pi core): one ``beat``
 ``{"at_seq"}`` to every public socket when no public event went out for that long, none while balls flow."""
+
 from __future__ import annotations
 
 import time
@@ -25,6 +26,7 @@ def beating(tmp_path):
         room.url = room.server.url
         made.append(room)
         return room
+
     yield make
     for room in made:
         room.server.stop()
@@ -61,7 +63,7 @@ def test_a_quiet_hall_beats_its_public_sockets_with_its_last_seq(beating):
     started = time.monotonic()
     assert beats_until(projector, seq)[-1] == seq
     assert time.monotonic() - started < 3.0
-    with pytest.raises(socketio.exceptions.TimeoutError):     # the staff's screens have their own pages' logic
+    with pytest.raises(socketio.exceptions.TimeoutError):  # the staff's screens have their own pages' logic
         while True:
             name, _ = staff.receive(timeout=1.5)
             assert name != "beat"
@@ -78,7 +80,7 @@ def test_no_beat_while_the_balls_flow(beating):
     h.start_partie(role="speaker")
     for n in range(1, 13):
         h.draw(n, role="speaker")
-        time.sleep(0.2)                         # the speaker's pace, not a wait for a thread
+        time.sleep(0.2)  # the speaker's pace, not a wait for a thread
     last = h.snapshot().seq
     seen = beats_until(projector, last)
     assert [s for s in seen if 1 <= s < last] == [], seen
@@ -93,9 +95,9 @@ def test_a_backlog_of_staff_only_jobs_does_not_starve_the_beat(beating):
     receive(projector, "state")
     broadcaster = services_of(room.app).sockets.broadcaster
     for _ in range(300):
-        broadcaster.put(lambda: time.sleep(0.01))    # busy 10 ms each, none of them public
+        broadcaster.put(lambda: time.sleep(0.01))  # busy 10 ms each, none of them public
     name, data = receive(projector, "beat", timeout=2.0)
     assert data == {"at_seq": 0}
-    assert not broadcaster.wait_idle(0)               # the backlog is still being worked through
+    assert not broadcaster.wait_idle(0)  # the backlog is still being worked through
     assert broadcaster.wait_idle(10)
     close(projector)

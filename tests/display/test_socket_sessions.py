@@ -1,5 +1,6 @@
 """Issue 22, items 5 and 8 over loopback with a real Socket.IO client: a staff socket lives no longer than its
 session, and no socket is opened for a page whose ``Host`` is not the hall (DNS rebinding)."""
+
 from __future__ import annotations
 
 import http.client
@@ -19,8 +20,9 @@ def call(live, method: str, path: str, body: dict | None = None, headers: dict |
     """(status, JSON, headers) of one request over loopback."""
     conn = http.client.HTTPConnection("127.0.0.1", int(live.url.rsplit(":", 1)[1]), timeout=10)
     try:
-        conn.request(method, path, body=json.dumps(body or {}),
-                     headers={"Content-Type": "application/json", **(headers or {})})
+        conn.request(
+            method, path, body=json.dumps(body or {}), headers={"Content-Type": "application/json", **(headers or {})}
+        )
         resp = conn.getresponse()
         return resp.status, json.loads(resp.read() or b"null"), resp.headers
     finally:
@@ -49,8 +51,9 @@ class Listener:
         self.live, self.auth, self.headers, self.transports = live, auth, headers or {}, list(transports)
 
     def open(self) -> Listener:
-        self.client.connect(self.live.url, auth=self.auth, headers=self.headers, transports=self.transports,
-                            wait_timeout=5)
+        self.client.connect(
+            self.live.url, auth=self.auth, headers=self.headers, transports=self.transports, wait_timeout=5
+        )
         return self
 
     def first(self, name: str, timeout: float = 5.0):
@@ -70,9 +73,10 @@ def in_staff_room(live, sid: str) -> bool:
 @pytest.mark.parametrize("by", ["token", "cookie"])
 def test_a_logged_out_console_loses_the_staff_feed_at_once(live, by):
     token, cookie = log_in(live, "speaker")
-    other_token, _ = log_in(live, "speaker")          # another console of the same role
-    console = Listener(live, auth={"token": token} if by == "token" else None,
-                       headers={"Cookie": cookie} if by == "cookie" else None).open()
+    other_token, _ = log_in(live, "speaker")  # another console of the same role
+    console = Listener(
+        live, auth={"token": token} if by == "token" else None, headers={"Cookie": cookie} if by == "cookie" else None
+    ).open()
     console.first("state")
     other = Listener(live, auth={"token": other_token}).open()
     projector = Listener(live).open()
@@ -83,7 +87,7 @@ def test_a_logged_out_console_loses_the_staff_feed_at_once(live, by):
     assert call(live, "POST", "/api/logout", headers=headers)[0] == 200
     assert console.gone.wait(5), "the logged-out console's socket was kept"
     assert not in_staff_room(live, sid)
-    live.hall.start_partie(role="speaker")            # the others still get the feed
+    live.hall.start_partie(role="speaker")  # the others still get the feed
     assert other.first("partie")["status"] == "started" and projector.first("partie")["status"] == "started"
     assert not other.gone.is_set() and not projector.gone.is_set()
     for listener in (other, projector):
@@ -97,8 +101,9 @@ def test_a_re_pinned_role_loses_the_staff_feed_at_once(live):
     console.first("state")
     desk = Listener(live, auth={"token": log_in(live, "desk")[0]}).open()
     desk.first("state")
-    status, body, _ = call(live, "POST", "/api/pins", {"role": "speaker", "pin": "918273"},
-                           {"Authorization": f"Bearer {admin}"})
+    status, body, _ = call(
+        live, "POST", "/api/pins", {"role": "speaker", "pin": "918273"}, {"Authorization": f"Bearer {admin}"}
+    )
     assert status == 201 and body["sessions_ended"] >= 1
     assert console.gone.wait(5)
     live.hall.start_partie(role="admin")
@@ -112,7 +117,7 @@ def test_resync_checks_the_session_again(live):
     console.first("state")
     sessions = services_of(live.app).auth.sessions
     later = sessions.clock() + sessions.idle_s + 1
-    sessions.clock = lambda: later                    # the session went idle (nothing told the socket)
+    sessions.clock = lambda: later  # the session went idle (nothing told the socket)
     console.client.emit("resync")
     assert console.gone.wait(5), "resync answered a socket whose session had ended"
 
@@ -124,7 +129,7 @@ def test_the_socket_handshake_refuses_a_foreign_host(live, role):
     rebound = Listener(live, auth=auth, headers={"Host": f"rebound.example:{port}"}, transports=("polling",))
     with pytest.raises(socketio.exceptions.ConnectionError):
         rebound.open()
-    assert "'error': 'foreign_host'" in rebound.refusals[0]["message"], rebound.refusals   # as every refusal is sent
+    assert "'error': 'foreign_host'" in rebound.refusals[0]["message"], rebound.refusals  # as every refusal is sent
     ok = Listener(live, auth=auth, headers={"Host": f"localhost:{port}"}, transports=("polling",)).open()
     assert ok.first("state")["seq"] == 0
     ok.close()
@@ -135,11 +140,14 @@ def test_a_console_page_shows_its_login_as_soon_as_its_session_ends(page, live):
     from playwright.sync_api import expect
 
     from tests.display.conftest import login_page
+
     page.set_viewport_size({"width": 1280, "height": 720})
     login_page(page, live.url + "/speaker", PINS["speaker_pin"])
-    page.wait_for_selector("body[data-seq]")          # the page's socket is up: it has the hall's state
+    page.wait_for_selector("body[data-seq]")  # the page's socket is up: it has the hall's state
     admin, _ = log_in(live, "admin")
-    assert call(live, "POST", "/api/pins", {"role": "speaker", "pin": "918273"},
-                {"Authorization": f"Bearer {admin}"})[0] == 201
+    assert (
+        call(live, "POST", "/api/pins", {"role": "speaker", "pin": "918273"}, {"Authorization": f"Bearer {admin}"})[0]
+        == 201
+    )
     expect(page.locator("#login-form")).to_be_visible(timeout=5000)
     assert page.locator("nav.nav").count() == 0

@@ -1,4 +1,5 @@
 """Socket.IO over loopback (INTERFACE §5): state on connect, seq +1 per event, resync, roles."""
+
 from __future__ import annotations
 
 import threading
@@ -57,10 +58,10 @@ def test_connect_gets_the_state_then_every_event_with_seq_plus_one(live):
     h.start_partie(role="speaker")
     for n in TIE_DRAWS:
         h.draw(n, role="speaker")
-    h.check_claim(A3, role="controller")           # a false claim: the hall sees no card number
+    h.check_claim(A3, role="controller")  # a false claim: the hall sees no card number
     h.check_claim(A1, role="controller")
     h.check_claim(A2, role="controller")
-    result = views.award(h.award(role="speaker"))                # + 2 voucher records, sent as "tick"
+    result = views.award(h.award(role="speaker"))  # + 2 voucher records, sent as "tick"
     events = drain_until(projector, h.journal.last_seq)
     seqs = [d["seq"] for _, d in events]
     assert seqs == list(range(1, h.journal.last_seq + 1))
@@ -75,7 +76,7 @@ def test_connect_gets_the_state_then_every_event_with_seq_plus_one(live):
     assert award["lot"]["kind"] == "quine" and set(award["consolation"]) == {A1, A2} - {result["winner"]}
     assert names.count("tick") == 2
     ticks = [d for n, d in events if n == "tick"]
-    assert all("code" not in t for t in ticks)      # voucher codes never reach a public screen
+    assert all("code" not in t for t in ticks)  # voucher codes never reach a public screen
     close(projector)
 
 
@@ -96,7 +97,7 @@ def test_speaker_socket_gets_the_speaker_state_and_device_notices(live):
     _, state = receive(speaker, "state")
     assert "watch" in state and "devices" in state
     live.hall.set_device_status("printer", "degraded", code="printer_no_paper")
-    name, notice = receive(speaker)     # the catalogue's sentence
+    name, notice = receive(speaker)  # the catalogue's sentence
     assert name == "device" and notice["detail"] == "Plus de papier dans l'imprimante" and "seq" not in notice
     close(speaker)
 
@@ -135,10 +136,16 @@ def test_a_socket_without_a_role_can_never_change_anything(live):
     seq = h.journal.last_seq
     client = connect(live)
     receive(client, "state")
-    for event, data in [("draw", {"number": 5}), ("award", {}), ("undo", {}), ("partie/clear", {}),
-                        ("claims", {"card_id": A1}), ("login", {"pin": PINS["speaker_pin"]})]:
+    for event, data in [
+        ("draw", {"number": 5}),
+        ("award", {}),
+        ("undo", {}),
+        ("partie/clear", {}),
+        ("claims", {"card_id": A1}),
+        ("login", {"pin": PINS["speaker_pin"]}),
+    ]:
         client.emit(event, data)
-    client.emit("resync")                       # a round trip: the server has handled the lot above
+    client.emit("resync")  # a round trip: the server has handled the lot above
     _, state = receive(client, "state")
     assert state["draws"] == [] and h.journal.last_seq == seq
     close(client)
@@ -171,6 +178,7 @@ def test_public_sockets_are_dealt_into_shards_and_each_gets_every_event(live, mo
     """The journal's events go to the public sockets a shard at a time (display/sockets.py): with more sockets
     than shards, every socket is in exactly one shard, the shards are even, and none misses or doubles an event."""
     from display import broadcast
+
     monkeypatch.setattr(broadcast, "PUBLIC_SHARDS", 3)
     clients = [connect(live) for _ in range(7)]
     staff = connect(live, "controller")

@@ -1,5 +1,6 @@
 """Issue 31 item 8: the staff's pages, PINs and cookies never cross the hall's Wi-Fi in clear; the device cookie
 lives one evening."""
+
 from __future__ import annotations
 
 from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S
@@ -12,7 +13,7 @@ HTTPS = "https://loto.local:8443"
 
 
 def serving_staff_tls(room) -> None:
-    room.app.config["LOTO_STAFF_PORT"] = 8443         # as the wiring sets it once the staff's HTTPS port listens
+    room.app.config["LOTO_STAFF_PORT"] = 8443  # as the wiring sets it once the staff's HTTPS port listens
 
 
 def test_a_staff_page_asked_in_clear_goes_to_https_and_a_pin_sent_in_clear_is_refused_unread(room):
@@ -23,14 +24,17 @@ def test_a_staff_page_asked_in_clear_goes_to_https_and_a_pin_sent_in_clear_is_re
         assert (resp.status_code, resp.headers["Location"]) == (307, "https://loto.local:8443" + path), path
     guard = services_of(room.app).auth.guard
     for path, body in (("/api/login", {"pin": PINS["admin_pin"]}), ("/api/enrol", {"code": "ACDEFHJK"})):
-        body = refused(c.post(path, json=body, headers={"Host": "loto.local:8080"},
-                              environ_base={"REMOTE_ADDR": PHONE}), 403, "tls_required")
+        body = refused(
+            c.post(path, json=body, headers={"Host": "loto.local:8080"}, environ_base={"REMOTE_ADDR": PHONE}),
+            403,
+            "tls_required",
+        )
         assert body["url"] == "https://loto.local:8443/admin"
-    assert guard.everyone.dump(guard.clock()) == {}               # nothing was compared, nothing counted
-    projector = c.get("/", environ_base={"REMOTE_ADDR": PHONE})    # the phones' and the projector's stay in clear
+    assert guard.everyone.dump(guard.clock()) == {}  # nothing was compared, nothing counted
+    projector = c.get("/", environ_base={"REMOTE_ADDR": PHONE})  # the phones' and the projector's stay in clear
     assert projector.status_code == 200
     assert c.get("/mes-cartons", environ_base={"REMOTE_ADDR": PHONE}).status_code == 200
-    assert c.post("/api/login", json={"pin": PINS["speaker_pin"]}).status_code == 200    # the Pi itself
+    assert c.post("/api/login", json={"pin": PINS["speaker_pin"]}).status_code == 200  # the Pi itself
 
 
 def test_over_https_the_cookies_are_secure_and_the_console_is_known_one_evening(room):
@@ -41,7 +45,7 @@ def test_over_https_the_cookies_are_secure_and_the_console_is_known_one_evening(
     cookies = {h.split("=", 1)[0]: h for h in resp.headers.getlist("Set-Cookie")}
     assert "Secure" in cookies["loto_session"] and "HttpOnly" in cookies["loto_session"]
     assert "Secure" in cookies[DEVICE_COOKIE] and f"Max-Age={DEVICE_MAX_AGE_S}" in cookies[DEVICE_COOKIE]
-    assert DEVICE_MAX_AGE_S <= 24 * 3600                          # one evening, never 400 days
+    assert DEVICE_MAX_AGE_S <= 24 * 3600  # one evening, never 400 days
     page = c.get(f"{HTTPS}/admin", environ_base={"REMOTE_ADDR": PHONE})
     assert page.status_code == 200 and 'id="consoles-panel"' in page.get_data(as_text=True)
 

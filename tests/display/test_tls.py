@@ -1,4 +1,5 @@
 """HTTPS for phone cameras: a self-signed certificate made once in the data folder, its fingerprint on /admin."""
+
 from __future__ import annotations
 
 import json
@@ -21,6 +22,7 @@ def test_the_certificate_is_made_once_and_kept(tmp_path):
 
 def test_tls_hall_serves_https_and_shows_the_fingerprint(tmp_path):
     from werkzeug.serving import make_server
+
     room = make_room(tmp_path, extra={"server": {"tls": True}})
     cert = services_of(room.app).tls
     server = make_server("127.0.0.1", 0, room.app, threaded=True, ssl_context=cert.ssl_context)
@@ -43,6 +45,7 @@ def test_tls_hall_serves_https_and_shows_the_fingerprint(tmp_path):
 def test_empty_pins_are_generated_once_and_kept(tmp_path):
     from display.pins import load_pins
     from hall.config import parse_config
+
     config = parse_config({"hall": {"data_dir": str(tmp_path)}, "auth": {"admin_pin": "424242"}})
     pins = load_pins(config, tmp_path)
     assert pins["admin"] == "424242" and len(pins["speaker"]) == 6 and pins["speaker"].isdigit()

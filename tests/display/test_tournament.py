@@ -1,4 +1,5 @@
 """The OSGA tournament day on the web: the desk, the captains' codes, refusals, exports, a whole bot day."""
+
 from __future__ import annotations
 
 import csv
@@ -48,12 +49,16 @@ def test_a_captain_writes_only_on_the_table_of_the_code_and_bad_codes_are_limite
     phone = troom.app.test_client()
     ok = phone.post("/api/tournoi/tables/1/hands", json={"hand": 1, "ns": 6, "ew": 2}, headers={"X-Table-Code": code})
     assert ok.status_code == 200 and ok.get_json()["tables"][0]["hands"] == [[6, 2]]
-    other = phone.post("/api/tournoi/tables/2/hands", json={"hand": 1, "ns": 6, "ew": 2},
-                       headers={"X-Table-Code": code})
+    other = phone.post(
+        "/api/tournoi/tables/2/hands", json={"hand": 1, "ns": 6, "ew": 2}, headers={"X-Table-Code": code}
+    )
     assert other.status_code == 401 and other.get_json()["error"] == "bad_code"
     assert "Code de table faux" in other.get_json()["message"]
-    english = phone.post("/api/tournoi/tables/2/hands?lang=en", json={"hand": 1, "ns": 6, "ew": 2},
-                         headers={"X-Table-Code": code, "Accept-Language": "en"})
+    english = phone.post(
+        "/api/tournoi/tables/2/hands?lang=en",
+        json={"hand": 1, "ns": 6, "ew": 2},
+        headers={"X-Table-Code": code, "Accept-Language": "en"},
+    )
     assert english.get_json()["message"].startswith("Wrong table code")
     before = troom.store.version
     for _ in range(10):
@@ -64,13 +69,16 @@ def test_a_captain_writes_only_on_the_table_of_the_code_and_bad_codes_are_limite
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("body, code, status", [
-    ({"hand": 1, "ns": 99, "ew": 0}, "bad_number", 422),
-    ({"hand": 3, "ns": 5, "ew": 3}, "hand_out_of_order", 409),
-    ({"hand": "1", "ns": 5, "ew": 3}, "bad_number", 422),
-    ({"hand": 1, "ns": None, "ew": 3}, "bad_number", 422),
-    ([1, 2], "bad_json", 400),
-])
+@pytest.mark.parametrize(
+    "body, code, status",
+    [
+        ({"hand": 1, "ns": 99, "ew": 0}, "bad_number", 422),
+        ({"hand": 3, "ns": 5, "ew": 3}, "hand_out_of_order", 409),
+        ({"hand": "1", "ns": 5, "ew": 3}, "bad_number", 422),
+        ({"hand": 1, "ns": None, "ew": 3}, "bad_number", 422),
+        ([1, 2], "bad_json", 400),
+    ],
+)
 def test_bad_hands_get_a_clear_refusal_and_change_nothing(troom, body, code, status):
     register(troom, 4)
     desk(troom, "post", "/api/tournoi/start")
@@ -89,18 +97,21 @@ def test_next_game_waits_for_every_table_and_shows_the_movement(troom):
     assert resp.status_code == 409 and resp.get_json()["error"] == "tables_not_done"
     assert resp.get_json()["tables"] == [2] and "2" in resp.get_json()["message"]
     desk(troom, "post", "/api/tournoi/tables/2/close")
-    seated_before = [s["player"] for t in troom.store.day and desk(troom, "get", "/api/tournoi/desk").get_json()[
-        "tables"] for s in t["seats"]]
+    seated_before = [
+        s["player"]
+        for t in troom.store.day and desk(troom, "get", "/api/tournoi/desk").get_json()["tables"]
+        for s in t["seats"]
+    ]
     after = desk(troom, "post", "/api/tournoi/next").get_json()
     assert after["game"] == 2 and sorted(s["player"] for t in after["tables"] for s in t["seats"]) == sorted(
-        seated_before)
+        seated_before
+    )
     assert after["tables"][0]["seats"] != []
 
 
 def test_registration_check_in_floater_and_default_through_the_api(troom):
     register(troom, 2)
-    desk(troom, "post", "/api/tournoi/teams", {"name": "=HYPERLINK(\"x\")", "players": ["@a", "+b"],
-                                              "arrived": False})
+    desk(troom, "post", "/api/tournoi/teams", {"name": '=HYPERLINK("x")', "players": ["@a", "+b"], "arrived": False})
     assert desk(troom, "post", "/api/tournoi/teams/T03/arrive").status_code == 200
     desk(troom, "post", "/api/tournoi/floater", {"players": ["Rose", "Rémi"]})
     data = desk(troom, "post", "/api/tournoi/start").get_json()
@@ -112,7 +123,7 @@ def test_registration_check_in_floater_and_default_through_the_api(troom):
     assert desk(troom, "post", "/api/tournoi/teams/T02/explode").get_json()["error"] == "unknown_event"
     rows = list(csv.reader(io.StringIO(desk(troom, "get", "/api/tournoi/standings.csv").get_data(as_text=True))))
     cells = [c for row in rows[1:] for c in row]
-    assert "'=HYPERLINK(\"x\")" in cells and "'@a" in cells and "'+b" in cells
+    assert '\'=HYPERLINK("x")' in cells and "'@a" in cells and "'+b" in cells
     assert not any(c[:1] in "=+-@" for c in cells if c and not c.lstrip("-").isdigit())
 
 
@@ -131,8 +142,11 @@ def test_a_simulated_20_team_day_entered_through_the_api_gives_the_cli_standings
                 if paper:
                     resp = desk(troom, "post", f"/api/tournoi/tables/{table['table']}/hands", body)
                 else:
-                    resp = captains.post(f"/api/tournoi/tables/{table['table']}/hands", json=body,
-                                         headers={"X-Table-Code": table["code"]})
+                    resp = captains.post(
+                        f"/api/tournoi/tables/{table['table']}/hands",
+                        json=body,
+                        headers={"X-Table-Code": table["code"]},
+                    )
                 assert resp.status_code == 200, resp.get_json()
         assert desk(troom, "post", "/api/tournoi/next").status_code == 200, number
     for winner, loser in final.playoffs:
@@ -142,7 +156,7 @@ def test_a_simulated_20_team_day_entered_through_the_api_gives_the_cli_standings
     # the same printed table as ``loto-hall games tournament --teams 20 --seed 11``
     ranked = rank_teams([t for t in final.teams if t.counts], final.records, final.playoffs, final.defaulted)
     expected_rows = format_standings(ranked).splitlines()[1:]
-    assert simulate_day(20, seed).splitlines()[2:2 + len(expected_rows)] == expected_rows
+    assert simulate_day(20, seed).splitlines()[2 : 2 + len(expected_rows)] == expected_rows
     got = [(r["place"], r["team"], r["ranking"], r["game_points"]) for r in data["standings"]]
     assert got == [(r.place, r.team, r.ranking, r.game_points) for r in ranked]
     # a restart replays the file to the same standings
@@ -174,6 +188,7 @@ def test_the_sheets_and_standings_pdfs_read_back(troom):
 
 def test_the_qr_code_on_a_sheet_opens_that_tables_page(troom):
     import zxingcpp
+
     register(troom, 2)
     desk(troom, "post", "/api/tournoi/start")
     data = desk(troom, "get", "/api/tournoi/sheets.pdf").get_data()
@@ -182,8 +197,8 @@ def test_the_qr_code_on_a_sheet_opens_that_tables_page(troom):
     text = page.get_textpage().get_text_range()
     url = next(line for line in text.splitlines() if "/tournoi/table/1?code=" in line).strip()
     decoded = [r.text for r in zxingcpp.read_barcodes(image) if r.format == zxingcpp.BarcodeFormat.QRCode]
-    assert url in decoded                      # the QR code says what the sheet prints
-    assert url.startswith(troom.config.hall_link("tournoi/")) and "localhost" not in url   # the hall's address
+    assert url in decoded  # the QR code says what the sheet prints
+    assert url.startswith(troom.config.hall_link("tournoi/")) and "localhost" not in url  # the hall's address
     path = url.split(troom.config.hall_link("").rstrip("/"), 1)[1]
     assert troom.app.test_client().get(path).status_code == 200
 
@@ -194,6 +209,7 @@ def test_the_tournament_words_are_all_translated_to_english_and_compiled():
 
     from babel.messages.mofile import read_mo
     from babel.messages.pofile import read_po
+
     display = Path(__file__).resolve().parents[2] / "display"
     asked = set()
     source = "".join(path.read_text(encoding="utf-8") for path in (display / "tournament").glob("*.py"))
@@ -206,12 +222,13 @@ def test_the_tournament_words_are_all_translated_to_english_and_compiled():
     translated = {m.id for m in po if m.id and m.string}
     assert asked <= translated, asked - translated
     mo = read_mo((display / "translations/en/LC_MESSAGES/messages.mo").open("rb"))
-    ident = lambda m: tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id   # noqa: E731  (plurals: list in .mo)
+    ident = lambda m: tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id  # noqa: E731  (plurals: list in .mo)
     assert {ident(m) for m in po if m.id} == {ident(m) for m in mo if m.id}
     words = set()
     for js in display.glob("static/js/tournoi*.js"):
         words |= set(re.findall(r'\bsay\("([a-z_]+)"', js.read_text(encoding="utf-8")))
     from display.tournament.messages import JS_WORDS
+
     assert words <= set(JS_WORDS), words - set(JS_WORDS)
 
 
@@ -231,5 +248,7 @@ def test_the_desk_asking_for_a_table_that_does_not_exist_gets_a_refusal_not_an_e
     assert resp.status_code == 422 and resp.get_json()["error"] == "bad_number"
     assert desk(troom, "get", "/api/tournoi/tables/2").get_json()["table"]["table"] == 2
     assert desk(troom, "post", "/api/tournoi/teams", {"name": "X", "players": "ab"}).get_json()["error"] in (
-        "registration_closed", "bad_name")
+        "registration_closed",
+        "bad_name",
+    )
     assert desk(troom, "post", "/api/tournoi/day", {"games_per_session": "six"}).get_json()["error"] == "bad_number"

@@ -3,6 +3,7 @@ types a paper sheet, the next game's movement is shown, the projector shows the 
 
 Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,13 +18,20 @@ from tests.display.conftest import PINS, LiveServer, answer, make_tournament_roo
 from tests.display.test_screenshots import TEXT_AUDIT
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-TEAMS = [("Les As de Sudbury", "Huguette Lavoie", "Réjean Côté"), ("Valets de Timmins", "Gisèle Roy", "Marcel Roy"),
-         ("Dames d'Ottawa", "Lise Gagnon", "Thérèse Pilon"), ("Rois du Nord", "Gilles Bélanger", "Yvon Leduc"),
-         ("Atouts de Hearst", "Claudette Fortin", "Roger Fortin"), ("Cavaliers", "Denise Morin", "Paul Lacroix"),
-         ("Les Bowers", "Jeannine Séguin", "André Séguin"), ("Cœurs vaillants", "Monique Dion", "Luc Dion"),
-         ("Trèfles de Kapuskasing", "Rita Boucher", "Normand Girard"), ("Piques d'Alfred", "Colette Brunet", "Guy Brunet"),
-         ("Les Moonshots", "Pierrette Hamel", "Jacques Hamel"), ("Carreaux de Hawkesbury", "Jocelyne Paquette",
-                                                                 "Fernand Paquette")]
+TEAMS = [
+    ("Les As de Sudbury", "Huguette Lavoie", "Réjean Côté"),
+    ("Valets de Timmins", "Gisèle Roy", "Marcel Roy"),
+    ("Dames d'Ottawa", "Lise Gagnon", "Thérèse Pilon"),
+    ("Rois du Nord", "Gilles Bélanger", "Yvon Leduc"),
+    ("Atouts de Hearst", "Claudette Fortin", "Roger Fortin"),
+    ("Cavaliers", "Denise Morin", "Paul Lacroix"),
+    ("Les Bowers", "Jeannine Séguin", "André Séguin"),
+    ("Cœurs vaillants", "Monique Dion", "Luc Dion"),
+    ("Trèfles de Kapuskasing", "Rita Boucher", "Normand Girard"),
+    ("Piques d'Alfred", "Colette Brunet", "Guy Brunet"),
+    ("Les Moonshots", "Pierrette Hamel", "Jacques Hamel"),
+    ("Carreaux de Hawkesbury", "Jocelyne Paquette", "Fernand Paquette"),
+]
 
 
 @pytest.fixture
@@ -47,8 +55,9 @@ def folder(tmp_path):
 
 def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tlive, browser, folder):
     desk_ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
-    phone_ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR", is_mobile=True,
-                                    has_touch=True)
+    phone_ctx = browser.new_context(
+        viewport={"width": 360, "height": 640}, locale="fr-FR", is_mobile=True, has_touch=True
+    )
     proj_ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
     seen: list[str] = []
     try:
@@ -130,7 +139,7 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
         expect(desk.locator(".td-table.done")).to_have_count(6)
         shoot(desk, str(folder / "tournoi-desk.png"))
         desk.click("#td-next")
-        answer(desk)                                    # the page's own question, never the browser's confirm()
+        answer(desk)  # the page's own question, never the browser's confirm()
         expect(desk.locator("#td-game")).to_contain_text("Partie 2 sur 12")
         # the captain's phone (still on table 1) sees the game move on: a new sheet, a new code, the new seating
         phone.goto(f"{tlive.url}/tournoi/table/1?code={code}")
@@ -153,7 +162,7 @@ def test_a_tournament_day_through_the_desk_a_captains_phone_and_the_projector(tl
         assert audit["minSize"] >= 24 and audit["minContrast"] >= 4.5, audit
         shoot(proj, str(folder / "tournoi-classement.png"))
         assert all(url.startswith(tlive.url) for url in seen), "every request stays on the hall's server"
-        assert native == [], native                   # no browser dialog: the desk and the captain ask in the page
+        assert native == [], native  # no browser dialog: the desk and the captain ask in the page
     finally:
         desk_ctx.close()
         phone_ctx.close()
@@ -164,12 +173,19 @@ def test_the_projector_shows_a_20_team_day_from_the_back_of_the_hall(tlive, brow
     tlive.store.new_day("Jeux d'été 55+ — district de Sudbury")
     for n in range(20):
         name, a, b = TEAMS[n % len(TEAMS)]
-        tlive.store.submit("register", {"name": name if n < len(TEAMS) else f"{name} {n // len(TEAMS) + 1}",
-                                        "players": [a, b] if n < len(TEAMS) else [f"{a} {n}", f"{b} {n}"]})
+        tlive.store.submit(
+            "register",
+            {
+                "name": name if n < len(TEAMS) else f"{name} {n // len(TEAMS) + 1}",
+                "players": [a, b] if n < len(TEAMS) else [f"{a} {n}", f"{b} {n}"],
+            },
+        )
     tlive.store.submit("start", {})
     for table in range(1, 11):
         for hand in range(1, 9 if table != 4 else 6):
-            tlive.store.submit("hand", {"table": table, "hand": hand, "ns": (table * hand) % 9, "ew": 8 - (table * hand) % 9})
+            tlive.store.submit(
+                "hand", {"table": table, "hand": hand, "ns": (table * hand) % 9, "ew": 8 - (table * hand) % 9}
+            )
     tlive.store.submit("close", {"table": 4})
     tlive.store.submit("next", {})
     for table in range(1, 4):
@@ -182,8 +198,10 @@ def test_the_projector_shows_a_20_team_day_from_the_back_of_the_hall(tlive, brow
         expect(proj.locator("#tp-game")).to_contain_text("Partie 2 sur 12")
         expect(proj.locator("#tp-tables li")).to_have_count(10)  # ten tables fit beside the standings
         status_top = proj.locator("#tp-status").bounding_box()["y"]
-        for box in (proj.locator("#tp-tables li").last.bounding_box(),
-                    proj.locator("#tp-table tbody tr").last.bounding_box()):
+        for box in (
+            proj.locator("#tp-tables li").last.bounding_box(),
+            proj.locator("#tp-table tbody tr").last.bounding_box(),
+        ):
             assert box["y"] + box["height"] <= status_top
         audit = proj.evaluate(TEXT_AUDIT)
         assert audit["minSize"] >= 24 and audit["minContrast"] >= 4.5, audit

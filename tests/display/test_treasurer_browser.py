@@ -4,6 +4,7 @@ with lots carried → the next partie started from the console plays them first.
 
 Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/.
 """
+
 from __future__ import annotations
 
 import urllib.request
@@ -25,6 +26,7 @@ LOTS = [("Panier garni", "40", "Boulangerie Morel"), ("Jambon", "42", ""), ("Vé
 def evening(tmp_path):
     from hall.app.paper.report_pdf import write_report_pdf
     from tests.display.conftest import make_app
+
     (tmp_path / "hall").mkdir()
     room = sales_room(tmp_path / "hall")
     room.app, room.socketio = make_app(room.hall, room.config, documents={"report_pdf": write_report_pdf})
@@ -38,12 +40,11 @@ def download(room, path: str) -> bytes:
         return answer.read()
 
 
-def test_the_values_and_donors_typed_on_admin_reach_the_report_through_the_speaker_s_console(browser, evening,
-                                                                                             folder):  # noqa: F811
+def test_the_values_and_donors_typed_on_admin_reach_the_report_through_the_speaker_s_console(browser, evening, folder):  # noqa: F811
     h = evening.hall
     ids = list(h.book)
-    h.sell(ids[:12], role="desk", payment="carte", seller="Anne")        # 25 €
-    h.sell(ids[12:18], role="desk", payment="especes", seller="Marc")    # 15 €
+    h.sell(ids[:12], role="desk", payment="carte", seller="Anne")  # 25 €
+    h.sell(ids[12:18], role="desk", payment="especes", seller="Marc")  # 15 €
     admin_ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
     speaker_ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
     try:
@@ -67,13 +68,16 @@ def test_the_values_and_donors_typed_on_admin_reach_the_report_through_the_speak
         expect(speaker.locator("#lots-editor li").nth(0)).to_contain_text("40,00 €")
         expect(speaker.locator("#lots-editor li input").nth(2)).to_have_value("Vélo")
         shoot(speaker, str(folder / "speaker-1280x720-lots-du-programme.png"))
-        speaker.click("#start")                                         # « Démarrer la partie »
+        speaker.click("#start")  # « Démarrer la partie »
         expect(speaker.locator("#sp-lot")).to_have_text("Quine — Panier garni")
         lots = h.evening.running.lots
         assert [(lot.label, lot.value_eur, lot.sponsor) for lot in lots] == [
-            ("Panier garni", 40.0, "Boulangerie Morel"), ("Jambon", 42.0, ""), ("Vélo", 189.9, "")]
+            ("Panier garni", 40.0, "Boulangerie Morel"),
+            ("Jambon", 42.0, ""),
+            ("Vélo", 189.9, ""),
+        ]
         admin.reload()
-        expect(admin.locator(".programme-editor .partie").first).to_contain_text("en cours")   # not "jouée" yet
+        expect(admin.locator(".programme-editor .partie").first).to_contain_text("en cours")  # not "jouée" yet
 
         # draws and a win: the first row of a sold carton, checked by a controller, awarded from the console
         winner = ids[0]
@@ -88,12 +92,12 @@ def test_the_values_and_donors_typed_on_admin_reach_the_report_through_the_speak
         # démarquez with two lots unwon: carried, then played in partie 2 where their kind plays (RULES L19)
         speaker.click("#clear")
         expect(speaker.locator("#clear-dialog")).to_be_visible()
-        speaker.click('#clear-choices li[data-n="1"]')                # démarquer et reporter ces lots
+        speaker.click('#clear-choices li[data-n="1"]')  # démarquer et reporter ces lots
         expect(speaker.locator("#start-box")).to_be_visible()
         expect(speaker.locator("#lots-editor li .lot-line input")).to_have_count(5)
         fields = speaker.locator("#lots-editor li .lot-line input")
         labels = [fields.nth(i).input_value() or fields.nth(i).get_attribute("placeholder") for i in range(5)]
-        assert labels == ["Quine", "Jambon", "Double quine", "Vélo", "Carton plein"]     # each where its kind plays
+        assert labels == ["Quine", "Jambon", "Double quine", "Vélo", "Carton plein"]  # each where its kind plays
         # a lot with no label of its own shows its kind greyed, the field left empty (an English hall reads "One line")
         assert [fields.nth(i).input_value() for i in (0, 2, 4)] == ["", "", ""]
         speaker.click("#start")
@@ -107,42 +111,68 @@ def test_the_values_and_donors_typed_on_admin_reach_the_report_through_the_speak
     # the report: values and donors; the lots given apart from those not given (a carried lot counted once, in
     # partie 2 where it is played), the balance = receipts − the lots given that were bought
     text = pdf_text(download(evening, "/api/report.pdf"))
-    for expected in ("Panier garni", "Boulangerie Morel", "40,00 €", "42,00 €", "189,90 €", "Recette totale",
-                     "reporté à la partie 2", "reporté de la partie 1"):
+    for expected in (
+        "Panier garni",
+        "Boulangerie Morel",
+        "40,00 €",
+        "42,00 €",
+        "189,90 €",
+        "Recette totale",
+        "reporté à la partie 2",
+        "reporté de la partie 1",
+    ):
         assert expected in text, expected
     rows = french_csv(download(evening, "/api/report.csv").decode("utf-8"))
     given = [(r["partie"], r["libellé"], r["détail"], r["montant (€)"]) for r in rows if r["rubrique"] == "lot donné"]
     assert given == [("1", "Panier garni", "donateur Boulangerie Morel", "40,00")]
     kept = [(r["partie"], r["libellé"], r["montant (€)"]) for r in rows if r["rubrique"] == "lot non donné"]
-    assert [k for k in kept if k[2]] == [("2", "Jambon", "42,00"), ("2", "Vélo", "189,90")]   # partie 2's own: no value
+    assert [k for k in kept if k[2]] == [("2", "Jambon", "42,00"), ("2", "Vélo", "189,90")]  # partie 2's own: no value
     balance = {r["libellé"]: r["montant (€)"] for r in rows if r["rubrique"] == "solde"}
-    assert balance == {"recette totale": "40,00", "valeur des lots donnés": "40,00", "dont lots offerts": "40,00",
-                       "dont lots achetés": "0,00", "solde": "40,00", "lots non donnés (gardés)": "231,90"}
+    assert balance == {
+        "recette totale": "40,00",
+        "valeur des lots donnés": "40,00",
+        "dont lots offerts": "40,00",
+        "dont lots achetés": "0,00",
+        "solde": "40,00",
+        "lots non donnés (gardés)": "231,90",
+    }
     assert not [r for r in rows if r["rubrique"] == "lot changé à la console"]
 
 
-def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s_tie_rule(browser, evening,
-                                                                                         folder):  # noqa: F811
+def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s_tie_rule(browser, evening, folder):  # noqa: F811
     import json
 
     from hall.record.evenings import SUMMARY_FILE, archive_dir
-    past = archive_dir(evening.config.data_dir) / "2026-11-14_20h00"      # an evening archived last week
+
+    past = archive_dir(evening.config.data_dir) / "2026-11-14_20h00"  # an evening archived last week
     past.mkdir(parents=True)
-    (past / SUMMARY_FILE).write_text(json.dumps({
-        "hall_name": "Foyer rural", "first_at": "2026-11-14T19:00:00+00:00", "last_at": "2026-11-14T22:40:00+00:00",
-        "parties": 8, "cards_sold": 214, "receipts_cents": 61250, "lots_declared_cents": 52750,
-        "lots_bought_cents": 41250, "balance_cents": 20000}), encoding="utf-8")
+    (past / SUMMARY_FILE).write_text(
+        json.dumps(
+            {
+                "hall_name": "Foyer rural",
+                "first_at": "2026-11-14T19:00:00+00:00",
+                "last_at": "2026-11-14T22:40:00+00:00",
+                "parties": 8,
+                "cards_sold": 214,
+                "receipts_cents": 61250,
+                "lots_declared_cents": 52750,
+                "lots_bought_cents": 41250,
+                "balance_cents": 20000,
+            }
+        ),
+        encoding="utf-8",
+    )
     (past / "rapport.pdf").write_bytes(b"%PDF-1.4 last week")
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
     try:
         admin = ctx.new_page()
         admin.set_default_timeout(10_000)
         login_page(admin, evening.url + "/admin", PINS["admin_pin"])
-        expect(admin.locator("#tiers tr")).to_have_count(4)                  # the header and three tiers
+        expect(admin.locator("#tiers tr")).to_have_count(4)  # the header and three tiers
         expect(admin.locator("#evenings tr[data-evening]")).to_have_count(1)
         expect(admin.locator("#evenings")).to_contain_text("612,50 €")
         expect(admin.locator("#evenings")).to_contain_text("200,00 €")
-        admin.locator("#tiers input.tier-eur").nth(1).fill("120")          # 6 cartons for 120 €: 20 € each
+        admin.locator("#tiers input.tier-eur").nth(1).fill("120")  # 6 cartons for 120 €: 20 € each
         expect(admin.locator("#tiers tr.over-law")).to_have_count(1)
         admin.click("#save-tiers")
         expect(admin.locator("#admin-alert")).to_contain_text("inférieures à 20 euros")
@@ -160,9 +190,10 @@ def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s
         assert [(t.cards, t.cents) for t in evening.hall.price_tiers()] == [(1, 300), (6, 1450), (12, 2500), (24, 4500)]
         desk = ctx.new_page()
         desk.set_viewport_size({"width": 360, "height": 640})
-        desk.goto(evening.url + "/caisse")                                # the admin's session opens the door too
+        desk.goto(evening.url + "/caisse")  # the admin's session opens the door too
         expect(desk.locator("#tiers")).to_have_text(
-            "Tarifs : 1 carton 3,00 € · 6 cartons 14,50 € · 12 cartons 25,00 € · 24 cartons 45,00 €")
+            "Tarifs : 1 carton 3,00 € · 6 cartons 14,50 € · 12 cartons 25,00 € · 24 cartons 45,00 €"
+        )
         desk.fill("#cards", "A-1..A-6")
         desk.click("#add-form button[type=submit]")
         expect(desk.locator("#amount")).to_have_value("14,50")
@@ -171,10 +202,12 @@ def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s
             projector = ctx.new_page()
             projector.set_viewport_size({"width": width, "height": height})
             projector.goto(evening.url + "/")
-            expect(projector.locator("#between-ties")).to_have_text("Égalité : tirage au sort, le plus petit numéro gagne")
+            expect(projector.locator("#between-ties")).to_have_text(
+                "Égalité : tirage au sort, le plus petit numéro gagne"
+            )
             expect(projector.locator("#between-prices")).to_contain_text("6 cartons 14,50 €")
             box = projector.locator("#between-ties").bounding_box()
-            assert box["y"] + box["height"] <= height                       # on the screen, not below it
+            assert box["y"] + box["height"] <= height  # on the screen, not below it
             shoot(projector, str(folder / f"projector-{width}x{height}-between-tarifs-egalite.png"))
             projector.close()
     finally:
@@ -183,6 +216,7 @@ def test_prices_edited_on_admin_reach_the_door_and_the_projector_with_the_hall_s
 
 def test_the_tie_dialog_says_the_hall_s_rule_and_offers_no_direction(browser, live, folder):  # noqa: F811
     from tests.display.conftest import play_to_tie
+
     play_to_tie(live)
     ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
     try:
@@ -192,9 +226,13 @@ def test_the_tie_dialog_says_the_hall_s_rule_and_offers_no_direction(browser, li
         expect(page.locator("#pending li")).to_have_count(2)
         page.click("#award")
         expect(page.locator("#tie-hall-rule")).to_have_text("Règle de la soirée : le plus petit numéro gagne")
-        expect(page.locator("#tie-choices li")).to_have_text(["1 Tirage par l'ordinateur, affiché",
-                                                              "2 Tirage à la main dans la salle (taper les numéros)",
-                                                              "3 Partager le lot"])
+        expect(page.locator("#tie-choices li")).to_have_text(
+            [
+                "1 Tirage par l'ordinateur, affiché",
+                "2 Tirage à la main dans la salle (taper les numéros)",
+                "3 Partager le lot",
+            ]
+        )
         shoot(page, str(folder / "speaker-1280x720-tie-rule.png"))
         page.click('#tie-choices li[data-n="1"]')
         expect(page.locator("#award-result")).to_contain_text("le plus petit numéro gagne")

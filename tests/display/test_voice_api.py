@@ -1,6 +1,7 @@
 """The hall's voice and its fairness count over HTTP (INTERFACE §11): the WAVs decoded with Python's ``wave``, the
 regions' numbers, the recordings, the calling journalled, the projector's report, the count of a fresh evening and
 of archived ones."""
+
 from __future__ import annotations
 
 import array
@@ -34,8 +35,10 @@ def decoded(data: bytes) -> tuple[float, int]:
 @pytest.fixture(scope="module")
 def rooms(tmp_path_factory):
     """Two halls that speak, one in France, one in Belgium (the same module: each renders its clips once)."""
-    made = {voice: make_room(tmp_path_factory.mktemp(voice), extra={"speech": {"enabled": True, "voice": voice}})
-            for voice in ("fr-FR", "fr-BE")}
+    made = {
+        voice: make_room(tmp_path_factory.mktemp(voice), extra={"speech": {"enabled": True, "voice": voice}})
+        for voice in ("fr-FR", "fr-BE")
+    }
     yield made
     for room in made.values():
         room.hall.journal.close()
@@ -49,7 +52,7 @@ def test_each_ball_is_a_wav_of_the_number_said_not_silence(rooms):
         seconds, loudest = decoded(resp.data)
         assert 0.15 < seconds < 5 and loudest > 3000, (n, seconds, loudest)
     one, forty_two = (decoded(client.get(f"/speech/{n}.wav").data)[0] for n in (1, 42))
-    assert forty_two > one + 0.4          # « quarante-deux… quatre, deux » against « un »
+    assert forty_two > one + 0.4  # « quarante-deux… quatre, deux » against « un »
 
 
 def test_belgium_says_septante_and_nonante_where_france_says_soixante_dix_and_quatre_vingt_dix(rooms):
@@ -57,7 +60,7 @@ def test_belgium_says_septante_and_nonante_where_france_says_soixante_dix_and_qu
     for n in (70, 90):
         fr, be = france.get(f"/speech/{n}.wav").data, belgium.get(f"/speech/{n}.wav").data
         assert fr != be
-        assert decoded(fr)[0] > decoded(be)[0] + 0.1       # four syllables, not two (« soixante-dix », « septante »)
+        assert decoded(fr)[0] > decoded(be)[0] + 0.1  # four syllables, not two (« soixante-dix », « septante »)
 
 
 def test_a_clip_is_rendered_once_and_said_again_from_the_cache(rooms):
@@ -70,8 +73,18 @@ def test_a_clip_is_rendered_once_and_said_again_from_the_cache(rooms):
     assert cached and all(wave.open(str(path)).getnframes() > 0 for path in cached)
 
 
-@pytest.mark.parametrize("path", ["/speech/0.wav", "/speech/91.wav", "/speech/4a.wav", "/speech/-1.wav",
-                                  "/speech/007.wav", "/speech/phrase/nope.wav", "/speech/phrase/le_91.wav"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/speech/0.wav",
+        "/speech/91.wav",
+        "/speech/4a.wav",
+        "/speech/-1.wav",
+        "/speech/007.wav",
+        "/speech/phrase/nope.wav",
+        "/speech/phrase/le_91.wav",
+    ],
+)
 def test_not_a_ball_is_404(rooms, path):
     assert rooms["fr-FR"].app.test_client().get(path).status_code == 404
 
@@ -94,8 +107,11 @@ def test_a_nickname_edited_on_admin_is_said_after_the_number(rooms):
     room = rooms["fr-FR"]
     client = room.app.test_client()
     plain = decoded(client.get("/speech/27.wav").data)[0]
-    resp = client.post("/api/admin/calling", json={"nicknames_on": True, "nicknames": {"27": "la vingt-septième"}},
-                       headers=room.headers("admin"))
+    resp = client.post(
+        "/api/admin/calling",
+        json={"nicknames_on": True, "nicknames": {"27": "la vingt-septième"}},
+        headers=room.headers("admin"),
+    )
     assert resp.status_code == 200 and resp.get_json()["nicknames"] == {"27": "la vingt-septième"}
     assert decoded(client.get("/speech/27.wav").data)[0] > plain + 0.5
     assert client.get("/api/speech").get_json()["nicknames_on"] is True
@@ -116,8 +132,9 @@ def wav_bytes(seconds: float, loud: bool = True, rate: int = 22050) -> bytes:
     with wave.open(out, "wb") as w:
         w.setnchannels(1), w.setsampwidth(2), w.setframerate(rate)
         rng = random.Random(1)
-        w.writeframes(array.array("h", [rng.randint(-9000, 9000) if loud else 0
-                                        for _ in range(int(seconds * rate))]).tobytes())
+        w.writeframes(
+            array.array("h", [rng.randint(-9000, 9000) if loud else 0 for _ in range(int(seconds * rate))]).tobytes()
+        )
     return out.getvalue()
 
 
@@ -125,8 +142,9 @@ def test_recordings_are_checked_kept_whole_and_served_back(tmp_path):
     room = make_room(tmp_path, extra={"speech": {"enabled": True, "voice": "recorded"}})
     client, admin = room.app.test_client(), room.headers("admin")
     assert client.get("/speech/42.wav").get_json()["error"] == "not_recorded"
-    put = lambda n, data, kind="audio/wav", who=admin: client.put(   # noqa: E731
-        f"/api/admin/speech/recordings/{n}", data=data, content_type=kind, headers=who)
+    put = lambda n, data, kind="audio/wav", who=admin: client.put(  # noqa: E731
+        f"/api/admin/speech/recordings/{n}", data=data, content_type=kind, headers=who
+    )
     good = wav_bytes(1.2)
     assert put(42, good).status_code == 201
     served = client.get("/speech/42.wav")
@@ -138,7 +156,7 @@ def test_recordings_are_checked_kept_whole_and_served_back(tmp_path):
     assert put(42, b"RIFF" + b"\0" * (1024 * 1024 + 10)).status_code == 413
     assert put(91, good).status_code == 404
     assert put(7, good, who=room.headers("speaker")).status_code == 403
-    assert client.get("/speech/42.wav").data == good          # every refusal kept the recording as it was
+    assert client.get("/speech/42.wav").data == good  # every refusal kept the recording as it was
     assert client.get("/api/admin/speech/recordings", headers=admin).get_json()["recorded"] == [42]
     room.hall.journal.close()
 
@@ -148,7 +166,7 @@ def test_the_projector_says_whether_it_speaks_and_the_console_sees_it(room, clie
     assert resp.status_code == 202
     status = room.hall.device("voice")
     assert (status.state, status.code, dict(status.params)) == ("degraded", "voice_blocked", {"what": "42"})
-    assert client.post("/api/speech/report", json={"state": "speaks"}).status_code == 429   # one a second
+    assert client.post("/api/speech/report", json={"state": "speaks"}).status_code == 429  # one a second
     assert client.post("/api/speech/report", json={"state": "shouts"}).status_code == 422
 
 
@@ -184,10 +202,21 @@ def archive(data_dir, name: str, parties: list[list[int]]) -> None:
         events.extend(BallDrawn(n, i) for i, n in enumerate(draws))
     journal.append_all(events, "speaker", "2026-11-21T20:15:00+00:00")
     journal.close()
-    (folder / "soiree.json").write_text(json.dumps({
-        "hall_name": "Salle", "first_at": "2026-11-21T20:15:00+00:00", "last_at": "2026-11-21T23:00:00+00:00",
-        "parties": len(parties), "cards_sold": 0, "receipts_cents": 0, "lots_declared_cents": 0,
-        "lots_bought_cents": 0, "balance_cents": 0}))
+    (folder / "soiree.json").write_text(
+        json.dumps(
+            {
+                "hall_name": "Salle",
+                "first_at": "2026-11-21T20:15:00+00:00",
+                "last_at": "2026-11-21T23:00:00+00:00",
+                "parties": len(parties),
+                "cards_sold": 0,
+                "receipts_cents": 0,
+                "lots_declared_cents": 0,
+                "lots_bought_cents": 0,
+                "balance_cents": 0,
+            }
+        )
+    )
 
 
 def counting(room):
@@ -202,7 +231,7 @@ def test_the_count_adds_tonight_to_the_archived_evenings(room):
     h.start_partie(role="speaker")
     for n in (1, 2, 3, 90):
         h.draw(n, role="speaker")
-    h.undo(role="speaker")                                   # 90 undone: never counted
+    h.undo(role="speaker")  # 90 undone: never counted
     fresh = client.get("/api/stats/balls").get_json()
     assert (fresh["draws"], fresh["evenings"], fresh["parties"]) == (3, 0, 1)
     assert [fresh["counts"][str(n)] for n in (1, 2, 3, 90)] == [1, 1, 1, 0] and len(fresh["counts"]) == 90

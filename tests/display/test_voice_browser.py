@@ -4,6 +4,7 @@ clips at each step, the last five balls, the flash mode's timing, the console's 
 recordings made on /admin from a (fake) microphone, « Je n'ai pas entendu » on « Mes cartons », the count's page.
 
 Screenshots go to a temporary folder; with ``LOTO_SCREENSHOTS=1`` they are written to docs/screenshots/."""
+
 from __future__ import annotations
 
 import io
@@ -20,7 +21,7 @@ from tests.display.conftest import A1, A3, PINS, TIE_DRAWS, LiveServer, login_pa
 from tests.display.test_evening_pages import audit
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-CLIPS = "106"           # the 90 balls and the ritual's 16 sentences, preloaded by the projector
+CLIPS = "106"  # the 90 balls and the ritual's 16 sentences, preloaded by the projector
 PLAYED = """() => { window.played = [];       // each clip's media element: its play event (heard by #voice, capturing)
   document.getElementById('voice').addEventListener('play', (e) => window.played.push(e.target.dataset.clip), true); }"""
 
@@ -33,9 +34,15 @@ def shot(page, name: str, tmp_path) -> None:
 @pytest.fixture(scope="module")
 def kiosk(pw, browser_args):
     """Chromium as the kiosk starts it (sound without a gesture), with a fake microphone for /admin's recordings."""
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=[*browser_args, "--autoplay-policy=no-user-gesture-required",
-                                                         "--use-fake-device-for-media-stream",
-                                                         "--use-fake-ui-for-media-stream"])
+    b = pw.chromium.launch(
+        executable_path=CHROMIUM,
+        args=[
+            *browser_args,
+            "--autoplay-policy=no-user-gesture-required",
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+        ],
+    )
     yield b
     b.close()
 
@@ -50,6 +57,7 @@ def hall_served(tmp_path):
         room.url = server.url
         servers.append((room, server))
         return room
+
     yield serve
     for room, server in servers:
         server.stop()
@@ -80,12 +88,12 @@ def test_the_projector_says_each_ball_and_the_ritual_of_a_claim(kiosk, hall_serv
     h = room.hall
     h.start_partie(role="speaker")
     page = projector(kiosk, room)
-    assert {f"/speech/{n}.wav" for n in range(1, 91)} <= set(page.asked)      # every ball asked of the hall
+    assert {f"/speech/{n}.wav" for n in range(1, 91)} <= set(page.asked)  # every ball asked of the hall
     for n in TIE_DRAWS:
         h.draw(n, role="speaker")
         wait_played(page, str(n))
-    assert played(page) == [str(n) for n in TIE_DRAWS]                           # each ball, in order, once
-    expect(page.locator("[data-recent] li")).to_have_text(["80", "52", "37", "13", "5"])   # most recent first
+    assert played(page) == [str(n) for n in TIE_DRAWS]  # each ball, in order, once
+    expect(page.locator("[data-recent] li")).to_have_text(["80", "52", "37", "13", "5"])  # most recent first
     expect(page.locator("#ritual")).to_be_hidden()
 
     h.announce_claim(role="controller")
@@ -100,7 +108,7 @@ def test_the_projector_says_each_ball_and_the_ritual_of_a_claim(kiosk, hall_serv
     expect(page.locator("#ritual-sub")).to_have_text(f"Le {named} ne sont pas sortis.")
     wait_played(page, "not_out_many")
     assert [c for c in played(page) if c.startswith("le_")] == [f"le_{n}" for n in missing]
-    audit(page, 1920)                 # 7:1, 28 px, the board readable and whole under the banner and its ritual
+    audit(page, 1920)  # 7:1, 28 px, the board readable and whole under the banner and its ritual
 
     h.check_claim(A1, role="controller")
     expect(page.locator("#ritual-words")).to_have_text("La quine est bonne !")
@@ -117,7 +125,7 @@ def test_the_projector_says_each_ball_and_the_ritual_of_a_claim(kiosk, hall_serv
     expect(page.locator("#ritual-words")).to_have_text("Vous pouvez démarquer.")
     wait_played(page, "unmark")
     status = h.device("voice")
-    assert (status.state, status.code) == ("ok", "voice_speaks")               # the console knows it speaks
+    assert (status.state, status.code) == ("ok", "voice_speaks")  # the console knows it speaks
     page.context.close()
 
 
@@ -154,7 +162,7 @@ def test_flash_mode_fills_the_screen_once_a_ball_never_three_times_a_second(kios
     expect(page.locator("body")).to_have_class("projector flash-mode")
     expect(page.locator("#hearing-loop")).to_be_visible()
     page.evaluate(FLASHES)
-    for n in (11, 22, 33):                                  # three balls as fast as the hall takes them
+    for n in (11, 22, 33):  # three balls as fast as the hall takes them
         h.draw(n, role="speaker")
     expect(page.locator("#flash")).to_have_text("33")
     shot(page, "projector-1920x1080-flash.png", tmp_path)
@@ -163,12 +171,12 @@ def test_flash_mode_fills_the_screen_once_a_ball_never_three_times_a_second(kios
     onsets = [t for state, t, _ in flashes if state == "on" or (state == "off" and False)]
     shown_at = [t for (state, t, text) in flashes if text and state == "on"]
     starts = sorted(set(round(t) for t in shown_at))
-    assert len(starts) >= 1 and all(b - a >= 1000 / 3 for a, b in zip(starts, starts[1:])), flashes   # WCAG 2.3.1
+    assert len(starts) >= 1 and all(b - a >= 1000 / 3 for a, b in zip(starts, starts[1:])), flashes  # WCAG 2.3.1
     hidden_at = [t for state, t, _ in flashes if state == "off"][-1]
-    assert hidden_at - max(onsets) >= 950, flashes          # the ball stays its flash_s
+    assert hidden_at - max(onsets) >= 950, flashes  # the ball stays its flash_s
     h.announce_claim(role="controller")
     h.check_claim(A3, role="controller")
-    expect(page.locator("#flash.flash-words")).to_contain_text("La quine n'est pas bonne.")   # the verdict in words
+    expect(page.locator("#flash.flash-words")).to_contain_text("La quine n'est pas bonne.")  # the verdict in words
     page.context.close()
 
 
@@ -184,19 +192,21 @@ def test_the_console_says_the_last_ball_again_tests_the_voice_and_keeps_the_pace
     h.draw(42, role="speaker")
     wait_played(screen, "42")
     expect(console.locator("#pace")).to_have_text("Prochaine boule dans 3 s")
-    expect(console.locator("#pace")).to_have_text("Prochaine boule : maintenant", timeout=6000)   # never draws itself
+    expect(console.locator("#pace")).to_have_text("Prochaine boule : maintenant", timeout=6000)  # never draws itself
     assert h.snapshot().running.draws == (42,)
-    console.keyboard.press("r")                              # the key that says the last ball again
+    console.keyboard.press("r")  # the key that says the last ball again
     wait_played(screen, "42", times=2)
     expect(screen.locator("body")).to_have_attribute("data-again", "42")
     console.click("#test-voice")
     wait_played(screen, "test")
     expect(console.locator("#devices")).to_contain_text("Le projecteur parle (dernier son : test).")
-    console.click("#show-count")                             # the ball count on the projector during a break
+    console.click("#show-count")  # the ball count on the projector during a break
     expect(screen.locator("iframe#count-screen")).to_be_visible()
-    expect(screen.frame_locator("#count-screen").locator(".stats-cell[data-n='42']")).to_have_attribute("data-count", "1")
+    expect(screen.frame_locator("#count-screen").locator(".stats-cell[data-n='42']")).to_have_attribute(
+        "data-count", "1"
+    )
     expect(console.locator("#show-count")).to_have_attribute("aria-pressed", "true")
-    h.draw(7, role="speaker")                                # the next ball takes it off
+    h.draw(7, role="speaker")  # the next ball takes it off
     expect(screen.locator("iframe#count-screen")).to_have_count(0)
     h.announce_claim(role="controller")
     expect(console.locator("#pace")).to_have_attribute("data-pace", "frozen")
@@ -212,23 +222,23 @@ def test_the_speaker_records_the_numbers_on_admin_and_the_hall_serves_them(kiosk
     login_page(page, room.url + "/admin", PINS["admin_pin"])
     page.click("#rec-grid button[data-n='42']")
     page.click("#rec-start")
-    page.wait_for_timeout(1200)                  # the speaker says « quarante-deux » (the fake microphone's tone)
+    page.wait_for_timeout(1200)  # the speaker says « quarante-deux » (the fake microphone's tone)
     page.click("#rec-stop")
     expect(page.locator("#rec-msg")).to_have_text("Le 42 est enregistré")
     expect(page.locator("#rec-grid button[data-n='42']")).to_have_class("rec-cell recorded chosen")
     expect(page.locator("#rec-count")).to_have_text("Enregistrés : 1 sur 90")
-    page.click("#rec-listen")                    # listens to it, served back
+    page.click("#rec-listen")  # listens to it, served back
     served = room.app.test_client().get("/speech/42.wav")
     with wave.open(io.BytesIO(served.data)) as w:
         assert served.status_code == 200 and w.getframerate() == 22050 and w.getnchannels() == 1
         assert 0.9 < w.getnframes() / w.getframerate() < 2.5
-    page.click("#rec-start")                     # redone
+    page.click("#rec-start")  # redone
     page.wait_for_timeout(600)
     page.click("#rec-stop")
     expect(page.locator("#rec-msg")).to_have_text("Le 42 est enregistré")
     assert room.app.test_client().get("/speech/42.wav").data != served.data
-    page.check("#calling-flash")                 # the flash mode switched on for the evening, journalled
-    page.click("#voice-panel details summary")   # the table is folded away
+    page.check("#calling-flash")  # the flash mode switched on for the evening, journalled
+    page.click("#voice-panel details summary")  # the table is folded away
     page.locator("#nickname-table input[data-n='42']").fill("la réponse")
     page.click("#calling-form button[type=submit]")
     expect(page.locator("#calling-msg")).to_contain_text("Enregistré")
@@ -252,7 +262,9 @@ def test_mes_cartons_shows_the_last_five_to_who_did_not_hear_and_the_ritual(kios
     phone.click("#mc-not-heard")
     expect(phone.locator("#mc-recent li")).to_have_text(["54", "45", "36", "27", "18"])
     h.announce_claim(role="controller")
-    expect(phone.locator("#mc-ritual")).to_have_text("Ne démarquez pas !" if lang == "fr" else "Don't clear your cards!")
+    expect(phone.locator("#mc-ritual")).to_have_text(
+        "Ne démarquez pas !" if lang == "fr" else "Don't clear your cards!"
+    )
     shot(phone, f"mes-cartons-360x640-not-heard-{lang}.png", tmp_path)
     ctx.close()
 

@@ -1,6 +1,7 @@
 """Issue 26, the volunteers' evening run again in Chromium: the hints in the hall's own series, the controller's
 colours, the door that catches mistakes as the basket fills, French where French is read and English where it is
 chosen, the tournament's words, the projector's tie-break, typography, the console during a break."""
+
 from __future__ import annotations
 
 import re
@@ -42,7 +43,7 @@ def d_desk(tmp_path):
     """A hall whose cartons are series D, as the demo's are: the hints must say D, never A."""
     (tmp_path / "hall").mkdir()
     room = sales_room(tmp_path / "hall", series="D")
-    room.app, room.socketio = make_app(room.hall, room.config, documents=DOCUMENTS)     # /admin prints planches
+    room.app, room.socketio = make_app(room.hall, room.config, documents=DOCUMENTS)  # /admin prints planches
     room.app.config["TESTING"] = True
     with served(room):
         yield room
@@ -55,7 +56,7 @@ def a1_wins_the_quine(h):
         h.draw(n, role="speaker")
     h.check_claim(A1, role="controller")
     result = h.award(role="speaker")
-    h.resume(role="speaker")                 # the draw waits after an award (docs/loto-rules.md L11a)
+    h.resume(role="speaker")  # the draw waits after an award (docs/loto-rules.md L11a)
     return result
 
 
@@ -64,10 +65,8 @@ def staff_page(browser, url: str, pin: str, size=(1280, 720), locale="fr-FR"):
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     login_page(page, url, pin)
-    page.wait_for_load_state()      # the page's modules run before its form is used (under load they came late)
+    page.wait_for_load_state()  # the page's modules run before its form is used (under load they came late)
     return ctx, page
-
-
 
 
 # ------------------------------------------------------------------------------------------ item 1
@@ -106,7 +105,7 @@ def test_every_hint_speaks_of_the_halls_own_series_and_a_missing_one_is_said_on_
 def test_a_valid_double_quine_on_a_carton_checked_before_is_green_with_its_sign(browser, live):
     h = live.hall
     a1_wins_the_quine(h)
-    for n in (9, 21, 45, 66, 84):               # A1's second row: a double quine
+    for n in (9, 21, 45, 66, 84):  # A1's second row: a double quine
         h.draw(n, role="speaker")
     ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR")
     page = ctx.new_page()
@@ -116,12 +115,12 @@ def test_a_valid_double_quine_on_a_carton_checked_before_is_green_with_its_sign(
         page.fill("#card-id", A1)
         page.click("#id-form button[type=submit]")
         expect(page.locator("#verdict")).to_be_visible()
-        expect(page.locator("#verdict")).to_have_attribute("data-tone", "good")      # never orange: it is valid
+        expect(page.locator("#verdict")).to_have_attribute("data-tone", "good")  # never orange: it is valid
         expect(page.locator("#verdict-mark")).to_have_text("✓")
-        expect(page.locator("#verdict-note")).to_be_visible()                      # "déjà vérifié" still said
+        expect(page.locator("#verdict-note")).to_be_visible()  # "déjà vérifié" still said
         audit(page, "controller, a valid double quine checked before")
         page.click("#verdict-close")
-        for tone, mark in (("bad", "✗"), ("warn", "!")):       # a false claim, then the same one again: orange
+        for tone, mark in (("bad", "✗"), ("warn", "!")):  # a false claim, then the same one again: orange
             page.fill("#card-id", A3)
             page.click("#id-form button[type=submit]")
             expect(page.locator("#verdict")).to_have_attribute("data-tone", tone)
@@ -180,9 +179,10 @@ def test_the_door_reads_each_line_as_it_joins_the_basket_and_asks_how_a_reservat
 # ------------------------------------------------------------------------------------------ item 6
 def test_the_console_says_devices_from_the_catalogue_without_a_file_path(browser, live):
     h = live.hall
-    h.set_device_status("ball_machine", "ok", code="ball_machine_ok",
-                        params={"path": "/tmp/loto-hall-demo-x/ball-machine.tty"})
-    h.set_device_status("printer", "degraded", code="printer_something_new")   # no sentence yet
+    h.set_device_status(
+        "ball_machine", "ok", code="ball_machine_ok", params={"path": "/tmp/loto-hall-demo-x/ball-machine.tty"}
+    )
+    h.set_device_status("printer", "degraded", code="printer_something_new")  # no sentence yet
     ctx, page = staff_page(browser, live.url + "/speaker", PINS["speaker_pin"])
     try:
         expect(page.locator("#devices .device")).to_have_count(2)
@@ -203,8 +203,8 @@ def test_english_is_one_tap_away_and_back_and_a_default_label_is_not_repeated(br
         page.click("nav .lang-switch")
         expect(page.locator("html")).to_have_attribute("lang", "fr")
         expect(page.locator("nav .lang-switch")).to_have_text("English")
-        page.goto(live.url + "/?lang=en")                  # a projector in English: a default label is not repeated
-        live.hall.start_partie([LotSpec("quine", "Quine")], role="speaker")    # the kind's default label
+        page.goto(live.url + "/?lang=en")  # a projector in English: a default label is not repeated
+        live.hall.start_partie([LotSpec("quine", "Quine")], role="speaker")  # the kind's default label
         expect(page.locator("#lot")).to_have_text("One line")
     finally:
         ctx.close()
@@ -225,6 +225,7 @@ def test_the_english_hall_gets_english_pdfs(docs_room):  # noqa: F811
 # ------------------------------------------------------------------------------------------ item 7
 def test_the_desk_finds_the_tournament_and_every_question_there_is_asked_in_the_page(browser, tmp_path):
     from tests.display.conftest import make_tournament_room
+
     room = make_tournament_room(tmp_path)
     server = LiveServer(room.app)
     ctx, page = staff_page(browser, server.url + "/caisse", PINS["desk_pin"])
@@ -242,7 +243,7 @@ def test_the_desk_finds_the_tournament_and_every_question_there_is_asked_in_the_
         audit(page, "tournoi, the new day's question")
         page.keyboard.press("Control+A")
         page.keyboard.type("Journée d'automne")
-        page.keyboard.press("Enter")                                 # the keyboard alone: Enter sends the field
+        page.keyboard.press("Enter")  # the keyboard alone: Enter sends the field
         expect(page.locator("dialog#ask[open]")).to_have_count(0)
         expect(page.locator("#td-title")).to_contain_text("Journée d'automne")
         assert room.store.day.title == "Journée d'automne"
@@ -256,6 +257,7 @@ def test_the_desk_finds_the_tournament_and_every_question_there_is_asked_in_the_
 
 def test_a_captain_reads_the_side_not_the_field_and_scores_with_a_minus_sign(troom):
     from display.errors import message_of
+
     with troom.app.test_request_context():
         said = message_of("tournoi/bad_field", {"field": "ns", "why": "x"})
     assert "Nord–Sud" in said and "« ns »" not in said and "(ns)" not in said, said
@@ -263,10 +265,15 @@ def test_a_captain_reads_the_side_not_the_field_and_scores_with_a_minus_sign(tro
 
 def test_the_readme_says_who_opens_what():
     from pathlib import Path
+
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert "/tournoi" in readme
-    who = readme[readme.index("## Who opens what"):]
-    for pin, pages in ((PINS["desk_pin"], "/tournoi"), (PINS["desk_pin"], "/caisse"), (PINS["controller_pin"], "/controle")):
+    who = readme[readme.index("## Who opens what") :]
+    for pin, pages in (
+        (PINS["desk_pin"], "/tournoi"),
+        (PINS["desk_pin"], "/caisse"),
+        (PINS["controller_pin"], "/controle"),
+    ):
         assert pin in who and pages in who
 
 
@@ -283,7 +290,7 @@ def test_the_projector_tells_a_tie_break_by_the_computer_before_moving_to_the_ne
         h.award(role="speaker", draw=True)
         expect(page.locator("#banner-sub")).to_contain_text("Tirage au sort par l'ordinateur")
         expect(page.locator(".tie-line").first).to_contain_text(re.compile(r"Le carton .+ tire le \d+"))
-        expect(page.locator("#lot")).to_have_text("Quine — Panier garni")      # the tie is still being told
+        expect(page.locator("#lot")).to_have_text("Quine — Panier garni")  # the tie is still being told
         expect(page.locator("#banner-sub")).to_contain_text("gagné par le carton", timeout=10_000)
         expect(page.locator("#lot")).to_have_text("Double quine — Jambon")
     finally:
@@ -298,7 +305,8 @@ def test_a_hand_drawn_tie_says_who_draws_in_the_room(browser, tmp_path):
         page = ctx.new_page()
         page.goto(server.url + "/")
         expect(page.locator("#between-ties")).to_have_text(
-            "Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus petit gagne")
+            "Égalité : chaque gagnant tire un numéro auprès de l'animateur, le plus petit gagne"
+        )
     finally:
         ctx.close()
         server.stop()
@@ -309,11 +317,11 @@ def test_a_hand_drawn_tie_says_who_draws_in_the_room(browser, tmp_path):
 def test_amounts_come_back_as_typed_on_admin(browser, d_desk):
     ctx, page = staff_page(browser, d_desk.url + "/admin", PINS["admin_pin"])
     try:
-        page.locator("#tiers .tier-eur").last.fill("40,50")          # 12 cartons for 40,50 €
+        page.locator("#tiers .tier-eur").last.fill("40,50")  # 12 cartons for 40,50 €
         page.click("#save-tiers")
         expect(page.locator("#tiers-msg")).not_to_be_empty()
         lot = page.locator(".programme-editor .partie").first.locator(".lot input.value").first
-        lot.fill("40,50")                                             # a lot's value, saved and drawn again
+        lot.fill("40,50")  # a lot's value, saved and drawn again
         page.click("#save-programme")
         expect(page.locator("#programme-msg")).not_to_be_empty()
         expect(page.locator(".programme-editor .partie").first.locator(".lot input.value").first).to_have_value("40,50")
@@ -333,7 +341,7 @@ def test_the_prize_desk_writes_the_carton_as_every_page_does_and_french_never_st
         expect(page.locator("#result")).to_contain_text("À remettre")
         expect(page.locator("#result .id")).to_have_text(shown(A1))
         box = page.locator("#result").bounding_box()
-        assert box["y"] + 40 < 640, box                       # its first line in sight, not at the bottom edge
+        assert box["y"] + 40 < 640, box  # its first line in sight, not at the bottom edge
         login_page(page, live.url + "/controle", PINS["controller_pin"])
         last = page.locator("#ctl-last")
         expect(last).to_contain_text("80")
@@ -350,25 +358,29 @@ def test_the_720p_console_keeps_its_key_help_and_refuses_a_partie_while_a_game_i
         erase = page.locator("#pad button[data-key=Backspace]")
         expect(erase.locator("kbd")).to_have_text(".")
         client = live.app.test_client()
-        code = client.post("/api/games/rooms", json={"game": "lobo77"},
-                           headers=live.headers("speaker")).get_json()["code"]
-        assert client.post("/api/screen", json={"show": "game", "code": code},
-                           headers=live.headers("speaker")).status_code == 200
+        code = client.post("/api/games/rooms", json={"game": "lobo77"}, headers=live.headers("speaker")).get_json()[
+            "code"
+        ]
+        assert (
+            client.post("/api/screen", json={"show": "game", "code": code}, headers=live.headers("speaker")).status_code
+            == 200
+        )
         page.click("#start")
         expect(page.locator("#entry-msg")).to_contain_text("Retour au loto")
-        assert live.hall.snapshot().running is None                      # nothing started behind the games
+        assert live.hall.snapshot().running is None  # nothing started behind the games
         resp = client.post("/api/partie/start", json={}, headers=live.headers("speaker"))
         assert resp.status_code == 423 and resp.get_json()["error"] == "games_on_screen"
     finally:
         ctx.close()
 
 
-
 def test_the_lobby_counts_the_tables_places_and_greets_the_player_by_name(browser, hall_live):
     r = hall_live
     c = r.app.test_client()
     speaker = r.headers("speaker")
-    code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 4}}, headers=speaker).get_json()["code"]
+    code = c.post("/api/games/rooms", json={"game": "lobo77", "options": {"players": 4}}, headers=speaker).get_json()[
+        "code"
+    ]
     assert c.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
     projector_ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
     phone_ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR", is_mobile=True)
@@ -385,7 +397,7 @@ def test_the_lobby_counts_the_tables_places_and_greets_the_player_by_name(browse
         expect(phone.locator("#turn")).to_have_text("Bienvenue à la table, Zoé : la partie commence bientôt.")
         expect(projector.locator(".gs-lobby")).to_have_text("1 inscrit sur 4 places")
         c.post(f"/api/games/rooms/{code}/join", json={"name": "Émile"})
-        expect(projector.locator(".gs-lobby")).to_have_text("2 inscrits sur 4 places")     # the 4 places chosen, not 8
+        expect(projector.locator(".gs-lobby")).to_have_text("2 inscrits sur 4 places")  # the 4 places chosen, not 8
         audit(phone, "a phone in the lobby")
     finally:
         phone_ctx.close()
@@ -400,15 +412,18 @@ def test_la_linottes_pawns_are_told_apart_by_shape_and_by_name(browser, hall_liv
     tokens = [c.post(f"/api/games/rooms/{code}/join", json={"name": n}).get_json()["token"] for n in ("Ana", "Bea")]
     c.post(f"/api/games/rooms/{code}/start", headers=speaker)
     assert c.post("/api/screen", json={"show": "game", "code": code}, headers=speaker).status_code == 200
-    for _ in range(60):                      # each player rolls until a pawn can go down, then places it
+    for _ in range(60):  # each player rolls until a pawn can go down, then places it
         room = c.get(f"/api/games/rooms/{code}").get_json()
         if any(cell["pawn"] is not None for row in room["view"]["grid"] for cell in row):
             break
         token = tokens[room["to_move"][0]]
         view = c.get(f"/api/games/rooms/{code}/seat", headers={"Authorization": f"Bearer {token}"}).get_json()
         move = next((m for m in view["legal"] if m[0] == "place"), view["legal"][0])
-        c.post(f"/api/games/rooms/{code}/moves", json={"move": move, "version": view["version"]},
-               headers={"Authorization": f"Bearer {token}"})
+        c.post(
+            f"/api/games/rooms/{code}/moves",
+            json={"move": move, "version": view["version"]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
     else:
         pytest.fail("no pawn placed")
     cell = next(cell for row in room["view"]["grid"] for cell in row if cell["pawn"] is not None)
@@ -420,7 +435,7 @@ def test_la_linottes_pawns_are_told_apart_by_shape_and_by_name(browser, hall_liv
         projector.goto(r.url + "/")
         pawn = projector.locator(f".gs-cell.pawn-{cell['pawn']}")
         expect(pawn).to_have_count(1)
-        expect(pawn.locator(".pawn-mark")).to_have_text(mark)                      # its shape, not its colour only
+        expect(pawn.locator(".pawn-mark")).to_have_text(mark)  # its shape, not its colour only
         expect(pawn).to_have_accessible_name(re.compile(f"pion de {owner}$"))
         expect(projector.locator("#gs-players li .pawn-mark")).to_have_text(["✕", "◯"])
         audit(projector, "La Linotte on the projector, a pawn down")

@@ -4,6 +4,7 @@ keypad, /controle, the projector, a tie, a carried lot, the prize desk, the repo
 journal verified and the next evening on the pages left open. The steps are tests/display/whole_evening's ``STEPS``,
 one function each. Screenshots: the test's folder, or docs/screenshots with ``LOTO_SCREENSHOTS=1``
 (evening-NN-page-what.png)."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from tests.display.whole_evening import STEPS
 from tests.display.whole_evening.stage import Evening
 
-pytestmark = pytest.mark.slow       # the real service, restarted once, and seven pages: about a minute
+pytestmark = pytest.mark.slow  # the real service, restarted once, and seven pages: about a minute
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """The Wi-Fi QR code: its text escapes what the format says, a phone's reader gets the name and password back,
 and the projector really shows it between parties (decoded from a screenshot with zxing-cpp)."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,7 +17,7 @@ def parse_wifi(payload: str) -> dict[str, str]:
     a backslash makes the next character literal, the record ends with ``;;``."""
     assert payload.startswith("WIFI:") and payload.endswith(";;"), payload
     fields: dict[str, str] = {}
-    i, body = 0, payload[len("WIFI:"):-1]
+    i, body = 0, payload[len("WIFI:") : -1]
     while i < len(body):
         key, i = body[i], i + 2
         assert body[i - 1] == ":", (body, i)
@@ -36,8 +37,10 @@ def test_the_payload_is_the_standard_wpa_record():
 
 
 def test_every_special_character_is_escaped_by_a_backslash():
-    assert wifi_qr_payload('a;b,c:d\\e"f', 'p;a,s:s\\w"d') == \
-        'WIFI:T:WPA;S:a\\;b\\,c\\:d\\\\e\\"f;P:p\\;a\\,s\\:s\\\\w\\"d;;'
+    assert (
+        wifi_qr_payload('a;b,c:d\\e"f', 'p;a,s:s\\w"d')
+        == 'WIFI:T:WPA;S:a\\;b\\,c\\:d\\\\e\\"f;P:p\\;a\\,s\\:s\\\\w\\"d;;'
+    )
 
 
 def test_an_open_network_has_no_password_field():
@@ -50,31 +53,39 @@ def test_a_reader_gets_back_the_exact_name_and_password(ssid, password):
     assert parse_wifi(wifi_qr_payload(ssid, password)) == {"T": "WPA", "S": ssid, "P": password}
 
 
-@pytest.mark.parametrize("ssid,password,risks", [
-    ("Loto salle", "quine2026", ()),
-    ("Salle des fêtes", "quine2026", ("ssid_non_ascii",)),
-    (" Loto", "quine2026 ", ("ssid_edge_space", "password_edge_space")),
-    ("Loto;1", "a:b,c\\d\"e", ("ssid_special", "password_special")),
-    ("Loto", "court", ("password_length",)),
-])
+@pytest.mark.parametrize(
+    "ssid,password,risks",
+    [
+        ("Loto salle", "quine2026", ()),
+        ("Salle des fêtes", "quine2026", ("ssid_non_ascii",)),
+        (" Loto", "quine2026 ", ("ssid_edge_space", "password_edge_space")),
+        ("Loto;1", 'a:b,c\\d"e', ("ssid_special", "password_special")),
+        ("Loto", "court", ("password_length",)),
+    ],
+)
 def test_characters_some_phones_misread_are_named(ssid, password, risks):
     assert misread_risks(ssid, password) == risks
 
 
 # ------------------------------------------------------------------------------------- on the projector, for real
-TRICKY = {"ssid": 'Loto; salle: 1,2', "password": 'qu\\ine"2026,ok'}
+TRICKY = {"ssid": "Loto; salle: 1,2", "password": 'qu\\ine"2026,ok'}
 
 
 def test_the_state_carries_the_wifi_only_when_an_ssid_is_set(tmp_path):
     from tests.display.conftest import make_room
+
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     plain = make_room(tmp_path / "a")
     assert plain.app.test_client().get("/api/state").get_json()["wifi"] is None
     room = make_room(tmp_path / "b", extra={"network": {"ssid": "Loto salle", "password": "quine2026"}})
     wifi = room.app.test_client().get("/api/state").get_json()["wifi"]
-    assert wifi == {"ssid": "Loto salle", "password": "quine2026", "qr": "WIFI:T:WPA;S:Loto salle;P:quine2026;;",
-                    "url": room.config.hall_url}     # the hall's address (no hotspot up on this machine)
+    assert wifi == {
+        "ssid": "Loto salle",
+        "password": "quine2026",
+        "qr": "WIFI:T:WPA;S:Loto salle;P:quine2026;;",
+        "url": room.config.hall_url,
+    }  # the hall's address (no hotspot up on this machine)
     assert "10.42.0.1" not in wifi["url"] and "localhost" not in wifi["url"]
     for r in (plain, room):
         r.hall.journal.close()
@@ -105,17 +116,18 @@ def test_the_projector_shows_both_qr_codes_between_parties_and_a_phone_reads_the
         expect(page.locator("#wifi-password")).to_have_text('mot de passe : qu\\ine"2026,ok')
         expect(page.locator("#page-url")).to_have_text("http://loto.local:8080/")
         keep = os.environ.get("LOTO_SCREENSHOTS") == "1"
-        shot = (Path(__file__).resolve().parents[2] / "docs/screenshots" if keep else tmp_path) / \
-            "projector-1920x1080-wifi.png"
+        shot = (
+            Path(__file__).resolve().parents[2] / "docs/screenshots" if keep else tmp_path
+        ) / "projector-1920x1080-wifi.png"
         shoot(page, str(shot))
         codes = {c.text for c in zxingcpp.read_barcodes(Image.open(shot)) if c.format == zxingcpp.BarcodeFormat.QRCode}
         wifi = next(text for text in codes if text.startswith("WIFI:"))
         assert parse_wifi(wifi) == {"T": "WPA", "S": TRICKY["ssid"], "P": TRICKY["password"]}
         assert "http://loto.local:8080/" in codes
-        for qr in ("#wifi-qr", "#page-qr"):                     # big enough to scan from a few tables away
+        for qr in ("#wifi-qr", "#page-qr"):  # big enough to scan from a few tables away
             assert page.locator(qr).bounding_box()["height"] >= 380
 
-        room.hall.start_partie(role="speaker")                  # a partie: the board, no QR code
+        room.hall.start_partie(role="speaker")  # a partie: the board, no QR code
         expect(page.locator("#wifi")).to_be_hidden()
         expect(page.locator("#board")).to_be_visible()
     finally:
@@ -127,6 +139,7 @@ def test_the_projector_shows_both_qr_codes_between_parties_and_a_phone_reads_the
 def _admin_room(tmp_path, network: dict):
     from hall.app.paper.table_tent import write_table_tent_pdf
     from tests.display.conftest import make_app, make_room
+
     room = make_room(tmp_path, extra={"network": network})
     room.app, room.socketio = make_app(room.hall, room.config, documents={"table_tent_pdf": write_table_tent_pdf})
     room.app.config["TESTING"] = True
@@ -176,13 +189,17 @@ def test_the_table_tent_carries_both_codes_and_the_instructions(tmp_path):
     assert len(pdf) == 1
     image = pdf[0].render(scale=3).to_pil()
     codes = [c.text for c in zxingcpp.read_barcodes(image)]
-    assert sorted(codes) == sorted([wifi_qr_payload(**TRICKY), room.config.hall_url] * 2)   # both faces
-    assert parse_wifi(codes[codes.index(wifi_qr_payload(**TRICKY))]) == {"T": "WPA", "S": TRICKY["ssid"],
-                                                                         "P": TRICKY["password"]}
+    assert sorted(codes) == sorted([wifi_qr_payload(**TRICKY), room.config.hall_url] * 2)  # both faces
+    assert parse_wifi(codes[codes.index(wifi_qr_payload(**TRICKY))]) == {
+        "T": "WPA",
+        "S": TRICKY["ssid"],
+        "P": TRICKY["password"],
+    }
     text = pdf[0].get_textpage().get_text_range()
     assert "1. Scannez" in text and "2. Puis scannez" in text and "Gardez vos données mobiles" in text
     if __import__("os").environ.get("LOTO_SCREENSHOTS") == "1":
         from pathlib import Path
+
         pdf[0].render(scale=1.2).to_pil().save(Path(__file__).resolve().parents[2] / "docs/screenshots/table-tent.png")
     room.hall.journal.close()
 

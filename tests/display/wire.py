@@ -1,6 +1,7 @@
 """A page's Socket.IO traffic as Chromium carries it (Playwright's WebSocket routes), for the page tests: what the
 page sent, the connection cut and given back, a frame from the hall slipped in. The page is read from outside,
 as the network sees it: nothing in the shipped scripts is there for the tests."""
+
 from __future__ import annotations
 
 import json
@@ -12,21 +13,21 @@ class Wire:
     """Route every Socket.IO connection of ``page`` through Playwright (set up before ``page.goto``)."""
 
     def __init__(self, page) -> None:
-        self.sent: list[str] = []       # every Socket.IO frame the page sent, in order
+        self.sent: list[str] = []  # every Socket.IO frame the page sent, in order
         self.cut = False
-        self.open: list[tuple] = []     # (page side, server side) of each connection still up
+        self.open: list[tuple] = []  # (page side, server side) of each connection still up
         page.route_web_socket(lambda url: SOCKET_IO in url, self._connect)
         page.route(lambda url: SOCKET_IO in url and "transport=polling" in url, self._poll)
 
     def _connect(self, ws) -> None:
-        if self.cut:                    # the hall is unreachable: the connection fails at once
+        if self.cut:  # the hall is unreachable: the connection fails at once
             ws.close()
             return
         server = ws.connect_to_server()
         ws.on_message(lambda message: (self.sent.append(message), server.send(message)))
         self.open.append((ws, server))
 
-    def _poll(self, route) -> None:     # the client falls back on long polling when the websocket fails
+    def _poll(self, route) -> None:  # the client falls back on long polling when the websocket fails
         if self.cut:
             route.abort()
         else:

@@ -1,4 +1,5 @@
 """Driver test helpers: a started partie on a real journal, a queue of what the hall published, real ptys."""
+
 from __future__ import annotations
 
 import os
@@ -44,7 +45,9 @@ class Watch:
         return self.next(lambda n, p: n == "device:status_changed" and p["device"] == device and p["status"] == status)
 
     def drawn(self, number: int):
-        return self.next(lambda n, p: n == "event" and getattr(p, "type", "") == "draw:ball_drawn" and p.number == number)
+        return self.next(
+            lambda n, p: n == "event" and getattr(p, "type", "") == "draw:ball_drawn" and p.number == number
+        )
 
     def refused(self, code: str):
         return self.next(lambda n, p: n == "draw:refused" and p["code"] == code)

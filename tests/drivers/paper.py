@@ -2,6 +2,7 @@
 
 Small helpers shared by these tests (no fixtures here: ``tests/conftest.py`` gives ``make_hall``).
 """
+
 from __future__ import annotations
 
 import threading

@@ -1,4 +1,5 @@
 """The serial reader against real pseudo-terminals: balls become draws in the journal, nothing else does."""
+
 from __future__ import annotations
 
 import os
@@ -21,7 +22,7 @@ def lines(*items) -> bytes:
 def test_balls_become_draws_and_garbage_out_of_range_and_repeats_do_not(hall, watch, ptys, start_reader):
     pty = ptys()
     start_reader(pty.path)
-    watch.status("ball_machine", "ok")          # pyserial has opened (and flushed) the port: now we may write
+    watch.status("ball_machine", "ok")  # pyserial has opened (and flushed) the port: now we may write
     pty.write(lines(12, b"ERR\r\n", b"95\r\n", b"0\r\n", 34, 12, b"\x00\xff\r\n", 77))
     watch.drawn(77)
     assert journal_draws(hall) == [12, 34, 77]
@@ -38,7 +39,7 @@ def test_unreadable_reads_are_shown_with_their_raw_bytes(hall, watch, ptys, star
     second = watch.next(lambda n, p: n == "draw:refused")
     assert (first[1]["code"], first[1]["raw"], first[1]["number"]) == ("no_match", "B?", None)
     assert (second[1]["code"], second[1]["raw"]) == ("out_of_range", "91")
-    assert "message" not in first[1] and "message" not in second[1]     # a code: display/ words it
+    assert "message" not in first[1] and "message" not in second[1]  # a code: display/ words it
 
 
 def test_a_ball_read_again_after_the_window_is_refused_as_already_drawn(hall, watch, ptys, start_reader):
@@ -46,7 +47,7 @@ def test_a_ball_read_again_after_the_window_is_refused_as_already_drawn(hall, wa
     pty = ptys()
     start_reader(pty.path, clock=lambda: now[0], debounce_s=2.0)
     watch.status("ball_machine", "ok")
-    pty.write(lines(42, 42))                     # read twice at once: one ball, nothing shown
+    pty.write(lines(42, 42))  # read twice at once: one ball, nothing shown
     watch.drawn(42)
     now[0] += 10
     pty.write(lines(42))
@@ -81,15 +82,17 @@ def test_confirm_mode_waits_for_the_speaker_who_may_correct_a_misread(hall, watc
     pty.write(lines(13))
     watch.next(lambda n, p: n == "draw:proposed" and p["number"] == 13)
     assert journal_draws(hall) == []
-    hall.confirm_proposed(18, role="speaker")     # the ball in the speaker's hand says 18
+    hall.confirm_proposed(18, role="speaker")  # the ball in the speaker's hand says 18
     pty.write(lines(61))
     watch.next(lambda n, p: n == "draw:proposed" and p["number"] == 61)
     hall.confirm_proposed(role="speaker")
     assert journal_draws(hall) == [18, 61]
 
 
-def test_unplug_and_replug_mid_partie_several_times_loses_and_doubles_nothing(hall, watch, ptys, start_reader, tmp_path):
-    link = str(tmp_path / "loto-balls")            # the udev SYMLINK+= of a real hall
+def test_unplug_and_replug_mid_partie_several_times_loses_and_doubles_nothing(
+    hall, watch, ptys, start_reader, tmp_path
+):
+    link = str(tmp_path / "loto-balls")  # the udev SYMLINK+= of a real hall
     pty = ptys(link)
     start_reader(link)
     balls = random.Random(3).sample([n for n in range(1, 91) if n not in (2, 4, 42)], 30)
@@ -97,7 +100,7 @@ def test_unplug_and_replug_mid_partie_several_times_loses_and_doubles_nothing(ha
     for cycle in range(5):
         watch.status("ball_machine", "ok")
         if cycle == 1:
-            pty.write(lines(2))                    # the rest of the ball cut by the unplug: not a 42
+            pty.write(lines(2))  # the rest of the ball cut by the unplug: not a 42
             watch.drawn(2)
             sent.append(2)
         for _ in range(6):
@@ -106,11 +109,11 @@ def test_unplug_and_replug_mid_partie_several_times_loses_and_doubles_nothing(ha
             watch.drawn(n)
             sent.append(n)
         if cycle == 0:
-            pty.write(b"4")                        # the cable is pulled in the middle of a ball
+            pty.write(b"4")  # the cable is pulled in the middle of a ball
         pty.unplug()
         watch.status("ball_machine", "absent")
         os.unlink(link) if os.path.lexists(link) else None
-        pty = ptys(link)                          # plugged back: a new tty behind the same stable name
+        pty = ptys(link)  # plugged back: a new tty behind the same stable name
     watch.status("ball_machine", "ok")
     pty.write(lines(90))
     watch.drawn(90)
@@ -123,7 +126,7 @@ def test_a_port_missing_at_start_is_opened_when_it_appears(hall, watch, ptys, st
     start_reader(link)
     _, notice = watch.status("ball_machine", "absent")
     assert (notice["code"], notice["params"]) == ("ball_machine_missing", {"path": link})
-    hall.draw(5, role="speaker")                   # the hall goes on: the speaker types the numbers
+    hall.draw(5, role="speaker")  # the hall goes on: the speaker types the numbers
     pty = ptys(link)
     watch.status("ball_machine", "ok")
     pty.write(lines(6))
@@ -154,7 +157,7 @@ def test_a_broken_port_degrades_once_backs_off_and_recovers(hall, watch, ptys, s
     assert notice["code"] == "ball_machine_open" and notice["params"]["path"] == link and notice["params"]["error"]
     assert CountingReader.fifth.wait(5)
     gaps = [b - a for a, b in zip(CountingReader.attempts, CountingReader.attempts[1:])]
-    assert all(g >= 0.015 for g in gaps) and gaps[-1] > gaps[0]      # backs off, never spins
+    assert all(g >= 0.015 for g in gaps) and gaps[-1] > gaps[0]  # backs off, never spins
     pty = ptys()
     os.unlink(link)
     os.symlink(pty.tty_path, link)
@@ -184,9 +187,12 @@ def test_two_readers_drawing_at_once_never_double_a_ball(hall, watch, ptys, star
     for w in writers:
         w.start()
     outcomes = 0
-    while outcomes < 180:                          # each read is drawn once or refused as already drawn
-        watch.next(lambda n, p: (n == "event" and p.type == "draw:ball_drawn")
-                   or (n == "draw:refused" and p["code"] == "already_drawn"))
+    while outcomes < 180:  # each read is drawn once or refused as already drawn
+        watch.next(
+            lambda n, p: (
+                (n == "event" and p.type == "draw:ball_drawn") or (n == "draw:refused" and p["code"] == "already_drawn")
+            )
+        )
         outcomes += 1
     draws = journal_draws(hall)
     assert sorted(draws) == list(range(1, 91))
@@ -195,8 +201,9 @@ def test_two_readers_drawing_at_once_never_double_a_ball(hall, watch, ptys, star
 def test_stop_is_prompt_whether_reading_or_waiting(hall, watch, ptys, fast_backoff, tmp_path):
     pty = ptys()
     reading = BallMachineReader(hall, BallMachineSection(port=pty.path), backoff=fast_backoff())
-    waiting = BallMachineReader(hall, BallMachineSection(port=str(tmp_path / "none")), backoff=Backoff(5, 5),
-                                name="other")
+    waiting = BallMachineReader(
+        hall, BallMachineSection(port=str(tmp_path / "none")), backoff=Backoff(5, 5), name="other"
+    )
     waiting.start()
     watch.status("other", "absent")
     reading.start()
@@ -211,6 +218,7 @@ def test_stop_is_prompt_whether_reading_or_waiting(hall, watch, ptys, fast_backo
 def test_the_keypad_and_the_machine_at_once_never_double_a_ball(hall, watch, ptys, start_reader):
     from drivers.keypad import apply_key_command
     from drivers.keypad_map import KeyCommand
+
     pty = ptys()
     assert start_reader(pty.path, debounce_s=0.0).connected.wait(5)
     order = random.Random(4).sample(range(1, 91), 90)
@@ -219,8 +227,12 @@ def test_the_keypad_and_the_machine_at_once_never_double_a_ball(hall, watch, pty
     pty.write(lines(*order))
     typist.join(10)
     outcomes = 90
-    while outcomes < 180:      # the machine's reads: drawn, or refused because the keypad was first
-        watch.next(lambda n, p: (n == "event" and p.type == "draw:ball_drawn" and p.source == "ball_machine")
-                   or (n == "draw:refused" and p["source"] == "ball_machine"))
+    while outcomes < 180:  # the machine's reads: drawn, or refused because the keypad was first
+        watch.next(
+            lambda n, p: (
+                (n == "event" and p.type == "draw:ball_drawn" and p.source == "ball_machine")
+                or (n == "draw:refused" and p["source"] == "ball_machine")
+            )
+        )
         outcomes += 1
     assert sorted(journal_draws(hall)) == list(range(1, 91))

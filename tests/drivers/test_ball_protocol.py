@@ -1,4 +1,5 @@
 """The ball machine's bytes → ball values (INTERFACE §3), without any port."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,14 +31,22 @@ def test_a_ball_split_across_reads_is_one_ball():
     parser = LineParser()
     assert parser.feed(b"4") == []
     assert numbers(parser.feed(b"2\r")) == [42]
-    assert parser.feed(b"\n") == []       # the LF of the CRLF is not an empty ball
+    assert parser.feed(b"\n") == []  # the LF of the CRLF is not an empty ball
 
 
 def test_garbage_and_numbers_outside_1_to_90_are_never_balls():
     readings = LineParser().feed(b"ERR\r\n0\r\n00\r\n91\r\n99\r\n123\r\n\x00\xff\r\n12 34\r\n")
     assert numbers(readings) == []
-    assert reasons(readings) == ["no_match", "out_of_range", "out_of_range", "out_of_range", "out_of_range",
-                                 "no_match", "no_match", "no_match"]
+    assert reasons(readings) == [
+        "no_match",
+        "out_of_range",
+        "out_of_range",
+        "out_of_range",
+        "out_of_range",
+        "no_match",
+        "no_match",
+        "no_match",
+    ]
 
 
 def test_non_ascii_digits_do_not_count():
@@ -68,7 +77,7 @@ def test_flush_reports_the_partial_line_of_an_unplug():
     parser = LineParser()
     parser.feed(b"4")
     assert parser.flush() == [Garbage(b"4", "truncated")]
-    assert numbers(parser.feed(b"2\r\n")) == [2]     # what comes after replug starts afresh
+    assert numbers(parser.feed(b"2\r\n")) == [2]  # what comes after replug starts afresh
 
 
 def test_stx_frames():
@@ -91,14 +100,18 @@ def test_the_same_number_within_the_window_is_one_ball():
     d = Debouncer(2.0)
     assert d.is_new(42, 0.0)
     assert not d.is_new(42, 1.0)
-    assert not d.is_new(42, 2.5)       # a ball lying on the reader: the window slides with each read
-    assert d.is_new(42, 5.0)           # read again much later: a new read (the hall will refuse it)
+    assert not d.is_new(42, 2.5)  # a ball lying on the reader: the window slides with each read
+    assert d.is_new(42, 5.0)  # read again much later: a new read (the hall will refuse it)
     assert d.is_new(7, 5.1) and d.is_new(42, 5.2)
 
 
 chunked = st.lists(st.binary(max_size=40), max_size=30)
-digits_and_noise = st.lists(st.sampled_from([b"0", b"1", b"4", b"9", b"\r", b"\n", b"\x02", b"\x03", b"B", b" ",
-                                             b"\xff", b"123", b"90", b"91"]), max_size=80).map(lambda xs: [b"".join(xs)])
+digits_and_noise = st.lists(
+    st.sampled_from(
+        [b"0", b"1", b"4", b"9", b"\r", b"\n", b"\x02", b"\x03", b"B", b" ", b"\xff", b"123", b"90", b"91"]
+    ),
+    max_size=80,
+).map(lambda xs: [b"".join(xs)])
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,4 +1,5 @@
 """The simulated ball machine: a real pty that the real reader draws from; and ``serve --demo``'s inputs."""
+
 from __future__ import annotations
 
 import argparse
@@ -45,7 +46,7 @@ def test_seeded_balls_with_garbage_and_repeats_arrive_once_each(hall, watch, sim
     sim = sims(seed=2, count=12, garbage=0.5, repeat=0.5, link=str(tmp_path / "balls"))
     sim.open()
     start_reader(sim.path, debounce_s=2.0)
-    sim.start()           # writes only once the reader holds the port
+    sim.start()  # writes only once the reader holds the port
     balls = expected(2, 12)
     watch.drawn(balls[-1])
     assert journal_draws(hall) == balls == sim.sent
@@ -83,7 +84,7 @@ def test_stx_simulator(hall, watch, sims, start_reader):
 def test_the_command_prints_the_port_then_sends_the_balls(hall, watch, start_reader, tmp_path, capsys):
     link = tmp_path / "sim-balls"
     args = argparse.Namespace(interval=0.0, seed=11, protocol="lines", garbage=0.0, repeat=0.0, link=str(link), count=4)
-    start_reader(link)        # started first: the port is not there yet, the reader waits for it
+    start_reader(link)  # started first: the port is not there yet, the reader waits for it
     result = []
     cli = threading.Thread(target=lambda: result.append(run_cli(args)), daemon=True)
     cli.start()
@@ -93,7 +94,7 @@ def test_the_command_prints_the_port_then_sends_the_balls(hall, watch, start_rea
     out = capsys.readouterr().out.splitlines()
     assert out[0] == str(link)
     assert out[1:] == [f"boule {n}" for n in expected(11, 4)]
-    assert not os.path.lexists(link)       # the machine is gone when the command ends
+    assert not os.path.lexists(link)  # the machine is gone when the command ends
 
 
 def test_demo_inputs_start_a_simulated_machine_and_its_reader(make_hall, tmp_path):
@@ -132,7 +133,7 @@ def test_the_demo_machine_waits_for_the_speaker(make_hall, tmp_path):
             hall.notify("draw:requested", {"source": "console"})
             watch.next(lambda n, p: n == "event" and p.type == "draw:ball_drawn")
             assert len(journal_draws(hall)) == expected_count
-        assert len(sim.sent) == 3          # nothing drawn between two requests
+        assert len(sim.sent) == 3  # nothing drawn between two requests
     finally:
         for s in reversed(services):
             s.stop()

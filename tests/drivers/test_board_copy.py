@@ -2,6 +2,7 @@
 ``loto-hall verify`` gives for the journal as it stood, and the report PDF's (pdftotext) is verify's too; the
 ticket carries the takings by means of payment, the cartons, the lots and the lines to sign; a printer away loses
 no ticket; ``[report] ticket_each_partie`` prints one by itself at each démarquez."""
+
 from __future__ import annotations
 
 import random
@@ -26,10 +27,12 @@ GROUPS = re.compile(r"([0-9A-F]{4}(?: [0-9A-F]{4}){4})")
 
 
 def make(tmp_path, cards, **report) -> Hall:
-    config = parse_config({"hall": {"name": "Salle des fêtes de Saint-Loup", "data_dir": str(tmp_path)},
-                           "report": report})
-    return Hall(config, Journal(tmp_path / "journal.sqlite"), CardBook(cards), voucher_secret=b"k" * 32,
-                rng=random.Random(2))
+    config = parse_config(
+        {"hall": {"name": "Salle des fêtes de Saint-Loup", "data_dir": str(tmp_path)}, "report": report}
+    )
+    return Hall(
+        config, Journal(tmp_path / "journal.sqlite"), CardBook(cards), voucher_secret=b"k" * 32, rng=random.Random(2)
+    )
 
 
 def tickets_printed(hall) -> threading.Event:
@@ -54,23 +57,41 @@ def test_the_ticket_s_fingerprint_is_verify_s_and_the_pdf_s_too(tmp_path, capsys
     win_quine(hall, ids[0])
     sink = PrinterSink()
     sink.start()
-    queue = PrintQueue(hall, EscposDevice(f"tcp://127.0.0.1:{sink.port}?timeout=2"), retry_initial_s=0.005,
-                       retry_max_s=0.05, poll_s=None)
+    queue = PrintQueue(
+        hall,
+        EscposDevice(f"tcp://127.0.0.1:{sink.port}?timeout=2"),
+        retry_initial_s=0.005,
+        retry_max_s=0.05,
+        poll_s=None,
+    )
     printed = tickets_printed(hall)
     queue.start()
     try:
         asked = hall.request_ticket(role="admin")
         assert printed.wait(15)
-        jobs = sink.wait_for_jobs(2)                 # the voucher, then the board's copy
+        jobs = sink.wait_for_jobs(2)  # the voucher, then the board's copy
     finally:
         queue.stop()
         sink.stop()
     text = decode_text(jobs[-1])
     on_paper = GROUPS.search(text).group(1)
     assert on_paper == hall.fingerprint().__class__(asked.seq, asked.at, asked.hash).shown
-    for words in ("Salle des fêtes", "COPIE DU BUREAU", "Cartons vendus", "5", "15,00 €", "Espèces", "9,00 €",
-                  "Carte bancaire", "6,00 €", "Lots gagnés", "Partie n° 1", "Le président", "Le trésorier",
-                  f"enregistrement n° {asked.seq}"):
+    for words in (
+        "Salle des fêtes",
+        "COPIE DU BUREAU",
+        "Cartons vendus",
+        "5",
+        "15,00 €",
+        "Espèces",
+        "9,00 €",
+        "Carte bancaire",
+        "6,00 €",
+        "Lots gagnés",
+        "Partie n° 1",
+        "Le président",
+        "Le trésorier",
+        f"enregistrement n° {asked.seq}",
+    ):
         assert words in text, words
     # verify, on the journal as it stood when the ticket was taken, prints the same fingerprint
     hall.journal.close()
@@ -88,8 +109,9 @@ def test_the_ticket_s_fingerprint_is_verify_s_and_the_pdf_s_too(tmp_path, capsys
     # the report PDF prints the journal's fingerprint: verify's
     assert main(["report", "--data-dir", str(tmp_path), "--pdf", str(tmp_path / "r.pdf")]) == 0
     capsys.readouterr()
-    pdf = subprocess.run(["pdftotext", "-layout", str(tmp_path / "r.pdf"), "-"], capture_output=True, text=True,
-                         check=True).stdout
+    pdf = subprocess.run(
+        ["pdftotext", "-layout", str(tmp_path / "r.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
     now = GROUPS.search(verified(capsys, tmp_path)).group(1)
     assert set(GROUPS.findall(pdf)) == {now} and "Relevé pour le service des impôts" in pdf
 
@@ -102,8 +124,9 @@ def test_a_printer_away_loses_no_ticket_and_each_partie_s_end_prints_one(tmp_pat
     port.start()
     free = port.port
     port.stop()
-    queue = PrintQueue(hall, EscposDevice(f"tcp://127.0.0.1:{free}?timeout=2"), retry_initial_s=0.005,
-                       retry_max_s=0.05, poll_s=None)
+    queue = PrintQueue(
+        hall, EscposDevice(f"tcp://127.0.0.1:{free}?timeout=2"), retry_initial_s=0.005, retry_max_s=0.05, poll_s=None
+    )
     printed = tickets_printed(hall)
     queue.start()
     sink = PrinterSink(port=free)
@@ -114,7 +137,7 @@ def test_a_printer_away_loses_no_ticket_and_each_partie_s_end_prints_one(tmp_pat
         hall.clear(role="speaker", force=True)
         assert rec.wait_notice(lambda n: n["code"] == "printer_waiting")["params"]["reason"] == "printer_unreachable"
         assert len(hall.tickets_to_print()) == 1 and not printed.is_set()
-        sink.start()                                     # the printer is back
+        sink.start()  # the printer is back
         assert printed.wait(15)
         (job,) = sink.wait_for_jobs(1)
     finally:
@@ -131,4 +154,5 @@ def test_a_printer_away_loses_no_ticket_and_each_partie_s_end_prints_one(tmp_pat
 @pytest.mark.parametrize("cents, shown", [(0, "0,00 €"), (123456, "1 234,56 €"), (-50, "-0,50 €")])
 def test_ticket_amounts_are_written_as_the_hall_reads_them(cents, shown):
     from drivers.ticket_layout import euros
+
     assert euros(cents) == shown

@@ -1,6 +1,7 @@
 """The drivers and the phones' relays publish codes and parameters only: every device status and notice a person
 reads is worded in display/'s one catalogue (display/i18n.py), in the reader's language — never a publisher's own
 French sentence."""
+
 from __future__ import annotations
 
 import ast
@@ -9,12 +10,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVERS = ROOT / "drivers"
-RELAYS = ROOT / "display" / "relay_publisher.py"      # the device ``relays``: the core's side of the queue
-CODE = re.compile(r"[a-z0-9_:-]*")      # a code, a device, a notice's name, an encoding: never words
+RELAYS = ROOT / "display" / "relay_publisher.py"  # the device ``relays``: the core's side of the queue
+CODE = re.compile(r"[a-z0-9_:-]*")  # a code, a device, a notice's name, an encoding: never words
 # the calls through which a driver tells the hall (and so the speaker) something
-PUBLISHING = {"set_device_status", "notify", "tell", "notice", "PrinterAway", "_status", "_warned", "_report",
-              "_notify_refused"}
-WORDS = {"detail", "message"}       # what a sentence for people was carried in
+PUBLISHING = {
+    "set_device_status",
+    "notify",
+    "tell",
+    "notice",
+    "PrinterAway",
+    "_status",
+    "_warned",
+    "_report",
+    "_notify_refused",
+}
+WORDS = {"detail", "message"}  # what a sentence for people was carried in
 
 
 def _name(call: ast.Call) -> str:
@@ -43,8 +53,11 @@ def _sentences(path: Path) -> list[str]:
                 found.append(f"{where}: {keyword.arg}=")
         for arg in [*node.args, *(k.value for k in node.keywords)]:
             if isinstance(arg, ast.Dict):
-                found += [f"{where}: a {key.value!r} key" for key in arg.keys
-                          if isinstance(key, ast.Constant) and key.value in WORDS]
+                found += [
+                    f"{where}: a {key.value!r} key"
+                    for key in arg.keys
+                    if isinstance(key, ast.Constant) and key.value in WORDS
+                ]
             for text in _strings(arg):
                 if not CODE.fullmatch(text.value):
                     found.append(f"{where}: {ast.unparse(text)}")
@@ -69,11 +82,14 @@ def test_the_check_sees_a_sentence_where_there_is_one(tmp_path):
         'hall.notify("keypad:refused", {"code": exc.code, "message": message})\n'
         'raise PrinterAway("Capot de l\'imprimante ouvert", "printer_cover_open")\n'
         'self._status("degraded", f"Test impossible : {exc}", "printer_test_failed")\n'
-        'self.hall.set_device_status("relays", "degraded", f"relais sourd ({names})", code="relays_deaf")\n')
+        'self.hall.set_device_status("relays", "degraded", f"relais sourd ({names})", code="relays_deaf")\n'
+    )
     assert {int(s.split(":")[1].split()[0]) for s in _sentences(old)} == {1, 2, 3, 4, 5, 6}
     new = tmp_path / "new.py"
-    new.write_text('hall.set_device_status("printer", "ok", code="printer_ready")\n'
-                   'hall.notify("draw:refused", {"source": self.name, "number": n, "code": "no_match"})\n')
+    new.write_text(
+        'hall.set_device_status("printer", "ok", code="printer_ready")\n'
+        'hall.notify("draw:refused", {"source": self.name, "number": n, "code": "no_match"})\n'
+    )
     assert _sentences(new) == []
 
 
@@ -83,6 +99,7 @@ def _published_codes() -> set[str]:
     from drivers.ball_machine import BallMachineReader
     from drivers.keypad import KeypadReader
     from drivers.scanner import ScannerReader
+
     codes, situations = set(), set()
     for path in [*DRIVERS.glob("*.py"), RELAYS]:
         for node in ast.walk(ast.parse(path.read_text())):
@@ -90,8 +107,7 @@ def _published_codes() -> set[str]:
                 at = {"PrinterAway": 0, "_status": 1, "_warned": 1, "_report": 1}.get(_name(node))
                 if at is not None and len(node.args) > at and isinstance(node.args[at], ast.Constant):
                     (situations if _name(node) == "_report" else codes).add(node.args[at].value)
-                codes |= {k.value.value for k in node.keywords
-                          if k.arg == "code" and isinstance(k.value, ast.Constant)}
+                codes |= {k.value.value for k in node.keywords if k.arg == "code" and isinstance(k.value, ast.Constant)}
             if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["PAPER_LOW"]:
                 codes.add(ast.literal_eval(node.value))
     readers = {BallMachineReader.name, KeypadReader.name, ScannerReader.name}
@@ -100,8 +116,21 @@ def _published_codes() -> set[str]:
 
 def test_every_code_a_driver_publishes_has_its_sentence_in_the_catalogue():
     from display.i18n import DEVICE_MESSAGES
+
     codes = _published_codes()
-    assert {"ball_machine_lost", "keypad_missing", "scanner_open", "evdev_missing", "printer_waiting",
-            "printer_cover_open", "printer_paper_low", "printer_unconfigured", "printer_test_printed",
-            "relays_ok", "relays_missing", "relays_deaf", "relays_queue_away"} <= codes
+    assert {
+        "ball_machine_lost",
+        "keypad_missing",
+        "scanner_open",
+        "evdev_missing",
+        "printer_waiting",
+        "printer_cover_open",
+        "printer_paper_low",
+        "printer_unconfigured",
+        "printer_test_printed",
+        "relays_ok",
+        "relays_missing",
+        "relays_deaf",
+        "relays_queue_away",
+    } <= codes
     assert sorted(codes - set(DEVICE_MESSAGES)) == []

@@ -1,4 +1,5 @@
 """The speaker's keypad: real ``evdev.InputEvent`` sequences through the key map, then into a real hall."""
+
 from __future__ import annotations
 
 import errno
@@ -25,9 +26,11 @@ def press(*names: str, start: float = 1000.0) -> list[evdev.InputEvent]:
         code = ecodes.ecodes[name]
         for value in (1, 0):
             sec, usec = int(t), int((t % 1) * 1e6)
-            events += [evdev.InputEvent(sec, usec, ecodes.EV_MSC, ecodes.MSC_SCAN, 458752 + code),
-                       evdev.InputEvent(sec, usec, ecodes.EV_KEY, code, value),
-                       evdev.InputEvent(sec, usec, ecodes.EV_SYN, ecodes.SYN_REPORT, 0)]
+            events += [
+                evdev.InputEvent(sec, usec, ecodes.EV_MSC, ecodes.MSC_SCAN, 458752 + code),
+                evdev.InputEvent(sec, usec, ecodes.EV_KEY, code, value),
+                evdev.InputEvent(sec, usec, ecodes.EV_SYN, ecodes.SYN_REPORT, 0),
+            ]
             t += 0.01
     return events
 
@@ -38,14 +41,32 @@ def kinds(commands) -> list[str]:
 
 def test_digits_then_enter_draw_a_ball():
     commands = KeypadMap().feed_all(press("KEY_KP4", "KEY_KP2", "KEY_KPENTER"))
-    assert commands == [KeyCommand("typing", text="4"), KeyCommand("typing", text="42"),
-                        KeyCommand("draw", number=42, text="42")]
+    assert commands == [
+        KeyCommand("typing", text="4"),
+        KeyCommand("typing", text="42"),
+        KeyCommand("draw", number=42, text="42"),
+    ]
 
 
 def test_a_keypad_with_its_own_numlock_off_sends_navigation_keys_that_are_digits_too():
     # Home End = 7 1; PageDown Insert = 3 0; Left Clear = 4 5; Right Up = 6 8; Down PageUp = 2 9
-    keys = ["KEY_HOME", "KEY_END", "KEY_ENTER", "KEY_PAGEDOWN", "KEY_INSERT", "KEY_KPENTER", "KEY_LEFT", "KEY_CLEAR",
-            "KEY_KPENTER", "KEY_RIGHT", "KEY_UP", "KEY_KPENTER", "KEY_DOWN", "KEY_PAGEUP", "KEY_KPENTER"]
+    keys = [
+        "KEY_HOME",
+        "KEY_END",
+        "KEY_ENTER",
+        "KEY_PAGEDOWN",
+        "KEY_INSERT",
+        "KEY_KPENTER",
+        "KEY_LEFT",
+        "KEY_CLEAR",
+        "KEY_KPENTER",
+        "KEY_RIGHT",
+        "KEY_UP",
+        "KEY_KPENTER",
+        "KEY_DOWN",
+        "KEY_PAGEUP",
+        "KEY_KPENTER",
+    ]
     assert [c.number for c in KeypadMap().feed_all(press(*keys)) if c.kind == "draw"] == [71, 30, 45, 68, 29]
 
 
@@ -56,7 +77,10 @@ def test_numlock_and_unmapped_keys_do_nothing():
 def test_the_star_key_opens_the_console_menu_and_drops_what_was_typed():
     keypad = KeypadMap()
     assert keypad.feed_all(press("KEY_KP4", "KEY_KPASTERISK", "KEY_KPENTER")) == [
-        KeyCommand("typing", text="4"), KeyCommand("menu"), KeyCommand("confirm")]
+        KeyCommand("typing", text="4"),
+        KeyCommand("menu"),
+        KeyCommand("confirm"),
+    ]
 
 
 def test_holding_a_key_types_it_once():
@@ -73,12 +97,20 @@ def test_erase_removes_the_last_digit():
 
 
 def test_cancel_clears_the_entry_and_alone_rejects_the_proposed_ball():
-    assert kinds(KeypadMap().feed_all(press("KEY_KP5", "KEY_KPSLASH", "KEY_KPENTER"))) == ["typing", "cancel", "confirm"]
+    assert kinds(KeypadMap().feed_all(press("KEY_KP5", "KEY_KPSLASH", "KEY_KPENTER"))) == [
+        "typing",
+        "cancel",
+        "confirm",
+    ]
     assert kinds(KeypadMap().feed_all(press("KEY_KPSLASH"))) == ["reject"]
 
 
 def test_undo_asks_for_enter_and_any_other_key_drops_it():
-    assert kinds(KeypadMap().feed_all(press("KEY_KP4", "KEY_KPMINUS", "KEY_KPENTER"))) == ["typing", "undo_armed", "undo"]
+    assert kinds(KeypadMap().feed_all(press("KEY_KP4", "KEY_KPMINUS", "KEY_KPENTER"))) == [
+        "typing",
+        "undo_armed",
+        "undo",
+    ]
     keypad = KeypadMap()
     assert kinds(keypad.feed_all(press("KEY_KPMINUS", "KEY_KP3", "KEY_KPENTER"))) == ["undo_armed", "cancel", "confirm"]
     assert not keypad.undo_armed and keypad.entry == ""
@@ -100,8 +132,12 @@ def test_no_ball_outside_1_to_90_and_no_third_digit():
 
 def test_the_mapping_can_be_changed_in_the_config():
     keypad = KeypadMap({"undo": "KEY_KPASTERISK", "claim": ["kpminus", "KEY_F1"]})
-    assert kinds(keypad.feed_all(press("KEY_KPASTERISK", "KEY_KPENTER", "KEY_KPMINUS", "KEY_F1", "KEY_KPPLUS"))) == \
-        ["undo_armed", "undo", "claim", "claim"]
+    assert kinds(keypad.feed_all(press("KEY_KPASTERISK", "KEY_KPENTER", "KEY_KPMINUS", "KEY_F1", "KEY_KPPLUS"))) == [
+        "undo_armed",
+        "undo",
+        "claim",
+        "claim",
+    ]
 
 
 def test_bad_mapping_entries_are_all_named():
@@ -119,6 +155,7 @@ def test_a_bad_mapping_stops_start_up_with_a_config_error(make_hall, tmp_path):
 
 # ---- into the hall --------------------------------------------------------------------------------
 
+
 def type_keys(hall, *names: str, keypad: KeypadMap | None = None) -> None:
     keypad = keypad or KeypadMap()
     for cmd in keypad.feed_all(press(*names)):
@@ -126,8 +163,9 @@ def type_keys(hall, *names: str, keypad: KeypadMap | None = None) -> None:
 
 
 def test_keypad_draws_undoes_and_stops_for_a_claim_as_the_speaker(hall, watch):
-    type_keys(hall, "KEY_KP7", "KEY_KPENTER", "KEY_KP1", "KEY_KP5", "KEY_KPENTER", "KEY_KPMINUS", "KEY_KPENTER",
-              "KEY_KPPLUS")
+    type_keys(
+        hall, "KEY_KP7", "KEY_KPENTER", "KEY_KP1", "KEY_KP5", "KEY_KPENTER", "KEY_KPMINUS", "KEY_KPENTER", "KEY_KPPLUS"
+    )
     records = list(hall.records())
     assert [r.type for r in records[1:]] == ["draw:ball_drawn", "draw:ball_drawn", "draw:undone", "claim:announced"]
     assert {r.role for r in records[1:]} == {"speaker"} and records[1].event.source == "keypad"
@@ -140,16 +178,16 @@ def test_a_refused_keypad_action_is_shown_not_raised(hall, watch):
     type_keys(hall, "KEY_KPMINUS", "KEY_KPENTER", "KEY_KPMINUS", "KEY_KPENTER")
     _, notice = watch.next(lambda n, p: n == "keypad:refused")
     assert notice["code"] == "nothing_to_undo" and notice["action"] == "undo"
-    assert "message" not in notice          # a code: display/ words it
+    assert "message" not in notice  # a code: display/ words it
 
 
 def test_in_confirm_mode_the_keypad_confirms_corrects_or_drops_the_read_ball(hall, watch):
     hall.propose(13, role="device", source="ball_machine")
-    type_keys(hall, "KEY_KPENTER")                            # as read
+    type_keys(hall, "KEY_KPENTER")  # as read
     hall.propose(13 + 1, role="device", source="ball_machine")
-    type_keys(hall, "KEY_KP1", "KEY_KP8", "KEY_KPENTER")      # the ball says 18, not 14
+    type_keys(hall, "KEY_KP1", "KEY_KP8", "KEY_KPENTER")  # the ball says 18, not 14
     hall.propose(60, role="device", source="ball_machine")
-    type_keys(hall, "KEY_KPSLASH")                            # read by mistake
+    type_keys(hall, "KEY_KPSLASH")  # read by mistake
     assert journal_draws(hall) == [13, 18] and hall.speaker_snapshot().proposed is None
 
 
@@ -160,6 +198,7 @@ def test_the_typed_entry_is_published_for_the_console(hall, watch):
 
 
 # ---- the reader -----------------------------------------------------------------------------------
+
 
 class PipeDevice:
     """A stand-in for ``evdev.InputDevice`` at the library's edge: a real fd, events queued by the test."""
@@ -218,7 +257,7 @@ def test_the_reader_grabs_the_keypad_and_survives_an_unplug(hall, watch, tmp_pat
         watch.status("keypad", "absent")
         unplugged.clear()
         watch.status("keypad", "ok")
-        opened[1].send(press("KEY_KP4", "KEY_KPENTER"))    # the "3" typed before the unplug is gone
+        opened[1].send(press("KEY_KP4", "KEY_KPENTER"))  # the "3" typed before the unplug is gone
         watch.drawn(4)
     finally:
         reader.stop()
@@ -240,12 +279,19 @@ def test_a_configured_keypad_that_is_missing_degrades_nothing_else(make_hall, tm
         services[0].stop()
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/uinput"),
-                    reason="/dev/uinput does not exist here (no uinput module): runs on the Pi")
+@pytest.mark.skipif(
+    not os.path.exists("/dev/uinput"), reason="/dev/uinput does not exist here (no uinput module): runs on the Pi"
+)
 def test_a_virtual_keypad_through_the_kernel(hall, watch, fast_backoff):
     from evdev import UInput
-    keys = [ecodes.KEY_KP0 + i for i in range(10)] + [ecodes.KEY_KP1, ecodes.KEY_KP2, ecodes.KEY_KP3,
-                                                        ecodes.KEY_KPENTER, ecodes.KEY_KPMINUS]
+
+    keys = [ecodes.KEY_KP0 + i for i in range(10)] + [
+        ecodes.KEY_KP1,
+        ecodes.KEY_KP2,
+        ecodes.KEY_KP3,
+        ecodes.KEY_KPENTER,
+        ecodes.KEY_KPMINUS,
+    ]
     with UInput({ecodes.EV_KEY: sorted(set(keys))}, name="loto-hall test keypad") as ui:
         reader = KeypadReader(hall, KeypadSection(device=ui.device.path), backoff=fast_backoff())
         reader.start()

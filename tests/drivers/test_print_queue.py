@@ -1,4 +1,5 @@
 """The print queue: nothing lost, nothing twice — with the printer away, and across a restart of the hall."""
+
 from __future__ import annotations
 
 import collections
@@ -64,14 +65,14 @@ def test_printer_away_then_back_every_voucher_printed_exactly_once(make_hall):
         assert (notice["code"], notice["params"]["reason"]) == ("printer_waiting", "printer_unreachable")
         assert notice["params"]["where"] == f"127.0.0.1:{port}"
         assert rec.printed == [] and len(hall.unprinted()) == len(codes) == 5
-        sink.start()                                   # the printer comes back
+        sink.start()  # the printer comes back
         rec.wait_printed(5)
-        codes += award_lots(hall, cards, 2)            # and keeps printing what comes next
+        codes += award_lots(hall, cards, 2)  # and keeps printing what comes next
         rec.wait_printed(7)
     finally:
         queue.stop()
         sink.stop()
-    assert codes_in(sink.jobs) == codes               # each once, in the order they were issued
+    assert codes_in(sink.jobs) == codes  # each once, in the order they were issued
     assert [c for c, dup in rec.printed] == codes and not any(dup for _, dup in rec.printed)
     assert hall.unprinted() == []
     assert rec.wait_notice(lambda n: n["status"] == "ok")["code"] == "printer_ready"
@@ -87,13 +88,13 @@ def test_restart_prints_what_was_left_and_nothing_twice(make_hall):
     queue = queue_for(hall, port)
     first = award_lots(hall, cards, 2)
     rec.wait_printed(2)
-    sink.stop()                                       # printer away …
+    sink.stop()  # printer away …
     later = award_lots(hall, cards, 3)
     rec.wait_notice(lambda n: n["status"] == "degraded")
-    queue.stop()                                      # … and the hall stops (power cut, update)
+    queue.stop()  # … and the hall stops (power cut, update)
     hall.journal.close()
 
-    hall2 = make_hall(cards)                          # reopen on the same SQLite journal: replay
+    hall2 = make_hall(cards)  # reopen on the same SQLite journal: replay
     rec2 = Recorder(hall2)
     assert [v.code for v, dup in hall2.unprinted()] == later
     sink2 = PrinterSink(port=port)
@@ -112,7 +113,7 @@ def test_restart_prints_what_was_left_and_nothing_twice(make_hall):
     assert rec2.printed[-1] == (first[0], True)
     counts = collections.Counter(c for c, _ in rec.printed + rec2.printed)
     assert counts == {**{c: 1 for c in first + later}, first[0]: 2}
-    hall3 = make_hall(cards)                          # and a third start finds nothing to print
+    hall3 = make_hall(cards)  # and a third start finds nothing to print
     assert hall3.unprinted() == []
     assert {c: v.printed for c, v in hall3.evening.vouchers.items()} == dict(counts)
 
@@ -134,6 +135,7 @@ def test_admin_test_request_prints_a_test_ticket(make_hall, tmp_path):
     """« Tester l'imprimante » on the admin page: a short ticket comes out, the speaker sees it worked."""
     from drivers.printer import EscposDevice, PrintQueue
     from drivers.printer_sink import PrinterSink, decode_text
+
     sink = PrinterSink("127.0.0.1", 0)
     sink.start()
     hall = make_hall()

@@ -1,4 +1,5 @@
 """The barcode scanner at the controllers' desk: keycodes read with a fixed US table, each scan a claim check."""
+
 from __future__ import annotations
 
 import os
@@ -54,14 +55,16 @@ def test_keycodes_mean_the_us_keys_whatever_the_host_layout():
 
 def test_tab_and_keypad_enter_end_a_scan_too_and_empty_scans_are_nothing():
     decoder = ScanDecoder()
-    assert decoder.feed_all(typed("B-1", end="KEY_TAB") + typed("c2", start=60, end="KEY_KPENTER")) == \
-        [Scan("B-1"), Scan("c2")]
+    assert decoder.feed_all(typed("B-1", end="KEY_TAB") + typed("c2", start=60, end="KEY_KPENTER")) == [
+        Scan("B-1"),
+        Scan("c2"),
+    ]
     assert decoder.feed_all(typed("", start=70)) == []
 
 
 def test_a_pause_inside_a_code_drops_the_partial_code():
     decoder = ScanDecoder()
-    partial = typed("ZZ9", start=10.0)[:-4]          # stopped before its Enter
+    partial = typed("ZZ9", start=10.0)[:-4]  # stopped before its Enter
     assert decoder.feed_all(partial + typed("A-1", start=12.0)) == [Scan("A-1")]
 
 
@@ -83,7 +86,7 @@ def test_a_scanned_carton_is_checked_for_the_controllers_desk(make_hall, book):
     card_id = next(iter(book))
     for n in book[card_id].rows[0]:
         hall.draw(n, role="speaker")
-    hall.announce_claim(role="speaker")                 # « Quine ! »
+    hall.announce_claim(role="speaker")  # « Quine ! »
     verdict = views.verdict(apply_scan(hall, ScanDecoder().feed_all(typed(card_id))[0]))
     assert (verdict["card_id"], verdict["verdict"], verdict["rows"]) == (card_id, "valid", [0])
     last = list(hall.records())[-1]
@@ -97,11 +100,12 @@ def test_the_scanner_names_no_role_the_hall_decides_it(make_hall, book):
     import inspect
 
     import drivers.scanner
+
     tree = ast.parse(inspect.getsource(drivers.scanner))
     assert not [k for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "role"]
     hall = make_hall(cards=book)
     hall.start_partie(role="speaker")
-    assert hall.card_scanned(next(iter(book))).event.verdict == "incomplete"     # no ball yet
+    assert hall.card_scanned(next(iter(book))).event.verdict == "incomplete"  # no ball yet
     assert list(hall.records())[-1].role == "controller"
 
 
@@ -128,15 +132,19 @@ def test_a_configured_scanner_that_is_missing_is_reported_absent(make_hall, tmp_
     assert not services[0].alive()
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/uinput"),
-                    reason="/dev/uinput does not exist here (no uinput module): runs on the Pi")
+@pytest.mark.skipif(
+    not os.path.exists("/dev/uinput"), reason="/dev/uinput does not exist here (no uinput module): runs on the Pi"
+)
 def test_a_virtual_scanner_through_the_kernel(make_hall, book, fast_backoff):
     from evdev import UInput
+
     hall = make_hall(cards=book)
     hall.start_partie(role="speaker")
     watch = Watch(hall)
     card_id = next(iter(book))
-    with UInput({ecodes.EV_KEY: sorted(set(ecodes.KEY.keys()) & set(range(1, 120)))}, name="loto-hall test scanner") as ui:
+    with UInput(
+        {ecodes.EV_KEY: sorted(set(ecodes.KEY.keys()) & set(range(1, 120)))}, name="loto-hall test scanner"
+    ) as ui:
         reader = ScannerReader(hall, ScannerSection(device=ui.device.path), backoff=fast_backoff())
         reader.start()
         try:
@@ -164,12 +172,13 @@ def test_a_scanned_text_that_cannot_be_a_carton_is_refused_and_not_journalled(ma
         assert scan == Scan(text) and apply_scan(hall, scan) is None
         _, notice = watch.next(lambda n, p: n == "scanner:refused")
         assert notice["code"] == "bad_card_id" and notice["raw"] == text
-    assert len(list(hall.records())) == before                  # nothing of it reached the journal
+    assert len(list(hall.records())) == before  # nothing of it reached the journal
 
 
 def test_the_scanner_accepts_exactly_what_the_api_accepts(tmp_path, book):
     """One gate for every claim: the same texts refused (``bad_card_id``) or checked by the API and the scanner."""
     from tests.display.conftest import make_room
+
     (tmp_path / "web").mkdir()
     room = make_room(tmp_path / "web")
     client = room.app.test_client()

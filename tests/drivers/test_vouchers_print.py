@@ -1,4 +1,5 @@
 """Vouchers printed through python-escpos to a TCP printer sink: real bytes on a real socket, read back."""
+
 from __future__ import annotations
 
 import pytest
@@ -183,8 +184,17 @@ def test_printer_urls():
 
 def test_french_text_prints_in_cp858_without_question_marks():
     assert printable("Quine\u00a0: 1\u202f234,50\u00a0€ — l’élève") == "Quine : 1 234,50 € - l'élève"
-    view = VoucherView("Comité des fêtes d’Évreux", "00001-ABCDEFGH", 1, 1, "carton_plein",
-                       "Panier garni « Noël »", "A-000017", value_eur=1234.5, issued_at="14/11/2026 à 21:34")
+    view = VoucherView(
+        "Comité des fêtes d’Évreux",
+        "00001-ABCDEFGH",
+        1,
+        1,
+        "carton_plein",
+        "Panier garni « Noël »",
+        "A-000017",
+        value_eur=1234.5,
+        issued_at="14/11/2026 à 21:34",
+    )
     data = render_voucher(view)
     assert "€".encode("cp858") in data and b"1 234,50 \xd5" in data
     text = decode_text(data)
@@ -200,7 +210,7 @@ def test_forged_altered_and_replayed_codes_are_refused(make_hall):
     forged = make_code(b"another hall's secret".ljust(32, b"!"), int(serial))
     altered = f"{serial}-{mac[:-1]}{'A' if mac[-1] != 'A' else 'B'}"
     other_serial = f"{int(serial) + 5:05d}-{mac}"
-    never_issued = make_code(SECRET, 999)          # genuine signature, never journalled
+    never_issued = make_code(SECRET, 999)  # genuine signature, never journalled
     for bad in (forged, altered, other_serial, never_issued, "", "00001", "<script>"):
         with pytest.raises(Rejected) as exc:
             hall.redeem(bad, role="desk")
@@ -212,7 +222,7 @@ def test_forged_altered_and_replayed_codes_are_refused(make_hall):
     with pytest.raises(Rejected) as exc:
         hall.redeem(code, role="controller")
     assert exc.value.code == "forbidden"
-    reopened = make_hall(TIE_CARDS)                 # replayed from the journal: still redeemed
+    reopened = make_hall(TIE_CARDS)  # replayed from the journal: still redeemed
     with pytest.raises(Rejected) as exc:
         reopened.redeem(code, role="desk")
     assert exc.value.code == "already_redeemed"
@@ -242,8 +252,17 @@ def test_start_printing_demo_sink_and_absent_printer(make_hall, tmp_path):
 
 def test_voucher_preview_png(tmp_path):
     """What a person holds: render the ticket to PNG (docs/screenshots/voucher.png is made the same way)."""
-    view = VoucherView("Salle des fêtes de Lavaur", "00042-7KQ4M2AB", 42, 3, "double_quine", "Jambon + bouteille",
-                       "A-00412B", value_eur=50, issued_at="14/11/2026 à 21:34")
+    view = VoucherView(
+        "Salle des fêtes de Lavaur",
+        "00042-7KQ4M2AB",
+        42,
+        3,
+        "double_quine",
+        "Jambon + bouteille",
+        "A-00412B",
+        value_eur=50,
+        issued_at="14/11/2026 à 21:34",
+    )
     img = render_ticket(render_voucher(view))
     assert img.width == 600 and img.height > 600
     assert [r.text for r in zxingcpp.read_barcodes(img)] == ["00042-7KQ4M2AB"]
@@ -260,10 +279,10 @@ def test_the_speaker_sees_the_printer_state_before_any_voucher(make_hall, sink):
     finally:
         queue.stop()
     assert notice["code"] == "printer_paper_low"
-    assert len(sink.wait_for_connections(1)) == 1 and sink.jobs == []     # a status probe prints nothing
+    assert len(sink.wait_for_connections(1)) == 1 and sink.jobs == []  # a status probe prints nothing
 
 
-DRAWER_PULSE = b"\x1bp"       # ESC p m t1 t2: the printer opens the cash drawer
+DRAWER_PULSE = b"\x1bp"  # ESC p m t1 t2: the printer opens the cash drawer
 
 
 def test_control_bytes_in_a_label_never_reach_the_printer(make_hall, sink):
@@ -271,10 +290,14 @@ def test_control_bytes_in_a_label_never_reach_the_printer(make_hall, sink):
     (a journal written before the API refused them, the config), the bytes sent hold no control character of
     it: the words print, the commands do not."""
     from hall.events import LotSpec
+
     hall = make_hall(TIE_CARDS)
     rec = Recorder(hall)
-    hall.start_partie(lots=[LotSpec("quine", "Jambon\x1bp\x00\x19\xfa fumé\x1b@\x1dV\x00\x9b2J\x07")],
-                      consolation="Cidre\x1bp\x01\x19\xfa\r\nbrut\x85", role="speaker")
+    hall.start_partie(
+        lots=[LotSpec("quine", "Jambon\x1bp\x00\x19\xfa fumé\x1b@\x1dV\x00\x9b2J\x07")],
+        consolation="Cidre\x1bp\x01\x19\xfa\r\nbrut\x85",
+        role="speaker",
+    )
     for n in (1, 12, 23, 34, 5, 16, 27, 38, 45):
         hall.draw(n, role="speaker")
     for card_id in (X_ID, Y_ID):
@@ -289,19 +312,31 @@ def test_control_bytes_in_a_label_never_reach_the_printer(make_hall, sink):
     for job in jobs:
         commands = escpos_commands(job)
         assert DRAWER_PULSE not in commands
-        assert commands.count(b"\x1b@") == 1 and commands.count(b"\x1dV") == 1     # one reset, then one cut at the end
+        assert commands.count(b"\x1b@") == 1 and commands.count(b"\x1dV") == 1  # one reset, then one cut at the end
         assert all(ch == "\n" or ch.isprintable() for ch in decode_text(job))  # no BEL, NUL, CR… among the words
     winner, consolation = (decode_text(job) for job in jobs)
-    assert "Lot    : Quine - Jambonpú fumé@V2J\n" in winner          # a command's letters are only letters now
+    assert "Lot    : Quine - Jambonpú fumé@V2J\n" in winner  # a command's letters are only letters now
     assert "À remettre : Cidrepúbrut\n" in consolation
 
 
 def test_every_text_of_a_ticket_is_stripped_of_control_characters():
     from drivers.voucher_layout import render_test_ticket
+
     assert printable("A\x1bpB\x00\x7f\x9bC\tD\nE") == "ApBCDE"
-    view = VoucherView("Salle\x1bp\x00\x19\xfa", "00001-ABCD\x1bp", 1, 1, "quine\x1bp", "Lot\x1bp", "A-00001\x1bp",
-                       consolation=True, prize="Cidre\x1bp", issued_at="14/11/2026\x1bp", duplicate=True,
-                       printed_at="15/11\x1bp")
+    view = VoucherView(
+        "Salle\x1bp\x00\x19\xfa",
+        "00001-ABCD\x1bp",
+        1,
+        1,
+        "quine\x1bp",
+        "Lot\x1bp",
+        "A-00001\x1bp",
+        consolation=True,
+        prize="Cidre\x1bp",
+        issued_at="14/11/2026\x1bp",
+        duplicate=True,
+        printed_at="15/11\x1bp",
+    )
     for data in (render_voucher(view), render_test_ticket("Salle\x1bp\x00\x19\xfa", "21:34\x1bp")):
         assert DRAWER_PULSE not in escpos_commands(data)
         assert all(ch == "\n" or ch.isprintable() for ch in decode_text(data))

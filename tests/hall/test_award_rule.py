@@ -1,5 +1,6 @@
 """What follows « Attribuer le lot » (docs/loto-rules.md L11a): the draw waits for the speaker after every award,
 the first and the second alike, and ``+`` resumes it, on the Pi's keypad as on the console."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,15 @@ from tests.conftest import cards_from
 P = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"
 Q = "1 11 22 33 40 / 2 12 23 34 80 / 3 14 25 35 81"
 BOOK = cards_from({"P": P, "Q": Q})
-TWO_QUINES = [{"lots": [{"kind": "quine", "label": "Jambon"}, {"kind": "quine", "label": "Panier"},
-                        {"kind": "carton_plein", "label": "Vélo"}]}]
+TWO_QUINES = [
+    {
+        "lots": [
+            {"kind": "quine", "label": "Jambon"},
+            {"kind": "quine", "label": "Panier"},
+            {"kind": "carton_plein", "label": "Vélo"},
+        ]
+    }
+]
 
 
 def refused(fn, *args, **kwargs) -> str:
@@ -32,18 +40,18 @@ def test_the_draw_waits_after_every_award_the_first_as_the_second(make_hall):
     hall = make_hall(BOOK, programme=TWO_QUINES)
     hall.start_partie(role="speaker")
     quine_on(hall, "P", [4, 13, 37, 52, 80])
-    hall.announce_claim(role="speaker")                 # the first: announced, checked, awarded
+    hall.announce_claim(role="speaker")  # the first: announced, checked, awarded
     hall.award(role="speaker")
     p = hall.evening.running
-    assert (p.held, p.paused, p.status) == (True, False, "playing")   # the hall plays on; the speaker's draw waits
+    assert (p.held, p.paused, p.status) == (True, False, "playing")  # the hall plays on; the speaker's draw waits
     assert refused(hall.draw, 9, role="speaker") == "held"
     assert hall.drawable_numbers() == ()
     assert hall.speaker_snapshot().public.partie.held
     hall.resume(role="speaker")
-    quine_on(hall, "P", [9, 21, 45, 66, 84])            # the second: checked without being announced
+    quine_on(hall, "P", [9, 21, 45, 66, 84])  # the second: checked without being announced
     hall.award(role="speaker")
     assert refused(hall.draw, 18, role="speaker") == "held"
-    assert refused(hall.propose, 18, role="device") == "held"        # a machine's ball is held back alike
+    assert refused(hall.propose, 18, role="device") == "held"  # a machine's ball is held back alike
     hall.resume(role="speaker")
     hall.draw(18, role="speaker")
     assert refused(hall.resume, role="speaker") == "not_paused"
@@ -54,13 +62,13 @@ def test_plus_resumes_after_an_award_and_stops_a_running_draw(make_hall):
     hall.start_partie(role="speaker")
     quine_on(hall, "P", [4, 13, 37, 52, 80])
     hall.award(role="speaker")
-    assert hall.key_typed("claim").action == "resume"     # + after the award: the draw goes on
+    assert hall.key_typed("claim").action == "resume"  # + after the award: the draw goes on
     assert not hall.evening.running.held
     hall.draw(9, role="speaker")
-    assert hall.key_typed("claim").action == "claim"      # + while it runs: someone shouts
+    assert hall.key_typed("claim").action == "claim"  # + while it runs: someone shouts
     assert hall.evening.running.paused
     assert hall.check_claim("Q", role="controller").verdict == "incomplete"
-    assert hall.key_typed("claim").action == "resume"     # + after the false claim: on again
+    assert hall.key_typed("claim").action == "resume"  # + after the false claim: on again
     hall.draw(21, role="speaker")
 
 
@@ -73,14 +81,14 @@ def test_plus_never_resumes_over_a_valid_claim_waiting_for_its_lot(make_hall):
 
 
 def test_while_held_a_claim_for_the_next_lot_on_the_same_ball_is_checked_and_awarded(make_hall):
-    hall = make_hall(BOOK)                   # quine, double quine, carton plein
+    hall = make_hall(BOOK)  # quine, double quine, carton plein
     hall.start_partie(role="speaker")
     for n in [2, 12, 23, 34, 1, 11, 22, 33, 40, 4, 13, 37, 52]:
         hall.draw(n, role="speaker")
-    hall.draw(80, role="speaker")           # P's first row; Q's second, with its first already full
+    hall.draw(80, role="speaker")  # P's first row; Q's second, with its first already full
     assert hall.check_claim("P", role="controller").verdict == "valid"
     hall.award(role="speaker")
-    assert hall.check_claim("Q", role="controller").verdict == "valid"   # the double quine on 80 (RULES L11)
+    assert hall.check_claim("Q", role="controller").verdict == "valid"  # the double quine on 80 (RULES L11)
     assert hall.evening.running.status == "checking"
     hall.award(role="speaker")
     assert hall.evening.running.held
@@ -112,6 +120,7 @@ def test_a_journal_written_before_the_rule_replays_its_draws_after_an_award(tmp_
     """Before L11a an award let the next ball through at once: such a journal still replays, and is not held."""
     journal = Journal(tmp_path / "journal.sqlite")
     from hall.loto.lots import DEFAULT_LOTS
+
     journal.append_all([PartieStarted(1, DEFAULT_LOTS, "Lot de consolation")], "speaker", "2025-01-01T20:00:00Z")
     for i, n in enumerate([4, 13, 37, 52, 80]):
         journal.append(BallDrawn(n, i), "speaker", "2025-01-01T20:01:00Z")

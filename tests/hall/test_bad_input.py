@@ -1,4 +1,5 @@
 """Every bad input gets a clear error and loses nothing."""
+
 from __future__ import annotations
 
 import pytest
@@ -64,6 +65,7 @@ def test_claim_with_no_card_id(make_hall, bad):
 
 def test_claim_on_unknown_generated_id_says_if_it_was_mistyped(make_hall):
     from hall.cartons.card_ids import make_card_id
+
     good = make_card_id("A", 412)
     typo = good[:-2] + ("7" if good[-2] != "7" else "8") + good[-1]
     hall = make_hall(BOOK)
@@ -92,6 +94,7 @@ def test_sold_unknown_ids_are_named(make_hall):
 
 def test_bad_lot_kind_refused(make_hall):
     from hall.events import LotSpec
+
     hall = make_hall(BOOK)
     with pytest.raises(Rejected) as exc:
         hall.start_partie([LotSpec("bingo", "x")], role="speaker")

@@ -1,4 +1,5 @@
 """How the hall calls its balls, as /admin and the console change it: journalled, replayed, refused with a reason."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,16 +13,24 @@ def test_the_calling_starts_as_the_config_says_and_is_replayed_as_admin_left_it(
     now = hall.calling()
     assert (now.flash, now.nicknames_on, dict(now.nicknames), now.pace) == (False, False, dict(NICKNAMES), ())
     hall.set_calling(role="admin", flash=True, nicknames_on=True, nicknames=[(42, "la réponse")], pace={2: 25})
-    hall.set_calling(role="admin", pace={3: 12.5})          # adds a partie's pace, keeps the rest
-    again = make_hall().calling()                            # the same journal, read again
+    hall.set_calling(role="admin", pace={3: 12.5})  # adds a partie's pace, keeps the rest
+    again = make_hall().calling()  # the same journal, read again
     assert (again.flash, again.nicknames_on, again.nicknames) == (True, True, ((42, "la réponse"),))
     assert again.pace == ((2, 25.0), (3, 12.5))
     assert [r.type for r in hall.records()][-2:] == ["calling:set", "calling:set"]
 
 
-@pytest.mark.parametrize("change, field", [
-    ({"flash": "yes"}, "flash"), ({"nicknames": [(91, "x")]}, "nicknames"), ({"pace": {1: 601}}, "pace"),
-    ({"pace": {0: 10}}, "pace"), ({"pace": {1: float("nan")}}, "pace"), ({"nicknames_on": 1}, "nicknames_on")])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"flash": "yes"}, "flash"),
+        ({"nicknames": [(91, "x")]}, "nicknames"),
+        ({"pace": {1: 601}}, "pace"),
+        ({"pace": {0: 10}}, "pace"),
+        ({"pace": {1: float("nan")}}, "pace"),
+        ({"nicknames_on": 1}, "nicknames_on"),
+    ],
+)
 def test_a_bad_setting_is_refused_naming_its_field_and_nothing_is_journalled(make_hall, change, field):
     hall = make_hall()
     with pytest.raises(Rejected) as refused:
@@ -60,7 +69,7 @@ def test_the_count_stays_on_the_projector_until_the_speaker_takes_it_off_or_a_ba
     hall.draw(5, role="speaker")
     assert not hall.count_on_screen()
     hall.show_count(True, role="speaker")
-    assert hall.count_on_screen() and make_hall().count_on_screen()     # a projector that reloads shows it again
+    assert hall.count_on_screen() and make_hall().count_on_screen()  # a projector that reloads shows it again
     hall.draw(6, role="speaker")
     assert not hall.count_on_screen()
     hall.show_count(True, role="speaker")

@@ -1,4 +1,5 @@
 """The card book: CSV import refusing bad files whole with line numbers, export, sold cartons, save/load."""
+
 from __future__ import annotations
 
 import io
@@ -35,6 +36,7 @@ def book_of(n: int, seed: int = 1, series: str = "A") -> CardBook:
 
 # ------------------------------------------------------------------ reading good files
 
+
 def test_a_good_file_is_read_in_order():
     book = read(f"{HEADER}\nA-1,{GOOD_ROWS}\ntable-2,{OTHER_ROWS}\n")
     assert list(book) == ["A-1", "table-2"] and len(book) == 2
@@ -66,7 +68,9 @@ def test_generated_ids_typed_in_lower_case_are_stored_upper_case_and_found_eithe
 def test_serie_de_6_and_column_convention_apply_to_the_file():
     text = f"{HEADER}\nA-1,{OTHER_ROWS}\n"
     assert len(read(text)) == 1
-    assert refusal(text, every_column=True) == [(2, "colonne 4 (30–39) vide : en série de 6, chaque colonne porte au moins un numéro")]
+    assert refusal(text, every_column=True) == [
+        (2, "colonne 4 (30–39) vide : en série de 6, chaque colonne porte au moins un numéro")
+    ]
     assert refusal(f"{HEADER}\nA-1,{GOOD_ROWS}\n", columns="1-10")[0][0] == 2
 
 
@@ -76,16 +80,36 @@ BAD_LINES = {
     "wrong number count": ("A-2,4 13 37 52,9 21 45 66 84,18 29 58 74 90", "la rangée 1 a 4 numéro(s), il en faut 5"),
     "zero": ("A-2,0 13 37 52 80,9 21 45 66 84,18 29 58 74 90", "rangée 1 : « 0 » n'est pas un numéro de 1 à 90"),
     "ninety-one": ("A-2,4 13 37 52 80,9 21 45 66 84,18 29 58 74 91", "rangée 3 : « 91 » n'est pas un numéro de 1 à 90"),
-    "not a number": ("A-2,4 13 37 52 80,9 21 4a 66 84,18 29 58 74 90", "rangée 2 : « 4a » n'est pas un numéro de 1 à 90"),
-    "duplicate number": ("A-2,4 13 37 52 80,9 21 45 66 84,18 29 58 74 80", "le numéro 80 apparaît deux fois (rangées 1 et 3)"),
-    "wrong column": ("A-2,4 13 17 52 80,9 21 45 66 84,18 29 58 74 90", "rangée 1 : 13 et 17 sont dans la même colonne 2 (10–19)"),
-    "descending column": ("A-2,9 13 37 52 80,4 21 45 66 84,18 29 58 74 90",
-                          "colonne 1 (1–9) : 9 (rangée 1) est au-dessus de 4 (rangée 2), les numéros d'une colonne doivent croître vers le bas"),
-    "missing field": ("A-2,4 13 37 52 80,9 21 45 66 84", "champ manquant : 3 champ(s), il en faut 4 (card_id,row1,row2,row3)"),
+    "not a number": (
+        "A-2,4 13 37 52 80,9 21 4a 66 84,18 29 58 74 90",
+        "rangée 2 : « 4a » n'est pas un numéro de 1 à 90",
+    ),
+    "duplicate number": (
+        "A-2,4 13 37 52 80,9 21 45 66 84,18 29 58 74 80",
+        "le numéro 80 apparaît deux fois (rangées 1 et 3)",
+    ),
+    "wrong column": (
+        "A-2,4 13 17 52 80,9 21 45 66 84,18 29 58 74 90",
+        "rangée 1 : 13 et 17 sont dans la même colonne 2 (10–19)",
+    ),
+    "descending column": (
+        "A-2,9 13 37 52 80,4 21 45 66 84,18 29 58 74 90",
+        "colonne 1 (1–9) : 9 (rangée 1) est au-dessus de 4 (rangée 2), les numéros d'une colonne doivent croître vers le bas",
+    ),
+    "missing field": (
+        "A-2,4 13 37 52 80,9 21 45 66 84",
+        "champ manquant : 3 champ(s), il en faut 4 (card_id,row1,row2,row3)",
+    ),
     "extra field": (f"A-2,{GOOD_ROWS},1", "champ en trop : 5 champ(s), il en faut 4 (card_id,row1,row2,row3)"),
     "duplicate id": (f"A-1,{OTHER_ROWS}", "l'identifiant A-1 est déjà à la ligne 2"),
-    "bad id characters": (f"A_2,{GOOD_ROWS}", "l'identifiant « A_2 » contient _ ; seuls A–Z, a–z, 0–9 et - sont permis"),
-    "id with a space": (f"A 2,{GOOD_ROWS}", "l'identifiant « A 2 » contient U+0020 ; seuls A–Z, a–z, 0–9 et - sont permis"),
+    "bad id characters": (
+        f"A_2,{GOOD_ROWS}",
+        "l'identifiant « A_2 » contient _ ; seuls A–Z, a–z, 0–9 et - sont permis",
+    ),
+    "id with a space": (
+        f"A 2,{GOOD_ROWS}",
+        "l'identifiant « A 2 » contient U+0020 ; seuls A–Z, a–z, 0–9 et - sont permis",
+    ),
     "id too long": (f"{'X' * 33},{GOOD_ROWS}", f"l'identifiant « {'X' * 33} » a 33 caractères, 32 au plus"),
     "empty id": (f",{GOOD_ROWS}", "identifiant vide"),
 }
@@ -101,7 +125,7 @@ def test_every_bad_line_is_reported_at_once_and_nothing_is_loaded(tmp_path):
     lines = [HEADER, f"A-1,{GOOD_ROWS}"]
     expected = []
     for i, (line, message) in enumerate(BAD_LINES.values()):
-        lines.append(f"ok-{i},{GOOD_ROWS}")   # a good line between the bad ones
+        lines.append(f"ok-{i},{GOOD_ROWS}")  # a good line between the bad ones
         lines.append(line.replace("A-2,", f"bad-{i},"))
         expected.append((len(lines), message))
     errors = refusal("\n".join(lines) + "\n")
@@ -124,7 +148,9 @@ def test_one_line_with_two_problems_reports_both():
     assert "A_1" in errors[0][1] and "la rangée 1 a 4 numéro(s)" in errors[1][1]
 
 
-@pytest.mark.parametrize("header", ["id,row1,row2,row3", "card_id,row1,row2", "card_id,row1,row2,row3,vendu", f"A-1,{GOOD_ROWS}"])
+@pytest.mark.parametrize(
+    "header", ["id,row1,row2,row3", "card_id,row1,row2", "card_id,row1,row2,row3,vendu", f"A-1,{GOOD_ROWS}"]
+)
 def test_a_bad_header_is_reported_on_line_1(header):
     errors = refusal(f"{header}\nA-2,{GOOD_ROWS}\n")
     assert errors[0][0] == 1 and "il faut « card_id,row1,row2,row3 »" in errors[0][1]
@@ -148,6 +174,7 @@ def test_a_file_not_in_utf8_is_refused_naming_the_line(tmp_path):
 
 
 # ------------------------------------------------------------------ sold column
+
 
 def test_sold_column_is_read_and_checked():
     book = read(f"{HEADER},sold\nA-1,{GOOD_ROWS},1\nA-2,{OTHER_ROWS}, 0 \n")
@@ -183,6 +210,7 @@ def test_constructor_checks_ids_and_sold():
 
 # ------------------------------------------------------------------ writing, round trips, save/load
 
+
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(0, 30), seed=st.integers(0, 10**6), sold=st.none() | st.sets(st.integers(0, 29)))
 def test_write_then_read_gives_the_same_book(n, seed, sold):
@@ -203,7 +231,8 @@ def test_write_csv_to_a_path_matches_the_interface_example(tmp_path):
     card = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
     CardBook({"A-000001": card}).write_csv(tmp_path / "out.csv")
     assert (tmp_path / "out.csv").read_text(encoding="utf-8") == (
-        "card_id,row1,row2,row3\nA-000001,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n")
+        "card_id,row1,row2,row3\nA-000001,4 13 37 52 80,9 21 45 66 84,18 29 58 74 90\n"
+    )
 
 
 def test_save_and_load(tmp_path):
@@ -223,6 +252,7 @@ def test_save_leaves_the_old_file_when_writing_fails(tmp_path, monkeypatch):
 
     def broken_fsync(fd):
         raise OSError("disque plein")
+
     monkeypatch.setattr(os, "fsync", broken_fsync)
     with pytest.raises(OSError, match="disque plein"):
         book_of(12).save(tmp_path)
@@ -236,8 +266,10 @@ def test_merged_refuses_duplicate_ids_with_their_line_in_the_imported_file():
     incoming = CardBook(dict(generate_cards(3, seed=9, start=5)))  # A-00005, A-00006 clash
     with pytest.raises(InvalidCardFile) as info:
         hall.merged(incoming)
-    assert info.value.errors == [(2, f"l'identifiant {make_card_id('A', 5)} existe déjà dans le carnet"),
-                                 (3, f"l'identifiant {make_card_id('A', 6)} existe déjà dans le carnet")]
+    assert info.value.errors == [
+        (2, f"l'identifiant {make_card_id('A', 5)} existe déjà dans le carnet"),
+        (3, f"l'identifiant {make_card_id('A', 6)} existe déjà dans le carnet"),
+    ]
     merged = hall.merged(CardBook(dict(generate_cards(3, seed=9, series="B"))))
     assert len(merged) == 9 and list(merged)[6] == make_card_id("B", 1) and len(hall) == 6
 
@@ -251,6 +283,7 @@ def test_merged_keeps_sales():
 
 # ------------------------------------------------------------------ sold ranges
 
+
 def test_parse_id_ranges():
     a1, a3, a42 = make_card_id("A", 1), make_card_id("A", 3), make_card_id("A", 42)
     ids = CardBook.parse_id_ranges(f"{a1}..{a3}, {a42.lower()} ; table-7")
@@ -259,14 +292,17 @@ def test_parse_id_ranges():
     assert CardBook.parse_id_ranges("") == []
 
 
-@pytest.mark.parametrize("text, problem", [
-    (f"{make_card_id('A', 1)}..{make_card_id('B', 3)}", "même série"),
-    (f"{make_card_id('A', 5)}..{make_card_id('A', 3)}", "dépasse la fin"),
-    (f"{make_card_id('A', 1)[:-1]}?..{make_card_id('A', 3)}", "identifiants générés"),
-    (f"{make_card_id('A', 1)}..table-3", "identifiants générés"),
-    (f"{make_card_id('A', 1)}..{make_card_id('A', 3)}..{make_card_id('A', 5)}", "DÉBUT..FIN"),
-    ("A_1", "seuls A–Z"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        (f"{make_card_id('A', 1)}..{make_card_id('B', 3)}", "même série"),
+        (f"{make_card_id('A', 5)}..{make_card_id('A', 3)}", "dépasse la fin"),
+        (f"{make_card_id('A', 1)[:-1]}?..{make_card_id('A', 3)}", "identifiants générés"),
+        (f"{make_card_id('A', 1)}..table-3", "identifiants générés"),
+        (f"{make_card_id('A', 1)}..{make_card_id('A', 3)}..{make_card_id('A', 5)}", "DÉBUT..FIN"),
+        ("A_1", "seuls A–Z"),
+    ],
+)
 def test_parse_id_ranges_refuses_bad_parts(text, problem):
     with pytest.raises(ValueError, match=problem):
         CardBook.parse_id_ranges(text)
@@ -281,5 +317,7 @@ def test_parse_id_ranges_catches_a_mistyped_check_character():
 
 
 def test_an_unreadable_csv_line_is_reported_and_the_next_lines_still_checked():
-    errors = refusal(f"{HEADER}\nA-1,{'9' * 200_000},1,2\nA-2,{GOOD_ROWS}\nA-3,0 1 2 3 4,{GOOD_ROWS.split(',', 1)[1]}\n")
+    errors = refusal(
+        f"{HEADER}\nA-1,{'9' * 200_000},1,2\nA-2,{GOOD_ROWS}\nA-3,0 1 2 3 4,{GOOD_ROWS.split(',', 1)[1]}\n"
+    )
     assert [line for line, _ in errors] == [2, 4] and "ligne illisible" in errors[0][1]

@@ -1,4 +1,5 @@
 """Cartons: the layout rules L1–L4 in the one-line notation, the planche generator, card IDs."""
+
 from __future__ import annotations
 
 import random
@@ -13,12 +14,12 @@ from hall.cartons.cards import COLUMN_CONVENTIONS, Card, column_of, parse_number
 from hall.cartons.planches import generate_cards, generate_planche
 from hall.errors import InvalidCard, InvalidNumber
 
-GOOD = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"        # valid in "1-9", every column used
+GOOD = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"  # valid in "1-9", every column used
 NO_COLUMN_30S = "4 13 20 52 80 / 9 21 45 66 84 / 18 29 58 74 90"  # 30–39 empty: mode carton only
-ONLY_1_9 = "1 10 20 30 40 / 2 11 21 31 41 / 3 12 22 32 42"     # "1-10" puts 1 and 10 in one column
-ONLY_1_10 = "1 11 21 31 81 / 2 12 22 32 82 / 10 20 30 40 90"   # "1-9": 10 under 12 in column 10–19
+ONLY_1_9 = "1 10 20 30 40 / 2 11 21 31 41 / 3 12 22 32 42"  # "1-10" puts 1 and 10 in one column
+ONLY_1_10 = "1 11 21 31 81 / 2 12 22 32 82 / 10 20 30 40 90"  # "1-9": 10 under 12 in column 10–19
 
-ALPHABET34 = string.digits + "ABCDEFGHJKLMNPQRSTUVWXYZ"   # no I, no O
+ALPHABET34 = string.digits + "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I, no O
 
 
 def refused(text: str, columns: str = "1-9", every_column: bool = False) -> str:
@@ -29,8 +30,10 @@ def refused(text: str, columns: str = "1-9", every_column: bool = False) -> str:
 
 def oracle_is_valid(rows, columns: str, every_column: bool) -> bool:
     """The rules read straight off the printed grid, written independently of hall.cartons.cards."""
+
     def col(n):
         return min(n // 10, 8) if columns == "1-9" else min((n - 1) // 10, 8)
+
     if len(rows) != 3 or any(len(r) != 5 for r in rows):
         return False
     numbers = [n for r in rows for n in r]
@@ -51,27 +54,32 @@ def oracle_is_valid(rows, columns: str, every_column: bool) -> bool:
 
 # ------------------------------------------------------------------ L1: 3 rows × 5, 15 distinct numbers 1–90
 
+
 def test_l1_a_carton_has_three_rows_of_five_distinct_numbers():
     card = Card.parse(GOOD)
     assert card.rows == ((4, 13, 37, 52, 80), (9, 21, 45, 66, 84), (18, 29, 58, 74, 90))
     assert len(card.numbers) == 15
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("4 13 37 52 / 9 21 45 66 84 / 18 29 58 74 90", "la rangée 1 a 4 numéro(s), il en faut 5"),
-    ("4 13 37 52 80 / 9 21 45 66 84 88 / 18 29 58 74 90", "la rangée 2 a 6 numéro(s), il en faut 5"),
-    ("4 13 37 52 80 / 9 21 45 66 84", "il faut 3 rangées"),
-    ("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90 / 1 2 3 4 5", "il faut 3 rangées"),
-    ("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 91", "rangée 3 : « 91 » n'est pas un numéro de 1 à 90"),
-    ("0 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90", "rangée 1 : « 0 » n'est pas un numéro de 1 à 90"),
-    ("4 13 37 52 80 / 9 21 4a 66 84 / 18 29 58 74 90", "rangée 2 : « 4a » n'est pas un numéro de 1 à 90"),
-    ("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 80", "le numéro 80 apparaît deux fois (rangées 1 et 3)"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("4 13 37 52 / 9 21 45 66 84 / 18 29 58 74 90", "la rangée 1 a 4 numéro(s), il en faut 5"),
+        ("4 13 37 52 80 / 9 21 45 66 84 88 / 18 29 58 74 90", "la rangée 2 a 6 numéro(s), il en faut 5"),
+        ("4 13 37 52 80 / 9 21 45 66 84", "il faut 3 rangées"),
+        ("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90 / 1 2 3 4 5", "il faut 3 rangées"),
+        ("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 91", "rangée 3 : « 91 » n'est pas un numéro de 1 à 90"),
+        ("0 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90", "rangée 1 : « 0 » n'est pas un numéro de 1 à 90"),
+        ("4 13 37 52 80 / 9 21 4a 66 84 / 18 29 58 74 90", "rangée 2 : « 4a » n'est pas un numéro de 1 à 90"),
+        ("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 80", "le numéro 80 apparaît deux fois (rangées 1 et 3)"),
+    ],
+)
 def test_l1_bad_cartons_are_refused_naming_row_and_number(text, expected):
     assert expected in refused(text)
 
 
 # ------------------------------------------------------------------ L2: column ranges, both conventions
+
 
 def test_l2_column_ranges_of_both_conventions():
     assert [column_of(n) for n in (1, 9, 10, 19, 20, 79, 80, 89, 90)] == [0, 0, 1, 1, 2, 7, 8, 8, 8]
@@ -82,9 +90,11 @@ def test_l2_column_ranges_of_both_conventions():
 
 def test_l2_two_numbers_of_one_column_cannot_share_a_row():
     assert "rangée 1 : 13 et 17 sont dans la même colonne 2 (10–19)" in refused(
-        "4 13 17 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
+        "4 13 17 52 80 / 9 21 45 66 84 / 18 29 58 74 90"
+    )
     assert "rangée 3 : 80 et 90 sont dans la même colonne 9 (80–90)" in refused(
-        "4 13 37 52 61 / 9 21 45 66 84 / 18 29 58 80 90")
+        "4 13 37 52 61 / 9 21 45 66 84 / 18 29 58 80 90"
+    )
 
 
 def test_l2_the_convention_decides_where_10_and_80_go():
@@ -103,6 +113,7 @@ def test_unknown_column_convention_is_a_value_error():
 
 # ------------------------------------------------------------------ L3: 0–3 per column, or 1–3 in "série de 6"
 
+
 def test_l3_mode_carton_allows_an_empty_column_serie_de_6_does_not():
     Card.parse(NO_COLUMN_30S)
     assert "colonne 4 (30–39) vide" in refused(NO_COLUMN_30S, every_column=True)
@@ -119,11 +130,14 @@ def test_l3_a_column_holds_three_numbers_at_most_since_there_are_three_rows():
 
 # ------------------------------------------------------------------ L4: ascending downward in a column
 
+
 def test_l4_a_column_ascends_downward():
-    assert ("colonne 1 (1–9) : 9 (rangée 1) est au-dessus de 4 (rangée 2)"
-            in refused("9 13 37 52 80 / 4 21 45 66 84 / 18 29 58 74 90"))
-    assert ("colonne 9 (80–90) : 90 (rangée 2) est au-dessus de 84 (rangée 3)"
-            in refused("4 13 37 52 80 / 9 21 45 66 90 / 18 29 58 74 84"))
+    assert "colonne 1 (1–9) : 9 (rangée 1) est au-dessus de 4 (rangée 2)" in refused(
+        "9 13 37 52 80 / 4 21 45 66 84 / 18 29 58 74 90"
+    )
+    assert "colonne 9 (80–90) : 90 (rangée 2) est au-dessus de 84 (rangée 3)" in refused(
+        "4 13 37 52 80 / 9 21 45 66 90 / 18 29 58 74 84"
+    )
 
 
 def test_l4_rows_are_stored_ascending_whatever_order_they_are_given_in():
@@ -133,6 +147,7 @@ def test_l4_rows_are_stored_ascending_whatever_order_they_are_given_in():
 
 
 # ------------------------------------------------------------------ the Card value
+
 
 def test_card_accessors():
     card = Card.parse(GOOD)
@@ -173,9 +188,12 @@ def test_validation_agrees_with_the_grid_oracle_on_any_rows(rows, columns, every
     assert accepted == oracle_is_valid(rows, columns, every_column)
 
 
-@given(seed=st.integers(0, 2**32), columns=st.sampled_from(COLUMN_CONVENTIONS),
-       every_column=st.booleans(), edits=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 4),
-                                                             st.integers(1, 90)), min_size=1, max_size=2))
+@given(
+    seed=st.integers(0, 2**32),
+    columns=st.sampled_from(COLUMN_CONVENTIONS),
+    every_column=st.booleans(),
+    edits=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 4), st.integers(1, 90)), min_size=1, max_size=2),
+)
 def test_validation_agrees_with_the_oracle_near_valid_cartons(seed, columns, every_column, edits):
     rows = [list(r) for r in generate_planche(random.Random(seed), columns)[0].rows]
     for r, i, n in edits:
@@ -191,8 +209,35 @@ def test_validation_agrees_with_the_oracle_near_valid_cartons(seed, columns, eve
 
 # ------------------------------------------------------------------ parse_number
 
-@pytest.mark.parametrize("value", ["4a", "", " ", "  ", "0", "91", "4.0", "4.5", "-4", "+4", "4_0", "٣", "1e1",
-                                   0, 91, -1, 4.5, 4.0, True, False, None, b"4", [4]])
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "4a",
+        "",
+        " ",
+        "  ",
+        "0",
+        "91",
+        "4.0",
+        "4.5",
+        "-4",
+        "+4",
+        "4_0",
+        "٣",
+        "1e1",
+        0,
+        91,
+        -1,
+        4.5,
+        4.0,
+        True,
+        False,
+        None,
+        b"4",
+        [4],
+    ],
+)
 def test_parse_number_refuses_anything_but_a_ball_number(value):
     with pytest.raises(InvalidNumber, match="not a ball number"):
         parse_number(value)
@@ -209,15 +254,19 @@ def test_parse_number_accepts_every_ball_as_int_or_padded_text(n):
     assert parse_number(n) == parse_number(str(n)) == parse_number(f" {n} ") == n
 
 
-@given(st.one_of(st.integers().filter(lambda n: not 1 <= n <= 90),
-                 st.text().filter(lambda t: not (t.strip().isascii() and t.strip().isdigit()
-                                                 and 1 <= int(t.strip()) <= 90))))
+@given(
+    st.one_of(
+        st.integers().filter(lambda n: not 1 <= n <= 90),
+        st.text().filter(lambda t: not (t.strip().isascii() and t.strip().isdigit() and 1 <= int(t.strip()) <= 90)),
+    )
+)
 def test_parse_number_refuses_everything_else(value):
     with pytest.raises(InvalidNumber):
         parse_number(value)
 
 
 # ------------------------------------------------------------------ generator
+
 
 @settings(max_examples=60)
 @given(seed=st.one_of(st.integers(), st.text(max_size=10)), columns=st.sampled_from(COLUMN_CONVENTIONS))
@@ -261,6 +310,7 @@ def test_generated_cartons_vary_every_number_reaches_every_row(columns):
 
 # ------------------------------------------------------------------ card IDs
 
+
 def luhn_mod_n_valid(text: str) -> bool:
     """Luhn mod N validation as published (Wikipedia, "Luhn mod N algorithm"), N = 34 (no I, no O)."""
     factor, total = 1, 0
@@ -291,7 +341,7 @@ def test_every_single_character_substitution_of_a_generated_id_is_caught(card_id
     for i, original in enumerate(card_id):
         for ch in string.ascii_letters + string.digits + "-_ ./":
             if ch != original:
-                typo = card_id[:i] + ch + card_id[i + 1:]
+                typo = card_id[:i] + ch + card_id[i + 1 :]
                 assert check_card_id(typo) is not True, typo
 
 
@@ -300,7 +350,7 @@ def test_adjacent_swaps_are_caught_except_0_and_z(card_id):
     for i in range(len(card_id) - 1):
         a, b = card_id[i], card_id[i + 1]
         if a != b and {a, b} != {"0", "Z"}:
-            swapped = card_id[:i] + b + a + card_id[i + 2:]
+            swapped = card_id[:i] + b + a + card_id[i + 2 :]
             assert check_card_id(swapped) is not True, swapped
 
 
@@ -316,7 +366,7 @@ def test_normalize_card_id():
     assert normalize_card_id(card_id[:3] + " " + card_id[3:]) == card_id
     assert normalize_card_id("table-3") == "table-3"  # imported IDs keep their case
     assert normalize_card_id(" Lot-B7 ") == "Lot-B7"
-    typed = card_id.replace("0", "O").replace("1", "I")      # O and I are never in a generated ID
+    typed = card_id.replace("0", "O").replace("1", "I")  # O and I are never in a generated ID
     assert normalize_card_id(typed.lower()) == card_id
 
 

@@ -2,6 +2,7 @@
 end, or a pair swapped after the night is caught and named by ``verify``; a journal from before the chain is
 chained at its first open, once, and says so; a whole evening's journal verifies; the board's copy is journalled
 with the figures it prints and its record's hash is the fingerprint."""
+
 from __future__ import annotations
 
 import hashlib
@@ -26,7 +27,9 @@ def played(make_hall, tmp_path):
     """A whole evening played through a real Hall: sales, draws, a false claim, a tie, an award, a PIN change, a
     programme edit, a démarquez, vouchers printed and redeemed; returns the journal's path (closed)."""
     extra = some_cards(6, series="F", seed=11)
-    hall = make_hall({**TIE_CARDS, **extra}, programme=[{"lots": [{"kind": "quine", "label": "Jambon", "value_eur": 30}]}])
+    hall = make_hall(
+        {**TIE_CARDS, **extra}, programme=[{"lots": [{"kind": "quine", "label": "Jambon", "value_eur": 30}]}]
+    )
     hall.sell([X_ID, Y_ID], role="desk", payment="especes", cents=600)
     hall.sell([next(iter(extra))], role="desk", payment="carte", cents=300)
     hall.start_partie(role="speaker")
@@ -71,16 +74,22 @@ def test_a_whole_evening_verifies_and_its_fingerprint_is_the_last_record_s_hash(
     assert [r.prev for r in stored] == [chain.GENESIS] + [r.hash for r in stored[:-1]]
     # anyone can recompute a record's hash from its columns with another tool
     r = stored[4]
-    body = json.dumps({"at": r.at, "payload": json.loads(r.payload), "prev": r.prev, "role": r.role, "seq": r.seq,
-                       "type": r.type}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    body = json.dumps(
+        {"at": r.at, "payload": json.loads(r.payload), "prev": r.prev, "role": r.role, "seq": r.seq, "type": r.type},
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
     assert hashlib.sha256(body.encode()).hexdigest() == r.hash
     assert verify_file(played, chain.shown(stored[-1].hash))[0].ok
 
 
-@pytest.mark.parametrize("column, value", [("payload", None), ("role", "speaker"), ("at", "2026-11-21T19:00:00.001+00:00")])
+@pytest.mark.parametrize(
+    "column, value", [("payload", None), ("role", "speaker"), ("at", "2026-11-21T19:00:00.001+00:00")]
+)
 def test_a_changed_payload_role_or_time_is_named(played, column, value):
     target = next(r for r in rows(played) if r.type == "sales:sale_recorded")
-    if column == "payload":      # 6 € in cash written down as 2 €
+    if column == "payload":  # 6 € in cash written down as 2 €
         value = target.payload.replace('"cents":600', '"cents":200')
         assert value != target.payload
     tamper(played, f"UPDATE events SET {column} = ? WHERE seq = ?", value, target.seq)
@@ -95,7 +104,7 @@ def test_a_record_removed_in_the_middle_is_named_renumbered_or_not(played, tmp_p
     tamper(played, "DELETE FROM events WHERE seq = ?", k)
     verdict, _ = verify_file(played)
     assert (verdict.problem, verdict.seq, verdict.expected_seq) == ("missing", k + 1, k)
-    tamper(played, "UPDATE events SET seq = seq - 1 WHERE seq > ?", k)    # and the numbers closed up
+    tamper(played, "UPDATE events SET seq = seq - 1 WHERE seq > ?", k)  # and the numbers closed up
     verdict, _ = verify_file(played)
     assert (verdict.problem, verdict.seq) == ("unlinked", k)
 
@@ -104,7 +113,7 @@ def test_a_record_cut_off_the_end_shows_only_against_the_fingerprint_on_paper(pl
     stored = rows(played)
     paper = chain.shown(stored[-1].hash)
     tamper(played, "DELETE FROM events WHERE seq = ?", stored[-1].seq)
-    assert verify_file(played)[0].ok                  # the chain alone cannot tell
+    assert verify_file(played)[0].ok  # the chain alone cannot tell
     verdict, _ = verify_file(played, paper)
     assert verdict.problem == "fingerprint_missing" and verdict.last_seq == stored[-2].seq
 
@@ -113,11 +122,21 @@ def test_a_chain_rewritten_after_a_change_shows_only_against_the_fingerprint(pla
     stored = rows(played)
     paper = chain.shown(stored[-1].hash)
     target = next(r for r in stored if r.type == "sales:sale_recorded")
-    forged = [(r.seq, r.type, r.payload.replace('"cents":600', '"cents":200') if r.seq == target.seq else r.payload,
-               r.role, r.at) for r in stored]
+    forged = [
+        (
+            r.seq,
+            r.type,
+            r.payload.replace('"cents":600', '"cents":200') if r.seq == target.seq else r.payload,
+            r.role,
+            r.at,
+        )
+        for r in stored
+    ]
     db = sqlite3.connect(played)
-    db.executemany("UPDATE events SET payload = ?, prev = ?, hash = ? WHERE seq = ?",
-                   [(f[2], prev, digest, seq) for f, (prev, digest, seq) in zip(forged, chain.chain(forged))])
+    db.executemany(
+        "UPDATE events SET payload = ?, prev = ?, hash = ? WHERE seq = ?",
+        [(f[2], prev, digest, seq) for f, (prev, digest, seq) in zip(forged, chain.chain(forged))],
+    )
     db.commit()
     db.close()
     assert verify_file(played)[0].ok
@@ -142,16 +161,20 @@ def test_a_fingerprint_on_paper_of_an_earlier_moment_still_matches_a_longer_jour
     verdict, _ = verify_file(played, stored[20].hash[:16].upper())
     assert verdict.ok and verdict.matched_seq == stored[20].seq and verdict.after == len(stored) - 21
     assert verify_file(played, "not hex at all")[0].problem == "bad_fingerprint"
-    assert verify_file(played, "abcd")[0].problem == "bad_fingerprint"      # too short to mean anything
+    assert verify_file(played, "abcd")[0].problem == "bad_fingerprint"  # too short to mean anything
 
 
 def test_a_journal_from_before_the_chain_is_chained_at_its_first_open_once_and_says_so(tmp_path, caplog):
     path = tmp_path / "journal.sqlite"
     db = sqlite3.connect(path)
-    db.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, "
-               "role TEXT NOT NULL, at TEXT NOT NULL)")
-    db.executemany("INSERT INTO events VALUES (?, 'draw:ball_drawn', ?, 'speaker', ?)",
-                   [(i, json.dumps({"number": i, "index": i - 1, "source": "console"}), T0) for i in range(1, 6)])
+    db.execute(
+        "CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, "
+        "role TEXT NOT NULL, at TEXT NOT NULL)"
+    )
+    db.executemany(
+        "INSERT INTO events VALUES (?, 'draw:ball_drawn', ?, 'speaker', ?)",
+        [(i, json.dumps({"number": i, "index": i - 1, "source": "console"}), T0) for i in range(1, 6)],
+    )
     db.execute("PRAGMA user_version=1")
     db.commit()
     db.close()
@@ -166,13 +189,14 @@ def test_a_journal_from_before_the_chain_is_chained_at_its_first_open_once_and_s
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="loto-hall.journal"):
         verdict, chained = verify_file(path)
-    assert verdict.ok and verdict.records == 6 and chained == (when, 5) and caplog.text == ""   # once
+    assert verdict.ok and verdict.records == 6 and chained == (when, 5) and caplog.text == ""  # once
     tamper(path, "UPDATE events SET payload = replace(payload, '\"number\": 3', '\"number\": 33') WHERE seq = 3")
     assert (verify_file(path)[0].problem, verify_file(path)[0].seq) == ("changed", 3)
 
 
 def journal_event(n: int):
     from hall.events import BallDrawn
+
     return BallDrawn(n, n - 1, "console")
 
 
@@ -186,8 +210,13 @@ def test_any_single_change_is_named_at_its_record(tmp_path_factory, data):
     journal.close()
     k = data.draw(st.integers(1, n))
     column = data.draw(st.sampled_from(["type", "payload", "role", "at", "hash"]))
-    value = {"type": "draw:undone", "payload": json.dumps({"number": 99, "index": 0, "source": "console"}),
-             "role": "admin", "at": T0.replace("19:", "18:"), "hash": "f" * 64}[column]
+    value = {
+        "type": "draw:undone",
+        "payload": json.dumps({"number": 99, "index": 0, "source": "console"}),
+        "role": "admin",
+        "at": T0.replace("19:", "18:"),
+        "hash": "f" * 64,
+    }[column]
     tamper(path, f"UPDATE events SET {column} = ? WHERE seq = ?", value, k)
     verdict, _ = verify_file(path)
     assert not verdict.ok and verdict.seq == k and verdict.records == k - 1
@@ -224,7 +253,7 @@ def test_a_ticket_asked_for_by_itself_at_each_partie_s_end_survives_a_restart(tm
     cleared = hall.clear(role="speaker", force=True)
     hall.journal.close()
     again = Hall(config, Journal(tmp_path / "journal.sqlite"), CardBook(dict(TIE_CARDS)), voucher_secret=b"s" * 32)
-    (job,) = again.tickets_to_print()               # the printer was away: after the restart it is still owed
+    (job,) = again.tickets_to_print()  # the printer was away: after the restart it is still owed
     assert job.request.auto and (job.request.partie, job.request.balls) == (1, 3)
     assert job.fingerprint.seq == cleared.seq + 1 == again.fingerprint().seq
     again.journal.close()

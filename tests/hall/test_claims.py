@@ -1,4 +1,5 @@
 """The verdict on a claimed carton, rule by rule (RULES L6–L9, L12, L20–L21), and against a brute-force oracle."""
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -40,7 +41,7 @@ def test_L6_carton_plein_needs_all_fifteen():
 
 def test_L8_quine_must_contain_the_last_number():
     verdict = verify(CARD, draws=[4, 13, 37, 52, 80, 7], lot="quine")
-    assert verdict.kind == "missed"   # the row was full before 7 was drawn
+    assert verdict.kind == "missed"  # the row was full before 7 was drawn
     assert verdict.reason == "last_not_in_rows"
 
 
@@ -60,7 +61,7 @@ def test_L8_rule_can_be_waived():
 
 
 def test_L9_sleeping_row_cannot_win_the_quine_but_counts_for_double_quine():
-    draws = [9, 21, 45, 66, 84, 2, 4, 13, 37, 52, 80]   # row 1 slept, row 0 completed by 80
+    draws = [9, 21, 45, 66, 84, 2, 4, 13, 37, 52, 80]  # row 1 slept, row 0 completed by 80
     q = verify(CARD, draws, "quine")
     assert (q.kind, q.rows) == ("valid", (0,))
     dq = verify(CARD, draws, "double_quine")
@@ -99,14 +100,14 @@ def test_L21_another_row_complete_with_the_last_ball_is_a_false_claim_with_the_n
     no claim at all — a false claim, the middle row's numbers still missing."""
     v = verify(CARD, [9, 21, 4, 13, 37, 52, 80], MIDDLE)
     assert (v.kind, v.reason, v.complete_rows) == ("incomplete", "not_named_row", (0,))
-    assert v.missing == (45, 66, 84)                     # what the named row still needs
-    assert verify(CARD, [9, 21, 4, 13, 37, 52, 80], "quine").kind == "valid"    # any row: a good quine
+    assert v.missing == (45, 66, 84)  # what the named row still needs
+    assert verify(CARD, [9, 21, 4, 13, 37, 52, 80], "quine").kind == "valid"  # any row: a good quine
 
 
 def test_L21_the_named_row_complete_but_without_the_last_ball_let_its_turn_pass():
-    v = verify(CARD, MIDDLE_ROW + [4, 13, 37, 52, 80], MIDDLE)     # 80 completes the top row, not the middle
+    v = verify(CARD, MIDDLE_ROW + [4, 13, 37, 52, 80], MIDDLE)  # 80 completes the top row, not the middle
     assert (v.kind, v.reason) == ("missed", "last_not_in_rows")
-    assert verify(CARD, MIDDLE_ROW + [7], MIDDLE, last_rule=False).kind == "valid"   # a hall that waives L8
+    assert verify(CARD, MIDDLE_ROW + [7], MIDDLE, last_rule=False).kind == "valid"  # a hall that waives L8
 
 
 def test_L21_the_named_row_already_paid_is_not_paid_again():
@@ -116,11 +117,11 @@ def test_L21_the_named_row_already_paid_is_not_paid_again():
 
 def test_L21_a_double_quine_after_a_named_row_is_unchanged():
     v = verify(CARD, MIDDLE_ROW + TOP_ROW, "double_quine", paid_rows={1})
-    assert (v.kind, v.rows) == ("valid", (0, 1))      # the paid middle row is one of the two (L9)
+    assert (v.kind, v.rows) == ("valid", (0, 1))  # the paid middle row is one of the two (L9)
 
 
 # ---- RULES L20: maxi-bingo, a carton plein in N balls with a fallback --------------------------------------------
-FULL = TOP_ROW + MIDDLE_ROW + [18, 29, 58, 74, 90]          # the carton's 15 numbers, 90 last
+FULL = TOP_ROW + MIDDLE_ROW + [18, 29, 58, 74, 90]  # the carton's 15 numbers, 90 last
 
 
 def maxi(within: int) -> LotSpec:
@@ -128,19 +129,19 @@ def maxi(within: int) -> LotSpec:
 
 
 def test_L20_a_carton_plein_on_ball_N_wins_the_jackpot():
-    draws = [1, 2, 3] + FULL                     # 90 is the 18th ball
+    draws = [1, 2, 3] + FULL  # 90 is the 18th ball
     v = verify(CARD, draws, maxi(18))
     assert (v.kind, v.ball, v.prize) == ("valid", 18, "jackpot")
 
 
 def test_L20_a_carton_plein_on_ball_N_plus_1_wins_the_fallback():
-    draws = [1, 2, 3, 5] + FULL                  # 90 is the 19th ball
+    draws = [1, 2, 3, 5] + FULL  # 90 is the 19th ball
     v = verify(CARD, draws, maxi(18))
     assert (v.kind, v.ball, v.prize) == ("valid", 19, "fallback")
 
 
 def test_L20_the_last_number_rule_holds_for_a_maxi_bingo():
-    v = verify(CARD, FULL + [1], maxi(18))        # full on ball 15, claimed on ball 16: too late (L8)
+    v = verify(CARD, FULL + [1], maxi(18))  # full on ball 15, claimed on ball 16: too late (L8)
     assert (v.kind, v.prize) == ("missed", "")
 
 
@@ -159,7 +160,7 @@ def oracle(card: Card, draws: list[int], lot: LotSpec, last_rule: bool, paid: se
     L21): (verdict, prize)."""
     drawn, last = set(draws), (draws[-1] if draws else None)
     need = BY_KIND[lot.kind].lines
-    allowed = [lot.row - 1] if lot.row else [0, 1, 2]       # L21: only the named row counts
+    allowed = [lot.row - 1] if lot.row else [0, 1, 2]  # L21: only the named row counts
     complete = [r for r in allowed if all(n in drawn for n in card.rows[r])]
     if len(complete) < need:
         return "incomplete", ""
@@ -181,10 +182,18 @@ LOTS = st.one_of(
 
 
 @settings(max_examples=500, deadline=None)
-@given(seed=st.integers(0, 10**9), which=st.integers(0, 5), length=st.integers(0, 90), lot=LOTS,
-       last_rule=st.booleans(), paid=st.sets(st.integers(0, 2), max_size=2), data=st.randoms(use_true_random=False))
+@given(
+    seed=st.integers(0, 10**9),
+    which=st.integers(0, 5),
+    length=st.integers(0, 90),
+    lot=LOTS,
+    last_rule=st.booleans(),
+    paid=st.sets(st.integers(0, 2), max_size=2),
+    data=st.randoms(use_true_random=False),
+)
 def test_verdict_matches_brute_force_oracle(seed, which, length, lot, last_rule, paid, data):
     import random
+
     card = generate_planche(random.Random(seed))[which]
     order = list(range(1, 91))
     data.shuffle(order)
@@ -199,19 +208,27 @@ def test_verdict_matches_brute_force_oracle(seed, which, length, lot, last_rule,
     if v.kind == "incomplete":
         assert not set(v.missing) & set(draws)
         assert v.missing
-        assert set(v.missing) <= {n for r in lines.among for n in card.rows[r]}    # only the lot's lines
+        assert set(v.missing) <= {n for r in lines.among for n in card.rows[r]}  # only the lot's lines
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**9), lot=LOTS, last_rule=st.booleans(), length=st.integers(1, 90),
-       paid=st.dictionaries(st.integers(0, 17), st.sets(st.integers(0, 2), max_size=1), max_size=4),
-       data=st.randoms(use_true_random=False))
+@given(
+    seed=st.integers(0, 10**9),
+    lot=LOTS,
+    last_rule=st.booleans(),
+    length=st.integers(1, 90),
+    paid=st.dictionaries(st.integers(0, 17), st.sets(st.integers(0, 2), max_size=1), max_size=4),
+    data=st.randoms(use_true_random=False),
+)
 def test_the_winner_watch_names_exactly_the_cartons_the_oracle_finds_valid(seed, lot, last_rule, length, paid, data):
     """The watch's index (a line = carton × 3 + row, its counter at its numbers) against the oracle, ball by ball
     to the end, for any lot's lines: any row, a named row, two rows, the whole carton."""
     import random
+
     rnd = random.Random(seed)
-    cards = {f"C{i}": card for i, card in enumerate(generate_planche(rnd) + generate_planche(rnd) + generate_planche(rnd))}
+    cards = {
+        f"C{i}": card for i, card in enumerate(generate_planche(rnd) + generate_planche(rnd) + generate_planche(rnd))
+    }
     paid_rows = {f"C{k}": v for k, v in paid.items()}
     order = list(range(1, 91))
     data.shuffle(order)
@@ -219,12 +236,14 @@ def test_the_winner_watch_names_exactly_the_cartons_the_oracle_finds_valid(seed,
     for i, n in enumerate(order[:length]):
         watch.on_draw(n, 0, lines_of(lot), paid_rows)
         draws = order[: i + 1]
-        expected = sorted(c for c, card in cards.items()
-                          if oracle(card, draws, lot, last_rule, paid_rows.get(c, set()))[0] == "valid")
+        expected = sorted(
+            c for c, card in cards.items() if oracle(card, draws, lot, last_rule, paid_rows.get(c, set()))[0] == "valid"
+        )
         assert sorted(watch.candidates) == expected
     if length > 1:
         watch.on_undo(lines_of(lot), paid_rows)
         draws = order[: length - 1]
-        expected = sorted(c for c, card in cards.items()
-                          if oracle(card, draws, lot, last_rule, paid_rows.get(c, set()))[0] == "valid")
+        expected = sorted(
+            c for c, card in cards.items() if oracle(card, draws, lot, last_rule, paid_rows.get(c, set()))[0] == "valid"
+        )
         assert sorted(watch.candidates) == expected

@@ -1,4 +1,5 @@
 """One way to act by event type: an ``EventHandlers`` table, each handler declared where it is written."""
+
 from __future__ import annotations
 
 import ast
@@ -53,7 +54,11 @@ def other_dispatch(path: Path) -> list[str]:
 
 
 def test_no_module_of_the_hall_or_the_web_dispatches_on_an_event_another_way():
-    files = [p for folder in ("hall", "display", "drivers") for p in (ROOT / folder).rglob("*.py")
-             if not str(p.relative_to(ROOT)).startswith(APART)]
+    files = [
+        p
+        for folder in ("hall", "display", "drivers")
+        for p in (ROOT / folder).rglob("*.py")
+        if not str(p.relative_to(ROOT)).startswith(APART)
+    ]
     offenders = {str(p.relative_to(ROOT)): found for p in files for found in [other_dispatch(p)] if found}
     assert offenders == {}

@@ -5,6 +5,7 @@ The writers are run for real with ``os.fsync``, ``os.replace`` and ``os.link`` w
 have been fsync'd under its temporary name before it took its name, and its folder fsync'd after (issue 33: on main
 ``sessions.json`` and ``pin_checks.json`` came back from a real cut empty). An AST pass then checks that no other
 way of writing a file is left in hall/, display/ or drivers/."""
+
 from __future__ import annotations
 
 import ast
@@ -57,7 +58,7 @@ class Watch:
             if op[0] in ("rename", "link") and op[2] == str(path):
                 src = op[1]
                 synced = ("fsync", src) in self.ops[:i] or ("fsync", src + " (deleted)") in self.ops[:i]
-                folder = ("fsync", str(path.parent)) in self.ops[i + 1:]
+                folder = ("fsync", str(path.parent)) in self.ops[i + 1 :]
                 if synced and folder and Path(src).parent == path.parent:
                     return True
         return False
@@ -156,6 +157,7 @@ def test_reports_exports_planches_and_an_archived_evening_are_durable(tmp_path, 
     assert main(["report", "--data-dir", str(data), "--pdf", str(out / "r.pdf"), "--csv", str(out / "r.csv")]) == 0
     assert watch.durably_written(out / "r.pdf") and watch.durably_written(out / "r.csv")
     from hall.app.paper.sheets import write_cards_pdf
+
     write_cards_pdf(generate_cards(2, "s", "A"), out / "planches.pdf", "Salle", "A")
     assert watch.durably_written(out / "planches.pdf")
     assert main(["evening", "new", "--data-dir", str(data)]) == 0
@@ -193,8 +195,19 @@ ALLOWED = {
 }
 WRITE_MODES = set("wax+")
 WRITE_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"}
-PRIMITIVES = {"os.replace", "os.rename", "os.link", "os.symlink", "tempfile.mkstemp", "tempfile.NamedTemporaryFile",
-              "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.move", "json.dump"}
+PRIMITIVES = {
+    "os.replace",
+    "os.rename",
+    "os.link",
+    "os.symlink",
+    "tempfile.mkstemp",
+    "tempfile.NamedTemporaryFile",
+    "shutil.copy",
+    "shutil.copy2",
+    "shutil.copyfile",
+    "shutil.move",
+    "json.dump",
+}
 METHODS = {"write_text", "write_bytes", "touch", "rename", "symlink_to", "hardlink_to"}
 PDF_MAKERS = {"Canvas", "SimpleDocTemplate", "BaseDocTemplate"}
 
@@ -209,8 +222,11 @@ def _name(func: ast.expr) -> str:
 
 
 def _mode(call: ast.Call, position: int) -> str:
-    arg = call.args[position] if len(call.args) > position else next(
-        (k.value for k in call.keywords if k.arg == "mode"), None)
+    arg = (
+        call.args[position]
+        if len(call.args) > position
+        else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    )
     return arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else ""
 
 
@@ -218,8 +234,13 @@ def _flag(node: ast.Call) -> str | None:
     """The write primitive ``node`` calls, if it is one."""
     name = _name(node.func)
     short = name.rsplit(".", 1)[-1]
-    if short in PDF_MAKERS and node.args and any(        # reportlab writing to a file name itself
-            _name(n.func) in ("os.fspath", "str") for n in ast.walk(node.args[0]) if isinstance(n, ast.Call)):
+    if (
+        short in PDF_MAKERS
+        and node.args
+        and any(  # reportlab writing to a file name itself
+            _name(n.func) in ("os.fspath", "str") for n in ast.walk(node.args[0]) if isinstance(n, ast.Call)
+        )
+    ):
         return short
     if name in ("open", "os.fdopen"):
         return name if WRITE_MODES & set(_mode(node, 1)) else None
@@ -229,7 +250,7 @@ def _flag(node: ast.Call) -> str | None:
         return name
     if name.startswith(".") or ("." in name and not name.startswith(("dataclasses.", "os.path."))):
         if short in METHODS or (short == "replace" and len(node.args) == 1 and not node.keywords):
-            return "." + short                                # Path.replace(target); str.replace takes two
+            return "." + short  # Path.replace(target); str.replace takes two
     return None
 
 
@@ -258,7 +279,9 @@ def test_no_file_is_written_any_other_way():
             for where, primitive, line in write_paths(path):
                 if (rel, where, primitive) not in ALLOWED:
                     offenders.append(f"{rel}:{line} {where}: {primitive}")
-    assert offenders == [], "write through hall/record/durable.py (write_file, write_json, replacing):\n" + "\n".join(offenders)
+    assert offenders == [], "write through hall/record/durable.py (write_file, write_json, replacing):\n" + "\n".join(
+        offenders
+    )
 
 
 def test_the_check_sees_the_ways_a_file_was_written_before(tmp_path):
@@ -270,7 +293,18 @@ def test_the_check_sees_the_ways_a_file_was_written_before(tmp_path):
         "        json.dump(d, fh)\n    os.replace(tmp, p)\n"
         "def b(p):\n    fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)\n    p.write_bytes(b'')\n"
         "def c(p):\n    with open(p, 'w', encoding='utf-8') as f:\n        f.write('x')\n    p.with_name('x').replace(p)\n"
-        "def d(p):\n    Canvas(p if hasattr(p, 'write') else os.fspath(p))\n    'a'.replace('a', 'b')\n")
-    assert sorted((w, f) for w, f, _ in write_paths(sample)) == sorted([
-        ("a", "tempfile.mkstemp"), ("a", "os.fdopen"), ("a", "json.dump"), ("a", "os.replace"),
-        ("b", "os.open"), ("b", ".write_bytes"), ("c", "open"), ("c", ".replace"), ("d", "Canvas")])
+        "def d(p):\n    Canvas(p if hasattr(p, 'write') else os.fspath(p))\n    'a'.replace('a', 'b')\n"
+    )
+    assert sorted((w, f) for w, f, _ in write_paths(sample)) == sorted(
+        [
+            ("a", "tempfile.mkstemp"),
+            ("a", "os.fdopen"),
+            ("a", "json.dump"),
+            ("a", "os.replace"),
+            ("b", "os.open"),
+            ("b", ".write_bytes"),
+            ("c", "open"),
+            ("c", ".replace"),
+            ("d", "Canvas"),
+        ]
+    )

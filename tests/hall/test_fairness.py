@@ -1,5 +1,6 @@
 """The fairness count: the chi-square p-value against a brute-force integration, a biased draw flagged, a fair one
 not, and too few balls to judge."""
+
 from __future__ import annotations
 
 import math
@@ -14,10 +15,12 @@ from hall.loto import fairness
 def chi2_sf_by_integration(x: float, df: int, steps: int = 20_000) -> float:
     """P(χ²(df) ≥ x) by Simpson's rule on the density over [0, x] (the oracle: no special function)."""
     k = df / 2.0
+
     def density(t: float) -> float:
         if t <= 0:
             return 0.0 if df > 2 else (0.5 if df == 2 else math.inf)
         return math.exp((k - 1) * math.log(t) - t / 2 - k * math.log(2) - math.lgamma(k))
+
     h = x / steps
     total = density(0) + density(x) + sum((4 if i % 2 else 2) * density(i * h) for i in range(1, steps))
     return 1.0 - total * h / 3

@@ -1,6 +1,7 @@
 """A hold stops the hall's draws, a partie's start and « démarquez » for a while (hall/holds.py): every command that
 would draw a ball asks it first, the writer refuses a held event a command forgot to ask for, and the rest of the
 evening goes on."""
+
 from __future__ import annotations
 
 import ast
@@ -70,8 +71,12 @@ def commands_that_can_draw() -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in held:
                 called.add("<held>")
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self"
+            ):
                 called.add(node.func.attr)
         calls[name] = called
     drawing = {"<held>"}
@@ -92,8 +97,8 @@ def test_a_standing_hold_refuses_the_command_with_its_code_and_the_hall_is_untou
     with pytest.raises(Rejected) as refused:
         command(hall)
     assert refused.value.key == "rooms/games_on_screen"
-    assert hold.asked == [action]                             # asked first, before any other check
-    assert hall.last_seq() == before and hall.speaker_snapshot().proposed == proposed     # 9 still waits
+    assert hold.asked == [action]  # asked first, before any other check
+    assert hall.last_seq() == before and hall.speaker_snapshot().proposed == proposed  # 9 still waits
 
 
 def test_the_commands_that_draw_nothing_go_on_during_the_break(make_hall):
@@ -107,7 +112,7 @@ def test_the_commands_that_draw_nothing_go_on_during_the_break(make_hall):
     assert hall.key_typed("claim").action == "claim"
     assert hall.check_claim("A-1", role="controller").event.verdict == "unknown_card"
     assert hall.key_typed("claim").action == "resume"
-    assert hold.asked == []                    # none of them asked: the hold is not in their way
+    assert hold.asked == []  # none of them asked: the hold is not in their way
 
 
 def test_a_hold_covers_only_its_actions(make_hall):
@@ -129,7 +134,7 @@ def test_the_writer_refuses_a_held_event_that_a_command_forgot_to_ask_for(make_h
     with pytest.raises(Rejected, match="games_on_screen"):
         hall._writer.commit(BallDrawn(7, 1, "new_device"), "device")
     assert hall.last_seq() == before
-    assert set(HELD.values()) == set(Action)      # every action covers journalled events but propose's DRAW
+    assert set(HELD.values()) == set(Action)  # every action covers journalled events but propose's DRAW
 
 
 def test_a_hold_is_registered_once_and_given_at_construction_too(make_hall, tmp_path):
@@ -140,7 +145,7 @@ def test_a_hold_is_registered_once_and_given_at_construction_too(make_hall, tmp_
     hall.add_hold(hold)
     hall.add_hold(hold)
     hall.start_partie(role="speaker")
-    assert hold.asked == [Action.START, Action.START]      # by the command first, then by the writer: once each
+    assert hold.asked == [Action.START, Action.START]  # by the command first, then by the writer: once each
     built = Hall(hall.config, hall.journal, hall.book, holds=[hold])
     hold.standing = True
     with pytest.raises(Rejected, match="games_on_screen"):

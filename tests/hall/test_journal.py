@@ -1,4 +1,5 @@
 """The journal: durable before anyone sees an event, replayable, and whole after a SIGKILL at any moment."""
+
 from __future__ import annotations
 
 import os
@@ -39,7 +40,7 @@ CHILD = textwrap.dedent("""
 def test_wal_and_full_sync_and_schema_version(tmp_path):
     j = Journal(tmp_path / "j.sqlite")
     assert j._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2   # FULL
+    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert j._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     j.close()
 
@@ -78,8 +79,9 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path):
     acknowledged: dict[int, str] = {}
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     for round_ in range(12):
-        child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(round_)], stdout=subprocess.PIPE,
-                                 env=env, text=True)
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(path), str(round_)], stdout=subprocess.PIPE, env=env, text=True
+        )
         wanted = rnd.randint(1, 60)
         for _ in range(wanted):
             line = child.stdout.readline()
@@ -89,7 +91,7 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path):
             acknowledged[int(seq)] = kind
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
-        for line in child.stdout:        # acknowledged before the kill landed
+        for line in child.stdout:  # acknowledged before the kill landed
             if line.endswith("\n"):
                 seq, kind = line.split()
                 acknowledged[int(seq)] = kind
@@ -100,7 +102,7 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path):
         journal.close()
         missing = {s: k for s, k in acknowledged.items() if stored.get(s) != k}
         assert not missing, f"round {round_}: acknowledged events lost: {missing}"
-        assert sorted(stored) == list(range(1, len(stored) + 1))   # no hole
+        assert sorted(stored) == list(range(1, len(stored) + 1))  # no hole
     assert len(acknowledged) > 100
 
 

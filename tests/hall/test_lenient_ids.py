@@ -1,5 +1,6 @@
 """IDs that survive people: typed without the dash, in lower case, with spaces or O/I for 0/1; a near miss
 answered with the real cartons (or vouchers) one keystroke away (issue 15)."""
+
 from __future__ import annotations
 
 import random
@@ -55,14 +56,14 @@ def test_a_generated_id_typed_the_way_people_type_is_the_same_id(card_id, data):
 def test_the_shown_form_sets_the_check_character_apart():
     assert display_card_id("D-00006H") == "D-00006\u00a0H"
     assert display_card_id("custom-7") == "custom-7"
-    assert normalize_card_id("D003328") == "D-003328"     # as a phone types it
+    assert normalize_card_id("D003328") == "D-003328"  # as a phone types it
 
 
 def test_other_ids_are_only_trimmed_and_an_exact_id_of_the_book_wins():
     assert normalize_card_id(" Lot-12 ") == "Lot-12"
-    assert normalize_card_id("ab12345x") == "AB-12345X"          # looks generated: put right…
+    assert normalize_card_id("ab12345x") == "AB-12345X"  # looks generated: put right…
     book = CardBook({"ab12345x": CARD, "Lot-12": CARD})
-    assert book.resolve(" ab12345x") == "ab12345x"               # …unless the book holds it as typed
+    assert book.resolve(" ab12345x") == "ab12345x"  # …unless the book holds it as typed
     assert book.resolve("Lot-12") == "Lot-12"
 
 
@@ -75,8 +76,13 @@ def test_suggestions_are_exactly_the_cartons_one_keystroke_away(book_ids, seed, 
     i = rnd.randrange(len(base))
     how = data.draw(st.sampled_from(["change", "drop", "add", "swap", "far"]))
     ch = data.draw(st.sampled_from("0123456789ABCDEFGHJKLMNPQRSTUVWXYZ-"))
-    typed = {"change": base[:i] + ch + base[i + 1:], "drop": base[:i] + base[i + 1:], "add": base[:i] + ch + base[i:],
-             "swap": base[:i] + base[i + 1:i + 2] + base[i] + base[i + 2:], "far": base[::-1]}[how]
+    typed = {
+        "change": base[:i] + ch + base[i + 1 :],
+        "drop": base[:i] + base[i + 1 :],
+        "add": base[:i] + ch + base[i:],
+        "swap": base[:i] + base[i + 1 : i + 2] + base[i] + base[i + 2 :],
+        "far": base[::-1],
+    }[how]
     typed = normalize_card_id(typed)
     expected = sorted(c for c in book_ids if osa_one(typed, c))[:5]
     assert book.near(typed) == expected
@@ -84,6 +90,7 @@ def test_suggestions_are_exactly_the_cartons_one_keystroke_away(book_ids, seed, 
 
 def test_suggestions_stay_fast_on_a_big_book():
     import time
+
     book = CardBook({make_card_id("A", n): CARD for n in range(100_000)})
     start = time.perf_counter()
     found = book.near("A-00412X")
@@ -104,7 +111,7 @@ def test_a_voucher_code_typed_loosely_is_the_same_code(serial, data):
         head, mac = code.split("-")
         typed = head.replace("0", "O") + "-" + mac.replace("O", "0").replace("I", "1")
     if data.draw(st.booleans()):
-        typed = " ".join(typed[k:k + 4] for k in range(0, len(typed), 4))
+        typed = " ".join(typed[k : k + 4] for k in range(0, len(typed), 4))
     assert normalize_code(typed) == code
     assert check_code(b"s" * 32, typed) == serial
 

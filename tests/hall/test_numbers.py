@@ -1,4 +1,5 @@
 """hall/numbers.py: one notion of a digit (ASCII), finite amounts, card IDs that cannot read as formulas."""
+
 from __future__ import annotations
 
 import pytest
@@ -39,9 +40,24 @@ def test_ball_numbers_share_the_digit_rule():
             parse_number(bad)
 
 
-@pytest.mark.parametrize("card_id, ok", [
-    ("A-00412K", True), ("A-00001N", True), ("table-7", True), ("12", True), ("x" * 32, True),
-    ("-1-1", False), ("1-1", False), ("-abc", False), ("abc-", False), ("a--b", False), ("x" * 33, False),
-    ("=HYPERLINK", False), ("", False), ("A 1", False)])
+@pytest.mark.parametrize(
+    "card_id, ok",
+    [
+        ("A-00412K", True),
+        ("A-00001N", True),
+        ("table-7", True),
+        ("12", True),
+        ("x" * 32, True),
+        ("-1-1", False),
+        ("1-1", False),
+        ("-abc", False),
+        ("abc-", False),
+        ("a--b", False),
+        ("x" * 33, False),
+        ("=HYPERLINK", False),
+        ("", False),
+        ("A 1", False),
+    ],
+)
 def test_card_ids(card_id, ok):
     assert is_card_id(card_id) is ok

@@ -1,4 +1,5 @@
 """A whole partie through the real Hall and journal, and each rule of RULES §1b (L7, L10–L16)."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,8 +25,8 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     hall = make_hall(BOOK)
     hall.start_partie(role="speaker")
     draw_all(hall, [5, 15, 26, 36, 41])
-    assert hall.watch.candidates == ["S"]                  # S can shout quine on 41
-    hall.draw(60, role="speaker")                          # …but lets 60 come
+    assert hall.watch.candidates == ["S"]  # S can shout quine on 41
+    hall.draw(60, role="speaker")  # …but lets 60 come
     assert [s.card_id for s in hall.watch.sleepers] == ["S"]
     assert views.verdict(hall.check_claim("S", role="controller"))["verdict"] == "missed"
 
@@ -38,16 +39,16 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     false = views.verdict(hall.check_claim("R", role="controller"))
     assert false["verdict"] == "incomplete" and false["missing"]
     hall.resume(role="speaker")
-    assert hall.evening.snapshot()["parties"][0]["draws"] == before   # exactly where it stopped (L15)
+    assert hall.evening.snapshot()["parties"][0]["draws"] == before  # exactly where it stopped (L15)
 
-    hall.draw(80, role="speaker")                           # completes P row 0 and Q row 1
+    hall.draw(80, role="speaker")  # completes P row 0 and Q row 1
     assert sorted(hall.watch.candidates) == ["P", "Q"]
     assert views.verdict(hall.check_claim("P", role="controller"))["verdict"] == "valid"
     assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "valid"
     award = views.award(hall.award(role="speaker"))
     tie = {t["card_id"]: t["number"] for t in award["tie_break"]}
-    assert set(tie) == {"P", "Q"} and len(set(tie.values())) == 2   # separate bag, no repeat (L14)
-    winner = min(tie, key=tie.get)                                  # lowest wins
+    assert set(tie) == {"P", "Q"} and len(set(tie.values())) == 2  # separate bag, no repeat (L14)
+    winner = min(tie, key=tie.get)  # lowest wins
     loser = ({"P", "Q"} - {winner}).pop()
     assert award["winner"] == winner and award["consolation"] == [loser]
     assert len(award["vouchers"]) == 2
@@ -59,7 +60,7 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     assert (dq["verdict"], dq["lot"]["kind"]) == ("valid", "double_quine")
     assert views.award(hall.award(role="speaker"))["winner"] == loser
 
-    hall.resume(role="speaker")                              # the draw waits for the speaker after an award
+    hall.resume(role="speaker")  # the draw waits for the speaker after an award
     draw_all(hall, [18, 29, 58, 74, 3, 14, 25, 35])
     hall.draw(90, role="speaker")
     cp = views.verdict(hall.check_claim("P", role="controller"))
@@ -67,13 +68,13 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     hall.award(role="speaker")
     assert hall.evening.partie.status == "finished"
 
-    hall.clear(role="speaker")                               # « Démarquez ! »
+    hall.clear(role="speaker")  # « Démarquez ! »
     assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "closed"
     with pytest.raises(Rejected) as no_partie:
         hall.draw(7, role="speaker")
     assert no_partie.value.code == "no_partie"
 
-    replayed = make_hall(BOOK)                                # a restart rebuilds the very same state
+    replayed = make_hall(BOOK)  # a restart rebuilds the very same state
     assert replayed.evening.snapshot() == hall.evening.snapshot()
 
 
@@ -84,7 +85,12 @@ def test_L7_default_programme_is_quine_double_quine_carton_plein(make_hall):
 
 
 def test_L7_programme_from_config_and_speaker_override(make_hall):
-    prog = [{"lots": [{"kind": "quine", "label": "Jambon"}, {"kind": "quine", "label": "Panier"}], "consolation": "Bouteille"}]
+    prog = [
+        {
+            "lots": [{"kind": "quine", "label": "Jambon"}, {"kind": "quine", "label": "Panier"}],
+            "consolation": "Bouteille",
+        }
+    ]
     hall = make_hall(BOOK, programme=prog)
     hall.start_partie(role="speaker")
     p = hall.evening.partie
@@ -243,7 +249,7 @@ def test_undo_rules(make_hall):
         hall.undo(role="speaker")
     assert awarded.value.code == "undo_after_award"
     hall.resume(role="speaker")
-    hall.draw(13 + 1, role="speaker")   # 14: a new ball, not on P
+    hall.draw(13 + 1, role="speaker")  # 14: a new ball, not on P
     hall.undo(role="speaker")
     assert hall.evening.partie.last == 80
 
@@ -315,23 +321,32 @@ def test_L11_the_next_lot_opens_on_the_same_ball_without_drawing(make_hall):
     hall.start_partie(role="speaker")
     draw_all(hall, [9, 21, 45, 66, 84, 2, 12, 23, 34, 4, 13, 37, 52, 80])
     hall.check_claim("P", role="controller")
-    views.award(hall.award(role="speaker"))                    # P's quine on 80 (its row 1 slept on 84)
+    views.award(hall.award(role="speaker"))  # P's quine on 80 (its row 1 slept on 84)
     partie = hall.evening.partie
     assert partie.current_lot.kind == "double_quine" and partie.last == 80
     assert views.verdict(hall.check_claim("P", role="controller"))["reason"] == "row_already_paid"
-    assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "incomplete"   # Q has one row only
+    assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "incomplete"  # Q has one row only
 
 
 def test_L17_the_lots_are_announced_before_the_first_ball(make_hall):
     from display.views import public_state
-    prog = [{"lots": [{"kind": "quine", "label": "Jambon", "value_eur": 40},
-                      {"kind": "carton_plein", "label": "Téléviseur", "value_eur": 150}]}]
+
+    prog = [
+        {
+            "lots": [
+                {"kind": "quine", "label": "Jambon", "value_eur": 40},
+                {"kind": "carton_plein", "label": "Téléviseur", "value_eur": 150},
+            ]
+        }
+    ]
     hall = make_hall(BOOK, programme=prog)
     hall.start_partie(role="speaker")
     state = public_state(hall.snapshot())
     assert state["draws"] == [] and state["status"] == "playing"
-    assert [(lot["kind"], lot["label"], lot["status"]) for lot in state["partie"]["lots"]] == \
-        [("quine", "Jambon", "open"), ("carton_plein", "Téléviseur", "pending")]
+    assert [(lot["kind"], lot["label"], lot["status"]) for lot in state["partie"]["lots"]] == [
+        ("quine", "Jambon", "open"),
+        ("carton_plein", "Téléviseur", "pending"),
+    ]
 
 
 def test_L18_lots_are_described_in_kind_with_their_value(make_hall):
@@ -350,5 +365,5 @@ def test_a_failing_subscriber_never_turns_a_durable_draw_into_an_error(make_hall
     hall.start_partie(role="speaker")
     record = hall.draw(42, role="speaker")
     assert record.event.number == 42 and hall.evening.partie.draws == [42]
-    assert [r.type for r in seen] == ["partie:started", "draw:ball_drawn"]   # the others still hear of it
+    assert [r.type for r in seen] == ["partie:started", "draw:ball_drawn"]  # the others still hear of it
     assert "subscriber" in caplog.text

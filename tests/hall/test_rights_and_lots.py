@@ -1,4 +1,5 @@
 """The one rights table and the one table of lot kinds say what the hall did before they were gathered."""
+
 from __future__ import annotations
 
 import os
@@ -16,11 +17,20 @@ from hall.rights import ROLES, may, roles_for
 
 # the hall's commands and who could call them before the table moved to hall/rights.py
 COMMANDS = {
-    "start_partie": {"speaker"}, "draw": {"speaker", "device"}, "undo": {"speaker"},
-    "announce_claim": {"speaker", "controller", "device"}, "resume": {"speaker"},
-    "check_claim": {"controller", "speaker", "device"}, "award": {"speaker"}, "clear": {"speaker"},
-    "set_sold": {"desk"}, "import_cards": set(), "redeem": {"desk"}, "reprint": {"speaker", "desk"},
-    "voucher_printed": {"device"}, "propose": {"device"},
+    "start_partie": {"speaker"},
+    "draw": {"speaker", "device"},
+    "undo": {"speaker"},
+    "announce_claim": {"speaker", "controller", "device"},
+    "resume": {"speaker"},
+    "check_claim": {"controller", "speaker", "device"},
+    "award": {"speaker"},
+    "clear": {"speaker"},
+    "set_sold": {"desk"},
+    "import_cards": set(),
+    "redeem": {"desk"},
+    "reprint": {"speaker", "desk"},
+    "voucher_printed": {"device"},
+    "propose": {"device"},
 }
 
 
@@ -37,7 +47,7 @@ def test_pages_and_reads_come_from_the_same_table():
     assert roles_for("page:lots") == ("desk",) and roles_for("page:admin") == ()
     assert roles_for("card") == ("controller", "desk", "speaker")
     assert not may("speaker", "cards_csv") and may("admin", "cards_csv")
-    assert ROLES[0] == "controller" and ROLES[-1] == "admin"     # a shared PIN opens the smaller role
+    assert ROLES[0] == "controller" and ROLES[-1] == "admin"  # a shared PIN opens the smaller role
 
 
 def rights_asked_for() -> dict[str, str]:
@@ -52,12 +62,22 @@ def rights_asked_for() -> dict[str, str]:
         for node in ast.walk(ast.parse(path.read_text())):
             where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) in {
-                    "require", "require_right", "may", "roles_for"}:
-                asked.update({a.value: where for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)})
-            if isinstance(node, ast.Assign) and any(getattr(t, "id", "").endswith("_RIGHT") for t in node.targets) \
-                    and isinstance(node.value, ast.Constant):
+                "require",
+                "require_right",
+                "may",
+                "roles_for",
+            }:
+                asked.update(
+                    {a.value: where for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+                )
+            if (
+                isinstance(node, ast.Assign)
+                and any(getattr(t, "id", "").endswith("_RIGHT") for t in node.targets)
+                and isinstance(node.value, ast.Constant)
+            ):
                 asked[node.value.value] = where
     from display.pages import PAGES
+
     asked.update({f"page:{page}": "display/pages.py" for page in PAGES})
     return asked
 
@@ -65,11 +85,12 @@ def rights_asked_for() -> dict[str, str]:
 def test_every_right_asked_for_is_a_row_s_or_the_admin_s_alone():
     """A right with no row is not the admin's by omission: ``ADMIN_ONLY`` names it, or it is a typo."""
     from hall.rights import ADMIN_ONLY, KNOWN_RIGHTS, RIGHTS
+
     asked = rights_asked_for()
     assert len(asked) > 40
     assert {right: where for right, where in asked.items() if right not in KNOWN_RIGHTS} == {}
-    assert not ADMIN_ONLY & frozenset().union(*RIGHTS.values())     # admin-only means no row has it
-    assert ADMIN_ONLY <= set(asked)                                  # and each is still asked for somewhere
+    assert not ADMIN_ONLY & frozenset().union(*RIGHTS.values())  # admin-only means no row has it
+    assert ADMIN_ONLY <= set(asked)  # and each is still asked for somewhere
     assert not any(may(role, right) for role in ROLES if role != "admin" for right in ADMIN_ONLY)
 
 
@@ -88,7 +109,7 @@ def test_the_lot_kinds_table_drives_the_rules_and_the_default_programme():
     assert parse_config({}).partie_spec(0).lots == DEFAULT_LOTS
     card = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
     for kind in KINDS:
-        draws = [n for row in card.rows[:kind.lines] for n in row]
+        draws = [n for row in card.rows[: kind.lines] for n in row]
         assert verify(card, draws, kind.kind).kind == "valid"
         assert verify(card, draws[:-1], kind.kind).kind == "incomplete"
         assert lines_of(kind.kind).need == kind.lines
@@ -97,6 +118,7 @@ def test_the_lot_kinds_table_drives_the_rules_and_the_default_programme():
 
 def test_a_bad_lot_kind_in_the_config_names_every_known_kind():
     from hall.errors import ConfigError
+
     with pytest.raises(ConfigError) as err:
         parse_config({"programme": {"partie": [{"lots": [{"kind": "bingo", "label": "x"}]}]}})
     assert "quine, double_quine ou carton_plein" in str(err.value)
@@ -104,8 +126,10 @@ def test_a_bad_lot_kind_in_the_config_names_every_known_kind():
 
 def test_the_programme_editor_takes_the_kinds_of_the_table_and_names_them_all_when_refusing():
     from hall.loto import programme
-    assert [p.lots[0].kind for p in programme.parse_parties([{"lots": [{"kind": k, "label": "x"}]} for k in LOT_KINDS])] \
-        == list(LOT_KINDS)
+
+    assert [
+        p.lots[0].kind for p in programme.parse_parties([{"lots": [{"kind": k, "label": "x"}]} for k in LOT_KINDS])
+    ] == list(LOT_KINDS)
     with pytest.raises(programme.ProgrammeError) as err:
         programme.parse_parties([{"lots": [{"kind": "bingo", "label": "x"}]}])
     assert f"{', '.join(LOT_KINDS[:-1])} ou {LOT_KINDS[-1]}" in err.value.why
@@ -114,12 +138,21 @@ def test_the_programme_editor_takes_the_kinds_of_the_table_and_names_them_all_wh
 def test_no_module_but_the_table_writes_out_a_lot_kind():
     import ast
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[2]
-    found = [f"{p.relative_to(root)}:{node.lineno}" for folder in ("hall", "display", "drivers")
-             for p in (root / folder).rglob("*.py") if p != root / "hall" / "loto" / "lots.py"
-             for node in ast.walk(ast.parse(p.read_text())) if isinstance(node, ast.Constant) and node.value in LOT_KINDS]
-    scripts = [f"{p.relative_to(root)}" for p in (root / "display" / "static" / "js").rglob("*.js")
-               if any(f'"{kind}"' in p.read_text() for kind in LOT_KINDS)]
+    found = [
+        f"{p.relative_to(root)}:{node.lineno}"
+        for folder in ("hall", "display", "drivers")
+        for p in (root / folder).rglob("*.py")
+        if p != root / "hall" / "loto" / "lots.py"
+        for node in ast.walk(ast.parse(p.read_text()))
+        if isinstance(node, ast.Constant) and node.value in LOT_KINDS
+    ]
+    scripts = [
+        f"{p.relative_to(root)}"
+        for p in (root / "display" / "static" / "js").rglob("*.js")
+        if any(f'"{kind}"' in p.read_text() for kind in LOT_KINDS)
+    ]
     assert found == [] and scripts == []
 
 
@@ -128,4 +161,4 @@ def test_a_secret_is_made_once_private_and_whole(tmp_path):
     first = load_or_create_secret(path)
     assert len(first) == 32 and load_or_create_secret(path) == first
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert sorted(p.name for p in path.parent.iterdir()) == ["voucher.key"]     # no temporary file left
+    assert sorted(p.name for p in path.parent.iterdir()) == ["voucher.key"]  # no temporary file left

@@ -1,4 +1,5 @@
 """Selling cartons (INTERFACE §8): tiers priced like a brute force would, totals that add up, sales journalled."""
+
 from __future__ import annotations
 
 import itertools
@@ -46,15 +47,15 @@ def test_the_hall_tiers_for_the_usual_counts():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 7), st.integers(0, 5000)), min_size=1, max_size=4),
-       st.integers(0, 30))
+@given(st.lists(st.tuples(st.integers(1, 7), st.integers(0, 5000)), min_size=1, max_size=4), st.integers(0, 30))
 def test_best_price_is_the_cheapest_combination(raw, count):
     tiers = [PriceTier(n, c) for n, c in raw]
     assert best_price(count, tiers) == brute_force(count, tiers)
 
 
-@pytest.mark.parametrize("text,cents", [(15, 1500), ("15", 1500), ("12,50", 1250), (12.5, 1250), ("3 €", 300),
-                                        ("0", 0), (0.1, 10)])
+@pytest.mark.parametrize(
+    "text,cents", [(15, 1500), ("15", 1500), ("12,50", 1250), (12.5, 1250), ("3 €", 300), ("0", 0), (0.1, 10)]
+)
 def test_amounts_are_read_as_cents(text, cents):
     assert parse_eur(text) == cents
 
@@ -70,16 +71,34 @@ def test_euros_are_written_the_french_way():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 12), st.integers(0, 100_000), st.sampled_from(PAYMENTS), st.booleans(),
-                          st.sampled_from(["", "Anne", "Marc"]), st.booleans()), max_size=40))
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 12),
+            st.integers(0, 100_000),
+            st.sampled_from(PAYMENTS),
+            st.booleans(),
+            st.sampled_from(["", "Anne", "Marc"]),
+            st.booleans(),
+        ),
+        max_size=40,
+    )
+)
 def test_totals_are_the_sum_of_the_sales(rows):
-    sales = [Sale(i, tuple(f"X-{i}-{k}" for k in range(n)), cents, pay, paid, "", seller, "desk", None, voided)
-             for i, (n, cents, pay, paid, seller, voided) in enumerate(rows, 1)]
+    sales = [
+        Sale(i, tuple(f"X-{i}-{k}" for k in range(n)), cents, pay, paid, "", seller, "desk", None, voided)
+        for i, (n, cents, pay, paid, seller, voided) in enumerate(rows, 1)
+    ]
     live = [s for s in sales if not s.voided]
     t = totals(live)
     paid = [s for s in live if s.paid]
-    assert t["total_cents"] == sum(s.cents for s in paid) == sum(t["by_payment"].values()) \
-        == sum(t["by_seller"].values()) == sum(t["by_partie"].values())
+    assert (
+        t["total_cents"]
+        == sum(s.cents for s in paid)
+        == sum(t["by_payment"].values())
+        == sum(t["by_seller"].values())
+        == sum(t["by_partie"].values())
+    )
     assert t["cards_sold"] == sum(len(s.card_ids) for s in paid)
     assert t["reserved_cents"] == sum(s.cents for s in live if not s.paid)
 
@@ -105,10 +124,10 @@ def make_hall(tmp_path, count: int = 24, sales: dict | None = None) -> Hall:
 def test_a_plaque_sold_at_the_price_of_the_tier_and_replayed(tmp_path):
     h = make_hall(tmp_path)
     plaque = expand_ranges("A-1..A-12", 100)
-    assert all(h.may_play(c) for c in plaque)            # no sale yet: the hall does not record sales
+    assert all(h.may_play(c) for c in plaque)  # no sale yet: the hall does not record sales
     record = h.sell(plaque, role="desk", payment="carte", seller="Anne")
     assert record.event.cents == 2500 and record.event.sale_id == 1
-    assert h.may_play(plaque[0]) and not h.may_play(make_card_id("A", 13))   # from now on unsold cartons do not play
+    assert h.may_play(plaque[0]) and not h.may_play(make_card_id("A", 13))  # from now on unsold cartons do not play
     h.journal.close()
     again = make_hall(tmp_path)
     assert again.evening.sales.totals()["total_cents"] == 2500
@@ -120,7 +139,7 @@ def test_sales_recorded_says_the_hall_keeps_sales_and_caisse_sells_that_the_cais
     does the caisse alone decide (a sale rung up tonight, or ``[sales] required``: hand marks then need the admin)."""
     h = make_hall(tmp_path)
     assert not h.sales_recorded() and not h.caisse_sells()
-    h.set_sold([make_card_id("A", 1)], role="desk")     # a hand mark: sales are recorded, the caisse does not sell yet
+    h.set_sold([make_card_id("A", 1)], role="desk")  # a hand mark: sales are recorded, the caisse does not sell yet
     assert h.sales_recorded() and not h.caisse_sells()
     h.sell([make_card_id("A", 2)], role="desk", payment="especes")
     assert h.sales_recorded() and h.caisse_sells() and not h.may_play(make_card_id("A", 3))
@@ -155,7 +174,7 @@ def test_a_voided_sale_frees_its_cartons_and_they_cannot_claim(tmp_path):
     first = h.sell([make_card_id("A", 1)], role="desk", payment="especes").event
     h.sell([make_card_id("A", 2)], role="desk", payment="especes")
     with pytest.raises(Rejected):
-        h.void_sale(first.sale_id, role="desk")          # the admin only
+        h.void_sale(first.sale_id, role="desk")  # the admin only
     h.void_sale(first.sale_id, role="admin")
     assert not h.may_play(make_card_id("A", 1))
     assert h.evening.sales.totals()["total_cents"] == 300
@@ -165,7 +184,7 @@ def test_a_voided_sale_frees_its_cartons_and_they_cannot_claim(tmp_path):
     with pytest.raises(Rejected) as err:
         h.void_sale(first.sale_id, role="admin")
     assert err.value.code == "sale_voided"
-    h.sell([make_card_id("A", 1)], role="desk", payment="cheque")   # sold again after the void
+    h.sell([make_card_id("A", 1)], role="desk", payment="cheque")  # sold again after the void
 
 
 def test_a_sale_with_a_winner_cannot_be_voided(tmp_path):
@@ -203,10 +222,17 @@ def test_a_reservation_is_not_takings_until_paid(tmp_path):
 
 def test_the_programme_edit_drives_the_next_partie_only(tmp_path):
     from hall.loto.programme import parse_parties
+
     h = make_hall(tmp_path)
     h.start_partie(role="speaker")
-    parties = parse_parties([{"lots": [{"kind": "carton_plein", "label": "Vélo", "value_eur": 180,
-                                        "sponsor": "Cycles Martin"}], "consolation": "Stylo"}])
+    parties = parse_parties(
+        [
+            {
+                "lots": [{"kind": "carton_plein", "label": "Vélo", "value_eur": 180, "sponsor": "Cycles Martin"}],
+                "consolation": "Stylo",
+            }
+        ]
+    )
     h.edit_programme(parties, role="admin")
     assert [lot.kind for lot in h.evening.running.lots] == ["quine", "double_quine", "carton_plein"]
     h.clear(role="speaker", force=True)
@@ -216,16 +242,19 @@ def test_the_programme_edit_drives_the_next_partie_only(tmp_path):
     h.journal.close()
     again = make_hall(tmp_path)
     assert again.partie_spec(1).lots[0].sponsor == "Cycles Martin"
-    assert again.config.programme == ()       # the config stays the default for a new evening
+    assert again.config.programme == ()  # the config stays the default for a new evening
 
 
 def test_a_pin_change_keeps_only_a_salted_hash(tmp_path):
     from hall.loto.programme import pin_matches
+
     h = make_hall(tmp_path)
     h.change_pin("desk", "482193", role="admin")
     raw = (tmp_path / "journal.sqlite").read_bytes()
     assert b"482193" not in raw
-    assert pin_matches(h.evening.pin_hashes["desk"], "482193") and not pin_matches(h.evening.pin_hashes["desk"], "482194")
-    for short in ("12", "48219"):        # 6 digits at least (issue 22)
+    assert pin_matches(h.evening.pin_hashes["desk"], "482193") and not pin_matches(
+        h.evening.pin_hashes["desk"], "482194"
+    )
+    for short in ("12", "48219"):  # 6 digits at least (issue 22)
         with pytest.raises(Rejected):
             h.change_pin("desk", short, role="admin")

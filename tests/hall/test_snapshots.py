@@ -1,4 +1,5 @@
 """The door's reading side: snapshots are immutable, cheap counts stay exact, intent commands decide as the hall."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -16,20 +17,31 @@ IDS = sorted(CARDS)
 
 
 @settings(max_examples=25, deadline=None)
-@given(sales=st.lists(st.tuples(st.lists(st.sampled_from(IDS), min_size=1, max_size=6, unique=True), st.booleans()),
-                      max_size=8), initially_sold=st.sets(st.sampled_from(IDS)))
+@given(
+    sales=st.lists(
+        st.tuples(st.lists(st.sampled_from(IDS), min_size=1, max_size=6, unique=True), st.booleans()), max_size=8
+    ),
+    initially_sold=st.sets(st.sampled_from(IDS)),
+)
 def test_the_sold_count_follows_every_sale_and_survives_a_replay(tmp_path_factory, sales, initially_sold):
     from hall.cartons.cardbook import CardBook
     from hall.config import parse_config
     from hall.door.service import Hall
     from hall.record.journal import Journal
     from tests.conftest import SECRET
+
     folder = tmp_path_factory.mktemp("sold")
     config = parse_config({"hall": {"data_dir": str(folder)}})
 
     def open_hall():
-        return Hall(config, Journal(folder / "journal.sqlite"), CardBook(dict(CARDS), set(initially_sold)),
-                    voucher_secret=SECRET, rng=random.Random(1))
+        return Hall(
+            config,
+            Journal(folder / "journal.sqlite"),
+            CardBook(dict(CARDS), set(initially_sold)),
+            voucher_secret=SECRET,
+            rng=random.Random(1),
+        )
+
     hall = open_hall()
     for i, (ids, sold) in enumerate(sales):
         hall.set_sold(ids, sold, role="desk")
@@ -59,12 +71,12 @@ def test_a_typed_number_corrects_a_held_ball_or_draws(make_hall):
     hall = make_hall(CARDS)
     hall.start_partie(role="speaker")
     assert hall.key_typed("draw", 5).action == "draw"
-    hall.ball_read(13, source="ball_machine", confirm=True)          # held for the speaker
-    assert hall.drawable_numbers() == ()                               # nothing may be drawn over a held ball
-    outcome = hall.key_typed("draw", 18)                               # the speaker saw an 18, not a 13
+    hall.ball_read(13, source="ball_machine", confirm=True)  # held for the speaker
+    assert hall.drawable_numbers() == ()  # nothing may be drawn over a held ball
+    outcome = hall.key_typed("draw", 18)  # the speaker saw an 18, not a 13
     assert outcome.action == "confirm" and [r.event.number for r in hall.records("draw:ball_drawn")] == [5, 18]
     assert hall.speaker_snapshot().proposed is None
-    assert hall.key_typed("reject").action == "none"                   # nothing held: the key does nothing
+    assert hall.key_typed("reject").action == "none"  # nothing held: the key does nothing
     assert 5 not in hall.drawable_numbers() and len(hall.drawable_numbers()) == 88
     with pytest.raises(Rejected) as err:
         hall.key_typed("draw", 18)

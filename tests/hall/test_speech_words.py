@@ -1,4 +1,5 @@
 """A ball as the hall says it: French numbers by region (septante, huitante, nonante), the digits, the nickname."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,8 +24,17 @@ def test_each_region_says_its_own_tens(n):
 
 
 def test_below_seventy_every_region_says_the_same():
-    table = {1: "un", 11: "onze", 16: "seize", 17: "dix-sept", 21: "vingt et un", 22: "vingt-deux", 42: "quarante-deux",
-             61: "soixante et un", 69: "soixante-neuf"}
+    table = {
+        1: "un",
+        11: "onze",
+        16: "seize",
+        17: "dix-sept",
+        21: "vingt et un",
+        22: "vingt-deux",
+        42: "quarante-deux",
+        61: "soixante et un",
+        69: "soixante-neuf",
+    }
     for n, words in table.items():
         assert {number_words(n, v) for v in ("fr-FR", "fr-BE", "fr-CH")} == {words}
 
@@ -37,7 +47,7 @@ def test_only_a_ball_has_words(bad):
 
 def test_the_hall_says_the_number_then_its_digits_then_its_nickname():
     assert ball_phrase(42) == "quarante-deux… quatre, deux"
-    assert ball_phrase(7) == "sept"                       # one digit: nothing to repeat
+    assert ball_phrase(7) == "sept"  # one digit: nothing to repeat
     assert ball_phrase(42, repeat=False) == "quarante-deux"
     assert ball_phrase(90, "fr-CH", nickname=NICKNAMES[90]) == "nonante… neuf, zéro… olé !"
 

@@ -1,4 +1,5 @@
 """A card CSV as a French spreadsheet saves it: semicolons, UTF-8 with BOM or Windows-1252, accepted like the plain one."""
+
 from __future__ import annotations
 
 import io
@@ -36,7 +37,7 @@ def test_errors_keep_their_line_numbers_and_accents_survive_windows_1252():
     assert converted.splitlines()[1].startswith("É-1,")
     try:
         CardBook.read_csv(io.StringIO(converted))
-    except Exception as exc:   # InvalidCardFile: line 2, the accented ID named
+    except Exception as exc:  # InvalidCardFile: line 2, the accented ID named
         assert any(line == 2 for line, _ in exc.errors) and "É" in str(exc.errors)
     else:
         raise AssertionError("a bad line was accepted")

@@ -1,4 +1,5 @@
 """Helpers for the seeded playouts: check every logged move, chance moves included."""
+
 from __future__ import annotations
 
 from hall.minigames.match import Match
@@ -14,7 +15,7 @@ def each_move(game, players: int, options, check):
 
     def on_move(match: Match) -> None:
         state = seen["state"]
-        for entry in match.log[seen["logged"]:]:
+        for entry in match.log[seen["logged"] :]:
             after = game.apply(state, entry.seat, entry.move)
             check(entry.seat, entry.move, state, after)
             state = after

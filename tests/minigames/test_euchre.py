@@ -1,4 +1,5 @@
 """Bid Euchre scenarios, one per line of RULES §2 (E1–E19), from given deals."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -14,7 +15,7 @@ from hall.minigames.registry import get_game
 from hall.refusal import Rejected
 
 # Seat 0 holds the top hearts, seat 1 spades, seat 2 diamonds (and the two JS), seat 3 all the clubs.
-GAME = get_game('euchre')
+GAME = get_game("euchre")
 STANDARD = ("JH JH JD AH AH KH KH QH", "JD QH AS AS KS KS QS QS", "AD AD KD KD QD QD JS JS", "JC JC QC QC KC KC AC AC")
 
 
@@ -261,11 +262,24 @@ def test_E18a_the_hesitation_redeal_is_offered_in_every_phase_of_a_hand():
         assert again.phase == "bid" and sorted(c for h in again.hands for c in h) == sorted(DECK)
 
 
-@pytest.mark.parametrize("move", [("declare", "H", ("XX", "ZZ")), ("declare", "H", ("JD", "??")),
-                                  ("declare", "H", ("JD", 7)), ("declare", "H", (None,)), ("declare", "H", "JD"),
-                                  ("declare", "H", (("JD",), "QH")), ("give", ("J", "")), ("give", ({}, "QH")),
-                                  ["give", ["AS", 3.5]], ("bid", 2.0, "S"), ("penalty", True, "hesitation"),
-                                  ("renege", 1.0), ("play", "XX")])
+@pytest.mark.parametrize(
+    "move",
+    [
+        ("declare", "H", ("XX", "ZZ")),
+        ("declare", "H", ("JD", "??")),
+        ("declare", "H", ("JD", 7)),
+        ("declare", "H", (None,)),
+        ("declare", "H", "JD"),
+        ("declare", "H", (("JD",), "QH")),
+        ("give", ("J", "")),
+        ("give", ({}, "QH")),
+        ["give", ["AS", 3.5]],
+        ("bid", 2.0, "S"),
+        ("penalty", True, "hesitation"),
+        ("renege", 1.0),
+        ("play", "XX"),
+    ],
+)
 def test_unknown_cards_and_look_alike_numbers_are_refused_never_raised(move):
     """Issue 22: ``is_legal`` raised on an unknown card in a declare or give move (sorting it by suit)."""
     declaring = run(dealt(), ("call", 2), PASS, PASS, PASS)

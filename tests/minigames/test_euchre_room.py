@@ -1,5 +1,6 @@
 """A Bid Euchre room without the web: the hand as held, the referee's actions (journalled, replayed equal,
 refused when they do not fit), and no view that shows another seat's hand or the deck."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from hall.minigames.lobby import Lobby, LobbySettings
 from hall.refusal import Rejected
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
-SILENT = 100.0                     # a turn this long is taken over (each step a turn later than the last)
+SILENT = 100.0  # a turn this long is taken over (each step a turn later than the last)
 
 
 def refused(code: str):
@@ -38,14 +39,14 @@ def bots_until(lobby: Lobby, code: str, tokens: list[str], phase: str, limit: in
             for token in tokens:
                 lobby.seat_view(code, token)  # the phones are back (presence is not journalled)
             return
-        assert lobby.step(code, SILENT * (turn + 1))   # a bot plays for a silent phone, as after a takeover
+        assert lobby.step(code, SILENT * (turn + 1))  # a bot plays for a silent phone, as after a takeover
     raise AssertionError(f"never reached {phase}")
 
 
 # ---------------------------------------------------------------- the hand as held
 def test_hand_order_puts_trump_first_with_the_left_bower_below_the_right():
     hand = ("AS", "JD", "QH", "JH", "KC", "AH", "JS", "QD")
-    assert hand_order(hand, "H") == ("JH", "JD", "AH", "QH", "KC", "QD", "AS", "JS")   # then ♣ ♦ ♠: colours alternate
+    assert hand_order(hand, "H") == ("JH", "JD", "AH", "QH", "KC", "QD", "AS", "JS")  # then ♣ ♦ ♠: colours alternate
     # the left bower (J♦ under hearts) is a heart; diamonds then hold only the queen
     assert [effective_suit(c, "H") for c in hand_order(hand, "H")][:4] == ["H"] * 4
 
@@ -54,7 +55,7 @@ def test_hand_order_before_trump_and_at_no_trump_alternates_colours_and_keeps_ja
     hand = ("JD", "AD", "QS", "JS", "KH", "AC")
     assert hand_order(hand, None) == ("QS", "JS", "KH", "AC", "AD", "JD")
     assert hand_order(hand, NO_TRUMP) == hand_order(hand, None)
-    assert hand_order(hand, LOW_NO_TRUMP) == ("JS", "QS", "KH", "AC", "JD", "AD")   # low: J is the best
+    assert hand_order(hand, LOW_NO_TRUMP) == ("JS", "QS", "KH", "AC", "JD", "AD")  # low: J is the best
 
 
 @settings(max_examples=200, deadline=None)
@@ -64,17 +65,24 @@ def test_hand_order_is_a_permutation_grouped_by_effective_suit_trump_first(cards
     assert sorted(held) == sorted(cards)
     suits = [effective_suit(c, denom) for c in held]
     groups = [s for i, s in enumerate(suits) if i == 0 or suits[i - 1] != s]
-    assert len(groups) == len(set(groups))                     # each suit in one block
+    assert len(groups) == len(set(groups))  # each suit in one block
     if denom in SUITS and denom in suits:
         assert suits[0] == denom
 
 
 # ---------------------------------------------------------------- the referee's list
-UNIVERSE = ([("penalty", t, r) for t in (0, 1, 2, -1) for r in ("out_of_turn", "exposed_card", "hesitation", "x")]
-            + [("redeal", r) for r in ("exposed_card", "hesitation", "out_of_turn")]
-            + [(k, s, d) for k in ("bid_out_of_turn", "insufficient_bid") for s in range(-1, 5)
-               for d in (None,) + SUITS + (NO_TRUMP, LOW_NO_TRUMP, "X")]
-            + [("renege", s) for s in range(-1, 5)] + [("time",), ("time", 1)])
+UNIVERSE = (
+    [("penalty", t, r) for t in (0, 1, 2, -1) for r in ("out_of_turn", "exposed_card", "hesitation", "x")]
+    + [("redeal", r) for r in ("exposed_card", "hesitation", "out_of_turn")]
+    + [
+        (k, s, d)
+        for k in ("bid_out_of_turn", "insufficient_bid")
+        for s in range(-1, 5)
+        for d in (None,) + SUITS + (NO_TRUMP, LOW_NO_TRUMP, "X")
+    ]
+    + [("renege", s) for s in range(-1, 5)]
+    + [("time",), ("time", 1)]
+)
 
 
 def test_official_moves_are_exactly_the_legal_ones_in_every_phase():
@@ -90,9 +98,9 @@ def test_official_moves_are_exactly_the_legal_ones_in_every_phase():
         assert len(listed) == len(set(listed))
         phases.add(state.phase)
         now += SILENT
-        lobby.step(code, now)                                      # a bot plays each seat, phones taken over
+        lobby.step(code, now)  # a bot plays each seat, phones taken over
     assert {"bid", "play"} <= phases
-    assert lobby.referee(code).moves == ()                         # a finished game has no referee
+    assert lobby.referee(code).moves == ()  # a finished game has no referee
 
 
 # ---------------------------------------------------------------- the lobby's official action
@@ -112,8 +120,20 @@ def test_officials_are_refused_when_they_do_not_fit_and_change_nothing():
         lobby.official(code, ["time"], version - 1)
     with refused("bad_version"):
         lobby.official(code, ["time"], "1")
-    for bad in (["renege", 0], ["penalty", 2, "hesitation"], ["play", "AS"], ["bid", 2, "H"], ["pass"], [], None,
-                ["time", 1], "time", {"move": "time"}, ["redeal", "nap"], "x" * 20_000):
+    for bad in (
+        ["renege", 0],
+        ["penalty", 2, "hesitation"],
+        ["play", "AS"],
+        ["bid", 2, "H"],
+        ["pass"],
+        [],
+        None,
+        ["time", 1],
+        "time",
+        {"move": "time"},
+        ["redeal", "nap"],
+        "x" * 20_000,
+    ):
         with refused("illegal_official"):
             lobby.official(code, bad, version)
     assert (lobby.room(code).version, lobby.room(code).state) == (version, state)
@@ -146,8 +166,8 @@ def test_a_penalty_costs_five_and_a_redeal_deals_again_by_the_same_dealer():
     lobby.official(code, ["redeal", "exposed_card"], room.version)
     after = lobby.room(code).state
     assert after.phase == "bid" and after.dealer == before.dealer and after.redeals == 1
-    assert after.hands != before.hands                              # the new deal is played and journalled
-    assert lobby.room(code).version == room_version + 3             # the redeal, then the deal
+    assert after.hands != before.hands  # the new deal is played and journalled
+    assert lobby.room(code).version == room_version + 3  # the redeal, then the deal
 
 
 def test_the_official_record_is_journalled_before_it_is_seen():
@@ -160,7 +180,7 @@ def test_the_official_record_is_journalled_before_it_is_seen():
 
     lobby = Lobby(FAST, journal=journal, rng=random.Random(15))
     code, _ = euchre_room(lobby)
-    match = lobby._state.rooms[code].live                 # the match itself: its log is rolled back too
+    match = lobby._state.rooms[code].live  # the match itself: its log is rolled back too
     before = (match.version, match.state, len(match.log))
     with pytest.raises(OSError):
         lobby.official(code, ["time"], match.version)
@@ -183,7 +203,7 @@ def test_official_actions_replay_equal_from_the_store(tmp_path):
     room, copy = lobby.room(code), again.room(code)
     assert copy.state == room.state and copy.version == room.version
     assert copy.public == room.public
-    views = [lobby._state.rooms[code].seat_view(s) for s in range(4)]          # the bots' seats have no token
+    views = [lobby._state.rooms[code].seat_view(s) for s in range(4)]  # the bots' seats have no token
     assert [again._state.rooms[code].seat_view(s) for s in range(4)] == views
     assert again.referee(code) == lobby.referee(code) and again.seat_view(code, tokens[1])["seat"] == 1
     store2.close()
@@ -201,8 +221,12 @@ def test_a_journal_with_an_official_that_no_longer_fits_does_not_replay():
 
 # ---------------------------------------------------------------- nothing hidden leaks
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10 ** 6), steps=st.integers(0, 120), officials=st.lists(st.integers(0, 10 ** 6), max_size=3),
-       low=st.booleans())
+@given(
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 120),
+    officials=st.lists(st.integers(0, 10**6), max_size=3),
+    low=st.booleans(),
+)
 def test_no_view_holds_another_hand_or_the_deck(seed, steps, officials, low):
     rng = random.Random(seed)
     lobby = Lobby(FAST, rng=random.Random(seed))
@@ -238,11 +262,15 @@ def test_no_view_holds_another_hand_or_the_deck(seed, steps, officials, low):
             assert state.contract.seat == seat
         others = [c for s in range(4) if s != seat for c in state.hands[s]]
         shown_seat = json.dumps(view)
-        for card in set(others) - set(state.hands[seat]) - set(view.get("my_discards", ())) \
-                - {c for t in state.played for _, c in t} - {c for _, c in state.trick}:
-            assert f'"{card}"' not in shown_seat                      # no card of another hand in this view
+        for card in (
+            set(others)
+            - set(state.hands[seat])
+            - set(view.get("my_discards", ()))
+            - {c for t in state.played for _, c in t}
+            - {c for _, c in state.trick}
+        ):
+            assert f'"{card}"' not in shown_seat  # no card of another hand in this view
     for seat in range(4):
         for card in set(state.hands[seat]) - {c for t in state.played for _, c in t} - {c for _, c in state.trick}:
-            assert f'"{card}"' not in shown                            # nor in the public room
+            assert f'"{card}"' not in shown  # nor in the public room
     assert '"deal"' not in shown and "deck" not in shown
-

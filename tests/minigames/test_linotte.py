@@ -1,4 +1,5 @@
 """La Linotte read like RULES §4: one scenario per line N1–N12, then views, refusals and the bot."""
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,7 @@ from hall.minigames.match import Match
 from hall.minigames.registry import get_game
 from hall.refusal import Rejected
 
-GAME = get_game('linotte')
+GAME = get_game("linotte")
 
 CELL = {(r, c): r * 5 + c for r in range(5) for c in range(5)}
 
@@ -44,13 +45,26 @@ def board(text: str) -> tuple[int, ...]:
 EMPTY_BOARD = board("...../...../...../...../.....")
 
 
-def shown(dice: str, rolls: int = 3, cells: str = "...../...../...../...../.....", turn: int = 0,
-          appel: str | None = None, options: LinotteOptions = LinotteOptions()) -> LinotteState:
+def shown(
+    dice: str,
+    rolls: int = 3,
+    cells: str = "...../...../...../...../.....",
+    turn: int = 0,
+    appel: str | None = None,
+    options: LinotteOptions = LinotteOptions(),
+) -> LinotteState:
     """The player on turn looking at ``dice`` ("1 1 1 2 3") after roll number ``rolls``."""
     grid = board(cells)
-    return LinotteState(options=options, board=grid, turn=turn, phase="choose",
-                        dice=tuple(sorted(int(d) for d in dice.split())), rolls=rolls, appel=appel,
-                        scores=(score(grid, 0), score(grid, 1)))
+    return LinotteState(
+        options=options,
+        board=grid,
+        turn=turn,
+        phase="choose",
+        dice=tuple(sorted(int(d) for d in dice.split())),
+        rolls=rolls,
+        appel=appel,
+        scores=(score(grid, 0), score(grid, 1)),
+    )
 
 
 def open_labels(dice: str, **kw) -> set[str]:
@@ -74,7 +88,7 @@ def test_N2_twenty_lines_rows_columns_and_diagonals_of_three_or_more():
     assert len(LINES) == 20 and len(set(LINES)) == 20
     assert Counter(len(line) for line in LINES) == {5: 12, 4: 4, 3: 4}
     assert (CELL[2, 0], CELL[3, 1], CELL[4, 2]) in LINES and (CELL[0, 2], CELL[1, 1], CELL[2, 0]) in LINES
-    assert not any(set(line) == {CELL[0, 3], CELL[1, 4]} for line in LINES)   # length-2 diagonals do not count
+    assert not any(set(line) == {CELL[0, 3], CELL[1, 4]} for line in LINES)  # length-2 diagonals do not count
 
 
 def test_N3_a_run_scores_length_minus_two_never_its_sub_runs():
@@ -101,9 +115,9 @@ def test_N5_one_roll_may_give_several_combinations_to_choose_from():
 
 def test_N6_definitions_of_the_combinations():
     assert open_labels("1 2 3 4 5") == {"QUINTE"} and open_labels("2 3 4 5 6") == {"QUINTE"}
-    assert open_labels("1 1 1 2 3") == {"SMALL", "1"}               # 8: small
-    assert open_labels("1 1 2 2 3") == set()                        # 9: not small
-    assert open_labels("3 3 3 6 5") == {"3"}                        # a brelan opens only its two cells
+    assert open_labels("1 1 1 2 3") == {"SMALL", "1"}  # 8: small
+    assert open_labels("1 1 2 2 3") == set()  # 9: not small
+    assert open_labels("3 3 3 6 5") == {"3"}  # a brelan opens only its two cells
     assert open_labels("1 2 3 4 6") == set()
     state = shown("3 3 3 6 5")
     assert places(state) == (CELL[0, 1], CELL[4, 0])
@@ -117,18 +131,18 @@ def test_N7_up_to_three_rolls_keeping_any_dice_and_placing_is_never_compulsory()
     assert to_move(state) == (CHANCE,) and state.kept == (6, 6)
     state = apply(state, CHANCE, ("roll", (6, 1, 1)))
     assert state.dice == (1, 1, 6, 6, 6) and state.rolls == 2 and places(state)
-    assert ("stop",) in legal_moves(state, 0)                      # not compulsory
+    assert ("stop",) in legal_moves(state, 0)  # not compulsory
     state = apply(apply(state, 0, ("keep", (1, 6, 6, 6), None)), CHANCE, ("roll", (2,)))
     assert state.rolls == 3 and not any(m[0] == "keep" for m in legal_moves(state, 0))
     passed = apply(apply(shown("1 2 3 4 6", rolls=2), 0, ("keep", (1, 2, 3, 4), None)), CHANCE, ("roll", (6,)))
-    assert passed.turn == 1 and passed.phase == "roll" and passed.idle == 1   # nothing to place: the turn passes
+    assert passed.turn == 1 and passed.phase == "roll" and passed.idle == 1  # nothing to place: the turn passes
 
 
 def test_N8_sec_is_a_major_on_the_first_roll_and_opens_sec_or_its_own_cell():
     assert open_labels("2 3 4 5 6", rolls=1) == {"QUINTE", "SEC"}
     assert open_labels("2 3 4 5 6", rolls=2) == {"QUINTE"}
     assert open_labels("3 3 3 4 4", rolls=1) == {"FULL", "SEC", "3"}
-    assert open_labels("3 3 3 4 5", rolls=1) == {"3"}                  # a brelan is not a major
+    assert open_labels("3 3 3 4 5", rolls=1) == {"3"}  # a brelan is not a major
 
 
 def test_N9_appel_is_announced_after_roll_one_and_opens_appel_when_reached():
@@ -151,25 +165,25 @@ def test_N9_a_failed_appel_leaves_the_other_cells_unless_strict():
 
 def test_N10_appel_after_a_sec_needs_a_die_of_the_combination_rerolled():
     state = shown("4 4 4 4 1", rolls=1)
-    assert not is_legal(state, 0, ("keep", (4, 4, 4, 4), "CARRE"))       # keeps the whole carré
+    assert not is_legal(state, 0, ("keep", (4, 4, 4, 4), "CARRE"))  # keeps the whole carré
     assert is_legal(state, 0, ("keep", (4, 4, 4, 4), None))
     assert is_legal(state, 0, ("keep", (1, 4, 4, 4), "CARRE"))
-    assert is_legal(state, 0, ("keep", (1, 4, 4, 4), "YAM"))             # another major may be called
+    assert is_legal(state, 0, ("keep", (1, 4, 4, 4), "YAM"))  # another major may be called
     assert is_legal(shown("2 3 4 5 6", rolls=1), 0, ("keep", (2, 3, 4, 5), "QUINTE"))
 
 
 def test_N11_a_run_of_five_ends_the_game_at_once():
     cells = "XXXX./OO.../O..O./...../....O"
-    state = apply(shown("1 1 1 3 3", cells=cells), 0, ("place", CELL[3, 4]))     # a "1": no run of 5
+    state = apply(shown("1 1 1 3 3", cells=cells), 0, ("place", CELL[3, 4]))  # a "1": no run of 5
     assert state.phase == "roll" and state.turn == 1
-    state = apply(shown("6 6 6 2 2", cells=cells), 0, ("place", CELL[0, 4]))     # a "6": the top row is full
+    state = apply(shown("6 6 6 2 2", cells=cells), 0, ("place", CELL[0, 4]))  # a "6": the top row is full
     result = outcome(state)
     assert state.phase == "over" and result.reason == "run of five" and result.winners == (0,)
     assert result.scores == (3.0, 0.0) and to_move(state) == ()
 
 
 def test_N11_the_twelfth_pawn_ends_the_game_even_for_the_player_behind():
-    state = shown("5 5 5 1 2", cells="XOXOX/OXOXO/XX.OO/OXOXO/XOX..")           # 11 pawns each
+    state = shown("5 5 5 1 2", cells="XOXOX/OXOXO/XX.OO/OXOXO/XOX..")  # 11 pawns each
     state = apply(state, 0, ("place", CELL[4, 3]))
     result = outcome(state)
     assert state.reason == "twelve pawns placed" and result.scores == (3.0, 5.0) and result.winners == (1,)
@@ -191,11 +205,11 @@ def test_N11_idle_turn_cap_scores_the_position():
     assert state.phase == "over" and outcome(state).winners == (0,)
     assert outcome(state).reason == "idle turn cap"
     placed = apply(replace(shown("3 3 3 4 6", cells=cells, options=options), idle=2), 0, ("place", CELL[4, 0]))
-    assert placed.idle == 0 and placed.phase == "roll"                        # a pawn resets the count
+    assert placed.idle == 0 and placed.phase == "roll"  # a pawn resets the count
 
 
 def test_N12_pawns_go_only_on_free_cells_and_never_move():
-    state = shown("3 3 3 1 2", cells="O..../...../...../...../X....")   # both "3" cells: (0,1) and (4,0)
+    state = shown("3 3 3 1 2", cells="O..../...../...../...../X....")  # both "3" cells: (0,1) and (4,0)
     assert places(state) == (CELL[0, 1],)
     assert not is_legal(state, 0, ("place", CELL[4, 0])) and not is_legal(state, 0, ("place", CELL[0, 0]))
     after = apply(state, 0, ("place", CELL[0, 1]))
@@ -216,10 +230,12 @@ def test_views_are_json_and_hold_no_rng():
 def test_match_refuses_out_of_turn_illegal_stale_and_finished_moves():
     match = Match(GAME, 2, rng=random.Random(4))
     seat = match.state.turn
-    for who, move, version, code in [(1 - seat, ("stop",), None, "not_your_turn"),
-                                     (seat, ("keep", (7,), None), None, "illegal_move"),
-                                     (seat, ("place", 99), None, "illegal_move"),
-                                     (seat, ("stop",), match.version + 1, "stale_version")]:
+    for who, move, version, code in [
+        (1 - seat, ("stop",), None, "not_your_turn"),
+        (seat, ("keep", (7,), None), None, "illegal_move"),
+        (seat, ("place", 99), None, "illegal_move"),
+        (seat, ("stop",), match.version + 1, "stale_version"),
+    ]:
         with pytest.raises(Rejected) as refused:
             match.play(who, move, version)
         assert refused.value.code == code
@@ -246,6 +262,6 @@ def test_bot_keeps_the_dice_for_the_cell_it_wants():
 
 
 def test_bot_will_not_end_the_game_with_its_last_pawn_when_behind():
-    state = shown("2 2 2 1 3", cells="OXXOX/.OXOO/.XOOX/XO.OX/OXXXO")   # X: 11 pawns, 2 points to 7
+    state = shown("2 2 2 1 3", cells="OXXOX/.OXOO/.XOOX/XO.OX/OXXXO")  # X: 11 pawns, 2 points to 7
     assert state.board.count(0) == 11 and state.scores == (2, 7) and places(state) == (CELL[1, 0],)
     assert GAME.bots["default"](state, 0, random.Random(0)) == ("stop",)

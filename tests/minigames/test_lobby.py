@@ -1,6 +1,7 @@
 """The lobby keeps its rooms under its own lock, as ``Hall`` does (issue 23): two commands at once never read the
 same free seat, each change is published in order under the lock, a bot thinks where the program says, and
 the live lobby and the replayed one are made by the same code."""
+
 from __future__ import annotations
 
 import random
@@ -23,7 +24,7 @@ def test_two_phones_joining_at_once_get_two_seats_journalled_in_order():
     def journal(record: dict) -> None:
         if record["kind"] == "join" and record["name"] == "Ana":
             writing.set()
-            assert release.wait(10)                  # a slow card: Ana's record takes its time
+            assert release.wait(10)  # a slow card: Ana's record takes its time
         if record["kind"] == "join" and record["name"] == "Bob":
             second_written.set()
         records.append(record)
@@ -36,7 +37,7 @@ def test_two_phones_joining_at_once_get_two_seats_journalled_in_order():
     ana.start()
     assert writing.wait(10)
     bob.start()
-    assert not second_written.wait(0.5)              # Bob waits for the lobby while Ana's seat is written
+    assert not second_written.wait(0.5)  # Bob waits for the lobby while Ana's seat is written
     release.set()
     ana.join(10)
     bob.join(10)
@@ -50,8 +51,11 @@ def test_each_change_is_published_once_in_order_while_phones_and_bots_play_at_on
     code = lobby.open("lobo77", {"players": 4}).code
     tokens = [lobby.join(code, name)[2] for name in ("Ana", "Bea")]
     versions: list[int] = []
-    lobby.subscribe(lambda news: versions.append(news.room.version)
-                    if isinstance(news, RoomChanged) and news.room.code == code else None)
+    lobby.subscribe(
+        lambda news: (
+            versions.append(news.room.version) if isinstance(news, RoomChanged) and news.room.code == code else None
+        )
+    )
     lobby.start(code)
     done = threading.Event()
 
@@ -63,7 +67,7 @@ def test_each_change_is_published_once_in_order_while_phones_and_bots_play_at_on
             if view["legal"]:
                 try:
                     lobby.play(code, token, view["legal"][0], view["version"])
-                except Exception:            # stale_version: a bot or the other phone moved meanwhile
+                except Exception:  # stale_version: a bot or the other phone moved meanwhile
                     pass
 
     phones = [threading.Thread(target=phone, args=(t,)) for t in tokens]
@@ -77,7 +81,7 @@ def test_each_change_is_published_once_in_order_while_phones_and_bots_play_at_on
         thread.join(10)
     moves = [v for v in versions if v > 1]
     assert lobby.room(code).status == "over"
-    assert moves == sorted(moves) and len(set(moves)) == len(moves)      # in order, each version once
+    assert moves == sorted(moves) and len(set(moves)) == len(moves)  # in order, each version once
     assert moves[-1] == lobby.room(code).version
 
 

@@ -1,4 +1,5 @@
 """Lobo 77 read like RULES §3: one scenario per line O1–O16, then views, refusals and the bot."""
+
 from __future__ import annotations
 
 import json
@@ -24,20 +25,42 @@ from hall.minigames.match import Match
 from hall.minigames.registry import get_game
 from hall.refusal import Rejected
 
-GAME = get_game('lobo77')
+GAME = get_game("lobo77")
 
 FILLER = "2 3 4 5 6 7 8 9 " * 3  # a draw pile that never runs dry in a scenario
 
 
-def table(*hands: str, total: int = 0, turn: int = 0, chips: tuple | None = None, out: tuple | None = None,
-          draw: str = FILLER, discard: str = "9", to_play: int = 1, direction: int = 1, opener: int = 0,
-          options: Lobo77Options = Lobo77Options()) -> Lobo77State:
+def table(
+    *hands: str,
+    total: int = 0,
+    turn: int = 0,
+    chips: tuple | None = None,
+    out: tuple | None = None,
+    draw: str = FILLER,
+    discard: str = "9",
+    to_play: int = 1,
+    direction: int = 1,
+    opener: int = 0,
+    options: Lobo77Options = Lobo77Options(),
+) -> Lobo77State:
     """A table in the middle of a round, hands written like the cards ("10 9 0 rev x2")."""
     n = len(hands)
-    return Lobo77State(options=options, players=n, chips=chips or (3,) * n, out=out or (False,) * n,
-                       hands=tuple(tuple(sorted(h.split(), key=sort_key)) for h in hands),
-                       draw=tuple(draw.split()), discard=tuple(discard.split()), total=total, turn=turn,
-                       direction=direction, to_play=to_play, phase="play", opener=opener, round=1)
+    return Lobo77State(
+        options=options,
+        players=n,
+        chips=chips or (3,) * n,
+        out=out or (False,) * n,
+        hands=tuple(tuple(sorted(h.split(), key=sort_key)) for h in hands),
+        draw=tuple(draw.split()),
+        discard=tuple(discard.split()),
+        total=total,
+        turn=turn,
+        direction=direction,
+        to_play=to_play,
+        phase="play",
+        opener=opener,
+        round=1,
+    )
 
 
 def lay(state: Lobo77State, *cards: str) -> Lobo77State:
@@ -85,9 +108,9 @@ def test_O3_announcing_77_or_more_ends_the_round_and_costs_one_chip():
 def test_O4_only_11_to_66_are_doublets_not_0_nor_negatives():
     state = lay(table("3 2 4 5 6", "2 3 4 5 6", total=19), "3")
     assert state.total == 22 and state.chips == (2, 3) and state.phase == "play" and state.turn == 1
-    assert lay(table("-10 2 3 4 5", "2 3 4 5 6", total=10), "-10").chips == (3, 3)         # 0
-    assert lay(table("-10 2 3 4 5", "2 3 4 5 6", total=-1), "-10").chips == (3, 3)         # −11
-    assert lay(table("10 2 3 4 5", "2 3 4 5 6", total=67), "10").chips == (2, 3)           # 77: one chip only
+    assert lay(table("-10 2 3 4 5", "2 3 4 5 6", total=10), "-10").chips == (3, 3)  # 0
+    assert lay(table("-10 2 3 4 5", "2 3 4 5 6", total=-1), "-10").chips == (3, 3)  # −11
+    assert lay(table("10 2 3 4 5", "2 3 4 5 6", total=67), "10").chips == (2, 3)  # 77: one chip only
 
 
 def test_O5_minus_ten_landing_on_a_doublet_costs_a_chip():
@@ -106,18 +129,18 @@ def test_O6_repeating_a_doublet_is_free_unless_the_flag_says_so(card):
 def test_O7_double_play_checks_after_each_card():
     state = lay(table("x2 2 3 4 5", "3 11 7 8 9", "2 3 4 5 6", total=19), "x2")
     assert state.turn == 1 and state.to_play == 2 and state.total == 19
-    state = lay(state, "3")                     # 22: a chip, and the same player lays again
+    state = lay(state, "3")  # 22: a chip, and the same player lays again
     assert state.chips == (3, 2, 3) and state.turn == 1 and state.to_play == 1
-    state = lay(state, "11")                    # 33: a second chip
+    state = lay(state, "11")  # 33: a second chip
     assert state.chips == (3, 1, 3) and state.turn == 2 and state.to_play == 1
-    assert len(state.hands[1]) == 5             # two cards laid, two drawn back
+    assert len(state.hands[1]) == 5  # two cards laid, two drawn back
 
 
 def test_O7_first_card_of_a_double_may_not_be_x2_but_the_second_may_and_never_stacks():
     state = lay(table("x2 2 3 4 5", "x2 10 7 8 9", "2 3 4 5 6", total=5), "x2")
     assert ("play", "x2") not in legal_moves(state, 1)
     state = lay(state, "10", "x2")
-    assert state.turn == 2 and state.to_play == 2   # exactly two, not four
+    assert state.turn == 2 and state.to_play == 2  # exactly two, not four
 
 
 def test_O7_round_ends_at_once_when_the_first_card_reaches_77():
@@ -136,9 +159,9 @@ def test_O8_in_a_double_play_the_final_direction_decides():
     state = lay(table("2 3 4 5 6", "x2 2 3 4 5", "rev 2 7 8 9", "2 3 4 5 6", turn=1, total=10), "x2")
     assert state.turn == 2 and state.to_play == 2
     state = lay(state, "rev", "2")
-    assert state.turn == 1                        # reversed once: back the other way
+    assert state.turn == 1  # reversed once: back the other way
     state = lay(table("2 3 4 5 6", "x2 2 3 4 5", "rev rev 8 9 3", "2 3 4 5 6", turn=1, total=10), "x2", "rev", "rev")
-    assert state.turn == 3                        # reversed twice: on as before
+    assert state.turn == 3  # reversed twice: on as before
 
 
 def test_O9_reverse_with_two_players_is_a_pass():
@@ -156,10 +179,11 @@ def test_O10_a_player_who_loses_the_last_chip_swims_and_the_next_loss_eliminates
 
 
 def test_O11_an_eliminated_swimmer_leaves_at_once_and_play_goes_on():
-    state = lay(table("3 2 4 5 6", "2 4 5 6 7", "2 3 7 8 9", chips=(0, 3, 3), total=19, direction=-1, draw="10 10"),
-                "3")
+    state = lay(
+        table("3 2 4 5 6", "2 4 5 6 7", "2 3 7 8 9", chips=(0, 3, 3), total=19, direction=-1, draw="10 10"), "3"
+    )
     assert state.out[0] and state.hands[0] == ()
-    assert state.draw == ("10", "10", "2", "4", "5", "6")   # the hand goes under the draw pile
+    assert state.draw == ("10", "10", "2", "4", "5", "6")  # the hand goes under the draw pile
     assert state.turn == 2 and state.phase == "play" and state.total == 22
     final = lay(table("3 2 4 5 6", "2 4 5 6 7", chips=(0, 3), total=19), "3")
     assert outcome(final).winners == (1,) and final.phase == "over"
@@ -246,9 +270,11 @@ def test_match_refuses_out_of_turn_illegal_stale_and_finished_moves():
     match = Match(GAME, 2, rng=random.Random(3))
     card = match.state.hands[0][0]
     missing = next(c for c in deck(Lobo77Options()) if c not in match.state.hands[0])
-    for seat, move, version, code in [(1, ("play", match.state.hands[1][0]), None, "not_your_turn"),
-                                      (0, ("play", missing), None, "illegal_move"),
-                                      (0, ("play", card), match.version - 1, "stale_version")]:
+    for seat, move, version, code in [
+        (1, ("play", match.state.hands[1][0]), None, "not_your_turn"),
+        (0, ("play", missing), None, "illegal_move"),
+        (0, ("play", card), match.version - 1, "stale_version"),
+    ]:
         with pytest.raises(Rejected) as refused:
             match.play(seat, move, version)
         assert refused.value.code == code
@@ -267,8 +293,8 @@ def test_bot_dodges_a_doublet_and_77_when_it_can():
     bot = GAME.bots["default"]
     for _ in range(5):
         rng = random.Random(_)
-        assert bot(table("3 10 0 5 6", "2 3 4 5 6", total=19), 0, rng) != ("play", "3")       # 22
-        assert bot(table("10 9 8 0 11", "2 3 4 5 6", total=69), 0, rng) == ("play", "0")     # all else loses
+        assert bot(table("3 10 0 5 6", "2 3 4 5 6", total=19), 0, rng) != ("play", "3")  # 22
+        assert bot(table("10 9 8 0 11", "2 3 4 5 6", total=69), 0, rng) == ("play", "0")  # all else loses
 
 
 def test_bot_keeps_its_safe_cards_while_a_number_is_safe():

@@ -1,4 +1,5 @@
 """The OSGA progressive tournament (RULES E20–E25): movement, ranking, tie-breaks, floater and default."""
+
 from __future__ import annotations
 
 import random
@@ -87,8 +88,7 @@ def test_E21_two_ranking_points_to_the_winners_none_to_the_losers_one_each_on_a_
 
 
 def test_E20_each_player_keeps_an_individual_tally_with_that_games_partner():
-    records = [GameRecord(0, 0, 0, ("a", "b", "c", "d"), (30, 12)),
-               GameRecord(0, 1, 0, ("a", "c", "b", "d"), (9, 9))]
+    records = [GameRecord(0, 0, 0, ("a", "b", "c", "d"), (30, 12)), GameRecord(0, 1, 0, ("a", "c", "b", "d"), (9, 9))]
     tally = tallies(records)
     assert (tally["a"].ranking, tally["a"].game_points, tally["a"].games) == (3, 39, 2)
     assert (tally["c"].ranking, tally["c"].game_points) == (3, 39)
@@ -108,6 +108,7 @@ def crafted(points: dict[str, tuple[int, int]]) -> list[GameRecord]:
 def test_E24_team_total_is_the_sum_of_both_partners_then_game_points_break_ties():
     teams = [Team("A", ("a1", "a2")), Team("B", ("b1", "b2")), Team("C", ("c1", "c2"))]
     from hall.minigames.osga.standings import standings as rank
+
     records = crafted({"a1": (2, 10), "a2": (0, 5), "b1": (1, 20), "b2": (1, 1), "c1": (2, 30), "c2": (2, 0)})
     table = rank(teams, records)
     assert [(r.team, r.ranking, r.game_points) for r in table] == [("C", 4, 30), ("B", 2, 21), ("A", 2, 15)]
@@ -116,9 +117,22 @@ def test_E24_team_total_is_the_sum_of_both_partners_then_game_points_break_ties(
 
 def test_E24_a_tie_after_game_points_needs_a_playoff_for_a_medal_place_only():
     from hall.minigames.osga.standings import standings as rank
+
     teams = [Team(t, (t + "1", t + "2")) for t in "ABCDE"]
-    records = crafted({"A1": (2, 10), "A2": (2, 10), "B1": (2, 15), "B2": (2, 5), "C1": (1, 1), "C2": (0, 1),
-                       "D1": (0, 0), "D2": (0, 0), "E1": (0, 0), "E2": (0, 0)})
+    records = crafted(
+        {
+            "A1": (2, 10),
+            "A2": (2, 10),
+            "B1": (2, 15),
+            "B2": (2, 5),
+            "C1": (1, 1),
+            "C2": (0, 1),
+            "D1": (0, 0),
+            "D2": (0, 0),
+            "E1": (0, 0),
+            "E2": (0, 0),
+        }
+    )
     table = rank(teams, records)
     assert [(r.place, r.team, r.tied) for r in table[:2]] == [(1, "A", True), (1, "B", True)]
     assert [(r.place, r.team) for r in table[3:]] == [(4, "D"), (4, "E")]

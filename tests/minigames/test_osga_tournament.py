@@ -1,4 +1,5 @@
 """The tournament day the desk runs (docs/osga.md, RULES E20–E25): events, refusals, the store, properties."""
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,9 @@ SECRET = "s" * 24
 
 
 def day_with(teams: int, *, start: bool = True, games: int = 6, **create) -> Day:
-    day = apply_event(Day(), "create", {"secret": SECRET, "title": "Club de Sudbury", "games_per_session": games,
-                                         **create})
+    day = apply_event(
+        Day(), "create", {"secret": SECRET, "title": "Club de Sudbury", "games_per_session": games, **create}
+    )
     for n in range(1, teams + 1):
         day = apply_event(day, "register", {"name": f"Équipe {n}", "players": [f"Joueur {n}a", f"Joueur {n}b"]})
     return apply_event(day, "start", {}) if start else day
@@ -56,7 +58,8 @@ def test_registration_late_arrivals_and_absent_teams_are_in_default_at_the_start
     day = apply_event(day, "start", {})
     ranked = {row["team"] for row in standings_view(day)}
     assert ranked == {"T01", "T02", "T03", "T04"} and summary(day)["out"] == [
-        {"team": "T05", "name": "Les Absents", "why": "absent"}]
+        {"team": "T05", "name": "Les Absents", "why": "absent"}
+    ]
     assert len(summary(day)["tables"]) == 2 and not summary(day)["floater_playing"]
     refused(day, "register", {"name": "Trop tard", "players": ["E", "F"]}, "registration_closed")
     refused(day, "arrive", {"team": "T05"}, "registration_closed")
@@ -73,18 +76,21 @@ def test_E25_an_odd_count_seats_the_floater_whose_results_are_not_ranked():
     assert FLOATER_ID not in {row["team"] for row in standings_view(day)}
 
 
-@pytest.mark.parametrize("data, code", [
-    ({"table": 0, "hand": 1, "ns": 5, "ew": 3}, "bad_number"),
-    ({"table": 3, "hand": 1, "ns": 5, "ew": 3}, "bad_number"),
-    ({"table": 1, "hand": 2, "ns": 5, "ew": 3}, "hand_out_of_order"),
-    ({"table": 1, "hand": 9, "ns": 5, "ew": 3}, "bad_number"),
-    ({"table": 1, "hand": 1, "ns": 25, "ew": 3}, "bad_number"),
-    ({"table": 1, "hand": 1, "ns": -1000, "ew": 3}, "bad_number"),
-    ({"table": 1, "hand": 1, "ns": 2.5, "ew": 3}, "bad_number"),
-    ({"table": 1, "hand": 1, "ns": True, "ew": 3}, "bad_number"),
-    ({"table": "1", "hand": 1, "ns": 5, "ew": 3}, "bad_number"),
-    ({"table": 1, "hand": 1, "ns": "5", "ew": 3}, "bad_number"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        ({"table": 0, "hand": 1, "ns": 5, "ew": 3}, "bad_number"),
+        ({"table": 3, "hand": 1, "ns": 5, "ew": 3}, "bad_number"),
+        ({"table": 1, "hand": 2, "ns": 5, "ew": 3}, "hand_out_of_order"),
+        ({"table": 1, "hand": 9, "ns": 5, "ew": 3}, "bad_number"),
+        ({"table": 1, "hand": 1, "ns": 25, "ew": 3}, "bad_number"),
+        ({"table": 1, "hand": 1, "ns": -1000, "ew": 3}, "bad_number"),
+        ({"table": 1, "hand": 1, "ns": 2.5, "ew": 3}, "bad_number"),
+        ({"table": 1, "hand": 1, "ns": True, "ew": 3}, "bad_number"),
+        ({"table": "1", "hand": 1, "ns": 5, "ew": 3}, "bad_number"),
+        ({"table": 1, "hand": 1, "ns": "5", "ew": 3}, "bad_number"),
+    ],
+)
 def test_a_bad_hand_is_refused_with_a_code_and_changes_nothing(data, code):
     day = day_with(4)
     before = summary(day)
@@ -102,10 +108,11 @@ def test_T1_a_hand_the_engine_plays_is_never_refused_by_the_sheet():
     from hall.minigames.euchre.rules import to_move as euchre_to_move
     from hall.minigames.euchre.state import EuchreOptions
     from hall.minigames.registry import get_game
+
     game = get_game("euchre")
     state = apply(game.setup(4, EuchreOptions()), CHANCE, tuple(DECK))
     state = apply(state, 1, ("pass",))
-    state = apply(state, 2, ("moon",))                     # N–S (seats 0 and 2) go for all eight tricks alone
+    state = apply(state, 2, ("moon",))  # N–S (seats 0 and 2) go for all eight tricks alone
     for move in [("pass",), ("pass",)] + [("penalty", 0, "out_of_turn")] * 5:
         assert game.is_legal(state, euchre_to_move(state)[0], move)
         state = apply(state, euchre_to_move(state)[0], move)
@@ -175,13 +182,13 @@ def bot_events(teams: int, seed: int) -> list[tuple[str, dict]]:
     """The events a desk would enter for the bots' day: registrations, every hand, the moves, the playoffs."""
     final, games = bot_day(teams, seed)
     events = [("create", {"secret": SECRET, "title": "Simulé"})]
-    events += [("register", {"name": f"T{n:02d}", "players": [f"T{n:02d}-a", f"T{n:02d}-b"]})
-               for n in range(1, teams + 1)]
+    events += [
+        ("register", {"name": f"T{n:02d}", "players": [f"T{n:02d}-a", f"T{n:02d}-b"]}) for n in range(1, teams + 1)
+    ]
     events.append(("start", {}))
     for game in games:
         for table, hands in enumerate(game, 1):
-            events += [("hand", {"table": table, "hand": h, "ns": ns, "ew": ew})
-                       for h, (ns, ew) in enumerate(hands, 1)]
+            events += [("hand", {"table": table, "hand": h, "ns": ns, "ew": ew}) for h, (ns, ew) in enumerate(hands, 1)]
         events.append(("next", {}))
     events += [("playoff", {"winner": w, "loser": lo}) for w, lo in final.playoffs]
     return events
@@ -192,8 +199,10 @@ def test_a_bot_day_entered_hand_by_hand_gives_the_simulated_standings():
     final, _ = bot_day(9, 5)
     day = replay(bot_events(9, 5))
     assert day.phase == "finished"
-    expected = [(r.place, r.team, r.ranking, r.game_points, r.playoff_wins) for r in standings(
-        [t for t in final.teams if t.counts], final.records, final.playoffs, final.defaulted)]
+    expected = [
+        (r.place, r.team, r.ranking, r.game_points, r.playoff_wins)
+        for r in standings([t for t in final.teams if t.counts], final.records, final.playoffs, final.defaulted)
+    ]
     got = [(r["place"], r["team"], r["ranking"], r["game_points"], r["playoff_wins"]) for r in standings_view(day)]
     assert got == expected
 
@@ -224,11 +233,16 @@ def test_a_new_day_starts_afresh_in_the_same_file(tmp_path):
     store.new_day("Dimanche")
     assert summary(store.day)["teams"] == [] and summary(store.day)["title"] == "Dimanche"
     store.close()
-    assert json.loads(sqlite3.connect(tmp_path / "t.sqlite").execute(
-        "SELECT data FROM events WHERE seq = 2").fetchone()[0])["name"] == "A"
+    assert (
+        json.loads(
+            sqlite3.connect(tmp_path / "t.sqlite").execute("SELECT data FROM events WHERE seq = 2").fetchone()[0]
+        )["name"]
+        == "A"
+    )
 
 
 # --- properties against brute-force oracles --------------------------------------------------------------
+
 
 def oracle_order(teams, records):
     """Brute force: every team's (ranking, game points) from scratch; a team ranks above another iff its pair is
@@ -255,7 +269,7 @@ def test_E24_standings_match_a_brute_force_oracle(count, data):
     for game in range(data.draw(st.integers(0, 4))):
         order = data.draw(st.permutations(players))
         for table in range(len(order) // 4):
-            seats = tuple(order[4 * table:4 * table + 4])
+            seats = tuple(order[4 * table : 4 * table + 4])
             points = (data.draw(st.integers(-10, 12)), data.draw(st.integers(-10, 12)))
             records.append(GameRecord(0, game, table, seats, points))
     places, totals = oracle_order(teams, records)
@@ -315,10 +329,12 @@ def test_every_acknowledged_event_survives_a_sigkill(tmp_path):
     import signal
     import subprocess
     import sys
+
     path = tmp_path / "tournament.sqlite"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(path)], stdout=subprocess.PIPE, text=True,
-                            env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILLED_WRITER, str(path)], stdout=subprocess.PIPE, text=True, env=env
+    )
     acknowledged = 0
     for line in proc.stdout:
         acknowledged = int(line)
@@ -352,6 +368,7 @@ def oracle_move(table: int, seat: int, ns: int, ew: int, first: bool, tables: in
 @given(st.integers(1, 15), st.booleans(), st.data())
 def test_E22_the_movement_matches_a_player_by_player_oracle(tables, first, data):
     from hall.minigames.osga.movement import Seating, next_seating
+
     seating = Seating(tuple(tuple(f"p{k}{s}" for s in "NESW") for k in range(tables)))
     results = [(data.draw(st.integers(-20, 40)), data.draw(st.integers(-20, 40))) for _ in range(tables)]
     moved = next_seating(seating, results, first_of_session=first)

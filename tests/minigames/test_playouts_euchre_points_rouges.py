@@ -1,4 +1,5 @@
 """Seeded whole games of Bid Euchre and Loto Points Rouges: invariants after every move, replays, views, bots."""
+
 from __future__ import annotations
 
 import json
@@ -18,9 +19,9 @@ from hall.minigames.registry import get_game
 from hall.refusal import Rejected
 from tests.minigames.playout import each_move
 
-pytestmark = pytest.mark.slow    # whole games played out by bots: see pytest --durations
+pytestmark = pytest.mark.slow  # whole games played out by bots: see pytest --durations
 
-EUCHRE, RULES = get_game('euchre'), get_game('points-rouges')
+EUCHRE, RULES = get_game("euchre"), get_game("points-rouges")
 EUCHRE_BOT, EUCHRE_RANDOM = EUCHRE.bots["default"], random_bot(EUCHRE)
 PR_BOT, PR_RANDOM = RULES.bots["default"], random_bot(RULES)
 
@@ -65,8 +66,7 @@ def pr_check(seat, move, before, after) -> None:
 @pytest.mark.parametrize("options", [EuchreOptions(), EuchreOptions(all_pass="redeal", low_no_trump=True)])
 def test_euchre_playouts_keep_every_invariant(seed, options):
     bots = [EUCHRE_BOT, EUCHRE_RANDOM, EUCHRE_BOT, EUCHRE_RANDOM] if seed % 2 else [EUCHRE_RANDOM] * 4
-    match = play_out(EUCHRE, 4, bots, random.Random(seed), options,
-                     on_move=each_move(EUCHRE, 4, options, euchre_check))
+    match = play_out(EUCHRE, 4, bots, random.Random(seed), options, on_move=each_move(EUCHRE, 4, options, euchre_check))
     assert len(match.state.history) == 8 and match.outcome() is not None
     assert [r.dealer for r in match.state.history] == [0, 1, 2, 3, 0, 1, 2, 3]
 
@@ -75,13 +75,15 @@ def test_euchre_playouts_keep_every_invariant(seed, options):
 def test_points_rouges_playouts_keep_every_invariant(players, seed):
     bots = [PR_BOT if (s + seed) % 2 else PR_RANDOM for s in range(players)]
     options = PointsRougesOptions()
-    match = play_out(RULES, players, bots, random.Random(seed), options,
-                     on_move=each_move(RULES, players, options, pr_check))
+    match = play_out(
+        RULES, players, bots, random.Random(seed), options, on_move=each_move(RULES, players, options, pr_check)
+    )
     assert match.outcome() is not None
 
 
-@pytest.mark.parametrize("name,players", [("euchre", 4), ("points-rouges", 2), ("points-rouges", 1),
-                                          ("points-rouges", 4)])
+@pytest.mark.parametrize(
+    "name,players", [("euchre", 4), ("points-rouges", 2), ("points-rouges", 1), ("points-rouges", 4)]
+)
 def test_replay_from_the_log_reaches_the_same_final_state(name, players):
     game = get_game(name)
     match = play_out(game, players, [game.bots["default"]] * players, random.Random(11))
@@ -92,6 +94,7 @@ def test_replay_from_the_log_reaches_the_same_final_state(name, players):
 def test_replay_accepts_moves_that_went_through_json():
     match = play_out(EUCHRE, 4, [EUCHRE_BOT] * 4, random.Random(3))
     from hall.minigames.match import LoggedMove
+
     logged = [LoggedMove(e.seat, json.loads(json.dumps(e.move)), e.version) for e in match.log]
     assert Match.replay(EUCHRE, 4, match.options, logged).state == match.state
     pr = play_out(RULES, 3, [PR_BOT] * 3, random.Random(3))

@@ -1,4 +1,5 @@
 """Seeded whole games of Lobo 77 and La Linotte: invariants after every move, replays, bot strength."""
+
 from __future__ import annotations
 
 import random
@@ -13,10 +14,14 @@ from hall.minigames.match import Match, play_out
 from hall.minigames.registry import get_game
 from tests.minigames.playout import each_move
 
-pytestmark = pytest.mark.slow    # whole games played out by bots: see pytest --durations
+pytestmark = pytest.mark.slow  # whole games played out by bots: see pytest --durations
 
-LOBO_BOT, LOBO_EASY, LOBO_RANDOM = get_game('lobo77').bots["default"], get_game('lobo77').bots["easy"], random_bot(get_game('lobo77'))
-LINOTTE_BOT, LINOTTE_RANDOM = get_game('linotte').bots["default"], random_bot(get_game('linotte'))
+LOBO_BOT, LOBO_EASY, LOBO_RANDOM = (
+    get_game("lobo77").bots["default"],
+    get_game("lobo77").bots["easy"],
+    random_bot(get_game("lobo77")),
+)
+LINOTTE_BOT, LINOTTE_RANDOM = get_game("linotte").bots["default"], random_bot(get_game("linotte"))
 
 
 def lobo_checks(players: int, options: lobo77.Lobo77Options):
@@ -53,22 +58,32 @@ def test_lobo77_playouts_keep_cards_chips_hands_and_totals(players):
         rng = random.Random(seed * 10 + players)
         options = lobo77.Lobo77Options(card_76=seed % 3 == 0, repeat_double_costs_chip=seed % 4 == 1)
         bots = [rng.choice([LOBO_BOT, LOBO_EASY, LOBO_RANDOM]) for _ in range(players)]
-        match = play_out(get_game('lobo77'), players, bots, rng, options,
-                         on_move=each_move(get_game('lobo77'), players, options, lobo_checks(players, options)))
+        match = play_out(
+            get_game("lobo77"),
+            players,
+            bots,
+            rng,
+            options,
+            on_move=each_move(get_game("lobo77"), players, options, lobo_checks(players, options)),
+        )
         assert len(match.outcome().winners) == 1
 
 
 def linotte_check(seat, move, before, state) -> None:
     """A check of La Linotte's invariants on one move, from the state before to the state after."""
     assert all(state.board.count(s) <= linotte.PAWNS for s in (0, 1))
-    assert state.board.count(linotte.EMPTY) >= 1                        # N12: the 25th cell stays empty
+    assert state.board.count(linotte.EMPTY) >= 1  # N12: the 25th cell stays empty
     changed = [c for c in range(25) if state.board[c] != before.board[c]]
     assert changed == ([move[1]] if move[0] == "place" else [])
     assert all(before.board[c] == linotte.EMPTY and state.board[c] == seat for c in changed)
     # the score recounted another way: every window of 3 own pawns in a line is one point (N3)
     for who in (0, 1):
-        windows = sum(1 for line in linotte.LINES for i in range(len(line) - 2)
-                      if all(state.board[c] == who for c in line[i:i + 3]))
+        windows = sum(
+            1
+            for line in linotte.LINES
+            for i in range(len(line) - 2)
+            if all(state.board[c] == who for c in line[i : i + 3])
+        )
         assert state.scores[who] == windows
     if state.phase == "choose":
         assert len(state.dice) == 5 and 1 <= state.rolls <= 3 and all(1 <= d <= 6 for d in state.dice)
@@ -81,17 +96,20 @@ def test_linotte_playouts_keep_pawns_cells_and_scores(strict):
     for seed in range(120):
         rng = random.Random(seed)
         bots = [rng.choice([LINOTTE_BOT, LINOTTE_RANDOM]) for _ in range(2)]
-        hook = each_move(get_game('linotte'), 2, options, linotte_check)
-        match = play_out(get_game('linotte'), 2, bots, rng, options, on_move=hook)
+        hook = each_move(get_game("linotte"), 2, options, linotte_check)
+        match = play_out(get_game("linotte"), 2, bots, rng, options, on_move=hook)
         result = match.outcome()
         assert result.scores == (float(match.state.scores[0]), float(match.state.scores[1]))
         assert set(result.winners) == {s for s in (0, 1) if result.scores[s] == max(result.scores)}
 
 
-@pytest.mark.parametrize("game, players, bots", [
-    (get_game('lobo77'), 4, [LOBO_BOT, LOBO_RANDOM, LOBO_EASY, LOBO_BOT]),
-    (get_game('linotte'), 2, [LINOTTE_BOT, LINOTTE_RANDOM]),
-])
+@pytest.mark.parametrize(
+    "game, players, bots",
+    [
+        (get_game("lobo77"), 4, [LOBO_BOT, LOBO_RANDOM, LOBO_EASY, LOBO_BOT]),
+        (get_game("linotte"), 2, [LINOTTE_BOT, LINOTTE_RANDOM]),
+    ],
+)
 def test_replay_from_the_log_alone_reaches_the_same_state(game, players, bots):
     for seed in range(5):
         match = play_out(game, players, bots, random.Random(seed))
@@ -112,12 +130,12 @@ def win_rate(game, players_bot, yardstick, games: int) -> float:
 
 
 def test_lobo77_bot_beats_a_random_player_at_least_70_percent():
-    assert win_rate(get_game('lobo77'), LOBO_BOT, LOBO_RANDOM, 200) >= 0.70
+    assert win_rate(get_game("lobo77"), LOBO_BOT, LOBO_RANDOM, 200) >= 0.70
 
 
 def test_linotte_bot_beats_a_random_player_at_least_70_percent():
-    assert win_rate(get_game('linotte'), LINOTTE_BOT, LINOTTE_RANDOM, 200) >= 0.70
+    assert win_rate(get_game("linotte"), LINOTTE_BOT, LINOTTE_RANDOM, 200) >= 0.70
 
 
 def test_lobo77_bot_beats_the_easy_bot():
-    assert win_rate(get_game('lobo77'), LOBO_BOT, LOBO_EASY, 200) > 0.5
+    assert win_rate(get_game("lobo77"), LOBO_BOT, LOBO_EASY, 200) > 0.5

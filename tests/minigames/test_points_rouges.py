@@ -1,4 +1,5 @@
 """Loto Points Rouges scenarios, one per line of RULES §5 (P1–P11, 5a, 5b), from given racks and boards."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -26,22 +27,34 @@ from hall.minigames.points_rouges.rules import view as view_of
 from hall.minigames.points_rouges.state import Board, PointsRougesOptions
 from hall.minigames.registry import get_game
 
-GAME = get_game('points-rouges')
+GAME = get_game("points-rouges")
 
 N_POINTS = (0, 2, 10, 12, 20, 22)  # board N: `o.o../...../o.o../...../o.o..`
 
 
-def table(boards=("N", "K", "H"), racks=(("S01", "S01", "S06", "S06", "S00"), ("S05", "S05", "S05", "S17", "S17")),
-          jokers=None, covered=None, pile=None, turn=0):
+def table(
+    boards=("N", "K", "H"),
+    racks=(("S01", "S01", "S06", "S06", "S00"), ("S05", "S05", "S05", "S17", "S17")),
+    jokers=None,
+    covered=None,
+    pile=None,
+    turn=0,
+):
     """A two- (or more-) player game in play with the given boards, racks and jokers."""
     players = len(racks)
     state = setup(players, None)
     covered = covered or {}
     on_table = tuple(Board(b, mask_of(covered.get(b, ())), len(covered.get(b, ()))) for b in boards)
     stack = tuple(b for b in sorted(BOARD_FIGURES) if b not in boards)
-    return replace(state, boards=on_table, stack=stack, racks=tuple(tuple(sorted(r)) for r in racks),
-                   jokers=tuple(jokers) if jokers is not None else state.jokers,
-                   pile=tuple(sorted(pile)) if pile is not None else state.pile[:40], turn=turn)
+    return replace(
+        state,
+        boards=on_table,
+        stack=stack,
+        racks=tuple(tuple(sorted(r)) for r in racks),
+        jokers=tuple(jokers) if jokers is not None else state.jokers,
+        pile=tuple(sorted(pile)) if pile is not None else state.pile[:40],
+        turn=turn,
+    )
 
 
 def place(board, *pieces):
@@ -59,8 +72,10 @@ def test_P1_dots_sit_on_a_3x3_lattice_with_the_board_spacing():
 def test_P2_four_rotations_and_no_mirror_give_nineteen_shapes():
     shapes = enumerate_shapes()
     assert len(shapes) == 19 and Counter(len(s) for s in shapes) == {2: 6, 3: 13}
-    mirror = {min((normalise({(r, c * m) for r, c in rot}) for m in (1, -1) for rot in _rotations(s)), key=sorted)
-              for s in shapes}
+    mirror = {
+        min((normalise({(r, c * m) for r, c in rot}) for m in (1, -1) for rot in _rotations(s)), key=sorted)
+        for s in shapes
+    }
     assert len(mirror) == 15
     assert shape_of({(0, 0), (1, 2)}) == "S03" and shape_of({(0, 0), (2, 1)}) == "S04"  # mirror images differ
     state = table(racks=(("S03",) * 5, ("S04",) * 5), boards=("A", "K", "N"))
@@ -122,13 +137,13 @@ def test_P7_several_pieces_only_to_complete_a_board_and_the_completer_takes_ever
     assert is_legal(state, 0, first) and first in legal_moves(state, 0)
     begun = apply(state, 0, first)
     assert to_move(begun) == (0,) and begun.staged == (("S01", (10, 12)),) and begun.staged_on == "N"
-    assert begun.racks == state.racks and begun.boards == state.boards     # nothing is placed until complete
+    assert begun.racks == state.racks and begun.boards == state.boards  # nothing is placed until complete
     legal = legal_moves(begun, 0)
     assert ("take_back",) in legal and all(m[0] == "add" and m[1] == "N" for m in legal if m != ("take_back",))
     assert not is_legal(begun, 0, place("K", ("S06", (0, 1)))) and not is_legal(begun, 0, ("pass",))
-    assert not is_legal(begun, 0, add("N", ("S01", (10, 12))))           # the same points twice
-    assert not is_legal(begun, 0, add("N", ("S00", (20, 21))))           # 21 is not blue
-    after = apply(begun, 0, add("N", ("S01", (20, 22))))                   # the last piece completes it
+    assert not is_legal(begun, 0, add("N", ("S01", (10, 12))))  # the same points twice
+    assert not is_legal(begun, 0, add("N", ("S00", (20, 21))))  # 21 is not blue
+    after = apply(begun, 0, add("N", ("S01", (20, 22))))  # the last piece completes it
     assert after.won == (6, 0) and "N" not in [b.letter for b in after.boards] and after.completed == ((0, "N"),)
     assert after.staged == () and Counter(after.racks[0]) == Counter(state.racks[0]) - Counter({"S01": 2})
     assert to_move(after) == (CHANCE,) and chance(after, __import__("random").Random(1))[0] == "board"
@@ -138,19 +153,19 @@ def test_P7b_after_three_take_backs_any_completion_the_seed_allows_is_still_open
     """The take-back limit never refuses a completion (issue 22): after three take-backs a figure may still be
     begun, but only with pieces after which it can be finished, and it can no longer be taken back."""
     state = table(covered={"N": (0, 2)}, jokers=(0, 1))
-    assert any(m[0] == "add" and m[1] == "K" for m in legal_moves(state, 0))    # K cannot be finished with this rack
+    assert any(m[0] == "add" and m[1] == "K" for m in legal_moves(state, 0))  # K cannot be finished with this rack
     for _ in range(3):
         begun = apply(state, 0, add("N", ("S01", (10, 12))))
         state = apply(begun, 0, ("take_back",))
         assert state.staged == () and state.racks == begun.racks and to_move(state) == (0,)
     listed = legal_moves(state, 0)
     assert add("N", ("S01", (10, 12))) in listed and add("N", ("S01", (10, 20))) in listed
-    assert not any(m[0] == "add" and m[1] == "K" for m in listed)               # begun, it would be a dead end
+    assert not any(m[0] == "add" and m[1] == "K" for m in listed)  # begun, it would be a dead end
     assert not is_legal(state, 0, add("K", ("S06", (0, 1, 2))))
     begun = apply(state, 0, add("N", ("S01", (10, 20))))
     listed = legal_moves(begun, 0)
     assert ("take_back",) not in listed and not is_legal(begun, 0, ("take_back",))
-    assert listed == [add("N", ("S01", (12, 22)))]                              # the one piece that finishes it
+    assert listed == [add("N", ("S01", (12, 22)))]  # the one piece that finishes it
     after = apply(begun, 0, listed[0])
     assert after.won == (6, 0) and after.take_backs == 0 and after.turn == 1
 
@@ -179,7 +194,7 @@ def test_P7c_a_figure_begun_is_seen_by_the_mover_alone_and_its_pieces_go_back_un
     for seat in (None, 1):
         seen = view_of(begun, seat)
         assert not {"staged", "staged_on", "take_backs_left"} & set(seen)
-        assert seen == view_of(state, seat)                  # nothing tells the hall what was laid, nor where
+        assert seen == view_of(state, seat)  # nothing tells the hall what was laid, nor where
     back = apply(begun, 0, ("take_back",))
     assert view_of(back, 1) == view_of(state, 1) and view_of(back, None) == view_of(state, None)
 
@@ -224,8 +239,9 @@ def test_P8_a_joker_may_be_played_on_any_turn_and_is_not_replaced():
 
 
 def test_P9_a_stuck_player_with_a_joker_must_play_it():
-    state = replace(table(boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5),
-                          jokers=(1, 1)), stack=())  # only board N is left: nothing fits on it
+    state = replace(
+        table(boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5), jokers=(1, 1)), stack=()
+    )  # only board N is left: nothing fits on it
     moves = legal_moves(state, 0)
     assert moves and all(len(m[2]) == 1 and m[2][0][0] == JOKER for m in moves)
     assert not is_legal(state, 0, ("pass",)) and not is_legal(state, 0, ("swap", "S06"))
@@ -233,8 +249,9 @@ def test_P9_a_stuck_player_with_a_joker_must_play_it():
 
 def test_P9_no_voluntary_pass_and_a_stuck_player_without_jokers_passes_or_swaps():
     assert not is_legal(table(jokers=(0, 1)), 0, ("pass",))
-    state = replace(table(boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5),
-                          jokers=(0, 1)), stack=())
+    state = replace(
+        table(boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5), jokers=(0, 1)), stack=()
+    )
     assert sorted(legal_moves(state, 0)) == [("pass",), ("swap", "S06"), ("swap", "S07")]
     after = apply(state, 0, ("swap", "S07"))
     assert Counter(after.pile)["S07"] == Counter(state.pile)["S07"] and len(after.racks[0]) == 4
@@ -247,12 +264,22 @@ def test_P9_no_voluntary_pass_and_a_stuck_player_without_jokers_passes_or_swaps(
 def test_P9_P11_a_swap_never_gives_back_the_piece_swapped(solitaire):
     """The seed swaps a rack piece *against a piece of the pile*: the replacement is drawn first."""
     import random
+
     if solitaire:
-        state = replace(setup(1, None), phase="play", boards=(Board("K"),),
-                        racks=(("S17",) * 3 + ("S13",) * 3 + ("S16",) * 2,), pile=("S18",))
+        state = replace(
+            setup(1, None),
+            phase="play",
+            boards=(Board("K"),),
+            racks=(("S17",) * 3 + ("S13",) * 3 + ("S16",) * 2,),
+            pile=("S18",),
+        )
     else:
-        state = replace(table(boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5),
-                              jokers=(0, 1), pile=("S18",)), stack=())
+        state = replace(
+            table(
+                boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5), jokers=(0, 1), pile=("S18",)
+            ),
+            stack=(),
+        )
     after = apply(state, 0, ("swap", "S16" if solitaire else "S07"))
     assert after.pile == ("S18",)  # the swapped piece is not in the pile the refill is drawn from
     for seed in range(20):
@@ -264,8 +291,12 @@ def test_P9_P11_a_swap_never_gives_back_the_piece_swapped(solitaire):
 
 
 def test_P8_P9_a_swap_that_draws_the_13th_joker_keeps_the_piece_aside_until_the_rack_is_full():
-    state = replace(table(boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5),
-                          jokers=(0, 1), pile=(JOKER, "S18")), stack=())
+    state = replace(
+        table(
+            boards=("N",), racks=(("S06", "S06", "S06", "S07", "S07"), ("S05",) * 5), jokers=(0, 1), pile=(JOKER, "S18")
+        ),
+        stack=(),
+    )
     after = apply(state, 0, ("swap", "S07"))
     after = apply(after, CHANCE, ("piece", 0, JOKER))
     assert after.jokers[0] == 1 and after.pile == ("S18",) and after.held == (0, "S07")
@@ -283,8 +314,15 @@ def test_P10_the_game_ends_right_after_the_move_that_leaves_no_joker_in_any_hand
 
 
 def test_P10_most_tokens_wins():
-    state = replace(table(covered={"N": (0, 2, 10, 12)}, racks=(("S01", "S01", "S06", "S06", "S00"), ("S06",) * 5),
-                          jokers=(1, 0), pile=()), stack=())
+    state = replace(
+        table(
+            covered={"N": (0, 2, 10, 12)},
+            racks=(("S01", "S01", "S06", "S06", "S00"), ("S06",) * 5),
+            jokers=(1, 0),
+            pile=(),
+        ),
+        stack=(),
+    )
     state = apply(state, 0, place("N", ("S01", (20, 22))))
     assert state.won == (6, 0) and state.phase == "play" and to_move(state) == (1,)
     state = apply(state, 1, place("K", ("S06", (0, 1, 2))))
@@ -311,8 +349,13 @@ def test_P11_solitaire_picks_a_12_or_16_board_and_draws_eight_of_all_seventy_pie
 
 
 def test_P11_the_patience_is_done_in_one_go_and_pieces_may_be_swapped_one_at_a_time():
-    state = replace(setup(1, None), phase="play", boards=(Board("K"),), racks=(("S06",) * 3 + ("J",) * 4 + ("S00",),),
-                    pile=("S10", "S11"))
+    state = replace(
+        setup(1, None),
+        phase="play",
+        boards=(Board("K"),),
+        racks=(("S06",) * 3 + ("J",) * 4 + ("S00",),),
+        pile=("S10", "S11"),
+    )
     assert not is_legal(state, 0, place("K", ("S06", (0, 1, 2))))  # a single piece is not the whole figure
     done = place("K", ("S06", (0, 1, 2)), ("S06", (20, 21, 22)), ("S00", (3, 4)), ("J", (23,)), ("J", (24,)))
     assert is_legal(state, 0, done) and normalise_move(done) in legal_moves(state, 0)
@@ -322,8 +365,13 @@ def test_P11_the_patience_is_done_in_one_go_and_pieces_may_be_swapped_one_at_a_t
 
 
 def test_P11_the_patience_is_lost_once_swaps_run_out_without_a_completion():
-    state = replace(setup(1, PointsRougesOptions(solitaire_max_swaps=1)), phase="play", boards=(Board("K"),),
-                    racks=(("S17",) * 3 + ("S13",) * 3 + ("S16",) * 2,), pile=("S18",))
+    state = replace(
+        setup(1, PointsRougesOptions(solitaire_max_swaps=1)),
+        phase="play",
+        boards=(Board("K"),),
+        racks=(("S17",) * 3 + ("S13",) * 3 + ("S16",) * 2,),
+        pile=("S18",),
+    )
     state = apply(state, 0, ("swap", "S16"))
     state = apply(state, CHANCE, ("piece", 0, "S18"))
     assert state.phase == "over" and outcome(state).winners == ()

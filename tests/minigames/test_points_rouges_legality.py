@@ -1,5 +1,6 @@
 """Loto Points Rouges accepts exactly what it lists (issue 22): ``is_legal(m) ⇔ m in legal_moves`` on random
 reachable states, the list as the oracle, the candidates drawn from the whole move space around each state."""
+
 from __future__ import annotations
 
 import random
@@ -44,22 +45,27 @@ def candidates(state, seat: int, rng: random.Random) -> list:
     out += [("choose", b) for b in BOARD_IDS] + [("swap", sid) for sid in KINDS]
     letters = [b.letter for b in state.boards] + ["Z"]
     held = sorted(set(state.racks[seat]) | {JOKER}) if state.phase == "play" else []
-    for board in state.boards:                      # each piece in hand where it fits: the near misses that matter
+    for board in state.boards:  # each piece in hand where it fits: the near misses that matter
         for sid in held:
-            out += [("add", board.letter, (sid, points_of(m))) for m in PLACEMENTS[sid]
-                    if m & board.remaining == m][:12]
+            out += [("add", board.letter, (sid, points_of(m))) for m in PLACEMENTS[sid] if m & board.remaining == m][
+                :12
+            ]
     for _ in range(120):
         sid = rng.choice(KINDS)
         cells = points_of(rng.choice(PLACEMENTS[sid]))
         letter = rng.choice(letters)
         out += [("add", letter, (sid, cells)), ("place", letter, ((sid, cells),))]
-    for move in [m for m in legal if m[0] == "place" and len(m[2]) > 1][:20]:   # a solitaire's figures, mutated
+    for move in [m for m in legal if m[0] == "place" and len(m[2]) > 1][:20]:  # a solitaire's figures, mutated
         out += [("place", move[1], move[2][1:]), ("place", move[1], move[2] + move[2][:1])]
         out += [("add", move[1], piece) for piece in move[2]]
-    for move in [m for m in legal if m[0] == "add"][:20]:                          # near misses of the listed
+    for move in [m for m in legal if m[0] == "add"][:20]:  # near misses of the listed
         sid, cells = move[2]
-        out += [("add", move[1], (sid, tuple(float(p) for p in cells))), ("add", move[1], (sid, cells[:-1])),
-                ("place", move[1], (move[2],)), ("add", move[1], [sid, list(cells)])]
+        out += [
+            ("add", move[1], (sid, tuple(float(p) for p in cells))),
+            ("add", move[1], (sid, cells[:-1])),
+            ("place", move[1], (move[2],)),
+            ("add", move[1], [sid, list(cells)]),
+        ]
     return out
 
 
@@ -91,8 +97,13 @@ def test_the_same_once_the_take_backs_of_the_turn_are_spent(seed, steps):
 def test_the_solitaire_refuses_a_piece_laid_on_its_own():
     """Issue 22: the solitaire's ``is_legal`` accepted an ``add`` that ``legal_moves`` never lists (after which
     every listed move was refused); the patience is built at once (P11), so it is refused."""
-    state = replace(RULES.setup(1, None), phase="play", boards=(Board("K"),),
-                    racks=(("S06",) * 3 + ("J",) * 4 + ("S00",),), pile=("S10", "S11"))
+    state = replace(
+        RULES.setup(1, None),
+        phase="play",
+        boards=(Board("K"),),
+        racks=(("S06",) * 3 + ("J",) * 4 + ("S00",),),
+        pile=("S10", "S11"),
+    )
     laid = ("add", "K", ("S06", (0, 1, 2)))
     assert laid not in legal_moves(state, 0)
     assert not is_legal(state, 0, laid) and not is_legal(state, 0, ("take_back",))

@@ -1,5 +1,6 @@
 """The Loto Points Rouges room without the web: its options and refusals, racks that never leak, the journal
 replay, and the solitaire hint's solver (``bounded_cover``) against a brute-force oracle."""
+
 from __future__ import annotations
 
 import itertools
@@ -33,9 +34,19 @@ def table(players: int, people: int, seed: int = 1) -> tuple[Lobby, str, list[st
     return lobby, code, tokens
 
 
-@pytest.mark.parametrize("options", [{"players": 0}, {"players": 5}, {"players": "2"}, {"players": 2.0},
-                                     {"solitaire_max_swaps": -1}, {"solitaire_max_swaps": 201},
-                                     {"solitaire_max_swaps": True}, {"jokers": 3}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 0},
+        {"players": 5},
+        {"players": "2"},
+        {"players": 2.0},
+        {"solitaire_max_swaps": -1},
+        {"solitaire_max_swaps": 201},
+        {"solitaire_max_swaps": True},
+        {"jokers": 3},
+    ],
+)
 def test_bad_options_are_refused_and_open_nothing(options):
     lobby = Lobby(FAST, rng=random.Random(1))
     with refused("bad_options"):
@@ -69,11 +80,15 @@ def test_moves_not_listed_are_refused_and_change_nothing():
     cells = list(points_of(PLACEMENTS[absent][0]))
     other = next(b for b in room.public["view"]["boards"] if b["letter"] != letter)["letter"]
     bad = [
-        ["place", letter, [[absent, cells]]],                       # a piece not on the rack
+        ["place", letter, [[absent, cells]]],  # a piece not on the rack
         ["place", other, place[2]] if ["place", other, place[2]] not in view["legal"] else ["pass"],
-        ["place", letter, [[place[2][0][0], [99, 100]]]],          # off the lattice
-        ["swap", view["my_rack"][0]],                               # no voluntary swap while a piece fits (P9)
-        ["pass"], ["choose", "C"], "place", None, {"place": letter},
+        ["place", letter, [[place[2][0][0], [99, 100]]]],  # off the lattice
+        ["swap", view["my_rack"][0]],  # no voluntary swap while a piece fits (P9)
+        ["pass"],
+        ["choose", "C"],
+        "place",
+        None,
+        {"place": letter},
     ]
     for move in bad:
         with refused("illegal_move"):
@@ -128,23 +143,23 @@ def test_no_view_holds_another_rack_nor_the_pile_order(seed, players, steps):
     for seat in range(players):
         view = lobby.seat_view(code, tokens[seat])
         own = set(view) - set(public)
-        mine = {"staged", "staged_on", "take_backs_left"}        # a figure begun: the mover's alone (P7c)
+        mine = {"staged", "staged_on", "take_backs_left"}  # a figure begun: the mover's alone (P7c)
         assert own <= {"seat", "my_rack", "name", "away", "version", "legal"} | mine
         assert not mine & own or (seat == state.turn and players > 1 and state.phase == "play")
-        assert all(view[key] == public[key] for key in public)     # the rest is the public table, no more
+        assert all(view[key] == public[key] for key in public)  # the rest is the public table, no more
         assert view["my_rack"] == list(state.racks[seat])
         others = Counter(p for s, r in enumerate(state.racks) if s != seat for p in r)
         held = Counter(state.racks[seat])
         if not get_game("points-rouges").to_move(state) or seat not in room.to_move:
             assert view["legal"] == []
-        for move in view["legal"]:                                  # moves use only the seat's own pieces
+        for move in view["legal"]:  # moves use only the seat's own pieces
             if move[0] == "place":
                 used = Counter(sid for sid, _ in move[2] if sid != JOKER or players == 1)
                 assert not used - held, (move, held, others)
             elif move[0] == "swap":
                 assert move[1] in held
     if len(state.pile) >= 2:
-        assert json.dumps(list(state.pile))[1:-1] not in shown          # the pile's content is nowhere
+        assert json.dumps(list(state.pile))[1:-1] not in shown  # the pile's content is nowhere
     assert '"log"' not in shown and '"piece"' not in shown
 
 
@@ -168,7 +183,7 @@ def test_a_points_rouges_room_is_replayed_from_its_journal(tmp_path):
     again, store2 = open_rooms(tmp_path, FAST)
     try:
         assert again.room(code).public == room.public
-        views = [lobby._state.rooms[code].seat_view(s) for s in range(3)]     # the bot's seat has no token
+        views = [lobby._state.rooms[code].seat_view(s) for s in range(3)]  # the bot's seat has no token
         assert [again._state.rooms[code].seat_view(s) for s in range(3)] == views
     finally:
         store2.close()
@@ -197,8 +212,12 @@ def oracle(remaining: int, rack: Counter, jokers: int) -> bool:
 
 
 @settings(max_examples=60, deadline=None)
-@given(letter=st.sampled_from(["N", "L", "M"]), seed=st.integers(0, 1 << 30), size=st.integers(1, 5),
-       covered=st.integers(0, 3))
+@given(
+    letter=st.sampled_from(["N", "L", "M"]),
+    seed=st.integers(0, 1 << 30),
+    size=st.integers(1, 5),
+    covered=st.integers(0, 3),
+)
 def test_the_hint_agrees_with_brute_force_on_small_boards(letter, seed, size, covered):
     rng = random.Random(seed)
     points = list(points_of(BOARD_MASKS[letter]))
@@ -245,12 +264,12 @@ def test_a_phone_back_after_its_takeover_does_not_wind_the_turn_s_clock_back():
     for now, kind in ((110.0, "add"), (120.0, "take_back"), (129.0, "add")):
         lay(now, kind)
         assert dict(lobby.due(now))[code] == 130.0
-    assert not lobby.step(code, 130.0) and lobby.room(code).seats[mover].away   # taken over, the bot waits
-    legal = lobby._state.rooms[code].legal(mover)                       # (asking its seat would be coming back)
-    lay(130.5, "add" if any(m[0] == "add" for m in legal) else "take_back")   # the phone is back
+    assert not lobby.step(code, 130.0) and lobby.room(code).seats[mover].away  # taken over, the bot waits
+    legal = lobby._state.rooms[code].legal(mover)  # (asking its seat would be coming back)
+    lay(130.5, "add" if any(m[0] == "add" for m in legal) else "take_back")  # the phone is back
     assert not lobby.room(code).seats[mover].away and dict(lobby.due(130.5))[code] == 131.5
-    lobby.seat_view(code, tokens[mover])                               # its page asks for its seat
-    while lobby.room(code).to_move == (mover,):                        # the bot plays the turn out at once
+    lobby.seat_view(code, tokens[mover])  # its page asks for its seat
+    while lobby.room(code).to_move == (mover,):  # the bot plays the turn out at once
         assert lobby.step(code, 131.5)
     room = lobby.room(code)
     assert room.public["last_by"] == "bot" and room.seats[mover].away
@@ -260,9 +279,9 @@ def test_the_public_view_says_which_board_arrived_since_the_last_completion():
     """The projector marks the board drawn to replace a completed one (« Nouveau plateau »): the view says which,
     so a projector that loads late (or missed an event) shows it too; it used to work it out by comparing each
     event with the one before (issue 23)."""
-    lobby, code, _ = table(2, 0, seed=5)                  # two bots: every move is theirs
+    lobby, code, _ = table(2, 0, seed=5)  # two bots: every move is theirs
     view = lobby.room(code).public["view"]
-    assert view["arrived"] is None and len(view["boards"]) == 3        # the first boards are not "new"
+    assert view["arrived"] is None and len(view["boards"]) == 3  # the first boards are not "new"
     completions, seen = 0, []
     while lobby.room(code).status == "playing" and lobby.step(code, 0.0):
         before, view = view, lobby.room(code).public["view"]
@@ -272,7 +291,7 @@ def test_the_public_view_says_which_board_arrived_since_the_last_completion():
             assert view["arrived"] == (drawn[0] if drawn else None)
             seen.append(view["arrived"])
         else:
-            assert view["arrived"] == before["arrived"]        # it stays new until the next completion
+            assert view["arrived"] == before["arrived"]  # it stays new until the next completion
     assert completions >= 2 and any(seen)
 
 
@@ -280,6 +299,7 @@ def test_a_silent_seat_is_said_away_as_soon_as_the_bot_takes_it_over():
     """Issue 26: a phone kept saying « À vous ! » while the bot played its turn: the room is published with the
     seat away the moment its clock runs out, not only after the bot's move (a bot delay later)."""
     from hall.minigames.lobby_news import RoomChanged
+
     lobby = Lobby(LobbySettings(bot_delay_s=1.5, takeover_s=30.0), rng=random.Random(3))
     code = lobby.open("points-rouges", {"players": 2}).code
     for name in ("Ana", "Bob"):
@@ -287,8 +307,8 @@ def test_a_silent_seat_is_said_away_as_soon_as_the_bot_takes_it_over():
     mover = lobby.start(code, now=100.0).to_move[0]
     news: list = []
     lobby.subscribe(news.append)
-    assert not lobby.step(code, 129.0) and news == []                   # still its turn: nothing said
-    assert not lobby.step(code, 130.0)                                  # taken over; the bot waits its delay
+    assert not lobby.step(code, 129.0) and news == []  # still its turn: nothing said
+    assert not lobby.step(code, 130.0)  # taken over; the bot waits its delay
     said = [n.room for n in news if isinstance(n, RoomChanged)]
     assert said and said[-1].seats[mover].away and said[-1].to_move == (mover,)
-    assert not lobby.step(code, 130.5) and len(news) == 1               # said once, not at every wake
+    assert not lobby.step(code, 130.5) and len(news) == 1  # said once, not at every wake

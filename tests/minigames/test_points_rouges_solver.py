@@ -1,4 +1,5 @@
 """The exact-cover solver of Loto Points Rouges (RULES 5a–5c): shapes, board covers, copy limits, hints."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -29,10 +30,43 @@ from hall.minigames.points_rouges.solver import (
     validate_completion,
 )
 
-COVERS_5B = {"A": 136_546, "B": 66_406, "C": 2_874, "D": 634, "E": 6_455, "F": 17_230, "G": 122, "H": 4,
-             "I": 30, "J": 667, "K": 4, "L": 379, "M": 30, "N": 7}
-ROTATIONS_5A = {"S00": 2, "S01": 2, "S02": 2, "S03": 2, "S04": 2, "S05": 2, "S06": 2, "S07": 4, "S08": 4,
-                "S09": 4, "S10": 4, "S11": 4, "S12": 4, "S13": 4, "S14": 4, "S15": 4, "S16": 4, "S17": 2, "S18": 4}
+COVERS_5B = {
+    "A": 136_546,
+    "B": 66_406,
+    "C": 2_874,
+    "D": 634,
+    "E": 6_455,
+    "F": 17_230,
+    "G": 122,
+    "H": 4,
+    "I": 30,
+    "J": 667,
+    "K": 4,
+    "L": 379,
+    "M": 30,
+    "N": 7,
+}
+ROTATIONS_5A = {
+    "S00": 2,
+    "S01": 2,
+    "S02": 2,
+    "S03": 2,
+    "S04": 2,
+    "S05": 2,
+    "S06": 2,
+    "S07": 4,
+    "S08": 4,
+    "S09": 4,
+    "S10": 4,
+    "S11": 4,
+    "S12": 4,
+    "S13": 4,
+    "S14": 4,
+    "S15": 4,
+    "S16": 4,
+    "S17": 2,
+    "S18": 4,
+}
 
 
 def test_5c_step1_enumeration_gives_the_nineteen_shapes_of_table_5a():
@@ -85,11 +119,15 @@ def test_validate_completion_checks_shapes_overlaps_and_exactness():
 
 def test_hint_finds_a_completion_with_the_fewest_jokers():
     n_left = mask_of((10, 12, 20, 22))
-    assert hint(n_left, {"S01": 2}, jokers=3) == (("S01", (10, 12)), ("S01", (20, 22))) or \
-        hint(n_left, {"S01": 2}, jokers=3) == (("S01", (10, 20)), ("S01", (12, 22)))
+    assert hint(n_left, {"S01": 2}, jokers=3) == (("S01", (10, 12)), ("S01", (20, 22))) or hint(
+        n_left, {"S01": 2}, jokers=3
+    ) == (("S01", (10, 20)), ("S01", (12, 22)))
     assert hint(n_left, {"S01": 1}, jokers=3) in [
-        (("J", (20,)), ("J", (22,)), ("S01", (10, 12))), (("J", (12,)), ("J", (22,)), ("S01", (10, 20))),
-        (("J", (10,)), ("J", (12,)), ("S01", (20, 22))), (("J", (10,)), ("J", (20,)), ("S01", (12, 22)))]
+        (("J", (20,)), ("J", (22,)), ("S01", (10, 12))),
+        (("J", (12,)), ("J", (22,)), ("S01", (10, 20))),
+        (("J", (10,)), ("J", (12,)), ("S01", (20, 22))),
+        (("J", (10,)), ("J", (20,)), ("S01", (12, 22))),
+    ]
     assert hint(n_left, {"S06": 3}, jokers=3) is None
 
 
@@ -113,8 +151,11 @@ def _oracle_covers(points: int, rack: Counter, jokers: int) -> list[frozenset]:
     return found
 
 
-some_points = st.sampled_from("CFGHI").flatmap(
-    lambda b: st.sets(st.sampled_from(points_of(BOARD_MASKS[b])), min_size=1, max_size=8)).map(mask_of)
+some_points = (
+    st.sampled_from("CFGHI")
+    .flatmap(lambda b: st.sets(st.sampled_from(points_of(BOARD_MASKS[b])), min_size=1, max_size=8))
+    .map(mask_of)
+)
 some_racks = st.lists(st.sampled_from(sorted(SHAPES)), max_size=8).map(Counter)
 
 

@@ -1,4 +1,5 @@
 """The games' names come from one table, the registry: the rooms' options, the config's default, the command line."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Rooms without the web: seats, tokens, bots, takeover, the journal before the change, replay, and no leak."""
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,9 @@ def test_a_room_code_is_four_unambiguous_letters():
     assert lobby.room(next(iter(codes)).lower()).code in codes
 
 
-@pytest.mark.parametrize("raw, name", [("  Émile  ", "Émile"), ("E\u0301mile", "Émile"), ("Jean  Paul", "Jean Paul"),
-                                       ("x" * 20, "x" * 20)])
+@pytest.mark.parametrize(
+    "raw, name", [("  Émile  ", "Émile"), ("E\u0301mile", "Émile"), ("Jean  Paul", "Jean Paul"), ("x" * 20, "x" * 20)]
+)
 def test_names_are_trimmed_and_nfc(raw, name):
     assert clean_name(raw) == name
 
@@ -62,8 +64,8 @@ def test_join_start_fills_with_bots_and_a_whole_game_ends():
     _, seat, token = lobby.join(code, "Émile")
     assert seat == 0 and len(token) >= 20
     room = lobby.start(code)
-    assert [s.bot for s in room.seats] == [False, True, True, True]   # Lobo 77 fills to 4 by default
-    assert room.version >= 1                                            # the deal is a move
+    assert [s.bot for s in room.seats] == [False, True, True, True]  # Lobo 77 fills to 4 by default
+    assert room.version >= 1  # the deal is a move
     seat_moves(lobby, code, token)
     room = lobby.room(code)
     assert room.status == "over" and room.public["outcome"]["winner_names"]
@@ -112,9 +114,14 @@ def test_options_are_checked():
             lobby.open("lobo77", bad)
     with refused("unknown_game"):
         lobby.open("chess")
-    for game, bad in (("euchre", {"players": 4}), ("euchre", {"hands": 0}), ("euchre", {"all_pass": "x"}),
-                      ("points-rouges", {"players": 5}), ("points-rouges", {"players": 0}),
-                      ("linotte", {"players": 2})):
+    for game, bad in (
+        ("euchre", {"players": 4}),
+        ("euchre", {"hands": 0}),
+        ("euchre", {"all_pass": "x"}),
+        ("points-rouges", {"players": 5}),
+        ("points-rouges", {"players": 0}),
+        ("linotte", {"players": 2}),
+    ):
         with refused("bad_options"):
             lobby.open(game, bad)
     assert lobby.open("euchre").table_size == 4
@@ -142,10 +149,10 @@ def test_a_silent_phone_is_taken_over_until_it_returns():
     _, _, t1 = lobby.join(code, "Bea")
     room = lobby.start(code, now=100.0)
     on_turn = room.to_move[0]
-    assert not lobby.step(code, 109.9)             # not silent long enough
-    assert lobby.step(code, 110.0)                  # a bot plays for the silent seat
+    assert not lobby.step(code, 109.9)  # not silent long enough
+    assert lobby.step(code, 110.0)  # a bot plays for the silent seat
     assert lobby.room(code).seats[on_turn].away
-    lobby.seat_view(code, (t0, t1)[on_turn])        # the phone speaks again
+    lobby.seat_view(code, (t0, t1)[on_turn])  # the phone speaks again
     assert not lobby.room(code).seats[on_turn].away
 
 
@@ -161,7 +168,7 @@ def test_the_journal_gets_each_change_before_it_is_seen():
     code = lobby.open("lobo77", {"players": 2}).code
     _, _, token = lobby.join(code, "Ana")
     room = lobby.start(code)
-    match = lobby._state.rooms[code].live                 # the match itself: its log is rolled back too
+    match = lobby._state.rooms[code].live  # the match itself: its log is rolled back too
     while len(seen) <= 5 and room.status == "playing":
         if 0 in room.to_move:
             lobby.play(code, token, lobby.seat_view(code, token)["legal"][0], room.version)
@@ -217,11 +224,28 @@ def test_the_store_never_holds_a_token(tmp_path):
 
 
 # ---------------------------------------------------------------- any JSON at the engines and the room
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-                    max_leaves=20)
-EDGE = [[], (), {}, "", [[]], {"a": 1}, ["place"], ["place", -1], ["place", 10 ** 9], ["place", 1e308],
-        ["keep"], ["keep", "abc", None], ["keep", [1e308], None], ["place", float("inf")], "x" * 20_000]
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=20,
+)
+EDGE = [
+    [],
+    (),
+    {},
+    "",
+    [[]],
+    {"a": 1},
+    ["place"],
+    ["place", -1],
+    ["place", 10**9],
+    ["place", 1e308],
+    ["keep"],
+    ["keep", "abc", None],
+    ["keep", [1e308], None],
+    ["place", float("inf")],
+    "x" * 20_000,
+]
 
 
 def deep(n: int):
@@ -235,6 +259,7 @@ def deep(n: int):
 def test_engines_say_false_to_any_json(name):
     game = get_game(name)
     from hall.minigames.match import Match
+
     match = Match(game, 2, rng=random.Random(7))
     seat = game.to_move(match.state)[0]
     for move in EDGE + [deep(1000)]:
@@ -247,6 +272,7 @@ def test_engines_say_false_to_any_json(name):
 def test_engines_never_raise_on_arbitrary_json(name, move):
     game = get_game(name)
     from hall.minigames.match import Match
+
     match = Match(game, 2, rng=random.Random(8))
     seat = game.to_move(match.state)[0]
     legal = {move_key(m) for m in game.legal_moves(match.state, seat)}
@@ -255,12 +281,14 @@ def test_engines_never_raise_on_arbitrary_json(name, move):
 
 def test_points_rouges_checks_the_cell_range_before_the_mask():
     import tracemalloc
+
     game = get_game("points-rouges")
     from hall.minigames.match import Match
+
     match = Match(game, 2, rng=random.Random(9))
     seat = game.to_move(match.state)[0]
     tracemalloc.start()
-    for cell in (-1, 10 ** 9, 1 << 40):
+    for cell in (-1, 10**9, 1 << 40):
         assert game.check_legal(match.state, seat, ["place", "A", [["1", [cell]]]]) is False
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
@@ -269,7 +297,7 @@ def test_points_rouges_checks_the_cell_range_before_the_mask():
 
 # ---------------------------------------------------------------- nothing hidden leaks
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10 ** 6), players=st.integers(2, 8), steps=st.integers(0, 150))
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 8), steps=st.integers(0, 150))
 def test_no_view_holds_another_hand_or_the_pile_order(seed, players, steps):
     lobby = Lobby(FAST, rng=random.Random(seed))
     code = lobby.open("lobo77", {"players": players}).code
@@ -289,10 +317,12 @@ def test_no_view_holds_another_hand_or_the_pile_order(seed, players, steps):
         view = lobby.seat_view(code, tokens[seat])
         own = set(view) - set(public)
         assert own <= {"seat", "hand", "playable", "name", "away", "version", "legal"}
-        assert all(view[key] == public[key] for key in public)     # the rest is the public table, no more
+        assert all(view[key] == public[key] for key in public)  # the rest is the public table, no more
         assert view["hand"] == list(state.hands[seat])
-        assert all(("play", card) in [tuple(m) for m in view["legal"]] for card in view["playable"]) or not view["legal"]
+        assert (
+            all(("play", card) in [tuple(m) for m in view["legal"]] for card in view["playable"]) or not view["legal"]
+        )
         assert all(move[1] in state.hands[seat] for move in view["legal"])
     if len(state.draw) >= 2:
-        assert json.dumps(list(state.draw))[1:-1] not in shown          # the pile's order is nowhere
+        assert json.dumps(list(state.draw))[1:-1] not in shown  # the pile's order is nowhere
     assert '"deal"' not in shown and '"log"' not in shown

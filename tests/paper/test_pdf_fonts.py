@@ -2,6 +2,7 @@
 the cartons, the tournament's sheets and standings and the table tent (``pdffonts``: every font embedded); the
 names in the text (``pdftotext``): ``Łukasz Wałęsa``, a 40-character buyer; voucher codes never split; a long
 hall name whole on the cartons."""
+
 from __future__ import annotations
 
 import io
@@ -60,7 +61,7 @@ def test_the_report_embeds_its_font_and_prints_every_name(report_pdf):
     # every letter of the long name, in order (wrapped after one of its hyphens, pdftotext joins the two lines)
     assert re.sub(r"[\s-]", "", LONG) in re.sub(r"[\s-]", "", plain)
     layout = text(path, "-layout")
-    for code in codes:             # a voucher code is never split: whole on one line, wherever it is printed
+    for code in codes:  # a voucher code is never split: whole on one line, wherever it is printed
         assert code in layout and all(line.count(code[:6]) == line.count(code) for line in layout.splitlines())
     tax = layout.split("Relevé pour le service des impôts")[-1]
     assert "Comité des fêtes de Saint-Étienne-de-Saint-Geoirs" in tax
@@ -74,23 +75,65 @@ def test_the_cartons_embed_their_font_and_keep_a_long_hall_name_whole(tmp_path):
         embedded_only(out)
         joined = " ".join(text(out).split())
         assert joined.count(HALL) >= per_page or joined.count("Łódź") == per_page, per_page
-        assert "…" not in text(out), per_page        # the name fits: smaller or on two lines, never cut
+        assert "…" not in text(out), per_page  # the name fits: smaller or on two lines, never cut
 
 
-WORDS = {k: k for k in ("north", "east", "south", "west", "floater", "ns", "ew", "hand", "initials", "total", "code",
-                        "scan", "dealer", "rules", "place", "team", "ranking", "game_points", "note", "tied", "out",
-                        "absent", "default")}
-WORDS.update({"sheet_title": "Feuille de pointage", "assign_title": "Placement des tables",
-              "standings_title": "Classement", "final_title": "Classement final", "game": "Partie %(n)s sur %(total)s",
-              "session": "Séance %(n)s", "table": "Table %(n)s", "playoff_wins": "%(n)s barrages gagnés"})
+WORDS = {
+    k: k
+    for k in (
+        "north",
+        "east",
+        "south",
+        "west",
+        "floater",
+        "ns",
+        "ew",
+        "hand",
+        "initials",
+        "total",
+        "code",
+        "scan",
+        "dealer",
+        "rules",
+        "place",
+        "team",
+        "ranking",
+        "game_points",
+        "note",
+        "tied",
+        "out",
+        "absent",
+        "default",
+    )
+}
+WORDS.update(
+    {
+        "sheet_title": "Feuille de pointage",
+        "assign_title": "Placement des tables",
+        "standings_title": "Classement",
+        "final_title": "Classement final",
+        "game": "Partie %(n)s sur %(total)s",
+        "session": "Séance %(n)s",
+        "table": "Table %(n)s",
+        "playoff_wins": "%(n)s barrages gagnés",
+    }
+)
 
 
 def test_the_tournament_sheets_and_standings_embed_their_font(tmp_path):
     seats = [{"team": f"T{i}", "name": name} for i, name in enumerate((POLISH, LONG, "Zoë Ørsted", "Ştefan Iğdır"))]
-    data = {"title": "Tournoi d'euchre", "game": 1, "games": 3, "session": 1, "phase": "playing", "games_played": 1,
-            "tables": [{"table": 1, "code": "K7M2", "seats": seats}],
-            "standings": [{"place": 1, "name": f"{POLISH} & {LONG}", "players": [POLISH, LONG], "ranking": 3,
-                           "game_points": 120}]}
+    data = {
+        "title": "Tournoi d'euchre",
+        "game": 1,
+        "games": 3,
+        "session": 1,
+        "phase": "playing",
+        "games_played": 1,
+        "tables": [{"table": 1, "code": "K7M2", "seats": seats}],
+        "standings": [
+            {"place": 1, "name": f"{POLISH} & {LONG}", "players": [POLISH, LONG], "ranking": 3, "game_points": 120}
+        ],
+    }
     sheets, standings = tmp_path / "s.pdf", tmp_path / "c.pdf"
     with open(sheets, "wb") as fh:
         write_sheets_pdf(data, fh, base_url="http://loto.local", hall_name=HALL, words=WORDS)
@@ -111,11 +154,11 @@ def test_the_table_tent_embeds_its_font(tmp_path):
 
 
 def test_text_is_fitted_by_width_not_by_characters():
-    wide, narrow = "WWWWWWWWWW", "iiiiiiiiii"                        # as many characters, not as wide
+    wide, narrow = "WWWWWWWWWW", "iiiiiiiiii"  # as many characters, not as wide
     assert fit(narrow, width(narrow)) == narrow and fit(wide, width(narrow)).endswith("…")
     assert width(fit(wide, 30)) <= 30
-    [one], size = fit_lines(LONG, width(LONG) * 0.9)              # a little too wide: smaller, on one line
+    [one], size = fit_lines(LONG, width(LONG) * 0.9)  # a little too wide: smaller, on one line
     assert one == LONG and size < 8 and width(LONG, size=size) <= width(LONG) * 0.9
-    two, size = fit_lines(LONG, width(LONG) * 0.55)                # much too wide: two lines, cut at a hyphen
+    two, size = fit_lines(LONG, width(LONG) * 0.55)  # much too wide: two lines, cut at a hyphen
     assert len(two) == 2 and "".join(two).replace(" ", "") == LONG.replace(" ", "") and size == 6.5
     assert lines("00042-7KQ4M2AB", 1000) == ["00042-7KQ4M2AB"]

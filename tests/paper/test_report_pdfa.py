@@ -3,6 +3,7 @@ checked without a validator — the XMP metadata declaring PDF/A-2B and agreeing
 sRGB output intent, every font embedded (``pdffonts``), every stream ended by an end of line, no transparency, no
 JavaScript, no encryption — on the report the treasurer downloads and on an archived evening's ``rapport.pdf``;
 then veraPDF's own verdict, where its library is at hand (CI installs it; docs/record.md says how)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,7 +26,7 @@ from tests.app.test_evenings import play_an_evening, write_config
 from tests.paper.evening import play
 from tests.paper.test_pdf_fonts import embedded_only, text
 
-MARKUP = 'Les <Amis> & « Ça » de "Łódź"'        # a hall name that XML and PDF strings must both escape
+MARKUP = 'Les <Amis> & « Ça » de "Łódź"'  # a hall name that XML and PDF strings must both escape
 
 
 @pytest.fixture(scope="module")
@@ -37,15 +38,19 @@ def papers(tmp_path_factory) -> dict[str, Path]:
     report = report_from_hall(h)
     write_report_pdf(report, folder / "report.pdf")
     (folder / "draft.pdf").write_bytes(draft_pdf(report))
-    with open(folder / "markup.pdf", "wb") as out:               # a file object, as the web hands one in
+    with open(folder / "markup.pdf", "wb") as out:  # a file object, as the web hands one in
         write_report_pdf(dataclasses.replace(report, hall_name=MARKUP), out)
     h.journal.close()
     config = write_config(folder)
     play_an_evening(config, 6, 40)
     archived = new_evening(load_config(config))
     assert archived is not None
-    return {"report": folder / "report.pdf", "draft": folder / "draft.pdf", "markup": folder / "markup.pdf",
-            "archived": archived / "rapport.pdf"}
+    return {
+        "report": folder / "report.pdf",
+        "draft": folder / "draft.pdf",
+        "markup": folder / "markup.pdf",
+        "archived": archived / "rapport.pdf",
+    }
 
 
 def _dicts(pdf: pikepdf.Pdf):
@@ -55,7 +60,7 @@ def _dicts(pdf: pikepdf.Pdf):
     while todo:
         obj = todo.pop()
         if not isinstance(obj, (Dictionary, Stream, pikepdf.Array)):
-            continue                                     # a number, a name, a string: nothing inside
+            continue  # a number, a name, a string: nothing inside
         if obj.is_indirect:
             if obj.objgen in seen:
                 continue
@@ -70,16 +75,16 @@ def _dicts(pdf: pikepdf.Pdf):
 def check_archive_file(path: Path) -> None:
     raw = path.read_bytes()
     header, comment = raw.split(b"\n", 2)[:2]
-    assert re.fullmatch(rb"%PDF-1\.[0-7]", header.strip()), header              # ISO 19005-2 §6.1.2
+    assert re.fullmatch(rb"%PDF-1\.[0-7]", header.strip()), header  # ISO 19005-2 §6.1.2
     assert comment.startswith(b"%") and all(b > 127 for b in comment[1:5]), comment
     ends = [m.start() for m in re.finditer(rb"endstream", raw)]
-    assert ends and all(raw[i - 1:i] in (b"\n", b"\r") for i in ends)     # §6.1.7.1: what reportlab alone misses
+    assert ends and all(raw[i - 1 : i] in (b"\n", b"\r") for i in ends)  # §6.1.7.1: what reportlab alone misses
     with pikepdf.open(path) as pdf:
         assert not pdf.is_encrypted and Name.Encrypt not in pdf.trailer and Name.ID in pdf.trailer
         root = pdf.Root
         meta_stream = root.Metadata
         assert (meta_stream.Type, meta_stream.Subtype) == (Name.Metadata, Name.XML)
-        assert Name.Filter not in meta_stream                                    # readable as it is
+        assert Name.Filter not in meta_stream  # readable as it is
         meta = pdf.open_metadata()
         assert (meta["pdfaid:part"], meta["pdfaid:conformance"]) == ("2", "B") and meta.pdfa_status == "2B"
         info = pdf.docinfo
@@ -91,12 +96,12 @@ def check_archive_file(path: Path) -> None:
         profile = intent.DestOutputProfile
         icc = profile.read_bytes()
         assert profile.N == 3 and icc[12:20] == b"mntrRGB " and icc[36:40] == b"acsp" and icc[8] <= 4
-        for key in ("/OpenAction", "/AA", "/AcroForm", "/Names"):      # nothing that acts on opening, no forms
+        for key in ("/OpenAction", "/AA", "/AcroForm", "/Names"):  # nothing that acts on opening, no forms
             assert key not in root, key
         for d in _dicts(pdf):
             assert d.get("/S") != Name.JavaScript and "/JS" not in d and "/AA" not in d
             assert d.get("/Type") != Name.EmbeddedFile and "/EmbeddedFiles" not in d
-            for alpha in ("/CA", "/ca"):                                            # no transparency at all
+            for alpha in ("/CA", "/ca"):  # no transparency at all
                 assert float(d.get(alpha, 1)) == 1, (alpha, d)
             assert d.get("/SMask", Name("/None")) == Name("/None") and "/Group" not in d
             assert d.get("/BM", Name.Normal) in (Name.Normal, Name.Compatible)
@@ -110,7 +115,7 @@ def test_the_report_is_a_pdfa_2b_file_with_every_page_still_printed(papers):
     assert "Łukasz Wałęsa" in words and "Relevé pour le service des impôts" in words
     assert "Empreinte du journal" in words and "Fréquence des boules" in words
     with pikepdf.open(papers["report"]) as pdf, pikepdf.open(papers["draft"]) as draft:
-        assert len(pdf.pages) == len(draft.pages) >= 3                        # the same pages, the tax office's last
+        assert len(pdf.pages) == len(draft.pages) >= 3  # the same pages, the tax office's last
         assert pdf.Root.Pages.Kids[-1].Contents.read_bytes() == draft.Root.Pages.Kids[-1].Contents.read_bytes()
 
 
@@ -128,7 +133,7 @@ def test_the_archived_evening_keeps_its_report_as_a_pdfa_2b_file(papers):
 # ---- veraPDF, the reference validator (a Java program): its library's verdict on the same files
 
 HERE = Path(__file__).with_name("verapdf")
-JAXB = [Path("/usr/share/java/jaxb-runtime.jar"), Path("/usr/share/java/jaxb-core.jar")]   # Debian libjaxb-java
+JAXB = [Path("/usr/share/java/jaxb-runtime.jar"), Path("/usr/share/java/jaxb-core.jar")]  # Debian libjaxb-java
 
 
 def verapdf_classpath() -> str | None:
@@ -147,23 +152,46 @@ def verapdf_classpath() -> str | None:
 @pytest.fixture(scope="module")
 def verapdf(tmp_path_factory):
     classpath = verapdf_classpath()
-    missing = [what for what, there in (("java", shutil.which("java")), ("javac", shutil.which("javac")),
-                                         ("veraPDF's library", classpath)) if not there]
+    missing = [
+        what
+        for what, there in (
+            ("java", shutil.which("java")),
+            ("javac", shutil.which("javac")),
+            ("veraPDF's library", classpath),
+        )
+        if not there
+    ]
     if missing:
         why = "veraPDF cannot run here: no " + ", no ".join(missing) + " (CI installs them: .ci/run, pyproject)"
         if os.environ.get("CI"):
-            pytest.fail(why)                  # CI has them: a validator that went missing must not pass quietly
+            pytest.fail(why)  # CI has them: a validator that went missing must not pass quietly
         pytest.skip(why)
     classes = tmp_path_factory.mktemp("verapdf")
-    subprocess.run(["javac", "-cp", classpath, "-d", str(classes), str(HERE / "PdfaCheck.java")], check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        ["javac", "-cp", classpath, "-d", str(classes), str(HERE / "PdfaCheck.java")],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
 
     def check(*paths: Path) -> str:
         """veraPDF's report on ``paths``, in one run of the JVM (the quick compiler only: a short run)."""
-        done = subprocess.run(["java", "-XX:TieredStopAtLevel=1", "-cp", os.pathsep.join([classpath, str(classes)]),
-                               "PdfaCheck", *map(str, paths)], capture_output=True, text=True, timeout=240)
+        done = subprocess.run(
+            [
+                "java",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                os.pathsep.join([classpath, str(classes)]),
+                "PdfaCheck",
+                *map(str, paths),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
         assert done.returncode in (0, 1), done.stderr[-2000:]
         return done.stdout
+
     return check
 
 
@@ -180,12 +208,12 @@ def verdicts(out: str) -> dict[str, tuple[str, list[str]]]:
     return found
 
 
-@pytest.mark.slow                     # a JVM run: seconds
+@pytest.mark.slow  # a JVM run: seconds
 def test_verapdf_finds_the_report_and_the_archived_one_pdfa_2b_and_reportlabs_draft_not(papers, verapdf):
     out = verapdf(papers["report"], papers["markup"], papers["archived"], papers["draft"])
     assert re.match(r"veraPDF \d+\.\d+\.\d+, profile PDF/A-2b validation profile \(\d+ rules\)", out), out
     found = verdicts(out)
     assert found[str(papers["report"])] == ("compliant", []), out
     assert found[str(papers["markup"])] == found[str(papers["archived"])] == ("compliant", []), out
-    verdict, broken = found[str(papers["draft"])]         # the validator at work: what reportlab alone writes fails
+    verdict, broken = found[str(papers["draft"])]  # the validator at work: what reportlab alone writes fails
     assert verdict == "not compliant" and {"6.1.7.1-2", "6.6.2.1-1"} <= set(broken), out

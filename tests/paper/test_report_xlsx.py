@@ -1,6 +1,7 @@
 """The report as a workbook (issue 32, item 6): ``loto-hall report --xlsx`` and ``GET /api/report.xlsx`` (admin),
 read back with openpyxl — carton IDs and codes as text, amounts as numbers in euros, dates as dates, one sheet per
 rubric, French headers (English for an English hall) — and the CSV read back with Python's csv."""
+
 from __future__ import annotations
 
 import csv
@@ -24,8 +25,20 @@ def written(tmp_path_factory):
     """The evening played, closed, then written by the command line as a workbook and a CSV."""
     folder = tmp_path_factory.mktemp("xlsx")
     play(folder / "hall").journal.close()
-    assert main(["report", "--data-dir", str(folder / "hall"), "--xlsx", str(folder / "r.xlsx"),
-                 "--csv", str(folder / "r.csv")]) == 0
+    assert (
+        main(
+            [
+                "report",
+                "--data-dir",
+                str(folder / "hall"),
+                "--xlsx",
+                str(folder / "r.xlsx"),
+                "--csv",
+                str(folder / "r.csv"),
+            ]
+        )
+        == 0
+    )
     return folder
 
 
@@ -42,7 +55,7 @@ def test_the_workbook_has_a_sheet_per_rubric_with_typed_cells(written):
     assert {"Recette", "Parties", "Gagnants", "Tirages", "Bons", "Fréquences"} <= set(wb.sheetnames)
     sales = table(wb["Ventes"])
     first = sales[0]
-    assert (first["Cartons"].value, first["Cartons"].data_type) == ("000123", "s")      # text, zeros kept
+    assert (first["Cartons"].value, first["Cartons"].data_type) == ("000123", "s")  # text, zeros kept
     assert first["Acheteur"].value == POLISH and sales[1]["Acheteur"].value == LONG
     assert sales[1]["Cartons"].value == "0042 12E3" and sales[1]["Cartons"].data_type == "s"
     assert isinstance(first["Heure"].value, dt.datetime) and first["Heure"].is_date
@@ -50,7 +63,7 @@ def test_the_workbook_has_a_sheet_per_rubric_with_typed_cells(written):
     for row in sales:
         for column in ("Encaissé", "Montant de la vente"):
             assert row[column].data_type == "n" and row[column].number_format == EURO
-    assert sum(Decimal(str(r["Encaissé"].value)) for r in sales) * 100 == RECEIPTS      # the takings, numbers
+    assert sum(Decimal(str(r["Encaissé"].value)) for r in sales) * 100 == RECEIPTS  # the takings, numbers
     assert [r["État"].value for r in sales] == ["payée", "payée", "annulée", "réservée, non payée", "payée"]
     given, kept = table(wb["Lots donnés"]), table(wb["Lots non donnés"])
     assert sum(Decimal(str(r["Valeur"].value or 0)) for r in given) * 100 == GIVEN
@@ -91,12 +104,15 @@ def test_an_english_hall_gets_english_headers(tmp_path):
 
 def test_the_admin_downloads_the_workbook(tmp_path):
     from hall.app.paper.report_xlsx import write_report_xlsx
+
     h = play(tmp_path / "hall", auth=dict(PINS))
     try:
         app, _ = make_app(h, h.config, documents={"report_xlsx": write_report_xlsx})
+
         def login(role: str) -> dict:
             token = app.test_client().post("/api/login", json={"pin": PINS[f"{role}_pin"]}).get_json()["token"]
             return {"Authorization": "Bearer " + token}
+
         c = app.test_client()
         assert c.get("/api/report.xlsx", headers=login("desk")).status_code == 403
         got = c.get("/api/report.xlsx", headers=login("admin"))

@@ -1,4 +1,5 @@
 """Carton sheets: rendered with pypdfium2, every QR and Code128 read back with zxing-cpp, every number checked."""
+
 from __future__ import annotations
 
 import re
@@ -13,7 +14,7 @@ from hall.cartons.card_ids import display_card_id
 from hall.cartons.planches import generate_cards
 from hall.config import Config
 
-SCALE = 3     # 216 dpi, about what a phone camera or a cheap scanner sees
+SCALE = 3  # 216 dpi, about what a phone camera or a cheap scanner sees
 
 
 def printed_id(card_id: str) -> str:
@@ -30,7 +31,7 @@ def read_back(path, cards, per_page: int, columns: str = "1-9", link: str = "") 
         assert len(pdf) == -(-len(cards) // per_page)
         for page_no, page in enumerate(pdf):
             assert (round(page.get_width()), round(page.get_height())) == (round(PAGE_W), round(PAGE_H))
-            expected = cards[page_no * per_page:(page_no + 1) * per_page]
+            expected = cards[page_no * per_page : (page_no + 1) * per_page]
             ids = sorted(cid for cid, _ in expected)
             found = zxingcpp.read_barcodes(page.render(scale=SCALE, grayscale=True).to_pil())
             assert sorted(r.text for r in found if r.format == zxingcpp.BarcodeFormat.QRCode) == [link + i for i in ids]
@@ -39,17 +40,21 @@ def read_back(path, cards, per_page: int, columns: str = "1-9", link: str = "") 
             for index, (card_id, card) in enumerate(expected):
                 ox, oy = lay.slot_origin(index)
                 slot = text.get_text_bounded(ox, oy, ox + lay.slot_w, oy + lay.slot_h)
-                assert printed_id(card_id) in slot       # the check character set apart: A-00412 K
+                assert printed_id(card_id) in slot  # the check character set apart: A-00412 K
                 gx, gy, gw, gh = lay.grid
                 cw, ch = gw / 9, gh / 3
+
                 def cell(r: int, k: int) -> int | None:
                     left, bottom = ox + gx + k * cw, oy + gy + (2 - r) * ch
                     t = text.get_text_bounded(left + 1, bottom + 1, left + cw - 1, bottom + ch - 1).strip()
                     return int(t) if t else None
+
                 printed = tuple(tuple(cell(r, k) for k in range(9)) for r in range(3))
-                assert printed == card.grid(columns), card_id      # every number in its cell, blanks blank
-                rows = [sorted(int(n) for n in re.findall(r"\d+", line))
-                        for line in text.get_text_bounded(ox + gx, oy + gy, ox + gx + gw, oy + gy + gh).splitlines()]
+                assert printed == card.grid(columns), card_id  # every number in its cell, blanks blank
+                rows = [
+                    sorted(int(n) for n in re.findall(r"\d+", line))
+                    for line in text.get_text_bounded(ox + gx, oy + gy, ox + gx + gw, oy + gy + gh).splitlines()
+                ]
                 assert rows == [list(r) for r in card.rows]
                 checked += 1
     finally:
@@ -61,8 +66,14 @@ def read_back(path, cards, per_page: int, columns: str = "1-9", link: str = "") 
 def test_every_qr_code128_and_number_read_back(tmp_path, per_page):
     cards = generate_cards(30, seed="sheets", series="B")
     calls = []
-    pages = write_cards_pdf(cards, tmp_path / "c.pdf", "Salle des fêtes d'Égletons", "B", per_page=per_page,
-                            progress=lambda done, total: calls.append((done, total)))
+    pages = write_cards_pdf(
+        cards,
+        tmp_path / "c.pdf",
+        "Salle des fêtes d'Égletons",
+        "B",
+        per_page=per_page,
+        progress=lambda done, total: calls.append((done, total)),
+    )
     assert pages == -(-30 // per_page)
     assert calls[-1] == (30, 30) and len(calls) == pages and calls == sorted(calls)
     assert read_back(tmp_path / "c.pdf", cards, per_page) == 30
@@ -91,8 +102,27 @@ def test_sheets_are_reproducible_and_reject_other_sizes(tmp_path):
 
 def test_command_line_writes_the_planches(tmp_path, capsys):
     out = tmp_path / "planches.pdf"
-    assert main(["cards", "generate", "--count", "18", "--series", "D", "--seed", "9", "--per-page", "12",
-                 "--pdf", str(out), "--csv", str(tmp_path / "c.csv")]) == 0
-    link = Config().hall_link("c/")              # the hall's address phones reach, never localhost (INTERFACE §9)
+    assert (
+        main(
+            [
+                "cards",
+                "generate",
+                "--count",
+                "18",
+                "--series",
+                "D",
+                "--seed",
+                "9",
+                "--per-page",
+                "12",
+                "--pdf",
+                str(out),
+                "--csv",
+                str(tmp_path / "c.csv"),
+            ]
+        )
+        == 0
+    )
+    link = Config().hall_link("c/")  # the hall's address phones reach, never localhost (INTERFACE §9)
     assert "localhost" not in link and "127.0.0.1" not in link
     assert read_back(out, generate_cards(18, seed="9", series="D"), 12, link=link) == 18

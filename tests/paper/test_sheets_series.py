@@ -1,4 +1,5 @@
 """Printing part of the book: one series or an ID range, 2 to 12 a page, the series label, logo and evening's name."""
+
 from __future__ import annotations
 
 import io
@@ -20,8 +21,15 @@ def test_the_new_sizes_read_back_with_logo_and_evening(tmp_path, per_page):
     logo = tmp_path / "logo.png"
     Image.new("RGB", (120, 80), (200, 30, 30)).save(logo)
     cards = generate_cards(per_page * 2 + 1, seed="big", series="C")
-    write_cards_pdf(cards, tmp_path / "c.pdf", "Amicale laïque", "", per_page=per_page,
-                    evening="Grand loto du 14 février", logo=str(logo))
+    write_cards_pdf(
+        cards,
+        tmp_path / "c.pdf",
+        "Amicale laïque",
+        "",
+        per_page=per_page,
+        evening="Grand loto du 14 février",
+        logo=str(logo),
+    )
     assert read_back(tmp_path / "c.pdf", cards, per_page) == len(cards)
     pdf = pdfium.PdfDocument(tmp_path / "c.pdf")
     page = pdf[0]
@@ -31,7 +39,7 @@ def test_the_new_sizes_read_back_with_logo_and_evening(tmp_path, per_page):
         ox, oy = lay.slot_origin(index)
         slot = text.get_text_bounded(ox, oy, ox + lay.slot_w, oy + lay.slot_h)
         assert "Amicale laïque" in slot and "Grand loto du 14 février" in slot
-        assert "Série" in slot and "C" in slot.split("Série", 1)[1][:6]     # the label is filled, not empty
+        assert "Série" in slot and "C" in slot.split("Série", 1)[1][:6]  # the label is filled, not empty
     assert len([o for o in page.get_objects(max_depth=3) if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]) >= 1
     pdf.close()
 
@@ -45,6 +53,7 @@ def test_an_unreadable_logo_prints_the_cartons_without_it(tmp_path):
 
 def test_admin_prints_one_series_or_an_id_range_only(tmp_path):
     from hall.app.paper.sheets import write_cards_pdf as maker
+
     room = sales_room(tmp_path, count=36)
     services_of(room.app).documents["cards_pdf"] = maker
     c, admin = room.app.test_client(), room.headers("admin")

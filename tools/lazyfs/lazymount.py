@@ -18,6 +18,7 @@ kill them before the unmount, so that nothing written after the cut can reach th
 Every mount made here is unmounted at exit, on an exception too (``fusermount3 -u``, then a lazy unmount and a
 kill of the LazyFS process this module started, by its pid, if the first does not end it).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -37,8 +38,12 @@ def binary() -> Path:
     """The LazyFS binary, built first (``build.sh``, idempotent) when missing."""
     b = PREFIX / "bin" / "lazyfs"
     if not b.exists():
-        r = subprocess.run(["sh", str(HERE / "build.sh")], capture_output=True, text=True,
-                           env={**os.environ, "LAZYFS_PREFIX": str(PREFIX)})
+        r = subprocess.run(
+            ["sh", str(HERE / "build.sh")],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "LAZYFS_PREFIX": str(PREFIX)},
+        )
         if r.returncode != 0 or not b.exists():
             raise RuntimeError("LazyFS build failed: " + (r.stderr or r.stdout).strip()[-400:])
     return b
@@ -57,18 +62,18 @@ class LazyMount:
     """One LazyFS over ``work/root`` mounted at ``work/mnt``, its config, FIFOs and log in ``work``."""
 
     def __init__(self, work: Path, cache_size: str = "256mb"):
-        if "-o" in str(work).lower():      # LazyFS's main() takes a --config-path holding "-o" for an option
+        if "-o" in str(work).lower():  # LazyFS's main() takes a --config-path holding "-o" for an option
             raise ValueError(f"{work}: LazyFS refuses a config path holding « -o » (pytest-of-root…): choose another")
         self.work = Path(work)
         self.root, self.mnt = self.work / "root", self.work / "mnt"
         self.fifo, self.done_fifo = self.work / "faults.fifo", self.work / "faults-done.fifo"
         self.config, self.log = self.work / "lazyfs.toml", self.work / "lazyfs.log"
         self.cache_size = cache_size
-        self.extra: list[str] = []         # more FUSE options for the LazyFS command line
+        self.extra: list[str] = []  # more FUSE options for the LazyFS command line
         self.proc: subprocess.Popen | None = None
         self._done_fd: int | None = None
         self.mounts = self.clears = 0
-        self._owner = os.getpid()          # a forked child never unmounts its parent's file system at its exit
+        self._owner = os.getpid()  # a forked child never unmounts its parent's file system at its exit
         atexit.register(self.unmount)
 
     # ---- mount / unmount --------------------------------------------------------------------------------
@@ -87,14 +92,29 @@ class LazyMount:
             f'fifo_path_completed="{self.done_fifo}"\n'
             "[cache]\napply_eviction=false\n"
             f'[cache.simple]\ncustom_size="{self.cache_size}"\nblocks_per_page=1\n'
-            f'[filesystem]\nlog_all_operations=false\nlogfile="{self.log}"\n')
+            f'[filesystem]\nlog_all_operations=false\nlogfile="{self.log}"\n'
+        )
         # LazyFS opens the "completed" FIFO for writing when it starts: a reader must hold it, or it blocks there
         self._done_fd = os.open(self.done_fifo, os.O_RDONLY | os.O_NONBLOCK)
-        with open(self.work / "lazyfs.out", "ab") as out:      # LazyFS keeps its own copy of the descriptor
+        with open(self.work / "lazyfs.out", "ab") as out:  # LazyFS keeps its own copy of the descriptor
             self.proc = subprocess.Popen(
-                [str(binary()), str(self.mnt), "--config-path", str(self.config),
-                 "-o", "modules=subdir", "-o", f"subdir={self.root}", "-f", *self.extra],
-                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+                [
+                    str(binary()),
+                    str(self.mnt),
+                    "--config-path",
+                    str(self.config),
+                    "-o",
+                    "modules=subdir",
+                    "-o",
+                    f"subdir={self.root}",
+                    "-f",
+                    *self.extra,
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         t = time.time()
         while time.time() - t < timeout:
             if self.proc.poll() is not None:
@@ -122,7 +142,7 @@ class LazyMount:
                 r = subprocess.run([fuser, "-u", str(self.mnt)], capture_output=True, text=True)
                 if r.returncode == 0 or not is_mount(self.mnt):
                     break
-                time.sleep(0.1)        # busy: a process dying still holds a file there
+                time.sleep(0.1)  # busy: a process dying still holds a file there
             if is_mount(self.mnt):
                 subprocess.run([fuser, "-u", "-z", str(self.mnt)], capture_output=True)
         try:
@@ -148,7 +168,7 @@ class LazyMount:
     def command(self, cmd: str) -> None:
         if self.proc is None or self.proc.poll() is not None:
             raise RuntimeError("LazyFS is not running: " + self.tail())
-        fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)   # LazyFS holds it open O_RDWR: never blocks
+        fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)  # LazyFS holds it open O_RDWR: never blocks
         try:
             os.write(fd, (cmd + "\n").encode())
         finally:

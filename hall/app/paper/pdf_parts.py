@@ -4,6 +4,7 @@ written the French way, and the words' translation (``say``: the web hands in it
 
 Cells are fitted by width: a paragraph cell wraps at its spaces (a longer word cut where the column ends); a code
 or a carton ID (``OneLine``) is never cut in two: it is printed smaller until it fits its column."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -37,21 +38,30 @@ def N_(text: str) -> str:
 
 _styles = getSampleStyleSheet()
 H1 = ParagraphStyle("h1", parent=_styles["Title"], fontName=BOLD, fontSize=18, spaceAfter=4)
-H2 = ParagraphStyle("h2", parent=_styles["Heading2"], fontName=BOLD, fontSize=13, spaceBefore=10, spaceAfter=4,
-                    keepWithNext=1)
-H3 = ParagraphStyle("h3", parent=_styles["Heading4"], fontName=BOLD, fontSize=10, spaceBefore=6, spaceAfter=2,
-                    keepWithNext=1)
+H2 = ParagraphStyle(
+    "h2", parent=_styles["Heading2"], fontName=BOLD, fontSize=13, spaceBefore=10, spaceAfter=4, keepWithNext=1
+)
+H3 = ParagraphStyle(
+    "h3", parent=_styles["Heading4"], fontName=BOLD, fontSize=10, spaceBefore=6, spaceAfter=2, keepWithNext=1
+)
 BODY = ParagraphStyle("body", parent=_styles["BodyText"], fontName=FONT, fontSize=9, leading=11)
 CELL = ParagraphStyle("cell", parent=BODY, fontSize=8, leading=10)
-HEAD = ParagraphStyle("head", parent=CELL, fontName=BOLD, splitLongWords=0)   # never "Dernièr/e"
+HEAD = ParagraphStyle("head", parent=CELL, fontName=BOLD, splitLongWords=0)  # never "Dernièr/e"
 WARN = ParagraphStyle("warn", parent=BODY, textColor=colors.HexColor("#9a4a00"))
 SMALL = ParagraphStyle("small", parent=BODY, fontSize=8, textColor=colors.grey, alignment=TA_CENTER)
-GRID = TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), ("FONT", (0, 0), (-1, 0), BOLD, 8),
-                   ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6e6e6")),
-                   ("GRID", (0, 0), (-1, -1), 0.4, colors.grey), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                   ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2)])
+GRID = TableStyle(
+    [
+        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("FONT", (0, 0), (-1, 0), BOLD, 8),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6e6e6")),
+        ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+)
 
-PdfTarget = str | os.PathLike[str] | IO[bytes]    # a file name, or a binary file open for writing
+PdfTarget = str | os.PathLike[str] | IO[bytes]  # a file name, or a binary file open for writing
 
 
 def when(iso: str, tz: str, fmt: str = "%H:%M:%S") -> str:
@@ -100,8 +110,9 @@ class Name(Flowable):
         self.used = size
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        self.shown, self.used = fit_lines(self.text, max(availWidth, 1.0), self.font, self.size, self.smallest,
-                                          self.most)
+        self.shown, self.used = fit_lines(
+            self.text, max(availWidth, 1.0), self.font, self.size, self.smallest, self.most
+        )
         self.width = availWidth
         return availWidth, max(self.size * 1.25, len(self.shown) * self.used * 1.2)
 

@@ -17,13 +17,14 @@ internals, the report is written by reportlab as before and made an archive file
 
 The report has no transparency (its frequency table's shades are opaque), so it needs no blending colour space.
 """
+
 from __future__ import annotations
 
 import io
 from pathlib import Path
 
 SRGB = Path(__file__).with_name("colour") / "sRGB.icc"
-SRGB_NAME = "sRGB IEC61966-2.1"        # the output condition, as the ICC's registry names it
+SRGB_NAME = "sRGB IEC61966-2.1"  # the output condition, as the ICC's registry names it
 PART, CONFORMANCE = "2", "B"
 
 
@@ -36,12 +37,17 @@ def archival(draft: bytes) -> bytes:
 
     with pikepdf.open(io.BytesIO(draft)) as pdf:
         profile = pdf.make_stream(SRGB.read_bytes(), N=3)
-        intent = Dictionary(Type=Name.OutputIntent, S=Name.GTS_PDFA1, OutputConditionIdentifier=String(SRGB_NAME),
-                            Info=String(SRGB_NAME), RegistryName=String("http://www.color.org"),
-                            DestOutputProfile=profile)
+        intent = Dictionary(
+            Type=Name.OutputIntent,
+            S=Name.GTS_PDFA1,
+            OutputConditionIdentifier=String(SRGB_NAME),
+            Info=String(SRGB_NAME),
+            RegistryName=String("http://www.color.org"),
+            DestOutputProfile=profile,
+        )
         pdf.Root.OutputIntents = Array([pdf.make_indirect(intent)])
-        if Name.Trapped in pdf.docinfo:      # a printer's trapping flag (reportlab: /False): nothing to say, and
-            del pdf.docinfo[Name.Trapped]    # pikepdf keeps no XMP twin of it
+        if Name.Trapped in pdf.docinfo:  # a printer's trapping flag (reportlab: /False): nothing to say, and
+            del pdf.docinfo[Name.Trapped]  # pikepdf keeps no XMP twin of it
         with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
             meta.load_from_docinfo(pdf.docinfo, raise_failure=True)
             meta["pdfaid:part"] = PART

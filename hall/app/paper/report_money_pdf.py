@@ -1,5 +1,6 @@
 """The report's money pages: the takings, the lots' values and the balance for the board, what was
 changed outside the caisse and the programme, and a page the association can hand to the tax office."""
+
 from __future__ import annotations
 
 from xml.sax.saxutils import escape
@@ -36,18 +37,25 @@ from hall.money.takings import LotValueLine, Takings
 from hall.snapshots import Fingerprint
 
 PAYMENTS = {"especes": N_("Espèces"), "carte": N_("Carte bancaire"), "cheque": N_("Chèques")}
-SALES_SHOWN = 400        # sale lines printed; beyond, the CSV holds them all (the totals always cover all)
+SALES_SHOWN = 400  # sale lines printed; beyond, the CSV holds them all (the totals always cover all)
 CHANGES = {"replaced": N_("remplacé"), "added": N_("ajouté"), "dropped": N_("retiré")}
-SUMS = TableStyle([("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (3, 0), (3, -1), BOLD, 9),
-                   ("FONT", (0, -1), (-1, -1), BOLD, 10),
-                   ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (3, 0), (3, -1), "RIGHT"),
-                   ("LINEABOVE", (0, -1), (-1, -1), 1, colors.black),
-                   ("LINEBELOW", (0, 0), (-1, -2), 0.3, colors.lightgrey)])
+SUMS = TableStyle(
+    [
+        ("FONT", (0, 0), (-1, -1), FONT, 9),
+        ("FONT", (3, 0), (3, -1), BOLD, 9),
+        ("FONT", (0, -1), (-1, -1), BOLD, 10),
+        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+        ("ALIGN", (3, 0), (3, -1), "RIGHT"),
+        ("LINEABOVE", (0, -1), (-1, -1), 1, colors.black),
+        ("LINEBELOW", (0, 0), (-1, -2), 0.3, colors.lightgrey),
+    ]
+)
 
 
-FLAGS = {"cash": N_("Lot en argent : interdit dans un loto traditionnel (art. L322-4 du code de la sécurité "
-                    "intérieure)"),
-         "over_limit": N_("Au-dessus du plafond que la salle s'est fixé")}
+FLAGS = {
+    "cash": N_("Lot en argent : interdit dans un loto traditionnel (art. L322-4 du code de la sécurité intérieure)"),
+    "over_limit": N_("Au-dessus du plafond que la salle s'est fixé"),
+}
 
 
 def _some(cards: tuple[str, ...], most: int = 40) -> str:
@@ -63,7 +71,9 @@ def _lot(lot: LotSpec | None, say: Say = french) -> str:
     if lot is None:
         return "—"
     value = "" if lot.value_eur is None else " — " + euros(round(lot.value_eur * 100))
-    return f"{say(KIND_LABELS.get(lot.kind, lot.kind))} « {lot.label} »{value}" + (f" ({lot.sponsor})" if lot.sponsor else "")
+    return f"{say(KIND_LABELS.get(lot.kind, lot.kind))} « {lot.label} »{value}" + (
+        f" ({lot.sponsor})" if lot.sponsor else ""
+    )
 
 
 def money_section(t: Takings, tz: str, say: Say = french) -> list:
@@ -73,9 +83,17 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
     out: list = [Paragraph(say("Recettes, valeur des lots et solde"), H2)]
     rows = [[say("Cartons vendus (payés)"), str(totals["cards_sold"]), say("Recette totale"), euros(t.receipts_cents)]]
     for key, label in PAYMENTS.items():
-        rows.append(["", "", say("dont %(what)s") % {"what": say(label).lower()}, euros(totals["by_payment"].get(key, 0))])
-    rows.append([say("Cartons réservés non payés"), str(totals["cards_reserved"]), say("à encaisser (hors recette)"),
-                 euros(totals["reserved_cents"])])
+        rows.append(
+            ["", "", say("dont %(what)s") % {"what": say(label).lower()}, euros(totals["by_payment"].get(key, 0))]
+        )
+    rows.append(
+        [
+            say("Cartons réservés non payés"),
+            str(totals["cards_reserved"]),
+            say("à encaisser (hors recette)"),
+            euros(totals["reserved_cents"]),
+        ]
+    )
     rows.append([say("Lots donnés ce soir"), str(len(t.given)), say("Valeur totale des lots"), euros(t.given_cents)])
     rows.append(["", "", say("dont lots offerts (donateurs)"), euros(t.donated_cents)])
     rows.append(["", "", say("dont lots achetés"), euros(t.bought_cents)])
@@ -84,33 +102,78 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
     sums.setStyle(SUMS)
     out.append(sums)
     if t.not_given:
-        out.append(cell(say("Lots non donnés ce soir (gardés pour un autre loto, ou encore à jouer) : %(n)s, valeur "
-                            "%(eur)s — hors solde.") % {"n": len(t.not_given), "eur": euros(t.kept_cents)}, BODY))
+        out.append(
+            cell(
+                say(
+                    "Lots non donnés ce soir (gardés pour un autre loto, ou encore à jouer) : %(n)s, valeur "
+                    "%(eur)s — hors solde."
+                )
+                % {"n": len(t.not_given), "eur": euros(t.kept_cents)},
+                BODY,
+            )
+        )
     if t.undeclared_lots:
         out.append(cell(say("%(n)s lot(s) sans valeur déclarée (comptés 0 €).") % {"n": t.undeclared_lots}, BODY))
     if totals["by_seller"]:
         out.append(Paragraph(say("Recette par vendeur"), H3))
-        out.append(table([say("Vendeur"), say("Montant")], [[k, euros(v)] for k, v in sorted(totals["by_seller"].items())],
-                         [60 * mm, 30 * mm]))
+        out.append(
+            table(
+                [say("Vendeur"), say("Montant")],
+                [[k, euros(v)] for k, v in sorted(totals["by_seller"].items())],
+                [60 * mm, 30 * mm],
+            )
+        )
     if len(totals["by_partie"]) > 1 or "" not in totals["by_partie"] and totals["by_partie"]:
         out.append(Paragraph(say("Recette par partie (cartons vendus pour une partie)"), H3))
-        out.append(table([say("Partie"), say("Montant")], [[k or say("toute la soirée"), euros(v)]
-                                                           for k, v in sorted(totals["by_partie"].items())],
-                         [60 * mm, 30 * mm]))
+        out.append(
+            table(
+                [say("Partie"), say("Montant")],
+                [[k or say("toute la soirée"), euros(v)] for k, v in sorted(totals["by_partie"].items())],
+                [60 * mm, 30 * mm],
+            )
+        )
     if t.given:
         out.append(Paragraph(say("Lots donnés ce soir"), H3))
-        out.append(table([say("Partie"), say("Lot"), say("Libellé"), say("Carton"), say("Gagnant"), say("Bon"),
-                          say("Donateur"), say("Valeur")],
-                         [[v.partie, v.lot, _label(v, say), OneLine(" ".join(v.cards)),
-                           Name(", ".join(b for b in v.buyers if b)), OneLine(" ".join(v.vouchers) or "—"),
-                           Name(v.sponsor or "—"), euros(v.cents)] for v in t.given],
-                         [11 * mm, 8 * mm, 38 * mm, 19 * mm, 36 * mm, 25 * mm, 30 * mm, 19 * mm]))
+        out.append(
+            table(
+                [
+                    say("Partie"),
+                    say("Lot"),
+                    say("Libellé"),
+                    say("Carton"),
+                    say("Gagnant"),
+                    say("Bon"),
+                    say("Donateur"),
+                    say("Valeur"),
+                ],
+                [
+                    [
+                        v.partie,
+                        v.lot,
+                        _label(v, say),
+                        OneLine(" ".join(v.cards)),
+                        Name(", ".join(b for b in v.buyers if b)),
+                        OneLine(" ".join(v.vouchers) or "—"),
+                        Name(v.sponsor or "—"),
+                        euros(v.cents),
+                    ]
+                    for v in t.given
+                ],
+                [11 * mm, 8 * mm, 38 * mm, 19 * mm, 36 * mm, 25 * mm, 30 * mm, 19 * mm],
+            )
+        )
     if t.not_given:
         out.append(Paragraph(say("Lots non donnés (valeur hors solde)"), H3))
-        out.append(table([say("Partie"), say("Lot"), say("Libellé"), say("Pourquoi"), say("Donateur"), say("Valeur")],
-                         [[v.partie, v.lot, _label(v, say), _why(v, say), v.sponsor or "—", euros(v.cents)]
-                          for v in t.not_given],
-                         [12 * mm, 9 * mm, 56 * mm, 48 * mm, 40 * mm, 21 * mm]))
+        out.append(
+            table(
+                [say("Partie"), say("Lot"), say("Libellé"), say("Pourquoi"), say("Donateur"), say("Valeur")],
+                [
+                    [v.partie, v.lot, _label(v, say), _why(v, say), v.sponsor or "—", euros(v.cents)]
+                    for v in t.not_given
+                ],
+                [12 * mm, 9 * mm, 56 * mm, 48 * mm, 40 * mm, 21 * mm],
+            )
+        )
     out += outside_the_rules(t, tz, say)
     if t.sales:
         out += _sales(t, tz, say)
@@ -139,29 +202,60 @@ def _sales(t: Takings, tz: str, say: Say) -> list:
     """Each sale, the first ``SALES_SHOWN`` (the CSV holds them all): plain strings (hundreds of lines stay fast,
     bench/bench_sales.py), names fitted to their column by width — smaller, then on two lines."""
     shown = t.sales[:SALES_SHOWN]
-    out: list = [Paragraph(say("Ventes (%(n)s)") % {"n": len(t.sales)} +
-                           (say(", les %(n)s premières : le CSV les détaille toutes") % {"n": SALES_SHOWN}
-                            if len(t.sales) > SALES_SHOWN else ""), H3)]
+    out: list = [
+        Paragraph(
+            say("Ventes (%(n)s)") % {"n": len(t.sales)}
+            + (
+                say(", les %(n)s premières : le CSV les détaille toutes") % {"n": SALES_SHOWN}
+                if len(t.sales) > SALES_SHOWN
+                else ""
+            ),
+            H3,
+        )
+    ]
     pay = {key: say(label) for key, label in PAYMENTS.items()}
     reserved, voided = " (" + say("réservé") + ")", say("annulée") + " "
     widths = [9 * mm, 14 * mm, 30 * mm, 7 * mm, 24 * mm, 25 * mm, 36 * mm, 17 * mm, 24 * mm]
     style = list(GRID.getCommands())
     lines = []
     for r, s in enumerate(shown, 1):
-        row = [str(s.sale_id), when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
-               str(len(s.cards)), pay.get(s.payment, s.payment) + ("" if s.paid else reserved), s.seller, s.buyer,
-               "—" if s.offered_cents in (None, NO_TIER) else euros(s.offered_cents),
-               (voided if s.voided else "") + euros(s.cents)]
-        for c in (2, 4, 5, 6, 8):     # cartons, payment, amount on one line (smaller); names smaller, then two lines
+        row = [
+            str(s.sale_id),
+            when(s.at, tz),
+            s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
+            str(len(s.cards)),
+            pay.get(s.payment, s.payment) + ("" if s.paid else reserved),
+            s.seller,
+            s.buyer,
+            "—" if s.offered_cents in (None, NO_TIER) else euros(s.offered_cents),
+            (voided if s.voided else "") + euros(s.cents),
+        ]
+        for c in (2, 4, 5, 6, 8):  # cartons, payment, amount on one line (smaller); names smaller, then two lines
             names = c in (5, 6)
             shown_lines, size = fit_lines(row[c], widths[c] - 12, FONT, 8, 6.5 if names else 5, 2 if names else 1)
             row[c] = "\n".join(shown_lines)
             if size != 8:
                 style += [("FONTSIZE", (c, r), (c, r), size), ("LEADING", (c, r), (c, r), size + 1.5)]
         lines.append(row)
-    sales = Table([[say("N°"), say("Heure"), say("Cartons"), say("Nb"), say("Paiement"), say("Vendeur"),
-                    say("Acheteur"), say("Tarif"), say("Montant")], *lines], colWidths=widths, repeatRows=1,
-                  hAlign="LEFT")
+    sales = Table(
+        [
+            [
+                say("N°"),
+                say("Heure"),
+                say("Cartons"),
+                say("Nb"),
+                say("Paiement"),
+                say("Vendeur"),
+                say("Acheteur"),
+                say("Tarif"),
+                say("Montant"),
+            ],
+            *lines,
+        ],
+        colWidths=widths,
+        repeatRows=1,
+        hAlign="LEFT",
+    )
     sales.setStyle(TableStyle(style))
     out.append(sales)
     return out
@@ -172,28 +266,90 @@ def outside_the_rules(t: Takings, tz: str, say: Say = french) -> list:
     out: list = []
     differs = t.price_differs
     if differs:
-        out.append(KeepTogether([Paragraph(say("Ventes hors tarif (%(n)s)") % {"n": len(differs)}, H3), table(
-                         [say("N°"), say("Heure"), say("Cartons"), say("Nb"), say("Tarif"), say("Encaissé"),
-                          say("Écart"), say("Vendeur"), say("Par")],
-                         [[s.sale_id, when(s.at, tz), s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
-                           len(s.cards), say("aucun tarif") if s.offered_cents == NO_TIER else euros(s.offered_cents),
-                           euros(s.cents), "" if s.offered_cents in (None, NO_TIER) else
-                           euros(s.cents - (s.offered_cents or 0)), s.seller, _who(s.role, s.session)]
-                          for s in differs],
-                         [9 * mm, 17 * mm, 32 * mm, 8 * mm, 20 * mm, 20 * mm, 18 * mm, 26 * mm, 36 * mm])]))
+        out.append(
+            KeepTogether(
+                [
+                    Paragraph(say("Ventes hors tarif (%(n)s)") % {"n": len(differs)}, H3),
+                    table(
+                        [
+                            say("N°"),
+                            say("Heure"),
+                            say("Cartons"),
+                            say("Nb"),
+                            say("Tarif"),
+                            say("Encaissé"),
+                            say("Écart"),
+                            say("Vendeur"),
+                            say("Par"),
+                        ],
+                        [
+                            [
+                                s.sale_id,
+                                when(s.at, tz),
+                                s.cards[0] + (f"..{s.cards[-1]}" if len(s.cards) > 1 else ""),
+                                len(s.cards),
+                                say("aucun tarif") if s.offered_cents == NO_TIER else euros(s.offered_cents),
+                                euros(s.cents),
+                                "" if s.offered_cents in (None, NO_TIER) else euros(s.cents - (s.offered_cents or 0)),
+                                s.seller,
+                                _who(s.role, s.session),
+                            ]
+                            for s in differs
+                        ],
+                        [9 * mm, 17 * mm, 32 * mm, 8 * mm, 20 * mm, 20 * mm, 18 * mm, 26 * mm, 36 * mm],
+                    ),
+                ]
+            )
+        )
     if t.changes:
-        out.append(KeepTogether([Paragraph(say("Lots changés à la console au démarrage d'une partie"), H3), table(
-                         [say("Partie"), say("Heure"), "", say("Au programme"), say("Joué"), say("Par")],
-                         [[c.partie, when(c.at, tz), say(CHANGES["added" if c.planned is None else "dropped"
-                                                                 if c.played is None else "replaced"]),
-                           _lot(c.planned, say), _lot(c.played, say), _who(c.role, c.session)] for c in t.changes],
-                         [13 * mm, 17 * mm, 16 * mm, 55 * mm, 55 * mm, 30 * mm])]))
+        out.append(
+            KeepTogether(
+                [
+                    Paragraph(say("Lots changés à la console au démarrage d'une partie"), H3),
+                    table(
+                        [say("Partie"), say("Heure"), "", say("Au programme"), say("Joué"), say("Par")],
+                        [
+                            [
+                                c.partie,
+                                when(c.at, tz),
+                                say(
+                                    CHANGES[
+                                        "added" if c.planned is None else "dropped" if c.played is None else "replaced"
+                                    ]
+                                ),
+                                _lot(c.planned, say),
+                                _lot(c.played, say),
+                                _who(c.role, c.session),
+                            ]
+                            for c in t.changes
+                        ],
+                        [13 * mm, 17 * mm, 16 * mm, 55 * mm, 55 * mm, 30 * mm],
+                    ),
+                ]
+            )
+        )
     if t.marks:
-        out.append(KeepTogether([Paragraph(say("Cartons marqués vendus ou invendus à la main (hors caisse)"), H3), table(
-                         [say("Heure"), say("Marqués"), say("Nb"), say("Cartons"), say("Par")],
-                         [[when(m.at, tz), say("vendus") if m.sold else say("invendus"), len(m.cards),
-                           _some(m.cards), _who(m.role, m.session)] for m in t.marks],
-                         [17 * mm, 18 * mm, 10 * mm, 105 * mm, 36 * mm])]))
+        out.append(
+            KeepTogether(
+                [
+                    Paragraph(say("Cartons marqués vendus ou invendus à la main (hors caisse)"), H3),
+                    table(
+                        [say("Heure"), say("Marqués"), say("Nb"), say("Cartons"), say("Par")],
+                        [
+                            [
+                                when(m.at, tz),
+                                say("vendus") if m.sold else say("invendus"),
+                                len(m.cards),
+                                _some(m.cards),
+                                _who(m.role, m.session),
+                            ]
+                            for m in t.marks
+                        ],
+                        [17 * mm, 18 * mm, 10 * mm, 105 * mm, 36 * mm],
+                    ),
+                ]
+            )
+        )
     return out
 
 
@@ -205,13 +361,21 @@ def tax_office_page(report: EveningReport, tz: str) -> list:
         return []
     totals = t.totals
     day = when(report.first_at, tz, "%d/%m/%Y")
-    out: list = [PageBreak(), Paragraph("Relevé pour le service des impôts (SIE)", H1),
-                 cell(f"{report.hall_name} — loto du {day or '—'}, de {when(report.first_at, tz, '%H:%M')} à "
-                      f"{when(report.last_at, tz, '%H:%M')}. Montants en euros, tirés du journal de la soirée.", BODY),
-                 Spacer(1, 4), Paragraph("Recettes", H2)]
+    out: list = [
+        PageBreak(),
+        Paragraph("Relevé pour le service des impôts (SIE)", H1),
+        cell(
+            f"{report.hall_name} — loto du {day or '—'}, de {when(report.first_at, tz, '%H:%M')} à "
+            f"{when(report.last_at, tz, '%H:%M')}. Montants en euros, tirés du journal de la soirée.",
+            BODY,
+        ),
+        Spacer(1, 4),
+        Paragraph("Recettes", H2),
+    ]
     rows = [["Vente de cartons de loto", f"{totals['cards_sold']} cartons", "", euros(t.receipts_cents)]]
-    rows += [["", "", f"dont {label.lower()}", euros(totals["by_payment"].get(key, 0))]
-             for key, label in PAYMENTS.items()]
+    rows += [
+        ["", "", f"dont {label.lower()}", euros(totals["by_payment"].get(key, 0))] for key, label in PAYMENTS.items()
+    ]
     rows.append(["Autres recettes (buvette, entrées, dons…)", "", "non tenues par loto-hall", "à compléter"])
     rows.append(["Recettes des cartons", "", "", euros(t.receipts_cents)])
     receipts = Table(rows, colWidths=[62 * mm, 24 * mm, 50 * mm, 34 * mm], hAlign="LEFT")
@@ -220,45 +384,93 @@ def tax_office_page(report: EveningReport, tz: str) -> list:
     out.append(Paragraph("Lots", H2))
     bought = [v for v in t.given if not v.sponsor]
     donated = [v for v in t.given if v.sponsor]
-    for title, lots, total in (("Lots donnés ce soir, achetés par l'association", bought, t.bought_cents),
-                               ("Lots donnés ce soir, offerts par des donateurs", donated, t.donated_cents)):
+    for title, lots, total in (
+        ("Lots donnés ce soir, achetés par l'association", bought, t.bought_cents),
+        ("Lots donnés ce soir, offerts par des donateurs", donated, t.donated_cents),
+    ):
         out.append(Paragraph(f"{title} : {euros(total)}", H3))
         if lots:
-            out.append(table(["Partie", "Lot", "Libellé", "Donateur", "Valeur déclarée"],
-                             [[v.partie, v.lot, _label(v, french), v.sponsor or "—", euros(v.cents)] for v in lots],
-                             [14 * mm, 10 * mm, 80 * mm, 40 * mm, 28 * mm]))
+            out.append(
+                table(
+                    ["Partie", "Lot", "Libellé", "Donateur", "Valeur déclarée"],
+                    [[v.partie, v.lot, _label(v, french), v.sponsor or "—", euros(v.cents)] for v in lots],
+                    [14 * mm, 10 * mm, 80 * mm, 40 * mm, 28 * mm],
+                )
+            )
     if t.not_given:
         out.append(Paragraph(f"Lots non donnés, restés à l'association (hors solde) : {euros(t.kept_cents)}", H3))
-        out.append(table(["Partie", "Lot", "Libellé", "Donateur", "Valeur déclarée"],
-                         [[v.partie, v.lot, _label(v, french), v.sponsor or "—", euros(v.cents)] for v in t.not_given],
-                         [14 * mm, 10 * mm, 80 * mm, 40 * mm, 28 * mm]))
+        out.append(
+            table(
+                ["Partie", "Lot", "Libellé", "Donateur", "Valeur déclarée"],
+                [[v.partie, v.lot, _label(v, french), v.sponsor or "—", euros(v.cents)] for v in t.not_given],
+                [14 * mm, 10 * mm, 80 * mm, 40 * mm, 28 * mm],
+            )
+        )
     flagged = [v for v in t.lots if "cash" in v.flags]
-    if flagged:        # signalled on /admin before the evening: said again where the tax office reads
-        out.append(Paragraph("⚠ " + escape(FLAGS["cash"]) + " : " + escape(", ".join(
-            f"partie {v.partie}, lot {v.lot} « {v.label} »" for v in flagged)) + ". Les lots ne sont jamais de "
-            "l'argent ; des bons d'achat non remboursables sont permis.", WARN))
+    if flagged:  # signalled on /admin before the evening: said again where the tax office reads
+        out.append(
+            Paragraph(
+                "⚠ "
+                + escape(FLAGS["cash"])
+                + " : "
+                + escape(", ".join(f"partie {v.partie}, lot {v.lot} « {v.label} »" for v in flagged))
+                + ". Les lots ne sont jamais de "
+                "l'argent ; des bons d'achat non remboursables sont permis.",
+                WARN,
+            )
+        )
     if t.undeclared_lots:
         out.append(cell(f"{t.undeclared_lots} lot(s) sans valeur déclarée, comptés 0 € : à compléter.", BODY))
-    balance = Table([["Recettes des cartons", euros(t.receipts_cents)], ["− lots donnés achetés", euros(t.bought_cents)],
-                     ["Solde", euros(t.balance_cents)],
-                     ["Autres dépenses (salle, impression, SACEM…)", "à compléter"]],
-                    colWidths=[120 * mm, 50 * mm], hAlign="LEFT")
-    balance.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 9), ("FONT", (0, 2), (-1, 2), BOLD, 10),
-                                 ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("LINEABOVE", (0, 2), (-1, 2), 1, colors.black)]))
+    balance = Table(
+        [
+            ["Recettes des cartons", euros(t.receipts_cents)],
+            ["− lots donnés achetés", euros(t.bought_cents)],
+            ["Solde", euros(t.balance_cents)],
+            ["Autres dépenses (salle, impression, SACEM…)", "à compléter"],
+        ],
+        colWidths=[120 * mm, 50 * mm],
+        hAlign="LEFT",
+    )
+    balance.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 9),
+                ("FONT", (0, 2), (-1, 2), BOLD, 10),
+                ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+                ("LINEABOVE", (0, 2), (-1, 2), 1, colors.black),
+            ]
+        )
+    )
     out += [Paragraph("Solde", H2), balance, Spacer(1, 6)]
     year = when(report.first_at, tz, "%Y") or "l'année"
-    out.append(KeepTogether([
-        Paragraph(f"Lotos enregistrés par loto-hall en {year} : {report.lotos_this_year} (celui-ci compris)", H3),
-        cell("Rappel : l'exonération d'impôt sur les sociétés et de TVA des recettes de manifestations de "
-             "bienfaisance ou de soutien (code général des impôts, art. 261-7-1°-c) vaut pour six manifestations "
-             "par an, tous types confondus (lotos, vide-greniers, repas, concerts, kermesses…) : ce compte ne voit que "
-             "les lotos tenus avec loto-hall. Le service des impôts peut demander un état des recettes et des "
-             "dépenses de chaque manifestation ; pièces justificatives à conserver dix ans.", BODY),
-        Spacer(1, 14), cell("Fait à ……………………………… le ……………………   Le trésorier (nom, signature) : ……………………………………", BODY)]))
-    if report.fingerprint is not None:     # the journal these figures come from (docs/record.md)
+    out.append(
+        KeepTogether(
+            [
+                Paragraph(
+                    f"Lotos enregistrés par loto-hall en {year} : {report.lotos_this_year} (celui-ci compris)", H3
+                ),
+                cell(
+                    "Rappel : l'exonération d'impôt sur les sociétés et de TVA des recettes de manifestations de "
+                    "bienfaisance ou de soutien (code général des impôts, art. 261-7-1°-c) vaut pour six manifestations "
+                    "par an, tous types confondus (lotos, vide-greniers, repas, concerts, kermesses…) : ce compte ne voit que "
+                    "les lotos tenus avec loto-hall. Le service des impôts peut demander un état des recettes et des "
+                    "dépenses de chaque manifestation ; pièces justificatives à conserver dix ans.",
+                    BODY,
+                ),
+                Spacer(1, 14),
+                cell("Fait à ……………………………… le ……………………   Le trésorier (nom, signature) : ……………………………………", BODY),
+            ]
+        )
+    )
+    if report.fingerprint is not None:  # the journal these figures come from (docs/record.md)
         words = fingerprint_words(report.fingerprint, tz)
-        out.append(cell(f"Empreinte du journal de la soirée : {words['fp']} (enregistrement n° {words['seq']}, "
-                        f"{words['when']}) ; loto-hall verify --fingerprint la compare au journal.", BODY))
+        out.append(
+            cell(
+                f"Empreinte du journal de la soirée : {words['fp']} (enregistrement n° {words['seq']}, "
+                f"{words['when']}) ; loto-hall verify --fingerprint la compare au journal.",
+                BODY,
+            )
+        )
     return out
 
 

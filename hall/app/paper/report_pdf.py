@@ -1,5 +1,6 @@
 """The evening's report as an A4 PDF (reportlab platypus), from ``hall.money.report.EveningReport``: a PDF/A-2b file for
 the association's ten-year archive (``pdfa.py``)."""
+
 from __future__ import annotations
 
 import io
@@ -22,17 +23,27 @@ from hall.money.report import EveningReport, LotResult, PartieReport
 from hall.money.report_lots import KEPT, TO_PLAY
 from hall.record.durable import replacing
 
-VERDICTS = {"incomplete": N_("fausse réclamation"), "missed": N_("boule laissée passer"),
-            "unknown_card": N_("carton inconnu"), "unsold_card": N_("carton non vendu"),
-            "cancelled_card": N_("carton annulé"), "closed": N_("aucun lot ouvert")}
-STATUS = {"playing": N_("en cours"), "checking": N_("vérification en cours"), "finished": N_("tous les lots gagnés"),
-          "cleared": N_("démarquée")}
+VERDICTS = {
+    "incomplete": N_("fausse réclamation"),
+    "missed": N_("boule laissée passer"),
+    "unknown_card": N_("carton inconnu"),
+    "unsold_card": N_("carton non vendu"),
+    "cancelled_card": N_("carton annulé"),
+    "closed": N_("aucun lot ouvert"),
+}
+STATUS = {
+    "playing": N_("en cours"),
+    "checking": N_("vérification en cours"),
+    "finished": N_("tous les lots gagnés"),
+    "cleared": N_("démarquée"),
+}
 
 
 def lot_label(kind: str, label: str, say: Say) -> str:
     """A lot's label in the reader's language: the default one (its kind's French name) is said as its kind."""
     default = KIND_LABELS.get(kind)
     return say(default) if default is not None and label == default else label
+
 
 def _not_won(lot: LotResult, say: Say) -> str:
     """What became of a lot not won in its partie (RULES L19: a carried lot is counted where it is played)."""
@@ -49,26 +60,40 @@ def _draw_table(numbers: list[int], per_row: int = 15) -> Table:
     """The numbers in draw order, 15 a row, each row headed by the order of its first ball."""
     rows = []
     for start in range(0, len(numbers), per_row):
-        chunk = numbers[start:start + per_row]
+        chunk = numbers[start : start + per_row]
         rows.append([f"{start + 1}–{start + len(chunk)}"] + [str(n) for n in chunk] + [""] * (per_row - len(chunk)))
     t = Table(rows or [["—"]], colWidths=[16 * mm] + [9 * mm] * per_row if rows else None, hAlign="LEFT")
-    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), BOLD, 9), ("FONT", (0, 0), (0, -1), FONT, 7),
-                           ("TEXTCOLOR", (0, 0), (0, -1), colors.grey), ("ALIGN", (1, 0), (-1, -1), "CENTER"),
-                           ("GRID", (1, 0), (-1, -1), 0.3, colors.lightgrey)]))
+    t.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), BOLD, 9),
+                ("FONT", (0, 0), (0, -1), FONT, 7),
+                ("TEXTCOLOR", (0, 0), (0, -1), colors.grey),
+                ("ALIGN", (1, 0), (-1, -1), "CENTER"),
+                ("GRID", (1, 0), (-1, -1), 0.3, colors.lightgrey),
+            ]
+        )
+    )
     return t
 
 
 def _partie(p: PartieReport, tz: str, say: Say) -> list:
     out = [Paragraph(say("Partie n° %(n)s") % {"n": p.number}, H2)]
-    times = say("début %(at)s") % {"at": when(p.started_at, tz)} + \
-        (say(", fin %(at)s") % {"at": when(p.ended_at, tz)} if p.ended_at else "")
-    status = say("démarquée avec des lots restants") if p.forced else say(STATUS[p.status]) if p.status in STATUS \
+    times = say("début %(at)s") % {"at": when(p.started_at, tz)} + (
+        say(", fin %(at)s") % {"at": when(p.ended_at, tz)} if p.ended_at else ""
+    )
+    status = (
+        say("démarquée avec des lots restants")
+        if p.forced
+        else say(STATUS[p.status])
+        if p.status in STATUS
         else p.status
+    )
     out.append(cell(f"{status} — {times} — " + say("%(n)s boules tirées") % {"n": len(p.draws)}, BODY))
     rows = []
     for lot in p.lots:
         kind = say(KIND_LABELS.get(lot.kind, lot.kind))
-        terms = ", ".join(say(text) % dict(params) for text, params in lot.terms)        # RULES L20–L21
+        terms = ", ".join(say(text) % dict(params) for text, params in lot.terms)  # RULES L20–L21
         label = lot_label(lot.kind, lot.label, say) + (f" ({terms})" if terms else "")
         if lot.carried_from:
             label += " (" + say("reporté de la partie %(n)s") % {"n": lot.carried_from} + ")"
@@ -76,29 +101,71 @@ def _partie(p: PartieReport, tz: str, say: Say) -> list:
             rows.append([lot.lot, kind, label, _not_won(lot, say), "", "", "", ""])
             continue
         row = say("rangée %(rows)s")
-        winners = ", ".join(f"{c} (" + row % {"rows": "+".join(map(str, r))} + ")" for c, r in zip(lot.winners, lot.rows))
+        winners = ", ".join(
+            f"{c} (" + row % {"rows": "+".join(map(str, r))} + ")" for c, r in zip(lot.winners, lot.rows)
+        )
         if lot.shared:
             winners += " — " + say("partagé")
         tie = ", ".join(f"{c} : {n}" for c, n in lot.tie_break)
-        rows.append([lot.lot, kind, label, winners, lot.last, lot.balls, tie,
-                     ", ".join(lot.consolation) + (f" ({lot.consolation_label})" if lot.consolation else "")])
+        rows.append(
+            [
+                lot.lot,
+                kind,
+                label,
+                winners,
+                lot.last,
+                lot.balls,
+                tie,
+                ", ".join(lot.consolation) + (f" ({lot.consolation_label})" if lot.consolation else ""),
+            ]
+        )
     out.append(Paragraph(say("Lots"), H3))
-    out.append(table([say("Lot"), say("Type"), say("Libellé"), say("Gagnant(s)"), say("Dernière boule"), say("Boules"),
-                      say("Départage (boule tirée)"), say("Consolation")], rows,
-                     [10 * mm, 19 * mm, 23 * mm, 35 * mm, 19 * mm, 15 * mm, 33 * mm, 32 * mm]))
+    out.append(
+        table(
+            [
+                say("Lot"),
+                say("Type"),
+                say("Libellé"),
+                say("Gagnant(s)"),
+                say("Dernière boule"),
+                say("Boules"),
+                say("Départage (boule tirée)"),
+                say("Consolation"),
+            ],
+            rows,
+            [10 * mm, 19 * mm, 23 * mm, 35 * mm, 19 * mm, 15 * mm, 33 * mm, 32 * mm],
+        )
+    )
     out.append(Paragraph(say("Numéros dans l'ordre du tirage"), H3))
     out.append(_draw_table(p.numbers))
     if p.undos:
         out.append(Paragraph(say("Boules annulées"), H3))
-        out.append(table([say("Boule"), say("Rang"), say("Heure"), say("Par")],
-                         [[u.number, u.order, when(u.at, tz), u.role] for u in p.undos],
-                         [20 * mm, 15 * mm, 25 * mm, 25 * mm]))
+        out.append(
+            table(
+                [say("Boule"), say("Rang"), say("Heure"), say("Par")],
+                [[u.number, u.order, when(u.at, tz), u.role] for u in p.undos],
+                [20 * mm, 15 * mm, 25 * mm, 25 * mm],
+            )
+        )
     if p.claims:
         out.append(Paragraph(say("Réclamations refusées"), H3))
-        out.append(table([say("Carton"), say("Lot"), say("Verdict"), say("Dernière boule"), say("Heure"), say("Par")],
-                         [[c.card_id, c.lot or "", say(VERDICTS[c.verdict]) if c.verdict in VERDICTS else c.verdict,
-                           c.last or "", when(c.at, tz), c.role] for c in p.claims],
-                         [30 * mm, 12 * mm, 40 * mm, 22 * mm, 22 * mm, 22 * mm]))
+        out.append(
+            table(
+                [say("Carton"), say("Lot"), say("Verdict"), say("Dernière boule"), say("Heure"), say("Par")],
+                [
+                    [
+                        c.card_id,
+                        c.lot or "",
+                        say(VERDICTS[c.verdict]) if c.verdict in VERDICTS else c.verdict,
+                        c.last or "",
+                        when(c.at, tz),
+                        c.role,
+                    ]
+                    for c in p.claims
+                ],
+                [30 * mm, 12 * mm, 40 * mm, 22 * mm, 22 * mm, 22 * mm],
+            )
+        )
     return out
 
 
@@ -113,8 +180,11 @@ def _frequencies(freq: dict[int, int]) -> Table:
     rows = [[f"{n} ×{freq[n]}" for n in range(start, min(start + 10, 91))] for start in range(1, 91, 10)]
     t = Table(rows, colWidths=[17 * mm] * 10, hAlign="LEFT")
     top = max(freq.values()) if freq else 0
-    style = [("FONT", (0, 0), (-1, -1), FONT, 8), ("GRID", (0, 0), (-1, -1), 0.3, colors.lightgrey),
-             ("ALIGN", (0, 0), (-1, -1), "CENTER")]
+    style = [
+        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("GRID", (0, 0), (-1, -1), 0.3, colors.lightgrey),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+    ]
     for n, count in freq.items():
         r, c = (n - 1) // 10, (n - 1) % 10
         if top and count:
@@ -127,7 +197,7 @@ def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Eu
     """Write ``report`` as an A4 PDF/A-2b file to ``path`` (a file name or a binary file object, e.g.
     ``io.BytesIO``), in the language ``say`` speaks (French by default); the page for the tax office stays French,
     as it is read by it."""
-    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/record/durable.py)
+    if isinstance(path, (str, os.PathLike)):  # a file: written by the hall's durable writer (hall/record/durable.py)
         with replacing(path) as out:
             return write_report_pdf(report, out, timezone, say)
     path.write(archival(draft_pdf(report, timezone, say)))
@@ -140,42 +210,92 @@ def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris", say: Say = 
     title = say("Rapport de la soirée — %(hall)s") % {"hall": report.hall_name}
     day = when(report.first_at, tz, "%d/%m/%Y")
     held = say("Loto du %(day)s, de %(start)s à %(end)s (heure locale, %(tz)s)") % {
-        "day": day or "—", "start": when(report.first_at, tz, "%H:%M"), "end": when(report.last_at, tz, "%H:%M"),
-        "tz": tz}
-    doc = SimpleDocTemplate(draft, pagesize=A4,
-                            leftMargin=12 * mm, rightMargin=12 * mm, topMargin=14 * mm, bottomMargin=14 * mm,
-                            title=title, author="loto-hall", subject=held, creator="loto-hall", initialFontName=FONT)
+        "day": day or "—",
+        "start": when(report.first_at, tz, "%H:%M"),
+        "end": when(report.last_at, tz, "%H:%M"),
+        "tz": tz,
+    }
+    doc = SimpleDocTemplate(
+        draft,
+        pagesize=A4,
+        leftMargin=12 * mm,
+        rightMargin=12 * mm,
+        topMargin=14 * mm,
+        bottomMargin=14 * mm,
+        title=title,
+        author="loto-hall",
+        subject=held,
+        creator="loto-hall",
+        initialFontName=FONT,
+    )
     story: list = [Paragraph(escape(title), H1), cell(held, BODY), Spacer(1, 4)]
     story.append(Paragraph(say("Résumé"), H2))
     totals = [[say(label), report.totals.get(key, 0)] for key, label in TOTALS.items()]
     half = (len(totals) + 1) // 2
     left, right = totals[:half], totals[half:] + [["", ""]] * (2 * half - len(totals))
-    summary = Table([[a[0], a[1], b[0], b[1]] for a, b in zip(left, right)],
-                    colWidths=[52 * mm, 18 * mm, 52 * mm, 18 * mm], hAlign="LEFT")
-    summary.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 9),
-                                 ("FONT", (1, 0), (1, -1), BOLD, 9),
-                                 ("FONT", (3, 0), (3, -1), BOLD, 9),
-                                 ("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (3, 0), (3, -1), "RIGHT"),
-                                 ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.lightgrey)]))
+    summary = Table(
+        [[a[0], a[1], b[0], b[1]] for a, b in zip(left, right)],
+        colWidths=[52 * mm, 18 * mm, 52 * mm, 18 * mm],
+        hAlign="LEFT",
+    )
+    summary.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 9),
+                ("FONT", (1, 0), (1, -1), BOLD, 9),
+                ("FONT", (3, 0), (3, -1), BOLD, 9),
+                ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+                ("ALIGN", (3, 0), (3, -1), "RIGHT"),
+                ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.lightgrey),
+            ]
+        )
+    )
     story.append(summary)
     if report.takings is not None:
         story.extend(money_section(report.takings, tz, say))
     for p in report.parties:
         story.extend(_partie(p, tz, say))
-    story.append(KeepTogether([Paragraph(say("Fréquence des boules (nombre de parties où chaque numéro est sorti)"), H2),
-                               _frequencies(report.frequencies)]))
+    story.append(
+        KeepTogether(
+            [
+                Paragraph(say("Fréquence des boules (nombre de parties où chaque numéro est sorti)"), H2),
+                _frequencies(report.frequencies),
+            ]
+        )
+    )
     story.append(Paragraph(say("Bons d'échange"), H2))
     no = say("non")
-    story.append(table([say("Code"), say("Partie"), say("Lot"), say("Lot remis"), say("Carton"), say("Émis"),
-                        say("Imprimé"), say("Remis")],
-                       [[OneLine(v.code), v.partie, f"{v.lot} {say(KIND_LABELS.get(v.kind, v.kind))}",
-                         lot_label(v.kind, v.label, say) + (" (" + say("consolation") + ")" if v.consolation else ""),
-                         OneLine(v.card_id), when(v.issued_at, tz), f"{v.printed}×" if v.printed else no,
-                         when(v.redeemed_at, tz) if v.redeemed else no]
-                        for v in report.vouchers] or [["—"] * 8],
-                       [30 * mm, 12 * mm, 24 * mm, 40 * mm, 24 * mm, 16 * mm, 17 * mm, 17 * mm]))
+    story.append(
+        table(
+            [
+                say("Code"),
+                say("Partie"),
+                say("Lot"),
+                say("Lot remis"),
+                say("Carton"),
+                say("Émis"),
+                say("Imprimé"),
+                say("Remis"),
+            ],
+            [
+                [
+                    OneLine(v.code),
+                    v.partie,
+                    f"{v.lot} {say(KIND_LABELS.get(v.kind, v.kind))}",
+                    lot_label(v.kind, v.label, say) + (" (" + say("consolation") + ")" if v.consolation else ""),
+                    OneLine(v.card_id),
+                    when(v.issued_at, tz),
+                    f"{v.printed}×" if v.printed else no,
+                    when(v.redeemed_at, tz) if v.redeemed else no,
+                ]
+                for v in report.vouchers
+            ]
+            or [["—"] * 8],
+            [30 * mm, 12 * mm, 24 * mm, 40 * mm, 24 * mm, 16 * mm, 17 * mm, 17 * mm],
+        )
+    )
 
-    story.extend(tax_office_page(report, tz))      # last: a page of its own, handed to the tax office
+    story.extend(tax_office_page(report, tz))  # last: a page of its own, handed to the tax office
 
     fp = report.fingerprint
 
@@ -183,15 +303,25 @@ def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris", say: Say = 
         canvas.saveState()
         canvas.setFont(FONT, 7)
         canvas.setFillGray(0.4)
-        canvas.drawString(12 * mm, 8 * mm, fit(say("%(hall)s — rapport de la soirée %(day)s") % {
-            "hall": report.hall_name, "day": day}, A4[0] - 50 * mm, FONT, 7))
+        canvas.drawString(
+            12 * mm,
+            8 * mm,
+            fit(
+                say("%(hall)s — rapport de la soirée %(day)s") % {"hall": report.hall_name, "day": day},
+                A4[0] - 50 * mm,
+                FONT,
+                7,
+            ),
+        )
         canvas.drawRightString(A4[0] - 12 * mm, 8 * mm, say("page %(n)s") % {"n": document.page})
-        if fp is not None:          # the journal's fingerprint on every page (docs/record.md)
-            canvas.drawString(12 * mm, 11 * mm, say("Empreinte du journal : %(fp)s (enregistrement n° %(seq)s, "
-                                                    "%(when)s) — loto-hall verify") % fingerprint_words(fp, tz))
+        if fp is not None:  # the journal's fingerprint on every page (docs/record.md)
+            canvas.drawString(
+                12 * mm,
+                11 * mm,
+                say("Empreinte du journal : %(fp)s (enregistrement n° %(seq)s, %(when)s) — loto-hall verify")
+                % fingerprint_words(fp, tz),
+            )
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return draft.getvalue()
-
-

@@ -7,6 +7,7 @@ drawn once as a PDF form and reused; the QR modules and Code128 bars of a carton
 QR matrices come from ``qrcode`` (already a python-escpos dependency) with a fixed mask pattern: any of
 the 8 masks is valid QR, and skipping the mask search makes the encoding ~9× faster.
 """
+
 from __future__ import annotations
 
 import os
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_Y = 28.0, 24.0
-GREY = 0.86                 # empty cells
+GREY = 0.86  # empty cells
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,14 +46,14 @@ class Layout:
     rows: int
     slot_w: float
     slot_h: float
-    grid: tuple[float, float, float, float]          # x, y, w, h
-    qr: tuple[float, float, float]                    # x, y, side
-    bar: tuple[float, float, float, float]            # x, y, w, h
+    grid: tuple[float, float, float, float]  # x, y, w, h
+    qr: tuple[float, float, float]  # x, y, side
+    bar: tuple[float, float, float, float]  # x, y, w, h
     header_y: float
     name_size: float
     id_size: float
     number_size: float
-    series_at: tuple[float, float, float] | None      # x, y, font size of the big series letter (else in the header)
+    series_at: tuple[float, float, float] | None  # x, y, font size of the big series letter (else in the header)
 
     def slot_origin(self, index: int) -> tuple[float, float]:
         """Bottom-left corner of slot ``index`` (0 = top-left, then across, then down)."""
@@ -79,15 +80,40 @@ def layout(per_page: int = 6) -> Layout:
         right_x = pad + grid_w + 10
         right_w = w - pad - right_x
         side = 60.0
-        return Layout(per_page, cols, rows, w, h, (pad, pad, grid_w, grid_h),
-                      (w - pad - side, pad + grid_h - side, side), (right_x, pad, right_w, grid_h - side - 6),
-                      h - pad - 15, 11.0, 20.0, 18.0, (right_x, pad + grid_h - side + 6, 9.0))
+        return Layout(
+            per_page,
+            cols,
+            rows,
+            w,
+            h,
+            (pad, pad, grid_w, grid_h),
+            (w - pad - side, pad + grid_h - side, side),
+            (right_x, pad, right_w, grid_h - side - 6),
+            h - pad - 15,
+            11.0,
+            20.0,
+            18.0,
+            (right_x, pad + grid_h - side + 6, 9.0),
+        )
     header_h, grid_w, grid_h = 18.0, 9 * 21.0, 3 * 21.0
     grid_y = h - pad - header_h - grid_h
     right_x = pad + grid_w + 6
     side = w - pad - right_x
-    return Layout(per_page, cols, 6, w, h, (pad, grid_y, grid_w, grid_h), (right_x, grid_y + grid_h - side, side),
-                  (pad, pad, w - 2 * pad, grid_y - pad - 4), h - pad - 12, 8.0, 14.0, 12.0, None)
+    return Layout(
+        per_page,
+        cols,
+        6,
+        w,
+        h,
+        (pad, grid_y, grid_w, grid_h),
+        (right_x, grid_y + grid_h - side, side),
+        (pad, pad, w - 2 * pad, grid_y - pad - 4),
+        h - pad - 12,
+        8.0,
+        14.0,
+        12.0,
+        None,
+    )
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
@@ -116,15 +142,25 @@ def code128_bars(text: str) -> tuple[list[tuple[int, int]], int]:
 class SheetWriter:
     """Draws cartons onto an A4 canvas, planche by planche."""
 
-    def __init__(self, out: IO[bytes], hall_name: str, series: str, per_page: int = 6, columns: str = "1-9",
-                 evening: str = "", logo: str | None = None, say: Say = french, link: str = "",
-                 code: Callable[[str], str] | None = None):
+    def __init__(
+        self,
+        out: IO[bytes],
+        hall_name: str,
+        series: str,
+        per_page: int = 6,
+        columns: str = "1-9",
+        evening: str = "",
+        logo: str | None = None,
+        say: Say = french,
+        link: str = "",
+        code: Callable[[str], str] | None = None,
+    ):
         self.lay = layout(per_page)
-        self.say = say                  # the planche's few words in the hall's language (the players read them)
-        self.link = link                # the QR code's text is link + ID: the hall's "{hall}/c/" (INTERFACE §9)
-        self.code = code                # the carton's code (hall.cartons.card_ids.card_code): in the QR link, under it
+        self.say = say  # the planche's few words in the hall's language (the players read them)
+        self.link = link  # the QR code's text is link + ID: the hall's "{hall}/c/" (INTERFACE §9)
+        self.code = code  # the carton's code (hall.cartons.card_ids.card_code): in the QR link, under it
         self.hall_name = hall_name
-        self.series = series            # "" when the cartons are of several series: each carton shows its own
+        self.series = series  # "" when the cartons are of several series: each carton shows its own
         self.columns = columns
         self.evening = evening
         self.logo = _logo(logo)
@@ -137,9 +173,9 @@ class SheetWriter:
         # the carton's ID, top right: a longer ID (an imported book's) is printed smaller, never over the name
         self._id_room = stringWidth("W-00000 W", BOLD, self.lay.id_size)
         self._id_left = self.lay.slot_w - self.lay.grid[0] - self._id_room
-        bold = pdfmetrics.getFont(BOLD)              # embedded TrueType: ASCII is its first subset, read as itself
+        bold = pdfmetrics.getFont(BOLD)  # embedded TrueType: ASCII is its first subset, read as itself
         bold.splitString("0123456789", self.c._doc)
-        self._font = bold.getSubsetInternalName(0, self.c._doc)      # its resource name, e.g. "/F1+0"
+        self._font = bold.getSubsetInternalName(0, self.c._doc)  # its resource name, e.g. "/F1+0"
         self._forms()
 
     def _forms(self) -> None:
@@ -160,7 +196,7 @@ class SheetWriter:
         c.rect(gx, gy, gw, gh, stroke=1, fill=0)
         pad = gx
         top = gy + gh
-        band = lay.slot_h - pad - top                        # the header band above the grid
+        band = lay.slot_h - pad - top  # the header band above the grid
         if self.logo is not None:
             lh = max(8.0, min(band - 4, 64.0))
             lw = lh * self.logo[1]
@@ -168,7 +204,7 @@ class SheetWriter:
             pad += lw + 6
         self._header(pad, band)
         if not self.series:
-            pass            # each carton draws its own series (draw_carton)
+            pass  # each carton draws its own series (draw_carton)
         elif lay.series_at is None:
             c.setFont(FONT, lay.name_size)
             c.drawString(self._after_name, lay.header_y, self.say("Série %(series)s") % {"series": self.series})
@@ -183,11 +219,11 @@ class SheetWriter:
         c.setLineWidth(0.5)
         c.setStrokeGray(0)
         tick = 10.0
-        for row in range(lay.rows + 1):                      # horizontal cut lines: ticks in both side margins
+        for row in range(lay.rows + 1):  # horizontal cut lines: ticks in both side margins
             y = PAGE_H - MARGIN_Y - row * lay.slot_h
             c.line(MARGIN_X - tick - 4, y, MARGIN_X - 4, y)
             c.line(PAGE_W - MARGIN_X + 4, y, PAGE_W - MARGIN_X + tick + 4, y)
-        for col in range(lay.cols + 1):                      # vertical cut lines: ticks in top and bottom margins
+        for col in range(lay.cols + 1):  # vertical cut lines: ticks in top and bottom margins
             x = MARGIN_X + col * lay.slot_w
             c.line(x, PAGE_H - MARGIN_Y + 4, x, PAGE_H - MARGIN_Y + tick + 4)
             c.line(x, MARGIN_Y - 4, x, MARGIN_Y - tick - 4)
@@ -200,7 +236,7 @@ class SheetWriter:
         smaller (down to 70 %), on two lines where the band has room for them, cut at the end only past that."""
         lay, c = self.lay, self.c
         room = self._id_left - 10 - left
-        if lay.series_at is None:          # the series after the name (two cartons across): its room kept
+        if lay.series_at is None:  # the series after the name (two cartons across): its room kept
             room -= stringWidth(self.say("Série %(series)s") % {"series": self.series or "WW"}, FONT, lay.name_size) + 8
         size = lay.name_size
         most = 2 if band >= 2 * size * 0.7 * 1.15 + 4 else 1
@@ -212,11 +248,11 @@ class SheetWriter:
             c.drawString(left, y - k * used * 1.15, line)
         widest = max(stringWidth(line, BOLD, used) for line in lines)
         self._after_name = left + widest + 8
-        if not self.evening or lay.cols != 1:      # two cartons across (12 a page) leave no room for it
+        if not self.evening or lay.cols != 1:  # two cartons across (12 a page) leave no room for it
             return
         small = size * 0.8
         below = y - (len(lines) - 1) * used * 1.15 - small - 3
-        if below >= lay.grid[1] + lay.grid[3] + 2:          # a line of its own under the name
+        if below >= lay.grid[1] + lay.grid[3] + 2:  # a line of its own under the name
             c.setFont(FONT, small)
             c.drawString(left, below, fit(self.evening, room, FONT, small))
         elif len(lines) == 1 and room - widest - 6 >= 60:  # else after the name, on the same line
@@ -229,7 +265,7 @@ class SheetWriter:
         gx, gy, gw, gh = lay.grid
         cw, ch = gw / 9, gh / 3
         grid = card.grid(self.columns)
-        ops = [f"q 1 0 0 1 {ox:.2f} {oy:.2f} cm {GREY} g"]          # raw PDF operators: ~5x faster than paths
+        ops = [f"q 1 0 0 1 {ox:.2f} {oy:.2f} cm {GREY} g"]  # raw PDF operators: ~5x faster than paths
         for r, row in enumerate(grid):
             for k, n in enumerate(row):
                 if n is None:
@@ -247,7 +283,7 @@ class SheetWriter:
                     ops.append(f"1 0 0 1 {gx + (k + 0.5) * cw - self._half[n]:.2f} {y:.2f} Tm ({n}) Tj")
         # printed with the check character set apart (``A-00412 K``), never read as a digit of the number
         shown = display_card_id(card_id).replace("\u00a0", " ")
-        safe = shown.replace("\\", "").replace("(", "").replace(")", "")     # IDs are A-Z a-z 0-9 - anyway
+        safe = shown.replace("\\", "").replace("(", "").replace(")", "")  # IDs are A-Z a-z 0-9 - anyway
         wide = stringWidth(safe, BOLD, lay.id_size)
         size = lay.id_size if wide <= self._id_room else lay.id_size * self._id_room / wide
         x = lay.slot_w - gx - stringWidth(safe, BOLD, size)
@@ -300,7 +336,7 @@ class SheetWriter:
         bars, modules = code128_bars(text)
         quiet = 10
         m = bw / (modules + 2 * quiet)
-        label = 9.0 if label_text else 7.0     # the carton's code is typed from it: bigger than the bare ID
+        label = 9.0 if label_text else 7.0  # the carton's code is typed from it: bigger than the bare ID
         height = bh - label - 1
         ops = [f"q {m:.4f} 0 0 1 {bx + quiet * m:.2f} {by + label + 1:.2f} cm"]
         ops.extend(f"{start} 0 {width} {height:.2f} re" for start, width in bars)
@@ -333,19 +369,31 @@ def _logo(path: str | None) -> tuple[ImageReader, float] | None:
         return None
     try:
         from reportlab.lib.utils import ImageReader
+
         image = ImageReader(os.fspath(path))
         w, h = image.getSize()
         return image, w / h
-    except Exception:       # a missing or broken logo never stops the printing: the cartons go without it
+    except Exception:  # a missing or broken logo never stops the printing: the cartons go without it
         import logging
+
         logging.getLogger("loto-hall.sheets").warning("logo illisible, cartons sans logo : %s", path)
         return None
 
 
-def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_name: str, series: str, per_page: int = 6,
-                    columns: str = "1-9", progress: Callable[[int, int], None] | None = None,
-                    evening: str = "", logo: str | None = None, say: Say = french, link: str = "",
-                    code: Callable[[str], str] | None = None) -> int:
+def write_cards_pdf(
+    cards: Iterable[tuple[str, Card]],
+    path: PdfTarget,
+    hall_name: str,
+    series: str,
+    per_page: int = 6,
+    columns: str = "1-9",
+    progress: Callable[[int, int], None] | None = None,
+    evening: str = "",
+    logo: str | None = None,
+    say: Say = french,
+    link: str = "",
+    code: Callable[[str], str] | None = None,
+) -> int:
     """Write ``cards`` (``(card_id, Card)`` pairs) as A4 planches to ``path`` (a file name or a binary file
     object such as ``io.BytesIO`` for a web download); the number of pages.
 
@@ -354,19 +402,20 @@ def write_cards_pdf(cards: Iterable[tuple[str, Card]], path: PdfTarget, hall_nam
     gives the carton's code (the hall's ``card_code``): the link carries it (``?k=``) and it is printed under the
     barcode, so that « Mes cartons » shows the grid to whoever holds the paper only.
     """
-    if isinstance(path, (str, os.PathLike)):      # a file: written by the hall's durable writer (hall/record/durable.py)
+    if isinstance(path, (str, os.PathLike)):  # a file: written by the hall's durable writer (hall/record/durable.py)
         with replacing(path) as out:
-            return write_cards_pdf(cards, out, hall_name, series, per_page, columns, progress, evening, logo, say, link,
-                                   code)
+            return write_cards_pdf(
+                cards, out, hall_name, series, per_page, columns, progress, evening, logo, say, link, code
+            )
     cards = list(cards)
     use_a85 = rl_config.useA85
-    rl_config.useA85 = 0            # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass
+    rl_config.useA85 = 0  # binary Flate streams: smaller, and skips a slow pure-Python ASCII85 pass
     try:
         writer = SheetWriter(path, hall_name, series, per_page, columns, evening, logo, say, link, code)
         starts = range(0, len(cards), per_page)
         pages = len(starts)
         for start in starts:
-            writer.page(cards[start:start + per_page])
+            writer.page(cards[start : start + per_page])
             if progress is not None:
                 progress(min(start + per_page, len(cards)), len(cards))
         if not cards:

@@ -4,6 +4,7 @@ table's code and a QR code opening its phone page), and the standings.
 The makers take plain data (the day's summary from ``display.tournament``) and the printed words in the
 request's language, so this driver imports neither the web nor the mini-games.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -47,7 +48,7 @@ def _qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
     x0, y0, x1, y1 = widget.getBounds()
     drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
     drawing.add(widget)
-    drawing.initialFontName = FONT         # never Helvetica: every font of the PDF embedded
+    drawing.initialFontName = FONT  # never Helvetica: every font of the PDF embedded
     renderPDF.draw(drawing, c, x, y)
 
 
@@ -61,8 +62,9 @@ def _header(c: Canvas, data: Mapping[str, Any], hall_name: str, title: str, word
 
 
 def _game_line(data: Mapping[str, Any], words: Mapping[str, str]) -> str:
-    return (_fill(words["game"], n=data["game"], total=data["games"]) + " — "
-            + _fill(words["session"], n=data["session"]))
+    return (
+        _fill(words["game"], n=data["game"], total=data["games"]) + " — " + _fill(words["session"], n=data["session"])
+    )
 
 
 def _seat_label(seat: Mapping[str, Any], words: Mapping[str, str], floater_ids: tuple[str, ...]) -> str:
@@ -80,7 +82,7 @@ def _assignments(c: Canvas, data: Mapping[str, Any], hall_name: str, words: Mapp
         c.drawString(MARGIN, y, _game_line(data, words))
         y -= 10 * mm
         row_h = (y - MARGIN) / per_page
-        for table in tables[start:start + per_page]:
+        for table in tables[start : start + per_page]:
             seats = table["seats"]
             c.setFillColor(colors.HexColor("#e6e6e6"))
             c.rect(MARGIN, y - row_h + 2 * mm, 28 * mm, row_h - 3 * mm, stroke=0, fill=1)
@@ -105,8 +107,14 @@ def _assignments(c: Canvas, data: Mapping[str, Any], hall_name: str, words: Mapp
         c.showPage()
 
 
-def _sheet(c: Canvas, data: Mapping[str, Any], table: Mapping[str, Any], base_url: str, hall_name: str,
-           words: Mapping[str, str]) -> None:
+def _sheet(
+    c: Canvas,
+    data: Mapping[str, Any],
+    table: Mapping[str, Any],
+    base_url: str,
+    hall_name: str,
+    words: Mapping[str, str],
+) -> None:
     """One table's score sheet: seats, 8 hand lines, totals, the code and the QR code."""
     y = _header(c, data, hall_name, words["sheet_title"], words)
     c.setFont(BOLD, 40)
@@ -137,8 +145,13 @@ def _sheet(c: Canvas, data: Mapping[str, Any], table: Mapping[str, Any], base_ur
         _name(c, x, line, text, FONT, 12, half - 3 * mm)
     y -= 26 * mm
     # the hand lines
-    columns = [(words["hand"], 22 * mm), (words["ns"], 45 * mm), (words["initials"], 25 * mm),
-               (words["ew"], 45 * mm), (words["initials"], 25 * mm)]
+    columns = [
+        (words["hand"], 22 * mm),
+        (words["ns"], 45 * mm),
+        (words["initials"], 25 * mm),
+        (words["ew"], 45 * mm),
+        (words["initials"], 25 * mm),
+    ]
     row_h = 12 * mm
     x0 = MARGIN
     c.setFillColor(colors.HexColor("#e6e6e6"))
@@ -158,8 +171,9 @@ def _sheet(c: Canvas, data: Mapping[str, Any], table: Mapping[str, Any], base_ur
         if r < len(hands):  # a sheet printed again after some hands: what the hall already has
             c.setFont(FONT, 14)
             c.drawCentredString(x0 + columns[0][1] + columns[1][1] / 2, top - row_h + 4 * mm, str(hands[r][0]))
-            c.drawCentredString(x0 + sum(w for _, w in columns[:3]) + columns[3][1] / 2, top - row_h + 4 * mm,
-                                str(hands[r][1]))
+            c.drawCentredString(
+                x0 + sum(w for _, w in columns[:3]) + columns[3][1] / 2, top - row_h + 4 * mm, str(hands[r][1])
+            )
     c.setStrokeColor(colors.black)
     total_w = sum(w for _, w in columns)
     for r in range(len(rows) + 2):
@@ -181,8 +195,9 @@ def _sheet(c: Canvas, data: Mapping[str, Any], table: Mapping[str, Any], base_ur
     c.showPage()
 
 
-def write_sheets_pdf(data: Mapping[str, Any], out: BinaryIO, *, base_url: str, hall_name: str = "",
-                     words: Mapping[str, str]) -> None:
+def write_sheets_pdf(
+    data: Mapping[str, Any], out: BinaryIO, *, base_url: str, hall_name: str = "", words: Mapping[str, str]
+) -> None:
     """Write the current game's table assignments, then one score sheet per table, to ``out``."""
     c = Canvas(out, pagesize=A4, pageCompression=1, initialFontName=FONT)
     c.setTitle(f"{words['sheet_title']} — {_game_line(data, words)}")
@@ -192,15 +207,21 @@ def write_sheets_pdf(data: Mapping[str, Any], out: BinaryIO, *, base_url: str, h
     c.save()
 
 
-def write_standings_pdf(data: Mapping[str, Any], out: BinaryIO, *, hall_name: str = "",
-                        words: Mapping[str, str]) -> None:
+def write_standings_pdf(
+    data: Mapping[str, Any], out: BinaryIO, *, hall_name: str = "", words: Mapping[str, str]
+) -> None:
     """Write the standings (the final standings once every game is played) to ``out``."""
     c = Canvas(out, pagesize=A4, pageCompression=1, initialFontName=FONT)
     final = data["phase"] in ("finished", "playoffs")
     title = words["final_title"] if final else words["standings_title"]
     c.setTitle(title)
-    columns = [(words["place"], 14 * mm), (words["team"], 94 * mm), (words["ranking"], 18 * mm),
-               (words["game_points"], 26 * mm), (words["note"], 28 * mm)]
+    columns = [
+        (words["place"], 14 * mm),
+        (words["team"], 94 * mm),
+        (words["ranking"], 18 * mm),
+        (words["game_points"], 26 * mm),
+        (words["note"], 28 * mm),
+    ]
     rows = data["standings"]
     row_h = 11 * mm
 
@@ -229,8 +250,11 @@ def write_standings_pdf(data: Mapping[str, Any], out: BinaryIO, *, hall_name: st
         if y - row_h < MARGIN + 10 * mm:
             c.showPage()
             y = page_top()
-        note = words["tied"] if row.get("playoff_needed") else (
-            _fill(words["playoff_wins"], n=row["playoff_wins"]) if row.get("playoff_wins") else "")
+        note = (
+            words["tied"]
+            if row.get("playoff_needed")
+            else (_fill(words["playoff_wins"], n=row["playoff_wins"]) if row.get("playoff_wins") else "")
+        )
         cells = [str(row["place"]), row["name"], str(row["ranking"]), str(row["game_points"]), note]
         font = BOLD if row["place"] <= 3 else FONT
         x = MARGIN
@@ -257,6 +281,13 @@ def write_standings_pdf(data: Mapping[str, Any], out: BinaryIO, *, hall_name: st
                 c.showPage()
                 y = HEIGHT - MARGIN
                 c.setFont(FONT, 11)
-            _name(c, MARGIN, y, f"{row['name']} — {words['absent'] if row['why'] == 'absent' else words['default']}",
-                  FONT, 11, WIDTH - 2 * MARGIN)
+            _name(
+                c,
+                MARGIN,
+                y,
+                f"{row['name']} — {words['absent'] if row['why'] == 'absent' else words['default']}",
+                FONT,
+                11,
+                WIDTH - 2 * MARGIN,
+            )
     c.save()

@@ -11,6 +11,7 @@ Text is fitted by its printed width (``stringWidth``), never by a count of chara
 ellipsis, ``lines`` wraps over a few lines (a word too long for the width is cut by width), ``fit_lines`` tries
 a smaller size before cutting a name.
 """
+
 from __future__ import annotations
 
 import re
@@ -31,7 +32,7 @@ def _register() -> None:
         if name not in registered:
             pdfmetrics.registerFont(TTFont(name, str(FILES / f"{name}.ttf")))
     for bold, italic, name in ((0, 0, FONT), (1, 0, BOLD), (0, 1, FONT), (1, 1, BOLD)):
-        addMapping(FONT, bold, italic, name)      # <b> in a paragraph: the bold face, never Helvetica-Bold
+        addMapping(FONT, bold, italic, name)  # <b> in a paragraph: the bold face, never Helvetica-Bold
 
 
 _register()
@@ -45,7 +46,7 @@ def fit(text: str, room: float, font: str = FONT, size: float = 8) -> str:
     """``text`` as it fits ``room`` points on one line: whole, or cut with an ellipsis (by width)."""
     if width(text, font, size) <= room:
         return text
-    low, high = 0, len(text)           # the longest prefix that fits with the ellipsis: a binary search on width
+    low, high = 0, len(text)  # the longest prefix that fits with the ellipsis: a binary search on width
     while low < high:
         mid = (low + high + 1) // 2
         if width(text[:mid].rstrip() + ELLIPSIS, font, size) <= room:
@@ -90,12 +91,13 @@ def lines(text: str, room: float, font: str = FONT, size: float = 8, most: int =
         else:
             out.extend(_cut(piece, room, font, size))
     if len(out) > most:
-        out = out[:most - 1] + [fit(" ".join(out[most - 1:]), room, font, size)]
+        out = out[: most - 1] + [fit(" ".join(out[most - 1 :]), room, font, size)]
     return out or [""]
 
 
-def fit_lines(text: str, room: float, font: str = FONT, size: float = 8, smallest: float = 6.5,
-              most: int = 2) -> tuple[list[str], float]:
+def fit_lines(
+    text: str, room: float, font: str = FONT, size: float = 8, smallest: float = 6.5, most: int = 2
+) -> tuple[list[str], float]:
     """The lines and the size that print ``text`` within ``room`` points: one line at ``size`` if it fits, else the
     size (down to ``smallest``) at which it fits on one line, else at most ``most`` lines at ``smallest`` (cut
     with an ellipsis only when even these are not enough)."""

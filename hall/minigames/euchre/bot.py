@@ -1,4 +1,5 @@
 """The Bid Euchre bot: bids from hand strength, plays sound cards (follow, trump, count, mind the partner)."""
+
 from __future__ import annotations
 
 import random
@@ -106,12 +107,14 @@ def _bid(state: EuchreState, seat: int, moves: list) -> tuple:
 
 def _declare(state: EuchreState, seat: int, moves: list) -> tuple:
     """Return the caller's trump and discards: the denomination whose kept cards are strongest."""
+
     def score(move: tuple) -> tuple[float, int]:
         _, denom, discards = move
         kept = list(state.hands[seat])
         for card in discards:
             kept.remove(card)
         return expected_tricks(kept, denom), -sum(keep_value(c, denom) for c in discards)
+
     return max(moves, key=score)
 
 

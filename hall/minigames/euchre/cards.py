@@ -1,4 +1,5 @@
 """Bid Euchre cards: the 32-card double deck, bowers, suit following and trick winners (RULES E1–E7)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -3,6 +3,7 @@
 The controller enforces legal play, so these moves are never offered to players or bots; the table's
 device submits them for the official, from the seat whose turn it is.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -75,8 +76,12 @@ def official_is_legal(state: EuchreState, move: tuple) -> bool:
             return offender == state.turn and denom is not None
         return offender != state.turn and offender not in state.forfeited
     if kind == "renege":
-        return (state.phase == "play" and len(args) == 1 and _int_in(args[0], range(PLAYERS))
-                and args[0] != sitting_out(state))
+        return (
+            state.phase == "play"
+            and len(args) == 1
+            and _int_in(args[0], range(PLAYERS))
+            and args[0] != sitting_out(state)
+        )
     return False
 
 
@@ -91,8 +96,9 @@ def apply_official(state: EuchreState, move: tuple) -> EuchreState:
     if kind == "penalty":
         team, reason = args
         points = (-PENALTY, 0) if team == 0 else (0, -PENALTY)
-        return replace(state, scores=add_points(state.scores, points),
-                       penalties=state.penalties + ((team, -PENALTY, reason),))
+        return replace(
+            state, scores=add_points(state.scores, points), penalties=state.penalties + ((team, -PENALTY, reason),)
+        )
     if kind == "redeal":
         return redeal(state)
     if kind == "time":  # E21: the current hand is finished, no new hand starts

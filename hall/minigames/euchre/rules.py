@@ -6,6 +6,7 @@ Seats 0 and 2 play against seats 1 and 3. Moves are tuples:
 ``("play", card)``. The deal is the chance move: the 32 shuffled cards, dealt one at a time.
 The official's actions (``euchre_officials``) are accepted but never offered.
 """
+
 from __future__ import annotations
 
 import random
@@ -71,8 +72,12 @@ def _bid_moves(state: EuchreState, seat: int) -> list[tuple]:
     best = high_bid(state)
     floor = (0 if best is None else bid_level(best[1])) + 1
     barred = {denom for who, denom in state.barred if who == seat}
-    moves: list[tuple] = [("bid", n, denom) for n in range(max(2, floor), 9)
-             for denom in state.options.denominations() if denom not in barred]
+    moves: list[tuple] = [
+        ("bid", n, denom)
+        for n in range(max(2, floor), 9)
+        for denom in state.options.denominations()
+        if denom not in barred
+    ]
     moves += [_CALL_MOVES[level] for level in (CALL2, CALL1, MOON) if level >= floor]
     stuck = best is None and seat == state.dealer and state.options.all_pass == "dealer_stuck"
     return moves if stuck else [PASS] + moves
@@ -84,8 +89,7 @@ def _declare_moves(state: EuchreState) -> list[tuple]:
     hand = state.hands[contract.seat]
     barred = {denom for who, denom in state.barred if who == contract.seat}
     discards = sorted(set(combinations(hand, EXCHANGE[contract.level])))
-    return [("declare", denom, d) for denom in state.options.denominations() if denom not in barred
-            for d in discards]
+    return [("declare", denom, d) for denom in state.options.denominations() if denom not in barred for d in discards]
 
 
 def _give_moves(state: EuchreState) -> list[tuple]:
@@ -180,8 +184,9 @@ def _play(state: EuchreState, seat: int, card: str) -> EuchreState:
     winner = trick_winner(trick, contract_of(state).denom)
     tricks = list(state.tricks)
     tricks[team_of(winner)] += 1
-    state = replace(state, hands=hands, trick=(), played=state.played + (trick,),
-                    tricks=(tricks[0], tricks[1]), turn=winner)
+    state = replace(
+        state, hands=hands, trick=(), played=state.played + (trick,), tricks=(tricks[0], tricks[1]), turn=winner
+    )
     if len(state.played) == TRICKS_PER_HAND:
         return close_hand(state, hand_points(contract_of(state), state.tricks))
     return state
@@ -217,8 +222,11 @@ def outcome(state: EuchreState) -> Outcome | None:
         return None
     s0, s1 = state.scores
     winners = (0, 2) if s0 > s1 else (1, 3) if s1 > s0 else (0, 1, 2, 3)
-    reason = "time called" if state.time_called and state.hands_played < state.options.hands else \
-        f"{state.hands_played} hands played"
+    reason = (
+        "time called"
+        if state.time_called and state.hands_played < state.options.hands
+        else f"{state.hands_played} hands played"
+    )
     return Outcome(winners=winners, scores=(s0, s1, s0, s1), reason=reason)
 
 
@@ -233,18 +241,35 @@ def _contract_view(state: EuchreState) -> dict | None:
 def view(state: EuchreState, seat: int | None) -> dict:
     """Return what ``seat`` may see (``None``: the projector); only a seat's own hand, never the deck order."""
     data = {
-        "game": "euchre", "phase": state.phase, "hand": state.hands_played + 1, "hands": state.options.hands,
-        "dealer": state.dealer, "to_move": list(to_move(state)),
-        "bids": [[s, list(m)] for s, m in state.bids], "forfeited": list(state.forfeited),
-        "barred": [list(b) for b in state.barred], "contract": _contract_view(state),
-        "sitting_out": sitting_out(state), "trick": [list(p) for p in state.trick],
+        "game": "euchre",
+        "phase": state.phase,
+        "hand": state.hands_played + 1,
+        "hands": state.options.hands,
+        "dealer": state.dealer,
+        "to_move": list(to_move(state)),
+        "bids": [[s, list(m)] for s, m in state.bids],
+        "forfeited": list(state.forfeited),
+        "barred": [list(b) for b in state.barred],
+        "contract": _contract_view(state),
+        "sitting_out": sitting_out(state),
+        "trick": [list(p) for p in state.trick],
         "last_trick": [list(p) for p in state.played[-1]] if state.played else [],
-        "tricks": list(state.tricks), "scores": list(state.scores),
-        "hand_sizes": [len(h) for h in state.hands], "discards": len(state.discards),
-        "penalties": [list(p) for p in state.penalties], "time_called": state.time_called,
-        "history": [{"dealer": r.dealer, "contract": {"seat": r.contract.seat, "level": r.contract.level,
-                                                       "denom": r.contract.denom},
-                     "tricks": list(r.tricks), "points": list(r.points), "note": r.note} for r in state.history],
+        "tricks": list(state.tricks),
+        "scores": list(state.scores),
+        "hand_sizes": [len(h) for h in state.hands],
+        "discards": len(state.discards),
+        "penalties": [list(p) for p in state.penalties],
+        "time_called": state.time_called,
+        "history": [
+            {
+                "dealer": r.dealer,
+                "contract": {"seat": r.contract.seat, "level": r.contract.level, "denom": r.contract.denom},
+                "tricks": list(r.tricks),
+                "points": list(r.points),
+                "note": r.note,
+            }
+            for r in state.history
+        ],
     }
     if seat is not None and 0 <= seat < PLAYERS:
         denom = state.contract.denom if state.contract is not None else None
@@ -258,7 +283,17 @@ def view(state: EuchreState, seat: int | None) -> dict:
 
 
 RULES = Game(
-    name="euchre", min_players=4, max_players=4, options_type=EuchreOptions,
-    setup=setup, to_move=to_move, legal_moves=legal_moves, apply=apply, chance=chance,
-    outcome=outcome, view=view, is_legal=is_legal, officials=official_moves,
+    name="euchre",
+    min_players=4,
+    max_players=4,
+    options_type=EuchreOptions,
+    setup=setup,
+    to_move=to_move,
+    legal_moves=legal_moves,
+    apply=apply,
+    chance=chance,
+    outcome=outcome,
+    view=view,
+    is_legal=is_legal,
+    officials=official_moves,
 )

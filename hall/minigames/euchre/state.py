@@ -1,4 +1,5 @@
 """Bid Euchre values: options, the immutable state, contracts and hand scoring (RULES E9, E13–E17, E20)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -162,10 +163,20 @@ def close_hand(state: EuchreState, points: tuple[int, int], note: str = "") -> E
     played = state.hands_played + 1
     over = played >= state.options.hands or state.time_called
     return replace(
-        state, phase="over" if over else "deal", hands_played=played,
+        state,
+        phase="over" if over else "deal",
+        hands_played=played,
         dealer=state.dealer if over else (state.dealer + 1) % PLAYERS,
-        hands=((), (), (), ()), bids=(), barred=(), forfeited=(), contract=None, discards=(),
-        trick=(), played=(), tricks=(0, 0), scores=add_points(state.scores, points),
+        hands=((), (), (), ()),
+        bids=(),
+        barred=(),
+        forfeited=(),
+        contract=None,
+        discards=(),
+        trick=(),
+        played=(),
+        tricks=(0, 0),
+        scores=add_points(state.scores, points),
         history=state.history + (record,),
     )
 
@@ -178,9 +189,20 @@ def redeal(state: EuchreState) -> EuchreState:
     game is over on the score so far.
     """
     over = state.time_called
-    return replace(state, phase="over" if over else "deal", hands=((), (), (), ()), bids=(), barred=(),
-                   forfeited=(), contract=None, discards=(), trick=(), played=(), tricks=(0, 0),
-                   redeals=state.redeals + 1)
+    return replace(
+        state,
+        phase="over" if over else "deal",
+        hands=((), (), (), ()),
+        bids=(),
+        barred=(),
+        forfeited=(),
+        contract=None,
+        discards=(),
+        trick=(),
+        played=(),
+        tricks=(0, 0),
+        redeals=state.redeals + 1,
+    )
 
 
 def record_bid(state: EuchreState, seat: int, move: tuple) -> EuchreState:

@@ -1,4 +1,5 @@
 """La Linotte bot: values each free cell (own runs, blocking the opponent's), then keeps the dice for the best cell."""
+
 from __future__ import annotations
 
 import random
@@ -11,16 +12,16 @@ from hall.minigames.linotte import rules
 TARGETS = tuple(str(face) for face in range(1, 7)) + rules.MAJORS
 ALL_DICE = tuple(combinations_with_replacement(range(1, 7), rules.DICE))
 
-GAIN_OWN, GAIN_BLOCK = 3.0, 2.5        # points won now, points the opponent would win on that cell
-SHAPE_OWN, SHAPE_BLOCK = 0.35, 0.3     # runs still open through the cell, for each side
-WIN = 1000.0                           # a pawn that ends the game: worth everything, or nothing if it loses
+GAIN_OWN, GAIN_BLOCK = 3.0, 2.5  # points won now, points the opponent would win on that cell
+SHAPE_OWN, SHAPE_BLOCK = 0.35, 0.3  # runs still open through the cell, for each side
+WIN = 1000.0  # a pawn that ends the game: worth everything, or nothing if it loses
 
 
 @cache
 def _throws(count: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Every sorted outcome of throwing ``count`` dice, with its probability."""
     tally = Counter(tuple(sorted(t)) for t in product(range(1, 7), repeat=count))
-    return tuple((dice, n / 6 ** count) for dice, n in tally.items())
+    return tuple((dice, n / 6**count) for dice, n in tally.items())
 
 
 @cache
@@ -63,16 +64,17 @@ def _shape(board: tuple[int, ...], seat: int, cell: int) -> float:
         while hi < len(line) - 1 and board[line[hi + 1]] in (rules.EMPTY, seat):
             hi += 1
         if hi - lo + 1 >= 3:
-            own = sum(1 for c in line[lo:hi + 1] if board[c] == seat)
+            own = sum(1 for c in line[lo : hi + 1] if board[c] == seat)
             worth += (own + 1) ** 2 - 1
     return worth
 
 
 def _line_gain(board: tuple[int, ...], seat: int, cell: int) -> int:
     """The points ``seat`` would win by a pawn on ``cell`` (only the lines through it change)."""
-    after = board[:cell] + (seat,) + board[cell + 1:]
-    return sum(rules.run_score(after, seat, line) - rules.run_score(board, seat, line)
-               for line in rules.LINES_THROUGH[cell])
+    after = board[:cell] + (seat,) + board[cell + 1 :]
+    return sum(
+        rules.run_score(after, seat, line) - rules.run_score(board, seat, line) for line in rules.LINES_THROUGH[cell]
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -86,13 +88,18 @@ def cell_values(board: tuple[int, ...], seat: int) -> dict[int, float]:
         if owner != rules.EMPTY:
             continue
         gain = _line_gain(board, seat, cell)
-        after = board[:cell] + (seat,) + board[cell + 1:]
+        after = board[:cell] + (seat,) + board[cell + 1 :]
         if last_pawn or rules.has_five(after, seat, cell):
             # This pawn ends the game at once (N11): take it only when it wins.
             values[cell] = WIN if mine + gain > theirs else (-1.0 if mine + gain == theirs else -WIN)
             continue
-        values[cell] = (1.0 + GAIN_OWN * gain + GAIN_BLOCK * _line_gain(board, other, cell)
-                        + SHAPE_OWN * _shape(board, seat, cell) + SHAPE_BLOCK * _shape(board, other, cell))
+        values[cell] = (
+            1.0
+            + GAIN_OWN * gain
+            + GAIN_BLOCK * _line_gain(board, other, cell)
+            + SHAPE_OWN * _shape(board, seat, cell)
+            + SHAPE_BLOCK * _shape(board, other, cell)
+        )
     return values
 
 

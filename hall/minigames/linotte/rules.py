@@ -5,6 +5,7 @@ others; ``appel`` is a major combination announced after the first roll, else ``
 ``("place", cell)`` and ``("stop",)``. Chance moves are ``("first", seat)`` (who starts) and
 ``("roll", values)`` (the dice thrown, in the order thrown).
 """
+
 from __future__ import annotations
 
 import random
@@ -73,16 +74,16 @@ class LinotteState:
     options: LinotteOptions
     board: tuple[int, ...] = (EMPTY,) * (SIDE * SIDE)  # the seat owning each cell, or EMPTY
     turn: int = 0
-    phase: str = "first"              # first | roll | choose | over
-    dice: tuple[int, ...] = ()        # sorted
-    kept: tuple[int, ...] = ()        # the dice kept for the coming roll
-    rolls: int = 0                    # rolls made this turn
-    appel: str | None = None          # the major combination announced this turn (N9)
-    idle: int = 0                     # turns in a row with no pawn placed (N11 cap)
+    phase: str = "first"  # first | roll | choose | over
+    dice: tuple[int, ...] = ()  # sorted
+    kept: tuple[int, ...] = ()  # the dice kept for the coming roll
+    rolls: int = 0  # rolls made this turn
+    appel: str | None = None  # the major combination announced this turn (N9)
+    idle: int = 0  # turns in a row with no pawn placed (N11 cap)
     turns: int = 0
     scores: tuple[int, int] = (0, 0)
     reason: str = ""
-    last: tuple = ()                  # (seat, dice, cell or None) of the last finished turn
+    last: tuple = ()  # (seat, dice, cell or None) of the last finished turn
 
 
 @cache
@@ -280,7 +281,7 @@ def _rolled(state: LinotteState, values: tuple[int, ...]) -> LinotteState:
 
 def _place(state: LinotteState, seat: int, cell: int) -> LinotteState:
     """The state after ``seat`` puts a pawn on ``cell``; a run of 5 or the 12th pawn ends the game at once (N11)."""
-    board = state.board[:cell] + (seat,) + state.board[cell + 1:]
+    board = state.board[:cell] + (seat,) + state.board[cell + 1 :]
     scores = (score(board, 0), score(board, 1))
     state = replace(state, board=board, scores=scores)
     if has_five(board, seat, cell):
@@ -301,8 +302,9 @@ def _end_turn(state: LinotteState, cell: int | None) -> LinotteState:
 
 def _finish(state: LinotteState, cell: int, reason: str) -> LinotteState:
     """The finished game after the pawn on ``cell``."""
-    return replace(state, phase="over", reason=reason, idle=0, turns=state.turns + 1,
-                   last=(state.turn, state.dice, cell))
+    return replace(
+        state, phase="over", reason=reason, idle=0, turns=state.turns + 1, last=(state.turn, state.dice, cell)
+    )
 
 
 def outcome(state: LinotteState) -> Outcome | None:
@@ -325,8 +327,16 @@ def view(state: LinotteState, seat: int | None) -> dict:
         "game": "linotte",
         "phase": state.phase,
         "turn": state.turn if state.phase in ("roll", "choose") else None,
-        "grid": [[{"label": GRID[r * SIDE + c], "pawn": None if state.board[r * SIDE + c] == EMPTY
-                   else state.board[r * SIDE + c]} for c in range(SIDE)] for r in range(SIDE)],
+        "grid": [
+            [
+                {
+                    "label": GRID[r * SIDE + c],
+                    "pawn": None if state.board[r * SIDE + c] == EMPTY else state.board[r * SIDE + c],
+                }
+                for c in range(SIDE)
+            ]
+            for r in range(SIDE)
+        ],
         "dice": list(state.dice),
         "rolls": state.rolls,
         "appel": state.appel,
@@ -344,7 +354,16 @@ def view(state: LinotteState, seat: int | None) -> dict:
 
 
 RULES = Game(
-    name="linotte", min_players=2, max_players=2, options_type=LinotteOptions,
-    setup=setup, to_move=to_move, legal_moves=legal_moves, apply=apply, chance=chance,
-    outcome=outcome, view=view, is_legal=is_legal,
+    name="linotte",
+    min_players=2,
+    max_players=2,
+    options_type=LinotteOptions,
+    setup=setup,
+    to_move=to_move,
+    legal_moves=legal_moves,
+    apply=apply,
+    chance=chance,
+    outcome=outcome,
+    view=view,
+    is_legal=is_legal,
 )

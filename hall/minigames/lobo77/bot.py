@@ -1,4 +1,5 @@
 """Lobo 77 bots: dodge doublets and 77, keep the safe cards for when they are needed, squeeze the next player."""
+
 from __future__ import annotations
 
 import random
@@ -7,9 +8,9 @@ from functools import cache
 
 from hall.minigames.lobo77 import rules
 
-CHIP = 100.0          # the price of one lost chip
+CHIP = 100.0  # the price of one lost chip
 ELIMINATION = 1000.0  # losing while swimming ends the game for this seat
-PRESSURE = 8.0        # how much a dangerous total for the next player is worth
+PRESSURE = 8.0  # how much a dangerous total for the next player is worth
 
 # What holding a card is worth: the safe cards get a player out of a corner, so they are kept; the
 # big numbers and doublet cards only get harder to lay as the total climbs, so they go first.
@@ -76,8 +77,10 @@ def choose(state: rules.Lobo77State, seat: int, rng: random.Random) -> tuple[str
             rest.remove(move[1])
             return max((_pair(state, seat, move[1], second) for second in set(rest)), default=-ELIMINATION)
     else:
+
         def score(move: tuple) -> float:
             return _single(state, seat, move[1])
+
     scored = [(score(move), move) for move in moves]
     best = max(s for s, _ in scored)
     return rng.choice([move for s, move in scored if s == best])

@@ -5,6 +5,7 @@ action cards ``"0"``, ``"-10"``, ``"x2"`` and ``"rev"`` (changement de sens). A 
 ``("play", card)``; chance moves are ``("deal", order)`` (the whole deck, shuffled) and
 ``("shuffle", order)`` (the discard pile but its top card, shuffled into a new draw pile, O13).
 """
+
 from __future__ import annotations
 
 import random
@@ -15,12 +16,32 @@ from hall.minigames.base import CHANCE, Game, Outcome
 
 ZERO, MINUS_TEN, TWICE, REVERSE = "0", "-10", "x2", "rev"
 DOUBLETS = frozenset({11, 22, 33, 44, 55, 66})
-LIMIT = 77          # announcing LIMIT or more ends the round (O3)
-HAND_SIZE = 5       # O2
+LIMIT = 77  # announcing LIMIT or more ends the round (O3)
+HAND_SIZE = 5  # O2
 
 # The order cards are shown in a hand: action cards first, then by value.
-CARD_ORDER = (MINUS_TEN, ZERO, REVERSE, TWICE, "2", "3", "4", "5", "6", "7", "8", "9", "10",
-              "11", "22", "33", "44", "55", "66", "76")
+CARD_ORDER = (
+    MINUS_TEN,
+    ZERO,
+    REVERSE,
+    TWICE,
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "11",
+    "22",
+    "33",
+    "44",
+    "55",
+    "66",
+    "76",
+)
 _RANK = {card: i for i, card in enumerate(CARD_ORDER)}
 
 
@@ -44,20 +65,20 @@ class Lobo77State:
     options: Lobo77Options
     players: int
     chips: tuple[int, ...]
-    out: tuple[bool, ...]                 # eliminated seats (O10, O11)
-    hands: tuple[tuple[str, ...], ...]    # sorted by CARD_ORDER
-    draw: tuple[str, ...]                 # index 0 is the top of the draw pile
-    discard: tuple[str, ...]              # the last card is the top of the pile de jeu
+    out: tuple[bool, ...]  # eliminated seats (O10, O11)
+    hands: tuple[tuple[str, ...], ...]  # sorted by CARD_ORDER
+    draw: tuple[str, ...]  # index 0 is the top of the draw pile
+    discard: tuple[str, ...]  # the last card is the top of the pile de jeu
     total: int = 0
     turn: int = 0
-    direction: int = 1                    # +1 clockwise (to the left), -1 after an odd number of reverses
-    to_play: int = 0                      # cards still to lay this turn: 2 after an "x2" (O7), else 1
-    played: int = 0                       # cards laid this turn, drawn back when the turn ends
-    owed: tuple[int, int] | None = None   # (seat, cards) still to draw once the discard pile is reshuffled
-    phase: str = "deal"                   # deal | play | shuffle | over
-    opener: int = 0                       # who starts the round; the dealer sits just before (O12)
+    direction: int = 1  # +1 clockwise (to the left), -1 after an odd number of reverses
+    to_play: int = 0  # cards still to lay this turn: 2 after an "x2" (O7), else 1
+    played: int = 0  # cards laid this turn, drawn back when the turn ends
+    owed: tuple[int, int] | None = None  # (seat, cards) still to draw once the discard pile is reshuffled
+    phase: str = "deal"  # deal | play | shuffle | over
+    opener: int = 0  # who starts the round; the dealer sits just before (O12)
     round: int = 0
-    last: tuple = ()                      # (seat, card, total, loss, eliminated) of the last card laid
+    last: tuple = ()  # (seat, card, total, loss, eliminated) of the last card laid
 
 
 def sort_key(card: str) -> int:
@@ -67,9 +88,15 @@ def sort_key(card: str) -> int:
 
 def deck(options: Lobo77Options) -> tuple[str, ...]:
     """The 55 cards of the seed (56 with the "76" card), sorted (O1)."""
-    cards = ([ZERO] * 4 + [MINUS_TEN] * 4 + [TWICE] * 4 + [REVERSE] * 5
-             + [str(d) for d in sorted(DOUBLETS)] + ["10"] * 8
-             + [str(v) for v in range(2, 10) for _ in range(3)])
+    cards = (
+        [ZERO] * 4
+        + [MINUS_TEN] * 4
+        + [TWICE] * 4
+        + [REVERSE] * 5
+        + [str(d) for d in sorted(DOUBLETS)]
+        + ["10"] * 8
+        + [str(v) for v in range(2, 10) for _ in range(3)]
+    )
     if options.card_76:
         cards.append("76")
     return tuple(sorted(cards, key=sort_key))
@@ -110,8 +137,15 @@ def next_seat(state: Lobo77State, seat: int, direction: int) -> int:
 def setup(players: int, options: Lobo77Options | None = None) -> Lobo77State:
     """A game before the first deal: 3 chips each (O16), the last seat deals so seat 0 opens."""
     options = options if options is not None else Lobo77Options()
-    return Lobo77State(options=options, players=players, chips=(options.chips,) * players,
-                       out=(False,) * players, hands=((),) * players, draw=deck(options), discard=())
+    return Lobo77State(
+        options=options,
+        players=players,
+        chips=(options.chips,) * players,
+        out=(False,) * players,
+        hands=((),) * players,
+        draw=deck(options),
+        discard=(),
+    )
 
 
 def to_move(state: Lobo77State) -> tuple[int, ...]:
@@ -181,17 +215,30 @@ def _deal(state: Lobo77State, order: tuple[str, ...]) -> Lobo77State:
     for step in range(state.players):
         seat = (state.opener + step) % state.players
         if not state.out[seat]:
-            hands[seat] = tuple(sorted(order[at:at + HAND_SIZE], key=sort_key))
+            hands[seat] = tuple(sorted(order[at : at + HAND_SIZE], key=sort_key))
             at += HAND_SIZE
-    return replace(state, hands=tuple(hands), draw=order[at:], discard=(), total=0, turn=state.opener,
-                   direction=1, to_play=1, played=0, owed=None, phase="play", round=state.round + 1, last=())
+    return replace(
+        state,
+        hands=tuple(hands),
+        draw=order[at:],
+        discard=(),
+        total=0,
+        turn=state.opener,
+        direction=1,
+        to_play=1,
+        played=0,
+        owed=None,
+        phase="play",
+        round=state.round + 1,
+        last=(),
+    )
 
 
 def _reshuffle(state: Lobo77State, order: tuple[str, ...]) -> Lobo77State:
     """The discard pile but its top card turned into the draw pile (O13), then the owed cards drawn."""
     if Counter(order) != Counter(state.discard[:-1]):
         raise ValueError("lobo77: a reshuffle must be an ordering of the discard pile without its top card")
-    assert state.owed is not None   # the shuffle phase comes with owed cards
+    assert state.owed is not None  # the shuffle phase comes with owed cards
     seat, count = state.owed
     state = replace(state, draw=state.draw + order, discard=state.discard[-1:], owed=None, phase="play")
     if not order:  # nothing left to shuffle: the player stays short rather than the game stalling
@@ -205,8 +252,15 @@ def _play(state: Lobo77State, seat: int, card: str) -> Lobo77State:
     hand.remove(card)
     total, loss = announce(state.total, card, state.options)
     direction = -state.direction if card == REVERSE else state.direction
-    state = replace(state, hands=_with(state.hands, seat, tuple(hand)), discard=state.discard + (card,),
-                    total=total, direction=direction, to_play=state.to_play - 1, played=state.played + 1)
+    state = replace(
+        state,
+        hands=_with(state.hands, seat, tuple(hand)),
+        discard=state.discard + (card,),
+        total=total,
+        direction=direction,
+        to_play=state.to_play - 1,
+        played=state.played + 1,
+    )
     eliminated = False
     if loss:
         chips, out = list(state.chips), list(state.out)
@@ -223,8 +277,14 @@ def _play(state: Lobo77State, seat: int, card: str) -> Lobo77State:
         return _end_round(state)
     if eliminated:
         # O11: the hand goes under the draw pile and the next player in the current direction plays.
-        return replace(state, hands=_with(state.hands, seat, ()), draw=state.draw + tuple(hand),
-                       turn=next_seat(state, seat, direction), to_play=following, played=0)
+        return replace(
+            state,
+            hands=_with(state.hands, seat, ()),
+            draw=state.draw + tuple(hand),
+            turn=next_seat(state, seat, direction),
+            to_play=following,
+            played=0,
+        )
     if state.to_play > 0:
         return state  # the second card of a double play (O7)
     laid = state.played  # one card drawn back per card laid: 1, or 2 after a double play (O2, O7)
@@ -235,8 +295,11 @@ def _play(state: Lobo77State, seat: int, card: str) -> Lobo77State:
 def _draw(state: Lobo77State, seat: int, count: int) -> Lobo77State:
     """``seat`` draws ``count`` cards; when the pile runs dry the rest is owed until a reshuffle (O13)."""
     taken = state.draw[:count]
-    state = replace(state, hands=_with(state.hands, seat, tuple(sorted(state.hands[seat] + taken, key=sort_key))),
-                    draw=state.draw[count:])
+    state = replace(
+        state,
+        hands=_with(state.hands, seat, tuple(sorted(state.hands[seat] + taken, key=sort_key))),
+        draw=state.draw[count:],
+    )
     if len(taken) < count:
         return replace(state, phase="shuffle", owed=(seat, count - len(taken)))
     return state
@@ -250,7 +313,7 @@ def _end_round(state: Lobo77State) -> Lobo77State:
 
 def _with(items: tuple, index: int, value: object) -> tuple:
     """``items`` with ``items[index]`` replaced by ``value``."""
-    return items[:index] + (value,) + items[index + 1:]
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def outcome(state: Lobo77State) -> Outcome | None:
@@ -276,8 +339,16 @@ def view(state: Lobo77State, seat: int | None) -> dict:
         "to_play": state.to_play,
         "direction": "clockwise" if state.direction == 1 else "anticlockwise",
         "opener": state.opener,
-        "players": [{"seat": s, "chips": state.chips[s], "swimming": state.chips[s] == 0 and not state.out[s],
-                     "out": state.out[s], "hand_size": len(state.hands[s])} for s in range(state.players)],
+        "players": [
+            {
+                "seat": s,
+                "chips": state.chips[s],
+                "swimming": state.chips[s] == 0 and not state.out[s],
+                "out": state.out[s],
+                "hand_size": len(state.hands[s]),
+            }
+            for s in range(state.players)
+        ],
         "draw_size": len(state.draw),
         "discard_top": state.discard[-1] if state.discard else None,
         "discard_size": len(state.discard),
@@ -291,7 +362,16 @@ def view(state: Lobo77State, seat: int | None) -> dict:
 
 
 RULES = Game(
-    name="lobo77", min_players=2, max_players=8, options_type=Lobo77Options,
-    setup=setup, to_move=to_move, legal_moves=legal_moves, apply=apply, chance=chance,
-    outcome=outcome, view=view, is_legal=is_legal,
+    name="lobo77",
+    min_players=2,
+    max_players=8,
+    options_type=Lobo77Options,
+    setup=setup,
+    to_move=to_move,
+    legal_moves=legal_moves,
+    apply=apply,
+    chance=chance,
+    outcome=outcome,
+    view=view,
+    is_legal=is_legal,
 )

@@ -5,6 +5,7 @@ keeps each player's 2/1/0 tally and ranks the district teams with both tie-break
 fills an odd count and a substitute pair replaces a team that defaults; neither is ranked (E25).
 :func:`simulate_day` plays a whole day with the Euchre bots.
 """
+
 from __future__ import annotations
 
 import random
@@ -31,8 +32,20 @@ SESSIONS_PER_DAY = 2
 PLAYOFF_HANDS = 4  # E24: a 4-hand playoff, each player deals once
 FLOATER_ID = "FLOATER"
 
-__all__ = ["Tournament", "Team", "Standing", "new_tournament", "current_seating", "record_games",
-           "default_team", "record_playoff", "standings", "playoffs_needed", "simulate_day", "bot_day"]
+__all__ = [
+    "Tournament",
+    "Team",
+    "Standing",
+    "new_tournament",
+    "current_seating",
+    "record_games",
+    "default_team",
+    "record_playoff",
+    "standings",
+    "playoffs_needed",
+    "simulate_day",
+    "bot_day",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +68,9 @@ class Tournament:
         return self.session >= self.sessions
 
 
-def new_tournament(teams: Sequence[Team], games_per_session: int = GAMES_PER_SESSION,
-                   sessions: int = SESSIONS_PER_DAY) -> Tournament:
+def new_tournament(
+    teams: Sequence[Team], games_per_session: int = GAMES_PER_SESSION, sessions: int = SESSIONS_PER_DAY
+) -> Tournament:
     """Return a tournament for ``teams``; a floater team is added when their number is odd (E25)."""
     teams = tuple(teams)
     if not teams:
@@ -89,8 +103,9 @@ def record_games(tournament: Tournament, results: Sequence[tuple[int, int]]) -> 
     )
     game = tournament.game + 1
     if game >= tournament.games_per_session:  # the next session opens with district partners again (E23)
-        return replace(tournament, records=tournament.records + records, session=tournament.session + 1,
-                       game=0, seating=None)
+        return replace(
+            tournament, records=tournament.records + records, session=tournament.session + 1, game=0, seating=None
+        )
     moved = next_seating(seating, results, first_of_session=tournament.game == 0)
     return replace(tournament, records=tournament.records + records, game=game, seating=moved)
 
@@ -106,11 +121,11 @@ def default_team(tournament: Tournament, team_id: str) -> Tournament:
     swap = dict(zip(old.players, sub.players))
     seating = tournament.seating
     if seating is not None:
-        seating = Seating(tuple((swap.get(n, n), swap.get(e, e), swap.get(s, s), swap.get(w, w))
-                                for n, e, s, w in seating.tables))
-    teams = tournament.teams[:index] + (sub,) + tournament.teams[index + 1:]
-    return replace(tournament, teams=teams, seating=seating,
-                   defaulted=tournament.defaulted + (team_id,))
+        seating = Seating(
+            tuple((swap.get(n, n), swap.get(e, e), swap.get(s, s), swap.get(w, w)) for n, e, s, w in seating.tables)
+        )
+    teams = tournament.teams[:index] + (sub,) + tournament.teams[index + 1 :]
+    return replace(tournament, teams=teams, seating=seating, defaulted=tournament.defaulted + (team_id,))
 
 
 def record_playoff(tournament: Tournament, winner: str, loser: str) -> Tournament:
@@ -147,7 +162,7 @@ def _settle_playoffs(tournament: Tournament, rng: random.Random, max_rounds: int
             break
         for group in groups:
             for i, a in enumerate(group):
-                for b in group[i + 1:]:
+                for b in group[i + 1 :]:
                     (a1, a2), (b1, b2) = by_id[a].players, by_id[b].players
                     ns, ew = bot_game((a1, b1, a2, b2), rng, PLAYOFF_HANDS)
                     if ns != ew:  # a drawn playoff is simply played again
@@ -177,7 +192,7 @@ def simulate_day(teams: int, seed: int) -> str:
     tournament, _ = bot_day(teams, seed)
     tables = len(tournament.teams) // 2
     games = tournament.games_per_session * tournament.sessions
-    title = (f"OSGA Bid Euchre - simulated day: {teams} team(s), {tables} table(s), {games} games, seed {seed}")
+    title = f"OSGA Bid Euchre - simulated day: {teams} team(s), {tables} table(s), {games} games, seed {seed}"
     text = format_standings(standings(tournament), title)
     if any(t.id == FLOATER_ID for t in tournament.teams):
         text += f"\n(floater team {FLOATER_ID} filled the odd table; its results are not ranked)"

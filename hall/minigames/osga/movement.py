@@ -3,6 +3,7 @@
 A table seats four players as ``(N, E, S, W)``; N–S are partners against E–W. Tables are circular:
 "up" from the last table is the first. The player of a pair sitting N or E is the one who moves up.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -91,5 +92,5 @@ def meetings(seating: Seating) -> set[frozenset[str]]:
     """Return every pair of players who share a table in ``seating`` (partners and opponents)."""
     met: set[frozenset[str]] = set()
     for table in seating.tables:
-        met.update(frozenset((a, b)) for i, a in enumerate(table) for b in table[i + 1:])
+        met.update(frozenset((a, b)) for i, a in enumerate(table) for b in table[i + 1 :])
     return met

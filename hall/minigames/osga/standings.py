@@ -1,4 +1,5 @@
 """OSGA ranking: 2/1/0 per game, individual tallies, team standings and both tie-breaks (RULES E21, E24, E25)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -74,8 +75,12 @@ def _playoff_wins(team: str, group: set[str], playoffs: Sequence[tuple[str, str]
     return sum(1 for winner, loser in playoffs if winner == team and loser in group)
 
 
-def standings(teams: Sequence[Team], records: Iterable[GameRecord], playoffs: Sequence[tuple[str, str]] = (),
-              defaulted: Iterable[str] = ()) -> list[Standing]:
+def standings(
+    teams: Sequence[Team],
+    records: Iterable[GameRecord],
+    playoffs: Sequence[tuple[str, str]] = (),
+    defaulted: Iterable[str] = (),
+) -> list[Standing]:
     """Return the ranking of the counting teams (floaters, substitutes and defaulted teams left out, E25).
 
     Order: sum of both partners' ranking points; tie-break 1: sum of their game points; tie-break 2:
@@ -123,5 +128,7 @@ def format_standings(table: Sequence[Standing], title: str = "") -> str:
         if row.playoff_wins and not note:
             note = f"playoff wins {row.playoff_wins}"
         players = " & ".join(row.players)
-        lines.append(f"{row.place:>5}  {row.team:<8} {players:<18} {row.ranking:>7} {row.game_points:>8}  {note}".rstrip())
+        lines.append(
+            f"{row.place:>5}  {row.team:<8} {players:<18} {row.ranking:>7} {row.game_points:>8}  {note}".rstrip()
+        )
     return "\n".join(lines)

@@ -6,6 +6,7 @@ then the day in memory moves on. The mini-games import nothing of the loto, so t
 runtime opens the file with the hall's one opener (``hall/record/durable.py``: this ``SCHEMA`` at ``SCHEMA_VERSION``) and
 hands the store its connection.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,7 @@ from hall.minigames.osga.tournament import Day, apply_event
 from hall.refusal import Rejected
 
 MAX_EVENT_BYTES = 8192
-SCHEMA_VERSION = 1      # a file from before the version was kept (user_version 0) has this schema
+SCHEMA_VERSION = 1  # a file from before the version was kept (user_version 0) has this schema
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (

@@ -18,6 +18,7 @@ The day is a value rebuilt from its events, in order, by :func:`apply_event`; a 
 The movement and the ranking are :mod:`hall.minigames.osga.day`'s, so a day entered hand by hand gives
 the same standings as ``loto-hall games tournament`` for the same hands.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -159,7 +160,7 @@ def _table(day: Day, value: object) -> int:
 
 def _with_sheet(day: Day, index: int, sheet: Sheet) -> Day:
     """Return ``day`` with table ``index``'s sheet replaced."""
-    return replace(day, sheets=day.sheets[:index] + (sheet,) + day.sheets[index + 1:])
+    return replace(day, sheets=day.sheets[:index] + (sheet,) + day.sheets[index + 1 :])
 
 
 def _blank_sheets(tournament: Tournament) -> tuple[Sheet, ...]:
@@ -176,8 +177,12 @@ def _start(day: Day) -> Day:
         raise Rejected("tournoi/too_few_teams", minimum=2)
     roster = [Team(e.id, (f"{e.id}-a", f"{e.id}-b")) for e in playing]
     tournament = new_tournament(roster, day.games_per_session, day.sessions)
-    return replace(day, tournament=tournament, sheets=_blank_sheets(tournament),
-                   absent=tuple(e.id for e in day.entries if not e.arrived))
+    return replace(
+        day,
+        tournament=tournament,
+        sheets=_blank_sheets(tournament),
+        absent=tuple(e.id for e in day.entries if not e.arrived),
+    )
 
 
 def _hand(day: Day, data: Mapping[str, object]) -> Day:
@@ -190,7 +195,7 @@ def _hand(day: Day, data: Mapping[str, object]) -> Day:
     if number > len(sheet.hands) + 1:
         raise Rejected("tournoi/hand_out_of_order", table=index + 1, expected=len(sheet.hands) + 1)
     points = (_int(data.get("ns"), "ns", HAND_MIN, HAND_MAX), _int(data.get("ew"), "ew", HAND_MIN, HAND_MAX))
-    hands = sheet.hands[:number - 1] + (points,) + sheet.hands[number:]
+    hands = sheet.hands[: number - 1] + (points,) + sheet.hands[number:]
     return _with_sheet(day, index, replace(sheet, hands=hands))
 
 
@@ -219,8 +224,12 @@ def _playoff(day: Day, data: Mapping[str, object]) -> Day:
         raise Rejected("tournoi/playoff_too_early")
     winner, loser = _entry(day, data.get("winner")).id, _entry(day, data.get("loser")).id
     rows = {row.team: row for row in standings(day.tournament)}
-    if winner == loser or winner not in rows or loser not in rows or \
-            (rows[winner].ranking, rows[winner].game_points) != (rows[loser].ranking, rows[loser].game_points):
+    if (
+        winner == loser
+        or winner not in rows
+        or loser not in rows
+        or (rows[winner].ranking, rows[winner].game_points) != (rows[loser].ranking, rows[loser].game_points)
+    ):
         raise Rejected("tournoi/not_tied", winner=winner, loser=loser)
     return replace(day, tournament=record_playoff(day.tournament, winner, loser))
 
@@ -249,8 +258,11 @@ def apply_event(day: Day, kind: str, data: Mapping[str, object]) -> Day:
 
 def _apply(day: Day, kind: str, data: Mapping[str, object]) -> Day:
     """Dispatch one event of an open day."""
-    if kind in ("register", "arrive", "absent", "floater", "start") and day.tournament is not None \
-            and kind != "floater":
+    if (
+        kind in ("register", "arrive", "absent", "floater", "start")
+        and day.tournament is not None
+        and kind != "floater"
+    ):
         raise Rejected("tournoi/registration_closed")
     if kind == "register":
         name, players = _text(data.get("name"), "name"), _players(data.get("players"))
@@ -298,6 +310,7 @@ def replay(events: list[tuple[str, Mapping[str, object]]]) -> Day:
 
 # --- what people see -------------------------------------------------------------------------------------
 
+
 def _played(day: Day) -> int:
     """How many games were played before the current one (it names the game a fresh code is for)."""
     t = day.tournament
@@ -335,7 +348,7 @@ def check_code(day: Day, table: object, code: object) -> bool:
         return False
     if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= len(day.sheets):
         return False
-    typed = "".join(ch for ch in code[:40].upper() if ch.isalnum())       # "ACDE-FHJK" as the desk shows it
+    typed = "".join(ch for ch in code[:40].upper() if ch.isalnum())  # "ACDE-FHJK" as the desk shows it
     return hmac.compare_digest(typed.encode(), table_code(day, table).encode())
 
 
@@ -347,7 +360,7 @@ def player_names(day: Day) -> dict[str, str]:
     floater = day.floater if all(day.floater) else ("Réserve A", "Réserve B")
     names[f"{FLOATER_ID}-a"], names[f"{FLOATER_ID}-b"] = floater
     floater_playing = day.tournament is not None and any(t.id == FLOATER_ID for t in day.tournament.teams)
-    for team in (day.tournament.teams if day.tournament else ()):
+    for team in day.tournament.teams if day.tournament else ():
         if team.id.startswith("SUB"):
             number = int(team.id[3:])
             if number == 1 and not floater_playing:
@@ -372,13 +385,19 @@ def seating_view(day: Day) -> list[dict[str, object]]:
     names, teams = player_names(day), team_of_player(day)
     tables = []
     for k, (seats, sheet) in enumerate(zip(current_seating(day.tournament).tables, day.sheets)):
-        tables.append({
-            "table": k + 1,
-            "seats": [{"seat": "NESW"[i], "player": p, "name": names.get(p, p), "team": teams.get(p, "")}
-                      for i, p in enumerate(seats)],
-            "hands": [list(h) for h in sheet.hands], "totals": list(sheet.totals),
-            "closed": sheet.closed, "done": sheet.done,
-        })
+        tables.append(
+            {
+                "table": k + 1,
+                "seats": [
+                    {"seat": "NESW"[i], "player": p, "name": names.get(p, p), "team": teams.get(p, "")}
+                    for i, p in enumerate(seats)
+                ],
+                "hands": [list(h) for h in sheet.hands],
+                "totals": list(sheet.totals),
+                "closed": sheet.closed,
+                "done": sheet.done,
+            }
+        )
     return tables
 
 
@@ -392,9 +411,19 @@ def standings_view(day: Day) -> list[dict[str, object]]:
     rows = []
     for row in standings(day.tournament):
         entry = by_id[row.team]
-        rows.append({"place": row.place, "team": row.team, "name": entry.name, "players": list(entry.players),
-                     "ranking": row.ranking, "game_points": row.game_points, "playoff_wins": row.playoff_wins,
-                     "tied": row.tied, "playoff_needed": row.team in needed})
+        rows.append(
+            {
+                "place": row.place,
+                "team": row.team,
+                "name": entry.name,
+                "players": list(entry.players),
+                "ranking": row.ranking,
+                "game_points": row.game_points,
+                "playoff_wins": row.playoff_wins,
+                "tied": row.tied,
+                "playoff_needed": row.team in needed,
+            }
+        )
     return rows
 
 
@@ -411,20 +440,33 @@ def summary(day: Day) -> dict[str, Any]:
     """Return the public picture of the day (no codes): phase, game, tables, standings."""
     tournament = day.tournament
     data: dict[str, Any] = {
-        "phase": day.phase, "title": day.title, "games_per_session": day.games_per_session,
-        "sessions": day.sessions, "games": day.games_per_session * day.sessions,
-        "teams": [{"team": e.id, "name": e.name, "players": list(e.players), "arrived": e.arrived}
-                  for e in day.entries],
-        "floater": list(day.floater), "events": day.events,
+        "phase": day.phase,
+        "title": day.title,
+        "games_per_session": day.games_per_session,
+        "sessions": day.sessions,
+        "games": day.games_per_session * day.sessions,
+        "teams": [
+            {"team": e.id, "name": e.name, "players": list(e.players), "arrived": e.arrived} for e in day.entries
+        ],
+        "floater": list(day.floater),
+        "events": day.events,
     }
     if tournament is not None:
         played = tournament.session * tournament.games_per_session + tournament.game
-        data.update({
-            "session": min(tournament.session + 1, tournament.sessions), "game_in_session": tournament.game + 1,
-            "game": played + 1, "games_played": played,
-            "floater_playing": any(t.id == FLOATER_ID for t in tournament.teams),
-            "tables": seating_view(day), "standings": standings_view(day), "out": out_of_standings(day),
-            "playoffs": [list(p) for p in tournament.playoffs],
-            "playoff_groups": [list(g) for g in playoffs_needed(standings(tournament))] if tournament.finished else [],
-        })
+        data.update(
+            {
+                "session": min(tournament.session + 1, tournament.sessions),
+                "game_in_session": tournament.game + 1,
+                "game": played + 1,
+                "games_played": played,
+                "floater_playing": any(t.id == FLOATER_ID for t in tournament.teams),
+                "tables": seating_view(day),
+                "standings": standings_view(day),
+                "out": out_of_standings(day),
+                "playoffs": [list(p) for p in tournament.playoffs],
+                "playoff_groups": [list(g) for g in playoffs_needed(standings(tournament))]
+                if tournament.finished
+                else [],
+            }
+        )
     return data

@@ -1,4 +1,5 @@
 """The Loto Points Rouges bot: takes boards with the solver, keeps jokers for big boards, denies easy completions."""
+
 from __future__ import annotations
 
 import random
@@ -37,8 +38,9 @@ def _completion_risk(left: int, opponent_jokers: int) -> float:
     return 0.02
 
 
-def _best_completion(state: PRState, seat: int, rack: Counter, jokers: int,
-                     free_jokers: int = 0) -> tuple[float, tuple] | None:
+def _best_completion(
+    state: PRState, seat: int, rack: Counter, jokers: int, free_jokers: int = 0
+) -> tuple[float, tuple] | None:
     """Return (score, move) of the most rewarding board completion, jokers beyond ``free_jokers`` charged."""
     best = None
     for board in state.boards:
@@ -114,7 +116,7 @@ def bot(state: PRState, seat: int, rng: random.Random) -> tuple:
         return ("choose", SOLITAIRE_CHOICE)
     if state.solitaire:
         return _solitaire(state, rng)
-    if state.staged:                       # a figure begun (by this bot, or by a phone it plays for)
+    if state.staged:  # a figure begun (by this bot, or by a phone it plays for)
         return _continue_figure(state, seat)
     return _one_step(state, _table_move(state, seat, rng))
 

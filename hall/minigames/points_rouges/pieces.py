@@ -2,6 +2,7 @@
 
 A board point is an int ``r * 5 + c`` on the 5×5 lattice; a set of points is an int bit mask.
 """
+
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
@@ -15,26 +16,61 @@ TOKENS = 166  # P4
 
 # RULES 5a: one canonical rotation of each shape; rows separated by "/", "o" = dot
 SHAPE_FIGURES = {
-    "S00": "oo./.../...", "S01": "o.o/.../...", "S02": "o../.o./...", "S03": "o../..o/...",
-    "S04": "o../.../.o.", "S05": "o../.../..o", "S06": "ooo/.../...", "S07": "oo./o../...",
-    "S08": "oo./..o/...", "S09": "oo./.../o..", "S10": "oo./.../.o.", "S11": "oo./.../..o",
-    "S12": "o.o/.o./...", "S13": "o.o/.../o..", "S14": "o.o/.../.o.", "S15": "o../o../.o.",
-    "S16": "o../o../..o", "S17": "o../.o./..o", "S18": "o../..o/.o.",
+    "S00": "oo./.../...",
+    "S01": "o.o/.../...",
+    "S02": "o../.o./...",
+    "S03": "o../..o/...",
+    "S04": "o../.../.o.",
+    "S05": "o../.../..o",
+    "S06": "ooo/.../...",
+    "S07": "oo./o../...",
+    "S08": "oo./..o/...",
+    "S09": "oo./.../o..",
+    "S10": "oo./.../.o.",
+    "S11": "oo./.../..o",
+    "S12": "o.o/.o./...",
+    "S13": "o.o/.../o..",
+    "S14": "o.o/.../.o.",
+    "S15": "o../o../.o.",
+    "S16": "o../o../..o",
+    "S17": "o../.o./..o",
+    "S18": "o../..o/.o.",
 }
 SHAPE_IDS = tuple(SHAPE_FIGURES)
 
 # RULES 5b: the reconstructed boards and their values (P5)
 BOARD_FIGURES = {
-    "A": "ooooo/o.o.o/o...o/o.o.o/ooooo", "B": "oo.oo/ooooo/...../ooooo/oo.oo",
-    "C": "ooooo/o...o/o...o/o...o/ooooo", "D": "ooooo/.o.o./...../.o.o./ooooo",
-    "E": ".ooo./o...o/oo.oo/o...o/.ooo.", "F": "..o../.ooo./oo.oo/.ooo./..o..",
-    "G": "o.o.o/.o.o./o...o/.o.o./o.o.o", "H": "oo.oo/o...o/...../o...o/oo.oo",
-    "I": "o...o/oo.oo/...../oo.oo/o...o", "J": "..o../.ooo./o...o/.ooo./..o..",
-    "K": "ooooo/...../...../...../ooooo", "L": "ooo../o.o../ooo../...../.....",
-    "M": "..o../.o.o./o...o/.o.o./..o..", "N": "o.o../...../o.o../...../o.o..",
+    "A": "ooooo/o.o.o/o...o/o.o.o/ooooo",
+    "B": "oo.oo/ooooo/...../ooooo/oo.oo",
+    "C": "ooooo/o...o/o...o/o...o/ooooo",
+    "D": "ooooo/.o.o./...../.o.o./ooooo",
+    "E": ".ooo./o...o/oo.oo/o...o/.ooo.",
+    "F": "..o../.ooo./oo.oo/.ooo./..o..",
+    "G": "o.o.o/.o.o./o...o/.o.o./o.o.o",
+    "H": "oo.oo/o...o/...../o...o/oo.oo",
+    "I": "o...o/oo.oo/...../oo.oo/o...o",
+    "J": "..o../.ooo./o...o/.ooo./..o..",
+    "K": "ooooo/...../...../...../ooooo",
+    "L": "ooo../o.o../ooo../...../.....",
+    "M": "..o../.o.o./o...o/.o.o./..o..",
+    "N": "o.o../...../o.o../...../o.o..",
 }
-BOARD_VALUES = {"A": 18, "B": 18, "C": 16, "D": 14, "E": 14, "F": 12, "G": 12, "H": 12, "I": 12,
-                "J": 10, "K": 10, "L": 8, "M": 8, "N": 6}
+BOARD_VALUES = {
+    "A": 18,
+    "B": 18,
+    "C": 16,
+    "D": 14,
+    "E": 14,
+    "F": 12,
+    "G": 12,
+    "H": 12,
+    "I": 12,
+    "J": 10,
+    "K": 10,
+    "L": 8,
+    "M": 8,
+    "N": 6,
+}
 BOARD_IDS = tuple(BOARD_FIGURES)
 
 Cells = frozenset  # of (row, col) pairs

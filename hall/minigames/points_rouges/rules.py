@@ -7,6 +7,7 @@ turn, after which a figure begun is finished); the solitaire's
 figure is played at once, ``("place", board, ((shape, cells), ...))`` (P11); a joker is ``("J", (point,))``; ``("swap", shape)`` and ``("pass",)`` for a stuck player without jokers (P9);
 ``("choose", board)`` opens a solitaire. Chance moves: ``("board", letter)`` and ``("piece", seat, piece)``.
 """
+
 from __future__ import annotations
 
 import random
@@ -60,8 +61,18 @@ def setup(players: int, options: PointsRougesOptions | None = None) -> PRState:
         return PRState(options, 1, "choose", (), (), tuple(sorted(pieces)), ((),), (0,), (0,), TOKENS)
     dealt = JOKERS_DEALT[players]
     pile = tuple(sorted(p for p in pieces if p != JOKER)) + (JOKER,)
-    return PRState(options, players, "play", BOARD_IDS, (), tuple(sorted(pile)), ((),) * players,
-                   (dealt,) * players, (0,) * players, TOKENS)
+    return PRState(
+        options,
+        players,
+        "play",
+        BOARD_IDS,
+        (),
+        tuple(sorted(pile)),
+        ((),) * players,
+        (dealt,) * players,
+        (0,) * players,
+        TOKENS,
+    )
 
 
 def _needs_draw(state: PRState) -> str | None:
@@ -107,14 +118,18 @@ def _remove(items: tuple[str, ...], removed: Iterable[str]) -> tuple[str, ...]:
 
 def _with(values: tuple, seat: int, value: object) -> tuple:
     """Return ``values`` with entry ``seat`` replaced."""
-    return values[:seat] + (value,) + values[seat + 1:]
+    return values[:seat] + (value,) + values[seat + 1 :]
 
 
 def _apply_chance(state: PRState, move: tuple) -> PRState:
     """Return the state after a draw (P7: a new board; P8: a drawn joker joins the player's jokers)."""
-    if move[0] == "board":   # the table's first boards arrive before any completion: none of them is new
-        return replace(state, stack=_remove(state.stack, [move[1]]), boards=state.boards + (Board(move[1]),),
-                       arrived=move[1] if state.completed else "")
+    if move[0] == "board":  # the table's first boards arrive before any completion: none of them is new
+        return replace(
+            state,
+            stack=_remove(state.stack, [move[1]]),
+            boards=state.boards + (Board(move[1]),),
+            arrived=move[1] if state.completed else "",
+        )
     _, seat, piece = move
     pile = _remove(state.pile, [piece])
     if piece == JOKER and not state.solitaire:  # kept off the rack; the player draws again
@@ -190,13 +205,13 @@ def figure_moves(state: PRState, seat: int) -> list[tuple]:
             fits[JOKER] = [m for m in PLACEMENTS[JOKER] if m & free == m]
         capacity = sum(len(SHAPES[sid]) * rack[sid] for sid in rack if fits[sid]) + jokers
         if bin(free).count("1") > capacity:
-            continue       # the pieces in hand that fit here cannot cover what is left of it
+            continue  # the pieces in hand that fit here cannot cover what is left of it
         if must_finish and not _coverable(free, tuple(sorted(rack.items())), jokers):
-            continue       # no figure can be finished here: none may be begun
+            continue  # no figure can be finished here: none may be begun
         for sid, masks in fits.items():
             for m in masks:
                 if not state.staged and m == free:
-                    continue                    # one piece that completes the board alone is a plain ``place``
+                    continue  # one piece that completes the board alone is a plain ``place``
                 if must_finish and not _completable(free & ~m, rack, jokers, sid):
                     continue
                 moves.append(("add", board.letter, (sid, points_of(m))))
@@ -265,11 +280,16 @@ def is_legal(state: PRState, seat: int, move: Move) -> bool:
     kind = move[0]
     if state.phase == "choose":
         return move in [("choose", b) for b in SOLITAIRE_BOARDS]
-    if state.solitaire:        # P11: the figure at once, or a swap; nothing is laid piece by piece
+    if state.solitaire:  # P11: the figure at once, or a swap; nothing is laid piece by piece
         if kind == "place" and len(move) == 3:
             return placement_error(state, seat, move[1], move[2]) is None
-        return (kind == "swap" and len(move) == 2 and move[1] in state.racks[seat] and bool(state.pile)
-                and state.swaps < state.options.solitaire_max_swaps)
+        return (
+            kind == "swap"
+            and len(move) == 2
+            and move[1] in state.racks[seat]
+            and bool(state.pile)
+            and state.swaps < state.options.solitaire_max_swaps
+        )
     if state.staged:
         if move == ("take_back",):
             return state.take_backs < MAX_TAKE_BACKS
@@ -278,20 +298,25 @@ def is_legal(state: PRState, seat: int, move: Move) -> bool:
         return move in figure_moves(state, seat)
     if kind == "place" and len(move) == 3:
         if len(move[2]) != 1:
-            return False       # P7 with several pieces: laid one at a time ("add"), never all at once
+            return False  # P7 with several pieces: laid one at a time ("add"), never all at once
         return placement_error(state, seat, move[1], move[2]) is None
     if _can_place(state, seat):
         return False  # P9: no voluntary pass, and a player with a joker must play it
     if kind == "pass":
         return move == ("pass",)
-    return kind == "swap" and len(move) == 2 and move[1] in state.racks[seat] and bool(state.pile) \
+    return (
+        kind == "swap"
+        and len(move) == 2
+        and move[1] in state.racks[seat]
+        and bool(state.pile)
         and not state.jokers[seat]
+    )
 
 
 def _place(state: PRState, seat: int, letter: str, pieces: Sequence[Piece]) -> PRState:
     """Return the state after ``seat`` places ``pieces`` on board ``letter``; a completed board is won (P7)."""
     board = board_on_table(state, letter)
-    assert board is not None   # checked legal: the board is on the table
+    assert board is not None  # checked legal: the board is on the table
     cells = [p for _, c in pieces for p in c]
     covered = board.covered | mask_of(cells)
     used = [sid for sid, _ in pieces]
@@ -303,13 +328,18 @@ def _place(state: PRState, seat: int, letter: str, pieces: Sequence[Piece]) -> P
         racks = _with(racks, seat, _remove(racks[seat], [s for s in used if s != JOKER]))
     jokers = state.jokers if state.solitaire else _with(state.jokers, seat, state.jokers[seat] - jokers_used)
     new = Board(letter, covered, board.tokens + len(cells))
-    state = replace(state, racks=racks, jokers=jokers, pot=state.pot - len(cells), used=state.used + len(used),
-                    passes=0)
+    state = replace(
+        state, racks=racks, jokers=jokers, pot=state.pot - len(cells), used=state.used + len(used), passes=0
+    )
     boards = tuple(new if b.letter == letter else b for b in state.boards)
     if covered == BOARD_MASKS[letter]:
         boards = tuple(b for b in boards if b.letter != letter)
-        state = replace(state, won=_with(state.won, seat, state.won[seat] + new.tokens),
-                        completed=state.completed + ((seat, letter),), arrived="")
+        state = replace(
+            state,
+            won=_with(state.won, seat, state.won[seat] + new.tokens),
+            completed=state.completed + ((seat, letter),),
+            arrived="",
+        )
     return replace(state, boards=boards)
 
 
@@ -339,15 +369,20 @@ def apply(state: PRState, seat: int, move: Move) -> PRState:
     if kind == "add":
         staged = state.staged + (move[2],)
         board = board_on_table(state, move[1])
-        assert board is not None   # checked legal: the board is on the table
-        if mask_of([p for _, cells in staged for p in cells]) == board.remaining:   # the figure is complete
+        assert board is not None  # checked legal: the board is on the table
+        if mask_of([p for _, cells in staged for p in cells]) == board.remaining:  # the figure is complete
             return _end_turn(_place(replace(state, staged=(), staged_on=""), seat, move[1], staged))
         return replace(state, staged=staged, staged_on=move[1])
     if kind == "take_back":
         return replace(state, staged=(), staged_on="", take_backs=state.take_backs + 1)
     if kind == "swap":  # exchanged against a piece *of the pile*: set aside, back in once the refill is drawn
-        state = replace(state, racks=_with(state.racks, seat, _remove(state.racks[seat], [move[1]])),
-                        held=(seat, move[1]), swaps=state.swaps + 1, passes=state.passes + 1)
+        state = replace(
+            state,
+            racks=_with(state.racks, seat, _remove(state.racks[seat], [move[1]])),
+            held=(seat, move[1]),
+            swaps=state.swaps + 1,
+            passes=state.passes + 1,
+        )
         return state if state.solitaire else _end_turn(state)
     return _end_turn(replace(state, passes=state.passes + 1))
 
@@ -358,29 +393,51 @@ def outcome(state: PRState) -> Outcome | None:
         return None
     if state.solitaire:
         done = bool(state.completed)
-        return Outcome(winners=(0,) if done else (), scores=(float(state.won[0]),),
-                       reason=f"{state.reason}, {state.swaps} swap(s)")
+        return Outcome(
+            winners=(0,) if done else (), scores=(float(state.won[0]),), reason=f"{state.reason}, {state.swaps} swap(s)"
+        )
     best = max(state.won)
-    return Outcome(winners=tuple(s for s, w in enumerate(state.won) if w == best),
-                   scores=tuple(float(w) for w in state.won), reason=state.reason)
+    return Outcome(
+        winners=tuple(s for s, w in enumerate(state.won) if w == best),
+        scores=tuple(float(w) for w in state.won),
+        reason=state.reason,
+    )
 
 
 def view(state: PRState, seat: int | None) -> dict:
     """Return what ``seat`` may see (``None``: the projector): only its own rack, never the pile's content."""
     data = {
-        "game": "points-rouges", "phase": state.phase, "players": state.players, "to_move": list(to_move(state)),
-        "boards": [{"letter": b.letter, "value": BOARD_VALUES[b.letter], "points": list(points_of(BOARD_MASKS[b.letter])),
-                    "covered": list(points_of(b.covered)), "tokens": b.tokens} for b in state.boards],
-        "boards_in_stack": len(state.stack), "pile": len(state.pile), "rack_sizes": [len(r) for r in state.racks],
-        "jokers": list(state.jokers), "won": list(state.won), "pot": state.pot, "swaps": state.swaps,
-        "completed": [list(c) for c in state.completed], "reason": state.reason, "arrived": state.arrived or None,
+        "game": "points-rouges",
+        "phase": state.phase,
+        "players": state.players,
+        "to_move": list(to_move(state)),
+        "boards": [
+            {
+                "letter": b.letter,
+                "value": BOARD_VALUES[b.letter],
+                "points": list(points_of(BOARD_MASKS[b.letter])),
+                "covered": list(points_of(b.covered)),
+                "tokens": b.tokens,
+            }
+            for b in state.boards
+        ],
+        "boards_in_stack": len(state.stack),
+        "pile": len(state.pile),
+        "rack_sizes": [len(r) for r in state.racks],
+        "jokers": list(state.jokers),
+        "won": list(state.won),
+        "pot": state.pot,
+        "swaps": state.swaps,
+        "completed": [list(c) for c in state.completed],
+        "reason": state.reason,
+        "arrived": state.arrived or None,
     }
     if state.phase == "choose":
         data["choices"] = list(SOLITAIRE_BOARDS)
     if seat is not None and 0 <= seat < state.players:
         data["seat"] = seat
         data["my_rack"] = list(state.racks[seat])
-        if seat == state.turn and state.phase == "play" and not state.solitaire:   # the mover's alone (P7c)
+        if seat == state.turn and state.phase == "play" and not state.solitaire:  # the mover's alone (P7c)
             data["staged"] = [[sid, list(cells)] for sid, cells in state.staged]
             data["staged_on"] = state.staged_on
             data["take_backs_left"] = MAX_TAKE_BACKS - state.take_backs
@@ -394,7 +451,17 @@ def turn_of(state: PRState) -> tuple:
 
 
 RULES = Game(
-    name="points-rouges", min_players=1, max_players=4, options_type=PointsRougesOptions,
-    setup=setup, to_move=to_move, legal_moves=legal_moves, apply=apply, chance=chance,
-    outcome=outcome, view=view, is_legal=is_legal, turn_of=turn_of,
+    name="points-rouges",
+    min_players=1,
+    max_players=4,
+    options_type=PointsRougesOptions,
+    setup=setup,
+    to_move=to_move,
+    legal_moves=legal_moves,
+    apply=apply,
+    chance=chance,
+    outcome=outcome,
+    view=view,
+    is_legal=is_legal,
+    turn_of=turn_of,
 )

@@ -4,6 +4,7 @@ The primary columns are the points still to cover; the rows are the placements o
 one point each) that fall entirely on those points. Each branch takes the point with the fewest rows, and a
 counter per shape keeps every cover within the copies available.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
@@ -59,7 +60,7 @@ def solve(points: int, counts: Mapping[str, int] | None = None, jokers: int = 0)
                 best_rows = fits
                 if not fits:
                     return  # a point nobody can cover: dead end
-        assert best_rows is not None   # remaining is not empty, so it has a point
+        assert best_rows is not None  # remaining is not empty, so it has a point
         for sid, mask in best_rows:
             left[sid] -= 1
             chosen.append((sid, mask))
@@ -96,7 +97,7 @@ def coverable(points: int, counts: Mapping[str, int], jokers: int = 0) -> bool:
                 best, best_point = fits, p
         if need > spare + sum(len(SHAPES[sid]) * n for sid, n in fitting.items()):
             return False
-        assert best is not None   # remaining is not empty: it has a point
+        assert best is not None  # remaining is not empty: it has a point
         for sid, mask in best:
             left[sid] -= 1
             found = search(remaining & ~mask, spare)
@@ -157,8 +158,9 @@ class _OutOfBudget(Exception):
     """The search visited more nodes than it was allowed."""
 
 
-def bounded_cover(remaining: int, rack: Mapping[str, int], jokers: int = 0,
-                  max_nodes: int = 200_000) -> tuple[bool | None, Cover | None]:
+def bounded_cover(
+    remaining: int, rack: Mapping[str, int], jokers: int = 0, max_nodes: int = 200_000
+) -> tuple[bool | None, Cover | None]:
     """Return ``(True, cover)``, ``(False, None)`` when ``remaining`` has no cover by the rack and jokers, or
     ``(None, None)`` when the search gave up after ``max_nodes`` nodes (a hint must never stall the hall).
 
@@ -187,7 +189,7 @@ def bounded_cover(remaining: int, rack: Mapping[str, int], jokers: int = 0,
                 best_rows = fits
                 if not fits:
                     return False
-        assert best_rows is not None   # points is not empty, so it has a point
+        assert best_rows is not None  # points is not empty, so it has a point
         for sid, mask in best_rows:
             left[sid] -= 1
             chosen.append((sid, mask))

@@ -1,4 +1,5 @@
 """Loto Points Rouges values: options, the immutable state, and the checks on a placement (RULES P6–P11)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -102,9 +103,12 @@ def canonical_pieces(pieces: object) -> tuple[Piece, ...] | None:
     try:
         out = []
         for sid, cells in pieces:
-            if not isinstance(sid, str) or not isinstance(cells, (list, tuple)) or \
-                    any(type(p) is not int for p in cells):
-                return None         # "3", 3.0 and True are no point: only the listed move's own values
+            if (
+                not isinstance(sid, str)
+                or not isinstance(cells, (list, tuple))
+                or any(type(p) is not int for p in cells)
+            ):
+                return None  # "3", 3.0 and True are no point: only the listed move's own values
             out.append((sid, tuple(sorted(cells))))
     except (TypeError, ValueError):
         return None

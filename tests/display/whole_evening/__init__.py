@@ -5,6 +5,7 @@ the way); it acts through a page as the person holding it would and asserts what
 afterwards. A feature that changes what happens during an evening adds its step to ``STEPS`` where it happens (in
 before.py, play.py or after.py), or a few assertions to the step that already goes through that screen.
 """
+
 from __future__ import annotations
 
 from tests.display.whole_evening import after, before, play

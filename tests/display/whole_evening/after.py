@@ -1,5 +1,6 @@
 """After the last partie: the prize desk, the report as the treasurer opens it, the journal verified, and the next
 evening on the pages left open."""
+
 from __future__ import annotations
 
 import csv
@@ -12,6 +13,7 @@ import openpyxl
 from tests.display.whole_evening.stage import IDS, NBSP, Evening, expect, pdf_text, shown
 
 FINGERPRINT = r"Empreinte du journal : ((?:[0-9A-F]{4} ){4}[0-9A-F]{4}) \(enregistrement n° (\d+)"
+
 
 # ---------------------------------------------------------------------------------------------- the prize desk
 def prize_desk_hands_the_panier_over(ev: Evening) -> None:
@@ -26,7 +28,7 @@ def prize_desk_hands_the_panier_over(ev: Evening) -> None:
     expect(result).to_contain_text("À remettre : Panier garni")
     expect(result).to_contain_text(f"Partie 1 — carton {shown(IDS['P'])}")
     ev.shot("bon-remis", "lots")
-    desk.fill("#code", code.lower().replace("-", ""))                         # typed as people type it
+    desk.fill("#code", code.lower().replace("-", ""))  # typed as people type it
     desk.press("#code", "Enter")
     expect(result).to_have_class("result warn")
     expect(result).to_contain_text("Ce bon a déjà été échangé, à ")
@@ -43,32 +45,53 @@ def report_agrees(ev: Evening) -> None:
     fingerprint = admin.locator("#journal-fingerprint")
     pdf = pdf_text(ev.download("admin", "a[href='/api/report.pdf']"), ev.root, "rapport.pdf")
     said = " ".join(pdf.split())
-    for words in ("Recette totale 19,00 €", "dont espèces 8,00 €", "dont carte bancaire 8,00 €", "dont chèques 3,00 €",
-                  "Valeur totale des lots 289,00 €", "dont lots offerts (donateurs) 40,00 €",
-                  "Lots non donnés ce soir (gardés pour un autre loto, ou encore à jouer) : 1, valeur 60,00 €",
-                  "Łukasz Wałęsa", "reporté à la partie 2", "reporté de la partie 1", "annulée 3,00 €",
-                  "Carton plein « Cafetière » non gagné : gardé pour un autre"):
+    for words in (
+        "Recette totale 19,00 €",
+        "dont espèces 8,00 €",
+        "dont carte bancaire 8,00 €",
+        "dont chèques 3,00 €",
+        "Valeur totale des lots 289,00 €",
+        "dont lots offerts (donateurs) 40,00 €",
+        "Lots non donnés ce soir (gardés pour un autre loto, ou encore à jouer) : 1, valeur 60,00 €",
+        "Łukasz Wałęsa",
+        "reporté à la partie 2",
+        "reporté de la partie 1",
+        "annulée 3,00 €",
+        "Carton plein « Cafetière » non gagné : gardé pour un autre",
+    ):
         assert words in said, words
-    for code in ev.noted["voucher_quine"] + ev.noted["voucher_double"] + ev.noted["voucher_tie"] + ev.noted["voucher_velo"]:
+    for code in (
+        ev.noted["voucher_quine"] + ev.noted["voucher_double"] + ev.noted["voucher_tie"] + ev.noted["voucher_velo"]
+    ):
         assert code in said, code
     on_paper = re.search(FINGERPRINT, said)
     assert on_paper, said[-400:]
-    ev.noted["fingerprint"] = on_paper.group(1)                                # /admin shows the same, kept up to date
-    expect(fingerprint).to_contain_text(on_paper.group(1).replace(" ", NBSP) + f" (enregistrement n° {on_paper.group(2)},")
+    ev.noted["fingerprint"] = on_paper.group(1)  # /admin shows the same, kept up to date
+    expect(fingerprint).to_contain_text(
+        on_paper.group(1).replace(" ", NBSP) + f" (enregistrement n° {on_paper.group(2)},"
+    )
 
-    rows = list(csv.reader(io.StringIO(ev.download("admin", "a[href='/api/report.csv']").decode("utf-8-sig")),
-                           delimiter=";"))
+    rows = list(
+        csv.reader(io.StringIO(ev.download("admin", "a[href='/api/report.csv']").decode("utf-8-sig")), delimiter=";")
+    )
     head = rows[0]
     lines = [dict(zip(head, row)) for row in rows[1:]]
-    euros = lambda text: Decimal(text.replace(",", ".") or "0")              # noqa: E731
+    euros = lambda text: Decimal(text.replace(",", ".") or "0")  # noqa: E731
     sales = [r for r in lines if r["rubrique"] == "vente"]
-    assert sum(euros(r["montant (€)"]) for r in sales) == Decimal("19.00")    # the takings, over the sale rows
+    assert sum(euros(r["montant (€)"]) for r in sales) == Decimal("19.00")  # the takings, over the sale rows
     voided = next(r for r in sales if r["état"] == "annulée")
-    assert (voided["carton"], voided["montant (€)"], voided["détail"]) == (IDS["V"], "0,00",
-                                                                           "non compté dans la recette : 3,00")
+    assert (voided["carton"], voided["montant (€)"], voided["détail"]) == (
+        IDS["V"],
+        "0,00",
+        "non compté dans la recette : 3,00",
+    )
     given = {(r["libellé"], r["carton"]): euros(r["montant (€)"]) for r in lines if r["rubrique"] == "lot donné"}
-    assert given == {("Panier garni", IDS["P"]): 40, ("Jambon", IDS["P"]): 35, ("Filet garni", IDS["U"]): 25,
-                     ("Vélo", IDS["C"]): 189}
+    assert given == {
+        ("Panier garni", IDS["P"]): 40,
+        ("Jambon", IDS["P"]): 35,
+        ("Filet garni", IDS["U"]): 25,
+        ("Vélo", IDS["C"]): 189,
+    }
     kept = [(r["libellé"], r["montant (€)"]) for r in lines if r["rubrique"] == "lot non donné"]
     assert kept == [("Cafetière", "60,00")]
     handed = {r["code"]: r["état"] for r in lines if r["rubrique"] == "bon"}
@@ -82,7 +105,7 @@ def report_agrees(ev: Evening) -> None:
     assert "€" in sheet.cell(row=2, column=names.index("Encaissé") + 1).number_format
     winners = [(r[0].value, r[1].value, r[4].value) for r in book["Gagnants"].iter_rows(min_row=2)]
     assert winners == [(1, 1, IDS["P"]), (1, 2, IDS["P"]), (2, 1, IDS["U"]), (2, 2, IDS["C"])]
-    assert all(isinstance(card_id, str) for _, _, card_id in winners)          # carton IDs as text
+    assert all(isinstance(card_id, str) for _, _, card_id in winners)  # carton IDs as text
     assert [r[3].value for r in book["Lots non donnés"].iter_rows(min_row=2)] == ["Cafetière"]
 
 
@@ -100,7 +123,7 @@ def a_new_evening(ev: Evening) -> None:
     last one — no ball, no takings, no winner, no checks; last week's voucher is no longer one; /admin lists the
     archived evening, whose journal still verifies against the fingerprint noted tonight."""
     ev.stop()
-    expect(ev["phone"].locator("#mc-net")).to_be_visible()                      # « Hors ligne : reconnexion… »
+    expect(ev["phone"].locator("#mc-net")).to_be_visible()  # « Hors ligne : reconnexion… »
     done = ev.cli("evening", "new", "--config", str(ev.config))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "soirée archivée" in done.stdout, done.stdout
@@ -108,21 +131,22 @@ def a_new_evening(ev: Evening) -> None:
     screen, phone, speaker, desk, admin = ev["projector"], ev["phone"], ev["speaker"], ev["caisse"], ev["admin"]
     expect(phone.locator("#mc-net")).to_be_hidden()
     expect(screen.locator("#between-title")).to_have_text("Prochaine partie : n° 1")
-    expect(screen.locator("#between-lots li")).to_have_text(["Quine — Panier garni", "Double quine — Jambon",
-                                                              "Carton plein — Vélo"])
+    expect(screen.locator("#between-lots li")).to_have_text(
+        ["Quine — Panier garni", "Double quine — Jambon", "Carton plein — Vélo"]
+    )
     expect(screen.locator("#between-prices")).to_have_text("1 carton 3,00 € · 3 cartons 8,00 €")
     expect(screen.locator("#last")).to_be_empty()
     expect(phone.locator("#mc-next-title")).to_have_text("Prochaine partie : n° 1")
     expect(phone.locator("[data-marked]")).to_have_count(0)
     expect(phone.locator(".mc-won, .mc-status.won")).to_have_count(0)
-    expect(phone.locator("#mc-news")).to_be_empty()                             # « Démarquez ! » was last week's
+    expect(phone.locator("#mc-news")).to_be_empty()  # « Démarquez ! » was last week's
     expect(speaker.locator("#sp-partie")).to_have_text("Pas de partie en cours")
     expect(speaker.locator("#checks li")).to_have_text(["Aucune vérification"])
     expect(speaker.locator("#award-result")).to_be_hidden()
     expect(desk.locator("#totals")).to_contain_text("0 carton vendu")
     expect(desk.locator("#totals")).to_contain_text("Recette : 0,00 €")
     expect(desk.locator("#recent li")).to_have_count(0)
-    expect(desk.locator("#result")).to_be_hidden()                              # last week's sale banner gone
+    expect(desk.locator("#result")).to_be_hidden()  # last week's sale banner gone
     expect(desk.locator("#tiers")).to_have_text("Tarifs : 1 carton 3,00 € · 3 cartons 8,00 €")
     expect(admin.locator("#takings")).to_contain_text("0 carton vendu")
     expect(admin.locator("#cards-count")).to_contain_text(f"{len(IDS)} cartons ; ventes non enregistrées")

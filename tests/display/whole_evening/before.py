@@ -1,5 +1,6 @@
 """Before the first ball: the admin's tiers, programme and cartons on /admin, the projector between parties, the
 door's sales on /caisse and a sale voided on /admin, a player's phone following its two printed cartons."""
+
 from __future__ import annotations
 
 from tests.display.conftest import answer
@@ -19,7 +20,7 @@ from tests.display.whole_evening.stage import (
 def admin_sets_tiers(ev: Evening) -> None:
     """The treasurer's tiers on /admin: a carton at 20 € is refused in the law's words, then 1 for 3 €, 3 for 8 €."""
     admin = ev.open("admin")
-    expect(admin.locator("#tiers .tier-cards")).to_have_count(1)              # the config file's one tier
+    expect(admin.locator("#tiers .tier-cards")).to_have_count(1)  # the config file's one tier
     admin.click("#add-tier")
     admin.locator("#tiers .tier-eur").nth(1).fill("20")
     expect(admin.locator("#tiers tr.over-law")).to_have_count(1)
@@ -28,7 +29,9 @@ def admin_sets_tiers(ev: Evening) -> None:
     admin.locator("#tiers .tier-eur").nth(1).fill("8")
     expect(admin.locator("#tiers tr.over-law")).to_have_count(0)
     admin.click("#save-tiers")
-    expect(admin.locator("#tiers-msg")).to_have_text("Tarifs enregistrés : la caisse les propose dès la prochaine vente")
+    expect(admin.locator("#tiers-msg")).to_have_text(
+        "Tarifs enregistrés : la caisse les propose dès la prochaine vente"
+    )
     expect(admin.locator("#tiers .tier-each").nth(1)).to_have_text(f"2,67{NBSP}€")
 
 
@@ -37,15 +40,16 @@ def admin_sets_programme(ev: Evening) -> None:
     on the middle row (RULES L21), its double quine taken out."""
     admin = ev["admin"]
     first = admin.locator(".programme-editor .partie").nth(0)
-    for i, (label, value, sponsor) in enumerate([("Panier garni", "40", "Épicerie Morel"), ("Jambon", "35", ""),
-                                                 ("Vélo", "189", "")]):
+    for i, (label, value, sponsor) in enumerate(
+        [("Panier garni", "40", "Épicerie Morel"), ("Jambon", "35", ""), ("Vélo", "189", "")]
+    ):
         lot = first.locator(".lot").nth(i)
         lot.locator(":scope > input.label").fill(label)
         lot.locator(":scope > input.value").fill(value)
         lot.locator(":scope > input.sponsor").fill(sponsor)
     admin.click("#add-partie")
     second = admin.locator(".programme-editor .partie").nth(1)
-    second.locator(".lot").nth(1).locator("button").click()                  # no double quine in partie 2
+    second.locator(".lot").nth(1).locator("button").click()  # no double quine in partie 2
     expect(second.locator(".lot")).to_have_count(2)
     quine, full = second.locator(".lot").nth(0), second.locator(".lot").nth(1)
     quine.locator('[data-term="row"]').select_option("2")
@@ -65,8 +69,9 @@ def admin_imports_and_prints_cartons(ev: Evening) -> None:
     """The cartons' file imported on /admin (as a spreadsheet saved it), then the phone's two printed: their QR
     codes, read from the PDF as a phone's camera reads them, hold their links with their codes."""
     admin = ev["admin"]
-    admin.set_input_files("#import-file", files=[{"name": "cartons.csv", "mimeType": "text/csv",
-                                                   "buffer": cards_csv()}])
+    admin.set_input_files(
+        "#import-file", files=[{"name": "cartons.csv", "mimeType": "text/csv", "buffer": cards_csv()}]
+    )
     admin.click("#import")
     expect(admin.locator("#cards-msg")).to_have_text(f"+{len(IDS)} → {len(IDS)}")
     admin.fill("#print-form input[name=range]", f"{IDS['P']}..{IDS['X']}")
@@ -121,7 +126,7 @@ def door_sales(ev: Evening) -> None:
     expect(desk.locator("#sell")).to_have_text("Encaisser 3 cartons — 8,00 €")
     desk.click("#sell")
     expect(desk.locator("#result")).to_contain_text("Vendu : 3 cartons, 8,00 €")
-    expect(desk.locator("#result img[data-link]")).to_have_count(1)           # the sale's cartons on a phone
+    expect(desk.locator("#result img[data-link]")).to_have_count(1)  # the sale's cartons on a phone
     sell(ev, IDS["V"], "carte", "Vendu : 1 carton, 3,00 €")
     sell(ev, IDS["R"], "cheque", "Réservé : 1 carton, 3,00 € à payer", buyer="Łukasz Wałęsa", reserved=True)
     sell(ev, f"{IDS['T']}..{IDS['C']}", "carte", "Vendu : 3 cartons, 8,00 €")
@@ -142,7 +147,7 @@ def admin_voids_a_sale(ev: Evening) -> None:
     expect(admin.locator("#takings")).to_contain_text("6 cartons vendus")
     expect(admin.locator("#takings")).to_contain_text("16,00 €")
     expect(admin.locator("#sales-list li.voided")).to_have_count(1)
-    expect(ev["caisse"].locator("#totals")).to_contain_text("Recette : 16,00 €")   # the door's screen follows
+    expect(ev["caisse"].locator("#totals")).to_contain_text("Recette : 16,00 €")  # the door's screen follows
     ev.shot("vente-annulee", "admin", full=True)
 
 
@@ -153,10 +158,11 @@ def phone_follows_two_cartons(ev: Evening) -> None:
     phone = ev.open("phone", path=ev.reached(ev.noted["links"][IDS["P"]]).removeprefix(ev.url))
     expect(card(phone, IDS["P"])).to_be_visible()
     phone.goto(ev.reached(ev.noted["links"][IDS["X"]]))
-    expect(phone.locator("[data-card]")).to_have_count(2)                     # the list is kept in the browser
+    expect(phone.locator("[data-card]")).to_have_count(2)  # the list is kept in the browser
     expect(phone.locator(".mc-hall")).to_have_text(HALL_NAME)
     expect(phone.locator("#mc-next-title")).to_have_text("Prochaine partie : n° 1")
-    expect(phone.locator("#mc-next-lots li")).to_have_text(["Quine — Panier garni", "Double quine — Jambon",
-                                                             "Carton plein — Vélo"])
+    expect(phone.locator("#mc-next-lots li")).to_have_text(
+        ["Quine — Panier garni", "Double quine — Jambon", "Carton plein — Vélo"]
+    )
     expect(phone.locator("#mc-lot")).to_have_text("Pas de partie en cours")
     ev.shot("deux-cartons", "phone")

@@ -1,6 +1,7 @@
 """The parties: partie 1's quine after a false claim and its double quine won by the same carton, followed on the
 phone; « Démarquez » carrying the Vélo; the reservation paid at the break; partie 2's tie on the middle row, the
 carried Vélo played where its kind plays, « Démarquez » keeping the Cafetière."""
+
 from __future__ import annotations
 
 from tests.display.whole_evening.stage import (
@@ -40,9 +41,9 @@ def partie_1_quine_after_a_false_claim(ev: Evening) -> None:
     ball(ev, 80)
     expect(card(phone, IDS["P"])).to_have_attribute("data-complete", "quine")
     expect(status_of(phone, IDS["P"])).to_have_text("Quine ! Criez-le !")
-    expect(phone.locator("[data-card]").first).to_have_attribute("data-card", IDS["P"])   # the best first
+    expect(phone.locator("[data-card]").first).to_have_attribute("data-card", IDS["P"])  # the best first
     ev.shot("quine-criez-le", "phone")
-    pad(ev, "NumpadAdd")                                                       # « Quine ! »: + stops the draw
+    pad(ev, "NumpadAdd")  # « Quine ! »: + stops the draw
     expect(ev["speaker"].locator("#sp-status")).to_contain_text("Tirage arrêté : vérification")
     expect(screen.locator("#banner-text")).to_have_text("Vérification en cours…")
     expect(ctl.locator("#ctl-checking")).to_be_visible()
@@ -54,7 +55,7 @@ def partie_1_quine_after_a_false_claim(ev: Evening) -> None:
     check(ev, IDS["P"], "Quine valide !", "good")
     expect(ctl.locator("#verdict-sub")).to_have_text("Quine — Panier garni · Dernier numéro : 80")
     expect(screen.locator("#banner-text")).to_have_text(f"Quine validée — carton {shown(IDS['P'])}")
-    expect(screen.locator("#winners .win-card figcaption")).to_have_text([shown(IDS["P"])])   # drawn large
+    expect(screen.locator("#winners .win-card figcaption")).to_have_text([shown(IDS["P"])])  # drawn large
     expect(phone.locator("#mc-news")).to_have_text(f"Votre carton {shown(IDS['P'])} est validé : Quine — Panier garni")
     expect(ev["speaker"].locator("#pending li")).to_have_count(1)
     ev.shot("quine-valide", "controle")
@@ -87,9 +88,11 @@ def partie_1_double_quine_by_the_same_carton(ev: Evening) -> None:
     expect(screen.locator("#banner-text")).to_have_text(f"Double quine validée — carton {shown(IDS['P'])}")
     ev.noted["voucher_double"] = award(ev, [IDS["P"]])
     expect(phone.locator("#mc-news")).to_have_text(f"Gagné ! Double quine — Jambon — votre carton {shown(IDS['P'])}")
-    expect(phone.locator("#mc-news .id")).to_have_count(1)                      # the ID never broken at its dash
+    expect(phone.locator("#mc-news .id")).to_have_count(1)  # the ID never broken at its dash
     expect(screen.locator("#lot")).to_have_text("Carton plein — Vélo")
-    expect(card(phone, IDS["P"]).locator(".mc-status")).to_contain_text("Gagné : Quine — Panier garni, Double quine — Jambon")
+    expect(card(phone, IDS["P"]).locator(".mc-status")).to_contain_text(
+        "Gagné : Quine — Panier garni, Double quine — Jambon"
+    )
     ev.shot("double-quine", "phone")
     resume(ev)
 
@@ -139,14 +142,14 @@ def partie_2_tie_on_the_middle_row(ev: Evening) -> None:
     speaker, screen, ctl, phone = ev["speaker"], ev["projector"], ev["controle"], ev["phone"]
     partie_starts(ev, 2, "Quine sur la ligne du milieu — Filet garni")
     expect(screen.locator("#next-lots")).to_have_text("ensuite : Carton plein — Vélo · Carton plein — Cafetière")
-    expect(card(phone, IDS["P"]).locator(".mc-won")).to_have_count(0)         # last partie's wins stay there
+    expect(card(phone, IDS["P"]).locator(".mc-won")).to_have_count(0)  # last partie's wins stay there
     expect(status_of(phone, IDS["P"])).to_be_empty()
     balls(ev, 7, 16, 34, 36, 48)
     expect(speaker.locator("#watch-count")).to_have_text("Personne ne peut crier pour l'instant")
     ball(ev, 77)
-    expect(speaker.locator("#watch-count")).to_have_text("2 carton(s) peuvent crier quine")   # the speaker's watch
+    expect(speaker.locator("#watch-count")).to_have_text("2 carton(s) peuvent crier quine")  # the speaker's watch
     next_card(ev)
-    ctl.click("#announce")                                                     # stopped from the floor
+    ctl.click("#announce")  # stopped from the floor
     expect(ctl.locator("#ctl-checking")).to_be_visible()
     expect(screen.locator("#banner-text")).to_have_text("Vérification en cours…")
     expect(speaker.locator("#sp-status")).to_contain_text("Tirage arrêté : vérification")
@@ -157,10 +160,10 @@ def partie_2_tie_on_the_middle_row(ev: Evening) -> None:
     expect(screen.locator("#winners .win-card figcaption")).to_have_text([shown(IDS["T"]), shown(IDS["U"])])
     expect(speaker.locator("#pending li")).to_have_count(2)
     ev.shot("egalite", "projector")
-    pad(ev, "NumpadMultiply", "Numpad2")                                       # award: a tie, the way asked
+    pad(ev, "NumpadMultiply", "Numpad2")  # award: a tie, the way asked
     expect(speaker.locator("#tie-title")).to_have_text("Égalité : 2 cartons gagnants")
     expect(speaker.locator("#tie-hall-rule")).to_have_text("Règle de la soirée : le plus petit numéro gagne")
-    pad(ev, "Numpad2")                                                         # tokens drawn by hand
+    pad(ev, "Numpad2")  # tokens drawn by hand
     expect(screen.locator("#banner-text")).to_have_text("Égalité : chaque gagnant tire un numéro auprès de l'animateur")
     speaker.locator(f"#tie-numbers input[data-card='{IDS['T']}']").fill("61")
     speaker.locator(f"#tie-numbers input[data-card='{IDS['U']}']").fill("17")
@@ -170,12 +173,13 @@ def partie_2_tie_on_the_middle_row(ev: Evening) -> None:
     expect(result).to_contain_text(f"Lot attribué au carton {shown(IDS['U'])}")
     expect(result).to_contain_text(f"Lot de consolation : {shown(IDS['T'])}")
     ev.noted["voucher_tie"] = result.locator(".voucher-code").all_text_contents()
-    assert len(ev.noted["voucher_tie"]) == 2                                   # the winner's and the consolation's
+    assert len(ev.noted["voucher_tie"]) == 2  # the winner's and the consolation's
     lines = screen.locator("#banner-lines li")
     expect(lines).to_have_text([f"Le carton {shown(IDS['T'])} tire le 61", f"Le carton {shown(IDS['U'])} tire le 17"])
     expect(screen.locator("#banner-sub")).to_have_text(
         f"Quine sur la ligne du milieu — Filet garni — gagné par le carton {shown(IDS['U'])}"
-        f" · Lot de consolation : {shown(IDS['T'])}")
+        f" · Lot de consolation : {shown(IDS['T'])}"
+    )
     expect(screen.locator("#lot")).to_have_text("Carton plein — Vélo")
     ev.shot("egalite-tiree", "projector")
     resume(ev)

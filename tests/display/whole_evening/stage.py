@@ -5,6 +5,7 @@ a lot awarded, a carton on the phone).
 
 Screenshots go to the test's folder, or to docs/screenshots with ``LOTO_SCREENSHOTS=1``.
 """
+
 from __future__ import annotations
 
 import io
@@ -30,14 +31,14 @@ HALL_NAME = "Comité des fêtes de Saint-Loto"
 
 # The cartons of the evening, by the part each plays (series A, numbered 1…): their rows as printed.
 GRIDS = {
-    "P": "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90",    # the phone's first: quine, then double quine
-    "X": "1 12 30 40 70 / 2 22 31 41 71 / 3 23 32 42 72",    # the phone's second: never wins
-    "F": "5 14 37 52 81 / 8 25 46 67 85 / 19 28 59 75 89",    # a false claim on the quine's ball
-    "T": "6 15 33 53 76 / 7 16 34 48 77 / 17 26 57 63 86",    # T and U tie on the middle row, ball 77
+    "P": "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90",  # the phone's first: quine, then double quine
+    "X": "1 12 30 40 70 / 2 22 31 41 71 / 3 23 32 42 72",  # the phone's second: never wins
+    "F": "5 14 37 52 81 / 8 25 46 67 85 / 19 28 59 75 89",  # a false claim on the quine's ball
+    "T": "6 15 33 53 76 / 7 16 34 48 77 / 17 26 57 63 86",  # T and U tie on the middle row, ball 77
     "U": "1 14 35 50 76 / 7 16 36 48 77 / 8 18 38 64 88",
-    "C": "2 11 20 30 60 / 3 12 21 41 61 / 4 13 22 42 62",    # the carried Vélo, carton plein in partie 2
-    "V": "5 10 24 43 65 / 6 17 27 44 67 / 9 19 28 47 69",    # its sale is voided
-    "R": "1 10 23 50 70 / 2 11 24 51 73 / 3 19 25 55 79",    # a reservation paid later
+    "C": "2 11 20 30 60 / 3 12 21 41 61 / 4 13 22 42 62",  # the carried Vélo, carton plein in partie 2
+    "V": "5 10 24 43 65 / 6 17 27 44 67 / 9 19 28 47 69",  # its sale is voided
+    "R": "1 10 23 50 70 / 2 11 24 51 73 / 3 19 25 55 79",  # a reservation paid later
 }
 IDS = {part: make_card_id("A", n) for n, part in enumerate(GRIDS, start=1)}
 
@@ -60,11 +61,24 @@ lots = [{{kind = "quine", label = "Quine"}}, {{kind = "double_quine", label = "D
         {{kind = "carton_plein", label = "Carton plein"}}]
 """
 
-SIZES = {"admin": (1280, 800), "caisse": (1024, 768), "speaker": (1280, 720), "controle": (360, 640),
-         "phone": (360, 640), "projector": (1920, 1080), "lots": (360, 640)}
-PAGES = {"admin": ("/admin", "admin_pin", ""), "caisse": ("/caisse", "desk_pin", "Anne"),
-         "speaker": ("/speaker", "speaker_pin", "Marc"), "controle": ("/controle", "controller_pin", "Lise"),
-         "lots": ("/lots", "desk_pin", "Paul"), "projector": ("/", None, ""), "phone": ("/mes-cartons", None, "")}
+SIZES = {
+    "admin": (1280, 800),
+    "caisse": (1024, 768),
+    "speaker": (1280, 720),
+    "controle": (360, 640),
+    "phone": (360, 640),
+    "projector": (1920, 1080),
+    "lots": (360, 640),
+}
+PAGES = {
+    "admin": ("/admin", "admin_pin", ""),
+    "caisse": ("/caisse", "desk_pin", "Anne"),
+    "speaker": ("/speaker", "speaker_pin", "Marc"),
+    "controle": ("/controle", "controller_pin", "Lise"),
+    "lots": ("/lots", "desk_pin", "Paul"),
+    "projector": ("/", None, ""),
+    "phone": ("/mes-cartons", None, ""),
+}
 
 
 def shown(card_id: str) -> str:
@@ -117,8 +131,14 @@ class Evening:
     def cli(self, *args: str) -> subprocess.CompletedProcess:
         """``loto-hall ARGS`` as the volunteer types it on the Pi (French)."""
         env = {**os.environ, "LANG": "fr_FR.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
-        return subprocess.run([sys.executable, "-m", "hall.app", *args], cwd=self.root, env=env, text=True,
-                              capture_output=True, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "hall.app", *args],
+            cwd=self.root,
+            env=env,
+            text=True,
+            capture_output=True,
+            timeout=60,
+        )
 
     # ------------------------------------------------------------------ the pages
     def open(self, name: str, path: str | None = None):
@@ -126,9 +146,14 @@ class Evening:
         default, pin, who = PAGES[name]
         width, height = SIZES[name]
         phone = width < 500
-        ctx = self.browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR",
-                                       timezone_id="Europe/Paris", accept_downloads=True, has_touch=phone,
-                                       is_mobile=phone)
+        ctx = self.browser.new_context(
+            viewport={"width": width, "height": height},
+            locale="fr-FR",
+            timezone_id="Europe/Paris",
+            accept_downloads=True,
+            has_touch=phone,
+            is_mobile=phone,
+        )
         page = ctx.new_page()
         page.set_default_timeout(15_000)
         self.contexts[name], self.pages[name] = ctx, page
@@ -136,7 +161,7 @@ class Evening:
             login_page(page, self.url + (path or default), PINS[pin], name=who)
         else:
             page.goto(self.url + (path or default))
-        if name != "lots":            # every page but the prize desk's follows the hall: its state has come
+        if name != "lots":  # every page but the prize desk's follows the hall: its state has come
             page.wait_for_selector("body[data-seq]", state="attached")
         if name == "speaker":
             page.wait_for_selector("body[data-keys=loaded]", state="attached")
@@ -173,8 +198,9 @@ class Evening:
 
 def cards_csv() -> bytes:
     """The evening's cartons as a spreadsheet saves them (semicolons, Windows-1252), to import on /admin."""
-    lines = ["card_id;row1;row2;row3"] + [f"{IDS[part]};" + ";".join(r.strip() for r in grid.split("/"))
-                                          for part, grid in GRIDS.items()]
+    lines = ["card_id;row1;row2;row3"] + [
+        f"{IDS[part]};" + ";".join(r.strip() for r in grid.split("/")) for part, grid in GRIDS.items()
+    ]
     return ("\r\n".join(lines) + "\r\n").encode("cp1252")
 
 
@@ -182,6 +208,7 @@ def qr_links(pdf: bytes) -> list[str]:
     """The QR codes' texts on a PDF's first page, read from the rendered page as a phone's camera would."""
     import pypdfium2
     import zxingcpp
+
     image = pypdfium2.PdfDocument(io.BytesIO(pdf))[0].render(scale=3).to_pil()
     return [r.text for r in zxingcpp.read_barcodes(image) if r.format == zxingcpp.BarcodeFormat.QRCode]
 
@@ -212,7 +239,7 @@ def pad(ev: Evening, *keys: str) -> None:
 def ball(ev: Evening, number: int) -> None:
     """A ball typed on the speaker's numeric keypad and drawn (Enter): the console and the projector show it."""
     pad(ev, *[f"Numpad{d}" for d in str(number)])
-    expect(ev["speaker"].locator("#entry")).to_have_text(str(number))        # shown huge before it counts
+    expect(ev["speaker"].locator("#entry")).to_have_text(str(number))  # shown huge before it counts
     pad(ev, "NumpadEnter")
     expect(ev["speaker"].locator("#sp-last")).to_have_text(str(number))
     expect(ev["projector"].locator("#last")).to_have_text(str(number))
@@ -243,8 +270,10 @@ def next_card(ev: Evening) -> None:
     """« Carton suivant » at /controle when a verdict is still up (a new ball may be sending it away meanwhile: the
     page answers both at once, never a click on a button that has just gone)."""
     ctl = ev["controle"]
-    ctl.evaluate("() => { const box = document.getElementById('verdict');"
-                 " if (!box.hidden) document.getElementById('verdict-close').click(); }")
+    ctl.evaluate(
+        "() => { const box = document.getElementById('verdict');"
+        " if (!box.hidden) document.getElementById('verdict-close').click(); }"
+    )
     expect(ctl.locator("#verdict")).to_be_hidden()
 
 
