@@ -170,6 +170,7 @@ def main() -> None:
         claim_ms.append(ms)
         if data["verdict"] == "valid":
             call(url, "POST", "/api/lots/award", speaker)
+            call(url, "POST", "/api/draws/resume", speaker)  # the draw waits after each award (L11a)
             awards += 1
         time.sleep(rnd.uniform(0.0, 0.15))
     time.sleep(0.3)  # the last refetches land

@@ -97,6 +97,8 @@ def build_evening(folder: Path, cards, parties=10):
                 hall.check_claim(cid, role="controller")
             if p.pending:
                 hall.award(role="speaker")
+                if p.held and p.current is not None:  # the draw waits after each award (docs/loto-rules.md L11a)
+                    hall.resume(role="speaker")
             elif rnd.random() < 0.03:
                 hall.check_claim(rnd.choice(list(book)), role="controller")  # a false claim now and then
         try:
