@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, jsonify
 
 from display import auth as A
@@ -38,11 +36,13 @@ def programme_view(h: HallPort) -> dict:
     configured = len(h.config.programme)
     planned = max(configured, played + SHOWN_AHEAD, (edit.first - 1 + len(edit.parties)) if edit else 0)
     limit = h.config.sales.lot_value_limit_eur
-    parties: list[dict[str, Any]] = []
+    parties: list[dict[str, object]] = []
+    declared: list[float] = []  # every lot's value, in order: summed once as before
     for i in range(planned):
         spec = state.played[i] if i < played else h.partie_spec(i)
         # "played" (kept for the editor: not editable) is every partie started; "status" says which is in play
         status = "planned" if i >= played else "running" if state.running and i == played - 1 else "played"
+        declared.extend(lot.value_eur or 0 for lot in spec.lots)
         parties.append(
             {
                 "number": i + 1,
@@ -58,7 +58,7 @@ def programme_view(h: HallPort) -> dict:
         "first_editable": played + 1,
         "edited": edit is not None,
         "lot_value_limit_eur": limit,
-        "declared_total_eur": sum(lot["value_eur"] or 0 for p in parties for lot in p["lots"]),
+        "declared_total_eur": sum(declared),
     }
 
 

@@ -18,7 +18,6 @@ import secrets
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from flask import after_this_request, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -31,6 +30,7 @@ from display.services import services
 from display.sessions import SessionTable, pin_fingerprint
 from display.staff_tls import secure_cookies
 from hall import is_pin, load_or_create_secret
+from hall.events import PinChanged
 from hall.refusal import Rejected
 from hall.rights import ROLES, STAFF, may
 
@@ -52,7 +52,7 @@ class Auth:
         secret: bytes,
         data_dir: Path | None = None,
         idle_s: float = 12 * 3600,
-        changed: Callable[[], Mapping[str, Any]] | None = None,
+        changed: Callable[[], Mapping[str, PinChanged]] | None = None,
     ):
         if data_dir is None:
             data_dir = Path(tempfile.mkdtemp(prefix="loto-hall-auth-"))

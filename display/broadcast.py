@@ -15,8 +15,8 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
+import socketio
 from engineio import packet as eio_packet
 from flask_socketio import SocketIO
 from socketio import packet as sio_packet
@@ -45,7 +45,7 @@ class _Rest(eio_packet.Packet):
         super().__init__(eio_packet.NOOP)
         self.rest = Framed(rest)
 
-    def encode(self, b64: bool = False) -> Any:
+    def encode(self, b64: bool = False) -> Framed:
         return self.rest
 
 
@@ -62,7 +62,7 @@ def ws_text_frame(text: str) -> bytes:
     return head + data
 
 
-def emit_to_shards(server: Any, name: str, payload: Any, sleep: Callable[[float], object]) -> int:
+def emit_to_shards(server: socketio.Server, name: str, payload: object, sleep: Callable[[float], object]) -> int:
     """Send ``name`` to every public shard, yielding after each ``SHARD_BATCH`` sockets; returns how many sockets.
 
     The event is encoded once, and its WebSocket frame made once: a WebSocket whose writer is idle (nothing queued,

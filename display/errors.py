@@ -22,12 +22,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias
 
 from flask import jsonify
+from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 
 from hall.refusal import LOTO, Rejected
+
+Sentence: TypeAlias = LazyString | str  # a sentence for people, said in the current locale by str()
 
 
 class DuplicateCode(Exception):
@@ -39,16 +42,16 @@ class Declared:
     """A code's HTTP status and its French sentence (a Flask-Babel lazy string, ``%(name)s`` filled by detail)."""
 
     status: int
-    text: Any
+    text: Sentence
 
 
 _CODES: dict[str, Declared] = {}
 _SHOWN: dict[str, tuple[str, ...]] = {}
-_FIELDS: dict[str, Mapping[str, Any]] = {}  # how an area's sentences name a refused field (never "ns")
+_FIELDS: dict[str, Mapping[str, Sentence]] = {}  # how an area's sentences name a refused field (never "ns")
 UNKNOWN_STATUS = 409  # a code nobody declared (a test keeps every raised code declared)
 
 
-def declare(area: str, codes: Mapping[str, tuple[int, Any]], *, shown: tuple[str, ...] | None = None) -> None:
+def declare(area: str, codes: Mapping[str, tuple[int, Sentence]], *, shown: tuple[str, ...] | None = None) -> None:
     """Declare ``area``'s refusal codes, each with its status and its sentence; ``shown``: the only details its
     refusals tell a client (every JSON-safe one when not said). Refuses a code already declared in ``area``."""
     twice = sorted(code for code in codes if f"{area}/{code}" in _CODES)
@@ -64,7 +67,7 @@ def declare(area: str, codes: Mapping[str, tuple[int, Any]], *, shown: tuple[str
         _CODES[f"{area}/{code}"] = Declared(status, text)
 
 
-def name_fields(area: str, names: Mapping[str, Any]) -> None:
+def name_fields(area: str, names: Mapping[str, Sentence]) -> None:
     """The words ``area``'s sentences use for a refused ``field`` (a captain reads « Nord–Sud », never "ns")."""
     if area in _FIELDS:
         raise DuplicateCode(f"{area}: les noms des champs sont déjà déclarés")
@@ -93,12 +96,12 @@ def status_of(code: str) -> int:
     return UNKNOWN_STATUS if found is None else found.status
 
 
-def _shown(code: str, detail: Mapping[str, Any] | None) -> dict[str, Any]:
+def _shown(code: str, detail: Mapping[str, object] | None) -> dict[str, object]:
     keep = _SHOWN.get(_split(code)[0])
     return {k: v for k, v in (detail or {}).items() if keep is None or k in keep}
 
 
-def message_of(code: str, detail: Mapping[str, Any] | None = None) -> str:
+def message_of(code: str, detail: Mapping[str, object] | None = None) -> str:
     """The sentence for people, in the current locale, filled with ``detail`` where it can be (a list is said
     with commas)."""
     found = declared(code)
@@ -109,15 +112,16 @@ def message_of(code: str, detail: Mapping[str, Any] | None = None) -> str:
         return template
     values = {k: (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else v) for k, v in (detail or {}).items()}
     names = _FIELDS.get(_split(code)[0], {})
-    if values.get("field") in names:
-        values["field"] = str(names[values["field"]])
+    field = values.get("field")
+    if isinstance(field, str) and field in names:
+        values["field"] = str(names[field])
     try:
         return template % values
     except (KeyError, TypeError, ValueError):
         return template.split("%(")[0].rstrip(" :«")
 
 
-def error_body(code: str, detail: Mapping[str, Any] | None = None) -> dict:
+def error_body(code: str, detail: Mapping[str, object] | None = None) -> dict:
     """The JSON body of a refusal: its public code, its sentence, and the JSON-safe details its area shows."""
     shown = _shown(code, detail)
     body: dict[str, object] = {"error": _split(code)[1], "message": message_of(code, shown)}

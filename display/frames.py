@@ -31,15 +31,20 @@ import threading
 import time
 import urllib.parse
 from collections import OrderedDict, deque
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import simple_websocket
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
-from wsproto.events import CloseConnection
+from wsproto import WSConnection
+from wsproto.events import CloseConnection, Event
 from wsproto.frame_protocol import CloseReason
 
 from display.errors import error_body
+
+if TYPE_CHECKING:
+    import engineio
+    import socketio
 
 log = logging.getLogger("loto-hall.display")
 
@@ -153,7 +158,7 @@ class FrameGate:
             }
 
     # ---- the hooks on one python-socketio server
-    def install(self, sio: Any, address_of: Callable[[dict], str]) -> None:
+    def install(self, sio: socketio.Server, address_of: Callable[[dict], str]) -> None:
         """Bound every frame ``sio`` reads; ``address_of(environ)`` names the client (the front's ``X-Real-IP``)."""
         sio.async_handlers = False  # each socket's events in its own reader, one at a time
         eio = sio.eio
@@ -166,24 +171,24 @@ class FrameGate:
         eio._async = {**eio._async, "websocket": _bounded_websocket(base, self, address_of, eio)}
         socketio_connect, socketio_disconnect = eio.handlers["connect"], eio.handlers["disconnect"]
 
-        def on_connect(eio_sid: str, environ: dict) -> Any:
+        def on_connect(eio_sid: str, environ: dict) -> object:
             left = self.held(address_of(environ))
             if left:
                 return error_body("too_many_frames", {"retry_after": int(left) + 1})
             self._polling[eio_sid] = self.budget()
             return socketio_connect(eio_sid, environ)
 
-        def on_disconnect(eio_sid: str, reason: Any = None) -> Any:
+        def on_disconnect(eio_sid: str, reason: object = None) -> object:
             self._polling.pop(eio_sid, None)
             return socketio_disconnect(eio_sid, reason)
 
         eio.on("connect", on_connect)
         eio.on("disconnect", on_disconnect)
 
-    def polling(self, app: Callable, eio: Any, address_of: Callable[[dict], str], path: str) -> Callable:
+    def polling(self, app: Callable, eio: engineio.Server, address_of: Callable[[dict], str], path: str) -> Callable:
         """A WSGI app in front of ``app`` (Engine.IO's on ``path``) counting long-polling requests and packets."""
 
-        def gate(environ: dict, start_response: Callable) -> Any:
+        def gate(environ: dict, start_response: Callable) -> Iterable[bytes]:
             query = environ.get("QUERY_STRING", "")
             if (
                 "transport=polling" not in query
@@ -219,11 +224,11 @@ class FrameGate:
         return gate
 
 
-def _bounded_websocket(base: type, gate: FrameGate, address_of: Callable[[dict], str], eio: Any) -> type:
+def _bounded_websocket(base: type, gate: FrameGate, address_of: Callable[[dict], str], eio: engineio.Server) -> type:
     """Engine.IO's WebSocket adapter (``base``), its reader counting every frame against a fresh budget."""
 
     class BoundedWebSocket(base):
-        def __call__(self, environ: dict, start_response: Callable) -> Any:
+        def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
             # as SimpleWebSocketWSGI.__call__, with a counting reader and simple-websocket's message cap
             self.ws = _BoundedReader(
                 environ,
@@ -250,7 +255,7 @@ class _BoundedReader(simple_websocket.Server):
     """simple-websocket's server side whose reader counts each frame wsproto parses, stops at the budget, and
     yields after each chunk it read."""
 
-    def __init__(self, environ: dict, *, gate: FrameGate, address: str, pause: Callable[[float], Any], **kwargs):
+    def __init__(self, environ: dict, *, gate: FrameGate, address: str, pause: Callable[[float], object], **kwargs):
         self.budget, self.gate, self.address, self._pause = gate.budget(), gate, address, pause
         self.over = False
         # No permessage-deflate, which every browser offers: a ball is a hundred bytes, and each phone's zlib
@@ -261,7 +266,9 @@ class _BoundedReader(simple_websocket.Server):
     def handshake(self) -> None:
         self.busy = 0  # a write under way (it may wait, and yield, half done)
         super().handshake()
-        self.ws: Any = _Counted(self.ws, self)  # from now on, every frame parsed is counted
+        # from now on, every frame parsed is counted; Any as simple-websocket reads it as its wsproto connection,
+        # which _Counted stands for
+        self.ws: Any = _Counted(self.ws, self)
 
     def _handle_events(self) -> bool:
         self.busy += 1  # it may answer a ping or a close
@@ -276,7 +283,7 @@ class _BoundedReader(simple_websocket.Server):
         return keep_going
 
     # ---- writing: Engine.IO's writer task, and a broadcast's frame written at once (display/broadcast.py)
-    def send(self, data: Any) -> None:
+    def send(self, data: bytes | str) -> None:
         self.busy += 1
         try:
             if isinstance(data, Framed):
@@ -324,13 +331,13 @@ class Framed(bytes):
 class _Counted:
     """A wsproto connection whose ``events()`` stops, and marks its reader over, once the budget is spent."""
 
-    def __init__(self, ws: Any, reader: _BoundedReader):
+    def __init__(self, ws: WSConnection, reader: _BoundedReader):
         self._ws, self._reader = ws, reader
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Any:  # any of wsproto's connection, as it is
         return getattr(self._ws, name)
 
-    def events(self) -> Any:
+    def events(self) -> Iterator[Event]:
         budget = self._reader.budget
         for event in self._ws.events():
             if not budget.take():
@@ -346,16 +353,16 @@ class Pacer:
     def __init__(
         self,
         every_s: float,
-        start_task: Callable[..., Any],
-        sleep: Callable[[float], Any],
+        start_task: Callable[..., object],
+        sleep: Callable[[float], object],
         clock: Callable[[], float] = time.monotonic,
     ):
         self.every_s, self._start, self._sleep, self._clock = every_s, start_task, sleep, clock
         self._last: dict[str, float] = {}
-        self._waiting: dict[str, Callable[[], Any]] = {}
+        self._waiting: dict[str, Callable[[], object]] = {}
         self.answered = self.deferred = 0
 
-    def ask(self, key: str, answer: Callable[[], Any]) -> None:
+    def ask(self, key: str, answer: Callable[[], object]) -> None:
         if key in self._waiting:
             self._waiting[key] = answer  # one answer is on its way: it will be this one
             return

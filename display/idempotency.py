@@ -15,9 +15,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 from flask import current_app, make_response, request
+from flask.typing import ResponseReturnValue
 
 from display.errors import error_body, status_of
 from display.services import services
@@ -59,7 +59,9 @@ def request_key(data: dict) -> str | None:
     return value
 
 
-def idempotent(role: str, data: dict, fingerprint: str, apply: Callable[[], Any]) -> Any:
+def idempotent(
+    role: str, data: dict, fingerprint: str, apply: Callable[[], ResponseReturnValue]
+) -> ResponseReturnValue:
     """``apply()`` once per key: a retry with the same key gets the first answer (header
     ``Idempotent-Replayed: true``); the same key with another request is a 409 ``request_id_reused``."""
     key = request_key(data)

@@ -13,7 +13,7 @@ import json
 import logging
 import math
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import g, request
 from flask.json.provider import DefaultJSONProvider
@@ -86,7 +86,7 @@ def depth_ok(raw: bytes | str, max_depth: int = MAX_JSON_DEPTH) -> bool:
     return True
 
 
-def parse_json(raw: bytes | str) -> Any:
+def parse_json(raw: bytes | str) -> object:
     """The JSON value of ``raw``; raises 400 ``bad_json`` for bad text, ``NaN``/``Infinity`` or deep nesting."""
     if not depth_ok(raw):
         raise Rejected("bad_json", why="depth")
@@ -96,11 +96,11 @@ def parse_json(raw: bytes | str) -> Any:
         raise Rejected("bad_json") from None
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 
-def finite(value: Any) -> Any:
+def finite(value: object) -> object:
     """``value`` with every non-finite float replaced by ``None`` (a journal written before the check)."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
@@ -111,9 +111,10 @@ def finite(value: Any) -> Any:
     return value
 
 
-def strict_dumps(obj: Any, **kwargs: Any) -> str:
+def strict_dumps(obj: object, **kwargs: Any) -> str:
     """``json.dumps`` that never writes ``NaN``/``Infinity``: such a value (only possible from an old journal)
-    becomes ``null`` and is logged, so one bad value can never blind the screens."""
+    becomes ``null`` and is logged, so one bad value can never blind the screens. ``kwargs`` are ``json.dumps``'s
+    own (of every type), passed on as they are."""
     kwargs["allow_nan"] = False
     try:
         return json.dumps(obj, **kwargs)
@@ -125,13 +126,13 @@ def strict_dumps(obj: Any, **kwargs: Any) -> str:
 class StrictJSONProvider(DefaultJSONProvider):
     """Flask's JSON provider with ``allow_nan=False`` (see ``strict_dumps``) and depth-limited loading."""
 
-    def dumps(self, obj: Any, **kwargs: Any) -> str:
+    def dumps(self, obj: object, **kwargs: Any) -> str:
         kwargs.setdefault("default", self.default)
         kwargs.setdefault("ensure_ascii", self.ensure_ascii)
         kwargs.setdefault("sort_keys", self.sort_keys)
         return strict_dumps(obj, **kwargs)
 
-    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+    def loads(self, s: str | bytes, **kwargs: object) -> object:
         return parse_json(s)
 
 
@@ -139,11 +140,11 @@ class SocketJSON:
     """The ``json`` module handed to Flask-SocketIO / python-socketio: strict out, depth-limited in."""
 
     @staticmethod
-    def dumps(obj: Any, **kwargs: Any) -> str:
+    def dumps(obj: object, **kwargs: Any) -> str:
         return strict_dumps(obj, **kwargs)
 
     @staticmethod
-    def loads(s: str | bytes, **kwargs: Any) -> Any:
+    def loads(s: str | bytes, **kwargs: object) -> object:
         if not depth_ok(s):
             raise ValueError("JSON nested too deep")
         return json.loads(s, parse_constant=_refuse_constant)

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
-from display.errors import message_of
+from display.errors import Sentence, message_of
 from hall.snapshots import NOTICES, Notice
 
 ERROR, INFO = "error", "info"
@@ -31,8 +30,8 @@ class Said:
     tone: str = ERROR
     entry: str | None = None
 
-    def payload(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"tone": self.tone}
+    def payload(self) -> dict[str, object]:
+        out: dict[str, object] = {"tone": self.tone}
         if self.message is not None:
             out["message"] = self.message
         if self.entry is not None:
@@ -41,7 +40,7 @@ class Said:
 
 
 # a ball not drawn, by the refusal's code (typed on a keypad, read by the machine)
-BALL_REFUSALS: dict[str, Any] = {
+BALL_REFUSALS: dict[str, Sentence] = {
     "already_drawn": _l("La boule %(number)s est déjà sortie : non tirée une deuxième fois."),
     "out_of_range": _l("Lecture hors de 1–90 : rien n'est tiré."),
     "locked": _l("Tirage arrêté pour une annonce : la boule %(number)s n'est pas tirée."),
@@ -122,7 +121,7 @@ NOTICE_WORDS: Mapping[str, Callable[[Notice], Said]] = {
 assert set(NOTICE_WORDS) == set(NOTICES), "every notice of hall.snapshots.NOTICES has its words here"
 
 
-def notice_words(name: str, said: Any) -> dict[str, Any]:
+def notice_words(name: str, said: object) -> dict[str, object]:
     """The words of a driver's notice for the console's socket payload (``message``, ``tone``, ``entry``), in the
     current language; ``{}`` for what is not a driver's notice."""
     if not isinstance(said, Notice):

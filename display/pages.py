@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from flask import Blueprint, current_app, render_template, session
 from flask_babel import get_locale
@@ -56,9 +55,9 @@ def render_page(
     *,
     allowed: Collection[str] | None = None,
     login: str = "login.html",
-    boot: Mapping[str, Any] | None = None,
+    boot: Mapping[str, object] | None = None,
     status: int = 200,
-    **context: Any,
+    **context: object,
 ) -> tuple[str, int]:
     """Every page for people (the loto's, the rooms', the tournament's): its boot data (the page, the language,
     its words, the role and the CSRF token, then ``boot``), or the ``login`` page when ``allowed`` (admin always

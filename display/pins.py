@@ -20,10 +20,10 @@ import secrets
 import threading
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from display.sessions import read_json, write_json
-from hall import pin_matches
+from hall import Offload, pin_matches
 from hall.events import PinChanged
 from hall.rights import ROLES
 
@@ -78,7 +78,7 @@ class PinBook:
     ):
         self.pins = pins
         self.changed = changed or (lambda: {})  # role → PinChanged: PINs changed on /admin (journalled hashes)
-        self.offload: Callable[[Callable[[], Any]], Any] = _inline
+        self.offload: Offload = _inline
         self._secret = secret
         self._lock = threading.Lock()
         self._path = Path(data_dir) / CHECKS_FILE

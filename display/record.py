@@ -12,33 +12,39 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from flask import Blueprint, jsonify
 
 from display import auth as A
 from display.current import hall
 from display.services import services
-from hall import EveningSummary, HallError, archived_journal, chain, verify_file
+from hall import EveningSummary, HallError, Offload, archived_journal, chain, verify_file
 from hall.snapshots import Fingerprint
 
 bp = Blueprint("record", __name__, url_prefix="/api")
+T = TypeVar("T")
+JSON = dict[str, object]
 
 
-def fingerprint_json(fp: Fingerprint) -> dict[str, Any]:
+def fingerprint_json(fp: Fingerprint) -> JSON:
     """A fingerprint as the API gives it: the groups to read aloud, the full hash, the record's number and time."""
     return {"shown": fp.shown, "hash": fp.hash if fp.seq else "", "seq": fp.seq, "at": fp.at}
+
+
+def _inline(fn: Callable[[], T]) -> T:
+    return fn()
 
 
 class ArchiveVerdicts:
     """The archived evenings' verdicts, each computed once per journal file (``offload``: where the hashing runs)."""
 
     def __init__(self) -> None:
-        self.offload: Callable[[Callable[[], Any]], Any] = lambda fn: fn()
+        self.offload: Offload = _inline
         self._lock = threading.Lock()
-        self._known: dict[str, tuple[tuple[int, ...], dict[str, Any]]] = {}
+        self._known: dict[str, tuple[tuple[int, ...], JSON]] = {}
 
-    def verdict(self, data_dir: str | Path, evening: EveningSummary) -> dict[str, Any]:
+    def verdict(self, data_dir: str | Path, evening: EveningSummary) -> JSON:
         """``{"ok", "problem", "seq", "records", "fingerprint", "noted"}`` of an archived evening's journal."""
         path = archived_journal(data_dir, evening.name)
         stamp = _stamp(path) if path is not None else None
@@ -51,7 +57,7 @@ class ArchiveVerdicts:
         noted = evening.fingerprint or None
         try:
             found, _ = self.offload(lambda: verify_file(path, noted))
-            answer = {
+            answer: JSON = {
                 "ok": found.ok,
                 "problem": found.problem,
                 "seq": found.seq,
@@ -91,7 +97,7 @@ def _stamp(path: Path) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def archived_verdict(data_dir: str | Path, evening: EveningSummary) -> dict[str, Any]:
+def archived_verdict(data_dir: str | Path, evening: EveningSummary) -> JSON:
     """The verdict of one archived evening, for /api/evenings."""
     return services().record.verdict(data_dir, evening)
 

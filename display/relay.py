@@ -32,7 +32,6 @@ import urllib.error
 import urllib.request
 from collections import deque
 from collections.abc import Callable
-from typing import Any
 
 import socketio
 
@@ -90,7 +89,7 @@ class StateCache:
             return state
 
 
-def fetch_json(url: str) -> Any:
+def fetch_json(url: str) -> object:
     """GET a JSON document from the core; ``CoreUnavailable`` when it does not answer, ``None`` on 404."""
     request = urllib.request.Request(url, headers={"Accept": "application/json"})
     try:
@@ -168,7 +167,7 @@ class Relay:
             return socketio.exceptions.ConnectionRefusedError({"error": code, "message": message_of(code)})
 
         @sio.on("connect")
-        def connect(sid: str, environ: dict, auth: Any = None) -> None:
+        def connect(sid: str, environ: dict, auth: object = None) -> None:
             if not is_own_host(environ.get("HTTP_HOST", ""), self.own, self.config.network.portal_address):
                 raise refuse("foreign_host")
             refused = self.caps.admit(sid, client_address(environ, self.trusted))
@@ -183,7 +182,7 @@ class Relay:
             sio.emit("state", {**state, "relay": self.relay_id}, to=sid)
 
         @sio.on("disconnect")
-        def disconnect(sid: str, reason: Any = None) -> None:
+        def disconnect(sid: str, reason: object = None) -> None:
             self.caps.release(sid)
             self.audience.pop(sid, None)
             self.pace.forget(sid)
@@ -195,11 +194,11 @@ class Relay:
                 pass  # the client asks again on its next gap or reconnect
 
         @sio.on("resync")
-        def resync(sid: str, data: Any = None) -> None:
+        def resync(sid: str, data: object = None) -> None:
             self.pace.ask(sid, lambda: send_state(sid))  # at most once a second, from the cached state
 
         @sio.on("game_watch")
-        def game_watch(sid: str, data: Any = None) -> None:
+        def game_watch(sid: str, data: object = None) -> None:
             code = data.get("code") if isinstance(data, dict) else None
             code = code.strip().upper() if isinstance(code, str) else ""
             view = self.rooms.get(code)
@@ -332,11 +331,11 @@ class Relay:
             self.rooms[code] = data
         self.sio.emit(name, data, to=to)
 
-    def _to_every_shard(self, name: str, data: Any) -> None:
+    def _to_every_shard(self, name: str, data: object) -> None:
         with self._sending:
             self._send_all(name, data)
 
-    def _send_all(self, name: str, data: Any) -> None:
+    def _send_all(self, name: str, data: object) -> None:
         """To every client, a batch of shards at a time (``_sending`` held)."""
         emit_to_shards(self.sio, name, data, self.sio.sleep)
         self.quiet.sent()

@@ -23,10 +23,14 @@ import os
 import socket
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from display import relay_wire as wire
 from display.relay import Relay
+
+if TYPE_CHECKING:
+    from redis import Redis
+    from redis.client import PubSub
 
 log = logging.getLogger("loto-hall.relay")
 
@@ -63,7 +67,7 @@ class Ear:
 
     # ---- the listener
     def listen(self) -> None:
-        pubsub: Any = None
+        pubsub: PubSub | None = None
         try:
             pubsub = wire.client(self.url, listener=True).pubsub(ignore_subscribe_messages=True)
             pubsub.subscribe(wire.CHANNEL)
@@ -121,7 +125,7 @@ class Ear:
                     log.warning("relais %s : file injoignable (%s)", self.relay.relay_id, exc)
                 self.state = "queue_away"
 
-    def tick(self, redis: Any) -> str:
+    def tick(self, redis: Redis) -> str:
         """One check: subscribe again after an outage, judge the silence, report; returns the state."""
         beating = bool(redis.exists(wire.BEAT_KEY))
         if not self.listening and self.lost_while_up and redis.info("server").get("run_id") != self.run_id:

@@ -21,10 +21,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from display import relay_wire as wire
 from hall.ports import HallPort
+
+if TYPE_CHECKING:
+    import redis
 
 log = logging.getLogger("loto-hall.relays")
 
@@ -44,7 +47,7 @@ class RelayPublisher:
         max_outbox: int = 20_000,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
-        connect: Callable[[str], Any] = wire.client,
+        connect: Callable[[str], redis.Redis] = wire.client,
     ):
         self.url, self.hall, self.expected = url, hall, expected
         self.max_outbox = max_outbox
@@ -53,7 +56,7 @@ class RelayPublisher:
         self._numbers = itertools.count(1)
         self._cond = threading.Condition()
         self._stopped = threading.Event()
-        self._redis: Any = None
+        self._redis: redis.Redis | None = None
         self.lost = 0  # messages dropped from a full outbox (the relays resync over the hole)
         self.beat = 0  # beats Redis took
         self.last_seq: int | None = None
@@ -61,7 +64,7 @@ class RelayPublisher:
         self.up_since: float | None = None
         self.deaf: dict[str, float] = {}  # relay → when it was found deaf
         self.relays: dict[str, dict] = {}  # relay → its last report
-        self._changed: dict[str, tuple[Any, float]] = {}  # relay → (its report counter, when it last moved)
+        self._changed: dict[str, tuple[object, float]] = {}  # relay → (its report counter, when it last moved)
         self._next_beat = 0.0
 
     # ---- called by the broadcaster (display/sockets.py) and the rooms: append only
@@ -69,7 +72,7 @@ class RelayPublisher:
         """A journal record's public event, in ``seq`` order."""
         self._put({"t": "ev", "seq": seq, "name": name, "data": data, "at": self._wall()}, seq)
 
-    def emit(self, name: str, data: Any, to: str | None = None) -> None:
+    def emit(self, name: str, data: object, to: str | None = None) -> None:
         """Another public emission (a room's audience, the projector's ``screen``), to a room or to everyone."""
         self._put({"t": "emit", "name": name, "data": data, "to": to}, None)
 
@@ -108,12 +111,13 @@ class RelayPublisher:
         """One round: send what waits (in order), beat when due, read the relays' reports."""
         if self._redis is None:
             self._redis = self._connect(self.url)
+        client = self._redis
         now = self._clock()
         beating = now >= self._next_beat
         with self._cond:
             batch = list(itertools.islice(self._outbox, BATCH))
         if batch or beating:
-            pipe = self._redis.pipeline(transaction=False)
+            pipe = client.pipeline(transaction=False)
             for _, text, _ in batch:
                 pipe.publish(wire.CHANNEL, text)
             seqs = [seq for _, _, seq in batch if seq is not None]
@@ -131,7 +135,7 @@ class RelayPublisher:
             if beating:
                 self.beat += 1
                 self._next_beat = now + wire.BEAT_S
-                self._judge(self._redis.hgetall(wire.RELAYS_KEY))
+                self._judge(client, client.hgetall(wire.RELAYS_KEY))
         self._up()
 
     def stop(self) -> None:
@@ -182,7 +186,7 @@ class RelayPublisher:
             for relay, report in sorted(live)
         ]
 
-    def _judge(self, raw: dict) -> None:
+    def _judge(self, client: redis.Redis, raw: dict) -> None:
         """From the reports: which relays are alive, which went deaf; then the device ``relays``. A relay's clock
         is never compared with ours (a laptop's may differ): only whether its report moves, and what it says."""
         now = self._clock()
@@ -199,7 +203,7 @@ class RelayPublisher:
             if before is None or before[0] != counter:
                 self._changed[relay] = before = (counter, now)
             if now - before[1] > wire.FORGET_S:
-                self._redis.hdel(wire.RELAYS_KEY, relay)
+                client.hdel(wire.RELAYS_KEY, relay)
                 self._changed.pop(relay, None)
                 self.relays.pop(relay, None)
                 continue

@@ -14,7 +14,10 @@ on the hall's network (a second machine) is reachable by the phones on that netw
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import redis
 
 CHANNEL = "loto-hall:public"
 BEAT_KEY = "loto-hall:beat"  # the core's last beat, living DEAF_S: present means the core beats now
@@ -35,8 +38,10 @@ def encode(message: dict) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def decode(raw: Any) -> dict | None:
+def decode(raw: object) -> dict | None:
     """A message of the channel, or ``None`` for anything that is not one of ours (never raises)."""
+    if not isinstance(raw, (str, bytes, bytearray)):
+        return None
     try:
         message = json.loads(raw)
     except (TypeError, ValueError, RecursionError):
@@ -46,7 +51,7 @@ def decode(raw: Any) -> dict | None:
     return message
 
 
-def client(url: str, *, listener: bool = False) -> Any:
+def client(url: str, *, listener: bool = False) -> redis.Redis:
     """A redis-py client that fails fast and never retries behind our back: a dropped subscription must be seen
     (redis-py would otherwise reconnect and subscribe again silently, losing what was published meanwhile)."""
     import redis

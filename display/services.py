@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Flask, current_app
 
@@ -43,7 +43,7 @@ class Services:
     config: Config  # the hall's configuration as create_app got it
     auth: Auth  # PINs, sessions, tokens, the login guard, the enrolments
     voice: Voice  # the hall's voice: clips and recordings (display/speech.py)
-    documents: dict[str, Callable[..., Any]]  # the PDF/XLSX makers the composition root hands in, by name
+    documents: dict[str, Callable[..., object]]  # the PDF/XLSX makers the composition root hands in, by name
     tournament: TournamentStore | None  # the OSGA day (None: its pages answer 404)
     tournament_codes: CodeGuard  # the captains' codes' budgets (this process's failures)
     tls: Certificate | None  # [server] tls: the hall's certificate

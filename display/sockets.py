@@ -37,7 +37,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from flask import Flask, request, session
 from flask_babel import force_locale, get_locale
@@ -57,6 +57,11 @@ from hall.events import Record
 from hall.ports import HallPort
 from hall.refusal import Rejected
 from hall.rights import may
+from hall.snapshots import HallSnapshot, SpeakerSnapshot
+
+if TYPE_CHECKING:
+    from display.relay_publisher import RelayPublisher
+    from display.sessions import SessionTable
 
 log = logging.getLogger("loto-hall.display")
 
@@ -137,10 +142,10 @@ class LiveSockets:
         socketio: SocketIO,
         hall: HallPort,
         *,
-        sessions: Any,
+        sessions: SessionTable,
         caps: SocketCaps | None = None,
         beat_s: float | None = None,
-        relay: Any = None,
+        relay: RelayPublisher | None = None,
         gate: FrameGate | None = None,
     ):
         self.app, self.socketio, self.hall, self.sessions = app, socketio, hall, sessions
@@ -185,7 +190,7 @@ class LiveSockets:
         self.broadcaster.stop()
 
     # ---- the handlers
-    def _connect(self, auth: Any = None) -> None:
+    def _connect(self, auth: object = None) -> None:
         if not for_the_hall():
             raise _refuse("foreign_host")
         try:
@@ -213,7 +218,7 @@ class LiveSockets:
             join_room(_speaker_room(session["socket_lang"]))
         self.socketio.emit("state", staff_state(self.hall, role, device_sentence), to=sid)
 
-    def _disconnect(self, reason: Any = None) -> None:
+    def _disconnect(self, reason: object = None) -> None:
         sid = socket_sid()
         self.connections.change(-1)
         self.caps.release(sid)
@@ -225,7 +230,7 @@ class LiveSockets:
             except Exception:  # one failing clean-up must not keep the others from running
                 log.exception("disconnect clean-up failed")
 
-    def _resync(self, data: Any = None) -> None:
+    def _resync(self, data: object = None) -> None:
         role, sid = session.get("socket_role"), socket_sid()
         if role is not None and self.sessions.role(session.get("socket_session")) != role:
             self.socketio.server.disconnect(sid, namespace="/")  # its session ended meanwhile
@@ -255,7 +260,7 @@ class LiveSockets:
             console = self.hall.speaker_snapshot()  # cheap: counts are kept, lists are capped
         self.broadcaster.put(lambda: self._send(record, snap, console))
 
-    def _on_notice(self, name: str, payload: Any) -> None:
+    def _on_notice(self, name: str, payload: object) -> None:
         if self._closed:
             return
         self.broadcaster.put(
@@ -263,7 +268,7 @@ class LiveSockets:
         )
 
     # ---- on the broadcaster's task, in order
-    def _send(self, record: Record, snap: Any, console: Any) -> None:
+    def _send(self, record: Record, snap: HallSnapshot, console: SpeakerSnapshot | None) -> None:
         socketio = self.socketio
         name, payload = views.event(record, snap, STAFF)
         socketio.emit(name, payload, to=STAFF)  # the staff's screens first
@@ -284,7 +289,7 @@ class LiveSockets:
     def _occupied(self, room: str) -> bool:
         return bool(self.socketio.server.manager.rooms.get("/", {}).get(room))
 
-    def _to_speakers(self, shape: Callable[[views.Translate], tuple[str, Any]]) -> None:
+    def _to_speakers(self, shape: Callable[[views.Translate], tuple[str, object]]) -> None:
         """Shape a payload per language for the speaker rooms that have someone in them, and send it."""
         for lang in LANGUAGES:
             room = _speaker_room(lang)

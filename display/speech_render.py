@@ -26,9 +26,9 @@ import threading
 import wave
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
-from hall import durable
+from hall import Offload, durable
 
 log = logging.getLogger("loto-hall.speech")
 
@@ -98,7 +98,10 @@ def recording_problem(data: bytes) -> str | None:
     return None
 
 
-def _inline(fn: Callable[[], Any]) -> Any:
+T = TypeVar("T")
+
+
+def _inline(fn: Callable[[], T]) -> T:
     return fn()
 
 
@@ -109,7 +112,7 @@ class Voice:
         root = Path(data_dir) / FOLDER
         self.cache, self.recorded = root / CACHE, root / RECORDED
         self.espeak = espeak
-        self.offload: Callable[[Callable[[], Any]], Any] = _inline
+        self.offload: Offload = _inline
         self._renders = 0
 
     @property

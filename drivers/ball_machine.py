@@ -22,7 +22,7 @@ log = logging.getLogger("loto-hall.drivers")
 READ_TIMEOUT_S = 0.2  # how long one read may block: bounds the time ``stop()`` takes
 
 
-class BallMachineReader(DeviceReader):
+class BallMachineReader(DeviceReader[serial.Serial]):
     """Reads the ball machine on ``section.port`` and draws (or, in confirm mode, proposes) each new ball."""
 
     name = "ball_machine"

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import logging
 import select
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from evdev import InputEvent
 
 from drivers.ball_machine import READ_TIMEOUT_S
 from drivers.keypad_map import KeyCommand, KeypadMap
@@ -23,24 +25,44 @@ from hall.snapshots import notice
 log = logging.getLogger("loto-hall.drivers")
 
 
-def _open_input_device(path: str) -> Any:
+class InputDevice(Protocol):
+    """What the reader uses of an ``evdev.InputDevice`` (the tests give a pipe that acts like one)."""
+
+    @property
+    def fd(self) -> int: ...
+
+    def grab(self) -> None: ...
+
+    def ungrab(self) -> None: ...
+
+    def read(self) -> Iterable[InputEvent]: ...
+
+    def close(self) -> None: ...
+
+
+def _open_input_device(path: str) -> InputDevice:
     import evdev  # the "pi" extra: imported when a keypad or scanner is configured, not before
 
     return evdev.InputDevice(path)
 
 
-class EvdevReader(DeviceReader):
+class EvdevReader(DeviceReader[InputDevice]):
     """Keeps an evdev input device open and grabbed; calls ``on_event(event)`` for every event it reads."""
 
     errors = (OSError,)
 
     def __init__(
-        self, hall: HallPort, path: str, *, opener: Callable[[str], Any] | None = None, backoff: Backoff | None = None
+        self,
+        hall: HallPort,
+        path: str,
+        *,
+        opener: Callable[[str], InputDevice] | None = None,
+        backoff: Backoff | None = None,
     ):
         super().__init__(hall, path, backoff=backoff)
         self._opener = opener or _open_input_device
 
-    def _open(self) -> Any:
+    def _open(self) -> InputDevice:
         device = self._opener(self.path)
         try:
             device.grab()  # EBUSY when another program holds it: reported as degraded, retried
@@ -49,7 +71,7 @@ class EvdevReader(DeviceReader):
             raise
         return device
 
-    def _pump(self, device: Any) -> bool:
+    def _pump(self, device: InputDevice) -> bool:
         ready, _, _ = select.select([device.fd], [], [], READ_TIMEOUT_S)
         if not ready:
             return False
@@ -64,14 +86,14 @@ class EvdevReader(DeviceReader):
                 log.exception("%s: event not handled path=%s event=%r", self.name, self.path, event)
         return bool(events)
 
-    def _close(self, device: Any) -> None:
+    def _close(self, device: InputDevice) -> None:
         try:
             device.ungrab()
         except OSError:
             pass
         device.close()
 
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: InputEvent) -> None:
         raise NotImplementedError
 
 
@@ -95,12 +117,17 @@ class KeypadReader(EvdevReader):
     name = "keypad"
 
     def __init__(
-        self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None, backoff: Backoff | None = None
+        self,
+        hall: HallPort,
+        section,
+        *,
+        opener: Callable[[str], InputDevice] | None = None,
+        backoff: Backoff | None = None,
     ):
         super().__init__(hall, section.device, opener=opener, backoff=backoff)
         self.map = KeypadMap(section.keys)
 
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: InputEvent) -> None:
         cmd = self.map.feed(event)
         if cmd is not None:
             apply_key_command(self.hall, cmd)

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from evdev import ecodes
+from evdev import InputEvent, ecodes
 
 from hall import DIGIT_KEYS, InvalidNumber, action_keys, parse_number, unknown_actions
 
@@ -36,7 +35,7 @@ class KeyCommand:
     reason: str = ""
 
 
-def key_code(name: Any) -> int:
+def key_code(name: object) -> int:
     """The evdev keycode for ``"KEY_KPMINUS"``, ``"kpminus"`` or ``74``; raises ``ValueError`` if unknown."""
     if isinstance(name, int) and not isinstance(name, bool):
         return name
@@ -49,7 +48,7 @@ def key_code(name: Any) -> int:
     raise ValueError(f"touche inconnue {name!r} (noms evdev : KEY_KPMINUS, KEY_KPENTER…)")
 
 
-def build_keymap(overrides: Mapping[str, Any] | None = None) -> dict[int, str]:
+def build_keymap(overrides: Mapping[str, object] | None = None) -> dict[int, str]:
     """keycode → action or digit, from the shared table and ``[keypad] keys``; raises ``ValueError`` naming every bad entry."""
     actions = action_keys(overrides)
     problems = unknown_actions(overrides)
@@ -74,12 +73,12 @@ def build_keymap(overrides: Mapping[str, Any] | None = None) -> dict[int, str]:
 class KeypadMap:
     """The keypad's state (digits typed, undo armed) and the meaning of each key press."""
 
-    def __init__(self, overrides: Mapping[str, Any] | None = None):
+    def __init__(self, overrides: Mapping[str, object] | None = None):
         self.keymap = build_keymap(overrides)
         self.entry = ""
         self.undo_armed = False
 
-    def feed(self, event: Any) -> KeyCommand | None:
+    def feed(self, event: InputEvent) -> KeyCommand | None:
         """The command for one ``evdev.InputEvent``; ``None`` for anything but a key going down on a mapped key."""
         if event.type != ecodes.EV_KEY or event.value != KEY_DOWN:
             return None

@@ -12,11 +12,13 @@ import logging
 import os
 import threading
 import time
-from typing import Any
+from typing import Generic, TypeVar
 
 from hall.ports import HallPort
 
 log = logging.getLogger("loto-hall.drivers")
+
+H = TypeVar("H")  # what ``_open`` gives back: a serial port, an evdev device…
 
 SILENCE_CHECK_S = 1.0  # with no bytes for this long, check the device path still exists
 
@@ -42,11 +44,11 @@ class DeviceGone(Exception):
     """The device path vanished while the port stayed silent (an unplug the library did not report)."""
 
 
-class DeviceReader:
+class DeviceReader(Generic[H]):
     """A daemon thread that keeps one device open, feeds what it reads to ``_pump``, and survives unplugs.
 
-    Subclasses give ``_open``, ``_pump`` (one bounded read; returns whether data came), ``_close`` and
-    ``errors`` (the library's exception classes, caught here and nowhere deeper).
+    Subclasses give ``_open`` (the handle, of the library's type ``H``), ``_pump`` (one bounded read; returns
+    whether data came), ``_close`` and ``errors`` (the library's exception classes, caught here and nowhere deeper).
     """
 
     name = "device"
@@ -113,7 +115,7 @@ class DeviceReader:
             self._stop.wait(self.backoff.next())
         self._status = None
 
-    def _read_until_gone(self, handle: Any) -> None:
+    def _read_until_gone(self, handle: H) -> None:
         quiet_since = time.monotonic()
         while not self._stop.is_set():
             if self._pump(handle):
@@ -124,7 +126,7 @@ class DeviceReader:
                     raise DeviceGone(self.path)
                 quiet_since = time.monotonic()
 
-    def _safe_close(self, handle: Any) -> None:
+    def _safe_close(self, handle: H) -> None:
         try:
             self._close(handle)
         except Exception:  # closing a dead device may fail too; nothing more to do with it
@@ -148,13 +150,13 @@ class DeviceReader:
             log.exception("%s: device status not published", self.name)
 
     # ---- for subclasses -------------------------------------------------------------------------
-    def _open(self) -> Any:
+    def _open(self) -> H:
         raise NotImplementedError
 
-    def _pump(self, handle: Any) -> bool:
+    def _pump(self, handle: H) -> bool:
         raise NotImplementedError
 
-    def _close(self, handle: Any) -> None:
+    def _close(self, handle: H) -> None:
         raise NotImplementedError
 
     def _lost(self) -> None:

@@ -10,11 +10,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from evdev import ecodes
+from evdev import InputEvent, ecodes
 
-from drivers.keypad import EvdevReader
+from drivers.keypad import EvdevReader, InputDevice
 from drivers.reconnect import Backoff
 from hall import MAX_CARD_TEXT
 from hall.ports import HallPort
@@ -81,7 +80,7 @@ class ScanDecoder:
         self._shift = 0
         self._last_at: float | None = None
 
-    def feed(self, event: Any) -> Scan | None:
+    def feed(self, event: InputEvent) -> Scan | None:
         """The finished ``Scan`` when this event ends one, else ``None``."""
         if event.type != ecodes.EV_KEY:
             return None
@@ -138,12 +137,17 @@ class ScannerReader(EvdevReader):
     name = "scanner"
 
     def __init__(
-        self, hall: HallPort, section, *, opener: Callable[[str], Any] | None = None, backoff: Backoff | None = None
+        self,
+        hall: HallPort,
+        section,
+        *,
+        opener: Callable[[str], InputDevice] | None = None,
+        backoff: Backoff | None = None,
     ):
         super().__init__(hall, section.device, opener=opener, backoff=backoff)
         self.decoder = ScanDecoder()
 
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: InputEvent) -> None:
         scan = self.decoder.feed(event)
         if scan is not None:
             apply_scan(self.hall, scan)

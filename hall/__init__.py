@@ -67,7 +67,7 @@ from hall.record.evenings import (
     past_evenings,
     year_of,
 )
-from hall.record.journal import verify_file
+from hall.record.journal import Offload, verify_file
 from hall.record.secretfile import load_or_create_secret
 from hall.refusal import Rejected
 from hall.sources import utc_now
@@ -115,6 +115,7 @@ __all__ = [
     "MAX_LABEL",
     "normalize_card_id",
     "number_words",
+    "Offload",
     "pace_for",
     "parse_amount",
     "parse_int",

@@ -17,8 +17,9 @@ The :class:`~hall.minigames.lobby.Lobby` keeps the rooms under its own lock; not
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from flask import Flask
 from flask_socketio import SocketIO
 
 from display.rooms import api, pages, sockets
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["GameOnScreen", "install", "openapi_paths"]
 
 
-def install(app: Any, socketio: SocketIO, hub: RoomsHub, live: LiveSockets) -> RoomsHub:
+def install(app: Flask, socketio: SocketIO, hub: RoomsHub, live: LiveSockets) -> RoomsHub:
     """Register the blueprints and the socket handlers of ``hub`` (the app's, ``display.services.Services.rooms``)
     beside the hall's ``live`` (``display.sockets.LiveSockets``), and start the bots' task."""
     app.jinja_env.globals["room_strings"] = pages.room_strings

@@ -7,14 +7,12 @@ official's actions the rules accept now and applies one, journalled by the lobby
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, jsonify
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from display import auth as A
-from display.errors import declare
+from display.errors import Sentence, declare
 from display.limits import json_body
 from display.rooms.api import MAX_BODY_BYTES
 from display.rooms.hub import hub
@@ -33,7 +31,7 @@ declare(
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
-STRINGS: dict[str, Any] = {
+STRINGS: dict[str, Sentence] = {
     "eu_partner": _l("Votre partenaire : %(name)s (en face)"),
     "eu_sitting_out": _l("Votre partenaire joue seul : vous ne jouez pas cette main."),
     "eu_hand_n": _l("Main %(n)s sur %(total)s"),
@@ -97,7 +95,7 @@ STRINGS: dict[str, Any] = {
 }
 
 
-def _suit(denom: Any) -> str:
+def _suit(denom: object) -> str:
     if denom is None:
         return _("toutes les couleurs")
     if denom == "NT":

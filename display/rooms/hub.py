@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_socketio import SocketIO
 
@@ -30,6 +30,9 @@ from hall.minigames.lobby_news import (
     Unfollowed,
 )
 
+if TYPE_CHECKING:
+    from display.relay_publisher import RelayPublisher
+
 log = logging.getLogger("loto-hall.rooms")
 STAFF = "rooms:staff"
 
@@ -45,7 +48,7 @@ def seat_room(code: str, seat: int | None) -> str:
 
 def game_event(room: RoomSnapshot, seat_view: dict | None = None) -> dict:
     """The ``game`` event of INTERFACE §7: ``{"code", "version", "room", "seat_view"?}``."""
-    event: dict[str, Any] = {"code": room.code, "version": room.version, "room": room.public}
+    event: dict[str, object] = {"code": room.code, "version": room.version, "room": room.public}
     if seat_view is not None:
         event["seat_view"] = seat_view
     return event
@@ -60,7 +63,8 @@ class RoomsHub:
         self.clock = clock
         self.wake = threading.Event()
         self.stopped = threading.Event()
-        self.relay: Any = None  # the queue to the relays carrying the audience (display/relay_publisher.py)
+        self.relay: RelayPublisher | None = None  # the queue to the relays carrying the audience
+        # each kind of news to its handler, which takes that kind (Any: a dict cannot say its values follow its keys)
         self._tell: dict[type, Callable[[Any], None]] = {
             RoomChanged: self._room_changed,
             ListChanged: self._list_changed,
@@ -89,7 +93,7 @@ class RoomsHub:
     def _screen_changed(self, news: ScreenChanged) -> None:
         self.emit_public("screen", news.screen)
 
-    def emit_public(self, name: str, data: Any, to: str | None = None) -> None:
+    def emit_public(self, name: str, data: object, to: str | None = None) -> None:
         """An emission the audience may follow: here, and on the relays when the hall has some."""
         self.socketio.emit(name, data, to=to)
         if self.relay is not None:

@@ -48,7 +48,7 @@ def _room(code: str) -> RoomSnapshot | None:
         return None
 
 
-def _page(template: str, page: str, status: int = 200, **extra: Any):
+def _page(template: str, page: str, status: int = 200, **extra: Any):  # boot data and template context, of any type
     config = services().config
     boot = {"socket_path": services().public_socket_path, **extra}  # the audience: relays
     return render_page(template, page, room_strings(), boot=boot, status=status, hall_name=config.hall.name, **extra)

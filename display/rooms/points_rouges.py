@@ -10,13 +10,12 @@ and within a node budget.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from flask import Blueprint, jsonify, request
 from flask_babel import lazy_gettext as _l
 
 from display import auth as A
-from display.errors import declare
+from display.errors import Sentence, declare
 from display.rooms.hub import hub
 from hall.minigames.points_rouges.pieces import JOKER, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
@@ -33,7 +32,7 @@ declare(
     },
 )
 
-STRINGS: dict[str, Any] = {
+STRINGS: dict[str, Sentence] = {
     "pr_board": _l("Plateau %(letter)s"),
     "pr_points": _l("%(n)s points"),
     "pr_tokens": _l("%(n)s jeton(s) rouge(s)"),
@@ -109,7 +108,7 @@ def hint(code: str):
     counts = Counter(rack)
     jokers = counts.pop(JOKER, 0)
     solvable, cover = bounded_cover(remaining, counts, jokers, HINT_NODES)
-    body: dict[str, Any] = {
+    body: dict[str, object] = {
         "solvable": solvable,
         "board": letter,
         "message": str(HINT_YES if solvable else HINT_NO if solvable is False else HINT_SLOW),

@@ -19,12 +19,12 @@ English in ``display/translations/en/LC_MESSAGES/messages.po``.
 
 from __future__ import annotations
 
-from typing import Any
+from flask import Flask
 
 from display.tournament import api, downloads, pages
 
 
-def install(app: Any) -> None:
+def install(app: Flask) -> None:
     """Register the tournament's blueprints (its refusals are answered by the app's one handler)."""
     for module in (api, downloads, pages):
         app.register_blueprint(module.bp)

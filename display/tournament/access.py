@@ -69,6 +69,8 @@ def desk_or_captain(table: int) -> str:
     return "table"
 
 
+# ``Any`` as the core's ``summary`` (hall/minigames/osga/tournament.py): the desk adds each table's code below and the
+# PDFs read it deep by key; one TypedDict for it would type the core, this desk and the PDFs together.
 def public(day: Day) -> dict[str, Any]:
     """The day as anyone reads it: phase, game, tables with their sheets, live standings (no codes)."""
     return summary(day)

@@ -3,8 +3,6 @@ hands the desk or a table's captain enters (docs/osga.md). Every change is an ev
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
@@ -53,7 +51,7 @@ def table_state(table: int) -> ResponseReturnValue:
     )
 
 
-def _submit(kind: str, data: dict[str, Any]) -> ResponseReturnValue:
+def _submit(kind: str, data: dict[str, object]) -> ResponseReturnValue:
     day = store().submit(kind, data)
     return jsonify(public(day))
 

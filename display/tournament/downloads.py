@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
-from typing import Any
 
 from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
@@ -20,7 +19,7 @@ from hall.refusal import Rejected
 bp = Blueprint("tournament_downloads", __name__)
 
 
-def _maker(name: str) -> Callable[..., None]:
+def _maker(name: str) -> Callable[..., object]:
     maker = services().documents.get(name)
     if maker is None:
         raise Rejected("not_found")
@@ -59,7 +58,7 @@ def standings_pdf() -> ResponseReturnValue:
     return _download(out.getvalue(), "application/pdf", "tournoi-classement.pdf")
 
 
-def safe_cell(value: Any) -> Any:
+def safe_cell(value: object) -> object:
     """Return a CSV cell a spreadsheet will not run: text starting with = + - @ (or tab/CR) gets a leading '."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
