@@ -158,7 +158,7 @@ NOTICES: Mapping[str, str] = MappingProxyType(
     }
 )
 """Every passing notice a driver publishes for the speaker's console: its name and what it is about. One table says
-each in words (``display/i18n.NOTICE_WORDS``, tested to cover this one): a notice cannot be published unsaid."""
+each in words (``display/notices.NOTICE_WORDS``, tested to cover this one): a notice cannot be published unsaid."""
 
 
 @dataclass(frozen=True, slots=True)
