@@ -120,7 +120,7 @@ def figure_after_limit(positions: int) -> None:
 
     from bench.stats import percentile
     from hall.minigames.match import Match
-    from hall.minigames.points_rouges import rules
+    from hall.minigames.points_rouges import moves
     from hall.minigames.points_rouges.state import MAX_TAKE_BACKS
     from hall.minigames.registry import get_game
 
@@ -138,18 +138,18 @@ def figure_after_limit(positions: int) -> None:
         for _ in range(rng.randrange(0, 80)):
             if match.outcome() is not None:
                 break
-            seat = rules.to_move(match.state)[0]
-            legal = rules.legal_moves(match.state, seat)
+            seat = moves.to_move(match.state)[0]
+            legal = moves.legal_moves(match.state, seat)
             kind = rng.choice(sorted({m[0] for m in legal}))
             match.play(seat, rng.choice([m for m in legal if m[0] == kind]))
         if match.outcome() is not None:
             continue
         state = replace(match.state, take_backs=MAX_TAKE_BACKS)
-        seat = rules.to_move(state)[0]
-        rules._coverable.cache_clear()
+        seat = moves.to_move(state)[0]
+        moves._coverable.cache_clear()
         for times in (cold, warm):
             started, started_cpu = time.perf_counter(), time.thread_time()
-            listed = rules.legal_moves(state, seat)
+            listed = moves.legal_moves(state, seat)
             times.append(1000 * (time.perf_counter() - started))
             if times is cold:
                 cpu.append(1000 * (time.thread_time() - started_cpu))

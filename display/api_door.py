@@ -16,8 +16,8 @@ from flask import Blueprint, jsonify, request
 from display import auth as A
 from display.current import hall
 from display.enrolment import CODE_TTL_S, enrollable, may_enrol, shown_code
-from display.i18n import js_strings
 from display.limits import json_body
+from display.page_words import js_strings
 from display.pages import render_page
 from display.qrcode_svg import qr_svg
 from display.session_ref import session_ref

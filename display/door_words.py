@@ -1,5 +1,5 @@
 """The words of the staff's door that the pages' scripts ask for (``common.js`` ``t``): the live consoles on /admin,
-the seller at the caisse, the carton's code on « Mes cartons ». Merged into ``display.i18n.JS_STRINGS``."""
+the seller at the caisse, the carton's code on « Mes cartons ». Merged into ``display.page_words.JS_STRINGS``."""
 
 from __future__ import annotations
 

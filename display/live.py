@@ -1,6 +1,6 @@
 """What a socket is told on connect and on ``resync``: the snapshot for its role (INTERFACE §5).
 
-The shaping is in ``display/views.py``; here only which snapshot each role gets. The public state is shaped once
+The shaping is in ``display/views/``; here only which snapshot each role gets. The public state is shaped once
 per change of the hall and kept (``GET /api/state``, every phone's connect and ``resync``, each relay's fetch): a
 crowd asking it costs a snapshot and a comparison each.
 """

@@ -9,8 +9,8 @@ from flask_babel import get_locale
 
 from display import current
 from display.auth import auth, csrf_token
-from display.i18n import js_strings
 from display.network import wifi_warnings
+from display.page_words import js_strings
 from display.services import services
 from hall import KIND_LABELS, LOT_KINDS, kinds_table, make_card_id, split_card_id
 from hall.rights import roles_for

@@ -23,8 +23,8 @@ from display import auth as A
 from display import holders, views
 from display.current import hall
 from display.errors import error_body
-from display.i18n import js_strings
 from display.limits import json_body
+from display.page_words import js_strings
 from display.pages import render_page
 from display.qrcode_svg import qr_response
 from display.services import services

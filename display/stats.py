@@ -20,7 +20,7 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 from display.current import hall
-from display.i18n import js_strings
+from display.page_words import js_strings
 from display.pages import render_page
 from display.services import services
 from hall import archive_dir, fairness, past_evenings

@@ -3,7 +3,7 @@ the consoles (French and English), and said by the voice (French: the hall's voi
 
 ``RITUAL`` is the ritual's sentences: each is shown in the reader's language and, with the voice on, said from a
 clip rendered once (``/speech/phrase/<key>.wav``); a number of the ritual (« le 8 n'est pas sorti ») is said by
-its own clip (``le_8``). ``VOICE_STRINGS`` joins the page scripts' words (display/i18n.py).
+its own clip (``le_8``). ``VOICE_STRINGS`` joins the page scripts' words (display/page_words.py).
 """
 
 from __future__ import annotations

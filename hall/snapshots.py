@@ -1,7 +1,7 @@
 """Immutable pictures of the hall's state and results of its commands, for readers outside ``Hall``.
 
 ``Hall`` builds them under its lock (cheaply: tuples of values already frozen, a few dozen items at most);
-the caller shapes and serialises them outside it (``display/views.py`` makes the JSON of INTERFACE §4–§5).
+the caller shapes and serialises them outside it (``display/views/`` makes the JSON of INTERFACE §4–§5).
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ NOTICES: Mapping[str, str] = MappingProxyType(
     }
 )
 """Every passing notice a driver publishes for the speaker's console: its name and what it is about. One table says
-each in words (``display/i18n.NOTICE_WORDS``, tested to cover this one): a notice cannot be published unsaid."""
+each in words (``display/notices.NOTICE_WORDS``, tested to cover this one): a notice cannot be published unsaid."""
 
 
 @dataclass(frozen=True, slots=True)

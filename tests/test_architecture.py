@@ -28,7 +28,7 @@ def imported_roots(path: Path) -> list[str]:
     return names
 
 
-CORE_PACKAGES = ("door", "money", "loto", "cartons", "record")
+CORE_PACKAGES = ("door", "money", "loto", "cartons", "record", "events")
 FACE_ONLY = (
     "hall.door",
     "hall.money",

@@ -124,11 +124,11 @@ def set_screen():
 # ---------------------------------------------------------------- OpenAPI
 def openapi_paths() -> dict:
     """The rooms' part of ``GET /api/openapi.json`` (INTERFACE §7), with the document's own operation maker."""
-    from display.openapi import _obj as obj
-    from display.openapi import _op, _path
+    from display.openapi.parts import obj, path_param
+    from display.openapi.parts import op as loto_op
 
-    op = partial(_op, area="rooms")
-    code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
+    op = partial(loto_op, area="rooms")
+    code = (path_param("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
     room = "/api/games/rooms/{code}"
     return {
         "/api/games": {"get": op("Les jeux des salles, et s'ils peuvent être ouverts", None, ok={"type": "array"})},

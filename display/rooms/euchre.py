@@ -169,11 +169,9 @@ def official(code: str):
 
 
 def openapi_paths() -> dict:
-    from display.openapi import _obj as obj
-    from display.openapi import _op as op
-    from display.openapi import _path
+    from display.openapi.parts import obj, op, path_param
 
-    code = (_path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
+    code = (path_param("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),)
     answer = obj(
         code={"type": "string"},
         version={"type": "integer"},

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from display.errors import error_body, message_of
-from display.i18n import js_strings
+from display.page_words import js_strings
 from display.pages import render_page
 from display.qrcode_svg import qr_response
 from display.rooms import euchre, points_rouges

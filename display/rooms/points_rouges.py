@@ -121,13 +121,11 @@ def hint(code: str):
 
 
 def openapi_paths() -> dict:
-    from display.openapi import _obj as obj
-    from display.openapi import _op as op
-    from display.openapi import _path, _query
+    from display.openapi.parts import obj, op, path_param, query_param
 
     code = (
-        _path("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),
-        _query("show", {"enum": ["0", "1"]}, "1 : montrer aussi une pièce d'une solution"),
+        path_param("code", "le code de la salle, 4 lettres", "^[A-Za-z]{4}$"),
+        query_param("show", {"enum": ["0", "1"]}, "1 : montrer aussi une pièce d'une solution"),
     )
     ok = obj(
         solvable={"type": ["boolean", "null"]},

@@ -1,6 +1,6 @@
 """Captains' codes guessed by nobody, and captains never held by a stranger's guessing.
 
-A code (``hall/minigames/osga/tournament.py``) is 5 characters of a 23-letter alphabet, 23⁵ = 6 436 343 codes,
+A code (``hall/minigames/osga/codes.py``) is 5 characters of a 23-letter alphabet, 23⁵ = 6 436 343 codes,
 one per table and per game. Wrong codes are counted per address, per table of the game and per game (all its
 tables together); a right code clears none of them, they only age out. Beyond any budget a code is refused
 unchecked. So one address tries at most ``ADDRESS_FAILS`` codes a minute, and every address together at most

@@ -15,9 +15,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from hall.app.findings import Finding, print_findings
 from hall.app.front import nginx_binary
 from hall.app.lang import _
-from hall.app.network import Finding, print_findings
 from hall.config import Config
 from hall.net.values import queue_has_password, queue_is_local
 

@@ -14,8 +14,8 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from hall.app.findings import Finding
 from hall.app.lang import _
-from hall.app.network import Finding
 
 # every file of the data folder that holds a secret: the keys, the PINs, their checks, the live sessions, the
 # guard's counts, the enrolment codes used, the TLS key

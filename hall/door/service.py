@@ -1,57 +1,51 @@
 """``Hall``: the one entry point for every command, from any input — a thin facade over its desks.
 
-As Mopidy's ``Core`` over its controllers: the partie's commands are here; the rest is delegated by name to the
-desk that holds it — the writer (``hall/door/writer.py``: the private lock, the commit, subscriptions, devices,
-health), the sales desk (``hall/door/sales_desk.py``), the prize desk (``hall/door/prize_desk.py``) and the snapshot
-builders (``hall/door/snapshot_builder.py``), all over one state (``hall/door/state.py``) rebuilt by replaying the journal.
+As Mopidy's ``Core`` over its controllers: the partie's own commands are here (start, the draws, the keys, undo,
+the claim announced, resume, « démarquez »); the rest is delegated by name to the desk that holds it — the writer
+(``hall/door/writer.py``: the private lock, the commit, subscriptions, devices, health), the sales, prize, record,
+calling, claim and programme desks (``hall/door/*_desk.py``) and the snapshot builders
+(``hall/door/snapshot_builder.py``), all over one state (``hall/door/state.py``) rebuilt by replaying the journal.
 Every command runs under the writer's lock: validate → journal → apply → publish (ARCHITECTURE).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
-from hall.cartons.card_ids import MAX_CLAIM_TEXT, check_card_id, claimable_card_id
 from hall.cartons.cardbook import CardBook
 from hall.cartons.cards import parse_number
-from hall.config import HELP_LEVELS, MAX_PLAYER_CARDS, Config
+from hall.config import Config
 from hall.door.calling_desk import CallingDesk
+from hall.door.claim_desk import ClaimDesk
 from hall.door.prize_desk import PrizeDesk
+from hall.door.programme_desk import ProgrammeDesk
 from hall.door.record_desk import RecordDesk
 from hall.door.sales_desk import SalesDesk
-from hall.door.snapshot_builder import SnapshotBuilder, card_state
+from hall.door.snapshot_builder import SnapshotBuilder
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
 from hall.errors import InvalidNumber
 from hall.events import (
     BallDrawn,
     ClaimAnnounced,
-    ClaimChecked,
     DrawResumed,
     DrawUndone,
     LotSpec,
     PartieCleared,
     PartieStarted,
-    PlayersSet,
-    ProgrammeEdited,
-    ProgrammePartie,
     Record,
-    VoucherIssued,
 )
 from hall.holds import Action, Hold, Holds
-from hall.loto import programme as programme_rules
-from hall.loto.claims import Verdict, verify
 from hall.loto.lots import LOT_KINDS, LotTermsError, check_lot
 from hall.loto.lots_played import lot_changes, lots_to_play, next_lots
-from hall.loto.partie import Evening, Lot, Partie
-from hall.loto.ties import announce, as_announced, lots_given, one_claim_per_player, settle
+from hall.loto.partie import Evening
 from hall.loto.watch import WinnerWatch
 from hall.record.journal import Journal
 from hall.refusal import Rejected
 from hall.rights import require
-from hall.snapshots import AwardResult, ClaimResult, KeyOutcome, LotRef, PriorCheck, Proposal
+from hall.snapshots import KeyOutcome, Proposal
 from hall.sources import Clock, Rng, utc_now
 
 P = ParamSpec("P")
@@ -100,7 +94,6 @@ class Hall:
         holds: Iterable[Hold] = (),
     ):
         self.config = config
-        self._rng = rng if rng is not None else random.SystemRandom()
         self._state = HallState(config, book)
         self._writer = Writer(journal, self._state, clock, holds)
         self._holds: Holds = self._writer.holds
@@ -109,6 +102,10 @@ class Hall:
         self._snapshots = SnapshotBuilder(self._writer, self._state)
         self._record = RecordDesk(self._writer, self._state)
         self._calling = CallingDesk(self._writer, self._state)
+        self._claims = ClaimDesk(
+            self._writer, self._state, self._prizes, rng if rng is not None else random.SystemRandom()
+        )
+        self._programme = ProgrammeDesk(self._writer, self._state)
         self._state.replay(list(journal.records()))
 
     @property
@@ -198,6 +195,17 @@ class Hall:
     ball_draws = _Delegated("_calling", CallingDesk.ball_draws)
     show_count = _Delegated("_calling", CallingDesk.show_count)
     count_on_screen = _Delegated("_calling", CallingDesk.count_on_screen)
+
+    # ---- the claim desk: a carton checked, a tie said, the lot awarded ------------------------------------
+    check_claim = _Delegated("_claims", ClaimDesk.check_claim)
+    card_scanned = _Delegated("_claims", ClaimDesk.card_scanned)
+    announce_tie = _Delegated("_claims", ClaimDesk.announce_tie)
+    award = _Delegated("_claims", ClaimDesk.award)
+
+    # ---- the programme desk: the programme, the players' help, the PINs -----------------------------------
+    edit_programme = _Delegated("_programme", ProgrammeDesk.edit_programme)
+    set_players = _Delegated("_programme", ProgrammeDesk.set_players)
+    change_pin = _Delegated("_programme", ProgrammeDesk.change_pin)
 
     # ---- the state's answers ------------------------------------------------------------------------------
     may_play = _Delegated("_state", HallState.may_play)
@@ -367,120 +375,6 @@ class Hall:
         return self._writer.commit(DrawResumed(), role)
 
     @locked
-    def check_claim(self, card_id: str, *, role: str) -> ClaimResult:
-        """Check a claimed carton (the check is journalled); returns the verdict with the carton as it stands."""
-        require(role, "check_claim")
-        if not claimable_card_id(card_id):  # the API, the scanner and the keypad alike: never journalled
-            raise Rejected("bad_card_id", card_id=str(card_id)[:MAX_CLAIM_TEXT])
-        cid = self._state.book.resolve(card_id)  # typed leniently: no dash, lower case, spaces, O/I for 0/1
-        p = self._state.evening.partie
-        before = tuple(PriorCheck(c.verdict, c.last, c.lot_index) for c in (p.checks.get(cid, []) if p else []))
-        lot = p.current_lot if p is not None and not p.cleared else None
-        card = self._state.book.get(cid)
-        character_ok = None
-        suggestions: tuple[str, ...] = ()
-        if lot is None or p is None:
-            event = ClaimChecked(cid, "closed", None, None, p.last if p else None)
-        elif card is None:
-            event = ClaimChecked(cid, "unknown_card", p.current, lot.kind, p.last)
-            character_ok = check_card_id(cid)
-            suggestions = tuple(self._state.book.near(cid))  # a near miss: "vérifiez le numéro", never a refusal
-        elif not self._state.may_play(cid):
-            event = ClaimChecked(cid, "unsold_card", p.current, lot.kind, p.last)
-        elif cid in p.cancelled:
-            event = ClaimChecked(cid, "cancelled_card", p.current, lot.kind, p.last)
-        else:
-            v = self._verdict(p, lot, cid)
-            event = ClaimChecked(
-                cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows, v.missing, v.reason, v.ball, v.prize
-            )
-        record = self._writer.commit(event, role)
-        ref = None if lot is None or event.lot_index is None else LotRef.of(event.lot_index, lot.spec)
-        return ClaimResult(
-            event,
-            ref,
-            before,
-            record.seq,
-            character_ok,
-            None if event.verdict == "unknown_card" else card_state(self._state, cid),
-            suggestions,
-        )
-
-    def card_scanned(self, text: str) -> ClaimResult:
-        """A carton's barcode read by the scanner, which sits at the controllers' desk: checked, and journalled, as
-        the controllers' check (as a keypad's keys are the speaker's); raises ``Rejected`` as ``check_claim``."""
-        return self.check_claim(text, role="controller")
-
-    def _verdict(self, p: Partie, lot: Lot, card_id: str) -> Verdict:
-        """The verdict on ``card_id`` (a carton of the book) for ``lot`` of the partie, now."""
-        card = self._state.book.get(card_id)
-        assert card is not None
-        return verify(card, p.draws, lot.spec, self.config.rules.last_number, p.paid.get(card_id, set()))
-
-    @locked
-    def announce_tie(self, method: str, *, role: str, reason: str = "", session: str = "") -> Record | None:
-        """Say how the tie on the open lot is settled before settling it (``draw``, ``physical``, ``share``): fixed
-        once said, changed only with a ``reason``, journalled (docs/loto-rules.md L14c, ``hall.loto.ties.announce``);
-        ``None`` when it repeats the way said."""
-        require(role, "award")
-        p = self._state.running()
-        if p.current is None:
-            raise Rejected("no_tie", cards=[])
-        said = announce(p.tie, method, reason, p.current, len(p.draws) - 1, tuple(p.pending), session)
-        return None if said is None else self._writer.commit(said, role)
-
-    @locked
-    def award(
-        self,
-        *,
-        role: str,
-        same_player: Sequence[Sequence[str]] = (),
-        tie_break: Mapping[str, Any] | None = None,
-        share: bool = False,
-        wins: str | None = None,
-        draw: bool = False,
-    ) -> AwardResult:
-        """Award the open lot to the valid claims on the last ball, with a tie-break when several (RULES L13–L14).
-
-        ``same_player`` groups cartons held by one player: such a group is one claimant (L13), drawing one
-        tie-break number and winning with its first carton. For a tie the speaker may give ``tie_break`` (the
-        numbers drawn by hand in the hall, carton → 1–90), ``share``, or ``draw`` (the hall draws); else the way
-        announced (``announce_tie``, which binds), else ``[rules] ties`` decides. Who wins a draw is the rule's:
-        ``wins`` may only repeat it. A draw gives the stage's lots in its order (docs L14b, ``hall.loto.ties.lots_given``).
-        """
-        require(role, "award")
-        p = self._state.running()
-        if p.current is None or not p.pending:
-            raise Rejected("no_valid_claim")
-        claimants = {c.card_id: c.rows for c in one_claim_per_player(p.pending, same_player)}
-        if p.tie is not None and len(claimants) > 1:
-            share, draw = as_announced(p.tie.method, tie_break, share, draw)
-        outcome = settle(
-            list(claimants),
-            self.config.rules.ties,
-            self._rng,
-            typed=tie_break,
-            share=share,
-            wins=wins,
-            draw=draw,
-            resolve=self._state.book.resolve,
-        )
-        events = lots_given(
-            outcome,
-            claimants,
-            [lot.kind for lot in p.lots],
-            p.current,
-            p.draws,
-            lambda index, cid: self._verdict(p, p.lots[index], cid),
-        )
-        vouchers: list[VoucherIssued] = []
-        for event in events:
-            vouchers += self._prizes.vouchers_for(event, p, self._state.evening.voucher_serial + len(vouchers))
-        lots = [LotRef.of(e.lot_index, p.lots[e.lot_index].spec) for e in events]
-        self._writer.commit(events[0], role, *events[1:], *vouchers)  # the lots and their vouchers: all, or none
-        return AwardResult(events[0], lots[0], tuple(v.code for v in vouchers), tuple(zip(events[1:], lots[1:])))
-
-    @locked
     def clear(self, *, role: str, force: bool = False, carry: bool = False) -> Record:
         """« Démarquez ! »: end the partie (RULES L16); with lots left, only when ``force`` is given, and with
         ``carry`` those lots are played in the next partie (``carry`` alone means both)."""
@@ -497,36 +391,3 @@ class Hall:
             raise Rejected("nothing_to_carry")
         cleared = PartieCleared(p.number, forced=p.current is not None, carried=carry)
         return self._writer.commit(cleared, role, *self._record.after_clear())
-
-    # ---- the programme and the PINs ---------------------------------------------------------------------
-    @locked
-    def edit_programme(self, parties: Sequence[ProgrammePartie], *, role: str) -> Record:
-        """Replace the programme from the next partie on (the running one keeps its lots)."""
-        require(role, "edit_programme")
-        if not parties:
-            raise Rejected("bad_programme", where="programme", why="")
-        return self._writer.commit(ProgrammeEdited(len(self._state.evening.parties) + 1, tuple(parties)), role)
-
-    @locked
-    def set_players(self, *, role: str, help: str, one_to_go: bool, phone_call: bool, max_cards: int) -> Record:
-        """How much the players' phones help (« Mes cartons »), for every phone at once; journalled."""
-        require(role, "edit_players")
-        if help not in HELP_LEVELS:
-            raise Rejected("bad_field", field="help")
-        if type(max_cards) is not int or not 1 <= max_cards <= MAX_PLAYER_CARDS:
-            raise Rejected("bad_field", field="max_cards")
-        if not isinstance(one_to_go, bool) or not isinstance(phone_call, bool):
-            raise Rejected("bad_field", field="one_to_go" if not isinstance(one_to_go, bool) else "phone_call")
-        return self._writer.commit(PlayersSet(help, one_to_go, phone_call, max_cards), role)
-
-    @locked
-    def change_pin(self, target: str, pin: str, *, role: str) -> Record:
-        """Journal a role's new PIN as a salted hash (never the PIN)."""
-        require(role, "change_pin")
-        if target not in programme_rules.PIN_ROLES:
-            raise Rejected("bad_field", field="role")
-        try:
-            programme_rules.check_pin(pin)
-        except ValueError:
-            raise Rejected("bad_new_pin") from None
-        return self._writer.commit(programme_rules.hash_pin(target, pin), role)

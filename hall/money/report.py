@@ -3,8 +3,8 @@
 ``build_report(evening, records, hall_name)`` turns the replayed ``Evening`` and the journal's records
 into plain values: each partie with its lots, winners, tie-breaks and consolations, the numbers in draw
 order, undos and refused claims; ball frequencies; vouchers issued, printed and redeemed; totals; the money
-(``hall/money/takings.py``). ``hall/money/report_csv.py`` writes it as a spreadsheet's CSV; ``hall/app/paper/report_pdf.py``
-draws the PDF. Pure.
+(``hall/money/takings.py``). ``hall/money/report_rows.py`` lays it out as rows, ``hall/money/report_csv.py``
+writes them as a spreadsheet's CSV; ``hall/app/paper/report_pdf.py`` draws the PDF. Pure.
 """
 
 from __future__ import annotations

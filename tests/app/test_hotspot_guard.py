@@ -14,7 +14,8 @@ import pytest
 
 from hall.app import network
 from hall.app.cli import build_parser, main
-from hall.app.network import apply_plan, hotspot_plan
+from hall.app.hotspot import hotspot_plan, hotspot_problems
+from hall.app.plan import apply_plan
 from hall.errors import ConfigError
 from tests.app.test_network import CONFIG_TOML, Completed, SimulatedPi, config, networkmanager_keyfile
 
@@ -80,7 +81,7 @@ def test_the_plan_writer_refuses_a_line_outside_its_files_grammar_before_writing
         apply_plan(hotspot_plan(hostile), pi, root=tmp_path, out=lambda line: None)
     assert target in str(refused.value)
     assert tree(tmp_path) == {} and pi.changes == []
-    assert network.hotspot_problems(hostile)  # and network.run stops before even building it
+    assert hotspot_problems(hostile)  # and network.run stops before even building it
 
 
 class FailingPi(SimulatedPi):

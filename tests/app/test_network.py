@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from hall.app import network
+from hall.app import hotspot, network_doctor
 from hall.app.cli import main
-from hall.app.network import doctor, hotspot_plan, print_findings
+from hall.app.findings import print_findings
+from hall.app.hotspot import hotspot_plan
+from hall.app.network_doctor import doctor
 from hall.app.plan import Completed, apply_plan
 from hall.config import parse_config
 from tests.display.conftest import LiveServer, make_room
@@ -249,7 +251,7 @@ def offline_nmcli(args: list[str], stdin: str | None = None) -> str:
 
 def networkmanager_keyfile(hall_config) -> configparser.ConfigParser:
     """The plan's keyfile as NetworkManager itself reads it back and writes it again."""
-    written = next(s for s in hotspot_plan(hall_config) if getattr(s, "path", "") == network.KEYFILE)
+    written = next(s for s in hotspot_plan(hall_config) if getattr(s, "path", "") == hotspot.KEYFILE)
     keyfile = configparser.ConfigParser(interpolation=None)
     keyfile.raw = offline_nmcli(["connection", "modify", "connection.id", "loto-hall"], written.content)  # type: ignore[attr-defined]
     keyfile.read_string(keyfile.raw)  # (configparser trims a value's trailing spaces: .raw keeps them)
@@ -271,7 +273,7 @@ def test_the_keyfile_is_what_networkmanager_itself_writes_for_the_same_settings(
             "con-name",
             "loto-hall",
             "connection.uuid",
-            network.PROFILE_UUID,
+            hotspot.PROFILE_UUID,
             "802-11-wireless.ssid",
             net.ssid,
             "802-11-wireless.mode",
@@ -314,14 +316,14 @@ def test_the_doctor_finds_everything_right_on_a_prepared_pi(tmp_path, capsys):
     root = tmp_path / "root"
     pi = SimulatedPi(root)
     apply_plan(hotspot_plan(config()), pi, root=root, out=lambda line: None)
-    firmware = root / network.FIRMWARE
+    firmware = root / hotspot.FIRMWARE
     firmware.parent.mkdir(parents=True)
     (firmware.parent / "cyfmac43455-sdio-minimal.bin").write_bytes(b"\0")
     firmware.symlink_to("cyfmac43455-sdio-minimal.bin")
     room = make_room(tmp_path, extra={"network": NETWORK})
     server = LiveServer(room.app)
     try:
-        found = doctor(room.config, pi, network.http_fetch(server.port), root=root)
+        found = doctor(room.config, pi, network_doctor.http_fetch(server.port), root=root)
     finally:
         server.stop()
         room.hall.journal.close()
@@ -347,7 +349,7 @@ def test_the_doctor_says_what_to_do_on_a_fresh_pi_with_no_hall_running(tmp_path)
 
 
 def test_the_doctor_hints_at_the_minimal_firmware(tmp_path):
-    firmware = tmp_path / network.FIRMWARE
+    firmware = tmp_path / hotspot.FIRMWARE
     firmware.parent.mkdir(parents=True)
     (firmware.parent / "cyfmac43455-sdio-standard.bin").write_bytes(b"\0")
     firmware.symlink_to("cyfmac43455-sdio-standard.bin")
@@ -404,14 +406,15 @@ def test_an_ssid_with_invisible_characters_is_refused_by_the_config_the_hotspot_
 
     from display.network import wifi_warnings
     from hall.config import ConfigError
+    from hall.net.wifi import misread_risks
     from tests.display.conftest import make_room
 
     for name in ("Loto\u202eellas", "Loto\u200bsalle", "\u200fLoto"):
         with pytest.raises(ConfigError, match="invisibles"):
             config(ssid=name)
         made = dataclasses.replace(config(), network=dataclasses.replace(config().network, ssid=name))
-        assert any("invisibles" in p for p in network.hotspot_problems(made))  # a Config made in code
-        assert "ssid_invisible" in network.misread_risks(name, "quine:2026")
+        assert any("invisibles" in p for p in hotspot.hotspot_problems(made))  # a Config made in code
+        assert "ssid_invisible" in misread_risks(name, "quine:2026")
     room = make_room(tmp_path)
     with room.app.test_request_context():
         bad = dataclasses.replace(room.config, network=dataclasses.replace(room.config.network, ssid="Loto\u202eellas"))

@@ -32,7 +32,7 @@ RUNNER = textwrap.dedent("""
     hall = open_hall(sys.argv[1])
     done = sum(1 for r in hall.journal.records() if r.type in PRIMARY)
     for i, (command, arg) in enumerate(STEPS[done:], start=done):
-        hall._rng = random.Random(f"step:{i}")      # the same tie-break whichever run reaches this step
+        hall._claims.rng = random.Random(f"step:{i}")      # the same tie-break whichever run reaches this step
         if command == "start":
             hall.start_partie(role="speaker")
         elif command == "draw":

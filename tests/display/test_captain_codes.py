@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from display.services import services_of
 from display.tournament.code_guard import ADDRESS_FAILS, GAME_FAILS, TABLE_FAILS
-from hall.minigames.osga.tournament import table_code
+from hall.minigames.osga.codes import table_code
 from tests.display.conftest import PINS
 from tests.display.test_tournament import desk, register
 

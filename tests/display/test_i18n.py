@@ -8,7 +8,7 @@ from pathlib import Path
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from display.i18n import JS_PLURALS, JS_STRINGS
+from display.page_words import JS_PLURALS, JS_STRINGS
 from display.rooms.messages import ROOM_STRINGS
 from display.tournament.messages import JS_WORDS
 from hall.rights import ROLES
@@ -117,7 +117,7 @@ def test_the_words_of_one_page_never_give_a_key_two_texts(room):
 def test_a_count_says_one_carton_in_french_and_one_card_in_english(room):
     """« 1 carton vendu », never « 1 cartons vendus »: both forms come from the catalogue (msgid_plural), the page
     picks one by its language's plural rule (common.js ``tn``)."""
-    from display.i18n import js_strings
+    from display.page_words import js_strings
 
     for lang, one, many in (
         ("fr", "%(n)s carton vendu", "%(n)s cartons vendus"),

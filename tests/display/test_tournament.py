@@ -9,10 +9,10 @@ import pypdfium2 as pdfium
 import pytest
 
 from hall.app.runtime import TOURNAMENT_FILE, open_tournament
+from hall.minigames.osga.codes import table_code
 from hall.minigames.osga.day import bot_day, simulate_day
 from hall.minigames.osga.standings import format_standings
 from hall.minigames.osga.standings import standings as rank_teams
-from hall.minigames.osga.tournament import table_code
 
 
 def desk(room, method: str, path: str, body=None, role: str = "desk"):

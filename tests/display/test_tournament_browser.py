@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from hall.minigames.osga.tournament import table_code
+from hall.minigames.osga.codes import table_code
 from tests.display.axe import shoot
 from tests.display.conftest import PINS, LiveServer, answer, make_tournament_room, no_native_dialogs
 from tests.display.test_screenshots import TEXT_AUDIT

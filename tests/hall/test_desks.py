@@ -50,6 +50,8 @@ def test_no_module_but_the_writer_takes_the_hall_lock():
         pytest.param(lambda h: h.set_prices([PriceTier(1, 300)], role="admin"), id="sales desk (tiers)"),
         pytest.param(lambda h: h.request_reprint("nope", role="desk"), id="prize desk"),
         pytest.param(lambda h: h.speaker_snapshot(), id="snapshot builder"),
+        pytest.param(lambda h: h.check_claim(A1, role="controller"), id="claim desk"),
+        pytest.param(lambda h: h.edit_programme([], role="admin"), id="programme desk"),
         pytest.param(lambda h: h.start_partie(role="speaker"), id="facade"),
         pytest.param(lambda h: h.set_device_status("printer", "ok"), id="writer"),
     ],

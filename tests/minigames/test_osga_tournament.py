@@ -11,19 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.app.runtime import open_tournament
+from hall.minigames.osga.codes import check_code, table_code
 from hall.minigames.osga.day import FLOATER_ID, Team, bot_day, current_seating, new_tournament, record_games
 from hall.minigames.osga.movement import meetings
 from hall.minigames.osga.standings import GameRecord, ranking_points, standings
-from hall.minigames.osga.tournament import (
-    Day,
-    apply_event,
-    check_code,
-    player_names,
-    replay,
-    standings_view,
-    summary,
-    table_code,
-)
+from hall.minigames.osga.tournament import Day, apply_event, replay
+from hall.minigames.osga.views import player_names, standings_view, summary
 from hall.refusal import Rejected
 
 SECRET = "s" * 24

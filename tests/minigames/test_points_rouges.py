@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 
 from hall.minigames.base import CHANCE
+from hall.minigames.points_rouges.moves import is_legal, legal_moves, to_move
+from hall.minigames.points_rouges.moves import normalise as normalise_move
 from hall.minigames.points_rouges.pieces import (
     BOARD_FIGURES,
     BOARD_MASKS,
@@ -21,8 +23,7 @@ from hall.minigames.points_rouges.pieces import (
     parse_figure,
     shape_of,
 )
-from hall.minigames.points_rouges.rules import apply, chance, is_legal, legal_moves, outcome, setup, to_move
-from hall.minigames.points_rouges.rules import normalise as normalise_move
+from hall.minigames.points_rouges.rules import apply, chance, outcome, setup
 from hall.minigames.points_rouges.rules import view as view_of
 from hall.minigames.points_rouges.state import Board, PointsRougesOptions
 from hall.minigames.registry import get_game

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.minigames.match import Match
+from hall.minigames.points_rouges.moves import is_legal, legal_moves, normalise, to_move
 from hall.minigames.points_rouges.pieces import BOARD_IDS, JOKER, PLACEMENTS, SHAPE_IDS, points_of
-from hall.minigames.points_rouges.rules import is_legal, legal_moves, normalise, to_move
 from hall.minigames.points_rouges.state import MAX_TAKE_BACKS, Board
 from hall.minigames.registry import get_game
 

@@ -9,7 +9,8 @@ import pytest
 import zxingcpp
 
 from hall.app.cli import main
-from hall.app.paper.sheets import PAGE_H, PAGE_W, layout, write_cards_pdf
+from hall.app.paper.sheet_layout import PAGE_H, PAGE_W, layout
+from hall.app.paper.sheets import write_cards_pdf
 from hall.cartons.card_ids import display_card_id
 from hall.cartons.planches import generate_cards
 from hall.config import Config

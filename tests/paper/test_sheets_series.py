@@ -9,7 +9,8 @@ import pytest
 from PIL import Image
 
 from display.services import services_of
-from hall.app.paper.sheets import layout, write_cards_pdf
+from hall.app.paper.sheet_layout import layout
+from hall.app.paper.sheets import write_cards_pdf
 from hall.cartons.card_ids import make_card_id
 from hall.cartons.planches import generate_cards
 from tests.display.test_sales_api import sales_room

@@ -1,6 +1,7 @@
 """What the PDFs share: where one is written (``PdfTarget``); for the report's pages (report_pdf.py,
-report_money_pdf.py) the styles (the embedded typeface, ``typeface.py``), cells, tables, local times and euros
-written the French way, and the words' translation (``say``: the web hands in its gettext, French by default).
+report_money_pdf.py, report_tax_pdf.py) the styles (the embedded typeface, ``typeface.py``), cells, tables, local
+times and euros written the French way, a fingerprint's printed line, and the words' translation (``say``: the web
+hands in its gettext, French by default).
 
 Cells are fitted by width: a paragraph cell wraps at its spaces (a longer word cut where the column ends); a code
 or a carton ID (``OneLine``) is never cut in two: it is printed smaller until it fits its column."""
@@ -20,6 +21,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from hall.app.paper.typeface import BOLD, FONT, fit, fit_lines, width
+from hall.snapshots import Fingerprint
 
 Say = Callable[[str], str]
 """A French sentence of a PDF in the reader's language: the web hands in its catalogue (``flask_babel.gettext``);
@@ -140,3 +142,8 @@ def euros(cents: int | None) -> str:
     sign = "-" if cents < 0 else ""
     whole, rest = divmod(abs(cents), 100)
     return sign + f"{whole:,}".replace(",", " ") + f",{rest:02d} €"
+
+
+def fingerprint_words(fp: Fingerprint, tz: str) -> dict[str, str]:
+    """The values of a printed fingerprint line: the groups, the record's number, its local time."""
+    return {"fp": fp.shown, "seq": str(fp.seq), "when": when(fp.at, tz, "%d/%m/%Y %H:%M")}

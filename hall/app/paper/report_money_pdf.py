@@ -1,5 +1,5 @@
 """The report's money pages: the takings, the lots' values and the balance for the board, what was
-changed outside the caisse and the programme, and a page the association can hand to the tax office."""
+changed outside the caisse and the programme, and the words a page needs to name a lot (the tax office's page is report_tax_pdf.py)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,15 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
 
 from hall.app.paper.pdf_parts import (
     BODY,
     CELL,
     GRID,
-    H1,
     H2,
     H3,
     N_,
-    WARN,
     Name,
     OneLine,
     Say,
@@ -31,10 +29,8 @@ from hall.app.paper.typeface import BOLD, FONT, fit_lines
 from hall.cartons.sales import NO_TIER
 from hall.events import LotSpec
 from hall.loto.lots import KIND_LABELS
-from hall.money.report import EveningReport
 from hall.money.report_lots import TO_PLAY
 from hall.money.takings import LotValueLine, Takings
-from hall.snapshots import Fingerprint
 
 PAYMENTS = {"especes": N_("Espèces"), "carte": N_("Carte bancaire"), "cheque": N_("Chèques")}
 SALES_SHOWN = 400  # sale lines printed; beyond, the CSV holds them all (the totals always cover all)
@@ -150,7 +146,7 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
                     [
                         v.partie,
                         v.lot,
-                        _label(v, say),
+                        lot_label(v, say),
                         OneLine(" ".join(v.cards)),
                         Name(", ".join(b for b in v.buyers if b)),
                         OneLine(" ".join(v.vouchers) or "—"),
@@ -168,7 +164,7 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
             table(
                 [say("Partie"), say("Lot"), say("Libellé"), say("Pourquoi"), say("Donateur"), say("Valeur")],
                 [
-                    [v.partie, v.lot, _label(v, say), _why(v, say), v.sponsor or "—", euros(v.cents)]
+                    [v.partie, v.lot, lot_label(v, say), _why(v, say), v.sponsor or "—", euros(v.cents)]
                     for v in t.not_given
                 ],
                 [12 * mm, 9 * mm, 56 * mm, 48 * mm, 40 * mm, 21 * mm],
@@ -180,7 +176,7 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
     return out
 
 
-def _label(v: LotValueLine, say: Say) -> Paragraph:
+def lot_label(v: LotValueLine, say: Say) -> Paragraph:
     """A lot as the tables show it: its kind and label, where it came from, the law's warning when it is money."""
     text = escape(f"{say(KIND_LABELS.get(v.kind, v.kind))} « {v.label} »")
     if v.carried_from:
@@ -351,129 +347,3 @@ def outside_the_rules(t: Takings, tz: str, say: Say = french) -> list:
             )
         )
     return out
-
-
-def tax_office_page(report: EveningReport, tz: str) -> list:
-    """A page of its own for the tax office (SIE): the event's receipts by kind, the lots bought and donated with
-    their values, the balance, and how many lotos were recorded this civil year (CGI 261-7-1°-c)."""
-    t = report.takings
-    if t is None:
-        return []
-    totals = t.totals
-    day = when(report.first_at, tz, "%d/%m/%Y")
-    out: list = [
-        PageBreak(),
-        Paragraph("Relevé pour le service des impôts (SIE)", H1),
-        cell(
-            f"{report.hall_name} — loto du {day or '—'}, de {when(report.first_at, tz, '%H:%M')} à "
-            f"{when(report.last_at, tz, '%H:%M')}. Montants en euros, tirés du journal de la soirée.",
-            BODY,
-        ),
-        Spacer(1, 4),
-        Paragraph("Recettes", H2),
-    ]
-    rows = [["Vente de cartons de loto", f"{totals['cards_sold']} cartons", "", euros(t.receipts_cents)]]
-    rows += [
-        ["", "", f"dont {label.lower()}", euros(totals["by_payment"].get(key, 0))] for key, label in PAYMENTS.items()
-    ]
-    rows.append(["Autres recettes (buvette, entrées, dons…)", "", "non tenues par loto-hall", "à compléter"])
-    rows.append(["Recettes des cartons", "", "", euros(t.receipts_cents)])
-    receipts = Table(rows, colWidths=[62 * mm, 24 * mm, 50 * mm, 34 * mm], hAlign="LEFT")
-    receipts.setStyle(SUMS)
-    out.append(receipts)
-    out.append(Paragraph("Lots", H2))
-    bought = [v for v in t.given if not v.sponsor]
-    donated = [v for v in t.given if v.sponsor]
-    for title, lots, total in (
-        ("Lots donnés ce soir, achetés par l'association", bought, t.bought_cents),
-        ("Lots donnés ce soir, offerts par des donateurs", donated, t.donated_cents),
-    ):
-        out.append(Paragraph(f"{title} : {euros(total)}", H3))
-        if lots:
-            out.append(
-                table(
-                    ["Partie", "Lot", "Libellé", "Donateur", "Valeur déclarée"],
-                    [[v.partie, v.lot, _label(v, french), v.sponsor or "—", euros(v.cents)] for v in lots],
-                    [14 * mm, 10 * mm, 80 * mm, 40 * mm, 28 * mm],
-                )
-            )
-    if t.not_given:
-        out.append(Paragraph(f"Lots non donnés, restés à l'association (hors solde) : {euros(t.kept_cents)}", H3))
-        out.append(
-            table(
-                ["Partie", "Lot", "Libellé", "Donateur", "Valeur déclarée"],
-                [[v.partie, v.lot, _label(v, french), v.sponsor or "—", euros(v.cents)] for v in t.not_given],
-                [14 * mm, 10 * mm, 80 * mm, 40 * mm, 28 * mm],
-            )
-        )
-    flagged = [v for v in t.lots if "cash" in v.flags]
-    if flagged:  # signalled on /admin before the evening: said again where the tax office reads
-        out.append(
-            Paragraph(
-                "⚠ "
-                + escape(FLAGS["cash"])
-                + " : "
-                + escape(", ".join(f"partie {v.partie}, lot {v.lot} « {v.label} »" for v in flagged))
-                + ". Les lots ne sont jamais de "
-                "l'argent ; des bons d'achat non remboursables sont permis.",
-                WARN,
-            )
-        )
-    if t.undeclared_lots:
-        out.append(cell(f"{t.undeclared_lots} lot(s) sans valeur déclarée, comptés 0 € : à compléter.", BODY))
-    balance = Table(
-        [
-            ["Recettes des cartons", euros(t.receipts_cents)],
-            ["− lots donnés achetés", euros(t.bought_cents)],
-            ["Solde", euros(t.balance_cents)],
-            ["Autres dépenses (salle, impression, SACEM…)", "à compléter"],
-        ],
-        colWidths=[120 * mm, 50 * mm],
-        hAlign="LEFT",
-    )
-    balance.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, -1), FONT, 9),
-                ("FONT", (0, 2), (-1, 2), BOLD, 10),
-                ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-                ("LINEABOVE", (0, 2), (-1, 2), 1, colors.black),
-            ]
-        )
-    )
-    out += [Paragraph("Solde", H2), balance, Spacer(1, 6)]
-    year = when(report.first_at, tz, "%Y") or "l'année"
-    out.append(
-        KeepTogether(
-            [
-                Paragraph(
-                    f"Lotos enregistrés par loto-hall en {year} : {report.lotos_this_year} (celui-ci compris)", H3
-                ),
-                cell(
-                    "Rappel : l'exonération d'impôt sur les sociétés et de TVA des recettes de manifestations de "
-                    "bienfaisance ou de soutien (code général des impôts, art. 261-7-1°-c) vaut pour six manifestations "
-                    "par an, tous types confondus (lotos, vide-greniers, repas, concerts, kermesses…) : ce compte ne voit que "
-                    "les lotos tenus avec loto-hall. Le service des impôts peut demander un état des recettes et des "
-                    "dépenses de chaque manifestation ; pièces justificatives à conserver dix ans.",
-                    BODY,
-                ),
-                Spacer(1, 14),
-                cell("Fait à ……………………………… le ……………………   Le trésorier (nom, signature) : ……………………………………", BODY),
-            ]
-        )
-    )
-    if report.fingerprint is not None:  # the journal these figures come from (docs/record.md)
-        words = fingerprint_words(report.fingerprint, tz)
-        out.append(
-            cell(
-                f"Empreinte du journal de la soirée : {words['fp']} (enregistrement n° {words['seq']}, "
-                f"{words['when']}) ; loto-hall verify --fingerprint la compare au journal.",
-                BODY,
-            )
-        )
-    return out
-
-
-def fingerprint_words(fp: Fingerprint, tz: str) -> dict[str, str]:
-    """The values of a printed fingerprint line: the groups, the record's number, its local time."""
-    return {"fp": fp.shown, "seq": str(fp.seq), "when": when(fp.at, tz, "%d/%m/%Y %H:%M")}

@@ -13,9 +13,24 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from hall.app.paper.pdf_parts import BODY, H1, H2, H3, N_, OneLine, PdfTarget, Say, cell, french, table, when
+from hall.app.paper.pdf_parts import (
+    BODY,
+    H1,
+    H2,
+    H3,
+    N_,
+    OneLine,
+    PdfTarget,
+    Say,
+    cell,
+    fingerprint_words,
+    french,
+    table,
+    when,
+)
 from hall.app.paper.pdfa import archival
-from hall.app.paper.report_money_pdf import fingerprint_words, money_section, tax_office_page
+from hall.app.paper.report_money_pdf import money_section
+from hall.app.paper.report_tax_pdf import tax_office_page
 from hall.app.paper.typeface import BOLD, FONT, fit
 from hall.loto.lots import KIND_LABELS
 from hall.money.report import TOTAL_LABELS as TOTALS

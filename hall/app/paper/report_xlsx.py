@@ -9,140 +9,21 @@ counts are integers, times are dates in the hall's time zone. Same source as the
 
 from __future__ import annotations
 
-import datetime as dt
 import os
-from collections.abc import Callable, Iterable, Sequence
-from decimal import Decimal
 from typing import IO
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
-
-from hall.app.lang import in_language
+from hall.app.paper.xlsx_book import N_, Book, Cell, Text, in_euros
 from hall.cartons.sales import NO_TIER
-from hall.loto.lots import KIND_LABELS
 from hall.money.report import TOTAL_LABELS, EveningReport
 from hall.money.report_lots import TO_PLAY
 from hall.record.durable import replacing
 
-EURO = '#,##0.00 "€";-#,##0.00 "€"'
-TEXT = "@"
-DATES = {"fr": "dd/mm/yyyy hh:mm:ss", "en": "yyyy-mm-dd hh:mm:ss"}
 XlsxTarget = str | os.PathLike[str] | IO[bytes]
-
-
-def N_(text: str) -> str:
-    """A French word of the workbook, said in the hall's language when the workbook is written."""
-    return text
-
-
-class Money(Decimal):
-    """An amount in euros: a number cell with the euro format."""
-
-
-class Text(str):
-    """Text that must stay text (a carton ID, a code): a text cell with the text format, whatever it looks like."""
-
-
-Cell = str | int | float | Money | dt.datetime | None
-"""What one cell of a sheet may hold."""
-
-
-STATES = {
-    "paid": N_("payée"),
-    "reserved": N_("réservée, non payée"),
-    "voided": N_("annulée"),
-    "playing": N_("en cours"),
-    "checking": N_("vérification"),
-    "finished": N_("tous les lots gagnés"),
-    "cleared": N_("démarquée"),
-    "single": N_("seul gagnant"),
-    "tie_break": N_("départage"),
-    "shared": N_("partagé"),
-    "kept": N_("non gagné : gardé pour un autre loto"),
-    "to_play": N_("à jouer"),
-    "especes": N_("Espèces"),
-    "carte": N_("Carte bancaire"),
-    "cheque": N_("Chèque"),
-    "incomplete": N_("fausse réclamation"),
-    "missed": N_("boule laissée passer"),
-    "unknown_card": N_("carton inconnu"),
-    "unsold_card": N_("carton non vendu"),
-    "cancelled_card": N_("carton annulé"),
-    "closed": N_("aucun lot ouvert"),
-    "replaced": N_("remplacé"),
-    "added": N_("ajouté"),
-    "dropped": N_("retiré"),
-    "cash": N_("Lot en argent : interdit dans un loto traditionnel (art. L322-4 du code de la sécurité intérieure)"),
-    "over_limit": N_("Au-dessus du plafond que la salle s'est fixé"),
-}
-
-
-def _cents(cents: int | None) -> Money | None:
-    return None if cents is None else Money(Decimal(cents).scaleb(-2))
-
-
-class _Book:
-    """The workbook being written: the hall's words, its time zone, a sheet per rubric."""
-
-    def __init__(self, report: EveningReport):
-        self.say: Callable[[str], str] = in_language(report.language)
-        self.language = "en" if report.language == "en" else "fr"
-        try:
-            self.zone: dt.tzinfo = ZoneInfo(report.timezone)
-        except (ZoneInfoNotFoundError, ValueError):
-            self.zone = dt.UTC
-        self.wb = Workbook()
-        self.first = True
-
-    def when(self, iso: str) -> dt.datetime | None:
-        """A journal time as the hall's local date and time (a spreadsheet's dates carry no zone)."""
-        try:
-            return dt.datetime.fromisoformat(iso).astimezone(self.zone).replace(tzinfo=None)
-        except (ValueError, TypeError):
-            return None
-
-    def state(self, code: str) -> str:
-        return self.say(STATES[code]) if code in STATES else code
-
-    def kind(self, kind: str) -> str:
-        return self.say(KIND_LABELS.get(kind, kind))
-
-    def sheet(self, title: str, headers: Sequence[str], rows: Iterable[Sequence[Cell]]) -> None:
-        ws = self.wb.active if self.first else self.wb.create_sheet()
-        self.first = False
-        ws.title = self.say(title)[:31]
-        ws.append([self.say(h) for h in headers])
-        for cell in ws[1]:
-            cell.font = Font(bold=True)
-        widths = [len(self.say(h)) for h in headers]
-        for r, row in enumerate(rows, 2):
-            for c, value in enumerate(row, 1):
-                cell = ws.cell(row=r, column=c)
-                if isinstance(value, Money):
-                    cell.value, cell.number_format = value, EURO
-                elif isinstance(value, dt.datetime):
-                    cell.value, cell.number_format = value, DATES[self.language]
-                elif isinstance(value, str):
-                    cell.value = ILLEGAL_CHARACTERS_RE.sub("", value)  # a control character: dropped, not fatal
-                    cell.data_type = "s"  # never read as a formula, a number or a date
-                    cell.number_format = TEXT
-                else:
-                    cell.value = value
-                widths[c - 1] = max(widths[c - 1], 19 if isinstance(value, dt.datetime) else len(str(value or "")))
-        for c, w in enumerate(widths, 1):
-            ws.column_dimensions[get_column_letter(c)].width = min(60, max(8, w + 2))
-        ws.freeze_panes = "A2"
-        if ws.max_row > 1:
-            ws.auto_filter.ref = ws.dimensions
 
 
 def write_report_xlsx(report: EveningReport, target: XlsxTarget) -> None:
     """Write ``report`` as a workbook to ``target`` (a file name or a binary file object)."""
-    b = _Book(report)
+    b = Book(report)
     say, t = b.say, report.takings
     summary: list[list[Cell]] = [
         [say(N_("Salle")), report.hall_name, None],
@@ -153,13 +34,13 @@ def write_report_xlsx(report: EveningReport, target: XlsxTarget) -> None:
     summary += [[say(label), report.totals.get(key, 0), None] for key, label in TOTAL_LABELS.items()]
     if t is not None:
         summary += [
-            [say(N_("Cartons vendus (payés)")), t.totals["cards_sold"], _cents(t.receipts_cents)],
-            [say(N_("Cartons réservés non payés")), t.totals["cards_reserved"], _cents(t.totals["reserved_cents"])],
-            [say(N_("Valeur totale des lots")), len(t.given), _cents(t.given_cents)],
-            [say(N_("dont lots offerts (donateurs)")), None, _cents(t.donated_cents)],
-            [say(N_("dont lots achetés")), None, _cents(t.bought_cents)],
-            [say(N_("Solde (recette − lots achetés donnés)")), None, _cents(t.balance_cents)],
-            [say(N_("Lots non donnés (hors solde)")), len(t.not_given), _cents(t.kept_cents)],
+            [say(N_("Cartons vendus (payés)")), t.totals["cards_sold"], in_euros(t.receipts_cents)],
+            [say(N_("Cartons réservés non payés")), t.totals["cards_reserved"], in_euros(t.totals["reserved_cents"])],
+            [say(N_("Valeur totale des lots")), len(t.given), in_euros(t.given_cents)],
+            [say(N_("dont lots offerts (donateurs)")), None, in_euros(t.donated_cents)],
+            [say(N_("dont lots achetés")), None, in_euros(t.bought_cents)],
+            [say(N_("Solde (recette − lots achetés donnés)")), None, in_euros(t.balance_cents)],
+            [say(N_("Lots non donnés (hors solde)")), len(t.not_given), in_euros(t.kept_cents)],
         ]
     b.sheet(N_("Résumé"), [N_("Rubrique"), N_("Nombre"), N_("Montant")], summary)
     if t is not None:
@@ -172,7 +53,7 @@ def write_report_xlsx(report: EveningReport, target: XlsxTarget) -> None:
             b.wb.save(out)
 
 
-def _money(b: _Book, report: EveningReport) -> None:
+def _money(b: Book, report: EveningReport) -> None:
     t = report.takings
     assert t is not None
     b.sheet(
@@ -204,9 +85,9 @@ def _money(b: _Book, report: EveningReport) -> None:
                 s.seller,
                 s.buyer,
                 s.partie,
-                None if s.offered_cents in (None, NO_TIER) else _cents(s.offered_cents),
-                _cents(s.cents if s.paid and not s.voided else 0),
-                _cents(s.cents),
+                None if s.offered_cents in (None, NO_TIER) else in_euros(s.offered_cents),
+                in_euros(s.cents if s.paid and not s.voided else 0),
+                in_euros(s.cents),
                 s.role,
                 s.session,
             ]
@@ -238,7 +119,7 @@ def _money(b: _Book, report: EveningReport) -> None:
                 ", ".join(x for x in v.buyers if x),
                 Text(" ".join(v.vouchers)),
                 v.sponsor,
-                _cents(v.cents),
+                in_euros(v.cents),
                 v.carried_from,
                 " ; ".join(b.state(f) for f in v.flags),
             ]
@@ -268,7 +149,7 @@ def _money(b: _Book, report: EveningReport) -> None:
                 b.state(v.fate),
                 v.carried_to if v.fate == TO_PLAY else None,
                 v.sponsor,
-                _cents(v.cents),
+                in_euros(v.cents),
                 v.carried_from,
                 " ; ".join(b.state(f) for f in v.flags),
             ]
@@ -277,11 +158,11 @@ def _money(b: _Book, report: EveningReport) -> None:
     )
     totals = t.totals
     takings: list[list[Cell]] = [
-        [b.say(N_("Paiement")), b.state(k), _cents(v)] for k, v in totals["by_payment"].items()
+        [b.say(N_("Paiement")), b.state(k), in_euros(v)] for k, v in totals["by_payment"].items()
     ]
-    takings += [[b.say(N_("Vendeur")), k, _cents(v)] for k, v in sorted(totals["by_seller"].items())]
+    takings += [[b.say(N_("Vendeur")), k, in_euros(v)] for k, v in sorted(totals["by_seller"].items())]
     takings += [
-        [b.say(N_("Partie")), k or b.say(N_("toute la soirée")), _cents(v)]
+        [b.say(N_("Partie")), k or b.say(N_("toute la soirée")), in_euros(v)]
         for k, v in sorted(totals["by_partie"].items())
     ]
     b.sheet(N_("Recette"), [N_("Rubrique"), N_("Détail"), N_("Montant")], takings)
@@ -305,9 +186,9 @@ def _money(b: _Book, report: EveningReport) -> None:
                 b.when(s.at),
                 Text(" ".join(s.cards)),
                 len(s.cards),
-                None if s.offered_cents in (None, NO_TIER) else _cents(s.offered_cents),
-                _cents(s.cents),
-                None if s.offered_cents in (None, NO_TIER) else _cents(s.cents - (s.offered_cents or 0)),
+                None if s.offered_cents in (None, NO_TIER) else in_euros(s.offered_cents),
+                in_euros(s.cents),
+                None if s.offered_cents in (None, NO_TIER) else in_euros(s.cents - (s.offered_cents or 0)),
                 s.seller,
                 s.role,
                 s.session,
@@ -338,7 +219,7 @@ def _money(b: _Book, report: EveningReport) -> None:
     )
 
 
-def _play(b: _Book, report: EveningReport) -> None:
+def _play(b: Book, report: EveningReport) -> None:
     parties = report.parties
     b.sheet(
         N_("Parties"),

@@ -1,5 +1,6 @@
 """Printable carton sheets (reportlab): A4 planches of 6 cartons (or 12), each with its ID in large print,
-a QR code and a Code128 of the ID, the hall's name and the series, and cut marks.
+a QR code and a Code128 of the ID, the hall's name and the series, and cut marks (where each goes on the page:
+``sheet_layout.py``).
 
 Fast enough for a whole evening's book (10 000 cartons well under 30 s, see ``bench/bench_sheets.py``):
 what is the same on every carton (frame, grid lines, hall name, series) and on every page (cut marks) is
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
 import qrcode
@@ -24,6 +24,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as pdfcanvas
 
 from hall.app.paper.pdf_parts import PdfTarget, Say, french
+from hall.app.paper.sheet_layout import MARGIN_X, MARGIN_Y, PAGE_H, PAGE_W, layout
 from hall.app.paper.typeface import BOLD, FONT, fit, fit_lines  # embedded: every name prints
 from hall.cartons.card_ids import display_card_id, split_card_id
 from hall.cartons.cards import Card
@@ -32,88 +33,7 @@ from hall.record.durable import replacing
 if TYPE_CHECKING:
     from reportlab.lib.utils import ImageReader
 
-PAGE_W, PAGE_H = A4
-MARGIN_X, MARGIN_Y = 28.0, 24.0
 GREY = 0.86  # empty cells
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Where things go in one carton slot (points, origin at the slot's bottom-left corner)."""
-
-    per_page: int
-    cols: int
-    rows: int
-    slot_w: float
-    slot_h: float
-    grid: tuple[float, float, float, float]  # x, y, w, h
-    qr: tuple[float, float, float]  # x, y, side
-    bar: tuple[float, float, float, float]  # x, y, w, h
-    header_y: float
-    name_size: float
-    id_size: float
-    number_size: float
-    series_at: tuple[float, float, float] | None  # x, y, font size of the big series letter (else in the header)
-
-    def slot_origin(self, index: int) -> tuple[float, float]:
-        """Bottom-left corner of slot ``index`` (0 = top-left, then across, then down)."""
-        col, row = index % self.cols, index // self.cols
-        return MARGIN_X + col * self.slot_w, PAGE_H - MARGIN_Y - (row + 1) * self.slot_h
-
-
-PER_PAGE = (2, 3, 4, 6, 12)
-
-
-def layout(per_page: int = 6) -> Layout:
-    """The layout of a planche of ``per_page`` (2, 3, 4, 6: one carton per row; 12: two per row)."""
-    if per_page not in PER_PAGE:
-        raise ValueError(f"per_page must be one of {', '.join(map(str, PER_PAGE))}, not {per_page!r}")
-    cols = 2 if per_page == 12 else 1
-    rows = 6 if per_page == 12 else per_page
-    w, h = (PAGE_W - 2 * MARGIN_X) / cols, (PAGE_H - 2 * MARGIN_Y) / rows
-    pad = 7.0 if cols == 1 else 6.0
-    if cols == 1:
-        # bigger slots keep cells about as high as wide; the room left goes to the header (logo, names)
-        grid_w = 9 * 41.0
-        grid_h = min(h - 2 * pad - 22.0, 3 * 62.0)
-        header_h = h - 2 * pad - grid_h
-        right_x = pad + grid_w + 10
-        right_w = w - pad - right_x
-        side = 60.0
-        return Layout(
-            per_page,
-            cols,
-            rows,
-            w,
-            h,
-            (pad, pad, grid_w, grid_h),
-            (w - pad - side, pad + grid_h - side, side),
-            (right_x, pad, right_w, grid_h - side - 6),
-            h - pad - 15,
-            11.0,
-            20.0,
-            18.0,
-            (right_x, pad + grid_h - side + 6, 9.0),
-        )
-    header_h, grid_w, grid_h = 18.0, 9 * 21.0, 3 * 21.0
-    grid_y = h - pad - header_h - grid_h
-    right_x = pad + grid_w + 6
-    side = w - pad - right_x
-    return Layout(
-        per_page,
-        cols,
-        6,
-        w,
-        h,
-        (pad, grid_y, grid_w, grid_h),
-        (right_x, grid_y + grid_h - side, side),
-        (pad, pad, w - 2 * pad, grid_y - pad - 4),
-        h - pad - 12,
-        8.0,
-        14.0,
-        12.0,
-        None,
-    )
 
 
 def qr_matrix(text: str) -> list[list[bool]]:

@@ -16,19 +16,16 @@ The day is a value rebuilt from its events, in order, by :func:`apply_event`; a 
 ``playoff``  {winner, loser}                            — a 4-hand playoff between two tied teams (E24)
 
 The movement and the ranking are :mod:`hall.minigames.osga.day`'s, so a day entered hand by hand gives
-the same standings as ``loto-hall games tournament`` for the same hands.
+the same standings as ``loto-hall games tournament`` for the same hands. What the desk and the tables see is
+:mod:`hall.minigames.osga.views`'s; the captains' codes are :mod:`hall.minigames.osga.codes`'s.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from hall.minigames.osga.day import (
-    FLOATER_ID,
     GAMES_PER_SESSION,
     SESSIONS_PER_DAY,
     Tournament,
@@ -50,9 +47,6 @@ MAX_NAME = 40
 # (rules 6, 13, one per fault). −999 is the sheet's three-digit cell, 195 penalties in one hand: no 20-minute
 # game (C.1) holds that many, so it refuses only a typing mistake, never a hand that was played.
 HAND_MIN, HAND_MAX = -999, 24
-CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"  # no 0/O, 1/I/L, 2/Z, 5/S, 8/B: read aloud and typed on a phone
-CODE_LENGTH = 5
-FRESH_CODE_LENGTH = 8  # a code the desk gives again: 23⁸ ≈ 7.8 × 10¹⁰, checked whatever strangers did (code_guard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +284,7 @@ def _apply(day: Day, kind: str, data: Mapping[str, object]) -> Day:
         return _with_sheet(day, index, replace(day.sheets[index], closed=kind == "close"))
     if kind == "recode":
         index = _table(day, data.get("table"))
-        return replace(day, recoded=day.recoded + ((_played(day), index + 1),))
+        return replace(day, recoded=day.recoded + ((games_played(day), index + 1),))
     if kind == "next":
         return _next(day)
     if kind == "default":
@@ -308,165 +302,7 @@ def replay(events: list[tuple[str, Mapping[str, object]]]) -> Day:
     return day
 
 
-# --- what people see -------------------------------------------------------------------------------------
-
-
-def _played(day: Day) -> int:
+def games_played(day: Day) -> int:
     """How many games were played before the current one (it names the game a fresh code is for)."""
     t = day.tournament
     return t.session * t.games_per_session + t.game if t else 0
-
-
-def code_generation(day: Day, table: int) -> int:
-    """How many fresh codes the desk gave table ``table`` in the current game (0: the printed one holds)."""
-    played = _played(day)
-    return sum(1 for game, recoded in day.recoded if (game, recoded) == (played, table))
-
-
-def table_code(day: Day, table: int) -> str:
-    """Return the code of table ``table``'s (1-based) score sheet for the current game: the one printed on it,
-    or the fresh one the desk gave last (``recode``: longer, and the printed one no longer opens the sheet).
-
-    It opens that sheet, for that game only, to whoever holds the paper: the captain's credential.
-    """
-    tournament = day.tournament
-    session, game = (tournament.session, tournament.game) if tournament else (0, 0)
-    generation = code_generation(day, table)
-    fresh = f"/fresh{generation}" if generation else ""
-    digest = hmac.new(day.secret.encode(), f"{session}/{game}/{table}{fresh}".encode(), hashlib.sha256).digest()
-    number = int.from_bytes(digest[:8], "big")
-    chars = []
-    for _ in range(FRESH_CODE_LENGTH if generation else CODE_LENGTH):
-        number, rest = divmod(number, len(CODE_ALPHABET))
-        chars.append(CODE_ALPHABET[rest])
-    return "".join(chars)
-
-
-def check_code(day: Day, table: object, code: object) -> bool:
-    """Return whether ``code`` opens table ``table``'s sheet now (constant-time comparison)."""
-    if day.tournament is None or day.tournament.finished or not isinstance(code, str):
-        return False
-    if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= len(day.sheets):
-        return False
-    typed = "".join(ch for ch in code[:40].upper() if ch.isalnum())  # "ACDE-FHJK" as the desk shows it
-    return hmac.compare_digest(typed.encode(), table_code(day, table).encode())
-
-
-def player_names(day: Day) -> dict[str, str]:
-    """Return player id → name: district players, the floater, the substitutes (E25)."""
-    names = {}
-    for entry in day.entries:
-        names[f"{entry.id}-a"], names[f"{entry.id}-b"] = entry.players
-    floater = day.floater if all(day.floater) else ("Réserve A", "Réserve B")
-    names[f"{FLOATER_ID}-a"], names[f"{FLOATER_ID}-b"] = floater
-    floater_playing = day.tournament is not None and any(t.id == FLOATER_ID for t in day.tournament.teams)
-    for team in day.tournament.teams if day.tournament else ():
-        if team.id.startswith("SUB"):
-            number = int(team.id[3:])
-            if number == 1 and not floater_playing:
-                pair = floater  # the organisers' spare team replaces the first team in default
-            else:
-                pair = (f"Remplaçant {number} A", f"Remplaçant {number} B")
-            names[team.players[0]], names[team.players[1]] = pair
-    return names
-
-
-def team_of_player(day: Day) -> dict[str, str]:
-    """Return player id → the team id it belongs to (district, floater or substitute)."""
-    if day.tournament is None:
-        return {}
-    return {p: t.id for t in day.tournament.teams for p in t.players}
-
-
-def seating_view(day: Day) -> list[dict[str, object]]:
-    """Return the current game's tables: who sits where, the sheet so far and whether it is done."""
-    if day.tournament is None or day.tournament.finished:
-        return []
-    names, teams = player_names(day), team_of_player(day)
-    tables = []
-    for k, (seats, sheet) in enumerate(zip(current_seating(day.tournament).tables, day.sheets)):
-        tables.append(
-            {
-                "table": k + 1,
-                "seats": [
-                    {"seat": "NESW"[i], "player": p, "name": names.get(p, p), "team": teams.get(p, "")}
-                    for i, p in enumerate(seats)
-                ],
-                "hands": [list(h) for h in sheet.hands],
-                "totals": list(sheet.totals),
-                "closed": sheet.closed,
-                "done": sheet.done,
-            }
-        )
-    return tables
-
-
-def standings_view(day: Day) -> list[dict[str, object]]:
-    """Return the live standings of the ranked teams with names (E24)."""
-    if day.tournament is None:
-        return []
-    by_id = {e.id: e for e in day.entries}
-    finished = day.tournament.finished  # a tie means a playoff only once every game is played (E24)
-    needed = {team for group in playoffs_needed(standings(day.tournament)) for team in group} if finished else set()
-    rows = []
-    for row in standings(day.tournament):
-        entry = by_id[row.team]
-        rows.append(
-            {
-                "place": row.place,
-                "team": row.team,
-                "name": entry.name,
-                "players": list(entry.players),
-                "ranking": row.ranking,
-                "game_points": row.game_points,
-                "playoff_wins": row.playoff_wins,
-                "tied": row.tied,
-                "playoff_needed": row.team in needed,
-            }
-        )
-    return rows
-
-
-def out_of_standings(day: Day) -> list[dict[str, str]]:
-    """Return the teams out of the standings: absent at the start or defaulted later (seed A)."""
-    gone = list(day.absent) + list(day.tournament.defaulted if day.tournament else ())
-    by_id = {e.id: e for e in day.entries}
-    return [{"team": t, "name": by_id[t].name, "why": "absent" if t in day.absent else "default"} for t in gone]
-
-
-# ``Any``: the desk (display/tournament) adds each table's code to this JSON and the PDFs read it by key, deep;
-# a TypedDict for it waits until those readers are typed with it.
-def summary(day: Day) -> dict[str, Any]:
-    """Return the public picture of the day (no codes): phase, game, tables, standings."""
-    tournament = day.tournament
-    data: dict[str, Any] = {
-        "phase": day.phase,
-        "title": day.title,
-        "games_per_session": day.games_per_session,
-        "sessions": day.sessions,
-        "games": day.games_per_session * day.sessions,
-        "teams": [
-            {"team": e.id, "name": e.name, "players": list(e.players), "arrived": e.arrived} for e in day.entries
-        ],
-        "floater": list(day.floater),
-        "events": day.events,
-    }
-    if tournament is not None:
-        played = tournament.session * tournament.games_per_session + tournament.game
-        data.update(
-            {
-                "session": min(tournament.session + 1, tournament.sessions),
-                "game_in_session": tournament.game + 1,
-                "game": played + 1,
-                "games_played": played,
-                "floater_playing": any(t.id == FLOATER_ID for t in tournament.teams),
-                "tables": seating_view(day),
-                "standings": standings_view(day),
-                "out": out_of_standings(day),
-                "playoffs": [list(p) for p in tournament.playoffs],
-                "playoff_groups": [list(g) for g in playoffs_needed(standings(tournament))]
-                if tournament.finished
-                else [],
-            }
-        )
-    return data

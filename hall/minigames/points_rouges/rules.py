@@ -6,6 +6,8 @@ stay the player's, seen by the player alone: ``("take_back",)`` returns them, at
 turn, after which a figure begun is finished); the solitaire's
 figure is played at once, ``("place", board, ((shape, cells), ...))`` (P11); a joker is ``("J", (point,))``; ``("swap", shape)`` and ``("pass",)`` for a stuck player without jokers (P9);
 ``("choose", board)`` opens a solitaire. Chance moves: ``("board", letter)`` and ``("piece", seat, piece)``.
+Who may move and what (the legal list, one move's check): ``moves.py``; here the setup, the draws, a move applied,
+the outcome and each seat's view.
 """
 
 from __future__ import annotations
@@ -14,38 +16,29 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from functools import lru_cache
 
 from hall.minigames.base import CHANCE, Game, Move, Outcome
+from hall.minigames.points_rouges.moves import completions, is_legal, legal_moves, needs_draw, normalise, to_move
 from hall.minigames.points_rouges.pieces import (
     BOARD_IDS,
     BOARD_MASKS,
     BOARD_VALUES,
     JOKER,
-    PLACEMENTS,
-    SHAPES,
     TOKENS,
     all_pieces,
     mask_of,
     points_of,
 )
-from hall.minigames.points_rouges.solver import cover_cells, coverable, solve
 from hall.minigames.points_rouges.state import (
     JOKERS_DEALT,
     MAX_TAKE_BACKS,
     SOLITAIRE_BOARDS,
-    TABLE_BOARDS,
     Board,
     Piece,
     PointsRougesOptions,
     PRState,
-    available_jokers,
     board_on_table,
-    canonical_pieces,
-    placement_error,
     rack_size,
-    staged_mask,
-    unstaged,
 )
 
 __all__ = ["RULES", "PointsRougesOptions", "PRState"]
@@ -75,29 +68,9 @@ def setup(players: int, options: PointsRougesOptions | None = None) -> PRState:
     )
 
 
-def _needs_draw(state: PRState) -> str | None:
-    """Return what chance must supply next: ``"board"``, ``"piece"`` or None."""
-    if state.phase != "play":
-        return None
-    if not state.solitaire and len(state.boards) < TABLE_BOARDS and state.stack:
-        return "board"
-    if state.pile and any(len(r) < rack_size(state) for r in state.racks):
-        return "piece"
-    return None
-
-
-def to_move(state: PRState) -> tuple[int, ...]:
-    """Return the seats that may move now: ``(CHANCE,)`` for draws, ``()`` once over."""
-    if state.phase == "over":
-        return ()
-    if _needs_draw(state):
-        return (CHANCE,)
-    return (state.turn,)
-
-
 def chance(state: PRState, rng: random.Random) -> tuple:
     """Return the next draw: a random board from the stack, or a random piece from the pile for a short rack."""
-    if _needs_draw(state) == "board":
+    if needs_draw(state) == "board":
         return ("board", rng.choice(state.stack))
     seat = _short_rack(state)
     return ("piece", seat, rng.choice(state.pile))
@@ -157,160 +130,6 @@ def _solitaire_stuck(state: PRState) -> PRState:
     if no_swap and not completions(state, 0, state.boards[0]):
         return replace(state, phase="over", reason="no swap left")
     return state
-
-
-def single_placements(state: PRState, seat: int, with_jokers: bool = True) -> list[tuple]:
-    """Return every one-piece placement of ``seat`` on the table's boards (P6, P8)."""
-    moves = []
-    kinds = sorted(set(state.racks[seat]) - {JOKER})
-    if with_jokers and available_jokers(state, seat):
-        kinds.append(JOKER)
-    for board in state.boards:
-        remaining = board.remaining
-        for sid in kinds:
-            for mask in PLACEMENTS[sid]:
-                if mask & remaining == mask:
-                    moves.append(("place", board.letter, ((sid, points_of(mask)),)))
-    return moves
-
-
-def completions(state: PRState, seat: int, board: Board) -> list[tuple]:
-    """Return every move that completes ``board`` with ``seat``'s pieces and jokers (P7, P11)."""
-    counts = Counter(r for r in state.racks[seat] if r != JOKER)
-    jokers = available_jokers(state, seat)
-    remaining = board.remaining
-    if bin(remaining).count("1") > sum(len(SHAPES[s]) * n for s, n in counts.items()) + jokers:
-        return []  # more points than all these pieces hold: skip the search
-    return [("place", board.letter, cover_cells(c)) for c in solve(remaining, counts, jokers)]
-
-
-def figure_moves(state: PRState, seat: int) -> list[tuple]:
-    """Return the ``("add", board, piece)`` moves: one more piece towards completing a board this turn (P7).
-
-    With nothing laid yet, any board and any placement that does not complete it alone (that one is a plain
-    ``place``); then only the board begun. A board with more points left than the pieces still in hand can
-    cover is not offered. Before the take-back limit, never a search: the list grows with the placements, not
-    with the ways to cover. Once the figures of the turn can no longer be taken back (P7b), only the pieces
-    after which the figure can still be completed are offered: the player may still complete any figure the
-    seed allows, and never reaches a dead end with nothing to play."""
-    rack, jokers = unstaged(state, seat)
-    laid = staged_mask(state)
-    boards = [b for b in state.boards if b.letter == state.staged_on] if state.staged else list(state.boards)
-    must_finish = state.take_backs >= MAX_TAKE_BACKS
-    moves = []
-    for board in boards:
-        free = board.remaining & ~laid
-        fits = {sid: [m for m in PLACEMENTS[sid] if m & free == m] for sid in sorted(rack)}
-        if jokers > 0:
-            fits[JOKER] = [m for m in PLACEMENTS[JOKER] if m & free == m]
-        capacity = sum(len(SHAPES[sid]) * rack[sid] for sid in rack if fits[sid]) + jokers
-        if bin(free).count("1") > capacity:
-            continue  # the pieces in hand that fit here cannot cover what is left of it
-        if must_finish and not _coverable(free, tuple(sorted(rack.items())), jokers):
-            continue  # no figure can be finished here: none may be begun
-        for sid, masks in fits.items():
-            for m in masks:
-                if not state.staged and m == free:
-                    continue  # one piece that completes the board alone is a plain ``place``
-                if must_finish and not _completable(free & ~m, rack, jokers, sid):
-                    continue
-                moves.append(("add", board.letter, (sid, points_of(m))))
-    return moves
-
-
-def _completable(points: int, rack: Counter, jokers: int, laid: str) -> bool:
-    """Whether ``points`` can still be covered once the piece ``laid`` has left the hand (``rack`` and ``jokers``)."""
-    if laid == JOKER:
-        return _coverable(points, tuple(sorted(rack.items())), jokers - 1)
-    return _coverable(points, tuple(sorted((rack - Counter({laid: 1})).items())), jokers)
-
-
-@lru_cache(maxsize=4096)
-def _coverable(points: int, rack: tuple[tuple[str, int], ...], jokers: int) -> bool:
-    """Whether ``points`` has an exact cover by ``rack`` (shape, copies) and ``jokers``; kept, because the
-    legal list, the check of the move played and the bot ask the same questions of one position."""
-    return coverable(points, dict(rack), jokers)
-
-
-def legal_moves(state: PRState, seat: int) -> list[tuple]:
-    """Return every legal move of ``seat`` now (placements, completions, or a stuck player's swap/pass)."""
-    if seat not in to_move(state) or seat == CHANCE:
-        return []
-    if state.phase == "choose":
-        return [("choose", b) for b in SOLITAIRE_BOARDS]
-    if state.solitaire:
-        moves = completions(state, seat, state.boards[0])
-        if state.swaps < state.options.solitaire_max_swaps and state.pile:
-            moves += [("swap", sid) for sid in sorted(set(state.racks[seat]))]
-        return moves
-    if state.staged:
-        return figure_moves(state, seat) + ([("take_back",)] if state.take_backs < MAX_TAKE_BACKS else [])
-    moves = single_placements(state, seat) + figure_moves(state, seat)
-    if moves:
-        return moves
-    stuck: list[tuple] = [("pass",)]
-    if state.pile and not state.jokers[seat]:
-        stuck += [("swap", sid) for sid in sorted(set(state.racks[seat]))]  # P9
-    return stuck
-
-
-def normalise(move: Move) -> Move:
-    """Return ``move`` in its canonical hashable form (JSON lists back to tuples, pieces sorted)."""
-    if isinstance(move, (list, tuple)) and len(move) == 3 and move[0] == "place":
-        pieces = canonical_pieces(move[2])
-        return ("place", move[1], pieces if pieces is not None else ())
-    if isinstance(move, (list, tuple)) and len(move) == 3 and move[0] == "add":
-        piece = canonical_pieces([move[2]]) if isinstance(move[2], (list, tuple)) and len(move[2]) == 2 else None
-        return ("add", move[1], piece[0] if piece is not None else ())
-    if isinstance(move, list):
-        return tuple(move)
-    return move
-
-
-def _can_place(state: PRState, seat: int) -> bool:
-    """Return whether ``seat`` has any placement at all (rack piece or joker)."""
-    return bool(single_placements(state, seat))
-
-
-def is_legal(state: PRState, seat: int, move: Move) -> bool:
-    """Return whether ``seat`` may make ``move`` now, without listing every legal move."""
-    move = normalise(move)
-    if seat not in to_move(state) or seat == CHANCE or not isinstance(move, tuple) or not move:
-        return False
-    kind = move[0]
-    if state.phase == "choose":
-        return move in [("choose", b) for b in SOLITAIRE_BOARDS]
-    if state.solitaire:  # P11: the figure at once, or a swap; nothing is laid piece by piece
-        if kind == "place" and len(move) == 3:
-            return placement_error(state, seat, move[1], move[2]) is None
-        return (
-            kind == "swap"
-            and len(move) == 2
-            and move[1] in state.racks[seat]
-            and bool(state.pile)
-            and state.swaps < state.options.solitaire_max_swaps
-        )
-    if state.staged:
-        if move == ("take_back",):
-            return state.take_backs < MAX_TAKE_BACKS
-        return kind == "add" and move in figure_moves(state, seat)
-    if kind == "add":
-        return move in figure_moves(state, seat)
-    if kind == "place" and len(move) == 3:
-        if len(move[2]) != 1:
-            return False  # P7 with several pieces: laid one at a time ("add"), never all at once
-        return placement_error(state, seat, move[1], move[2]) is None
-    if _can_place(state, seat):
-        return False  # P9: no voluntary pass, and a player with a joker must play it
-    if kind == "pass":
-        return move == ("pass",)
-    return (
-        kind == "swap"
-        and len(move) == 2
-        and move[1] in state.racks[seat]
-        and bool(state.pile)
-        and not state.jokers[seat]
-    )
 
 
 def _place(state: PRState, seat: int, letter: str, pieces: Sequence[Piece]) -> PRState:

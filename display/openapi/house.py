@@ -1,0 +1,117 @@
+"""The OpenAPI paths of the hall's house-keeping: the card book, the report, /admin, the devices, the Wi-Fi's QR
+codes and this document."""
+
+from __future__ import annotations
+
+from display.openapi.parts import BOOL, STR, obj, op, path_param, query_param
+
+
+def paths() -> dict:
+    """The paths of the hall's house-keeping."""
+    return {
+        "/api/cards/sold": {
+            "post": op(
+                "Cartons vendus (plages A-00001N..A-00100N ; au plus autant de cartons "
+                "que le carnet en compte, sinon 422 range_too_large)",
+                "desk",
+                obj(ranges=STR, sold=BOOL),
+                errors=("bad_ranges", "range_too_large", "unknown_card", "sold_by_caisse", "held_by_sale"),
+            )
+        },
+        "/api/cards/import": {
+            "post": {
+                **op(
+                    "Importer des cartons (CSV en corps de requête, 4 Mio au plus, même "
+                    "envoyé par morceaux : tout ou 413/422, jamais tronqué)",
+                    "admin",
+                    ok_status="201",
+                    errors=("bad_cards",),
+                ),
+                "requestBody": {"content": {"text/csv": {"schema": STR}}},
+            }
+        },
+        "/api/cards/generate": {
+            "post": op(
+                "Générer des cartons (count : 1 à 20 000, chiffres ASCII)",
+                "admin",
+                obj(
+                    count={"type": "integer", "minimum": 1, "maximum": 20000},
+                    series={"type": "string", "pattern": "^[A-HJ-NP-Z]{1,3}$"},
+                    seed={"type": "string", "maxLength": 64},
+                    start={"type": "integer", "minimum": 1, "maximum": 99999},
+                ),
+                ok_status="201",
+                errors=("bad_cards",),
+            )
+        },
+        "/api/cards.csv": {"get": op("Le carnet de cartons en CSV", "admin", media="text/csv")},
+        "/api/cards.pdf": {
+            "get": op(
+                "Les cartons en planches imprimables (PDF)",
+                "admin",
+                errors=("not_found",),
+                params=(
+                    query_param("series", STR, "série, ex. A"),
+                    query_param("range", STR, "plage d'IDs, ex. A-1..A-60"),
+                    query_param("per_page", {"enum": [2, 3, 4, 6, 12]}, "cartons par page"),
+                ),
+                media="application/pdf",
+            )
+        },
+        "/api/report.pdf": {
+            "get": op("Le rapport de la soirée (PDF)", "admin", errors=("not_found",), media="application/pdf")
+        },
+        "/api/report.csv": {
+            "get": op(
+                "Le rapport de la soirée (CSV d'un tableur français : « ; », virgule "
+                "décimale, UTF-8 avec BOM, heures locales ; cellules = + - @ et textes qui "
+                "ressemblent à un nombre préfixés d'une apostrophe)",
+                "admin",
+                media="text/csv",
+            )
+        },
+        "/api/report.xlsx": {
+            "get": op(
+                "Le rapport de la soirée en classeur (une feuille par rubrique, cellules "
+                "typées : cartons et codes en texte, montants en euros, dates)",
+                "admin",
+                errors=("not_found",),
+                media="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            )
+        },
+        "/api/admin": {"get": op("Programme, PIN, certificat, appareils, empreinte du journal", "admin")},
+        "/api/report/ticket": {
+            "post": op(
+                "Imprimer la copie du bureau (ticket ESC/POS : recette, cartons, lots, "
+                "empreinte du journal) ; journalisée, imprimée par la file d'impression",
+                "admin",
+                ok_status="202",
+            )
+        },
+        "/api/devices/{name}/test": {
+            "post": op(
+                "Demander un test d'appareil",
+                "admin",
+                ok_status="202",
+                errors=("not_found",),
+                params=(path_param("name", "printer, ball_machine, keypad ou scanner"),),
+            )
+        },
+        "/api/openapi.json": {"get": op("Ce document", None)},
+        "/api/wifi/qr.svg": {
+            "get": op(
+                "Le QR code Wi-Fi de la salle (WIFI:T:WPA;S:…;P:…;;), comme au projecteur",
+                None,
+                errors=("not_found",),
+                media="image/svg+xml",
+            )
+        },
+        "/api/wifi/page-qr.svg": {
+            "get": op(
+                "Le QR code de la page à ouvrir une fois sur le Wi-Fi de la salle",
+                None,
+                errors=("not_found",),
+                media="image/svg+xml",
+            )
+        },
+    }

@@ -1,0 +1,91 @@
+"""The events of an evening: every change of state is one of these, appended to the journal first.
+
+Names are ``"area:thing_happened"``. Each payload is a frozen dataclass; the journal stores it
+as JSON with the role that caused it and the time (``Record``). Read them through this face
+(``from hall.events import BallDrawn``); they live by area: ``partie`` (the draws, the claims, the lots),
+``sales`` (the card book, the caisse), ``paper`` (the vouchers, the board's copy), ``settings`` (the programme,
+the PINs, the players' help, the calling); ``base`` holds ``Event``, ``Record`` and the one dispatch
+(``EventHandlers``), ``payload`` the journal's form (``EVENT_TYPES``, ``to_payload``, ``from_payload``).
+"""
+
+from __future__ import annotations
+
+from hall.events.base import Event, EventHandlers, Record
+from hall.events.paper import (
+    TicketPrinted,
+    TicketRequested,
+    VoucherIssued,
+    VoucherPrinted,
+    VoucherRedeemed,
+    VoucherReprintRequested,
+)
+from hall.events.partie import (
+    BallDrawn,
+    ClaimAnnounced,
+    ClaimChecked,
+    DrawResumed,
+    DrawUndone,
+    Fallback,
+    LotAwarded,
+    LotSpec,
+    PartieCleared,
+    PartieStarted,
+    TieAnnounced,
+    TieBreakDraw,
+    lot_spec,
+)
+from hall.events.payload import EVENT_TYPES, from_payload, to_payload
+from hall.events.sales import CardsImported, CardsSold, PricesSet, PriceTier, SalePaid, SaleRecorded, SaleVoided
+from hall.events.settings import (
+    BallRepeated,
+    CallingSet,
+    CountShown,
+    PinChanged,
+    PlayersSet,
+    ProgrammeEdited,
+    ProgrammePartie,
+    VoiceTested,
+)
+
+__all__ = [
+    "EVENT_TYPES",
+    "BallDrawn",
+    "BallRepeated",
+    "CallingSet",
+    "CardsImported",
+    "CardsSold",
+    "ClaimAnnounced",
+    "ClaimChecked",
+    "CountShown",
+    "DrawResumed",
+    "DrawUndone",
+    "Event",
+    "EventHandlers",
+    "Fallback",
+    "LotAwarded",
+    "LotSpec",
+    "PartieCleared",
+    "PartieStarted",
+    "PinChanged",
+    "PlayersSet",
+    "PriceTier",
+    "PricesSet",
+    "ProgrammeEdited",
+    "ProgrammePartie",
+    "Record",
+    "SalePaid",
+    "SaleRecorded",
+    "SaleVoided",
+    "TicketPrinted",
+    "TicketRequested",
+    "TieAnnounced",
+    "TieBreakDraw",
+    "VoiceTested",
+    "VoucherIssued",
+    "VoucherPrinted",
+    "VoucherRedeemed",
+    "VoucherReprintRequested",
+    "from_payload",
+    "lot_spec",
+    "to_payload",
+]

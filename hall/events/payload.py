@@ -1,0 +1,113 @@
+"""The journal's form of an event: every event type by its name (``EVENT_TYPES``), an event as a JSON-ready dict,
+and an event rebuilt from its stored dict (the nested values — lots, tie-break draws, programme parties, price
+tiers — rebuilt as their frozen values)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+
+from hall.events.base import Event
+from hall.events.paper import (
+    TicketPrinted,
+    TicketRequested,
+    VoucherIssued,
+    VoucherPrinted,
+    VoucherRedeemed,
+    VoucherReprintRequested,
+)
+from hall.events.partie import (
+    BallDrawn,
+    ClaimAnnounced,
+    ClaimChecked,
+    DrawResumed,
+    DrawUndone,
+    LotAwarded,
+    PartieCleared,
+    PartieStarted,
+    TieAnnounced,
+    TieBreakDraw,
+    lot_spec,
+)
+from hall.events.sales import CardsImported, CardsSold, PricesSet, PriceTier, SalePaid, SaleRecorded, SaleVoided
+from hall.events.settings import (
+    BallRepeated,
+    CallingSet,
+    CountShown,
+    PinChanged,
+    PlayersSet,
+    ProgrammeEdited,
+    ProgrammePartie,
+    VoiceTested,
+)
+
+EVENT_TYPES: dict[str, type] = {
+    cls.type: cls
+    for cls in (
+        PartieStarted,
+        BallDrawn,
+        DrawUndone,
+        ClaimAnnounced,
+        DrawResumed,
+        ClaimChecked,
+        LotAwarded,
+        TieAnnounced,
+        PartieCleared,
+        CardsSold,
+        CardsImported,
+        VoucherIssued,
+        VoucherPrinted,
+        VoucherReprintRequested,
+        VoucherRedeemed,
+        SaleRecorded,
+        SaleVoided,
+        SalePaid,
+        ProgrammeEdited,
+        PinChanged,
+        PricesSet,
+        PlayersSet,
+        TicketRequested,
+        TicketPrinted,
+        CallingSet,
+        BallRepeated,
+        VoiceTested,
+        CountShown,
+    )
+}
+
+
+def _programme_partie(
+    lots: Iterable[Mapping[str, object]] = (), consolation: str = "Lot de consolation"
+) -> ProgrammePartie:
+    return ProgrammePartie(tuple(lot_spec(**lot) for lot in lots), consolation)
+
+
+# a field holding frozen values, each stored as a dict: how to rebuild one
+_NESTED: dict[str, Callable[..., object]] = {
+    "lots": lot_spec,
+    "tie_break": TieBreakDraw,
+    "parties": _programme_partie,
+    "planned": lot_spec,
+    "tiers": PriceTier,
+}
+
+
+def to_payload(event: Event) -> dict:
+    """The JSON-ready dict of an event."""
+    return dataclasses.asdict(event)
+
+
+def from_payload(type_name: str, payload: dict) -> Event:
+    """The event of ``type_name`` rebuilt from its stored dict; raises ``KeyError`` for an unknown type."""
+    cls = EVENT_TYPES[type_name]
+    values = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in payload:
+            continue
+        value = payload[f.name]
+        if f.name in _NESTED:
+            value = tuple(_NESTED[f.name](**item) for item in value)
+        elif isinstance(value, list):
+            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        values[f.name] = value
+    return cls(**values)
