@@ -14,6 +14,7 @@ ON_SCREEN = """() => ({bottom: document.querySelector('[data-n="90"]').getBoundi
 
 def test_a_tie_break_keeps_the_whole_board_on_a_1080p_screen(page, live):
     page.goto(live.url + "/")
+    page.wait_for_function("document.body.dataset.seq !== undefined")  # the banners are events: follow them all
     play_to_tie(live)
     live.hall.award(role="speaker", tie_break={A1: 31, A2: 76})
     expect(page.locator(".banner-lines li.tie-winner")).to_have_count(1, timeout=15_000)
