@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from hall.net import address
@@ -56,6 +58,12 @@ def test_serve_warns_at_start(tmp_path, monkeypatch, capfd):
     monkeypatch.setenv(serve_module.SERVER_ENV, "gunicorn")
     monkeypatch.setenv("LANG", "fr_FR.UTF-8")
     args = argparse.Namespace(config=str(config_file), data_dir=None, demo=False, interval=None)
-    assert serve_module.serve(args) == 0  # its log goes to stderr (logging.basicConfig, as under systemd)
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        assert serve_module.serve(args) == 0  # its log goes to stderr (logging.basicConfig, as under systemd)
+    finally:  # basicConfig's handler writes to this test's captured stderr: later tests' threads must not log there
+        root.handlers[:] = handlers
+        root.setLevel(level)
     err = capfd.readouterr().err
     assert "WARNING" in err and "n'écoute que sur cette machine" in err, err
