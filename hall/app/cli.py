@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from hall.app.cli_where import add_where
 from hall.app.lang import _
 from hall.app.lang import is_french as _fr
 from hall.errors import InvalidNumber
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("lance la salle (pages, API, appareils)"),
         epilog=_("exemple : loto-hall serve --config /etc/loto-hall/config.toml"),
     )
-    serve.add_argument("--config", help=_("fichier TOML (défaut ./loto-hall.toml puis /etc/loto-hall/config.toml)"))
+    add_where(serve, data_dir=False)  # its --data-dir says what the demo does
     serve.add_argument("--host", help=_("adresse d'écoute"))
     serve.add_argument("--port", type=_whole(0, 65535), help=_("port d'écoute"))
     serve.add_argument(
@@ -78,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("les relais des téléphones seuls (un portable à côté du Pi, [server] message_queue et core_url)"),
         epilog=_("exemple : loto-hall relays --config portable.toml --workers 4"),
     )
-    relays.add_argument("--config", help=_("fichier TOML"))
+    add_where(relays, data_dir=False)
     relays.add_argument("--workers", type=_whole(1, 16), help=_("processus (défaut : [server] socket_workers)"))
 
     cards = sub.add_parser("cards", help=_("cartons : générer, importer"))
@@ -97,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--pdf", help=_("planches imprimables (PDF)"))
     gen.add_argument("--per-page", type=int, choices=(2, 3, 4, 6, 12), default=6)
     gen.add_argument("--columns", choices=("1-9", "1-10"), default="1-9")
-    gen.add_argument("--config")
+    add_where(gen, data_dir=False)
     imp = csub.add_parser(
         "import",
         formatter_class=fmt,
@@ -105,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_("exemple : loto-hall cards import cartons.csv"),
     )
     imp.add_argument("file")
-    imp.add_argument("--config")
+    add_where(imp, data_dir=False)
 
     sim = sub.add_parser("simulate", help=_("simulateurs d'appareils"))
     ssub = sim.add_subparsers(dest="sim_command", required=True)
@@ -136,16 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=_("exemple : loto-hall report --pdf soiree.pdf --csv soiree.csv --xlsx soiree.xlsx"),
     )
-    rep.add_argument(
-        "--config",
-        metavar=_("FICHIER"),
-        help=_("fichier TOML de la salle (défaut ./loto-hall.toml puis /etc/loto-hall/config.toml)"),
-    )
-    rep.add_argument(
-        "--data-dir",
-        metavar=_("DOSSIER"),
-        help=_("dossier des données de la salle (défaut : celui de la configuration) ; le journal y est lu"),
-    )
+    add_where(rep)
     rep.add_argument(
         "--pdf",
         metavar=_("FICHIER"),
@@ -181,8 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("list", _("les soirées archivées avec leurs totaux"), "loto-hall evening list"),
     ):
         cmd = esub.add_parser(name, formatter_class=fmt, help=what, description=what, epilog=_("exemple : ") + example)
-        cmd.add_argument("--config")
-        cmd.add_argument("--data-dir")
+        add_where(cmd)
 
     games = sub.add_parser("games", help=_("mini-jeux des pauses"))
     gsub = games.add_subparsers(dest="games_command", required=True)

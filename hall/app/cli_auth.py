@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+from hall.app.cli_where import add_where
 from hall.app.lang import _
 
 UNLOCK_FILE = "login_unlock.json"  # display/login_guard.py reads it
@@ -51,8 +52,7 @@ def add_auth_parser(subparsers: argparse._SubParsersAction) -> None:
             "auth unlock --data-dir ./data --role speaker"
         ),
     )
-    unlock.add_argument("--config", help=_("fichier TOML (défaut ./loto-hall.toml puis /etc/loto-hall/config.toml)"))
-    unlock.add_argument("--data-dir", help=_("dossier des données (défaut : celui de la config)"))
+    add_where(unlock)
     unlock.add_argument(
         "--role", choices=ROLE_CHOICES, default="admin", help=_("rôle de la nouvelle console (défaut : admin)")
     )

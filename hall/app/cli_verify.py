@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from hall.app.cli_where import add_where
 from hall.app.lang import _
 from hall.app.runtime import JOURNAL_FILE
 from hall.errors import HallError
@@ -40,8 +41,7 @@ def add_verify_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     where = verify.add_mutually_exclusive_group()
-    where.add_argument("--config", help=_("fichier TOML (défaut ./loto-hall.toml puis /etc/loto-hall/config.toml)"))
-    where.add_argument("--data-dir", help=_("dossier des données (défaut : celui de la config)"))
+    add_where(where)
     verify.add_argument(
         "--evening",
         metavar=_("NOM"),

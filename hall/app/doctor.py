@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from hall.app.cli_where import add_where
 from hall.app.findings import Finding, print_findings
 from hall.app.front import nginx_binary
 from hall.app.lang import _
@@ -135,7 +136,7 @@ def add_doctor_parser(subparsers: argparse._SubParsersAction) -> None:
         help=_("vérifie les fichiers secrets (modes), la file (Redis) et les relais des téléphones"),
         epilog=_("exemple : loto-hall doctor --config /etc/loto-hall/config.toml"),
     )
-    cmd.add_argument("--config")
+    add_where(cmd, data_dir=False)
 
 
 def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:

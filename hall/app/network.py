@@ -11,6 +11,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from hall.app.cli_where import add_where
 from hall.app.findings import print_findings
 from hall.app.hotspot import ROOT_CONFIG, hotspot_plan, hotspot_problems, print_plan
 from hall.app.lang import _
@@ -81,7 +82,7 @@ def add_network_parser(subparsers: argparse._SubParsersAction) -> None:
         help=_("vérifie pays, micrologiciel, profil, DNS, mDNS et la réponse aux téléphones"),
         epilog=_("exemple : loto-hall network doctor --config /etc/loto-hall/config.toml"),
     )
-    doc.add_argument("--config")
+    add_where(doc, data_dir=False)
     doc.add_argument("--port", type=int, help=_("port de la salle (défaut : celui de la config)"))
 
 
