@@ -6,9 +6,10 @@ import pytest
 import zxingcpp
 
 from display import views
+from drivers.escpos_text import printable
 from drivers.printer import EscposDevice, PrinterAway, PrintQueue, printer_target, start_printing
 from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text, escpos_commands, render_ticket
-from drivers.voucher_layout import VoucherView, printable, render_voucher
+from drivers.voucher_layout import VoucherView, render_voucher
 from hall.cartons.card_ids import display_card_id
 from hall.config import parse_config
 from hall.errors import ConfigError
