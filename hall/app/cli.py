@@ -161,6 +161,11 @@ def build_parser() -> argparse.ArgumentParser:
             "numéros de cartons en texte"
         ),
     )
+    rep.add_argument(
+        "--lang",
+        choices=("fr", "en"),
+        help=_("la langue des trois fichiers, la même pour tous (défaut : celle de la salle, [hall] language)"),
+    )
 
     evening = sub.add_parser("evening", help=_("soirées : archiver la soirée finie, lister les soirées passées"))
     esub = evening.add_subparsers(dest="evening_command", required=True)
