@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from drivers.escpos_text import CODE_PAGE, printable, wrap
 from drivers.printer import EscposDevice, PrintQueue
-from drivers.printer_sink import PrinterSink, decode_text
+from drivers.printer_sink import decode_text
 from drivers.voucher_layout import render_test_ticket
 from hall.events import LotSpec
 from tests.drivers.paper import Recorder, some_cards, win_quine
@@ -35,14 +35,6 @@ NAMES = (
     ("Vũng Tàu", "Vung Tàu"),
     ("Ħal Għargħur", "Hal Gharghur"),
 )
-
-
-@pytest.fixture
-def sink():
-    s = PrinterSink()
-    s.start()
-    yield s
-    s.stop()
 
 
 def one_line(text: str) -> str:
