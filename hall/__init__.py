@@ -53,6 +53,7 @@ from hall.loto.lots import (
 )
 from hall.loto.programme import is_pin, pin_matches
 from hall.loto.speech_words import ball_phrase, number_words
+from hall.money.report import REPORT_LANGUAGES, written_in
 from hall.money.report_csv import write_csv
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.ports import HallPort
@@ -129,6 +130,7 @@ __all__ = [
     "read_terms",
     "Rejected",
     "REPORT_CSV",
+    "REPORT_LANGUAGES",
     "REPORT_PDF",
     "ROWS",
     "sales",
@@ -140,5 +142,6 @@ __all__ = [
     "verify_file",
     "WITHIN",
     "write_csv",
+    "written_in",
     "year_of",
 ]

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from display.openapi.parts import BOOL, STR, obj, op, path_param, query_param
 
+REPORT_LANG = query_param(
+    "lang", {"enum": ["fr", "en"]}, "la langue du rapport, la même pour ses trois fichiers (défaut : celle de la salle)"
+)
+
 
 def paths() -> dict:
     """The paths of the hall's house-keeping."""
@@ -59,7 +63,13 @@ def paths() -> dict:
             )
         },
         "/api/report.pdf": {
-            "get": op("Le rapport de la soirée (PDF)", "admin", errors=("not_found",), media="application/pdf")
+            "get": op(
+                "Le rapport de la soirée (PDF/A-2b)",
+                "admin",
+                errors=("not_found", "bad_field"),
+                params=(REPORT_LANG,),
+                media="application/pdf",
+            )
         },
         "/api/report.csv": {
             "get": op(
@@ -67,6 +77,8 @@ def paths() -> dict:
                 "décimale, UTF-8 avec BOM, heures locales ; cellules = + - @ et textes qui "
                 "ressemblent à un nombre préfixés d'une apostrophe)",
                 "admin",
+                errors=("bad_field",),
+                params=(REPORT_LANG,),
                 media="text/csv",
             )
         },
@@ -75,7 +87,8 @@ def paths() -> dict:
                 "Le rapport de la soirée en classeur (une feuille par rubrique, cellules "
                 "typées : cartons et codes en texte, montants en euros, dates)",
                 "admin",
-                errors=("not_found",),
+                errors=("not_found", "bad_field"),
+                params=(REPORT_LANG,),
                 media="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             )
         },
