@@ -84,7 +84,7 @@ class ClaimDesk:
         """The verdict on ``card_id`` (a carton of the book) for ``lot`` of the partie, now."""
         card = self._state.book.get(card_id)
         assert card is not None
-        return verify(card, p.draws, lot.spec, self._state.config.rules.last_number, p.paid.get(card_id, set()))
+        return verify(card, p.draws, lot.spec, self._state.config.rules.last_number, p.paid_rows(card_id, lot.kind))
 
     @locked
     def announce_tie(self, method: str, *, role: str, reason: str = "", session: str = "") -> Record | None:
