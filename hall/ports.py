@@ -101,7 +101,13 @@ class HallPort(Protocol):
 
     # ---- the partie
     def start_partie(
-        self, lots: Sequence[LotSpec] | None = None, consolation: str | None = None, *, role: str, session: str = ""
+        self,
+        lots: Sequence[LotSpec] | None = None,
+        consolation: str | None = None,
+        *,
+        role: str,
+        session: str = "",
+        drop_carried: bool = False,
     ) -> Record: ...
     def draw(self, number: Any, *, role: str, source: str = "console") -> Record: ...
     def ball_read(self, number: int, *, source: str, confirm: bool) -> Record | Proposal: ...

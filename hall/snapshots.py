@@ -114,6 +114,8 @@ class HallSnapshot:
     wifi: WifiInfo | None = None  # the hall's Wi-Fi as the projector shows it, without [network] ssid None
     winners: tuple[CardState, ...] = ()  # the cartons of the valid claims waiting for their lot
     players: PlayersSet = PlayersSet("auto", True, False, 24)  # how much the players' phones help
+    tie_mode: str = "draw_lowest"  # how the hall settles a tie tonight ([rules] ties, RULES L22)
+    carried: tuple[LotSpec, ...] = ()  # lots left unwon at a « Démarquez », waiting for the next partie (RULES L19)
 
     @property
     def running(self) -> PartieState | None:

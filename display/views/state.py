@@ -11,6 +11,7 @@ from flask_babel import force_locale
 from display.i18n import device_sentence
 from hall import prize_at
 from hall.events import LotAwarded, LotSpec, PlayersSet
+from hall.loto.ties import default_wins
 from hall.net.wifi import wifi_qr_payload
 from hall.snapshots import (
     CardState,
@@ -88,8 +89,15 @@ def _prize(lot: LotState) -> dict:
 
 
 def public_state(snap: HallSnapshot) -> dict:
-    """The public state (INTERFACE §4 ``GET /api/state``): what every projector shows."""
+    """The public state (INTERFACE §4 ``GET /api/state``): what every projector shows, with the evening's rules
+    the hall announces (§4's extension): ``tie_mode`` (``[rules] ties``), ``wins`` (who wins a tie's draw:
+    ``lowest`` or ``highest``) and ``carry`` (the lots carried by « Démarquez » to the next partie)."""
     p = snap.partie
+    rules = {
+        "wins": default_wins(snap.tie_mode),
+        "tie_mode": snap.tie_mode,
+        "carry": [announced_lot(x) for x in snap.carried],
+    }
     if p is None:
         return {
             "partie": None,
@@ -98,6 +106,7 @@ def public_state(snap: HallSnapshot) -> dict:
             "status": "waiting",
             "seq": snap.seq,
             "players": players(snap.players),
+            **rules,
         }
     return {
         "partie": {"number": p.number, "lots": lots(p), "current_lot": p.current, "consolation": p.consolation},
@@ -106,7 +115,13 @@ def public_state(snap: HallSnapshot) -> dict:
         "status": "waiting" if p.cleared else p.status,
         "seq": snap.seq,
         "players": players(snap.players),
+        **rules,
     }
+
+
+def announced_lot(lot: LotSpec) -> dict:
+    """A lot not yet played (the next partie's, a lot carried to it), as it is announced."""
+    return {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, **lot_terms(lot)}
 
 
 def players(e: PlayersSet) -> dict:
@@ -121,9 +136,7 @@ def next_partie(snap: HallSnapshot) -> dict | None:
     return {
         "number": n.number,
         "consolation": n.spec.consolation,
-        "lots": [
-            {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, **lot_terms(lot)} for lot in n.spec.lots
-        ],
+        "lots": [announced_lot(lot) for lot in n.spec.lots],
     }
 
 

@@ -214,17 +214,25 @@ class Hall:
     # ---- the partie --------------------------------------------------------------------------------------
     @locked
     def start_partie(
-        self, lots: Sequence[LotSpec] | None = None, consolation: str | None = None, *, role: str, session: str = ""
+        self,
+        lots: Sequence[LotSpec] | None = None,
+        consolation: str | None = None,
+        *,
+        role: str,
+        session: str = "",
+        drop_carried: bool = False,
     ) -> Record:
         """Start the next partie with the programme's lots (carried ones first, values and donors kept), or with
-        ``lots`` as the speaker changed them on the spot (kept beside the programme's for the report)."""
+        ``lots`` as the speaker changed them on the spot (kept beside the programme's for the report): the lots
+        carried by « Démarquez » are played with them, where their kind plays, unless ``drop_carried`` (the
+        speaker's choice, said in the report as a lot left out)."""
         self._holds.check(Action.START)
         require(role, "start_partie")
         if self._state.evening.running is not None:
             raise Rejected("partie_running", number=self._state.evening.running.number)
         spec = self._state.partie_spec(len(self._state.evening.parties))
         planned = next_lots(spec.lots, self._state.evening.carried)
-        played = lots_to_play(planned, lots)
+        played = lots_to_play(planned, lots, self._state.evening.carried, drop_carried)
         for number, lot in enumerate(played, 1):
             if lot.kind not in LOT_KINDS:
                 raise Rejected("bad_lot", kind=lot.kind)

@@ -100,6 +100,8 @@ class SnapshotBuilder:
             wifi,
             winners,
             state.players(),
+            config.rules.ties,
+            ev.carried,
         )
 
     @locked

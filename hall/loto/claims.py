@@ -18,7 +18,12 @@ from hall.loto.lots import ALL_ROWS, Lines, lines_of, prize_at
 
 VALID, INCOMPLETE, MISSED = "valid", "incomplete", "missed"
 JACKPOT, FALLBACK = "jackpot", "fallback"
-LATE, LAST_NOT_IN_ROWS, ROW_ALREADY_PAID, NOT_NAMED_ROW = "late", "last_not_in_rows", "row_already_paid", "not_named_row"
+LATE, LAST_NOT_IN_ROWS, ROW_ALREADY_PAID, NOT_NAMED_ROW = (
+    "late",
+    "last_not_in_rows",
+    "row_already_paid",
+    "not_named_row",
+)
 MISSED_REASONS = (ROW_ALREADY_PAID, LATE, LAST_NOT_IN_ROWS)
 """Why a ``missed`` was missed, in the order they are looked for (docs/loto-rules.md L12b): a complete row that counts
 holds the last ball but was paid for this kind of lot; the last ball is not on the carton at all (complete before it:

@@ -55,5 +55,9 @@ def to_go(
     drawn = set(draws)
     allowed = [row - 1] if row else [0, 1, 2]
     gaps = {r: [n for n in rows[r] if n not in drawn] for r in range(3)}
-    costs = [sum(len(gaps[r]) for r in s) for s in combinations(allowed, NEED[kind]) if any(gaps[r] and r not in paid for r in s)]
+    costs = [
+        sum(len(gaps[r]) for r in s)
+        for s in combinations(allowed, NEED[kind])
+        if any(gaps[r] and r not in paid for r in s)
+    ]
     return min(costs) if costs else None

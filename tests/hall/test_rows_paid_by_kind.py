@@ -65,7 +65,9 @@ class Oracle:
 def new_hall(folder, cards: dict[str, Card], ties: str = "draw_lowest") -> Hall:
     """A hall of its own for one example (a journal of its own: never the previous example's, replayed)."""
     config = parse_config({"hall": {"name": "x", "data_dir": str(folder)}, "rules": {"ties": ties}})
-    return Hall(config, Journal(folder / "journal.sqlite"), CardBook(cards), voucher_secret=b"k" * 32, rng=random.Random(7))
+    return Hall(
+        config, Journal(folder / "journal.sqlite"), CardBook(cards), voucher_secret=b"k" * 32, rng=random.Random(7)
+    )
 
 
 def play(folder, cards: dict[str, Card], lots: list[LotSpec], order: list[int], rnd: random.Random, share: bool):
