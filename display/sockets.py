@@ -46,6 +46,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from display import views
 from display.auth import socket_session
 from display.broadcast import Broadcaster, emit_to_shards, public_shard
+from display.cartons import CartonNews
 from display.crowd import SocketCaps
 from display.current import socket_sid
 from display.errors import error_body
@@ -166,6 +167,7 @@ class LiveSockets:
             _address,
             SOCKET_PATH,
         )
+        self.cartons = CartonNews(socketio, hall, relay)  # each phone's own cartons, told by the hall
         self._unsubscribe = hall.subscribe(self._on_record)
         hall.subscribe_notices(self._on_notice)
         sessions.on_end(self._drop)
@@ -272,6 +274,7 @@ class LiveSockets:
         socketio = self.socketio
         name, payload = views.event(record, snap, STAFF)
         socketio.emit(name, payload, to=STAFF)  # the staff's screens first
+        self.cartons.after(record, snap)  # the followed cartons' standings first: a page shows them with their ball
         name, payload = views.event(record, snap, PUBLIC)
         if self.relay is not None:
             self.relay.event(payload["seq"], name, payload)  # the phones on the relays: appended, never waited for

@@ -24,6 +24,7 @@ from hall.events import (
     TieBreakDraw,
     VoucherIssued,
 )
+from hall.loto.followed import Standing
 from hall.loto.lots import Lines, lines_of
 from hall.loto.watch import Sleeper
 from hall.record.chain import shown
@@ -54,10 +55,16 @@ class LotRef:
     row: int | None = None
     within: int | None = None
     fallback: Fallback | None = None
+    value_eur: float | None = None
+    sponsor: str = ""
 
     @classmethod
     def of(cls, index: int, spec: LotSpec) -> LotRef:
-        return cls(index, spec.kind, spec.label, spec.row, spec.within, spec.fallback)
+        return cls(index, spec.kind, spec.label, spec.row, spec.within, spec.fallback, spec.value_eur, spec.sponsor)
+
+    @property
+    def spec(self) -> LotSpec:
+        return LotSpec(self.kind, self.label, self.value_eur, self.sponsor, self.row, self.within, self.fallback)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,16 +81,33 @@ class PartieState:
     undo_allowed: bool  # an undo now would be accepted
     held: bool = False  # the draw waits for the speaker after an award (docs L11a)
     tie: TieAnnounced | None = None  # how the tie on the open lot is settled, once announced (docs L14c)
+    paid: Mapping[str, Mapping[str, frozenset[int]]] = field(default_factory=lambda: MappingProxyType({}))
+    """kind → carton → its rows paid for lots of that kind in this partie (RULES L12a)"""
+    cancelled: frozenset[str] = frozenset()  # cartons cancelled for the partie (a false claim, RULES L15's option)
 
     @property
     def last(self) -> int | None:
         return self.draws[-1] if self.draws else None
+
+    @property
+    def open_lot(self) -> LotState | None:
+        """The lot being played (``None`` once every lot is awarded, or once démarquée)."""
+        return None if self.cleared or self.current is None else self.lots[self.current]
+
+    def paid_rows(self, card_id: str, kind: str) -> frozenset[int]:
+        """The rows of ``card_id`` already paid for lots of ``kind`` in this partie."""
+        return self.paid.get(kind, {}).get(card_id, frozenset())
 
     def lot(self, index: int | None) -> LotRef | None:
         if index is None or not 0 <= index < len(self.lots):
             return None
         lot = self.lots[index]
         return LotRef.of(index, lot.spec) if lot.spec is not None else LotRef(index, lot.kind, lot.label)
+
+
+Followed = tuple[tuple[str, str, Standing], ...]
+"""The cartons a players' phone follows, told their standing: (follow key, carton, standing) for each
+(``hall/door/follow_desk.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,6 +75,18 @@ class ClaimDesk:
             suggestions,
         )
 
+    @locked
+    def verdict_now(self, card_id: str) -> Verdict | None:
+        """What a claim of ``card_id`` would be told now — the check the controllers' desk makes, never journalled
+        (a player's phone calling the speaker, a test): ``None`` when no lot is open or the carton cannot claim (not
+        in the book, unsold, cancelled)."""
+        p = self._state.evening.running
+        lot = p.current_lot if p is not None else None
+        cid = self._state.book.resolve(card_id)
+        if p is None or lot is None or cid not in self._state.book or not self._state.may_play(cid):
+            return None
+        return None if cid in p.cancelled else self._verdict(p, lot, cid)
+
     def card_scanned(self, text: str) -> ClaimResult:
         """A carton's barcode read by the scanner, which sits at the controllers' desk: checked, and journalled, as
         the controllers' check (as a keypad's keys are the speaker's); raises ``Rejected`` as ``check_claim``."""

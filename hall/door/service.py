@@ -19,6 +19,7 @@ from hall.cartons.cards import parse_number
 from hall.config import Config
 from hall.door.calling_desk import CallingDesk
 from hall.door.claim_desk import ClaimDesk
+from hall.door.follow_desk import FollowDesk
 from hall.door.prize_desk import PrizeDesk
 from hall.door.programme_desk import ProgrammeDesk
 from hall.door.record_desk import RecordDesk
@@ -106,6 +107,7 @@ class Hall:
             self._writer, self._state, self._prizes, rng if rng is not None else random.SystemRandom()
         )
         self._programme = ProgrammeDesk(self._writer, self._state)
+        self._follow = FollowDesk(self._state, voucher_secret)
         self._state.replay(list(journal.records()))
 
     @property
@@ -198,9 +200,16 @@ class Hall:
 
     # ---- the claim desk: a carton checked, a tie said, the lot awarded ------------------------------------
     check_claim = _Delegated("_claims", ClaimDesk.check_claim)
+    verdict_now = _Delegated("_claims", ClaimDesk.verdict_now)
     card_scanned = _Delegated("_claims", ClaimDesk.card_scanned)
     announce_tie = _Delegated("_claims", ClaimDesk.announce_tie)
     award = _Delegated("_claims", ClaimDesk.award)
+
+    # ---- the players' phones' desk: the cartons they follow, told their verdicts ---------------------------
+    follow_key = _Delegated("_follow", FollowDesk.follow_key)
+    follow = _Delegated("_follow", FollowDesk.follow)
+    carton_news = _Delegated("_follow", FollowDesk.news)
+    carton_news_from = _Delegated("_follow", FollowDesk.started)
 
     # ---- the programme desk: the programme, the players' help, the PINs -----------------------------------
     edit_programme = _Delegated("_programme", ProgrammeDesk.edit_programme)
