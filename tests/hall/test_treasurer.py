@@ -121,7 +121,9 @@ def test_a_start_naming_its_own_lots_keeps_the_carried_ones_where_their_kind_pla
     hall.start_partie([own], role="speaker", session="s1")
     assert [lot.spec for lot in hall.evening.running.lots] == [PANIER, own, JAMBON, VELO]
     changes = build_report(hall.evening, hall.journal.records(), "x").takings.changes
-    assert [(c.planned, c.played) for c in changes] == [(PROGRAMME_FILET, own)]  # the Filet garni replaced, nothing else
+    assert [(c.planned, c.played) for c in changes] == [
+        (PROGRAMME_FILET, own)
+    ]  # the Filet garni replaced, nothing else
     assert hall.snapshot().carried == ()
 
 
