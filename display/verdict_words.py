@@ -29,9 +29,9 @@ VERDICT_STRINGS = {
     "missed_public_last_not_in_rows": _l("Pas sur les lignes qui comptent — la partie continue"),
     "missed_public_row_already_paid": _l("Déjà payé pour ce lot — la partie continue"),
     # « Mes cartons »: the carton's own standing, as the hall judges it
-    "mc_missed_late": _l("%(kind)s fait avant le %(last)s : trop tard pour ce lot"),
-    "mc_missed_rows": _l("%(kind)s complet, mais le %(last)s n'est pas sur les lignes qui comptent"),
-    "mc_missed_named": _l("%(kind)s complet, mais le %(last)s n'est pas sur la %(row)s"),
+    "mc_missed_late": _l("Trop tard : complet avant le %(last)s, qui n'est pas sur ce carton"),
+    "mc_missed_rows": _l("Complet, mais le %(last)s n'est pas sur les lignes qui comptent : il fallait crier avant"),
+    "mc_missed_named": _l("Complet, mais le %(last)s n'est pas sur la %(row)s : il fallait crier avant"),
     "mc_missed_paid_quine": _l("Cette ligne a déjà gagné une quine : elle ne gagne pas deux fois"),
     "mc_missed_paid_double_quine": _l("Cette ligne a déjà gagné une double quine : elle ne gagne pas deux fois"),
     "mc_missed_paid_carton_plein": _l("Ce carton a déjà gagné un carton plein"),

@@ -147,6 +147,7 @@ function cardView(card, marked, tap) {
   if (c && lot && !behind) {
     section.dataset.verdict = c.verdict;
     if (c.reason) section.dataset.reason = c.reason;
+    if (c.prize) section.dataset.prize = c.prize;             // a maxi-bingo's: jackpot or fallback
     if (c.verdict === "valid" || c.verdict === "missed") section.dataset.complete = lot.kind;
     const playing = playedLot(lot, jackpotOf(S.partie.jackpots, c.lot));
     if (c.verdict === "valid" && S.valid.has(card.card_id)) {     // checked valid on this ball: its lot is being awarded
