@@ -270,6 +270,7 @@ class ClaimResult:
     check_character_ok: bool | None  # for an unknown carton: whether its ID's check character holds (None: unreadable)
     card: CardState | None
     suggestions: tuple[str, ...] = ()  # for an unknown carton: the real cartons one keystroke away
+    to_go: tuple[int, ...] = ()  # the fewest numbers still to come for a valid claim (not journalled)
 
     @property
     def verdict(self) -> str:

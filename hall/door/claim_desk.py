@@ -48,6 +48,7 @@ class ClaimDesk:
         card = self._state.book.get(cid)
         character_ok = None
         suggestions: tuple[str, ...] = ()
+        to_go: tuple[int, ...] = ()
         if lot is None or p is None:
             event = ClaimChecked(cid, "closed", None, None, p.last if p else None)
         elif card is None:
@@ -60,6 +61,7 @@ class ClaimDesk:
             event = ClaimChecked(cid, "cancelled_card", p.current, lot.kind, p.last)
         else:
             v = self._verdict(p, lot, cid)
+            to_go = v.to_go
             event = ClaimChecked(
                 cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows, v.missing, v.reason, v.ball, v.prize
             )
@@ -73,6 +75,7 @@ class ClaimDesk:
             character_ok,
             None if event.verdict == "unknown_card" else card_state(self._state, cid),
             suggestions,
+            to_go,
         )
 
     @locked
