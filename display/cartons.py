@@ -1,4 +1,4 @@
-"""« Mes cartons » told by the hall (issue 39, INTERFACE §9): each carton a phone follows gets its standing — the
+"""« Mes cartons » told by the hall (INTERFACE §9): each carton a phone follows gets its standing — the
 claim check's own verdict for the open lot, the rows paid — from the core, never worked out in the browser.
 
 A phone hands the follow keys it was given with its cartons (``POST /api/players/cards``, ``"follow"``) on its socket:

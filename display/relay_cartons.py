@@ -1,4 +1,4 @@
-"""A relay's side of « Mes cartons » told by the hall (issue 39, ``display/cartons.py``): its phones follow their
+"""A relay's side of « Mes cartons » told by the hall (``display/cartons.py``): its phones follow their
 cartons by key, and it hands them the standings the core computed, never one of its own.
 
 - ``follow {"keys"}`` from a phone: its socket joins each key's room (``f:{key}``) and gets ``cartons`` with the

@@ -1,4 +1,4 @@
-"""Why a verdict was what it was, said the same everywhere it is read (issue 39, RULES L12a, docs/loto-rules.md L12b):
+"""Why a verdict was what it was, said the same everywhere it is read (RULES L12a, docs/loto-rules.md L12b):
 the controller's verdict (``staff.js``: /controle, the speaker's checks), the players' phones (``mes_cartons.js``),
 the projector's banner. A ``missed`` always says which of its reasons holds — ``late`` (complete before the last
 ball: « trop tard »), ``last_not_in_rows`` (the last ball not on the rows that count), ``row_already_paid`` (the row

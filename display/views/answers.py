@@ -20,7 +20,7 @@ def verdict(r: ClaimResult) -> dict:
         "rows": list(e.rows),
         "complete_rows": list(e.complete_rows),
         "missing": list(e.missing),
-        "to_go": list(r.to_go),  # a missed carton may still win the lot with another row (issue 39)
+        "to_go": list(r.to_go),  # a missed carton may still win the lot with another row
         "last": e.last,
         "ball": e.ball,
         "prize": e.prize,

@@ -266,7 +266,7 @@ def speaker_state(s: SpeakerSnapshot, translate: Translate = french_detail) -> d
 
 
 def carton(at: int, card_id: str, s: Standing) -> dict:
-    """A followed carton's standing as its phone is told it (« Mes cartons », issue 39): the claim check's verdict
+    """A followed carton's standing as its phone is told it (« Mes cartons »): the claim check's verdict
     for the open lot ``lot`` (``valid``, ``incomplete``, ``missed``; ``closed``; ``cancelled_card``), its
     ``reason``, the rows that make it, the complete rows, ``to_go`` (the fewest numbers still to come for a valid
     claim), a maxi-bingo's ``prize``, and the rows paid per kind of lot, at record ``at``."""

@@ -203,7 +203,7 @@ MAX_FOLLOW_KEY = 32 + 1 + FOLLOW_KEY_LENGTH  # a card ID (INTERFACE §2: 32 at m
 
 
 def follow_key(secret: bytes, card_id: str) -> str:
-    """The key a phone follows carton ``card_id`` with (« Mes cartons », issue 39): ``{card_id}.{mac}``, a keyed hash
+    """The key a phone follows carton ``card_id`` with (« Mes cartons »): ``{card_id}.{mac}``, a keyed hash
     of the ID that the hall hands only to a phone that gave the printed code. Its verdicts go to the sockets that
     name it, through any relay (which cannot check it and need not: a key nobody was handed is followed by nobody)."""
     digest = hmac.new(secret, f"loto-hall-follow:{card_id}".encode(), hashlib.sha256).digest()

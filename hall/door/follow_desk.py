@@ -1,4 +1,4 @@
-"""The players' phones' desk: the cartons they follow, each told its verdict by the hall (issue 39, INTERFACE §9).
+"""The players' phones' desk: the cartons they follow, each told its verdict by the hall (INTERFACE §9).
 
 A phone that showed it holds a carton's paper (its printed code, or its sale's) is handed the carton's follow key
 (``hall.cartons.card_ids.follow_key``); with it, any socket — the core's or a relay's — follows that carton's

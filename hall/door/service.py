@@ -231,10 +231,8 @@ class Hall:
         session: str = "",
         drop_carried: bool = False,
     ) -> Record:
-        """Start the next partie with the programme's lots (carried ones first, values and donors kept), or with
-        ``lots`` as the speaker changed them on the spot (kept beside the programme's for the report): the lots
-        carried by « Démarquez » are played with them, where their kind plays, unless ``drop_carried`` (the
-        speaker's choice, said in the report as a lot left out)."""
+        """Start the next partie with the programme's lots (carried ones first), or ``lots`` as the speaker changed
+        them (kept beside the programme's for the report), the carried ones with them unless ``drop_carried``."""
         self._holds.check(Action.START)
         require(role, "start_partie")
         if self._state.evening.running is not None:

@@ -1,4 +1,4 @@
-"""The cartons the players' phones follow, each with its verdict as the claim check gives it (issue 39: the hall
+"""The cartons the players' phones follow, each with its verdict as the claim check gives it (the hall
 is the only judge; INTERFACE §9).
 
 For every carton a phone follows, the standing is ``hall.loto.claims.verify``'s verdict for the open lot — the very

@@ -132,8 +132,7 @@ class Partie:
         return "playing"
 
     def paid_for(self, kind: str) -> dict[str, set[int]]:
-        """The rows paid for lots of ``kind`` in this partie, per carton: the only rows a lot of that kind looks at
-        (RULES L12a: a row paid for a quine never stops a double quine or a carton plein)."""
+        """Per carton, the rows paid for lots of ``kind``: the only ones a lot of that kind looks at (RULES L12a)."""
         return self.paid.get(kind, {})
 
     def paid_rows(self, card_id: str, kind: str) -> frozenset[int]:

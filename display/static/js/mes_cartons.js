@@ -7,6 +7,7 @@
 import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
 import {node} from "./ids.js";
 import {jackpotOf, jackpotText, missedPublic, missedText, playedLot, prizeOf, wonLots} from "./lines.js";
+import {caughtUp, hallSays, toldOf} from "./mes_cartons_told.js";
 import {followCalling} from "./mes_cartons_voice.js";
 
 const KEY = "loto-mes-cartons";
@@ -15,8 +16,6 @@ const DEFAULT_PLAYERS = {help: "auto", one_to_go: true, phone_call: false, max_c
 let saved = load();          // {cards: [{card_id, display_id, rows}], taps: {partie, numbers}}
 let S = null;                // the hall as followed: {partie, draws, last, status, players, valid}
 let oneBefore = {};          // card_id → the number it waited for at the last drawing (for the vibration)
-let told = {};               // card_id → its standing as the hall told it, shown once the page has its record (`at`)
-let ahead = {};              // card_id → a standing told for a record the page has not had yet
 let relinked = false;        // the cartons' keys asked again once (a hall that no longer knows them)
 
 function load() {
@@ -69,27 +68,10 @@ function currentLot() {
   if (!p || S.status === "waiting" || p.current_lot === null || p.current_lot === undefined) return null;
   return p.lots[p.current_lot] || null;
 }
-const pageSeq = () => (document.body.dataset.seq === undefined ? -1 : Number(document.body.dataset.seq));
-
 /* the hall follows these cartons for this socket: their standings come now, and at every change */
 function follow() {
   const keys = saved.cards.map((c) => c.follow).filter(Boolean);
   if (keys.length && conn.socket.connected) conn.socket.emit("follow", {keys});
-}
-
-/* a standing told by the hall: the newest by `at`, held until the page has that record (a ball and its verdicts
-   are shown together) */
-function hallSays(c) {
-  if (!c || typeof c.at !== "number") return;
-  const kept = c.at <= pageSeq() ? told : ahead;
-  if (!kept[c.card_id] || kept[c.card_id].at <= c.at) kept[c.card_id] = c;
-  caughtUp();
-}
-function caughtUp() {
-  const seq = pageSeq();
-  for (const [cid, c] of Object.entries(ahead)) {
-    if (c.at <= seq) { if (!told[cid] || told[cid].at <= c.at) told[cid] = c; delete ahead[cid]; }
-  }
 }
 
 /* cartons linked before the hall handed keys, or whose keys it no longer knows: linked again once, codes kept */
@@ -113,7 +95,7 @@ function marks() {
 
 /* the standing the hall told for this carton, for the partie on the page (a standing of another partie is no news) */
 function standingOf(card) {
-  const c = told[card.card_id];
+  const c = toldOf(card.card_id);
   if (!c || !S || !S.partie || S.status === "waiting" || c.lot === null) return null;
   return c;
 }
