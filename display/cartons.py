@@ -7,7 +7,8 @@ carton's standing as the hall says it at record ``at``. After each record that m
 changed go out, once per carton whatever the phones following it, as ``carton`` to its room, before the record's own
 public event (a page holds them until it has that record: a ball and its verdicts are shown together). With relays
 (INTERFACE §10) the same news go to Redis in one message per record (``cartons``: every changed carton's key and
-standing), and each relay hands them to its own sockets in the key's room (``display/relay_cartons.py``); a relay asks
+standing), right after the record's event (a big hall's thousands of standings never hold its ball back), and each
+relay hands them to its own sockets in the key's room (``display/relay_cartons.py``); a relay asks
 the core once for a key it has not heard of (``POST /api/players/follow``). A phone only ever names its own
 cartons' keys, which the hall handed it for the printed code: nobody else's verdicts reach it.
 
@@ -71,8 +72,7 @@ class CartonNews:
         self.socketio.emit("cartons", {"at": at, "items": items, "unknown": unknown}, to=socket_sid())
 
     def after(self, record: Record, snap: HallSnapshot) -> None:
-        """On the broadcaster's task, before the record's public event: the standings it changed, to their rooms
-        here and to the relays."""
+        """On the broadcaster's task: the standings ``record`` changed, to their rooms here and to the relays."""
         told = self.hall.carton_news(record, snap.partie)
         if not told:
             return

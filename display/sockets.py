@@ -274,10 +274,13 @@ class LiveSockets:
         socketio = self.socketio
         name, payload = views.event(record, snap, STAFF)
         socketio.emit(name, payload, to=STAFF)  # the staff's screens first
-        self.cartons.after(record, snap)  # the followed cartons' standings first: a page shows them with their ball
         name, payload = views.event(record, snap, PUBLIC)
         if self.relay is not None:
             self.relay.event(payload["seq"], name, payload)  # the phones on the relays: appended, never waited for
+        # the followed cartons' standings (display/cartons.py): here before the record's event, so that a page shows
+        # a ball with its verdicts; with relays, after it on the queue: a big hall's thousands of standings never
+        # hold its ball back (the page shows them as they come)
+        self.cartons.after(record, snap)
         # a batch of shards at a time, yielding in between (display/broadcast.py)
         emit_to_shards(socketio.server, name, payload, socketio.sleep)
         self._last_public = payload["seq"]
