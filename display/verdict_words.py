@@ -12,9 +12,9 @@ from flask_babel import lazy_gettext as _l
 
 VERDICT_STRINGS = {
     # the controller's verdict (one line under its colour) and the speaker's list of checks
-    "v_missed_late": _l("Trop tard : le lot était fait avant le %(last)s, qui n'est pas sur ce carton"),
-    "v_missed_rows": _l("Le %(last)s n'est pas sur les lignes qui comptent pour ce lot : il fallait crier avant"),
-    "v_missed_named": _l("Le %(last)s n'est pas sur la %(row)s, la seule qui compte : il fallait crier avant"),
+    "v_missed_late": _l("Trop tard : le %(last)s n'est pas sur ce carton"),
+    "v_missed_rows": _l("Le %(last)s n'est pas sur les lignes qui comptent"),
+    "v_missed_named": _l("Le %(last)s n'est pas sur la %(row)s, la seule qui compte"),
     "v_missed_paid_quine": _l("Ligne déjà payée : elle a déjà gagné une quine"),
     "v_missed_paid_double_quine": _l("Ligne déjà payée : elle a déjà gagné une double quine"),
     "v_missed_paid_carton_plein": _l("Déjà payé : ce carton a déjà gagné un carton plein"),
@@ -30,8 +30,8 @@ VERDICT_STRINGS = {
     "missed_public_row_already_paid": _l("Déjà payé pour ce lot — la partie continue"),
     # « Mes cartons »: the carton's own standing, as the hall judges it
     "mc_missed_late": _l("Trop tard : complet avant le %(last)s, qui n'est pas sur ce carton"),
-    "mc_missed_rows": _l("Complet, mais le %(last)s n'est pas sur les lignes qui comptent : il fallait crier avant"),
-    "mc_missed_named": _l("Complet, mais le %(last)s n'est pas sur la %(row)s : il fallait crier avant"),
+    "mc_missed_rows": _l("Complet, mais le %(last)s n'est pas sur les lignes qui comptent"),
+    "mc_missed_named": _l("Complet, mais le %(last)s n'est pas sur la %(row)s"),
     "mc_missed_paid_quine": _l("Cette ligne a déjà gagné une quine : elle ne gagne pas deux fois"),
     "mc_missed_paid_double_quine": _l("Cette ligne a déjà gagné une double quine : elle ne gagne pas deux fois"),
     "mc_missed_paid_carton_plein": _l("Ce carton a déjà gagné un carton plein"),
