@@ -138,7 +138,10 @@ def partie_start():
     consolation = field(data, "consolation", str, required=False)
     if consolation is not None and has_control_character(consolation):
         raise Rejected("label_control_character", where="consolation")
-    record = hall().start_partie(lots=_lots(data), consolation=consolation, role=role, session=session_ref())
+    drop = field(data, "drop_carried", bool, required=False, default=False)  # the carried lots left out, by choice
+    record = hall().start_partie(
+        lots=_lots(data), consolation=consolation, role=role, session=session_ref(), drop_carried=drop
+    )
     return jsonify({"number": record.event.number, "seq": record.seq}), 201
 
 

@@ -18,6 +18,7 @@ from display import (
     api_evenings,
     api_programme,
     api_sales,
+    cartons,
     network,
     pages,
     players,
@@ -135,6 +136,7 @@ def create_app(
     app.register_blueprint(record.bp)
     app.register_blueprint(api_door.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(cartons.bp)
     app.register_blueprint(speech.bp)
     app.register_blueprint(stats.bp)
     tournament_web.install(app)

@@ -330,5 +330,9 @@ declare(
         "unsold_card": (409, _l("Carton non vendu : il ne joue pas.")),
         "bad_card_code": (403, _l("Code du carton manquant ou faux : il est imprimé sous son QR code.")),
         "hall_busy": (429, _l("La salle est très demandée : vos cartons arrivent dans un moment.")),
+        "too_many_follows": (
+            429,
+            _l("Trop de demandes de cartons suivis depuis cette adresse : réessayez dans %(retry_after)s secondes."),
+        ),
     },
 )

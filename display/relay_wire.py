@@ -2,7 +2,8 @@
 
 INTERFACE §10. One channel carries, in order: the journal's public events (``ev``, each with its ``seq``), the
 other public emissions (``emit``: a mini-game room's audience view, the projector's ``screen``) and the core's
-heartbeat (``hb``, every second, with the last ``seq`` published). The beat is also written in a key, read by
+heartbeat (``hb``, every second, with the last ``seq`` published), and the standings of the cartons the phones follow
+(``cartons``: one message per record that changed some, each standing with its follow key, ``display/cartons.py``). The beat is also written in a key, read by
 each relay over an ordinary connection: a relay whose listener stops hearing what the key says the core sent
 is deaf, and is replaced. Each relay writes its own report (what it last heard, how many phones it carries)
 in one hash, read by the core for the speaker's console and ``/admin``.
@@ -46,7 +47,7 @@ def decode(raw: object) -> dict | None:
         message = json.loads(raw)
     except (TypeError, ValueError, RecursionError):
         return None
-    if not isinstance(message, dict) or message.get("t") not in ("ev", "emit", "hb"):
+    if not isinstance(message, dict) or message.get("t") not in ("ev", "emit", "hb", "cartons"):
         return None
     return message
 

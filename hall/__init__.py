@@ -15,6 +15,7 @@ from hall.cartons import sales
 from hall.cartons.card_ids import (
     MAX_CARD_CODE_TEXT,
     MAX_CARD_TEXT,
+    MAX_FOLLOW_KEY,
     display_card_id,
     make_card_id,
     normalize_card_id,
@@ -46,6 +47,7 @@ from hall.loto.lots import (
     ROWS,
     WITHIN,
     LotTermsError,
+    balls_left,
     has_control_character,
     kinds_table,
     prize_at,
@@ -53,6 +55,7 @@ from hall.loto.lots import (
 )
 from hall.loto.programme import is_pin, pin_matches
 from hall.loto.speech_words import ball_phrase, number_words
+from hall.loto.ties import default_wins
 from hall.money.report import REPORT_LANGUAGES, written_in
 from hall.money.report_csv import write_csv
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
@@ -81,6 +84,7 @@ __all__ = [
     "archived_journal",
     "as_eur",
     "as_plain_csv",
+    "balls_left",
     "ball_phrase",
     "browser_keymap",
     "CardBook",
@@ -88,6 +92,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "DEFAULT_KEYS",
+    "default_wins",
     "DIGIT_KEYS",
     "display_card_id",
     "durable",
@@ -113,6 +118,7 @@ __all__ = [
     "make_card_id",
     "MAX_CARD_CODE_TEXT",
     "MAX_CARD_TEXT",
+    "MAX_FOLLOW_KEY",
     "MAX_LABEL",
     "normalize_card_id",
     "number_words",

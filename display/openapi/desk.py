@@ -3,7 +3,7 @@ consoles, and the archived evenings."""
 
 from __future__ import annotations
 
-from display.openapi.parts import BOOL, ERR, INT, LOT_IN, STR, obj, op, path_param, query_param
+from display.openapi.parts import BOOL, ERR, INT, LOT_IN, NULLABLE_OBJ, STR, obj, op, path_param, query_param
 
 SALE = obj(
     cards={"type": "array", "items": STR},
@@ -118,6 +118,20 @@ def paths() -> dict:
                 obj(card_ids={"type": "array", "items": {"oneOf": [STR, obj(card_id=STR, code=STR)]}}),
                 obj(cards={"type": "array"}, refused={"type": "array"}),
                 errors=("players_off", "too_many_cards", "too_many_links", "hall_busy"),
+            )
+        },
+        "/api/players/follow": {
+            "post": op(
+                "Ce que la salle dit des cartons suivis (un relais demande les clés qu'il ne connaît pas encore) : "
+                "chaque clé, remise pour le code imprimé, nomme son carton ; borné par adresse",
+                None,
+                obj(keys={"type": "array", "maxItems": 500, "items": STR}),
+                obj(
+                    at=INT,
+                    items={"type": "array", "items": obj(key=STR, carton=NULLABLE_OBJ)},
+                    unknown={"type": "array"},
+                ),
+                errors=("bad_field", "too_many_follows"),
             )
         },
         "/api/players/call": {

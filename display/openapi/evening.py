@@ -51,9 +51,10 @@ def paths() -> dict:
         },
         "/api/partie/start": {
             "post": op(
-                "Démarrer la partie suivante",
+                "Démarrer la partie suivante. Avec « lots », les lots reportés par « Démarquez » sont joués aussi, là où "
+                "leur sorte se joue, sauf « drop_carried » : true (le rapport les dit alors retirés).",
                 "speaker",
-                obj(lots={"type": "array", "items": LOT_IN}, consolation=STR),
+                obj(lots={"type": "array", "items": LOT_IN}, consolation=STR, drop_carried=BOOL),
                 ok_status="201",
                 errors=("partie_running", "no_partie", "bad_lot", "bad_lot_row", "bad_lot_within"),
             )

@@ -21,7 +21,7 @@ from tests.display.conftest import A1, A3, PINS, TIE_DRAWS, LiveServer, login_pa
 from tests.display.test_evening_pages import audit
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-CLIPS = "106"  # the 90 balls and the ritual's 16 sentences, preloaded by the projector
+CLIPS = "111"  # the 90 balls and the ritual's 21 sentences (each missed reason its own), preloaded by the projector
 PLAYED = """() => { window.played = [];       // each clip's media element: its play event (heard by #voice, capturing)
   document.getElementById('voice').addEventListener('play', (e) => window.played.push(e.target.dataset.clip), true); }"""
 

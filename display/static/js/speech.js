@@ -58,8 +58,8 @@ async function preload(paths) {
 }
 
 // the ritual's sentences (display/voice_words.py RITUAL): a verdict's for each kind of lot the hall plays
-const RITUAL_CLIPS = ["no_unmark", "good", "bad", ...(boot.kinds || []).flatMap((k) => ["good_" + k, "bad_" + k]),
-  "late", "not_out_one", "not_out_many", "and", "others", "unmark", "test"];
+const RITUAL_CLIPS = ["no_unmark", "good", "bad", ...(boot.kinds || []).flatMap((k) => ["good_" + k, "bad_" + k, "missed_paid_" + k]),
+  "late", "missed_rows", "missed_paid", "not_out_one", "not_out_many", "and", "others", "unmark", "test"];
 
 /* the hall's calling, asked again when /admin changes it; ``opts.enabled === false`` mutes this screen */
 export async function load(opts) {
