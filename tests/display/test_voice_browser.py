@@ -159,7 +159,7 @@ def test_flash_mode_fills_the_screen_once_a_ball_never_three_times_a_second(kios
     h = room.hall
     h.start_partie(role="speaker")
     page = projector(kiosk, room)
-    expect(page.locator("body")).to_have_class("projector flash-mode")
+    expect(page.locator("body")).to_have_class("projector flash-mode has-loop")  # the sign in its own row
     expect(page.locator("#hearing-loop")).to_be_visible()
     page.evaluate(FLASHES)
     for n in (11, 22, 33):  # three balls as fast as the hall takes them
