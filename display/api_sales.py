@@ -249,7 +249,8 @@ def pay(sale_id: int):
     record = h.pay_sale(sale_id, payment, role=role)
     sale = h.sale(sale_id)
     assert sale is not None  # just paid: it is in the ledger
-    return jsonify({**sale_view(sale), "seq": record.seq})
+    # the buyer who just paid gets his cartons' QR code on the desk's screen, as at a sale paid at once
+    return jsonify({**sale_view(sale), "seq": record.seq, "phones_url": f"/s/{h.sale_code(sale_id)}"})
 
 
 @bp.get("/summary")

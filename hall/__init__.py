@@ -75,7 +75,7 @@ from hall.record.journal import Offload, verify_file
 from hall.record.secretfile import load_or_create_secret
 from hall.refusal import Rejected
 from hall.sources import utc_now
-from hall.spreadsheet import as_plain_csv
+from hall.spreadsheet import as_plain_csv, safe_cell
 
 __all__ = [
     "action_keys",
@@ -139,6 +139,7 @@ __all__ = [
     "REPORT_LANGUAGES",
     "REPORT_PDF",
     "ROWS",
+    "safe_cell",
     "sales",
     "split_card_id",
     "typed_card_code",

@@ -137,7 +137,9 @@ function banner(kindName, text, opts) {
   clearTimeout(bannerTimer);
   bannerKind = kindName;
   const b = $("banner");
-  b.className = "banner banner-" + kindName;
+  // raised while a game is on screen (the break: an undo, a claim, its verdict), it is shown over the game's view;
+  // one raised before stays with the loto, under the game
+  b.className = "banner banner-" + kindName + (document.body.classList.contains("is-game") ? " over-game" : "");
   withIds($("banner-text"), text, o.ids);
   document.body.classList.add("has-banner");
   $("banner-sub").textContent = o.sub || "";

@@ -115,6 +115,10 @@ $("check-form").addEventListener("submit", async (ev) => {
   if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = MARKS[v.tone] + " " + v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
 });
 $("award").addEventListener("click", async () => {
+  // the last award's result goes at once: its cartons and voucher codes never read as this lot's (a tie's question,
+  // a refusal, a console that lost the hall would leave it under the new lot)
+  $("award-result").hidden = true;
+  $("award-result").replaceChildren();
   const tied = S.pending_claims.map((c) => c.card_id);
   const choice = tied.length > 1 ? await choose(tied, S.tie) : {};   // a tie: the speaker chooses how (or as said)
   if (choice === null) return;
