@@ -23,7 +23,8 @@ from display import auth as A
 from display.current import hall
 from display.limits import json_body, read_body
 from display.login_guard import Budget
-from display.services import services
+from display.services import services, services_of
+from display.speech_queue import Busy
 from display.speech_render import MAX_RECORDING_BYTES, Voice, recording_problem
 from display.voice_words import RITUAL
 from hall import ball_phrase, number_words, pace_for
@@ -67,6 +68,8 @@ def _render(text: str, spoken_voice: str):
     speech = hall().config.speech
     try:
         return _served(voice().clip(text, spoken_voice, speech.rate))
+    except Busy:
+        raise Rejected("speech_busy", retry_after=1) from None  # being made: the screen asks again
     except OSError:
         raise Rejected("speech_unavailable") from None
 
@@ -215,6 +218,8 @@ def set_calling():
     record = hall().set_calling(
         role=role, flash=data.get("flash"), nicknames_on=data.get("nicknames_on"), nicknames=pairs, pace=paces
     )
+    if hall().config.speech.enabled and voice().available:
+        voice().ahead(clip_texts())  # the balls said with the new nicknames, made before the next ball asks
     return jsonify({**calling_view(record.event), "seq": record.seq})
 
 
@@ -254,19 +259,22 @@ def recording(text: str):
     return _served(path)
 
 
+def clip_texts() -> list[tuple[str, str, float]]:
+    """Every clip the hall says with its settings now: the 90 balls (unless recorded) and the ritual's sentences."""
+    speech = hall().config.speech
+    calling = hall().calling()
+    spoken = "fr-FR" if speech.voice == "recorded" else speech.voice
+    texts = [] if speech.voice == "recorded" else [(ball_text(n, calling), spoken, speech.rate) for n in range(1, 91)]
+    return texts + [(text, spoken, speech.rate) for key in RITUAL if (text := phrase_text(key))]
+
+
 def prerender(app) -> None:
-    """Render every ball and the ritual's sentences now, so the first ball of the evening is not the slow one
-    (a background task of the app's start; a clip already cached costs a file check)."""
+    """Make every clip now, so the first ball of the evening is not the slow one (a background task of the app's
+    start; a clip already cached costs a file check; a ball asked meanwhile is made first)."""
     with app.app_context():
-        speech = hall().config.speech
-        if not speech.enabled or not voice().available:
+        if not hall().config.speech.enabled or not voice().available:
             return
-        calling = hall().calling()
-        spoken = "fr-FR" if speech.voice == "recorded" else speech.voice
-        texts = (
-            [] if speech.voice == "recorded" else [(ball_text(n, calling), spoken, speech.rate) for n in range(1, 91)]
-        )
-        texts += [(text, spoken, speech.rate) for key in RITUAL if (text := phrase_text(key))]
-        made = voice().prerender(texts)
+        texts = clip_texts()
+    made = services_of(app).voice.prerender(texts)
     if made:
         app.logger.info("voix : %s sons préparés", made)
