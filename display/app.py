@@ -268,6 +268,7 @@ def build_services(
             own_hosts=own_hosts(hall.config, socket.gethostname()),
             link_gate=gate,
             player_budgets=players.budgets(gate),
+            voice_reports=players.Budget(1.0, 1),  # one report a second per address
             sockets=live,
             rooms=rooms,
             relay=relay,

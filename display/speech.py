@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
-import time
 from pathlib import Path
 
 from flask import Blueprint, jsonify, request, send_file
@@ -21,8 +19,7 @@ from flask_babel import force_locale
 
 from display import auth as A
 from display.current import hall
-from display.limits import json_body, read_body
-from display.login_guard import Budget
+from display.limits import field, json_body, read_body
 from display.services import services, services_of
 from display.speech_queue import Busy
 from display.speech_render import MAX_RECORDING_BYTES, Voice, recording_problem
@@ -156,23 +153,18 @@ def speech_settings():
     return jsonify(calling_view(hall().calling()))
 
 
-_reports = Budget(1, 1.0)
-_reports_lock = threading.Lock()
-
-
 @bp.post("/api/speech/report")
 def projector_report():
     """The projector says whether it speaks (a clip played, the browser refused the sound, a clip failed): the
     console shows it with the devices. No role (the projector has none); one report a second per address."""
     data = json_body()
-    state, what = data.get("state"), data.get("what", "")
-    if state not in REPORTS or not isinstance(what, str) or len(what) > 24:
-        raise Rejected("bad_field", field="state" if state not in REPORTS else "what")
-    with _reports_lock:
-        now, address = time.monotonic(), request.remote_addr or ""
-        if _reports.wait(address, now):
-            raise Rejected("too_many_reports")
-        _reports.add(address, now)
+    state, what = data.get("state"), field(data, "what", str, required=False, default="")
+    if not isinstance(state, str) or state not in REPORTS:  # types first: {"state": {}} is no key of the table
+        raise Rejected("bad_field", field="state")
+    if not isinstance(what, str) or len(what) > 24:
+        raise Rejected("bad_field", field="what")
+    if services().voice_reports.take(request.remote_addr or ""):
+        raise Rejected("too_many_reports")
     status, code = REPORTS[state]
     hall().set_device_status("voice", status, code=code, params={"what": re.sub(r"[^0-9a-z_]", "", what)})
     return jsonify({"state": state}), 202
@@ -195,7 +187,7 @@ def test_voice():
 def show_count():
     """The ball count (/stats) on the projector during a break, or off it (``{"shown": false}``)."""
     role = A.require_right("show_count")
-    shown = json_body().get("shown", True)
+    shown = field(json_body(), "shown", bool, required=False, default=True)
     record = hall().show_count(shown, role=role)
     return jsonify({"shown": record.event.shown, "seq": record.seq})
 

@@ -53,6 +53,8 @@ from hall.loto.lots import (
 )
 from hall.loto.programme import is_pin, pin_matches
 from hall.loto.speech_words import ball_phrase, number_words
+from hall.loto.ties import METHODS as TIE_METHODS
+from hall.loto.ties import WINS as TIE_WINS
 from hall.money.report_csv import write_csv
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.ports import HallPort
@@ -128,6 +130,8 @@ __all__ = [
     "RangeTooLarge",
     "read_terms",
     "Rejected",
+    "TIE_METHODS",
+    "TIE_WINS",
     "REPORT_CSV",
     "REPORT_PDF",
     "ROWS",
