@@ -198,6 +198,10 @@ def test_the_pace_of_each_partie_is_set_on_admin(room, client):
     assert client.get("/api/speech").get_json()["pace_now"] == 20
     for bad in ({"pace": {"x": 3}}, {"pace": [1]}, {"pace": {"1": 601}}, {"flash": "on"}, {"nicknames": {"0": "a"}}):
         assert client.post("/api/admin/calling", json=bad, headers=admin).status_code == 422, bad
+    for text in ("le \x1b[2Jsept", "sept\u202eelbuod"):  # ESC, a bidi override: refused as an SSID's are
+        resp = client.post("/api/admin/calling", json={"nicknames": {"7": text}}, headers=admin)
+        assert (resp.status_code, resp.get_json()["error"]) == (422, "bad_field"), text
+    assert 7 not in dict(room.hall.calling().nicknames)  # nothing kept
     assert client.post("/api/admin/calling", json={"flash": True}, headers=room.headers("speaker")).status_code == 403
 
 
