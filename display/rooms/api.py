@@ -172,6 +172,7 @@ def openapi_paths() -> dict:
                     "already_started",
                     "room_closed",
                     "audience_full",
+                    "name_taken",
                     "too_many_seats",
                 ),
                 params=code,
