@@ -50,7 +50,9 @@ class CardInPath(BaseConverter):
     regex = r"(?!(?:generate|import|sold)$)[^/]+"
 
 
-bp.record_once(lambda state: state.app.url_map.converters.setdefault("card_in_path", CardInPath))
+@bp.record_once
+def _card_converter(state) -> None:
+    state.app.url_map.converters.setdefault("card_in_path", CardInPath)
 
 
 def _int(data: dict, name: str, low: int, high: int, default: int | None = None) -> int:
