@@ -5,9 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from display import auth as A
-from display.api import field
 from display.current import hall
-from display.limits import json_body
+from display.limits import field, json_body
 from display.session_ref import caller_session, session_ref
 from hall import is_ascii_digits
 from hall import sales as S

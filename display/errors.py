@@ -134,7 +134,7 @@ def error_body(code: str, detail: Mapping[str, object] | None = None) -> dict:
 def refusal_response(exc: Rejected):
     """A refusal as the API answers it, whoever raised it (``Retry-After`` with a wait)."""
     resp = jsonify(error_body(exc.key, exc.detail))
-    if exc.code in ("too_many_attempts", "too_many_enrol_attempts"):
+    if exc.code in ("too_many_attempts", "too_many_enrol_attempts") or "retry_after" in exc.detail:
         resp.headers["Retry-After"] = str(exc.detail.get("retry_after", 60))
     return resp, status_of(exc.key)
 

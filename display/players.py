@@ -23,7 +23,7 @@ from display import auth as A
 from display import holders, views
 from display.current import hall
 from display.errors import error_body
-from display.limits import json_body
+from display.limits import field, json_body
 from display.page_words import js_strings
 from display.pages import render_page
 from display.qrcode_svg import qr_response
@@ -259,8 +259,8 @@ def players_call():
     if snap.players.help == "off" or not snap.players.phone_call:
         raise Rejected("phone_call_off")
     data = json_body()
-    text, code = data.get("card_id"), data.get("code", "")
-    if not isinstance(text, str) or len(text) > MAX_CARD_TEXT or not isinstance(code, str):
+    text, code = field(data, "card_id", str), field(data, "code", str, required=False, default="")
+    if len(text) > MAX_CARD_TEXT:
         raise Rejected("bad_field", field="card_id")
     _spend("calls", _address(), "too_many_calls")
     linked = h.link_cards([text])[0]
@@ -293,14 +293,15 @@ def set_players():
     role = A.require_right("edit_players")
     data = json_body()
     now = hall().players()
-    help_level = data.get("help", now.help)
-    if help_level not in HELP_LEVELS:
+    given = {k: v for k, v in data.items() if v is not None}  # a null is a field left out, as everywhere
+    help_level = given.get("help", now.help)
+    if not isinstance(help_level, str) or help_level not in HELP_LEVELS:
         raise Rejected("bad_field", field="help")
     record = hall().set_players(
         role=role,
         help=help_level,
-        one_to_go=data.get("one_to_go", now.one_to_go),
-        phone_call=data.get("phone_call", now.phone_call),
-        max_cards=data.get("max_cards", now.max_cards),
+        one_to_go=given.get("one_to_go", now.one_to_go),
+        phone_call=given.get("phone_call", now.phone_call),
+        max_cards=given.get("max_cards", now.max_cards),
     )
     return jsonify({**views.players(record.event), "seq": record.seq})

@@ -103,6 +103,7 @@ declare(
             503,
             _l("La voix ne peut pas parler : espeak-ng n'est pas installé (apt install espeak-ng)."),
         ),
+        "speech_busy": (503, _l("Ce son est en cours de préparation : réessayez dans une seconde.")),
         "not_recorded": (404, _l("Le %(n)s n'est pas encore enregistré : enregistrez-le sur /admin.")),
         "recording_format": (422, _l("Enregistrement refusé : un son WAV (PCM 16 bits) est attendu.")),
         "recording_length": (422, _l("Enregistrement refusé : de 0,2 à 6 secondes par numéro.")),

@@ -55,6 +55,8 @@ from hall.loto.lots import (
 )
 from hall.loto.programme import is_pin, pin_matches
 from hall.loto.speech_words import ball_phrase, number_words
+from hall.loto.ties import METHODS as TIE_METHODS
+from hall.loto.ties import WINS as TIE_WINS
 from hall.loto.ties import default_wins
 from hall.money.report import REPORT_LANGUAGES, written_in
 from hall.money.report_csv import write_csv
@@ -135,6 +137,8 @@ __all__ = [
     "RangeTooLarge",
     "read_terms",
     "Rejected",
+    "TIE_METHODS",
+    "TIE_WINS",
     "REPORT_CSV",
     "REPORT_LANGUAGES",
     "REPORT_PDF",

@@ -69,9 +69,9 @@ def tls_files(config: Config) -> tuple[str, str] | None:
     """(certificate, key) for HTTPS when ``[server] tls`` is on, made on first start by the web layer."""
     if not config.server.tls:
         return None
-    from display.tls import ensure_certificate  # the display's area: it also shows the fingerprint
+    from display.tls import ensure_certificate, hall_names  # the display's area: it also shows the fingerprint
 
-    return ensure_certificate(config.data_dir, config.hall.name).ssl_context
+    return ensure_certificate(config.data_dir, config.hall.name, hall_names(config)).ssl_context
 
 
 @dataclass
@@ -110,9 +110,10 @@ class Wiring:
         if server.tls or not server.staff_port or self._staff is not None or server.message_queue:
             return  # with relays, nginx serves the staff's port too (hall/app/front.py)
         from display.services import services_of
-        from display.tls import ensure_certificate
+        from display.tls import ensure_certificate, hall_names
 
-        certificate = ensure_certificate(self.runtime.config.data_dir, self.runtime.config.hall.name)
+        config = self.runtime.config
+        certificate = ensure_certificate(config.data_dir, config.hall.name, hall_names(config))
         try:
             self._staff = self._side_server(server.host, server.staff_port, certificate.ssl_context)
         except OSError as exc:
