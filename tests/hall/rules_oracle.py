@@ -1,4 +1,4 @@
-"""A brute-force oracle of a claim's verdict, written from ../shared/RULES.md alone (L6, L8, L9, L12, L12a, L20,
+"""A brute-force oracle of a claim's verdict, written from RULES alone (docs/rules.md L6, L8, L9, L12, L12a, L20,
 L21) and docs/loto-rules.md L12b (which reason a ``missed`` says), never from ``hall/loto/claims.py``: it enumerates
 every claim a carton could make for a lot — a set of complete rows and which of them is the new one — and reads
 the rules' words against each."""
