@@ -83,6 +83,15 @@ def wait_played(page, clip: str, times: int = 1) -> None:
     page.wait_for_function(f"window.played.filter((c) => c === {clip!r}).length >= {times}", timeout=10_000)
 
 
+def screen_and_console(kiosk, room):
+    """The projector, then the speaker's console logged in at 1280×720: (projector page, console context, console)."""
+    screen = projector(kiosk, room)
+    ctx = kiosk.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
+    console = ctx.new_page()
+    login_page(console, room.url + "/speaker", PINS["speaker_pin"])
+    return screen, ctx, console
+
+
 def test_the_projector_says_each_ball_and_the_ritual_of_a_claim(kiosk, hall_served, tmp_path):
     room = hall_served(draw={"others_s": 3})
     h = room.hall
@@ -185,10 +194,7 @@ def test_the_console_says_the_last_ball_again_tests_the_voice_and_keeps_the_pace
     h = room.hall
     room.app.test_client().post("/api/admin/calling", json={"pace": {"1": 3}}, headers=room.headers("admin"))
     h.start_partie(role="speaker")
-    screen = projector(kiosk, room)
-    ctx = kiosk.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
-    console = ctx.new_page()
-    login_page(console, room.url + "/speaker", PINS["speaker_pin"])
+    screen, ctx, console = screen_and_console(kiosk, room)
     h.draw(42, role="speaker")
     wait_played(screen, "42")
     expect(console.locator("#pace")).to_have_text("Prochaine boule dans 3 s")
@@ -221,10 +227,7 @@ def test_the_consoles_voice_line_names_the_last_sound_not_the_first(kiosk, hall_
     room = hall_served()
     h = room.hall
     h.start_partie(role="speaker")
-    screen = projector(kiosk, room)
-    ctx = kiosk.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
-    console = ctx.new_page()
-    login_page(console, room.url + "/speaker", PINS["speaker_pin"])
+    screen, ctx, console = screen_and_console(kiosk, room)
     h.draw(36, role="speaker")
     wait_played(screen, "36")
     expect(console.locator("#devices")).to_contain_text("Le projecteur parle (dernier son : 36).")
