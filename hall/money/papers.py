@@ -227,6 +227,14 @@ SECTIONS: tuple[Builder, ...] = (
 """The papers' rubrics in the order the workbook's sheets come: a new one is added here."""
 
 
+LAID_OUT = frozenset(
+    {"summary", "sale", "lot_given", "lot_kept", "takings", "price_differs", "lot_changed", "hand_mark"}
+    | {"partie", "winner", "draw", "undo", "refused_claim", "voucher", "frequency"}
+)
+"""The rubrics the PDF and the CSV lay out their own way (on their pages, in their rows); one added to ``SECTIONS``
+after them is written by each column for column — a table of the PDF, rows of the CSV — until it gets a layout."""
+
+
 def papers(report: EveningReport) -> tuple[Section, ...]:
     """Every rubric of ``report`` the evening has, in order."""
     return tuple(s for build in SECTIONS if (s := build(report)) is not None)

@@ -145,6 +145,8 @@ FRENCH = {
     "reprints": "réimpressions",
     "offered": "tarif",
     "lotos_this_year": "lotos de l'année",
+    "yes": "oui",
+    "no": "non",
     **{kind: label for kind, label in KIND_LABELS.items()},
 }
 TIMES = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%Y-%m-%d %H:%M:%S"}

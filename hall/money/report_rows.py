@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from hall.cartons.sales import NO_TIER
 from hall.money.paper_cells import At, Kind, Money, State
-from hall.money.papers import papers
+from hall.money.papers import LAID_OUT, papers
 from hall.money.report import FALSE_CLAIM, EveningReport, LotResult, PartieReport, VoucherLine
 from hall.money.takings import LotChangeLine, LotValueLine, SaleLine, Takings
 
@@ -148,13 +148,6 @@ def _voucher_row(v: VoucherLine) -> dict:
     }
 
 
-# The papers' rubrics the rows above lay out their own way; any other (a new rubric) is written column for column.
-LAID_OUT = frozenset(
-    {"summary", "sale", "lot_given", "lot_kept", "takings", "price_differs", "lot_changed", "hand_mark"}
-    | {"partie", "winner", "draw", "undo", "refused_claim", "voucher", "frequency"}
-)
-
-
 def _other_rows(report: EveningReport) -> Iterable[dict]:
     """Each rubric of the papers not laid out above: a row a row, each cell in the CSV's column of its key (a
     column the CSV has not goes in ``detail``, after its heading)."""
@@ -180,6 +173,8 @@ def _plain(value: object) -> object:
         return eur(value.cents)
     if isinstance(value, At):
         return value.iso
+    if isinstance(value, bool):
+        return Code("yes" if value else "no")
     if isinstance(value, (State, Kind)):
         return Code(value)
     return value

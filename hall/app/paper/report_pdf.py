@@ -30,6 +30,7 @@ from hall.app.paper.pdf_parts import (
 )
 from hall.app.paper.pdfa import archival
 from hall.app.paper.report_money_pdf import money_section
+from hall.app.paper.report_sections_pdf import other_sections
 from hall.app.paper.report_tax_pdf import tax_office_page
 from hall.app.paper.report_words import described
 from hall.app.paper.typeface import BOLD, FONT, fit
@@ -307,7 +308,7 @@ def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris") -> bytes:
             [30 * mm, 12 * mm, 24 * mm, 40 * mm, 24 * mm, 16 * mm, 17 * mm, 17 * mm],
         )
     )
-
+    story.extend(other_sections(report, tz, say))  # a rubric added to the papers with no page of its own yet
     story.extend(tax_office_page(report, tz))  # last: a page of its own, handed to the tax office
 
     fp = report.fingerprint
