@@ -74,11 +74,6 @@ class Section:
     columns: tuple[Column, ...]
     rows: tuple[tuple[Cell | States, ...], ...]
 
-    def values(self, key: str) -> list[Cell | States]:
-        """The cells of column ``key``, row by row."""
-        at = [c.key for c in self.columns].index(key)
-        return [row[at] for row in self.rows]
-
 
 # The codes' words, once for every paper that says them in the catalogue's language (the workbook, the PDF's tables).
 STATES = {
@@ -121,7 +116,7 @@ COUNT = Column("count", N_("Nombre"))
 AT = Column("at", N_("Heure"))
 ROLE = Column("role", N_("Rôle"))
 SESSION = Column("session", N_("Session"))
-SALE = Column("order", N_("N°"))
+NUMBERED = Column("order", N_("N°"))  # a sale's number, a voucher's serial
 SELLER = Column("seller", N_("Vendeur"))
 OFFERED = Column("offered", N_("Tarif"))
 TAKEN = Column("amount", N_("Encaissé"))

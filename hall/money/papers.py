@@ -15,12 +15,14 @@ from hall.money.paper_cells import (
     AT,
     CAME,
     CARD,
+    COUNT,
     KIND,
     LABEL,
     LAST,
     LOT,
     N_,
     NUMBER,
+    NUMBERED,
     PARTIE,
     ROLE,
     RUBRIC,
@@ -59,9 +61,7 @@ def summary(report: EveningReport) -> Section:
             (Said(N_("Solde (recette − lots achetés donnés)")), None, money(t.balance_cents)),
             (Said(N_("Lots non donnés (hors solde)")), len(t.not_given), money(t.kept_cents)),
         ]
-    return Section(
-        "summary", N_("Résumé"), (RUBRIC, Column("count", N_("Nombre")), Column("amount", N_("Montant"))), tuple(rows)
-    )
+    return Section("summary", N_("Résumé"), (RUBRIC, COUNT, Column("amount", N_("Montant"))), tuple(rows))
 
 
 def parties(report: EveningReport) -> Section:
@@ -168,7 +168,7 @@ def vouchers(report: EveningReport) -> Section:
         N_("Bons"),
         (
             Column("code", N_("Code")),
-            Column("order", N_("N°")),
+            NUMBERED,
             PARTIE,
             LOT,
             KIND,

@@ -21,11 +21,11 @@ from hall.money.paper_cells import (
     LABEL,
     LOT,
     N_,
+    NUMBERED,
     OFFERED,
     PARTIE,
     ROLE,
     RUBRIC,
-    SALE,
     SELLER,
     SESSION,
     TAKEN,
@@ -55,7 +55,7 @@ def sales(t: Takings) -> Section:
         "sale",
         N_("Ventes"),
         (
-            SALE,
+            NUMBERED,
             AT,
             CARDS,
             COUNT,
@@ -181,7 +181,7 @@ def price_differs(t: Takings) -> Section:
     return Section(
         "price_differs",
         N_("Hors tarif"),
-        (SALE, AT, CARDS, COUNT, OFFERED, TAKEN, Column("gap", N_("Écart")), SELLER, ROLE, SESSION),
+        (NUMBERED, AT, CARDS, COUNT, OFFERED, TAKEN, Column("gap", N_("Écart")), SELLER, ROLE, SESSION),
         tuple(
             (
                 s.sale_id,
