@@ -75,6 +75,15 @@ class Section:
     rows: tuple[tuple[Cell | States, ...], ...]
 
 
+# A refused claim's verdict, by its code (hall.loto.claims).
+VERDICTS = {
+    "incomplete": N_("fausse réclamation"),
+    "missed": N_("boule laissée passer"),
+    "unknown_card": N_("carton inconnu"),
+    "unsold_card": N_("carton non vendu"),
+    "cancelled_card": N_("carton annulé"),
+    "closed": N_("aucun lot ouvert"),
+}
 # The codes' words, once for every paper that says them in the catalogue's language (the workbook, the PDF's tables).
 STATES = {
     "paid": N_("payée"),
@@ -92,12 +101,7 @@ STATES = {
     "especes": N_("Espèces"),
     "carte": N_("Carte bancaire"),
     "cheque": N_("Chèque"),
-    "incomplete": N_("fausse réclamation"),
-    "missed": N_("boule laissée passer"),
-    "unknown_card": N_("carton inconnu"),
-    "unsold_card": N_("carton non vendu"),
-    "cancelled_card": N_("carton annulé"),
-    "closed": N_("aucun lot ouvert"),
+    **VERDICTS,
     "replaced": N_("remplacé"),
     "added": N_("ajouté"),
     "dropped": N_("retiré"),

@@ -35,19 +35,12 @@ from hall.app.paper.report_tax_pdf import tax_office_page
 from hall.app.paper.report_words import described
 from hall.app.paper.typeface import BOLD, FONT, fit
 from hall.loto.lots import KIND_LABELS
+from hall.money.paper_cells import VERDICTS
 from hall.money.report import TOTAL_LABELS as TOTALS
 from hall.money.report import EveningReport, LotResult, PartieReport
 from hall.money.report_lots import KEPT, TO_PLAY
 from hall.record.durable import replacing
 
-VERDICTS = {
-    "incomplete": N_("fausse réclamation"),
-    "missed": N_("boule laissée passer"),
-    "unknown_card": N_("carton inconnu"),
-    "unsold_card": N_("carton non vendu"),
-    "cancelled_card": N_("carton annulé"),
-    "closed": N_("aucun lot ouvert"),
-}
 STATUS = {
     "playing": N_("en cours"),
     "checking": N_("vérification en cours"),
