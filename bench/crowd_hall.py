@@ -143,11 +143,13 @@ class BenchHall:
 
         import redis
 
+        from display.relay_seal import MAC_CHARS
+
         try:
             reports = redis.Redis(port=self.redis_port, socket_timeout=5).hgetall("loto-hall:relays")
         except redis.exceptions.RedisError:
             return []
-        return sorted(json.loads(r).get("clients", 0) for r in reports.values())
+        return sorted(json.loads(r[MAC_CHARS:]).get("clients", 0) for r in reports.values())  # sealed: the JSON after
 
     # ---- processes and their memory
     def tree(self) -> list[int]:

@@ -100,6 +100,9 @@ def _listen(kind: type, address: tuple[str, int], cfg: Any, log: Any) -> Any:
             return kind(address, cfg, log)
         except OSError as exc:
             if attempt == 49:
+                # said here: gunicorn logs only « Worker exiting », and the front deals this relay's phones to the
+                # others meanwhile (a bench whose relay port was another socket's lost a relay for 47 s that way)
+                log.error("relais : port %s indisponible (%s) : nouvel essai par un nouveau processus", address[1], exc)
                 raise SystemExit(f"relais : port {address[1]} indisponible ({exc})") from None
             time.sleep(0.1)
     raise AssertionError("unreachable")
@@ -117,9 +120,10 @@ def _worker_exit(server: Any, worker: Any) -> None:
 class RelaysApplication(BaseApplication):
     """gunicorn configured in code: N relay workers, each on its own port."""
 
-    def __init__(self, config: Config, workers: int):
+    def __init__(self, config: Config, workers: int, key: bytes):
         self.hall_config = config
         self.workers = workers
+        self.key = key  # the hall's queue key: what the core sealed is all a relay believes
         super().__init__()
 
     def load_config(self) -> None:
@@ -152,6 +156,7 @@ class RelaysApplication(BaseApplication):
             config,
             core_url=core_url(config),
             relay_id=f"{socket.gethostname()}:{os.getpid()}",
+            key=self.key,
             trusted=trusted_fronts(config),
         )
         relay.port = _relay.get("port")
@@ -172,7 +177,19 @@ def run_relays(config: Config, workers: int | None = None) -> int:
     if not config.server.message_queue:
         log.error("relais : [server] message_queue est vide (« redis://ADRESSE_DU_PI:6379/0 »)")
         return 2
-    RelaysApplication(config, workers or config.server.socket_workers or 1).run()
+    from display.relay_seal import KEY_FILE, KeyMissing, read_key
+
+    try:
+        key = read_key(config.data_dir)  # never made here: a relay's own key would believe nobody
+    except KeyMissing as exc:
+        log.error(
+            "relais : la clé de la file est illisible (%s). Sur le Pi, loto-hall serve la crée ; sur une seconde "
+            "machine, copiez celle du Pi (/var/lib/loto-hall/%s, mode 0600, à loto-hall) : docs/install-pi.md",
+            exc,
+            KEY_FILE,
+        )
+        return 2
+    RelaysApplication(config, workers or config.server.socket_workers or 1, key).run()
     return 0
 
 

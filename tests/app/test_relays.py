@@ -22,6 +22,8 @@ import urllib.request
 import pytest
 import socketio
 
+from display.relay_seal import KEY_FILE, REPORT, unseal_json
+from display.relay_wire import CHANNEL, RELAYS_KEY
 from hall.app.demo import DEMO_PINS
 from tests.app.conftest import free_port, get_json
 from tests.app.raw_socket import RawSocket, Refused
@@ -83,6 +85,7 @@ staff_port = {staff_port}
     proc.token = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["speaker_pin"]})[1]["token"]
     proc.admin = get_json(proc.url + "/api/login", data={"pin": DEMO_PINS["admin_pin"]})[1]["token"]
     proc.relay_redis = redis_server.client()
+    proc.queue_key = (tmp_path / "data" / KEY_FILE).read_bytes()  # the hall made it before its relays started
     return proc
 
 
@@ -104,7 +107,12 @@ def phones_on_both_relays(hall, at_least: int = 6) -> list[Phone]:
 
 
 def relay_reports(hall) -> dict:
-    return hall.relay_redis.hgetall("loto-hall:relays")
+    """Each relay's last report, checked against the hall's seal."""
+    reports = {
+        relay: unseal_json(hall.queue_key, REPORT, text) for relay, text in hall.relay_redis.hgetall(RELAYS_KEY).items()
+    }
+    assert None not in reports.values(), reports
+    return reports
 
 
 def draw(hall, number: int) -> float:
@@ -201,9 +209,72 @@ def flood_the_relay(hall) -> None:
     for phone in hall.phones:
         assert phone.has([77], 5), (phone.relay, phone.draws)
     wait_until(
-        lambda: sum(json.loads(r).get("cut", 0) for r in relay_reports(hall).values()) >= len(cuts),
+        lambda: sum(r.get("cut", 0) for r in relay_reports(hall).values()) >= len(cuts),
         5,
         "the relays' reports do not count the sockets they cut",
+    )
+
+
+def test_a_forged_message_on_the_queue_reaches_no_phone_and_the_real_draws_keep_flowing(hall, redis_server):
+    """Redis on loopback answers any local account (the kiosk's too). What once froze or fooled every phone, each
+    ``PUBLISH``ed by such an account: an event announcing seq 1 000 000 000 (the relays then dropped every real
+    draw), an ``emit`` of a ball 66 never drawn, a message sealed with another key, one cut from a real message
+    with its run and a later number, the core's own earlier message replayed (the audience's screen), and bytes
+    that are not UTF-8 (they ended a relay's listening: its phones all reconnected). None reaches a phone; the
+    speaker's next draws reach every phone, in order, on the same relay; each relay counts what it refused."""
+    import redis
+
+    phones = phones_on_both_relays(hall, at_least=4)
+    code = speaker(hall, "/api/games/rooms", {"game": "lobo77"})[1]["code"]
+    tap = redis.Redis(port=redis_server.port, socket_timeout=5).pubsub(ignore_subscribe_messages=True)
+    tap.subscribe(CHANNEL)  # what the core publishes, as any local account may read it
+    assert speaker(hall, "/api/screen", {"show": "game", "code": code})[0] == 200
+    wait_until(lambda: all(p.screens for p in phones), 10, "the audience never heard the screen")
+    assert speaker(hall, "/api/screen", {"show": "loto"})[0] == 200
+    assert speaker(hall, "/api/partie/start")[0] == 201
+    draw(hall, 17)
+    for phone in phones:
+        assert phone.has([17], 10), (phone.relay, phone.draws)
+    heard: list[bytes] = []
+    wait_until(lambda: heard.extend(m["data"] for m in iter(tap.get_message, None)) or len(heard) >= 3, 10, "no tap")
+    tap.close()
+    screen = next(m for m in heard if b'"name":"screen"' in m and b'"show":"game"' in m)
+    real = json.loads(next(m for m in heard if b'"t":"ev"' in m)[64:])
+    seq = hall.state()["seq"]
+    huge = {"number": 66, "index": 2, "partie": 1, "seq": 1_000_000_000}
+    forged = [
+        json.dumps({"t": "ev", "seq": 1_000_000_000, "name": "draw", "data": huge}).encode(),
+        json.dumps({"t": "emit", "name": "draw", "to": None, "data": {**huge, "seq": seq + 1}}).encode(),
+        b"0" * 64
+        + json.dumps(
+            {
+                "r": real["r"],
+                "k": real["k"] + 1000,
+                "t": "ev",
+                "seq": seq + 1,
+                "name": "draw",
+                "data": {**huge, "seq": seq + 1},
+            }
+        ).encode(),
+        screen,
+        b"\xff\xfe\xfd\xfc" * 20,
+    ]
+    screens_before = [len(p.screens) for p in phones]
+    relays_before = [list(p.relays) for p in phones]
+    forger = redis.Redis(port=redis_server.port, socket_timeout=5)
+    for raw in forged:
+        assert forger.publish(CHANNEL, raw) == 2  # both relays hear it
+    for n in (4, 88):
+        draw(hall, n)
+    for phone in phones:
+        assert phone.has([17, 4, 88], 10), (phone.relay, phone.draws)
+        assert phone.heard == [17, 4, 88] and phone.gaps == 0  # no ball 66, ever
+    assert [len(p.screens) for p in phones] == screens_before  # the replayed screen reached nobody
+    assert [p.relays for p in phones] == relays_before  # nobody reconnected: no relay stopped listening
+    wait_until(
+        lambda: sum(r.get("refused", 0) for r in relay_reports(hall).values()) == 2 * len(forged),
+        10,
+        f"the relays did not count what they refused: {relay_reports(hall)}",
     )
 
 
