@@ -135,10 +135,10 @@ class BenchHall:
                 continue
         return None
 
-    def clients_per_relay(self) -> list[int]:
-        """How many phones each relay carries, from their reports in Redis."""
+    def relay_clients(self) -> dict[str, int]:
+        """How many phones each live relay carries (``host:pid`` → phones), from their reports in Redis."""
         if not self.relays:
-            return []
+            return {}
         import json
 
         import redis
@@ -148,8 +148,22 @@ class BenchHall:
         try:
             reports = redis.Redis(port=self.redis_port, socket_timeout=5).hgetall("loto-hall:relays")
         except redis.exceptions.RedisError:
-            return []
-        return sorted(json.loads(r[MAC_CHARS:]).get("clients", 0) for r in reports.values())  # sealed: the JSON after
+            return {}
+        alive = set(self.tree())
+        carried = {}
+        for relay, text in reports.items():
+            pid = int(relay.rsplit(b":", 1)[1])
+            if pid in alive:
+                carried[relay.decode()] = json.loads(text[MAC_CHARS:]).get("clients", 0)  # sealed: the JSON after
+        return carried
+
+    def kill_busiest_relay(self) -> tuple[str, float]:
+        """SIGKILL the relay carrying the most phones; (its id, when)."""
+        carried = self.relay_clients()
+        victim = max(carried, key=lambda relay: carried[relay])
+        killed_at = time.time()
+        os.kill(int(victim.rsplit(":", 1)[1]), signal.SIGKILL)
+        return victim, killed_at
 
     # ---- processes and their memory
     def tree(self) -> list[int]:

@@ -74,9 +74,11 @@ def _worker_class(host: str, ports: list[int]) -> type:
     kind = TCP6Socket if ":" in host else TCPSocket
 
     class RelayWorker(GeventWorker):
-        """A relay binds its own port once forked (the arbiter holds none of them): a relay that dies takes its port
-        with it, so the front's next phones are refused there at once and go to the others (``proxy_next_upstream``)
-        instead of waiting in the dead relay's backlog until its replacement has started."""
+        """A relay binds its own port once forked (the arbiter holds none of them), and only once it is built and can
+        serve: a relay that dies takes its port with it, and its replacement opens it only when a phone's handshake
+        gets its state at once. Until then the port refuses, and the front sends the phones to the other relays
+        (``proxy_next_upstream``) — a replacement that listened while it was still importing held the killed
+        relay's 667 phones (dealt to it by ``least_conn``: it had none) for 5–8 s, until their page gave up."""
 
         sockets: list[Any]
 
@@ -84,11 +86,22 @@ def _worker_class(host: str, ports: list[int]) -> type:
             raise_open_files_limit()
             for inherited in self.sockets:  # the arbiter's placeholder
                 inherited.close()
-            port = ports[getattr(self, "slot", 0)]
-            self.sockets = [_listen(kind, (host, port), self.cfg, self.log)]
-            self.log.info("relais %s à l'écoute sur %s:%s (pour le frontal)", os.getpid(), host, port)
-            _relay["port"] = port
+            self.sockets = []  # bound in load_wsgi, once the relay is built
+            _relay["port"] = ports[getattr(self, "slot", 0)]
             super().init_process()
+
+        def load_wsgi(self) -> None:
+            super().load_wsgi()  # the relay and its ear (RelaysApplication.load)
+            from gunicorn import util
+
+            port = _relay["port"]
+            bound = _listen(kind, (host, port), self.cfg, self.log)
+            # as GeventWorker.patch does for the sockets it is handed before the load (socket is gevent's by now)
+            listener = socket.socket(bound.FAMILY, socket.SOCK_STREAM, fileno=bound.sock.detach())
+            util.close_on_exec(listener)
+            self.sockets = [listener]
+            self.wait_fds = [*self.sockets, self.PIPE[0]]
+            self.log.info("relais %s à l'écoute sur %s:%s (pour le frontal)", os.getpid(), host, port)
 
     return RelayWorker
 
