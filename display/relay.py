@@ -33,11 +33,12 @@ from collections.abc import Callable
 import socketio
 
 from display import relay_wire as wire
-from display.broadcast import Quiet, emit_to_shards, engine_ping_s, public_shard
+from display.broadcast import Quiet, emit_to_shards, encode_event, engine_ping_s, public_shard, send_encoded
 from display.crowd import SocketCaps
 from display.errors import error_body, message_of
-from display.frames import FrameBudget, FrameGate, Pacer
+from display.frames import FrameBudget, FrameGate
 from display.limits import SocketJSON
+from display.pacing import Pacer
 from display.portal import own_hosts
 from display.relay_core import CoreUnavailable, StateCache, fetch_json
 from display.relay_seal import PUBLIC, Freshness, Refusals, unseal_json
@@ -99,6 +100,7 @@ class Relay:
         self.own = own_hosts(config, socket.gethostname())
         self.seq: int | None = None  # the last event forwarded (or the core's state's seq): the core confirmed it
         self._given_min: int | None = None  # before the first: the oldest state a client was given
+        self._encoded: tuple[dict, tuple] | None = None  # the state a resync is answered with, and its event
         self.rooms: dict[str, dict] = {}  # code → the newest audience ``game`` payload
         self.audience: dict[str, str] = {}  # sid → the room it follows
         self._dealt = itertools.count()
@@ -150,11 +152,17 @@ class Relay:
             except CoreUnavailable:
                 return  # the client asks again on its next gap or reconnect
             self._given(state)
-            sio.emit("state", {**state, "relay": self.relay_id}, to=sid)
+            kept = self._encoded
+            if kept is None or kept[0] is not state:  # the state's event, encoded once per state
+                kept = self._encoded = (state, encode_event(sio, "state", {**state, "relay": self.relay_id}))
+            eio_sid = sio.manager.eio_sid_from_sid(sid, "/")
+            if eio_sid is not None:
+                send_encoded(sio, eio_sid, kept[1])
 
         @sio.on("resync")
         def resync(sid: str, data: object = None) -> None:
-            self.pace.ask(sid, lambda: send_state(sid))  # at most once a second, from the cached state
+            # at most once a second, and a few a second per address (display/pacing.py), from the cached state
+            self.pace.ask(sid, lambda: send_state(sid), self.caps.address(sid))
 
         @sio.on("game_watch")
         def game_watch(sid: str, data: object = None) -> None:
