@@ -137,8 +137,7 @@ class Relay:
             except CoreUnavailable:
                 self.caps.release(sid)
                 raise refuse("unavailable") from None
-            self._given(state)
-            sio.emit("state", {**state, "relay": self.relay_id}, to=sid)
+            self._state_to(sid, state)
 
         @sio.on("disconnect")
         def disconnect(sid: str, reason: object = None) -> None:
@@ -151,13 +150,7 @@ class Relay:
                 state = self.cache.get(self.seq)
             except CoreUnavailable:
                 return  # the client asks again on its next gap or reconnect
-            self._given(state)
-            kept = self._encoded
-            if kept is None or kept[0] is not state:  # the state's event, encoded once per state
-                kept = self._encoded = (state, encode_event(sio, "state", {**state, "relay": self.relay_id}))
-            eio_sid = sio.manager.eio_sid_from_sid(sid, "/")
-            if eio_sid is not None:
-                send_encoded(sio, eio_sid, kept[1])
+            self._state_to(sid, state)
 
         @sio.on("resync")
         def resync(sid: str, data: object = None) -> None:
@@ -184,6 +177,17 @@ class Relay:
             self.audience[sid] = code
             sio.enter_room(sid, f"g:{code}:a")
             sio.emit("game", view, to=sid)
+
+    def _state_to(self, sid: str, state: dict) -> None:
+        """``state`` to one client, its event encoded once per state: a relay's replacement, or the others when one
+        is killed, take hundreds of phones in a second, each given the same state."""
+        self._given(state)
+        kept = self._encoded
+        if kept is None or kept[0] is not state:
+            kept = self._encoded = (state, encode_event(self.sio, "state", {**state, "relay": self.relay_id}))
+        eio_sid = self.sio.manager.eio_sid_from_sid(sid, "/")
+        if eio_sid is not None:
+            send_encoded(self.sio, eio_sid, kept[1])
 
     def _given(self, state: dict) -> None:
         if self.seq is None:

@@ -230,7 +230,10 @@ class LiveSockets:
             join_room(STAFF)
         if may(role, "speaker_state"):
             join_room(_speaker_room(session["socket_lang"]))
-        self.socketio.emit("state", staff_state(self.hall, role, device_sentence), to=sid)
+        if role is None:
+            self._send_state(sid, None, session["socket_lang"])  # encoded once per change, as on resync
+        else:
+            self.socketio.emit("state", staff_state(self.hall, role, device_sentence), to=sid)
 
     def _disconnect(self, reason: object = None) -> None:
         sid = socket_sid()
