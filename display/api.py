@@ -5,13 +5,14 @@ from __future__ import annotations
 import io
 
 from flask import Blueprint, current_app, jsonify, request
+from werkzeug.routing import BaseConverter
 
 from display import auth as A
 from display import views
 from display.current import hall
 from display.i18n import device_sentence
 from display.idempotency import idempotent
-from display.limits import MAX_UPLOAD_BYTES, json_body, read_body
+from display.limits import MAX_UPLOAD_BYTES, field, json_body, read_body
 from display.live import public_state, staff_state
 from display.record import fingerprint_json
 from display.relay_seal import RUN_HEADER
@@ -19,6 +20,8 @@ from display.services import services
 from display.session_ref import session_ref
 from hall import (
     ACTIONS,
+    TIE_METHODS,
+    TIE_WINS,
     CardBook,
     InvalidCardFile,
     InvalidNumber,
@@ -28,7 +31,6 @@ from hall import (
     browser_keymap,
     generate_cards,
     has_control_character,
-    is_ascii_digits,
     normalize_card_id,
     parse_amount,
     parse_int,
@@ -41,15 +43,17 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000
 
 
-def field(data: dict, name: str, kind: type | tuple, required: bool = True, default=None):
-    value = data.get(name, default)
-    if value is None and not required:
-        return default
-    if kind is int and isinstance(value, str) and is_ascii_digits(value.strip()):
-        return value  # the hall parses number texts itself ("42"); "٣", "３", "²" are not digits here
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise Rejected("bad_field", field=name)
-    return value
+class CardInPath(BaseConverter):
+    """A carton's ID in ``/api/cards/{card_id}``, never the card book's own operations beside it: OpenAPI gives a
+    fixed path precedence over a template, so ``/api/cards/generate`` is only ``POST`` (``GET``: 405 with
+    ``Allow: POST, OPTIONS``); a carton named so is still read as ``/api/cards/GENERATE``."""
+
+    regex = r"(?!(?:generate|import|sold)$)[^/]+"
+
+
+@bp.record_once
+def _card_converter(state) -> None:
+    state.app.url_map.converters.setdefault("card_in_path", CardInPath)
 
 
 def _int(data: dict, name: str, low: int, high: int, default: int | None = None) -> int:
@@ -146,7 +150,10 @@ def partie_start():
     consolation = field(data, "consolation", str, required=False)
     if consolation is not None and has_control_character(consolation):
         raise Rejected("label_control_character", where="consolation")
-    record = hall().start_partie(lots=_lots(data), consolation=consolation, role=role, session=session_ref())
+    drop = field(data, "drop_carried", bool, required=False, default=False)  # the carried lots left out, by choice
+    record = hall().start_partie(
+        lots=_lots(data), consolation=consolation, role=role, session=session_ref(), drop_carried=drop
+    )
     return jsonify({"number": record.event.number, "seq": record.seq}), 201
 
 
@@ -216,7 +223,7 @@ def claim():
     return jsonify(views.verdict(hall().check_claim(card_id, role=role)))
 
 
-@bp.get("/cards/<card_id>")
+@bp.get("/cards/<card_in_path:card_id>")
 def card(card_id: str):
     A.require_right("card")
     view = views.card(hall().card(normalize_card_id(card_id)[:64]))
@@ -235,6 +242,8 @@ def award():
     typed = field(data, "tie_break", dict, required=False)  # a physical draw: carton → number typed
     share = field(data, "share", bool, required=False, default=False)
     wins = field(data, "wins", str, required=False)  # only the hall's own direction (L14a)
+    if wins is not None and wins not in TIE_WINS:  # refused whatever the hall's state, as every bad field
+        raise Rejected("bad_tie_choice", wins=wins[:20])
     drawn = field(data, "draw", bool, required=False, default=False)  # the hall draws, whatever [rules] ties says
     return jsonify(
         views.award(
@@ -258,6 +267,8 @@ def tie():
     data = json_body()
     method = field(data, "method", str)
     reason = field(data, "reason", str, required=False, default="")
+    if method not in TIE_METHODS:  # refused whatever the hall's state, as every bad field
+        raise Rejected("bad_tie_choice", method=method[:20])
     record = hall().announce_tie(method, role=role, reason=reason, session=session_ref())
     if record is None:
         return jsonify({"method": method, "seq": None})

@@ -16,7 +16,7 @@ from flask import Blueprint, jsonify, request
 from display import auth as A
 from display.current import hall
 from display.enrolment import CODE_TTL_S, enrollable, may_enrol, shown_code
-from display.limits import json_body
+from display.limits import field, json_body
 from display.page_words import js_strings
 from display.pages import render_page
 from display.qrcode_svg import qr_svg
@@ -108,9 +108,7 @@ def consoles():
 def end_console(reference: str):
     """End one console's session (``{"forget": true}``: it is no longer a known console either)."""
     A.require_right(CONSOLES_RIGHT)
-    forget = json_body().get("forget", False)
-    if not isinstance(forget, bool):
-        raise Rejected("bad_field", field="forget")
+    forget = field(json_body(), "forget", bool, required=False, default=False)
     if not A.auth().sessions.close_ref(reference[:16], forget=forget):
         raise Rejected("unknown_console")
     return jsonify({"ended": reference[:16], "forgotten": forget})

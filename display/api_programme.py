@@ -6,9 +6,8 @@ from flask import Blueprint, jsonify
 
 from display import auth as A
 from display import views
-from display.api import field
 from display.current import hall
-from display.limits import json_body
+from display.limits import field, json_body
 from hall import programme as P
 from hall.ports import HallPort
 from hall.refusal import Rejected

@@ -5,9 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from display import auth as A
-from display.api import field
 from display.current import hall
-from display.limits import json_body
+from display.limits import field, json_body
 from display.session_ref import caller_session, session_ref
 from hall import is_ascii_digits
 from hall import sales as S
@@ -249,7 +248,8 @@ def pay(sale_id: int):
     record = h.pay_sale(sale_id, payment, role=role)
     sale = h.sale(sale_id)
     assert sale is not None  # just paid: it is in the ledger
-    return jsonify({**sale_view(sale), "seq": record.seq})
+    # the buyer who just paid gets his cartons' QR code on the desk's screen, as at a sale paid at once
+    return jsonify({**sale_view(sale), "seq": record.seq, "phones_url": f"/s/{h.sale_code(sale_id)}"})
 
 
 @bp.get("/summary")

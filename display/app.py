@@ -18,6 +18,7 @@ from display import (
     api_evenings,
     api_programme,
     api_sales,
+    cartons,
     network,
     pages,
     players,
@@ -136,6 +137,7 @@ def create_app(
     app.register_blueprint(record.bp)
     app.register_blueprint(api_door.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(cartons.bp)
     app.register_blueprint(speech.bp)
     app.register_blueprint(stats.bp)
     tournament_web.install(app)
@@ -217,16 +219,16 @@ def build_services(
     )
     certificate = None
     if server.tls:
-        from display.tls import ensure_certificate
+        from display.tls import ensure_certificate, hall_names
 
-        certificate = ensure_certificate(data_dir, config.hall.name)
+        certificate = ensure_certificate(data_dir, config.hall.name, hall_names(config))
         log.info("certificat TLS : empreinte SHA-256 %s", certificate.fingerprint)
     staff_certificate = None
     if server.message_queue and server.staff_port and not server.tls:
-        from display.tls import ensure_certificate
+        from display.tls import ensure_certificate, hall_names
 
         app.config["LOTO_STAFF_PORT"] = server.staff_port  # nginx serves it (hall/app/front.py)
-        staff_certificate = ensure_certificate(data_dir, config.hall.name)
+        staff_certificate = ensure_certificate(data_dir, config.hall.name, hall_names(config))
     gate = players.LinkGate(app.wsgi_app)  # a crowd's links, turned away first
     app.wsgi_app = gate  # type: ignore[method-assign]
 
@@ -269,6 +271,7 @@ def build_services(
             own_hosts=own_hosts(hall.config, socket.gethostname()),
             link_gate=gate,
             player_budgets=players.budgets(gate),
+            voice_reports=players.Budget(1.0, 1),  # one report a second per address
             sockets=live,
             rooms=rooms,
             relay=relay,

@@ -27,7 +27,7 @@ from display.enrolment import Enrolments
 from display.login_guard import LoginGuard
 from display.pins import PinBook
 from display.services import services
-from display.sessions import SessionTable, pin_fingerprint
+from display.sessions import ENROLLED, KNOWN, STRANGER, SessionTable, pin_fingerprint
 from display.staff_tls import secure_cookies
 from hall import is_pin, load_or_create_secret
 from hall.events import PinChanged
@@ -155,7 +155,8 @@ def login(pin, name: object = None) -> dict:
     if role is None:
         a.guard.failed(address, device.id if device else None, checked_all=not held)
         raise Rejected("bad_pin")
-    answer = let_in(role, device, name)  # may be too_many_consoles: then no success is counted
+    # may be too_many_consoles: then no success is counted; a known console may end a stranger's session for its slot
+    answer = let_in(role, device, name, KNOWN if role in known else STRANGER)
     a.guard.succeeded(kind, key)
     return answer
 
@@ -169,18 +170,19 @@ def enrol(code: object, name: object = None) -> dict:
     device = a.devices.read(request.cookies.get(DEVICE_COOKIE))
     if device is not None and a.sessions.forgotten(device.id):
         device = None
-    answer = let_in(role, device, name)
+    answer = let_in(role, device, name, ENROLLED)  # its code shown on /admin: never kept out by a stranger
     a.enrolments.consume(digest)
     return answer
 
 
-def let_in(role: str, device: Device | None, name: object = None) -> dict:
-    """Open (or take up again) this browser's session of ``role`` and make it a known console of that role;
-    returns role, token, CSRF token. Raises ``too_many_consoles`` when the role is full of consoles in use."""
+def let_in(role: str, device: Device | None, name: object = None, rank: int = STRANGER) -> dict:
+    """Open (or take up again) this browser's session of ``role`` (``rank``: its standing, display/sessions.py) and
+    make it a known console of that role; returns role, token, CSRF token. Raises ``too_many_consoles`` when the
+    role is full of consoles in use of the same standing or above."""
     a = auth()
     console = a.devices.knowing(device, role)
     current = session.get("sid")
-    sid = a.sessions.open(role, console.id, current if session.get("role") == role else None, _about(name))
+    sid = a.sessions.open(role, console.id, current if session.get("role") == role else None, _about(name), rank)
     if sid != current:
         a.sessions.close(current)  # another role's session of this browser ends (and no fixation)
         session.clear()

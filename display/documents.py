@@ -15,7 +15,7 @@ from flask_babel import gettext
 from display import auth as A
 from display import current
 from display.services import services
-from hall import RangeError, expand_ranges, write_csv
+from hall import REPORT_LANGUAGES, RangeError, expand_ranges, write_csv, written_in
 from hall.refusal import Rejected
 
 bp = Blueprint("documents", __name__, url_prefix="/api")
@@ -36,10 +36,15 @@ def _download(data: bytes | str, mimetype: str, filename: str):
 
 
 def _report():
-    """The evening's report, read under the hall's lock (a consistent picture while balls keep coming)."""
+    """The evening's report, read under the hall's lock (a consistent picture while balls keep coming), in the
+    language ``?lang=`` chooses (``fr`` or ``en``), else the hall's: never the page's, so that the PDF, the CSV and
+    the workbook of one evening say the same words."""
     A.require_right("report")
     hall = current.hall()
-    return hall, hall.report()
+    lang = request.args.get("lang")
+    if lang is not None and lang not in REPORT_LANGUAGES:
+        raise Rejected("bad_field", field="lang")
+    return hall, written_in(hall.report(), lang)
 
 
 @bp.get("/report.csv")
@@ -54,7 +59,7 @@ def report_csv():
 def report_xlsx():
     _, report = _report()
     out = io.BytesIO()
-    _maker("report_xlsx")(report, out)  # in the hall's language, as the CSV
+    _maker("report_xlsx")(report, out)
     return _download(
         out.getvalue(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "rapport-soiree.xlsx"
     )
@@ -64,7 +69,7 @@ def report_xlsx():
 def report_pdf():
     hall, report = _report()
     out = io.BytesIO()
-    _maker("report_pdf")(report, out, timezone=hall.config.hall.timezone, say=gettext)  # in the page's language
+    _maker("report_pdf")(report, out, timezone=hall.config.hall.timezone)
     return _download(out.getvalue(), "application/pdf", "rapport-soiree.pdf")
 
 

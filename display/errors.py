@@ -134,7 +134,7 @@ def error_body(code: str, detail: Mapping[str, object] | None = None) -> dict:
 def refusal_response(exc: Rejected):
     """A refusal as the API answers it, whoever raised it (``Retry-After`` with a wait)."""
     resp = jsonify(error_body(exc.key, exc.detail))
-    if exc.code in ("too_many_attempts", "too_many_enrol_attempts"):
+    if exc.code in ("too_many_attempts", "too_many_enrol_attempts") or "retry_after" in exc.detail:
         resp.headers["Retry-After"] = str(exc.detail.get("retry_after", 60))
     return resp, status_of(exc.key)
 
@@ -330,5 +330,9 @@ declare(
         "unsold_card": (409, _l("Carton non vendu : il ne joue pas.")),
         "bad_card_code": (403, _l("Code du carton manquant ou faux : il est imprimé sous son QR code.")),
         "hall_busy": (429, _l("La salle est très demandée : vos cartons arrivent dans un moment.")),
+        "too_many_follows": (
+            429,
+            _l("Trop de demandes de cartons suivis depuis cette adresse : réessayez dans %(retry_after)s secondes."),
+        ),
     },
 )

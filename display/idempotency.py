@@ -51,12 +51,12 @@ class Results:
 
 def request_key(data: dict) -> str | None:
     """The request's idempotency key, or None; 422 ``bad_field`` for a malformed one."""
-    value = request.headers.get(HEADER) or data.get("request_id")
-    if value is None:
+    given = [v for v in (request.headers.get(HEADER), data.get("request_id")) if v is not None]
+    if not given:
         return None
-    if not isinstance(value, str) or not KEY.fullmatch(value):
-        raise Rejected("bad_field", field="request_id")
-    return value
+    if any(not isinstance(v, str) or not KEY.fullmatch(v) for v in given):
+        raise Rejected("bad_field", field="request_id")  # a malformed key is refused, even beside a good one
+    return given[0]  # the header's when both are sent
 
 
 def idempotent(

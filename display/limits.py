@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 from flask import g, request
 from flask.json.provider import DefaultJSONProvider
 
+from hall import is_ascii_digits
 from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.display")
@@ -72,6 +73,19 @@ def json_body(limit: int = MAX_JSON_BYTES) -> dict:
     return data
 
 
+def field(data: dict, name: str, kind: type | tuple, required: bool = True, default=None):
+    """The field ``name`` of a JSON body, of type ``kind`` (a text of ASCII digits for an ``int``: the hall parses it);
+    a missing or ``null`` optional one is ``default``; 422 ``bad_field`` otherwise."""
+    value = data.get(name, default)
+    if value is None and not required:
+        return default
+    if kind is int and isinstance(value, str) and is_ascii_digits(value.strip()):
+        return value  # the hall parses number texts itself ("42"); "٣", "３", "²" are not digits here
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise Rejected("bad_field", field=name)
+    return value
+
+
 def depth_ok(raw: bytes | str, max_depth: int = MAX_JSON_DEPTH) -> bool:
     """Whether the JSON text nests arrays/objects at most ``max_depth`` deep (strings skipped), before parsing."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
@@ -91,9 +105,16 @@ def parse_json(raw: bytes | str) -> object:
     if not depth_ok(raw):
         raise Rejected("bad_json", why="depth")
     try:
-        return json.loads(raw, parse_constant=_refuse_constant)
+        return json.loads(raw, parse_constant=_refuse_constant, parse_float=_number)
     except (ValueError, RecursionError):
         raise Rejected("bad_json") from None
+
+
+def _number(text: str) -> float | int:
+    """A JSON number written with a fraction or an exponent: an integer when it is one (``30.0`` is 30, as JSON
+    Schema reads it, so a count or a ball sent as ``30.0`` is the count 30), else a float."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) <= 2**53 else value
 
 
 def _refuse_constant(name: str) -> NoReturn:

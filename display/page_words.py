@@ -8,6 +8,7 @@ from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 
 from display.door_words import DOOR_STRINGS
+from display.verdict_words import VERDICT_STRINGS
 from display.voice_words import VOICE_STRINGS
 
 # The words the page scripts show, by key; ``%(name)s`` is filled in the browser.
@@ -26,7 +27,6 @@ JS_STRINGS = {
     "valid_double_quine": _l("Double quine validée — carton %(card)s"),
     "valid_carton_plein": _l("Carton plein validé — carton %(card)s"),
     "false_claim": _l("Fausse annonce — la partie continue"),
-    "missed_public": _l("Annonce trop tardive — la partie continue"),
     "tie_break": _l("Tirage au sort"),
     "tie_lowest_wins": _l("le plus petit numéro gagne"),
     "tie_highest_wins": _l("le plus grand numéro gagne"),
@@ -112,8 +112,6 @@ JS_STRINGS = {
     # verdicts (controller, speaker)
     "v_valid": _l("%(lot)s valide !"),
     "v_incomplete": _l("Fausse annonce : il manque %(n)s numéro(s)"),
-    "v_missed": _l("Trop tard : le dernier numéro (%(last)s) n'est pas dans la ligne gagnante"),
-    "v_missed_paid": _l("Ligne déjà payée pour un lot précédent"),
     "v_unknown_card": _l("Carton inconnu"),
     "v_typo": _l("Vérifiez le numéro : il est mal saisi (caractère de contrôle faux)"),
     "v_near": _l("Vérifiez le numéro : %(cards)s ?"),
@@ -125,7 +123,7 @@ JS_STRINGS = {
     "v_closed": _l("Aucun lot en jeu : vérification impossible"),
     "vs_valid": _l("Valide"),
     "vs_incomplete": _l("Fausse annonce"),
-    "vs_missed": _l("Trop tard (dernier numéro absent)"),
+    "vs_missed": _l("Trop tard"),
     "vs_unknown_card": _l("Carton inconnu"),
     "vs_unsold_card": _l("Non vendu"),
     "vs_cancelled_card": _l("Annulé"),
@@ -149,7 +147,6 @@ JS_STRINGS = {
     "mc_card": _l("Carton %(card)s"),
     "mc_one_to_go": _l("Plus qu'un : %(n)s"),
     "mc_call": _l("%(kind)s ! Criez-le !"),
-    "mc_late": _l("%(kind)s complet, mais sans le dernier numéro : trop tard pour ce lot"),
     "mc_won": _l("Gagné : %(lot)s. Présentez ce carton au stand des lots."),
     "mc_remove_card": _l("Retirer le carton %(card)s"),
     "mc_call_button": _l("%(kind)s ! Prévenir le meneur de jeu"),
@@ -381,5 +378,6 @@ JS_STRINGS.update(
     }
 )
 JS_STRINGS.update(DOOR_STRINGS)
+JS_STRINGS.update(VERDICT_STRINGS)  # why a verdict was what it was, everywhere (display/verdict_words.py)
 # the hall's voice, the claim ritual, the last five, the pace, the recordings (display/voice_words.py)
 JS_STRINGS.update(VOICE_STRINGS)

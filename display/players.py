@@ -23,12 +23,12 @@ from display import auth as A
 from display import holders, views
 from display.current import hall
 from display.errors import error_body
-from display.limits import json_body
+from display.limits import field, json_body
 from display.page_words import js_strings
 from display.pages import render_page
 from display.qrcode_svg import qr_response
 from display.services import services
-from hall import LOT_KINDS, MAX_CARD_CODE_TEXT, MAX_CARD_TEXT, display_card_id, kinds_table, verify
+from hall import LOT_KINDS, MAX_CARD_CODE_TEXT, MAX_CARD_TEXT, display_card_id, kinds_table
 from hall.config import HELP_LEVELS
 from hall.refusal import Rejected
 
@@ -39,6 +39,7 @@ LINKS_PER_SECOND = 30  # linking requests the hall serves, all phones together (
 BUSY_WAIT_S = (2.0, 60.0)  # a phone turned away comes back after a random wait in this range, the longer the queue
 CALLS_EVERY_S = 20.0  # one « Quine ! » call a carton in this many seconds (an address: 3 at once, then the same)
 ADDRESSES_KEPT = 4096  # addresses remembered by a budget (the oldest is forgotten first)
+FOLLOWS_PER_S = 10.0  # asks for followed cartons one address makes (a relay asks for a batch of new keys at a time)
 
 
 class Budget:
@@ -136,7 +137,12 @@ def _budgets() -> dict[str, Budget]:
 
 def budgets(gate: LinkGate) -> dict[str, Budget]:
     """An app's budgets of « Mes cartons »: links (the door's, per address), « Quine ! » calls and cartons shown."""
-    return {"links": gate.links, "calls": Budget(1 / CALLS_EVERY_S, 3), "cards": Budget(1 / CALLS_EVERY_S, 1)}
+    return {
+        "links": gate.links,
+        "calls": Budget(1 / CALLS_EVERY_S, 3),
+        "cards": Budget(1 / CALLS_EVERY_S, 1),
+        "follows": Budget(FOLLOWS_PER_S, 2 * FOLLOWS_PER_S),  # a relay's asks (display/cartons.py), per address
+    }
 
 
 def _spend(budget: str, key: str, code: str) -> None:
@@ -234,6 +240,7 @@ def players_cards():
                         "display_id": display_card_id(linked.card_id),
                         "rows": [list(row) for row in linked.grid],
                         "code": h.card_code(linked.card_id),
+                        "follow": h.follow_key(linked.card_id),  # its verdicts, on the socket (display/cartons.py)
                     }
                 )
             continue
@@ -252,8 +259,8 @@ def players_call():
     if snap.players.help == "off" or not snap.players.phone_call:
         raise Rejected("phone_call_off")
     data = json_body()
-    text, code = data.get("card_id"), data.get("code", "")
-    if not isinstance(text, str) or len(text) > MAX_CARD_TEXT or not isinstance(code, str):
+    text, code = field(data, "card_id", str), field(data, "code", str, required=False, default="")
+    if len(text) > MAX_CARD_TEXT:
         raise Rejected("bad_field", field="card_id")
     _spend("calls", _address(), "too_many_calls")
     linked = h.link_cards([text])[0]
@@ -263,8 +270,8 @@ def players_call():
         raise Rejected(linked.refusal or "unknown_card", card_id=linked.card_id[:40])
     p = snap.running
     lot = p.lots[p.current] if p is not None and p.current is not None else None
-    rows = tuple(tuple(n for n in row if n is not None) for row in linked.grid)
-    if p is None or lot is None or verify(_Rows(rows), p.draws, lot.kind, h.config.rules.last_number).kind != "valid":
+    verdict = h.verdict_now(linked.card_id)  # the controllers' own check (its rows paid by kind), never journalled
+    if p is None or lot is None or verdict is None or verdict.kind != "valid":
         raise Rejected("not_complete", card_id=linked.card_id)
     _spend("cards", linked.card_id, "too_many_calls")  # one call a carton, whatever phone makes it
     h.notify(
@@ -286,23 +293,15 @@ def set_players():
     role = A.require_right("edit_players")
     data = json_body()
     now = hall().players()
-    help_level = data.get("help", now.help)
-    if help_level not in HELP_LEVELS:
+    given = {k: v for k, v in data.items() if v is not None}  # a null is a field left out, as everywhere
+    help_level = given.get("help", now.help)
+    if not isinstance(help_level, str) or help_level not in HELP_LEVELS:
         raise Rejected("bad_field", field="help")
     record = hall().set_players(
         role=role,
         help=help_level,
-        one_to_go=data.get("one_to_go", now.one_to_go),
-        phone_call=data.get("phone_call", now.phone_call),
-        max_cards=data.get("max_cards", now.max_cards),
+        one_to_go=given.get("one_to_go", now.one_to_go),
+        phone_call=given.get("phone_call", now.phone_call),
+        max_cards=given.get("max_cards", now.max_cards),
     )
     return jsonify({**views.players(record.event), "seq": record.seq})
-
-
-class _Rows:
-    """A carton's rows, as ``verify`` reads them."""
-
-    __slots__ = ("rows",)
-
-    def __init__(self, rows: tuple[tuple[int, ...], ...]):
-        self.rows = rows

@@ -10,6 +10,8 @@ the core. It never writes anything: what it sends comes from the core, through R
   forwarded is dropped (the core sends again what Redis may have half-taken); a gap (messages lost while Redis was
   away, or a subscription dropped) makes the relay fetch the state and send it to every client, so nobody stays
   behind; a client that sees a gap itself asks ``resync``.
+- ``follow`` with a phone's follow keys: the standings of its own cartons as the core told them
+  (``relay_cartons.py``).
 - ``game_watch`` without a seat: the room's public view, kept from the queue per version, or fetched once from the
   core (``GET /api/games/rooms/<code>``). A seat's phone watches on the core, where its presence counts.
 - the same guards as the core: the ``Host`` must be the hall's, anonymous sockets are capped per address and overall,
@@ -40,6 +42,7 @@ from display.frames import FrameBudget, FrameGate
 from display.limits import SocketJSON
 from display.pacing import Pacer
 from display.portal import own_hosts
+from display.relay_cartons import RelayCartons
 from display.relay_core import CoreUnavailable, StateCache, fetch_json
 from display.relay_seal import PUBLIC, Freshness, Refusals, unseal_json
 from hall.config import Config
@@ -116,6 +119,7 @@ class Relay:
         # the middle of an event's shards (gevent's lock, once patched)
         self.on_event: Callable[[], object] = lambda: None  # the relay's quiet collector is told of each event
         self._install()
+        self.cartons = RelayCartons(self.sio, core_url)  # the phones' own cartons, told by the core
 
     # ---- the handlers
     def _install(self) -> None:
@@ -258,7 +262,10 @@ class Relay:
             self._event(message)
         elif kind == "emit":
             self._emit(message)
+        elif kind == "cartons":
+            self.cartons.news(message)
         elif kind == "hb":
+            self.cartons.beat(message.get("n"))
             seq = message.get("seq")
             if isinstance(seq, int) and (self.seq is None or seq > self.seq):
                 self._resync_all(seq)  # events lost on the way (Redis away, a dropped subscription), or a first beat

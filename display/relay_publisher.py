@@ -77,6 +77,11 @@ class RelayPublisher:
         """A journal record's public event, in ``seq`` order."""
         self._put({"t": "ev", "seq": seq, "name": name, "data": data, "at": self._wall()}, seq)
 
+    def cartons(self, seq: int, items: list[tuple[str, dict]]) -> None:
+        """The followed cartons' standings record ``seq`` changed (display/cartons.py): one message, each relay hands
+        every standing to its own sockets following that key."""
+        self._put({"t": "cartons", "at": seq, "items": items}, None)
+
     def emit(self, name: str, data: object, to: str | None = None) -> None:
         """Another public emission (a room's audience, the projector's ``screen``), to a room or to everyone."""
         self._put({"t": "emit", "name": name, "data": data, "to": to}, None)

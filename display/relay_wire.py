@@ -2,7 +2,8 @@
 
 INTERFACE §10. One channel carries, in order: the journal's public events (``ev``, each with its ``seq``), the
 other public emissions (``emit``: a mini-game room's audience view, the projector's ``screen``) and the core's
-heartbeat (``hb``, every second, with the last ``seq`` published). The beat is also written in a key, read by
+heartbeat (``hb``, every second, with the last ``seq`` published), and the standings of the cartons the phones follow
+(``cartons``: one message per record that changed some, each standing with its follow key, ``display/cartons.py``). The beat is also written in a key, read by
 each relay over an ordinary connection: a relay whose listener stops hearing what the key says the core sent
 is deaf, and is replaced. Each relay writes its own report (what it last heard, how many phones it carries)
 in one hash, read by the core for the speaker's console and ``/admin``.
@@ -35,7 +36,12 @@ CONNECT_TIMEOUT_S = 0.5  # Redis away must never hold anything long: a refused c
 READ_TIMEOUT_S = 2.0
 
 
-KINDS = ("ev", "emit", "hb")  # the channel's messages: an event, another emission, the core's beat
+KINDS = (
+    "ev",
+    "emit",
+    "hb",
+    "cartons",
+)  # the channel's messages: an event, another emission, the core's beat, standings
 
 
 def encode(message: dict) -> str:

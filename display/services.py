@@ -51,6 +51,7 @@ class Services:
     own_hosts: frozenset[str]  # the names that are the hall itself (display/portal.py)
     link_gate: LinkGate  # the door of the phones' links, in front of the web app
     player_budgets: dict[str, Budget]  # « Mes cartons »' budgets: links (the door's), calls, cards
+    voice_reports: Budget  # the projector's reports of its voice (POST /api/speech/report), per address
     sockets: LiveSockets  # the hall's live connections
     rooms: RoomsHub  # the mini-game rooms' lobby, events and bots
     relay: RelayPublisher | None  # the queue to the relays (INTERFACE §10), if any

@@ -7,8 +7,10 @@ last used; a cookie or a token is only good while its session is in the table: l
 ends every session opened with the old one (checked at start), a session unused for ``idle_s`` (12 h by
 default) ends, /admin ends one (``close_ref``, and may forget its console: ``forget``). Each role holds at most
 ``max_per_role`` sessions: at the cap, a new login ends the role's least recently used session only when that one
-has not been used for ``RECENT_USE_S``; otherwise the login is refused (``too_many_consoles``), so that nobody
-holding a shared PIN can push the other consoles out by logging in again and again.
+has not been used for ``RECENT_USE_S``, or when it has a lower standing than the login's (a stranger's first login
+below a known console, below an enrolled tablet: ``STRANGER``, ``KNOWN``, ``ENROLLED``); otherwise the login is
+refused (``too_many_consoles``), so that nobody holding a shared PIN can push the other consoles out by logging in
+again and again, nor keep a known console or an enrolled tablet out by filling the slots.
 Whoever listens (``on_end``: the sockets) hears of every session that ends, whatever ended it.
 
 Sessions survive a restart on purpose: a watchdog restart in the middle of a partie must not log the speaker out
@@ -36,7 +38,13 @@ log = logging.getLogger("loto-hall.display")
 SESSIONS_FILE = "sessions.json"
 TOUCH_PERSIST_S = 300.0  # last use written to disk at most this often per session
 MAX_SESSIONS_PER_ROLE = 32  # consoles and phones of one role logged in at once
-RECENT_USE_S = 600.0  # a session used this recently is never ended to make room for another login
+RECENT_USE_S = 600.0  # a session used this recently is never ended to make room for a login of its standing
+# a session's standing, by how its browser came in: a stranger with the PIN (its first login of the role here), a
+# known console (one that logged in with the role before), an enrolled tablet (its code shown on /admin). A login
+# may end a recently used session of a lower standing: whoever holds a shared PIN can fill the role's slots from
+# 32 fresh browsers, and a known console or an enrolled tablet still gets in, ending a stranger's (the least
+# recently used)
+STRANGER, KNOWN, ENROLLED = 0, 1, 2
 ABOUT_CHARS = {"name": 40, "addr": 64, "ua": 160}  # what /admin shows of a console, bounded
 
 
@@ -144,12 +152,17 @@ class SessionTable:
         return sids
 
     def open(
-        self, role: str, device: str | None = None, current: object = None, about: Mapping[str, str] | None = None
+        self,
+        role: str,
+        device: str | None = None,
+        current: object = None,
+        about: Mapping[str, str] | None = None,
+        rank: int = STRANGER,
     ) -> str:
         """The session of ``role`` for this browser: ``current`` (its cookie's session) or the console ``device``'s
-        when one lives for ``role``, else a new one (``about``: its name, address, browser); returns its id.
-        Raises ``Rejected("too_many_consoles")`` when the role is at its cap and every session of it was used
-        within ``RECENT_USE_S``."""
+        when one lives for ``role``, else a new one (``about``: its name, address, browser; ``rank``: its standing,
+        ``STRANGER``, ``KNOWN`` or ``ENROLLED``); returns its id. At the role's cap, the least recently used session
+        of a lower standing ends, or one unused for ``RECENT_USE_S``; else ``Rejected("too_many_consoles")``."""
         refusal = None
         with self._lock:
             now = self.clock()
@@ -163,14 +176,16 @@ class SessionTable:
                 sid = current if current in mine else max(mine, key=lambda k: self._sessions[k]["seen"])
                 self._touch(sid, now, force=bool(ended))
             else:
-                same = sorted((s["seen"], k) for k, s in self._sessions.items() if s["role"] == role)
-                over = same[: max(0, len(same) + 1 - self.max_per_role)]
-                if any(now - seen < RECENT_USE_S for seen, _ in over):
+                same = [(s.get("rank", STRANGER), s["seen"], k) for k, s in self._sessions.items() if s["role"] == role]
+                # ended to make room: an idle one, or any of a lower standing (a stranger's, for a known console)
+                free = sorted(e for e in same if e[0] < rank or now - e[1] >= RECENT_USE_S)
+                over = max(0, len(same) + 1 - self.max_per_role)
+                if len(free) < over:
                     if ended:
                         self._save()
                     refusal = Rejected("too_many_consoles", role=role, max=self.max_per_role)
                 else:
-                    ended += self._drop([k for _, k in over])
+                    ended += self._drop([k for _, _, k in free[:over]])
                     sid = secrets.token_urlsafe(18)
                     shown = {k: str(v)[: ABOUT_CHARS[k]] for k, v in (about or {}).items() if k in ABOUT_CHARS and v}
                     self._sessions[sid] = {
@@ -178,6 +193,7 @@ class SessionTable:
                         "pin": self._fingerprints[role],
                         "seen": now,
                         "opened": now,
+                        "rank": rank,
                         **({"dev": device} if device else {}),
                         **shown,
                     }

@@ -46,6 +46,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from display import views
 from display.auth import socket_session
 from display.broadcast import Broadcaster, emit_to_shards, encode_event, public_shard, send_encoded
+from display.cartons import CartonNews
 from display.crowd import SocketCaps
 from display.current import socket_sid
 from display.errors import error_body
@@ -168,6 +169,7 @@ class LiveSockets:
             _address,
             SOCKET_PATH,
         )
+        self.cartons = CartonNews(socketio, hall, relay)  # each phone's own cartons, told by the hall
         self._unsubscribe = hall.subscribe(self._on_record)
         hall.subscribe_notices(self._on_notice)
         sessions.on_end(self._drop)
@@ -301,6 +303,10 @@ class LiveSockets:
         name, payload = views.event(record, snap, PUBLIC)
         if self.relay is not None:
             self.relay.event(payload["seq"], name, payload)  # the phones on the relays: appended, never waited for
+        # the followed cartons' standings (display/cartons.py): here before the record's event, so that a page shows
+        # a ball with its verdicts; with relays, after it on the queue: a big hall's thousands of standings never
+        # hold its ball back (the page shows them as they come)
+        self.cartons.after(record, snap)
         # a batch of shards at a time, yielding in between (display/broadcast.py)
         emit_to_shards(socketio.server, name, payload, socketio.sleep)
         self._last_public = payload["seq"]

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
-import time
 from pathlib import Path
 
 from flask import Blueprint, jsonify, request, send_file
@@ -21,9 +19,9 @@ from flask_babel import force_locale
 
 from display import auth as A
 from display.current import hall
-from display.limits import json_body, read_body
-from display.login_guard import Budget
-from display.services import services
+from display.limits import field, json_body, read_body
+from display.services import services, services_of
+from display.speech_queue import Busy
 from display.speech_render import MAX_RECORDING_BYTES, Voice, recording_problem
 from display.voice_words import RITUAL
 from hall import ball_phrase, number_words, pace_for
@@ -67,6 +65,8 @@ def _render(text: str, spoken_voice: str):
     speech = hall().config.speech
     try:
         return _served(voice().clip(text, spoken_voice, speech.rate))
+    except Busy:
+        raise Rejected("speech_busy", retry_after=1) from None  # being made: the screen asks again
     except OSError:
         raise Rejected("speech_unavailable") from None
 
@@ -153,23 +153,18 @@ def speech_settings():
     return jsonify(calling_view(hall().calling()))
 
 
-_reports = Budget(1, 1.0)
-_reports_lock = threading.Lock()
-
-
 @bp.post("/api/speech/report")
 def projector_report():
     """The projector says whether it speaks (a clip played, the browser refused the sound, a clip failed): the
     console shows it with the devices. No role (the projector has none); one report a second per address."""
     data = json_body()
-    state, what = data.get("state"), data.get("what", "")
-    if state not in REPORTS or not isinstance(what, str) or len(what) > 24:
-        raise Rejected("bad_field", field="state" if state not in REPORTS else "what")
-    with _reports_lock:
-        now, address = time.monotonic(), request.remote_addr or ""
-        if _reports.wait(address, now):
-            raise Rejected("too_many_reports")
-        _reports.add(address, now)
+    state, what = data.get("state"), field(data, "what", str, required=False, default="")
+    if not isinstance(state, str) or state not in REPORTS:  # types first: {"state": {}} is no key of the table
+        raise Rejected("bad_field", field="state")
+    if not isinstance(what, str) or len(what) > 24:
+        raise Rejected("bad_field", field="what")
+    if services().voice_reports.take(request.remote_addr or ""):
+        raise Rejected("too_many_reports")
     status, code = REPORTS[state]
     hall().set_device_status("voice", status, code=code, params={"what": re.sub(r"[^0-9a-z_]", "", what)})
     return jsonify({"state": state}), 202
@@ -192,7 +187,7 @@ def test_voice():
 def show_count():
     """The ball count (/stats) on the projector during a break, or off it (``{"shown": false}``)."""
     role = A.require_right("show_count")
-    shown = json_body().get("shown", True)
+    shown = field(json_body(), "shown", bool, required=False, default=True)
     record = hall().show_count(shown, role=role)
     return jsonify({"shown": record.event.shown, "seq": record.seq})
 
@@ -215,6 +210,8 @@ def set_calling():
     record = hall().set_calling(
         role=role, flash=data.get("flash"), nicknames_on=data.get("nicknames_on"), nicknames=pairs, pace=paces
     )
+    if hall().config.speech.enabled and voice().available:
+        voice().ahead(clip_texts())  # the balls said with the new nicknames, made before the next ball asks
     return jsonify({**calling_view(record.event), "seq": record.seq})
 
 
@@ -254,19 +251,22 @@ def recording(text: str):
     return _served(path)
 
 
+def clip_texts() -> list[tuple[str, str, float]]:
+    """Every clip the hall says with its settings now: the 90 balls (unless recorded) and the ritual's sentences."""
+    speech = hall().config.speech
+    calling = hall().calling()
+    spoken = "fr-FR" if speech.voice == "recorded" else speech.voice
+    texts = [] if speech.voice == "recorded" else [(ball_text(n, calling), spoken, speech.rate) for n in range(1, 91)]
+    return texts + [(text, spoken, speech.rate) for key in RITUAL if (text := phrase_text(key))]
+
+
 def prerender(app) -> None:
-    """Render every ball and the ritual's sentences now, so the first ball of the evening is not the slow one
-    (a background task of the app's start; a clip already cached costs a file check)."""
+    """Make every clip now, so the first ball of the evening is not the slow one (a background task of the app's
+    start; a clip already cached costs a file check; a ball asked meanwhile is made first)."""
     with app.app_context():
-        speech = hall().config.speech
-        if not speech.enabled or not voice().available:
+        if not hall().config.speech.enabled or not voice().available:
             return
-        calling = hall().calling()
-        spoken = "fr-FR" if speech.voice == "recorded" else speech.voice
-        texts = (
-            [] if speech.voice == "recorded" else [(ball_text(n, calling), spoken, speech.rate) for n in range(1, 91)]
-        )
-        texts += [(text, spoken, speech.rate) for key in RITUAL if (text := phrase_text(key))]
-        made = voice().prerender(texts)
+        texts = clip_texts()
+    made = services_of(app).voice.prerender(texts)
     if made:
         app.logger.info("voix : %s sons préparés", made)

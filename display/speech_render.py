@@ -6,9 +6,10 @@ a new clip and the old one is never served again; the cache is pruned when it gr
 file is written whole (temporary file, fsync, rename, fsync of the folder): a power cut leaves the old clip or
 the new one. Leading and trailing silence is cut (the first sound starts within 10 ms of the clip).
 
-espeak-ng runs as a child process of the caller (cooperative under gevent); trimming and writing run through
-``offload`` (under gevent, its pool of real threads: the composition root sets it), so no connection waits for an
-fsync.
+A clip is made by the render queue (``display/speech_queue.py``: two renders at once, one per clip in flight, the
+clips a screen waits for first, a bounded wait); espeak-ng runs as a child process of the queue's worker
+(cooperative under gevent); trimming and writing run through ``offload`` (under gevent, its pool of real threads:
+the composition root sets it), so no connection waits for an fsync.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import wave
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
+from display.speech_queue import AHEAD, ASKED, WAIT_S, Busy, Job, RenderQueue
 from hall import Offload, durable
 
 log = logging.getLogger("loto-hall.speech")
@@ -101,38 +104,58 @@ def recording_problem(data: bytes) -> str | None:
 T = TypeVar("T")
 
 
+def _speed(rate: float) -> int:
+    """espeak-ng's words a minute for the ``[speech] rate`` (1.0: its own 175), within what it says clearly."""
+    return max(80, min(450, round(BASE_WPM * rate)))
+
+
 def _inline(fn: Callable[[], T]) -> T:
     return fn()
 
 
 class Voice:
-    """The clips of one hall's data folder: rendered by espeak-ng (``espeak``: its path, ``None``: absent)."""
+    """The clips of one hall's data folder: rendered by espeak-ng (``espeak``: its path, ``None``: absent; by
+    default the one on the ``PATH`` when the hall starts)."""
 
-    def __init__(self, data_dir: str | os.PathLike[str], espeak: str | None = shutil.which("espeak-ng")):
+    def __init__(self, data_dir: str | os.PathLike[str], espeak: str | None | bool = True, wait_s: float = WAIT_S):
         root = Path(data_dir) / FOLDER
         self.cache, self.recorded = root / CACHE, root / RECORDED
-        self.espeak = espeak
+        self.espeak = shutil.which("espeak-ng") if espeak is True else espeak or None
         self.offload: Offload = _inline
+        self.renders = RenderQueue()
+        self.wait_s = wait_s
         self._renders = 0
 
     @property
     def available(self) -> bool:
         return self.espeak is not None
 
+    def path_for(self, text: str, voice: str, rate: float) -> Path:
+        """Where the clip saying ``text`` with ``voice`` at ``rate`` is kept (whether or not it is made yet)."""
+        key = hashlib.sha256(f"{voice}|{_speed(rate)}|{text}".encode()).hexdigest()[:24]
+        return self.cache / f"{key}.wav"
+
     def clip(self, text: str, voice: str, rate: float) -> Path:
-        """The clip saying ``text`` with ``voice`` at ``rate`` (rendered now if it is not cached); raises
+        """The clip saying ``text`` with ``voice`` at ``rate``, made now if it is not cached (joining the render in
+        flight when another screen asked first); raises ``Busy`` when it is not made within ``wait_s``,
         ``OSError`` when espeak-ng is absent or fails."""
-        speed = max(80, min(450, round(BASE_WPM * rate)))
-        key = hashlib.sha256(f"{voice}|{speed}|{text}".encode()).hexdigest()[:24]
-        path = self.cache / f"{key}.wav"
+        path = self.path_for(text, voice, rate)
         if not path.is_file():
-            raw = self._speak(text, ESPEAK_VOICES.get(voice, "fr-fr"), speed, path)
-            self.offload(lambda: self._store(raw, path))
+            self.renders.wait(self._submit(text, voice, rate, path, ASKED), self.wait_s)
         return path
 
+    def _submit(self, text: str, voice: str, rate: float, path: Path, priority: int) -> Job:
+        def make() -> None:
+            if path.is_file():  # made by a render that ended between this ask's look and its submit
+                return
+            raw = self._speak(text, ESPEAK_VOICES.get(voice, "fr-fr"), _speed(rate), path)
+            self.offload(lambda: self._store(raw, path))
+
+        return self.renders.submit(path.stem, make, priority)
+
     def _speak(self, text: str, voice: str, speed: int, path: Path) -> Path:
-        """espeak-ng's own WAV of ``text``, beside ``path`` (run by the caller: under gevent a cooperative child
-        process, which gevent's pool of real threads cannot start)."""
+        """espeak-ng's own WAV of ``text``, beside ``path`` (run by the queue's worker: under gevent a cooperative
+        child process, which gevent's pool of real threads cannot start)."""
         if self.espeak is None:
             raise FileNotFoundError("espeak-ng")
         self.cache.mkdir(parents=True, exist_ok=True)
@@ -173,16 +196,29 @@ class Voice:
         for old in clips[: max(0, len(clips) - KEEP_CACHED)] if len(clips) > MAX_CACHED else []:
             old.unlink(missing_ok=True)
 
-    def prerender(self, texts: Iterable[tuple[str, str, float]]) -> int:
-        """Render every ``(text, voice, rate)`` not cached yet (the first ball must not wait); the count made."""
+    def ahead(self, texts: Iterable[tuple[str, str, float]]) -> list[Job]:
+        """Queue every ``(text, voice, rate)`` not cached yet to be made after the clips screens ask for (the first
+        ball must not wait), in place of those queued ahead for settings that changed since; their jobs."""
+        self.renders.forget_ahead()
+        return [
+            self._submit(text, voice, rate, path, AHEAD)
+            for text, voice, rate in texts
+            if not (path := self.path_for(text, voice, rate)).is_file()
+        ]
+
+    def prerender(self, texts: Iterable[tuple[str, str, float]], timeout_s: float = 600.0) -> int:
+        """``ahead(texts)``, waited for (``timeout_s`` at most); the count made."""
+        deadline = time.monotonic() + timeout_s
         made = 0
-        for text, voice, rate in texts:
+        for job in self.ahead(texts):
             try:
-                before = self._renders
-                self.clip(text, voice, rate)
-                made += self._renders - before
+                self.renders.wait(job, max(0.0, deadline - time.monotonic()))
+                made += 1
+            except Busy:
+                continue  # dropped for newer settings, or still going: the screens' asks make it
             except OSError as exc:
                 log.warning("voix : rendu impossible (%s)", exc)
+                self.renders.forget_ahead()
                 return made
         return made
 

@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 from flask import Flask, current_app, redirect, request
 from flask.sessions import SecureCookieSessionInterface
 
+from display import current
+from display.services import services
 from hall.refusal import Rejected
 
 STAFF_PAGES = frozenset({"/speaker", "/controle", "/lots", "/caisse", "/admin", "/tournoi", "/ajout"})
@@ -42,11 +44,14 @@ def in_clear() -> bool:
 
 
 def staff_url(path: str) -> str:
-    """``path`` on the staff's HTTPS port of the host the browser asked for."""
+    """``path`` on the staff's HTTPS port of the host the browser asked for when it is one of the hall's own names
+    (its certificate's), else of the hall's own address: a foreign ``Host`` is never copied into a redirect."""
+    own = urlsplit(current.config().hall_url).hostname or "localhost"
     try:
-        name = urlsplit("//" + request.host).hostname or "localhost"
+        asked = (urlsplit("//" + request.host).hostname or "").lower()
     except ValueError:
-        name = "localhost"
+        asked = ""
+    name = asked if asked == own or asked in services().own_hosts else own
     if ":" in name:
         name = f"[{name}]"
     return f"https://{name}:{current_app.config['LOTO_STAFF_PORT']}{path}"

@@ -23,7 +23,12 @@ RITUAL = {
     "bad_carton_plein": _l("Le carton plein n'est pas bon."),
     "good": _l("Le carton est bon !"),  # a kind of lot the ritual has no sentence of its own for
     "bad": _l("Le carton n'est pas bon."),
-    "late": _l("Trop tard : le dernier numéro n'y est pas."),
+    "late": _l("Trop tard : le dernier numéro n'est pas sur ce carton."),  # a missed, by its reason (RULES L12a)
+    "missed_rows": _l("Le dernier numéro n'est pas sur les lignes qui comptent."),
+    "missed_paid_quine": _l("Cette ligne a déjà gagné une quine."),
+    "missed_paid_double_quine": _l("Cette ligne a déjà gagné une double quine."),
+    "missed_paid_carton_plein": _l("Ce carton a déjà gagné le carton plein."),
+    "missed_paid": _l("Cette ligne a déjà été payée."),
     "not_out_one": _l("n'est pas sorti."),
     "not_out_many": _l("ne sont pas sortis."),
     "and": _l("et"),
@@ -98,6 +103,7 @@ declare(
             503,
             _l("La voix ne peut pas parler : espeak-ng n'est pas installé (apt install espeak-ng)."),
         ),
+        "speech_busy": (503, _l("Ce son est en cours de préparation : réessayez dans une seconde.")),
         "not_recorded": (404, _l("Le %(n)s n'est pas encore enregistré : enregistrez-le sur /admin.")),
         "recording_format": (422, _l("Enregistrement refusé : un son WAV (PCM 16 bits) est attendu.")),
         "recording_length": (422, _l("Enregistrement refusé : de 0,2 à 6 secondes par numéro.")),

@@ -4,7 +4,8 @@
   ``tcp://HOST:9100``, ``file:///dev/usb/lp0``. Options in the query: ``timeout`` (seconds), ``status=0`` for a
   printer that does not answer ``DLE EOT`` (then a dead network peer goes unnoticed), ``dsrdtr=0`` (serial),
   ``in_ep``/``out_ep`` (usb).
-* The voucher's layout (INTERFACE §6, CP858, QR as a raster image) is ``drivers.voucher_layout``.
+* The voucher's layout (INTERFACE §6, CP858, QR as a raster image) is ``drivers.voucher_layout``; every text a ticket
+  prints is written in the letters CP858 has and wrapped at its spaces by ``drivers.escpos_text``.
 * ``EscposDevice.send(bytes)`` opens a *fresh* python-escpos printer per job (it never reopens by itself), reads the
   status (offline, cover open, paper out), writes, then asks the status again: the answer proves the bytes reached
   the printer (a network printer switched off mid-job otherwise swallows them silently). Raises ``PrinterAway``.

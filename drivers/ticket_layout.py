@@ -8,9 +8,8 @@ Pure rendering on python-escpos's ``Dummy`` printer, as the voucher's (``drivers
 
 from __future__ import annotations
 
-import textwrap
-
-from drivers.voucher_layout import escpos_printer, local_time, printable
+from drivers.escpos_text import printable, wrap
+from drivers.voucher_layout import columns, escpos_printer, local_time
 from hall.snapshots import TicketJob
 
 PAYMENT_WORDS = {"especes": "Espèces", "carte": "Carte bancaire", "cheque": "Chèques"}
@@ -25,10 +24,7 @@ def euros(cents: int) -> str:
 def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris", profile: str = "TM-T20II") -> bytes:
     """The board's copy of ``job`` as ESC/POS bytes for ``profile``."""
     p = escpos_printer.Dummy(profile=profile)
-    try:
-        cols = int(p.profile.get_columns("a"))
-    except Exception:
-        cols = 42
+    cols = columns(p)
     rule = "-" * cols
     e, fp = job.request, job.fingerprint
     taken = local_time(fp.at, timezone)  # "21/11/2026 à 22:41"
@@ -40,14 +36,12 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
     p.hw("INIT")
     p.charcode("CP858")
     p.set_with_default(align="center", bold=True, double_width=True, double_height=True)
-    for line in _wrap(printable(hall_name), cols // 2):
+    for line in wrap(printable(hall_name), cols // 2):
         p.textln(line)
     p.set_with_default(align="center", bold=True, double_height=True)
     p.textln("COPIE DU BUREAU")
     p.set_with_default(align="center")
-    for line in _wrap(
-        printable("Relevé de la soirée" + (f" (fin de la partie n° {e.partie})" if e.auto else "")), cols
-    ):
+    for line in wrap(printable("Relevé de la soirée" + (f" (fin de la partie n° {e.partie})" if e.auto else "")), cols):
         p.textln(line)
     p.textln(printable(f"Le {taken.split(' à ')[0]}"))
     p.set_with_default()
@@ -68,7 +62,7 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
     p.set_with_default(align="center")
     p.textln(printable(f"prise le {taken}"))
     p.textln(printable(f"enregistrement n° {fp.seq}"))
-    for line in _wrap(printable("À vérifier plus tard : loto-hall verify --fingerprint « empreinte »"), cols):
+    for line in wrap(printable("À vérifier plus tard : loto-hall verify --fingerprint « empreinte »"), cols):
         p.textln(line)
     p.set_with_default()
     p.textln(rule)
@@ -78,7 +72,3 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
         p.textln("_" * (cols * 2 // 3))
     p.cut()
     return p.output
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width) or [""]

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import textwrap
-import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from drivers.escpos_text import printable, wrap
 from hall import KIND_LABELS, display_card_id
 from hall.config import Config
 from hall.snapshots import PrintJob
@@ -30,39 +29,6 @@ def _import_escpos():
 
 
 escpos_printer = _import_escpos()
-
-_REPLACE = {
-    "\u202f": " ",
-    "\u00a0": " ",
-    "\u2009": " ",
-    "\u2019": "'",
-    "\u2018": "'",
-    "\u201c": '"',
-    "\u201d": '"',
-    "\u2013": "-",
-    "\u2014": "-",
-    "\u2026": "...",
-    "\u0153": "oe",
-    "\u0152": "OE",
-    "\u2022": "-",
-}
-
-
-def printable(text: str) -> str:
-    """``text`` reduced to what CP858 can print: typographic spaces and dashes made plain, the rest de-accented,
-    and no control character at all. Every text of a ticket passes here: a C0 or C1 byte in a label (``ESC p``
-    opens the cash drawer, ``ESC @`` resets the printer, ``GS V`` cuts) would be a command, not a letter."""
-    out = []
-    for ch in unicodedata.normalize("NFC", text):
-        if unicodedata.category(ch) == "Cc":  # C0, DEL and C1: dropped (a line break is the layout's, never the text's)
-            continue
-        ch = _REPLACE.get(ch, ch)
-        try:
-            ch.encode("cp858")
-        except UnicodeEncodeError:
-            ch = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?"
-        out.append(ch)
-    return "".join(out)
 
 
 # ---- what a voucher says -----------------------------------------------------------------------------------
@@ -124,17 +90,22 @@ def _euros(value: float) -> str:
     return (text[:-3] if text.endswith(",00") else text) + " €"
 
 
+def columns(p) -> int:
+    """The characters a line of font A holds on ``p``'s profile (42 when the profile does not say)."""
+    try:
+        return int(p.profile.get_columns("a"))
+    except Exception:
+        return 42
+
+
 def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
     """The voucher as ESC/POS bytes for ``profile``: CP858 text, the code's QR as a raster image, a cut."""
     p = escpos_printer.Dummy(profile=profile)
-    try:
-        cols = int(p.profile.get_columns("a"))
-    except Exception:
-        cols = 42
+    cols = columns(p)
     rule = "-" * cols
 
     def lines(text: str, width: int = cols, indent: str = "") -> None:
-        for line in textwrap.wrap(printable(text), width, subsequent_indent=indent) or [""]:
+        for line in wrap(printable(text), width, indent):
             p.textln(line)
 
     p.hw("INIT")
@@ -192,7 +163,8 @@ def render_test_ticket(hall_name: str, at: str, profile: str = "TM-T20II") -> by
     p.hw("INIT")
     p.charcode("CP858")
     p.set_with_default(align="center", bold=True, double_height=True)
-    p.textln(printable(hall_name))
+    for line in wrap(printable(hall_name), columns(p)):
+        p.textln(line)
     p.set_with_default(align="center")
     p.textln("TEST IMPRIMANTE - loto-hall")
     p.textln(printable(f"Éé àç ù € — {at}"))

@@ -15,6 +15,7 @@ from hall.cartons import sales
 from hall.cartons.card_ids import (
     MAX_CARD_CODE_TEXT,
     MAX_CARD_TEXT,
+    MAX_FOLLOW_KEY,
     display_card_id,
     make_card_id,
     normalize_card_id,
@@ -46,6 +47,7 @@ from hall.loto.lots import (
     ROWS,
     WITHIN,
     LotTermsError,
+    balls_left,
     has_control_character,
     kinds_table,
     prize_at,
@@ -53,6 +55,10 @@ from hall.loto.lots import (
 )
 from hall.loto.programme import is_pin, pin_matches
 from hall.loto.speech_words import ball_phrase, number_words
+from hall.loto.ties import METHODS as TIE_METHODS
+from hall.loto.ties import WINS as TIE_WINS
+from hall.loto.ties import default_wins
+from hall.money.report import REPORT_LANGUAGES, written_in
 from hall.money.report_csv import write_csv
 from hall.numbers import is_ascii_digits, parse_amount, parse_int
 from hall.ports import HallPort
@@ -71,7 +77,7 @@ from hall.record.journal import Offload, verify_file
 from hall.record.secretfile import load_or_create_secret
 from hall.refusal import Rejected
 from hall.sources import utc_now
-from hall.spreadsheet import as_plain_csv
+from hall.spreadsheet import as_plain_csv, safe_cell
 
 __all__ = [
     "action_keys",
@@ -80,6 +86,7 @@ __all__ = [
     "archived_journal",
     "as_eur",
     "as_plain_csv",
+    "balls_left",
     "ball_phrase",
     "browser_keymap",
     "CardBook",
@@ -87,6 +94,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "DEFAULT_KEYS",
+    "default_wins",
     "DIGIT_KEYS",
     "display_card_id",
     "durable",
@@ -112,6 +120,7 @@ __all__ = [
     "make_card_id",
     "MAX_CARD_CODE_TEXT",
     "MAX_CARD_TEXT",
+    "MAX_FOLLOW_KEY",
     "MAX_LABEL",
     "normalize_card_id",
     "number_words",
@@ -128,9 +137,13 @@ __all__ = [
     "RangeTooLarge",
     "read_terms",
     "Rejected",
+    "TIE_METHODS",
+    "TIE_WINS",
     "REPORT_CSV",
+    "REPORT_LANGUAGES",
     "REPORT_PDF",
     "ROWS",
+    "safe_cell",
     "sales",
     "split_card_id",
     "typed_card_code",
@@ -140,5 +153,6 @@ __all__ = [
     "verify_file",
     "WITHIN",
     "write_csv",
+    "written_in",
     "year_of",
 ]

@@ -24,6 +24,7 @@ from hall.events import (
     TieBreakDraw,
     VoucherIssued,
 )
+from hall.loto.followed import Standing
 from hall.loto.lots import Lines, lines_of
 from hall.loto.watch import Sleeper
 from hall.record.chain import shown
@@ -54,10 +55,16 @@ class LotRef:
     row: int | None = None
     within: int | None = None
     fallback: Fallback | None = None
+    value_eur: float | None = None
+    sponsor: str = ""
 
     @classmethod
     def of(cls, index: int, spec: LotSpec) -> LotRef:
-        return cls(index, spec.kind, spec.label, spec.row, spec.within, spec.fallback)
+        return cls(index, spec.kind, spec.label, spec.row, spec.within, spec.fallback, spec.value_eur, spec.sponsor)
+
+    @property
+    def spec(self) -> LotSpec:
+        return LotSpec(self.kind, self.label, self.value_eur, self.sponsor, self.row, self.within, self.fallback)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,16 +81,33 @@ class PartieState:
     undo_allowed: bool  # an undo now would be accepted
     held: bool = False  # the draw waits for the speaker after an award (docs L11a)
     tie: TieAnnounced | None = None  # how the tie on the open lot is settled, once announced (docs L14c)
+    paid: Mapping[str, Mapping[str, frozenset[int]]] = field(default_factory=lambda: MappingProxyType({}))
+    """kind → carton → its rows paid for lots of that kind in this partie (RULES L12a)"""
+    cancelled: frozenset[str] = frozenset()  # cartons cancelled for the partie (a false claim, RULES L15's option)
 
     @property
     def last(self) -> int | None:
         return self.draws[-1] if self.draws else None
+
+    @property
+    def open_lot(self) -> LotState | None:
+        """The lot being played (``None`` once every lot is awarded, or once démarquée)."""
+        return None if self.cleared or self.current is None else self.lots[self.current]
+
+    def paid_rows(self, card_id: str, kind: str) -> frozenset[int]:
+        """The rows of ``card_id`` already paid for lots of ``kind`` in this partie."""
+        return self.paid.get(kind, {}).get(card_id, frozenset())
 
     def lot(self, index: int | None) -> LotRef | None:
         if index is None or not 0 <= index < len(self.lots):
             return None
         lot = self.lots[index]
         return LotRef.of(index, lot.spec) if lot.spec is not None else LotRef(index, lot.kind, lot.label)
+
+
+Followed = tuple[tuple[str, str, Standing], ...]
+"""The cartons a players' phone follows, told their standing: (follow key, carton, standing) for each
+(``hall/door/follow_desk.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +138,8 @@ class HallSnapshot:
     wifi: WifiInfo | None = None  # the hall's Wi-Fi as the projector shows it, without [network] ssid None
     winners: tuple[CardState, ...] = ()  # the cartons of the valid claims waiting for their lot
     players: PlayersSet = PlayersSet("auto", True, False, 24)  # how much the players' phones help
+    tie_mode: str = "draw_lowest"  # how the hall settles a tie tonight ([rules] ties, RULES L22)
+    carried: tuple[LotSpec, ...] = ()  # lots left unwon at a « Démarquez », waiting for the next partie (RULES L19)
 
     @property
     def running(self) -> PartieState | None:
@@ -244,6 +270,7 @@ class ClaimResult:
     check_character_ok: bool | None  # for an unknown carton: whether its ID's check character holds (None: unreadable)
     card: CardState | None
     suggestions: tuple[str, ...] = ()  # for an unknown carton: the real cartons one keystroke away
+    to_go: tuple[int, ...] = ()  # the fewest numbers still to come for a valid claim (not journalled)
 
     @property
     def verdict(self) -> str:

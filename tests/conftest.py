@@ -46,8 +46,9 @@ def make_hall(tmp_path):
         rules: dict | None = None,
         programme: list | None = None,
         seed: int = 1,
+        name: str = "Salle test",
     ) -> Hall:
-        raw = {"hall": {"name": "Salle test", "data_dir": str(tmp_path)}, "rules": rules or {}}
+        raw = {"hall": {"name": name, "data_dir": str(tmp_path)}, "rules": rules or {}}
         if programme is not None:
             raw["programme"] = {"partie": programme}
         hall = Hall(

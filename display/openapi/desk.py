@@ -3,7 +3,21 @@ consoles, and the archived evenings."""
 
 from __future__ import annotations
 
-from display.openapi.parts import BOOL, ERR, INT, LOT_IN, STR, obj, op, path_param, query_param
+from display.openapi.parts import (
+    BOOL,
+    ERR,
+    INT,
+    LOT_IN,
+    NULLABLE_OBJ,
+    STR,
+    needing,
+    obj,
+    op,
+    path_param,
+    query_param,
+)
+from hall import MAX_CARD_TEXT
+from hall.config import MAX_PLAYER_CARDS
 
 SALE = obj(
     cards={"type": "array", "items": STR},
@@ -45,7 +59,9 @@ def paths() -> dict:
                 "Le prix proposé de ?count=N cartons selon les tarifs",
                 "desk",
                 errors=("bad_field",),
-                params=(query_param("count", {"type": "string", "pattern": "^[0-9]{1,5}$"}, "nombre de cartons"),),
+                params=(
+                    query_param("count", {"type": "string", "pattern": "^0*([0-9]{1,4}|10000)$"}, "0 à 10 000", True),
+                ),
             )
         },
         "/api/sales/summary": {
@@ -78,7 +94,15 @@ def paths() -> dict:
             "post": op(
                 "Modifier le programme à partir de la prochaine partie",
                 "admin",
-                obj(parties={"type": "array", "items": obj(lots={"type": "array", "items": LOT_IN}, consolation=STR)}),
+                needing(
+                    obj(
+                        parties={
+                            "type": "array",
+                            "items": obj(lots={"type": "array", "items": LOT_IN}, consolation=STR),
+                        }
+                    ),
+                    "parties",
+                ),
                 ok_status="201",
                 errors=("bad_programme", "bad_lot_row", "bad_lot_within"),
             ),
@@ -105,7 +129,24 @@ def paths() -> dict:
             "post": op(
                 "Changer les tarifs (journalisé, dès la vente suivante ; chaque carton à moins de 20 €)",
                 "admin",
-                obj(tiers={"type": "array", "items": obj(cards=INT, eur={"type": ["number", "string"]})}),
+                needing(
+                    obj(
+                        tiers={
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": 12,
+                            "items": needing(
+                                obj(
+                                    cards={"type": "integer", "minimum": 1, "maximum": 10_000},
+                                    eur={"type": ["number", "string"]},
+                                ),
+                                "cards",
+                                "eur",
+                            ),
+                        }
+                    ),
+                    "tiers",
+                ),
                 ok_status="201",
                 errors=("bad_prices", "stake_too_high"),
             ),
@@ -115,16 +156,40 @@ def paths() -> dict:
             "post": op(
                 "Les cartons qu'un téléphone suit (lus comme au contrôle) ; borné par adresse",
                 None,
-                obj(card_ids={"type": "array", "items": {"oneOf": [STR, obj(card_id=STR, code=STR)]}}),
+                needing(
+                    obj(
+                        card_ids={
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": MAX_PLAYER_CARDS,  # the hall's own [players] max_cards may be lower
+                            "items": {"oneOf": [STR, needing(obj(card_id=STR, code=STR), "card_id")]},
+                        }
+                    ),
+                    "card_ids",
+                ),
                 obj(cards={"type": "array"}, refused={"type": "array"}),
                 errors=("players_off", "too_many_cards", "too_many_links", "hall_busy"),
+            )
+        },
+        "/api/players/follow": {
+            "post": op(
+                "Ce que la salle dit des cartons suivis (un relais demande les clés qu'il ne connaît pas encore) : "
+                "chaque clé, remise pour le code imprimé, nomme son carton ; borné par adresse",
+                None,
+                obj(keys={"type": "array", "maxItems": 500, "items": STR}),
+                obj(
+                    at=INT,
+                    items={"type": "array", "items": obj(key=STR, carton=NULLABLE_OBJ)},
+                    unknown={"type": "array"},
+                ),
+                errors=("bad_field", "too_many_follows"),
             )
         },
         "/api/players/call": {
             "post": op(
                 "« Quine ! » depuis un téléphone : la console du meneur l'entend avec sa boule",
                 None,
-                obj(card_id=STR, code=STR),
+                needing(obj(card_id={"type": "string", "maxLength": MAX_CARD_TEXT}, code=STR), "card_id"),
                 obj(card_id=STR, ball=INT),
                 "202",
                 (
@@ -153,7 +218,7 @@ def paths() -> dict:
             "post": op(
                 "Une nouvelle console entre avec son code d'ajout (compté pour son adresse seule) ; corps JSON seulement",
                 None,
-                obj(code=STR, name=STR),
+                needing(obj(code=STR, name=STR), "code"),
                 obj(role=STR, token=STR, csrf=STR, page=STR),
                 errors=("enrol_code_wrong", "too_many_enrol_attempts", "json_required", "too_many_consoles"),
             )
@@ -179,7 +244,12 @@ def paths() -> dict:
             "post": op(
                 "L'aide donnée aux téléphones des joueurs (journalisée, pour tous)",
                 "admin",
-                obj(help={"enum": ["off", "board", "tap", "auto"]}, one_to_go=BOOL, phone_call=BOOL, max_cards=INT),
+                obj(
+                    help={"enum": ["off", "board", "tap", "auto"]},
+                    one_to_go=BOOL,
+                    phone_call=BOOL,
+                    max_cards={"type": "integer", "minimum": 1, "maximum": MAX_PLAYER_CARDS},
+                ),
                 errors=("bad_field",),
             )
         },

@@ -3,7 +3,11 @@ the claims and their check, the lots awarded, the vouchers."""
 
 from __future__ import annotations
 
-from display.openapi.parts import BOOL, ERR, INT, LOT, LOT_IN, NULLABLE_OBJ, STR, obj, op, path_param
+from display.openapi.parts import BOOL, ERR, INT, LOT, LOT_IN, NULLABLE_OBJ, STR, needing, obj, op, path_param
+from hall import TIE_METHODS, TIE_WINS
+
+BALL = {"type": "integer", "minimum": 1, "maximum": 90}
+REQUEST_ID = {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{8,64}$"}
 
 STATE = obj(
     partie={
@@ -30,7 +34,7 @@ def paths() -> dict:
                 "PIN → rôle et jeton (une session du serveur, close par logout, un PIN changé "
                 "ou [server] staff_idle_h sans usage) ; corps JSON seulement (415 sinon)",
                 None,
-                obj(pin=STR, name=STR),
+                needing(obj(pin=STR, name=STR), "pin"),
                 obj(role=STR, token=STR, csrf=STR),
                 errors=("bad_pin", "too_many_attempts", "json_required", "too_many_consoles"),
             )
@@ -51,9 +55,14 @@ def paths() -> dict:
         },
         "/api/partie/start": {
             "post": op(
-                "Démarrer la partie suivante",
+                "Démarrer la partie suivante. Avec « lots », les lots reportés par « Démarquez » sont joués aussi, là où "
+                "leur sorte se joue, sauf « drop_carried » : true (le rapport les dit alors retirés).",
                 "speaker",
-                obj(lots={"type": "array", "items": LOT_IN}, consolation=STR),
+                obj(
+                    lots={"type": "array", "items": LOT_IN, "minItems": 1, "maxItems": 20},
+                    consolation=STR,
+                    drop_carried=BOOL,
+                ),
                 ok_status="201",
                 errors=("partie_running", "no_partie", "bad_lot", "bad_lot_row", "bad_lot_within"),
             )
@@ -65,7 +74,7 @@ def paths() -> dict:
                 "réponse (en-tête Idempotent-Replayed: true) au lieu de tirer encore ; la même clé pour un autre "
                 "numéro est refusée (409 request_id_reused). Clés gardées 10 min en mémoire.",
                 "speaker",
-                obj(number=INT, request_id=STR),
+                needing(obj(number=BALL, request_id=REQUEST_ID), "number"),
                 obj(number=INT, index=INT, seq=INT),
                 "201",
                 ("already_drawn", "out_of_range", "no_partie", "locked", "held", "request_id_reused"),
@@ -74,7 +83,7 @@ def paths() -> dict:
                         "name": "Idempotency-Key",
                         "in": "header",
                         "required": False,
-                        "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{8,64}$"},
+                        "schema": REQUEST_ID,
                     },
                 ),
             )
@@ -88,7 +97,7 @@ def paths() -> dict:
             "post": op(
                 "Confirmer (ou corriger) la boule lue par la machine",
                 "speaker",
-                obj(number=INT),
+                needing(obj(number=BALL), "number"),
                 ok_status="201",
                 errors=("nothing_proposed", "no_partie", "locked", "held"),
             )
@@ -110,7 +119,7 @@ def paths() -> dict:
             "post": op(
                 "Vérifier un carton",
                 "controller",
-                obj(card_id=STR),
+                needing(obj(card_id={"type": "string", "minLength": 1, "maxLength": 200}), "card_id"),
                 obj(
                     verdict={
                         "enum": [
@@ -149,11 +158,11 @@ def paths() -> dict:
                 "Attribuer le lot (égalité : tirage par la salle, numéros tirés à la main, ou partage)",
                 "speaker",
                 obj(
-                    same_player={"type": "array"},
+                    same_player={"type": "array", "items": {"type": "array", "items": STR}},
                     tie_break={"type": "object", "additionalProperties": INT},
                     share=BOOL,
                     draw=BOOL,
-                    wins={"enum": ["lowest", "highest"]},
+                    wins={"enum": list(TIE_WINS)},
                 ),
                 ok=obj(
                     winner=STR,
@@ -186,7 +195,7 @@ def paths() -> dict:
                 "physical : numéros tirés à la main, share : partage) ; fixé une fois annoncé, "
                 "un changement demande une raison (reason), notée au journal",
                 "speaker",
-                obj(method={"enum": ["draw", "physical", "share"]}, reason=STR),
+                needing(obj(method={"enum": list(TIE_METHODS)}, reason=STR), "method"),
                 obj(method=STR, previous=STR, seq={"type": ["integer", "null"]}),
                 "201",
                 ("no_tie", "bad_tie_choice", "tie_method_fixed", "no_partie"),

@@ -3,7 +3,11 @@ codes and this document."""
 
 from __future__ import annotations
 
-from display.openapi.parts import BOOL, STR, obj, op, path_param, query_param
+from display.openapi.parts import BOOL, STR, needing, obj, op, path_param, query_param
+
+REPORT_LANG = query_param(
+    "lang", {"enum": ["fr", "en"]}, "la langue du rapport, la même pour ses trois fichiers (défaut : celle de la salle)"
+)
 
 
 def paths() -> dict:
@@ -14,7 +18,7 @@ def paths() -> dict:
                 "Cartons vendus (plages A-00001N..A-00100N ; au plus autant de cartons "
                 "que le carnet en compte, sinon 422 range_too_large)",
                 "desk",
-                obj(ranges=STR, sold=BOOL),
+                needing(obj(ranges={"type": "string", "minLength": 1}, sold=BOOL), "ranges"),
                 errors=("bad_ranges", "range_too_large", "unknown_card", "sold_by_caisse", "held_by_sale"),
             )
         },
@@ -27,18 +31,21 @@ def paths() -> dict:
                     ok_status="201",
                     errors=("bad_cards",),
                 ),
-                "requestBody": {"content": {"text/csv": {"schema": STR}}},
+                "requestBody": {"required": True, "content": {"text/csv": {"schema": STR}}},
             }
         },
         "/api/cards/generate": {
             "post": op(
                 "Générer des cartons (count : 1 à 20 000, chiffres ASCII)",
                 "admin",
-                obj(
-                    count={"type": "integer", "minimum": 1, "maximum": 20000},
-                    series={"type": "string", "pattern": "^[A-HJ-NP-Z]{1,3}$"},
-                    seed={"type": "string", "maxLength": 64},
-                    start={"type": "integer", "minimum": 1, "maximum": 99999},
+                needing(
+                    obj(
+                        count={"type": "integer", "minimum": 1, "maximum": 20000},
+                        series={"type": "string", "pattern": "^[A-HJ-NP-Z]{1,3}$"},
+                        seed={"type": ["string", "integer"], "maxLength": 64},
+                        start={"type": "integer", "minimum": 1, "maximum": 99_999_999},
+                    ),
+                    "count",
                 ),
                 ok_status="201",
                 errors=("bad_cards",),
@@ -47,19 +54,25 @@ def paths() -> dict:
         "/api/cards.csv": {"get": op("Le carnet de cartons en CSV", "admin", media="text/csv")},
         "/api/cards.pdf": {
             "get": op(
-                "Les cartons en planches imprimables (PDF)",
+                "Les cartons en planches imprimables (PDF ; 413 au-delà de ce qu'un PDF porte)",
                 "admin",
-                errors=("not_found",),
+                errors=("not_found", "too_large"),
                 params=(
-                    query_param("series", STR, "série, ex. A"),
-                    query_param("range", STR, "plage d'IDs, ex. A-1..A-60"),
+                    query_param("series", {"type": "string", "pattern": "^[A-Za-z0-9-]{0,32}$"}, "série, ex. A"),
+                    query_param("range", {"type": "string", "maxLength": 400}, "plage d'IDs, ex. A-1..A-60"),
                     query_param("per_page", {"enum": [2, 3, 4, 6, 12]}, "cartons par page"),
                 ),
                 media="application/pdf",
             )
         },
         "/api/report.pdf": {
-            "get": op("Le rapport de la soirée (PDF)", "admin", errors=("not_found",), media="application/pdf")
+            "get": op(
+                "Le rapport de la soirée (PDF/A-2b)",
+                "admin",
+                errors=("not_found", "bad_field"),
+                params=(REPORT_LANG,),
+                media="application/pdf",
+            )
         },
         "/api/report.csv": {
             "get": op(
@@ -67,6 +80,8 @@ def paths() -> dict:
                 "décimale, UTF-8 avec BOM, heures locales ; cellules = + - @ et textes qui "
                 "ressemblent à un nombre préfixés d'une apostrophe)",
                 "admin",
+                errors=("bad_field",),
+                params=(REPORT_LANG,),
                 media="text/csv",
             )
         },
@@ -75,7 +90,8 @@ def paths() -> dict:
                 "Le rapport de la soirée en classeur (une feuille par rubrique, cellules "
                 "typées : cartons et codes en texte, montants en euros, dates)",
                 "admin",
-                errors=("not_found",),
+                errors=("not_found", "bad_field"),
+                params=(REPORT_LANG,),
                 media="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             )
         },

@@ -39,8 +39,15 @@ def op(
         operation["x-role"] = role
         operation["responses"].update({"401": ERR, "403": ERR})
     if body is not None:
-        operation["requestBody"] = {"required": False, "content": {"application/json": {"schema": body}}}
+        operation["requestBody"] = {
+            "required": bool(body.get("required")),  # a body with a required field cannot be left out
+            "content": {"application/json": {"schema": optional_nullable(body)}},
+        }
         operation["responses"].update({"400": ERR, "413": ERR, "422": ERR})
+    if any(p["in"] == "query" for p in params):
+        operation["responses"]["422"] = ERR  # a query parameter refused: bad_field
+        # a request line past 4 KiB, refused by the web server (gunicorn, nginx) before the hall reads it
+        operation["responses"]["414"] = {"description": "Adresse trop longue : refusée avant la salle"}
     for code in errors:
         operation["responses"][str(status_of(f"{area}/{code}"))] = ERR
     return operation
@@ -54,14 +61,41 @@ def path_param(name: str, description: str, pattern: str | None = None) -> dict:
     return {"name": name, "in": "path", "required": True, "description": description, "schema": schema}
 
 
-def query_param(name: str, schema: dict, description: str) -> dict:
-    """An optional query parameter."""
-    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
+def query_param(name: str, schema: dict, description: str, required: bool = False) -> dict:
+    """A query parameter (optional unless ``required``)."""
+    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
 
 def obj(**props) -> dict:
     """An object schema with these properties."""
     return {"type": "object", "properties": props}
+
+
+def needing(schema: dict, *required: str) -> dict:
+    """``schema`` (an object) with the properties ``required`` that the server refuses to go without."""
+    return {**schema, "required": list(required)}
+
+
+def or_null(schema: dict) -> dict:
+    """``schema``, or JSON ``null``."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return {**schema, "type": [kind, "null"]}
+    if isinstance(kind, list):
+        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
+    if "enum" in schema:
+        return schema if None in schema["enum"] else {**schema, "enum": [*schema["enum"], None]}
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def optional_nullable(body: dict) -> dict:
+    """A request body's object whose optional properties also take ``null``: the server reads a ``null`` as a
+    property left out (``display/api.py``'s ``field``), so the document says so."""
+    if body.get("type") != "object" or "properties" not in body:
+        return body
+    required = set(body.get("required", ()))
+    props = {k: v if k in required else or_null(v) for k, v in body["properties"].items()}
+    return {**body, "properties": props}
 
 
 INT, STR, BOOL = {"type": "integer"}, {"type": "string"}, {"type": "boolean"}
@@ -87,10 +121,13 @@ LOT = obj(
     lines=obj(need=INT, among={"type": "array", "items": INT}),
     **TERMS,
 )
-LOT_IN = obj(
-    kind={"enum": list(LOT_KINDS)},
-    label=STR,
-    value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000},
-    sponsor=STR,
-    **TERMS,
+LOT_IN = needing(
+    obj(
+        kind={"enum": list(LOT_KINDS)},
+        label={"type": ["string", "null"], "maxLength": MAX_LABEL},
+        value_eur={"type": ["number", "null"], "minimum": 0, "maximum": 1_000_000},
+        sponsor={"type": ["string", "null"], "maxLength": MAX_LABEL},
+        **TERMS,
+    ),
+    "kind",
 )

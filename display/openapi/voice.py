@@ -4,7 +4,7 @@ under /api."""
 from __future__ import annotations
 
 from display import voice_words  # noqa: F401  (declares the voice's refusals, named below)
-from display.openapi.parts import BOOL, obj, op
+from display.openapi.parts import BOOL, needing, obj, op
 
 NUMBER = {"type": "number", "minimum": 0, "maximum": 600}
 
@@ -17,7 +17,12 @@ def paths() -> dict:
             "post": op(
                 "Le projecteur dit s'il parle (affiché à la console avec les appareils)",
                 None,
-                obj(state={"enum": ["speaks", "blocked", "failed", "off"]}, what={"type": "string", "maxLength": 24}),
+                needing(
+                    obj(
+                        state={"enum": ["speaks", "blocked", "failed", "off"]}, what={"type": "string", "maxLength": 24}
+                    ),
+                    "state",
+                ),
                 ok_status="202",
                 errors=("too_many_reports",),
             )
@@ -36,8 +41,17 @@ def paths() -> dict:
                 obj(
                     flash=BOOL,
                     nicknames_on=BOOL,
-                    nicknames={"type": "object", "additionalProperties": {"type": "string", "maxLength": 60}},
-                    pace={"type": "object", "additionalProperties": NUMBER},
+                    nicknames={
+                        "type": "object",
+                        "propertyNames": {"pattern": "^([1-9]|[1-8][0-9]|90)$"},  # a ball
+                        "additionalProperties": {"type": "string", "maxLength": 60},
+                    },
+                    pace={  # a partie's number → its pace
+                        "type": "object",
+                        "propertyNames": {"pattern": "^[1-9][0-9]{0,2}$"},
+                        "maxProperties": 100,
+                        "additionalProperties": NUMBER,
+                    },
                 ),
             )
         },

@@ -118,13 +118,16 @@ def get_screen():
 def set_screen():
     A.require_right("games")
     data = json_body(MAX_BODY_BYTES)
-    return jsonify(hub().lobby.show(data.get("show"), data.get("code")))
+    code = data.get("code")
+    if code is not None and not isinstance(code, str):  # refused even where « loto » would not read it
+        raise Rejected("bad_field", field="code")
+    return jsonify(hub().lobby.show(data.get("show"), code))
 
 
 # ---------------------------------------------------------------- OpenAPI
 def openapi_paths() -> dict:
     """The rooms' part of ``GET /api/openapi.json`` (INTERFACE §7), with the document's own operation maker."""
-    from display.openapi.parts import obj, path_param
+    from display.openapi.parts import needing, obj, path_param
     from display.openapi.parts import op as loto_op
 
     op = partial(loto_op, area="rooms")
@@ -136,7 +139,7 @@ def openapi_paths() -> dict:
             "post": op(
                 "Activer ou couper un jeu",
                 "admin",
-                obj(game={"type": "string"}, enabled={"type": "boolean"}),
+                needing(obj(game={"enum": list(ROOM_GAMES)}, enabled={"type": "boolean"}), "game", "enabled"),
                 ok={"type": "array"},
                 errors=("unknown_game",),
             )
@@ -145,7 +148,7 @@ def openapi_paths() -> dict:
             "post": op(
                 "Ouvrir une salle",
                 "speaker",
-                obj(game={"enum": list(ROOM_GAMES)}, options={"type": "object"}),
+                needing(obj(game={"enum": list(ROOM_GAMES)}, options={"type": "object"}), "game"),
                 ok_status="201",
                 errors=("unknown_game", "bad_options", "game_disabled", "too_many_rooms"),
             ),
@@ -169,6 +172,7 @@ def openapi_paths() -> dict:
                     "already_started",
                     "room_closed",
                     "audience_full",
+                    "name_taken",
                     "too_many_seats",
                 ),
                 params=code,
@@ -222,7 +226,7 @@ def openapi_paths() -> dict:
             "post": op(
                 "Mettre le loto ou une salle au projecteur",
                 "speaker",
-                obj(show={"enum": ["loto", "game"]}, code={"type": "string"}),
+                needing(obj(show={"enum": ["loto", "game"]}, code={"type": "string"}), "show"),
                 errors=("unknown_room", "bad_screen"),
             ),
         },

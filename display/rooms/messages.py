@@ -32,6 +32,10 @@ declare(
         "game_disabled": (403, _l("Ce jeu est désactivé par l'administrateur.")),
         "audience_full": (409, _l("Trop de spectateurs pour cette table.")),
         "games_on_screen": (423, _l("Entracte jeux à l'écran : revenez d'abord au loto (« Retour au loto »).")),
+        "name_taken": (
+            409,
+            _l("Ce prénom (ou un prénom qui lui ressemble) est déjà pris à cette table : ajoutez une initiale."),
+        ),
         "too_many_seats": (409, _l("Ce téléphone a déjà %(max)s place(s) à cette table : laissez-en aux autres.")),
         "unknown_seat": (422, _l("Place inconnue à cette table.")),
         "seat_changed": (409, _l("Les places ont changé entre-temps : regardez la liste et recommencez.")),

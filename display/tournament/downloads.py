@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 
 from display.services import services
 from display.tournament.access import desk, hall_name, public, store, with_codes
+from hall import safe_cell
 from hall.refusal import Rejected
 
 bp = Blueprint("tournament_downloads", __name__)
@@ -56,13 +57,6 @@ def standings_pdf() -> ResponseReturnValue:
     out = io.BytesIO()
     _maker("tournament_standings_pdf")(data, out, hall_name=hall_name(), words=_pdf_words())
     return _download(out.getvalue(), "application/pdf", "tournoi-classement.pdf")
-
-
-def safe_cell(value: object) -> object:
-    """Return a CSV cell a spreadsheet will not run: text starting with = + - @ (or tab/CR) gets a leading '."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
 
 
 @bp.get("/api/tournoi/standings.csv")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from display.views.state import card, lot_ref, tie_break
+from display.views.state import card, given, lot_ref, tie_break
 from hall.events import Record
 from hall.snapshots import AwardResult, ClaimResult, Redemption
 
@@ -20,6 +20,7 @@ def verdict(r: ClaimResult) -> dict:
         "rows": list(e.rows),
         "complete_rows": list(e.complete_rows),
         "missing": list(e.missing),
+        "to_go": list(r.to_go),  # a missed carton may still win the lot with another row
         "last": e.last,
         "ball": e.ball,
         "prize": e.prize,
@@ -37,8 +38,8 @@ def award(r: AwardResult) -> dict:
     """The award's answer: the open lot's winner(s); for a draw that gave the stage's next lots too (docs L14b),
     ``stage`` lists each lot with its winner in the draw's order (empty for one lot)."""
     a = r.award
-    stage = [{"lot": lot_ref(r.lot), "winner": a.winners[0]}] if r.more else []
-    stage += [{"lot": lot_ref(ref), "winner": e.winners[0]} for e, ref in r.more]
+    stage = [{"lot": lot_ref(r.lot), "winner": a.winners[0], **given(r.lot.spec, a)}] if r.more else []
+    stage += [{"lot": lot_ref(ref), "winner": e.winners[0], **given(ref.spec, e)} for e, ref in r.more]
     return {
         "winner": a.winners[0],
         "winners": list(a.winners),
@@ -50,6 +51,7 @@ def award(r: AwardResult) -> dict:
         "vouchers": list(r.vouchers),
         "lot": lot_ref(r.lot),
         "stage": stage,
+        **given(r.lot.spec, a),
     }
 
 

@@ -11,6 +11,8 @@ from display.views.state import (
     Translate,
     device,
     french_detail,
+    given,
+    jackpots,
     lot_ref,
     lots,
     next_partie,
@@ -41,7 +43,7 @@ from hall.events import (
     VoucherRedeemed,
     VoucherReprintRequested,
 )
-from hall.snapshots import NOTICES, DeviceStatus, HallSnapshot, Notice
+from hall.snapshots import NOTICES, DeviceStatus, HallSnapshot, Notice, PartieState
 
 SHAPES = EventHandlers[tuple[str, dict]]()  # event type → its (name, payload) for a room, given the snapshot
 TICKS = EventHandlers[dict]()  # records §5 does not name: what the staff rooms' tick adds
@@ -51,12 +53,20 @@ TICKS = EventHandlers[dict]()  # records §5 does not name: what the staff rooms
 def _draw(e: BallDrawn, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     p = snap.partie
     assert p is not None  # a ball is drawn in a partie
-    return "draw", {"number": e.number, "index": e.index, "partie": p.number, "seq": seq}
+    return "draw", {"number": e.number, "index": e.index, "partie": p.number, "seq": seq, **_jackpots(snap)}
 
 
 @SHAPES.on(DrawUndone)
 def _undo(e: DrawUndone, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
-    return "undo", {"number": e.number, "index": e.index, "seq": seq, "status": _status(snap)}
+    return "undo", {"number": e.number, "index": e.index, "seq": seq, "status": _status(snap), **_jackpots(snap)}
+
+
+def _jackpots(snap: HallSnapshot) -> dict:
+    """The partie's maxi-bingos as the hall counts them after the event (``jackpots``), when it has any: a page
+    shows the balls left from the partie's first ball and never counts them itself."""
+    p = snap.running
+    found = jackpots(p) if p is not None else []
+    return {"jackpots": found} if found else {}
 
 
 def _status(snap: HallSnapshot) -> str:
@@ -104,6 +114,8 @@ def _verdict(e: ClaimChecked, seq: int, snap: HallSnapshot, room: str) -> tuple[
         payload.update({"prize": e.prize, "ball": e.ball})
     if room == PUBLIC and e.verdict == "incomplete":
         payload["missing"] = list(e.missing)[:15]  # « le 8 n'est pas sorti »: the numbers, never the carton
+    if room == PUBLIC and e.verdict in ("incomplete", "missed"):
+        payload.update({"reason": e.reason, "last": e.last})  # why, said on the projector and the phones (L12a)
     if room == PUBLIC and e.verdict == "valid":
         # the winner's carton, drawn large on the projector with its winning rows framed
         won = next((w for w in snap.winners if w.card_id == e.card_id), None)
@@ -131,7 +143,14 @@ def _award(e: LotAwarded, seq: int, snap: HallSnapshot, room: str) -> tuple[str,
         "seq": seq,
         "rank": e.rank,
         "status": _status(snap),
+        **_given(p, e),
+        **_jackpots(snap),
     }
+
+
+def _given(p: PartieState, e: LotAwarded) -> dict:
+    spec = p.lots[e.lot_index].spec
+    return {} if spec is None else given(spec, e)
 
 
 @SHAPES.on(TieAnnounced)
@@ -151,7 +170,7 @@ def _tie(e: TieAnnounced, seq: int, snap: HallSnapshot, room: str) -> tuple[str,
 
 def _partie(e: PartieStarted | PartieCleared, status: str, seq: int, snap: HallSnapshot) -> tuple[str, dict]:
     assert snap.partie is not None  # the partie just started or cleared
-    payload = {"number": e.number, "status": status, "lots": lots(snap.partie), "seq": seq}
+    payload = {"number": e.number, "status": status, "lots": lots(snap.partie), "seq": seq, **_jackpots(snap)}
     if status == "cleared":  # what the screens show between parties, without asking the state again
         payload["next_partie"] = next_partie(snap)
     return "partie", payload

@@ -9,7 +9,7 @@ from typing import Any
 from flask_babel import force_locale
 
 from display.i18n import device_sentence
-from hall import prize_at
+from hall import balls_left, default_wins, prize_at
 from hall.events import LotAwarded, LotSpec, PlayersSet
 from hall.net.wifi import wifi_qr_payload
 from hall.snapshots import (
@@ -21,6 +21,7 @@ from hall.snapshots import (
     PartieState,
     Proposal,
     SpeakerSnapshot,
+    Standing,
 )
 
 PUBLIC, STAFF, SPEAKER = "public", "staff", "speaker"
@@ -80,6 +81,31 @@ def lots(p: PartieState) -> list[dict]:
     ]
 
 
+def jackpots(p: PartieState) -> list[dict]:
+    """The partie's maxi-bingos not yet won, each as the hall counts it (RULES L20, from the partie's first ball,
+    whichever lot is open): ``lot`` its index, ``within`` its N, ``left`` the balls still to come with the jackpot
+    to win (0: the last one is out), ``lost`` once ball N + 1 is out (it plays for its fallback then)."""
+    out = []
+    for i, lot in enumerate(p.lots):
+        spec = lot.spec
+        if spec is None or spec.within is None or lot.award is not None:
+            continue
+        left = balls_left(spec, len(p.draws))
+        out.append({"lot": i, "within": spec.within, "left": left or 0, "lost": left is None})
+    return out
+
+
+def given(spec: LotSpec, award: LotAwarded) -> dict:
+    """What an award's winner takes home (RULES L20): ``given``, the prize itself (the lot, or a maxi-bingo's
+    fallback won after its ball N), and for a maxi-bingo ``prize``, ``jackpot`` or ``fallback``: no page works it out
+    from the ball (the ``award`` event and answer)."""
+    won = prize_at(spec, award.draw_index + 1)
+    out: dict[str, Any] = {"given": {"label": won.label, "value_eur": won.value_eur, "sponsor": won.sponsor}}
+    if spec.within is not None:
+        out["prize"] = "fallback" if won.fallback else "jackpot"
+    return out
+
+
 def _prize(lot: LotState) -> dict:
     """An awarded maxi-bingo's prize: ``jackpot`` or ``fallback`` (RULES L20), by the ball it was won on."""
     if lot.award is None or lot.spec is None or lot.spec.within is None:
@@ -88,8 +114,15 @@ def _prize(lot: LotState) -> dict:
 
 
 def public_state(snap: HallSnapshot) -> dict:
-    """The public state (INTERFACE §4 ``GET /api/state``): what every projector shows."""
+    """The public state (INTERFACE §4 ``GET /api/state``): what every projector shows, with the evening's rules
+    the hall announces (§4's extension): ``tie_mode`` (``[rules] ties``), ``wins`` (who wins a tie's draw:
+    ``lowest`` or ``highest``) and ``carry`` (the lots carried by « Démarquez » to the next partie)."""
     p = snap.partie
+    rules = {
+        "wins": default_wins(snap.tie_mode),
+        "tie_mode": snap.tie_mode,
+        "carry": [announced_lot(x) for x in snap.carried],
+    }
     if p is None:
         return {
             "partie": None,
@@ -98,15 +131,28 @@ def public_state(snap: HallSnapshot) -> dict:
             "status": "waiting",
             "seq": snap.seq,
             "players": players(snap.players),
+            **rules,
         }
     return {
-        "partie": {"number": p.number, "lots": lots(p), "current_lot": p.current, "consolation": p.consolation},
+        "partie": {
+            "number": p.number,
+            "lots": lots(p),
+            "current_lot": p.current,
+            "consolation": p.consolation,
+            **({"jackpots": found} if (found := jackpots(p)) and not p.cleared else {}),
+        },
         "draws": list(p.draws) if not p.cleared else [],
         "last": p.last if not p.cleared else None,
         "status": "waiting" if p.cleared else p.status,
         "seq": snap.seq,
         "players": players(snap.players),
+        **rules,
     }
+
+
+def announced_lot(lot: LotSpec) -> dict:
+    """A lot not yet played (the next partie's, a lot carried to it), as it is announced."""
+    return {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, **lot_terms(lot)}
 
 
 def players(e: PlayersSet) -> dict:
@@ -121,9 +167,7 @@ def next_partie(snap: HallSnapshot) -> dict | None:
     return {
         "number": n.number,
         "consolation": n.spec.consolation,
-        "lots": [
-            {"kind": lot.kind, "label": lot.label, "value_eur": lot.value_eur, **lot_terms(lot)} for lot in n.spec.lots
-        ],
+        "lots": [announced_lot(lot) for lot in n.spec.lots],
     }
 
 
@@ -203,7 +247,7 @@ def console(s: SpeakerSnapshot, translate: Translate = french_detail) -> dict:
             "slept": [{"card_id": x.card_id, "lot_index": x.lot_index, "ball": x.ball} for x in s.slept],
         },
         "recent_checks": [
-            {"card_id": c.card_id, "verdict": c.verdict, "last": c.last, "lot_index": c.lot_index}
+            {"card_id": c.card_id, "verdict": c.verdict, "last": c.last, "lot_index": c.lot_index, "reason": c.reason}
             for c in s.recent_checks
         ],
         "devices": {d.device: device(d, translate) for d in s.devices},
@@ -219,6 +263,25 @@ def speaker_state(s: SpeakerSnapshot, translate: Translate = french_detail) -> d
     state = public_state(s.public)
     state.update(console(s, translate))
     return _with_hall(s.public, state)
+
+
+def carton(at: int, card_id: str, s: Standing) -> dict:
+    """A followed carton's standing as its phone is told it (« Mes cartons »): the claim check's verdict
+    for the open lot ``lot`` (``valid``, ``incomplete``, ``missed``; ``closed``; ``cancelled_card``), its
+    ``reason``, the rows that make it, the complete rows, ``to_go`` (the fewest numbers still to come for a valid
+    claim), a maxi-bingo's ``prize``, and the rows paid per kind of lot, at record ``at``."""
+    return {
+        "card_id": card_id,
+        "at": at,
+        "lot": s.lot,
+        "verdict": s.verdict,
+        "reason": s.reason,
+        "rows": list(s.rows),
+        "complete_rows": list(s.complete_rows),
+        "to_go": list(s.to_go),
+        "prize": s.prize,
+        "paid": {kind: list(rows) for kind, rows in s.paid},
+    }
 
 
 def card(c: CardState | None) -> dict | None:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 from hall.app.cli_where import add_where
-from hall.app.lang import _
+from hall.app.lang import _, argparse_in_language
 from hall.app.lang import is_french as _fr
 from hall.errors import InvalidNumber
 from hall.minigames.registry import GAME_NAMES
@@ -19,27 +19,46 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         try:
-            return parse_int(text, low, high, "valeur")
-        except InvalidNumber as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+            return parse_int(text, low, high)
+        except InvalidNumber:
+            raise argparse.ArgumentTypeError(
+                _("%(value)r n'est pas un nombre entier de %(low)s à %(high)s écrit en chiffres 0-9")
+                % {"value": text[:40], "low": low, "high": high}
+            ) from None
 
-    parse.__name__ = "nombre"
+    parse.__name__ = _("nombre entier")
     return parse
 
 
-EXAMPLES = _(
-    "exemples :\n  loto-hall serve --demo\n  loto-hall cards generate --count 600 --series A --seed "
-    "2026 --csv cartons.csv --pdf cartons.pdf\n  loto-hall cards import cartons.csv\n  loto-hall "
-    "games simulate lobo77 --players 4 --games 100 --seed 1"
-)
+def _typed(convert: Callable[[str], object], name: str) -> Callable[[str], object]:
+    """``convert`` as an argparse type named ``name``: argparse says « valeur invalide (nombre entier attendu) »
+    with it, never the Python type's name."""
+
+    def parse(text: str) -> object:
+        return convert(text)
+
+    parse.__name__ = name
+    return parse
+
+
+def _examples() -> str:
+    return _(
+        "exemples :\n  loto-hall serve --demo\n  loto-hall cards generate --count 600 --series A --seed "
+        "2026 --csv cartons.csv --pdf cartons.pdf\n  loto-hall cards import cartons.csv\n  loto-hall "
+        "games simulate lobo77 --players 4 --games 100 --seed 1"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser, its words in the terminal's language (build and use it inside
+    ``argparse_in_language()``, as ``main`` does, for argparse's own words to be too)."""
     fmt = argparse.RawDescriptionHelpFormatter
+    seed = _("GRAINE")
+    integer, decimal = _typed(int, _("nombre entier")), _typed(float, _("nombre"))
     parser = argparse.ArgumentParser(
         prog="loto-hall",
         formatter_class=fmt,
-        epilog=EXAMPLES,
+        epilog=_examples(),
         description=_("Le loto de la salle des fêtes : tirage, vérification, bons d'échange."),
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMANDE" if _fr() else "COMMAND")
@@ -51,20 +70,23 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_("exemple : loto-hall serve --config /etc/loto-hall/config.toml"),
     )
     add_where(serve, data_dir=False)  # its --data-dir says what the demo does
-    serve.add_argument("--host", help=_("adresse d'écoute"))
-    serve.add_argument("--port", type=_whole(0, 65535), help=_("port d'écoute"))
+    serve.add_argument("--host", metavar=_("ADRESSE"), help=_("adresse d'écoute"))
+    serve.add_argument("--port", type=_whole(0, 65535), metavar="PORT", help=_("port d'écoute"))
     serve.add_argument(
         "--demo",
         action="store_true",
         help=_("sans matériel : machine à boules simulée, cartons de démo, imprimante factice"),
     )
     serve.add_argument(
-        "--data-dir", help=_("dossier des données (défaut : celui de la config ; en démo, un dossier temporaire)")
+        "--data-dir",
+        metavar=_("DOSSIER"),
+        help=_("dossier des données (défaut : celui de la config ; en démo, un dossier temporaire)"),
     )
     serve.add_argument(
         "--interval",
-        type=float,
+        type=decimal,
         default=None,
+        metavar=_("SECONDES"),
         help=_(
             "démo : secondes entre deux boules "
             "(sans elle, la machine simulée tire "
@@ -80,7 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_("exemple : loto-hall relays --config portable.toml --workers 4"),
     )
     add_where(relays, data_dir=False)
-    relays.add_argument("--workers", type=_whole(1, 16), help=_("processus (défaut : [server] socket_workers)"))
+    relays.add_argument(
+        "--workers", type=_whole(1, 16), metavar="N", help=_("processus (défaut : [server] socket_workers)")
+    )
 
     cards = sub.add_parser("cards", help=_("cartons : générer, importer"))
     csub = cards.add_subparsers(dest="cards_command", required=True)
@@ -90,14 +114,30 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("fabrique N cartons valides"),
         epilog=_("exemple : loto-hall cards generate --count 600 --series A --seed 1 --csv a.csv --pdf a.pdf"),
     )
-    gen.add_argument("--count", type=_whole(1, 1_000_000), required=True)
-    gen.add_argument("--series", default="A")
-    gen.add_argument("--seed", default=None)
-    gen.add_argument("--start", type=_whole(0, 99_999_999), default=1, help=_("premier numéro de la série"))
-    gen.add_argument("--csv", help=_("fichier CSV à écrire"))
-    gen.add_argument("--pdf", help=_("planches imprimables (PDF)"))
-    gen.add_argument("--per-page", type=int, choices=(2, 3, 4, 6, 12), default=6)
-    gen.add_argument("--columns", choices=("1-9", "1-10"), default="1-9")
+    gen.add_argument(
+        "--count", type=_whole(1, 1_000_000), required=True, metavar="N", help=_("nombre de cartons à fabriquer")
+    )
+    gen.add_argument("--series", default="A", metavar=_("SÉRIE"), help=_("la série des cartons (défaut : A)"))
+    gen.add_argument(
+        "--seed",
+        default=None,
+        metavar=seed,
+        help=_("la graine du hasard : la même graine refait les mêmes cartons (défaut : tirée au hasard)"),
+    )
+    gen.add_argument(
+        "--start", type=_whole(0, 99_999_999), default=1, metavar="N", help=_("premier numéro de la série")
+    )
+    gen.add_argument("--csv", metavar=_("FICHIER"), help=_("fichier CSV à écrire"))
+    gen.add_argument("--pdf", metavar=_("FICHIER"), help=_("planches imprimables (PDF)"))
+    gen.add_argument(
+        "--per-page", type=integer, choices=(2, 3, 4, 6, 12), default=6, help=_("cartons par page A4 (défaut : 6)")
+    )
+    gen.add_argument(
+        "--columns",
+        choices=("1-9", "1-10"),
+        default="1-9",
+        help=_("les colonnes des numéros : 1 à 9, 10 à 19… ou 1 à 10, 11 à 20… (défaut : 1-9, ou celles de --config)"),
+    )
     add_where(gen, data_dir=False)
     imp = csub.add_parser(
         "import",
@@ -105,7 +145,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("ajoute des cartons au fichier de la salle"),
         epilog=_("exemple : loto-hall cards import cartons.csv"),
     )
-    imp.add_argument("file")
+    imp.add_argument(
+        "file",
+        metavar=_("FICHIER"),
+        help=_("le fichier CSV des cartons (d'un tableur : point-virgule, UTF-8 ou Windows-1252)"),
+    )
     add_where(imp, data_dir=False)
 
     sim = sub.add_parser("simulate", help=_("simulateurs d'appareils"))
@@ -116,14 +160,29 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("machine à boules simulée sur un pseudo-terminal"),
         epilog=_("exemple : loto-hall simulate ball-machine --interval 2 --garbage 0.1"),
     )
-    bm.add_argument("--interval", type=float, default=3.0)
-    bm.add_argument("--seed", type=int, default=None)
-    bm.add_argument("--protocol", choices=("lines", "stx"), default="lines")
-    bm.add_argument("--garbage", type=float, default=0.0, help=_("part de lignes illisibles"))
-    bm.add_argument("--repeat", type=float, default=0.0, help=_("part de boules relues"))
-    bm.add_argument("--link", help=_("lien symbolique stable vers le pseudo-terminal"))
-    bm.add_argument("--count", type=int, default=90)
-    bm.add_argument("--unplug-after", type=int, default=None, help=_("simule un débranchement après N boules"))
+    bm.add_argument(
+        "--interval",
+        type=decimal,
+        default=3.0,
+        metavar=_("SECONDES"),
+        help=_("secondes entre deux boules (défaut : 3)"),
+    )
+    bm.add_argument(
+        "--seed", type=integer, default=None, metavar=seed, help=_("la graine du hasard (défaut : au hasard)")
+    )
+    bm.add_argument(
+        "--protocol",
+        choices=("lines", "stx"),
+        default="lines",
+        help=_("ce que la machine envoie : une boule par ligne (lines, défaut) ou des trames STX…ETX (stx)"),
+    )
+    bm.add_argument("--garbage", type=decimal, default=0.0, metavar=_("PART"), help=_("part de lignes illisibles"))
+    bm.add_argument("--repeat", type=decimal, default=0.0, metavar=_("PART"), help=_("part de boules relues"))
+    bm.add_argument("--link", metavar=_("CHEMIN"), help=_("lien symbolique stable vers le pseudo-terminal"))
+    bm.add_argument("--count", type=integer, default=90, metavar="N", help=_("boules à tirer (défaut : 90)"))
+    bm.add_argument(
+        "--unplug-after", type=integer, default=None, metavar="N", help=_("simule un débranchement après N boules")
+    )
 
     rep = sub.add_parser(
         "report",
@@ -161,6 +220,11 @@ def build_parser() -> argparse.ArgumentParser:
             "numéros de cartons en texte"
         ),
     )
+    rep.add_argument(
+        "--lang",
+        choices=("fr", "en"),
+        help=_("la langue des trois fichiers, la même pour tous (défaut : celle de la salle, [hall] language)"),
+    )
 
     evening = sub.add_parser("evening", help=_("soirées : archiver la soirée finie, lister les soirées passées"))
     esub = evening.add_subparsers(dest="evening_command", required=True)
@@ -183,18 +247,18 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("parties jouées par des robots"),
         epilog=_("exemple : loto-hall games simulate linotte --players 2 --games 200 --seed 7"),
     )
-    gs.add_argument("game", choices=GAME_NAMES)
-    gs.add_argument("--players", type=int, required=True)
-    gs.add_argument("--games", type=int, default=100)
-    gs.add_argument("--seed", type=int, default=0)
+    gs.add_argument("game", choices=GAME_NAMES, metavar=_("JEU"), help=_("le mini-jeu : %(choices)s"))
+    gs.add_argument("--players", type=integer, required=True, metavar="N", help=_("joueurs (des robots) par partie"))
+    gs.add_argument("--games", type=integer, default=100, metavar="N", help=_("parties à jouer (défaut : 100)"))
+    gs.add_argument("--seed", type=integer, default=0, metavar=seed, help=_("la graine du hasard (défaut : 0)"))
     gt = gsub.add_parser(
         "tournament",
         formatter_class=fmt,
         help=_("une journée OSGA d'euchre aux enchères simulée"),
         epilog=_("exemple : loto-hall games tournament --teams 8 --seed 1"),
     )
-    gt.add_argument("--teams", type=int, required=True)
-    gt.add_argument("--seed", type=int, default=0)
+    gt.add_argument("--teams", type=integer, required=True, metavar="N", help=_("équipes de la journée"))
+    gt.add_argument("--seed", type=integer, default=0, metavar=seed, help=_("la graine du hasard (défaut : 0)"))
 
     from hall.app.network import add_network_parser
 
@@ -212,7 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    with argparse_in_language():  # usage, options and argparse's errors in the terminal's language too
+        args = build_parser().parse_args(argv)
     from hall.errors import HallError
     from hall.refusal import Rejected
 

@@ -1,4 +1,5 @@
-"""``loto-hall report [--config FILE] [--data-dir DIR] [--pdf OUT] [--csv OUT] [--xlsx OUT]``: the evening's report.
+"""``loto-hall report [--config FILE] [--data-dir DIR] [--pdf OUT] [--csv OUT] [--xlsx OUT] [--lang fr|en]``: the
+evening's report, its three files in one language (the hall's unless ``--lang`` says).
 
 Reads the data folder's journal without changing anything (no secret made, no event appended), so it can
 run while the hall is serving: SQLite's WAL lets a second reader see every committed event.
@@ -15,7 +16,7 @@ from hall.app.runtime import JOURNAL_FILE
 from hall.config import Config, load_config
 from hall.events import Record
 from hall.loto.partie import Evening
-from hall.money.report import EveningReport, build_report, with_year
+from hall.money.report import EveningReport, build_report, with_year, written_in
 from hall.money.report_csv import write_csv
 from hall.record.journal import Journal
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     overrides = {"hall": {"data_dir": args.data_dir}} if getattr(args, "data_dir", None) else None
     config = load_config(args.config, overrides)
     try:
-        report = load_report(config)
+        report = written_in(load_report(config), getattr(args, "lang", None))  # the three files in one language
     except FileNotFoundError as exc:
         print(
             "loto-hall: "

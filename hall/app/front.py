@@ -73,9 +73,9 @@ def nginx_conf(config: Config, prefix: Path, relay_path: str) -> str:
     body = _locations(relay_path)
     local = ""
     if tls is None and server.staff_port:  # the staff's pages over HTTPS (display/staff_tls.py)
-        from display.tls import ensure_certificate
+        from display.tls import ensure_certificate, hall_names
 
-        staff = ensure_certificate(config.data_dir, config.hall.name).ssl_context
+        staff = ensure_certificate(config.data_dir, config.hall.name, hall_names(config)).ssl_context
         local = f"""
     server {{
         listen {bind_host(server.host)}:{server.staff_port} ssl;

@@ -20,7 +20,9 @@ Why this shape (docs/install-pi.md, ECOSYSTEM §3, Flask-SocketIO's deployment g
 Stop: SIGTERM reaches the arbiter (``KillMode=mixed``), which passes it to the worker. The worker
 says STOPPING=1, lets requests in flight finish for ``DRAIN_S``, then (``worker_exit``) stops the
 drivers, finishes the journal write in flight under the hall lock, closes the journal and exits 0
-without waiting for open websockets. The arbiter then exits 0.
+without waiting for open websockets. The arbiter then exits 0. The pages still open when the drain ends are cut
+quietly: their connections end where gunicorn kills their handlers (``handle_request``, ``handle_error``), with
+no traceback in the log.
 """
 
 from __future__ import annotations
@@ -94,6 +96,28 @@ def _gevent_worker_class() -> type:
         def init_process(self) -> None:
             raise_open_files_limit()
             super().init_process()
+
+        def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+            import gevent
+
+            try:  # gunicorn's async worker, under the gevent worker's own (which swallows the kill and reads on)
+                return super(GeventWorker, self).handle_request(listener_name, req, sock, addr)
+            except gevent.GreenletExit:
+                # The stop killed this connection's handler: an open page's websocket, after DRAIN_S. The
+                # connection ends here. Read on for a next request, as gunicorn does, and two greenlets would
+                # wait on one socket, this one and the websocket's reader: gevent refuses (ConcurrentObjectUseError)
+                # and gunicorn logs it as an ERROR with its traceback, once per page left open.
+                raise StopIteration from None
+            except SystemExit:
+                return None
+
+        def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+            import gevent
+
+            if isinstance(exc, gevent.GreenletExit):  # a kept-alive connection waiting for its next request when
+                client.close()  # the stop killed it (a page's long poll between two): closed, nothing went wrong
+                return
+            super().handle_error(req, client, addr, exc)
 
         def handle(self, listener: Any, client: socket.socket, addr: Any) -> None:
             limit = _per_address_limit()

@@ -68,6 +68,7 @@ def add_network_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     hot.add_argument(
         "--config",
+        metavar=_("FICHIER"),
         help=_(
             "fichier TOML ([network] ssid, password, country) ; obligatoire en "
             "root, qui le veut à lui et modifiable par lui seul"
@@ -83,7 +84,7 @@ def add_network_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog=_("exemple : loto-hall network doctor --config /etc/loto-hall/config.toml"),
     )
     add_where(doc, data_dir=False)
-    doc.add_argument("--port", type=int, help=_("port de la salle (défaut : celui de la config)"))
+    doc.add_argument("--port", type=int, metavar="PORT", help=_("port de la salle (défaut : celui de la config)"))
 
 
 def run(

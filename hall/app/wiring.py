@@ -69,9 +69,9 @@ def tls_files(config: Config) -> tuple[str, str] | None:
     """(certificate, key) for HTTPS when ``[server] tls`` is on, made on first start by the web layer."""
     if not config.server.tls:
         return None
-    from display.tls import ensure_certificate  # the display's area: it also shows the fingerprint
+    from display.tls import ensure_certificate, hall_names  # the display's area: it also shows the fingerprint
 
-    return ensure_certificate(config.data_dir, config.hall.name).ssl_context
+    return ensure_certificate(config.data_dir, config.hall.name, hall_names(config)).ssl_context
 
 
 @dataclass
@@ -87,14 +87,13 @@ class Wiring:
     _local: Any = None
     _staff: Any = None
     async_mode: str = "threading"
+    demo: bool = False  # a demonstration: a port already taken is worth a warning, not an error
 
     def _side_server(self, host: str, port: int, tls: tuple[str, str] | None) -> Any:
         """The app on one more listener, served in a thread (a greenlet under gevent); ``tls``: (certificate, key)."""
         if self.async_mode == "gevent":
-            from gevent.pywsgi import WSGIServer
-
             options = {"certfile": tls[0], "keyfile": tls[1]} if tls else {}
-            side = WSGIServer((host, port), self.app, log=None, **options)
+            side = _side_wsgi_server()((host, port), self.app, log=None, **options)
             side.init_socket()
             side.shutdown = side.stop
         else:
@@ -111,13 +110,16 @@ class Wiring:
         if server.tls or not server.staff_port or self._staff is not None or server.message_queue:
             return  # with relays, nginx serves the staff's port too (hall/app/front.py)
         from display.services import services_of
-        from display.tls import ensure_certificate
+        from display.tls import ensure_certificate, hall_names
 
-        certificate = ensure_certificate(self.runtime.config.data_dir, self.runtime.config.hall.name)
+        config = self.runtime.config
+        certificate = ensure_certificate(config.data_dir, config.hall.name, hall_names(config))
         try:
             self._staff = self._side_server(server.host, server.staff_port, certificate.ssl_context)
         except OSError as exc:
-            log.error(
+            # a real hall's staff would type their PINs in clear: an error; a demo on a computer where the port
+            # is taken (another demo, another program) goes on, its staff's pages on plain HTTP: a warning
+            (log.warning if self.demo else log.error)(
                 "port %s indisponible pour l'équipe en HTTPS : les pages de l'équipe restent en clair (%s)",
                 server.staff_port,
                 exc,
@@ -216,6 +218,7 @@ class Wiring:
             notifier,
             Supervisor(runtime.hall, runtime.services, notifier),
             async_mode=options.async_mode,
+            demo=options.demo,
         )
 
     def announce_when_answering(self, host: str, port: int, tls: bool) -> threading.Thread:
@@ -272,6 +275,23 @@ class Wiring:
             # room change in flight, the tournament's: every event is already committed, this only releases them
             self.runtime.close()
         log.info("journal fermé proprement (dernier événement n° %s)", self.runtime.hall.last_seq())
+
+
+def _side_wsgi_server() -> type:
+    """gevent's WSGI server for a side port, quiet about a browser that refuses the hall's certificate: a tablet
+    not yet told to trust it closes the handshake (« certificate unknown »), several times a page, and gevent
+    would print each as a failed greenlet with its traceback."""
+    from gevent.pywsgi import WSGIServer
+
+    class SideServer(WSGIServer):
+        def wrap_socket_and_handle(self, client_socket: Any, address: Any) -> Any:
+            try:
+                return super().wrap_socket_and_handle(client_socket, address)
+            except ssl.SSLError as exc:
+                log.debug("HTTPS : poignée de main refusée par %s (%s)", address[0], exc.reason or exc)
+                return None
+
+    return SideServer
 
 
 def real_threads() -> Callable[[Callable[[], Any]], Any]:

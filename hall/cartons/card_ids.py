@@ -15,6 +15,7 @@ Any other ID of 1–32 characters ``A–Z a–z 0–9 -`` is accepted from a CSV
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -195,6 +196,26 @@ def card_code(secret: bytes, card_id: str) -> str:
         number, rest = divmod(number, len(CARD_CODE_ALPHABET))
         chars.append(CARD_CODE_ALPHABET[rest])
     return "".join(chars)
+
+
+FOLLOW_KEY_LENGTH = 24  # base32 characters of a carton's follow key (120 bits: never guessed)
+MAX_FOLLOW_KEY = 32 + 1 + FOLLOW_KEY_LENGTH  # a card ID (INTERFACE §2: 32 at most), a dot, the key
+
+
+def follow_key(secret: bytes, card_id: str) -> str:
+    """The key a phone follows carton ``card_id`` with (« Mes cartons »): ``{card_id}.{mac}``, a keyed hash
+    of the ID that the hall hands only to a phone that gave the printed code. Its verdicts go to the sockets that
+    name it, through any relay (which cannot check it and need not: a key nobody was handed is followed by nobody)."""
+    digest = hmac.new(secret, f"loto-hall-follow:{card_id}".encode(), hashlib.sha256).digest()
+    return f"{card_id}.{base64.b32encode(digest[:15]).decode().lower()}"
+
+
+def follow_key_card(secret: bytes, key: object) -> str | None:
+    """The carton a follow key names, or ``None`` for anything else (constant time)."""
+    if not isinstance(key, str) or len(key) > MAX_FOLLOW_KEY or "." not in key:
+        return None
+    card_id = key.rpartition(".")[0]
+    return card_id if hmac.compare_digest(follow_key(secret, card_id).encode(), key.encode()) else None
 
 
 def typed_card_code(text: object) -> str:

@@ -3,6 +3,11 @@
 CSV: UTF-8 (a BOM is tolerated), comma separated, header ``card_id,row1,row2,row3`` with an optional
 ``sold`` column (``0``/``1``). A file with any bad line is refused whole, every bad line listed with its
 line number (the header is line 1). IDs of the generated form typed in lower case are stored upper case.
+
+Spreadsheets: an ID a spreadsheet would read as a number, a date or a truth value (``000123``, ``12E3``,
+``MAR-12``) is written with a leading ``'`` (``hall.spreadsheet.protect_text``), which LibreOffice keeps as part of
+the text and writes back; reading takes one leading ``'`` off. An ID that a spreadsheet has already turned into a
+number (``123`` where the book holds ``000123``, ``12000`` for ``12E3``) is refused on import, naming its line.
 """
 
 from __future__ import annotations
@@ -10,7 +15,9 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from collections.abc import Iterable, Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import IO
 
@@ -27,11 +34,13 @@ from hall.cartons.cards import Card, check_columns
 from hall.errors import InvalidCard, InvalidCardFile, RangeTooLarge
 from hall.numbers import is_card_id
 from hall.record.durable import replacing
-from hall.spreadsheet import safe_cell
+from hall.spreadsheet import number_like, protect_text
 
 FILE_NAME = "cards.csv"
 HEADER = ("card_id", "row1", "row2", "row3")
 _MAX_ID = 32
+_NUMERIC_ID = re.compile(r"\d+(?:[eE]\d+)?")  # IDs a spreadsheet reads as a number: 000123, 12E3
+_AS_WRITTEN = re.compile(r"0|[1-9]\d*")  # a whole number as a spreadsheet writes it back
 
 
 def _id_problem(card_id: str) -> str | None:
@@ -45,6 +54,11 @@ def _id_problem(card_id: str) -> str | None:
         )
     if not card_id:
         return "identifiant vide"
+    if len(card_id) <= 64 and number_like(card_id) and any(ch in card_id for ch in ".,+ "):
+        return (
+            f"l'identifiant « {card_id[:40]} » ressemble à un nombre récrit par un tableur : remettez l'identifiant "
+            "du carnet, précédé d'une apostrophe pour que le tableur le garde en texte"
+        )
     if len(card_id) > _MAX_ID:
         return f"l'identifiant « {card_id[:40]} » a {len(card_id)} caractères, {_MAX_ID} au plus"
     bad = " ".join(
@@ -154,14 +168,35 @@ class CardBook:
             for line, card_id in enumerate(other._cards, 2)
             if card_id in self._cards
         ]
+        duplicates += self._number_twins(other)
         if duplicates:
-            raise InvalidCardFile(duplicates)
+            raise InvalidCardFile(sorted(duplicates))
         if self._sold is None and other._sold is None:
             sold = None
         else:  # a book that does not record sales counts all its cartons as sold
             sold = set(self._cards if self._sold is None else self._sold)
             sold |= set(other._cards if other._sold is None else other._sold)
         return CardBook._trusted({**self._cards, **other._cards}, sold)
+
+    def _number_twins(self, other: CardBook) -> list[tuple[int, str]]:
+        """The lines of ``other`` whose ID is one of this book's IDs after a spreadsheet made a number of it
+        (``123`` for ``000123``, ``12000`` for ``12E3``): adding them would make a second carton of the same one."""
+        written = [(line, card_id) for line, card_id in enumerate(other._cards, 2) if _AS_WRITTEN.fullmatch(card_id)]
+        if not written:
+            return []
+        by_value = {Decimal(card_id): card_id for card_id in self._cards if _NUMERIC_ID.fullmatch(card_id)}
+        twins = []
+        for line, card_id in written:
+            twin = by_value.get(Decimal(card_id))
+            if twin is not None and twin != card_id:
+                twins.append(
+                    (
+                        line,
+                        f"l'identifiant {card_id} est sans doute {twin} du carnet, qu'un tableur a changé en nombre : "
+                        f"écrivez '{twin} (l'apostrophe le garde en texte) ou ôtez la ligne",
+                    )
+                )
+        return twins
 
     def with_sold(self, ids: Iterable[str], sold: bool) -> CardBook:
         """Return a copy with these cartons marked sold (or unsold); raise KeyError naming unknown IDs.
@@ -241,7 +276,7 @@ class CardBook:
                 what = "champ manquant" if len(fields) < width else "champ en trop"
                 errors.append((line, f"{what} : {len(fields)} champ(s), il en faut {width} ({expected})"))
                 continue
-            card_id = fields[0].strip()
+            card_id = fields[0].strip().removeprefix("'")  # the apostrophe that keeps 000123 text in a spreadsheet
             problem = _id_problem(card_id)
             if problem:
                 errors.append((line, problem))
@@ -282,7 +317,7 @@ class CardBook:
         lines = [",".join(HEADER + (("sold",) if sold is not None else ()))]
         for card_id, card in self._cards.items():
             rows = card.rows
-            line = f"{safe_cell(card_id)},{' '.join(map(str, rows[0]))},{' '.join(map(str, rows[1]))},{' '.join(map(str, rows[2]))}"
+            line = f"{protect_text(card_id)},{' '.join(map(str, rows[0]))},{' '.join(map(str, rows[1]))},{' '.join(map(str, rows[2]))}"
             if sold is not None:
                 line += ",1" if card_id in sold else ",0"
             lines.append(line)

@@ -48,6 +48,7 @@ class ClaimDesk:
         card = self._state.book.get(cid)
         character_ok = None
         suggestions: tuple[str, ...] = ()
+        to_go: tuple[int, ...] = ()
         if lot is None or p is None:
             event = ClaimChecked(cid, "closed", None, None, p.last if p else None)
         elif card is None:
@@ -60,6 +61,7 @@ class ClaimDesk:
             event = ClaimChecked(cid, "cancelled_card", p.current, lot.kind, p.last)
         else:
             v = self._verdict(p, lot, cid)
+            to_go = v.to_go
             event = ClaimChecked(
                 cid, v.kind, p.current, lot.kind, v.last, v.rows, v.complete_rows, v.missing, v.reason, v.ball, v.prize
             )
@@ -73,7 +75,20 @@ class ClaimDesk:
             character_ok,
             None if event.verdict == "unknown_card" else card_state(self._state, cid),
             suggestions,
+            to_go,
         )
+
+    @locked
+    def verdict_now(self, card_id: str) -> Verdict | None:
+        """What a claim of ``card_id`` would be told now — the check the controllers' desk makes, never journalled
+        (a player's phone calling the speaker, a test): ``None`` when no lot is open or the carton cannot claim (not
+        in the book, unsold, cancelled)."""
+        p = self._state.evening.running
+        lot = p.current_lot if p is not None else None
+        cid = self._state.book.resolve(card_id)
+        if p is None or lot is None or cid not in self._state.book or not self._state.may_play(cid):
+            return None
+        return None if cid in p.cancelled else self._verdict(p, lot, cid)
 
     def card_scanned(self, text: str) -> ClaimResult:
         """A carton's barcode read by the scanner, which sits at the controllers' desk: checked, and journalled, as
@@ -84,7 +99,7 @@ class ClaimDesk:
         """The verdict on ``card_id`` (a carton of the book) for ``lot`` of the partie, now."""
         card = self._state.book.get(card_id)
         assert card is not None
-        return verify(card, p.draws, lot.spec, self._state.config.rules.last_number, p.paid.get(card_id, set()))
+        return verify(card, p.draws, lot.spec, self._state.config.rules.last_number, p.paid_rows(card_id, lot.kind))
 
     @locked
     def announce_tie(self, method: str, *, role: str, reason: str = "", session: str = "") -> Record | None:

@@ -19,6 +19,7 @@ from hall.cartons.cards import parse_number
 from hall.config import Config
 from hall.door.calling_desk import CallingDesk
 from hall.door.claim_desk import ClaimDesk
+from hall.door.follow_desk import FollowDesk
 from hall.door.prize_desk import PrizeDesk
 from hall.door.programme_desk import ProgrammeDesk
 from hall.door.record_desk import RecordDesk
@@ -106,6 +107,7 @@ class Hall:
             self._writer, self._state, self._prizes, rng if rng is not None else random.SystemRandom()
         )
         self._programme = ProgrammeDesk(self._writer, self._state)
+        self._follow = FollowDesk(self._state, voucher_secret)
         self._state.replay(list(journal.records()))
 
     @property
@@ -198,9 +200,16 @@ class Hall:
 
     # ---- the claim desk: a carton checked, a tie said, the lot awarded ------------------------------------
     check_claim = _Delegated("_claims", ClaimDesk.check_claim)
+    verdict_now = _Delegated("_claims", ClaimDesk.verdict_now)
     card_scanned = _Delegated("_claims", ClaimDesk.card_scanned)
     announce_tie = _Delegated("_claims", ClaimDesk.announce_tie)
     award = _Delegated("_claims", ClaimDesk.award)
+
+    # ---- the players' phones' desk: the cartons they follow, told their verdicts ---------------------------
+    follow_key = _Delegated("_follow", FollowDesk.follow_key)
+    follow = _Delegated("_follow", FollowDesk.follow)
+    carton_news = _Delegated("_follow", FollowDesk.news)
+    carton_news_from = _Delegated("_follow", FollowDesk.started)
 
     # ---- the programme desk: the programme, the players' help, the PINs -----------------------------------
     edit_programme = _Delegated("_programme", ProgrammeDesk.edit_programme)
@@ -214,17 +223,23 @@ class Hall:
     # ---- the partie --------------------------------------------------------------------------------------
     @locked
     def start_partie(
-        self, lots: Sequence[LotSpec] | None = None, consolation: str | None = None, *, role: str, session: str = ""
+        self,
+        lots: Sequence[LotSpec] | None = None,
+        consolation: str | None = None,
+        *,
+        role: str,
+        session: str = "",
+        drop_carried: bool = False,
     ) -> Record:
-        """Start the next partie with the programme's lots (carried ones first, values and donors kept), or with
-        ``lots`` as the speaker changed them on the spot (kept beside the programme's for the report)."""
+        """Start the next partie with the programme's lots (carried ones first), or ``lots`` as the speaker changed
+        them (kept beside the programme's for the report), the carried ones with them unless ``drop_carried``."""
         self._holds.check(Action.START)
         require(role, "start_partie")
         if self._state.evening.running is not None:
             raise Rejected("partie_running", number=self._state.evening.running.number)
         spec = self._state.partie_spec(len(self._state.evening.parties))
         planned = next_lots(spec.lots, self._state.evening.carried)
-        played = lots_to_play(planned, lots)
+        played = lots_to_play(planned, lots, self._state.evening.carried, drop_carried)
         for number, lot in enumerate(played, 1):
             if lot.kind not in LOT_KINDS:
                 raise Rejected("bad_lot", kind=lot.kind)

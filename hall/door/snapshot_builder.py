@@ -48,6 +48,10 @@ def partie_state(p: Partie) -> PartieState:
         bool(running and p.undo_available and p.draws and not p.drawn_at_last_award()),
         running and p.held,
         p.tie if running else None,
+        MappingProxyType(
+            {kind: MappingProxyType({c: frozenset(rows) for c, rows in by.items()}) for kind, by in p.paid.items()}
+        ),
+        frozenset(p.cancelled),
     )
 
 
@@ -100,6 +104,8 @@ class SnapshotBuilder:
             wifi,
             winners,
             state.players(),
+            config.rules.ties,
+            ev.carried,
         )
 
     @locked

@@ -47,6 +47,12 @@ def open_lines(p: Partie) -> Lines | None:
     return None if lot is None else lines_of(lot.spec)
 
 
+def open_paid(p: Partie) -> dict[str, set[int]]:
+    """The rows paid, per carton, for lots of the open lot's kind: the only ones it looks at (RULES L12a)."""
+    lot = p.current_lot
+    return {} if lot is None else p.paid_for(lot.kind)
+
+
 class HallState:
     """The evening (``hall.loto.partie.Evening``), the book, the winner watch and what derives from them."""
 
@@ -109,13 +115,13 @@ class HallState:
     @_WATCH.on(BallDrawn)
     def _after_draw(self, event: BallDrawn) -> None:
         p, watch, lines = self._watching()
-        watch.on_draw(event.number, p.current, lines, p.paid, self._claimed_since_draw)
+        watch.on_draw(event.number, p.current, lines, open_paid(p), self._claimed_since_draw)
         self._claimed_since_draw = set()
 
     @_WATCH.on(DrawUndone)
     def _after_undo(self, event: DrawUndone) -> None:
         p, watch, lines = self._watching()
-        watch.on_undo(lines, p.paid)
+        watch.on_undo(lines, open_paid(p))
 
     @_WATCH.on(ClaimChecked)
     def _after_check(self, event: ClaimChecked) -> None:
@@ -124,7 +130,7 @@ class HallState:
     @_WATCH.on(LotAwarded)
     def _after_award(self, event: LotAwarded) -> None:
         p, watch, lines = self._watching()
-        watch.refresh(lines, p.paid)
+        watch.refresh(lines, open_paid(p))
 
     @_WATCH.on(PartieStarted)
     def _after_start(self, event: PartieStarted) -> None:
@@ -165,7 +171,7 @@ class HallState:
         self.watch = WinnerWatch(sold, self.config.rules.last_number)
         p = self.evening.running
         if p is not None:
-            self.watch.reset(p.draws, open_lines(p), p.paid)
+            self.watch.reset(p.draws, open_lines(p), open_paid(p))
             self.watch.sleepers = [s for s in kept if s.card_id in sold]
 
     # ---- questions every desk asks --------------------------------------------------------------------------

@@ -1,12 +1,14 @@
-"""The verdict on a claimed carton: the heart of the rules (RULES L6–L9, L12, L20–L21; INTERFACE §4).
+"""The verdict on a claimed carton: the heart of the rules (RULES L6–L9, L12, L12a, L20–L21; INTERFACE §4).
 
 Pure: the carton, the numbers drawn in order, the lot (which lines win it: ``hall.loto.lots.lines_of``), the rows
-of this carton already paid in this partie. No state, no I/O.
+of this carton already paid in this partie **for lots of the lot's own kind** (RULES L12a: a quine's paid row never
+stops a double quine or a carton plein). No state, no I/O. The claim desk, the speaker's watch and the players'
+phones (``hall/loto/followed.py``) all read this one verdict.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Protocol
@@ -16,6 +18,16 @@ from hall.loto.lots import ALL_ROWS, Lines, lines_of, prize_at
 
 VALID, INCOMPLETE, MISSED = "valid", "incomplete", "missed"
 JACKPOT, FALLBACK = "jackpot", "fallback"
+LATE, LAST_NOT_IN_ROWS, ROW_ALREADY_PAID, NOT_NAMED_ROW = (
+    "late",
+    "last_not_in_rows",
+    "row_already_paid",
+    "not_named_row",
+)
+MISSED_REASONS = (ROW_ALREADY_PAID, LATE, LAST_NOT_IN_ROWS)
+"""Why a ``missed`` was missed, in the order they are looked for (docs/loto-rules.md L12b): a complete row that counts
+holds the last ball but was paid for this kind of lot; the last ball is not on the carton at all (complete before it:
+« trop tard »); the last ball is on the carton, but on none of the complete rows that count."""
 
 
 class HasRows(Protocol):
@@ -25,14 +37,16 @@ class HasRows(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """What the controller is told.
+    """What the controller is told, and what a player's phone shows for its carton.
 
-    ``kind``: ``valid``, ``incomplete`` or ``missed``. ``rows``: the rows (0–2) that make the lot
-    when valid. ``complete_rows``: every complete row. ``missing``: the fewest numbers still to
-    come for this lot. ``last``: the last number drawn. ``reason``: why a ``missed`` was missed
-    (``"last_not_in_rows"`` or ``"row_already_paid"``), or why an ``incomplete`` was (``"not_named_row"``: another
-    row than the lot's is complete with the last ball). ``ball``: how many balls were out. ``prize``: for a valid
-    maxi-bingo, ``"jackpot"`` or ``"fallback"`` (RULES L20); else "".
+    ``kind``: ``valid``, ``incomplete`` or ``missed``. ``rows``: the rows (0–2) that make the lot when valid.
+    ``complete_rows``: every complete row. ``missing``: for an ``incomplete``, the fewest numbers still to come
+    for a valid claim. ``to_go``: the same for any verdict but ``valid`` (a ``missed`` carton may still win the lot
+    with another row: « plus qu'un »); empty when nothing can make the lot any more. ``last``: the last number drawn.
+    ``reason``: why a ``missed`` was missed (``MISSED_REASONS``); why an ``incomplete`` was, when a row is complete
+    (``not_named_row``: another row than the lot's; ``row_already_paid``: the complete rows were paid for this kind).
+    ``ball``: how many balls were out. ``prize``: for a valid maxi-bingo, ``"jackpot"`` or ``"fallback"`` (RULES
+    L20); else "".
     """
 
     kind: str
@@ -43,6 +57,7 @@ class Verdict:
     reason: str = ""
     ball: int = 0
     prize: str = ""
+    to_go: tuple[int, ...] = ()
 
 
 def verify(
@@ -50,14 +65,15 @@ def verify(
     draws: Sequence[int],
     lot: LotSpec | Lines | str,
     last_rule: bool = True,
-    paid_rows: frozenset[int] | set[int] = frozenset(),
+    paid_rows: Collection[int] = frozenset(),
 ) -> Verdict:
-    """Return the verdict for ``card`` claiming ``lot`` (a lot, its lines, or a kind: any rows) after ``draws``.
+    """Return the verdict for ``card`` claiming ``lot`` (a lot, its lines, or a kind: any rows) after ``draws``;
+    ``paid_rows``: the carton's rows already paid for lots of this lot's kind in this partie (RULES L12a).
 
-    With the last-number rule, the lot needs a complete row among the lot's lines that contains the last number
-    drawn (a row holding the last ball and complete was completed by that very ball) and that was not already
-    paid in this partie; the other rows of a double quine or carton plein may be older. Without the rule, any
-    complete row of the lot's lines not yet paid may be the new one.
+    With the last-number rule, the lot needs its lines complete (``need`` rows among the lot's), one of them — the
+    new one — holding the last number drawn and not yet paid for this kind (a complete row holding the last ball
+    was completed by that very ball); the others may be older, paid or not (L9). Without the rule, any complete row
+    of the lot's lines not yet paid for this kind may be the new one.
     """
     lines = lot if isinstance(lot, Lines) else lines_of(lot)
     need, among = lines.need, lines.among
@@ -66,26 +82,42 @@ def verify(
     ball = len(draws)
     rows = card.rows
     complete = tuple(i for i, row in enumerate(rows) if drawn.issuperset(row))
-    usable = complete if among is ALL_ROWS else tuple(i for i in complete if i in among)
-    if len(usable) < need:
-        missing = _fewest_missing([rows[i] for i in among], drawn, need)
-        other = among is not ALL_ROWS and any(i not in among for i in complete)
-        return Verdict(INCOMPLETE, (), complete, missing, last, "not_named_row" if other else "", ball)
-    keys = [i for i in usable if last in rows[i]] if last_rule else usable
-    fresh = [i for i in keys if i not in paid_rows]
-    if not fresh:
-        reason = "row_already_paid" if keys else "last_not_in_rows"
-        return Verdict(MISSED, (), complete, (), last, reason, ball)
-    key = fresh[0]
-    others = [i for i in usable if i != key][: need - 1]
-    prize = ""
-    if isinstance(lot, LotSpec) and lot.within is not None:
-        prize = FALLBACK if prize_at(lot, ball).fallback else JACKPOT
-    return Verdict(VALID, tuple(sorted([key, *others])), complete, (), last, "", ball, prize)
+    counting = complete if among is ALL_ROWS else tuple(i for i in complete if i in among)
+    fresh = [i for i in counting if i not in paid_rows]
+    on_last = [i for i in counting if last in rows[i]]
+    to_go = _to_go(rows, among, need, drawn, paid_rows)
+    if len(counting) >= need:
+        keys = [i for i in fresh if i in on_last] if last_rule else fresh
+        if keys:
+            key = keys[0]
+            others = [i for i in counting if i != key][: need - 1]
+            prize = ""
+            if isinstance(lot, LotSpec) and lot.within is not None:
+                prize = FALLBACK if prize_at(lot, ball).fallback else JACKPOT
+            return Verdict(VALID, tuple(sorted([key, *others])), complete, (), last, "", ball, prize)
+        if on_last:  # the row the last ball completed was paid for a lot of this kind (on this very ball)
+            return Verdict(MISSED, (), complete, (), last, ROW_ALREADY_PAID, ball, to_go=to_go)
+        if fresh:  # the lot was there before the last ball: its turn passed (L8, L9)
+            on_card = any(last in row for row in rows)
+            return Verdict(MISSED, (), complete, (), last, LAST_NOT_IN_ROWS if on_card else LATE, ball, to_go=to_go)
+    if len(counting) >= need and not fresh:
+        reason = ROW_ALREADY_PAID  # the complete rows that count were paid for this kind: no new one (L12)
+    elif among is not ALL_ROWS and any(i not in among for i in complete):
+        reason = NOT_NAMED_ROW
+    else:
+        reason = ""
+    return Verdict(INCOMPLETE, (), complete, to_go, last, reason, ball, to_go=to_go)
 
 
-def _fewest_missing(rows: Sequence[Sequence[int]], drawn: set[int], needed: int) -> tuple[int, ...]:
-    """The smallest set of undrawn numbers that would complete ``needed`` of ``rows``."""
-    gaps = [tuple(n for n in row if n not in drawn) for row in rows]
-    best = min(combinations(gaps, needed), key=lambda combo: sum(len(g) for g in combo))
-    return tuple(sorted(n for gap in best for n in gap))
+def _to_go(
+    rows: Sequence[Sequence[int]], among: Sequence[int], need: int, drawn: set[int], paid: Collection[int]
+) -> tuple[int, ...]:
+    """The smallest set of undrawn numbers that would make a valid claim of ``need`` of the rows ``among``: the
+    last of them completes a row still incomplete and never paid for this kind (the new one), the others may be
+    complete already. Empty when nothing to come can make the lot (every row that counts is complete)."""
+    gaps = {i: tuple(n for n in rows[i] if n not in drawn) for i in among}
+    combos = [c for c in combinations(among, need) if any(gaps[i] and i not in paid for i in c)]
+    if not combos:
+        return ()
+    best = min(combos, key=lambda c: sum(len(gaps[i]) for i in c))
+    return tuple(sorted(n for i in best for n in gaps[i]))

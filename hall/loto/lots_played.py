@@ -40,9 +40,17 @@ def _names(sent: LotSpec, planned: LotSpec) -> bool:
     )
 
 
-def lots_to_play(planned: Sequence[LotSpec], sent: Sequence[LotSpec] | None) -> tuple[LotSpec, ...]:
+def lots_to_play(
+    planned: Sequence[LotSpec],
+    sent: Sequence[LotSpec] | None,
+    carried: Sequence[LotSpec] = (),
+    drop_carried: bool = False,
+) -> tuple[LotSpec, ...]:
     """The lots a start plays: ``planned`` when nothing is sent, else each lot sent, as the programme's lot it
-    names (value and donor kept) or as sent."""
+    names (value and donor kept) or as sent. A lot ``carried`` by « Démarquez » (among ``planned``) that no lot sent
+    names is played all the same, where its kind plays (RULES L19): it was promised to the hall as « reporté », and
+    a start that names its own lots (a console, an integration that knows nothing of carried lots) never drops it
+    in silence; only ``drop_carried``, the speaker's explicit choice, leaves it out (the report says so)."""
     if not sent:
         return tuple(planned)
     free = list(planned)
@@ -50,7 +58,13 @@ def lots_to_play(planned: Sequence[LotSpec], sent: Sequence[LotSpec] | None) -> 
     for lot in sent:
         match = next((i for i, p in enumerate(free) if _names(lot, p)), None)
         out.append(lot if match is None else free.pop(match))
-    return play_order(out)
+    kept: list[LotSpec] = []
+    if not drop_carried:
+        for lot in carried:
+            if lot in free:
+                free.remove(lot)
+                kept.append(lot)
+    return play_order(kept + out)
 
 
 @dataclass(frozen=True, slots=True)

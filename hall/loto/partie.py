@@ -105,7 +105,7 @@ class Partie:
     tie: TieAnnounced | None = None  # how the tie on the open lot and ball is settled (docs L14c)
     undo_available: bool = False  # one undo per draw: a second undo in a row is refused
     pending: dict[str, ClaimChecked] = field(default_factory=dict)  # valid claims on the current lot and ball
-    paid: dict[str, set[int]] = field(default_factory=dict)  # rows already paid, per carton
+    paid: dict[str, dict[str, set[int]]] = field(default_factory=dict)  # kind → carton → its rows paid (RULES L12a)
     cancelled: set[str] = field(default_factory=set)  # false claimants, when the hall cancels them
     checks: dict[str, list[ClaimChecked]] = field(default_factory=dict)
     undone: list[int] = field(default_factory=list)
@@ -130,6 +130,14 @@ class Partie:
         if self.paused or self.pending:
             return "checking"
         return "playing"
+
+    def paid_for(self, kind: str) -> dict[str, set[int]]:
+        """Per carton, the rows paid for lots of ``kind``: the only ones a lot of that kind looks at (RULES L12a)."""
+        return self.paid.get(kind, {})
+
+    def paid_rows(self, card_id: str, kind: str) -> frozenset[int]:
+        """The rows of ``card_id`` already paid for lots of ``kind`` in this partie."""
+        return frozenset(self.paid_for(kind).get(card_id, ()))
 
     def drawn_at_last_award(self) -> bool:
         """Whether a lot was awarded on the last ball drawn (then that ball cannot be undone)."""
@@ -240,8 +248,9 @@ class Evening:
         p = self._in_play
         lot = p.lots[e.lot_index]
         lot.status, lot.award = AWARDED, e
+        paid = p.paid.setdefault(lot.kind, {})
         for card_id, rows in zip(e.winners, e.rows):
-            p.paid.setdefault(card_id, set()).update(rows)
+            paid.setdefault(card_id, set()).update(rows)
         p.pending.clear()
         p.paused, p.tie = False, None
         nxt = e.lot_index + 1
@@ -364,7 +373,7 @@ class Evening:
                 "tie": p.tie,
                 "undo_available": p.undo_available,
                 "pending": sorted(p.pending),
-                "paid": {k: sorted(v) for k, v in sorted(p.paid.items())},
+                "paid": {kind: {k: sorted(v) for k, v in sorted(by.items())} for kind, by in sorted(p.paid.items())},
                 "cancelled": sorted(p.cancelled),
                 "checks": {k: [c.verdict for c in v] for k, v in sorted(p.checks.items())},
                 "lots": [(lot.spec, lot.status, lot.award) for lot in p.lots],

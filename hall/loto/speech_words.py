@@ -8,7 +8,10 @@ Pure, stdlib only.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
+
+from hall.net.values import INVISIBLE_CATEGORIES
 
 VOICES = ("fr-FR", "fr-BE", "fr-CH", "recorded")
 MAX_NICKNAME = 60  # characters of one nickname (a phrase, never a paragraph)
@@ -97,14 +100,20 @@ def ball_phrase(n: int, voice: str = "fr-FR", *, repeat: bool = True, nickname: 
     return text
 
 
+def _visible(text: str) -> bool:
+    return not any(unicodedata.category(c) == "Cc" or unicodedata.category(c) in INVISIBLE_CATEGORIES for c in text)
+
+
 def clean_nicknames(pairs: Iterable[tuple[object, object]]) -> tuple[tuple[int, str], ...]:
     """A nickname table as the hall keeps it: ``(n, text)`` sorted by n, one per number, blanks dropped;
-    ``ValueError`` naming the first bad entry (a number outside 1–90, a text that is not one short line)."""
+    ``ValueError`` naming the first bad entry (a number outside 1–90, a text that is not one short line of visible
+    characters: a control character — ESC is a printer's and a terminal's command — or a bidi override, a zero-width
+    space… that makes the text on /admin and the journal other than what it shows, refused as an SSID's are)."""
     table: dict[int, str] = {}
     for n, text in pairs:
         if type(n) is not int or not 1 <= n <= 90:
             raise ValueError(f"n={n!r}")
-        if not isinstance(text, str) or len(text) > MAX_NICKNAME or any(c in text for c in "\r\n\t\x00"):
+        if not isinstance(text, str) or len(text) > MAX_NICKNAME or not _visible(text):
             raise ValueError(f"n={n}")
         if text.strip():
             table[n] = " ".join(text.split())

@@ -33,6 +33,7 @@ from hall.minigames.table import (
     engine_options,
     jsonable,
     listed,
+    name_key,
     token_hash,
 )
 from hall.refusal import Rejected
@@ -162,13 +163,15 @@ class Lobby:
 
     def join(self, code: object, name: object, address: str = "") -> tuple[RoomSnapshot, int, str]:
         """A seat for ``name`` and its secret token; raises ``bad_name``, ``room_full``, ``already_started``, or
-        ``too_many_seats`` when ``address`` (the phone's) already holds ``seats_per_address`` seats here."""
+        ``name_taken`` (a seat's name, or one that looks like it), ``too_many_seats`` when ``address`` (the phone's) already holds ``seats_per_address`` seats here."""
         with self._lock:
             room = self._get(code)
             room.check_lobby()
             name = clean_name(name)
             if len(room.seats) >= room.max_seats():
                 raise Rejected("rooms/room_full")
+            if any(name_key(seat.name) == name_key(name) for seat in room.seats):
+                raise Rejected("rooms/name_taken")  # two « Léa » (or a « Lеa ») at one table: nobody knows whose turn
             where = address_hash(address) if address else ""
             if where and sum(s.address_sha == where for s in room.seats) >= self.settings.seats_per_address:
                 raise Rejected("rooms/too_many_seats", max=self.settings.seats_per_address)

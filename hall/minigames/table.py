@@ -43,6 +43,22 @@ def clean_name(raw: object) -> str:
     return name
 
 
+# Cyrillic and Greek letters drawn as Latin ones (Unicode's confusables, the ones a phone's keyboard offers): « Аnna »
+# with a Cyrillic А is « Anna » on the projector
+LOOK_ALIKE = str.maketrans(
+    "аеорсхуіјѕԁһкмнтвгϲѵοαινκτρυχεζηΑΒΕΗΙΚΜΝΟΡΤΥΧΖ",
+    "aeopcxyijsdhkmhtbrcvoaivktpuxeznABEHIKMNOPTYXZ",
+)
+
+
+def name_key(name: str) -> str:
+    """What ``name`` looks like on the projector, for telling two seats apart: NFKC (« Ｌéa », « ﬁfi »), no case, no
+    accent, the Latin look-alikes as Latin, no space (« Léa », « LEA », « lea », « Le a » and « Lеa » are one)."""
+    text = unicodedata.normalize("NFKC", name).translate(LOOK_ALIKE).casefold()
+    bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return bare.translate(LOOK_ALIKE).replace(" ", "")
+
+
 def clean_options(game: str, raw: object) -> dict[str, OptionValue]:
     """The room options with their defaults; raises ``Rejected("rooms/bad_options")`` naming the bad key."""
     spec = ROOM_GAMES[game]

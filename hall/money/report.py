@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -158,7 +158,7 @@ class EveningReport:
     vouchers: list[VoucherLine]
     totals: dict[str, int]
     takings: Takings | None = None  # the money: sales, lots' declared values, balance
-    language: str = "fr"  # the hall's: the CSV's headers and words
+    language: str = "fr"  # the hall's unless chosen (written_in): the words of the PDF, the CSV and the workbook
     timezone: str = "Europe/Paris"  # the hall's: the CSV's and the PDF's times
     lotos_this_year: int = 0  # lotos recorded this civil year, this one included (the SIE page)
     fingerprint: Fingerprint | None = None  # the journal's last record's hash (hall/record/chain.py): printed on paper
@@ -374,6 +374,19 @@ def build_report(
         1 if ordered else 0,
         Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None,
     )
+
+
+REPORT_LANGUAGES = ("fr", "en")  # the words of the report's three files: French, or English
+
+
+def written_in(report: EveningReport, language: str | None) -> EveningReport:
+    """``report`` to be written in ``language`` (``fr`` or ``en``), every file of it alike: its PDF, its CSV and its
+    workbook; ``None`` keeps the hall's. ``ValueError`` for another language."""
+    if language is None:
+        return report
+    if language not in REPORT_LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(REPORT_LANGUAGES)}, not {language!r}")
+    return replace(report, language=language)
 
 
 def with_year(report: EveningReport, data_dir: str | Path) -> EveningReport:

@@ -173,7 +173,7 @@ def test_report_help_explains_every_option(capsys, monkeypatch):
         monkeypatch.delenv("LC_MESSAGES", raising=False)
         report = next(a for a in build_parser()._subparsers._group_actions[0].choices.items() if a[0] == "report")[1]
         options = [a for a in report._actions if a.option_strings and a.dest != "help"]
-        assert {a.dest for a in options} == {"config", "data_dir", "pdf", "csv", "xlsx"}
+        assert {a.dest for a in options} == {"config", "data_dir", "pdf", "csv", "xlsx", "lang"}
         assert all(a.help and len(a.help) > 20 for a in options), [a.dest for a in options if not a.help]
         with pytest.raises(SystemExit):
             main(["report", "--help"])

@@ -182,7 +182,7 @@ class BusyEvening:
             c
             for c in sold
             if lot is not None
-            and verify(self.book.get(c), p.draws, lot.kind, True, p.paid.get(c, set())).kind == "valid"
+            and verify(self.book.get(c), p.draws, lot.kind, True, p.paid_rows(c, lot.kind)).kind == "valid"
         ]
 
     def run_until(self, acked: int, stop: threading.Event, reached: threading.Event) -> None:

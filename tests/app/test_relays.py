@@ -500,3 +500,57 @@ def test_with_tls_the_front_holds_the_certificate_and_both_paths_accept_the_page
             wait_until(lambda: states, 10, f"no state on {path}")
         finally:
             client.disconnect()
+
+
+def test_phones_on_the_relays_are_told_their_own_cartons_standing_and_nobody_elses(hall, tmp_path):
+    """Issue 39, item 2 through the relays: each phone follows its carton by key on whichever relay the front gave
+    it, and gets that carton's standing as the core computed it — one queue message per record for every relay —
+    and never another carton's; a relay asks the core once for a key it had not heard of."""
+    from hall.app.runtime import SECRET_FILE
+    from hall.cartons.card_ids import card_code, make_card_id
+    from hall.record.secretfile import load_or_create_secret
+
+    admin = {"Authorization": f"Bearer {hall.admin}"}
+    assert get_json(hall.url + "/api/cards/generate", headers=admin, data={"count": 6, "series": "R"})[0] == 201
+    secret = load_or_create_secret(tmp_path / "data" / SECRET_FILE)
+    ids = [make_card_id("R", 1), make_card_id("R", 2)]
+    linked = get_json(
+        hall.url + "/api/players/cards", data={"card_ids": [{"card_id": c, "code": card_code(secret, c)} for c in ids]}
+    )
+    keys = {c["card_id"]: c["follow"] for c in linked[1]["cards"]}
+    assert set(keys) == set(ids)
+    wait_until(lambda: len(relay_reports(hall)) >= 2, 20, "two relays never reported")
+    told: dict[str, list[dict]] = {cid: [] for cid in ids}
+    cond = threading.Condition()
+    phones = []
+    for cid in ids * 2:  # two phones per carton: the front deals them between the relays
+        phone = socketio.Client()
+
+        def heard(data, mine=cid):
+            with cond:
+                items = data["items"] if "items" in data else [data]
+                told[mine].extend(items)
+                cond.notify_all()
+
+        phone.on("cartons", heard)
+        phone.on("carton", heard)
+        phone.connect(hall.url, socketio_path="live/socket.io", transports=["websocket"], wait_timeout=10)
+        phone.emit("follow", {"keys": [keys[cid]]})
+        phones.append(phone)
+    try:
+        assert speaker(hall, "/api/partie/start")[0] == 201
+        grid = get_json(
+            hall.url + "/api/players/cards", data={"card_ids": [{"card_id": ids[0], "code": card_code(secret, ids[0])}]}
+        )
+        first_row = [n for n in grid[1]["cards"][0]["rows"][0] if n is not None]
+        for n in first_row[:-1]:
+            draw(hall, n)
+        with cond:  # four numbers of its top row out: one to go, the fifth
+            assert cond.wait_for(lambda: any(i.get("to_go") == [first_row[-1]] for i in told[ids[0]]), 15), told[ids[0]]
+        draw(hall, first_row[-1])
+        with cond:
+            assert cond.wait_for(lambda: sum(i["verdict"] == "valid" for i in told[ids[0]]) >= 2, 15), told[ids[0]]
+        assert all(i["card_id"] == cid for cid in ids for i in told[cid])  # nobody else's carton, on any relay
+    finally:
+        for phone in phones:
+            phone.disconnect()

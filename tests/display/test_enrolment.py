@@ -108,3 +108,29 @@ def test_admin_lists_the_live_consoles_and_ends_and_forgets_one(room):
     for i in range(EVERYONE_FAILS[0]):
         guess(client(room, f"10.42.8.{i}"), i)
     refused(login(controle, PINS["controller_pin"]), 429, "too_many_attempts")  # forgotten: a stranger again
+
+
+def test_a_stranger_filling_the_roles_slots_never_keeps_a_known_console_or_an_enrolled_tablet_out(room):
+    from display.sessions import MAX_SESSIONS_PER_ROLE
+
+    me = room.app.test_client().get
+    known = client(room, "10.42.0.20")  # the desk's console, known from an earlier login of the evening
+    assert login(known, PINS["desk_pin"]).status_code == 200
+    known.post("/api/logout")
+    admin = client(room, "10.42.0.10")
+    login(admin, PINS["admin_pin"])
+    offer = admin.post("/api/enrolments", json={"role": "desk"}, headers=csrf(admin)).get_json()
+    # a stranger with the desk's PIN, from 32 fresh browsers, every one in use: the role is full
+    tokens = [
+        login(client(room, f"10.42.9.{i}"), PINS["desk_pin"]).get_json()["token"] for i in range(MAX_SESSIONS_PER_ROLE)
+    ]
+    refused(login(client(room, "10.42.9.200"), PINS["desk_pin"]), 409, "too_many_consoles")  # another stranger: no
+    assert login(known, PINS["desk_pin"]).status_code == 200  # the known console gets in
+    tablet = client(room, NEW_TABLET)
+    assert tablet.post("/api/enrol", json={"code": offer["code"]}).get_json()["role"] == "desk"  # so does the tablet
+    assert known.get("/api/me").get_json()["role"] == "desk" and tablet.get("/api/me").get_json()["role"] == "desk"
+    ended = [t for t in tokens if me("/api/me", headers={"Authorization": f"Bearer {t}"}).status_code == 401]
+    assert len(ended) == 2  # two of the stranger's sessions made room, nothing else
+    for i in range(3):  # the stranger again: neither the console nor the tablet is pushed out
+        refused(login(client(room, f"10.42.9.{210 + i}"), PINS["desk_pin"]), 409, "too_many_consoles")
+    assert known.get("/api/me").get_json()["role"] == "desk" and tablet.get("/api/me").get_json()["role"] == "desk"

@@ -189,6 +189,27 @@ def test_demarquez_with_lots_left_names_them_and_can_carry_them(room, client):
     assert room.hall.evening.carried == ()  # lost, as the speaker chose
 
 
+def test_the_state_says_the_evenings_tie_rule_and_the_lots_carried(tmp_path):
+    """INTERFACE §4's extension, as written: ``wins``, ``carry`` and ``tie_mode`` in ``GET /api/state`` (public: the
+    projector says the rule and the next partie's lots to the whole hall) and in the speaker's state."""
+    from tests.display.conftest import make_room
+
+    room = make_room(tmp_path, rules={"ties": "physical_highest"})
+    client = room.app.test_client()
+    state = client.get("/api/state").get_json()
+    assert (state["wins"], state["tie_mode"], state["carry"]) == ("highest", "physical_highest", [])
+    start_and_draw(room, [4])
+    sp = room.headers("speaker")
+    client.post("/api/partie/clear", json={"force": True, "carry": True}, headers=sp)
+    for state in (client.get("/api/state").get_json(), client.get("/api/speaker/state", headers=sp).get_json()):
+        assert [lot["label"] for lot in state["carry"]] == ["Panier garni", "Jambon", "Bon d'achat 100 €"]
+        assert (state["wins"], state["tie_mode"]) == ("highest", "physical_highest")
+    client.post("/api/partie/start", json={"lots": [{"kind": "quine", "label": "Quine"}]}, headers=sp)
+    labels = [lot["label"] for lot in client.get("/api/state").get_json()["partie"]["lots"]]
+    assert labels == ["Panier garni", "Quine", "Jambon", "Bon d'achat 100 €"]  # kept where their kind plays (L19)
+    assert client.get("/api/state").get_json()["carry"] == []
+
+
 def test_carry_with_every_lot_won_is_refused(room, client):
     from hall.events import LotSpec
 

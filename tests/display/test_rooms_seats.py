@@ -137,3 +137,20 @@ def test_phones_are_told_at_once_over_their_sockets(tmp_path):
     server.stop()
     services_of(r.app).rooms.stop()
     r.hall.journal.close()
+
+
+@pytest.mark.parametrize(
+    "twin",
+    # the same, its case, no accent, a space, a Cyrillic е or Е, a full-width Ｌ, a combining accent
+    ["Léa", "LÉA", "lea", "Le a", "L\u0435a", "L\u0415A", "Ｌéa", "Le\u0301a"],
+)
+def test_two_seats_of_one_table_never_bear_the_same_name_nor_one_that_looks_like_it(bounded, twin):
+    r, c = bounded, bounded.app.test_client()
+    code = open_room(c, r, "lobo77", {"players": 4})
+    join_from(r, code, "Léa", "10.0.0.1")
+    res = phone(r.app.test_client(), "10.0.0.2").post(f"/api/games/rooms/{code}/join", json={"name": twin})
+    refused(res, 409, "name_taken")
+    seats = c.get(f"/api/games/rooms/{code}").get_json()["seats"]
+    assert [s["name"] for s in seats] == ["Léa"]  # nothing taken
+    join_from(r, code, "Léo", "10.0.0.2")  # a name of its own still sits
+    join_from(r, code, "Lea B", "10.0.0.3")

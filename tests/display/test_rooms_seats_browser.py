@@ -23,7 +23,9 @@ def test_the_speaker_frees_a_seat_and_the_phones_follow(browser, hall_live):
         "/api/games/rooms", json={"game": "lobo77", "options": {"players": 4}}, headers=r.headers("speaker")
     ).get_json()["code"]
     phones = seat_phones(browser, r.url, code, ("Émile", "Zoé"))
-    c.post(f"/api/games/rooms/{code}/join", json={"name": "Émile"})  # the same name typed twice
+    twice = c.post(f"/api/games/rooms/{code}/join", json={"name": "EMILE"})  # the same name typed twice: refused
+    assert (twice.status_code, twice.get_json()["error"]) == (409, "name_taken")
+    c.post(f"/api/games/rooms/{code}/join", json={"name": "Jules"})
 
     console_ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
     console = console_ctx.new_page()
@@ -31,7 +33,7 @@ def test_the_speaker_frees_a_seat_and_the_phones_follow(browser, hall_live):
     login_page(console, r.url + "/speaker", PINS["speaker_pin"])
     row = console.locator(".room-row")
     expect(row.locator("button.seat-remove")).to_have_count(3)
-    expect(row.locator(".room-names")).to_contain_text("Émile ×, Zoé ×, Émile ×")
+    expect(row.locator(".room-names")).to_contain_text("Émile ×, Zoé ×, Jules ×")
     SHOTS.mkdir(parents=True, exist_ok=True)
     console.locator("#rooms-panel").scroll_into_view_if_needed()  # the list itself is redrawn by each event
     shoot(console, str(SHOTS / "rooms-speaker-remove-seat.png"), animations="disabled")
@@ -40,9 +42,9 @@ def test_the_speaker_frees_a_seat_and_the_phones_follow(browser, hall_live):
     console.click(f"button[data-remove='{code}:0']")
     answer(console, asked=f"Libérer la place de Émile (table {code})\u00a0?")  # asked in the page
     expect(row.locator("button.seat-remove")).to_have_count(2)
-    expect(row.locator(".room-names")).to_contain_text("Zoé ×, Émile ×")
+    expect(row.locator(".room-names")).to_contain_text("Zoé ×, Jules ×")
     assert native == []
-    assert [s["name"] for s in c.get(f"/api/games/rooms/{code}").get_json()["seats"]] == ["Zoé", "Émile"]
+    assert [s["name"] for s in c.get(f"/api/games/rooms/{code}").get_json()["seats"]] == ["Zoé", "Jules"]
 
     freed, kept = phones[0][1], phones[1][1]
     expect(freed.locator("#msg")).to_have_text(

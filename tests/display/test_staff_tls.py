@@ -3,6 +3,9 @@ lives one evening."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from display import current
 from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S
 from display.services import services_of
 from tests.display.conftest import PINS
@@ -35,6 +38,21 @@ def test_a_staff_page_asked_in_clear_goes_to_https_and_a_pin_sent_in_clear_is_re
     assert projector.status_code == 200
     assert c.get("/mes-cartons", environ_base={"REMOTE_ADDR": PHONE}).status_code == 200
     assert c.post("/api/login", json={"pin": PINS["speaker_pin"]}).status_code == 200  # the Pi itself
+
+
+def test_a_foreign_host_is_never_copied_into_the_redirect(room):
+    serving_staff_tls(room)
+    c = room.app.test_client()
+    with room.app.app_context():
+        own = urlsplit(current.config().hall_url).hostname  # the hall's own address, its certificate's
+    for host in ("evil.example", "evil.example:8080", "loto.local@evil.example", "[::1]:80", "10.9.9.9"):
+        resp = c.get("/admin?x=1", headers={"Host": host}, environ_base={"REMOTE_ADDR": PHONE})
+        location = urlsplit(resp.headers["Location"])
+        assert resp.status_code == 307 and (location.port, location.path, location.query) == (8443, "/admin", "x=1")
+        assert location.hostname not in ("evil.example", "::1", "10.9.9.9"), (host, resp.headers["Location"])
+        assert location.hostname == own, (host, resp.headers["Location"])
+        login = c.post("/api/login", json={}, headers={"Host": host}, environ_base={"REMOTE_ADDR": PHONE})
+        assert urlsplit(refused(login, 403, "tls_required")["url"]).hostname == own
 
 
 def test_over_https_the_cookies_are_secure_and_the_console_is_known_one_evening(room):

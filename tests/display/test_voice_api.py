@@ -170,6 +170,16 @@ def test_the_projector_says_whether_it_speaks_and_the_console_sees_it(room, clie
     assert client.post("/api/speech/report", json={"state": "shouts"}).status_code == 422
 
 
+@pytest.mark.parametrize(
+    "body", ['{"state": {}}', '{"state": []}', "[]", '{"state": "speaks", "what": {}}', '{"state": 1}', '"speaks"']
+)
+def test_a_report_of_the_wrong_shape_is_refused_before_its_budget_and_never_a_500(room, client, body, caplog):
+    resp = client.post("/api/speech/report", data=body, content_type="application/json")
+    assert resp.status_code in (400, 422) and resp.get_json()["error"] in ("bad_field", "bad_json"), resp.get_json()
+    assert "Traceback" not in caplog.text and "inattendue" not in caplog.text
+    assert client.post("/api/speech/report", json={"state": "speaks", "what": "7"}).status_code == 202  # unspent
+
+
 def test_the_speaker_has_the_last_ball_said_again_and_the_voice_tested(room, client):
     speaker = room.headers("speaker")
     assert client.post("/api/speech/again", headers=speaker).status_code == 409
@@ -188,6 +198,10 @@ def test_the_pace_of_each_partie_is_set_on_admin(room, client):
     assert client.get("/api/speech").get_json()["pace_now"] == 20
     for bad in ({"pace": {"x": 3}}, {"pace": [1]}, {"pace": {"1": 601}}, {"flash": "on"}, {"nicknames": {"0": "a"}}):
         assert client.post("/api/admin/calling", json=bad, headers=admin).status_code == 422, bad
+    for text in ("le \x1b[2Jsept", "sept\u202eelbuod"):  # ESC, a bidi override: refused as an SSID's are
+        resp = client.post("/api/admin/calling", json={"nicknames": {"7": text}}, headers=admin)
+        assert (resp.status_code, resp.get_json()["error"]) == (422, "bad_field"), text
+    assert 7 not in dict(room.hall.calling().nicknames)  # nothing kept
     assert client.post("/api/admin/calling", json={"flash": True}, headers=room.headers("speaker")).status_code == 403
 
 

@@ -21,7 +21,7 @@ from tests.display.conftest import A1, A3, PINS, TIE_DRAWS, LiveServer, login_pa
 from tests.display.test_evening_pages import audit
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-CLIPS = "106"  # the 90 balls and the ritual's 16 sentences, preloaded by the projector
+CLIPS = "111"  # the 90 balls and the ritual's 21 sentences (each missed reason its own), preloaded by the projector
 PLAYED = """() => { window.played = [];       // each clip's media element: its play event (heard by #voice, capturing)
   document.getElementById('voice').addEventListener('play', (e) => window.played.push(e.target.dataset.clip), true); }"""
 
@@ -159,7 +159,7 @@ def test_flash_mode_fills_the_screen_once_a_ball_never_three_times_a_second(kios
     h = room.hall
     h.start_partie(role="speaker")
     page = projector(kiosk, room)
-    expect(page.locator("body")).to_have_class("projector flash-mode")
+    expect(page.locator("body")).to_have_class("projector flash-mode has-loop")  # the sign in its own row
     expect(page.locator("#hearing-loop")).to_be_visible()
     page.evaluate(FLASHES)
     for n in (11, 22, 33):  # three balls as fast as the hall takes them
@@ -211,6 +211,31 @@ def test_the_console_says_the_last_ball_again_tests_the_voice_and_keeps_the_pace
     h.announce_claim(role="controller")
     expect(console.locator("#pace")).to_have_attribute("data-pace", "frozen")
     shot(console, "speaker-1280x720-voice.png", tmp_path)
+    ctx.close()
+    screen.context.close()
+
+
+def test_the_consoles_voice_line_names_the_last_sound_not_the_first(kiosk, hall_served):
+    """« dernier son : 36 » all evening was the first ball said: the line follows each clip the projector plays,
+    balls said back to back too (the hall takes one report a second from a screen: the latest is never lost)."""
+    room = hall_served()
+    h = room.hall
+    h.start_partie(role="speaker")
+    screen = projector(kiosk, room)
+    ctx = kiosk.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR")
+    console = ctx.new_page()
+    login_page(console, room.url + "/speaker", PINS["speaker_pin"])
+    h.draw(36, role="speaker")
+    wait_played(screen, "36")
+    expect(console.locator("#devices")).to_contain_text("Le projecteur parle (dernier son : 36).")
+    h.draw(42, role="speaker")
+    wait_played(screen, "42")
+    expect(console.locator("#devices")).to_contain_text("Le projecteur parle (dernier son : 42).")
+    for n in (7, 65, 11):
+        h.draw(n, role="speaker")
+    wait_played(screen, "11")
+    expect(console.locator("#devices")).to_contain_text("Le projecteur parle (dernier son : 11).")
+    assert h.device("voice").params["what"] == "11"
     ctx.close()
     screen.context.close()
 

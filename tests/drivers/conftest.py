@@ -115,6 +115,17 @@ def ptys():
 
 
 @pytest.fixture
+def sink():
+    """The printer: a real TCP printer sink on loopback, stopped at the end of the test."""
+    from drivers.printer_sink import PrinterSink
+
+    s = PrinterSink()
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
 def fast_backoff():
     return lambda: Backoff(0.02, 0.2)
 

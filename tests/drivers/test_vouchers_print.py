@@ -6,9 +6,10 @@ import pytest
 import zxingcpp
 
 from display import views
+from drivers.escpos_text import printable
 from drivers.printer import EscposDevice, PrinterAway, PrintQueue, printer_target, start_printing
-from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text, escpos_commands, render_ticket
-from drivers.voucher_layout import VoucherView, printable, render_voucher
+from drivers.printer_sink import decode_raster_images, decode_text, escpos_commands, render_ticket
+from drivers.voucher_layout import VoucherView, render_voucher
 from hall.cartons.card_ids import display_card_id
 from hall.config import parse_config
 from hall.errors import ConfigError
@@ -21,14 +22,6 @@ from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, Recorder, play_tie, some_
 def printed(card_id: str) -> str:
     """A carton's ID as the voucher prints it: the check character set apart by a space."""
     return display_card_id(card_id).replace("\u00a0", " ")
-
-
-@pytest.fixture
-def sink():
-    s = PrinterSink()
-    s.start()
-    yield s
-    s.stop()
 
 
 def run_queue(hall, url: str) -> PrintQueue:

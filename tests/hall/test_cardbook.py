@@ -14,6 +14,8 @@ from hall.cartons.cardbook import CardBook
 from hall.cartons.cards import Card
 from hall.cartons.planches import generate_cards
 from hall.errors import InvalidCardFile
+from hall.numbers import is_card_id
+from hall.spreadsheet import number_like
 
 HEADER = "card_id,row1,row2,row3"
 GOOD_ROWS = "4 13 37 52 80,9 21 45 66 84,18 29 58 74 90"
@@ -279,6 +281,50 @@ def test_merged_keeps_sales():
     merged = hall.merged(CardBook(dict(generate_cards(2, seed=9, series="B"))))
     assert merged.is_sold(make_card_id("A", 1)) and not merged.is_sold(make_card_id("A", 2))
     assert merged.is_sold(make_card_id("B", 1))  # that book did not record sales: its cartons count as sold
+
+
+# ------------------------------------------------------------------ spreadsheets
+
+
+card_ids = st.from_regex(r"[0-9]{1,20}([eE][0-9]{1,3})?|[A-Za-z0-9]([A-Za-z0-9-]{0,30}[A-Za-z0-9])?", fullmatch=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(card_ids.filter(is_card_id), min_size=1, max_size=8, unique=True))
+def test_number_like_ids_are_written_as_text_for_a_spreadsheet_and_read_back_as_they_were(ids):
+    card = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
+    book = CardBook({card_id: card for card_id in ids})
+    out = io.StringIO()
+    book.write_csv(out)
+    cells = [line.split(",")[0] for line in out.getvalue().splitlines()[1:]]
+    # the apostrophe exactly where a spreadsheet would take the ID for a number, a date or a truth value
+    assert cells == [("'" if number_like(card_id) else "") + card_id for card_id in ids]
+    assert list(read(out.getvalue()).items()) == list(book.items())
+
+
+def test_one_apostrophe_is_taken_off_an_id_and_only_one():
+    book = read(f"{HEADER}\n'000123,{GOOD_ROWS}\n  '12E3 ,{OTHER_ROWS}\n")
+    assert list(book) == ["000123", "12E3"]
+    errors = refusal(f"{HEADER}\n''000123,{GOOD_ROWS}\n")
+    assert errors[0][0] == 2 and "contient '" in errors[0][1]
+
+
+def test_an_id_a_spreadsheet_made_a_number_of_is_refused_naming_the_carton_it_was():
+    card = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
+    hall = CardBook({"000123": card, "12E3": card, "0042": card, "7": card, "B-7": card})
+    incoming = read(f"{HEADER}\n123,{GOOD_ROWS}\n12000,{GOOD_ROWS}\n8,{GOOD_ROWS}\n7,{GOOD_ROWS}\n42,{GOOD_ROWS}\n")
+    with pytest.raises(InvalidCardFile) as info:
+        hall.merged(incoming)
+    assert [(n, why.split(" : ")[0]) for n, why in info.value.errors] == [
+        (2, "l'identifiant 123 est sans doute 000123 du carnet, qu'un tableur a changé en nombre"),
+        (3, "l'identifiant 12000 est sans doute 12E3 du carnet, qu'un tableur a changé en nombre"),
+        (5, "l'identifiant 7 existe déjà dans le carnet"),
+        (6, "l'identifiant 42 est sans doute 0042 du carnet, qu'un tableur a changé en nombre"),
+    ]
+    # a number a spreadsheet wrote in its own way is named as such, the line refused with the file's other faults
+    errors = refusal(f"{HEADER}\n1.23456789012346E+19,{GOOD_ROWS}\n1,5E+20,{GOOD_ROWS}\n")
+    assert [n for n, _ in errors] == [2, 3] and "récrit par un tableur" in errors[0][1]
+    assert len(hall.merged(read(f"{HEADER}\n124,{GOOD_ROWS}\n0124,{GOOD_ROWS}\n"))) == 7  # no twin: both new
 
 
 # ------------------------------------------------------------------ sold ranges

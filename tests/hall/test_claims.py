@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,8 +9,9 @@ from hall.cartons.cards import Card
 from hall.cartons.planches import generate_planche
 from hall.events import Fallback, LotSpec
 from hall.loto.claims import verify
-from hall.loto.lots import BY_KIND, LOT_KINDS, WITHIN, lines_of
+from hall.loto.lots import LOT_KINDS, WITHIN, lines_of
 from hall.loto.watch import WinnerWatch
+from tests.hall import rules_oracle
 
 CARD = Card.parse("4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90")
 
@@ -42,7 +41,9 @@ def test_L6_carton_plein_needs_all_fifteen():
 def test_L8_quine_must_contain_the_last_number():
     verdict = verify(CARD, draws=[4, 13, 37, 52, 80, 7], lot="quine")
     assert verdict.kind == "missed"  # the row was full before 7 was drawn
-    assert verdict.reason == "last_not_in_rows"
+    assert verdict.reason == "late"  # 7 is not on the carton: « trop tard »
+    on_card = verify(CARD, [4, 13, 37, 52, 80, 9], "quine")  # 9 is, on a row still incomplete
+    assert (on_card.kind, on_card.reason) == ("missed", "last_not_in_rows")
 
 
 def test_L8_double_quine_second_row_may_be_older():
@@ -156,22 +157,11 @@ def test_L20_a_tie_on_the_jackpot_both_win_the_jackpot():
 
 # ---- property tests against a brute-force oracle, lines included -------------------------------------------------
 def oracle(card: Card, draws: list[int], lot: LotSpec, last_rule: bool, paid: set[int]) -> tuple[str, str]:
-    """Enumerate every set of rows that could make the lot, straight from the rules' words (L6, L8, L12, L20,
-    L21): (verdict, prize)."""
-    drawn, last = set(draws), (draws[-1] if draws else None)
-    need = BY_KIND[lot.kind].lines
-    allowed = [lot.row - 1] if lot.row else [0, 1, 2]  # L21: only the named row counts
-    complete = [r for r in allowed if all(n in drawn for n in card.rows[r])]
-    if len(complete) < need:
-        return "incomplete", ""
-    for combo in combinations(complete, need):
-        for key in combo:
-            if key in paid:
-                continue
-            if not last_rule or last in card.rows[key]:
-                prize = "" if lot.within is None else ("jackpot" if len(draws) <= lot.within else "fallback")
-                return "valid", prize
-    return "missed", ""
+    """The oracle written from the rules' words (tests/hall/rules_oracle.py): (verdict, prize)."""
+    kind, _, prize = rules_oracle.verdict(
+        card.rows, draws, lot.kind, row=lot.row, within=lot.within, paid=paid, last_rule=last_rule
+    )
+    return kind, prize
 
 
 LOTS = st.one_of(
@@ -198,8 +188,17 @@ def test_verdict_matches_brute_force_oracle(seed, which, length, lot, last_rule,
     order = list(range(1, 91))
     data.shuffle(order)
     draws = order[:length]
+    paid = {r for r in paid if set(card.rows[r]) <= set(draws)}  # a row is paid once complete
     v = verify(card, draws, lot, last_rule, paid)
-    assert (v.kind, v.prize) == oracle(card, draws, lot, last_rule, paid)
+    expected = rules_oracle.verdict(
+        card.rows, draws, lot.kind, row=lot.row, within=lot.within, paid=paid, last_rule=last_rule
+    )
+    assert (v.kind, v.reason, v.prize) == expected
+    fewest = rules_oracle.to_go(card.rows, draws, lot.kind, lot.row, paid)
+    if v.kind != "valid":
+        assert len(v.to_go) == (fewest or 0)
+        if v.to_go:  # those numbers, whatever their order, make a valid claim
+            assert verify(card, draws + list(v.to_go), lot, last_rule, paid).kind == "valid"
     lines = lines_of(lot)
     if v.kind == "valid":
         assert len(v.rows) == lines.need and set(v.rows) <= set(lines.among)
@@ -207,7 +206,7 @@ def test_verdict_matches_brute_force_oracle(seed, which, length, lot, last_rule,
         assert any(r not in paid and (not last_rule or draws[-1] in card.rows[r]) for r in v.rows)
     if v.kind == "incomplete":
         assert not set(v.missing) & set(draws)
-        assert v.missing
+        assert v.missing == v.to_go
         assert set(v.missing) <= {n for r in lines.among for n in card.rows[r]}  # only the lot's lines
 
 

@@ -281,7 +281,10 @@ def test_a_journal_written_before_lines_replays(tmp_path):
     p = h.evening.partie
     assert p.cleared and p.carried_on and [lot.status for lot in p.lots] == ["awarded", "awarded", "open"]
     assert all((lot.row, lot.within, lot.fallback) == (None, None, None) for lot in p.lots)
-    assert p.lots[0].award.winners == ("A-0001",) and p.paid == {"A-0001": {0, 1}}
+    assert p.lots[0].award.winners == ("A-0001",) and p.paid == {
+        "quine": {"A-0001": {0}},
+        "double_quine": {"A-0001": {0, 1}},
+    }
     assert [c.verdict for cs in p.checks.values() for c in cs].count("valid") == 3
     assert {v.issued.lot_label for v in h.evening.vouchers.values()} == {"Panier garni", "Cidre", "Jambon"}
     report = build_report(h.evening, h.journal.records(), "x")

@@ -53,12 +53,14 @@ def test_a_whole_partie_with_false_claim_missed_quine_tie_cascade_and_carton_ple
     assert award["winner"] == winner and award["consolation"] == [loser]
     assert len(award["vouchers"]) == 2
 
-    # the double quine opens on the same ball 80 (L11): the quine's loser can take it, the winner cannot
-    # use the row just paid (L12)
-    assert views.verdict(hall.check_claim(winner, role="controller"))["verdict"] == "missed"
+    # the double quine opens on the same ball 80 (L11): the quine's loser can take it, and so can its winner: the
+    # row just paid for the quine counts against quines only (RULES L12a)
     dq = views.verdict(hall.check_claim(loser, role="controller"))
     assert (dq["verdict"], dq["lot"]["kind"]) == ("valid", "double_quine")
-    assert views.award(hall.award(role="speaker"))["winner"] == loser
+    again = views.verdict(hall.check_claim(winner, role="controller"))
+    assert (again["verdict"], again["rows"]) == ("valid", [0, 1])
+    tied = views.award(hall.award(role="speaker"))  # a second tie, drawn from a fresh bag
+    assert sorted(tied["winners"] + tied["consolation"]) == ["P", "Q"]
 
     hall.resume(role="speaker")  # the draw waits for the speaker after an award
     draw_all(hall, [18, 29, 58, 74, 3, 14, 25, 35])
@@ -324,7 +326,9 @@ def test_L11_the_next_lot_opens_on_the_same_ball_without_drawing(make_hall):
     views.award(hall.award(role="speaker"))  # P's quine on 80 (its row 1 slept on 84)
     partie = hall.evening.partie
     assert partie.current_lot.kind == "double_quine" and partie.last == 80
-    assert views.verdict(hall.check_claim("P", role="controller"))["reason"] == "row_already_paid"
+    # the row 80 completed was paid for the quine: it still makes P's double quine with the row that slept (L12a)
+    dq = views.verdict(hall.check_claim("P", role="controller"))
+    assert (dq["verdict"], dq["rows"]) == ("valid", [0, 1])
     assert views.verdict(hall.check_claim("Q", role="controller"))["verdict"] == "incomplete"  # Q has one row only
 
 

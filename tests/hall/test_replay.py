@@ -29,7 +29,7 @@ def brute_force_candidates(hall) -> set[str]:
         cid
         for cid in hall.book
         if hall.may_play(cid)
-        and verify(hall.book.get(cid), p.draws, kind, hall.config.rules.last_number, p.paid.get(cid, set())).kind
+        and verify(hall.book.get(cid), p.draws, kind, hall.config.rules.last_number, p.paid_rows(cid, kind)).kind
         == "valid"
     }
 

@@ -54,6 +54,10 @@ def test_the_hall_says_the_number_then_its_digits_then_its_nickname():
 
 def test_a_nickname_table_is_one_short_line_per_ball():
     assert clean_nicknames([(33, " docteur "), (1, "l'as"), (2, "")]) == ((1, "l'as"), (33, "docteur"))
-    for bad in ([(91, "x")], [("4", "x")], [(4, "x" * 61)], [(4, "deux\nlignes")], [(4, 5)]):
+    assert clean_nicknames([(22, "les deux cocottes 🐔🐔"), (69, "année érotique")])[0][1] == "les deux cocottes 🐔🐔"
+    for bad in ([(91, "x")], [("4", "x")], [(4, "x" * 61)], [(4, "deux\nlignes")], [(4, 5)]) + tuple(
+        [(4, f"le{c}quatre")]
+        for c in ("\x1b", "\x1b[2J", "\x07", "\x85", "\u202e", "\u2066", "\u200b", "\ufeff", "\ue000")
+    ):
         with pytest.raises(ValueError):
             clean_nicknames(bad)

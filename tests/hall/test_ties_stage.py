@@ -68,7 +68,7 @@ def test_two_quines_tied_on_one_ball_take_the_two_quine_lots_in_the_draws_order(
         ("awarded", ("P",)),
         ("open", ()),
     ]
-    assert p.paid == {"Q": {1}, "P": {0}}  # each row paid once
+    assert p.paid == {"quine": {"Q": {1}, "P": {0}}}  # each row paid once
     assert vouchers(hall) == [(0, "Q", False), (1, "P", False)]
     assert [lot.award.rank for lot in p.lots[:2]] == [0, 1]
     assert p.held and p.current_lot.kind == "carton_plein"
@@ -89,7 +89,7 @@ def test_a_single_quine_lot_keeps_the_seeds_consolation_and_the_next_stage_on_th
     hall = tie_on_80(make_hall, programme=None)  # quine, double quine, carton plein
     result = views.award(hall.award(role="speaker", tie_break={"P": 12, "Q": 70}))
     assert (result["winner"], result["consolation"], result["stage"]) == ("P", ["Q"], [])
-    assert hall.evening.running.paid == {"P": {0}}  # a consolation pays no row (RULES L11 stands)
+    assert hall.evening.running.paid == {"quine": {"P": {0}}}  # a consolation pays no row (RULES L11 stands)
 
 
 def test_a_shared_lot_pays_every_sharers_row_and_leaves_the_next_quine_to_play(make_hall):

@@ -111,6 +111,42 @@ def test_with_no_programme_left_a_carried_lot_still_comes_before_the_default_one
     assert next_lots((LotSpec("quine", "Quine"),), (PROGRAMME_FILET,))[0] == PROGRAMME_FILET
 
 
+def test_a_start_naming_its_own_lots_keeps_the_carried_ones_where_their_kind_plays(hall):
+    """Issue 39, item 5 (RULES L19): the Panier garni, the Jambon and the Vélo were carried by « Démarquez »; a start
+    that names only a quine of its own (an integration, a console that did not show them) still plays them, each
+    where its kind plays — never « retiré » in the report without anyone having chosen it."""
+    hall.start_partie(role="speaker")
+    hall.clear(role="speaker", force=True, carry=True)
+    own = LotSpec("quine", "Quine du président")
+    hall.start_partie([own], role="speaker", session="s1")
+    assert [lot.spec for lot in hall.evening.running.lots] == [PANIER, own, JAMBON, VELO]
+    changes = build_report(hall.evening, hall.journal.records(), "x").takings.changes
+    assert [(c.planned, c.played) for c in changes] == [
+        (PROGRAMME_FILET, own)
+    ]  # the Filet garni replaced, nothing else
+    assert hall.snapshot().carried == ()
+
+
+def test_a_carried_lot_named_by_the_start_is_played_once(hall):
+    hall.start_partie(role="speaker")
+    hall.clear(role="speaker", force=True, carry=True)
+    hall.start_partie([LotSpec("quine", "Panier garni"), LotSpec("carton_plein", "Vélo")], role="speaker")
+    assert [lot.spec for lot in hall.evening.running.lots] == [PANIER, JAMBON, VELO]
+
+
+def test_only_the_speakers_choice_leaves_the_carried_lots_out_and_the_report_says_so(hall):
+    hall.start_partie(role="speaker")
+    hall.clear(role="speaker", force=True, carry=True)
+    hall.start_partie([PROGRAMME_FILET], role="speaker", session="s2", drop_carried=True)
+    assert [lot.spec for lot in hall.evening.running.lots] == [PROGRAMME_FILET]
+    changes = build_report(hall.evening, hall.journal.records(), "x").takings.changes
+    assert sorted((c.planned.label, c.played, c.session) for c in changes) == [
+        ("Jambon", None, "s2"),
+        ("Panier garni", None, "s2"),
+        ("Vélo", None, "s2"),
+    ]
+
+
 LOTS = st.builds(
     LotSpec,
     st.sampled_from(["quine", "double_quine", "carton_plein"]),

@@ -96,31 +96,39 @@ async function sell() {
                 buyer: $("buyer").value.trim(), paid: !reserved, partie: $("partie").value.trim() || undefined};
   const res = await api("POST", "/api/sales", body);
   busy = false;
-  const box = $("result");
-  box.hidden = false;
   if (res.ok) {
     const s = res.data;
-    box.className = "result good";
-    box.dataset.sale = s.paid ? "" : String(s.sale_id);      // a reservation: its banner changes once it is paid
-    box.dataset.saleId = String(s.sale_id);
-    box.replaceChildren(el("div", {class: "result-what", text: tn(s.paid ? "sold_ok" : "reserved_ok", s.cards.length, {eur: euros(s.amount_eur)})}),
-                        el("div", {class: "small", text: t("sale_number", {id: s.sale_id}) + (s.buyer ? " · " + s.buyer : "")}),
-                        s.offered_eur !== null && s.offered_eur !== s.amount_eur   // said here and in the report
-                          ? el("div", {class: "small", text: t("off_tier", {eur: euros(s.offered_eur)})}) : "",
-                        s.paid && s.phones_url ? phonesQr(s.phones_url) : "");
+    showSale(tn(s.paid ? "sold_ok" : "reserved_ok", s.cards.length, {eur: euros(s.amount_eur)}), s);
     basket.length = 0; touched = false;
     $("buyer").value = ""; $("reserved").checked = false; $("more").open = false;
     document.querySelector(`input[name=payment][value=${DEFAULT_PAYMENT}]`).checked = true;
     drawBasket();
     summary();
   } else {
+    const box = $("result");
+    box.hidden = false;
     box.className = "result bad";
     box.dataset.sale = ""; box.dataset.saleId = "";
     const named = res.data.cards && res.data.cards.length ? res.data.cards.join(", ") : "";
     box.replaceChildren(el("div", {text: res.data.message}),
                         named && res.data.error === "unknown_card" ? el("div", {class: "small", text: named}) : "");
     $("sell").disabled = false;
+    box.scrollIntoView({block: "nearest"});
   }
+}
+
+/* the green banner of one sale and of no other: what was done, its number and buyer, its QR code once paid */
+function showSale(what, s) {
+  const box = $("result");
+  box.hidden = false;
+  box.className = "result good";
+  box.dataset.sale = s.paid ? "" : String(s.sale_id);      // a reservation: its banner changes once it is paid
+  box.dataset.saleId = String(s.sale_id);
+  box.replaceChildren(el("div", {class: "result-what", text: what}),
+                      el("div", {class: "small", text: t("sale_number", {id: s.sale_id}) + (s.buyer ? " · " + s.buyer : "")}),
+                      s.offered_eur !== null && s.offered_eur !== s.amount_eur   // said here and in the report
+                        ? el("div", {class: "small", text: t("off_tier", {eur: euros(s.offered_eur)})}) : "",
+                      s.paid && s.phones_url ? phonesQr(s.phones_url) : "");
   box.scrollIntoView({block: "nearest"});     // a phone or a full tablet: the answer is never below the fold
 }
 
@@ -162,7 +170,14 @@ async function pay(r) {
     choices: ["especes", "carte", "cheque"].map((p) => ({value: p, label: PAY[p]}))});
   if (!how) return;
   const p = await api("POST", "/api/sales/" + r.sale_id + "/pay", {payment: how});
-  if (!p.ok) await tell(t("pay_refused", {id: r.sale_id}), p.data.message);
+  // the banner is now this buyer's, never the last sale's: his cartons, his QR code
+  if (p.ok) {
+    showSale(tn("paid_ok", p.data.count, {eur: euros(p.data.amount_eur), pay: PAY[p.data.payment]}), p.data);
+  } else {
+    const box = $("result");                 // another buyer's banner must not stay under the refusal
+    box.hidden = true; box.dataset.sale = ""; box.dataset.saleId = "";
+    await tell(t("pay_refused", {id: r.sale_id}), p.data.message);
+  }
   summary();
 }
 

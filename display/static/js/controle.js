@@ -1,7 +1,7 @@
 /* The controller's phone: scan or type a carton, see the verdict full screen with the carton drawn. */
 import {$, api, cardGrid, el, live, lotName, lotTerms, t} from "./common.js";
 import {node, show} from "./ids.js";
-import {awardedLot} from "./lines.js";
+import {verdictLot} from "./lines.js";
 import {cardIdFrom, scanButton} from "./scan.js";
 import {MARKS, verdictText} from "./staff.js";
 
@@ -41,7 +41,7 @@ function showVerdict(v) {
   $("verdict-suggestions").replaceChildren(...(v.suggestions || []).map((s) => el("button", {type: "button",
     class: "suggestion", text: t("check_this", {card: show(s)}), onclick: () => { $("verdict").hidden = true; check(s); }})));
   $("verdict-grid").replaceChildren(v.card ? namedRow(cardGrid(v.card), v.lot) : "");
-  $("verdict-sub").textContent = [v.lot && (v.verdict === "valid" || lotTerms(v.lot)) ? lotName(awardedLot(v.lot, v.ball)) : "",
+  $("verdict-sub").textContent = [v.lot && (v.verdict === "valid" || lotTerms(v.lot)) ? verdictLot(v) : "",
                                   v.last ? t("last_number", {n: v.last}) : ""].filter(Boolean).join(" · ");
   box.dataset.verdict = v.verdict;
   box.dataset.ball = String(v.last || "");

@@ -1,9 +1,13 @@
 /* « Mes cartons »: the player's own paper cartons, followed live (INTERFACE §9). The list is kept in this browser
-   (no account, no name); the page listens to the public events of §5 only and marks its cartons itself, so any
-   socket worker serves it. Page hooks: data-card, data-n, data-marked, data-one-to-go, data-complete. */
+   (no account, no name); the page marks the drawn numbers from the public events of §5, and each carton's standing —
+   one to go, complete, valid now or missed and why, the rows paid — is the hall's own claim check, told per carton
+   (display/cartons.py: « follow » with the keys the hall handed for the printed codes, then « cartons » and « carton »;
+   a relay carries them as the core does). The page never works a verdict out. Page hooks: data-card, data-n,
+   data-marked, data-one-to-go, data-complete, and data-verdict, data-reason (the hall's). */
 import {$, api, boot, el, kind, live, lotName, t} from "./common.js";
 import {node} from "./ids.js";
-import {jackpotText, paidRows, playedLot, prizeOf, standing, wonLots} from "./lines.js";
+import {jackpotOf, jackpotText, missedPublic, missedText, playedLot, prizeOf, wonLots} from "./lines.js";
+import {caughtUp, hallSays, toldOf} from "./mes_cartons_told.js";
 import {followCalling} from "./mes_cartons_voice.js";
 
 const KEY = "loto-mes-cartons";
@@ -12,6 +16,7 @@ const DEFAULT_PLAYERS = {help: "auto", one_to_go: true, phone_call: false, max_c
 let saved = load();          // {cards: [{card_id, display_id, rows}], taps: {partie, numbers}}
 let S = null;                // the hall as followed: {partie, draws, last, status, players, valid}
 let oneBefore = {};          // card_id → the number it waited for at the last drawing (for the vibration)
+let relinked = false;        // the cartons' keys asked again once (a hall that no longer knows them)
 
 function load() {
   try {
@@ -41,6 +46,7 @@ async function link(texts) {
   if (!res.ok) { $("mc-msg").textContent = res.data.message || t("network"); return; }
   saved.cards = res.data.cards;
   save();
+  follow();
   const refused = res.data.refused.filter((r) => fresh.some((f) => f.card_id === r.text));
   const coded = refused.find((r) => r.error === "bad_card_code");
   if (coded) { $("mc-id").value = coded.card_id; $("mc-code").focus(); }
@@ -56,11 +62,28 @@ function remove(cardId) {
   render();
 }
 
-// ---- what a carton holds against the lot being played ---------------------------------------------------
+// ---- what the hall says of each carton ------------------------------------------------------------------
 function currentLot() {
   const p = S && S.partie;
   if (!p || S.status === "waiting" || p.current_lot === null || p.current_lot === undefined) return null;
   return p.lots[p.current_lot] || null;
+}
+/* the hall follows these cartons for this socket: their standings come now, and at every change */
+function follow() {
+  const keys = saved.cards.map((c) => c.follow).filter(Boolean);
+  if (keys.length && conn.socket.connected) conn.socket.emit("follow", {keys});
+}
+
+/* cartons linked before the hall handed keys, or whose keys it no longer knows: linked again once, codes kept */
+async function relink() {
+  if (relinked || !saved.cards.length) return;
+  relinked = true;
+  const res = await api("POST", "/api/players/cards", {card_ids: saved.cards.map((c) => ({card_id: c.card_id, code: c.code}))});
+  if (!res.ok) return;
+  const fresh = new Map(res.data.cards.map((c) => [c.card_id, c]));
+  saved.cards = saved.cards.map((c) => fresh.get(c.card_id) || c);
+  save();
+  follow();
 }
 
 function marks() {
@@ -70,10 +93,12 @@ function marks() {
   return new Set(taps.filter((n) => drawn.has(n)));       // an undrawn number cannot be marked
 }
 
-/* the carton against the open lot, as the hall's lot says which lines win it (lines.js): its rows already paid in
-   this partie never make a new line (RULES L12), the lots it already won stay said beside (a winner is
-   followed for every lot of its partie) */
-const progress = (card, marked, lot) => standing(card.rows, marked, lot, paidRows(S && S.partie, card.card_id), S ? S.last : null);
+/* the standing the hall told for this carton, for the partie on the page (a standing of another partie is no news) */
+function standingOf(card) {
+  const c = toldOf(card.card_id);
+  if (!c || !S || !S.partie || S.status === "waiting" || c.lot === null) return null;
+  return c;
+}
 
 // ---- drawing --------------------------------------------------------------------------------------------
 function cell(n, marked, tap) {
@@ -91,41 +116,63 @@ function cell(n, marked, tap) {
   return td;
 }
 
-function cardView(card, marked, lot, tap) {
-  const pr = progress(card, marked, lot);
+function cardView(card, marked, tap) {
+  const c = standingOf(card);
+  const lot = c && S.partie.lots[c.lot] ? S.partie.lots[c.lot] : null;
   const section = el("section", {class: "mc-card", "data-card": card.card_id, "aria-label": t("mc_card", {card: card.display_id})});
   const status = el("p", {class: "mc-status", role: "status"});
   const won = wonLots(S && S.partie, card.card_id).map((l) => lotName(prizeOf(l))).join(", ");
-  const playing = lot && playedLot(lot, S.draws.length);
-  if (lot && S.valid.has(card.card_id)) {           // checked valid on this ball: its lot is being awarded
-    section.dataset.complete = lot.kind;
-    status.className = "mc-status valid";
-    status.textContent = t("mc_valid_pending", {lot: lotName(playing)});
-  } else if (lot && pr.count === 0) {
-    section.dataset.complete = lot.kind;
-    status.className = "mc-status " + (pr.call ? "call" : "late");
-    status.textContent = pr.call ? t("mc_call", {kind: kind(lot.kind)}) : t("mc_late", {kind: kind(lot.kind)});
-  } else if (lot && pr.count === 1 && players().one_to_go) {
-    section.dataset.oneToGo = String(pr.missing[0]);
-    status.className = "mc-status one";
-    status.textContent = t("mc_one_to_go", {n: pr.missing[0]});
-  } else if (won) {
+  // with « tap », the player's own marks first: the hall's word on a carton once every drawn number on it is marked
+  const drawn = new Set(S ? S.draws : []);
+  const behind = tap && card.rows.some((row) => row.some((n) => n !== null && drawn.has(n) && !marked.has(n)));
+  const extra = [];
+  if (c && lot && !behind) {
+    section.dataset.verdict = c.verdict;
+    if (c.reason) section.dataset.reason = c.reason;
+    if (c.prize) section.dataset.prize = c.prize;             // a maxi-bingo's: jackpot or fallback
+    if (c.verdict === "valid" || c.verdict === "missed") section.dataset.complete = lot.kind;
+    const playing = playedLot(lot, jackpotOf(S.partie.jackpots, c.lot));
+    if (c.verdict === "valid" && S.valid.has(card.card_id)) {     // checked valid on this ball: its lot is being awarded
+      status.className = "mc-status valid";
+      status.textContent = t("mc_valid_pending", {lot: lotName(playing)});
+    } else if (c.verdict === "valid") {
+      status.className = "mc-status call";
+      const prize = c.prize === "jackpot" ? t("mc_prize_jackpot") : c.prize === "fallback" ? t("mc_prize_fallback", {lot: lot.fallback ? lot.fallback.label : lot.label}) : "";
+      status.textContent = t("mc_call", {kind: kind(lot.kind)}) + (prize ? " " + prize : "");
+    } else if (c.verdict === "missed") {
+      status.className = "mc-status late";
+      status.textContent = missedText("mc_", c.reason, lot, S.last);
+    } else if (c.verdict === "cancelled_card") {
+      status.className = "mc-status late";
+      status.textContent = t("mc_cancelled");
+    }
+    if (c.verdict !== "valid" && c.to_go.length === 1 && players().one_to_go) {
+      section.dataset.oneToGo = String(c.to_go[0]);
+      const line = t("mc_one_to_go", {n: c.to_go[0]});
+      if (status.textContent) extra.push(el("p", {class: "mc-status one", text: line}));
+      else { status.className = "mc-status one"; status.textContent = line; }
+    }
+  }
+  if (!status.textContent && won) {
     status.className = "mc-status won";
     status.textContent = t("mc_won", {lot: won});
   }
   const wonLine = won && !status.className.includes("won") ? el("p", {class: "mc-won", text: t("mc_won", {lot: won})}) : null;
+  const paid = new Set(c ? Object.values(c.paid || {}).flat() : []);       // rows paid in this partie, any kind
   const table = el("table", {class: "mc-grid", role: "grid", "aria-label": t("mc_card", {card: card.display_id})});
-  card.rows.forEach((row) => table.append(el("tr", {}, ...row.map((n) => cell(n, marked, tap)))));
+  card.rows.forEach((row, r) => table.append(el("tr", {class: paid.has(r) ? "mc-paid" : ""}, ...row.map((n) => cell(n, marked, tap)))));
   const head = el("div", {class: "mc-card-head"},
     el("span", {class: "mc-card-id"}, node(card.card_id)),
     el("button", {type: "button", class: "mc-remove", text: t("remove"), "aria-label": t("mc_remove_card", {card: card.display_id}),
                   onclick: () => remove(card.card_id)}));
-  section.append(head, status, ...(wonLine ? [wonLine] : []), table);
-  if (section.dataset.complete && status.className.includes("call") && players().phone_call) {
+  section.append(head, status, ...extra, ...(wonLine ? [wonLine] : []), table);
+  if (c && lot && c.verdict === "valid" && players().phone_call) {
     section.append(el("button", {type: "button", class: "mc-call", text: t("mc_call_button", {kind: kind(lot.kind)}),
                                  onclick: () => phoneCall(card)}));
   }
-  return {section, count: lot ? pr.count : pr.count};
+  // best first: a complete carton, then the fewest numbers still to come, as the hall counts them
+  const count = !c || !lot || behind ? 99 : c.verdict === "valid" || c.verdict === "missed" ? 0 : c.to_go.length || 98;
+  return {section, count};
 }
 
 function render() {
@@ -141,15 +188,19 @@ function render() {
   const last = S ? S.last : null;
   $("mc-last").textContent = last === null ? "—" : String(last);
   $("mc-last").dataset.n = last === null ? "" : String(last);
-  $("mc-lot").textContent = lot ? lotName(playedLot(lot, S.draws.length)) : (S && S.partie && S.status !== "waiting" ? t("all_awarded") : t("status_waiting"));
-  $("mc-jackpot").textContent = lot ? jackpotText(lot, S.draws.length) : "";    // a maxi-bingo's balls left
+  const partie = S && S.partie, open = partie ? partie.current_lot : null;
+  $("mc-lot").textContent = lot ? lotName(playedLot(lot, jackpotOf(partie.jackpots, open)))
+    : (partie && S.status !== "waiting" ? t("all_awarded") : t("status_waiting"));
+  // a maxi-bingo's balls left as the hall counts them, from the partie's first ball (the open one's, else the next)
+  const j = lot ? jackpotOf(partie.jackpots, open) || (partie.jackpots || [])[0] : null;
+  $("mc-jackpot").textContent = j ? jackpotText(partie.lots[j.lot], j) : "";
   between();
   const n = S ? S.draws.length : 0;
   $("mc-count").textContent = t(n === 0 ? "drawn_zero" : n === 1 ? "drawn_one" : "drawn_many", {n});
   if (board) drawBoard();
   const shown = closed || board ? [] : saved.cards;
   const marked = marks();
-  const views = shown.map((c, i) => ({...cardView(c, marked, lot, tap), i}));
+  const views = shown.map((c, i) => ({...cardView(c, marked, tap), i}));
   views.sort((a, b) => a.count - b.count || a.i - b.i);          // best first: fewest numbers missing
   $("mc-cards").replaceChildren(...views.map((v) => v.section));
   $("mc-empty").hidden = closed || board || saved.cards.length > 0;
@@ -215,6 +266,7 @@ function onState(s) {
   S = {partie: s.partie, draws: (s.draws || []).slice(), last: s.last, status: s.status, players: s.players || DEFAULT_PLAYERS,
        valid: new Set((s.winners || []).map((w) => w.card_id)),
        next: s.next_partie || null};
+  caughtUp();
   render();
   followCalling("state", s, S);
 }
@@ -222,20 +274,23 @@ const mine = (cardId) => saved.cards.some((c) => c.card_id === cardId);
 
 function onEvent(name, ev) {
   if (!S) return;
+  caughtUp();                       // the standings told for this record, now the page has it
   if (name === "draw") {
     if (!S.partie || S.partie.number !== ev.partie) { conn.resync(); return; }
     S.draws.push(ev.number); S.last = ev.number; S.status = "playing"; S.valid.clear();
+    S.partie.jackpots = ev.jackpots || [];
     news("");
   } else if (name === "undo") {
     S.draws = S.draws.filter((x) => x !== ev.number);
     S.last = S.draws.length ? S.draws[S.draws.length - 1] : null;
     S.valid.clear();
+    if (S.partie) S.partie.jackpots = ev.jackpots || [];
     if (saved.taps) { saved.taps.numbers = saved.taps.numbers.filter((x) => x !== ev.number); save(); }
     news(t("undone", {n: ev.number}));
   } else if (name === "partie") {
     if (ev.status === "started") {
       const open = ev.lots.findIndex((l) => l.status === "open");
-      S.partie = {number: ev.number, lots: ev.lots, current_lot: open >= 0 ? open : 0};
+      S.partie = {number: ev.number, lots: ev.lots, current_lot: open >= 0 ? open : 0, jackpots: ev.jackpots || []};
       S.draws = []; S.last = null; S.status = "playing"; S.valid.clear(); S.next = null;
       saved.taps = null; save();
       news(t("partie_starts", {n: ev.number}));
@@ -249,10 +304,11 @@ function onEvent(name, ev) {
     const lot = ev.lot && lots[ev.lot.index];
     if (lot) {
       lot.status = "awarded"; lot.winners = ev.winners; lot.rows = ev.rows || [];
-      if (ev.ball && lot.within) lot.prize = ev.ball > lot.within ? "fallback" : "jackpot";   // a maxi-bingo's prize
+      if (ev.prize) lot.prize = ev.prize;            // a maxi-bingo's prize, as the hall gave it
     }
     if (S.partie) {
       S.partie.current_lot = ev.current_lot;
+      S.partie.jackpots = ev.jackpots || [];
       if (ev.current_lot !== null && ev.current_lot !== undefined && lots[ev.current_lot]) lots[ev.current_lot].status = "open";
     }
     S.valid.clear();
@@ -270,7 +326,7 @@ function onEvent(name, ev) {
     const lot = ev.lot ? lotName(ev.lot) : "";
     newsOf(mine(ev.card_id) ? "mc_valid_mine" : "mc_valid_other", {lot}, [ev.card_id]);
   } else if (name === "verdict") {
-    news(t(ev.verdict === "missed" ? "missed_public" : "false_claim"));
+    news(ev.verdict === "missed" ? missedPublic(ev.reason) : t("false_claim"));   // which reason holds
   } else if (name === "players") {
     S.players = {help: ev.help, one_to_go: ev.one_to_go, phone_call: ev.phone_call, max_cards: ev.max_cards};
   }
@@ -278,7 +334,17 @@ function onEvent(name, ev) {
   followCalling(name, ev, S);       // « Je n'ai pas entendu », the ritual's words
 }
 
-const conn = live({state: onState, event: onEvent});
+/* the hall's word on our own cartons (no seq: not journal events) */
+function onNotice(name, data) {
+  if (name === "cartons") {
+    (data.items || []).forEach(hallSays);
+    if ((data.unknown || []).length) relink();     // keys the hall does not know (any more): the codes again
+  } else if (name === "carton") hallSays(data);
+  else return;
+  if (S) render();
+}
+
+const conn = live({state: onState, event: onEvent, notice: onNotice});
 const online = (on) => { $("mc-net").hidden = on; document.body.classList.toggle("is-offline", !on); };
 // the hall says something at least every 2 s ([server] ping_s): an event, else its « beat » (the core's or a relay's);
 // nothing heard for 4.5 s is « hors ligne », said at once. A beat names the hall's last event: one past ours was
@@ -298,7 +364,7 @@ setInterval(() => {
   if (quiet > QUIET_MS) online(false);
   if (quiet > DEAD_MS && conn.socket.connected) { heard = Date.now(); conn.socket.io.engine.close(); }
 }, 500);
-conn.socket.on("connect", alive);
+conn.socket.on("connect", () => { alive(); follow(); });     // every socket, a relay's too, follows our cartons
 conn.socket.on("disconnect", () => online(false));
 conn.socket.on("connect_error", () => online(false));
 window.addEventListener("offline", () => online(false));          // the phone left the hall's Wi-Fi: say it at once
@@ -312,6 +378,7 @@ $("mc-add").addEventListener("submit", (e) => {
 });
 $("mc-catch-up").addEventListener("click", catchUp);
 render();
+if (saved.cards.some((c) => !c.follow)) relink();   // linked before the hall handed keys
 if (boot.link_error) $("mc-msg").textContent = t("mc_refused_" + boot.link_error, {card: ""});
 if (boot.link && boot.link.length) {
   history.replaceState(null, "", "/mes-cartons");

@@ -2,8 +2,8 @@
 import {$, api, boot, COLON, el, kind, live, lotName, t} from "./common.js";
 import {show} from "./ids.js";
 import {addWinner, clearWinners, hallTieRule, tieRule, tiersText, winnerIds, withIds} from "./projector_evening.js";
-import {awardedLot, prizeText} from "./lines.js";
-import {announced, jackpotLost, renderJackpot, shownLot} from "./projector_lines.js";
+import {awardedLot, jackpotOf, missedPublic, prizeText, verdictLot} from "./lines.js";
+import {announced, countedJackpot, jackpotLost, renderJackpot, shownLot} from "./projector_lines.js";
 import {voiceEvent, voiceState} from "./projector_voice.js";
 import {nickname, say} from "./speech.js";
 
@@ -56,8 +56,8 @@ function render() {
   $("partie").textContent = p && playing ? t("partie", {n: p.number}) : (S.hall || "");
   const shown = telling !== null ? telling : p && p.current_lot;
   const current = p && playing && shown !== null && shown !== undefined ? p.lots[shown] : null;
-  $("lot").textContent = current ? shownLot(current, S.draws.length) : (playing ? t("all_awarded") : "");
-  renderJackpot(current, S.draws.length);          // a maxi-bingo: the balls left before the jackpot is lost
+  $("lot").textContent = current ? shownLot(current, jackpotOf(p.jackpots, shown)) : (playing ? t("all_awarded") : "");
+  renderJackpot(p, playing ? countedJackpot(p, shown) : null);   // a maxi-bingo: its balls left, from the partie's start
   const next = $("next-lots");
   next.replaceChildren();
   if (current) fitNext(next, p.lots.slice(shown + 1).map(lotName));
@@ -137,7 +137,9 @@ function banner(kindName, text, opts) {
   clearTimeout(bannerTimer);
   bannerKind = kindName;
   const b = $("banner");
-  b.className = "banner banner-" + kindName;
+  // raised while a game is on screen (the break: an undo, a claim, its verdict), it is shown over the game's view;
+  // one raised before stays with the loto, under the game
+  b.className = "banner banner-" + kindName + (document.body.classList.contains("is-game") ? " over-game" : "");
   withIds($("banner-text"), text, o.ids);
   document.body.classList.add("has-banner");
   $("banner-sub").textContent = o.sub || "";
@@ -167,7 +169,7 @@ function showTieWay(ev) {
 }
 
 function showTieBreak(ev) {
-  const lot = lotName(ev.lot);
+  const lot = lotName(awardedLot(ev));
   telling = ev.lot.index;
   followers = [];
   banner("tie", t("tie_break"), {sub: tieRule(ev)});   // who wins is said before the numbers
@@ -198,8 +200,10 @@ const on = {
     S.draws.push(ev.number); S.last = ev.number; S.status = "playing";
     if (["false", "missed", "won", "start", "undo", "tie", "jackpot"].includes(bannerKind)) hideBanner();
     clearWinners();
+    const p = S.partie, before = p ? p.jackpots : [];
+    if (p) p.jackpots = ev.jackpots || [];
     render(); renderLast(true);
-    const p = S.partie, lost = p && p.current_lot !== null && p.current_lot !== undefined && jackpotLost(p.lots[p.current_lot], S.draws.length);
+    const lost = jackpotLost(p, before, p && p.jackpots);
     if (lost) banner("jackpot", lost.text, {sub: lost.sub, ms: 12000});     // ball N + 1: now for the fallback
     say(ev.number, speech);
   },
@@ -207,6 +211,7 @@ const on = {
     const i = S.draws.lastIndexOf(ev.number);
     if (i >= 0) S.draws.splice(i, 1);
     S.last = S.draws.length ? S.draws[S.draws.length - 1] : null;
+    if (S.partie) S.partie.jackpots = ev.jackpots || [];
     clearWinners();
     render(); renderLast(true);
     banner("undo", t("undone", {n: ev.number}), {sub: S.last ? t("last_number", {n: S.last}) : "", ms: 10000});
@@ -222,11 +227,11 @@ const on = {
       const all = winnerIds().length > 1 ? winnerIds() : [ev.card_id];
       banner("valid", all.length > 1 ? t("valid_many", {n: all.length, kind: kind(lotKind), cards: all.map(show).join(", ")})
                                       : t("valid_" + lotKind, {card: show(ev.card_id)}),
-             {sub: lotName(awardedLot(ev.lot, ev.ball)) + (ev.prize ? " — " + prizeText(ev) : "") +
+             {sub: verdictLot(ev) + (ev.prize ? " — " + prizeText(ev) : "") +
                    (all.length > 1 ? " — " + hallTieRule() : ""), ids: all});
     }
     else if (ev.verdict === "incomplete") banner("false", t("false_claim"), {ms: 10000});
-    else if (ev.verdict === "missed") banner("missed", t("missed_public"), {ms: 10000});
+    else if (ev.verdict === "missed") banner("missed", missedPublic(ev.reason), {ms: 10000});   // which reason holds
     render();
   },
   award(ev) {
@@ -235,17 +240,18 @@ const on = {
       p.lots[ev.lot.index].status = "awarded";
       p.current_lot = ev.current_lot;
       if (ev.current_lot !== null && ev.current_lot !== undefined) p.lots[ev.current_lot].status = "open";
+      p.jackpots = ev.jackpots || [];
     }
     S.status = ev.current_lot === null || ev.current_lot === undefined ? "finished" : "playing";
     if (ev.rank) { followers.push(ev); render(); return; }     // said with the draw that gave it (L14b)
     if (ev.tie_break && ev.tie_break.length) showTieBreak(ev);
-    else if (ev.shared) banner("won", t("shared", {lot: lotName(awardedLot(ev.lot, ev.ball)), cards: ev.winners.map(show).join(", ")}), {ms: 15000, ids: ev.winners});
-    else banner("won", t("won", {lot: lotName(awardedLot(ev.lot, ev.ball)), card: show(ev.winner)}), {ms: 15000, ids: ev.winners});
+    else if (ev.shared) banner("won", t("shared", {lot: lotName(awardedLot(ev)), cards: ev.winners.map(show).join(", ")}), {ms: 15000, ids: ev.winners});
+    else banner("won", t("won", {lot: lotName(awardedLot(ev)), card: show(ev.winner)}), {ms: 15000, ids: ev.winners});
     render();
   },
   partie(ev) {
     if (ev.status === "started") {
-      S.partie = {number: ev.number, lots: ev.lots, current_lot: 0};
+      S.partie = {number: ev.number, lots: ev.lots, current_lot: 0, jackpots: ev.jackpots || []};
       S.draws = []; S.last = null; S.status = "playing"; clearWinners();
       banner("start", t("partie_starts", {n: ev.number}), {sub: ev.lots.map(announced).join(" · "), ms: 8000});
       render();

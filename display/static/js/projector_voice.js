@@ -24,7 +24,9 @@ loop.innerHTML = '<svg viewBox="0 0 64 64" aria-hidden="true"><path d="M18 26a14
   'stroke="currentColor" stroke-width="5" stroke-linecap="round"/></svg>';
 loop.append(el("span", {class: "hearing-loop-text", text: t("hearing_loop")}));
 ($("banner") || document.body).append(ritual);        // a line of the banner the claim raised
-document.body.append(flash, loop);
+document.body.append(flash);
+// the sign has its own row under the board (or between the parties' view), never laid over the last five
+($("right") || document.body).append(loop);
 
 /* the ball count (/stats) over the whole screen during a break, while the speaker wants it (the next ball ends it) */
 function showCount(on) {
@@ -90,6 +92,7 @@ function applySettings() {
   document.body.classList.toggle("flash-mode", !!settings.flash);
   showCount(!!settings.count_shown);
   loop.hidden = !settings.hearing_loop;
+  document.body.classList.toggle("has-loop", !!settings.hearing_loop);
   const nick = $("nickname");
   if (nick && last) nick.textContent = nickname(last);
 }

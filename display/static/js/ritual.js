@@ -1,6 +1,7 @@
 /* The claim ritual as a caller says it (INTERFACE §11), driven by what already happens: a claim announced
    → « Ne démarquez pas ! »; the verdict → « La quine est bonne » with the carton, or « n'est pas bonne : le 8 n'est
-   pas sorti » (the missing numbers of its best line); after a valid claim « Y a-t-il d'autres gagnants ? »; the
+   pas sorti » (the missing numbers of its best line), or a missed one and why (« Cette ligne a déjà gagné une
+   quine. »: the hall's reason, RULES L12a); after a valid claim « Y a-t-il d'autres gagnants ? »; the
    démarquez → « Vous pouvez démarquer ». Each step: its words in the reader's language and the clips the voice says.
    Shared by the projector and the phones. */
 import {boot, t} from "./common.js";
@@ -36,6 +37,10 @@ export function ritualStep(name, ev) {
     return {step: "valid", words: t("ritual_" + good), sub: ev.card_id ? t("ritual_card", {card: show(ev.card_id)}) : "",
             card: ev.card_id, clips: [good, "others"], others: true};
   }
+  if (ev.verdict === "incomplete" && ev.reason === "row_already_paid") {   // a false claim on rows paid for this kind
+    const bad = own("bad", lotKind), paid = own("missed_paid", lotKind);
+    return {step: "false", words: t("ritual_" + bad), sub: t("ritual_" + paid), clips: [bad, paid]};
+  }
   if (ev.verdict === "incomplete") {
     const missing = Array.isArray(ev.missing) ? ev.missing.filter((n) => Number.isInteger(n)) : [];
     const bad = own("bad", lotKind);
@@ -43,7 +48,10 @@ export function ritualStep(name, ev) {
     const m = missingWords(missing);
     return {step: "false", words: t("ritual_" + bad), sub: m.text, clips: [bad].concat(m.clips)};
   }
-  if (ev.verdict === "missed") return {step: "late", words: t("ritual_late"), clips: ["late"]};
+  if (ev.verdict === "missed") {     // which reason holds (RULES L12a), said as the controller read it
+    const key = ev.reason === "row_already_paid" ? own("missed_paid", lotKind) : ev.reason === "last_not_in_rows" ? "missed_rows" : "late";
+    return {step: "late", reason: ev.reason || "late", words: t("ritual_" + key), clips: [key]};
+  }
   return null;
 }
 

@@ -2,7 +2,7 @@
 import {$, api, boot, COLON, defaultLabel, el, kind, live, lotName, money, t} from "./common.js";
 import {node, show} from "./ids.js";
 import {question} from "./question.js";
-import {awardedLot, jackpotText, playedLot} from "./lines.js";
+import {awardedLot, jackpotOf, jackpotText, playedLot} from "./lines.js";
 import {choiceOf, kindChoice, termsFields, termsKey} from "./lot_terms.js";
 import {choose, chooseClear} from "./speaker_ties.js";
 import {MARKS, verdictText} from "./staff.js";
@@ -115,6 +115,10 @@ $("check-form").addEventListener("submit", async (ev) => {
   if (res.ok) { const v = verdictText(res.data); $("check-msg").textContent = MARKS[v.tone] + " " + v.line; $("check-msg").className = {good: "ok-line", warn: "warn-line", hint: "hint-line"}[v.tone] || "error-line"; }
 });
 $("award").addEventListener("click", async () => {
+  // the last award's result goes at once: its cartons and voucher codes never read as this lot's (a tie's question,
+  // a refusal, a console that lost the hall would leave it under the new lot)
+  $("award-result").hidden = true;
+  $("award-result").replaceChildren();
   const tied = S.pending_claims.map((c) => c.card_id);
   const choice = tied.length > 1 ? await choose(tied, S.tie) : {};   // a tie: the speaker chooses how (or as said)
   if (choice === null) return;
@@ -122,7 +126,7 @@ $("award").addEventListener("click", async () => {
   const res = await act("POST", "/api/lots/award", choice, $("check-msg"));
   if (!res.ok) { $("award").disabled = false; return; }
   const r = res.data, box = $("award-result");
-  box.replaceChildren(el("div", {class: "status-line", text: lotName(awardedLot(r.lot, r.ball)) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
+  box.replaceChildren(el("div", {class: "status-line", text: lotName(awardedLot(r)) + COLON + t("award_result", {card: r.winners.map(show).join(", ")})}));
   // a draw that gave the stage's next lots too (docs L14b): each lot with its carton, in the draw's order
   if ((r.stage || []).length) box.append(el("ul", {class: "stage-lots"}, ...r.stage.slice(1).map((g) =>
     el("li", {class: "status-line", text: t("stage_line", {lot: lotName(g.lot), card: show(g.winner)})}))));
@@ -180,7 +184,8 @@ function render() {
   const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
   $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
   const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
-  $("sp-lot").textContent = lot ? lotName(playedLot(lot, S.draws.length)) + (lot.within ? " · " + jackpotText(lot, S.draws.length) : "") : "";
+  const j = lot ? jackpotOf(p.jackpots, p.current_lot) : null;       // a maxi-bingo: the hall's count
+  $("sp-lot").textContent = lot ? lotName(playedLot(lot, j)) + (j ? " · " + jackpotText(lot, j) : "") : "";
   const stopped = running && S.status === "playing" && S.held;      // after an award: + resumes (docs L11a)
   const said = stopped ? "held" : S.status === "cleared" ? "waiting" : S.status;
   $("sp-status").textContent = t("status_" + said) + " · " +
@@ -204,7 +209,7 @@ function render() {
   const mark = (tone) => el("span", {class: "v-mark", "aria-hidden": "true", text: MARKS[tone]});
   $("pending").replaceChildren(...S.pending_claims.map((c) => el("li", {class: "v-valid"}, mark("good"), node(c.card_id))));
   $("checks").replaceChildren(...(S.recent_checks.length ? S.recent_checks.slice().reverse().slice(0, 12).map((c) =>
-    el("li", {class: "v-" + c.verdict}, mark(verdictText(c).tone), node(c.card_id), " — " + t("vs_" + c.verdict) + (c.last ? " (" + c.last + ")" : ""))) : [el("li", {text: t("no_checks")})]));
+    el("li", {class: "v-" + c.verdict}, mark(verdictText(c).tone), node(c.card_id), " — " + t("vs_" + c.verdict + (c.verdict === "missed" && c.reason ? "_" + c.reason : "")) + (c.last ? " (" + c.last + ")" : ""))) : [el("li", {text: t("no_checks")})]));
   const w = S.watch || {can_claim: [], can_claim_count: 0, slept: []};
   $("watch-count").textContent = lot && w.can_claim_count ? t("can_claim", {n: w.can_claim_count, kind: kind(lot.kind).toLowerCase()}) : t("can_claim_none");
   $("watch-list").textContent = w.can_claim.slice(0, 12).join(", ");
@@ -233,7 +238,11 @@ live({
       for (const id of ["entry-msg", "check-msg"]) $(id).textContent = "";
       $("award-result").hidden = true;
     }
-    if (name === "draw") { S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true; render(); }
+    if (name === "draw") {
+      S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true;
+      if (S.partie) S.partie.jackpots = ev.jackpots || [];
+      render();
+    }
   },
   console(state) { S = state; render(); },
   // every passing notice, one handler (display/notices.py words them all): a device, a held ball and a phone's

@@ -17,16 +17,28 @@ document.body.append(box);
 
 let muted = false;                 // ?speech=0: this screen stays silent (a second projector)
 const players = new Map();         // clip path → its <audio>, fetched once
-let queue = [], current = null, reported = "";
+let queue = [], current = null, reported = "", pending = null, sending = false;
 
 const ballPath = (n) => "/speech/" + n + ".wav";
 const phrasePath = (key) => "/speech/phrase/" + key + ".wav";
 
+/* what the screen last did, told to the hall each time it changes (a new ball said is news: the console shows « dernier
+   son : 42 », never the evening's first ball). The hall takes one report a second from a screen: the latest waits its
+   turn, one refused for that is sent again, and an older one never overtakes it. */
 function report(state, what) {
-  if (reported === state && state !== "speaks") return;
-  if (state === "speaks" && reported === "speaks" && what !== "test") return;
-  reported = state;
-  api("POST", "/api/speech/report", {state, what: String(what || "")});
+  pending = {state, what: String(what || "")};
+  flush();
+}
+async function flush() {
+  if (sending || !pending) return;
+  const next = pending, key = next.state + ":" + next.what;
+  pending = null;
+  if (key === reported && next.what !== "test") return;     // nothing new to say (a test is said each time)
+  sending = true;
+  const res = await api("POST", "/api/speech/report", next);
+  if (res.ok) reported = key;
+  else if (res.status === 429 && !pending) pending = next;
+  setTimeout(() => { sending = false; flush(); }, 1100);
 }
 
 function element(src, path) {
@@ -58,8 +70,8 @@ async function preload(paths) {
 }
 
 // the ritual's sentences (display/voice_words.py RITUAL): a verdict's for each kind of lot the hall plays
-const RITUAL_CLIPS = ["no_unmark", "good", "bad", ...(boot.kinds || []).flatMap((k) => ["good_" + k, "bad_" + k]),
-  "late", "not_out_one", "not_out_many", "and", "others", "unmark", "test"];
+const RITUAL_CLIPS = ["no_unmark", "good", "bad", ...(boot.kinds || []).flatMap((k) => ["good_" + k, "bad_" + k, "missed_paid_" + k]),
+  "late", "missed_rows", "missed_paid", "not_out_one", "not_out_many", "and", "others", "unmark", "test"];
 
 /* the hall's calling, asked again when /admin changes it; ``opts.enabled === false`` mutes this screen */
 export async function load(opts) {

@@ -8,18 +8,17 @@ or a carton ID (``OneLine``) is never cut in two: it is printed smaller until it
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 from collections.abc import Callable
 from typing import IO
 from xml.sax.saxutils import escape
-from zoneinfo import ZoneInfo
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
+from hall.app.paper.report_words import when
 from hall.app.paper.typeface import BOLD, FONT, fit, fit_lines, width
 from hall.snapshots import Fingerprint
 
@@ -64,15 +63,6 @@ GRID = TableStyle(
 )
 
 PdfTarget = str | os.PathLike[str] | IO[bytes]  # a file name, or a binary file open for writing
-
-
-def when(iso: str, tz: str, fmt: str = "%H:%M:%S") -> str:
-    if not iso:
-        return ""
-    try:
-        return dt.datetime.fromisoformat(iso).astimezone(ZoneInfo(tz)).strftime(fmt)
-    except (ValueError, KeyError, OSError):
-        return iso
 
 
 def cell(text: object, style: ParagraphStyle = CELL) -> Paragraph:

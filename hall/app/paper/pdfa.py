@@ -28,9 +28,10 @@ SRGB_NAME = "sRGB IEC61966-2.1"  # the output condition, as the ICC's registry n
 PART, CONFORMANCE = "2", "B"
 
 
-def archival(draft: bytes) -> bytes:
+def archival(draft: bytes, language: str = "") -> bytes:
     """``draft``, a PDF reportlab wrote, as a PDF/A-2b file: the same pages, with the sRGB output intent and the
-    XMP metadata that declares the part and level, the file written anew."""
+    XMP metadata that declares the part and level, the file written anew; ``language`` (``fr``, ``en``), when given,
+    is the document's, in its catalogue (``/Lang``, what a screen reader reads it in) and its XMP (``dc:language``)."""
     # imported here, not at the top: ~0.15 s that the service's start (which imports this module) need not pay
     import pikepdf
     from pikepdf import Array, Dictionary, Name, String
@@ -46,12 +47,16 @@ def archival(draft: bytes) -> bytes:
             DestOutputProfile=profile,
         )
         pdf.Root.OutputIntents = Array([pdf.make_indirect(intent)])
+        if language:
+            pdf.Root.Lang = String(language)
         if Name.Trapped in pdf.docinfo:  # a printer's trapping flag (reportlab: /False): nothing to say, and
             del pdf.docinfo[Name.Trapped]  # pikepdf keeps no XMP twin of it
         with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
             meta.load_from_docinfo(pdf.docinfo, raise_failure=True)
             meta["pdfaid:part"] = PART
             meta["pdfaid:conformance"] = CONFORMANCE
+            if language:
+                meta["dc:language"] = [language]
         out = io.BytesIO()
         pdf.save(out)
         return out.getvalue()

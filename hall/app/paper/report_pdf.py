@@ -13,6 +13,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from hall.app.lang import in_language
 from hall.app.paper.pdf_parts import (
     BODY,
     H1,
@@ -24,13 +25,13 @@ from hall.app.paper.pdf_parts import (
     Say,
     cell,
     fingerprint_words,
-    french,
     table,
     when,
 )
 from hall.app.paper.pdfa import archival
 from hall.app.paper.report_money_pdf import money_section
 from hall.app.paper.report_tax_pdf import tax_office_page
+from hall.app.paper.report_words import described
 from hall.app.paper.typeface import BOLD, FONT, fit
 from hall.loto.lots import KIND_LABELS
 from hall.money.report import TOTAL_LABELS as TOTALS
@@ -208,28 +209,24 @@ def _frequencies(freq: dict[int, int]) -> Table:
     return t
 
 
-def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris", say: Say = french) -> None:
+def write_report_pdf(report: EveningReport, path: PdfTarget, timezone: str = "Europe/Paris") -> None:
     """Write ``report`` as an A4 PDF/A-2b file to ``path`` (a file name or a binary file object, e.g.
-    ``io.BytesIO``), in the language ``say`` speaks (French by default); the page for the tax office stays French,
-    as it is read by it."""
+    ``io.BytesIO``), in the report's language (``written_in``: the hall's unless chosen), as its CSV and workbook;
+    the page for the tax office stays French, as it is read by it."""
     if isinstance(path, (str, os.PathLike)):  # a file: written by the hall's durable writer (hall/record/durable.py)
         with replacing(path) as out:
-            return write_report_pdf(report, out, timezone, say)
-    path.write(archival(draft_pdf(report, timezone, say)))
+            return write_report_pdf(report, out, timezone)
+    path.write(archival(draft_pdf(report, timezone), language=report.language))
 
 
-def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris", say: Say = french) -> bytes:
-    """The report as reportlab writes it, before it is made an archive file (``pdfa.archival``)."""
+def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris") -> bytes:
+    """The report as reportlab writes it, before it is made an archive file (``pdfa.archival``). Its document
+    information says what it is in its own words: the title, the hall as its author, the evening as its subject."""
+    say = in_language(report.language)
     draft = io.BytesIO()
     tz = timezone
-    title = say("Rapport de la soirée — %(hall)s") % {"hall": report.hall_name}
+    about = described(report, tz)
     day = when(report.first_at, tz, "%d/%m/%Y")
-    held = say("Loto du %(day)s, de %(start)s à %(end)s (heure locale, %(tz)s)") % {
-        "day": day or "—",
-        "start": when(report.first_at, tz, "%H:%M"),
-        "end": when(report.last_at, tz, "%H:%M"),
-        "tz": tz,
-    }
     doc = SimpleDocTemplate(
         draft,
         pagesize=A4,
@@ -237,13 +234,14 @@ def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris", say: Say = 
         rightMargin=12 * mm,
         topMargin=14 * mm,
         bottomMargin=14 * mm,
-        title=title,
-        author="loto-hall",
-        subject=held,
+        title=about.title,
+        author=about.author,
+        subject=about.subject,
         creator="loto-hall",
+        lang=about.language,
         initialFontName=FONT,
     )
-    story: list = [Paragraph(escape(title), H1), cell(held, BODY), Spacer(1, 4)]
+    story: list = [Paragraph(escape(about.title), H1), cell(about.subject, BODY), Spacer(1, 4)]
     story.append(Paragraph(say("Résumé"), H2))
     totals = [[say(label), report.totals.get(key, 0)] for key, label in TOTALS.items()]
     half = (len(totals) + 1) // 2

@@ -70,7 +70,8 @@ def layout(per_page: int = 6) -> Layout:
             18.0,
             (right_x, pad + grid_h - side + 6, 9.0),
         )
-    header_h, grid_w, grid_h = 18.0, 9 * 21.0, 3 * 21.0
+    # two cartons across: a band for the name and, under it, the evening's (taken from the bar code's height)
+    header_h, grid_w, grid_h = 25.0, 9 * 21.0, 3 * 21.0
     grid_y = h - pad - header_h - grid_h
     right_x = pad + grid_w + 6
     side = w - pad - right_x

@@ -127,7 +127,7 @@ class SheetWriter:
             pass  # each carton draws its own series (draw_carton)
         elif lay.series_at is None:
             c.setFont(FONT, lay.name_size)
-            c.drawString(self._after_name, lay.header_y, self.say("Série %(series)s") % {"series": self.series})
+            c.drawString(self._after_name, self._series_y, self.say("Série %(series)s") % {"series": self.series})
         else:
             sx, sy, ss = lay.series_at
             c.setFont(FONT, ss)
@@ -152,32 +152,48 @@ class SheetWriter:
         c.endForm()
 
     def _header(self, left: float, band: float) -> None:
-        """The hall's name (and the evening's) in the band above the grid, from ``left`` to the carton's ID: whole,
-        smaller (down to 70 %), on two lines where the band has room for them, cut at the end only past that."""
+        """The hall's name and the evening's in the band above the grid, from ``left`` to the carton's ID. The name
+        whole, smaller (down to 70 %), on two lines where the band has room, cut at the end only past that; the
+        evening's name on every layout (docs/treasurer.md): on a line of its own under the name, else after it on
+        the same line, else under the name made smaller to leave it the room (12 a page)."""
         lay, c = self.lay, self.c
         room = self._id_left - 10 - left
         if lay.series_at is None:  # the series after the name (two cartons across): its room kept
             room -= stringWidth(self.say("Série %(series)s") % {"series": self.series or "WW"}, FONT, lay.name_size) + 8
         size = lay.name_size
+        top, floor = lay.slot_h - lay.grid[0], lay.grid[1] + lay.grid[3] + 2  # the band's top and bottom for text
         most = 2 if band >= 2 * size * 0.7 * 1.15 + 4 else 1
         lines, used = fit_lines(self.hall_name, room, BOLD, size, size * 0.7, most)
-        c.setFont(BOLD, used)
         # one line on the ID's baseline; two lines from the top of the band down
-        y = lay.header_y if len(lines) == 1 else lay.slot_h - lay.grid[0] - used * 0.95
+        y = lay.header_y if len(lines) == 1 else top - used * 0.95
+        evening: tuple[float, float, float] | None = None  # where the evening's name goes: x, baseline, size
+        if self.evening:
+            small = size * 0.8
+            below = y - (len(lines) - 1) * used * 1.15 - small - 3
+            widest = max(stringWidth(line, BOLD, used) for line in lines)
+            if below >= floor:
+                evening = left, below, small
+            elif len(lines) == 1 and room - widest - 6 >= 60:
+                evening = left + widest + 6, y, small
+            else:  # the largest name (on ``count`` lines) that leaves a line at 80 % of its size under it
+                for count in (most, 1):
+                    fits = (band - 3) / (1.15 * count + 0.9)
+                    if count == 1 or fits >= size * 0.6:
+                        lines, used = fit_lines(
+                            self.hall_name, room, BOLD, min(size, fits), min(fits, size * 0.7), count
+                        )
+                        break
+                y = top - used * 0.95
+                evening = left, y - (len(lines) - 1) * used * 1.15 - used * 0.92, used * 0.8
+        c.setFont(BOLD, used)
         for k, line in enumerate(lines):
             c.drawString(left, y - k * used * 1.15, line)
-        widest = max(stringWidth(line, BOLD, used) for line in lines)
-        self._after_name = left + widest + 8
-        if not self.evening or lay.cols != 1:  # two cartons across (12 a page) leave no room for it
-            return
-        small = size * 0.8
-        below = y - (len(lines) - 1) * used * 1.15 - small - 3
-        if below >= lay.grid[1] + lay.grid[3] + 2:  # a line of its own under the name
+        self._after_name = left + max(stringWidth(line, BOLD, used) for line in lines) + 8
+        self._series_y = y  # the series, when it follows the name, on the name's first line
+        if evening is not None:
+            x, baseline, small = evening
             c.setFont(FONT, small)
-            c.drawString(left, below, fit(self.evening, room, FONT, small))
-        elif len(lines) == 1 and room - widest - 6 >= 60:  # else after the name, on the same line
-            c.setFont(FONT, small)
-            c.drawString(left + widest + 6, y, fit(self.evening, room - widest - 6, FONT, small))
+            c.drawString(x, baseline, fit(self.evening, left + room - x, FONT, small))
 
     def draw_carton(self, index: int, card_id: str, card: Card) -> None:
         lay, c = self.lay, self.c
@@ -221,7 +237,7 @@ class SheetWriter:
         lay, c = self.lay, self.c
         if lay.series_at is None:
             c.setFont(FONT, lay.name_size)
-            c.drawString(self._after_name, lay.header_y, self.say("Série %(series)s") % {"series": series})
+            c.drawString(self._after_name, self._series_y, self.say("Série %(series)s") % {"series": series})
             return
         sx, sy, ss = lay.series_at
         c.setFont(FONT, ss)

@@ -16,6 +16,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from hall.app.lang import in_language
+from hall.app.paper.report_words import described
 from hall.loto.lots import KIND_LABELS
 from hall.money.report import EveningReport
 
@@ -88,6 +89,10 @@ class Book:
             self.zone = dt.UTC
         self.wb = Workbook()
         self.first = True
+        about = described(report, report.timezone)  # the PDF's document information, word for word
+        props = self.wb.properties
+        props.title, props.subject, props.language = about.title, about.subject, about.language
+        props.creator, props.lastModifiedBy = about.author, about.author
 
     def when(self, iso: str) -> dt.datetime | None:
         """A journal time as the hall's local date and time (a spreadsheet's dates carry no zone)."""

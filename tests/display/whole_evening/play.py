@@ -187,7 +187,8 @@ def partie_2_tie_on_the_middle_row(ev: Evening) -> None:
 
 def partie_2_the_carried_velo_won(ev: Evening) -> None:
     """The Vélo carried from partie 1 is played as partie 2's first carton plein: a carton full, valid, awarded;
-    the partie's own carton plein (the Cafetière) is open next."""
+    the partie's own carton plein (the Cafetière) is open next, on the same ball: that carton, claimed again, has
+    already won a carton plein (its reason said everywhere)."""
     speaker, screen = ev["speaker"], ev["projector"]
     full = [2, 11, 20, 30, 60, 3, 12, 21, 41, 61, 4, 13, 22, 42, 62]
     balls(ev, *full)
@@ -199,6 +200,11 @@ def partie_2_the_carried_velo_won(ev: Evening) -> None:
     expect(screen.locator("#lot")).to_have_text("Carton plein — Cafetière")
     expect(speaker.locator("#sp-lot")).to_have_text("Carton plein — Cafetière")
     ev.shot("velo-gagne", "projector")
+    # the Cafetière opens on the same 62 (RULES L11): the Vélo's carton claims it too, and is told why it cannot
+    # take a second carton plein — the reason said on /controle, the projector and its ritual (RULES L12a)
+    check(ev, IDS["C"], "Déjà payé : ce carton a déjà gagné un carton plein", "warn")
+    expect(screen.locator("#banner-text")).to_have_text("Déjà payé pour ce lot — la partie continue")
+    expect(screen.locator("#ritual-words")).to_have_text("Ce carton a déjà gagné le carton plein.")
 
 
 def partie_2_demarquez_keeping_the_cafetiere(ev: Evening) -> None:
