@@ -1,7 +1,8 @@
 """A hall full of phones against ``loto-hall serve`` (gunicorn, gevent worker), over loopback only.
 
     python bench/bench_crowd.py [--clients 2000] [--duration 300] [--attack] [--procs 2] [--server gunicorn]
-                                [--relays N [--redis-outage 30]] [--piclass CORES] [--idle-s S]
+                                [--relays N [--redis-outage 30] [--kill-relay S]] [--piclass CORES] [--idle-s S]
+                                [--runs N]
 
 (a) ``--clients`` Socket.IO clients (WebSocket) connect, a draw a second for ``--duration`` seconds:
     disconnects, missed events, draw → last client p50/p99, the worker's RSS.
@@ -16,7 +17,11 @@ connect on the relays' path. ``--redis-outage S`` stops Redis for S seconds in t
 as received by a phone when its event came, or a later ``state`` (a resync) held it. ``--piclass CORES`` runs the
 whole hall (Redis included) under ``/work/shared/tools/piclass --cores CORES``, the clients outside.
 ``--idle-s S`` first holds the clients connected S seconds with no ball; the hall's CPU (its process group: core,
-relays, nginx, Redis) is printed for that stretch and for the balls, as a share of one Pi core.
+relays, nginx, Redis) is printed for that stretch and for the balls, as a share of one Pi core. ``--kill-relay S``
+SIGKILLs the relay carrying the most phones S seconds into the balls: its phones' return (lost → their state again,
+on which relay) and the balls missed are printed. ``--runs N``: N runs in a row, each a fresh hall, then each run's
+p50/p99/max side by side; every run prints the phones per relay and each relay's last phone p50/p99/max (a relay that
+carries no phone, or far more than its share, is the first thing to look at in a slow run).
 Phones connect from distinct loopback addresses (127.0.1.1, 127.0.1.2, …, ten per address); the attacker
 from 127.0.0.66; the speaker and the projector from 127.0.0.1. Nothing leaves 127.0.0.0/8.
 Prints the figures; never run as a test.
@@ -136,6 +141,23 @@ async def new_projector(port: int) -> float:
 
 
 def main() -> None:
+    args = arguments()
+    raise_nofile()
+    runs = []
+    for run in range(args.runs):
+        if args.runs > 1:
+            print(f"\n======== run {run + 1} of {args.runs}")
+        runs.append(one_run(args))
+    if args.runs > 1:
+        print("\nrun  load start → end   draw → last phone p50 / p99 / max (ms)   phones per relay   missed")
+        for i, r in enumerate(runs, 1):
+            print(
+                f"{i:>3}  {r['load'][0]:5.2f} → {r['load'][1]:5.2f}     {r['p50']:7.1f} / {r['p99']:7.1f} / "
+                f"{r['max']:7.1f}            {' / '.join(str(n) for n in r['spread']) or '—':<16}   {r['missed']}"
+            )
+
+
+def arguments() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--clients", type=int, default=2000)
     ap.add_argument("--duration", type=float, default=300.0)
@@ -151,8 +173,13 @@ def main() -> None:
         default=0.0,
         help="first, this long with the clients connected and no ball: the hall's CPU idle",
     )
-    args = ap.parse_args()
-    raise_nofile()
+    ap.add_argument("--kill-relay", type=float, default=0.0, help="SIGKILL the busiest relay this long into the balls")
+    ap.add_argument("--runs", type=int, default=1, help="this many runs in a row, each a fresh hall")
+    return ap.parse_args()
+
+
+def one_run(args: argparse.Namespace) -> dict:
+    """One hall, its phones, a ball a second for ``--duration``; prints the figures, returns the main ones."""
     data = Path(tempfile.mkdtemp(prefix="bench-crowd-"))
     hall = BenchHall(data, PINS, relays=args.relays, piclass_cores=args.piclass, server=args.server)
     url, port = hall.url, hall.port
@@ -184,9 +211,16 @@ def main() -> None:
         )
         print(f"{connected} clients connected in {time.monotonic() - started:.1f} s ({refused} refused)")
         rss_connected = hall.rss()
-        spread = hall.clients_per_relay()
+        carried = hall.relay_clients()
+        settle = time.monotonic() + 5  # the relays report every second
+        while args.relays and sum(carried.values()) < connected and time.monotonic() < settle:
+            time.sleep(0.2)
+            carried = hall.relay_clients()
+        spread = sorted(carried.values())
         if spread:
             print("phones per relay: " + ", ".join(str(n) for n in spread))
+            if len(spread) < args.relays or min(spread) < 0.5 * connected / args.relays:
+                print(f"  !! {args.relays} relays, phones on {len(spread)}: one was not serving when they came")
         attacker = None
         if args.attack:
             attacker = mp.Process(target=run_attack, args=(port, stop_evt, counts))
@@ -207,6 +241,7 @@ def main() -> None:
         outage = (begin + (args.duration - args.redis_outage) / 2, begin + (args.duration + args.redis_outage) / 2)
         redis_state = "up"
         redis_down_at = redis_back_at = None
+        victim, killed_at = None, None
         tick = time.monotonic()
         while time.monotonic() < end:
             now = time.monotonic()
@@ -220,6 +255,9 @@ def main() -> None:
                 redis_back_at = time.time()
                 redis_state = "back"
                 print(f"Redis started again at {now - begin:.0f} s")
+            if args.kill_relay and victim is None and now >= begin + args.kill_relay:
+                victim, killed_at = hall.kill_busiest_relay()
+                print(f"relay {victim} SIGKILLed at {now - begin:.0f} s")
             if not numbers:
                 http_json(url + "/api/partie/clear", {"force": True}, token)
                 http_json(url + "/api/partie/start", {}, token)
@@ -300,6 +338,16 @@ def main() -> None:
                 f"  ball at {at:.0f} s: POST answered in {posted.get(seq, 0):.0f} ms; last phone per relay (ms): "
                 f"{relays}; the phones' own loop late by up to {1000 * late:.0f} ms meanwhile"
             )
+        for relay, phones in sorted(carried.items()):
+            ms = [1000 * (at[relay] - sent[seq][0]) for seq, at in by_relay.items() if relay in at]
+            if ms:
+                print(f"  relay {relay.rsplit(':', 1)[-1]}: {phones} phones, " + summary("its last phone", ms, width=0))
+        if victim is not None:
+            back = [1000 * (at - killed_at) for o in outs for _, at, was, _ in o["returns"] if was == victim]
+            to = sorted({now for o in outs for _, _, was, now in o["returns"] if was == victim})
+            print(f"relay {victim} killed: {len(back)} of its phones back, on {', '.join(to) or 'none'}")
+            if back:
+                print(summary("  killed → its phone's state again", back))
         for line in cpu_said:
             print(line)
         print(summary("draw → last client", last_ms) + (" (balls drawn while Redis was up)" if after_return_ms else ""))
@@ -324,6 +372,14 @@ def main() -> None:
         print(f"p99 draw → last client < 500 ms: {'yes' if last_ms and percentile(last_ms, 99) < 500 else 'NO'}")
         for name, ms in (("draw", draw_ms), ("state", state_ms), ("projector", projector_ms)):
             print(f"p99 {name} < 100 ms: {'yes' if percentile(ms, 99) < 100 else 'NO'}")
+        return {
+            "load": (load, os.getloadavg()[0]),
+            "p50": percentile(last_ms, 50) if last_ms else 0.0,
+            "p99": percentile(last_ms, 99) if last_ms else 0.0,
+            "max": max(last_ms, default=0.0),
+            "spread": spread,
+            "missed": missed,
+        }
     finally:
         hall.close()
 

@@ -8,6 +8,7 @@ import base64
 import json
 import multiprocessing as mp
 import os
+import random
 import resource
 import struct
 import time
@@ -82,10 +83,20 @@ async def ws_recv(reader, writer) -> str:
         return text
 
 
+RECONNECT_S, RECONNECT_MAX_S, CONNECT_TIMEOUT_S = 0.5, 4.0, 5.0  # the page's (common.js connect())
+
+
+def reconnect_delay(attempt: int) -> float:
+    """Socket.IO's client backoff as the page sets it: 0.5 s doubling up to 4 s, each ± half at random."""
+    return min(RECONNECT_MAX_S, RECONNECT_S * 2**attempt) * random.uniform(0.5, 1.5)
+
+
 async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, source: str | None = None) -> None:
     """One phone (from ``source``, else ten phones an address): its event arrivals by seq and the states it got
-    (a resync carries the balls it missed)."""
-    mine = {"events": {}, "states": [], "relay": ""}
+    (a resync carries the balls it missed); when its connection drops, it comes back as the page does (the
+    Socket.IO client's backoff, a connection attempt given up after 5 s), and ``returns`` says when it lost the
+    connection, when its state came again, and from which relay to which."""
+    mine = {"events": {}, "states": [], "relay": "", "returns": []}
     out["phones"].append(mine)
     try:
         reader, writer = await ws_connect(port, source or phone_address(i), path=path)
@@ -93,6 +104,7 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
         out["refused"] += 1
         return
     out["connected"] += 1
+    lost = None  # (when the connection dropped, the relay it was on) until the next state
     while not stop.is_set():
         last_seq = None
         try:
@@ -105,6 +117,9 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
                 seq = payload.get("seq") if isinstance(payload, dict) else None
                 if name == "state":
                     last_seq = seq
+                    if lost is not None:
+                        mine["returns"].append((lost[0], now, lost[1], payload.get("relay", "core")))
+                        lost = None
                     mine["relay"] = payload.get("relay", "core")
                     partie = (payload.get("partie") or {}).get("number")
                     mine["states"].append((now, partie, tuple(payload.get("draws") or ())))
@@ -121,14 +136,18 @@ async def phone(i: int, port: int, path: str, out: dict, stop: asyncio.Event, so
             if stop.is_set():
                 break
             out["disconnects"] += 1
+            lost = lost or (time.time(), mine["relay"])
             writer.close()
-            while not stop.is_set():  # as the page does: reconnect after half a second
-                await asyncio.sleep(0.5)
+            attempt = 0
+            while not stop.is_set():  # as the page does
+                await asyncio.sleep(reconnect_delay(attempt))
+                attempt += 1
                 try:
-                    reader, writer = await ws_connect(port, source or phone_address(i), path=path)
+                    connecting = ws_connect(port, source or phone_address(i), path=path)
+                    reader, writer = await asyncio.wait_for(connecting, CONNECT_TIMEOUT_S)
                     out["reconnects"] += 1
                     break
-                except (OSError, ConnectionError, asyncio.IncompleteReadError):
+                except (OSError, ConnectionError, asyncio.IncompleteReadError, TimeoutError):
                     continue
     writer.close()
 
@@ -194,7 +213,13 @@ def run_phones(
         for t in tasks:
             t.cancel()
         sent = sent_q.get()
-        results.put({**{k: v for k, v in out.items() if k != "phones"}, "draws": delivered(out["phones"], sent)})
+        results.put(
+            {
+                **{k: v for k, v in out.items() if k != "phones"},
+                "draws": delivered(out["phones"], sent),
+                "returns": [r for mine in out["phones"] for r in mine["returns"]],
+            }
+        )
 
     asyncio.run(main())
 

@@ -13,8 +13,9 @@ from display.current import hall
 from display.i18n import device_sentence
 from display.idempotency import idempotent
 from display.limits import MAX_UPLOAD_BYTES, field, json_body, read_body
-from display.live import projector_state, staff_state
+from display.live import public_state, staff_state
 from display.record import fingerprint_json
+from display.relay_seal import RUN_HEADER
 from display.services import services
 from display.session_ref import session_ref
 from hall import (
@@ -89,7 +90,14 @@ def me():
 
 @bp.get("/state")
 def state():
-    return jsonify(projector_state(hall()))
+    """The public state, its body encoded once per change (``display/live.py``); with relays, the core's queue run
+    in ``X-Loto-Queue-Run`` (a relay believes a run only once the core says it is its own: ``relay_seal.py``)."""
+    body = public_state(hall()).encoded("http", lambda state: jsonify(state).get_data())
+    resp = current_app.response_class(body, mimetype="application/json")
+    relay = services().relay
+    if relay is not None:
+        resp.headers[RUN_HEADER] = relay.run_id
+    return resp
 
 
 @bp.get("/keypad/keys")

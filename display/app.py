@@ -51,6 +51,7 @@ from display.speech_render import Voice
 from display.staff_tls import install as install_staff_tls
 from display.stats import BallCount
 from display.tournament.code_guard import CodeGuard
+from hall import load_or_create_secret
 from hall.config import Config
 from hall.minigames.lobby import Lobby
 from hall.minigames.osga.store import TournamentStore
@@ -289,8 +290,11 @@ def relay_queue(hall: HallPort, server) -> RelayPublisher:
     is local and the header is the front's (``behind_front``). The audience pages get the relays' socket path in
     their boot (``public_socket_path``). Returns the publisher (its task is started once the app is built)."""
     from display.relay_publisher import RelayPublisher
+    from display.relay_seal import KEY_FILE
 
-    return RelayPublisher(server.message_queue, hall, server.socket_workers)
+    # the hall's queue key: made here if the program did not already (hall/app/cluster.py makes it before the relays)
+    key = load_or_create_secret(hall.config.data_dir / KEY_FILE)
+    return RelayPublisher(server.message_queue, hall, server.socket_workers, key=key)
 
 
 def public_socket_path() -> str:

@@ -72,32 +72,42 @@ def emit_to_shards(server: socketio.Server, name: str, payload: object, sleep: C
     frame half taken goes first in its queue). Any other socket (long-polling, upgrading, busy) gets the packet
     through Engine.IO's queue, as ``server.emit`` does. A hall of 20 screens is one batch; 2 000 phones are ~32,
     each a short wait for whoever comes meanwhile."""
-    manager, sockets = server.manager, server.eio.sockets
-    rooms = manager.rooms.get("/", {})
-    text = server.packet_class(sio_packet.EVENT, namespace="/", data=[name, payload]).encode()
-    packet = eio_packet.Packet(eio_packet.MESSAGE, text)
-    frame = ws_text_frame("4" + text)
+    rooms = server.manager.rooms.get("/", {})
+    encoded = encode_event(server, name, payload)
     sent = 0
     for index in range(PUBLIC_SHARDS):
         members = rooms.get(public_shard(index))
         if not members:
             continue
         for eio_sid in list(members.values()):
-            socket = sockets.get(eio_sid)
-            direct = getattr(socket, "direct", None)
-            written = (
-                direct.write_now(frame)
-                if direct is not None and socket.upgraded and not socket.closed and socket.queue.empty()
-                else None
-            )
-            if not written:
-                server._send_eio_packet(eio_sid, packet)  # as server.emit sends it (a test client's too)
-            elif written < len(frame):
-                socket.send(_Rest(frame[written:]))
+            send_encoded(server, eio_sid, encoded)
             sent += 1
             if sent % SHARD_BATCH == 0:
                 sleep(0)
     return sent
+
+
+def encode_event(server: socketio.Server, name: str, payload: object) -> tuple[eio_packet.Packet, bytes]:
+    """An event to the default namespace, encoded once: its Engine.IO packet and its WebSocket frame."""
+    text = server.packet_class(sio_packet.EVENT, namespace="/", data=[name, payload]).encode()
+    return eio_packet.Packet(eio_packet.MESSAGE, text), ws_text_frame("4" + text)
+
+
+def send_encoded(server: socketio.Server, eio_sid: str, encoded: tuple[eio_packet.Packet, bytes]) -> None:
+    """One socket sent an event encoded once (``encode_event``): its frame written at once when its writer is idle,
+    else the packet through Engine.IO's queue (long-polling, upgrading, busy), as ``server.emit`` sends it."""
+    packet, frame = encoded
+    socket = server.eio.sockets.get(eio_sid)
+    direct = getattr(socket, "direct", None)
+    written = (
+        direct.write_now(frame)
+        if direct is not None and socket.upgraded and not socket.closed and socket.queue.empty()
+        else None
+    )
+    if not written:
+        server._send_eio_packet(eio_sid, packet)  # as server.emit sends it (a test client's too)
+    elif written < len(frame):
+        socket.send(_Rest(frame[written:]))
 
 
 SOCKET_PING_S = 25.0  # Engine.IO's ping (its own default): finds the dead sockets; the phones' liveness is the beat

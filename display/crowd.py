@@ -39,6 +39,10 @@ class SocketCaps:
             self._sids[sid] = address
             return None
 
+    def address(self, sid: str) -> str | None:
+        """The address an anonymous socket was counted for (``None``: staff, or gone)."""
+        return self._sids.get(sid)
+
     def release(self, sid: str) -> None:
         """Forget ``sid`` (a disconnect); unknown sids (staff, refused) are ignored."""
         with self._lock:

@@ -11,7 +11,8 @@ unanswered for over 30 s after it had closed. Here, for one ``socketio.Server`` 
   A connection over its budget is closed at once (WebSocket close 1008), nothing more of it is read, and its
   address is counted;
 - an address whose sockets were cut ``HOLD_AFTER`` times within ``HOLD_WINDOW_S`` gets no new socket for ``HOLD_S``
-  (Engine.IO's handshake refused, before any upgrade: ``401 {"error": "too_many_frames"}``);
+  (Engine.IO's handshake refused, before any upgrade: ``401 {"error": "too_many_frames"}``) — but the staff's: a
+  handshake carrying a staff session's cookie is let in (every device behind one access point shares its address);
 - a socket's reader yields after each chunk it reads, so a busy socket shares the worker with everyone else;
 - no WebSocket compression (permessage-deflate): its zlib contexts cost ~100 KB a phone, for hundred-byte events;
 - events are handled in the socket's own reader, one at a time (``async_handlers=False``): no task per frame, and
@@ -158,8 +159,12 @@ class FrameGate:
             }
 
     # ---- the hooks on one python-socketio server
-    def install(self, sio: socketio.Server, address_of: Callable[[dict], str]) -> None:
-        """Bound every frame ``sio`` reads; ``address_of(environ)`` names the client (the front's ``X-Real-IP``)."""
+    def install(
+        self, sio: socketio.Server, address_of: Callable[[dict], str], staff: Callable[[dict], bool] | None = None
+    ) -> None:
+        """Bound every frame ``sio`` reads; ``address_of(environ)`` names the client (the front's ``X-Real-IP``);
+        ``staff(environ)``: whether a handshake comes from the staff's session (the core's), let in when its address is
+        held — behind an access point every console, the controllers' phones and a flooder share one address."""
         sio.async_handlers = False  # each socket's events in its own reader, one at a time
         eio = sio.eio
         base = eio._async["websocket"]
@@ -173,7 +178,7 @@ class FrameGate:
 
         def on_connect(eio_sid: str, environ: dict) -> object:
             left = self.held(address_of(environ))
-            if left:
+            if left and not (staff is not None and staff(environ)):
                 return error_body("too_many_frames", {"retry_after": int(left) + 1})
             self._polling[eio_sid] = self.budget()
             return socketio_connect(eio_sid, environ)
@@ -344,51 +349,3 @@ class _Counted:
                 self._reader.over = True
                 return
             yield event
-
-
-class Pacer:
-    """At most one answer per key (a socket) every ``every_s``: an ask inside the window is answered once, at its
-    end, with what is current then — never dropped, never more than one task waiting per key."""
-
-    def __init__(
-        self,
-        every_s: float,
-        start_task: Callable[..., object],
-        sleep: Callable[[float], object],
-        clock: Callable[[], float] = time.monotonic,
-    ):
-        self.every_s, self._start, self._sleep, self._clock = every_s, start_task, sleep, clock
-        self._last: dict[str, float] = {}
-        self._waiting: dict[str, Callable[[], object]] = {}
-        self.answered = self.deferred = 0
-
-    def ask(self, key: str, answer: Callable[[], object]) -> None:
-        if key in self._waiting:
-            self._waiting[key] = answer  # one answer is on its way: it will be this one
-            return
-        now = self._clock()
-        wait = self._last.get(key, float("-inf")) + self.every_s - now
-        if wait <= 0:
-            self._last[key] = now
-            self.answered += 1
-            answer()
-            return
-        self._waiting[key] = answer
-        self.deferred += 1
-        self._start(self._later, key, wait)
-
-    def _later(self, key: str, wait: float) -> None:
-        self._sleep(wait)
-        answer = self._waiting.pop(key, None)
-        if answer is None:
-            return  # forgotten meanwhile (the socket left)
-        self._last[key] = self._clock()
-        self.answered += 1
-        try:
-            answer()
-        except Exception:
-            log.exception("réponse différée en échec")
-
-    def forget(self, key: str) -> None:
-        self._last.pop(key, None)
-        self._waiting.pop(key, None)

@@ -25,32 +25,31 @@ the core. It never writes anything: what it sends comes from the core, through R
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import socket
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections import deque
 from collections.abc import Callable
 
 import socketio
 
 from display import relay_wire as wire
-from display.broadcast import Quiet, emit_to_shards, engine_ping_s, public_shard
+from display.broadcast import Quiet, emit_to_shards, encode_event, engine_ping_s, public_shard, send_encoded
 from display.crowd import SocketCaps
 from display.errors import error_body, message_of
-from display.frames import FrameBudget, FrameGate, Pacer
+from display.frames import FrameBudget, FrameGate
 from display.limits import SocketJSON
+from display.pacing import Pacer
 from display.portal import own_hosts
 from display.relay_cartons import RelayCartons
+from display.relay_core import CoreUnavailable, StateCache, fetch_json
+from display.relay_seal import PUBLIC, Freshness, Refusals, unseal_json
 from hall.config import Config
 from hall.net.captive import is_own_host
 
 log = logging.getLogger("loto-hall.relay")
 
-FETCH_TIMEOUT_S = 3.0
 ROOM_CODE_MAX = 10
 RESYNC_EVERY_S = 1.0  # a phone's ``resync`` answered at most this often (as on the core)
 ROOM_FETCHES_PER_S = 5.0  # rooms a relay fetches from the core, all its phones together (bursts of 10)
@@ -58,52 +57,6 @@ ROOM_WAIT_S = 3.0  # a phone waits this long at most for its room's fetch
 UNKNOWN_ROOM_S = 2.0  # an unknown code is answered without asking the core again for this long
 UNKNOWN_ROOMS_KEPT = 1024
 SLOW_FORWARD_MS = 500  # an event that took this long to hand to every phone is logged
-
-
-class CoreUnavailable(Exception):
-    """The core did not answer a fetch (restarting): the client is refused and reconnects by itself."""
-
-
-class StateCache:
-    """The public state at a ``seq`` at least the one asked, fetched from the core at most once per ``seq``."""
-
-    def __init__(self, core_url: str):
-        self.core_url = core_url.rstrip("/")
-        self._lock = threading.Lock()  # gevent's, once patched: the waiting clients yield
-        self.state: dict | None = None
-        self.fetches = 0
-
-    def get(self, min_seq: int | None) -> dict:
-        with self._lock:
-            state = self.state
-            if state is not None and (min_seq is None or state.get("seq", -1) >= min_seq):
-                return state
-            try:
-                fetched = fetch_json(self.core_url + "/api/state")
-            except CoreUnavailable:
-                if state is not None:
-                    return state  # stale but whole: the events that follow will show the gap
-                raise
-            self.fetches += 1
-            if not isinstance(fetched, dict):
-                raise CoreUnavailable("GET /api/state: no state")
-            if state is None or fetched.get("seq", -1) >= state.get("seq", -1):
-                self.state = state = fetched
-            return state
-
-
-def fetch_json(url: str) -> object:
-    """GET a JSON document from the core; ``CoreUnavailable`` when it does not answer, ``None`` on 404."""
-    request = urllib.request.Request(url, headers={"Accept": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_S) as resp:
-            return json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        if exc.code == 404:
-            return None
-        raise CoreUnavailable(f"{url}: {exc.code}") from None
-    except (OSError, ValueError) as exc:
-        raise CoreUnavailable(f"{url}: {exc}") from None
 
 
 def client_address(environ: dict, trusted: frozenset[str]) -> str:
@@ -122,12 +75,13 @@ class Relay:
         *,
         core_url: str,
         relay_id: str,
+        key: bytes,
         async_mode: str = "gevent",
         trusted: frozenset[str] = frozenset({"127.0.0.1", "::1"}),
         clock: Callable[[], float] = time.monotonic,
     ):
         server = config.server
-        self.config, self.relay_id, self.trusted = config, relay_id, trusted
+        self.config, self.relay_id, self.trusted, self.key = config, relay_id, trusted, key
         self.port: int | None = None  # its own port (the front deals the phones between the relays)
         self.sio = socketio.Server(
             async_mode=async_mode,
@@ -143,9 +97,13 @@ class Relay:
         self.pace = Pacer(RESYNC_EVERY_S, self.sio.start_background_task, self.sio.sleep)
         self.app = socketio.WSGIApp(self.sio, socketio_path=wire.PATH)
         self.cache = StateCache(core_url)
+        self.refusals = Refusals(f"relais {relay_id}", clock)
+        self.fresh = Freshness(self._core_runs, clock)
         self.caps = SocketCaps(server.max_sockets_per_address, server.max_public_sockets)
         self.own = own_hosts(config, socket.gethostname())
-        self.seq: int | None = None  # the last event forwarded
+        self.seq: int | None = None  # the last event forwarded (or the core's state's seq): the core confirmed it
+        self._given_min: int | None = None  # before the first: the oldest state a client was given
+        self._encoded: tuple[dict, tuple] | None = None  # the state a resync is answered with, and its event
         self.rooms: dict[str, dict] = {}  # code → the newest audience ``game`` payload
         self.audience: dict[str, str] = {}  # sid → the room it follows
         self._dealt = itertools.count()
@@ -183,7 +141,7 @@ class Relay:
             except CoreUnavailable:
                 self.caps.release(sid)
                 raise refuse("unavailable") from None
-            sio.emit("state", {**state, "relay": self.relay_id}, to=sid)
+            self._state_to(sid, state)
 
         @sio.on("disconnect")
         def disconnect(sid: str, reason: object = None) -> None:
@@ -193,13 +151,15 @@ class Relay:
 
         def send_state(sid: str) -> None:
             try:
-                sio.emit("state", {**self.cache.get(self.seq), "relay": self.relay_id}, to=sid)
+                state = self.cache.get(self.seq)
             except CoreUnavailable:
-                pass  # the client asks again on its next gap or reconnect
+                return  # the client asks again on its next gap or reconnect
+            self._state_to(sid, state)
 
         @sio.on("resync")
         def resync(sid: str, data: object = None) -> None:
-            self.pace.ask(sid, lambda: send_state(sid))  # at most once a second, from the cached state
+            # at most once a second, and a few a second per address (display/pacing.py), from the cached state
+            self.pace.ask(sid, lambda: send_state(sid), self.caps.address(sid))
 
         @sio.on("game_watch")
         def game_watch(sid: str, data: object = None) -> None:
@@ -221,6 +181,22 @@ class Relay:
             self.audience[sid] = code
             sio.enter_room(sid, f"g:{code}:a")
             sio.emit("game", view, to=sid)
+
+    def _state_to(self, sid: str, state: dict) -> None:
+        """``state`` to one client, its event encoded once per state: a relay's replacement, or the others when one
+        is killed, take hundreds of phones in a second, each given the same state."""
+        self._given(state)
+        kept = self._encoded
+        if kept is None or kept[0] is not state:
+            kept = self._encoded = (state, encode_event(self.sio, "state", {**state, "relay": self.relay_id}))
+        eio_sid = self.sio.manager.eio_sid_from_sid(sid, "/")
+        if eio_sid is not None:
+            send_encoded(self.sio, eio_sid, kept[1])
+
+    def _given(self, state: dict) -> None:
+        if self.seq is None:
+            seq = state["seq"]
+            self._given_min = seq if self._given_min is None else min(self._given_min, seq)
 
     def _room(self, code: str) -> dict | None:
         """A room the relay does not hold yet, fetched from the core; ``None`` when it is none. A code that cannot be
@@ -250,6 +226,36 @@ class Relay:
         return None
 
     # ---- what the listener hands over, in the channel's order
+    def take(self, raw: object) -> bool:
+        """A message as the channel gave it (bytes): handled if the hall sealed it and it is fresh, else refused and
+        counted (``display/relay_seal.py``); whether it was taken."""
+        message = unseal_json(self.key, PUBLIC, raw)
+        if message is None:
+            refused: str | None = "seal"
+        elif message.get("t") not in wire.KINDS:
+            refused = "kind"
+        else:
+            refused = self.fresh.refusal(message)
+        if refused is not None:
+            self.refusals.count(refused)
+            return False
+        assert message is not None
+        self.handle(message)
+        return True
+
+    def _core_runs(self, run: str) -> bool:
+        """Whether the core says ``run`` is the run it publishes under (a fetch of its state)."""
+        try:
+            self.cache.fresh()
+        except CoreUnavailable:
+            return False
+        if self.cache.run != run:
+            log.warning(
+                "relais %s : messages d'un cœur que le cœur ne reconnaît pas (%s) : refusés", self.relay_id, run
+            )
+            return False
+        return True
+
     def handle(self, message: dict) -> None:
         kind = message.get("t")
         if kind == "ev":
@@ -261,19 +267,21 @@ class Relay:
         elif kind == "hb":
             self.cartons.beat(message.get("n"))
             seq = message.get("seq")
-            if isinstance(seq, int) and self.seq is not None and seq > self.seq:
-                self._resync_all(seq)  # events lost on the way (Redis away, a dropped subscription)
-            elif self.seq is None and isinstance(seq, int):
-                self.seq = seq
+            if isinstance(seq, int) and (self.seq is None or seq > self.seq):
+                self._resync_all(seq)  # events lost on the way (Redis away, a dropped subscription), or a first beat
 
     def _event(self, message: dict) -> None:
         seq, name, data = message.get("seq"), message.get("name"), message.get("data")
         if not isinstance(seq, int) or not isinstance(name, str):
             return
-        if self.seq is not None and seq <= self.seq:
-            return  # sent again by the core after Redis half-took it
-        if self.seq is not None and seq > self.seq + 1:
-            self._resync_all(seq)
+        if self.seq is None:
+            self._resync_all(seq - 1)  # where the relay stands: the core's state says (this event follows it?)
+            if self.seq is None:
+                return  # the core does not answer: the next message asks again
+        if seq <= self.seq:
+            return  # sent again by the core after Redis half-took it (or in the state fetched)
+        if seq > self.seq + 1:
+            self._resync_all(seq)  # a jump: the core's state says where things are, not the message
             return
         self.seq = seq
         self.forwarded += 1
@@ -308,13 +316,22 @@ class Relay:
             self._resync_all(state["seq"])
 
     def _resync_all(self, seq: int) -> None:
-        """Every client gets the state at ``seq`` or later (one fetch, one emission per shard)."""
+        """Every client gets the core's state if it is past what they have: fetched once, at ``seq`` or later as the
+        message said — but the relay stands where the core's state says, whatever the message claimed."""
         try:
             state = self.cache.get(seq)
         except CoreUnavailable:
             log.warning("relais %s : écart de seq, cœur injoignable ; les téléphones redemanderont", self.relay_id)
             return
-        self.seq = max(seq, state.get("seq", seq))
+        core_seq = state["seq"]
+        if core_seq < seq:
+            log.warning("relais %s : seq %s annoncé, le cœur en est à %s : pas cru", self.relay_id, seq, core_seq)
+        if self.seq is not None and core_seq <= self.seq:
+            return
+        first, given = self.seq is None, self._given_min
+        self.seq = core_seq
+        if first and (given is None or given >= core_seq):
+            return  # the relay's first word from the core: its clients were all given this state or a later one
         self.resyncs += 1
         log.info("relais %s : écart rattrapé, état n° %s envoyé à tous", self.relay_id, self.seq)
         self._to_every_shard("state", {**state, "relay": self.relay_id})

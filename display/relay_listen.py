@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from display import relay_wire as wire
 from display.relay import Relay
+from display.relay_seal import BEAT, REPORT, seal, unseal_json
 
 if TYPE_CHECKING:
     from redis import Redis
@@ -81,16 +82,16 @@ class Ear:
                 raw = pubsub.get_message(timeout=1.0)
                 if raw is None or raw.get("type") != "message":
                     continue
-                message = wire.decode(raw.get("data"))
-                if message is None:
-                    continue
-                self.heard_at = self.handling_since = self._clock()  # any message: the subscription works
+                self.handling_since = self._clock()
+                taken = True
                 try:
-                    self.relay.handle(message)
+                    taken = self.relay.take(raw.get("data"))  # the hall's, and fresh: else refused and counted
                 except Exception:  # one bad message must not end the listening
                     log.exception("relais %s : message non relayé", self.relay.relay_id)
                 finally:
-                    self.heard_at, self.handling_since = self._clock(), None
+                    self.handling_since = None
+                if taken:  # the hall's message: the subscription works (a stranger's says nothing of it)
+                    self.heard_at = self._clock()
         except Exception as exc:
             # judged before the check may see the listener gone: asking Redis yields, and a check running meanwhile
             # took a dropped subscription for an outage and subscribed again, the relay deaf no more (1 run in 14)
@@ -127,7 +128,7 @@ class Ear:
 
     def tick(self, redis: Redis) -> str:
         """One check: subscribe again after an outage, judge the silence, report; returns the state."""
-        beating = bool(redis.exists(wire.BEAT_KEY))
+        beating = unseal_json(self.relay.key, BEAT, redis.get(wire.BEAT_KEY)) is not None  # the core's own beat
         if not self.listening and self.lost_while_up and redis.info("server").get("run_id") != self.run_id:
             self.lost_while_up = False  # Redis was restarted meanwhile (its shutdown dropped the subscription)
         if not self.listening and not self.lost_while_up:
@@ -150,8 +151,9 @@ class Ear:
             "port": self.relay.port,
             "cut": self.relay.gate.cut_total,
             "forward_ms_max": round(max(self.relay.forward_ms, default=0.0)),
+            "refused": self.relay.refusals.total,
         }
-        redis.hset(wire.RELAYS_KEY, self.relay.relay_id, wire.encode(report))
+        redis.hset(wire.RELAYS_KEY, self.relay.relay_id, seal(self.relay.key, REPORT, wire.encode(report)))
         if self.state == "deaf":
             log.error(
                 "relais %s sourd : aucun battement entendu depuis %.1f s alors que le cœur bat ; "

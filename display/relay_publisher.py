@@ -15,8 +15,8 @@ that missed the beats, or says it was deaf, or fewer relays than configured, is 
 from __future__ import annotations
 
 import itertools
-import json
 import logging
+import secrets
 import threading
 import time
 from collections import deque
@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from display import relay_wire as wire
+from display.relay_seal import BEAT, PUBLIC, REPORT, Refusals, seal, stamped, unseal_json
 from hall.ports import HallPort
 
 if TYPE_CHECKING:
@@ -44,12 +45,16 @@ class RelayPublisher:
         hall: HallPort,
         expected: int,
         *,
+        key: bytes,
         max_outbox: int = 20_000,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         connect: Callable[[str], redis.Redis] = wire.client,
     ):
-        self.url, self.hall, self.expected = url, hall, expected
+        self.url, self.hall, self.expected, self.key = url, hall, expected, key
+        self.run_id = secrets.token_hex(8)  # this start of the core: its messages' ``r`` (display/relay_seal.py)
+        self._stamps = itertools.count(1)  # their ``k``, in the order they go out
+        self.refusals = Refusals("cœur")  # relays' reports not sealed with the key
         self.max_outbox = max_outbox
         self._clock, self._wall, self._connect = clock, wall, connect
         self._outbox: deque[tuple[int, str, int | None]] = deque()  # (number, JSON, seq of an event)
@@ -124,13 +129,14 @@ class RelayPublisher:
         if batch or beating:
             pipe = client.pipeline(transaction=False)
             for _, text, _ in batch:
-                pipe.publish(wire.CHANNEL, text)
+                pipe.publish(wire.CHANNEL, self._sealed(text))
             seqs = [seq for _, _, seq in batch if seq is not None]
             last_seq = seqs[-1] if seqs else self.last_seq
             if beating:
                 beat = wire.encode({"t": "hb", "n": self.beat + 1, "seq": last_seq, "at": self._wall()})
-                pipe.publish(wire.CHANNEL, beat)
-                pipe.set(wire.BEAT_KEY, beat, px=int(wire.DEAF_S * 1000))
+                beat = stamped(self.run_id, next(self._stamps), beat)
+                pipe.publish(wire.CHANNEL, seal(self.key, PUBLIC, beat))
+                pipe.set(wire.BEAT_KEY, seal(self.key, BEAT, beat), px=int(wire.DEAF_S * 1000))
             pipe.execute()
             with self._cond:
                 sent = batch[-1][0] if batch else 0
@@ -142,6 +148,11 @@ class RelayPublisher:
                 self._next_beat = now + wire.BEAT_S
                 self._judge(client, client.hgetall(wire.RELAYS_KEY))
         self._up()
+
+    def _sealed(self, text: str) -> bytes:
+        """A message stamped with this run and its number (numbered as it goes out: a relay takes only increasing
+        ones), sealed with the hall's key."""
+        return seal(self.key, PUBLIC, stamped(self.run_id, next(self._stamps), text))
 
     def stop(self) -> None:
         self._stopped.set()
@@ -198,8 +209,11 @@ class RelayPublisher:
         beating_s = now - self.up_since if self.up_since is not None else 0.0
         alive = []
         for relay, text in raw.items():
+            report = unseal_json(self.key, REPORT, text)
+            if report is None:
+                self.refusals.count("seal")  # not a relay of this hall's: never shown as one
+                continue
             try:
-                report = json.loads(text)
                 counter, silent = report["n"], float(report.get("silent_s") or 0.0)
             except (TypeError, ValueError, KeyError):
                 continue

@@ -9,7 +9,8 @@ is deaf, and is replaced. Each relay writes its own report (what it last heard, 
 in one hash, read by the core for the speaker's console and ``/admin``.
 
 JSON only, never pickle: python-socketio's Redis manager unpickles whatever arrives on its channel, and a queue
-on the hall's network (a second machine) is reachable by the phones on that network.
+on the hall's network (a second machine) is reachable by the phones on that network. And sealed with the hall's
+queue key, fresh, its ``seq`` checked against the core (``relay_seal.py``): Redis answers any local account.
 """
 
 from __future__ import annotations
@@ -35,26 +36,24 @@ CONNECT_TIMEOUT_S = 0.5  # Redis away must never hold anything long: a refused c
 READ_TIMEOUT_S = 2.0
 
 
+KINDS = (
+    "ev",
+    "emit",
+    "hb",
+    "cartons",
+)  # the channel's messages: an event, another emission, the core's beat, standings
+
+
 def encode(message: dict) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def decode(raw: object) -> dict | None:
-    """A message of the channel, or ``None`` for anything that is not one of ours (never raises)."""
-    if not isinstance(raw, (str, bytes, bytearray)):
-        return None
-    try:
-        message = json.loads(raw)
-    except (TypeError, ValueError, RecursionError):
-        return None
-    if not isinstance(message, dict) or message.get("t") not in ("ev", "emit", "hb", "cartons"):
-        return None
-    return message
-
-
 def client(url: str, *, listener: bool = False) -> redis.Redis:
     """A redis-py client that fails fast and never retries behind our back: a dropped subscription must be seen
-    (redis-py would otherwise reconnect and subscribe again silently, losing what was published meanwhile)."""
+    (redis-py would otherwise reconnect and subscribe again silently, losing what was published meanwhile). The
+    listener's reads bytes (a message is checked on its exact bytes, and a stranger's invalid UTF-8 once ended the
+    listening); the others' decode, replacing what is not UTF-8 (a sealed value is UTF-8: a replaced one fails its
+    seal)."""
     import redis
     from redis.backoff import NoBackoff
     from redis.retry import Retry
@@ -65,5 +64,6 @@ def client(url: str, *, listener: bool = False) -> redis.Redis:
         health_check_interval=0,
         socket_timeout=READ_TIMEOUT_S + (2.0 if listener else 0.0),
         retry=Retry(NoBackoff(), 0),
-        decode_responses=True,
+        decode_responses=not listener,
+        encoding_errors="replace",
     )

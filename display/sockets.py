@@ -45,14 +45,15 @@ from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
 from display import views
 from display.auth import socket_session
-from display.broadcast import Broadcaster, emit_to_shards, public_shard
+from display.broadcast import Broadcaster, emit_to_shards, encode_event, public_shard, send_encoded
 from display.cartons import CartonNews
 from display.crowd import SocketCaps
 from display.current import socket_sid
 from display.errors import error_body
-from display.frames import FrameGate, Pacer
+from display.frames import FrameGate
 from display.i18n import LANGUAGES, device_sentence, notice_sentence
-from display.live import PUBLIC, SPEAKER, STAFF, staff_state
+from display.live import PUBLIC, SPEAKER, STAFF, public_state, staff_state
+from display.pacing import Pacer
 from display.portal import for_the_hall
 from hall.events import Record
 from hall.ports import HallPort
@@ -157,10 +158,11 @@ class LiveSockets:
         self.gate = gate or FrameGate()
         self.resyncs = Pacer(RESYNC_EVERY_S, socketio.start_background_task, socketio.sleep)
         self._gone: list[Callable[[str], None]] = []  # others' clean-ups when a socket leaves (the rooms)
+        self._who: dict[str, tuple[str | None, str | None, str]] = {}  # sid → its role, session and language
         self._last_public = hall.snapshot().seq
         self._closed = False
         self.broadcaster = Broadcaster(socketio, beat_s, self._beat)
-        self.gate.install(socketio.server, _address)
+        self.gate.install(socketio.server, _address, staff=self._staff_handshake)
         app.wsgi_app = self.gate.polling(  # type: ignore[method-assign]
             app.wsgi_app,
             socketio.server.eio,
@@ -177,7 +179,9 @@ class LiveSockets:
         on = self.socketio.on_event
         on("connect", self._connect)
         on("disconnect", self._disconnect)
-        on("resync", self._resync)
+        # python-socketio's own handler, not Flask-SocketIO's: a request context and the cookie session opened for
+        # every frame were half the worker's time under 128 sockets writing resync within their budget
+        self.socketio.server.on("resync", self._resync, namespace="/")
 
     def when_gone(self, clean_up: Callable[[str], None]) -> None:
         """Call ``clean_up(sid)`` whenever a socket leaves (the one disconnect handler calls every clean-up)."""
@@ -190,6 +194,15 @@ class LiveSockets:
         self._closed = True
         self._unsubscribe()
         self.broadcaster.stop()
+
+    def _staff_handshake(self, environ: dict) -> bool:
+        """Whether an Engine.IO handshake carries a live staff session (its cookie): asked only of an address held for
+        its frames, so a stranger flooding from the access point the consoles share does not lock them out."""
+        try:
+            with self.app.request_context(environ):
+                return socket_session(None)[0] is not None
+        except Exception:  # a cookie that cannot be read is no staff's
+            return False
 
     # ---- the handlers
     def _connect(self, auth: object = None) -> None:
@@ -210,6 +223,7 @@ class LiveSockets:
         session["socket_role"] = role
         session["socket_session"] = session_id
         session["socket_lang"] = lang if lang in LANGUAGES else "fr"
+        self._who[sid] = (role, session_id, session["socket_lang"])
         joined = self.connections.change(+1)
         if role is None:
             join_room(PUBLIC)  # the rare public notices (display/rooms/, screen)
@@ -218,10 +232,14 @@ class LiveSockets:
             join_room(STAFF)
         if may(role, "speaker_state"):
             join_room(_speaker_room(session["socket_lang"]))
-        self.socketio.emit("state", staff_state(self.hall, role, device_sentence), to=sid)
+        if role is None:
+            self._send_state(sid, None, session["socket_lang"])  # encoded once per change, as on resync
+        else:
+            self.socketio.emit("state", staff_state(self.hall, role, device_sentence), to=sid)
 
     def _disconnect(self, reason: object = None) -> None:
         sid = socket_sid()
+        self._who.pop(sid, None)
         self.connections.change(-1)
         self.caps.release(sid)
         self.resyncs.forget(sid)
@@ -232,20 +250,28 @@ class LiveSockets:
             except Exception:  # one failing clean-up must not keep the others from running
                 log.exception("disconnect clean-up failed")
 
-    def _resync(self, data: object = None) -> None:
-        role, sid = session.get("socket_role"), socket_sid()
-        if role is not None and self.sessions.role(session.get("socket_session")) != role:
+    def _resync(self, sid: str, data: object = None) -> None:
+        who = self._who.get(sid)
+        if who is None:
+            return  # not connected (yet, or any more)
+        role, session_id, lang = who
+        if role is not None and self.sessions.role(session_id) != role:
             self.socketio.server.disconnect(sid, namespace="/")  # its session ended meanwhile
             return
-        lang = session.get("socket_lang", "fr")
-        self.resyncs.ask(sid, lambda: self._send_state(sid, role, lang))
+        # a phone's answers also wait for its address's turn; the staff's, per socket only (display/pacing.py)
+        group = self.caps.address(sid) if role is None else None
+        self.resyncs.ask(sid, lambda: self._send_state(sid, role, lang), group)
 
     def _send_state(self, sid: str, role: str | None, lang: str) -> None:
-        if role is None:
-            state = staff_state(self.hall, None)  # the public state, kept per change: no translation
-        else:
-            with self.app.app_context(), force_locale(lang):
-                state = staff_state(self.hall, role, device_sentence)
+        if role is None:  # the public state and its event, each made once per change (display/live.py)
+            server = self.socketio.server
+            shared = public_state(self.hall).encoded("socket", lambda state: encode_event(server, "state", state))
+            eio_sid = server.manager.eio_sid_from_sid(sid, "/")
+            if eio_sid is not None:
+                send_encoded(server, eio_sid, shared)
+            return
+        with self.app.app_context(), force_locale(lang):
+            state = staff_state(self.hall, role, device_sentence)
         self.socketio.emit("state", state, to=sid)
 
     def _drop(self, session_ids: list[str]) -> None:

@@ -102,10 +102,33 @@ if [ -n "$QUEUE" ]; then
   # site must not hold port 80, which the hotspot sends to the hall.
   run systemctl disable --now nginx.service || true
   # Debian's redis.conf binds 127.0.0.1 -::1 with protected-mode on; a second machine needs the Pi's private
-  # address and a password there, by hand (docs/install-pi.md): never rewritten here.
+  # address there, by hand (docs/install-pi.md): its bind is never rewritten here.
   grep -Eq '^bind +127\.0\.0\.1' /etc/redis/redis.conf 2>/dev/null \
     || echo "   ! /etc/redis/redis.conf does not bind 127.0.0.1 only: check it (loto-hall doctor)"
   run systemctl enable --now redis-server.service
+  # Redis on loopback answers every local account (the kiosk's too): a password, made once here, in a file of
+  # Redis's own that redis.conf includes last, and in the hall's message_queue (redis://:PASSWORD@127.0.0.1…).
+  # What the hall publishes is sealed with its own key anyway (queue.key); the password keeps strangers from
+  # Redis itself (FLUSHALL, CLIENT KILL, SHUTDOWN). A queue given a password by hand is left as it is.
+  OPEN_QUEUE="$("$PREFIX/venv/bin/python" -I -c 'from hall.config import load_config
+from hall.net.values import queue_has_password, queue_is_local
+q = load_config("/etc/loto-hall/config.toml").server.message_queue
+print("yes" if q and queue_is_local(q) and not queue_has_password(q) else "")' 2>/dev/null || true)"
+  if [ -n "$OPEN_QUEUE" ]; then
+    PASS="$(sed -n 's/^requirepass \([0-9a-f]\{48\}\)$/\1/p' /etc/redis/loto-hall.conf 2>/dev/null || true)"
+    if [ -z "$PASS" ]; then
+      if [ "$DRY" -eq 1 ]; then PASS="(48-random-hex-digits)"; else PASS="$(openssl rand -hex 24)"; fi
+    fi
+    put /etc/redis/loto-hall.conf 0640 redis <<CONF
+# Written by loto-hall's install.sh: Redis asks this password of every client (the hall's message_queue holds it).
+requirepass $PASS
+CONF
+    grep -qx 'include /etc/redis/loto-hall.conf' /etc/redis/redis.conf 2>/dev/null \
+      || run sh -c 'echo "include /etc/redis/loto-hall.conf" >> /etc/redis/redis.conf'
+    run sed -i -E "s#^([[:space:]]*message_queue[[:space:]]*=[[:space:]]*\")redis://([^\"@]*\")#\\1redis://:$PASS@\\2#" \
+      /etc/loto-hall/config.toml
+    run systemctl restart redis-server.service
+  fi
   run install -d -m 0755 /etc/systemd/system/loto-hall.service.d
   run install -m 0644 "$SRC/systemd/loto-hall-queue.conf" /etc/systemd/system/loto-hall.service.d/queue.conf
 elif [ -e /etc/systemd/system/loto-hall.service.d/queue.conf ]; then

@@ -98,6 +98,10 @@ def serve_cluster(config: Config, options: ServeOptions, notifier: Notifier) -> 
             config.server.message_queue,
         )
 
+    from display.relay_seal import KEY_FILE
+    from hall import load_or_create_secret
+
+    load_or_create_secret(config.data_dir / KEY_FILE)  # the queue's key, before the core and the relays read it
     children = [Child("cœur", lambda: _forked(lambda: run_gunicorn(config, options, notifier, behind_front=True)))]
     if config.server.socket_workers:
         children.append(Child(f"relais ×{config.server.socket_workers}", lambda: _forked(lambda: run_relays(config))))

@@ -51,8 +51,9 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
     except Exception as exc:
         found.append(Finding(_("Redis répond"), False, str(exc)[:120], "sudo systemctl enable --now redis-server"))
         return found
-    found.append(Finding(_("Redis répond"), True, "PING"))
-    found += [_redis_private(client), _beating(client), _relays(client, config, wait or threading.Event().wait)]
+    found += [Finding(_("Redis répond"), True, "PING"), _redis_private(client), _beating(client)]
+    key = _queue_key(config, found)
+    found.append(_relays(client, config, key, wait or threading.Event().wait))
     return found
 
 
@@ -103,8 +104,9 @@ def _beating(client: Any) -> Finding:
     )
 
 
-def _relays(client: Any, config: Config, wait: Callable[[float], Any]) -> Finding:
-    """The relays whose report moved while we waited: alive, or deaf; as many alive as ``socket_workers``."""
+def _relays(client: Any, config: Config, key: bytes | None, wait: Callable[[float], Any]) -> Finding:
+    """The relays whose sealed report moved while we waited: alive, or deaf (or unsealed); as many alive as
+    ``socket_workers``."""
     from display import relay_wire as wire
 
     first = client.hgetall(wire.RELAYS_KEY)
@@ -112,11 +114,11 @@ def _relays(client: Any, config: Config, wait: Callable[[float], Any]) -> Findin
     second = client.hgetall(wire.RELAYS_KEY)
     alive: list[str] = []
     deaf: list[str] = []
-    phones, deaf_word = _("téléphones"), _("SOURD")
+    phones, deaf_word, unsealed = _("téléphones"), _("SOURD"), _("NON SCELLÉ")
     for relay, text in second.items():
-        try:
-            report, before = json.loads(text), json.loads(first.get(relay) or "{}")
-        except ValueError:
+        report, before = _report(key, text), _report(key, first.get(relay)) or {}
+        if report is None:
+            deaf.append(f"{relay} {unsealed}")  # another key's relay, or a stranger's writing
             continue
         if report.get("n") != before.get("n"):
             port = f" :{report['port']}" if report.get("port") else ""
@@ -128,11 +130,46 @@ def _relays(client: Any, config: Config, wait: Callable[[float], Any]) -> Findin
     return Finding(
         _("Relais vivants"),
         enough and not deaf,
-        ", ".join(alive + [f"{d} {deaf_word}" for d in deaf]) or _("aucun"),
+        ", ".join(alive + [d if d.endswith(unsealed) else f"{d} {deaf_word}" for d in deaf]) or _("aucun"),
         ""
         if enough and not deaf
         else _("{n} attendus : journalctl -u loto-hall -n 50 | grep relais").format(n=workers),
     )
+
+
+def _queue_key(config: Config, found: list[Finding]) -> bytes | None:
+    """The hall's queue key (what the relays' reports are sealed with), said as a finding when it cannot be read."""
+    from display.relay_seal import KEY_FILE, KeyMissing, read_key
+
+    try:
+        return read_key(config.data_dir)
+    except KeyMissing as exc:
+        found.append(
+            Finding(
+                _("Clé de la file"),
+                False,
+                str(exc),
+                _(
+                    "sur le Pi : sudo systemctl restart loto-hall ; sur une seconde machine : copiez {file} du Pi"
+                ).format(file=config.data_dir / KEY_FILE),
+            )
+        )
+        return None
+
+
+def _report(key: bytes | None, text: str | None) -> dict | None:
+    """A relay's report, checked against its seal (without the key: read as it is, unchecked)."""
+    from display.relay_seal import MAC_CHARS, REPORT, unseal_json
+
+    if text is None:
+        return None
+    if key is not None:
+        return unseal_json(key, REPORT, text)
+    try:
+        report = json.loads(text[MAC_CHARS:])
+    except ValueError:
+        return None
+    return report if isinstance(report, dict) else None
 
 
 def add_doctor_parser(subparsers: argparse._SubParsersAction) -> None:

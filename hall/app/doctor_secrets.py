@@ -17,11 +17,12 @@ from pathlib import Path
 from hall.app.findings import Finding
 from hall.app.lang import _
 
-# every file of the data folder that holds a secret: the keys, the PINs, their checks, the live sessions, the
-# guard's counts, the enrolment codes used, the TLS key
+# every file of the data folder that holds a secret: the keys (the web's, the vouchers', the queue's), the PINs,
+# their checks, the live sessions, the guard's counts, the enrolment codes used, the TLS key
 SECRET_FILES = (
     "web.key",
     "voucher.key",
+    "queue.key",
     "pins.json",
     "pin_checks.json",
     "sessions.json",

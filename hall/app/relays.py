@@ -74,9 +74,11 @@ def _worker_class(host: str, ports: list[int]) -> type:
     kind = TCP6Socket if ":" in host else TCPSocket
 
     class RelayWorker(GeventWorker):
-        """A relay binds its own port once forked (the arbiter holds none of them): a relay that dies takes its port
-        with it, so the front's next phones are refused there at once and go to the others (``proxy_next_upstream``)
-        instead of waiting in the dead relay's backlog until its replacement has started."""
+        """A relay binds its own port once forked (the arbiter holds none of them), and only once it is built and can
+        serve: a relay that dies takes its port with it, and its replacement opens it only when a phone's handshake
+        gets its state at once. Until then the port refuses, and the front sends the phones to the other relays
+        (``proxy_next_upstream``) — a replacement that listened while it was still importing held the killed
+        relay's 667 phones (dealt to it by ``least_conn``: it had none) for 5–8 s, until their page gave up."""
 
         sockets: list[Any]
 
@@ -84,11 +86,22 @@ def _worker_class(host: str, ports: list[int]) -> type:
             raise_open_files_limit()
             for inherited in self.sockets:  # the arbiter's placeholder
                 inherited.close()
-            port = ports[getattr(self, "slot", 0)]
-            self.sockets = [_listen(kind, (host, port), self.cfg, self.log)]
-            self.log.info("relais %s à l'écoute sur %s:%s (pour le frontal)", os.getpid(), host, port)
-            _relay["port"] = port
+            self.sockets = []  # bound in load_wsgi, once the relay is built
+            _relay["port"] = ports[getattr(self, "slot", 0)]
             super().init_process()
+
+        def load_wsgi(self) -> None:
+            super().load_wsgi()  # the relay and its ear (RelaysApplication.load)
+            from gunicorn import util
+
+            port = _relay["port"]
+            bound = _listen(kind, (host, port), self.cfg, self.log)
+            # as GeventWorker.patch does for the sockets it is handed before the load (socket is gevent's by now)
+            listener = socket.socket(bound.FAMILY, socket.SOCK_STREAM, fileno=bound.sock.detach())
+            util.close_on_exec(listener)
+            self.sockets = [listener]
+            self.wait_fds = [*self.sockets, self.PIPE[0]]
+            self.log.info("relais %s à l'écoute sur %s:%s (pour le frontal)", os.getpid(), host, port)
 
     return RelayWorker
 
@@ -100,6 +113,9 @@ def _listen(kind: type, address: tuple[str, int], cfg: Any, log: Any) -> Any:
             return kind(address, cfg, log)
         except OSError as exc:
             if attempt == 49:
+                # said here: gunicorn logs only « Worker exiting », and the front deals this relay's phones to the
+                # others meanwhile (a bench whose relay port was another socket's lost a relay for 47 s that way)
+                log.error("relais : port %s indisponible (%s) : nouvel essai par un nouveau processus", address[1], exc)
                 raise SystemExit(f"relais : port {address[1]} indisponible ({exc})") from None
             time.sleep(0.1)
     raise AssertionError("unreachable")
@@ -117,9 +133,10 @@ def _worker_exit(server: Any, worker: Any) -> None:
 class RelaysApplication(BaseApplication):
     """gunicorn configured in code: N relay workers, each on its own port."""
 
-    def __init__(self, config: Config, workers: int):
+    def __init__(self, config: Config, workers: int, key: bytes):
         self.hall_config = config
         self.workers = workers
+        self.key = key  # the hall's queue key: what the core sealed is all a relay believes
         super().__init__()
 
     def load_config(self) -> None:
@@ -152,6 +169,7 @@ class RelaysApplication(BaseApplication):
             config,
             core_url=core_url(config),
             relay_id=f"{socket.gethostname()}:{os.getpid()}",
+            key=self.key,
             trusted=trusted_fronts(config),
         )
         relay.port = _relay.get("port")
@@ -172,7 +190,19 @@ def run_relays(config: Config, workers: int | None = None) -> int:
     if not config.server.message_queue:
         log.error("relais : [server] message_queue est vide (« redis://ADRESSE_DU_PI:6379/0 »)")
         return 2
-    RelaysApplication(config, workers or config.server.socket_workers or 1).run()
+    from display.relay_seal import KEY_FILE, KeyMissing, read_key
+
+    try:
+        key = read_key(config.data_dir)  # never made here: a relay's own key would believe nobody
+    except KeyMissing as exc:
+        log.error(
+            "relais : la clé de la file est illisible (%s). Sur le Pi, loto-hall serve la crée ; sur une seconde "
+            "machine, copiez celle du Pi (/var/lib/loto-hall/%s, mode 0600, à loto-hall) : docs/install-pi.md",
+            exc,
+            KEY_FILE,
+        )
+        return 2
+    RelaysApplication(config, workers or config.server.socket_workers or 1, key).run()
     return 0
 
 

@@ -41,6 +41,7 @@ class RawSocket:
         timeout_s: float = 5.0,
         host: str | None = None,
         deflate: bool = False,
+        headers: tuple[tuple[str, str], ...] = (),
     ):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout_s, source_address=(source, 0))
         self.ws = WSConnection(ConnectionType.CLIENT)
@@ -52,6 +53,7 @@ class RawSocket:
                     host=host or f"127.0.0.1:{port}",
                     target=f"{path}?EIO=4&transport=websocket",
                     extensions=[PerMessageDeflate()] if deflate else [],
+                    extra_headers=[(k.encode(), v.encode()) for k, v in headers],
                 )
             )
         )

@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 import socketio
 
+from display import relay_wire as wire
+from display.relay_seal import PUBLIC, RUN_HEADER, seal, stamped
 from tests.app.conftest import free_port
 
 REDIS = shutil.which("redis-server")
@@ -92,13 +94,18 @@ class RedisServer:
 
 class LoopbackCore:
     """A real HTTP server on 127.0.0.1 standing for the core: each ``GET`` is answered by ``answer(path)``, a
-    status and the body's bytes (``answer`` may block: each request has its own thread)."""
+    status and the body's bytes (``answer`` may block: each request has its own thread), with the core's queue run
+    in its header (``run``, which a test may change: the core restarted)."""
 
-    def __init__(self, answer: Callable[[str], tuple[int, bytes]]):
+    def __init__(self, answer: Callable[[str], tuple[int, bytes]], run: str = "run-1"):
+        self.run = run
+        core = self
+
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
                 status, body = answer(self.path)
                 self.send_response(status)
+                self.send_header(RUN_HEADER, core.run)
                 self.end_headers()
                 self.wfile.write(body)
 
@@ -112,6 +119,14 @@ class LoopbackCore:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+QUEUE_KEY = bytes(range(32))  # the hall's queue key in the in-process tests (a hall makes its own: queue.key)
+
+
+def sealed(message: dict, k: int, run: str = "run-1", key: bytes = QUEUE_KEY) -> bytes:
+    """A channel message as the core publishes it: stamped with its run and number, sealed with ``key``."""
+    return seal(key, PUBLIC, stamped(run, k, wire.encode(message)))
 
 
 def wait_until(condition, timeout_s: float, message: str, step_s: float = 0.05):
@@ -164,10 +179,12 @@ class Phone:
         self.cond = threading.Condition()
         self.seq: int | None = None
         self.draws: list[int] = []
+        self.heard: list[int] = []  # every ball an event brought, whatever a state said since
         self.relays: list[str] = []  # the relay of each state received (a reconnection adds one)
         self.states_at: list[float] = []
         self.gaps = 0
         self.beats_at: list[float] = []  # when each beat came (the relay's liveness, INTERFACE §5 extension)
+        self.screens: list[dict] = []  # what the projector shows, as the audience hears it
         self.client = socketio.Client(
             reconnection_delay=0.2,
             reconnection_delay_max=1.0,
@@ -177,6 +194,7 @@ class Phone:
         self.client.on("*", self._event)
         self.client.on("state", self._state)
         self.client.on("beat", lambda data=None: self.beats_at.append(time.monotonic()))
+        self.client.on("screen", self.screens.append)
         self.client.connect(url, socketio_path=path, transports=["websocket"], wait_timeout=10)
 
     def _state(self, state: dict) -> None:
@@ -201,6 +219,7 @@ class Phone:
             self.seq = data["seq"]
             if name == "draw":
                 self.draws.append(data["number"])
+                self.heard.append(data["number"])
             elif name == "undo":
                 self.draws = self.draws[:-1]
             elif name == "partie":

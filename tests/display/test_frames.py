@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import socketio
 
-from display.frames import FrameBudget, FrameGate, Pacer
+from display.frames import FrameBudget, FrameGate
+from display.pacing import Pacer
 
 
 class Clock:
@@ -67,6 +68,36 @@ def test_resync_is_answered_at_once_then_at_most_once_a_second_with_the_newest_a
     fn, args = later.pop()
     fn(*args)
     assert said == ["a1", "b1", "a29"]
+
+
+def test_an_addresss_sockets_share_a_few_answers_a_second_after_a_burst_and_none_is_dropped():
+    """16 sockets of one address (the most it may open), each asking ``resync`` every second, and the staff's socket
+    of the same address: the address gets its burst of 16 at once, then 4 answers a second in all, each socket's
+    next answer in its turn; the staff's socket is paced alone; another address is not concerned."""
+    clock = Clock()
+    due: list[tuple[float, object, tuple]] = []  # (when, task, args): the deferred answers
+    pacer = Pacer(1.0, lambda fn, key, wait: due.append((clock.now + wait, fn, (key, wait))), lambda s: None, clock)
+    said: list[tuple[float, str]] = []
+
+    def run_due() -> None:
+        for task in sorted((d for d in due if d[0] <= clock.now), key=lambda d: d[0]):
+            due.remove(task)
+            task[1](*task[2])
+
+    for second in range(6):
+        clock.now = float(second)
+        run_due()
+        for n in range(16):
+            pacer.ask(f"p{n}", lambda n=n: said.append((clock.now, f"p{n}")), "10.0.0.5")
+        pacer.ask("staff", lambda: said.append((clock.now, "staff")))
+        pacer.ask("other", lambda: said.append((clock.now, "other")), "10.0.0.6")
+        clock.now += 0.999
+        run_due()
+    phones = [at for at, who in said if who.startswith("p")]
+    assert len([at for at in phones if at < 1.0]) == 16  # the burst
+    assert 4 * 5 <= len([at for at in phones if 1.0 <= at < 6.0]) <= 4 * 6  # then 4 a second, earned from the start
+    assert len([1 for _, who in said if who == "staff"]) == 6 and len([1 for _, who in said if who == "other"]) == 6
+    assert len(due) <= 16  # one answer waiting per socket at most: none dropped, none piled up
 
 
 def test_the_gate_hooks_into_engine_io_as_pinned_and_handles_events_in_the_readers():

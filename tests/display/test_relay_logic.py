@@ -1,6 +1,8 @@
 """A relay's handling of the queue's messages, in process (the multi-process tests are tests/app/test_relays.py):
-events forwarded once and in order, a gap answered with one fetch of the core's state, a room's audience view kept
-per version, and the state cache fetching at most once per seq. The core is a real HTTP server on loopback."""
+events forwarded once and in order, a gap answered with one fetch of the core's state and the relay standing at the
+core's seq whatever a message claimed, a room's audience view kept per version, the state cache fetching at most once
+per seq, and only the messages the hall sealed, fresh, of a run the core says is its own, taken at all. The core is a
+real HTTP server on loopback."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ import threading
 import pytest
 
 from display.relay import Relay
+from display.relay_seal import Freshness, Refusals
 from hall.config import parse_config
-from tests.app.relay_parts import LoopbackCore
+from tests.app.relay_parts import QUEUE_KEY, LoopbackCore, sealed
 
 
 class Core(LoopbackCore):
@@ -38,7 +41,7 @@ def core():
 
 @pytest.fixture
 def relay(core):
-    r = Relay(parse_config({}), core_url=core.url, relay_id="test:1", async_mode="threading")
+    r = Relay(parse_config({}), core_url=core.url, relay_id="test:1", key=QUEUE_KEY, async_mode="threading")
     r.events = []
     r.on_event = lambda: r.events.append(r.seq)
     return r
@@ -52,21 +55,21 @@ def test_events_are_forwarded_once_in_order(relay, core):
     for seq in (6, 7, 7, 6, 8):  # the core sends again what Redis half-took
         relay.handle(ev(seq))
     assert relay.events == [6, 7, 8] and relay.forwarded == 3
-    assert relay.resyncs == 0 and core.hits == []
+    assert relay.resyncs == 0 and core.hits == ["/api/state"]  # once, to know where the relay stands
 
 
 def test_a_gap_is_answered_with_the_core_state_fetched_once(relay, core):
     relay.handle(ev(6))
     core.state = {"seq": 9, "draws": [1, 2, 3, 4]}
     relay.handle(ev(9))  # 7 and 8 were lost while Redis was away
-    assert relay.resyncs == 1 and relay.seq == 9 and core.hits == ["/api/state"]
+    assert relay.resyncs == 1 and relay.seq == 9 and core.hits == ["/api/state"] * 2  # to stand, then the gap
     relay.handle(ev(10))
     assert relay.events == [6, 10]
 
 
 def test_a_beat_ahead_of_the_last_event_is_a_gap_too(relay, core):
-    relay.handle({"t": "hb", "n": 1, "seq": 4})  # the first beat sets where the relay stands
-    assert relay.seq == 4 and relay.resyncs == 0
+    relay.handle({"t": "hb", "n": 1, "seq": 4})  # the first beat: the core's state says where the relay stands
+    assert relay.seq == 5 and relay.resyncs == 0
     core.state = {"seq": 6, "draws": [5]}
     relay.handle({"t": "hb", "n": 2, "seq": 6})  # the last event itself was lost
     assert relay.resyncs == 1 and relay.seq == 6
@@ -98,6 +101,7 @@ def beating_relay(core, now: list[float]) -> tuple[Relay, list[tuple[str, dict]]
         parse_config({"server": {"ping_s": 2.0}}),
         core_url=core.url,
         relay_id="test:beat",
+        key=QUEUE_KEY,
         async_mode="threading",
         clock=lambda: now[0],
     )
@@ -181,3 +185,75 @@ def test_a_room_code_that_cannot_be_one_never_reaches_the_core_and_an_unknown_on
     assert relay._room("ZZZZ") is None and relay._room("ZZZZ") is None
     assert core.hits == ["/api/games/rooms/ZZZZ"]
     assert relay._room("ABCD")["version"] == 3
+
+
+def test_a_jump_is_believed_only_as_far_as_the_core_confirms_it(relay, core):
+    """A beat or an event announcing seq 1 000 000 000 (as one ``PUBLISH`` did to every relay): the relay asks the
+    core, stands at the core's seq, and the real events that follow reach its clients."""
+    relay.handle(ev(6))
+    core.state = {"seq": 7, "draws": [1, 2, 3]}
+    relay.handle({"t": "hb", "n": 9, "seq": 1_000_000_000})
+    assert relay.seq == 7 and relay.resyncs == 1
+    relay.handle(ev(1_000_000_000, number=66))
+    assert relay.seq == 7 and relay.resyncs == 1  # nothing new at the core: nobody is sent anything
+    relay.handle(ev(8))
+    assert relay.events == [6, 8]
+
+
+def test_only_what_the_hall_sealed_fresh_and_of_the_cores_own_run_is_taken(relay, core):
+    relay.take(sealed(ev(6), k=1))
+    assert relay.events == [6] and relay.fresh.run == "run-1" and core.hits == ["/api/state"]
+    forged = {"t": "ev", "seq": 1_000_000_000, "name": "draw", "data": {"number": 66, "seq": 1_000_000_000}}
+    refused = [
+        b'{"t":"ev","seq":1000000000,"name":"draw","data":{"number":66,"seq":1000000000}}',  # unsealed
+        sealed(forged, k=99, key=bytes(32)),  # another key
+        sealed(forged, k=99).replace(b'"number":66', b'"number":67'),  # changed after sealing
+        sealed(ev(6), k=1),  # replayed as it was
+        sealed({"t": "emit", "name": "draw", "to": None, "data": {"number": 66, "seq": 7}}, k=1),  # an old number
+        b"\xff\xfe" * 40,  # not even UTF-8
+        sealed({"t": "nothing"}, k=50),
+    ]
+    for raw in refused:
+        assert relay.take(raw) is False
+    assert relay.refusals.total == len(refused)
+    assert set(relay.refusals.by_reason) == {"seal", "replay", "kind"}
+    assert relay.seq == 6 and relay.events == [6]
+    assert relay.take(sealed(ev(7), k=2)) and relay.events == [6, 7]
+
+
+def test_a_new_run_is_taken_once_the_core_says_it_is_its_own(relay, core):
+    relay.take(sealed(ev(6), k=40))
+    core.run = "run-2"  # the core restarted: its numbers start again
+    assert relay.take(sealed(ev(7), k=1, run="run-2")) and relay.events == [6, 7]
+    assert relay.take(sealed(ev(8), k=41, run="run-1")) is False  # the old run's, replayed
+    assert relay.refusals.by_reason["run"] == 1 and relay.events == [6, 7]
+    hits = len(core.hits)
+    for k in range(42, 60):  # a stranger replaying the old run costs the core one fetch a second at most
+        relay.take(sealed(ev(8), k=k, run="run-1"))
+    assert len(core.hits) == hits
+    assert relay.take(sealed(ev(8), k=2, run="run-2")) and relay.events == [6, 7, 8]
+
+
+def test_freshness_keeps_the_number_only_of_messages_taken():
+    now = [0.0]
+    asked: list[str] = []
+    fresh = Freshness(lambda run: asked.append(run) or run == "b", clock=lambda: now[0])
+    assert fresh.refusal({"r": "a", "k": 1}) == "run" and asked == ["a"]
+    assert fresh.refusal({"r": "b", "k": 1}) == "run" and asked == ["a"]  # within the second after a denial
+    now[0] = 1.5
+    assert fresh.refusal({"r": "b", "k": 3}) is None and fresh.run == "b" and fresh.k == 3
+    assert fresh.refusal({"r": "b", "k": 3}) == "replay" and fresh.refusal({"r": "b", "k": True}) == "unstamped"
+    assert fresh.refusal({"r": "b", "k": 4}) is None
+
+
+def test_refusals_are_logged_once_per_burst(caplog):
+    now = [0.0]
+    refusals = Refusals("relais t", clock=lambda: now[0])
+    with caplog.at_level("WARNING", logger="loto-hall.relay"):
+        for _ in range(500):
+            now[0] += 0.001
+            refusals.count("seal")
+        now[0] += 30
+        refusals.count("replay")
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2 and "500" in lines[1] and refusals.total == 501

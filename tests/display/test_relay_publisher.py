@@ -8,7 +8,8 @@ import threading
 
 from display import relay_wire as wire
 from display.relay_publisher import RelayPublisher
-from tests.app.relay_parts import RedisServer, needs_redis, wait_until
+from display.relay_seal import BEAT, PUBLIC, REPORT, seal, unseal_json
+from tests.app.relay_parts import QUEUE_KEY, RedisServer, needs_redis, wait_until
 
 pytestmark = needs_redis
 
@@ -25,7 +26,9 @@ def listen(server: RedisServer):
         while not stopping.is_set():
             raw = pubsub.get_message(timeout=0.2)
             if raw:
-                got.append(json.loads(raw["data"]))
+                message = unseal_json(QUEUE_KEY, PUBLIC, raw["data"])
+                assert message is not None, raw  # every message the core publishes is sealed with the hall's key
+                got.append(message)
         pubsub.close()
 
     thread = threading.Thread(target=run, daemon=True)
@@ -41,7 +44,7 @@ def listen(server: RedisServer):
 
 def test_events_wait_while_redis_is_away_and_go_out_in_order(redis_server, make_hall):
     hall = make_hall()
-    publisher = RelayPublisher(redis_server.url, hall, expected=0)
+    publisher = RelayPublisher(redis_server.url, hall, expected=0, key=QUEUE_KEY)
     task = threading.Thread(target=publisher.run, daemon=True)
     task.start()
     try:
@@ -64,15 +67,18 @@ def test_events_wait_while_redis_is_away_and_go_out_in_order(redis_server, make_
         wait_until(lambda: any(m["t"] == "hb" and m["seq"] == 6 for m in got), 10, "no beat after the return")
         stop()
         assert [m["seq"] for m in got if m["t"] == "ev"] == [2, 3, 4, 5, 6]
+        assert {m["r"] for m in got} == {publisher.run_id}
+        assert [m["k"] for m in got] == sorted({m["k"] for m in got})  # numbered as they went out
         assert publisher.lost == 0 and publisher.down_since is None
         assert redis_server.client().pttl(wire.BEAT_KEY) <= wire.DEAF_S * 1000
+        assert unseal_json(QUEUE_KEY, BEAT, redis_server.client().get(wire.BEAT_KEY))["t"] == "hb"
     finally:
         publisher.stop()
         task.join(5)
 
 
 def test_a_full_outbox_drops_its_oldest_and_counts_them(redis_server, make_hall):
-    publisher = RelayPublisher(redis_server.url, make_hall(), expected=0, max_outbox=3)
+    publisher = RelayPublisher(redis_server.url, make_hall(), expected=0, key=QUEUE_KEY, max_outbox=3)
     for seq in range(1, 6):
         publisher.event(seq, "draw", {"number": seq, "seq": seq})
     assert publisher.pending() == 3 and publisher.lost == 2
@@ -85,11 +91,11 @@ def test_a_full_outbox_drops_its_oldest_and_counts_them(redis_server, make_hall)
 
 def test_the_relays_reports_become_the_device_relays(redis_server, make_hall):
     hall = make_hall()
-    publisher = RelayPublisher(redis_server.url, hall, expected=2)
+    publisher = RelayPublisher(redis_server.url, hall, expected=2, key=QUEUE_KEY)
     r = redis_server.client()
 
     def report(relay: str, n: int, state: str = "ok") -> None:
-        r.hset(wire.RELAYS_KEY, relay, json.dumps({"n": n, "state": state, "silent_s": 0.2}))
+        r.hset(wire.RELAYS_KEY, relay, seal(QUEUE_KEY, REPORT, json.dumps({"n": n, "state": state, "silent_s": 0.2})))
 
     report("pi:1", 1)
     publisher.step()
@@ -103,3 +109,17 @@ def test_the_relays_reports_become_the_device_relays(redis_server, make_hall):
     publisher.step()
     status = hall.device("relays")
     assert status.state == "degraded" and status.code == "relays_deaf" and dict(status.params)["relay"] == "pi:2"
+
+
+def test_a_report_not_sealed_by_a_relay_of_the_hall_is_no_relay(redis_server, make_hall):
+    """A local account writing the relays' hash (Redis on loopback answers it) cannot make the console say a relay
+    is deaf, nor count one that is not there."""
+    hall = make_hall()
+    publisher = RelayPublisher(redis_server.url, hall, expected=1, key=QUEUE_KEY)
+    r = redis_server.client()
+    r.hset(wire.RELAYS_KEY, "pi:1", seal(QUEUE_KEY, REPORT, json.dumps({"n": 1, "state": "ok", "silent_s": 0.1})))
+    r.hset(wire.RELAYS_KEY, "forged:2", json.dumps({"n": 1, "state": "deaf", "silent_s": 99}))
+    r.hset(wire.RELAYS_KEY, "forged:3", seal(bytes(32), REPORT, json.dumps({"n": 1, "state": "deaf"})))
+    publisher.step()
+    assert hall.device("relays").code == "relays_ok" and dict(hall.device("relays").params)["n"] == 1
+    assert publisher.refusals.total == 2 and set(publisher.relays) == {"pi:1"}
