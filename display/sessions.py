@@ -163,7 +163,7 @@ class SessionTable:
         when one lives for ``role``, else a new one (``about``: its name, address, browser; ``rank``: its standing,
         ``STRANGER``, ``KNOWN`` or ``ENROLLED``); returns its id. At the role's cap, the least recently used session
         of a lower standing ends, or one unused for ``RECENT_USE_S``; else ``Rejected("too_many_consoles")``."""
-        refusal = None
+        opened: str | Rejected
         with self._lock:
             now = self.clock()
             ended = self._drop([sid for sid, s in self._sessions.items() if now - s["seen"] >= self.idle_s])
@@ -173,35 +173,46 @@ class SessionTable:
                 if s["role"] == role and (sid == current or device is not None and s.get("dev") == device)
             ]
             if mine:
-                sid = current if current in mine else max(mine, key=lambda k: self._sessions[k]["seen"])
-                self._touch(sid, now, force=bool(ended))
+                opened = (
+                    current
+                    if isinstance(current, str) and current in mine
+                    else max(mine, key=lambda k: self._sessions[k]["seen"])
+                )
+                self._touch(opened, now, force=bool(ended))
             else:
-                same = [(s.get("rank", STRANGER), s["seen"], k) for k, s in self._sessions.items() if s["role"] == role]
-                # ended to make room: an idle one, or any of a lower standing (a stranger's, for a known console)
-                free = sorted(e for e in same if e[0] < rank or now - e[1] >= RECENT_USE_S)
-                over = max(0, len(same) + 1 - self.max_per_role)
-                if len(free) < over:
-                    if ended:
-                        self._save()
-                    refusal = Rejected("too_many_consoles", role=role, max=self.max_per_role)
-                else:
-                    ended += self._drop([k for _, _, k in free[:over]])
-                    sid = secrets.token_urlsafe(18)
-                    shown = {k: str(v)[: ABOUT_CHARS[k]] for k, v in (about or {}).items() if k in ABOUT_CHARS and v}
-                    self._sessions[sid] = {
-                        "role": role,
-                        "pin": self._fingerprints[role],
-                        "seen": now,
-                        "opened": now,
-                        "rank": rank,
-                        **({"dev": device} if device else {}),
-                        **shown,
-                    }
-                    self._persisted[sid] = now
-                    self._save()
+                opened = self._new(role, device, about, rank, now, ended)
         self._tell(ended)
-        if refusal is not None:
-            raise refusal
+        if isinstance(opened, Rejected):
+            raise opened
+        return opened
+
+    def _new(
+        self, role: str, device: str | None, about: Mapping[str, str] | None, rank: int, now: float, ended: list[str]
+    ) -> str | Rejected:
+        """A new session of ``role`` (under the lock), making room at the cap; the refusal when there is none.
+        The sessions it ends to make room are added to ``ended``."""
+        same = [(s.get("rank", STRANGER), s["seen"], k) for k, s in self._sessions.items() if s["role"] == role]
+        # ended to make room: an idle one, or any of a lower standing (a stranger's, for a known console)
+        free = sorted(e for e in same if e[0] < rank or now - e[1] >= RECENT_USE_S)
+        over = max(0, len(same) + 1 - self.max_per_role)
+        if len(free) < over:
+            if ended:
+                self._save()
+            return Rejected("too_many_consoles", role=role, max=self.max_per_role)
+        ended += self._drop([k for _, _, k in free[:over]])
+        sid = secrets.token_urlsafe(18)
+        shown = {k: str(v)[: ABOUT_CHARS[k]] for k, v in (about or {}).items() if k in ABOUT_CHARS and v}
+        self._sessions[sid] = {
+            "role": role,
+            "pin": self._fingerprints[role],
+            "seen": now,
+            "opened": now,
+            "rank": rank,
+            **({"dev": device} if device else {}),
+            **shown,
+        }
+        self._persisted[sid] = now
+        self._save()
         return sid
 
     def _touch(self, sid: str, now: float, force: bool = False) -> None:

@@ -152,30 +152,11 @@ def _section(cls: type[T], raw: object, where: str, problems: list[str]) -> T | 
     hints = typing.get_type_hints(cls)
     values = {}
     for key, value in raw.items():
-        if key not in fields:
-            near = difflib.get_close_matches(key, fields, n=1)
-            hint = f" (vouliez-vous dire « {near[0]} » ?)" if near else ""
-            problems.append(f"{where}.{key} : clé inconnue{hint}")
-            continue
-        f = fields[key]
-        if not _type_ok(value, hints[key]):
-            problems.append(
-                f"{where}.{key} : {value!r} n'est pas du type {getattr(hints[key], '__name__', hints[key])}"
-            )
-            continue
-        number_problem = _number_problem(key, value, hints[key])
-        if number_problem:
-            problems.append(f"{where}.{key} : {number_problem}")
-            continue
-        choices = f.metadata.get("choices")
-        if choices and value not in choices:
-            problems.append(f"{where}.{key} : {value!r} n'est pas l'une des valeurs {', '.join(choices)}")
-            continue
-        refused = f.metadata["check"](value) if "check" in f.metadata else None
-        if refused:
-            problems.append(f"{where}.{key} : {refused}")
-            continue
-        values[key] = float(value) if hints[key] in (float, float | None) and value is not None else value
+        problem = _value_problem(fields, hints, key, value)
+        if problem:
+            problems.append(f"{where}.{key} : {problem}")
+        elif key in fields:
+            values[key] = float(value) if hints[key] in (float, float | None) and value is not None else value
     for name, f in fields.items():
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and name not in raw:
             problems.append(f"{where}.{name} : clé obligatoire absente")
@@ -185,6 +166,25 @@ def _section(cls: type[T], raw: object, where: str, problems: list[str]) -> T | 
         return cls(**values)
     except TypeError:
         return None
+
+
+def _value_problem(
+    fields: dict[str, dataclasses.Field[typing.Any]], hints: dict[str, typing.Any], key: str, value: object
+) -> str | None:
+    """What is wrong with ``key = value`` in a section whose fields are ``fields`` (the first problem), or None."""
+    if key not in fields:
+        near = difflib.get_close_matches(key, fields, n=1)
+        return "clé inconnue" + (f" (vouliez-vous dire « {near[0]} » ?)" if near else "")
+    if not _type_ok(value, hints[key]):
+        return f"{value!r} n'est pas du type {getattr(hints[key], '__name__', hints[key])}"
+    number_problem = _number_problem(key, value, hints[key])
+    if number_problem:
+        return number_problem
+    f = fields[key]
+    choices = f.metadata.get("choices")
+    if choices and value not in choices:
+        return f"{value!r} n'est pas l'une des valeurs {', '.join(choices)}"
+    return f.metadata["check"](value) if "check" in f.metadata else None
 
 
 def _programme(raw: object, problems: list[str]) -> tuple[PartieSpec, ...]:

@@ -99,21 +99,9 @@ def run(args: argparse.Namespace) -> int:
     overrides = {"hall": {"data_dir": args.data_dir}} if args.data_dir else None
     config = load_config(args.config, overrides)
     timezone = config.hall.timezone
-    if args.evening is not None and not NAME.fullmatch(args.evening):
-        print(
-            _("loto-hall : « %(name)s » n'est pas un nom de soirée (loto-hall evening list)")
-            % {"name": args.evening[:40]},
-            file=sys.stderr,
-        )
+    if _refused(args):
         return 2
     path = (archive_dir(config.data_dir) / args.evening if args.evening else Path(config.data_dir)) / JOURNAL_FILE
-    if args.fingerprint is not None and chain.typed(args.fingerprint) is None:
-        print(
-            _("loto-hall : empreinte illisible : %(min)s caractères hexadécimaux au moins (0-9, A-F), espaces permis")
-            % {"min": chain.MIN_TYPED},
-            file=sys.stderr,
-        )
-        return 2
     fingerprint, noted = args.fingerprint, False
     if fingerprint is None and args.evening:  # the fingerprint noted when it was archived (soiree.json)
         summary = evening_summary(config.data_dir, args.evening)
@@ -136,6 +124,31 @@ def run(args: argparse.Namespace) -> int:
             )
             % {"when": _when(chained[0], timezone), "count": chained[1]}
         )
+    return _said(verdict, timezone, noted)
+
+
+def _refused(args: argparse.Namespace) -> bool:
+    """Whether an evening's name or a fingerprint typed is refused before anything is read (said on stderr)."""
+    if args.evening is not None and not NAME.fullmatch(args.evening):
+        print(
+            _("loto-hall : « %(name)s » n'est pas un nom de soirée (loto-hall evening list)")
+            % {"name": args.evening[:40]},
+            file=sys.stderr,
+        )
+        return True
+    if args.fingerprint is not None and chain.typed(args.fingerprint) is None:
+        print(
+            _("loto-hall : empreinte illisible : %(min)s caractères hexadécimaux au moins (0-9, A-F), espaces permis")
+            % {"min": chain.MIN_TYPED},
+            file=sys.stderr,
+        )
+        return True
+    return False
+
+
+def _said(verdict: chain.Verdict, timezone: str, noted: bool) -> int:
+    """Say ``verdict``: the chain broken (1), or intact and then what became of the fingerprint (0, or 1 when it
+    names no record)."""
     if verdict.problem not in (None, "fingerprint_missing"):
         print(_("ÉCHEC : %(why)s.") % {"why": failure(verdict, timezone)})
         if verdict.records:
@@ -160,6 +173,12 @@ def run(args: argparse.Namespace) -> int:
             + (" " + _("(empreinte notée à l'archivage de la soirée)") if noted else "")
         )
         return 1
+    _say_match(verdict, noted)
+    return 0
+
+
+def _say_match(verdict: chain.Verdict, noted: bool) -> None:
+    """Where the fingerprint (noted at the archiving, or typed) stands in the journal, when one was given."""
     if noted:
         print(
             _(
@@ -181,4 +200,3 @@ def run(args: argparse.Namespace) -> int:
             )
             % {"seq": verdict.matched_seq, "after": verdict.after}
         )
-    return 0

@@ -41,65 +41,74 @@ def _bind_problem(binds: list[str]) -> str | None:
 
 def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float], Any] | None = None) -> list[Finding]:
     """Every check, with ``connect(url)`` giving a redis-py client (``relay_wire.client``)."""
-    from display import relay_wire as wire
-
-    wait = wait or threading.Event().wait
-    server = config.server
-    url = server.message_queue
-    found: list[Finding] = []
+    url = config.server.message_queue
     if not url:
         return [Finding("[server] message_queue", None, _("vide : un seul processus, pas de relais"))]
-    found.append(
-        Finding(
-            _("Frontal nginx"),
-            nginx_binary() is not None,
-            nginx_binary() or _("absent"),
-            "" if nginx_binary() else "sudo apt-get install nginx-light",
-        )
-    )
-    guarded = queue_is_local(url) or queue_has_password(url)
-    found.append(
-        Finding(
-            "[server] message_queue",
-            True if guarded else False,
-            url.split("@")[-1],
-            ""
-            if guarded
-            else _("sur le réseau de la salle : requirepass dans /etc/redis/redis.conf et redis://:MOT_DE_PASSE@… ici"),
-        )
-    )
+    found = [_nginx(), _queue_guarded(url)]
     client = connect(url)
     try:
         client.ping()
     except Exception as exc:
         found.append(Finding(_("Redis répond"), False, str(exc)[:120], "sudo systemctl enable --now redis-server"))
         return found
-    found.append(Finding(_("Redis répond"), True, "PING"))
+    found += [Finding(_("Redis répond"), True, "PING"), _redis_private(client), _beating(client)]
+    key = _queue_key(config, found)
+    found.append(_relays(client, config, key, wait or threading.Event().wait))
+    return found
+
+
+def _nginx() -> Finding:
+    return Finding(
+        _("Frontal nginx"),
+        nginx_binary() is not None,
+        nginx_binary() or _("absent"),
+        "" if nginx_binary() else "sudo apt-get install nginx-light",
+    )
+
+
+def _queue_guarded(url: str) -> Finding:
+    guarded = queue_is_local(url) or queue_has_password(url)
+    return Finding(
+        "[server] message_queue",
+        True if guarded else False,
+        url.split("@")[-1],
+        ""
+        if guarded
+        else _("sur le réseau de la salle : requirepass dans /etc/redis/redis.conf et redis://:MOT_DE_PASSE@… ici"),
+    )
+
+
+def _redis_private(client: Any) -> Finding:
     try:
         binds = str(client.config_get("bind").get("bind", "")).split()
-        problem = _bind_problem(binds)
-        found.append(
-            Finding(
-                _("Redis en privé"),
-                problem is None,
-                problem or " ".join(binds),
-                ""
-                if problem is None
-                else _("bind 127.0.0.1 -::1 (ou l'adresse privée du Pi) dans /etc/redis/redis.conf"),
-            )
-        )
     except Exception as exc:  # CONFIG renamed or refused: say it, it is not a fault of ours
-        found.append(Finding(_("Redis en privé"), None, str(exc)[:120]))
-    beating = bool(client.exists(wire.BEAT_KEY))
-    found.append(
-        Finding(
-            _("Le cœur publie"),
-            beating,
-            _("battement reçu") if beating else _("aucun battement"),
-            "" if beating else "sudo systemctl start loto-hall ; journalctl -u loto-hall -n 20",
-        )
+        return Finding(_("Redis en privé"), None, str(exc)[:120])
+    problem = _bind_problem(binds)
+    return Finding(
+        _("Redis en privé"),
+        problem is None,
+        problem or " ".join(binds),
+        "" if problem is None else _("bind 127.0.0.1 -::1 (ou l'adresse privée du Pi) dans /etc/redis/redis.conf"),
     )
-    key = _queue_key(config, found)
+
+
+def _beating(client: Any) -> Finding:
+    from display import relay_wire as wire
+
+    beating = bool(client.exists(wire.BEAT_KEY))
+    return Finding(
+        _("Le cœur publie"),
+        beating,
+        _("battement reçu") if beating else _("aucun battement"),
+        "" if beating else "sudo systemctl start loto-hall ; journalctl -u loto-hall -n 20",
+    )
+
+
+def _relays(client: Any, config: Config, key: bytes | None, wait: Callable[[float], Any]) -> Finding:
+    """The relays whose sealed report moved while we waited: alive, or deaf (or unsealed); as many alive as
+    ``socket_workers``."""
+    from display import relay_wire as wire
+
     first = client.hgetall(wire.RELAYS_KEY)
     wait(REPORT_WAIT_S)
     second = client.hgetall(wire.RELAYS_KEY)
@@ -116,18 +125,16 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
             (deaf if report.get("state") == "deaf" else alive).append(
                 f"{relay}{port} ({report.get('clients', 0)} {phones})"
             )
-    enough = len(alive) >= server.socket_workers
-    found.append(
-        Finding(
-            _("Relais vivants"),
-            enough and not deaf,
-            ", ".join(alive + [d if d.endswith(unsealed) else f"{d} {deaf_word}" for d in deaf]) or _("aucun"),
-            ""
-            if enough and not deaf
-            else _("{n} attendus : journalctl -u loto-hall -n 50 | grep relais").format(n=server.socket_workers),
-        )
+    workers = config.server.socket_workers
+    enough = len(alive) >= workers
+    return Finding(
+        _("Relais vivants"),
+        enough and not deaf,
+        ", ".join(alive + [d if d.endswith(unsealed) else f"{d} {deaf_word}" for d in deaf]) or _("aucun"),
+        ""
+        if enough and not deaf
+        else _("{n} attendus : journalctl -u loto-hall -n 50 | grep relais").format(n=workers),
     )
-    return found
 
 
 def _queue_key(config: Config, found: list[Finding]) -> bytes | None:

@@ -14,7 +14,7 @@ from hall.app.hotspot import FIRMWARE, NFT_TABLE, PROFILE, ROOT_CONFIG, dns_conf
 from hall.app.lang import _
 from hall.app.plan import Runner
 from hall.config import Config
-from hall.net.captive import INTERNET_WORDS, PROBES
+from hall.net.captive import INTERNET_WORDS, PROBES, Probe
 from hall.net.wifi import RISK_TEXT, misread_risks
 
 Fetch = Callable[[str, str], "tuple[int, str] | None"]  # (Host header, path) → (status, body), None if no answer
@@ -56,67 +56,8 @@ def doctor(config: Config, run: Runner, fetch: Fetch, root: Path = Path("/")) ->
     """Every check of ``loto-hall network doctor``, in the order a person fixes them."""
     net = config.network
     again = f"sudo loto-hall network hotspot --config {ROOT_CONFIG}"
-    found = []
-    problems = hotspot_problems(config)
-    risks = misread_risks(net.ssid, net.password) if net.ssid else ()
-    found.append(
-        Finding(
-            "[network]",
-            False if problems else (None if risks else True),
-            "; ".join(problems) or ("; ".join(_(RISK_TEXT[r]) for r in risks) if risks else f"« {net.ssid} »"),
-            _("corrigez [network] dans la configuration") if problems or risks else "",
-        )
-    )
-    reg = run(("iw", "reg", "get"))
-    country = next((line.split()[1].rstrip(":") for line in reg.stdout.splitlines() if line.startswith("country ")), "")
-    found.append(
-        Finding(
-            _("Pays du Wi-Fi"),
-            country == net.country,
-            country or _("inconnu (iw absent ?)"),
-            "" if country == net.country else f"sudo iw reg set {net.country} ; {again}",
-        )
-    )
-    found.append(_firmware(root))
-    active = run(("nmcli", "-t", "-f", "NAME,DEVICE", "connection", "show", "--active"))
-    up = any(line.split(":")[0] == PROFILE for line in active.stdout.splitlines())
-    exists = up or PROFILE in run(("nmcli", "-t", "-f", "NAME", "connection", "show")).stdout.splitlines()
-    found.append(
-        Finding(
-            _("Profil du point d'accès"),
-            up,
-            _("actif") if up else (_("présent mais éteint") if exists else _("absent")),
-            "" if up else (f"sudo nmcli connection up {PROFILE}" if exists else again),
-        )
-    )
-    dns = root / "etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf"
-    dns_ok = dns.exists() and dns.read_text(encoding="utf-8") == dns_conf(net).content
-    found.append(
-        Finding(
-            "DNS",
-            dns_ok,
-            str(dns.relative_to(root)) if dns_ok else _("fichier absent ou ancien"),
-            "" if dns_ok else again,
-        )
-    )
-    nft = run(("nft", "list", "table", "ip", NFT_TABLE))
-    found.append(
-        Finding(
-            _("Port 80 vers la salle"),
-            nft.returncode == 0,
-            _("règles chargées") if nft.returncode == 0 else _("règles absentes"),
-            "" if nft.returncode == 0 else again,
-        )
-    )
-    avahi = run(("systemctl", "is-active", "avahi-daemon")).stdout.strip()
-    found.append(
-        Finding(
-            f"mDNS {net.hostname}.local",
-            avahi == "active",
-            f"avahi-daemon : {avahi or '?'}",
-            "" if avahi == "active" else "sudo systemctl enable --now avahi-daemon",
-        )
-    )
+    found = [_values(config), _country(config, run, again), _firmware(root), _profile(run, again)]
+    found += [_dns(config, root, again), _port_80(run, again), _mdns(config, run)]
     own = fetch(f"{net.hostname}.local", "/")
     hall_ok = own is not None and own[0] == 200 and 'id="board"' in own[1]
     found.append(
@@ -127,27 +68,91 @@ def doctor(config: Config, run: Runner, fetch: Fetch, root: Path = Path("/")) ->
             "" if hall_ok else "sudo systemctl start loto-hall ; journalctl -u loto-hall -n 20",
         )
     )
-    for probe in PROBES:
-        got = fetch(probe.host, probe.path)
-        portal = (
-            got is not None
-            and 200 <= got[0] < 400
-            and got[0] != 204
-            and not any(word in got[1] for word in INTERNET_WORDS)
-        )
-        detail = (
-            _("HTTP %(got)s, page du portail") % {"got": got[0]}
-            if portal and got
-            else f"HTTP {got[0]}"
-            if got
-            else _("pas de réponse")
-        )
-        found.append(
-            Finding(
-                f"{probe.system} {probe.host}{probe.path}",
-                portal,
-                detail,
-                "" if portal or not hall_ok else _("la salle ne sert pas le portail : mettez-la à jour"),
-            )
-        )
-    return found
+    return found + [_probe(probe, fetch(probe.host, probe.path), hall_ok) for probe in PROBES]
+
+
+def _values(config: Config) -> Finding:
+    net = config.network
+    problems = hotspot_problems(config)
+    risks = misread_risks(net.ssid, net.password) if net.ssid else ()
+    return Finding(
+        "[network]",
+        False if problems else (None if risks else True),
+        "; ".join(problems) or ("; ".join(_(RISK_TEXT[r]) for r in risks) if risks else f"« {net.ssid} »"),
+        _("corrigez [network] dans la configuration") if problems or risks else "",
+    )
+
+
+def _country(config: Config, run: Runner, again: str) -> Finding:
+    wanted = config.network.country
+    reg = run(("iw", "reg", "get"))
+    country = next((line.split()[1].rstrip(":") for line in reg.stdout.splitlines() if line.startswith("country ")), "")
+    return Finding(
+        _("Pays du Wi-Fi"),
+        country == wanted,
+        country or _("inconnu (iw absent ?)"),
+        "" if country == wanted else f"sudo iw reg set {wanted} ; {again}",
+    )
+
+
+def _profile(run: Runner, again: str) -> Finding:
+    active = run(("nmcli", "-t", "-f", "NAME,DEVICE", "connection", "show", "--active"))
+    up = any(line.split(":")[0] == PROFILE for line in active.stdout.splitlines())
+    exists = up or PROFILE in run(("nmcli", "-t", "-f", "NAME", "connection", "show")).stdout.splitlines()
+    return Finding(
+        _("Profil du point d'accès"),
+        up,
+        _("actif") if up else (_("présent mais éteint") if exists else _("absent")),
+        "" if up else (f"sudo nmcli connection up {PROFILE}" if exists else again),
+    )
+
+
+def _dns(config: Config, root: Path, again: str) -> Finding:
+    dns = root / "etc/NetworkManager/dnsmasq-shared.d/loto-hall.conf"
+    dns_ok = dns.exists() and dns.read_text(encoding="utf-8") == dns_conf(config.network).content
+    return Finding(
+        "DNS",
+        dns_ok,
+        str(dns.relative_to(root)) if dns_ok else _("fichier absent ou ancien"),
+        "" if dns_ok else again,
+    )
+
+
+def _port_80(run: Runner, again: str) -> Finding:
+    loaded = run(("nft", "list", "table", "ip", NFT_TABLE)).returncode == 0
+    return Finding(
+        _("Port 80 vers la salle"),
+        loaded,
+        _("règles chargées") if loaded else _("règles absentes"),
+        "" if loaded else again,
+    )
+
+
+def _mdns(config: Config, run: Runner) -> Finding:
+    avahi = run(("systemctl", "is-active", "avahi-daemon")).stdout.strip()
+    return Finding(
+        f"mDNS {config.network.hostname}.local",
+        avahi == "active",
+        f"avahi-daemon : {avahi or '?'}",
+        "" if avahi == "active" else "sudo systemctl enable --now avahi-daemon",
+    )
+
+
+def _probe(probe: Probe, got: tuple[int, str] | None, hall_ok: bool) -> Finding:
+    """A phone system's captive-portal check: answered with the portal (not « internet is here »), or not."""
+    portal = (
+        got is not None and 200 <= got[0] < 400 and got[0] != 204 and not any(word in got[1] for word in INTERNET_WORDS)
+    )
+    detail = (
+        _("HTTP %(got)s, page du portail") % {"got": got[0]}
+        if portal and got
+        else f"HTTP {got[0]}"
+        if got
+        else _("pas de réponse")
+    )
+    return Finding(
+        f"{probe.system} {probe.host}{probe.path}",
+        portal,
+        detail,
+        "" if portal or not hall_ok else _("la salle ne sert pas le portail : mettez-la à jour"),
+    )

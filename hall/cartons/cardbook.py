@@ -237,21 +237,7 @@ class CardBook:
         cls, lines: Iterator[str], columns: str, every_column: bool, errors: list[tuple[int, str]]
     ) -> CardBook:
         reader = csv.reader(lines)
-        try:
-            header = next(reader, None)
-        except csv.Error as e:  # a 200 KB header, a NUL byte: the file is refused, never a crash
-            raise InvalidCardFile([(1, f"en-tête illisible ({e})")]) from None
-        if header is None:
-            raise InvalidCardFile([(1, f"fichier vide : l'en-tête {','.join(HEADER)} manque")])
-        if header:
-            header[0] = header[0].removeprefix("\ufeff")  # the BOM some spreadsheets write
-        names = tuple(name.strip().lower() for name in header)
-        has_sold = names == HEADER + ("sold",)
-        if names != HEADER and not has_sold:
-            errors.append(
-                (1, f"en-tête « {','.join(header)} » : il faut « {','.join(HEADER)} » ou « {','.join(HEADER)},sold »")
-            )
-            has_sold = len(header) == 5
+        has_sold = _read_header(reader, errors)
         width = 5 if has_sold else 4
         cards: dict[str, Card] = {}
         first_line: dict[str, int] = {}
@@ -276,29 +262,15 @@ class CardBook:
                 what = "champ manquant" if len(fields) < width else "champ en trop"
                 errors.append((line, f"{what} : {len(fields)} champ(s), il en faut {width} ({expected})"))
                 continue
-            card_id = fields[0].strip().removeprefix("'")  # the apostrophe that keeps 000123 text in a spreadsheet
-            problem = _id_problem(card_id)
-            if problem:
-                errors.append((line, problem))
-            else:
-                if not card_id.isupper() and "-" in card_id:  # only a lower-case generated-form ID changes
-                    card_id = normalize_card_id(card_id)
-                if card_id in first_line:
-                    errors.append((line, f"l'identifiant {card_id} est déjà à la ligne {first_line[card_id]}"))
-                else:
-                    first_line[card_id] = line
+            card_id, id_ok = _line_id(fields[0], line, first_line, errors)
             card = None
             try:
                 card = Card.from_row_texts(fields[1:4], columns, every_column)
             except InvalidCard as e:
                 errors.append((line, str(e)))
-            if has_sold:
-                flag = fields[4].strip()
-                if flag not in ("0", "1"):
-                    errors.append((line, f"sold vaut « {flag} », il faut 0 ou 1"))
-                elif flag == "1":
-                    sold.add(card_id)
-            if card is not None and not problem:
+            if has_sold and _sold_flag(fields[4], line, errors):
+                sold.add(card_id)
+            if card is not None and id_ok:
                 cards[card_id] = card
         if errors:
             raise InvalidCardFile(sorted(errors, key=lambda error: error[0]))
@@ -351,35 +323,9 @@ class CardBook:
             part = part.strip()
             if not part:
                 continue
-            if ".." not in part:
-                card_id = normalize_card_id(part)
-                if _id_problem(card_id):
-                    raise ValueError(f"« {part} » : {_id_problem(card_id)}")
-                if check_card_id(card_id) is False:
-                    raise ValueError(f"« {part} » : caractère de contrôle faux, identifiant mal tapé ?")
-                parts.append(card_id)
-                total += 1
-                if limit is not None and total > limit:
-                    raise RangeTooLarge(total, limit)
-                continue
-            ends = [normalize_card_id(end) for end in part.split("..")]
-            if len(ends) != 2:
-                raise ValueError(f"« {part} » : une plage s'écrit DÉBUT..FIN")
-            for end in ends:
-                ok = check_card_id(end)
-                if ok is None:
-                    raise ValueError(f"« {end} » : une plage relie deux identifiants générés (comme A-00001N)")
-                if not ok:
-                    raise ValueError(f"« {end} » : caractère de contrôle faux, identifiant mal tapé ?")
-            start, stop = (split_card_id(end) for end in ends)
-            assert start is not None and stop is not None  # checked ids split
-            (series, first), (series_end, last) = start, stop
-            if series != series_end:
-                raise ValueError(f"« {part} » : les deux bouts d'une plage doivent être de la même série")
-            if first > last:
-                raise ValueError(f"« {part} » : le début de la plage dépasse la fin")
-            parts.append((series, first, last))
-            total += last - first + 1
+            item = _id_part(part) if ".." not in part else _range_part(part)
+            parts.append(item)
+            total += 1 if isinstance(item, str) else item[2] - item[1] + 1
             if limit is not None and total > limit:
                 raise RangeTooLarge(total, limit)
         ids: dict[str, None] = {}
@@ -391,3 +337,78 @@ class CardBook:
             for number in range(first, last + 1):
                 ids[make_card_id(series, number)] = None
         return list(ids)
+
+
+def _id_part(part: str) -> str:
+    """One ID of a list of sold cartons, normalised; ValueError when it is none or mistyped."""
+    card_id = normalize_card_id(part)
+    if _id_problem(card_id):
+        raise ValueError(f"« {part} » : {_id_problem(card_id)}")
+    if check_card_id(card_id) is False:
+        raise ValueError(f"« {part} » : caractère de contrôle faux, identifiant mal tapé ?")
+    return card_id
+
+
+def _range_part(part: str) -> tuple[str, int, int]:
+    """``A-00001N..A-00010P`` as (series, first, last); ValueError naming what is wrong with it."""
+    ends = [normalize_card_id(end) for end in part.split("..")]
+    if len(ends) != 2:
+        raise ValueError(f"« {part} » : une plage s'écrit DÉBUT..FIN")
+    for end in ends:
+        ok = check_card_id(end)
+        if ok is None:
+            raise ValueError(f"« {end} » : une plage relie deux identifiants générés (comme A-00001N)")
+        if not ok:
+            raise ValueError(f"« {end} » : caractère de contrôle faux, identifiant mal tapé ?")
+    start, stop = (split_card_id(end) for end in ends)
+    assert start is not None and stop is not None  # checked ids split
+    (series, first), (series_end, last) = start, stop
+    if series != series_end:
+        raise ValueError(f"« {part} » : les deux bouts d'une plage doivent être de la même série")
+    if first > last:
+        raise ValueError(f"« {part} » : le début de la plage dépasse la fin")
+    return series, first, last
+
+
+def _read_header(reader: Iterator[list[str]], errors: list[tuple[int, str]]) -> bool:
+    """Read a card CSV's header: whether it has the ``sold`` column; a header not ours is said in ``errors``
+    (then a fifth column is taken for ``sold``), an empty or unreadable file refused."""
+    try:
+        header = next(reader, None)
+    except csv.Error as e:  # a 200 KB header, a NUL byte: the file is refused, never a crash
+        raise InvalidCardFile([(1, f"en-tête illisible ({e})")]) from None
+    if header is None:
+        raise InvalidCardFile([(1, f"fichier vide : l'en-tête {','.join(HEADER)} manque")])
+    if header:
+        header[0] = header[0].removeprefix("\ufeff")  # the BOM some spreadsheets write
+    names = tuple(name.strip().lower() for name in header)
+    if names in (HEADER, HEADER + ("sold",)):
+        return names == HEADER + ("sold",)
+    errors.append(
+        (1, f"en-tête « {','.join(header)} » : il faut « {','.join(HEADER)} » ou « {','.join(HEADER)},sold »")
+    )
+    return len(header) == 5
+
+
+def _line_id(text: str, line: int, first_line: dict[str, int], errors: list[tuple[int, str]]) -> tuple[str, bool]:
+    """The carton ID of a CSV line and whether it is one (a problem, or a repeat, said in ``errors``)."""
+    card_id = text.strip().removeprefix("'")  # the apostrophe that keeps 000123 text in a spreadsheet
+    problem = _id_problem(card_id)
+    if problem:
+        errors.append((line, problem))
+        return card_id, False
+    if not card_id.isupper() and "-" in card_id:  # only a lower-case generated-form ID changes
+        card_id = normalize_card_id(card_id)
+    if card_id in first_line:
+        errors.append((line, f"l'identifiant {card_id} est déjà à la ligne {first_line[card_id]}"))
+    else:
+        first_line[card_id] = line
+    return card_id, True
+
+
+def _sold_flag(text: str, line: int, errors: list[tuple[int, str]]) -> bool:
+    """Whether a line's ``sold`` says 1 (anything but 0 or 1 said in ``errors``)."""
+    flag = text.strip()
+    if flag not in ("0", "1"):
+        errors.append((line, f"sold vaut « {flag} », il faut 0 ou 1"))
+    return flag == "1"

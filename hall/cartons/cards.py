@@ -80,6 +80,20 @@ def _problems(rows: Sequence[Sequence[object]], columns: str, every_column: bool
     table = _column_table(columns)
     if len(rows) != 3:
         return [f"le carton a {len(rows)} rangée(s), il en faut 3"]
+    problems = _shape_problems(rows)
+    if problems:
+        return problems
+    checked = [[n for n in row if isinstance(n, int)] for row in rows]  # all of them: each is an int (above)
+    twice = _twice(checked, problems)
+    for r, row in enumerate(checked, 1):
+        problems += _same_column(r, row, table, columns)
+    for j in range(9):
+        problems += _column_problems(j, checked, table, columns, twice, every_column)
+    return problems
+
+
+def _shape_problems(rows: Sequence[Sequence[object]]) -> list[str]:
+    """Numbers that are no ball numbers, rows that do not hold 5."""
     problems = []
     for r, row in enumerate(rows, 1):
         for x in row:
@@ -87,9 +101,11 @@ def _problems(rows: Sequence[Sequence[object]], columns: str, every_column: bool
                 problems.append(f"rangée {r} : « {x} » n'est pas un numéro de 1 à 90")
         if len(row) != 5:
             problems.append(f"la rangée {r} a {len(row)} numéro(s), il en faut 5")
-    if problems:
-        return problems
-    checked = [[n for n in row if isinstance(n, int)] for row in rows]  # all of them: each is an int (above)
+    return problems
+
+
+def _twice(checked: list[list[int]], problems: list[str]) -> set[int]:
+    """The numbers printed twice on the carton, each said in ``problems``."""
     seen: dict[int, int] = {}
     twice: set[int] = set()
     for r, row in enumerate(checked, 1):
@@ -99,28 +115,35 @@ def _problems(rows: Sequence[Sequence[object]], columns: str, every_column: bool
                 problems.append(f"le numéro {n} apparaît deux fois ({where})")
                 twice.add(n)
             seen.setdefault(n, r)
-    for r, row in enumerate(checked, 1):
-        by_column: dict[int, list[int]] = {}
-        for n in sorted(set(row)):
-            by_column.setdefault(table[n], []).append(n)
-        for j, ns in sorted(by_column.items()):
-            if len(ns) > 1:
-                listed = " et ".join(map(str, ns))
-                problems.append(f"rangée {r} : {listed} sont dans la même {_column_label(j, columns)}")
-    for j in range(9):
-        cells = [
-            (n, r) for r, row in enumerate(checked, 1) for n in sorted(set(row)) if table[n] == j and n not in twice
-        ]
-        for (a, ra), (b, rb) in zip(cells, cells[1:]):
-            if a > b:
-                problems.append(
-                    f"{_column_label(j, columns)} : {a} (rangée {ra}) est au-dessus de {b} (rangée {rb}), "
-                    "les numéros d'une colonne doivent croître vers le bas"
-                )
-        if every_column and not any(table[n] == j for row in checked for n in row):
+    return twice
+
+
+def _same_column(r: int, row: list[int], table: Sequence[int], columns: str) -> list[str]:
+    """Numbers of row ``r`` that share a column."""
+    by_column: dict[int, list[int]] = {}
+    for n in sorted(set(row)):
+        by_column.setdefault(table[n], []).append(n)
+    return [
+        f"rangée {r} : {' et '.join(map(str, ns))} sont dans la même {_column_label(j, columns)}"
+        for j, ns in sorted(by_column.items())
+        if len(ns) > 1
+    ]
+
+
+def _column_problems(
+    j: int, checked: list[list[int]], table: Sequence[int], columns: str, twice: set[int], every_column: bool
+) -> list[str]:
+    """Column ``j``: its numbers must grow downwards, and (in a series of 6) it must hold one."""
+    problems = []
+    cells = [(n, r) for r, row in enumerate(checked, 1) for n in sorted(set(row)) if table[n] == j and n not in twice]
+    for (a, ra), (b, rb) in zip(cells, cells[1:]):
+        if a > b:
             problems.append(
-                f"{_column_label(j, columns)} vide : en série de 6, chaque colonne porte au moins un numéro"
+                f"{_column_label(j, columns)} : {a} (rangée {ra}) est au-dessus de {b} (rangée {rb}), "
+                "les numéros d'une colonne doivent croître vers le bas"
             )
+    if every_column and not any(table[n] == j for row in checked for n in row):
+        problems.append(f"{_column_label(j, columns)} vide : en série de 6, chaque colonne porte au moins un numéro")
     return problems
 
 

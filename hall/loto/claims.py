@@ -87,19 +87,9 @@ def verify(
     on_last = [i for i in counting if last in rows[i]]
     to_go = _to_go(rows, among, need, drawn, paid_rows)
     if len(counting) >= need:
-        keys = [i for i in fresh if i in on_last] if last_rule else fresh
-        if keys:
-            key = keys[0]
-            others = [i for i in counting if i != key][: need - 1]
-            prize = ""
-            if isinstance(lot, LotSpec) and lot.within is not None:
-                prize = FALLBACK if prize_at(lot, ball).fallback else JACKPOT
-            return Verdict(VALID, tuple(sorted([key, *others])), complete, (), last, "", ball, prize)
-        if on_last:  # the row the last ball completed was paid for a lot of this kind (on this very ball)
-            return Verdict(MISSED, (), complete, (), last, ROW_ALREADY_PAID, ball, to_go=to_go)
-        if fresh:  # the lot was there before the last ball: its turn passed (L8, L9)
-            on_card = any(last in row for row in rows)
-            return Verdict(MISSED, (), complete, (), last, LAST_NOT_IN_ROWS if on_card else LATE, ball, to_go=to_go)
+        won = _made(lot, card, counting, fresh, on_last, last_rule, need, last, ball, complete, to_go)
+        if won is not None:
+            return won
     if len(counting) >= need and not fresh:
         reason = ROW_ALREADY_PAID  # the complete rows that count were paid for this kind: no new one (L12)
     elif among is not ALL_ROWS and any(i not in among for i in complete):
@@ -107,6 +97,37 @@ def verify(
     else:
         reason = ""
     return Verdict(INCOMPLETE, (), complete, to_go, last, reason, ball, to_go=to_go)
+
+
+def _made(
+    lot: LotSpec | Lines | str,
+    card: HasRows,
+    counting: tuple[int, ...],
+    fresh: list[int],
+    on_last: list[int],
+    last_rule: bool,
+    need: int,
+    last: int | None,
+    ball: int,
+    complete: tuple[int, ...],
+    to_go: tuple[int, ...],
+) -> Verdict | None:
+    """The verdict of a carton whose rows that count make the lot: valid with a new row (on the last ball under
+    the rule), else missed and why; ``None`` when no row may be the new one and the lot was not there before."""
+    keys = [i for i in fresh if i in on_last] if last_rule else fresh
+    if keys:
+        key = keys[0]
+        others = [i for i in counting if i != key][: need - 1]
+        prize = ""
+        if isinstance(lot, LotSpec) and lot.within is not None:
+            prize = FALLBACK if prize_at(lot, ball).fallback else JACKPOT
+        return Verdict(VALID, tuple(sorted([key, *others])), complete, (), last, "", ball, prize)
+    if on_last:  # the row the last ball completed was paid for a lot of this kind (on this very ball)
+        return Verdict(MISSED, (), complete, (), last, ROW_ALREADY_PAID, ball, to_go=to_go)
+    if fresh:  # the lot was there before the last ball: its turn passed (L8, L9)
+        on_card = any(last in row for row in card.rows)
+        return Verdict(MISSED, (), complete, (), last, LAST_NOT_IN_ROWS if on_card else LATE, ball, to_go=to_go)
+    return None
 
 
 def _to_go(

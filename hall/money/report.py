@@ -28,8 +28,8 @@ from hall.events import (
     VoucherRedeemed,
 )
 from hall.loto.lots import Said, terms_of
-from hall.loto.partie import AWARDED, Evening
-from hall.money.report_lots import CARRIED, GIVEN, NOT_GIVEN, lot_fates
+from hall.loto.partie import AWARDED, Evening, Lot, Partie
+from hall.money.report_lots import CARRIED, GIVEN, NOT_GIVEN, LotFate, lot_fates
 from hall.money.takings import Takings, takings_of
 from hall.record.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
 from hall.snapshots import Fingerprint
@@ -243,79 +243,101 @@ def build_report(
             first_at = first_at or record.at
             last_at = record.at
         _READ.dispatch(record.type, reading, record)
-    parties, issued_at, redeemed_at, awarded_at = (
-        reading.parties,
-        reading.issued_at,
-        reading.redeemed_at,
-        reading.awarded_at,
+    ordered = _parties(evening, reading)
+    vouchers = _vouchers(evening, reading)
+    last = records_seen[-1] if records_seen else None
+    return EveningReport(
+        hall_name,
+        first_at,
+        last_at,
+        ordered,
+        _frequencies(ordered),
+        vouchers,
+        _totals(ordered, vouchers),
+        takings_of(evening, records_seen),
+        language,
+        timezone,
+        1 if ordered else 0,
+        Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None,
     )
 
+
+def _parties(evening: Evening, reading: _JournalReading) -> list[PartieReport]:
+    """Each partie of the state, with the journal's times, its lots as results, in the order of their numbers."""
+    parties = reading.parties
     fates = lot_fates(evening.parties)
     for p in evening.parties:
         report = parties.setdefault(p.number, PartieReport(p.number, p.status, consolation_label=p.consolation))
         report.status = p.status
         if report.numbers != p.draws:  # the journal and the state disagree: trust the state, keep it visible
             report.draws = [(n, "") for n in p.draws]
-        for index, lot in enumerate(p.lots):
-            fate = fates[(p.number, index)]
-            a = lot.award if lot.status == AWARDED else None
-            terms = terms_of(lot.spec)
-            if a is None:
-                report.lots.append(
-                    LotResult(
-                        p.number,
-                        index + 1,
-                        lot.kind,
-                        lot.label,
-                        lot.value_eur,
-                        False,
-                        fate=fate.fate,
-                        carried_to=fate.carried_to,
-                        carried_from=fate.carried_from,
-                        terms=terms,
-                    )
-                )
-                continue
-            prize = lot.prize  # a maxi-bingo won after its ball N: the fallback (RULES L20)
-            if prize.fallback:  # the label is the fallback's: say which jackpot it stood for
-                terms = (
-                    (
-                        N_("lot de repli : jackpot « %(jackpot)s » non gagné en %(n)s boules"),
-                        {"jackpot": lot.label, "n": lot.within},
-                    ),
-                )
-            elif lot.within is not None:
-                terms += ((N_("jackpot gagné"), {}),)
-            report.lots.append(
-                LotResult(
-                    p.number,
-                    index + 1,
-                    lot.kind,
-                    prize.label,
-                    prize.value_eur,
-                    True,
-                    a.winners,
-                    tuple(tuple(r + 1 for r in rows) for rows in a.rows),
-                    a.last,
-                    a.draw_index + 1,
-                    tuple((t.card_id, t.number) for t in a.tie_break),
-                    a.consolation,
-                    p.consolation if a.consolation else "",
-                    a.shared,
-                    awarded_at.get((p.number, index), ""),
-                    fate.fate,
-                    fate.carried_to,
-                    fate.carried_from,
-                    terms,
-                )
-            )
-    ordered = [parties[n] for n in sorted(parties)]
+        for index in range(len(p.lots)):
+            report.lots.append(_lot_result(p, index, fates[(p.number, index)], reading.awarded_at))
+    return [parties[n] for n in sorted(parties)]
 
+
+def _lot_result(p: Partie, index: int, fate: LotFate, awarded_at: dict[tuple[int, int], str]) -> LotResult:
+    """Lot ``index`` of partie ``p``: what it was, what became of it, and who won it on which ball."""
+    lot = p.lots[index]
+    a = lot.award if lot.status == AWARDED else None
+    promised = LotResult(
+        p.number,
+        index + 1,
+        lot.kind,
+        lot.label,
+        lot.value_eur,
+        False,
+        fate=fate.fate,
+        carried_to=fate.carried_to,
+        carried_from=fate.carried_from,
+        terms=terms_of(lot.spec),
+    )
+    if a is None:
+        return promised
+    prize = lot.prize  # a maxi-bingo won after its ball N: the fallback (RULES L20)
+    return replace(
+        promised,
+        label=prize.label,
+        value_eur=prize.value_eur,
+        awarded=True,
+        winners=a.winners,
+        rows=tuple(tuple(r + 1 for r in rows) for rows in a.rows),
+        last=a.last,
+        balls=a.draw_index + 1,
+        tie_break=tuple((t.card_id, t.number) for t in a.tie_break),
+        consolation=a.consolation,
+        consolation_label=p.consolation if a.consolation else "",
+        shared=a.shared,
+        at=awarded_at.get((p.number, index), ""),
+        terms=_won_terms(lot, promised.terms),
+    )
+
+
+def _won_terms(lot: Lot, terms: Said) -> Said:
+    """The terms a won lot is printed with: a fallback says which jackpot it stood for, a jackpot that it was won."""
+    if lot.prize.fallback:  # the label is the fallback's
+        return (
+            (
+                N_("lot de repli : jackpot « %(jackpot)s » non gagné en %(n)s boules"),
+                {"jackpot": lot.label, "n": lot.within},
+            ),
+        )
+    if lot.within is not None:
+        return (*terms, (N_("jackpot gagné"), {}))
+    return terms
+
+
+def _frequencies(parties: list[PartieReport]) -> dict[int, int]:
+    """Ball → in how many parties it was drawn, 1..90, zeros included."""
     frequencies = {n: 0 for n in range(1, 91)}
-    for pr in ordered:
+    for pr in parties:
         for n in pr.numbers:
             frequencies[n] += 1
+    return frequencies
 
+
+def _vouchers(evening: Evening, reading: _JournalReading) -> list[VoucherLine]:
+    """Every voucher of the evening, with the journal's times, in the order of their serials."""
     vouchers = [
         VoucherLine(
             v.issued.code,
@@ -330,16 +352,20 @@ def build_report(
             v.printed,
             v.reprints_requested,
             v.redeemed,
-            issued_at.get(code, ""),
-            redeemed_at.get(code, ""),
+            reading.issued_at.get(code, ""),
+            reading.redeemed_at.get(code, ""),
         )
         for code, v in evening.vouchers.items()
     ]
     vouchers.sort(key=lambda v: v.serial)
+    return vouchers
 
+
+def _totals(ordered: list[PartieReport], vouchers: list[VoucherLine]) -> dict[str, int]:
+    """The evening's totals, keyed as ``TOTAL_LABELS``."""
     verdicts = Counter(c.verdict for p in ordered for c in p.claims)
     lots = [lot for p in ordered for lot in p.lots]
-    totals = {
+    return {
         "parties": len(ordered),
         "balls_drawn": sum(len(p.draws) for p in ordered),
         "undos": sum(len(p.undos) for p in ordered),
@@ -359,21 +385,6 @@ def build_report(
         "vouchers_redeemed": sum(v.redeemed for v in vouchers),
         "vouchers_outstanding": sum(not v.redeemed for v in vouchers),
     }
-    last = records_seen[-1] if records_seen else None
-    return EveningReport(
-        hall_name,
-        first_at,
-        last_at,
-        ordered,
-        frequencies,
-        vouchers,
-        totals,
-        takings_of(evening, records_seen),
-        language,
-        timezone,
-        1 if ordered else 0,
-        Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None,
-    )
 
 
 REPORT_LANGUAGES = ("fr", "en")  # the words of the report's three files: French, or English

@@ -20,29 +20,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from hall.events import LotSpec
 from hall.loto.lots import KIND_LABELS
 from hall.money.report import TOTAL_LABELS, EveningReport
-from hall.money.report_rows import Code, Notes, csv_rows, eur
+from hall.money.report_rows import COLUMNS, Code, Notes, csv_rows, eur
 from hall.record.durable import replacing
 from hall.spreadsheet import protect_text
 
 DELIMITER = ";"
-COLUMNS = (
-    "section",
-    "partie",
-    "lot",
-    "order",
-    "kind",
-    "label",
-    "card_id",
-    "number",
-    "code",
-    "count",
-    "status",
-    "amount",
-    "detail",
-    "role",
-    "session",
-    "at",
-)
 HEADERS: Mapping[str, Mapping[str, str]] = {
     "fr": {
         "section": "rubrique",
@@ -163,6 +145,8 @@ FRENCH = {
     "reprints": "réimpressions",
     "offered": "tarif",
     "lotos_this_year": "lotos de l'année",
+    "yes": "oui",
+    "no": "non",
     **{kind: label for kind, label in KIND_LABELS.items()},
 }
 TIMES = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%Y-%m-%d %H:%M:%S"}

@@ -75,8 +75,44 @@ def _lot(lot: LotSpec | None, say: Say = french) -> str:
 def money_section(t: Takings, tz: str, say: Say = french) -> list:
     """Recettes, the lots given tonight and their values, the balance, then the lots not given (kept for another
     loto, their value apart): the pages the treasurer hands to the board."""
+    out: list = [Paragraph(say("Recettes, valeur des lots et solde"), H2), _sums(t, say)]
+    if t.not_given:
+        out.append(
+            cell(
+                say(
+                    "Lots non donnés ce soir (gardés pour un autre loto, ou encore à jouer) : %(n)s, valeur "
+                    "%(eur)s — hors solde."
+                )
+                % {"n": len(t.not_given), "eur": euros(t.kept_cents)},
+                BODY,
+            )
+        )
+    if t.undeclared_lots:
+        out.append(cell(say("%(n)s lot(s) sans valeur déclarée (comptés 0 €).") % {"n": t.undeclared_lots}, BODY))
+    out += _by_seller_and_partie(t, say)
+    if t.given:
+        out += [Paragraph(say("Lots donnés ce soir"), H3), _given(t, say)]
+    if t.not_given:
+        out.append(Paragraph(say("Lots non donnés (valeur hors solde)"), H3))
+        out.append(
+            table(
+                [say("Partie"), say("Lot"), say("Libellé"), say("Pourquoi"), say("Donateur"), say("Valeur")],
+                [
+                    [v.partie, v.lot, lot_label(v, say), _why(v, say), v.sponsor or "—", euros(v.cents)]
+                    for v in t.not_given
+                ],
+                [12 * mm, 9 * mm, 56 * mm, 48 * mm, 40 * mm, 21 * mm],
+            )
+        )
+    out += outside_the_rules(t, tz, say)
+    if t.sales:
+        out += _sales(t, tz, say)
+    return out
+
+
+def _sums(t: Takings, say: Say) -> Table:
+    """The takings by payment, the reservations, the lots' values and the balance, in two columns of sums."""
     totals = t.totals
-    out: list = [Paragraph(say("Recettes, valeur des lots et solde"), H2)]
     rows = [[say("Cartons vendus (payés)"), str(totals["cards_sold"]), say("Recette totale"), euros(t.receipts_cents)]]
     for key, label in PAYMENTS.items():
         rows.append(
@@ -96,20 +132,12 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
     rows.append([say("Solde (recette − lots achetés donnés)"), "", "", euros(t.balance_cents)])
     sums = Table(rows, colWidths=[58 * mm, 16 * mm, 58 * mm, 34 * mm], hAlign="LEFT")
     sums.setStyle(SUMS)
-    out.append(sums)
-    if t.not_given:
-        out.append(
-            cell(
-                say(
-                    "Lots non donnés ce soir (gardés pour un autre loto, ou encore à jouer) : %(n)s, valeur "
-                    "%(eur)s — hors solde."
-                )
-                % {"n": len(t.not_given), "eur": euros(t.kept_cents)},
-                BODY,
-            )
-        )
-    if t.undeclared_lots:
-        out.append(cell(say("%(n)s lot(s) sans valeur déclarée (comptés 0 €).") % {"n": t.undeclared_lots}, BODY))
+    return sums
+
+
+def _by_seller_and_partie(t: Takings, say: Say) -> list:
+    """The takings by seller, and by partie when cartons were sold for one."""
+    totals, out = t.totals, []
     if totals["by_seller"]:
         out.append(Paragraph(say("Recette par vendeur"), H3))
         out.append(
@@ -128,52 +156,36 @@ def money_section(t: Takings, tz: str, say: Say = french) -> list:
                 [60 * mm, 30 * mm],
             )
         )
-    if t.given:
-        out.append(Paragraph(say("Lots donnés ce soir"), H3))
-        out.append(
-            table(
-                [
-                    say("Partie"),
-                    say("Lot"),
-                    say("Libellé"),
-                    say("Carton"),
-                    say("Gagnant"),
-                    say("Bon"),
-                    say("Donateur"),
-                    say("Valeur"),
-                ],
-                [
-                    [
-                        v.partie,
-                        v.lot,
-                        lot_label(v, say),
-                        OneLine(" ".join(v.cards)),
-                        Name(", ".join(b for b in v.buyers if b)),
-                        OneLine(" ".join(v.vouchers) or "—"),
-                        Name(v.sponsor or "—"),
-                        euros(v.cents),
-                    ]
-                    for v in t.given
-                ],
-                [11 * mm, 8 * mm, 38 * mm, 19 * mm, 36 * mm, 25 * mm, 30 * mm, 19 * mm],
-            )
-        )
-    if t.not_given:
-        out.append(Paragraph(say("Lots non donnés (valeur hors solde)"), H3))
-        out.append(
-            table(
-                [say("Partie"), say("Lot"), say("Libellé"), say("Pourquoi"), say("Donateur"), say("Valeur")],
-                [
-                    [v.partie, v.lot, lot_label(v, say), _why(v, say), v.sponsor or "—", euros(v.cents)]
-                    for v in t.not_given
-                ],
-                [12 * mm, 9 * mm, 56 * mm, 48 * mm, 40 * mm, 21 * mm],
-            )
-        )
-    out += outside_the_rules(t, tz, say)
-    if t.sales:
-        out += _sales(t, tz, say)
     return out
+
+
+def _given(t: Takings, say: Say) -> Table:
+    return table(
+        [
+            say("Partie"),
+            say("Lot"),
+            say("Libellé"),
+            say("Carton"),
+            say("Gagnant"),
+            say("Bon"),
+            say("Donateur"),
+            say("Valeur"),
+        ],
+        [
+            [
+                v.partie,
+                v.lot,
+                lot_label(v, say),
+                OneLine(" ".join(v.cards)),
+                Name(", ".join(b for b in v.buyers if b)),
+                OneLine(" ".join(v.vouchers) or "—"),
+                Name(v.sponsor or "—"),
+                euros(v.cents),
+            ]
+            for v in t.given
+        ],
+        [11 * mm, 8 * mm, 38 * mm, 19 * mm, 36 * mm, 25 * mm, 30 * mm, 19 * mm],
+    )
 
 
 def lot_label(v: LotValueLine, say: Say) -> Paragraph:

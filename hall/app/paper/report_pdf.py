@@ -30,23 +30,17 @@ from hall.app.paper.pdf_parts import (
 )
 from hall.app.paper.pdfa import archival
 from hall.app.paper.report_money_pdf import money_section
+from hall.app.paper.report_sections_pdf import other_sections
 from hall.app.paper.report_tax_pdf import tax_office_page
 from hall.app.paper.report_words import described
 from hall.app.paper.typeface import BOLD, FONT, fit
 from hall.loto.lots import KIND_LABELS
+from hall.money.paper_cells import VERDICTS
 from hall.money.report import TOTAL_LABELS as TOTALS
 from hall.money.report import EveningReport, LotResult, PartieReport
 from hall.money.report_lots import KEPT, TO_PLAY
 from hall.record.durable import replacing
 
-VERDICTS = {
-    "incomplete": N_("fausse réclamation"),
-    "missed": N_("boule laissée passer"),
-    "unknown_card": N_("carton inconnu"),
-    "unsold_card": N_("carton non vendu"),
-    "cancelled_card": N_("carton annulé"),
-    "closed": N_("aucun lot ouvert"),
-}
 STATUS = {
     "playing": N_("en cours"),
     "checking": N_("vérification en cours"),
@@ -307,7 +301,7 @@ def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris") -> bytes:
             [30 * mm, 12 * mm, 24 * mm, 40 * mm, 24 * mm, 16 * mm, 17 * mm, 17 * mm],
         )
     )
-
+    story.extend(other_sections(report, tz, say))  # a rubric added to the papers with no page of its own yet
     story.extend(tax_office_page(report, tz))  # last: a page of its own, handed to the tax office
 
     fp = report.fingerprint

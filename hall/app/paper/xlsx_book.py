@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from hall.app.lang import in_language
 from hall.app.paper.report_words import described
 from hall.loto.lots import KIND_LABELS
+from hall.money.paper_cells import STATES
 from hall.money.report import EveningReport
 
 EURO = '#,##0.00 "€";-#,##0.00 "€"'
@@ -34,42 +35,8 @@ class Money(Decimal):
     """An amount in euros: a number cell with the euro format."""
 
 
-class Text(str):
-    """Text that must stay text (a carton ID, a code): a text cell with the text format, whatever it looks like."""
-
-
 Cell = str | int | float | Money | dt.datetime | None
 """What one cell of a sheet may hold."""
-
-
-STATES = {
-    "paid": N_("payée"),
-    "reserved": N_("réservée, non payée"),
-    "voided": N_("annulée"),
-    "playing": N_("en cours"),
-    "checking": N_("vérification"),
-    "finished": N_("tous les lots gagnés"),
-    "cleared": N_("démarquée"),
-    "single": N_("seul gagnant"),
-    "tie_break": N_("départage"),
-    "shared": N_("partagé"),
-    "kept": N_("non gagné : gardé pour un autre loto"),
-    "to_play": N_("à jouer"),
-    "especes": N_("Espèces"),
-    "carte": N_("Carte bancaire"),
-    "cheque": N_("Chèque"),
-    "incomplete": N_("fausse réclamation"),
-    "missed": N_("boule laissée passer"),
-    "unknown_card": N_("carton inconnu"),
-    "unsold_card": N_("carton non vendu"),
-    "cancelled_card": N_("carton annulé"),
-    "closed": N_("aucun lot ouvert"),
-    "replaced": N_("remplacé"),
-    "added": N_("ajouté"),
-    "dropped": N_("retiré"),
-    "cash": N_("Lot en argent : interdit dans un loto traditionnel (art. L322-4 du code de la sécurité intérieure)"),
-    "over_limit": N_("Au-dessus du plafond que la salle s'est fixé"),
-}
 
 
 def in_euros(cents: int | None) -> Money | None:

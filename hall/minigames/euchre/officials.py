@@ -65,16 +65,7 @@ def official_is_legal(state: EuchreState, move: tuple) -> bool:
     if kind == "time":
         return not args and not state.time_called
     if kind in ("bid_out_of_turn", "insufficient_bid"):
-        if state.phase != "bid" or len(args) != 2 or not _int_in(args[0], range(PLAYERS)):
-            return False
-        offender, denom = args
-        if denom is not None and denom not in state.options.denominations():
-            return False
-        if any(seat == offender for seat, _ in state.bids):
-            return False
-        if kind == "insufficient_bid":  # E10: the bid just made, by the seat on turn, did not raise
-            return offender == state.turn and denom is not None
-        return offender != state.turn and offender not in state.forfeited
+        return _bid_fault_legal(state, kind, args)
     if kind == "renege":
         return (
             state.phase == "play"
@@ -83,6 +74,20 @@ def official_is_legal(state: EuchreState, move: tuple) -> bool:
             and args[0] != sitting_out(state)
         )
     return False
+
+
+def _bid_fault_legal(state: EuchreState, kind: str, args: tuple) -> bool:
+    """A bid out of turn or an insufficient bid: by a seat that has not bid yet, of a denomination of the game."""
+    if state.phase != "bid" or len(args) != 2 or not _int_in(args[0], range(PLAYERS)):
+        return False
+    offender, denom = args
+    if denom is not None and denom not in state.options.denominations():
+        return False
+    if any(seat == offender for seat, _ in state.bids):
+        return False
+    if kind == "insufficient_bid":  # E10: the bid just made, by the seat on turn, did not raise
+        return offender == state.turn and denom is not None
+    return offender != state.turn and offender not in state.forfeited
 
 
 def _int_in(value: object, allowed: range | tuple[int, ...]) -> bool:

@@ -91,22 +91,28 @@ def figure_moves(state: PRState, seat: int) -> list[tuple]:
     must_finish = state.take_backs >= MAX_TAKE_BACKS
     moves = []
     for board in boards:
-        free = board.remaining & ~laid
-        fits = {sid: [m for m in PLACEMENTS[sid] if m & free == m] for sid in sorted(rack)}
-        if jokers > 0:
-            fits[JOKER] = [m for m in PLACEMENTS[JOKER] if m & free == m]
-        capacity = sum(len(SHAPES[sid]) * rack[sid] for sid in rack if fits[sid]) + jokers
-        if bin(free).count("1") > capacity:
-            continue  # the pieces in hand that fit here cannot cover what is left of it
-        if must_finish and not _coverable(free, tuple(sorted(rack.items())), jokers):
-            continue  # no figure can be finished here: none may be begun
-        for sid, masks in fits.items():
-            for m in masks:
-                if not state.staged and m == free:
-                    continue  # one piece that completes the board alone is a plain ``place``
-                if must_finish and not _completable(free & ~m, rack, jokers, sid):
-                    continue
-                moves.append(("add", board.letter, (sid, points_of(m))))
+        moves += _board_moves(state, board, board.remaining & ~laid, rack, jokers, must_finish)
+    return moves
+
+
+def _board_moves(state: PRState, board: Board, free: int, rack: Counter, jokers: int, must_finish: bool) -> list[tuple]:
+    """The ``add`` moves on ``board``, whose points ``free`` are neither covered nor laid on this turn."""
+    fits = {sid: [m for m in PLACEMENTS[sid] if m & free == m] for sid in sorted(rack)}
+    if jokers > 0:
+        fits[JOKER] = [m for m in PLACEMENTS[JOKER] if m & free == m]
+    capacity = sum(len(SHAPES[sid]) * rack[sid] for sid in rack if fits[sid]) + jokers
+    if bin(free).count("1") > capacity:
+        return []  # the pieces in hand that fit here cannot cover what is left of it
+    if must_finish and not _coverable(free, tuple(sorted(rack.items())), jokers):
+        return []  # no figure can be finished here: none may be begun
+    moves = []
+    for sid, masks in fits.items():
+        for m in masks:
+            if not state.staged and m == free:
+                continue  # one piece that completes the board alone is a plain ``place``
+            if must_finish and not _completable(free & ~m, rack, jokers, sid):
+                continue
+            moves.append(("add", board.letter, (sid, points_of(m))))
     return moves
 
 
@@ -169,23 +175,33 @@ def is_legal(state: PRState, seat: int, move: Move) -> bool:
     move = normalise(move)
     if seat not in to_move(state) or seat == CHANCE or not isinstance(move, tuple) or not move:
         return False
-    kind = move[0]
     if state.phase == "choose":
         return move in [("choose", b) for b in SOLITAIRE_BOARDS]
-    if state.solitaire:  # P11: the figure at once, or a swap; nothing is laid piece by piece
-        if kind == "place" and len(move) == 3:
-            return placement_error(state, seat, move[1], move[2]) is None
-        return (
-            kind == "swap"
-            and len(move) == 2
-            and move[1] in state.racks[seat]
-            and bool(state.pile)
-            and state.swaps < state.options.solitaire_max_swaps
-        )
+    if state.solitaire:
+        return _solitaire_legal(state, seat, move)
     if state.staged:
         if move == ("take_back",):
             return state.take_backs < MAX_TAKE_BACKS
-        return kind == "add" and move in figure_moves(state, seat)
+        return move[0] == "add" and move in figure_moves(state, seat)
+    return _turn_legal(state, seat, move)
+
+
+def _solitaire_legal(state: PRState, seat: int, move: tuple) -> bool:
+    """P11: the figure at once, or a swap; nothing is laid piece by piece."""
+    if move[0] == "place" and len(move) == 3:
+        return placement_error(state, seat, move[1], move[2]) is None
+    return (
+        move[0] == "swap"
+        and len(move) == 2
+        and move[1] in state.racks[seat]
+        and bool(state.pile)
+        and state.swaps < state.options.solitaire_max_swaps
+    )
+
+
+def _turn_legal(state: PRState, seat: int, move: tuple) -> bool:
+    """A turn with nothing laid yet: a piece towards a figure, one placement, or (stuck) a pass or a swap."""
+    kind = move[0]
     if kind == "add":
         return move in figure_moves(state, seat)
     if kind == "place" and len(move) == 3:
