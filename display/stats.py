@@ -12,7 +12,7 @@ come from the hall (ninety numbers per partie at most); the whole answer is kept
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from flask import Blueprint, jsonify
@@ -36,22 +36,29 @@ STRENGTH = {
 }
 TOO_FEW = _l("Trop peu de tirages pour juger : %(draws)s boules, il en faut au moins %(needed)s.")
 FAIR = _l(
-    "Rien d'anormal : sur %(draws)s boules, chaque numéro sort à peu près aussi souvent que les autres "
-    "(test du khi-deux, p = %(p)s)."
+    "Rien d'anormal : sur %(draws)s boules, chaque numéro sort à peu près aussi souvent que les autres (p = %(p)s)."
 )
-STAND_OUT = _l("Ces numéros se distinguent : %(numbers)s. Force de la preuve : %(strength)s (khi-deux, p = %(p)s).")
+STAND_OUT = _l("Ces numéros se distinguent : %(numbers)s. Force de la preuve : %(strength)s (p = %(p)s).")
 UNEVEN = _l(
     "Les numéros ne sortent pas aussi régulièrement qu'un tirage au hasard, sans qu'un seul se distingue. "
-    "Force de la preuve : %(strength)s (khi-deux, p = %(p)s)."
+    "Force de la preuve : %(strength)s (p = %(p)s)."
+)
+MEANING = _l(
+    "Ce compte peut être relu après chaque soirée, toute la saison : une machine honnête n'y est signalée, "
+    "une fois ou plus, que moins de 5 fois sur 100. Un numéro signalé n'est pas une preuve de triche : "
+    "faites vérifier la machine et ses boules."
 )
 STANDOUT = _l("le %(n)s (%(count)s fois, %(expected)s attendues)")
 
 
 class BallCount:
-    """The archives read so far (name → its parties' balls) and the last answer, per app."""
+    """The archives read so far (name → its parties' balls, and their evidence), their evidence summed, and the last
+    answer, per app."""
 
     def __init__(self) -> None:
         self.archives: dict[str, tuple[tuple[int, ...], ...]] = {}
+        self.found: dict[str, fairness.Evidence] = {}
+        self.summed: tuple[frozenset[str], fairness.Evidence] = (frozenset(), fairness.Evidence())
         self.answer: tuple[tuple, dict] | None = None
         self.lock = threading.Lock()
 
@@ -62,8 +69,19 @@ class BallCount:
         todo = [n for n in names if n not in self.archives]
         for name in todo[:ARCHIVES_PER_REQUEST]:
             self.archives[name] = read(archive_dir(data_dir) / name) if read is not None else ()
+            self.found[name] = fairness.evidence(self.archives[name])
         done = [n for n in names if n in self.archives]
+        if frozenset(done) != self.summed[0]:
+            total = fairness.Evidence()
+            for name in done:
+                total = total.plus(self.found[name])
+            self.summed = (frozenset(done), total)
         return [p for n in done for p in self.archives[n]], len(done), len(names) - len(done)
+
+    def evidence(self, tonight: Iterable[Sequence[int]]) -> fairness.Evidence:
+        """The archives' evidence (as of the last ``parties``) and tonight's: a partie adds its own, so only
+        tonight's is computed again."""
+        return self.summed[1].plus(fairness.evidence(tonight))
 
 
 def _number(value: float) -> str:
@@ -96,10 +114,11 @@ def count_balls() -> dict:
         key = (h.last_seq(), evenings, pending, str(get_locale()))
         if kept.answer is not None and kept.answer[0] == key:
             return kept.answer[1]
-        parties = [p for p in h.ball_draws() if p] + [p for p in archived if p]
+        tonight = [p for p in h.ball_draws() if p]
+        parties = [p for p in archived if p] + tonight  # the evidence is a product over parties: any order
         counts = fairness.counts(parties)
         draws = sum(counts)
-        check = fairness.check(counts, [len(p) for p in parties])
+        check = fairness.check(parties, kept.evidence(tonight))
         answer = {
             "counts": {str(n): counts[n] for n in range(1, fairness.BALLS + 1)},
             "evenings": evenings,
@@ -112,12 +131,15 @@ def count_balls() -> dict:
                 "chi2": round(check.chi2, 3),
                 "df": check.df,
                 "p_value": check.p_value,
+                "e_value": round(check.e_value, 6),
+                "chi2_p_value": check.chi2_p_value,
                 "expected": round(check.expected, 3),
                 "standouts": [
                     {"number": s.number, "count": s.count, "expected": round(s.expected, 3), "p_value": s.p_value}
                     for s in check.standouts
                 ],
                 "sentence": sentence(check, draws),
+                "meaning": str(MEANING),
             },
         }
         kept.answer = (key, answer)

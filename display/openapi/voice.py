@@ -59,7 +59,7 @@ def paths() -> dict:
         "/api/stats/balls": {
             "get": op(
                 "Le compte des boules : chaque numéro, ce soir et les soirées archivées, et le "
-                "test d'uniformité (khi-deux)",
+                "test d'uniformité, valable relu chaque soirée (e-valeur)",
                 None,
             )
         },

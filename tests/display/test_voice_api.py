@@ -7,6 +7,7 @@ from __future__ import annotations
 import array
 import io
 import json
+import math
 import random
 import wave
 
@@ -17,6 +18,7 @@ from display.speech_render import trimmed
 from hall.app.ball_archive import archived_draws
 from hall.app.runtime import JOURNAL_FILE
 from hall.events import BallDrawn, LotSpec, PartieStarted
+from hall.loto import fairness
 from hall.record.journal import Journal
 from tests.display.conftest import make_room
 
@@ -271,14 +273,31 @@ def test_a_seeded_biased_draw_is_flagged_in_plain_words_and_a_fair_one_is_not(tm
     archive(fair.config.data_dir, "2026-10-01_20h00", [rng.sample(range(1, 91), 40) for _ in range(120)])
     check = counting(fair).get("/api/stats/balls").get_json()["check"]
     assert check["verdict"] == "fair" and check["sentence"].startswith("Rien d'anormal")
+    assert "moins de 5 fois sur 100" in check["meaning"] and check["e_value"] < 20 and check["p_value"] > 0.05
     biased = make_room(tmp_path / "biased")
     archive(biased.config.data_dir, "2026-10-01_20h00", [_biased(rng, 40, 42) for _ in range(120)])
     resp = counting(biased).get("/api/stats/balls?lang=en").get_json()
     assert resp["check"]["verdict"] == "stands_out" and resp["check"]["standouts"][0]["number"] == 42
     assert resp["check"]["strength"] == "very_strong" and "42 (" in resp["check"]["sentence"]
     assert "very strong" in resp["check"]["sentence"]
+    assert "fewer than 5 times in 100" in resp["check"]["meaning"] and resp["check"]["e_value"] >= 20
     fair.hall.journal.close()
     biased.hall.journal.close()
+
+
+def test_a_missing_ball_is_named_from_evenings_read_at_different_requests(room):
+    """The evidence of each archive is kept as it is read (a few a request): the archives read over two requests and
+    tonight's parties add up to the verdict of all of them read at once."""
+    rng = random.Random(90)
+    client = counting(room)
+    for day in range(1, 15):  # a ball lost: 14 evenings of one partie without 90
+        archive(room.config.data_dir, f"2026-09-{day:02d}_20h00", [rng.sample(range(1, 90), 58)])
+    first = client.get("/api/stats/balls").get_json()
+    assert first["evenings_pending"] == 2
+    second = client.get("/api/stats/balls").get_json()["check"]
+    drawn = [list(p) for parties in services_of(room.app).ball_count.archives.values() for p in parties]
+    assert second["verdict"] == "stands_out" and [s["number"] for s in second["standouts"]] == [90]
+    assert math.isclose(second["e_value"], fairness.check(drawn).e_value, rel_tol=1e-9)
 
 
 def test_a_request_reads_a_bounded_number_of_archives(room):

@@ -309,5 +309,12 @@ def test_the_count_on_a_screen(kiosk, hall_served, tmp_path):
         page.goto(room.url + "/stats")
         expect(page.locator(".stats-cell[data-n='14']")).to_have_attribute("data-count", "1")
         expect(page.locator("#stats-verdict")).to_contain_text("Trop peu de tirages pour juger : 5 boules")
+        expect(page.locator("#stats-meaning")).to_contain_text("moins de 5 fois sur 100")  # RULES L26
         shot(page, f"stats-{size[0]}x{size[1]}.png", tmp_path)
         ctx.close()
+    ctx = kiosk.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    page = ctx.new_page()
+    page.goto(room.url + "/stats?lang=en")
+    expect(page.locator("#stats-meaning")).to_contain_text("an honest machine is flagged here, once or more, fewer")
+    page.screenshot(path=str(tmp_path / "stats-1280x720-en.png"))
+    ctx.close()

@@ -1,6 +1,6 @@
 /* The fairness count on a screen (INTERFACE §11, GET /api/stats/balls): each number with how often it came out,
    tonight and in every archived evening, a bar against the most drawn, the numbers that stand out marked, and the
-   uniformity check in plain words. Read again every 20 s (the hall keeps its answer: a bounded cost). */
+   uniformity check in plain words with what its figure means (RULES L26: valid however often it is read). Read again every 20 s (the hall keeps its answer: a bounded cost). */
 import {$, api, el, t} from "./common.js";
 
 async function show() {
@@ -21,6 +21,7 @@ async function show() {
   $("stats-scope").textContent = t("stats_scope", {draws: d.draws, parties: d.parties, evenings: d.evenings});
   $("stats-verdict").textContent = d.check.sentence;
   $("stats-verdict").dataset.verdict = d.check.verdict;
+  $("stats-meaning").textContent = d.check.meaning;
   $("stats-pending").hidden = !d.evenings_pending;
   $("stats-pending").textContent = d.evenings_pending ? t("stats_pending", {n: d.evenings_pending}) : "";
   if (d.evenings_pending) setTimeout(show, 1500);
