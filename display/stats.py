@@ -23,7 +23,7 @@ from display.current import hall
 from display.page_words import js_strings
 from display.pages import render_page
 from display.services import services
-from hall import archive_dir, fairness, past_evenings
+from hall import BALLS, FAIRNESS_MIN_EXPECTED, FairnessCheck, archive_dir, ball_counts, fairness_check, past_evenings
 
 bp = Blueprint("stats", __name__)
 ArchiveReader = Callable[[Path], tuple[tuple[int, ...], ...]]  # an archived evening's folder → its parties' balls
@@ -71,10 +71,10 @@ def _number(value: float) -> str:
     return text.replace(".", ",") if str(get_locale() or "fr").startswith("fr") else text.replace("< 0,", "< 0.")
 
 
-def sentence(check: fairness.Check, draws: int) -> str:
+def sentence(check: FairnessCheck, draws: int) -> str:
     """The check in plain words, in the reader's language."""
     if check.verdict == "too_few":
-        return str(TOO_FEW) % {"draws": draws, "needed": int(fairness.MIN_EXPECTED * fairness.BALLS)}
+        return str(TOO_FEW) % {"draws": draws, "needed": int(FAIRNESS_MIN_EXPECTED * BALLS)}
     if check.verdict == "fair":
         return str(FAIR) % {"draws": draws, "p": _number(check.p_value)}
     strength = str(STRENGTH.get(check.strength, STRENGTH["weak"]))
@@ -97,11 +97,11 @@ def count_balls() -> dict:
         if kept.answer is not None and kept.answer[0] == key:
             return kept.answer[1]
         parties = [p for p in h.ball_draws() if p] + [p for p in archived if p]
-        counts = fairness.counts(parties)
+        counts = ball_counts(parties)
         draws = sum(counts)
-        check = fairness.check(counts, [len(p) for p in parties])
+        check = fairness_check(counts, [len(p) for p in parties])
         answer = {
-            "counts": {str(n): counts[n] for n in range(1, fairness.BALLS + 1)},
+            "counts": {str(n): counts[n] for n in range(1, BALLS + 1)},
             "evenings": evenings,
             "evenings_pending": pending,
             "parties": len(parties),

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from hall.minigames.osga.day import simulate_day
-from hall.minigames.simulate import simulate
+from hall.minigames import simulate, simulate_day
 
 
 def run(args: argparse.Namespace) -> int:
