@@ -312,6 +312,8 @@ def test_the_face_names_no_whole_module_and_says_its_names_once(face):
     assert modules == []
     astray = [n for n, (m, a) in block.items() if getattr(found, n) is not getattr(importlib.import_module(m), a)]
     assert astray == []
+    beside = [n for n in block if (FACES[face].parent / n).is_dir() or (FACES[face].parent / f"{n}.py").is_file()]
+    assert beside == []  # a name that is also a module's would be that module once the module is imported
     with pytest.raises(AttributeError):
         found.no_such_name  # noqa: B018 (the face refuses a name it does not hold)
     outside = [n for n in imported_roots(FACES[face]) if n not in ("__future__", "typing", "hall.lazy")]
@@ -348,3 +350,46 @@ def test_the_lazy_loader_imports_only_the_standard_library():
     files = sorted((ROOT / "hall" / "lazy").glob("*.py"))
     assert [p.name for p in files] == ["__init__.py"]
     assert [n for p in files for n in imported_roots(p) if n.split(".")[0] not in sys.stdlib_module_names] == []
+
+
+def notify_names(path: Path) -> list[tuple[int, str]]:
+    """Each ``….notify("name", …)`` of ``path`` written with its name as a string, with its line."""
+    return [
+        (node.lineno, node.args[0].value)
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "notify"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ]
+
+
+NEWS = {"device:status_changed", "draw:proposed", "players:call"}  # passing news for the console: no one acts on it
+
+
+def test_no_command_travels_as_an_untyped_notice():
+    """A request a device must act on is a typed value of hall/requests.py, given through ``Hall.ask`` (its right
+    checked) and matched by type: no ``notify("…:…_requested", …)`` and no subscriber that compares the string
+    (issue 41: « Tirer » reached the demo's simulator as ``notify("draw:requested", {...})``)."""
+    from hall.requests import REQUESTS
+    from hall.snapshots import NOTICES
+
+    files = [
+        p for p in project_files("hall", "display", "drivers", "tests", "bench") if p != ROOT / "hall" / "requests.py"
+    ]
+    untyped = [
+        f"{p.relative_to(ROOT)}:{line}: notify({name!r})"
+        for p in files
+        for line, name in notify_names(p)
+        if name in REQUESTS or name.endswith("_requested") or name not in NEWS | set(NOTICES)
+    ]
+    assert untyped == []
+    by_string = [
+        f"{p.relative_to(ROOT)}:{node.lineno}: {node.value!r}"
+        for p in files
+        for node in ast.walk(ast.parse(p.read_text(), str(p)))
+        if isinstance(node, ast.Constant) and node.value in REQUESTS
+    ]
+    assert by_string == []

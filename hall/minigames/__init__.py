@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from hall.minigames.registry import get_game as get_game
     from hall.minigames.room_store import RoomStore as RoomStore
     from hall.minigames.room_store import open_lobby as open_lobby
-    from hall.minigames.simulate import simulate as simulate
+    from hall.minigames.simulate import simulate as play_bot_games
     from hall.minigames.table import ROOM_GAMES as ROOM_GAMES
 
 __all__ = [
@@ -79,7 +79,7 @@ __all__ = [
     "open_lobby",
     "play_out",
     "points_of",
-    "simulate",
+    "play_bot_games",
     "simulate_day",
     "summary",
     "table_code",
