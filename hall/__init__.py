@@ -5,7 +5,7 @@ writer, its desks) above ``hall.ports`` and ``hall.money`` (the takings and the 
 (``hall.snapshots``) and the configuration, above ``hall.loto`` (the rules, the claim check, the lots), above
 ``hall.cartons`` (cards, IDs, the card book, the sales ledger), above ``hall.record`` (the journal and its
 chain, the durable writes). ``display`` and ``drivers`` import the core from here, or from its shared words:
-``hall.events``, ``hall.snapshots``, ``hall.ports``, ``hall.config``, ``hall.rights``, ``hall.refusal``
+``hall.events``, ``hall.snapshots``, ``hall.ports``, ``hall.config``, ``hall.rights``, ``hall.requests``, ``hall.refusal``
 (an import-linter contract holds them to it). The core itself never imports this module.
 
 The face names classes, functions and constants, never a whole module, and loads each on first use (PEP 562):
