@@ -332,6 +332,6 @@ def test_tirer_reaches_the_ball_machine_as_a_typed_request(room, client):
         room.hall.ask(DrawRequested(), role="controller")
     assert refused.value.code == "forbidden" and heard == []
     assert client.post("/api/draws/request", headers=room.headers("speaker")).status_code == 202
-    assert heard == [("draw:requested", DrawRequested(source="console"))]
+    assert heard == [(DrawRequested.name, DrawRequested(source="console"))]
     assert client.post("/api/devices/printer/test", headers=room.headers("admin")).status_code == 202
-    assert heard[1:] == [("device:test_requested", DeviceTestRequested(device="printer"))]
+    assert heard[1:] == [(DeviceTestRequested.name, DeviceTestRequested(device="printer"))]
