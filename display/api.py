@@ -38,6 +38,7 @@ from hall import (
 )
 from hall.events import LotSpec
 from hall.refusal import Rejected
+from hall.requests import DeviceTestRequested, DrawRequested
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_GENERATE = 20000
@@ -174,8 +175,7 @@ def draw():
 @bp.post("/draws/request")
 def draw_request():
     """« Tirer » with nothing typed: the ball machine that waits for the speaker (the demo's) draws one ball."""
-    A.require_right("draw")
-    hall().notify("draw:requested", {"source": "console"})
+    hall().ask(DrawRequested(source="console"), role=A.require_right("draw"))
     return jsonify({"requested": True}), 202
 
 
@@ -404,10 +404,10 @@ def admin_info():
 
 @bp.post("/devices/<name>/test")
 def device_test(name: str):
-    A.require_right("device_test")
+    role = A.require_right("device_test")
     if name not in ("printer", "ball_machine", "keypad", "scanner"):
         raise Rejected("not_found")
-    hall().notify("device:test_requested", {"device": name})  # the printer answers with a test ticket
+    hall().ask(DeviceTestRequested(device=name), role=role)  # the printer answers with a test ticket
     status = hall().device(name)
     return jsonify(
         {"device": name, "requested": True, "status": None if status is None else views.device(status, device_sentence)}

@@ -8,7 +8,7 @@ from display import auth as A
 from display import views
 from display.current import hall
 from display.limits import field, json_body
-from hall import programme as P
+from hall import ProgrammeError, legal_flags, parse_parties
 from hall.ports import HallPort
 from hall.refusal import Rejected
 
@@ -23,7 +23,7 @@ def _lot_view(lot, limit: float) -> dict:
         "value_eur": lot.value_eur,
         "sponsor": lot.sponsor,
         **views.lot_terms(lot),
-        "flags": P.legal_flags(lot, limit),
+        "flags": legal_flags(lot, limit),
     }
 
 
@@ -74,8 +74,8 @@ def edit_programme():
     role = A.require_right("edit_programme")
     data = json_body()
     try:
-        parties = P.parse_parties(data.get("parties"))
-    except P.ProgrammeError as exc:
+        parties = parse_parties(data.get("parties"))
+    except ProgrammeError as exc:
         if exc.code in ("label_control_character", "bad_lot_row", "bad_lot_within"):  # own codes: which lot
             raise Rejected(exc.code, where=exc.where) from None
         raise Rejected("bad_programme", where=exc.where, why=exc.why) from None

@@ -8,8 +8,19 @@ from display import auth as A
 from display.current import hall
 from display.limits import field, json_body
 from display.session_ref import caller_session, session_ref
-from hall import is_ascii_digits
-from hall import sales as S
+from hall import (
+    MAX_RANGE,
+    NO_TIER,
+    STAKE_LIMIT_CENTS,
+    RangeError,
+    Sale,
+    TierError,
+    as_eur,
+    expand_ranges,
+    is_ascii_digits,
+    parse_eur,
+    parse_tiers,
+)
 from hall.ports import HallPort
 from hall.refusal import Rejected
 
@@ -18,13 +29,13 @@ RECENT = 30
 MAX_PARTIE_DIGITS = 3  # "partie": 1 to 999, read only once it is that short (a 5 000-digit text is a 422)
 
 
-def sale_view(sale: S.Sale) -> dict:
+def sale_view(sale: Sale) -> dict:
     """A sale as the desk and the admin see it (euros as JSON numbers, cents alongside)."""
     return {
         "sale_id": sale.sale_id,
         "cards": list(sale.card_ids),
         "count": len(sale.card_ids),
-        "amount_eur": S.as_eur(sale.cents),
+        "amount_eur": as_eur(sale.cents),
         "amount_cents": sale.cents,
         "payment": sale.payment,
         "paid": sale.paid,
@@ -34,7 +45,7 @@ def sale_view(sale: S.Sale) -> dict:
         "partie": sale.partie,
         "voided": sale.voided,
         "note": sale.note,
-        "offered_eur": None if sale.offered_cents in (None, S.NO_TIER) else S.as_eur(sale.offered_cents),
+        "offered_eur": None if sale.offered_cents in (None, NO_TIER) else as_eur(sale.offered_cents),
         "session": sale.session,
     }
 
@@ -42,17 +53,17 @@ def sale_view(sale: S.Sale) -> dict:
 def summary_view(h: HallPort) -> dict:
     """``GET /api/sales/summary``: cartons sold and the takings (INTERFACE §8), with the desk's extras."""
     t = h.sales_totals()
-    money = {k: S.as_eur(v) for k, v in t["by_payment"].items()}
+    money = {k: as_eur(v) for k, v in t["by_payment"].items()}
     return {
         "cards_sold": t["cards_sold"],
         "cards_reserved": t["cards_reserved"],
         "sales": t["sales"],
         "takings_eur": {
-            "total": S.as_eur(t["total_cents"]),
+            "total": as_eur(t["total_cents"]),
             "by_payment": money,
-            "by_seller": {k: S.as_eur(v) for k, v in t["by_seller"].items()},
-            "by_partie": {k: S.as_eur(v) for k, v in t["by_partie"].items()},
-            "reserved": S.as_eur(t["reserved_cents"]),
+            "by_seller": {k: as_eur(v) for k, v in t["by_seller"].items()},
+            "by_partie": {k: as_eur(v) for k, v in t["by_partie"].items()},
+            "reserved": as_eur(t["reserved_cents"]),
         },
         "takings_cents": {
             "total": t["total_cents"],
@@ -70,7 +81,7 @@ def summary_view(h: HallPort) -> dict:
 
 def tiers_view(h: HallPort) -> list[dict]:
     """The price tiers the caisse offers now (euros as JSON numbers, cents alongside)."""
-    return [{"cards": p.cards, "eur": S.as_eur(p.cents), "cents": p.cents} for p in h.price_tiers()]
+    return [{"cards": p.cards, "eur": as_eur(p.cents), "cents": p.cents} for p in h.price_tiers()]
 
 
 def _partie(value) -> int | None:
@@ -92,13 +103,13 @@ def _card_ids(data: dict, limit: int) -> list[str]:
         if (
             not isinstance(cards, list)
             or not all(isinstance(c, str) and len(c) <= 80 for c in cards)
-            or len(cards) > S.MAX_RANGE
+            or len(cards) > MAX_RANGE
         ):
             raise Rejected("bad_field", field="cards")
         text = ", ".join([*cards, text])
     try:
-        ids = S.expand_ranges(text, limit)
-    except S.RangeError as exc:
+        ids = expand_ranges(text, limit)
+    except RangeError as exc:
         raise Rejected(exc.code, part=exc.text, why=exc.why, limit=limit) from None
     if not ids:
         raise Rejected("no_cards")
@@ -123,12 +134,12 @@ def sell():
     data = json_body()
     partie = _partie(data.get("partie"))  # bounded first: a huge "partie" costs nothing
     h = hall()
-    ids = _card_ids(data, min(max(h.card_count()[0], 1), S.MAX_RANGE))
+    ids = _card_ids(data, min(max(h.card_count()[0], 1), MAX_RANGE))
     amount = data.get("amount_eur")
     cents = None
     if amount not in (None, ""):
         try:
-            cents = S.parse_eur(amount)
+            cents = parse_eur(amount)
         except ValueError:
             raise Rejected("bad_amount") from None
     paid = field(data, "paid", bool, required=False, default=True)
@@ -161,7 +172,7 @@ def sell():
         {
             "sale_id": e.sale_id,
             "cards": list(e.card_ids),
-            "amount_eur": S.as_eur(e.cents),
+            "amount_eur": as_eur(e.cents),
             "amount_cents": e.cents,
             "payment": e.payment,
             "paid": e.paid,
@@ -170,7 +181,7 @@ def sell():
             "note": e.note,
             "seq": record.seq,
             "phones_url": f"/s/{h.sale_code(e.sale_id)}",  # the sale's cartons on the buyer's phone (§9)
-            "offered_eur": None if e.offered_cents in (None, S.NO_TIER) else S.as_eur(e.offered_cents),
+            "offered_eur": None if e.offered_cents in (None, NO_TIER) else as_eur(e.offered_cents),
         }
     ), 201
 
@@ -181,7 +192,7 @@ def check():
     cartons, those the book lacks with the real ones one keystroke away, those already sold. Nothing is written."""
     A.require_right("sell")
     h = hall()
-    ids = _card_ids({"range": request.args.get("cards", "")[:400]}, min(max(h.card_count()[0], 1), S.MAX_RANGE))
+    ids = _card_ids({"range": request.args.get("cards", "")[:400]}, min(max(h.card_count()[0], 1), MAX_RANGE))
     found = h.check_basket(ids)
     return jsonify(
         {
@@ -198,18 +209,16 @@ def price():
     """The suggested price of ``?count=N`` cartons by the hall's tiers."""
     A.require_right("sales_summary")
     count = request.args.get("count", "")
-    if not is_ascii_digits(count) or not 0 <= int(count) <= S.MAX_RANGE:
+    if not is_ascii_digits(count) or not 0 <= int(count) <= MAX_RANGE:
         raise Rejected("bad_field", field="count")
     cents = hall().suggested_cents(int(count))
-    return jsonify(
-        {"count": int(count), "amount_eur": None if cents is None else S.as_eur(cents), "amount_cents": cents}
-    )
+    return jsonify({"count": int(count), "amount_eur": None if cents is None else as_eur(cents), "amount_cents": cents})
 
 
 @bp.get("/prices")
 def prices():
     """The price tiers the caisse offers now: public, the prices are on the projector too."""
-    return jsonify({"tiers": tiers_view(hall()), "stake_limit_eur": S.as_eur(S.STAKE_LIMIT_CENTS)})
+    return jsonify({"tiers": tiers_view(hall()), "stake_limit_eur": as_eur(STAKE_LIMIT_CENTS)})
 
 
 @bp.post("/prices")
@@ -217,8 +226,8 @@ def set_prices():
     """``{"tiers": [{"cards": 1, "eur": 3}, …]}`` (admin): journalled, offered from the next sale on."""
     role = A.require_right("edit_prices")
     try:
-        tiers = S.parse_tiers(json_body().get("tiers"))
-    except S.TierError as exc:
+        tiers = parse_tiers(json_body().get("tiers"))
+    except TierError as exc:
         raise Rejected(exc.code, where=exc.where, why=exc.why, eur=exc.why) from None
     h = hall()
     record = h.set_prices(tiers, role=role)

@@ -53,8 +53,7 @@ from display.stats import BallCount
 from display.tournament.code_guard import CodeGuard
 from hall import load_or_create_secret
 from hall.config import Config
-from hall.minigames.lobby import Lobby
-from hall.minigames.osga.store import TournamentStore
+from hall.minigames import Lobby, TournamentStore
 from hall.ports import HallPort
 from hall.refusal import Rejected
 

@@ -19,7 +19,7 @@ from flask import Blueprint, jsonify
 from display import auth as A
 from display.current import hall
 from display.services import services
-from hall import EveningSummary, HallError, Offload, archived_journal, chain, verify_file
+from hall import EveningSummary, HallError, Offload, archived_journal, shown_fingerprint, verify_file
 from hall.snapshots import Fingerprint
 
 bp = Blueprint("record", __name__, url_prefix="/api")
@@ -62,7 +62,7 @@ class ArchiveVerdicts:
                 "problem": found.problem,
                 "seq": found.seq,
                 "records": found.records,
-                "fingerprint": chain.shown(found.fingerprint) if found.fingerprint else "",
+                "fingerprint": shown_fingerprint(found.fingerprint) if found.fingerprint else "",
                 "noted": bool(noted),
             }
         except (OSError, HallError):

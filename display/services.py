@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from display.tls import Certificate
     from display.tournament.code_guard import CodeGuard
     from hall.config import Config
-    from hall.minigames.osga.store import TournamentStore
+    from hall.minigames import TournamentStore
     from hall.ports import HallPort
 
 KEY = "loto"  # the one key of app.extensions this app uses (tests/test_architecture.py keeps it so)

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from hall import durable
+from hall import write_json as durable_write_json
 from hall.refusal import Rejected
 
 log = logging.getLogger("loto-hall.display")
@@ -65,7 +65,7 @@ def run_writes_in(runner: Callable[[Callable[[], None]], object]) -> None:
 
 def write_json(path: Path, data: dict) -> None:
     """Write ``data`` (mode 0600) through the hall's one durable writer: a power cut leaves the old file or the new."""
-    _runner(lambda: durable.write_json(path, data))
+    _runner(lambda: durable_write_json(path, data))
 
 
 def read_json(path: Path) -> dict:

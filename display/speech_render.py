@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from display.speech_queue import AHEAD, ASKED, WAIT_S, Busy, Job, RenderQueue
-from hall import Offload, durable
+from hall import Offload, write_file
 
 log = logging.getLogger("loto-hall.speech")
 
@@ -182,7 +182,7 @@ class Voice:
             raise OSError(f"espeak-ng: {exc}") from exc
         finally:
             raw.unlink(missing_ok=True)
-        durable.write_file(path, data)
+        write_file(path, data)
         self._renders += 1
         if self._renders % 50 == 0:
             self._prune()
@@ -237,4 +237,4 @@ class Voice:
 
     def keep_recording(self, n: int, data: bytes) -> None:
         """Keep ``data`` (checked by ``recording_problem`` first) as the hall's recording of ``n``."""
-        self.offload(lambda: durable.write_file(self.recorded / f"{n}.wav", data))
+        self.offload(lambda: write_file(self.recorded / f"{n}.wav", data))

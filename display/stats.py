@@ -23,7 +23,17 @@ from display.current import hall
 from display.page_words import js_strings
 from display.pages import render_page
 from display.services import services
-from hall import archive_dir, fairness, past_evenings
+from hall import (
+    BALLS,
+    FAIRNESS_MIN_EXPECTED,
+    FairnessCheck,
+    FairnessEvidence,
+    archive_dir,
+    ball_counts,
+    fairness_check,
+    fairness_evidence,
+    past_evenings,
+)
 
 bp = Blueprint("stats", __name__)
 ArchiveReader = Callable[[Path], tuple[tuple[int, ...], ...]]  # an archived evening's folder → its parties' balls
@@ -57,8 +67,8 @@ class BallCount:
 
     def __init__(self) -> None:
         self.archives: dict[str, tuple[tuple[int, ...], ...]] = {}
-        self.found: dict[str, fairness.Evidence] = {}
-        self.summed: tuple[frozenset[str], fairness.Evidence] = (frozenset(), fairness.Evidence())
+        self.found: dict[str, FairnessEvidence] = {}
+        self.summed: tuple[frozenset[str], FairnessEvidence] = (frozenset(), FairnessEvidence())
         self.answer: tuple[tuple, dict] | None = None
         self.lock = threading.Lock()
 
@@ -69,19 +79,19 @@ class BallCount:
         todo = [n for n in names if n not in self.archives]
         for name in todo[:ARCHIVES_PER_REQUEST]:
             self.archives[name] = read(archive_dir(data_dir) / name) if read is not None else ()
-            self.found[name] = fairness.evidence(self.archives[name])
+            self.found[name] = fairness_evidence(self.archives[name])
         done = [n for n in names if n in self.archives]
         if frozenset(done) != self.summed[0]:
-            total = fairness.Evidence()
+            total = FairnessEvidence()
             for name in done:
                 total = total.plus(self.found[name])
             self.summed = (frozenset(done), total)
         return [p for n in done for p in self.archives[n]], len(done), len(names) - len(done)
 
-    def evidence(self, tonight: Iterable[Sequence[int]]) -> fairness.Evidence:
+    def evidence(self, tonight: Iterable[Sequence[int]]) -> FairnessEvidence:
         """The archives' evidence (as of the last ``parties``) and tonight's: a partie adds its own, so only
         tonight's is computed again."""
-        return self.summed[1].plus(fairness.evidence(tonight))
+        return self.summed[1].plus(fairness_evidence(tonight))
 
 
 def _number(value: float) -> str:
@@ -89,10 +99,10 @@ def _number(value: float) -> str:
     return text.replace(".", ",") if str(get_locale() or "fr").startswith("fr") else text.replace("< 0,", "< 0.")
 
 
-def sentence(check: fairness.Check, draws: int) -> str:
+def sentence(check: FairnessCheck, draws: int) -> str:
     """The check in plain words, in the reader's language."""
     if check.verdict == "too_few":
-        return str(TOO_FEW) % {"draws": draws, "needed": int(fairness.MIN_EXPECTED * fairness.BALLS)}
+        return str(TOO_FEW) % {"draws": draws, "needed": int(FAIRNESS_MIN_EXPECTED * BALLS)}
     if check.verdict == "fair":
         return str(FAIR) % {"draws": draws, "p": _number(check.p_value)}
     strength = str(STRENGTH.get(check.strength, STRENGTH["weak"]))
@@ -116,11 +126,11 @@ def count_balls() -> dict:
             return kept.answer[1]
         tonight = [p for p in h.ball_draws() if p]
         parties = [p for p in archived if p] + tonight  # the evidence is a product over parties: any order
-        counts = fairness.counts(parties)
+        counts = ball_counts(parties)
         draws = sum(counts)
-        check = fairness.check(parties, kept.evidence(tonight))
+        check = fairness_check(parties, kept.evidence(tonight))
         answer = {
-            "counts": {str(n): counts[n] for n in range(1, fairness.BALLS + 1)},
+            "counts": {str(n): counts[n] for n in range(1, BALLS + 1)},
             "evenings": evenings,
             "evenings_pending": pending,
             "parties": len(parties),

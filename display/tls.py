@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from display.portal import own_hosts
-from hall import Config, durable
+from hall import Config, write_file
 
 CERT_FILE, KEY_FILE = "tls-cert.pem", "tls-key.pem"
 VALID_DAYS = 397
@@ -98,12 +98,12 @@ def _make(cert_path: Path, key_path: Path, hall_name: str, extra: Iterable[str])
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .sign(key, hashes.SHA256())
     )
-    durable.write_file(
+    write_file(
         key_path,
         key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
         mode=0o600,
     )
-    durable.write_file(cert_path, cert.public_bytes(serialization.Encoding.PEM))
+    write_file(cert_path, cert.public_bytes(serialization.Encoding.PEM))
 
 
 def _outdated(cert: x509.Certificate) -> bool:

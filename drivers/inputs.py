@@ -14,6 +14,7 @@ from pathlib import Path
 from hall import ConfigError
 from hall.config import BallMachineSection, Config
 from hall.ports import HallPort
+from hall.requests import DrawRequested
 
 log = logging.getLogger("loto-hall.drivers")
 
@@ -61,7 +62,9 @@ def start_inputs(
         services.append(BallMachineReader(hall, BallMachineSection(port=path, debounce_s=DEMO_DEBOUNCE_S)))
         services.append(sim)  # after its reader: the simulator writes only once the port is held open
         if interval_s is None:  # the demo waits for the speaker: « Tirer » with nothing typed asks for a ball
-            hall.subscribe_notices(lambda name, payload: sim.request_ball() if name == "draw:requested" else None)
+            hall.subscribe_notices(
+                lambda name, payload: sim.request_ball() if isinstance(payload, DrawRequested) else None
+            )
 
     if config.keypad is not None:
 

@@ -30,6 +30,7 @@ from drivers.voucher_layout import escpos_printer, render_test_ticket, render_vo
 from hall import ConfigError, utc_now
 from hall.events import TicketRequested, VoucherIssued, VoucherReprintRequested
 from hall.ports import HallPort
+from hall.requests import DeviceTestRequested
 
 log = logging.getLogger("loto-hall.printer")
 
@@ -245,9 +246,9 @@ class PrintQueue:
         if record.type in WAKING:
             self._wake.set()
 
-    def _on_notice(self, name: str, payload: dict) -> None:
+    def _on_notice(self, name: str, payload: object) -> None:
         """The admin asked for a test ticket: print it when no voucher waits."""
-        if name == "device:test_requested" and payload.get("device") == "printer":
+        if isinstance(payload, DeviceTestRequested) and payload.device == "printer":
             self._test_wanted.set()
             self._wake.set()
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from hall import durable
+from hall import write_file
 
 log = logging.getLogger("loto-hall.printer-sink")
 
@@ -200,8 +200,8 @@ class PrinterSink:
         assert self.save_dir is not None  # _receive saves only with a folder
         try:
             self.save_dir.mkdir(parents=True, exist_ok=True)
-            durable.write_file(self.save_dir / f"ticket-{number:04d}.escpos", record.data)
-            durable.write_file(self.save_dir / f"ticket-{number:04d}.txt", decode_text(record.data))
+            write_file(self.save_dir / f"ticket-{number:04d}.escpos", record.data)
+            write_file(self.save_dir / f"ticket-{number:04d}.txt", decode_text(record.data))
         except OSError as exc:
             log.warning("printer sink: cannot save ticket %d: %s", number, exc)
 

@@ -13,6 +13,7 @@ from hall.events import CallingSet, LotSpec, PinChanged, PlayersSet, PriceTier, 
 from hall.holds import Hold
 from hall.loto.claims import Verdict
 from hall.money.report import EveningReport
+from hall.requests import DeviceRequest
 from hall.snapshots import (
     AwardResult,
     BasketCheck,
@@ -39,7 +40,7 @@ Subscriber = Callable[[Record], None]
 
 NoticeSubscriber = Callable[[str, Any], None]
 """Called with passing news that is not journalled: ``device:status_changed`` (a ``DeviceStatus``),
-``draw:proposed`` (a ``Proposal`` or ``None``), and plain dicts (``draw:refused``, ``keypad:*``, ``scanner:*``…)."""
+``draw:proposed`` (a ``Proposal`` or ``None``), a device's request (hall/requests.py: ``DrawRequested``…), and plain dicts (``draw:refused``, ``keypad:*``, ``scanner:*``…)."""
 
 
 class Service(Protocol):
@@ -72,6 +73,7 @@ class HallPort(Protocol):
     def subscribe_notices(self, fn: NoticeSubscriber) -> None: ...
     def notify(self, name: str, payload: Any) -> None: ...
     def tell(self, said: Notice) -> None: ...
+    def ask(self, request: DeviceRequest, *, role: str) -> None: ...
     def set_device_status(
         self, device: str, status: str, *, code: str = "", params: dict[str, object] | None = None
     ) -> None: ...

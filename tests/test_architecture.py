@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import json
 import re
 import shutil
 import subprocess
 import sys
 import tomllib
+import types
 from pathlib import Path
 
 import pytest
@@ -75,7 +78,7 @@ def test_import_contracts_hold_with_no_exception_list():
 def test_every_core_module_is_in_the_layers_contract():
     """A new module of hall/ must be placed in the house, not slip past the layers contract."""
     layers = next(c for c in CONTRACTS if c["type"] == "layers" and "containers" not in c)["layers"]
-    assert layers[:2] == ["hall.app", "display | drivers"] and layers[-1] == "hall.net | hall.refusal"
+    assert layers[:2] == ["hall.app", "display | drivers"] and layers[-1] == "hall.net | hall.refusal | hall.lazy"
     listed = [name.strip() for floor in layers[2:-1] for name in floor.replace("|", ":").split(":")]
     assert sorted(listed) == sorted(core_units())  # each once, on one floor
     packaged = {p.parent.name for p in core_files() if p.parent.name != "hall"}
@@ -103,8 +106,8 @@ def test_the_core_never_imports_its_own_face():
 
 
 def test_the_face_names_only_the_core():
-    allowed = core_units() | {"hall.refusal"}
-    names = [n for n in imported_roots(ROOT / "hall" / "__init__.py") if n != "__future__"]
+    allowed = core_units() | {"hall.refusal", "hall.lazy"}
+    names = [n for n in imported_roots(ROOT / "hall" / "__init__.py") if n not in ("__future__", "typing")]
     assert names and [n for n in names if ".".join(n.split(".")[:2]) not in allowed] == []
 
 
@@ -143,7 +146,7 @@ def test_minigames_import_only_the_standard_library_themselves_and_the_refusal()
         f"{p.relative_to(ROOT)}: {n}"
         for p in (ROOT / "hall" / "minigames").rglob("*.py")
         for n in imported_roots(p)
-        if n.split(".")[0] not in allowed and not n.startswith(("hall.minigames", "hall.refusal"))
+        if n.split(".")[0] not in allowed and not n.startswith(("hall.minigames", "hall.refusal", "hall.lazy"))
     ]
     assert not offenders
 
@@ -246,3 +249,147 @@ def test_type_only_imports_keep_the_house_layers():
     ]
     assert offenders == []
     assert "display.auth" in type_only_imports(ROOT / "display" / "services.py")
+
+
+FACES = {"hall": ROOT / "hall" / "__init__.py", "hall.minigames": ROOT / "hall" / "minigames" / "__init__.py"}
+LEAVES = {  # a leaf and every module of the house it may load: the modules it names, and those they name
+    "hall.refusal": {"hall", "hall.lazy", "hall.refusal"},
+    "hall.minigames.lobo77.rules": {
+        "hall",
+        "hall.lazy",
+        "hall.minigames",
+        "hall.minigames.base",
+        "hall.minigames.lobo77",
+        "hall.minigames.lobo77.rules",
+    },
+    "drivers.ball_protocol": {
+        "hall",
+        "hall.lazy",
+        "hall.errors",
+        "hall.numbers",
+        "hall.cartons",
+        "hall.cartons.cards",
+        "drivers",
+        "drivers.ball_protocol",
+    },
+}
+
+
+def loaded_by(module: str) -> list[str]:
+    """The modules a fresh interpreter holds once it has imported ``module`` (its own import, nothing else)."""
+    code = f"import json, sys; before = set(sys.modules); import {module}; print(json.dumps(sorted(set(sys.modules) - before)))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("leaf", sorted(LEAVES))
+def test_a_leaf_loads_only_what_it_names(leaf):
+    """``import hall.refusal`` (or a game's rules, or the ball machine's byte parser) runs the modules it names, not
+    the door, its journal (``sqlite3``) and the whole core through the face (issue 41: 63 modules, on main)."""
+    loaded = loaded_by(leaf)
+    ours = {m for m in loaded if m.split(".")[0] in ("hall", "display", "drivers")}
+    assert [m for m in loaded if m.startswith("hall.door") or m.split(".")[0] == "sqlite3"] == []
+    assert ours == LEAVES[leaf]
+
+
+def face_block(path: Path) -> dict[str, tuple[str, str]]:
+    """``name → (module, attribute)`` of the face's ``if TYPE_CHECKING:`` block (the list the checker and the loader read)."""
+    tree = ast.parse(path.read_text(), str(path))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    assert all(isinstance(n, ast.ImportFrom) for n in block.body)  # names, never ``import hall.x`` (a module)
+    return {a.asname or a.name: (n.module, a.name) for n in block.body for a in n.names}
+
+
+@pytest.mark.parametrize("face", sorted(FACES))
+def test_the_face_names_no_whole_module_and_says_its_names_once(face):
+    """Each name of a face is a class, a function or a constant, found where the block says; ``__all__`` and
+    ``dir()`` say the same names; the face imports nothing at run time but its loader."""
+    block = face_block(FACES[face])
+    found = importlib.import_module(face)
+    assert sorted(found.__all__) == sorted(block)
+    assert set(block) <= set(dir(found))
+    modules = [n for n in block if isinstance(getattr(found, n), types.ModuleType)]
+    assert modules == []
+    astray = [n for n, (m, a) in block.items() if getattr(found, n) is not getattr(importlib.import_module(m), a)]
+    assert astray == []
+    beside = [n for n in block if (FACES[face].parent / n).is_dir() or (FACES[face].parent / f"{n}.py").is_file()]
+    assert beside == []  # a name that is also a module's would be that module once the module is imported
+    with pytest.raises(AttributeError):
+        found.no_such_name  # noqa: B018 (the face refuses a name it does not hold)
+    outside = [n for n in imported_roots(FACES[face]) if n not in ("__future__", "typing", "hall.lazy")]
+    assert set(outside) == {m for m, _ in block.values()}  # the block's, under TYPE_CHECKING: nothing else is imported
+
+
+def test_every_import_from_a_face_is_a_name_it_holds():
+    """The tree's ``from hall import x`` and ``from hall.minigames import x`` each name something the face lists."""
+    held = {face: set(face_block(path)) for face, path in FACES.items()}
+    missing = [
+        f"{p.relative_to(ROOT)}:{node.lineno}: {node.module}.{a.name}"
+        for p in project_files("hall", "display", "drivers", "tests", "bench", "tools")
+        for node in ast.walk(ast.parse(p.read_text(), str(p)))
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in held
+        for a in node.names
+        if a.name not in held[node.module]
+        and not (ROOT / node.module.replace(".", "/") / a.name).is_dir()
+        and not (ROOT / node.module.replace(".", "/") / f"{a.name}.py").is_file()
+    ]
+    assert missing == []
+
+
+def test_the_web_reaches_the_minigames_through_their_face():
+    offenders = [
+        f"{p.relative_to(ROOT)}: {n}"
+        for p in project_files("display", "drivers")
+        for n in imported_roots(p)
+        if n.startswith("hall.minigames.")
+    ]
+    assert offenders == []
+
+
+def test_the_lazy_loader_imports_only_the_standard_library():
+    files = sorted((ROOT / "hall" / "lazy").glob("*.py"))
+    assert [p.name for p in files] == ["__init__.py"]
+    assert [n for p in files for n in imported_roots(p) if n.split(".")[0] not in sys.stdlib_module_names] == []
+
+
+def notify_names(path: Path) -> list[tuple[int, str]]:
+    """Each ``….notify("name", …)`` of ``path`` written with its name as a string, with its line."""
+    return [
+        (node.lineno, node.args[0].value)
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "notify"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ]
+
+
+NEWS = {"device:status_changed", "draw:proposed", "players:call"}  # passing news for the console: no one acts on it
+
+
+def test_no_command_travels_as_an_untyped_notice():
+    """A request a device must act on is a typed value of hall/requests.py, given through ``Hall.ask`` (its right
+    checked) and matched by type: no ``notify("…:…_requested", …)`` and no subscriber that compares the string
+    (issue 41: « Tirer » reached the demo's simulator as ``notify("draw:requested", {...})``)."""
+    from hall.requests import REQUESTS
+    from hall.snapshots import NOTICES
+
+    files = [
+        p for p in project_files("hall", "display", "drivers", "tests", "bench") if p != ROOT / "hall" / "requests.py"
+    ]
+    untyped = [
+        f"{p.relative_to(ROOT)}:{line}: notify({name!r})"
+        for p in files
+        for line, name in notify_names(p)
+        if name in REQUESTS or name.endswith("_requested") or name not in NEWS | set(NOTICES)
+    ]
+    assert untyped == []
+    by_string = [
+        f"{p.relative_to(ROOT)}:{node.lineno}: {node.value!r}"
+        for p in files
+        for node in ast.walk(ast.parse(p.read_text(), str(p)))
+        if isinstance(node, ast.Constant) and node.value in REQUESTS
+    ]
+    assert by_string == []

@@ -13,8 +13,7 @@ from display import auth as A
 from display.limits import json_body
 from display.rooms.hub import hub
 from display.rooms.links import join_url
-from hall.minigames.lobby import NO_MOVE
-from hall.minigames.table import ROOM_GAMES
+from hall.minigames import NO_MOVE, ROOM_GAMES
 from hall.refusal import Rejected
 from hall.rights import may
 

@@ -16,8 +16,7 @@ from display.errors import Sentence, declare
 from display.limits import json_body
 from display.rooms.api import MAX_BODY_BYTES
 from display.rooms.hub import hub
-from hall.minigames.lobby import NO_MOVE
-from hall.minigames.lobby_news import Referee
+from hall.minigames import NO_MOVE, Referee
 
 bp = Blueprint("rooms_euchre", __name__)
 

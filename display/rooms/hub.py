@@ -18,10 +18,10 @@ from flask_socketio import SocketIO
 
 from display.errors import error_body
 from display.services import services
-from hall.minigames.lobby import Lobby
-from hall.minigames.lobby_news import (
+from hall.minigames import (
     Followed,
     ListChanged,
+    Lobby,
     News,
     RoomChanged,
     RoomSnapshot,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hall.holds import Action
-from hall.minigames.lobby import Lobby
+from hall.minigames import Lobby
 
 GAMES_ON_SCREEN = "rooms/games_on_screen"
 

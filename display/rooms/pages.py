@@ -19,7 +19,7 @@ from display.rooms.hub import hub
 from display.rooms.links import join_url
 from display.rooms.messages import ROOM_STRINGS
 from display.services import services
-from hall.minigames.lobby_news import RoomSnapshot
+from hall.minigames import RoomSnapshot
 from hall.refusal import Rejected
 
 bp = Blueprint("room_pages", __name__)

@@ -17,8 +17,7 @@ from flask_babel import lazy_gettext as _l
 from display import auth as A
 from display.errors import Sentence, declare
 from display.rooms.hub import hub
-from hall.minigames.points_rouges.pieces import JOKER, points_of
-from hall.minigames.points_rouges.solver import bounded_cover
+from hall.minigames import JOKER, bounded_cover, points_of
 from hall.refusal import Rejected
 
 bp = Blueprint("rooms_points_rouges", __name__)

@@ -12,10 +12,7 @@ from flask import after_this_request, request, session
 from display import auth as A
 from display.services import services
 from display.tournament.code_guard import CodeGuard, game_key
-from hall.minigames.osga.codes import check_code, code_generation, table_code
-from hall.minigames.osga.store import TournamentStore
-from hall.minigames.osga.tournament import Day
-from hall.minigames.osga.views import summary
+from hall.minigames import Day, TournamentStore, check_code, code_generation, summary, table_code
 from hall.refusal import Rejected
 
 DESK_RIGHT = "tournament_desk"  # hall/rights.py: the desk (and the admin)

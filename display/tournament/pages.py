@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 from display.pages import render_page
 from display.tournament.access import hall_name
 from display.tournament.messages import words
-from hall.minigames.osga.tournament import HAND_MAX, HAND_MIN, HANDS_PER_GAME
+from hall.minigames import HAND_MAX, HAND_MIN, HANDS_PER_GAME
 
 bp = Blueprint("tournament_pages", __name__)
 

@@ -4,6 +4,7 @@ right after it; records §5 does not name travel as ``tick``; and the speaker ro
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 from display.views.state import (
@@ -43,6 +44,7 @@ from hall.events import (
     VoucherRedeemed,
     VoucherReprintRequested,
 )
+from hall.requests import DeviceTestRequested, DrawRequested
 from hall.snapshots import NOTICES, DeviceStatus, HallSnapshot, Notice, PartieState
 
 SHAPES = EventHandlers[tuple[str, dict]]()  # event type → its (name, payload) for a room, given the snapshot
@@ -259,6 +261,8 @@ def notice(
         body = {"code": payload.code, **payload.params}
         if words is not None:
             body.update(words(name, payload))
+    elif isinstance(payload, (DrawRequested, DeviceTestRequested)):
+        body = asdict(payload)
     else:
         body = dict(payload)
     return NOTICE_NAMES.get(name, "notice"), {"name": name, **body}

@@ -10,7 +10,7 @@ from hall.app.cli_where import add_where
 from hall.app.lang import _, argparse_in_language
 from hall.app.lang import is_french as _fr
 from hall.errors import InvalidNumber
-from hall.minigames.registry import GAME_NAMES
+from hall.minigames import GAME_NAMES
 from hall.numbers import parse_int
 
 

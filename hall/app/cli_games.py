@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from hall.minigames.osga.day import simulate_day
-from hall.minigames.simulate import simulate
+from hall.minigames import play_bot_games, simulate_day
 
 
 def run(args: argparse.Namespace) -> int:
@@ -14,7 +13,7 @@ def run(args: argparse.Namespace) -> int:
         print(simulate_day(args.teams, args.seed))
         return 0
     try:
-        result = simulate(args.game, args.players, args.games, args.seed)
+        result = play_bot_games(args.game, args.players, args.games, args.seed)
     except ValueError as exc:
         print(f"loto-hall: {exc}")
         return 2

@@ -157,7 +157,7 @@ class Wiring:
         from drivers.inputs import start_inputs
         from drivers.printer import start_printing
         from hall.app.collector import QuietCollector
-        from hall.minigames.lobby import inline
+        from hall.minigames import inline
 
         notifier.status("ouverture du journal")
         gevent = options.async_mode == "gevent"

@@ -131,6 +131,7 @@ class Hall:
     subscribe_notices = _Delegated("_writer", Writer.subscribe_notices)
     notify = _Delegated("_writer", Writer.notify)
     tell = _Delegated("_writer", Writer.tell)
+    ask = _Delegated("_writer", Writer.ask)
     set_device_status = _Delegated("_writer", Writer.set_device_status)
     device = _Delegated("_writer", Writer.device)
     devices = _Delegated("_writer", Writer.devices)

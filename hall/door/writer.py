@@ -19,6 +19,8 @@ from hall.events import Record
 from hall.holds import Hold, Holds
 from hall.ports import NoticeSubscriber, Subscriber
 from hall.record.journal import Journal
+from hall.requests import DeviceRequest
+from hall.rights import require
 from hall.snapshots import DeviceStatus, Notice, device_status
 from hall.sources import Clock
 
@@ -89,6 +91,11 @@ class Writer:
         with self._lock:
             for fn in list(self._notice_subscribers):
                 _deliver(fn, name, payload)
+
+    def ask(self, request: DeviceRequest, *, role: str) -> None:
+        """Ask a device to act now (hall/requests.py): the right checked, the typed request published, not kept."""
+        require(role, request.right)
+        self.notify(request.name, request)
 
     def tell(self, said: Notice) -> None:
         """Publish a driver's notice for the console (``hall.snapshots.NOTICES``): a value, worded by the web."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from hall.refusal import Rejected
+from hall.requests import DeviceTestRequested, DrawRequested
 from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS
 
 
@@ -318,3 +320,18 @@ def test_award_groups_one_players_cartons(client, room):
     assert res.get_json()["winner"] == A2 and res.get_json()["tie_break"] == []
     bad = client.post("/api/lots/award", json={"same_player": "A1"}, headers=room.headers("speaker"))
     assert bad.status_code == 422
+
+
+def test_tirer_reaches_the_ball_machine_as_a_typed_request(room, client):
+    """« Tirer » with nothing typed is a ``DrawRequested`` the demo's simulator matches by type (drivers/inputs.py),
+    given only with the right to draw: refused at the route and at the door, it publishes nothing."""
+    heard = []
+    room.hall.subscribe_notices(lambda name, payload: heard.append((name, payload)))
+    assert client.post("/api/draws/request", headers=room.headers("controller")).status_code == 403
+    with pytest.raises(Rejected) as refused:
+        room.hall.ask(DrawRequested(), role="controller")
+    assert refused.value.code == "forbidden" and heard == []
+    assert client.post("/api/draws/request", headers=room.headers("speaker")).status_code == 202
+    assert heard == [(DrawRequested.name, DrawRequested(source="console"))]
+    assert client.post("/api/devices/printer/test", headers=room.headers("admin")).status_code == 202
+    assert heard[1:] == [(DeviceTestRequested.name, DeviceTestRequested(device="printer"))]

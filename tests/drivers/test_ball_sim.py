@@ -13,6 +13,7 @@ import pytest
 from drivers.ball_sim import BallSimulator, run_cli, seeded_bag
 from drivers.inputs import start_inputs
 from hall.config import parse_config
+from hall.requests import DrawRequested
 
 from .conftest import Watch, journal_draws
 
@@ -131,7 +132,7 @@ def test_the_demo_machine_waits_for_the_speaker(make_hall, tmp_path):
         assert sim.wait_reader(5)
         assert journal_draws(hall) == []
         for expected_count in (1, 2, 3):
-            hall.notify("draw:requested", {"source": "console"})
+            hall.ask(DrawRequested(source="console"), role="speaker")
             watch.next(lambda n, p: n == "event" and p.type == "draw:ball_drawn")
             assert len(journal_draws(hall)) == expected_count
         # The machine counts a ball once written: the reader may journal it first, so wait for the count,

@@ -10,6 +10,7 @@ import zxingcpp
 
 from drivers.printer import EscposDevice, PrintQueue
 from drivers.printer_sink import PrinterSink, decode_raster_images, decode_text
+from hall.requests import DeviceTestRequested
 from tests.drivers.paper import Recorder, some_cards, win_quine
 
 
@@ -144,7 +145,7 @@ def test_admin_test_request_prints_a_test_ticket(make_hall, tmp_path):
     hall.subscribe_notices(lambda name, p: reported.set() if getattr(p, "code", "") == "printer_test_printed" else None)
     queue.start()
     try:
-        hall.notify("device:test_requested", {"device": "printer"})
+        hall.ask(DeviceTestRequested(device="printer"), role="admin")
         [job] = sink.wait_for_jobs(1)
         assert "TEST IMPRIMANTE" in decode_text(job) and "€" in decode_text(job)
         assert reported.wait(10)
