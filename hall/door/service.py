@@ -26,7 +26,7 @@ from hall.door.record_desk import RecordDesk
 from hall.door.sales_desk import SalesDesk
 from hall.door.snapshot_builder import SnapshotBuilder
 from hall.door.state import HallState
-from hall.door.writer import Writer, locked
+from hall.door.writer import Writer, ball_first, locked
 from hall.errors import InvalidNumber
 from hall.events import (
     BallDrawn,
@@ -256,7 +256,7 @@ class Hall:
         )
         return self._writer.commit(event, role)
 
-    @locked
+    @ball_first
     def draw(self, number: Any, *, role: str, source: str = "console") -> Record:
         """Draw ``number``; raises ``Rejected`` (``out_of_range``, ``already_drawn``, ``no_partie``, ``locked``…)."""
         self._holds.check(Action.DRAW)
@@ -285,7 +285,7 @@ class Hall:
             raise Rejected("already_drawn", number=n, index=p.draws.index(n))
         return n
 
-    @locked
+    @ball_first
     def propose(self, number: Any, *, role: str, source: str = "ball_machine") -> Proposal:
         """Hold an auto-read ball for the speaker's confirmation (confirm mode); same refusals as ``draw``."""
         self._holds.check(Action.DRAW)

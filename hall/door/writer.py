@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
@@ -25,6 +26,92 @@ from hall.snapshots import DeviceStatus, Notice, device_status
 from hall.sources import Clock
 
 log = logging.getLogger("loto-hall.hall")
+
+
+class FirstLock:
+    """The writer's lock: reentrant (a keypad key runs a draw, which is a command itself), and a ball goes first.
+
+    Every command flushes the journal under this lock, and on a Pi's SD card a flush takes milliseconds, one at a
+    time: with a plain lock a ball drawn while a thousand phones link their cartons, or the door sells, waits behind
+    every write queued before it — a queue of flushes. Here a waiting ball (``acquire(first=True)``) is given the
+    lock as soon as the command in flight is done: its wait is the flush it meets, never the queue of the others'.
+    The others are served in the order they came (a queue of tickets: a condition's wake-up alone let one sale
+    wait 11 s behind others arriving later). The standard library has no lock with a priority; this one is a
+    ``threading.Condition`` (a gevent one once the worker has patched the standard library: the hall's greenlets
+    wait on it as on any lock)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._owner: int | None = None
+        self._depth = 0
+        self._queues: tuple[deque[object], deque[object]] = (deque(), deque())  # (the others, the balls)
+
+    def acquire(self, blocking: bool = True, timeout: float = -1, *, first: bool = False) -> bool:
+        me = threading.get_ident()
+        with self._cond:
+            if self._owner == me:
+                self._depth += 1
+                return True
+            others, balls = self._queues
+            ticket = object()
+
+            def mine() -> bool:
+                if self._owner is not None:
+                    return False
+                if first:
+                    return balls[0] is ticket
+                return not balls and others[0] is ticket
+
+            queue = balls if first else others
+            queue.append(ticket)
+            try:
+                if not mine() and (not blocking or not self._cond.wait_for(mine, None if timeout < 0 else timeout)):
+                    return False
+            finally:
+                queue.remove(ticket)
+                self._cond.notify_all()  # the next in line may be served now (or after a waiter gave up)
+            self._owner, self._depth = me, 1
+            return True
+
+    def release(self) -> None:
+        with self._cond:
+            if self._owner != threading.get_ident():
+                raise RuntimeError("cannot release un-acquired lock")
+            self._depth -= 1
+            if not self._depth:
+                self._owner = None
+                self._cond.notify_all()
+
+    @property
+    def waiting(self) -> tuple[int, int]:
+        """(commands waiting for the lock, balls among them): what the writer has queued."""
+        with self._cond:
+            others, balls = self._queues
+            return len(others) + len(balls), len(balls)
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def first(self) -> _First:
+        """The lock taken ahead of every waiting command that is not a ball (``with lock.first():``)."""
+        return _First(self)
+
+
+class _First:
+    __slots__ = ("lock",)
+
+    def __init__(self, lock: FirstLock) -> None:
+        self.lock = lock
+
+    def __enter__(self) -> bool:
+        return self.lock.acquire(first=True)
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -50,7 +137,7 @@ class Writer:
         self.journal = journal
         self.state = state
         self.clock = clock
-        self._lock = threading.RLock()
+        self._lock = FirstLock()
         self._subscribers: list[Subscriber] = []
         self._notice_subscribers: list[NoticeSubscriber] = []
         self._devices: dict[str, DeviceStatus] = {}
@@ -154,6 +241,17 @@ def locked(method: Callable[Concatenate[D, P], R]) -> Callable[Concatenate[D, P]
     @functools.wraps(method)
     def run(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> R:
         with desk._writer._lock:
+            return method(desk, *args, **kwargs)
+
+    return run
+
+
+def ball_first(method: Callable[Concatenate[D, P], R]) -> Callable[Concatenate[D, P], R]:
+    """``locked``, for a ball: taken ahead of every command waiting that is not one (:class:`FirstLock`)."""
+
+    @functools.wraps(method)
+    def run(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with desk._writer._lock.first():
             return method(desk, *args, **kwargs)
 
     return run
