@@ -73,8 +73,10 @@ def main() -> None:
     for t in threads:
         t.join(10)
     mode = "plain lock" if opts.plain else "the ball first"
-    print(f"{opts.sellers} sellers back to back, a ball every {opts.every} s ({mode}); writes queued at each ball: "
-          f"median {sorted(queued)[len(queued) // 2]}, max {max(queued)}")
+    print(
+        f"{opts.sellers} sellers back to back, a ball every {opts.every} s ({mode}); writes queued at each ball: "
+        f"median {sorted(queued)[len(queued) // 2]}, max {max(queued)}"
+    )
     print(summary("a ball drawn: its wait + its flush", balls, width=40, p90=True))
     print(summary("a sale meanwhile", sales, width=40, p90=True))
     h.journal.close()
