@@ -11,20 +11,25 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Protocol
+from typing import Final, Literal, Protocol
 
 from hall.events import LotSpec
 from hall.loto.lots import ALL_ROWS, Lines, lines_of, prize_at
 
-VALID, INCOMPLETE, MISSED = "valid", "incomplete", "missed"
-JACKPOT, FALLBACK = "jackpot", "fallback"
-LATE, LAST_NOT_IN_ROWS, ROW_ALREADY_PAID, NOT_NAMED_ROW = (
-    "late",
-    "last_not_in_rows",
-    "row_already_paid",
-    "not_named_row",
-)
-MISSED_REASONS = (ROW_ALREADY_PAID, LATE, LAST_NOT_IN_ROWS)
+# The outcomes as types mypy checks (python-chess's ``Termination`` is the model): a verdict's kind, why, its prize.
+VerdictKind = Literal["valid", "incomplete", "missed"]
+Reason = Literal["", "late", "last_not_in_rows", "row_already_paid", "not_named_row"]
+Prize = Literal["", "jackpot", "fallback"]
+VALID: Final = "valid"
+INCOMPLETE: Final = "incomplete"
+MISSED: Final = "missed"
+JACKPOT: Final = "jackpot"
+FALLBACK: Final = "fallback"
+LATE: Final = "late"
+LAST_NOT_IN_ROWS: Final = "last_not_in_rows"
+ROW_ALREADY_PAID: Final = "row_already_paid"
+NOT_NAMED_ROW: Final = "not_named_row"
+MISSED_REASONS: tuple[Reason, ...] = (ROW_ALREADY_PAID, LATE, LAST_NOT_IN_ROWS)
 """Why a ``missed`` was missed, in the order they are looked for (docs/loto-rules.md L12b): a complete row that counts
 holds the last ball but was paid for this kind of lot; the last ball is not on the carton at all (complete before it:
 « trop tard »); the last ball is on the carton, but on none of the complete rows that count."""
@@ -49,14 +54,14 @@ class Verdict:
     L20); else "".
     """
 
-    kind: str
+    kind: VerdictKind
     rows: tuple[int, ...] = ()
     complete_rows: tuple[int, ...] = ()
     missing: tuple[int, ...] = ()
     last: int | None = None
-    reason: str = ""
+    reason: Reason = ""
     ball: int = 0
-    prize: str = ""
+    prize: Prize = ""
     to_go: tuple[int, ...] = ()
 
 
@@ -90,6 +95,7 @@ def verify(
         won = _made(lot, card, counting, fresh, on_last, last_rule, need, last, ball, complete, to_go)
         if won is not None:
             return won
+    reason: Reason
     if len(counting) >= need and not fresh:
         reason = ROW_ALREADY_PAID  # the complete rows that count were paid for this kind: no new one (L12)
     elif among is not ALL_ROWS and any(i not in among for i in complete):
@@ -118,7 +124,7 @@ def _made(
     if keys:
         key = keys[0]
         others = [i for i in counting if i != key][: need - 1]
-        prize = ""
+        prize: Prize = ""
         if isinstance(lot, LotSpec) and lot.within is not None:
             prize = FALLBACK if prize_at(lot, ball).fallback else JACKPOT
         return Verdict(VALID, tuple(sorted([key, *others])), complete, (), last, "", ball, prize)
