@@ -170,3 +170,25 @@ def render_test_ticket(hall_name: str, at: str, profile: str = "TM-T20II") -> by
     p.textln(printable(f"Éé àç ù € — {at}"))
     p.cut()
     return p.output
+
+
+def render_code_sheet(hall_name: str, pins: list[tuple[str, str]], at: str, profile: str = "TM-T20II") -> bytes:
+    """« La fiche des codes »: each committee role's PIN, printed once at the first start (``pins``: (the role
+    as the committee reads it, its PIN)), to keep out of sight."""
+    p = escpos_printer.Dummy(profile=profile)
+    p.hw("INIT")
+    p.charcode("CP858")
+    p.set_with_default(align="center", bold=True, double_height=True)
+    for line in wrap(printable(hall_name), columns(p)):
+        p.textln(line)
+    p.textln("FICHE DES CODES")
+    p.set_with_default()
+    for role, pin in pins:
+        p.textln(printable(role))
+        p.set_with_default(bold=True, double_width=True, double_height=True)
+        p.textln(pin)
+        p.set_with_default()
+    for line in wrap(printable(f"Imprimée le {at}. À garder hors de vue : chaque code ouvre une console."), columns(p)):
+        p.textln(line)
+    p.cut()
+    return p.output
