@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any, TypeAlias
 
 from flask import Blueprint, jsonify, redirect, render_template, request, session
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 from display import auth as A
 from display.current import hall
 from display.errors import declare, error_body, status_of
 from display.limits import field, json_body
-from display.page_words import js_strings
 from display.qrcode_svg import qr_svg
 from display.services import services
 from hall.net.address import link
@@ -99,11 +99,7 @@ def page():
         return render_template("error.html", body=body, hall_name="loto-hall", boot=boot), status_of(exc.key)
     return render_template(
         "setup.html",
-        boot={
-            "page": "setup",
-            "lang": request.accept_languages.best_match(("fr", "en")) or "fr",
-            "strings": js_strings(),
-        },
+        boot={"page": "setup", "lang": str(get_locale()), "strings": {}},  # its words are in the page itself
         hall_name=wizard.raw.get("hall", {}).get("name", "loto-hall"),
         screen_ball=SCREEN_BALL,
         voices=VOICES,
