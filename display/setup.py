@@ -20,6 +20,8 @@ from display.errors import declare, error_body, status_of
 from display.limits import field, json_body
 from display.qrcode_svg import qr_svg
 from display.services import services
+from display.speech import spoken
+from hall import ball_phrase
 from hall.net.address import link
 from hall.refusal import Rejected
 from hall.rights import ROLES
@@ -154,6 +156,8 @@ def _step(step: str, data: dict) -> dict[str, Any]:
         voice = field(data, "voice", str)
         if voice not in VOICES:
             raise Rejected("bad_field", field="voice")
+        if data.get("action") == "test":  # the projector says the screen ball: the sound heard where it matters
+            return {"voice_test": wizard.ask_voice_test(voice)}
         wizard.answer(step, {"speech": {"enabled": _yes(data, "heard"), "voice": voice}})
     elif step == "ecran":
         if not _yes(data, "seen"):
@@ -201,6 +205,27 @@ def _balls(wizard: SetupWizard, devices: SetupDevices, action: str) -> dict:
 
     services().setup_search = search = devices.find_ball_machine(done)
     return {"balls": search.view()}
+
+
+@bp.get("/api/setup/projector")
+def projector_asks():
+    """What the projector is asked to do during the first start (no role: the projector has none): play a voice
+    test. Nothing of the code or the answers."""
+    wizard, _ = _parts()
+    if wizard.closed:
+        raise Rejected("setup_closed")
+    return jsonify({"voice_test": wizard.voice_test})
+
+
+@bp.get("/api/setup/voice/<voice>.wav")
+def voice_test(voice: str):
+    """The screen ball said in ``voice``, by the hall's own voice (espeak-ng on the Pi), for the voice test."""
+    wizard, _ = _parts()
+    if wizard.closed:
+        raise Rejected("setup_closed")
+    if voice not in VOICES:
+        raise Rejected("not_found")
+    return spoken(ball_phrase(SCREEN_BALL, voice), voice)
 
 
 @bp.post("/api/setup/<step>")

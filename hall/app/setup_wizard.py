@@ -79,6 +79,15 @@ class SetupWizard:
         progress = _progress(self.data_dir)
         self.done: list[str] = [s for s in progress.get("done", []) if s in STEPS]
         self.closed = progress.get("closed") is True
+        self.voice_test: dict | None = None  # the last voice test the phone asked the projector to play
+
+    def ask_voice_test(self, voice: str) -> dict:
+        """The projector plays the screen ball in ``voice`` (it asks for ``voice_test`` every few seconds)."""
+        with self._lock:
+            self._open()
+            seq = (self.voice_test or {}).get("seq", 0) + 1
+            self.voice_test = {"seq": seq, "voice": voice}
+            return self.voice_test
 
     # ---- the door: the projector's code, then a phone's ticket ------------------------------------------------
     @property

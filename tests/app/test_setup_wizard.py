@@ -116,11 +116,19 @@ def test_every_answer_goes_into_the_halls_own_config_and_setup_closes_for_good(r
     while "boules" not in phone.get("/api/setup").get_json()["done"]:
         assert time.monotonic() < deadline, phone.get("/api/setup").get_json()
         time.sleep(0.1)
+    assert rig.app.test_client().get("/api/setup/projector").get_json() == {"voice_test": None}
+    assert ok("voix", {"voice": "fr-BE", "action": "test"}).get_json()["voice_test"] == {"seq": 1, "voice": "fr-BE"}
+    assert "voix" not in phone.get("/api/setup").get_json()["done"]  # a test is not the answer
+    assert rig.app.test_client().get("/api/setup/projector").get_json()["voice_test"]["voice"] == "fr-BE"
+    assert rig.app.test_client().get("/api/setup/voice/xx.wav").status_code == 404
     assert ok("voix", {"voice": "fr-BE", "heard": True}).status_code == 200
     assert ok("ecran", {"seen": True}).status_code == 200
     assert ok("finish", {}).status_code == 200
     assert phone.get("/setup").status_code == 410
     assert rig.app.test_client().get("/api/state").get_json()["setup"] is False
+    for closed in ("/api/setup", "/api/setup/projector", "/api/setup/voice/fr-FR.wav"):
+        assert rig.app.test_client().get(closed).status_code == 410, closed
+    assert phone.post("/api/setup/salle", json={"association": "A", "salle": "B"}).status_code == 410
     text = (rig.data_dir / OWN_CONFIG).read_text(encoding="utf-8")
     assert 'name = "Comité des fêtes · Salle Jean Moulin"' in text
     assert re.search(r'port = ".*ttyUSB-loto"', text) and "baudrate = 4800" in text and 'protocol = "stx"' in text

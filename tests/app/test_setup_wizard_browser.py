@@ -104,6 +104,14 @@ def test_the_first_start_on_a_phone(served, browser, tmp_path):
     expect(phone.locator("form[data-step=voix]")).to_be_visible(timeout=60_000)
 
     phone.select_option("#s-voice", "fr-BE")
+    with projector.expect_response(
+        lambda r: r.url.endswith("/api/setup/voice/fr-BE.wav") and r.status == 200, timeout=30_000
+    ) as said:
+        phone.click("#setup-voice-test")
+    assert said.value.headers["content-type"] == "audio/wav"  # the projector fetched the clip to play it
+    clip = rig.app.test_client().get("/api/setup/voice/fr-BE.wav")
+    assert clip.status_code == 200 and clip.get_data()[:4] == b"RIFF"  # espeak-ng's voice, made on the hall
+    expect(phone.locator("#setup-voice-asked")).to_be_visible()
     phone.click("form[data-step=voix] button[value=true]")
     phone.click("form[data-step=ecran] button[value=false]")
     _refused(phone, "ecran", "boule 88 en entier")

@@ -63,6 +63,10 @@ for (const form of forms) {
       return;
     }
     if (step === "finish") return show({ closed: true });
+    if (data.voice_test) {  // the projector speaks: the volunteer listens, then answers
+      document.getElementById("setup-voice-asked").hidden = false;
+      return;
+    }
     if (data.pins) {  // shown once, here: then the volunteer says the sheet is in hand
       for (const [role, pin] of Object.entries(data.pins)) form.querySelector(`[data-pin="${role}"]`).textContent = pin;
       document.getElementById("setup-pins").hidden = false;
