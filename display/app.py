@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import mimetypes
 import socket
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, jsonify, render_template, request
 from flask_babel import Babel
@@ -29,6 +29,7 @@ from display import (
 )
 from display import documents as documents_api
 from display import rooms as room_web
+from display import setup as setup_web
 from display import tournament as tournament_web
 from display.auth import Auth, load_secret
 from display.broadcast import engine_ping_s
@@ -38,6 +39,7 @@ from display.errors import error_body, refusal_response
 from display.i18n import language_switch, remember_locale, select_locale
 from display.idempotency import Results
 from display.limits import MAX_UPLOAD_BYTES, SocketJSON, StrictJSONProvider
+from display.live import watch_setup
 from display.openapi import spec
 from display.pins import load_pins
 from display.portal import own_hosts
@@ -87,6 +89,7 @@ def create_app(
     async_mode: str = "threading",
     *,
     lobby: Lobby,
+    setup: tuple[Any, Any] | None = None,
 ) -> tuple[Flask, SocketIO]:
     """The Flask app and its one SocketIO instance, wired to ``hall``.
 
@@ -94,7 +97,8 @@ def create_app(
     the tournament's), handed in by the composition root; without them those downloads answer 404. The stores are
     the runtime's (``hall/app/runtime.py`` opens every durable file): ``tournament`` is the OSGA day's (``None``:
     its pages answer 404), ``lobby`` the mini-game rooms replayed from ``games.sqlite`` (the API draws through
-    their break, as the devices do). ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker,
+    their break, as the devices do). ``setup``: the first start's wizard and the devices it tries (the program's,
+    ``hall/app/setup_wizard.py``): the hall is in setup mode until it closes. ``async_mode`` is ``"gevent"`` under gunicorn's gevent worker,
     given explicitly (Flask-SocketIO would pick eventlet first when installed). Everything the app shares is built
     first (``build_services``: display/services.py's one typed object); the blueprints registered next only read it.
     """
@@ -129,6 +133,10 @@ def create_app(
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(setup_web.bp)
+    if setup is not None:
+        services.setup = setup
+        watch_setup(hall, lambda: not setup[0].closed)
     app.register_blueprint(network.bp)
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_programme.bp)

@@ -24,6 +24,7 @@ T = TypeVar("T")
 
 _shaped: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # hall → (what the state depends on, PublicState)
 _lock = threading.Lock()
+_setup: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # hall → whether its first start is still open
 
 
 class PublicState:
@@ -47,15 +48,21 @@ class PublicState:
         return cast(T, found)
 
 
+def watch_setup(hall: HallPort, is_open: Callable[[], bool]) -> None:
+    """``hall``'s state says ``"setup": is_open()`` (INTERFACE §12: the first start, on a phone)."""
+    _setup[hall] = is_open
+
+
 def public_state(hall: HallPort) -> PublicState:
-    """The public state (``GET /api/state``: plus the hall's name and, between parties, the next one), shaped once
-    per change."""
+    """The public state (``GET /api/state``: plus the hall's name and, between parties, the next one, and whether
+    the hall is still in its first start), shaped once per change."""
     snap = hall.snapshot()
-    key = (snap.seq, snap.parties_played, snap.hall_name, snap.prices, snap.wifi, snap.players)
+    setup = hall in _setup and _setup[hall]()
+    key = (snap.seq, snap.parties_played, snap.hall_name, snap.prices, snap.wifi, snap.players, setup)
     kept = _shaped.get(hall)
     if kept is not None and kept[0] == key:
         return kept[1]
-    shaped = PublicState(views.projector_state(snap))
+    shaped = PublicState({**views.projector_state(snap), "setup": setup})
     with _lock:
         _shaped[hall] = (key, shaped)
     return shaped

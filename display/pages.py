@@ -12,6 +12,7 @@ from display.auth import auth, csrf_token
 from display.network import wifi_warnings
 from display.page_words import js_strings
 from display.services import services
+from display.setup import SCREEN_BALL, projector_qr, setup_open
 from hall import KIND_LABELS, LOT_KINDS, kinds_table, make_card_id, split_card_id
 from hall.rights import roles_for
 
@@ -108,6 +109,16 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
 
 @bp.get("/")
 def projector():
+    if setup_open():  # the first start: one QR code to /setup, and the screen check's ball
+        hall = current.hall()
+        boot = {"page": "setup-projector", "lang": str(get_locale()), "strings": {}}
+        return render_template(
+            "setup_projector.html",
+            boot=boot,
+            hall_name=hall.config.hall.name,
+            qr=projector_qr(hall.config),
+            screen_ball=SCREEN_BALL,
+        )
     return _render("projector.html", "projector", None)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
 
@@ -61,6 +61,10 @@ class Services:
     idempotency: Results  # the answers already given, by (role, Idempotency-Key)
     ball_count: BallCount  # the fairness count's archives read and last answer
     card_hints: tuple[int, dict] | None = None  # (card count, the card-ID fields' examples), per card book
+    # the first start's wizard and devices (the program's: hall/app/setup_wizard.py, setup_devices.py; None: a hall
+    # set up), and its last search for the ball machine
+    setup: tuple[Any, Any] | None = None
+    setup_search: Any = None  # the first start's search for the ball machine, the last one
 
 
 def install(app: Flask, services: Services) -> Services:

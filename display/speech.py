@@ -61,7 +61,8 @@ def _served(path: Path):
     return resp
 
 
-def _render(text: str, spoken_voice: str):
+def spoken(text: str, spoken_voice: str):
+    """``text`` said in ``spoken_voice`` at the hall's rate, as a WAV response (made once, kept)."""
     speech = hall().config.speech
     try:
         return _served(voice().clip(text, spoken_voice, speech.rate))
@@ -102,7 +103,7 @@ def ball_clip(text: str):
         if path is None:
             raise Rejected("not_recorded", n=n)
         return _served(path)
-    return _render(ball_text(n, hall().calling()), speech.voice)
+    return spoken(ball_text(n, hall().calling()), speech.voice)
 
 
 @bp.get("/speech/phrase/<key>.wav")
@@ -112,7 +113,7 @@ def phrase_clip(key: str):
         raise Rejected("not_found")
     _speech_on()
     speech = hall().config.speech
-    return _render(text, "fr-FR" if speech.voice == "recorded" else speech.voice)
+    return spoken(text, "fr-FR" if speech.voice == "recorded" else speech.voice)
 
 
 def calling_view(calling: CallingSet) -> dict:

@@ -157,16 +157,39 @@ def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
     return p.output
 
 
-def render_test_ticket(hall_name: str, at: str, profile: str = "TM-T20II") -> bytes:
-    """A short test ticket (the admin's « tester l'imprimante »): accents, €, and a cut."""
+def _headed(hall_name: str, profile: str):
+    """A ticket begun with the hall's name, large and centred (the printer reset, CP858 selected)."""
     p = escpos_printer.Dummy(profile=profile)
     p.hw("INIT")
     p.charcode("CP858")
     p.set_with_default(align="center", bold=True, double_height=True)
     for line in wrap(printable(hall_name), columns(p)):
         p.textln(line)
+    return p
+
+
+def render_test_ticket(hall_name: str, at: str, profile: str = "TM-T20II") -> bytes:
+    """A short test ticket (the admin's « tester l'imprimante »): accents, €, and a cut."""
+    p = _headed(hall_name, profile)
     p.set_with_default(align="center")
     p.textln("TEST IMPRIMANTE - loto-hall")
     p.textln(printable(f"Éé àç ù € — {at}"))
+    p.cut()
+    return p.output
+
+
+def render_code_sheet(hall_name: str, pins: list[tuple[str, str]], at: str, profile: str = "TM-T20II") -> bytes:
+    """« La fiche des codes »: each committee role's PIN, printed once at the first start (``pins``: (the role
+    as the committee reads it, its PIN)), to keep out of sight."""
+    p = _headed(hall_name, profile)
+    p.textln("FICHE DES CODES")
+    p.set_with_default()
+    for role, pin in pins:
+        p.textln(printable(role))
+        p.set_with_default(bold=True, double_width=True, double_height=True)
+        p.textln(pin)
+        p.set_with_default()
+    for line in wrap(printable(f"Imprimée le {at}. À garder hors de vue : chaque code ouvre une console."), columns(p)):
+        p.textln(line)
     p.cut()
     return p.output

@@ -17,7 +17,7 @@ from types import FrameType
 from hall.app.gunicorn_app import run_gunicorn
 from hall.app.lang import _
 from hall.app.sdnotify import Notifier
-from hall.app.wiring import ServeOptions, Wiring, config_from_args, tls_files
+from hall.app.wiring import ServeOptions, Wiring, config_from_args, setup_wanted, tls_files
 from hall.config import Config
 from hall.net import address
 
@@ -33,7 +33,11 @@ def serve(args: argparse.Namespace) -> int:
     notifier = Notifier.from_env(take=True)
     config = config_from_args(args)
     interval = getattr(args, "interval", None)
-    options = ServeOptions(demo=bool(args.demo), interval_s=float(interval) if interval else None)
+    options = ServeOptions(
+        demo=bool(args.demo), interval_s=float(interval) if interval else None, setup=setup_wanted(args, config)
+    )
+    if options.setup:
+        log.info(_("Première mise en route : scannez le code QR du projecteur (/setup)."))
     temporary = bool(args.demo) and not getattr(args, "data_dir", None)
     if address.phones_cannot_reach(listen=config.server.host, url=config.network.url):  # QR codes to nowhere
         log.warning(

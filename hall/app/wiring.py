@@ -26,7 +26,7 @@ from hall.app.demo import DEMO_PINS
 from hall.app.runtime import Runtime
 from hall.app.sdnotify import Notifier
 from hall.app.supervisor import Supervisor
-from hall.config import DEFAULT_PATHS, Config, load_config
+from hall.config import DEFAULT_PATHS, Config, HallSection, load_config
 
 log = logging.getLogger("loto-hall")
 
@@ -41,6 +41,7 @@ class ServeOptions:
     demo: bool = False
     interval_s: float | None = None  # demo: seconds between balls; None: a ball when the speaker asks for one
     async_mode: str = "threading"  # "gevent" under gunicorn's gevent worker (set by gunicorn_app)
+    setup: bool = False  # the first start (INTERFACE §12): no configuration anywhere, set up from a phone
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -62,7 +63,40 @@ def config_from_args(args: argparse.Namespace) -> Config:
         overrides.setdefault("server", {})["port"] = args.port
     if getattr(args, "demo", False) and not getattr(args, "config", None):
         overrides["games"] = {"seats_per_address": 8}  # a demo is tried from one computer: all its tabs, one address
-    return load_config(getattr(args, "config", None), overrides)
+    return load_config(getattr(args, "config", None) or _own_config(args, overrides), overrides)
+
+
+def _only_own_config(args: argparse.Namespace) -> bool:
+    """No configuration but the one the hall writes itself (``--config``, ``./loto-hall.toml``, ``/etc/…``)."""
+    return (
+        not getattr(args, "demo", False)
+        and not getattr(args, "config", None)
+        and not any(p.exists() for p in DEFAULT_PATHS)
+    )
+
+
+def _own_config(args: argparse.Namespace, overrides: dict) -> str | None:
+    """The configuration the hall wrote in its data folder at its first start, when there is no other."""
+    from hall.app.setup_wizard import own_config
+
+    if not _only_own_config(args):
+        return None
+    own = own_config(overrides.get("hall", {}).get("data_dir") or HallSection().data_dir)
+    return str(own) if own.exists() else None
+
+
+def setup_wanted(args: argparse.Namespace, config: Config) -> bool:
+    """Whether this start is (still) the first one: no configuration but the hall's own, and setup not closed."""
+    from hall.app.setup_wizard import setup_closed
+
+    return _only_own_config(args) and not setup_closed(config.data_dir)
+
+
+def _setup(config: Config) -> tuple[Any, Any]:
+    from hall.app.setup_devices import SetupDevices
+    from hall.app.setup_wizard import SetupWizard
+
+    return SetupWizard(config.data_dir), SetupDevices()
 
 
 def tls_files(config: Config) -> tuple[str, str] | None:
@@ -196,6 +230,7 @@ class Wiring:
                 tournament=runtime.tournament,
                 async_mode=options.async_mode,
                 lobby=runtime.lobby,
+                setup=_setup(config) if options.setup else None,
             )
             services_of(app).archived_draws = archived_draws  # the ball count reads the archived journals
             if threads:
