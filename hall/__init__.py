@@ -73,7 +73,8 @@ from hall.record.evenings import (
     past_evenings,
     year_of,
 )
-from hall.record.journal import Offload, verify_file
+from hall.record.journal import Offload
+from hall.record.reading import JournalCheck, verify_file
 from hall.record.secretfile import load_or_create_secret
 from hall.refusal import Rejected
 from hall.sources import utc_now
@@ -103,6 +104,7 @@ __all__ = [
     "fairness",
     "generate_cards",
     "Hall",
+    "JournalCheck",
     "HallError",
     "HallPort",
     "has_control_character",
