@@ -156,3 +156,35 @@ def test_ticket_amounts_are_written_as_the_hall_reads_them(cents, shown):
     from drivers.ticket_layout import euros
 
     assert euros(cents) == shown
+
+
+def test_the_board_s_copy_lists_every_partie_of_the_evening_not_only_the_last(tmp_path):
+    """Issue 40: a copy printed at the evening's close names each partie and its balls, so a partie cannot
+    vanish from the paper the board signs."""
+    hall = make(tmp_path, some_cards(12))
+    for balls in ((4, 8, 15), (16, 23, 42, 7, 9), (1, 2)):
+        hall.start_partie(role="speaker")
+        for n in balls:
+            hall.draw(n, role="speaker")
+        hall.clear(role="speaker", force=True)
+    sink = PrinterSink()
+    sink.start()
+    queue = PrintQueue(
+        hall,
+        EscposDevice(f"tcp://127.0.0.1:{sink.port}?timeout=2"),
+        retry_initial_s=0.005,
+        retry_max_s=0.05,
+        poll_s=None,
+    )
+    printed = tickets_printed(hall)
+    queue.start()
+    try:
+        hall.request_ticket(role="admin")
+        assert printed.wait(15)
+        (job,) = sink.wait_for_jobs(1)
+    finally:
+        queue.stop()
+        sink.stop()
+    lines = [line.strip() for line in decode_text(job).splitlines()]
+    shown = [re.sub(r"\s+", " ", line) for line in lines if line.startswith("Partie n°")]
+    assert shown == ["Partie n° 1 3 boule(s)", "Partie n° 2 5 boule(s)", "Partie n° 3 2 boule(s)"], lines
