@@ -12,6 +12,7 @@ import sqlite3
 import pytest
 
 from display.record import ArchiveVerdicts
+from display.views import projector_state
 from hall.app.ball_archive import archived_draws
 from hall.app.cli import main
 from hall.cartons.cardbook import CardBook
@@ -216,3 +217,28 @@ def test_a_payload_with_a_key_written_twice_does_not_verify(tmp_path, capsys):
     tamper(journal, "UPDATE events SET payload = '" + text.replace(":42", ": 42") + "' WHERE seq = 4")
     code, out = verify(capsys, "--data-dir", tmp_path)
     assert code == 1 and "pas écrit comme la salle l'écrit" in out
+
+
+def test_the_projector_shows_the_journal_s_fingerprint_after_each_partie_and_verify_accepts_it(tmp_path, capsys):
+    """Issue 40: a fingerprint leaves the building by default — photographed off the projector after each
+    « Démarquez », with no printer and no ticket asked for."""
+    hall = play(tmp_path)
+    assert "journal" not in projector_state(hall.snapshot())  # while a partie runs: the board
+    shown = []
+    for partie in (1, 2):
+        hall.clear(role="speaker", force=True)
+        state = projector_state(hall.snapshot())
+        assert state["journal"]["partie"] == partie and GROUPS.fullmatch(state["journal"]["shown"])
+        shown.append(state["journal"])
+        hall.start_partie(role="speaker")
+        assert "journal" not in projector_state(hall.snapshot())
+        hall.draw(60 + partie, role="speaker")
+    hall.clear(role="speaker", force=True)
+    last = projector_state(hall.snapshot())["journal"]
+    hall.journal.close()
+    restarted = Hall(hall.config, Journal(tmp_path / "journal.sqlite"), CardBook({}), voucher_secret=b"k" * 32)
+    assert projector_state(restarted.snapshot())["journal"] == last  # a restart shows it still
+    restarted.journal.close()
+    for j in shown + [last]:
+        code, out = verify(capsys, "--data-dir", tmp_path, "--fingerprint", j["shown"])
+        assert code == 0 and f"L'empreinte donnée est celle de l'enregistrement n° {j['seq']}" in out, out
