@@ -65,6 +65,8 @@ JS_STRINGS = {
     "consolation_for": _l("Lot de consolation : %(cards)s"),
     "demarquez": _l("Démarquez !"),
     "partie_starts": _l("La partie %(n)s commence"),
+    "journal_after": _l("Empreinte du journal après la partie %(n)s"),
+    "journal_how": _l("enregistrement n° %(seq)s — à photographier : loto-hall verify --fingerprint la reconnaît"),
     "next_partie": _l("Prochaine partie : n° %(n)s"),
     "all_awarded": _l("Tous les lots sont gagnés"),
     "welcome": _l("Bienvenue"),

@@ -4,6 +4,7 @@ fingerprint noted when it was archived).
 
 An archived journal never changes: its verdict is kept per file (size, time, inode) once computed, and computed in
 a real thread under gevent (``offload``, set by the composition root): a long journal's hashes never hold up a ball.
+The check opens the journal read-only (hall/record/reading.py): it never migrates or chains what it judges.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from flask import Blueprint, jsonify
 from display import auth as A
 from display.current import hall
 from display.services import services
-from hall import EveningSummary, HallError, Offload, archived_journal, shown_fingerprint, verify_file
+from hall import EveningSummary, HallError, JournalCheck, Offload, archived_journal, shown_fingerprint, verify_file
 from hall.snapshots import Fingerprint
 
 bp = Blueprint("record", __name__, url_prefix="/api")
@@ -45,26 +46,27 @@ class ArchiveVerdicts:
         self._known: dict[str, tuple[tuple[int, ...], JSON]] = {}
 
     def verdict(self, data_dir: str | Path, evening: EveningSummary) -> JSON:
-        """``{"ok", "problem", "seq", "records", "fingerprint", "noted"}`` of an archived evening's journal."""
+        """``{"ok", "problem", "seq", "records", "fingerprint", "noted", "chained"}`` of an archived evening's journal."""
         path = archived_journal(data_dir, evening.name)
         stamp = _stamp(path) if path is not None else None
         if path is None or stamp is None:
-            return {"ok": False, "problem": "no_journal", "seq": None, "records": 0, "fingerprint": "", "noted": False}
+            return {
+                "ok": False,
+                "problem": "no_journal",
+                "seq": None,
+                "records": 0,
+                "fingerprint": "",
+                "noted": False,
+                "chained": None,
+            }
         with self._lock:
             known = self._known.get(str(path))
         if known is not None and known[0] == stamp:
             return known[1]
         noted = evening.fingerprint or None
         try:
-            found, _ = self.offload(lambda: verify_file(path, noted))
-            answer: JSON = {
-                "ok": found.ok,
-                "problem": found.problem,
-                "seq": found.seq,
-                "records": found.records,
-                "fingerprint": shown_fingerprint(found.fingerprint) if found.fingerprint else "",
-                "noted": bool(noted),
-            }
+            found = self.offload(lambda: verify_file(path, noted))  # read-only: judged, never brought up
+            answer = verdict_json(found, bool(noted))
         except (OSError, HallError):
             answer = {
                 "ok": False,
@@ -73,11 +75,29 @@ class ArchiveVerdicts:
                 "records": 0,
                 "fingerprint": "",
                 "noted": bool(noted),
+                "chained": None,
             }
-        stamp = _stamp(path) or stamp  # opening it may have chained a journal from before the chain
         with self._lock:
             self._known[str(path)] = (stamp, answer)
         return answer
+
+
+def verdict_json(found: JournalCheck, noted: bool) -> JSON:
+    """A journal's findings as /admin shows them: the schema's problem first, else the chain's; ``chained``: when
+    its first records were chained after the fact (the latest time)."""
+    verdict = found.verdict
+    chained = found.chained[-1] if found.chained else None
+    return {
+        "ok": found.ok,
+        "problem": found.shape.problem or (verdict.problem if verdict is not None else None),
+        "seq": verdict.seq if verdict is not None and found.shape.problem is None else None,
+        "records": verdict.records if verdict is not None else 0,
+        "fingerprint": shown_fingerprint(verdict.fingerprint) if verdict is not None and verdict.fingerprint else "",
+        "noted": noted,
+        "chained": None
+        if chained is None
+        else {"at": chained.at, "records": chained.records, "version": chained.version},
+    }
 
 
 def _stamp(path: Path) -> tuple[int, ...] | None:

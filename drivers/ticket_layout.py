@@ -1,5 +1,5 @@
 """The board's copy as ESC/POS bytes (docs/record.md): the hall, the date, the takings by means of payment, the cartons
-sold, the lots won with their value, the partie's balls, and the journal's fingerprint with the time it was taken,
+sold, the lots won with their value, every partie's balls, and the journal's fingerprint with the time it was taken,
 then lines for the president's and the treasurer's signatures. A later ``loto-hall verify --fingerprint`` against
 the signed paper proves that the journal then is the journal now.
 
@@ -46,7 +46,11 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
     p.textln(printable(f"Le {taken.split(' à ')[0]}"))
     p.set_with_default()
     p.textln(rule)
-    pair(f"Partie n° {e.partie}" if e.partie else "Aucune partie jouée", f"{e.balls} boule(s)" if e.partie else "")
+    parties = e.played or (((e.partie, e.balls),) if e.partie else ())  # an older ticket: the latest only
+    for number, balls in parties:
+        pair(f"Partie n° {number}", f"{balls} boule(s)")
+    if not parties:
+        pair("Aucune partie jouée", "")
     pair("Cartons vendus", str(e.cards_sold))
     p.set_with_default(bold=True)
     pair("Recette", euros(e.receipts_cents))

@@ -104,7 +104,8 @@ if TYPE_CHECKING:
     from hall.record.evenings import past_evenings as past_evenings
     from hall.record.evenings import year_of as year_of
     from hall.record.journal import Offload as Offload
-    from hall.record.journal import verify_file as verify_file
+    from hall.record.reading import JournalCheck as JournalCheck
+    from hall.record.reading import verify_file as verify_file
     from hall.record.secretfile import load_or_create_secret as load_or_create_secret
     from hall.refusal import Rejected as Rejected
     from hall.sources import utc_now as utc_now
@@ -145,6 +146,7 @@ __all__ = [
     "InvalidCardFile",
     "InvalidNumber",
     "LotTermsError",
+    "JournalCheck",
     "Offload",
     "ProgrammeError",
     "RangeError",

@@ -140,6 +140,9 @@ class HallSnapshot:
     players: PlayersSet = PlayersSet("auto", True, False, 24)  # how much the players' phones help
     tie_mode: str = "draw_lowest"  # how the hall settles a tie tonight ([rules] ties, RULES L22)
     carried: tuple[LotSpec, ...] = ()  # lots left unwon at a « Démarquez », waiting for the next partie (RULES L19)
+    # the journal's fingerprint at the latest « Démarquez » (its record), and that partie's number: the projector
+    # shows it until the next partie starts, for anyone in the hall to photograph
+    after_partie: tuple[int, Fingerprint] | None = None
 
     @property
     def running(self) -> PartieState | None:

@@ -190,8 +190,14 @@ def _with_hall(snap: HallSnapshot, state: dict) -> dict:
 
 def projector_state(snap: HallSnapshot) -> dict:
     """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one, and the
-    valid cartons waiting for their lot (drawn large on the projector; a screen that joins mid-check)."""
-    return _with_winners(snap, _with_hall(snap, public_state(snap)))
+    valid cartons waiting for their lot (drawn large on the projector; a screen that joins mid-check), and after a
+    « Démarquez » the journal's fingerprint then (``journal``: the partie, the groups to read aloud, the record's
+    number), for the hall to photograph: ``loto-hall verify --fingerprint`` accepts it (docs/record.md)."""
+    state = _with_winners(snap, _with_hall(snap, public_state(snap)))
+    if snap.after_partie is not None:
+        number, fp = snap.after_partie
+        state["journal"] = {"partie": number, "shown": fp.shown, "seq": fp.seq}
+    return state
 
 
 def public_card(c: CardState) -> dict:

@@ -8,7 +8,7 @@ from pathlib import Path
 from hall.app.runtime import JOURNAL_FILE
 from hall.errors import JournalError
 from hall.events import BallDrawn, DrawUndone, EventHandlers, PartieStarted, Record
-from hall.record.journal import Journal
+from hall.record.reading import read_records
 
 _PARTIES = EventHandlers[None]()
 
@@ -34,18 +34,10 @@ def archived_draws(folder: Path) -> tuple[tuple[int, ...], ...]:
     """Each partie's balls in the evening archived in ``folder`` (undone balls left out); ``()`` when its journal
     cannot be read."""
     parties: list[list[int]] = []
-    path = Path(folder) / JOURNAL_FILE
-    if not path.is_file():
+    try:  # read-only: an archive is judged by verify, never brought up or chained here
+        records = read_records(Path(folder) / JOURNAL_FILE)
+    except (FileNotFoundError, JournalError):
         return ()
-    try:
-        journal = Journal(path)
-    except JournalError:
-        return ()
-    try:
-        for record in journal.records():
-            _PARTIES.dispatch(record.type, parties, record)
-    except JournalError:
-        return ()
-    finally:
-        journal.close()
+    for record in records:
+        _PARTIES.dispatch(record.type, parties, record)
     return tuple(tuple(p) for p in parties)

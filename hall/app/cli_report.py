@@ -1,8 +1,9 @@
 """``loto-hall report [--config FILE] [--data-dir DIR] [--pdf OUT] [--csv OUT] [--xlsx OUT] [--lang fr|en]``: the
 evening's report, its three files in one language (the hall's unless ``--lang`` says).
 
-Reads the data folder's journal without changing anything (no secret made, no event appended), so it can
-run while the hall is serving: SQLite's WAL lets a second reader see every committed event.
+Reads the data folder's journal without changing anything (no secret made, no event appended, the journal opened
+read-only: hall/record/reading.py), so it can run while the hall is serving: SQLite's WAL lets a second reader see
+every committed event. A journal of another schema version is named, never brought up.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from hall.app.cli_verify import schema_problem
 from hall.app.lang import _, n_
 from hall.app.runtime import JOURNAL_FILE
 from hall.config import Config, load_config
@@ -18,20 +20,13 @@ from hall.events import Record
 from hall.loto.partie import Evening
 from hall.money.report import EveningReport, build_report, with_year, written_in
 from hall.money.report_csv import write_csv
-from hall.record.journal import Journal
+from hall.record.reading import Unreadable, read_records
 
 
 def journal_records(config: Config, journal_path: Path | None = None) -> list[Record]:
-    """The records of the journal in ``config``'s data folder (or at ``journal_path``); ``FileNotFoundError`` when
-    there is none."""
-    path = journal_path or Path(config.hall.data_dir) / JOURNAL_FILE
-    if not path.is_file():
-        raise FileNotFoundError(path)
-    journal = Journal(path)
-    try:
-        return list(journal.records())
-    finally:
-        journal.close()
+    """The records of the journal in ``config``'s data folder (or at ``journal_path``), read-only;
+    ``FileNotFoundError`` when there is none, ``Unreadable`` when it is not at this version's schema."""
+    return read_records(journal_path or Path(config.hall.data_dir) / JOURNAL_FILE)
 
 
 def report_of(config: Config, records: list[Record]) -> EveningReport:
@@ -64,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config, overrides)
     try:
         report = written_in(load_report(config), getattr(args, "lang", None))  # the three files in one language
+    except Unreadable as exc:
+        print("loto-hall: " + schema_problem(exc.shape), file=sys.stderr)
+        return 2
     except FileNotFoundError as exc:
         print(
             "loto-hall: "

@@ -4,8 +4,11 @@ the evening's journal (the live one, or an archived evening's) and print its fin
 Exit 0 when every record matches (and, with ``--fingerprint``, a record of the chain has the fingerprint given:
 the journal then is the journal now, perhaps with records written since); 1 naming the first record that does not
 match, or when no record has the fingerprint (records cut off the end, or the chain rewritten); 2 when there is no
-journal to check or the fingerprint cannot be read. It reads while the hall serves (SQLite's WAL); a journal from
-before the chain is chained at this first open and the command says so. docs/record.md explains it.
+journal to check or the fingerprint cannot be read. It opens the journal read-only (hall/record/reading.py): it
+reads while the hall serves (SQLite's WAL), on a copy or a read-only stick, and never migrates or chains what it
+judges — a journal of another schema version is named (exit 1 when it was changed by hand, 2 when it is from
+before the chain or from a later loto-hall), and a journal the hall chained at its first open says when and by
+which version. docs/record.md explains it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from hall.app.runtime import JOURNAL_FILE
 from hall.errors import HallError
 from hall.record import chain
 from hall.record.evenings import NAME, archive_dir, evening_summary, local
+from hall.record.journal import SCHEMA_VERSION
+from hall.record.reading import Chaining, Shape
 
 
 def add_verify_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -86,15 +91,80 @@ def failure(verdict: chain.Verdict, timezone: str) -> str:
         }
     if verdict.problem == "unreadable":
         return _("enregistrement n° %(seq)s (%(type)s) : illisible") % n
+    if verdict.problem == "duplicate_key":
+        return (
+            _(
+                "enregistrement n° %(seq)s (%(type)s, %(at)s) : une clé y est écrite deux fois, il se lit de deux "
+                "façons (modifié après coup)"
+            )
+            % n
+        )
+    if verdict.problem == "not_canonical":
+        return (
+            _(
+                "enregistrement n° %(seq)s (%(type)s, %(at)s) : son texte n'est pas écrit comme la salle l'écrit "
+                "(espaces, échappements ou nombres réécrits : modifié après coup)"
+            )
+            % n
+        )
     return _(
         "aucun enregistrement n'a cette empreinte : des enregistrements ont été retirés de la fin du journal "
         "(il s'arrête au n° %(last)s) ou la chaîne a été réécrite"
     ) % {"last": verdict.last_seq}
 
 
+def schema_problem(shape: Shape) -> str:
+    """The sentence naming what a journal's schema is, when it is not this version's (``Shape.problem``)."""
+    n = {"version": shape.version, "ours": SCHEMA_VERSION}
+    if shape.problem == "pre_chain":
+        return (
+            _(
+                "ce journal est d'avant la chaîne d'empreintes (schéma %(version)s) : il n'a pas d'empreintes à "
+                "vérifier ; seule la salle le met à jour, à sa première ouverture (loto-hall serve), et l'écrit dans "
+                "le journal"
+            )
+            % n
+        )
+    if shape.problem == "newer":
+        return (
+            _(
+                "ce journal est d'une version plus récente de loto-hall (schéma %(version)s, celle-ci lit le "
+                "%(ours)s) : vérifiez-le avec celle-là"
+            )
+            % n
+        )
+    if shape.problem == "version":
+        return (
+            _(
+                "la version du schéma du journal a été changée à la main (%(version)s au lieu de %(ours)s) : ce "
+                "journal a déjà ses empreintes, il ne se met pas à jour"
+            )
+            % n
+        )
+    if shape.problem == "no_events":
+        return _("la table des enregistrements (events) manque : le fichier a été vidé ou n'est pas un journal")
+    if shape.problem == "columns":
+        return _("la table des enregistrements n'a plus les colonnes que la salle écrit : le fichier a été modifié")
+    return _("la table « chained » du journal manque : le fichier a été modifié hors de la salle")
+
+
+def chaining_note(c: Chaining, timezone: str) -> str:
+    """The note that a journal's first records were chained after the fact."""
+    if c.seq:
+        return _(
+            "Note : les enregistrements n° 1 à %(count)s, écrits avant la chaîne d'empreintes, ont été chaînés à "
+            "l'ouverture le %(when)s par la version %(version)s de loto-hall (enregistrement n° %(seq)s) : la "
+            "chaîne ne garantit rien d'eux avant cette date."
+        ) % {"count": c.records, "when": _when(c.at, timezone), "version": c.version, "seq": c.seq}
+    return _(
+        "Note : journal d'avant la chaîne d'empreintes, chaîné le %(when)s à sa première ouverture ; ses "
+        "%(count)s premiers enregistrements n'étaient pas protégés avant cette date."
+    ) % {"when": _when(c.at, timezone), "count": c.records}
+
+
 def run(args: argparse.Namespace) -> int:
     from hall.config import load_config
-    from hall.record.journal import verify_file
+    from hall.record.reading import verify_file
 
     overrides = {"hall": {"data_dir": args.data_dir}} if args.data_dir else None
     config = load_config(args.config, overrides)
@@ -108,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         fingerprint = summary.fingerprint if summary is not None and summary.fingerprint else None
         noted = fingerprint is not None
     try:
-        verdict, chained = verify_file(path, fingerprint)
+        found = verify_file(path, fingerprint)
     except FileNotFoundError:
         print(_("loto-hall : pas de journal de soirée ici : %(path)s") % {"path": path}, file=sys.stderr)
         return 2
@@ -116,15 +186,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"loto-hall: {exc}", file=sys.stderr)
         return 2
     print(_("Journal : %(path)s") % {"path": path})
-    if chained is not None:
-        print(
-            _(
-                "Note : journal d'avant la chaîne d'empreintes, chaîné le %(when)s à sa première ouverture ; ses "
-                "%(count)s premiers enregistrements n'étaient pas protégés avant cette date."
-            )
-            % {"when": _when(chained[0], timezone), "count": chained[1]}
-        )
-    return _said(verdict, timezone, noted)
+    if found.shape.problem in ("pre_chain", "newer"):
+        print(_("Rien à vérifier : %(why)s.") % {"why": schema_problem(found.shape)})
+        return 2
+    if found.shape.problem is not None:
+        print(_("ÉCHEC : %(why)s.") % {"why": schema_problem(found.shape)})
+    if found.verdict is None:
+        return 1
+    for c in found.chained:
+        print(chaining_note(c, timezone))
+    said = _said(found.verdict, timezone, noted)
+    return 1 if found.shape.problem is not None else said
 
 
 def _refused(args: argparse.Namespace) -> bool:

@@ -18,7 +18,7 @@ import os
 import shutil
 from pathlib import Path
 
-from hall.app.cli_report import journal_records, report_of
+from hall.app.cli_report import report_of
 from hall.app.demo import is_demo_folder
 from hall.app.lang import _, n_
 from hall.app.runtime import JOURNAL_FILE, SECRET_FILE, lock_data_dir
@@ -39,7 +39,7 @@ from hall.record.evenings import (
     past_evenings,
     unused,
 )
-from hall.record.journal import Journal
+from hall.record.journal import Journal, owned_records
 from hall.sources import utc_now
 
 PENDING = ".en-cours-"
@@ -138,10 +138,10 @@ def new_evening(config: Config) -> Path | None:
     try:
         root = archive_dir(data_dir)
         _finish_pending(root, data_dir)
-        try:
-            records = journal_records(config)  # opens and closes the journal: SQLite folds its WAL back in
-        except FileNotFoundError:
+        path = data_dir / JOURNAL_FILE
+        if not path.is_file():
             return None
+        records = owned_records(path)  # opened as its writer (the lock is held): SQLite folds its WAL back in
         report = report_of(config, records)
         if not report.first_at:
             return None

@@ -27,7 +27,7 @@ class RecordDesk:
         self._state = state
 
     def _figures(self, auto: bool = False) -> TicketRequested:
-        """The ticket's figures from the state as it stands (the latest partie's balls, the evening's money)."""
+        """The ticket's figures from the state as it stands (every partie's balls, the evening's money)."""
         evening = self._state.evening
         p = evening.partie
         money = totals(evening.sales.live())
@@ -41,6 +41,7 @@ class RecordDesk:
             len(won),
             sum(round((lot.value_eur or 0) * 100) for lot in won),
             auto,
+            tuple((q.number, len(q.draws)) for q in evening.parties),
         )
 
     def after_clear(self) -> tuple[TicketRequested, ...]:

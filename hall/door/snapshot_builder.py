@@ -21,6 +21,7 @@ from hall.loto.partie import Partie
 from hall.money.report import EveningReport, build_report, with_year
 from hall.snapshots import (
     CardState,
+    Fingerprint,
     HallSnapshot,
     LinkedCard,
     LotState,
@@ -67,6 +68,14 @@ def card_state(state: HallState, card_id: str) -> CardState | None:
     return CardState(card_id, card, grid, drawn, last, state.may_play(card_id))
 
 
+def _after_partie(state: HallState) -> tuple[int, Fingerprint] | None:
+    """The latest « Démarquez »'s partie and fingerprint, while no partie runs (``None`` once the next starts)."""
+    if state.after_partie is None:
+        return None
+    number, record = state.after_partie
+    return number, Fingerprint(record.seq, record.at, record.hash)
+
+
 NEAR_MISSES_LOOKED_UP = 2  # unknown cartons of one phone's request given suggestions (~0.3 ms each here)
 
 
@@ -106,6 +115,7 @@ class SnapshotBuilder:
             state.players(),
             config.rules.ties,
             ev.carried,
+            _after_partie(state),
         )
 
     @locked

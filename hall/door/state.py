@@ -67,6 +67,7 @@ class HallState:
         self.sold_count = 0  # kept by every rebuild of the watch (sales, imports, parties)
         self.tickets: dict[int, Record] = {}  # the board's copies not yet printed: request seq → its record
         self.last: Record | None = None  # the last record: its hash is the evening's fingerprint
+        self.after_partie: tuple[int, Record] | None = None  # the latest « Démarquez »: its partie and its record
         self._claimed_since_draw: set[str] = set()
 
     def replay(self, records: Sequence[Record]) -> None:
@@ -100,6 +101,12 @@ class HallState:
     @_REMEMBER.on(TicketPrinted)
     def _ticket_printed(self, record: Record) -> None:
         self.tickets.pop(record.event.request, None)
+
+    @_REMEMBER.on(PartieCleared, PartieStarted)
+    def _partie_ends(self, record: Record) -> None:
+        """The fingerprint the projector shows between parties: the « Démarquez » record's, until the next start."""
+        p = self.evening.partie
+        self.after_partie = (p.number, record) if record.type == PartieCleared.type and p is not None else None
 
     @_REMEMBER.on(VoucherRedeemed)
     def _redeemed(self, record: Record) -> None:

@@ -54,6 +54,9 @@ class TicketRequested:
     lots_given: int  # lots won tonight
     lots_given_cents: int  # their declared value
     auto: bool = False  # at a partie's end ([report] ticket_each_partie)
+    # every partie of the evening so far, (number, balls drawn), in order; () in a ticket journalled before it was
+    # kept, which then prints the latest partie only (``partie``, ``balls``)
+    played: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

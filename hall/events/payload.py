@@ -29,6 +29,7 @@ from hall.events.partie import (
     TieBreakDraw,
     lot_spec,
 )
+from hall.events.record import JournalChained
 from hall.events.sales import CardsImported, CardsSold, PricesSet, PriceTier, SalePaid, SaleRecorded, SaleVoided
 from hall.events.settings import (
     BallRepeated,
@@ -72,6 +73,7 @@ EVENT_TYPES: dict[str, type] = {
         BallRepeated,
         VoiceTested,
         CountShown,
+        JournalChained,
     )
 }
 

@@ -24,6 +24,7 @@ from hall.events import (
     Event,
     EventHandlers,
     Fallback,
+    JournalChained,
     LotAwarded,
     LotSpec,
     PartieCleared,
@@ -279,9 +280,10 @@ class Evening:
     def _on_cards_imported(self, e: CardsImported) -> None:
         """The book itself is the Hall's (saved in the data folder); the evening keeps nothing of an import."""
 
-    @_APPLY.on(TicketRequested, TicketPrinted)
-    def _on_ticket(self, e: TicketRequested | TicketPrinted) -> None:
-        """The board's copies are the hall state's (``HallState.tickets``: they print their record's hash)."""
+    @_APPLY.on(TicketRequested, TicketPrinted, JournalChained)
+    def _on_ticket(self, e: TicketRequested | TicketPrinted | JournalChained) -> None:
+        """The board's copies are the hall state's (``HallState.tickets``: they print their record's hash); a
+        journal chained at its first open is the record's (``loto-hall verify`` tells it)."""
 
     @_APPLY.on(VoucherIssued)
     def _on_voucher_issued(self, e: VoucherIssued) -> None:

@@ -35,7 +35,7 @@ from hall.events import from_payload
 from hall.loto.claims import verify
 from hall.loto.partie import Evening
 from hall.record import chain
-from hall.record.journal import verify_file
+from hall.record.reading import verify_file
 from tests.app.conftest import HallProcess, free_port, get_json
 
 pytestmark = pytest.mark.slow
@@ -231,7 +231,7 @@ def check_after_restart(hall: HallProcess, evening: BusyEvening, data: Path, cut
     for record in commands[i:]:  # after the last answer: only what was in flight
         assert record[1] in unanswered, f"cut {cut}: record {record} was never asked for"
         unanswered.remove(record[1])
-    verdict, _ = verify_file(data / "journal.sqlite")
+    verdict = verify_file(data / "journal.sqlite").verdict
     assert verdict.ok and verdict.records == len(found), verdict
     # every login answered still opens its role: the sessions survived the cut
     closed = [
@@ -319,7 +319,7 @@ def test_nothing_acknowledged_is_lost_to_a_real_power_cut(tmp_path):
         finally:
             hall.close()
         assert main(["verify", "--data-dir", str(data)]) == 0
-        fingerprint = verify_file(data / "journal.sqlite")[0].fingerprint
+        fingerprint = verify_file(data / "journal.sqlite").verdict.fingerprint
         assert len(chain.shown(fingerprint)) == 24
     finally:
         lz.unmount()

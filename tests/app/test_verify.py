@@ -4,18 +4,23 @@ fingerprint on paper (or the one noted at archiving), 2 for what cannot be check
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import sqlite3
 
 import pytest
 
+from display.record import ArchiveVerdicts
+from display.views import projector_state
+from hall.app.ball_archive import archived_draws
 from hall.app.cli import main
 from hall.cartons.cardbook import CardBook
 from hall.config import parse_config
 from hall.door.service import Hall
 from hall.record import chain
-from hall.record.journal import Journal
+from hall.record.evenings import evening_summary
+from hall.record.journal import Journal, version
 
 GROUPS = re.compile(r"([0-9A-F]{4}(?: [0-9A-F]{4}){4})")
 
@@ -93,7 +98,7 @@ def test_what_cannot_be_checked_is_said_with_exit_two(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("journal")) == []  # nothing made
 
 
-def test_an_old_journal_is_chained_at_its_first_verify_and_it_says_so(tmp_path, capsys):
+def test_an_old_journal_is_not_chained_by_verify_but_by_the_hall_s_first_open_which_verify_then_tells(tmp_path, capsys):
     db = sqlite3.connect(tmp_path / "journal.sqlite")
     db.execute(
         "CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, "
@@ -104,8 +109,15 @@ def test_an_old_journal_is_chained_at_its_first_verify_and_it_says_so(tmp_path, 
     db.execute("PRAGMA user_version=1")
     db.commit()
     db.close()
+    before = sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir())
     code, out = verify(capsys, "--data-dir", tmp_path)
-    assert code == 0 and "journal d'avant la chaîne d'empreintes, chaîné le" in out and "ses 1 premiers" in out
+    assert code == 2 and "Rien à vérifier : ce journal est d'avant la chaîne d'empreintes (schéma 1)" in out
+    assert sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir()) == before  # not migrated, nothing made
+    Journal(tmp_path / "journal.sqlite").close()  # the hall's own first open chains it, in the chain
+    code, out = verify(capsys, "--data-dir", tmp_path)
+    assert code == 0 and "2 enregistrement(s), chaîne intacte." in out
+    assert "les enregistrements n° 1 à 1, écrits avant la chaîne d'empreintes, ont été chaînés à l'ouverture le" in out
+    assert f"par la version {version()} de loto-hall (enregistrement n° 2)" in out
 
 
 @pytest.mark.parametrize(
@@ -130,3 +142,103 @@ def test_english_output(tmp_path, capsys, monkeypatch):
     play(tmp_path).journal.close()
     code, out = verify(capsys, "--data-dir", tmp_path)
     assert code == 0 and "6 record(s), chain intact." in out and "Fingerprint: " in out
+
+
+def bytes_of(folder) -> dict[str, str]:
+    """Each file of ``folder`` (recursively) and the SHA-256 of its bytes."""
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def tamper(path, *sql: str) -> None:
+    db = sqlite3.connect(path)
+    for statement in sql:
+        db.execute(statement)
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("archived", [False, True])
+@pytest.mark.parametrize("version_set", [1, 0])
+def test_the_treasurer_s_sqlite3_cannot_talk_any_check_into_passing_a_changed_ball(
+    tmp_path, capsys, version_set, archived
+):
+    """The outside look's attack (issue 40): ball 42 made 41, then ``user_version`` set back, then the note of the
+    chaining deleted. Every check fails it every time, and none of them changes a byte of what it judges."""
+    play(tmp_path, balls=(3, 14, 42, 36)).journal.close()
+    folder, where = tmp_path, []
+    if archived:  # then /admin checks it too, against the fingerprint noted at its archiving
+        assert main(["evening", "new", "--data-dir", str(tmp_path)]) == 0
+        (name,) = [p.name for p in (tmp_path / "soirees").iterdir()]
+        folder, where = tmp_path / "soirees" / name, ["--evening", name]
+    journal = folder / "journal.sqlite"
+    steps = (
+        "UPDATE events SET payload = replace(payload, '\"number\":42', '\"number\":41') WHERE type = 'draw:ball_drawn'",
+        f"PRAGMA user_version={version_set}",
+        "DELETE FROM chained",
+    )
+    for step in steps:
+        tamper(journal, step)
+        before = bytes_of(tmp_path)
+        code, out = verify(capsys, "--data-dir", tmp_path, *where)
+        assert code != 0 and "ÉCHEC" in out and "chaîne intacte" not in out, (step, out)
+        if archived:
+            seen = ArchiveVerdicts().verdict(tmp_path, evening_summary(tmp_path, name))  # /admin's check
+            assert seen["ok"] is False and seen["problem"] is not None, (step, seen)
+        assert main(["report", "--data-dir", str(folder), "--csv", str(tmp_path.parent / f"r{version_set}.csv")]) in (
+            0,
+            2,
+        )
+        capsys.readouterr()
+        assert archived_draws(folder) in ((), ((3, 14, 41, 36),))
+        assert bytes_of(tmp_path) == before, step  # nothing migrated, re-chained, checkpointed or made
+    # the hall's own first open of it (the only writer that migrates) does not chain it again either
+    Journal(journal).close()
+    code, out = verify(capsys, "--data-dir", tmp_path, *where)
+    assert code == 1 and "ÉCHEC : enregistrement n° 4 (draw:ball_drawn" in out, out
+
+
+def test_a_payload_with_a_key_written_twice_does_not_verify(tmp_path, capsys):
+    """The text hashed is the text stored: Python's reader takes the last ``number`` (the one hashed), another
+    tool may take the first."""
+    play(tmp_path, balls=(3, 14, 42)).journal.close()
+    journal = tmp_path / "journal.sqlite"
+    (text,) = sqlite3.connect(journal).execute("SELECT payload FROM events WHERE seq = 4").fetchone()
+    assert '"number":42' in text
+    tamper(
+        journal,
+        "UPDATE events SET payload = '" + text.replace('"number":42', '"number":41,"number":42') + "' WHERE seq = 4",
+    )
+    code, out = verify(capsys, "--data-dir", tmp_path)
+    assert (
+        code == 1 and "ÉCHEC : enregistrement n° 4 (draw:ball_drawn" in out and "une clé y est écrite deux fois" in out
+    )
+    tamper(journal, "UPDATE events SET payload = '" + text.replace(":42", ": 42") + "' WHERE seq = 4")
+    code, out = verify(capsys, "--data-dir", tmp_path)
+    assert code == 1 and "pas écrit comme la salle l'écrit" in out
+
+
+def test_the_projector_shows_the_journal_s_fingerprint_after_each_partie_and_verify_accepts_it(tmp_path, capsys):
+    """Issue 40: a fingerprint leaves the building by default — photographed off the projector after each
+    « Démarquez », with no printer and no ticket asked for."""
+    hall = play(tmp_path)
+    assert "journal" not in projector_state(hall.snapshot())  # while a partie runs: the board
+    shown = []
+    for partie in (1, 2):
+        hall.clear(role="speaker", force=True)
+        state = projector_state(hall.snapshot())
+        assert state["journal"]["partie"] == partie and GROUPS.fullmatch(state["journal"]["shown"])
+        shown.append(state["journal"])
+        hall.start_partie(role="speaker")
+        assert "journal" not in projector_state(hall.snapshot())
+        hall.draw(60 + partie, role="speaker")
+    hall.clear(role="speaker", force=True)
+    last = projector_state(hall.snapshot())["journal"]
+    hall.journal.close()
+    restarted = Hall(hall.config, Journal(tmp_path / "journal.sqlite"), CardBook({}), voucher_secret=b"k" * 32)
+    assert projector_state(restarted.snapshot())["journal"] == last  # a restart shows it still
+    restarted.journal.close()
+    for j in shown + [last]:
+        code, out = verify(capsys, "--data-dir", tmp_path, "--fingerprint", j["shown"])
+        assert code == 0 and f"L'empreinte donnée est celle de l'enregistrement n° {j['seq']}" in out, out

@@ -135,6 +135,11 @@ def test_projector_false_claim_and_between_parties(page, live, shots):
     expect(page.locator("#between-prices")).to_have_text("1 carton 3 € · 6 cartons 15 €")
     audit = page.evaluate(TEXT_AUDIT)
     assert audit["minContrast"] >= 7 and audit["minSize"] >= 28, audit
+    # the journal's fingerprint after the partie, whole on the screen for the hall to photograph (issue 40)
+    expect(page.locator("#journal-title")).to_have_text("Empreinte du journal après la partie 1")
+    expect(page.locator("#journal-fp")).to_have_text(h.fingerprint().shown)  # the « Démarquez »'s record
+    box = page.locator("#journal").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], box
     shots(page, "projector-1920x1080-between")
 
 

@@ -79,6 +79,7 @@ def _scrub(value, tmp: str):
     text = re.sub(
         r'"fingerprint": \{"shown": "[^"]+", "hash": "[^"]+"', '"fingerprint": {"shown": "<fp>", "hash": "<hash>"', text
     )
+    text = re.sub(r'"journal": \{"partie": (\d+), "shown": "[^"]+"', r'"journal": {"partie": \1, "shown": "<fp>"', text)
     return json.loads(text)
 
 

@@ -42,19 +42,9 @@ def tickets_printed(hall) -> threading.Event:
     return done
 
 
-def verified(capsys, folder, *args) -> str:
-    assert main(["verify", "--data-dir", str(folder), *args]) == 0
-    return capsys.readouterr().out
-
-
-def test_the_ticket_s_fingerprint_is_verify_s_and_the_pdf_s_too(tmp_path, capsys):
-    cards = some_cards(12)
-    ids = list(cards)
-    hall = make(tmp_path, cards)
-    hall.sell(ids[:3], role="desk", payment="especes", cents=900)
-    hall.sell(ids[3:5], role="desk", payment="carte", cents=600)
-    hall.start_partie(role="speaker")
-    win_quine(hall, ids[0])
+def ask_and_print(hall, jobs: int):
+    """The board's copy asked for on /admin and printed on a real TCP printer: its record and the ``jobs`` the
+    printer took."""
     sink = PrinterSink()
     sink.start()
     queue = PrintQueue(
@@ -69,10 +59,26 @@ def test_the_ticket_s_fingerprint_is_verify_s_and_the_pdf_s_too(tmp_path, capsys
     try:
         asked = hall.request_ticket(role="admin")
         assert printed.wait(15)
-        jobs = sink.wait_for_jobs(2)  # the voucher, then the board's copy
+        return asked, sink.wait_for_jobs(jobs)
     finally:
         queue.stop()
         sink.stop()
+
+
+def verified(capsys, folder, *args) -> str:
+    assert main(["verify", "--data-dir", str(folder), *args]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_ticket_s_fingerprint_is_verify_s_and_the_pdf_s_too(tmp_path, capsys):
+    cards = some_cards(12)
+    ids = list(cards)
+    hall = make(tmp_path, cards)
+    hall.sell(ids[:3], role="desk", payment="especes", cents=900)
+    hall.sell(ids[3:5], role="desk", payment="carte", cents=600)
+    hall.start_partie(role="speaker")
+    win_quine(hall, ids[0])
+    asked, jobs = ask_and_print(hall, 2)  # the voucher, then the board's copy
     text = decode_text(jobs[-1])
     on_paper = GROUPS.search(text).group(1)
     assert on_paper == hall.fingerprint().__class__(asked.seq, asked.at, asked.hash).shown
@@ -156,3 +162,18 @@ def test_ticket_amounts_are_written_as_the_hall_reads_them(cents, shown):
     from drivers.ticket_layout import euros
 
     assert euros(cents) == shown
+
+
+def test_the_board_s_copy_lists_every_partie_of_the_evening_not_only_the_last(tmp_path):
+    """Issue 40: a copy printed at the evening's close names each partie and its balls, so a partie cannot
+    vanish from the paper the board signs."""
+    hall = make(tmp_path, some_cards(12))
+    for balls in ((4, 8, 15), (16, 23, 42, 7, 9), (1, 2)):
+        hall.start_partie(role="speaker")
+        for n in balls:
+            hall.draw(n, role="speaker")
+        hall.clear(role="speaker", force=True)
+    _, (job,) = ask_and_print(hall, 1)
+    lines = [line.strip() for line in decode_text(job).splitlines()]
+    shown = [re.sub(r"\s+", " ", line) for line in lines if line.startswith("Partie n°")]
+    assert shown == ["Partie n° 1 3 boule(s)", "Partie n° 2 5 boule(s)", "Partie n° 3 2 boule(s)"], lines

@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hall.record import chain
-from hall.record.journal import SCHEMA_VERSION, Journal, verify_file
+from hall.record.journal import SCHEMA_VERSION, Journal, version
+from hall.record.reading import Chaining, verify_file
 from hall.refusal import Rejected
 from tests.drivers.paper import TIE_CARDS, X_ID, Y_ID, some_cards
 
@@ -58,6 +59,12 @@ def tamper(path, sql: str, *args) -> None:
     db.close()
 
 
+def verdict_of(path, fingerprint=None) -> chain.Verdict:
+    found = verify_file(path, fingerprint)
+    assert found.shape.problem is None
+    return found.verdict
+
+
 def rows(path) -> list[chain.Row]:
     j = Journal(path)
     try:
@@ -68,8 +75,9 @@ def rows(path) -> list[chain.Row]:
 
 def test_a_whole_evening_verifies_and_its_fingerprint_is_the_last_record_s_hash(played):
     stored = rows(played)
-    verdict, chained = verify_file(played)
-    assert verdict.ok and chained is None and verdict.records == len(stored) > 20
+    found = verify_file(played)
+    verdict = found.verdict
+    assert found.ok and found.chained == () and verdict.records == len(stored) > 20
     assert verdict.fingerprint == stored[-1].hash and verdict.last_seq == stored[-1].seq
     assert [r.prev for r in stored] == [chain.GENESIS] + [r.hash for r in stored[:-1]]
     # anyone can recompute a record's hash from its columns with another tool
@@ -81,7 +89,7 @@ def test_a_whole_evening_verifies_and_its_fingerprint_is_the_last_record_s_hash(
         separators=(",", ":"),
     )
     assert hashlib.sha256(body.encode()).hexdigest() == r.hash
-    assert verify_file(played, chain.shown(stored[-1].hash))[0].ok
+    assert verdict_of(played, chain.shown(stored[-1].hash)).ok
 
 
 @pytest.mark.parametrize(
@@ -93,7 +101,7 @@ def test_a_changed_payload_role_or_time_is_named(played, column, value):
         value = target.payload.replace('"cents":600', '"cents":200')
         assert value != target.payload
     tamper(played, f"UPDATE events SET {column} = ? WHERE seq = ?", value, target.seq)
-    verdict, _ = verify_file(played)
+    verdict = verdict_of(played)
     assert (verdict.problem, verdict.seq, verdict.type) == ("changed", target.seq, "sales:sale_recorded")
     assert verdict.records == target.seq - 1
 
@@ -102,10 +110,10 @@ def test_a_record_removed_in_the_middle_is_named_renumbered_or_not(played, tmp_p
     stored = rows(played)
     k = len(stored) // 2
     tamper(played, "DELETE FROM events WHERE seq = ?", k)
-    verdict, _ = verify_file(played)
+    verdict = verdict_of(played)
     assert (verdict.problem, verdict.seq, verdict.expected_seq) == ("missing", k + 1, k)
     tamper(played, "UPDATE events SET seq = seq - 1 WHERE seq > ?", k)  # and the numbers closed up
-    verdict, _ = verify_file(played)
+    verdict = verdict_of(played)
     assert (verdict.problem, verdict.seq) == ("unlinked", k)
 
 
@@ -113,8 +121,8 @@ def test_a_record_cut_off_the_end_shows_only_against_the_fingerprint_on_paper(pl
     stored = rows(played)
     paper = chain.shown(stored[-1].hash)
     tamper(played, "DELETE FROM events WHERE seq = ?", stored[-1].seq)
-    assert verify_file(played)[0].ok  # the chain alone cannot tell
-    verdict, _ = verify_file(played, paper)
+    assert verdict_of(played).ok  # the chain alone cannot tell
+    verdict = verdict_of(played, paper)
     assert verdict.problem == "fingerprint_missing" and verdict.last_seq == stored[-2].seq
 
 
@@ -139,8 +147,8 @@ def test_a_chain_rewritten_after_a_change_shows_only_against_the_fingerprint(pla
     )
     db.commit()
     db.close()
-    assert verify_file(played)[0].ok
-    assert verify_file(played, paper)[0].problem == "fingerprint_missing"
+    assert verdict_of(played).ok
+    assert verdict_of(played, paper).problem == "fingerprint_missing"
 
 
 def test_a_swapped_pair_is_named(played):
@@ -152,20 +160,43 @@ def test_a_swapped_pair_is_named(played):
     db.execute("UPDATE events SET seq = ? WHERE seq = -1", (b.seq,))
     db.commit()
     db.close()
-    verdict, _ = verify_file(played)
+    verdict = verdict_of(played)
     assert verdict.problem in ("changed", "unlinked") and verdict.seq == a.seq
 
 
 def test_a_fingerprint_on_paper_of_an_earlier_moment_still_matches_a_longer_journal(played):
     stored = rows(played)
-    verdict, _ = verify_file(played, stored[20].hash[:16].upper())
+    verdict = verdict_of(played, stored[20].hash[:16].upper())
     assert verdict.ok and verdict.matched_seq == stored[20].seq and verdict.after == len(stored) - 21
-    assert verify_file(played, "not hex at all")[0].problem == "bad_fingerprint"
-    assert verify_file(played, "abcd")[0].problem == "bad_fingerprint"  # too short to mean anything
+    assert verdict_of(played, "not hex at all").problem == "bad_fingerprint"
+    assert verdict_of(played, "abcd").problem == "bad_fingerprint"  # too short to mean anything
 
 
-def test_a_journal_from_before_the_chain_is_chained_at_its_first_open_once_and_says_so(tmp_path, caplog):
+def test_a_journal_from_before_the_chain_is_chained_at_its_first_open_once_and_says_so_in_the_chain(tmp_path, caplog):
     path = tmp_path / "journal.sqlite"
+    old_journal(path, 5)
+    with caplog.at_level(logging.WARNING, logger="loto-hall.journal"):
+        journal = Journal(path)
+    assert "5 enregistrement(s) chaîné(s)" in caplog.text
+    assert journal._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    (mark,) = [r for r in journal.records() if r.type == "record:chained"]
+    assert (mark.seq, mark.role, mark.event.records, mark.event.schema) == (6, "system", 5, 1)
+    assert mark.event.version == version() != "?"
+    journal.append(journal_event(7), "speaker", T0)
+    journal.close()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="loto-hall.journal"):
+        found = verify_file(path)
+    assert found.ok and found.verdict.records == 7 and caplog.text == ""  # once
+    assert found.chained == (Chaining(mark.at, 5, version(), 6),)
+    # every old text is stored as the chain reads it
+    assert all(chain.read_text(r.payload) for r in rows(path))
+    tamper(path, "UPDATE events SET payload = replace(payload, '\"number\":3', '\"number\":33') WHERE seq = 3")
+    assert (verdict_of(path).problem, verdict_of(path).seq) == ("changed", 3)
+
+
+def old_journal(path, count: int) -> None:
+    """A journal as loto-hall wrote it before the chain (schema 1: no prev, no hash; spaced JSON)."""
     db = sqlite3.connect(path)
     db.execute(
         "CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, "
@@ -173,25 +204,11 @@ def test_a_journal_from_before_the_chain_is_chained_at_its_first_open_once_and_s
     )
     db.executemany(
         "INSERT INTO events VALUES (?, 'draw:ball_drawn', ?, 'speaker', ?)",
-        [(i, json.dumps({"number": i, "index": i - 1, "source": "console"}), T0) for i in range(1, 6)],
+        [(i, json.dumps({"number": i, "index": i - 1, "source": "console"}), T0) for i in range(1, count + 1)],
     )
     db.execute("PRAGMA user_version=1")
     db.commit()
     db.close()
-    with caplog.at_level(logging.WARNING, logger="loto-hall.journal"):
-        journal = Journal(path)
-    assert "5 enregistrement(s) chaîné(s)" in caplog.text
-    assert journal._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    when, count = journal.chained()
-    assert count == 5 and when.startswith("20")
-    journal.append(journal_event(6), "speaker", T0)
-    journal.close()
-    caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="loto-hall.journal"):
-        verdict, chained = verify_file(path)
-    assert verdict.ok and verdict.records == 6 and chained == (when, 5) and caplog.text == ""  # once
-    tamper(path, "UPDATE events SET payload = replace(payload, '\"number\": 3', '\"number\": 33') WHERE seq = 3")
-    assert (verify_file(path)[0].problem, verify_file(path)[0].seq) == ("changed", 3)
 
 
 def journal_event(n: int):
@@ -218,7 +235,7 @@ def test_any_single_change_is_named_at_its_record(tmp_path_factory, data):
         "hash": "f" * 64,
     }[column]
     tamper(path, f"UPDATE events SET {column} = ? WHERE seq = ?", value, k)
-    verdict, _ = verify_file(path)
+    verdict = verdict_of(path)
     assert not verdict.ok and verdict.seq == k and verdict.records == k - 1
 
 

@@ -87,8 +87,19 @@ function render() {
     if (!S.prices && !tiersAsked) loadTiers();
   }
   renderWifi(between ? S.wifi : null);
+  renderJournal(between ? S.journal : null);
   if (S.status === "checking" && $("banner").hidden) banner("checking", t("checking"));
   if (S.status !== "checking" && bannerKind === "checking") hideBanner();
+}
+
+// after a « Démarquez »: the journal's fingerprint then, big, for anyone in the hall to photograph (docs/record.md)
+function renderJournal(j) {
+  $("journal").hidden = !j;
+  document.body.classList.toggle("has-journal", Boolean(j));
+  if (!j) return;
+  $("journal-title").textContent = t("journal_after", {n: j.partie});
+  $("journal-fp").textContent = j.shown;
+  $("journal-how").textContent = t("journal_how", {seq: j.seq});
 }
 
 // a QR code drawn by the hall (display/qrcode_svg.py), fetched again only when its text changes
