@@ -36,6 +36,7 @@ from hall.events.settings import (
     CountShown,
     PinChanged,
     PlayersSet,
+    PreflightRun,
     ProgrammeEdited,
     ProgrammePartie,
     VoiceTested,
@@ -72,6 +73,7 @@ EVENT_TYPES: dict[str, type] = {
         BallRepeated,
         VoiceTested,
         CountShown,
+        PreflightRun,
     )
 }
 
