@@ -28,6 +28,7 @@ from display import (
     stats,
 )
 from display import documents as documents_api
+from display import preflight as preflight_api
 from display import rooms as room_web
 from display import tournament as tournament_web
 from display.auth import Auth, load_secret
@@ -129,6 +130,7 @@ def create_app(
     app.register_blueprint(portal.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
+    app.register_blueprint(preflight_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(network.bp)
     app.register_blueprint(api_sales.bp)
