@@ -34,7 +34,9 @@ def run_preflight():
     if maker is None:
         raise Rejected("not_found")
     checks = maker(hall().config, gettext, tuple(only))
-    record = hall().record_preflight(tuple((key, f.ok, f.detail[:PREFLIGHT_DETAIL_CHARS]) for key, f in checks), role=role)
+    record = hall().record_preflight(
+        tuple((key, f.ok, f.detail[:PREFLIGHT_DETAIL_CHARS]) for key, f in checks), role=role
+    )
     return jsonify(
         seq=record.seq,
         at=record.at,

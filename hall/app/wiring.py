@@ -178,9 +178,9 @@ class Wiring:
             from hall.app.paper.report_pdf import write_report_pdf
             from hall.app.paper.report_xlsx import write_report_xlsx
             from hall.app.paper.sheets import write_cards_pdf
-            from hall.app.preflight import preflight
             from hall.app.paper.table_tent import write_table_tent_pdf
             from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
+            from hall.app.preflight import preflight
 
             runtime.services.append(QuietCollector(runtime.hall))  # full collections between balls
             app, socketio = create_app(
