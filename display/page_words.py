@@ -170,7 +170,9 @@ JS_STRINGS = {
     "preflight_advice": _l("conseil"),
     "preflight_running": _l("Vérification en cours…"),
     "preflight_ready": _l("Tout est prêt : les portes peuvent ouvrir (gardé au journal, n° %(seq)s)."),
-    "preflight_not_ready": _l("À régler avant d'ouvrir les portes : voyez les lignes rouges (gardé au journal, n° %(seq)s)."),
+    "preflight_not_ready": _l(
+        "À régler avant d'ouvrir les portes : voyez les lignes rouges (gardé au journal, n° %(seq)s)."
+    ),
     # common
     "error": _l("Erreur"),
     "network": _l("Service injoignable : réessayez"),

@@ -4,6 +4,8 @@ nothing of the program), said in the page's language, each kept in the record (`
 
 from __future__ import annotations
 
+from typing import cast
+
 from flask import Blueprint, jsonify
 from flask_babel import gettext
 
@@ -33,7 +35,7 @@ def run_preflight():
     maker = services().documents.get("preflight")
     if maker is None:
         raise Rejected("not_found")
-    checks = maker(hall().config, gettext, tuple(only))
+    checks = cast(list, maker(hall().config, gettext, tuple(only)))  # [(key, Finding)]: hall/app/preflight.py
     record = hall().record_preflight(
         tuple((key, f.ok, f.detail[:PREFLIGHT_DETAIL_CHARS]) for key, f in checks), role=role
     )

@@ -9,6 +9,7 @@ sentences: the terminal's language by default, the /admin page's from the web).
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import statistics
@@ -19,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from hall import durable
-from hall.app.findings import Finding
+from hall.app.findings import Finding, print_findings
 from hall.app.lang import _
 from hall.config import Config
 from hall.events.settings import PREFLIGHT_CHECKS, PREFLIGHT_DETAIL_CHARS
@@ -104,12 +105,10 @@ def ball_machine(config: Config, _: Say = _) -> Check:
         serial.Serial(section.port, section.baudrate, timeout=0).close()
     except (serial.SerialException, OSError, ValueError) as exc:
         fix = _("branchez-la (câble USB-série), puis vérifiez [ball_machine] port ; ls /dev/serial/by-id/")
-        return "ball_machine", Finding(
-            name, False, f"{section.port} : {getattr(exc, 'strerror', None) or str(exc)[:100]}", fix
-        )
-    return "ball_machine", Finding(
-        name, True, _("{port} ouvert à {baud} bauds").format(port=section.port, baud=section.baudrate)
-    )
+        why = _("introuvable") if not os.path.exists(section.port) else str(exc)[:100]
+        return "ball_machine", Finding(name, False, f"{section.port} : {why}", fix)
+    detail = _("{port} ouvert à {baud} bauds").format(port=section.port, baud=section.baudrate)
+    return "ball_machine", Finding(name, True, detail)
 
 
 def keypad(config: Config, _: Say = _) -> Check:
@@ -121,7 +120,8 @@ def keypad(config: Config, _: Say = _) -> Check:
         os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
     except OSError as exc:
         fix = _("branchez-le ; vérifiez [keypad] device (ls /dev/input/by-id/) et le groupe input")
-        return "keypad", Finding(name, False, f"{path} : {exc.strerror}", fix)
+        why = _("introuvable") if isinstance(exc, FileNotFoundError) else exc.strerror
+        return "keypad", Finding(name, False, f"{path} : {why}", fix)
     return "keypad", Finding(name, True, path)
 
 
@@ -228,3 +228,18 @@ def preflight(config: Config, _: Say = _, only: tuple[str, ...] = KEYS) -> list[
         "certificate": lambda: certificate(config, _),
     }
     return [checks[key]() for key in KEYS if key in only]
+
+
+def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
+    """``loto-hall doctor``: 0 when every check passes, 1 otherwise."""
+    from display.relay_wire import client
+    from hall.app.doctor import doctor
+    from hall.app.doctor_secrets import secret_findings
+    from hall.config import DEFAULT_PATHS, load_config
+
+    config = load_config(args.config)
+    source = args.config or next((str(p) for p in DEFAULT_PATHS if p.exists()), None)
+    checks = [f for key, f in preflight(config) if key != "relays"]  # the relays: doctor's own findings, in full
+    found = secret_findings(config.data_dir, source) + checks + doctor(config, client)  # the secrets' modes first
+    print_findings(found, out)
+    return 1 if any(f.ok is False for f in found) else 0
