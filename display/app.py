@@ -28,6 +28,7 @@ from display import (
     stats,
 )
 from display import documents as documents_api
+from display import preflight as preflight_api
 from display import rooms as room_web
 from display import setup as setup_web
 from display import tournament as tournament_web
@@ -132,6 +133,7 @@ def create_app(
     app.register_blueprint(portal.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(documents_api.bp)
+    app.register_blueprint(preflight_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(setup_web.bp)
     if setup is not None:

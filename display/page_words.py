@@ -167,6 +167,14 @@ JS_STRINGS = {
     "players_help_board": _l("Téléphones : le tableau des numéros seulement"),
     "players_help_tap": _l("Téléphones : touchez chaque numéro pour le marquer"),
     "players_help_auto": _l("Téléphones : vos cartons se marquent tout seuls"),
+    "preflight_ok": _l("OK"),
+    "preflight_problem": _l("PROBLÈME"),
+    "preflight_advice": _l("conseil"),
+    "preflight_running": _l("Vérification en cours…"),
+    "preflight_ready": _l("Tout est prêt : les portes peuvent ouvrir (gardé au journal, n° %(seq)s)."),
+    "preflight_not_ready": _l(
+        "À régler avant d'ouvrir les portes : voyez les lignes rouges (gardé au journal, n° %(seq)s)."
+    ),
     # common
     "error": _l("Erreur"),
     "network": _l("Service injoignable : réessayez"),

@@ -93,6 +93,7 @@ if TYPE_CHECKING:
     from hall.numbers import parse_int as parse_int
     from hall.ports import HallPort as HallPort
     from hall.record.chain import shown as shown_fingerprint
+    from hall.record.durable import flush_times as flush_times
     from hall.record.durable import write_file as write_file
     from hall.record.durable import write_json as write_json
     from hall.record.evenings import REPORT_CSV as REPORT_CSV
@@ -168,6 +169,7 @@ __all__ = [
     "expand_ranges",
     "fairness_check",
     "fairness_evidence",
+    "flush_times",
     "generate_cards",
     "has_control_character",
     "is_ascii_digits",

@@ -80,6 +80,7 @@ ADMIN_ONLY = frozenset(
         "cards_pdf",
         "admin_info",
         "device_test",
+        "preflight",
         "report",
         "evenings",
         "page:admin",

@@ -4,6 +4,7 @@ codes and this document."""
 from __future__ import annotations
 
 from display.openapi.parts import BOOL, STR, needing, obj, op, path_param, query_param
+from hall.events.settings import PREFLIGHT_CHECKS
 
 REPORT_LANG = query_param(
     "lang", {"enum": ["fr", "en"]}, "la langue du rapport, la même pour ses trois fichiers (défaut : celle de la salle)"
@@ -102,6 +103,23 @@ def paths() -> dict:
                 "empreinte du journal) ; journalisée, imprimée par la file d'impression",
                 "admin",
                 ok_status="202",
+            )
+        },
+        "/api/preflight": {
+            "post": op(
+                "La vérification avant l'ouverture des portes (carte, place, horloge, appareils, voix, relais, "
+                "Wi-Fi, certificat) : chaque ligne verte ou rouge avec quoi faire ; gardée au journal",
+                "admin",
+                obj(
+                    only={
+                        "type": "array",
+                        "items": {"enum": list(PREFLIGHT_CHECKS)},
+                        "minItems": 1,
+                        "uniqueItems": True,
+                    }
+                ),
+                obj(seq={"type": "integer"}, at=STR, ready=BOOL, checks={"type": "array"}),
+                errors=("not_found",),  # a web app the program did not hand the checks to
             )
         },
         "/api/devices/{name}/test": {

@@ -315,9 +315,9 @@ def main(argv: list[str] | None = None) -> int:
 
             return network.run(args)
         if args.command == "doctor":
-            from hall.app import doctor
+            from hall.app import preflight
 
-            return doctor.run(args)
+            return preflight.run(args)
         if args.command == "auth":
             from hall.app import cli_auth
 

@@ -22,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
 
-from hall.app.front import nginx_binary, nginx_command, write_front
+from hall.app.front import nginx_command, write_front
+from hall.app.nginx_path import nginx_binary
 from hall.app.sdnotify import Notifier
 from hall.app.wiring import ServeOptions
 from hall.config import Config

@@ -1,4 +1,5 @@
-"""``loto-hall doctor``: the secrets' files (``hall/app/doctor_secrets.py``), then the queue and the relays of a hall
+"""``loto-hall doctor`` (run by ``hall/app/preflight.py``): the secrets' files (``hall/app/doctor_secrets.py``), the
+pre-flight before the doors open (storage, clock, devices, voice, Wi-Fi, certificate), then the queue and the relays of a hall
 with more phones than one process (INTERFACE §10).
 
 In the order a person fixes them: the front's nginx is installed; Redis answers; it listens on loopback or the
@@ -16,9 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from hall.app.cli_where import add_where
-from hall.app.findings import Finding, print_findings
-from hall.app.front import nginx_binary
+from hall.app.findings import Finding
 from hall.app.lang import _
+from hall.app.nginx_path import nginx_binary
 from hall.config import Config
 from hall.net.values import queue_has_password, queue_is_local
 
@@ -176,20 +177,9 @@ def add_doctor_parser(subparsers: argparse._SubParsersAction) -> None:
     cmd = subparsers.add_parser(
         "doctor",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        help=_("vérifie les fichiers secrets (modes), la file (Redis) et les relais des téléphones"),
+        help=_(
+            "vérifie la salle avant l'ouverture des portes : fichiers secrets, carte, horloge, appareils, voix, Wi-Fi, certificat, relais"
+        ),
         epilog=_("exemple : loto-hall doctor --config /etc/loto-hall/config.toml"),
     )
     add_where(cmd, data_dir=False)
-
-
-def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
-    """0 when every check passes, 1 otherwise."""
-    from display.relay_wire import client
-    from hall.app.doctor_secrets import secret_findings
-    from hall.config import DEFAULT_PATHS, load_config
-
-    config = load_config(args.config)
-    source = args.config or next((str(p) for p in DEFAULT_PATHS if p.exists()), None)
-    found = secret_findings(config.data_dir, source) + doctor(config, client)  # the secrets' modes first
-    print_findings(found, out)
-    return 1 if any(f.ok is False for f in found) else 0

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import pwd
 import resource
-import shutil
 from pathlib import Path
 
 from hall.app.relays import relay_ports
@@ -25,16 +24,9 @@ from hall.config import Config
 from hall.record import durable
 
 FRONT_DIR = "front"
-NGINX_PATHS = ("/usr/sbin/nginx", "/usr/local/sbin/nginx")
 MAX_BODY = "70m"  # display.limits.MAX_UPLOAD_BYTES (a card CSV of ~60 000 cartons), with room
 RESTARTING = "La salle redémarre : reconnexion dans un instant."  # display.errors "unavailable", said by nginx
 UPSTREAM_TIMEOUT_S = 3600  # a websocket idles between balls: the pings keep it, not nginx's read timeout
-
-
-def nginx_binary() -> str | None:
-    """Debian's nginx (``apt-get install nginx-light``), or ``None``."""
-    found = shutil.which("nginx")
-    return found or next((p for p in NGINX_PATHS if os.access(p, os.X_OK)), None)
 
 
 def _locations(relay_path: str) -> str:

@@ -214,6 +214,7 @@ class Wiring:
             from hall.app.paper.sheets import write_cards_pdf
             from hall.app.paper.table_tent import write_table_tent_pdf
             from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
+            from hall.app.preflight import preflight
 
             runtime.services.append(QuietCollector(runtime.hall))  # full collections between balls
             app, socketio = create_app(
@@ -226,6 +227,7 @@ class Wiring:
                     "table_tent_pdf": write_table_tent_pdf,
                     "tournament_sheets_pdf": write_sheets_pdf,
                     "tournament_standings_pdf": write_standings_pdf,
+                    "preflight": preflight,  # not a paper: the pre-flight's checks, run from /admin
                 },
                 tournament=runtime.tournament,
                 async_mode=options.async_mode,

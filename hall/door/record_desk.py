@@ -13,6 +13,7 @@ from hall.cartons.sales import totals
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
 from hall.events import Record, TicketPrinted, TicketRequested
+from hall.events.settings import PREFLIGHT_CHECKS, PREFLIGHT_DETAIL_CHARS, PreflightRun
 from hall.loto.partie import AWARDED
 from hall.refusal import Rejected
 from hall.rights import require
@@ -54,6 +55,23 @@ class RecordDesk:
         """Ask for the board's copy now; its record is the fingerprint it prints."""
         require(role, "report_ticket")
         return self._writer.commit(self._figures(), role)
+
+    @locked
+    def record_preflight(self, checks: tuple[tuple[str, bool | None, str], ...], *, role: str) -> Record:
+        """Keep the pre-flight's result in the record: each check once, a known key, a verdict, a bounded detail."""
+        require(role, "preflight")
+        if not isinstance(checks, tuple) or not 0 < len(checks) <= len(PREFLIGHT_CHECKS):
+            raise Rejected("bad_field", field="checks")
+        for check in checks:
+            if not (isinstance(check, tuple) and len(check) == 3 and check[0] in PREFLIGHT_CHECKS):
+                raise Rejected("bad_field", field="checks")
+            if check[1] not in (True, False, None) or not isinstance(check[2], str):
+                raise Rejected("bad_field", field="checks")
+            if len(check[2]) > PREFLIGHT_DETAIL_CHARS:
+                raise Rejected("bad_field", field="checks")
+        if len({c[0] for c in checks}) != len(checks):
+            raise Rejected("bad_field", field="checks")
+        return self._writer.commit(PreflightRun(checks), role)
 
     @locked
     def ticket_printed(self, request: int, *, role: str) -> Record:

@@ -170,6 +170,7 @@ class Hall:
     # ---- the record desk: the fingerprint, the board's copy ----------------------------------------------
     fingerprint = _Delegated("_record", RecordDesk.fingerprint)
     request_ticket = _Delegated("_record", RecordDesk.request_ticket)
+    record_preflight = _Delegated("_record", RecordDesk.record_preflight)
     ticket_printed = _Delegated("_record", RecordDesk.ticket_printed)
     tickets_to_print = _Delegated("_record", RecordDesk.tickets_to_print)
 

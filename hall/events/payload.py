@@ -37,6 +37,7 @@ from hall.events.settings import (
     CountShown,
     PinChanged,
     PlayersSet,
+    PreflightRun,
     ProgrammeEdited,
     ProgrammePartie,
     VoiceTested,
@@ -74,6 +75,7 @@ EVENT_TYPES: dict[str, type] = {
         VoiceTested,
         CountShown,
         JournalChained,
+        PreflightRun,
     )
 }
 

@@ -73,6 +73,30 @@ class VoiceTested:
     type: ClassVar[str] = "speech:tested"
 
 
+PREFLIGHT_CHECKS = (
+    "storage",
+    "space",
+    "clock",
+    "printer",
+    "ball_machine",
+    "keypad",
+    "voice",
+    "relays",
+    "wifi",
+    "certificate",
+)  # the pre-flight's checks, in the order a person fixes them (hall/app/preflight.py)
+PREFLIGHT_DETAIL_CHARS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class PreflightRun:
+    """The pre-flight before the doors open, run on /admin: each check's key, whether it passed (``None``: advice)
+    and what was seen, as the admin read it."""
+
+    type: ClassVar[str] = "preflight:run"
+    checks: tuple[tuple[str, bool | None, str], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class CountShown:
     """The speaker put the ball count on the projector during a break (``shown``), or took it off."""

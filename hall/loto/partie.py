@@ -31,6 +31,7 @@ from hall.events import (
     PartieStarted,
     PinChanged,
     PlayersSet,
+    PreflightRun,
     PricesSet,
     PriceTier,
     ProgrammeEdited,
@@ -342,9 +343,9 @@ class Evening:
     def _on_count_shown(self, e: CountShown) -> None:
         self.count_shown = (e.shown, sum(len(p.draws) for p in self.parties))
 
-    @_APPLY.on(BallRepeated, VoiceTested)
-    def _on_said(self, e: BallRepeated | VoiceTested) -> None:
-        """Said again on the projector: the evening's state does not change."""
+    @_APPLY.on(BallRepeated, VoiceTested, PreflightRun)
+    def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun) -> None:
+        """Said again on the projector, or the pre-flight kept: the evening's state does not change."""
 
     def winners(self) -> set[str]:
         """Every carton that won a lot or a consolation tonight."""

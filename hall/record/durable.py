@@ -22,6 +22,7 @@ import os
 import re
 import sqlite3
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -177,3 +178,20 @@ def sweep_temporaries(folder: str | os.PathLike[str]) -> int:
                     os.unlink(entry.path)
                     removed += 1
     return removed
+
+
+def flush_times(folder: str | os.PathLike[str], count: int) -> list[float]:
+    """The seconds each of ``count`` flushes of a small file in ``folder`` took (the pre-flight's measure of the
+    storage: every record the hall keeps waits for one). The file is removed afterwards."""
+    fd, temporary = tempfile.mkstemp(prefix=".flush-check.", suffix=TEMP_SUFFIX, dir=folder)
+    times = []
+    try:
+        for i in range(count):
+            os.write(fd, b"%04d\n" % i)
+            start = time.perf_counter()
+            os.fsync(fd)
+            times.append(time.perf_counter() - start)
+    finally:
+        os.close(fd)
+        os.unlink(temporary)
+    return times

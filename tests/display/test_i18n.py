@@ -52,6 +52,7 @@ def test_every_word_the_scripts_ask_for_exists():
         "opens_",
         "mc_refused_",
         "players_help_",
+        "preflight_",  # a pre-flight row's state (display/static/js/admin_preflight.js)
         "record_",
         "lot_row_",
         "row_name_",
