@@ -45,13 +45,11 @@ STRENGTH = {
     "very_strong": _l("très forte"),
 }
 TOO_FEW = _l("Trop peu de tirages pour juger : %(draws)s boules, il en faut au moins %(needed)s.")
-FAIR = _l(
-    "Rien d'anormal : sur %(draws)s boules, chaque numéro sort à peu près aussi souvent que les autres (p = %(p)s)."
-)
-STAND_OUT = _l("Ces numéros se distinguent : %(numbers)s. Force de la preuve : %(strength)s (p = %(p)s).")
+FAIR = _l("Rien d'anormal : sur %(draws)s boules, chaque numéro sort à peu près aussi souvent que les autres (%(p)s).")
+STAND_OUT = _l("Ces numéros se distinguent : %(numbers)s. Force de la preuve : %(strength)s (%(p)s).")
 UNEVEN = _l(
     "Les numéros ne sortent pas aussi régulièrement qu'un tirage au hasard, sans qu'un seul se distingue. "
-    "Force de la preuve : %(strength)s (p = %(p)s)."
+    "Force de la preuve : %(strength)s (%(p)s)."
 )
 MEANING = _l(
     "Ce compte peut être relu après chaque soirée, toute la saison : une machine honnête n'y est signalée, "
@@ -95,8 +93,9 @@ class BallCount:
 
 
 def _number(value: float) -> str:
-    text = f"{value:.3g}" if value >= 0.001 else "< 0,001"
-    return text.replace(".", ",") if str(get_locale() or "fr").startswith("fr") else text.replace("< 0,", "< 0.")
+    """« p = 0,012 », or « p < 0,001 » below what the figure can tell (never « p = < 0,001 »)."""
+    text = f"p = {value:.3g}" if value >= 0.001 else "p < 0.001"
+    return text.replace(".", ",") if str(get_locale() or "fr").startswith("fr") else text
 
 
 def sentence(check: FairnessCheck, draws: int) -> str:

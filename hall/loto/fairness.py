@@ -14,8 +14,8 @@ needs no plan of how many looks or evenings there will be, it is exact for draws
 of any length (no normal or chi-square approximation, so no « too few balls » floor for its validity), and its
 evidence adds up: each partie adds its logarithm, so an archived evening is read once and kept. The prior gives a
 quarter of its weight to θ = 0, a ball missing from the machine (the fault that happens: a ball lost or stuck): a
-machine that never draws a number is named within about ten parties; a number at half weight takes about a hundred
-(bench/bench_fairness_season.py, docs/benchmarks.md).
+machine that never draws a number is named within about ten parties; a number at half weight takes a few dozen
+to a couple of hundred (median 64; bench/bench_fairness_season.py, docs/benchmarks.md).
 
 The one-look chi-square is kept as a figure beside it. A partie draws k balls without putting any back: each
 number is in it with probability k/90, never twice. Over parties of k₁, k₂… balls, number n's count Cₙ has mean
