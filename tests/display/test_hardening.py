@@ -14,7 +14,7 @@ from display.login_guard import EVERYONE_FAILS, LoginGuard
 from display.sessions import SessionTable
 from hall.cartons.card_ids import make_card_id
 from hall.config import parse_config
-from hall.errors import ConfigError
+from hall.errors import ConfigError, JournalError
 from hall.events import LotSpec
 from tests.display.conftest import PINS, make_room
 
@@ -58,15 +58,17 @@ def test_a_nan_lot_value_is_a_config_error(value):
         parse_config(tomllib.loads(text))
 
 
-def test_a_nan_already_in_the_journal_is_sent_as_null(room, client):
-    """A journal written before the check: every answer stays strict JSON (null), never a bare NaN."""
-    room.hall.start_partie(lots=(LotSpec("quine", "Panier", float("nan")),), role="speaker")
-    state = strict_json(client.get("/api/state"))
-    assert state["partie"]["lots"][0]["value_eur"] is None
+def test_a_nan_that_reaches_the_hall_is_never_journalled_and_every_answer_stays_strict_json(room, client):
+    """Past the API's own check (a caller inside the program), the journal refuses a NaN whole: nothing is written,
+    no partie starts, and the screens still read strict JSON; Socket.IO packets go through the strict encoder."""
+    before = room.hall.journal.last_seq
+    with pytest.raises(JournalError, match="cannot be stored"):
+        room.hall.start_partie(lots=(LotSpec("quine", "Panier", float("nan")),), role="speaker")
+    assert room.hall.journal.last_seq == before and room.hall.evening.running is None
+    strict_json(client.get("/api/state"))
+    strict_json(client.get("/api/speaker/state", headers=room.headers("speaker")))
     assert json.loads(SocketJSON.dumps({"v": float("inf"), "w": [float("nan")]})) == {"v": None, "w": [None]}
     assert room.socketio.server.packet_class.json is SocketJSON  # every Socket.IO packet goes through it
-    speaker = strict_json(client.get("/api/speaker/state", headers=room.headers("speaker")))
-    assert speaker["partie"]["lots"][0]["value_eur"] is None
 
 
 # ------------------------------------------------------------------ numbers: one notion of a digit
