@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
+from hall.marks import N_
+
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "display" / "translations"
 
 
@@ -47,11 +49,6 @@ def in_language(language: str) -> Callable[[str], str]:
     """The catalogue's words in ``language`` (a file written for the hall, in the hall's language, whatever the
     terminal speaks): English for ``en``, the French source otherwise."""
     return _english().gettext if language == "en" else (lambda text: text)
-
-
-def N_(text: str) -> str:
-    """A French sentence named here and said later through ``_()``: marked for the catalogue only."""
-    return text
 
 
 # argparse's own sentences, as it writes them (English, its source) → ours (French), said through the catalogue

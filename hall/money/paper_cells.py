@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
-def N_(text: str) -> str:
-    """A French heading or word of the papers, said in the reader's language where it is written (the catalogue)."""
-    return text
+from hall.marks import N_
 
 
 class Text(str):

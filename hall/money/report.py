@@ -29,6 +29,7 @@ from hall.events import (
 )
 from hall.loto.lots import Said, terms_of
 from hall.loto.partie import AWARDED, Evening, Lot, Partie
+from hall.marks import N_
 from hall.money.report_lots import CARRIED, GIVEN, NOT_GIVEN, LotFate, lot_fates
 from hall.money.takings import Takings, takings_of
 from hall.record.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
@@ -38,11 +39,6 @@ FALSE_CLAIM = "incomplete"
 
 
 # the evening's totals as the treasurer reads them (the PDF's summary, the French CSV's labels)
-def N_(text: str) -> str:
-    """A French label the catalogue translates where it is read in English (the PDF; the CSV stays French)."""
-    return text
-
-
 TOTAL_LABELS = {
     "parties": N_("Parties jouées"),
     "balls_drawn": N_("Boules tirées"),

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from hall.marks import N_
+
 _PROBE_TTL_S = 10.0  # an address read is kept this long: a QR code drawn per request costs no system call
 _cache: dict[str, tuple[float, Any]] = {}  # each key holds its own reader's type: Any hands it back as ``T``
 _cache_lock = threading.Lock()
@@ -78,11 +80,6 @@ def _bindable(address: str) -> bool:
 def is_own_address(address: str) -> bool:
     """Whether ``address`` is one of this machine's own (the hotspot up here): it can be bound."""
     return _reachable(address) and _cached("own:" + address, lambda: _bindable(address))
-
-
-def N_(text: str) -> str:
-    """Marks a sentence for the catalogue; its readers (the web, the command line) translate it."""
-    return text
 
 
 UNREACHABLE_TEXT = N_(

@@ -8,15 +8,11 @@ from __future__ import annotations
 
 import unicodedata
 
+from hall.marks import N_
 from hall.net.values import INVISIBLE_CATEGORIES
 
 SPECIAL = '\\;,:"'
 RISKY = ';,:\\"'  # escaped correctly here, yet some older readers cut the name or password at them
-
-
-def N_(text: str) -> str:
-    """Marks a French sentence for the translation catalogue (display/translations); its reader translates it."""
-    return text
 
 
 # what each risk means for a person, in French (the web and the command line translate it for their reader)

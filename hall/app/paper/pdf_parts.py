@@ -32,11 +32,6 @@ def french(text: str) -> str:
     return text
 
 
-def N_(text: str) -> str:
-    """A French word named here and said later (``say(VERDICTS[kind])``): marked for the catalogue only."""
-    return text
-
-
 _styles = getSampleStyleSheet()
 H1 = ParagraphStyle("h1", parent=_styles["Title"], fontName=BOLD, fontSize=18, spaceAfter=4)
 H2 = ParagraphStyle(

@@ -26,11 +26,6 @@ TEXT = "@"
 DATES = {"fr": "dd/mm/yyyy hh:mm:ss", "en": "yyyy-mm-dd hh:mm:ss"}
 
 
-def N_(text: str) -> str:
-    """A French word of the workbook, said in the hall's language when the workbook is written."""
-    return text
-
-
 class Money(Decimal):
     """An amount in euros: a number cell with the euro format."""
 
