@@ -42,7 +42,7 @@ from hall.money.paper_cells import (
 )
 from hall.money.report import EveningReport
 from hall.money.report_lots import TO_PLAY
-from hall.money.takings import SaleLine, Takings
+from hall.money.takings import LotValueLine, SaleLine, Takings
 
 
 def _tier(s: SaleLine) -> int | None:
@@ -92,74 +92,44 @@ def sales(t: Takings) -> Section:
     )
 
 
+_LOT_HEAD = (PARTIE, LOT, KIND, LABEL)
+_LOT_TAIL = (DONOR, VALUE, CAME, FLAGS)
+
+
+def _lot_head(v: LotValueLine) -> tuple:
+    return (v.partie, v.lot, Kind(v.kind), v.label)
+
+
+def _lot_tail(v: LotValueLine) -> tuple:
+    return (v.sponsor, money(v.cents), v.carried_from, States(v.flags))
+
+
 def lots_given(t: Takings) -> Section:
-    return Section(
-        "lot_given",
-        N_("Lots donnés"),
+    columns = (*_LOT_HEAD, CARD, Column("winner", N_("Gagnant")), Column("code", N_("Bon")), *_LOT_TAIL)
+    rows = (
         (
-            PARTIE,
-            LOT,
-            KIND,
-            LABEL,
-            CARD,
-            Column("winner", N_("Gagnant")),
-            Column("code", N_("Bon")),
-            DONOR,
-            VALUE,
-            CAME,
-            FLAGS,
-        ),
-        tuple(
-            (
-                v.partie,
-                v.lot,
-                Kind(v.kind),
-                v.label,
-                Text(" ".join(v.cards)),
-                ", ".join(x for x in v.buyers if x),
-                Text(" ".join(v.vouchers)),
-                v.sponsor,
-                money(v.cents),
-                v.carried_from,
-                States(v.flags),
-            )
-            for v in t.given
-        ),
+            *_lot_head(v),
+            Text(" ".join(v.cards)),
+            ", ".join(x for x in v.buyers if x),
+            Text(" ".join(v.vouchers)),
+            *_lot_tail(v),
+        )
+        for v in t.given
     )
+    return Section("lot_given", N_("Lots donnés"), columns, tuple(rows))
 
 
 def lots_kept(t: Takings) -> Section:
-    return Section(
-        "lot_kept",
-        N_("Lots non donnés"),
-        (
-            PARTIE,
-            LOT,
-            KIND,
-            LABEL,
-            Column("status", N_("Pourquoi")),
-            Column("carried_to", N_("Reporté à la partie")),
-            DONOR,
-            VALUE,
-            CAME,
-            FLAGS,
-        ),
-        tuple(
-            (
-                v.partie,
-                v.lot,
-                Kind(v.kind),
-                v.label,
-                State(v.fate),
-                v.carried_to if v.fate == TO_PLAY else None,
-                v.sponsor,
-                money(v.cents),
-                v.carried_from,
-                States(v.flags),
-            )
-            for v in t.not_given
-        ),
+    columns = (
+        *_LOT_HEAD,
+        Column("status", N_("Pourquoi")),
+        Column("carried_to", N_("Reporté à la partie")),
+        *_LOT_TAIL,
     )
+    rows = (
+        (*_lot_head(v), State(v.fate), v.carried_to if v.fate == TO_PLAY else None, *_lot_tail(v)) for v in t.not_given
+    )
+    return Section("lot_kept", N_("Lots non donnés"), columns, tuple(rows))
 
 
 def takings(t: Takings) -> Section:

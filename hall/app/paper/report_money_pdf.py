@@ -15,7 +15,6 @@ from hall.app.paper.pdf_parts import (
     GRID,
     H2,
     H3,
-    N_,
     Name,
     OneLine,
     Say,
@@ -29,6 +28,7 @@ from hall.app.paper.typeface import BOLD, FONT, fit_lines
 from hall.cartons.sales import NO_TIER
 from hall.events import LotSpec
 from hall.loto.lots import KIND_LABELS
+from hall.marks import N_
 from hall.money.report_lots import TO_PLAY
 from hall.money.takings import LotValueLine, Takings
 

@@ -19,7 +19,6 @@ from hall.app.paper.pdf_parts import (
     H1,
     H2,
     H3,
-    N_,
     OneLine,
     PdfTarget,
     Say,
@@ -35,6 +34,7 @@ from hall.app.paper.report_tax_pdf import tax_office_page
 from hall.app.paper.report_words import described
 from hall.app.paper.typeface import BOLD, FONT, fit
 from hall.loto.lots import KIND_LABELS
+from hall.marks import N_
 from hall.money.paper_cells import VERDICTS
 from hall.money.report import TOTAL_LABELS as TOTALS
 from hall.money.report import EveningReport, LotResult, PartieReport
