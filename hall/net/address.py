@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from hall.marks import N_
+from hall.net.values import N_
 
 _PROBE_TTL_S = 10.0  # an address read is kept this long: a QR code drawn per request costs no system call
 _cache: dict[str, tuple[float, Any]] = {}  # each key holds its own reader's type: Any hands it back as ``T``

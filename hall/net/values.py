@@ -238,3 +238,9 @@ def core_url_problem(value: str) -> str | None:
     if refused or not value:
         return refused
     return _private_host_problem(urlsplit(value).hostname or "")
+
+
+def N_(text: str) -> str:
+    """Marks a French sentence for the catalogue; its reader (the web, the command line) translates it. The network
+    helpers keep their own mark: they import nothing of the hall (``hall.marks`` is the core's)."""
+    return text

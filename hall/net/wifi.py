@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from hall.marks import N_
-from hall.net.values import INVISIBLE_CATEGORIES
+from hall.net.values import INVISIBLE_CATEGORIES, N_
 
 SPECIAL = '\\;,:"'
 RISKY = ';,:\\"'  # escaped correctly here, yet some older readers cut the name or password at them
