@@ -43,7 +43,10 @@ def test_a_real_start_is_kept_and_the_doctor_says_it(tmp_path):
     found = last_start(parse_config({"hall": {"data_dir": str(data)}}))
     assert found.ok is True and found.detail.startswith(f"prête en {kept['ready_s']:.1f} s")
     out = subprocess.run(
-        [sys.executable, "-m", "hall.app", "doctor", "--config", str(config)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "hall.app", "doctor", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert "Dernier démarrage" in out.stdout and f"prête en {kept['ready_s']:.1f} s" in out.stdout, out.stdout
 
