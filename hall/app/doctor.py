@@ -23,7 +23,7 @@ from hall.app.nginx_path import nginx_binary
 from hall.config import Config
 from hall.net.values import queue_has_password, queue_is_local
 
-START_TARGET_S = 10.0  # back after a power cut: ready to draw within this (issue 45)
+START_TARGET_S = 10.0  # back after a power cut, a hall is ready to draw within this
 REPORT_WAIT_S = 2.5  # two reports of each live relay fit in this (they report every second)
 
 

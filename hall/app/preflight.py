@@ -240,6 +240,7 @@ def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
     config = load_config(args.config)
     source = args.config or next((str(p) for p in DEFAULT_PATHS if p.exists()), None)
     checks = [f for key, f in preflight(config) if key != "relays"]  # the relays: doctor's own findings, in full
-    found = secret_findings(config.data_dir, source) + checks + [last_start(config)] + doctor(config, client)  # the secrets' modes first
+    found = secret_findings(config.data_dir, source) + checks  # the secrets' modes first
+    found += [last_start(config), *doctor(config, client)]
     print_findings(found, out)
     return 1 if any(f.ok is False for f in found) else 0
