@@ -19,6 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PICLASS = "/work/shared/tools/piclass"
+SLOWDISK = "/work/shared/tools/slowdisk/slowdisk"
 
 
 def _free(port: int) -> bool:
@@ -58,6 +59,7 @@ class BenchHall:
         piclass_cores: int = 0,
         server: str = "gunicorn",
         extra: str = "",
+        disk: str = "",
     ):
         self.data, self.relays = data, relays
         self.port = unused_port(18000, 18749)
@@ -86,6 +88,8 @@ class BenchHall:
         if relays:
             command = f"{self._redis_command()} & exec {command}"
         argv = ["sh", "-c", command]
+        if disk:  # a Pi's storage for every process of the hall (slowdisk --profile sd|ssd)
+            argv = [SLOWDISK, "--profile", disk, "--", *argv]
         if piclass_cores:
             argv = [PICLASS, "--cores", str(piclass_cores), "--", *argv]
         self.proc = subprocess.Popen(

@@ -23,6 +23,7 @@ from hall.app.nginx_path import nginx_binary
 from hall.config import Config
 from hall.net.values import queue_has_password, queue_is_local
 
+START_TARGET_S = 10.0  # back after a power cut, a hall is ready to draw within this
 REPORT_WAIT_S = 2.5  # two reports of each live relay fit in this (they report every second)
 
 
@@ -56,6 +57,23 @@ def doctor(config: Config, connect: Callable[[str], Any], wait: Callable[[float]
     key = _queue_key(config, found)
     found.append(_relays(client, config, key, wait or threading.Event().wait))
     return found
+
+
+def last_start(config: Config) -> Finding:
+    """How long the hall's last start took, as it kept it (``hall/app/start_record.py``)."""
+    from hall.app.start_record import last_start as kept
+
+    name = _("Dernier démarrage")
+    last = kept(config.data_dir)
+    if last is None:
+        return Finding(name, None, _("pas encore mesuré : la salle n'a pas démarré avec ce dossier"))
+    seconds, when = last
+    detail = _("prête en {seconds:.1f} s (le {when})").format(
+        seconds=seconds, when=when.astimezone().strftime("%Y-%m-%d %H:%M")
+    )
+    slow = seconds > START_TARGET_S
+    fix = _("démarrage lent : carte SD lente ou journal très long ; un SSD USB, docs/benchmarks.md") if slow else ""
+    return Finding(name, None if slow else True, detail, fix)
 
 
 def _nginx() -> Finding:

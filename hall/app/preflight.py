@@ -233,13 +233,14 @@ def preflight(config: Config, _: Say = _, only: tuple[str, ...] = KEYS) -> list[
 def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
     """``loto-hall doctor``: 0 when every check passes, 1 otherwise."""
     from display.relay_wire import client
-    from hall.app.doctor import doctor
+    from hall.app.doctor import doctor, last_start
     from hall.app.doctor_secrets import secret_findings
     from hall.config import DEFAULT_PATHS, load_config
 
     config = load_config(args.config)
     source = args.config or next((str(p) for p in DEFAULT_PATHS if p.exists()), None)
     checks = [f for key, f in preflight(config) if key != "relays"]  # the relays: doctor's own findings, in full
-    found = secret_findings(config.data_dir, source) + checks + doctor(config, client)  # the secrets' modes first
+    found = secret_findings(config.data_dir, source) + checks  # the secrets' modes first
+    found += [last_start(config), *doctor(config, client)]
     print_findings(found, out)
     return 1 if any(f.ok is False for f in found) else 0

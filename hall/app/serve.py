@@ -17,6 +17,7 @@ from types import FrameType
 from hall.app.gunicorn_app import run_gunicorn
 from hall.app.lang import _
 from hall.app.sdnotify import Notifier
+from hall.app.start_record import mark_began
 from hall.app.wiring import ServeOptions, Wiring, config_from_args, setup_wanted, tls_files
 from hall.config import Config
 from hall.net import address
@@ -28,6 +29,7 @@ SERVER_ENV = "LOTO_HALL_SERVER"  # "gunicorn" (default, gevent worker), "gthread
 
 def serve(args: argparse.Namespace) -> int:
     """Run the hall until SIGTERM/SIGINT; returns 0 on a clean stop."""
+    mark_began()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
     # Taken out of the environment: gunicorn's arbiter would send its own READY=1 far too early.
     notifier = Notifier.from_env(take=True)

@@ -281,11 +281,21 @@ class Wiring:
                     auth.admin_pin,
                 )
             self.notifier.ready()
+            self._keep_start_time()
             self.supervisor.start()  # its first tick sends STATUS= with the partie and the devices
 
         thread = threading.Thread(target=run, name="loto-hall-ready", daemon=True)
         thread.start()
         return thread
+
+    def _keep_start_time(self) -> None:
+        """How long this start took, kept for ``loto-hall doctor`` (``hall/app/start_record.py``)."""
+        from hall.app.start_record import record_ready
+
+        try:
+            log.info("démarrage complet en %.2f s", record_ready(self.runtime.data_dir))
+        except OSError as exc:  # a full or read-only card: the hall serves anyway, the doctor will not know
+            log.warning("durée du démarrage non gardée : %s", exc)
 
     def stopping(self) -> None:
         """Tell systemd the stop has begun (called from the SIGTERM handler: no lock taken here)."""
