@@ -36,7 +36,7 @@ import time  # noqa: E402
 from bench.bench_crowd import http_json  # noqa: E402
 from bench.bench_players import address, post  # noqa: E402
 from bench.bench_voice_latency import ARGS, CHROMIUM, HEARD  # noqa: E402
-from bench.crowd_hall import BenchHall  # noqa: E402
+from bench.crowd_hall import BenchHall, wait_answering  # noqa: E402
 from bench.crowd_phones import raise_nofile, start_crowd  # noqa: E402
 from bench.stats import percentile, summary  # noqa: E402
 from hall.app.cli import main as cli  # noqa: E402
@@ -209,22 +209,10 @@ def main() -> None:
         hall.close()
 
 
-def wait_answering(url: str) -> None:
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        try:
-            if http_json(url + "/api/state")[0] == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("the hall did not start")
-
-
 def run(args: argparse.Namespace, hall: BenchHall, links: list[dict], spare: list[str], load: float) -> None:
     from playwright.sync_api import sync_playwright
 
-    wait_answering(hall.url)
+    wait_answering(hall.url, step=0.2)
     time.sleep(2.0)  # the relays subscribe
     staff = Staff(hall.url, spare)
     ready, results, link_results = mp.Queue(), mp.Queue(), mp.Queue()

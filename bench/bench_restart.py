@@ -34,7 +34,7 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.request  # noqa: E402
 
-from bench.crowd_hall import PICLASS, unused_port  # noqa: E402
+from bench.crowd_hall import PICLASS, unused_port, wait_answering  # noqa: E402
 from hall.app.cli import main as cli  # noqa: E402
 from hall.app.runtime import Runtime  # noqa: E402
 from hall.cartons.cardbook import CardBook  # noqa: E402
@@ -121,20 +121,6 @@ def spawn(config: Path, port: int, data: Path, pi: bool, log: str) -> subprocess
     )
 
 
-def wait_state(url: str, proc: subprocess.Popen, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the hall exited ({proc.returncode})")
-        try:
-            if http(url + "/api/state")[0] == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.02)
-    raise SystemExit("the hall did not answer")
-
-
 def stop(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -148,7 +134,7 @@ def cut_during_a_sale(lz, config: Path, data: Path, port: int) -> int:
     proc = spawn(config, port, data, False, "before-cut.log")
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_state(url, proc)
+        wait_answering(url, proc, timeout=120, step=0.02)
         desk = http(url + "/api/login", {"pin": PINS["desk_pin"]})[1]["token"]
         speaker = http(url + "/api/login", {"pin": PINS["speaker_pin"]})[1]["token"]
         state = http(url + "/api/state")[1]
@@ -176,7 +162,7 @@ def restart(config: Path, data: Path, port: int, pi: bool) -> dict:
     began = time.monotonic()
     proc = spawn(config, port, data, pi, "restart.log")
     try:
-        wait_state(url, proc)
+        wait_answering(url, proc, timeout=120, step=0.02)
         out = {"state_s": time.monotonic() - began}
         speaker = http(url + "/api/login", {"pin": PINS["speaker_pin"]})[1]["token"]
         draws = http(url + "/api/state")[1]["draws"]

@@ -22,6 +22,25 @@ PICLASS = "/work/shared/tools/piclass"
 SLOWDISK = "/work/shared/tools/slowdisk/slowdisk"
 
 
+def wait_answering(url: str, proc: subprocess.Popen | None = None, timeout: float = 180, step: float = 0.05) -> None:
+    """Until ``url``'s ``GET /api/state`` answers 200; ``SystemExit`` if ``proc`` (when given) exits first or time runs out."""
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise SystemExit(f"the hall exited ({proc.returncode})")
+        try:
+            with urllib.request.urlopen(url + "/api/state", timeout=5) as resp:
+                if resp.status == 200:
+                    return
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(step)
+    raise SystemExit("the hall did not answer")
+
+
 def _free(port: int) -> bool:
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -192,6 +192,14 @@ class HallProcess:
 
 
 @pytest.fixture
+def french(monkeypatch):
+    """The command line in French, whatever this machine's locale says."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+
+
+@pytest.fixture
 def notify():
     listener = NotifyListener()
     yield listener

@@ -12,14 +12,7 @@ from hall.app.doctor import doctor
 from hall.config import parse_config
 from tests.app.relay_parts import QUEUE_KEY, RedisServer, needs_redis
 
-pytestmark = needs_redis
-
-
-@pytest.fixture(autouse=True)
-def french(monkeypatch):
-    for name in ("LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+pytestmark = [needs_redis, pytest.mark.usefixtures("french")]  # and the command line speaks French, whatever the machine
 
 
 def config_for(url: str, workers: int = 2, data_dir=None):

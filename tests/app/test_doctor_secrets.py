@@ -9,12 +9,7 @@ import pytest
 from hall.app.cli import main
 from hall.app.doctor_secrets import secret_findings
 
-
-@pytest.fixture(autouse=True)
-def french(monkeypatch):
-    for name in ("LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+pytestmark = pytest.mark.usefixtures("french")  # the command line speaks French here, whatever the machine
 
 
 def hall_folder(tmp_path):

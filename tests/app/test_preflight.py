@@ -20,11 +20,7 @@ SLOWDISK = Path(__file__).resolve().parents[3] / "shared" / "tools" / "slowdisk"
 DEVICES = ("printer", "ball_machine", "keypad")
 
 
-@pytest.fixture(autouse=True)
-def french(monkeypatch):
-    for name in ("LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+pytestmark = pytest.mark.usefixtures("french")  # the command line speaks French here, whatever the machine
 
 
 @pytest.fixture

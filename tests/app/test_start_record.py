@@ -15,12 +15,7 @@ from hall.app.start_record import FILE, record_ready
 from hall.config import parse_config
 from tests.app.conftest import HallProcess, free_port
 
-
-@pytest.fixture(autouse=True)
-def french(monkeypatch):
-    for name in ("LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+pytestmark = pytest.mark.usefixtures("french")  # the command line speaks French here, whatever the machine
 
 
 def test_a_real_start_is_kept_and_the_doctor_says_it(tmp_path):
