@@ -12,7 +12,7 @@ from hall.app.doctor import doctor
 from hall.config import parse_config
 from tests.app.relay_parts import QUEUE_KEY, RedisServer, needs_redis
 
-pytestmark = [needs_redis, pytest.mark.usefixtures("french")]  # and the command line speaks French, whatever the machine
+pytestmark = [needs_redis, pytest.mark.usefixtures("french")]  # the command line in French
 
 
 def config_for(url: str, workers: int = 2, data_dir=None):
