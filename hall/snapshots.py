@@ -143,6 +143,8 @@ class HallSnapshot:
     # the journal's fingerprint at the latest « Démarquez » (its record), and that partie's number: the projector
     # shows it until the next partie starts, for anyone in the hall to photograph
     after_partie: tuple[int, Fingerprint] | None = None
+    # once the evening is closed: the fingerprint its board's copy prints (shown instead, for good)
+    closed: Fingerprint | None = None
 
     @property
     def running(self) -> PartieState | None:
