@@ -15,6 +15,7 @@ from hall.config import PartieSpec
 from hall.events import (
     ClaimChecked,
     Fallback,
+    Kind,
     LotAwarded,
     LotSpec,
     PlayersSet,
@@ -32,7 +33,7 @@ from hall.record.chain import shown
 
 @dataclass(frozen=True, slots=True)
 class LotState:
-    kind: str
+    kind: Kind
     label: str
     status: str  # pending, open, awarded
     value_eur: float | None
@@ -50,7 +51,7 @@ class LotRef:
     """A lot of a partie, named by its index, with its terms (a named row, a ball limit)."""
 
     index: int
-    kind: str
+    kind: Kind
     label: str
     row: int | None = None
     within: int | None = None

@@ -26,6 +26,7 @@ from hall.events import (
     EventHandlers,
     Fallback,
     JournalChained,
+    Kind,
     LotAwarded,
     LotSpec,
     PartieCleared,
@@ -59,7 +60,7 @@ PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 class Lot:
     """A lot of the partie and what became of it."""
 
-    kind: str
+    kind: Kind
     label: str
     value_eur: float | None = None
     status: str = PENDING
