@@ -29,6 +29,7 @@ from hall.loto.followed import Standing
 from hall.loto.lots import Lines, lines_of
 from hall.loto.watch import Sleeper
 from hall.record.chain import shown
+from hall.refusal import Code
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,7 +355,7 @@ class LinkedCard:
     text: str
     card_id: str
     grid: tuple[tuple[int | None, ...], ...] | None
-    refusal: str | None = None
+    refusal: Code | None = None
     suggestions: tuple[str, ...] = ()
 
 

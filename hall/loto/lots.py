@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from hall.events import Fallback, Kind, LotSpec
+from hall.refusal import Code
 
 ROWS = 3  # the lines of a carton, top to bottom (RULES L1)
 ALL_ROWS: tuple[int, ...] = tuple(range(ROWS))
@@ -134,7 +135,7 @@ class LotTermsError(ValueError):
     """A lot's terms refused: ``code`` is the refusal's (``bad_lot_row``, ``bad_lot_within``,
     ``label_control_character``), ``why`` says it in French for the config file's problems."""
 
-    def __init__(self, code: str, why: str):
+    def __init__(self, code: Code, why: str):
         super().__init__(why)
         self.code, self.why = code, why
 
