@@ -157,6 +157,14 @@ declare(
         "method_not_allowed": (405, _l("Méthode non permise sur cette adresse.")),
         "already_drawn": (409, _l("Le %(number)s est déjà sorti.")),
         "partie_running": (409, _l("Une partie est déjà en cours.")),
+        "evening_closed": (
+            409,
+            _l(
+                "La soirée est clôturée : plus de boule, de partie ni de vente ce soir. La suivante commence après "
+                "« loto-hall evening new »."
+            ),
+        ),
+        "nothing_to_close": (409, _l("Aucune partie jouée ce soir : rien à clôturer.")),
         "nothing_to_undo": (409, _l("Aucun numéro à annuler.")),
         "already_undone": (409, _l("Le dernier numéro vient déjà d'être annulé.")),
         "undo_after_award": (409, _l("Impossible d'annuler : un lot a été attribué sur ce numéro.")),

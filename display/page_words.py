@@ -66,6 +66,8 @@ JS_STRINGS = {
     "demarquez": _l("Démarquez !"),
     "partie_starts": _l("La partie %(n)s commence"),
     "journal_after": _l("Empreinte du journal après la partie %(n)s"),
+    "journal_closed": _l("Empreinte du journal à la clôture de la soirée"),
+    "evening_over": _l("La soirée est terminée : merci et à bientôt !"),
     "journal_how": _l("enregistrement n° %(seq)s — à photographier : loto-hall verify --fingerprint la reconnaît"),
     "next_partie": _l("Prochaine partie : n° %(n)s"),
     "all_awarded": _l("Tous les lots sont gagnés"),

@@ -30,7 +30,7 @@ from display.qrcode_svg import qr_response
 from display.services import services
 from hall import LOT_KINDS, MAX_CARD_CODE_TEXT, MAX_CARD_TEXT, display_card_id, kinds_table
 from hall.config import HELP_LEVELS
-from hall.refusal import Rejected
+from hall.refusal import Code, Rejected
 
 bp = Blueprint("players", __name__)
 
@@ -145,7 +145,7 @@ def budgets(gate: LinkGate) -> dict[str, Budget]:
     }
 
 
-def _spend(budget: str, key: str, code: str) -> None:
+def _spend(budget: str, key: str, code: Code) -> None:
     wait = _budgets()[budget].take(key)
     if wait:
         raise Rejected(code, retry_after=int(wait) + 1)

@@ -1,5 +1,5 @@
 """The evening's record on /admin (docs/record.md): the live fingerprint, the board's copy asked for
-(``POST /api/report/ticket``), and each archived evening's verdict (its journal's chain checked again, against the
+(``POST /api/report/ticket``), the evening's close (``POST /api/evening/close``), and each archived evening's verdict (its journal's chain checked again, against the
 fingerprint noted when it was archived).
 
 An archived journal never changes: its verdict is kept per file (size, time, inode) once computed, and computed in
@@ -131,3 +131,17 @@ def report_ticket():
     return jsonify(
         {"seq": record.seq, "fingerprint": fingerprint_json(Fingerprint(record.seq, record.at, record.hash))}
     ), 202
+
+
+@bp.post("/evening/close")
+def close_evening():
+    """« Clôturer la soirée » (speaker, admin): ``evening:closed`` and the board's copy journalled, the copy printed by
+    the queue; 201 with the close's record number and the fingerprint the copy prints (the projector shows it)."""
+    role = A.require_right("close_evening")
+    h = hall()
+    record = h.close_evening(role=role)
+    job = h.closing()
+    assert job is not None  # journalled with the close, in its transaction
+    return jsonify(
+        {"seq": record.seq, "ticket": job.fingerprint.seq, "fingerprint": fingerprint_json(job.fingerprint)}
+    ), 201

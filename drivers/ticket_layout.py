@@ -41,7 +41,8 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
     p.set_with_default(align="center", bold=True, double_height=True)
     p.textln("COPIE DU BUREAU")
     p.set_with_default(align="center")
-    for line in wrap(printable("Relevé de la soirée" + (f" (fin de la partie n° {e.partie})" if e.auto else "")), cols):
+    when = " (clôture de la soirée)" if e.closing else (f" (fin de la partie n° {e.partie})" if e.auto else "")
+    for line in wrap(printable("Relevé de la soirée" + when), cols):
         p.textln(line)
     p.textln(printable(f"Le {taken.split(' à ')[0]}"))
     p.set_with_default()

@@ -94,6 +94,8 @@ T = TypeVar("T", bound=_Section)
 def _type_ok(value: object, hint: Any) -> bool:
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return any(_type_ok(value, arg) for arg in typing.get_args(hint) if arg is not type(None))
+    if typing.get_origin(hint) is typing.Literal:  # its type here; which value, where its table is (a lot's kind)
+        return any(type(value) is type(arg) for arg in typing.get_args(hint))
     if hint is float:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if hint is int:

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Protocol
 
 from hall.events import BallDrawn, PartieCleared, PartieStarted
-from hall.refusal import Rejected
+from hall.refusal import Code, Rejected
 
 
 class Action(enum.Enum):
@@ -42,7 +42,7 @@ HELD: Mapping[type, Action] = MappingProxyType(
 class Hold(Protocol):
     """Something that may stop the hall's draws for a while."""
 
-    def refusal(self, action: Action) -> str | None:
+    def refusal(self, action: Action) -> Code | None:
         """The refusal code while ``action`` must wait (``"rooms/games_on_screen"``), else ``None``. Called under
         the hall's lock on every draw: a read, never a wait."""
 

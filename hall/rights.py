@@ -33,6 +33,7 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "check_claim",
                 "award",
                 "clear",
+                "close_evening",
                 "reprint",
                 "speaker_state",
                 "card",

@@ -15,6 +15,7 @@ from hall.config import PartieSpec
 from hall.events import (
     ClaimChecked,
     Fallback,
+    Kind,
     LotAwarded,
     LotSpec,
     PlayersSet,
@@ -28,11 +29,12 @@ from hall.loto.followed import Standing
 from hall.loto.lots import Lines, lines_of
 from hall.loto.watch import Sleeper
 from hall.record.chain import shown
+from hall.refusal import Code
 
 
 @dataclass(frozen=True, slots=True)
 class LotState:
-    kind: str
+    kind: Kind
     label: str
     status: str  # pending, open, awarded
     value_eur: float | None
@@ -50,7 +52,7 @@ class LotRef:
     """A lot of a partie, named by its index, with its terms (a named row, a ball limit)."""
 
     index: int
-    kind: str
+    kind: Kind
     label: str
     row: int | None = None
     within: int | None = None
@@ -143,6 +145,8 @@ class HallSnapshot:
     # the journal's fingerprint at the latest « Démarquez » (its record), and that partie's number: the projector
     # shows it until the next partie starts, for anyone in the hall to photograph
     after_partie: tuple[int, Fingerprint] | None = None
+    # once the evening is closed: the fingerprint its board's copy prints (shown instead, for good)
+    closed: Fingerprint | None = None
 
     @property
     def running(self) -> PartieState | None:
@@ -351,7 +355,7 @@ class LinkedCard:
     text: str
     card_id: str
     grid: tuple[tuple[int | None, ...], ...] | None
-    refusal: str | None = None
+    refusal: Code | None = None
     suggestions: tuple[str, ...] = ()
 
 

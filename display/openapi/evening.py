@@ -209,6 +209,18 @@ def paths() -> dict:
                 errors=("lots_remaining", "claims_pending", "no_partie", "nothing_to_carry"),
             )
         },
+        "/api/evening/close": {
+            "post": op(
+                "Clôturer la soirée : évènement evening:closed et copie du bureau journalisés ensemble, la copie "
+                "imprimée par la file d'impression, l'empreinte montrée sur l'écran ; ensuite plus de boule, de "
+                "partie ni de vente (409 evening_closed)",
+                "speaker",
+                None,
+                obj(seq=INT, ticket=INT, fingerprint={"type": "object"}),
+                ok_status="201",
+                errors=("evening_closed", "partie_running", "nothing_to_close"),
+            )
+        },
         "/api/keypad/keys": {
             "get": op(
                 "Les touches du pavé numérique (KeyboardEvent.code → chiffre ou action), la table du pavé du Pi", None

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from hall.holds import Action
 from hall.minigames import Lobby
+from hall.refusal import Code
 
-GAMES_ON_SCREEN = "rooms/games_on_screen"
+GAMES_ON_SCREEN: Code = "rooms/games_on_screen"
 
 
 @dataclass(frozen=True, eq=True)
@@ -30,6 +31,6 @@ class GameOnScreen:
         """Whether a game is on the projector now."""
         return self.lobby.game_on_screen()
 
-    def refusal(self, action: Action) -> str | None:
+    def refusal(self, action: Action) -> Code | None:
         """``rooms/games_on_screen`` for every action while a game is on the projector."""
         return GAMES_ON_SCREEN if self.active() else None

@@ -190,13 +190,21 @@ def _with_hall(snap: HallSnapshot, state: dict) -> dict:
 
 def projector_state(snap: HallSnapshot) -> dict:
     """``GET /api/state``: the public state, plus the hall's name and, between parties, the next one, and the
-    valid cartons waiting for their lot (drawn large on the projector; a screen that joins mid-check), and after a
-    « Démarquez » the journal's fingerprint then (``journal``: the partie, the groups to read aloud, the record's
-    number), for the hall to photograph: ``loto-hall verify --fingerprint`` accepts it (docs/record.md)."""
+        valid cartons waiting for their lot (drawn large on the projector; a screen that joins mid-check), and after a
+        « Démarquez » the journal's fingerprint then (``journal``: the partie, the groups to read aloud, the record's
+        number), for the hall to photograph: ``loto-hall verify --fingerprint`` accepts it (docs/record.md); once the
+    evening is closed, the fingerprint its board's copy prints (``"closed": true``)."""
     state = _with_winners(snap, _with_hall(snap, public_state(snap)))
     if snap.after_partie is not None:
         number, fp = snap.after_partie
         state["journal"] = {"partie": number, "shown": fp.shown, "seq": fp.seq}
+    if snap.closed is not None:  # the evening's close: its board's copy's fingerprint, for good
+        state["journal"] = {
+            "partie": snap.parties_played,
+            "shown": snap.closed.shown,
+            "seq": snap.closed.seq,
+            "closed": True,
+        }
     return state
 
 

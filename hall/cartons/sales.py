@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 
 from hall.cartons.card_ids import check_card_id, make_card_id, normalize_card_id, read_card_id, split_card_id
 from hall.events import PriceTier, SaleRecorded
+from hall.refusal import Code
 
 PAYMENTS = ("especes", "carte", "cheque")
 MAX_SALE_CENTS = 1_000_000  # 10 000 € for one sale: anything above is a typing slip
@@ -48,7 +49,7 @@ def tiers_from_config(raw: Iterable[tuple[int, float]]) -> tuple[PriceTier, ...]
 class TierError(ValueError):
     """Price tiers that cannot be offered: ``code`` is ``bad_prices`` or ``stake_too_high``, ``where`` the tier."""
 
-    def __init__(self, code: str, where: str, why: str):
+    def __init__(self, code: Code, where: str, why: str):
         super().__init__(f"{where} : {why}")
         self.code, self.where, self.why = code, where, why
 
@@ -245,7 +246,7 @@ def totals(sales: Iterable[Sale]) -> dict:
 class RangeError(ValueError):
     """A range of cartons that cannot be read (``bad_range``) or is too long (``range_too_large``)."""
 
-    def __init__(self, code: str, text: str, why: str):
+    def __init__(self, code: Code, text: str, why: str):
         super().__init__(f"« {text} » : {why}")
         self.code, self.text, self.why = code, text, why
 

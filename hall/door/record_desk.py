@@ -4,7 +4,9 @@ the takings, the cartons sold, the lots given and the fingerprint, for the presi
 A ticket is journalled when it is asked for (``TicketRequested``, with its figures as they stood): its record's
 hash is the fingerprint it prints, so the paper names the journal up to and including itself. The print queue
 (``drivers/printer.py``) prints what the journal says is owed and journals ``TicketPrinted``: a printer away, or
-a restart, loses no ticket. With ``[report] ticket_each_partie`` one is asked for by itself with each « démarquez ».
+a restart, loses no ticket. With ``[report] ticket_each_partie`` one is asked for by itself with each « démarquez »,
+and one always at the evening's close (``close_evening``: ``evening:closed``, then the board's copy, in one
+transaction), when nothing of the game or the money may be journalled any more.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from hall.cartons.sales import totals
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
-from hall.events import Record, TicketPrinted, TicketRequested
+from hall.events import EveningClosed, Record, TicketPrinted, TicketRequested
 from hall.events.settings import PREFLIGHT_CHECKS, PREFLIGHT_DETAIL_CHARS, PreflightRun
 from hall.loto.partie import AWARDED
 from hall.refusal import Rejected
@@ -27,7 +29,7 @@ class RecordDesk:
         self._writer = writer
         self._state = state
 
-    def _figures(self, auto: bool = False) -> TicketRequested:
+    def _figures(self, auto: bool = False, closing: bool = False) -> TicketRequested:
         """The ticket's figures from the state as it stands (every partie's balls, the evening's money)."""
         evening = self._state.evening
         p = evening.partie
@@ -43,6 +45,7 @@ class RecordDesk:
             sum(round((lot.value_eur or 0) * 100) for lot in won),
             auto,
             tuple((q.number, len(q.draws)) for q in evening.parties),
+            closing,
         )
 
     def after_clear(self) -> tuple[TicketRequested, ...]:
@@ -55,6 +58,28 @@ class RecordDesk:
         """Ask for the board's copy now; its record is the fingerprint it prints."""
         require(role, "report_ticket")
         return self._writer.commit(self._figures(), role)
+
+    @locked
+    def close_evening(self, *, role: str) -> Record:
+        """« Clôturer la soirée »: journal ``evening:closed`` (the fingerprint as it stood) and the board's copy that
+        prints the fingerprint covering it, in one transaction; returns the close's record. Refused while a partie
+        runs (``partie_running``), before any partie (``nothing_to_close``) and once closed (``evening_closed``)."""
+        require(role, "close_evening")
+        self._state.require_open()
+        evening = self._state.evening
+        if evening.running is not None:
+            raise Rejected("partie_running", number=evening.running.number)
+        if not evening.parties:
+            raise Rejected("nothing_to_close")
+        last = self._state.last
+        closed = EveningClosed(len(evening.parties), last.seq if last else 0, last.hash if last else "")
+        return self._writer.commit(closed, role, self._figures(closing=True))
+
+    @locked
+    def closing(self) -> TicketJob | None:
+        """The board's copy asked for at the evening's close (its figures and fingerprint), or ``None`` while open."""
+        r = self._state.closing
+        return None if r is None else TicketJob(r.event, Fingerprint(r.seq, r.at, r.hash))
 
     @locked
     def record_preflight(self, checks: tuple[tuple[str, bool | None, str], ...], *, role: str) -> Record:

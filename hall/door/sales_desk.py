@@ -144,8 +144,10 @@ class SalesDesk:
     ) -> Record:
         """Record a sale (or a reservation when not ``paid``); refused whole: ``unknown_card``, ``already_sold``,
         ``stake_too_high`` (20 € or more a carton)… The tiers' price of the moment is journalled beside it.
-        ``seller`` is the logged-in desk's (its session's name), never a request's word; ``note`` the desk's own."""
+        ``seller`` is the logged-in desk's (its session's name), never a request's word; ``note`` the desk's own.
+        After the evening's close: ``evening_closed``."""
         require(role, "sell")
+        self._state.require_open()
         if payment not in sales_rules.PAYMENTS:
             raise Rejected("bad_payment", payment=str(payment)[:20])
         ids, unknown, taken = self._basket(card_ids)

@@ -170,6 +170,8 @@ class Hall:
     # ---- the record desk: the fingerprint, the board's copy ----------------------------------------------
     fingerprint = _Delegated("_record", RecordDesk.fingerprint)
     request_ticket = _Delegated("_record", RecordDesk.request_ticket)
+    close_evening = _Delegated("_record", RecordDesk.close_evening)
+    closing = _Delegated("_record", RecordDesk.closing)
     record_preflight = _Delegated("_record", RecordDesk.record_preflight)
     ticket_printed = _Delegated("_record", RecordDesk.ticket_printed)
     tickets_to_print = _Delegated("_record", RecordDesk.tickets_to_print)
@@ -237,6 +239,7 @@ class Hall:
         them (kept beside the programme's for the report), the carried ones with them unless ``drop_carried``."""
         self._holds.check(Action.START)
         require(role, "start_partie")
+        self._state.require_open()
         if self._state.evening.running is not None:
             raise Rejected("partie_running", number=self._state.evening.running.number)
         spec = self._state.partie_spec(len(self._state.evening.parties))

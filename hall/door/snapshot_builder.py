@@ -76,6 +76,12 @@ def _after_partie(state: HallState) -> tuple[int, Fingerprint] | None:
     return number, Fingerprint(record.seq, record.at, record.hash)
 
 
+def _closing(state: HallState) -> Fingerprint | None:
+    """The fingerprint the board's copy printed at the evening's close prints (``None`` while the evening is open)."""
+    r = state.closing
+    return None if r is None else Fingerprint(r.seq, r.at, r.hash)
+
+
 NEAR_MISSES_LOOKED_UP = 2  # unknown cartons of one phone's request given suggestions (~0.3 ms each here)
 
 
@@ -92,7 +98,7 @@ class SnapshotBuilder:
         p = ev.partie
         played = len(ev.parties)
         nxt = None
-        if ev.running is None:
+        if ev.running is None and not ev.closed:
             spec = state.partie_spec(played)
             nxt = NextPartie(played + 1, PartieSpec(next_lots(spec.lots, ev.carried), spec.consolation))
         winners = (
@@ -116,6 +122,7 @@ class SnapshotBuilder:
             config.rules.ties,
             ev.carried,
             _after_partie(state),
+            _closing(state),
         )
 
     @locked

@@ -7,22 +7,25 @@ are replayed through the same ``apply``; the result equals the live state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from hall.cartons.cardbook import CardBook
 from hall.config import Config, PartieSpec
 from hall.events import (
+    EVENT_TYPES,
     BallDrawn,
     CardsImported,
     CardsSold,
     ClaimChecked,
     DrawUndone,
+    EveningClosed,
     EventHandlers,
     LotAwarded,
     PartieCleared,
     PartieStarted,
     PlayersSet,
     Record,
+    SalePaid,
     SaleRecorded,
     SaleVoided,
     TicketPrinted,
@@ -36,6 +39,14 @@ from hall.loto.programme import spec_for
 from hall.loto.watch import WinnerWatch
 from hall.refusal import Rejected
 from hall.snapshots import Proposal
+
+CLOSED_TO: frozenset[type] = frozenset(
+    {cls for cls in EVENT_TYPES.values() if cls.__module__ == PartieStarted.__module__}  # the game: every partie event
+    | {VoucherIssued, CardsSold, SaleRecorded, SaleVoided, SalePaid, EveningClosed}  # a lot won, the money
+)
+"""What the evening's close stops: the game and the money, as the board's copy signed at the close names them. The
+vouchers already issued still print and are handed over, the board's copy prints again, and the settings the next
+evening starts with (the programme, the price tiers, the PINs, the phones' help), the card book and the pre-flight still change."""
 
 _REMEMBER = EventHandlers[None]()  # what a record leaves beside the evening (replayed from the first record)
 _WATCH = EventHandlers[None]()  # the winner watch kept in step (replayed from the last partie's start)
@@ -68,6 +79,7 @@ class HallState:
         self.tickets: dict[int, Record] = {}  # the board's copies not yet printed: request seq → its record
         self.last: Record | None = None  # the last record: its hash is the evening's fingerprint
         self.after_partie: tuple[int, Record] | None = None  # the latest « Démarquez »: its partie and its record
+        self.closing: Record | None = None  # the board's copy asked for at the evening's close: its fingerprint
         self._claimed_since_draw: set[str] = set()
 
     def replay(self, records: Sequence[Record]) -> None:
@@ -97,6 +109,8 @@ class HallState:
     @_REMEMBER.on(TicketRequested)
     def _ticket_asked(self, record: Record) -> None:
         self.tickets[record.seq] = record
+        if record.event.closing:
+            self.closing = record
 
     @_REMEMBER.on(TicketPrinted)
     def _ticket_printed(self, record: Record) -> None:
@@ -214,11 +228,17 @@ class HallState:
         return self.book.records_sales and self.book.is_sold(card_id)
 
     def running(self) -> Partie:
-        """The partie in play; ``Rejected("no_partie")`` between parties."""
+        """The partie in play; ``Rejected("no_partie")`` between parties, ``"evening_closed"`` after the close."""
         p = self.evening.running
         if p is None:
-            raise Rejected("no_partie")
+            raise Rejected("evening_closed" if self.evening.closed else "no_partie")
         return p
+
+    def require_open(self, events: Iterable[object] | None = None) -> None:
+        """``Rejected("evening_closed")`` once the evening is closed: for any command, or only when one of
+        ``events`` is of a kind the close stops (``CLOSED_TO``: the writer's last word before the journal)."""
+        if self.evening.closed and (events is None or any(type(e) in CLOSED_TO for e in events)):
+            raise Rejected("evening_closed")
 
     def partie_spec(self, index: int) -> PartieSpec:
         """The programme's partie ``index`` (from 0): as edited on /admin, else as the config file says."""

@@ -145,9 +145,11 @@ class Writer:
 
     def commit(self, event: Any, role: str, *more: Any) -> Record:
         """Journal ``event`` (and ``more``, in the same transaction), apply, publish; returns the first record.
-        Raises ``Rejected`` for an event a standing hold covers (``hall/holds.py``), before anything is written."""
+        Raises ``Rejected`` for an event a standing hold covers (``hall/holds.py``), or one the evening's close stops
+        (``evening_closed``), before anything is written."""
         with self._lock:
             self.holds.check_events((event, *more))
+            self.state.require_open((event, *more))
             records = self.journal.append_all([event, *more], role, self.clock())
             for record in records:
                 self.state.apply(record)

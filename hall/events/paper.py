@@ -57,6 +57,7 @@ class TicketRequested:
     # every partie of the evening so far, (number, balls drawn), in order; () in a ticket journalled before it was
     # kept, which then prints the latest partie only (``partie``, ``balls``)
     played: tuple[tuple[int, int], ...] = ()
+    closing: bool = False  # at the evening's close (``evening:closed``, the record before it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypeAlias
+
+Kind: TypeAlias = Literal["quine", "double_quine", "carton_plein"]
+"""A lot's kind (INTERFACE §4): the names of hall/loto/lots.py's one table (``KINDS``; a test keeps both the same).
+A kind read from outside (the config, the API, the journal) is checked against the table, then is one of these."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +28,7 @@ class LotSpec:
     maxi-bingo: the jackpot up to ball ``within``, the fallback after: RULES L20). Which lines of a carton win it:
     ``hall.loto.lots.lines_of``. Journals written before the terms replay as lots without them."""
 
-    kind: str
+    kind: Kind
     label: str
     value_eur: float | None = None
     sponsor: str = ""
@@ -85,7 +89,7 @@ class ClaimChecked:
     card_id: str
     verdict: str  # valid, incomplete, missed, unknown_card, unsold_card, cancelled_card, closed
     lot_index: int | None
-    lot_kind: str | None
+    lot_kind: Kind | None
     last: int | None
     rows: tuple[int, ...] = ()
     complete_rows: tuple[int, ...] = ()

@@ -29,7 +29,7 @@ from hall.events.partie import (
     TieBreakDraw,
     lot_spec,
 )
-from hall.events.record import JournalChained
+from hall.events.record import EveningClosed, JournalChained
 from hall.events.sales import CardsImported, CardsSold, PricesSet, PriceTier, SalePaid, SaleRecorded, SaleVoided
 from hall.events.settings import (
     BallRepeated,
@@ -76,6 +76,7 @@ EVENT_TYPES: dict[str, type] = {
         CountShown,
         JournalChained,
         PreflightRun,
+        EveningClosed,
     )
 }
 

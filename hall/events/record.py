@@ -1,4 +1,5 @@
-"""The record's own event: a journal from before the hash chain, chained by the hall at its first open."""
+"""The record's own events: a journal from before the hash chain, chained by the hall at its first open; the evening's
+close, after which nothing of the game or the money is journalled."""
 
 from __future__ import annotations
 
@@ -16,3 +17,15 @@ class JournalChained:
     records: int  # how many records were chained (this record is the next one)
     version: str  # the loto-hall that chained them
     schema: int  # the schema version the journal had (0: none kept, 1: before the chain)
+
+
+@dataclass(frozen=True, slots=True)
+class EveningClosed:
+    """The evening is over (« Clôturer la soirée »): no ball, partie, claim, award or sale after this record. It
+    names the journal's fingerprint as it stood just before it (``records``, ``fingerprint``); the board's copy
+    journalled in the same transaction, after it, prints the fingerprint that covers the close itself."""
+
+    type: ClassVar[str] = "evening:closed"
+    parties_played: int  # how many parties were played
+    records: int  # the number of the last record before this one (0: none)
+    fingerprint: str  # that record's hash ("" for none)

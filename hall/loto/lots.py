@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from hall.events import Fallback, LotSpec
+from hall.events import Fallback, Kind, LotSpec
+from hall.refusal import Code
 
 ROWS = 3  # the lines of a carton, top to bottom (RULES L1)
 ALL_ROWS: tuple[int, ...] = tuple(range(ROWS))
@@ -31,7 +32,7 @@ TERMS = ("row", "within", "fallback")  # a lot's terms beside its kind, label, v
 
 @dataclass(frozen=True, slots=True)
 class LotKind:
-    kind: str  # the identifier in the journal, the config and the API
+    kind: Kind  # the identifier in the journal, the config and the API
     lines: int  # complete lines a carton needs (RULES L6)
     label: str  # its name for people: the catalogue's message id (French)
     named_row: bool = False  # may name the one row that wins it (RULES L21)
@@ -43,7 +44,7 @@ KINDS: tuple[LotKind, ...] = (
     LotKind("double_quine", 2, "Double quine"),
     LotKind("carton_plein", 3, "Carton plein", ball_limit=True),
 )
-LOT_KINDS: tuple[str, ...] = tuple(k.kind for k in KINDS)
+LOT_KINDS: tuple[Kind, ...] = tuple(k.kind for k in KINDS)
 BY_KIND: Mapping[str, LotKind] = MappingProxyType({k.kind: k for k in KINDS})
 KIND_LABELS: Mapping[str, str] = MappingProxyType({k.kind: k.label for k in KINDS})
 DEFAULT_LOTS: tuple[LotSpec, ...] = tuple(LotSpec(k.kind, k.label) for k in KINDS)
@@ -134,7 +135,7 @@ class LotTermsError(ValueError):
     """A lot's terms refused: ``code`` is the refusal's (``bad_lot_row``, ``bad_lot_within``,
     ``label_control_character``), ``why`` says it in French for the config file's problems."""
 
-    def __init__(self, code: str, why: str):
+    def __init__(self, code: Code, why: str):
         super().__init__(why)
         self.code, self.why = code, why
 

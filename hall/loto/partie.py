@@ -21,10 +21,12 @@ from hall.events import (
     CountShown,
     DrawResumed,
     DrawUndone,
+    EveningClosed,
     Event,
     EventHandlers,
     Fallback,
     JournalChained,
+    Kind,
     LotAwarded,
     LotSpec,
     PartieCleared,
@@ -58,7 +60,7 @@ PENDING, OPEN, AWARDED = "pending", "open", "awarded"
 class Lot:
     """A lot of the partie and what became of it."""
 
-    kind: str
+    kind: Kind
     label: str
     value_eur: float | None = None
     status: str = PENDING
@@ -172,6 +174,7 @@ class Evening:
         self.players: PlayersSet | None = None  # the phones' help as set on /admin (None: the config's)
         self.calling: CallingSet | None = None  # flash, nicknames, pace as set on /admin (None: the config's)
         self.count_shown = (False, 0)  # the ball count on the projector, and the balls drawn tonight then
+        self.closed = False  # « Clôturer la soirée »: no ball, partie or sale after it (``evening:closed``)
 
     @property
     def partie(self) -> Partie | None:
@@ -285,6 +288,10 @@ class Evening:
     def _on_ticket(self, e: TicketRequested | TicketPrinted | JournalChained) -> None:
         """The board's copies are the hall state's (``HallState.tickets``: they print their record's hash); a
         journal chained at its first open is the record's (``loto-hall verify`` tells it)."""
+
+    @_APPLY.on(EveningClosed)
+    def _on_closed(self, e: EveningClosed) -> None:
+        self.closed = True
 
     @_APPLY.on(VoucherIssued)
     def _on_voucher_issued(self, e: VoucherIssued) -> None:

@@ -17,6 +17,7 @@ from typing import TypeGuard
 
 from hall.events import LotSpec, PinChanged, ProgrammeEdited, ProgrammePartie
 from hall.loto.lots import LOT_KINDS, LotTermsError, has_control_character, read_terms, read_value
+from hall.refusal import Code
 from hall.rights import ROLES
 
 MAX_PARTIES = 40
@@ -37,7 +38,7 @@ _VOUCHER = re.compile(r"\bbons?\b|\bcarte[s]?\s+cadeau|\bch[eè]que[s]?[-\s]cade
 class ProgrammeError(ValueError):
     """A programme that cannot be played; ``where`` names the partie and lot (1-based), ``code`` is stable."""
 
-    def __init__(self, code: str, where: str, why: str):
+    def __init__(self, code: Code, where: str, why: str):
         super().__init__(f"{where} : {why}")
         self.code, self.where, self.why = code, where, why
 

@@ -7,13 +7,7 @@ import pytest
 from hall.refusal import Rejected
 from hall.requests import DeviceTestRequested, DrawRequested
 from tests.display.conftest import A1, A2, A3, PINS, TIE_DRAWS
-
-
-def refused(resp, status: int, code: str) -> dict:
-    body = resp.get_json()
-    assert resp.status_code == status, (resp.status_code, body)
-    assert body["error"] == code and isinstance(body["message"], str) and body["message"], body
-    return body
+from tests.helpers import refused
 
 
 def test_public_state_before_anything(client):

@@ -13,7 +13,7 @@ import zxingcpp
 from display.services import services_of
 from hall.cartons.card_ids import CARD_CODE_ALPHABET, CARD_CODE_LENGTH, card_code
 from tests.display.conftest import A1, A2, A3, make_app, make_room
-from tests.display.test_hardening import refused
+from tests.helpers import refused
 
 
 def sold_room(tmp_path, **extra):

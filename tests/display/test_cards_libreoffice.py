@@ -17,7 +17,8 @@ import pytest
 
 from hall.cartons.cardbook import CardBook
 from hall.cartons.planches import generate_cards
-from tests.display.test_sales_api import refused, sales_room
+from tests.display.test_sales_api import sales_room
+from tests.helpers import refused
 
 SOFFICE = shutil.which("soffice")
 pytestmark = [

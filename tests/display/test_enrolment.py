@@ -7,8 +7,8 @@ from display.enrolment import ADDRESS_TRIES, CODE_TTL_S, may_enrol
 from display.login_guard import EVERYONE_FAILS
 from display.services import services_of
 from tests.display.conftest import PINS
-from tests.display.test_hardening import refused
 from tests.display.test_pin_guard import START, client, guess, login
+from tests.helpers import refused
 
 NEW_TABLET = "10.42.0.77"
 

@@ -9,6 +9,7 @@ import pytest
 
 from display.services import services_of
 from tests.display.conftest import bots_round
+from tests.helpers import refused
 
 
 @pytest.fixture
@@ -18,12 +19,6 @@ def client(hall_room):
 
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
-
-
-def refused(res, status: int, code: str) -> None:
-    body = res.get_json()
-    assert res.status_code == status and body["error"] == code, (res.status_code, body)
-    assert body["message"]
 
 
 def open_euchre(client, hall_room, options=None, names=("Ana",)) -> tuple[str, list[dict]]:

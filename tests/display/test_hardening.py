@@ -17,13 +17,7 @@ from hall.config import parse_config
 from hall.errors import ConfigError, JournalError
 from hall.events import LotSpec
 from tests.display.conftest import PINS, make_room
-
-
-def refused(resp, status: int, code: str) -> dict:
-    body = resp.get_json()
-    assert resp.status_code == status, (resp.status_code, body)
-    assert body["error"] == code and body["message"], body
-    return body
+from tests.helpers import refused
 
 
 def strict_json(resp) -> object:

@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import refused
+
 DRAWER = "Jambon\x1bp\x00\x19\xfa"  # ESC p: the cash drawer's pulse
-
-
-def refused(res, status: int, code: str) -> dict:
-    body = res.get_json()
-    assert res.status_code == status and body["error"] == code, (res.status_code, body)
-    return body
 
 
 @pytest.mark.parametrize("bad", [DRAWER, "Lot\x07", "Panier\ngarni", "Tab\tlot", "C1\x9b2J", "Suppr\x7f"])

@@ -17,7 +17,7 @@ from hall.config import parse_config
 from hall.errors import ConfigError
 from hall.loto.programme import is_pin
 from tests.display.conftest import PINS, make_room
-from tests.display.test_hardening import refused
+from tests.helpers import refused
 
 START = 1_800_000_000.0
 

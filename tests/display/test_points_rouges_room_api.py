@@ -13,6 +13,7 @@ import pytest
 
 from display.rooms import points_rouges as rooms_points_rouges
 from tests.display.conftest import bots_round
+from tests.helpers import refused
 
 
 @pytest.fixture
@@ -38,12 +39,6 @@ def join(client, code: str, name: str) -> str:
 
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
-
-
-def refused(res, status: int, code: str) -> None:
-    body = res.get_json()
-    assert res.status_code == status and body["error"] == code, (res.status_code, body)
-    assert body["message"]
 
 
 def start(client, hall_room, code: str) -> None:

@@ -15,6 +15,7 @@ from display.rooms import GameOnScreen
 from display.services import services_of
 from hall.refusal import Rejected
 from tests.display.conftest import GAMES, LiveServer, bots_round, make_room
+from tests.helpers import refused
 
 
 @pytest.fixture
@@ -38,12 +39,6 @@ def join(client, code, name="Ana") -> dict:
 
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
-
-
-def refused(res, status: int, code: str) -> None:
-    body = res.get_json()
-    assert res.status_code == status and body["error"] == code, (res.status_code, body)
-    assert body["message"] and "(" not in body["message"][:3]
 
 
 def wait_my_turn(client, code, token, timeout_s=10.0) -> dict:

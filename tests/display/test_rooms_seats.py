@@ -13,7 +13,8 @@ from hall.app.runtime import open_rooms
 from hall.minigames.lobby import LobbySettings
 from hall.refusal import Rejected
 from tests.display.conftest import GAMES, LiveServer, make_room
-from tests.display.test_rooms_api import Watcher, bearer, open_room, refused
+from tests.display.test_rooms_api import Watcher, bearer, open_room
+from tests.helpers import refused
 
 
 def phone(client, address: str):

@@ -13,6 +13,7 @@ from hall.config import parse_config
 from hall.door.service import Hall
 from hall.record.journal import Journal
 from tests.display.conftest import PINS, Room
+from tests.helpers import refused
 
 PLAQUE = f"{make_card_id('A', 1)}..{make_card_id('A', 12)}"
 
@@ -40,13 +41,6 @@ def desk(tmp_path):
     r = sales_room(tmp_path)
     yield r
     r.hall.journal.close()
-
-
-def refused(resp, status: int, code: str) -> dict:
-    body = resp.get_json()
-    assert resp.status_code == status, (resp.status_code, body)
-    assert body["error"] == code and body["message"], body
-    return body
 
 
 def test_a_plaque_sold_then_a_double_sale_refused_naming_the_cartons(desk):

@@ -9,7 +9,7 @@ from display import current
 from display.devices import DEVICE_COOKIE, DEVICE_MAX_AGE_S
 from display.services import services_of
 from tests.display.conftest import PINS
-from tests.display.test_hardening import refused
+from tests.helpers import refused
 
 PHONE = "10.42.0.60"
 HTTPS = "https://loto.local:8443"

@@ -13,7 +13,8 @@ import pytest
 
 from hall.cartons.card_ids import make_card_id
 from hall.spreadsheet import protect_text
-from tests.display.test_sales_api import PLAQUE, refused, sales_room
+from tests.display.test_sales_api import PLAQUE, sales_room
+from tests.helpers import refused
 
 
 @pytest.fixture

@@ -3,12 +3,10 @@ the first and the second alike, and ``+`` resumes it, on the Pi's keypad as on t
 
 from __future__ import annotations
 
-import pytest
-
 from hall.events import BallDrawn, ClaimChecked, LotAwarded, PartieStarted
 from hall.record.journal import Journal
-from hall.refusal import Rejected
 from tests.conftest import cards_from
+from tests.helpers import rejected
 
 P = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"
 Q = "1 11 22 33 40 / 2 12 23 34 80 / 3 14 25 35 81"
@@ -22,12 +20,6 @@ TWO_QUINES = [
         ]
     }
 ]
-
-
-def refused(fn, *args, **kwargs) -> str:
-    with pytest.raises(Rejected) as info:
-        fn(*args, **kwargs)
-    return info.value.code
 
 
 def quine_on(hall, card: str, balls) -> None:
@@ -44,17 +36,17 @@ def test_the_draw_waits_after_every_award_the_first_as_the_second(make_hall):
     hall.award(role="speaker")
     p = hall.evening.running
     assert (p.held, p.paused, p.status) == (True, False, "playing")  # the hall plays on; the speaker's draw waits
-    assert refused(hall.draw, 9, role="speaker") == "held"
+    assert rejected(hall.draw, 9, role="speaker").code == "held"
     assert hall.drawable_numbers() == ()
     assert hall.speaker_snapshot().public.partie.held
     hall.resume(role="speaker")
     quine_on(hall, "P", [9, 21, 45, 66, 84])  # the second: checked without being announced
     hall.award(role="speaker")
-    assert refused(hall.draw, 18, role="speaker") == "held"
-    assert refused(hall.propose, 18, role="device") == "held"  # a machine's ball is held back alike
+    assert rejected(hall.draw, 18, role="speaker").code == "held"
+    assert rejected(hall.propose, 18, role="device").code == "held"  # a machine's ball is held back alike
     hall.resume(role="speaker")
     hall.draw(18, role="speaker")
-    assert refused(hall.resume, role="speaker") == "not_paused"
+    assert rejected(hall.resume, role="speaker").code == "not_paused"
 
 
 def test_plus_resumes_after_an_award_and_stops_a_running_draw(make_hall):
@@ -77,7 +69,7 @@ def test_plus_never_resumes_over_a_valid_claim_waiting_for_its_lot(make_hall):
     hall.start_partie(role="speaker")
     quine_on(hall, "P", [4, 13, 37, 52, 80])
     hall.announce_claim(role="speaker")
-    assert refused(hall.key_typed, "claim") == "claims_pending"
+    assert rejected(hall.key_typed, "claim").code == "claims_pending"
 
 
 def test_while_held_a_claim_for_the_next_lot_on_the_same_ball_is_checked_and_awarded(make_hall):
@@ -103,7 +95,7 @@ def test_the_last_award_ends_the_partie_without_holding_it(make_hall):
     hall.award(role="speaker")
     p = hall.evening.running
     assert (p.status, p.held) == ("finished", False)
-    assert refused(hall.resume, role="speaker") == "not_paused"
+    assert rejected(hall.resume, role="speaker").code == "not_paused"
     hall.clear(role="speaker")
 
 

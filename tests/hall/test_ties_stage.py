@@ -5,15 +5,14 @@ as docs/loto-rules.md settles them: L14b (a draw gives the stage's lots in its o
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from display import views
 from hall.events import TieAnnounced
 from hall.loto.ties import TieOutcome, lots_given
-from hall.refusal import Rejected
 from tests.conftest import cards_from
+from tests.helpers import rejected
 
 # P's top row and Q's middle row and R's bottom row all end on 80 (the seed's "en même temps": the same last ball)
 P = "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"
@@ -41,12 +40,6 @@ def tie_on_80(make_hall, cards=("P", "Q"), programme=TWO_QUINES, rules=None):
     for cid in cards:
         assert hall.check_claim(cid, role="controller").verdict == "valid"
     return hall
-
-
-def refused(fn, *args, **kwargs) -> Rejected:
-    with pytest.raises(Rejected) as info:
-        fn(*args, **kwargs)
-    return info.value
 
 
 def vouchers(hall) -> list[tuple[int, str, bool]]:
@@ -145,10 +138,10 @@ def test_a_tie_settled_by_hand_cannot_silently_become_the_halls_draw_or_a_share(
         "sp000001",
     )
     assert hall.announce_tie("physical", role="speaker") is None  # said again: nothing new
-    assert refused(hall.award, role="speaker", draw=True).code == "tie_method_fixed"
-    assert refused(hall.award, role="speaker", share=True).code == "tie_method_fixed"
-    assert refused(hall.award, role="speaker").code == "tie_numbers_needed"  # the numbers drawn by hand
-    fixed = refused(hall.announce_tie, "draw", role="speaker")
+    assert rejected(hall.award, role="speaker", draw=True).code == "tie_method_fixed"
+    assert rejected(hall.award, role="speaker", share=True).code == "tie_method_fixed"
+    assert rejected(hall.award, role="speaker").code == "tie_numbers_needed"  # the numbers drawn by hand
+    fixed = rejected(hall.announce_tie, "draw", role="speaker")
     assert (fixed.code, fixed.detail["method"]) == ("tie_method_fixed", "physical")
     assert [r.type for r in hall.records()].count("tie:announced") == 1  # a refusal writes nothing
 
@@ -166,7 +159,7 @@ def test_a_change_of_way_needs_a_reason_and_is_journalled_with_who_and_why(make_
         changed.event.reason,
         changed.event.session,
     ) == ("speaker", "draw", "physical", "un joueur a vu le jeton avant de tirer", "sp000002")
-    assert refused(hall.award, role="speaker", tie_break={"P": 1, "Q": 2}).code == "tie_method_fixed"
+    assert rejected(hall.award, role="speaker", tie_break={"P": 1, "Q": 2}).code == "tie_method_fixed"
     result = hall.award(role="speaker")  # the way announced: the hall draws
     assert result.award.tie_mode == "draw_lowest"
     assert hall.evening.running.tie is None  # settled: the next tie starts afresh
@@ -176,11 +169,11 @@ def test_a_change_of_way_needs_a_reason_and_is_journalled_with_who_and_why(make_
 
 def test_what_an_announcement_refuses(make_hall):
     hall = tie_on_80(make_hall, cards=("P",))
-    assert refused(hall.announce_tie, "draw", role="speaker").code == "no_tie"  # one claimant: no tie
+    assert rejected(hall.announce_tie, "draw", role="speaker").code == "no_tie"  # one claimant: no tie
     hall.check_claim("Q", role="controller")
-    assert refused(hall.announce_tie, "coin", role="speaker").code == "bad_tie_choice"
-    assert refused(hall.announce_tie, "draw", role="controller").code == "forbidden"
-    assert refused(hall.announce_tie, "draw", role="speaker", reason=3).code == "bad_field"
+    assert rejected(hall.announce_tie, "coin", role="speaker").code == "bad_tie_choice"
+    assert rejected(hall.announce_tie, "draw", role="controller").code == "forbidden"
+    assert rejected(hall.announce_tie, "draw", role="speaker", reason=3).code == "bad_field"
     hall.announce_tie("share", role="speaker")
     hall.undo(role="speaker")  # the ball is gone, and its tie with it
     assert hall.evening.running.tie is None and hall.evening.running.pending == {}

@@ -15,14 +15,10 @@ from hall.minigames.euchre.cards import DECK, LOW_NO_TRUMP, NO_TRUMP, SUITS, eff
 from hall.minigames.euchre.officials import OFFICIAL_KINDS, official_is_legal, official_moves
 from hall.minigames.euchre.state import EuchreState
 from hall.minigames.lobby import Lobby, LobbySettings
-from hall.refusal import Rejected
+from tests.helpers import raises_refusal
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
 SILENT = 100.0  # a turn this long is taken over (each step a turn later than the last)
-
-
-def refused(code: str):
-    return pytest.raises(Rejected, match=f"^rooms/{code}")
 
 
 def euchre_room(lobby: Lobby, names=("Ana", "Bea"), options=None) -> tuple[str, list[str]]:
@@ -107,18 +103,18 @@ def test_official_moves_are_exactly_the_legal_ones_in_every_phase():
 def test_officials_are_refused_when_they_do_not_fit_and_change_nothing():
     lobby = Lobby(FAST, rng=random.Random(12))
     code = lobby.open("euchre", {"hands": 1}).code
-    with refused("not_started"):
+    with raises_refusal("rooms/not_started"):
         lobby.official(code, ["time"], 0)
     lobo = lobby.open("lobo77").code
-    with refused("no_officials"):
+    with raises_refusal("rooms/no_officials"):
         lobby.official(lobo, ["time"], 0)
     lobby.join(code, "Ana")
     room = lobby.start(code)
     version, state = room.version, room.state
     assert state.phase == "bid"
-    with refused("stale_version"):
+    with raises_refusal("rooms/stale_version"):
         lobby.official(code, ["time"], version - 1)
-    with refused("bad_version"):
+    with raises_refusal("rooms/bad_version"):
         lobby.official(code, ["time"], "1")
     for bad in (
         ["renege", 0],
@@ -134,11 +130,11 @@ def test_officials_are_refused_when_they_do_not_fit_and_change_nothing():
         ["redeal", "nap"],
         "x" * 20_000,
     ):
-        with refused("illegal_official"):
+        with raises_refusal("rooms/illegal_official"):
             lobby.official(code, bad, version)
     assert (lobby.room(code).version, lobby.room(code).state) == (version, state)
     lobby.close(code)
-    with refused("room_closed"):
+    with raises_refusal("rooms/room_closed"):
         lobby.official(code, ["time"], version)
 
 
@@ -147,9 +143,9 @@ def test_a_player_cannot_slip_an_official_action_through_the_moves():
     code, tokens = euchre_room(lobby, names=("Ana", "Bea", "Cid", "Dan"))
     room = lobby.room(code)
     seat = room.to_move[0]
-    with refused("illegal_move"):
+    with raises_refusal("rooms/illegal_move"):
         lobby.play(code, tokens[seat], ["penalty", 1, "hesitation"], room.version)
-    with refused("illegal_move"):
+    with raises_refusal("rooms/illegal_move"):
         lobby.play(code, tokens[seat], ["time"], room.version)
 
 
@@ -215,7 +211,7 @@ def test_a_journal_with_an_official_that_no_longer_fits_does_not_replay():
     code, _ = euchre_room(lobby)
     lobby.official(code, ["time"], lobby.room(code).version)
     forged = [*records, {"kind": "official", "code": code, "by": "official", "moves": [[1, ["time"]]]}]
-    with refused("illegal_official"):
+    with raises_refusal("rooms/illegal_official"):
         Lobby(FAST, records=forged)
 
 

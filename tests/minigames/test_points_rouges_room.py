@@ -17,13 +17,9 @@ from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, JOKER, PLACEMENTS, SHAPE_IDS, SHAPES, points_of
 from hall.minigames.points_rouges.solver import bounded_cover
 from hall.minigames.registry import get_game
-from hall.refusal import Rejected
+from tests.helpers import raises_refusal
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
-
-
-def refused(code: str):
-    return pytest.raises(Rejected, match=f"^rooms/{code}")
 
 
 def table(players: int, people: int, seed: int = 1) -> tuple[Lobby, str, list[str]]:
@@ -49,7 +45,7 @@ def table(players: int, people: int, seed: int = 1) -> tuple[Lobby, str, list[st
 )
 def test_bad_options_are_refused_and_open_nothing(options):
     lobby = Lobby(FAST, rng=random.Random(1))
-    with refused("bad_options"):
+    with raises_refusal("rooms/bad_options"):
         lobby.open("points-rouges", options)
     assert lobby.listing() == []
 
@@ -59,7 +55,7 @@ def test_a_fifth_player_is_refused_and_a_solitaire_is_one_seat():
     code = lobby.open("points-rouges", {"players": 2}).code
     for i in range(4):
         lobby.join(code, f"P{i}")
-    with refused("room_full"):
+    with raises_refusal("rooms/room_full"):
         lobby.join(code, "Cinq")
     solo = lobby.open("points-rouges", {"players": 1}).code
     lobby.join(solo, "Lucie")
@@ -91,11 +87,11 @@ def test_moves_not_listed_are_refused_and_change_nothing():
         {"place": letter},
     ]
     for move in bad:
-        with refused("illegal_move"):
+        with raises_refusal("rooms/illegal_move"):
             lobby.play(code, tokens[seat], move, room.version)
-    with refused("not_your_turn"):
+    with raises_refusal("rooms/not_your_turn"):
         lobby.play(code, tokens[1 - seat], place, room.version)
-    with refused("stale_version"):
+    with raises_refusal("rooms/stale_version"):
         lobby.play(code, tokens[seat], place, room.version - 1)
     after = lobby.room(code)
     assert (after.version, json.dumps(after.public), json.dumps(lobby.seat_view(code, tokens[seat]))) == before
@@ -116,7 +112,7 @@ def test_a_completion_sent_in_another_order_than_listed_is_refused():
     else:
         pytest.skip("no completion within 40 swaps for this seed")
     move = completions[0]
-    with refused("illegal_move"):
+    with raises_refusal("rooms/illegal_move"):
         lobby.play(code, tokens[0], ["place", move[1], list(reversed(move[2]))], view["version"])
     lobby.play(code, tokens[0], move, view["version"])
     room = lobby.room(code)

@@ -13,13 +13,9 @@ from hall.app.runtime import open_room_store, open_rooms
 from hall.minigames.lobby import Lobby, LobbySettings
 from hall.minigames.registry import get_game
 from hall.minigames.table import CODE_LETTERS, clean_name, move_key
-from hall.refusal import Rejected
+from tests.helpers import raises_refusal
 
 FAST = LobbySettings(bot_delay_s=0.0, takeover_s=10.0)
-
-
-def refused(code: str):
-    return pytest.raises(Rejected, match=f"^rooms/{code}")
 
 
 def seat_moves(lobby: Lobby, code: str, token: str, now: float = 0.0, limit: int = 10_000) -> None:
@@ -54,7 +50,7 @@ def test_names_are_trimmed_and_nfc(raw, name):
 
 @pytest.mark.parametrize("raw", ["", "   ", "x" * 21, "Bob\x00", "a\u202eb", "tab\there", None, 5, ["Bob"]])
 def test_bad_names_are_refused(raw):
-    with refused("bad_name"):
+    with raises_refusal("rooms/bad_name"):
         clean_name(raw)
 
 
@@ -76,7 +72,7 @@ def test_linotte_is_two_seats_and_refuses_a_third():
     code = lobby.open("linotte").code
     lobby.join(code, "Ana")
     lobby.join(code, "Bea")
-    with refused("room_full"):
+    with raises_refusal("rooms/room_full"):
         lobby.join(code, "Cid")
     room = lobby.start(code)
     assert len(room.seats) == 2 and not any(s.bot for s in room.seats)
@@ -86,21 +82,21 @@ def test_refusals_change_nothing():
     lobby = Lobby(FAST, rng=random.Random(3))
     code = lobby.open("lobo77", {"players": 2}).code
     _, _, token = lobby.join(code, "Ana")
-    with refused("not_started"):
+    with raises_refusal("rooms/not_started"):
         lobby.play(code, token, ["play", "2"], 0)
     room = lobby.start(code)
-    with refused("already_started"):
+    with raises_refusal("rooms/already_started"):
         lobby.join(code, "Late")
     if 0 not in room.to_move:
         lobby.step(code, 0.0)
     version = lobby.room(code).version
     legal = lobby.seat_view(code, token)["legal"]
-    with refused("stale_version"):
+    with raises_refusal("rooms/stale_version"):
         lobby.play(code, token, legal[0], version - 1)
-    with refused("bad_token"):
+    with raises_refusal("rooms/bad_token"):
         lobby.play(code, "x" * 24, legal[0], version)
     for bad in ([], (), {}, "", ["play"], ["play", "99"], ["deal", []], [[[[]]]], "x" * 20_000, 1e308, None):
-        with refused("illegal_move"):
+        with raises_refusal("rooms/illegal_move"):
             lobby.play(code, token, bad, version)
     assert lobby.room(code).version == version
     lobby.play(code, token, legal[0], version)
@@ -110,9 +106,9 @@ def test_refusals_change_nothing():
 def test_options_are_checked():
     lobby = Lobby(FAST)
     for bad in ({"players": 9}, {"players": "4"}, {"chips": 0}, {"colour": 1}, {"bot": "evil"}, [1]):
-        with refused("bad_options"):
+        with raises_refusal("rooms/bad_options"):
             lobby.open("lobo77", bad)
-    with refused("unknown_game"):
+    with raises_refusal("rooms/unknown_game"):
         lobby.open("chess")
     for game, bad in (
         ("euchre", {"players": 4}),
@@ -122,7 +118,7 @@ def test_options_are_checked():
         ("points-rouges", {"players": 0}),
         ("linotte", {"players": 2}),
     ):
-        with refused("bad_options"):
+        with raises_refusal("rooms/bad_options"):
             lobby.open(game, bad)
     assert lobby.open("euchre").table_size == 4
     assert lobby.open("points-rouges", {"players": 1}).table_size == 1
@@ -133,12 +129,12 @@ def test_max_rooms_and_disabled_games():
     lobby = Lobby(LobbySettings(max_rooms=2))
     a = lobby.open("lobo77").code
     lobby.open("linotte")
-    with refused("too_many_rooms"):
+    with raises_refusal("rooms/too_many_rooms"):
         lobby.open("lobo77")
     lobby.close(a)
     lobby.open("lobo77")
     lobby.set_enabled("linotte", False)
-    with refused("game_disabled"):
+    with raises_refusal("rooms/game_disabled"):
         lobby.open("linotte")
 
 

@@ -77,7 +77,8 @@ function render() {
   if (between) {
     $("between-hall").textContent = S.hall || t("welcome");
     const np = S.next_partie;
-    $("between-title").textContent = np ? t("next_partie", {n: np.number}) : "";
+    const over = Boolean(S.journal && S.journal.closed);  // the evening's close: no next partie
+    $("between-title").textContent = np ? t("next_partie", {n: np.number}) : (over ? t("evening_over") : "");
     $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: announced(l)})) : []));
     $("between-prices").textContent = S.prices || tiersShown;
     $("between-ties").textContent = hallTieRule();
@@ -97,7 +98,7 @@ function renderJournal(j) {
   $("journal").hidden = !j;
   document.body.classList.toggle("has-journal", Boolean(j));
   if (!j) return;
-  $("journal-title").textContent = t("journal_after", {n: j.partie});
+  $("journal-title").textContent = j.closed ? t("journal_closed") : t("journal_after", {n: j.partie});
   $("journal-fp").textContent = j.shown;
   $("journal-how").textContent = t("journal_how", {seq: j.seq});
 }
