@@ -1,4 +1,4 @@
-"""The main hall's side of the salle annexe (RULES L23, issue 43): the wire an annex follows the draw by.
+"""The main hall's side of the salle annexe (RULES L23): the wire an annex follows the draw by.
 
 - ``POST /api/rooms {"room"}`` (admin) → 201 ``{"room", "code"}``: a one-time code, as for a tablet
   (``display/enrolment.py``'s alphabet); ``POST /api/rooms/{room}/code`` (admin): a new one (its device replaced).
@@ -29,7 +29,7 @@ from display.enrolment import new_code, normal_code, shown_code
 from display.errors import declare
 from display.limits import json_body
 from display.login_guard import Budget
-from display.services import services, services_of
+from display.services import Services, services, services_of
 from display.views.state import room_links
 from hall.refusal import Rejected
 
@@ -89,7 +89,7 @@ class AnnexWeb:
         svc.sockets.socketio.start_background_task(self._run, svc)
 
     @staticmethod
-    def _run(svc) -> None:
+    def _run(svc: Services) -> None:
         while not svc.sockets.closed:
             try:
                 svc.hall.watch_rooms()

@@ -1,4 +1,4 @@
-"""The salle annexe's desk in the main hall (RULES L23, issue 43): a room opened with a one-time code, the annex
+"""The salle annexe's desk in the main hall (RULES L23): a room opened with a one-time code, the annex
 joining with it, its beats, its « Quine ! », the link lost, the speaker going on without it, the link back.
 
 The annex is a follower: one draw, one journal, one speaker. Its claim is a claim announced in the main room (the
@@ -11,7 +11,7 @@ digest of the code and a hash of the token are journalled.
 
 from __future__ import annotations
 
-from hall.door.rooms_state import MAX_ROOMS, code_digest, room_name, token_hash
+from hall.door.rooms_state import MAX_ROOMS, AnnexRooms, code_digest, room_name, token_hash
 from hall.door.state import HallState
 from hall.door.writer import Writer, ball_first, locked
 from hall.events import ClaimAnnounced, Record
@@ -36,7 +36,7 @@ class RoomsDesk:
         self._secret = secret
 
     @property
-    def _rooms(self):
+    def _rooms(self) -> AnnexRooms:
         return self._state.rooms
 
     def _where(self) -> tuple[int, int | None]:

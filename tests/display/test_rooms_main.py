@@ -366,3 +366,40 @@ def test_a_new_code_for_a_room_replaces_its_device(annex):
     assert c.post("/api/rooms/Salle B/beat", json={"seq": 0}, headers=bearer(new)).status_code == 200
     unknown = c.post("/api/rooms/Salle Z/code", headers=annex.headers("admin"))
     assert unknown.status_code == 404 and unknown.get_json()["error"] == "unknown_room"
+
+
+def test_the_report_says_one_event_two_rooms_one_draw_with_each_claim_wait_and_go_on(annex, clock):
+    from hall.money.report_csv import write_csv
+
+    c = annex.app.test_client()
+    token = join(annex)
+    h = annex.hall
+    h.start_partie(role="speaker")
+    h.draw(4, role="speaker")
+    c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=bearer(token))
+    h.resume(role="speaker")
+    clock.move(3)
+    h.watch_rooms()
+    c.post("/api/rooms/Salle B/go-on", headers=annex.headers("speaker"))
+    c.post("/api/rooms/Salle B/beat", json={"seq": 1}, headers=bearer(token))
+    report = h.report()
+    assert report.rooms is not None and report.rooms.headline() == "1 événement, 2 salles, même tirage"
+    assert [(f.what, f.room, f.ball) for f in report.rooms.facts] == [
+        ("room_claim", "Salle B", 4),
+        ("room_lost", "Salle B", 4),
+        ("room_go_on", "Salle B", 4),
+        ("room_back", "Salle B", None),
+    ]
+    import io
+
+    out = io.StringIO()
+    write_csv(report, out)
+    text = out.getvalue()
+    assert "1 événement, 2 salles, même tirage (Salle B)" in text
+    for word in ("quine en salle annexe", "liaison perdue avec la salle annexe", "continué sans la salle annexe"):
+        assert word in text
+
+
+def test_an_evening_in_one_room_reports_no_rooms(annex):
+    annex.hall.start_partie(role="speaker")
+    assert annex.hall.report().rooms is None
