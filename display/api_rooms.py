@@ -23,6 +23,7 @@ import time
 from flask import Blueprint, Flask, current_app, jsonify, request
 from flask_babel import lazy_gettext as _l
 
+from display import annex_words  # noqa: F401  (the pages' words of the salle annexe)
 from display import auth as A
 from display.current import hall
 from display.enrolment import new_code, normal_code, shown_code

@@ -403,3 +403,41 @@ def test_the_report_says_one_event_two_rooms_one_draw_with_each_claim_wait_and_g
 def test_an_evening_in_one_room_reports_no_rooms(annex):
     annex.hall.start_partie(role="speaker")
     assert annex.hall.report().rooms is None
+
+
+# ---- the pages ------------------------------------------------------------------------------------------------
+def test_the_projector_says_the_annex_claim_with_its_chime_and_the_console_goes_on_without_a_lost_room(
+    tmp_path, clock, browser
+):
+    from playwright.sync_api import expect
+
+    from tests.display.conftest import PINS, LiveServer, login_page
+
+    annex = annex_hall(tmp_path, clock)
+    token = join(annex)
+    annex.hall.start_partie(role="speaker")
+    annex.hall.draw(4, role="speaker")
+    server = LiveServer(annex.app)
+    ctx = browser.new_context(viewport={"width": 1600, "height": 900}, locale="fr-FR")
+    try:
+        projector, speaker = ctx.new_page(), ctx.new_page()
+        projector.goto(server.url + "/")
+        expect(projector.locator("#last")).to_have_text("4")
+        login_page(speaker, server.url + "/speaker", PINS["speaker_pin"])
+        expect(speaker.locator("#annex-rooms")).to_contain_text("Salle B : en ligne")
+        annex.app.test_client().post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=bearer(token))
+        expect(projector.locator("#banner-text")).to_have_text("Quine en salle annexe")
+        expect(projector.locator("#banner-sub")).to_contain_text("Salle B")
+        expect(projector.locator("body")).to_have_attribute("data-annex-chimes", "1")
+        expect(speaker.locator("#entry-msg")).to_contain_text("Quine en salle annexe")
+        annex.hall.resume(role="speaker")
+        clock.move(4)
+        annex.hall.watch_rooms()
+        expect(speaker.locator("#annex-rooms")).to_contain_text("Salle B : liaison perdue")
+        speaker.locator("#annex-rooms .annex-go-on").click()
+        expect(speaker.locator("#annex-rooms")).to_contain_text("le tirage continue sans elle")
+        assert types(annex)[-1] == "room:go_on"
+    finally:
+        ctx.close()
+        server.stop()
+        annex.hall.journal.close()
