@@ -43,6 +43,7 @@ class RecordDesk:
             sum(round((lot.value_eur or 0) * 100) for lot in won),
             auto,
             tuple((q.number, len(q.draws)) for q in evening.parties),
+            tuple(self._state.rooms.rooms),
         )
 
     def after_clear(self) -> tuple[TicketRequested, ...]:

@@ -57,6 +57,7 @@ class TicketRequested:
     # every partie of the evening so far, (number, balls drawn), in order; () in a ticket journalled before it was
     # kept, which then prints the latest partie only (``partie``, ``balls``)
     played: tuple[tuple[int, int], ...] = ()
+    rooms: tuple[str, ...] = ()  # the salle annexe's rooms opened tonight (RULES L23): () for an evening in one room
 
 
 @dataclass(frozen=True, slots=True)

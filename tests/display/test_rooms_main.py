@@ -441,3 +441,16 @@ def test_the_projector_says_the_annex_claim_with_its_chime_and_the_console_goes_
         ctx.close()
         server.stop()
         annex.hall.journal.close()
+
+
+def test_the_boards_copy_names_the_rooms(annex):
+    from drivers.printer_sink import decode_text
+    from drivers.ticket_layout import render_ticket
+
+    join(annex)
+    open_room(annex, "Salle C")
+    annex.hall.request_ticket(role="admin")
+    (job,) = annex.hall.tickets_to_print()
+    assert job.request.rooms == ("Salle B", "Salle C")
+    text = decode_text(render_ticket("Salle des fêtes", job))
+    assert "1 événement, 3 salles, même tirage" in text and "Salles annexes : Salle B, Salle C" in text
