@@ -45,6 +45,10 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
     for line in wrap(printable("Relevé de la soirée" + when), cols):
         p.textln(line)
     p.textln(printable(f"Le {taken.split(' à ')[0]}"))
+    if e.rooms:  # the salle annexe (RULES L23): one event, one draw, the rooms named
+        p.textln(printable(f"1 événement, {len(e.rooms) + 1} salles, même tirage"))
+        for line in wrap(printable("Salles annexes : " + ", ".join(e.rooms)), cols):
+            p.textln(line)
     p.set_with_default()
     p.textln(rule)
     parties = e.played or (((e.partie, e.balls),) if e.partie else ())  # an older ticket: the latest only

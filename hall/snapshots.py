@@ -128,6 +128,18 @@ class WifiInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomLink:
+    """An annex room's link as the main hall sees it (RULES L23): ``online`` while it beat within the link's limit,
+    ``last_seen_s`` the whole seconds since it last did (``None``: never joined), ``going_on`` while the speaker
+    draws without it."""
+
+    room: str
+    online: bool
+    last_seen_s: int | None
+    going_on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class HallSnapshot:
     """The evening as every screen sees it, at journal record ``seq``."""
 
@@ -147,6 +159,7 @@ class HallSnapshot:
     after_partie: tuple[int, Fingerprint] | None = None
     # once the evening is closed: the fingerprint its board's copy prints (shown instead, for good)
     closed: Fingerprint | None = None
+    rooms: tuple[RoomLink, ...] = ()  # the annex rooms' links (RULES L23), in the order they were opened
 
     @property
     def running(self) -> PartieState | None:

@@ -46,6 +46,7 @@ class RecordDesk:
             auto,
             tuple((q.number, len(q.draws)) for q in evening.parties),
             closing,
+            tuple(self._state.rooms.rooms),
         )
 
     def after_clear(self) -> tuple[TicketRequested, ...]:

@@ -4,7 +4,8 @@ Names are ``"area:thing_happened"``. Each payload is a frozen dataclass; the jou
 as JSON with the role that caused it and the time (``Record``). Read them through this face
 (``from hall.events import BallDrawn``); they live by area: ``partie`` (the draws, the claims, the lots),
 ``sales`` (the card book, the caisse), ``paper`` (the vouchers, the board's copy), ``settings`` (the programme,
-the PINs, the players' help, the calling), ``record`` (a journal chained at its first open, the evening's close); ``base`` holds
+the PINs, the players' help, the calling), ``record`` (a journal chained at its first open, the evening's close), ``rooms``
+(the salle annexe); ``base`` holds
 ``Event``, ``Record`` and the one dispatch (``EventHandlers``), ``payload`` the journal's form (``EVENT_TYPES``, ``to_payload``, ``from_payload``).
 """
 
@@ -37,6 +38,7 @@ from hall.events.partie import (
 )
 from hall.events.payload import EVENT_TYPES, from_payload, to_payload
 from hall.events.record import EveningClosed, JournalChained
+from hall.events.rooms import RoomBack, RoomClaimed, RoomEnrolled, RoomGoOn, RoomLost, RoomOpened
 from hall.events.sales import CardsImported, CardsSold, PricesSet, PriceTier, SalePaid, SaleRecorded, SaleVoided
 from hall.events.settings import (
     BallRepeated,
@@ -80,6 +82,12 @@ __all__ = [
     "ProgrammeEdited",
     "ProgrammePartie",
     "Record",
+    "RoomBack",
+    "RoomClaimed",
+    "RoomEnrolled",
+    "RoomGoOn",
+    "RoomLost",
+    "RoomOpened",
     "SalePaid",
     "SaleRecorded",
     "SaleVoided",

@@ -58,6 +58,7 @@ class TicketRequested:
     # kept, which then prints the latest partie only (``partie``, ``balls``)
     played: tuple[tuple[int, int], ...] = ()
     closing: bool = False  # at the evening's close (``evening:closed``, the record before it)
+    rooms: tuple[str, ...] = ()  # the salle annexe's rooms opened tonight (RULES L23): () for an evening in one room
 
 
 @dataclass(frozen=True, slots=True)

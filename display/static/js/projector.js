@@ -5,6 +5,7 @@ import {addWinner, clearWinners, hallTieRule, tieRule, tiersText, winnerIds, wit
 import {awardedLot, jackpotOf, missedPublic, prizeText, verdictLot} from "./lines.js";
 import {announced, countedJackpot, jackpotLost, renderJackpot, shownLot} from "./projector_lines.js";
 import {voiceEvent, voiceState} from "./projector_voice.js";
+import {annexChime} from "./annex_chime.js";
 import {nickname, say} from "./speech.js";
 
 const params = new URLSearchParams(location.search);
@@ -228,7 +229,12 @@ const on = {
     render(); renderLast(true);
     banner("undo", t("undone", {n: ev.number}), {sub: S.last ? t("last_number", {n: S.last}) : "", ms: 10000});
   },
-  claim() { S.status = "checking"; banner("checking", t("checking")); },
+  claim() { S.status = "checking"; if (bannerKind !== "checking") banner("checking", t("checking")); },
+  "room:claim"(ev) {               // « Quine ! » in the salle annexe: said on screen, its own chime in this room
+    S.status = "checking";
+    banner("checking", t("annex_claim"), {sub: t("annex_claim_sub", {room: ev.room})});
+    annexChime();
+  },
   tie(ev) { showTieWay(ev); },
   resume() { S.status = "playing"; if (bannerKind === "checking") hideBanner(); render(); },
   verdict(ev) {

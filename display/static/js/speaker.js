@@ -6,6 +6,7 @@ import {awardedLot, jackpotOf, jackpotText, playedLot} from "./lines.js";
 import {choiceOf, kindChoice, termsFields, termsKey} from "./lot_terms.js";
 import {choose, chooseClear} from "./speaker_ties.js";
 import {MARKS, verdictText} from "./staff.js";
+import {renderRooms, roomClaim} from "./speaker_rooms.js";
 
 let S = null, typed = "";
 
@@ -181,6 +182,7 @@ function lotsEditor() {
 
 function render() {
   renderDevices();
+  renderRooms(S, say);
   const p = S.partie, running = p && !["waiting", "cleared"].includes(S.status);
   $("sp-partie").textContent = running ? t("partie", {n: p.number}) : t("status_waiting");
   const lot = running && p.current_lot !== null ? p.lots[p.current_lot] : null;
@@ -238,6 +240,7 @@ live({
       for (const id of ["entry-msg", "check-msg"]) $(id).textContent = "";
       $("award-result").hidden = true;
     }
+    if (name === "room:claim") roomClaim(ev, say);
     if (name === "draw") {
       S.last = ev.number; if (!S.draws.includes(ev.number)) S.draws.push(ev.number); S.undo_available = true;
       if (S.partie) S.partie.jackpots = ev.jackpots || [];
