@@ -29,6 +29,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from flask import Flask, Response, jsonify, redirect, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import Babel, get_locale
 from flask_socketio import SocketIO
 
@@ -197,7 +198,7 @@ def _api(app: Flask, annex: Annex, guard: ClaimGuard) -> None:
     def speech_report():
         return "", 204  # the main's console hears its own screens; the annex's says nothing there
 
-    def clip(path: str) -> Response:
+    def clip(path: str) -> ResponseReturnValue:
         data = annex.clips.get(path)
         if data is None:
             return jsonify(error_body("not_found")), 404
@@ -241,7 +242,7 @@ def _passed(main_url: str, path: str, limit: int) -> Callable[[], Response]:
 def _to_main(app: Flask, main_url: str) -> None:
     """The staff's pages and the phones' « Mes cartons », at the main hall (see the module's docstring)."""
 
-    def go() -> Response:
+    def go() -> ResponseReturnValue:
         query = request.query_string.decode("ascii", "replace")[:512]
         return redirect(main_url + request.path + ("?" + query if query else ""), code=303)
 

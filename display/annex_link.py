@@ -1,7 +1,7 @@
 """The salle annexe's link to the main hall (RULES L23, INTERFACE §12): it follows, it never draws.
 
 - enrolment: ``POST {main}/api/rooms/{room}/join {"code"}`` once; the token it answers is kept in the data folder
-  (``annex.json``, 0600, written whole by ``hall.record.durable``) so that a restart needs no new code;
+  (``annex.json``, 0600: ``hall/app/annex.py``) so that a restart needs no new code;
 - the stream: the main's public Socket.IO (a python-socketio client), the same events a projector gets; a ball is
   passed on to the annex's own screens only when its ``seq`` follows the last one passed on; anything else (a gap,
   a reconnection) makes the annex fetch the main's whole state (``GET /api/state``) and hand that on instead, so a
@@ -22,12 +22,9 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import quote
 
 import socketio
-
-from hall.record.durable import write_json
 
 log = logging.getLogger("loto-hall.annex")
 
@@ -36,7 +33,6 @@ BEAT_S = 1.0  # the annex beats the main this often
 GAP_GRACE_S = 0.3  # a beat's seq ahead of the stream: the event may be on its way; looked at again after this
 HTTP_TIMEOUT_S = 2.0
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # the main's state (a whole evening's draws and lots) is far below
-TOKEN_FILE = "annex.json"
 
 
 class MainRefused(Exception):
@@ -90,49 +86,6 @@ def fetch_bytes(url: str, limit: int, timeout_s: float = HTTP_TIMEOUT_S) -> byte
     if len(data) > limit:
         raise MainAway(f"{url}: more than {limit} bytes")
     return data
-
-
-class TokenStore:
-    """The annex's token for one main hall and one room, kept in the data folder (0600)."""
-
-    def __init__(self, data_dir: str | Path):
-        self.path = Path(data_dir) / TOKEN_FILE
-
-    def read(self, main_url: str, room: str) -> str:
-        try:
-            kept = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return ""
-        if isinstance(kept, dict) and kept.get("of") == main_url and kept.get("room") == room:
-            token = kept.get("token")
-            return token if isinstance(token, str) else ""
-        return ""  # enrolled with another hall or as another room: a new code is needed
-
-    def write(self, main_url: str, room: str, token: str) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_json(self.path, {"of": main_url, "room": room, "token": token}, mode=0o600)
-
-
-def enrol(main_url: str, room: str, code: str, store: TokenStore) -> str:
-    """The annex's token: the one kept, else a new one for ``code``; raises ``MainRefused`` (403 ``bad_code``)
-    or ``MainAway``. A main hall without rooms (404) gives no token: the annex follows its public state only."""
-    token = store.read(main_url, room)
-    if token:
-        return token
-    if not code:
-        raise MainRefused(403, {"error": "bad_code", "message": "no code given (--code or [annex] code)"})
-    try:
-        answer = call(f"{main_url}/api/rooms/{quote(room, safe='')}/join", {"code": code})
-    except MainRefused as exc:
-        if exc.status == 404 and exc.body.get("error") == "not_found":
-            log.warning("salle annexe : la salle principale ne connaît pas les salles (404) : suivi sans inscription")
-            return ""
-        raise
-    token = answer.get("token")
-    if not isinstance(token, str) or not token:
-        raise MainAway("join: no token in the answer")
-    store.write(main_url, room, token)
-    return token
 
 
 class Link:
@@ -201,7 +154,7 @@ class Link:
                 self.take_state(data)
             return
         seq = data.get("seq") if isinstance(data, dict) else None
-        if not isinstance(seq, int):
+        if not isinstance(data, dict) or not isinstance(seq, int):
             if name != "beat":  # the main's notices (the screen's game, the speaker's count…) as they are
                 self.publish(name, data)
             elif isinstance(data, dict) and isinstance(data.get("at_seq"), int):

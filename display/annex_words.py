@@ -24,6 +24,5 @@ ANNEX_STRINGS = {
     "annex_link_lost": _l("liaison perdue — attendez"),
     "annex_link_lost_sub": _l("La salle principale ne tire aucune boule tant que cette salle ne la reçoit pas."),
     "annex_room": _l("Salle annexe « %(room)s »"),
-    "annex_claim": _l("Quine !"),
     "annex_claim_sent": _l("Annonce envoyée : la salle principale attend."),
 }

@@ -20,8 +20,8 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from hall.config_sections import (
     HELP_LEVELS,
-    AnnexSection,
     MAX_PLAYER_CARDS,
+    AnnexSection,
     AuthSection,
     BallMachineSection,
     CardsSection,

@@ -13,20 +13,25 @@ no monkey-patching under them. A main hall that refuses the code stops the annex
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import signal
 import threading
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from gunicorn.app.base import BaseApplication
 
-from display.annex_link import Link, MainAway, MainRefused, TokenStore, enrol
+from display.annex_link import Link, MainAway, MainRefused, call
+from hall import write_json
 from hall.config import AnnexSection, Config
 
 log = logging.getLogger("loto-hall")
 
 ENROL_RETRY_S = 3.0
+TOKEN_FILE = "annex.json"
 THREADS = 64  # a screen's socket, its clips fetched three at a time, claims, the phones' redirects
 
 
@@ -58,6 +63,49 @@ def problems(section: AnnexSection) -> list[str]:
     elif (why := _annex_room(section.room)) is not None:
         found.append(f"--room : {why}")
     return found
+
+
+class TokenStore:
+    """The annex's token for one main hall and one room, kept in the data folder (0600)."""
+
+    def __init__(self, data_dir: str | Path):
+        self.path = Path(data_dir) / TOKEN_FILE
+
+    def read(self, main_url: str, room: str) -> str:
+        try:
+            kept = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return ""
+        if isinstance(kept, dict) and kept.get("of") == main_url and kept.get("room") == room:
+            token = kept.get("token")
+            return token if isinstance(token, str) else ""
+        return ""  # enrolled with another hall or as another room: a new code is needed
+
+    def write(self, main_url: str, room: str, token: str) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_json(self.path, {"of": main_url, "room": room, "token": token}, mode=0o600)
+
+
+def enrol(main_url: str, room: str, code: str, store: TokenStore) -> str:
+    """The annex's token: the one kept, else a new one for ``code``; raises ``MainRefused`` (403 ``bad_code``)
+    or ``MainAway``. A main hall without rooms (404) gives no token: the annex follows its public state only."""
+    token = store.read(main_url, room)
+    if token:
+        return token
+    if not code:
+        raise MainRefused(403, {"error": "bad_code", "message": "no code given (--code or [annex] code)"})
+    try:
+        answer = call(f"{main_url}/api/rooms/{quote(room, safe='')}/join", {"code": code})
+    except MainRefused as exc:
+        if exc.status == 404 and exc.body.get("error") == "not_found":
+            log.warning("salle annexe : la salle principale ne connaît pas les salles (404) : suivi sans inscription")
+            return ""
+        raise
+    given = answer.get("token")
+    if not isinstance(given, str) or not given:
+        raise MainAway("join: no token in the answer")
+    store.write(main_url, room, given)
+    return given
 
 
 def token_for(section: AnnexSection, config: Config, stop: threading.Event) -> str | None:
