@@ -22,7 +22,9 @@ declare(
 # the annex page's own words (annex.js), beside the projector's (page_words.py)
 ANNEX_STRINGS = {
     "annex_link_lost": _l("liaison perdue — attendez"),
-    "annex_link_lost_sub": _l("La salle principale ne tire aucune boule tant que cette salle ne la reçoit pas."),
+    "annex_link_lost_sub": _l(
+        "La salle principale attend cette salle avant la boule suivante, sauf si l'animateur continue sans elle."
+    ),
     "annex_room": _l("Salle annexe « %(room)s »"),
     "annex_claim_sent": _l("Annonce envoyée : la salle principale attend."),
 }
