@@ -30,6 +30,7 @@ log = logging.getLogger("loto-hall.annex")
 
 LOST_S = 3.0  # nothing heard from the main this long: the link is lost (RULES L23)
 BEAT_S = 1.0  # the annex beats the main this often
+JUDGE_S = 0.25  # the link judged this often
 GAP_GRACE_S = 0.3  # a beat's seq ahead of the stream: the event may be on its way; looked at again after this
 HTTP_TIMEOUT_S = 2.0
 MAX_ANSWER_BYTES = 4 * 1024 * 1024  # the main's state (a whole evening's draws and lots) is far below
@@ -300,6 +301,15 @@ class Link:
                 log.exception("salle annexe : battement manqué")
             self._stopped.wait(max(0.05, BEAT_S - (self._clock() - started)))
 
+    def _judge_forever(self) -> None:
+        """The link judged four times a second, apart from the beat (whose call waits up to its timeout when the
+        cable is pulled): « lost » is said within ``LOST_S`` and a quarter of a second of the last word heard."""
+        while not self._stopped.wait(JUDGE_S):
+            try:
+                self.judge()
+            except Exception:
+                log.exception("salle annexe : état de la liaison non jugé")
+
     def _stream_forever(self) -> None:
         """The main's Socket.IO, connected again and again (python-socketio retries only once it was connected)."""
         while not self._stopped.is_set():
@@ -312,7 +322,11 @@ class Link:
 
     def start(self) -> None:
         self._refetch()
-        for target, name in ((self._stream_forever, "annex-stream"), (self._beat_forever, "annex-beat")):
+        for target, name in (
+            (self._stream_forever, "annex-stream"),
+            (self._beat_forever, "annex-beat"),
+            (self._judge_forever, "annex-judge"),
+        ):
             threading.Thread(target=target, name=name, daemon=True).start()
 
     def stop(self) -> None:
