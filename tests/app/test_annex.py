@@ -218,3 +218,25 @@ def test_the_annex_clip_has_its_delay_of_silence_before_the_voice():
         assert frames[2 * 2205 :] == original.readframes(1000)
     assert delayed(clip, 0) == clip
     assert delayed(b"not a wav", 50) == b"not a wav"
+
+
+def test_the_annex_catches_up_when_the_main_hall_returns(run_hall, annex_of, tmp_path):
+    data = str(tmp_path / "main")
+    main = run_hall(["--demo", "--host", "127.0.0.1", "--data-dir", data])
+    main.wait_answering()
+    annex = annex_of(main)
+    annex.wait_answering()
+    speaker = _start_partie(main)
+    assert get_json(main.url + "/api/draws", data={"number": 21}, headers=speaker)[0] == 201
+    _wait(lambda: annex.state()["annex"]["link"] == "ok", what="the link ok")
+    main.kill_all()
+    _wait(lambda: annex.state()["annex"]["link"] == "lost", timeout_s=6, what="the link lost")
+    assert annex.state()["draws"] == [21]  # the last state it had, never a ball of its own
+    again = run_hall(["--demo", "--host", "127.0.0.1", "--data-dir", data], port=main.port)
+    again.wait_answering()
+    speaker = _login(again.url, SPEAKER)
+    assert get_json(again.url + "/api/draws", data={"number": 22}, headers=speaker)[0] == 201
+    back = _wait(lambda: (s := annex.state())["annex"]["link"] == "ok" and s, timeout_s=10, what="the link back")
+    _wait(lambda: annex.state()["seq"] == again.state()["seq"], what="the annex caught up")
+    assert annex.state()["draws"] == again.state()["draws"] == [21, 22]
+    assert back["annex"]["room"] == ROOM
