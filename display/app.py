@@ -17,6 +17,7 @@ from display import (
     api_door,
     api_evenings,
     api_programme,
+    api_rooms,
     api_sales,
     cartons,
     network,
@@ -149,6 +150,7 @@ def create_app(
     app.register_blueprint(cartons.bp)
     app.register_blueprint(speech.bp)
     app.register_blueprint(stats.bp)
+    api_rooms.install(app)  # the salle annexe's wire (RULES L23)
     tournament_web.install(app)
 
     @app.get("/api/openapi.json")

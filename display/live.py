@@ -58,7 +58,7 @@ def public_state(hall: HallPort) -> PublicState:
     the hall is still in its first start), shaped once per change."""
     snap = hall.snapshot()
     setup = hall in _setup and _setup[hall]()
-    key = (snap.seq, snap.parties_played, snap.hall_name, snap.prices, snap.wifi, snap.players, setup)
+    key = (snap.seq, snap.parties_played, snap.hall_name, snap.prices, snap.wifi, snap.players, setup, snap.rooms)
     kept = _shaped.get(hall)
     if kept is not None and kept[0] == key:
         return kept[1]

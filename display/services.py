@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, current_app
 
 if TYPE_CHECKING:
+    from display.api_rooms import AnnexWeb
     from display.auth import Auth
     from display.idempotency import Results
     from display.players import Budget, LinkGate
@@ -65,6 +66,7 @@ class Services:
     # set up), and its last search for the ball machine
     setup: tuple[Any, Any] | None = None
     setup_search: Any = None  # the first start's search for the ball machine, the last one
+    annex: AnnexWeb | None = None  # the salle annexe's wire: its wrong codes' budget, its links' watch (api_rooms.py)
 
 
 def install(app: Flask, services: Services) -> Services:

@@ -187,6 +187,11 @@ class LiveSockets:
         """Call ``clean_up(sid)`` whenever a socket leaves (the one disconnect handler calls every clean-up)."""
         self._gone.append(clean_up)
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (the app's background tasks end then)."""
+        return self._closed
+
     def close(self) -> None:
         """Stop hearing the hall and end the broadcaster once what it holds went out."""
         if self._closed:

@@ -42,9 +42,10 @@ HELD: Mapping[type, Action] = MappingProxyType(
 class Hold(Protocol):
     """Something that may stop the hall's draws for a while."""
 
-    def refusal(self, action: Action) -> str | None:
-        """The refusal code while ``action`` must wait (``"rooms/games_on_screen"``), else ``None``. Called under
-        the hall's lock on every draw: a read, never a wait."""
+    def refusal(self, action: Action) -> str | Rejected | None:
+        """The refusal code while ``action`` must wait (``"rooms/games_on_screen"``), or the refusal itself when it
+        names what waits (``room_offline`` names the annex), else ``None``. Called under the hall's lock on every
+        draw: a read, never a wait."""
 
 
 class Holds:
@@ -64,6 +65,8 @@ class Holds:
         """Raise ``Rejected`` with the first standing hold's code for ``action``."""
         for hold in self._holds:
             code = hold.refusal(action)
+            if isinstance(code, Rejected):
+                raise code
             if code is not None:
                 raise Rejected(code)
 

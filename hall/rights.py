@@ -42,6 +42,7 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "repeat_ball",
                 "test_voice",
                 "show_count",
+                "room_go_on",
             }
         ),
         "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
@@ -60,6 +61,7 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
             }
         ),
         "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
+        "annex": frozenset({"room_claim"}),  # a salle annexe's device, by its token (RULES L23)
     }
 )
 ADMIN_ONLY = frozenset(
@@ -84,6 +86,7 @@ ADMIN_ONLY = frozenset(
         "report",
         "evenings",
         "page:admin",
+        "room_open",
     }
 )
 """The rights no row gives: the admin's (and the program's) alone. A right named nowhere here or in ``RIGHTS``

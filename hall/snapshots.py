@@ -126,6 +126,18 @@ class WifiInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomLink:
+    """An annex room's link as the main hall sees it (RULES L23): ``online`` while it beat within the link's limit,
+    ``last_seen_s`` the whole seconds since it last did (``None``: never joined), ``going_on`` while the speaker
+    draws without it."""
+
+    room: str
+    online: bool
+    last_seen_s: int | None
+    going_on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class HallSnapshot:
     """The evening as every screen sees it, at journal record ``seq``."""
 
@@ -143,6 +155,7 @@ class HallSnapshot:
     # the journal's fingerprint at the latest « Démarquez » (its record), and that partie's number: the projector
     # shows it until the next partie starts, for anyone in the hall to photograph
     after_partie: tuple[int, Fingerprint] | None = None
+    rooms: tuple[RoomLink, ...] = ()  # the annex rooms' links (RULES L23), in the order they were opened
 
     @property
     def running(self) -> PartieState | None:

@@ -20,6 +20,7 @@ from display.views.state import (
     players,
     proposal,
     public_card,
+    room_links,
     tie_break,
 )
 from hall.events import (
@@ -37,6 +38,12 @@ from hall.events import (
     PartieStarted,
     PlayersSet,
     Record,
+    RoomBack,
+    RoomClaimed,
+    RoomEnrolled,
+    RoomGoOn,
+    RoomLost,
+    RoomOpened,
     TieAnnounced,
     VoiceTested,
     VoucherIssued,
@@ -212,6 +219,20 @@ def _count(e: CountShown, seq: int, snap: HallSnapshot, room: str) -> tuple[str,
 @SHAPES.on(VoiceTested)
 def _voice_test(e: VoiceTested, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
     return "voice_test", {"seq": seq}
+
+
+@SHAPES.on(RoomClaimed)
+def _room_claim(e: RoomClaimed, seq: int, snap: HallSnapshot, room: str) -> tuple[str, dict]:
+    """« Quine ! » in the salle annexe (RULES L23): every screen says so, the main room hears its own chime."""
+    return "room:claim", {"room": e.room, "ball": e.ball, "kind": e.kind, "partie": e.partie, "seq": seq}
+
+
+@SHAPES.on(RoomOpened, RoomEnrolled, RoomLost, RoomGoOn, RoomBack)
+def _room_link(
+    e: RoomOpened | RoomEnrolled | RoomLost | RoomGoOn | RoomBack, seq: int, snap: HallSnapshot, room: str
+) -> tuple[str, dict]:
+    """An annex room opened, joined, lost, gone on without or back: its ``type`` and every room's link now."""
+    return "rooms", {"type": e.type, "room": e.room, "rooms": room_links(snap.rooms), "seq": seq}
 
 
 @TICKS.on(VoucherIssued)

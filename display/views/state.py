@@ -20,6 +20,7 @@ from hall.snapshots import (
     LotState,
     PartieState,
     Proposal,
+    RoomLink,
     SpeakerSnapshot,
     Standing,
 )
@@ -179,8 +180,15 @@ def _wifi(snap: HallSnapshot) -> dict | None:
     return {"ssid": w.ssid, "password": w.password, "qr": wifi_qr_payload(w.ssid, w.password), "url": w.url}
 
 
+def room_links(links: tuple[RoomLink, ...]) -> list[dict]:
+    """The annex rooms' links (RULES L23): ``GET /api/state``'s ``rooms``, empty when the hall has none."""
+    return [{"room": r.room, "online": r.online, "last_seen_s": r.last_seen_s, "going_on": r.going_on} for r in links]
+
+
 def _with_hall(snap: HallSnapshot, state: dict) -> dict:
-    """Add what every screen shows between parties: the hall's name, the carton prices, the next partie, the Wi-Fi."""
+    """Add what every screen shows between parties: the hall's name, the carton prices, the next partie, the Wi-Fi;
+    and the annex rooms' links, at every moment."""
+    state["rooms"] = room_links(snap.rooms)
     state["hall"] = snap.hall_name
     state["prices"] = snap.prices
     state["next_partie"] = next_partie(snap)

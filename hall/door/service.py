@@ -11,6 +11,7 @@ Every command runs under the writer's lock: validate → journal → apply → p
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
@@ -23,6 +24,8 @@ from hall.door.follow_desk import FollowDesk
 from hall.door.prize_desk import PrizeDesk
 from hall.door.programme_desk import ProgrammeDesk
 from hall.door.record_desk import RecordDesk
+from hall.door.rooms_desk import RoomsDesk
+from hall.door.rooms_state import AnnexRooms
 from hall.door.sales_desk import SalesDesk
 from hall.door.snapshot_builder import SnapshotBuilder
 from hall.door.state import HallState
@@ -93,9 +96,11 @@ class Hall:
         clock: Clock = utc_now,
         rng: Rng | None = None,
         holds: Iterable[Hold] = (),
+        link_clock: Callable[[], float] = time.monotonic,
     ):
         self.config = config
         self._state = HallState(config, book)
+        self._state.rooms = AnnexRooms(link_clock)  # the annex rooms' links run on a monotonic clock
         self._writer = Writer(journal, self._state, clock, holds)
         self._holds: Holds = self._writer.holds
         self._sales = SalesDesk(self._writer, self._state, voucher_secret)
@@ -108,6 +113,8 @@ class Hall:
         )
         self._programme = ProgrammeDesk(self._writer, self._state)
         self._follow = FollowDesk(self._state, voucher_secret)
+        self._rooms = RoomsDesk(self._writer, self._state, voucher_secret)
+        self._holds.add(self._state.rooms)  # no ball while an annex is lost, from any path (RULES L23)
         self._state.replay(list(journal.records()))
 
     @property
@@ -217,6 +224,15 @@ class Hall:
     edit_programme = _Delegated("_programme", ProgrammeDesk.edit_programme)
     set_players = _Delegated("_programme", ProgrammeDesk.set_players)
     change_pin = _Delegated("_programme", ProgrammeDesk.change_pin)
+
+    # ---- the salle annexe: its rooms, their links, their claims (RULES L23) ----------------------------------
+    open_room = _Delegated("_rooms", RoomsDesk.open_room)
+    join_room = _Delegated("_rooms", RoomsDesk.join_room)
+    room_beat = _Delegated("_rooms", RoomsDesk.room_beat)
+    room_claim = _Delegated("_rooms", RoomsDesk.room_claim)
+    room_go_on = _Delegated("_rooms", RoomsDesk.room_go_on)
+    watch_rooms = _Delegated("_rooms", RoomsDesk.watch_rooms)
+    room_links = _Delegated("_rooms", RoomsDesk.room_links)
 
     # ---- the state's answers ------------------------------------------------------------------------------
     may_play = _Delegated("_state", HallState.may_play)

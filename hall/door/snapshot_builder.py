@@ -116,6 +116,7 @@ class SnapshotBuilder:
             config.rules.ties,
             ev.carried,
             _after_partie(state),
+            state.rooms.links(),
         )
 
     @locked
@@ -152,9 +153,11 @@ class SnapshotBuilder:
     @locked
     def drawable_numbers(self) -> tuple[int, ...]:
         """The numbers a draw would accept now; empty while the hall may not draw (no partie, a claim, an award
-        the speaker has not resumed after, a held ball)."""
+        the speaker has not resumed after, a held ball, an annex room lost)."""
         p = self._state.evening.running
         if p is None or p.current is None or p.paused or p.held or p.pending or self._state.proposed is not None:
+            return ()
+        if self._state.rooms.blocking() is not None:  # an annex lost: no ball until it is back (RULES L23)
             return ()
         drawn = set(p.draws)
         return tuple(n for n in range(1, 91) if n not in drawn)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from hall.cartons.cardbook import CardBook
 from hall.config import Config, PartieSpec
+from hall.door.rooms_state import AnnexRooms
 from hall.events import (
     BallDrawn,
     CardsImported,
@@ -30,6 +31,7 @@ from hall.events import (
     VoucherIssued,
     VoucherRedeemed,
 )
+from hall.events.rooms import ROOM_EVENTS
 from hall.loto.lots import Lines, lines_of
 from hall.loto.partie import Evening, Partie
 from hall.loto.programme import spec_for
@@ -69,6 +71,7 @@ class HallState:
         self.last: Record | None = None  # the last record: its hash is the evening's fingerprint
         self.after_partie: tuple[int, Record] | None = None  # the latest « Démarquez »: its partie and its record
         self._claimed_since_draw: set[str] = set()
+        self.rooms = AnnexRooms()  # the salle annexe's rooms and links (RULES L23)
 
     def replay(self, records: Sequence[Record]) -> None:
         """Rebuild the state from the journal; the watch follows only the last partie, event by event."""
@@ -107,6 +110,10 @@ class HallState:
         """The fingerprint the projector shows between parties: the « Démarquez » record's, until the next start."""
         p = self.evening.partie
         self.after_partie = (p.number, record) if record.type == PartieCleared.type and p is not None else None
+
+    @_REMEMBER.on(*ROOM_EVENTS)
+    def _room(self, record: Record) -> None:
+        self.rooms.apply(record)
 
     @_REMEMBER.on(VoucherRedeemed)
     def _redeemed(self, record: Record) -> None:

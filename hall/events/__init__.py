@@ -4,7 +4,7 @@ Names are ``"area:thing_happened"``. Each payload is a frozen dataclass; the jou
 as JSON with the role that caused it and the time (``Record``). Read them through this face
 (``from hall.events import BallDrawn``); they live by area: ``partie`` (the draws, the claims, the lots),
 ``sales`` (the card book, the caisse), ``paper`` (the vouchers, the board's copy), ``settings`` (the programme,
-the PINs, the players' help, the calling), ``record`` (a journal chained at its first open); ``base`` holds
+the PINs, the players' help, the calling), ``record`` (a journal chained at its first open), ``rooms`` (the salle annexe); ``base`` holds
 ``Event``, ``Record`` and the one dispatch (``EventHandlers``), ``payload`` the journal's form (``EVENT_TYPES``, ``to_payload``, ``from_payload``).
 """
 
@@ -36,6 +36,7 @@ from hall.events.partie import (
 )
 from hall.events.payload import EVENT_TYPES, from_payload, to_payload
 from hall.events.record import JournalChained
+from hall.events.rooms import RoomBack, RoomClaimed, RoomEnrolled, RoomGoOn, RoomLost, RoomOpened
 from hall.events.sales import CardsImported, CardsSold, PricesSet, PriceTier, SalePaid, SaleRecorded, SaleVoided
 from hall.events.settings import (
     BallRepeated,
@@ -77,6 +78,12 @@ __all__ = [
     "ProgrammeEdited",
     "ProgrammePartie",
     "Record",
+    "RoomBack",
+    "RoomClaimed",
+    "RoomEnrolled",
+    "RoomGoOn",
+    "RoomLost",
+    "RoomOpened",
     "SalePaid",
     "SaleRecorded",
     "SaleVoided",

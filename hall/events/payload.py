@@ -30,6 +30,7 @@ from hall.events.partie import (
     lot_spec,
 )
 from hall.events.record import JournalChained
+from hall.events.rooms import RoomBack, RoomClaimed, RoomEnrolled, RoomGoOn, RoomLost, RoomOpened
 from hall.events.sales import CardsImported, CardsSold, PricesSet, PriceTier, SalePaid, SaleRecorded, SaleVoided
 from hall.events.settings import (
     BallRepeated,
@@ -76,6 +77,12 @@ EVENT_TYPES: dict[str, type] = {
         CountShown,
         JournalChained,
         PreflightRun,
+        RoomOpened,
+        RoomEnrolled,
+        RoomClaimed,
+        RoomLost,
+        RoomGoOn,
+        RoomBack,
     )
 }
 

@@ -47,6 +47,7 @@ from hall.events import (
     VoucherRedeemed,
     VoucherReprintRequested,
 )
+from hall.events.rooms import ROOM_EVENTS
 from hall.loto.lots import Prize, prize_at
 
 _APPLY = EventHandlers[None]()  # event type → the Evening's method that applies it
@@ -342,6 +343,10 @@ class Evening:
     @_APPLY.on(CountShown)
     def _on_count_shown(self, e: CountShown) -> None:
         self.count_shown = (e.shown, sum(len(p.draws) for p in self.parties))
+
+    @_APPLY.on(*ROOM_EVENTS)
+    def _on_room(self, e: Event) -> None:
+        """The salle annexe's records: its rooms are the hall state's (a claim there is also a ``ClaimAnnounced``)."""
 
     @_APPLY.on(BallRepeated, VoiceTested, PreflightRun)
     def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun) -> None:

@@ -30,6 +30,7 @@ from hall.events import (
 from hall.loto.lots import Said, terms_of
 from hall.loto.partie import AWARDED, Evening, Lot, Partie
 from hall.money.report_lots import CARRIED, GIVEN, NOT_GIVEN, LotFate, lot_fates
+from hall.money.report_rooms import RoomsReport, rooms_of
 from hall.money.takings import Takings, takings_of
 from hall.record.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
 from hall.snapshots import Fingerprint
@@ -162,6 +163,7 @@ class EveningReport:
     timezone: str = "Europe/Paris"  # the hall's: the CSV's and the PDF's times
     lotos_this_year: int = 0  # lotos recorded this civil year, this one included (the SIE page)
     fingerprint: Fingerprint | None = None  # the journal's last record's hash (hall/record/chain.py): printed on paper
+    rooms: RoomsReport | None = None  # the salle annexe (RULES L23): None for an evening in one room
 
 
 @dataclass
@@ -259,6 +261,7 @@ def build_report(
         timezone,
         1 if ordered else 0,
         Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None,
+        rooms_of(records_seen),
     )
 
 

@@ -57,6 +57,8 @@ def csv_rows(report: EveningReport) -> Iterable[dict]:
     yield {"section": "meta", "label": Code("hall"), "detail": report.hall_name, "at": report.first_at}
     yield {"section": "meta", "label": Code("last_event"), "at": report.last_at}
     yield {"section": "meta", "label": Code("lotos_this_year"), "count": report.lotos_this_year}
+    if report.rooms is not None:
+        yield from rooms_rows(report)
     for key, value in report.totals.items():
         yield {"section": "total", "label": Code(key), "count": value}
     for p in report.parties:
@@ -67,6 +69,31 @@ def csv_rows(report: EveningReport) -> Iterable[dict]:
         yield from takings_rows(report.takings)
     yield from (_voucher_row(v) for v in report.vouchers)
     yield from _other_rows(report)
+
+
+def rooms_rows(report: EveningReport) -> Iterable[dict]:
+    """The salle annexe (RULES L23): « 1 événement, 2 salles, même tirage » naming the rooms, then each annex's
+    claims, each wait for its link, each go-on without it, each return."""
+    rooms = report.rooms
+    assert rooms is not None
+    names = " · ".join(rooms.rooms)
+    yield {
+        "section": "meta",
+        "label": Code("rooms"),
+        "count": len(rooms.rooms) + 1,
+        "detail": rooms.headline(report.language) + f" ({names})",
+    }
+    for f in rooms.facts:
+        yield {
+            "section": Code(f.what),
+            "partie": f.partie,
+            "number": f.ball,
+            "label": f.room,
+            "kind": f.detail if f.what == "room_claim" else None,
+            "detail": Code(f.detail) if f.detail and f.what != "room_claim" else None,
+            "role": f.role,
+            "at": f.at,
+        }
 
 
 def _partie_rows(p: PartieReport) -> Iterable[dict]:
