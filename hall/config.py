@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from hall.config_sections import (
     HELP_LEVELS,
     MAX_PLAYER_CARDS,
+    AnnexSection,
     AuthSection,
     BallMachineSection,
     CardsSection,
@@ -49,6 +50,7 @@ from hall.numbers import MAX_EUR, parse_amount, parse_int
 
 __all__ = [
     "DEFAULT_PATHS",
+    "AnnexSection",
     "HELP_LEVELS",
     "MAX_PLAYER_CARDS",
     "AuthSection",
@@ -128,6 +130,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "flash_s": (0.5, 10),
     "pace_s": (0, 600),
     "others_s": (0, 120),
+    "delay_ms": (0, 2000),
 }
 
 

@@ -224,6 +224,37 @@ class PlayersSection:
     max_cards: int = 24  # cartons one phone follows
 
 
+def _annex_url(value: str) -> str | None:
+    """The main hall's address for a salle annexe: ``http(s)://HOST[:PORT]``, nothing after it."""
+    from urllib.parse import urlsplit
+
+    if not value:
+        return None
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018  # raises on a port that is no number
+    except ValueError:
+        return "adresse invalide"
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
+        return "attendu http://ADRESSE:PORT de la salle principale"
+    return None
+
+
+def _annex_room(value: str) -> str | None:
+    ok = 0 < len(value) <= 40 and value.isprintable() and value.strip() == value
+    return None if ok or not value else "1 à 40 caractères imprimables, sans espace au bord"
+
+
+@dataclass(frozen=True, slots=True)
+class AnnexSection:
+    """A salle annexe (RULES L23): this machine follows the main hall ``of`` as the room ``room``."""
+
+    of: str = _checked("", _annex_url)  # the main hall's address on the hall's own network
+    room: str = _checked("", _annex_room)  # the room's name, as the main hall enrolled it
+    code: str = ""  # the one-time code /admin gave (« + Salle annexe »); the token it buys is kept in data_dir
+    delay_ms: int = 0  # this room's loudspeaker delay (distance to the other PA × 2.9 ms + 10 ms), 0 to 2000
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     hall: HallSection = HallSection()
@@ -244,6 +275,7 @@ class Config:
     sales: SalesSection = SalesSection()
     games: GamesSection = GamesSection()
     players: PlayersSection = PlayersSection()
+    annex: AnnexSection | None = None
 
     @property
     def data_dir(self) -> Path:

@@ -95,6 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
 
+    annex = serve.add_argument_group(_("salle annexe (suit la salle principale, ne tire rien)"))
+    annex.add_argument(
+        "--annex-of", metavar="URL", help=_("adresse de la salle principale, ex. http://192.168.4.1:8080")
+    )
+    annex.add_argument("--room", metavar=_("NOM"), help=_("nom de la salle annexe, tel que /admin l'a inscrite"))
+    annex.add_argument("--code", metavar="CODE", help=_("code à usage unique donné par /admin (« + Salle annexe »)"))
+
     relays = sub.add_parser(
         "relays",
         formatter_class=fmt,

@@ -14,6 +14,7 @@ import signal
 import threading
 from types import FrameType
 
+from hall.app.annex import annex_section, run_annex
 from hall.app.gunicorn_app import run_gunicorn
 from hall.app.lang import _
 from hall.app.sdnotify import Notifier
@@ -34,6 +35,9 @@ def serve(args: argparse.Namespace) -> int:
     # Taken out of the environment: gunicorn's arbiter would send its own READY=1 far too early.
     notifier = Notifier.from_env(take=True)
     config = config_from_args(args)
+    annex = annex_section(args, config)
+    if annex is not None:  # a salle annexe: a follower of the main hall, no hall of its own (RULES L23)
+        return run_annex(config, annex)
     interval = getattr(args, "interval", None)
     options = ServeOptions(
         demo=bool(args.demo), interval_s=float(interval) if interval else None, setup=setup_wanted(args, config)
