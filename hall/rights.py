@@ -42,6 +42,7 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "repeat_ball",
                 "test_voice",
                 "show_count",
+                "tombola_draw",
             }
         ),
         "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
@@ -57,6 +58,8 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "sales_summary",
                 "page:caisse",
                 "tournament_desk",
+                "tombola_sell",
+                "tombola_collect",
             }
         ),
         "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
@@ -84,6 +87,7 @@ ADMIN_ONLY = frozenset(
         "report",
         "evenings",
         "page:admin",
+        "tombola_prepare",
     }
 )
 """The rights no row gives: the admin's (and the program's) alone. A right named nowhere here or in ``RIGHTS``

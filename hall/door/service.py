@@ -26,6 +26,7 @@ from hall.door.record_desk import RecordDesk
 from hall.door.sales_desk import SalesDesk
 from hall.door.snapshot_builder import SnapshotBuilder
 from hall.door.state import HallState
+from hall.door.tombola_desk import TombolaDesk
 from hall.door.writer import Writer, ball_first, locked
 from hall.errors import InvalidNumber
 from hall.events import (
@@ -103,9 +104,9 @@ class Hall:
         self._snapshots = SnapshotBuilder(self._writer, self._state)
         self._record = RecordDesk(self._writer, self._state)
         self._calling = CallingDesk(self._writer, self._state)
-        self._claims = ClaimDesk(
-            self._writer, self._state, self._prizes, rng if rng is not None else random.SystemRandom()
-        )
+        chance = rng if rng is not None else random.SystemRandom()  # the OS's randomness (secrets.SystemRandom)
+        self._claims = ClaimDesk(self._writer, self._state, self._prizes, chance)
+        self._tombola = TombolaDesk(self._writer, self._state, voucher_secret, chance)
         self._programme = ProgrammeDesk(self._writer, self._state)
         self._follow = FollowDesk(self._state, voucher_secret)
         self._state.replay(list(journal.records()))
@@ -217,6 +218,15 @@ class Hall:
     edit_programme = _Delegated("_programme", ProgrammeDesk.edit_programme)
     set_players = _Delegated("_programme", ProgrammeDesk.set_players)
     change_pin = _Delegated("_programme", ProgrammeDesk.change_pin)
+
+    # ---- the tombola desk: prepared, sold, drawn in public, its lots handed over (RULES L24) ----------------
+    prepare_tombola = _Delegated("_tombola", TombolaDesk.prepare_tombola)
+    sell_tombola = _Delegated("_tombola", TombolaDesk.sell_tombola)
+    close_tombola_sales = _Delegated("_tombola", TombolaDesk.close_tombola_sales)
+    draw_tombola = _Delegated("_tombola", TombolaDesk.draw_tombola)
+    collect_tombola_lot = _Delegated("_tombola", TombolaDesk.collect_tombola_lot)
+    tombola_code = _Delegated("_tombola", TombolaDesk.tombola_code)
+    tombola = _Delegated("_tombola", TombolaDesk.tombola)
 
     # ---- the state's answers ------------------------------------------------------------------------------
     may_play = _Delegated("_state", HallState.may_play)

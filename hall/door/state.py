@@ -27,6 +27,12 @@ from hall.events import (
     SaleVoided,
     TicketPrinted,
     TicketRequested,
+    TombolaCollected,
+    TombolaDrawn,
+    TombolaDrawOpened,
+    TombolaPrepared,
+    TombolaSalesClosed,
+    TombolaSold,
     VoucherIssued,
     VoucherRedeemed,
 )
@@ -36,6 +42,7 @@ from hall.loto.programme import spec_for
 from hall.loto.watch import WinnerWatch
 from hall.refusal import Rejected
 from hall.snapshots import Proposal
+from hall.tombola.model import Tombola
 
 _REMEMBER = EventHandlers[None]()  # what a record leaves beside the evening (replayed from the first record)
 _WATCH = EventHandlers[None]()  # the winner watch kept in step (replayed from the last partie's start)
@@ -69,6 +76,7 @@ class HallState:
         self.last: Record | None = None  # the last record: its hash is the evening's fingerprint
         self.after_partie: tuple[int, Record] | None = None  # the latest « Démarquez »: its partie and its record
         self._claimed_since_draw: set[str] = set()
+        self.tombola = Tombola()  # the evening's tombola (RULES L24), kept by its own records
 
     def replay(self, records: Sequence[Record]) -> None:
         """Rebuild the state from the journal; the watch follows only the last partie, event by event."""
@@ -107,6 +115,10 @@ class HallState:
         """The fingerprint the projector shows between parties: the « Démarquez » record's, until the next start."""
         p = self.evening.partie
         self.after_partie = (p.number, record) if record.type == PartieCleared.type and p is not None else None
+
+    @_REMEMBER.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    def _tombola(self, record: Record) -> None:
+        self.tombola.apply(record)
 
     @_REMEMBER.on(VoucherRedeemed)
     def _redeemed(self, record: Record) -> None:

@@ -4,7 +4,7 @@ Names are ``"area:thing_happened"``. Each payload is a frozen dataclass; the jou
 as JSON with the role that caused it and the time (``Record``). Read them through this face
 (``from hall.events import BallDrawn``); they live by area: ``partie`` (the draws, the claims, the lots),
 ``sales`` (the card book, the caisse), ``paper`` (the vouchers, the board's copy), ``settings`` (the programme,
-the PINs, the players' help, the calling), ``record`` (a journal chained at its first open); ``base`` holds
+the PINs, the players' help, the calling), ``record`` (a journal chained at its first open), ``tombola`` (the tombola: RULES L24); ``base`` holds
 ``Event``, ``Record`` and the one dispatch (``EventHandlers``), ``payload`` the journal's form (``EVENT_TYPES``, ``to_payload``, ``from_payload``).
 """
 
@@ -48,6 +48,15 @@ from hall.events.settings import (
     ProgrammePartie,
     VoiceTested,
 )
+from hall.events.tombola import (
+    TombolaCollected,
+    TombolaDrawn,
+    TombolaDrawOpened,
+    TombolaLot,
+    TombolaPrepared,
+    TombolaSalesClosed,
+    TombolaSold,
+)
 
 __all__ = [
     "EVENT_TYPES",
@@ -84,6 +93,13 @@ __all__ = [
     "TicketRequested",
     "TieAnnounced",
     "TieBreakDraw",
+    "TombolaCollected",
+    "TombolaDrawOpened",
+    "TombolaDrawn",
+    "TombolaLot",
+    "TombolaPrepared",
+    "TombolaSalesClosed",
+    "TombolaSold",
     "VoiceTested",
     "VoucherIssued",
     "VoucherPrinted",

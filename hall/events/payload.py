@@ -42,6 +42,15 @@ from hall.events.settings import (
     ProgrammePartie,
     VoiceTested,
 )
+from hall.events.tombola import (
+    TombolaCollected,
+    TombolaDrawn,
+    TombolaDrawOpened,
+    TombolaLot,
+    TombolaPrepared,
+    TombolaSalesClosed,
+    TombolaSold,
+)
 
 EVENT_TYPES: dict[str, type] = {
     cls.type: cls
@@ -76,6 +85,12 @@ EVENT_TYPES: dict[str, type] = {
         CountShown,
         JournalChained,
         PreflightRun,
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+        TombolaCollected,
     )
 }
 
@@ -93,6 +108,7 @@ _NESTED: dict[str, Callable[..., object]] = {
     "parties": _programme_partie,
     "planned": lot_spec,
     "tiers": PriceTier,
+    "tombola_lots": TombolaLot,
 }
 
 
