@@ -18,6 +18,7 @@ from display import (
     api_evenings,
     api_programme,
     api_sales,
+    api_tombola,
     cartons,
     network,
     pages,
@@ -141,6 +142,7 @@ def create_app(
         watch_setup(hall, lambda: not setup[0].closed)
     app.register_blueprint(network.bp)
     app.register_blueprint(api_sales.bp)
+    app.register_blueprint(api_tombola.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
     app.register_blueprint(record.bp)
