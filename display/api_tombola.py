@@ -1,4 +1,4 @@
-"""The tombola's API (issue 44, RULES L24): prepared by the admin, sold at the desk, drawn by the speaker in public,
+"""The tombola's API (RULES L24): prepared by the admin, sold at the desk, drawn by the speaker in public,
 its lots handed over at the prize desk; parse → ``Hall`` → answer. Its refusals are the ``tombola`` area's."""
 
 from __future__ import annotations

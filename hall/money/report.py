@@ -29,6 +29,7 @@ from hall.events import (
 )
 from hall.loto.lots import Said, terms_of
 from hall.loto.partie import AWARDED, Evening, Lot, Partie
+from hall.money.accounts import Account
 from hall.money.report_lots import CARRIED, GIVEN, NOT_GIVEN, LotFate, lot_fates
 from hall.money.takings import Takings, takings_of
 from hall.record.evenings import CARRIED_ROLE, lotos_in_year, past_evenings, year_of
@@ -162,6 +163,7 @@ class EveningReport:
     timezone: str = "Europe/Paris"  # the hall's: the CSV's and the PDF's times
     lotos_this_year: int = 0  # lotos recorded this civil year, this one included (the SIE page)
     fingerprint: Fingerprint | None = None  # the journal's last record's hash (hall/record/chain.py): printed on paper
+    accounts: tuple[Account, ...] = ()  # the evening's other accounts (tombola, buvette), beside the cartons'
 
 
 @dataclass
@@ -231,7 +233,13 @@ def _cleared(r: _JournalReading, record: Record) -> None:
 
 
 def build_report(
-    evening: Evening, records: Iterable[Record], hall_name: str, *, language: str = "fr", timezone: str = "Europe/Paris"
+    evening: Evening,
+    records: Iterable[Record],
+    hall_name: str,
+    *,
+    language: str = "fr",
+    timezone: str = "Europe/Paris",
+    accounts: Iterable[Account] = (),
 ) -> EveningReport:
     """The report of the evening whose journal is ``records`` and whose replayed state is ``evening``."""
     reading = _JournalReading()
@@ -259,6 +267,7 @@ def build_report(
         timezone,
         1 if ordered else 0,
         Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None,
+        tuple(accounts),
     )
 
 
