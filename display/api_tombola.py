@@ -145,8 +145,8 @@ def state():
 def prepare():
     role = A.require_right("tombola_prepare")
     h = hall()
-    h.prepare_tombola(json_body(), role=role)
-    return jsonify(tombola_view(h, staff=True)), 201
+    record = h.prepare_tombola(json_body(), role=role)
+    return jsonify({**tombola_view(h, staff=True), "seq": record.seq}), 201
 
 
 @bp.post("/sales")
@@ -165,7 +165,7 @@ def sell():
         session=session_ref(),
     )
     sale = record.event
-    body = {**_sale(sale), "codes": [h.tombola_code(n) for n in sale.numbers]}
+    body = {**_sale(sale), "codes": [h.tombola_code(n) for n in sale.numbers], "seq": record.seq}
     return jsonify(body), 201
 
 
@@ -173,8 +173,8 @@ def sell():
 def close():
     role = A.require_right("tombola_draw")
     h = hall()
-    h.close_tombola_sales(role=role)
-    return jsonify(tombola_view(h, staff=True))
+    record = h.close_tombola_sales(role=role)
+    return jsonify({**tombola_view(h, staff=True), "seq": record.seq})
 
 
 @bp.post("/draw")
@@ -186,7 +186,7 @@ def draw():
         raise Rejected("bad_field", field="all")
     h = hall()
     before = len(h.tombola().wins)
-    h.draw_tombola(
+    record = h.draw_tombola(
         president=data.get("president"),
         witnesses=data.get("witnesses"),
         ticket=data.get("ticket"),
@@ -194,7 +194,7 @@ def draw():
         role=role,
     )
     view = tombola_view(h, staff=True)
-    return jsonify({"drawn": view["winners"][before:], "tombola": view})
+    return jsonify({"drawn": view["winners"][before:], "tombola": view, "seq": record.seq})
 
 
 @bp.post("/collect")
@@ -204,5 +204,5 @@ def collect():
     if not isinstance(code, str) or len(code) > 40:
         raise Rejected("bad_field", field="code")
     h = hall()
-    lot = h.collect_tombola_lot(code, role=role).event
-    return jsonify({"lot": lot.lot_index + 1, "ticket": lot.ticket})
+    record = h.collect_tombola_lot(code, role=role)
+    return jsonify({"lot": record.event.lot_index + 1, "ticket": record.event.ticket, "seq": record.seq})

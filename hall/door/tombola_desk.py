@@ -162,7 +162,8 @@ class TombolaDesk:
         role: str,
     ) -> Record:
         """Draw the next lot (or, with ``every``, each lot left) among the sold tickets not won yet: by the hall, or
-        the ``ticket`` drawn by hand and typed. The president and two witnesses are named before the first."""
+        the ``ticket`` drawn by hand and typed. The president and two witnesses are named before the first. Returns
+        the record of the last lot drawn."""
         require(role, "tombola_draw")
         p = self._prepared()
         t = self._t
@@ -175,7 +176,10 @@ class TombolaDesk:
             raise Rejected("bad_field", field="all")
         drawn = [self._by_hand(p, ticket)] if ticket is not None else self._by_hall(p, every)
         events = [*([opened] if opened else []), *drawn]
-        return self._writer.commit(events[0], role, *events[1:])
+        self._writer.commit(events[0], role, *events[1:])
+        last = self._state.last  # this commit's last record, under the lock: the last lot drawn
+        assert last is not None
+        return last
 
     def _conductors(self, president: object, witnesses: object) -> TombolaDrawOpened | None:
         """The draw's conductors as named now: a new event when they are new, ``None`` when unchanged or unsaid
