@@ -3,13 +3,16 @@ its lots handed over at the prize desk; parse → ``Hall`` → answer. Its refus
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+import io
+
+from flask import Blueprint, current_app, jsonify
 from flask_babel import lazy_gettext as _l
 
 from display import auth as A
 from display.current import hall
 from display.errors import declare
 from display.limits import json_body
+from display.services import services
 from display.session_ref import session_ref
 from hall import as_eur
 from hall.ports import HallPort
@@ -206,3 +209,21 @@ def collect():
     h = hall()
     record = h.collect_tombola_lot(code, role=role)
     return jsonify({"lot": record.event.lot_index + 1, "ticket": record.event.ticket, "seq": record.seq})
+
+
+@bp.get("/reglement.pdf")
+def reglement_pdf():
+    """The règlement generated from the tombola prepared (public: it is posted in the hall)."""
+    prepared = hall().tombola().prepared
+    if prepared is None:
+        raise Rejected("tombola/no_tombola")
+    maker = services().documents.get("tombola_reglement_pdf")
+    if maker is None:
+        raise Rejected("not_found")
+    out = io.BytesIO()
+    maker(prepared, out)
+    return current_app.response_class(
+        out.getvalue(),
+        mimetype="application/pdf",
+        headers={"Content-Disposition": "attachment; filename=reglement-tombola.pdf"},
+    )

@@ -94,3 +94,24 @@ def test_a_sale_without_a_buyer_or_with_a_wrong_amount_is_refused(client, room):
     assert post(client, room, "/api/tombola/sales", wrong, "desk").get_json()["error"] == "wrong_amount"
     assert post(client, room, "/api/tombola/sales", {**wrong, "amount_eur": "4"}, "desk").status_code == 422
     assert client.get("/api/tombola").get_json()["sold"] == 0
+
+
+def test_the_reglement_is_generated_as_a_pdf_from_what_was_prepared(room, tmp_path):
+    import subprocess
+
+    from hall.app.paper.tombola_pdf import write_reglement_pdf
+    from tests.display.conftest import make_app
+
+    app, _ = make_app(room.hall, room.config, documents={"tombola_reglement_pdf": write_reglement_pdf})
+    client = app.test_client()
+    none = client.get("/api/tombola/reglement.pdf")
+    assert (none.status_code, none.get_json()["error"]) == (409, "no_tombola")
+    room.hall.prepare_tombola(body(), role="admin")
+    res = client.get("/api/tombola/reglement.pdf")
+    assert res.status_code == 200 and res.data.startswith(b"%PDF")
+    (tmp_path / "r.pdf").write_bytes(res.data)
+    text = subprocess.run(["pdftotext", tmp_path / "r.pdf", "-"], capture_output=True, text=True).stdout
+    text = " ".join(text.split())
+    for said in ("arrêté du maire n° 2026-117 du 2026-11-02", "100 billets numérotés de 1 à 100", "Jambon sec",
+                 "jusqu'au 2027-01-31", "remis au tirage de l'an prochain", "15,5 %", "parmi les billets vendus"):  # fmt: skip
+        assert said in text, said
