@@ -12,6 +12,7 @@ from display import auth as A
 from display.current import hall
 from display.errors import declare
 from display.limits import json_body
+from display.pages import render_page
 from display.services import services
 from display.session_ref import session_ref
 from hall import as_eur
@@ -20,6 +21,7 @@ from hall.refusal import Rejected
 from hall.rights import may
 
 bp = Blueprint("tombola", __name__, url_prefix="/api/tombola")
+page_bp = Blueprint("tombola_page", __name__)
 
 declare(
     "tombola",
@@ -227,3 +229,11 @@ def reglement_pdf():
         mimetype="application/pdf",
         headers={"Content-Disposition": "attachment; filename=reglement-tombola.pdf"},
     )
+
+
+@page_bp.get("/tombola")
+def projector_draw():
+    """The projector's draw: each lot in order with its winning ticket, who conducts the draw (public, refreshed)."""
+    view = tombola_view(hall(), staff=False)
+    wins = {w["lot"]: w for w in view["winners"]}
+    return render_page("tombola.html", "tombola", {}, t=view, wins=wins, hall_name=hall().config.hall.name)

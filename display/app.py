@@ -143,6 +143,7 @@ def create_app(
     app.register_blueprint(network.bp)
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_tombola.bp)
+    app.register_blueprint(api_tombola.page_bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
     app.register_blueprint(record.bp)
