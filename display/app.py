@@ -19,6 +19,7 @@ from display import (
     api_programme,
     api_rooms,
     api_sales,
+    api_tombola,
     cartons,
     network,
     pages,
@@ -142,6 +143,8 @@ def create_app(
         watch_setup(hall, lambda: not setup[0].closed)
     app.register_blueprint(network.bp)
     app.register_blueprint(api_sales.bp)
+    app.register_blueprint(api_tombola.bp)
+    app.register_blueprint(api_tombola.page_bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
     app.register_blueprint(record.bp)

@@ -35,6 +35,7 @@ from hall.snapshots import (
     SpeakerSnapshot,
     TicketJob,
 )
+from hall.tombola.model import TombolaPicture
 
 Subscriber = Callable[[Record], None]
 """Called under the hall's lock after each event is durable and applied: must return quickly (queue the work)."""
@@ -197,6 +198,35 @@ class HallPort(Protocol):
 
     # ---- the prizes
     def redeem(self, code: str, *, role: str) -> Redemption: ...
+
+    # the tombola (RULES L24)
+    def prepare_tombola(self, body: Mapping[str, object], *, role: str) -> Record: ...
+    def sell_tombola(
+        self,
+        *,
+        buyer: object,
+        payment: object,
+        tickets: Sequence[int] | None = None,
+        count: int | None = None,
+        carnets: int | None = None,
+        amount_cents: int | None = None,
+        role: str,
+        session: str = "",
+    ) -> Record: ...
+    def close_tombola_sales(self, *, role: str) -> Record: ...
+    def draw_tombola(
+        self,
+        *,
+        president: object = None,
+        witnesses: object = None,
+        ticket: object = None,
+        every: bool = False,
+        role: str,
+    ) -> Record: ...
+    def collect_tombola_lot(self, code: str, *, role: str) -> Record: ...
+    def tombola_code(self, ticket: int) -> str: ...
+    def tombola(self) -> TombolaPicture: ...
+
     def voucher_printed(self, code: str, duplicate: bool = False, *, role: str) -> Record: ...
     def request_reprint(self, code: str, *, role: str) -> Record: ...
 

@@ -44,6 +44,7 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "test_voice",
                 "show_count",
                 "room_go_on",
+                "tombola_draw",
             }
         ),
         "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
@@ -59,6 +60,8 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "sales_summary",
                 "page:caisse",
                 "tournament_desk",
+                "tombola_sell",
+                "tombola_collect",
             }
         ),
         "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
@@ -88,6 +91,7 @@ ADMIN_ONLY = frozenset(
         "evenings",
         "page:admin",
         "room_open",
+        "tombola_prepare",
     }
 )
 """The rights no row gives: the admin's (and the program's) alone. A right named nowhere here or in ``RIGHTS``

@@ -31,7 +31,7 @@ def imported_roots(path: Path) -> list[str]:
     return names
 
 
-CORE_PACKAGES = ("door", "money", "loto", "cartons", "record", "events")
+CORE_PACKAGES = ("door", "money", "loto", "cartons", "record", "events", "tombola")
 FACE_ONLY = (
     "hall.door",
     "hall.money",
@@ -43,6 +43,7 @@ FACE_ONLY = (
     "hall.numbers",
     "hall.sources",
     "hall.spreadsheet",
+    "hall.tombola",
 )  # display/drivers: through hall
 
 

@@ -16,6 +16,7 @@ from hall.app.cli_verify import schema_problem
 from hall.app.lang import _, n_
 from hall.app.runtime import JOURNAL_FILE
 from hall.config import Config, load_config
+from hall.door.accounts import other_accounts
 from hall.events import Record
 from hall.loto.partie import Evening
 from hall.money.report import EveningReport, build_report, with_year, written_in
@@ -35,7 +36,12 @@ def report_of(config: Config, records: list[Record]) -> EveningReport:
     for record in records:
         evening.apply(record.event, record.seq)
     report = build_report(
-        evening, records, config.hall.name, language=config.hall.language, timezone=config.hall.timezone
+        evening,
+        records,
+        config.hall.name,
+        language=config.hall.language,
+        timezone=config.hall.timezone,
+        accounts=other_accounts(records),
     )
     return with_year(report, config.data_dir)
 

@@ -213,6 +213,7 @@ class Wiring:
             from hall.app.paper.report_xlsx import write_report_xlsx
             from hall.app.paper.sheets import write_cards_pdf
             from hall.app.paper.table_tent import write_table_tent_pdf
+            from hall.app.paper.tombola_pdf import write_reglement_pdf
             from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
             from hall.app.preflight import preflight
 
@@ -225,6 +226,7 @@ class Wiring:
                     "report_xlsx": write_report_xlsx,
                     "cards_pdf": write_cards_pdf,
                     "table_tent_pdf": write_table_tent_pdf,
+                    "tombola_reglement_pdf": write_reglement_pdf,
                     "tournament_sheets_pdf": write_sheets_pdf,
                     "tournament_standings_pdf": write_standings_pdf,
                     "preflight": preflight,  # not a paper: the pre-flight's checks, run from /admin

@@ -29,6 +29,7 @@ from hall.door.rooms_state import AnnexRooms
 from hall.door.sales_desk import SalesDesk
 from hall.door.snapshot_builder import SnapshotBuilder
 from hall.door.state import HallState
+from hall.door.tombola_desk import TombolaDesk
 from hall.door.writer import Writer, ball_first, locked
 from hall.errors import InvalidNumber
 from hall.events import (
@@ -108,9 +109,9 @@ class Hall:
         self._snapshots = SnapshotBuilder(self._writer, self._state)
         self._record = RecordDesk(self._writer, self._state)
         self._calling = CallingDesk(self._writer, self._state)
-        self._claims = ClaimDesk(
-            self._writer, self._state, self._prizes, rng if rng is not None else random.SystemRandom()
-        )
+        chance = rng if rng is not None else random.SystemRandom()  # the OS's randomness (secrets.SystemRandom)
+        self._claims = ClaimDesk(self._writer, self._state, self._prizes, chance)
+        self._tombola = TombolaDesk(self._writer, self._state, voucher_secret, chance)
         self._programme = ProgrammeDesk(self._writer, self._state)
         self._follow = FollowDesk(self._state, voucher_secret)
         self._rooms = RoomsDesk(self._writer, self._state, voucher_secret)
@@ -235,6 +236,14 @@ class Hall:
     room_go_on = _Delegated("_rooms", RoomsDesk.room_go_on)
     watch_rooms = _Delegated("_rooms", RoomsDesk.watch_rooms)
     room_links = _Delegated("_rooms", RoomsDesk.room_links)
+    # ---- the tombola desk: prepared, sold, drawn in public, its lots handed over (RULES L24) ----------------
+    prepare_tombola = _Delegated("_tombola", TombolaDesk.prepare_tombola)
+    sell_tombola = _Delegated("_tombola", TombolaDesk.sell_tombola)
+    close_tombola_sales = _Delegated("_tombola", TombolaDesk.close_tombola_sales)
+    draw_tombola = _Delegated("_tombola", TombolaDesk.draw_tombola)
+    collect_tombola_lot = _Delegated("_tombola", TombolaDesk.collect_tombola_lot)
+    tombola_code = _Delegated("_tombola", TombolaDesk.tombola_code)
+    tombola = _Delegated("_tombola", TombolaDesk.tombola)
 
     # ---- the state's answers ------------------------------------------------------------------------------
     may_play = _Delegated("_state", HallState.may_play)

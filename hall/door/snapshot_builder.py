@@ -13,6 +13,7 @@ from types import MappingProxyType
 from hall.cartons.card_ids import MAX_CARD_TEXT, claimable_card_id
 from hall.cartons.cards import Card
 from hall.config import PartieSpec
+from hall.door.accounts import other_accounts
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
 from hall.events import ClaimChecked, PinChanged, PlayersSet, Record
@@ -253,6 +254,7 @@ class SnapshotBuilder:
 
     @locked
     def _evening_report(self, name: str, language: str, timezone: str) -> EveningReport:
+        records = list(self._writer.journal.records())
         return build_report(
-            self._state.evening, list(self._writer.journal.records()), name, language=language, timezone=timezone
+            self._state.evening, records, name, language=language, timezone=timezone, accounts=other_accounts(records)
         )

@@ -31,6 +31,12 @@ from hall.events import (
     SaleVoided,
     TicketPrinted,
     TicketRequested,
+    TombolaCollected,
+    TombolaDrawn,
+    TombolaDrawOpened,
+    TombolaPrepared,
+    TombolaSalesClosed,
+    TombolaSold,
     VoucherIssued,
     VoucherRedeemed,
 )
@@ -41,14 +47,17 @@ from hall.loto.programme import spec_for
 from hall.loto.watch import WinnerWatch
 from hall.refusal import Rejected
 from hall.snapshots import Proposal
+from hall.tombola.model import Tombola
 
 CLOSED_TO: frozenset[type] = frozenset(
     {cls for cls in EVENT_TYPES.values() if cls.__module__ == PartieStarted.__module__}  # the game: every partie event
     | {VoucherIssued, CardsSold, SaleRecorded, SaleVoided, SalePaid, EveningClosed}  # a lot won, the money
+    | {TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn}  # the tombola's money, its draw
 )
 """What the evening's close stops: the game and the money, as the board's copy signed at the close names them. The
-vouchers already issued still print and are handed over, the board's copy prints again, and the settings the next
-evening starts with (the programme, the price tiers, the PINs, the phones' help), the card book and the pre-flight still change."""
+vouchers already issued still print and their lots are handed over (a tombola lot too), the board's copy prints
+again, and the settings the next evening starts with (the programme, the price tiers, the PINs, the phones' help),
+the card book and the pre-flight still change."""
 
 _REMEMBER = EventHandlers[None]()  # what a record leaves beside the evening (replayed from the first record)
 _WATCH = EventHandlers[None]()  # the winner watch kept in step (replayed from the last partie's start)
@@ -84,6 +93,7 @@ class HallState:
         self.closing: Record | None = None  # the board's copy asked for at the evening's close: its fingerprint
         self._claimed_since_draw: set[str] = set()
         self.rooms = AnnexRooms()  # the salle annexe's rooms and links (RULES L23)
+        self.tombola = Tombola()  # the evening's tombola (RULES L24), kept by its own records
 
     def replay(self, records: Sequence[Record]) -> None:
         """Rebuild the state from the journal; the watch follows only the last partie, event by event."""
@@ -128,6 +138,9 @@ class HallState:
     @_REMEMBER.on(*ROOM_EVENTS)
     def _room(self, record: Record) -> None:
         self.rooms.apply(record)
+    @_REMEMBER.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    def _tombola(self, record: Record) -> None:
+        self.tombola.apply(record)
 
     @_REMEMBER.on(VoucherRedeemed)
     def _redeemed(self, record: Record) -> None:

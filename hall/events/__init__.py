@@ -5,7 +5,7 @@ as JSON with the role that caused it and the time (``Record``). Read them throug
 (``from hall.events import BallDrawn``); they live by area: ``partie`` (the draws, the claims, the lots),
 ``sales`` (the card book, the caisse), ``paper`` (the vouchers, the board's copy), ``settings`` (the programme,
 the PINs, the players' help, the calling), ``record`` (a journal chained at its first open, the evening's close), ``rooms``
-(the salle annexe); ``base`` holds
+(the salle annexe), ``tombola`` (the tombola: RULES L24); ``base`` holds
 ``Event``, ``Record`` and the one dispatch (``EventHandlers``), ``payload`` the journal's form (``EVENT_TYPES``, ``to_payload``, ``from_payload``).
 """
 
@@ -51,6 +51,15 @@ from hall.events.settings import (
     ProgrammePartie,
     VoiceTested,
 )
+from hall.events.tombola import (
+    TombolaCollected,
+    TombolaDrawn,
+    TombolaDrawOpened,
+    TombolaLot,
+    TombolaPrepared,
+    TombolaSalesClosed,
+    TombolaSold,
+)
 
 __all__ = [
     "EVENT_TYPES",
@@ -95,6 +104,13 @@ __all__ = [
     "TicketRequested",
     "TieAnnounced",
     "TieBreakDraw",
+    "TombolaCollected",
+    "TombolaDrawOpened",
+    "TombolaDrawn",
+    "TombolaLot",
+    "TombolaPrepared",
+    "TombolaSalesClosed",
+    "TombolaSold",
     "VoiceTested",
     "VoucherIssued",
     "VoucherPrinted",

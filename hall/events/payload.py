@@ -43,6 +43,15 @@ from hall.events.settings import (
     ProgrammePartie,
     VoiceTested,
 )
+from hall.events.tombola import (
+    TombolaCollected,
+    TombolaDrawn,
+    TombolaDrawOpened,
+    TombolaLot,
+    TombolaPrepared,
+    TombolaSalesClosed,
+    TombolaSold,
+)
 
 EVENT_TYPES: dict[str, type] = {
     cls.type: cls
@@ -84,6 +93,12 @@ EVENT_TYPES: dict[str, type] = {
         RoomLost,
         RoomGoOn,
         RoomBack,
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+        TombolaCollected,
     )
 }
 
@@ -101,6 +116,7 @@ _NESTED: dict[str, Callable[..., object]] = {
     "parties": _programme_partie,
     "planned": lot_spec,
     "tiers": PriceTier,
+    "tombola_lots": TombolaLot,
 }
 
 

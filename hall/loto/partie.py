@@ -43,6 +43,12 @@ from hall.events import (
     TicketPrinted,
     TicketRequested,
     TieAnnounced,
+    TombolaCollected,
+    TombolaDrawn,
+    TombolaDrawOpened,
+    TombolaPrepared,
+    TombolaSalesClosed,
+    TombolaSold,
     VoiceTested,
     VoucherIssued,
     VoucherPrinted,
@@ -358,6 +364,10 @@ class Evening:
     @_APPLY.on(BallRepeated, VoiceTested, PreflightRun)
     def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun) -> None:
         """Said again on the projector, or the pre-flight kept: the evening's state does not change."""
+
+    @_APPLY.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    def _on_tombola(self, e: object) -> None:
+        """The tombola's own (hall/tombola/model.py keeps it): the cartons' evening does not change."""
 
     def winners(self) -> set[str]:
         """Every carton that won a lot or a consolation tonight."""

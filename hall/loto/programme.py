@@ -102,12 +102,16 @@ def spec_for(
     return None
 
 
+def is_cash(text: str) -> bool:
+    """Whether ``text`` names a prize in money (« 100 € », « espèces »…), a gift voucher (« bon d'achat ») not."""
+    return bool(_CASH.search(text)) and not _VOUCHER.search(text)
+
+
 def legal_flags(lot: LotSpec, limit_eur: float = DEFAULT_LOT_VALUE_LIMIT_EUR) -> list[str]:
     """What to look at twice in this lot: ``cash`` (a prize in money: the law forbids it), ``over_limit`` (above
     the cap the hall set itself, ``[sales] lot_value_limit_eur``; 0: none)."""
     flags = []
-    label = f"{lot.label} {lot.sponsor}"
-    if _CASH.search(label) and not _VOUCHER.search(label):
+    if is_cash(f"{lot.label} {lot.sponsor}"):
         flags.append("cash")
     if lot.value_eur is not None and limit_eur and lot.value_eur > limit_eur:
         flags.append("over_limit")

@@ -35,6 +35,7 @@ from hall.money.paper_cells import (
     Text,
     money,
 )
+from hall.money.papers_accounts import ACCOUNT_SECTIONS
 from hall.money.papers_money import MONEY_SECTIONS
 from hall.money.report import TOTAL_LABELS, EveningReport
 
@@ -216,6 +217,7 @@ def frequencies(report: EveningReport) -> Section:
 SECTIONS: tuple[Builder, ...] = (
     summary,
     *MONEY_SECTIONS,
+    *ACCOUNT_SECTIONS,
     parties,
     winners,
     draws,

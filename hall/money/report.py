@@ -30,6 +30,7 @@ from hall.events import (
 from hall.loto.lots import Said, terms_of
 from hall.loto.partie import AWARDED, Evening, Lot, Partie
 from hall.marks import N_
+from hall.money.accounts import Account
 from hall.money.report_lots import CARRIED, GIVEN, NOT_GIVEN, LotFate, lot_fates
 from hall.money.report_rooms import RoomsReport, rooms_of
 from hall.money.takings import Takings, takings_of
@@ -160,6 +161,7 @@ class EveningReport:
     lotos_this_year: int = 0  # lotos recorded this civil year, this one included (the SIE page)
     fingerprint: Fingerprint | None = None  # the journal's last record's hash (hall/record/chain.py): printed on paper
     rooms: RoomsReport | None = None  # the salle annexe (RULES L23): None for an evening in one room
+    accounts: tuple[Account, ...] = ()  # the evening's other accounts (tombola, buvette), beside the cartons'
 
 
 @dataclass
@@ -229,7 +231,13 @@ def _cleared(r: _JournalReading, record: Record) -> None:
 
 
 def build_report(
-    evening: Evening, records: Iterable[Record], hall_name: str, *, language: str = "fr", timezone: str = "Europe/Paris"
+    evening: Evening,
+    records: Iterable[Record],
+    hall_name: str,
+    *,
+    language: str = "fr",
+    timezone: str = "Europe/Paris",
+    accounts: Iterable[Account] = (),
 ) -> EveningReport:
     """The report of the evening whose journal is ``records`` and whose replayed state is ``evening``."""
     reading = _JournalReading()
@@ -258,6 +266,7 @@ def build_report(
         1 if ordered else 0,
         Fingerprint(last.seq, last.at, last.hash) if last and last.hash else None,
         rooms_of(records_seen),
+        tuple(accounts),
     )
 
 

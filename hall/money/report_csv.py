@@ -93,6 +93,7 @@ FRENCH = {
     "lot_changed": "lot changé à la console",
     "hand_mark": "marqué à la main",
     "price_differs": "prix hors tarif",
+    "accounts": "comptes de la soirée",
     # states and details
     "playing": "en cours",
     "checking": "vérification",

@@ -43,8 +43,28 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 PINS = {"speaker_pin": "135790", "controller_pin": "246802", "desk_pin": "357913", "admin_pin": "468024"}
 CUTS = 3
-DERIVED = {"voucher:issued", "cards:imported"}  # journalled with a command, never on their own
+DERIVED = {"voucher:issued", "cards:imported", "tombola:draw_opened"}  # journalled with a command, never on their own
 SIDE_JSON = ("sessions.json", "pin_checks.json", "login_guard.json", "pins.json")
+
+
+# the tombola at the interval: prepared, two sales, the sales closed, two lots drawn
+_TOMBOLA = {
+    "authorisation": {"number": "2026-117", "date": "2026-11-02"},
+    "price_eur": 2,
+    "tickets": 50,
+    "draw_at": "2026-12-07T21:30",
+    "collect_until": "2027-01-31",
+    "lots": [{"label": "Panier garni", "value_eur": 20}, {"label": "Jambon", "value_eur": 30, "donated": True}],
+}
+_DRAW = {"president": "Mme Leroy", "witnesses": ["M. Petit", "Mme Blanc"]}
+TOMBOLA_STEPS = (
+    ("/api/tombola", _TOMBOLA, "admin", "tombola:prepared"),
+    ("/api/tombola/sales", {"count": 3, "buyer": "Mme Roux", "payment": "especes"}, "desk", "tombola:sold"),
+    ("/api/tombola/sales", {"carnets": 1, "buyer": "M. Abel", "payment": "carte"}, "desk", "tombola:sold"),
+    ("/api/tombola/close", {}, "speaker", "tombola:sales_closed"),
+    ("/api/tombola/draw", _DRAW, "speaker", "tombola:drawn"),
+    ("/api/tombola/draw", _DRAW, "speaker", "tombola:drawn"),
+)
 
 
 def lazymount():
@@ -92,7 +112,7 @@ class BusyEvening:
         self.controller_pin = PINS["controller_pin"]
         self.maybe_pin: str | None = None
         self.error: BaseException | None = None
-        self.pin_changes = self.wrong_pins = self.logins = 0
+        self.pin_changes = self.wrong_pins = self.logins = self.tombola_steps = 0
 
     # ---- one request -----------------------------------------------------------------------------------
     def call(self, path: str, body: dict | None, role: str | None, kind: str | None) -> tuple[int, dict]:
@@ -168,6 +188,10 @@ class BusyEvening:
             )
         elif r < 0.45:
             self.call("/api/report/ticket", {}, "admin", "report:ticket_requested")
+        elif r < 0.50 and self.tombola_steps < len(TOMBOLA_STEPS):
+            path, body, role, kind = TOMBOLA_STEPS[self.tombola_steps]
+            self.call(path, body, role, kind)  # answered or refused (a step journalled at a cut): the next one
+            self.tombola_steps += 1
         else:  # most balls fill the sold row nearest to full: lots are won
             left = [n for n in range(1, 91) if n not in p.draws]
             rows = [[n for n in row if n in left] for c in sold for row in self.book.get(c).rows]

@@ -1,0 +1,239 @@
+"""The tombola's API (RULES L24): prepared by the admin, sold at the desk, drawn by the speaker in public,
+its lots handed over at the prize desk; parse → ``Hall`` → answer. Its refusals are the ``tombola`` area's."""
+
+from __future__ import annotations
+
+import io
+
+from flask import Blueprint, current_app, jsonify
+from flask_babel import lazy_gettext as _l
+
+from display import auth as A
+from display.current import hall
+from display.errors import declare
+from display.limits import json_body
+from display.pages import render_page
+from display.services import services
+from display.session_ref import session_ref
+from hall import as_eur
+from hall.ports import HallPort
+from hall.refusal import Rejected
+from hall.rights import may
+
+bp = Blueprint("tombola", __name__, url_prefix="/api/tombola")
+page_bp = Blueprint("tombola_page", __name__)
+
+declare(
+    "tombola",
+    {
+        "tombola_unauthorised": (
+            422,
+            _l(
+                "Tombola refusée : le numéro et la date de l'arrêté du maire (ou de l'annonce à la Préfecture, "
+                "ou de l'accord de la commune) sont demandés avant tout billet (article L322-3 du code de la "
+                "sécurité intérieure)."
+            ),
+        ),
+        "cash_lot": (
+            422,
+            _l("Lot n° %(lot)s refusé : « %(label)s » est de l'argent. Une tombola ne fait gagner que des objets."),
+        ),
+        "tombola_quota": (422, _l("Belgique : %(max)s petites tombolas par an au plus pour une association.")),
+        "no_tombola": (409, _l("Aucune tombola n'est préparée : l'administrateur la prépare d'abord.")),
+        "tombola_on_sale": (
+            409,
+            _l("Des billets sont déjà vendus (%(sold)s) : le prix et les billets émis ne changent plus."),
+        ),
+        "sales_closed": (409, _l("La vente des billets de tombola est close.")),
+        "sales_open": (409, _l("Le tirage commence quand la vente des billets est close.")),
+        "buyer_required": (
+            422,
+            _l("Le nom de l'acheteur est écrit sur la souche : un billet de tombola n'est jamais « au porteur »."),
+        ),
+        "ticket_sold": (409, _l("Billet déjà vendu : %(names)s. Rien n'a été vendu.")),
+        "not_enough_tickets": (409, _l("Il ne reste que %(left)s billets à vendre.")),
+        "wrong_amount": (422, _l("Montant incorrect : %(count)s billets font %(expected)s.")),
+        "witnesses_required": (
+            422,
+            _l("Avant le tirage, nommez le président et deux témoins (trois personnes différentes)."),
+        ),
+        "all_drawn": (409, _l("Les %(lots)s lots sont tirés.")),
+        "no_ticket_left": (409, _l("Plus aucun billet vendu n'attend de lot.")),
+        "ticket_won": (409, _l("Le billet n° %(ticket)s a déjà gagné : un billet ne gagne qu'une fois.")),
+        "ticket_unsold": (422, _l("Le billet n° %(ticket)s n'est pas vendu : il ne peut pas gagner.")),
+        "unknown_code": (404, _l("Billet inconnu ou falsifié.")),
+        "no_lot": (409, _l("Le billet n° %(ticket)s n'a pas gagné de lot.")),
+        "already_collected": (409, _l("Le lot du billet n° %(ticket)s est déjà remis.")),
+    },
+)
+
+
+def _amount_cents(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100_000:
+        raise Rejected("bad_field", field="amount_eur")
+    return round(value * 100)
+
+
+def tombola_view(h: HallPort, *, staff: bool) -> dict:
+    """The tombola as ``GET /api/tombola`` says it: prepared, the 15 % check, sold, the draw and its winners; the
+    buyers' names to the staff only (the projector shows the winning numbers)."""
+    t = h.tombola()
+    p = t.prepared
+    if p is None:
+        return {"prepared": False, "sold": 0, "winners": []}
+    c = t.check
+    assert c is not None
+    lots = p.tombola_lots
+    return {
+        "prepared": True,
+        "country": p.country,
+        "currency": "CHF" if p.country == "CH" else "EUR",
+        "authorisation": {"number": p.authority_number, "date": p.authority_date},
+        "association": p.association,
+        "price_eur": as_eur(p.price_cents),
+        "tickets": p.tickets,
+        "carnet": p.carnet,
+        "draw_at": p.draw_at,
+        "place": p.place,
+        "collect_until": p.collect_until,
+        "unclaimed": p.unclaimed,
+        "costs_eur": as_eur(p.costs_cents),
+        "lots": [{"label": lot.label, "value_eur": as_eur(lot.value_cents), "donated": lot.donated} for lot in lots],
+        "check": {
+            "issued_eur": as_eur(c.issued_cents),
+            "limit_eur": as_eur(c.limit_cents),
+            "spent_eur": as_eur(c.spent_cents),
+            "percent": c.percent,
+            "over": c.over,
+        },
+        "warnings": list(t.warnings),
+        "sold": len(t.sold),
+        "takings_eur": as_eur(sum(s.cents for s in t.sales)),
+        "closed": t.closed,
+        "president": t.president,
+        "witnesses": list(t.witnesses),
+        "next_lot": t.next_lot,
+        "winners": [
+            {
+                "lot": w.lot_index + 1,
+                "label": lots[w.lot_index].label,
+                "ticket": w.ticket,
+                "source": w.source,
+                "collected": w.lot_index in t.collected,
+                **({"buyer": w.buyer} if staff else {}),
+            }
+            for w in t.wins
+        ],
+        **({"sales": [_sale(s) for s in t.sales]} if staff else {}),
+    }
+
+
+def _sale(s) -> dict:
+    return {
+        "sale_id": s.sale_id,
+        "tickets": list(s.numbers),
+        "buyer": s.buyer,
+        "amount_eur": as_eur(s.cents),
+        "payment": s.payment,
+    }
+
+
+@bp.get("")
+def state():
+    role = A.request_role()
+    return jsonify(tombola_view(hall(), staff=may(role, "tombola_sell")))
+
+
+@bp.post("")
+def prepare():
+    role = A.require_right("tombola_prepare")
+    h = hall()
+    record = h.prepare_tombola(json_body(), role=role)
+    return jsonify({**tombola_view(h, staff=True), "seq": record.seq}), 201
+
+
+@bp.post("/sales")
+def sell():
+    role = A.require_right("tombola_sell")
+    data = json_body()
+    h = hall()
+    record = h.sell_tombola(
+        buyer=data.get("buyer"),
+        payment=data.get("payment"),
+        tickets=data.get("tickets"),
+        count=data.get("count"),
+        carnets=data.get("carnets"),
+        amount_cents=_amount_cents(data.get("amount_eur")),
+        role=role,
+        session=session_ref(),
+    )
+    sale = record.event
+    body = {**_sale(sale), "codes": [h.tombola_code(n) for n in sale.numbers], "seq": record.seq}
+    return jsonify(body), 201
+
+
+@bp.post("/close")
+def close():
+    role = A.require_right("tombola_draw")
+    h = hall()
+    record = h.close_tombola_sales(role=role)
+    return jsonify({**tombola_view(h, staff=True), "seq": record.seq})
+
+
+@bp.post("/draw")
+def draw():
+    role = A.require_right("tombola_draw")
+    data = json_body()
+    every = data.get("all", False)
+    if not isinstance(every, bool):
+        raise Rejected("bad_field", field="all")
+    h = hall()
+    before = len(h.tombola().wins)
+    record = h.draw_tombola(
+        president=data.get("president"),
+        witnesses=data.get("witnesses"),
+        ticket=data.get("ticket"),
+        every=every,
+        role=role,
+    )
+    view = tombola_view(h, staff=True)
+    return jsonify({"drawn": view["winners"][before:], "tombola": view, "seq": record.seq})
+
+
+@bp.post("/collect")
+def collect():
+    role = A.require_right("tombola_collect")
+    code = json_body().get("code")
+    if not isinstance(code, str) or len(code) > 40:
+        raise Rejected("bad_field", field="code")
+    h = hall()
+    record = h.collect_tombola_lot(code, role=role)
+    return jsonify({"lot": record.event.lot_index + 1, "ticket": record.event.ticket, "seq": record.seq})
+
+
+@bp.get("/reglement.pdf")
+def reglement_pdf():
+    """The règlement generated from the tombola prepared (public: it is posted in the hall)."""
+    prepared = hall().tombola().prepared
+    if prepared is None:
+        raise Rejected("tombola/no_tombola")
+    maker = services().documents.get("tombola_reglement_pdf")
+    if maker is None:
+        raise Rejected("not_found")
+    out = io.BytesIO()
+    maker(prepared, out)
+    return current_app.response_class(
+        out.getvalue(),
+        mimetype="application/pdf",
+        headers={"Content-Disposition": "attachment; filename=reglement-tombola.pdf"},
+    )
+
+
+@page_bp.get("/tombola")
+def projector_draw():
+    """The projector's draw: each lot in order with its winning ticket, who conducts the draw (public, refreshed)."""
+    view = tombola_view(hall(), staff=False)
+    wins = {w["lot"]: w for w in view["winners"]}
+    return render_page("tombola.html", "tombola", {}, t=view, wins=wins, hall_name=hall().config.hall.name)

@@ -1,0 +1,79 @@
+"""The treasurer's report holds the tombola's account beside the cartons' (issue 44 item 3): takings by payment,
+costs (lots bought included), balance, and the evening's total — checked by hand on a fixed evening."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from hall.money.papers import papers
+from hall.money.papers_accounts import evening_accounts
+from hall.money.report_csv import write_csv
+from hall.tombola.account import account
+from tests.conftest import cards_from
+from tests.hall.test_tombola import CONDUCTED, body
+
+CARDS = cards_from({"A-1": "4 13 37 52 80 / 9 21 45 66 84 / 18 29 58 74 90"})
+
+
+def evening(make_hall):
+    h = make_hall(cards=CARDS)
+    h.sell(["A-1"], role="desk", payment="especes", cents=1500)
+    h.prepare_tombola(body(), role="admin")  # 2 € a ticket; costs 5 €; lots bought 20 € + 6 €, the ham given
+    h.sell_tombola(buyer="Mme Roux", payment="especes", count=10, role="desk")  # 20 €
+    h.sell_tombola(buyer="M. Abel", payment="carte", carnets=1, role="desk")  # 20 €
+    h.sell_tombola(buyer="Famille Lenoir", payment="cheque", tickets=[99], role="desk")  # 2 €
+    h.close_tombola_sales(role="speaker")
+    h.draw_tombola(role="speaker", every=True, **CONDUCTED)
+    return h
+
+
+def test_the_tombola_account_by_hand(make_hall):
+    h = evening(make_hall)
+    a = account(h.records())
+    assert a.rubrique == "tombola"
+    assert a.takings_cents == {"especes": 2000, "carte": 2000, "cheque": 200}
+    assert a.costs_cents == 500 + 2000 + 600 and a.balance_cents == 4200 - 3100
+
+
+def test_no_tombola_no_account_and_the_report_unchanged(make_hall):
+    h = make_hall(cards=CARDS)
+    h.sell(["A-1"], role="desk", payment="especes", cents=1500)
+    assert account(h.records()) is None
+    report = h.report()
+    assert report.accounts == () and "accounts" not in {s.key for s in papers(report)}
+
+
+def test_the_report_lays_the_accounts_side_by_side(make_hall):
+    report = evening(make_hall).report()
+    cartons, tombola = evening_accounts(report)
+    assert (cartons.rubrique, sum(cartons.takings_cents.values()), cartons.costs_cents) == ("cartons", 1500, 0)
+    section = next(s for s in papers(report) if s.key == "accounts")
+    total = section.rows[-1]
+    assert [m.cents for m in total[1:]] == [1500 + 4200, 3100, 1500 + 1100]
+
+
+def test_the_csv_has_the_tombola_rows_under_its_rubrique(make_hall):
+    out = io.StringIO()
+    write_csv(evening(make_hall).report(), out)
+    rows = list(csv.reader(io.StringIO(out.getvalue().lstrip("\ufeff")), delimiter=";"))
+    tombola = [r for r in rows if r[0] == "tombola"]
+    amounts = [r[rows[0].index("montant (€)")] for r in tombola]
+    assert amounts == ["20,00", "2,00", "20,00", "31,00", "11,00"]  # carte, chèque, espèces; costs; balance
+    assert any(r[0] == "comptes de la soirée" for r in rows)
+
+
+def test_the_pdf_and_the_workbook_carry_the_accounts(make_hall, tmp_path):
+    import subprocess
+
+    import openpyxl
+
+    from hall.app.paper.report_pdf import write_report_pdf
+    from hall.app.paper.report_xlsx import write_report_xlsx
+
+    report = evening(make_hall).report()
+    write_report_pdf(report, tmp_path / "r.pdf")
+    text = subprocess.run(["pdftotext", "-layout", tmp_path / "r.pdf", "-"], capture_output=True, text=True).stdout
+    assert "Comptes de la soirée" in text and "Tombola" in text
+    write_report_xlsx(report, tmp_path / "r.xlsx")
+    assert {"Comptes de la soirée", "Tombola"} <= set(openpyxl.load_workbook(tmp_path / "r.xlsx").sheetnames)
