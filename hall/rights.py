@@ -13,6 +13,7 @@ from types import MappingProxyType
 from hall.refusal import Rejected
 
 ROLES: tuple[str, ...] = (
+    "buvette",
     "controller",
     "desk",
     "speaker",
@@ -21,8 +22,13 @@ ROLES: tuple[str, ...] = (
 STAFF = frozenset(ROLES)
 EVERYTHING = frozenset({"admin", "system"})
 
+BUVETTE = frozenset({"buvette_sell", "buvette_close", "buvette_read", "page:buvette"})
+"""The buvette's till (RULES L25): its own role, and those who hold the evening's money above it (the door's desk,
+the speaker) may sell there too; the controllers walking the tables may not."""
+
 RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
+        "buvette": BUVETTE,
         "speaker": frozenset(
             {
                 "start_partie",
@@ -43,7 +49,8 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "test_voice",
                 "show_count",
             }
-        ),
+        )
+        | BUVETTE,
         "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
         "desk": frozenset(
             {
@@ -58,8 +65,11 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "page:caisse",
                 "tournament_desk",
             }
+        )
+        | BUVETTE,
+        "device": frozenset(
+            {"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed", "buvette_printed"}
         ),
-        "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
     }
 )
 ADMIN_ONLY = frozenset(
@@ -84,6 +94,7 @@ ADMIN_ONLY = frozenset(
         "report",
         "evenings",
         "page:admin",
+        "buvette_products",
     }
 )
 """The rights no row gives: the admin's (and the program's) alone. A right named nowhere here or in ``RIGHTS``

@@ -31,10 +31,11 @@ def imported_roots(path: Path) -> list[str]:
     return names
 
 
-CORE_PACKAGES = ("door", "money", "loto", "cartons", "record", "events")
+CORE_PACKAGES = ("door", "money", "buvette", "loto", "cartons", "record", "events")
 FACE_ONLY = (
     "hall.door",
     "hall.money",
+    "hall.buvette",
     "hall.loto",
     "hall.cartons",
     "hall.record",

@@ -17,6 +17,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 from hall.cartons.cardbook import CardBook
 from hall.cartons.cards import parse_number
 from hall.config import Config
+from hall.door.buvette_desk import BuvetteDesk
 from hall.door.calling_desk import CallingDesk
 from hall.door.claim_desk import ClaimDesk
 from hall.door.follow_desk import FollowDesk
@@ -108,6 +109,7 @@ class Hall:
         )
         self._programme = ProgrammeDesk(self._writer, self._state)
         self._follow = FollowDesk(self._state, voucher_secret)
+        self._buvette = BuvetteDesk(self._writer, self._state)
         self._state.replay(list(journal.records()))
 
     @property
@@ -217,6 +219,15 @@ class Hall:
     edit_programme = _Delegated("_programme", ProgrammeDesk.edit_programme)
     set_players = _Delegated("_programme", ProgrammeDesk.set_players)
     change_pin = _Delegated("_programme", ProgrammeDesk.change_pin)
+
+    # ---- the buvette's desk: its products, its tickets, its Z (RULES L25) ---------------------------------
+    set_buvette_products = _Delegated("_buvette", BuvetteDesk.set_products)
+    buvette_sell = _Delegated("_buvette", BuvetteDesk.buvette_sell)
+    buvette_close = _Delegated("_buvette", BuvetteDesk.buvette_close)
+    buvette_printed = _Delegated("_buvette", BuvetteDesk.buvette_printed)
+    buvette_to_print = _Delegated("_buvette", BuvetteDesk.buvette_to_print)
+    buvette = _Delegated("_buvette", BuvetteDesk.buvette)
+    buvette_account = _Delegated("_buvette", BuvetteDesk.buvette_account)
 
     # ---- the state's answers ------------------------------------------------------------------------------
     may_play = _Delegated("_state", HallState.may_play)

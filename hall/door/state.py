@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hall.buvette.ledger import Ledger
 from hall.cartons.cardbook import CardBook
 from hall.config import Config, PartieSpec
 from hall.events import (
     BallDrawn,
+    BuvetteClosed,
+    BuvettePrinted,
+    BuvetteProductsSet,
+    BuvetteSold,
     CardsImported,
     CardsSold,
     ClaimChecked,
@@ -69,6 +74,7 @@ class HallState:
         self.last: Record | None = None  # the last record: its hash is the evening's fingerprint
         self.after_partie: tuple[int, Record] | None = None  # the latest « Démarquez »: its partie and its record
         self._claimed_since_draw: set[str] = set()
+        self.buvette = Ledger()  # the buvette's till (hall/buvette/)
 
     def replay(self, records: Sequence[Record]) -> None:
         """Rebuild the state from the journal; the watch follows only the last partie, event by event."""
@@ -107,6 +113,10 @@ class HallState:
         """The fingerprint the projector shows between parties: the « Démarquez » record's, until the next start."""
         p = self.evening.partie
         self.after_partie = (p.number, record) if record.type == PartieCleared.type and p is not None else None
+
+    @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
+    def _buvette(self, record: Record) -> None:
+        self.buvette.apply(record.event)
 
     @_REMEMBER.on(VoucherRedeemed)
     def _redeemed(self, record: Record) -> None:

@@ -8,6 +8,14 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 
 from hall.events.base import Event
+from hall.events.buvette import (
+    BuvetteClosed,
+    BuvetteLine,
+    BuvettePrinted,
+    BuvetteProduct,
+    BuvetteProductsSet,
+    BuvetteSold,
+)
 from hall.events.paper import (
     TicketPrinted,
     TicketRequested,
@@ -76,6 +84,10 @@ EVENT_TYPES: dict[str, type] = {
         CountShown,
         JournalChained,
         PreflightRun,
+        BuvetteProductsSet,
+        BuvetteSold,
+        BuvettePrinted,
+        BuvetteClosed,
     )
 }
 
@@ -93,6 +105,8 @@ _NESTED: dict[str, Callable[..., object]] = {
     "parties": _programme_partie,
     "planned": lot_spec,
     "tiers": PriceTier,
+    "products": BuvetteProduct,
+    "items": BuvetteLine,
 }
 
 

@@ -13,6 +13,10 @@ from hall.cartons.sales import SalesLedger
 from hall.events import (
     BallDrawn,
     BallRepeated,
+    BuvetteClosed,
+    BuvettePrinted,
+    BuvetteProductsSet,
+    BuvetteSold,
     CallingSet,
     CardsImported,
     CardsSold,
@@ -346,6 +350,10 @@ class Evening:
     @_APPLY.on(BallRepeated, VoiceTested, PreflightRun)
     def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun) -> None:
         """Said again on the projector, or the pre-flight kept: the evening's state does not change."""
+
+    @_APPLY.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
+    def _on_buvette(self, e: object) -> None:
+        """The buvette's till: its own ledger (``HallState.buvette``), the loto's evening does not change."""
 
     def winners(self) -> set[str]:
         """Every carton that won a lot or a consolation tonight."""
