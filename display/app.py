@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from display import (
     api,
+    api_buvette,
     api_door,
     api_evenings,
     api_programme,
@@ -141,6 +142,7 @@ def create_app(
         watch_setup(hall, lambda: not setup[0].closed)
     app.register_blueprint(network.bp)
     app.register_blueprint(api_sales.bp)
+    app.register_blueprint(api_buvette.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
     app.register_blueprint(record.bp)
