@@ -1,4 +1,4 @@
-"""The buvette's API (RULES L25, issue 44): its products (admin), a sale (the buvette's role and those above it),
+"""The buvette's API (RULES L25): its products (admin), a sale (the buvette's role and those above it),
 the Z at the close, the till's state; parse → ``Hall`` → answer. Every refusal is the area ``buvette``'s."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The buvette's account in the treasurer's report (issue 44 item 3): its takings by payment (cash, card; what
+"""The buvette's account in the treasurer's report: its takings by payment (cash, card; what
 was given free is no takings), the cost of its goods, its balance; and its rows of the report's CSV under the
 rubrique ``buvette``."""
 

@@ -1,6 +1,8 @@
 /* The buvette's section of /admin: the products as lines « nom ; prix ; stock », the goods' cost, the Z at the close. */
 import {$, api, el, money, t} from "./common.js";
 
+const PAY = {cash: t("bv_pay_cash"), card: t("bv_pay_card"), free: t("bv_pay_free")};
+
 const lines = (products) => products.map((p) => p.name + " ; " + money(p.price_eur) + " ; " + p.stock).join("\n");
 
 function parse(text) {
@@ -12,7 +14,7 @@ function parse(text) {
 
 function drawZ(closes) {
   $("buvette-z").replaceChildren(...closes.map((z) => el("li", {}, t("bv_z_done", {z: z.z, eur: money(z.takings_eur)})
-    + " — " + Object.entries(z.by_payment_eur).map(([p, e]) => t("bv_pay_" + p) + " " + money(e) + " €").join(", "))));
+    + " — " + Object.entries(z.by_payment_eur).map(([p, e]) => PAY[p] + " " + money(e) + " €").join(", "))));
 }
 
 async function load() {

@@ -2,6 +2,8 @@
    change worked out, card, or free for a volunteer; « Encaisser » records the ticket (POST /api/buvette/sales). */
 import {$, api, el, money, t} from "./common.js";
 
+const PAY = {cash: t("bv_pay_cash"), card: t("bv_pay_card"), free: t("bv_pay_free")};
+
 const basket = new Map();   // product name → units
 let products = [], payment = "cash", busy = false;
 
@@ -42,7 +44,7 @@ function draw() { drawProducts(); drawBasket(); }
 function drawRecent(recent) {
   $("recent").replaceChildren(...recent.map((x) => el("li", {},
     "n° " + x.ticket + " — " + x.items.map((i) => i.qty + " × " + i.product).join(", ") + " — "
-      + money(x.total_eur) + " € (" + t("bv_pay_" + x.payment) + ")")));
+      + money(x.total_eur) + " € (" + PAY[x.payment] + ")")));
 }
 
 async function load() {
