@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from display import (
     api,
+    api_buvette,
     api_door,
     api_evenings,
     api_programme,
@@ -145,6 +146,7 @@ def create_app(
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_tombola.bp)
     app.register_blueprint(api_tombola.page_bp)
+    app.register_blueprint(api_buvette.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)
     app.register_blueprint(record.bp)

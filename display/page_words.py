@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 
+from display.buvette_words import BUVETTE_STRINGS
 from display.door_words import DOOR_STRINGS
 from display.verdict_words import VERDICT_STRINGS
 from display.voice_words import VOICE_STRINGS
@@ -336,6 +337,8 @@ JS_STRINGS.update(
         "role_controller": _l("Contrôleurs"),
         "role_desk": _l("Caisse, lots et tournoi"),
         "role_admin": _l("Admin"),
+        "role_buvette": _l("Buvette"),
+        "opens_buvette": _l("/buvette"),
         "opens_speaker": _l("/speaker, /controle"),
         "opens_controller": _l("/controle"),
         "opens_desk": _l("/caisse, /lots, /tournoi"),
@@ -390,6 +393,7 @@ JS_STRINGS.update(
     }
 )
 JS_STRINGS.update(DOOR_STRINGS)
+JS_STRINGS.update(BUVETTE_STRINGS)
 JS_STRINGS.update(VERDICT_STRINGS)  # why a verdict was what it was, everywhere (display/verdict_words.py)
 # the hall's voice, the claim ritual, the last five, the pace, the recordings (display/voice_words.py)
 JS_STRINGS.update(VOICE_STRINGS)

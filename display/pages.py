@@ -19,7 +19,9 @@ from hall.rights import roles_for
 bp = Blueprint("pages", __name__)
 
 # page → the roles that may use it (admin may use every page)
-PAGES = {page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin", "caisse")}  # hall.rights
+PAGES = {
+    page: roles_for(f"page:{page}") for page in ("speaker", "controle", "lots", "admin", "caisse", "buvette")
+}  # hall.rights
 
 
 def card_hints(hall) -> dict:
@@ -145,3 +147,8 @@ def admin():
 @bp.get("/caisse")
 def caisse():
     return _render("caisse.html", "caisse", PAGES["caisse"])
+
+
+@bp.get("/buvette")
+def buvette():
+    return _render("buvette.html", "buvette", PAGES["buvette"])

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from drivers.buvette_layout import render_buvette
 from drivers.ticket_layout import render_ticket
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall import ConfigError, utc_now
-from hall.events import TicketRequested, VoucherIssued, VoucherReprintRequested
+from hall.events import BuvetteSold, TicketRequested, VoucherIssued, VoucherReprintRequested
 from hall.ports import HallPort
 from hall.requests import DeviceTestRequested
 
@@ -45,7 +46,9 @@ class PrinterAway(RuntimeError):
         super().__init__(" ".join([code, *(f"{k}={v}" for k, v in self.params.items())]))
 
 
-WAKING = frozenset({VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type})  # records that leave a job
+WAKING = frozenset(
+    {VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type, BuvetteSold.type}
+)  # records that leave a job
 PAPER_LOW = "printer_paper_low"  # the one warning (a status code): printing goes on
 
 
@@ -266,7 +269,7 @@ class PrintQueue:
         while not self._stop.is_set():
             self._wake.clear()
             jobs = self.hall.vouchers_to_print()
-            ticket = self._print_ticket() if not jobs else None
+            ticket = (self._print_ticket() or self._print_buvette()) if not jobs else None
             if ticket == "waiting":  # the printer is away: wait, as for a voucher
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
@@ -319,27 +322,41 @@ class PrintQueue:
         if not tickets:
             return None
         job = tickets[0]
+        return self._print_owed(
+            lambda: render_ticket(self.hall.config.hall.name, job, self.hall.config.hall.timezone, self.device.profile),
+            lambda: self.hall.ticket_printed(job.fingerprint.seq, role="device"),
+            f"board's copy {job.fingerprint.seq}",
+            len(tickets),
+        )
+
+    def _print_buvette(self) -> str | None:
+        """Print the oldest buvette receipt (or tokens) owed and journal it, as a board's copy."""
+        owed = self.hall.buvette_to_print()
+        if not owed:
+            return None
+        sale, config = owed[0], self.hall.config
+        return self._print_owed(
+            lambda: render_buvette(config.hall.name, sale, utc_now(), config.hall.timezone, self.device.profile),
+            lambda: self.hall.buvette_printed(sale.ticket, role="device"),
+            f"buvette ticket {sale.ticket}",
+            len(owed),
+        )
+
+    def _print_owed(self, render: Callable[[], bytes], done: Callable[[], object], what: str, count: int) -> str:
+        """Send one owed job and journal it: ``printed``, or ``waiting`` while the printer is away (it stays owed)."""
         try:
-            warning = self.device.send(
-                render_ticket(self.hall.config.hall.name, job, self.hall.config.hall.timezone, self.device.profile)
-            )
+            warning = self.device.send(render())
         except Exception as exc:  # PrinterAway, or a bug rendering it: wait, retry
             away = exc if isinstance(exc, PrinterAway) else PrinterAway("printer_error", error=exc)
             if str(away) != self._last_problem:
-                log.warning(
-                    "board's copy %s waits (%s): %s",
-                    job.fingerprint.seq,
-                    self.device.url,
-                    away,
-                    exc_info=not isinstance(exc, PrinterAway),
-                )
+                log.warning("%s waits (%s): %s", what, self.device.url, away, exc_info=not isinstance(exc, PrinterAway))
                 self._last_problem = str(away)
-            self._status("degraded", "printer_waiting", reason=away.code, count=len(tickets), **away.params)
+            self._status("degraded", "printer_waiting", reason=away.code, count=count, **away.params)
             return "waiting"
         try:
-            self.hall.ticket_printed(job.fingerprint.seq, role="device")
+            done()
         except Exception:
-            log.exception("board's copy %s printed but not journalled: it will print again", job.fingerprint.seq)
+            log.exception("%s printed but not journalled: it will print again", what)
         self._last_problem = ""
         self._warned(warning, "printer_ready")
         return "printed"

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from hall.buvette.ledger import BuvettePicture as BuvettePicture
     from hall.cartons.card_ids import MAX_CARD_CODE_TEXT as MAX_CARD_CODE_TEXT
     from hall.cartons.card_ids import MAX_CARD_TEXT as MAX_CARD_TEXT
     from hall.cartons.card_ids import MAX_FOLLOW_KEY as MAX_FOLLOW_KEY
@@ -135,6 +136,7 @@ __all__ = [
     "TIE_METHODS",
     "TIE_WINS",
     "WITHIN",
+    "BuvettePicture",
     "CardBook",
     "Config",
     "ConfigError",

@@ -109,6 +109,7 @@ class AuthSection:
     controller_pin: str = _pin()
     desk_pin: str = _pin()
     admin_pin: str = _pin()
+    buvette_pin: str = _pin()  # the buvette's till /buvette (RULES L25)
 
 
 @dataclass(frozen=True, slots=True)

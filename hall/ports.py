@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from hall.buvette.ledger import BuvettePicture
 from hall.cartons.cardbook import CardBook
 from hall.cartons.cards import Card
 from hall.cartons.sales import Sale
 from hall.config import Config, PartieSpec
-from hall.events import CallingSet, LotSpec, PinChanged, PlayersSet, PriceTier, ProgrammePartie, Record
+from hall.events import BuvetteSold, CallingSet, LotSpec, PinChanged, PlayersSet, PriceTier, ProgrammePartie, Record
 from hall.holds import Hold
 from hall.loto.claims import Verdict
+from hall.money.accounts import Account
 from hall.money.report import EveningReport
 from hall.requests import DeviceRequest
 from hall.snapshots import (
@@ -247,3 +249,22 @@ class HallPort(Protocol):
     def record_preflight(self, checks: tuple[tuple[str, bool | None, str], ...], *, role: str) -> Record: ...
     def ticket_printed(self, request: int, *, role: str) -> Record: ...
     def tickets_to_print(self) -> tuple[TicketJob, ...]: ...
+
+    # ---- the buvette's till (RULES L25)
+    def set_buvette_products(self, products: object, costs: object = 0, *, role: str) -> Record: ...
+    def buvette_sell(
+        self,
+        items: object,
+        payment: object,
+        tendered: object = None,
+        printed_as: object = "",
+        *,
+        role: str,
+        seller: str = "",
+        session: str = "",
+    ) -> Record: ...
+    def buvette_close(self, counted: object = None, *, role: str) -> Record: ...
+    def buvette_printed(self, ticket: int, *, role: str) -> Record: ...
+    def buvette_to_print(self) -> tuple[BuvetteSold, ...]: ...
+    def buvette(self) -> BuvettePicture: ...
+    def buvette_account(self) -> Account: ...

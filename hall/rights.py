@@ -13,6 +13,7 @@ from types import MappingProxyType
 from hall.refusal import Rejected
 
 ROLES: tuple[str, ...] = (
+    "buvette",
     "controller",
     "desk",
     "speaker",
@@ -21,8 +22,13 @@ ROLES: tuple[str, ...] = (
 STAFF = frozenset(ROLES)
 EVERYTHING = frozenset({"admin", "system"})
 
+BUVETTE = frozenset({"buvette_sell", "buvette_close", "buvette_read", "page:buvette"})
+"""The buvette's till (RULES L25): its own role, and those who hold the evening's money above it (the door's desk,
+the speaker) may sell there too; the controllers walking the tables may not."""
+
 RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
+        "buvette": BUVETTE,
         "speaker": frozenset(
             {
                 "start_partie",
@@ -46,7 +52,8 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "room_go_on",
                 "tombola_draw",
             }
-        ),
+        )
+        | BUVETTE,
         "controller": frozenset({"announce_claim", "check_claim", "card", "page:controle"}),
         "desk": frozenset(
             {
@@ -63,8 +70,11 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
                 "tombola_sell",
                 "tombola_collect",
             }
+        )
+        | BUVETTE,
+        "device": frozenset(
+            {"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed", "buvette_printed"}
         ),
-        "device": frozenset({"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed"}),
         "annex": frozenset({"room_claim"}),  # a salle annexe's device, by its token (RULES L23)
     }
 )
@@ -92,6 +102,7 @@ ADMIN_ONLY = frozenset(
         "page:admin",
         "room_open",
         "tombola_prepare",
+        "buvette_products",
     }
 )
 """The rights no row gives: the admin's (and the program's) alone. A right named nowhere here or in ``RIGHTS``

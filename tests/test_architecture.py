@@ -31,10 +31,11 @@ def imported_roots(path: Path) -> list[str]:
     return names
 
 
-CORE_PACKAGES = ("door", "money", "loto", "cartons", "record", "events", "tombola")
+CORE_PACKAGES = ("door", "money", "loto", "cartons", "record", "events", "tombola", "buvette")
 FACE_ONLY = (
     "hall.door",
     "hall.money",
+    "hall.buvette",
     "hall.loto",
     "hall.cartons",
     "hall.record",

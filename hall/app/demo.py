@@ -11,7 +11,13 @@ from hall.errors import HallError
 
 DEMO_CARDS = 600
 # The demo's PINs (``serve --demo`` without ``--config``; README): 6 digits like every PIN, said once here.
-DEMO_PINS = {"speaker_pin": "111111", "controller_pin": "222222", "desk_pin": "333333", "admin_pin": "999999"}
+DEMO_PINS = {
+    "speaker_pin": "111111",
+    "controller_pin": "222222",
+    "desk_pin": "333333",
+    "admin_pin": "999999",
+    "buvette_pin": "444444",
+}
 
 
 def prepare_demo(runtime: Runtime) -> None:

@@ -18,6 +18,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 from hall.cartons.cardbook import CardBook
 from hall.cartons.cards import parse_number
 from hall.config import Config
+from hall.door.buvette_desk import BuvetteDesk
 from hall.door.calling_desk import CallingDesk
 from hall.door.claim_desk import ClaimDesk
 from hall.door.follow_desk import FollowDesk
@@ -116,6 +117,7 @@ class Hall:
         self._follow = FollowDesk(self._state, voucher_secret)
         self._rooms = RoomsDesk(self._writer, self._state, voucher_secret)
         self._holds.add(self._state.rooms)  # no ball while an annex is lost, from any path (RULES L23)
+        self._buvette = BuvetteDesk(self._writer, self._state)
         self._state.replay(list(journal.records()))
 
     @property
@@ -244,6 +246,14 @@ class Hall:
     collect_tombola_lot = _Delegated("_tombola", TombolaDesk.collect_tombola_lot)
     tombola_code = _Delegated("_tombola", TombolaDesk.tombola_code)
     tombola = _Delegated("_tombola", TombolaDesk.tombola)
+    # ---- the buvette's desk: its products, its tickets, its Z (RULES L25) ---------------------------------
+    set_buvette_products = _Delegated("_buvette", BuvetteDesk.set_products)
+    buvette_sell = _Delegated("_buvette", BuvetteDesk.buvette_sell)
+    buvette_close = _Delegated("_buvette", BuvetteDesk.buvette_close)
+    buvette_printed = _Delegated("_buvette", BuvetteDesk.buvette_printed)
+    buvette_to_print = _Delegated("_buvette", BuvetteDesk.buvette_to_print)
+    buvette = _Delegated("_buvette", BuvetteDesk.buvette)
+    buvette_account = _Delegated("_buvette", BuvetteDesk.buvette_account)
 
     # ---- the state's answers ------------------------------------------------------------------------------
     may_play = _Delegated("_state", HallState.may_play)

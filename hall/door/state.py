@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from hall.buvette.ledger import Ledger
 from hall.cartons.cardbook import CardBook
 from hall.config import Config, PartieSpec
 from hall.door.rooms_state import AnnexRooms
 from hall.events import (
     EVENT_TYPES,
     BallDrawn,
+    BuvetteClosed,
+    BuvettePrinted,
+    BuvetteProductsSet,
+    BuvetteSold,
     CardsImported,
     CardsSold,
     ClaimChecked,
@@ -53,6 +58,7 @@ CLOSED_TO: frozenset[type] = frozenset(
     {cls for cls in EVENT_TYPES.values() if cls.__module__ == PartieStarted.__module__}  # the game: every partie event
     | {VoucherIssued, CardsSold, SaleRecorded, SaleVoided, SalePaid, EveningClosed}  # a lot won, the money
     | {TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn}  # the tombola's money, its draw
+    | {BuvetteSold}  # the buvette's (its Z and its receipts still print)
 )
 """What the evening's close stops: the game and the money, as the board's copy signed at the close names them. The
 vouchers already issued still print and their lots are handed over (a tombola lot too), the board's copy prints
@@ -94,6 +100,7 @@ class HallState:
         self._claimed_since_draw: set[str] = set()
         self.rooms = AnnexRooms()  # the salle annexe's rooms and links (RULES L23)
         self.tombola = Tombola()  # the evening's tombola (RULES L24), kept by its own records
+        self.buvette = Ledger()  # the buvette's till (hall/buvette/)
 
     def replay(self, records: Sequence[Record]) -> None:
         """Rebuild the state from the journal; the watch follows only the last partie, event by event."""
@@ -138,9 +145,13 @@ class HallState:
     @_REMEMBER.on(*ROOM_EVENTS)
     def _room(self, record: Record) -> None:
         self.rooms.apply(record)
+
     @_REMEMBER.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)
+    @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
+    def _buvette(self, record: Record) -> None:
+        self.buvette.apply(record.event)
 
     @_REMEMBER.on(VoucherRedeemed)
     def _redeemed(self, record: Record) -> None:

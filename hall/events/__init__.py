@@ -5,13 +5,21 @@ as JSON with the role that caused it and the time (``Record``). Read them throug
 (``from hall.events import BallDrawn``); they live by area: ``partie`` (the draws, the claims, the lots),
 ``sales`` (the card book, the caisse), ``paper`` (the vouchers, the board's copy), ``settings`` (the programme,
 the PINs, the players' help, the calling), ``record`` (a journal chained at its first open, the evening's close), ``rooms``
-(the salle annexe), ``tombola`` (the tombola: RULES L24); ``base`` holds
+(the salle annexe), ``tombola`` (the tombola: RULES L24), ``buvette`` (the buvette's till); ``base`` holds
 ``Event``, ``Record`` and the one dispatch (``EventHandlers``), ``payload`` the journal's form (``EVENT_TYPES``, ``to_payload``, ``from_payload``).
 """
 
 from __future__ import annotations
 
 from hall.events.base import Event, EventHandlers, Record
+from hall.events.buvette import (
+    BuvetteClosed,
+    BuvetteLine,
+    BuvettePrinted,
+    BuvetteProduct,
+    BuvetteProductsSet,
+    BuvetteSold,
+)
 from hall.events.paper import (
     TicketPrinted,
     TicketRequested,
@@ -65,6 +73,12 @@ __all__ = [
     "EVENT_TYPES",
     "BallDrawn",
     "BallRepeated",
+    "BuvetteClosed",
+    "BuvetteLine",
+    "BuvettePrinted",
+    "BuvetteProduct",
+    "BuvetteProductsSet",
+    "BuvetteSold",
     "CallingSet",
     "CardsImported",
     "CardsSold",

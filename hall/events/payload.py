@@ -8,6 +8,14 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 
 from hall.events.base import Event
+from hall.events.buvette import (
+    BuvetteClosed,
+    BuvetteLine,
+    BuvettePrinted,
+    BuvetteProduct,
+    BuvetteProductsSet,
+    BuvetteSold,
+)
 from hall.events.paper import (
     TicketPrinted,
     TicketRequested,
@@ -99,6 +107,10 @@ EVENT_TYPES: dict[str, type] = {
         TombolaDrawOpened,
         TombolaDrawn,
         TombolaCollected,
+        BuvetteProductsSet,
+        BuvetteSold,
+        BuvettePrinted,
+        BuvetteClosed,
     )
 }
 
@@ -117,6 +129,8 @@ _NESTED: dict[str, Callable[..., object]] = {
     "planned": lot_spec,
     "tiers": PriceTier,
     "tombola_lots": TombolaLot,
+    "products": BuvetteProduct,
+    "items": BuvetteLine,
 }
 
 

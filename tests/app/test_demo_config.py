@@ -9,6 +9,7 @@ import argparse
 from hall.app.demo import DEMO_CARDS, prepare_demo
 from hall.app.runtime import Runtime
 from hall.app.wiring import DEMO_PINS, config_from_args
+from hall.rights import ROLES
 from hall.cartons.sales import PriceTier
 
 FILE = """
@@ -39,7 +40,7 @@ def other_pin() -> str:
 
 
 def demo_pins(config) -> dict:
-    return {f"{role}_pin": getattr(config.auth, f"{role}_pin") for role in ("speaker", "controller", "desk", "admin")}
+    return {f"{role}_pin": getattr(config.auth, f"{role}_pin") for role in ROLES}
 
 
 def check_the_file_was_read(config) -> None:

@@ -22,6 +22,7 @@ STEPS = (
     play.partie_1_double_quine_by_the_same_carton,
     play.partie_1_demarquez_carrying_the_velo,
     play.reservation_paid_at_the_break,
+    play.buvette_sells_at_the_break,
     play.partie_2_tie_on_the_middle_row,
     play.partie_2_the_carried_velo_won,
     play.partie_2_demarquez_keeping_the_cafetiere,

@@ -134,6 +134,31 @@ def reservation_paid_at_the_break(ev: Evening) -> None:
     expect(admin.locator("#takings tr", has_text="Chèque")).to_contain_text("3,00 €")
 
 
+def buvette_sells_at_the_break(ev: Evening) -> None:
+    """The admin puts the buvette's products on sale (/admin); Zoé's tablet sells two beers and a coffee for 10 € in
+    cash and says the change; a volunteer's coffee is free; the stock is counted down (RULES L25)."""
+    admin = ev["admin"]
+    admin.fill("#buvette-products", "Café ; 1 ; 50\nBière ; 2,50 ; 24")
+    admin.fill("#buvette-costs", "30")
+    admin.click("#buvette-save")
+    expect(admin.locator("#buvette-msg")).to_have_text("Produits enregistrés.")
+    expect(admin.locator("#buvette-statement")).to_contain_text("pas un logiciel de caisse certifié (NF525)")
+    bar = ev.open("buvette")
+    for product in ("Bière", "Bière", "Café"):
+        bar.locator(f"button[data-product='{product}']").click()
+    expect(bar.locator("#total")).to_have_text("Total : 6,00 €")
+    bar.fill("#tendered", "10")
+    expect(bar.locator("#change")).to_have_text("Rendu : 4,00 €")
+    bar.click("#sell")
+    expect(bar.locator("#result")).to_have_text("Ticket n° 1 : 6,00 € — rendez 4,00 €")
+    bar.locator("button[data-product='Café']").click()
+    bar.click("button[data-payment='free']")
+    bar.click("#sell")
+    expect(bar.locator("#result")).to_have_text("Ticket n° 2 : 1,00 €")
+    expect(bar.locator("button[data-product='Café']")).to_contain_text("reste 48")
+    expect(bar.locator("button[data-product='Bière']")).to_contain_text("reste 22")
+
+
 # ---------------------------------------------------------------------------------------------- partie 2
 def partie_2_tie_on_the_middle_row(ev: Evening) -> None:
     """Partie 2 opens on its quine on the middle row, the carried Vélo next. Two cartons complete their middle row

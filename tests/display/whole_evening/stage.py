@@ -69,6 +69,7 @@ SIZES = {
     "phone": (360, 640),
     "projector": (1920, 1080),
     "lots": (360, 640),
+    "buvette": (1024, 768),
 }
 PAGES = {
     "admin": ("/admin", "admin_pin", ""),
@@ -76,6 +77,7 @@ PAGES = {
     "speaker": ("/speaker", "speaker_pin", "Marc"),
     "controle": ("/controle", "controller_pin", "Lise"),
     "lots": ("/lots", "desk_pin", "Paul"),
+    "buvette": ("/buvette", "buvette_pin", "Zoé"),
     "projector": ("/", None, ""),
     "phone": ("/mes-cartons", None, ""),
 }
@@ -161,7 +163,7 @@ class Evening:
             login_page(page, self.url + (path or default), PINS[pin], name=who)
         else:
             page.goto(self.url + (path or default))
-        if name != "lots":  # every page but the prize desk's follows the hall: its state has come
+        if name not in ("lots", "buvette"):  # every page but the prize desk's and the bar's follows the hall
             page.wait_for_selector("body[data-seq]", state="attached")
         if name == "speaker":
             page.wait_for_selector("body[data-keys=loaded]", state="attached")

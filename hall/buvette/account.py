@@ -1,0 +1,44 @@
+"""The buvette's account in the treasurer's report: its takings by payment (cash, card; what
+was given free is no takings), the cost of its goods, its balance; and its rows of the report's CSV under the
+rubrique ``buvette``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hall.buvette.ledger import Ledger
+from hall.buvette.rules import PAYMENTS, TAKEN_IN
+from hall.events import Record
+from hall.events.buvette import BuvetteClosed, BuvettePrinted, BuvetteProductsSet, BuvetteSold
+from hall.money.accounts import Account
+
+RUBRIQUE = "buvette"
+
+
+def account(ledger: Ledger) -> Account:
+    """The buvette's account over every ticket of the evening."""
+    by_payment, _ = ledger.evening_sums()
+    return Account(RUBRIQUE, {p: by_payment[p] for p in TAKEN_IN}, ledger.costs_cents)
+
+
+def replayed(records: Iterable[Record]) -> Ledger | None:
+    """The buvette's ledger of the evening whose journal is ``records``; ``None`` when the hall had no buvette."""
+    ledger, kept = Ledger(), False
+    for record in records:
+        if isinstance(record.event, (BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)):
+            ledger.apply(record.event)
+            kept = True
+    return ledger if kept else None
+
+
+def csv_rows(ledger: Ledger) -> list[tuple[str, str, str, int]]:
+    """The report's CSV rows of the buvette, (rubrique, what, detail, cents): the takings by payment, the value
+    given free, each product's units and cents, the costs, the balance."""
+    by_payment, by_product = ledger.evening_sums()
+    acc = account(ledger)
+    rows = [(RUBRIQUE, "recette", p, by_payment[p]) for p in PAYMENTS if p in TAKEN_IN]
+    rows.append((RUBRIQUE, "offert", "free", by_payment["free"]))
+    rows += [(RUBRIQUE, "produit", f"{name} × {units}", cents) for name, (units, cents) in by_product.items()]
+    rows.append((RUBRIQUE, "charges", "", acc.costs_cents))
+    rows.append((RUBRIQUE, "solde", "", acc.balance_cents))
+    return rows

@@ -1,0 +1,57 @@
+"""The buvette's receipts and drink tokens on a real TCP printer through the vouchers' print queue: with the printer
+away they wait, none is lost, each is printed once and journalled (``buvette:printed``)."""
+
+from __future__ import annotations
+
+import threading
+
+from drivers.printer import EscposDevice, PrintQueue
+from drivers.printer_sink import PrinterSink, decode_text
+from hall.cartons.cardbook import CardBook
+from hall.config import parse_config
+from hall.door.service import Hall
+from hall.record.journal import Journal
+from tests.drivers.paper import Recorder
+
+
+def test_a_printer_away_loses_no_buvette_ticket_and_tokens_print_one_per_drink(tmp_path):
+    config = parse_config({"hall": {"name": "Salle des fêtes de Saint-Loup", "data_dir": str(tmp_path)}})
+    hall = Hall(config, Journal(tmp_path / "journal.sqlite"), CardBook({}))
+    hall.set_buvette_products([{"name": "Bière", "price_eur": "2,50", "stock": 10}], role="admin")
+    rec = Recorder(hall)
+    port = PrinterSink()
+    port.start()
+    free = port.port
+    port.stop()
+    printed: list[int] = []
+    both = threading.Event()
+
+    def seen(record):
+        if record.type == "buvette:printed":
+            printed.append(record.event.ticket)
+            if len(printed) == 2:
+                both.set()
+
+    hall.subscribe(seen)
+    queue = PrintQueue(
+        hall, EscposDevice(f"tcp://127.0.0.1:{free}?timeout=2"), retry_initial_s=0.005, retry_max_s=0.05, poll_s=None
+    )
+    queue.start()
+    sink = PrinterSink(port=free)
+    try:
+        hall.buvette_sell([{"product": "Bière", "qty": 2}], "cash", "10", "receipt", role="buvette")
+        hall.buvette_sell([{"product": "Bière", "qty": 3}], "free", None, "tokens", role="buvette")
+        assert rec.wait_notice(lambda n: n["code"] == "printer_waiting")["params"]["reason"] == "printer_unreachable"
+        assert [t.ticket for t in hall.buvette_to_print()] == [1, 2] and not printed
+        sink.start()  # the printer is back
+        assert both.wait(15)
+        receipt, tokens = sink.wait_for_jobs(2)
+    finally:
+        queue.stop()
+        sink.stop()
+    text = decode_text(receipt)
+    assert "BUVETTE" in text and "ticket n° 1" in text and "2 x Bière" in text and "5,00 €" in text
+    assert "Rendu" in text and "5,00 €" in text.split("Rendu")[1]
+    assert decode_text(tokens).count("1 Bière") == 3
+    assert printed == [1, 2] and hall.buvette_to_print() == ()
+    hall.journal.close()
