@@ -57,7 +57,13 @@ from hall.tombola.model import Tombola
 CLOSED_TO: frozenset[type] = frozenset(
     {cls for cls in EVENT_TYPES.values() if cls.__module__ == PartieStarted.__module__}  # the game: every partie event
     | {VoucherIssued, CardsSold, SaleRecorded, SaleVoided, SalePaid, EveningClosed}  # a lot won, the money
-    | {TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn}  # the tombola's money, its draw
+    | {
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+    }  # the tombola's money, its draw
     | {BuvetteSold}  # the buvette's (its Z and its receipts still print)
 )
 """What the evening's close stops: the game and the money, as the board's copy signed at the close names them. The
@@ -149,6 +155,7 @@ class HallState:
     @_REMEMBER.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)
+
     @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
     def _buvette(self, record: Record) -> None:
         self.buvette.apply(record.event)

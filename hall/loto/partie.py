@@ -372,6 +372,7 @@ class Evening:
     @_APPLY.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
     def _on_tombola(self, e: object) -> None:
         """The tombola's own (hall/tombola/model.py keeps it): the cartons' evening does not change."""
+
     @_APPLY.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
     def _on_buvette(self, e: object) -> None:
         """The buvette's till: its own ledger (``HallState.buvette``), the loto's evening does not change."""

@@ -9,8 +9,8 @@ import argparse
 from hall.app.demo import DEMO_CARDS, prepare_demo
 from hall.app.runtime import Runtime
 from hall.app.wiring import DEMO_PINS, config_from_args
-from hall.rights import ROLES
 from hall.cartons.sales import PriceTier
+from hall.rights import ROLES
 
 FILE = """
 [hall]
