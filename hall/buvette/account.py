@@ -15,10 +15,15 @@ from hall.money.accounts import Account
 RUBRIQUE = "buvette"
 
 
+AS_THE_REPORT_SAYS = {"cash": "especes", "card": "carte"}
+"""The till's payments as the report names every account's (the cartons' and the tombola's: ``especes``,
+``carte``): the accounts side by side read one word for cash."""
+
+
 def account(ledger: Ledger) -> Account:
-    """The buvette's account over every ticket of the evening."""
+    """The buvette's account over every ticket of the evening, its takings by the report's payment words."""
     by_payment, _ = ledger.evening_sums()
-    return Account(RUBRIQUE, {p: by_payment[p] for p in TAKEN_IN}, ledger.costs_cents)
+    return Account(RUBRIQUE, {AS_THE_REPORT_SAYS[p]: by_payment[p] for p in TAKEN_IN}, ledger.costs_cents)
 
 
 def replayed(records: Iterable[Record]) -> Ledger | None:

@@ -156,7 +156,7 @@ def test_the_z_sums_by_hand_and_the_count_at_the_close(bar):
     assert z2["z"] == 2 and z2["tickets"] == [4, 4] and z2["by_payment_eur"] == {"cash": 0, "card": 1, "free": 0}
     assert {c["product"]: c["expected"] for c in z2["counted"]}["Café"] == 33
     account = room.hall.buvette_account()
-    assert account.rubrique == "buvette" and account.takings_cents == {"cash": 800, "card": 400}
+    assert account.rubrique == "buvette" and account.takings_cents == {"especes": 800, "carte": 400}
     assert account.costs_cents == 1200 and account.balance_cents == 0
     bad = client.post("/api/buvette/close", json={"counted": {"Whisky": 1}}, headers=room.headers("admin"))
     assert bad.status_code == 422 and bad.get_json()["error"] == "unknown_product"

@@ -59,7 +59,7 @@ def test_the_account_and_its_csv_rows_of_a_fixed_evening_summed_by_hand():
         ]
     )
     acc = account(ledger)
-    assert acc.rubrique == "buvette" and acc.takings_cents == {"cash": 1200, "card": 450}
+    assert acc.rubrique == "buvette" and acc.takings_cents == {"especes": 1200, "carte": 450}
     assert acc.costs_cents == 1500 and acc.balance_cents == 1200 + 450 - 1500
     assert csv_rows(ledger) == [
         ("buvette", "recette", "cash", 1200),

@@ -1,5 +1,6 @@
-"""The treasurer's report holds the tombola's account beside the cartons' (issue 44 item 3): takings by payment,
-costs (lots bought included), balance, and the evening's total — checked by hand on a fixed evening."""
+"""The treasurer's report holds the tombola's and the buvette's accounts beside the cartons' (issue 44 item 3):
+takings by payment, costs (lots bought included), balance, and the evening's total — checked by hand on a fixed
+evening."""
 
 from __future__ import annotations
 
@@ -77,3 +78,30 @@ def test_the_pdf_and_the_workbook_carry_the_accounts(make_hall, tmp_path):
     assert "Comptes de la soirée" in text and "Tombola" in text
     write_report_xlsx(report, tmp_path / "r.xlsx")
     assert {"Comptes de la soirée", "Tombola"} <= set(openpyxl.load_workbook(tmp_path / "r.xlsx").sheetnames)
+
+
+BAR = [{"name": "Bière", "price_eur": 2.5, "stock": 48}, {"name": "Café", "price_eur": 1, "stock": 100}]
+
+
+def test_the_buvette_s_account_stands_beside_the_tombola_s_in_the_report_s_words(make_hall):
+    h = evening(make_hall)
+    h.set_buvette_products(BAR, 12, role="admin")  # 12 € of goods bought
+    h.buvette_sell([{"product": "Bière", "qty": 2}], "cash", 5, role="buvette")  # 5 €
+    h.buvette_sell([{"product": "Café", "qty": 3}], "card", role="buvette")  # 3 €
+    h.buvette_sell([{"product": "Café", "qty": 1}], "free", role="buvette")  # given: no takings
+    report = h.report()
+    cartons, tombola, buvette = evening_accounts(report)
+    assert (buvette.rubrique, buvette.takings_cents, buvette.costs_cents) == (
+        "buvette",
+        {"especes": 500, "carte": 300},
+        1200,
+    )
+    section = next(s for s in papers(report) if s.key == "accounts")
+    total = section.rows[-1]
+    assert [m.cents for m in total[1:]] == [1500 + 4200 + 800, 3100 + 1200, 1500 + 1100 - 400]
+    bar = next(s for s in papers(report) if s.key == "buvette")
+    assert [str(row[1]) for row in bar.rows if row[1] is not None] == ["carte", "especes"]  # never the « cash » lot
+
+
+def test_an_evening_without_a_buvette_has_no_buvette_account(make_hall):
+    assert [a.rubrique for a in evening(make_hall).report().accounts] == ["tombola"]
