@@ -91,7 +91,7 @@ else
   run "$PREFIX/venv/bin/pip" install -q "$SRC[pi]"
 fi
 run mkdir -p "$PREFIX/docs" "$PREFIX/kiosk"
-run cp "$SRC/docs/install-pi.md" "$PREFIX/docs/"
+run cp "$SRC/docs/install-pi.md" "$SRC/docs/install-manual.md" "$PREFIX/docs/"
 run install -m 0644 "$SRC/systemd/kiosk-wait.html" "$PREFIX/kiosk/"
 run install -m 0755 "$SRC/systemd/kiosk.sh" "$PREFIX/kiosk/"
 
