@@ -34,6 +34,7 @@ mmdebstrap --architectures=arm64 --variant=minbase --components=main,non-free-fi
   --essential-hook='mkdir -p "$1/boot/firmware"' \
   --customize-hook='echo loto-hall > "$1/etc/hostname"; printf "127.0.0.1 localhost\n127.0.1.1 loto-hall\n" > "$1/etc/hosts"' \
   --customize-hook='printf "LABEL=RASPIROOT / ext4 rw,noatime 0 1\nLABEL=RASPIFIRM /boot/firmware vfat rw 0 2\n" > "$1/etc/fstab"' \
+  --customize-hook='mkdir -p "$1/srv/loto-hall-build"' \
   --customize-hook="sync-in '$WORK' /srv/loto-hall-build" \
   --customize-hook='chroot "$1" python3 -I -m venv /srv/loto-hall-build/venv' \
   --customize-hook='chroot "$1" /srv/loto-hall-build/venv/bin/pip wheel -q -w /srv/loto-hall-build/wheelhouse --find-links /srv/loto-hall-build/wheelhouse "loto-hall[pi]"' \
