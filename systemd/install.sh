@@ -5,27 +5,46 @@
 #     sudo ./systemd/install.sh --hotspot  # also the Pi as the hall's Wi-Fi ([network] in the config)
 #     sudo ./systemd/install.sh --relays-only  # a second machine: only the phones' relays, for the Pi
 #     ./systemd/install.sh --dry-run [...] # print every command and file it would change, change nothing
+#     --wheelhouse DIR  install the hall from DIR's wheels (pip --no-index): nothing downloaded, no compiler needed
+#     --no-config       leave /etc/loto-hall/config.toml out: the first start is setup mode (the phone, /setup)
+#     --no-start        enable the units, start none (an image being built, tools/image/build.sh)
 # What it does, step by step, is in docs/install-pi.md; nothing here is needed that the guide doesn't say.
 # The program goes into its own venv (/opt/loto-hall/venv): Debian 12 / Pi OS Bookworm's Python refuses a
 # system-wide pip install (PEP 668).
 set -euo pipefail
 
-KIOSK=0 HOTSPOT=0 DRY=0 RELAYS_ONLY=0
-for arg in "$@"; do
+KIOSK=0 HOTSPOT=0 DRY=0 RELAYS_ONLY=0 WHEELHOUSE="" NO_CONFIG=0 NO_START=0
+while [ $# -gt 0 ]; do
+  arg=$1; shift
   case "$arg" in
+    --wheelhouse) [ $# -gt 0 ] || { echo "--wheelhouse needs a folder" >&2; exit 2; }
+                  WHEELHOUSE="$(readlink -f "$1")"; shift
+                  [ -d "$WHEELHOUSE" ] || { echo "no wheelhouse folder: $WHEELHOUSE" >&2; exit 2; } ;;
+    --no-config) NO_CONFIG=1 ;;
+    --no-start) NO_START=1 ;;
     --kiosk) KIOSK=1 ;;
     --hotspot) HOTSPOT=1 ;;
     --relays-only) RELAYS_ONLY=1 ;;
     --dry-run) DRY=1 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
-[ "$DRY" -eq 1 ] || [ "$(id -u)" -eq 0 ] || { echo "run as root: sudo $0 $*" >&2; exit 1; }
+[ "$DRY" -eq 1 ] || [ "$(id -u)" -eq 0 ] || { echo "run as root: sudo $0" >&2; exit 1; }
 
 SRC="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 PREFIX=/opt/loto-hall
 say() { printf '\n== %s\n' "$*"; }
+# apt_need PKG...: with a wheelhouse (no internet), only the packages this machine lacks are asked of apt.
+apt_need() {
+  local missing=() p
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && { echo "   = $*"; return 0; }
+  run apt-get install -y -q "${missing[@]}"
+}
+# start UNIT: restart it now, unless --no-start (the image's first boot starts it).
+start() { [ "$NO_START" -eq 1 ] && { echo "   (--no-start) $1"; return 0; }; run systemctl restart "$1"; }
+reload() { [ "$NO_START" -eq 1 ] || run systemctl daemon-reload; }
 # run CMD...: the command, or with --dry-run its line. Read-only checks (id, getent, [ -e ]) always run,
 # so the dry run shows what this very machine would get.
 run() {
@@ -42,16 +61,22 @@ put() {
 }
 
 say "Debian packages"
+if [ -n "$WHEELHOUSE" ]; then  # offline: the wheels are built, no compiler; what is installed already is kept
+  apt_need python3 python3-venv openssl espeak-ng
+  [ "$KIOSK" -eq 0 ] || apt_need cage chromium
+else
 run apt-get update -q
 run apt-get install -y -q python3 python3-venv python3-dev build-essential openssl
 run apt-get install -y -q espeak-ng      # the hall's voice: each ball said by the projector ([speech], INTERFACE §11)
-if [ "$KIOSK" -eq 1 ]; then
+fi
+if [ "$KIOSK" -eq 1 ] && [ -z "$WHEELHOUSE" ]; then
   run apt-get install -y -q cage || { echo "cage missing: use the desktop image (docs/install-pi.md)"; exit 1; }
   run apt-get install -y -q chromium-browser || run apt-get install -y -q chromium
 fi
 
 say "User loto-hall (groups dialout input lp plugdev)"
-getent group plugdev >/dev/null || run groupadd --system plugdev
+# plugdev made here (Debian's minimal systems have none) is noted, so that uninstall.sh takes it out again
+getent group plugdev >/dev/null || { run groupadd --system plugdev; run mkdir -p "$PREFIX"; run touch "$PREFIX/made-plugdev"; }
 id loto-hall >/dev/null 2>&1 || run useradd --system --home-dir /var/lib/loto-hall --no-create-home \
                                         --shell /usr/sbin/nologin loto-hall
 run usermod -a -G dialout,input,lp,plugdev loto-hall
@@ -59,16 +84,22 @@ run usermod -a -G dialout,input,lp,plugdev loto-hall
 say "Program in $PREFIX/venv"
 run mkdir -p "$PREFIX"
 [ -x "$PREFIX/venv/bin/python" ] || run python3 -I -m venv "$PREFIX/venv"
-run "$PREFIX/venv/bin/pip" install -q --upgrade pip
-run "$PREFIX/venv/bin/pip" install -q "$SRC[pi]"
+if [ -n "$WHEELHOUSE" ]; then
+  run "$PREFIX/venv/bin/pip" install -q --no-index --find-links "$WHEELHOUSE" --upgrade "loto-hall[pi]"
+else
+  run "$PREFIX/venv/bin/pip" install -q --upgrade pip
+  run "$PREFIX/venv/bin/pip" install -q "$SRC[pi]"
+fi
 run mkdir -p "$PREFIX/docs" "$PREFIX/kiosk"
-run cp "$SRC/docs/install-pi.md" "$PREFIX/docs/"
+run cp "$SRC/docs/install-pi.md" "$SRC/docs/install-manual.md" "$PREFIX/docs/"
 run install -m 0644 "$SRC/systemd/kiosk-wait.html" "$PREFIX/kiosk/"
 run install -m 0755 "$SRC/systemd/kiosk.sh" "$PREFIX/kiosk/"
 
 say "Configuration /etc/loto-hall/config.toml (kept if it exists)"
 run install -d -m 0755 /etc/loto-hall
-if [ ! -e /etc/loto-hall/config.toml ]; then
+if [ "$NO_CONFIG" -eq 1 ]; then
+  echo "   (--no-config) none written: the first start is setup mode (scan the projector's QR code)"
+elif [ ! -e /etc/loto-hall/config.toml ]; then
   run install -m 0640 -g loto-hall "$SRC/systemd/config.example.toml" /etc/loto-hall/config.toml
   echo "   edit it now: sudo nano /etc/loto-hall/config.toml"
 fi
@@ -88,9 +119,9 @@ fi
 if [ "$RELAYS_ONLY" -eq 1 ]; then
   say "The phones' relays alone (a second machine; [server] message_queue and core_url point at the Pi)"
   run install -m 0644 "$SRC/systemd/loto-hall-relays.service" /etc/systemd/system/loto-hall-relays.service
-  run systemctl daemon-reload
+  reload
   run systemctl enable loto-hall-relays.service
-  run systemctl restart loto-hall-relays.service
+  start loto-hall-relays.service
   say "Done"
   exit 0
 fi
@@ -137,9 +168,9 @@ fi
 
 say "systemd units"
 run install -m 0644 "$SRC/systemd/loto-hall.service" /etc/systemd/system/loto-hall.service
-run systemctl daemon-reload
+reload
 run systemctl enable loto-hall.service
-run systemctl restart loto-hall.service
+start loto-hall.service
 
 if [ "$KIOSK" -eq 1 ]; then
   say "Projector kiosk on tty1 (user loto-kiosk, in no group of the hall's)"
@@ -161,13 +192,15 @@ PAM
 LOTO_KIOSK_URL=http://localhost:8080/
 ENV
   run install -m 0644 "$SRC/systemd/loto-hall-kiosk.service" /etc/systemd/system/loto-hall-kiosk.service
-  run systemctl daemon-reload
+  reload
   run systemctl set-default graphical.target
   run systemctl enable loto-hall-kiosk.service
-  run systemctl restart loto-hall-kiosk.service
+  start loto-hall-kiosk.service
 fi
 
-if [ "$HOTSPOT" -eq 1 ]; then
+if [ "$HOTSPOT" -eq 1 ] && [ "$NO_CONFIG" -eq 1 ]; then
+  say "The hall's Wi-Fi: set up from the phone (--no-config: no [network] yet)"
+elif [ "$HOTSPOT" -eq 1 ]; then
   say "The hall's Wi-Fi: the Pi as access point ([network] in /etc/loto-hall/config.toml)"
   if [ "$DRY" -eq 1 ] && [ -x "$PREFIX/venv/bin/loto-hall" ] && [ -r /etc/loto-hall/config.toml ]; then
     "$PREFIX/venv/bin/loto-hall" network hotspot --config /etc/loto-hall/config.toml --dry-run | sed 's/^/   /'
@@ -178,6 +211,7 @@ fi
 
 say "Done"
 [ "$DRY" -eq 1 ] && { echo "(--dry-run: nothing was changed)"; exit 0; }
+[ "$NO_START" -eq 1 ] && { echo "(--no-start: the units start at the next boot)"; exit 0; }
 systemctl --no-pager status loto-hall.service | head -n 5 || true
 echo "Pages: http://$(hostname).local:8080/  (projector), /speaker, /controle, /lots, /admin"
 echo "PINs: sudo journalctl -u loto-hall | grep PIN   (or set them in /etc/loto-hall/config.toml)"

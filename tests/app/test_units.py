@@ -121,7 +121,8 @@ def test_the_service_unit_has_what_the_hall_relies_on():
     assert "PrivateDevices" not in d  # it would hide hot-plugged /dev/ttyUSB*, /dev/input
     allowed = {v.split()[0] for v in d["DeviceAllow"]}
     assert {"char-ttyUSB", "char-ttyACM", "char-input", "char-usb_device", "char-usb"} <= allowed
-    assert d["ExecStart"][0].split()[1:3] == ["serve", "--config"]
+    # no --config: /etc/loto-hall/config.toml when it exists, else the hall's own, else setup mode (INTERFACE §12)
+    assert d["ExecStart"][0].split()[1:] == ["serve"] and d["WorkingDirectory"] == ["/var/lib/loto-hall"]
     # gunicorn's drain (worker) < its graceful timeout (arbiter) < systemd's stop timeout
     from hall.app.gunicorn_app import DRAIN_S, GRACEFUL_S
 
