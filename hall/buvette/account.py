@@ -26,11 +26,14 @@ def account(ledger: Ledger) -> Account:
     return Account(RUBRIQUE, {AS_THE_REPORT_SAYS[p]: by_payment[p] for p in TAKEN_IN}, ledger.costs_cents)
 
 
+_KINDS = frozenset(e.type for e in (BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed))
+
+
 def replayed(records: Iterable[Record]) -> Ledger | None:
     """The buvette's ledger of the evening whose journal is ``records``; ``None`` when the hall had no buvette."""
     ledger, kept = Ledger(), False
     for record in records:
-        if isinstance(record.event, (BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)):
+        if record.type in _KINDS:
             ledger.apply(record.event)
             kept = True
     return ledger if kept else None

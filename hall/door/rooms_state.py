@@ -180,4 +180,4 @@ class AnnexRooms:
         if action is not Action.DRAW:
             return None
         room = self.blocking()
-        return None if room is None else Rejected(OFFLINE, room=room.name)
+        return None if room is None else Rejected("annex/room_offline", room=room.name)

@@ -231,7 +231,7 @@ Code: TypeAlias = Literal[
     "unknown_voucher",
     "unsold_card",
 ]
-"""Every refusal code of the house, by name: the one list mypy checks a ``Rejected`` against (issue 41 item 3), so a
+"""Every refusal code of the house, by name: the one list mypy checks a ``Rejected`` against, so a
 misspelled code fails the type check. A loto code is written bare, another area's with its area. Each one's
 status and sentence are declared once at the web's edge (``display/errors.py`` and the areas' catalogues);
 ``tests/display/test_refusal_codes.py`` keeps the two lists equal."""

@@ -200,7 +200,9 @@ def test_install_runs_the_hall_in_setup_mode_and_uninstall_leaves_nothing(contai
     assert status == 403, (status, body[:400])
 
     doctor = box.run(
-        "sh", "-c", "cd /var/lib/loto-hall && runuser -u loto-hall -- /opt/loto-hall/venv/bin/loto-hall doctor",
+        "sh",
+        "-c",
+        "cd /var/lib/loto-hall && runuser -u loto-hall -- /opt/loto-hall/venv/bin/loto-hall doctor",
         check=False,
     )
     assert "Traceback" not in doctor.stderr, doctor.stderr[-2000:]

@@ -21,7 +21,7 @@ function showLink(link) {
 function showKind(state) {
   const p = state && state.partie, i = p ? p.current_lot : null;
   const lot = p && i !== null && i !== undefined ? p.lots[i] : null;
-  claim.textContent = kind(lot ? lot.kind : (boot.kinds || ["quine"])[0]) + " !";
+  if (lot) claim.textContent = kind(lot.kind) + " !";
   claim.disabled = !lot;
 }
 function say(text) {
