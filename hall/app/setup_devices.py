@@ -37,6 +37,7 @@ ROLE_WORDS = {  # the roles as the committee says them, on the printed sheet
     "speaker": "Animateur (la console des boules)",
     "controller": "Contrôleurs (les téléphones)",
     "desk": "Caisse (la vente des cartons)",
+    "buvette": "Buvette (sa caisse)",
     "admin": "Administrateur (le programme, /admin)",
 }
 
