@@ -32,3 +32,24 @@ def rejected(fn: Callable[..., object], *args: object, **kwargs: object) -> Reje
 def raises_refusal(key: str) -> Any:
     """``with raises_refusal("rooms/room_full"):`` — the block raises ``Rejected`` whose ``area/code`` starts so."""
     return pytest.raises(Rejected, match=f"^{key}")
+
+
+def type_check(tmp_path, source: str):
+    """mypy's verdict on ``source`` written as a module (skipped where mypy is not installed): the run, its output."""
+    import importlib.util
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pytest
+
+    if importlib.util.find_spec("mypy") is None:
+        pytest.skip("mypy is not installed (it is part of the test extras: pip install -e '.[test]')")
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(source)
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", str(snippet)],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+    )

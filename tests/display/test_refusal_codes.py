@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 from typing import get_args
 
@@ -14,6 +11,7 @@ import pytest
 import display.app  # noqa: F401  (every area's catalogue declared)
 from display import errors
 from hall.refusal import LOTO, Code
+from tests.helpers import type_check
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,14 +32,5 @@ def test_the_code_type_names_every_declared_code_and_nothing_else():
     ],
 )
 def test_a_misspelled_code_fails_the_type_check(tmp_path, raised, ok):
-    if importlib.util.find_spec("mypy") is None:
-        pytest.skip("mypy is not installed (it is part of the test extras: pip install -e '.[test]')")
-    snippet = tmp_path / "raised.py"
-    snippet.write_text(f"from hall.refusal import Rejected\n\n{raised}\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", str(snippet)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    result = type_check(tmp_path, f"from hall.refusal import Rejected\n\n{raised}\n")
     assert (result.returncode == 0) == ok, result.stdout + result.stderr

@@ -3,9 +3,6 @@ a lot is made, and the one table of lots (hall/loto/lots.py) names exactly its v
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 from typing import get_args
 
@@ -13,6 +10,7 @@ import pytest
 
 from hall.events import Kind
 from hall.loto.lots import KINDS, LOT_KINDS
+from tests.helpers import type_check
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,16 +28,7 @@ def test_the_kind_type_and_the_table_of_lots_name_the_same_kinds_in_the_same_ord
     ],
 )
 def test_a_misspelled_kind_fails_the_type_check(tmp_path, made, ok):
-    if importlib.util.find_spec("mypy") is None:
-        pytest.skip("mypy is not installed (it is part of the test extras: pip install -e '.[test]')")
-    snippet = tmp_path / "made.py"
-    snippet.write_text(f"from hall.events import LotSpec\nfrom hall.loto.lots import LotKind\n\n{made}\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", str(snippet)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    result = type_check(tmp_path, f"from hall.events import LotSpec\nfrom hall.loto.lots import LotKind\n\n{made}\n")
     assert (result.returncode == 0) == ok, result.stdout + result.stderr
     if not ok:
         assert "Literal['quine', 'double_quine', 'carton_plein']" in result.stdout
