@@ -25,6 +25,9 @@ Move = Any
 State = Any
 Options = Any
 
+JSON = dict[str, object]
+"""A JSON object the web sends on as it is (a seat's view, a public room, the projector's screen)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -65,7 +68,7 @@ class Game:
     apply: Callable[[State, int, Move], State]
     chance: Callable[[State, random.Random], Move]
     outcome: Callable[[State], Outcome | None]
-    view: Callable[[State, int | None], dict]
+    view: Callable[[State, int | None], JSON]
     bots: Mapping[str, Callable[[State, int, random.Random], Move]] = field(default_factory=dict)
     is_legal: Callable[[State, int, Move], bool] | None = None
     officials: Callable[[State], Sequence[Move]] | None = None

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hall.minigames.base import JSON as JSON  # the lobby's news carries the views as they are (re-exported)
 from hall.minigames.base import Move, State
-
-JSON = dict[str, object]
-"""A JSON object the web sends on as it is (a public room, a seat's view, the projector's screen)."""
 
 
 @dataclass(frozen=True, slots=True)
