@@ -20,8 +20,10 @@ CHANCE = -1
 
 # The registry holds games of different states, moves and options side by side, each typed in its own rules
 # module; a generic ``Game[S, M, O]`` would be ``Game[Any, Any, Any]`` at the registry, the lobby and every
-# table, so here a state, a move and the options are anything on purpose.
-Move = Any
+# table, so here a state and the options are anything on purpose (each game's functions take its own).
+# A move is opaque to the table: each game names its moves' shapes (``lobo77.rules.Lobo77Move``…) and takes
+# what a phone sent as ``object`` in ``is_legal`` and ``apply``, so the table only lists, compares and sends moves.
+Move = object
 State = Any
 Options = Any
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hall.minigames.base import JSON as JSON  # the lobby's news carries the views as they are (re-exported)
-from hall.minigames.base import Move, State
+from hall.minigames.base import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ class Referee:
     status: str
     version: int
     names: tuple[str, ...]
-    moves: tuple[Move, ...]  # each as the phone would send it (lists, not tuples)
+    moves: tuple[list[object], ...]  # each as the phone would send it (lists, not tuples)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ class Record(TypedDict, total=False):
     address_sha: str  # join (absent from records written before it)
     bots: list[str]  # start
     players: int  # start
-    moves: list[list[Move]]  # start, moves, official
+    moves: list[list[object]]  # start, moves, official: [seat, move] as JSON
     by: str  # moves, official: "seat", "bot" or "official"
     show: str  # screen: "loto" or "game"
     enabled: bool  # switch
@@ -109,7 +109,7 @@ class LobbyState:
                 room.game,
                 record["players"],
                 engine_options(room),
-                [LoggedMove(s, m, i + 1) for i, (s, m) in enumerate(record["moves"])],
+                [LoggedMove(s, m, i + 1) for i, (s, m) in enumerate(_entries(record))],
                 rng=rng,
             )
             room.status = "playing"
@@ -134,7 +134,7 @@ class LobbyState:
         assert match is not None, "moves are journalled only after the start"
         if record["kind"] == "official" and move_key(record["moves"][0][1]) not in map(move_key, room.officials()):
             raise Rejected("rooms/illegal_official", move=record["moves"][0][1])
-        for seat, move in record["moves"]:
+        for seat, move in _entries(record):
             if seat != CHANCE and not room.game.check_legal(match.state, seat, move):
                 raise Rejected("rooms/illegal_move", seat=seat, move=move)
             match._apply(seat, move)
@@ -144,3 +144,13 @@ class LobbyState:
         closed = [code for code, room in self.rooms.items() if room.status == "closed"]
         for code in closed[:-RECENT_CLOSED] if len(closed) > RECENT_CLOSED else ():
             del self.rooms[code]
+
+
+def _entries(record: Record) -> list[tuple[int, Move]]:
+    """The ``[seat, move]`` pairs of a record; a seat that is no integer is refused (as the rules would)."""
+    pairs: list[tuple[int, Move]] = []
+    for seat, move in record["moves"]:
+        if not isinstance(seat, int):
+            raise Rejected("rooms/illegal_move", seat=seat, move=move)
+        pairs.append((seat, move))
+    return pairs

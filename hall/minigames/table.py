@@ -107,9 +107,11 @@ def move_key(move: object) -> str | None:
     return text if len(text) <= MOVE_JSON_MAX else None
 
 
-def jsonable(move: Move) -> Move:
-    """A legal move as the phone receives it (tuples become lists)."""
-    return json.loads(json.dumps(move))
+def jsonable(move: Move) -> list[object]:
+    """A legal move as the phone receives it (tuples become lists: every move of these games is a tuple)."""
+    sent = json.loads(json.dumps(move))
+    assert isinstance(sent, list), f"a move is a tuple, not {move!r}"
+    return sent
 
 
 def listed(move: object, candidates: list[Move]) -> Move | None:

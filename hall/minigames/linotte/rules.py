@@ -249,7 +249,7 @@ def _normal(move: object) -> LinotteMove:
     if kind == "keep":
         _, kept, appel = move
         if appel is not None and not isinstance(appel, str):
-            raise ValueError(f"linotte: an appel is a combination's name, got {appel!r}")
+            raise ValueError("linotte: an appel is a combination's name")  # no repr: a phone's JSON may nest deep
         return ("keep", tuple(sorted(int(d) for d in kept)), appel)
     if kind == "place":
         _, cell = move
@@ -261,7 +261,7 @@ def _normal(move: object) -> LinotteMove:
         return ("roll", tuple(int(d) for d in move[1]))
     if kind == "stop":
         return ("stop",)
-    raise ValueError(f"linotte: not a move of this game: {move!r}")
+    raise ValueError("linotte: not a move of this game")  # no repr: a phone's JSON may nest deep
 
 
 def chance(state: LinotteState, rng: random.Random) -> First | Roll:

@@ -219,7 +219,7 @@ def _normal(move: object) -> Lobo77Move:
         cards = tuple(arg)
         if all(isinstance(card, str) for card in cards):
             return ("deal" if kind == "deal" else "shuffle", tuple(str(card) for card in cards))
-    raise ValueError(f"lobo77: not a move of this game: {move!r}")
+    raise ValueError("lobo77: not a move of this game")  # no repr: a phone's JSON may nest deep
 
 
 def _deal(state: Lobo77State, order: tuple[str, ...]) -> Lobo77State:
