@@ -93,7 +93,7 @@ def _bid(state: EuchreState, seat: int, moves: list[BidMove]) -> BidMove:
     """Return the bot's bid: the cheapest winning bid its team can make, a call with a near-perfect hand."""
     hand = state.hands[seat]
     numeric: list[Bid] = [m for m in moves if m[0] == "bid"]
-    calls = {bid_level(m): m for m in moves if m[0] == "call" or m[0] == "moon"}
+    calls = {bid_level(m): m for m in moves if m[0] in ("call", "moon")}
     denoms = sorted({m[2] for m in numeric}) or list(SUITS) + [NO_TRUMP]
     denom, own = _best_denom(hand, denoms)
     for level, needed in _CALL_THRESHOLDS:
