@@ -23,7 +23,8 @@ def headline(report: EveningReport) -> str | None:
     rooms = report.rooms
     if rooms is None:
         return None
-    return f"{rooms.headline(report.language)} : {' · '.join([report.hall_name, *rooms.rooms])}"
+    colon = ": " if report.language == "en" else " : "
+    return f"{rooms.headline(report.language)}{colon}{' · '.join([report.hall_name, *rooms.rooms])}"
 
 
 def rooms_section(report: EveningReport) -> Section | None:

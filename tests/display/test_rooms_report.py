@@ -105,7 +105,7 @@ def test_an_english_hall_reads_the_rooms_in_english(evening):
     rows = _csv(english)
     salles = [r for r in rows if r["section"] == "salles"]
     assert [r["status"] for r in salles] == ["room_claim", "room_lost", "room_go_on", "room_back"]
-    assert "1 event, 3 rooms, same draw" in _pdf_text(english)
+    assert "1 event, 3 rooms, same draw: Salle des fêtes de Test · Salle B · Salle C" in _pdf_text(english)
 
 
 def test_an_evening_in_one_room_has_no_rooms_rubric(tmp_path):
