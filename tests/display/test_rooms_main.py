@@ -411,7 +411,7 @@ def test_the_projector_says_the_annex_claim_with_its_chime_and_the_console_goes_
 ):
     from playwright.sync_api import expect
 
-    from tests.display.conftest import PINS, LiveServer, login_page
+    from tests.display.conftest import PINS, LiveServer, answer, login_page
 
     annex = annex_hall(tmp_path, clock)
     token = join(annex)
@@ -435,6 +435,7 @@ def test_the_projector_says_the_annex_claim_with_its_chime_and_the_console_goes_
         annex.hall.watch_rooms()
         expect(speaker.locator("#annex-rooms")).to_contain_text("Salle B : liaison perdue")
         speaker.locator("#annex-rooms .annex-go-on").click()
+        answer(speaker, "yes", asked="Continuer sans la salle annexe")  # asked first (test_rooms_admin.py)
         expect(speaker.locator("#annex-rooms")).to_contain_text("le tirage continue sans elle")
         assert types(annex)[-1] == "room:go_on"
     finally:
