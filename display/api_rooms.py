@@ -3,7 +3,8 @@
 - ``POST /api/rooms {"room"}`` (admin) → 201 ``{"room", "code"}``: a one-time code, as for a tablet
   (``display/enrolment.py``'s alphabet); ``POST /api/rooms/{room}/code`` (admin): a new one (its device replaced).
 - ``POST /api/rooms/{room}/join {"code"}`` (no PIN) → ``{"room", "token"}``: the code is spent at once.
-- ``POST /api/rooms/{room}/beat {"seq"}`` (``Authorization: Bearer TOKEN``, every second) → ``{"seq"}``.
+- ``POST /api/rooms/{room}/beat {"seq"}`` (``Authorization: Bearer TOKEN``, four times a second and at once after
+  each ball shown) → ``{"seq"}``: ``seq`` is the last one the annex has shown, its ack (RULES L23a).
 - ``POST /api/rooms/{room}/claim {"kind"}`` (Bearer) → the draw held as for a claim in the main room.
 - ``POST /api/rooms/{room}/go-on`` (speaker) → « continuer sans la salle annexe ».
 - ``GET /api/rooms`` (speaker, admin): the rooms' links, as ``GET /api/state``'s ``rooms`` says them.
@@ -64,11 +65,18 @@ declare(
                 "salle annexe »."
             ),
         ),
+        "room_behind": (
+            423,
+            _l(
+                "La salle annexe « %(room)s » n'a pas encore montré le dernier numéro : la boule suivante l'attend "
+                "(un instant, puis tirez de nouveau)."
+            ),
+        ),
         "room_online": (409, _l("La salle annexe « %(room)s » est en ligne : le tirage l'attend déjà.")),
         "not_joined": (409, _l("La salle annexe « %(room)s » n'est pas encore reliée.")),
         "already_going_on": (409, _l("Le tirage continue déjà sans la salle annexe « %(room)s ».")),
     },
-    shown=("room", "max", "retry_after"),
+    shown=("room", "ball", "max", "retry_after"),
 )
 
 

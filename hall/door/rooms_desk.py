@@ -73,20 +73,30 @@ class RoomsDesk:
         return self._writer.commit(RoomEnrolled(found.name, token_hash(token)), ANNEX_ROLE)
 
     def room_beat(self, room: str, token: object, annex_seq: object) -> int:
-        """The annex's heartbeat: its link is up now. Returns the hall's last ``seq``. Not under the hall's lock
-        (a beat must not wait behind the hall's flushes), but for the record of its return after a loss."""
+        """The annex's heartbeat and its ack: its link is up now, and ``annex_seq`` is the last ``seq`` it has shown
+        (the next ball waits until it is at or past the last ball's, RULES L23a). Returns the hall's last ``seq``.
+        Not under the hall's lock (a beat must not wait behind the hall's flushes), but for the record of its
+        return after a loss — once it is back in step when the speaker had gone on without it."""
         if type(annex_seq) is not int or not 0 <= annex_seq <= MAX_ANNEX_SEQ:
             raise Rejected("bad_field", field="seq")
         found = self._rooms.check_token(room, token)
         self._rooms.beat(found.name, annex_seq)
-        if found.lost or found.going_on:
+        if self._returned(found.name):
             self._back(found.name)
         return self._state.evening.last_seq
+
+    def _returned(self, name: str) -> bool:
+        """Lost and heard again; or gone on without and now showing the last ball (else it would stop the draw
+        again at once, behind)."""
+        room = self._rooms.rooms[name]
+        if room.going_on:
+            return self._rooms.in_step(room)
+        return room.lost
 
     @locked
     def _back(self, name: str) -> Record | None:
         room = self._rooms.rooms[name]
-        if not (room.lost or room.going_on):
+        if not self._returned(name):
             return None  # another beat journalled it first
         return self._writer.commit(RoomBack(name, room.going_on), ANNEX_ROLE)
 
@@ -98,7 +108,7 @@ class RoomsDesk:
         found = self._rooms.check_token(room, token)
         if kind is not None and kind not in LOT_KINDS:
             raise Rejected("bad_field", field="kind")
-        self._rooms.beat(found.name, 0)  # a claim is a sign of life too
+        self._rooms.beat(found.name)  # a claim is a sign of life too (it says nothing of the annex's screen)
         p = self._state.running()
         if p.current is None:
             raise Rejected("partie_finished", number=p.number)
@@ -109,14 +119,16 @@ class RoomsDesk:
     @locked
     def room_go_on(self, room: str, *, role: str) -> Record:
         """« Continuer sans la salle annexe »: balls are drawn while ``room`` cannot be reached, until it is back.
-        ``annex/room_online`` when its link is up, ``annex/not_joined`` before its device joined."""
+        ``annex/room_online`` when its link is up and it has shown the last ball (nothing to go on without),
+        ``annex/not_joined`` before its device joined. A room heard but behind may be gone on without (its screen
+        stuck): the choice holds until it has shown the last ball."""
         require(role, "room_go_on")
         found = self._rooms.find(room)
         if not found.token_hash:
             raise Rejected("annex/not_joined", room=found.name)
         if found.going_on:
             raise Rejected("annex/already_going_on", room=found.name)
-        if self._rooms.online(found):
+        if self._rooms.in_step(found):
             raise Rejected("annex/room_online", room=found.name)
         return self._writer.commit(RoomGoOn(found.name, *self._where()), role)
 
