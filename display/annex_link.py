@@ -50,10 +50,16 @@ class MainAway(Exception):
     """The main hall did not answer (the link is down, or it restarts)."""
 
 
-def call(url: str, body: dict | None = None, token: str = "", timeout_s: float = HTTP_TIMEOUT_S) -> dict:
-    """The main's JSON answer to a GET (``body`` None) or a POST; ``MainRefused`` on a 4xx/5xx with its body,
-    ``MainAway`` when it does not answer."""
-    headers = {"Accept": "application/json"}
+def call(
+    url: str,
+    body: dict | None = None,
+    token: str = "",
+    timeout_s: float = HTTP_TIMEOUT_S,
+    headers: dict[str, str] | None = None,
+) -> dict:
+    """The main's JSON answer to a GET (``body`` None) or a POST (``headers`` besides); ``MainRefused`` on a
+    4xx/5xx with its body, ``MainAway`` when it does not answer."""
+    headers = {"Accept": "application/json", **(headers or {})}
     data = None
     if body is not None:
         headers["Content-Type"] = "application/json"

@@ -5,7 +5,8 @@
 - ``POST /api/rooms/{room}/join {"code"}`` (no PIN) → ``{"room", "token"}``: the code is spent at once.
 - ``POST /api/rooms/{room}/beat {"seq"}`` (``Authorization: Bearer TOKEN``, four times a second and at once after
   each ball shown) → ``{"seq"}``: ``seq`` is the last one the annex has shown, its ack (RULES L23a).
-- ``POST /api/rooms/{room}/claim {"kind"}`` (Bearer) → the draw held as for a claim in the main room.
+- ``POST /api/rooms/{room}/claim {"kind"}`` (Bearer, ``Idempotency-Key``) → the draw held as for a claim in the
+  main room; the same key again is answered the first claim.
 - ``POST /api/rooms/{room}/go-on`` (speaker) → « continuer sans la salle annexe ».
 - ``GET /api/rooms`` (speaker, admin): the rooms' links, as ``GET /api/state``'s ``rooms`` says them.
 
@@ -16,6 +17,7 @@ room newly lost (``hall.watch_rooms``), so the speaker's console hears of it bef
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -29,6 +31,7 @@ from display import auth as A
 from display.current import hall
 from display.enrolment import new_code, normal_code, shown_code
 from display.errors import declare
+from display.idempotency import idempotent
 from display.limits import json_body
 from display.login_guard import Budget
 from display.services import Services, services, services_of
@@ -187,11 +190,19 @@ def beat(room: str):
 
 @bp.post("/<room>/claim")
 def claim(room: str):
-    """``{"kind": "quine"|"double_quine"|"carton_plein"|null}``: the draw stops (RULES L10, L23)."""
-    kind = json_body().get("kind")
-    record = hall().room_claim(room, _token(), kind)
-    e = record.event
-    return jsonify({"room": e.room, "partie": e.partie, "ball": e.ball, "kind": e.kind, "seq": record.seq})
+    """``{"kind": "quine"|"double_quine"|"carton_plein"|null}``: the draw stops (RULES L10, L23). With an
+    ``Idempotency-Key`` (the annex sends one with every claim), a claim sent again — a kept one after the link
+    came back, a forward whose answer was lost — is answered the first one, never journalled twice (L23a)."""
+    data = json_body()
+    kind = data.get("kind")
+    token = _token()
+
+    def apply():
+        record = hall().room_claim(room, token, kind)
+        e = record.event
+        return jsonify({"room": e.room, "partie": e.partie, "ball": e.ball, "kind": e.kind, "seq": record.seq})
+
+    return idempotent(f"annex:{room}:{token}", data, json.dumps(kind), apply)  # kept in memory only
 
 
 @bp.post("/<room>/go-on")

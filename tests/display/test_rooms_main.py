@@ -225,6 +225,29 @@ def test_the_claim_reaches_every_socket_as_room_claim(annex):
             close(speaker)
 
 
+def test_a_claim_sent_again_with_its_key_is_one_claim(annex):
+    """The annex sends each claim with an ``Idempotency-Key``: sent again (a kept claim after the link came back, a
+    forward whose answer was lost), it is answered the first one and journalled once (RULES L23a)."""
+    c = annex.app.test_client()
+    token = join(annex)
+    annex.hall.start_partie(role="speaker")
+    annex.hall.draw(4, role="speaker")
+    keyed = {**bearer(token), "Idempotency-Key": "annex-k1-abcdefgh"}
+    first = c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=keyed)
+    again = c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=keyed)
+    assert first.status_code == again.status_code == 200
+    assert again.get_json() == first.get_json() and again.headers["Idempotent-Replayed"] == "true"
+    assert types(annex).count("room:claim") == 1
+    refused(c.post("/api/rooms/Salle B/claim", json={"kind": "carton_plein"}, headers=keyed), 409, "request_id_reused")
+    forged = c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers={**keyed, **bearer("x" * 43)})
+    assert forged.status_code == 403 and forged.get_json()["error"] == "bad_token"  # the key opens nothing alone
+    other = c.post(
+        "/api/rooms/Salle B/claim", json={"kind": "quine"}, headers={**keyed, "Idempotency-Key": "k2-abcdefgh"}
+    )
+    assert other.status_code == 200 and "Idempotent-Replayed" not in other.headers  # another key: another shout
+    assert types(annex).count("room:claim") == 2
+
+
 def test_a_claim_needs_a_partie_in_play(annex):
     token = join(annex)
     resp = annex.app.test_client().post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=bearer(token))
