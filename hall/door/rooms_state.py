@@ -34,7 +34,6 @@ HEARD_S = 1.0  # an annex unheard for this long has not said it showed the last 
 MAX_ROOMS = 8
 ROOM_NAME_CHARS = 32
 OFFLINE = "annex/room_offline"
-BEHIND = "annex/room_behind"
 
 _ROOMS = EventHandlers[None]()
 
@@ -214,6 +213,6 @@ class AnnexRooms:
             return None
         room = self.blocking()
         if room is not None:
-            return Rejected(OFFLINE, room=room.name)
+            return Rejected("annex/room_offline", room=room.name)
         room = self.behind()
-        return None if room is None else Rejected(BEHIND, room=room.name, ball=self.ball)
+        return None if room is None else Rejected("annex/room_behind", room=room.name, ball=self.ball)
