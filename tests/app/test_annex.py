@@ -334,3 +334,33 @@ def test_a_claim_pressed_while_the_link_is_lost_is_kept_and_delivered_once(run_h
     assert [(c["room"], c["ball"], c["kind"]) for c in claims] == [(ROOM, 27, "quine")]
     time.sleep(1.0)  # the delivery's loop looked again: nothing sent twice
     assert len(_room_claims(data)) == 1
+
+
+def test_a_phone_in_the_annex_is_sent_to_the_main_hall_and_follows_the_draw_there(main, annex_of):
+    """« Mes cartons » on the annex's network: the phone is redirected to the main hall (its address on the hall's
+    network), query kept, and follows the one draw on the main's stream as every phone does."""
+    import http.client
+    import urllib.request
+
+    annex = annex_of(main)
+    annex.wait_answering()
+    for path in ("/mes-cartons", "/c/R-00001?from=qr", "/s/ABCD"):
+        conn = http.client.HTTPConnection("127.0.0.1", annex.port, timeout=5)
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        assert (resp.status, resp.getheader("Location")) == (303, main.url + path), path
+        conn.close()
+    with urllib.request.urlopen(annex.url + "/mes-cartons", timeout=5) as page:  # followed, as a phone does
+        assert page.status == 200 and page.url == main.url + "/mes-cartons"
+        assert "text/html" in page.headers["Content-Type"]
+    seen: queue.Queue = queue.Queue()
+    phone = socketio.Client()
+    phone.on("draw", lambda data=None: seen.put(data["number"]))
+    phone.connect(main.url, transports=["websocket"])
+    try:
+        speaker = _start_partie(main)
+        assert _draw(main, 64, speaker)[0] == 201
+        assert seen.get(timeout=10) == 64
+    finally:
+        phone.disconnect()
+    _wait(lambda: annex.state()["draws"] == [64], what="the same ball on the annex's screen")
