@@ -364,3 +364,35 @@ def test_a_phone_in_the_annex_is_sent_to_the_main_hall_and_follows_the_draw_ther
     finally:
         phone.disconnect()
     _wait(lambda: annex.state()["draws"] == [64], what="the same ball on the annex's screen")
+
+
+def test_the_annex_screen_says_a_kept_claim_until_it_is_sent(main, annex_of):
+    from playwright.sync_api import expect, sync_playwright
+
+    annex = annex_of(main, _room_code(main.url))
+    annex.wait_answering()
+    speaker = _start_partie(main)
+    assert _draw(main, 45, speaker)[0] == 201
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless"])
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR").new_page()
+            page.goto(annex.url + "/")
+            expect(page.locator("#last")).to_have_text("45", timeout=10_000)
+            _group(main, signal.SIGSTOP)
+            try:
+                expect(page.locator("#link-lost")).to_be_visible(timeout=8_000)
+                page.locator("#annex-claim").click()  # the veil leaves the bar and its big button free
+                said = page.locator("#annex-said")
+                expect(said).to_contain_text("Annonce gardée", timeout=5_000)
+                page.screenshot(path=str(ROOT / "docs" / "screenshots" / "annex-claim-kept.png"))
+                page.wait_for_timeout(8_500)  # longer than a passing message stays
+                expect(said).to_contain_text("Annonce gardée")  # kept on screen while the claim waits
+            finally:
+                _group(main, signal.SIGCONT)
+            expect(said).to_contain_text("Annonce gardée transmise", timeout=10_000)
+            expect(page.locator("#link-lost")).to_be_hidden()
+        finally:
+            browser.close()
+    status, body, _ = _draw(main, 46, speaker, within_s=3.0)
+    assert status == 423 and body["error"] == "locked", body
