@@ -43,10 +43,12 @@ def new_claim(kind: str, ball: int | None) -> Claim:
     return Claim("annex-" + secrets.token_urlsafe(18), kind, ball)
 
 
-def forward(link: Link, claim: Claim) -> dict:
-    """The claim sent to the main hall (its key in ``Idempotency-Key``); ``MainRefused`` / ``MainAway`` as ``call``."""
+def forward(link: Link, claim: Claim, kept: bool = False) -> dict:
+    """The claim sent to the main hall (its key in ``Idempotency-Key``, the ball shown when it was pressed, whether
+    it was kept); ``MainRefused`` / ``MainAway`` as ``call``."""
     url = f"{link.main_url}/api/rooms/{quote(link.room, safe='')}/claim"
-    return call(url, {"kind": claim.kind}, token=link.token, headers={"Idempotency-Key": claim.key})
+    body = {"kind": claim.kind, "shown": claim.ball, "kept": kept}
+    return call(url, body, token=link.token, headers={"Idempotency-Key": claim.key})
 
 
 class KeptClaims:
@@ -97,7 +99,7 @@ class KeptClaims:
             if claim is None or self.link.link != "ok":
                 return False
             try:
-                answer = forward(self.link, claim)
+                answer = forward(self.link, claim, kept=True)
             except MainAway:
                 return False
             except MainRefused as exc:

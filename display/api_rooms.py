@@ -5,7 +5,7 @@
 - ``POST /api/rooms/{room}/join {"code"}`` (no PIN) → ``{"room", "token"}``: the code is spent at once.
 - ``POST /api/rooms/{room}/beat {"seq"}`` (``Authorization: Bearer TOKEN``, four times a second and at once after
   each ball shown) → ``{"seq"}``: ``seq`` is the last one the annex has shown, its ack (RULES L23a).
-- ``POST /api/rooms/{room}/claim {"kind"}`` (Bearer, ``Idempotency-Key``) → the draw held as for a claim in the
+- ``POST /api/rooms/{room}/claim {"kind", "shown"?, "kept"?}`` (Bearer, ``Idempotency-Key``) → the draw held as for a claim in the
   main room; the same key again is answered the first claim.
 - ``POST /api/rooms/{room}/go-on`` (speaker) → « continuer sans la salle annexe ».
 - ``GET /api/rooms`` (speaker, admin): the rooms' links, as ``GET /api/state``'s ``rooms`` says them.
@@ -194,15 +194,16 @@ def claim(room: str):
     ``Idempotency-Key`` (the annex sends one with every claim), a claim sent again — a kept one after the link
     came back, a forward whose answer was lost — is answered the first one, never journalled twice (L23a)."""
     data = json_body()
-    kind = data.get("kind")
+    kind, shown, kept = data.get("kind"), data.get("shown"), data.get("kept", False)
     token = _token()
 
     def apply():
-        record = hall().room_claim(room, token, kind)
+        record = hall().room_claim(room, token, kind, shown, kept)
         e = record.event
         return jsonify({"room": e.room, "partie": e.partie, "ball": e.ball, "kind": e.kind, "seq": record.seq})
 
-    return idempotent(f"annex:{room}:{token}", data, json.dumps(kind), apply)  # kept in memory only
+    # the fingerprint leaves ``kept`` out: a forward unanswered, then kept and sent again, is the same claim
+    return idempotent(f"annex:{room}:{token}", data, json.dumps([kind, shown]), apply)  # kept in memory only
 
 
 @bp.post("/<room>/go-on")

@@ -101,18 +101,27 @@ class RoomsDesk:
         return self._writer.commit(RoomBack(name, room.going_on), ANNEX_ROLE)
 
     @ball_first
-    def room_claim(self, room: str, token: object, kind: object = None) -> Record:
+    def room_claim(
+        self, room: str, token: object, kind: object = None, shown: object = None, kept: object = False
+    ) -> Record:
         """« Quine ! » in the annex: the draw stops at once as for a claim in the main room (RULES L10), the room
-        and the last ball journalled with it. ``no_partie``, ``partie_finished``, ``bad_field`` (``kind``)."""
+        and the last ball journalled with it, and what the annex says: the last ball it had shown when pressed
+        (``shown``, 1–90 or None) and whether it was kept while the link was lost (``kept``, RULES L23a).
+        ``no_partie``, ``partie_finished``, ``bad_field`` (``kind``, ``shown``, ``kept``)."""
         require(ANNEX_ROLE, "room_claim")
         found = self._rooms.check_token(room, token)
         if kind is not None and kind not in LOT_KINDS:
             raise Rejected("bad_field", field="kind")
+        if shown is not None and (type(shown) is not int or not 1 <= shown <= 90):
+            raise Rejected("bad_field", field="shown")
+        if type(kept) is not bool:
+            raise Rejected("bad_field", field="kept")
         self._rooms.beat(found.name)  # a claim is a sign of life too (it says nothing of the annex's screen)
         p = self._state.running()
         if p.current is None:
             raise Rejected("partie_finished", number=p.number)
-        claimed = RoomClaimed(found.name, p.number, p.last, kind if isinstance(kind, str) else None)
+        said = shown if isinstance(shown, int) else None
+        claimed = RoomClaimed(found.name, p.number, p.last, kind if isinstance(kind, str) else None, said, kept)
         stop = () if p.paused else (ClaimAnnounced(f"room:{found.name}"),)
         return self._writer.commit(claimed, ANNEX_ROLE, *stop)
 

@@ -331,7 +331,7 @@ def test_a_claim_pressed_while_the_link_is_lost_is_kept_and_delivered_once(run_h
     status, body, _ = _draw(main, 28, speaker, within_s=3.0)
     assert status == 423 and body["error"] == "locked", body  # the draw held for the annex's quine
     claims = _room_claims(data)
-    assert [(c["room"], c["ball"], c["kind"]) for c in claims] == [(ROOM, 27, "quine")]
+    assert [(c["room"], c["ball"], c["kind"], c["shown"], c["kept"]) for c in claims] == [(ROOM, 27, "quine", 27, True)]
     time.sleep(1.0)  # the delivery's loop looked again: nothing sent twice
     assert len(_room_claims(data)) == 1
 

@@ -248,6 +248,29 @@ def test_a_claim_sent_again_with_its_key_is_one_claim(annex):
     assert types(annex).count("room:claim") == 2
 
 
+def test_a_kept_claim_is_journalled_with_the_ball_it_was_pressed_on(annex, clock):
+    """The speaker went on without the room; its claim, kept while cut off, arrives balls later: the journal says
+    which ball the annex had shown when it was pressed, and that it was kept (RULES L23a)."""
+    c = annex.app.test_client()
+    token = join(annex)
+    h = annex.hall
+    h.start_partie(role="speaker")
+    assert draw(annex, 42).status_code == 201
+    ack(annex, token)
+    clock.move(3.1)
+    h.watch_rooms()
+    assert c.post("/api/rooms/Salle B/go-on", headers=annex.headers("speaker")).status_code == 200
+    assert draw(annex, 61).status_code == 201
+    for body in ({"shown": 0}, {"shown": 91}, {"shown": "42"}, {"shown": True}, {"kept": 1}, {"kept": "yes"}):
+        resp = c.post("/api/rooms/Salle B/claim", json={"kind": "quine", **body}, headers=bearer(token))
+        assert resp.status_code == 422 and resp.get_json()["error"] == "bad_field", body
+    resp = c.post("/api/rooms/Salle B/claim", json={"kind": "quine", "shown": 42, "kept": True}, headers=bearer(token))
+    assert resp.status_code == 200 and resp.get_json()["ball"] == 61
+    (claimed,) = [r.event for r in h.records() if r.type == "room:claim"]
+    assert (claimed.ball, claimed.shown, claimed.kept) == (61, 42, True)
+    refused(draw(annex, 7), 423, "locked")  # heard balls later, still the stop of L10
+
+
 def test_a_claim_needs_a_partie_in_play(annex):
     token = join(annex)
     resp = annex.app.test_client().post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=bearer(token))
