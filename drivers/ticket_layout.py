@@ -27,7 +27,7 @@ def euros(cents: int) -> str:
 
 
 def _accounts(p, pair: Callable[[str, str], None], accounts: tuple[TicketAccount, ...]) -> None:
-    """The evening's accounts side by side (issue 44): each one's takings by means of payment, its costs and its
+    """The evening's accounts side by side: each one's takings by means of payment, its costs and its
     balance, then the evening's total, as the treasurer's report gives them."""
     p.set_with_default(align="center", bold=True)
     p.textln(printable("COMPTES DE LA SOIRÉE"))

@@ -77,7 +77,7 @@ class TicketRequested:
     played: tuple[tuple[int, int], ...] = ()
     closing: bool = False  # at the evening's close (``evening:closed``, the record before it)
     rooms: tuple[str, ...] = ()  # the salle annexe's rooms opened tonight (RULES L23): () for an evening in one room
-    # the evening's accounts side by side (issue 44: the cartons', the tombola's, the buvette's, those the hall had),
+    # the evening's accounts side by side (the cartons', the tombola's, the buvette's: those the hall had),
     # as the treasurer's report gives them; () in a ticket journalled before they were kept, which prints the
     # cartons' takings only
     accounts: tuple[TicketAccount, ...] = ()

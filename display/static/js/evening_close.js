@@ -1,4 +1,4 @@
-/* « Clore la soirée » on /admin and the speaker's console (issue 40): asked twice — the question, then a word typed —
+/* « Clore la soirée » on /admin and the speaker's console: asked twice — the question, then a word typed —
    then POST /api/evening/close. Once closed (said by the close's answer, or by GET /api/evening/close to a page
    opened later) the page says so, shows the journal's fingerprint the board's copy prints and where that copy
    stands (printed, waiting for the printer, no printer), and disables what the hall would now refuse: a ball, a
