@@ -35,7 +35,9 @@ function show(state) {
 
 async function load() {
   const res = await api("GET", "/api/evening/close");
-  if (res.ok) show(res.data);
+  if (!res.ok) return;
+  if (closed && !res.data.closed) { location.reload(); return; }   // a new evening (archived, hall restarted): afresh
+  show(res.data);
 }
 
 $("close-evening").addEventListener("click", async () => {
@@ -62,3 +64,5 @@ $("close-evening").addEventListener("click", async () => {
 // a list drawn again later (the sales on /admin) keeps its refused buttons disabled
 new MutationObserver(() => { if (closed) disableRefused(); }).observe(document.body, {childList: true, subtree: true});
 load();
+// closed from another page, or the next evening begun: known within 15 s (one small request)
+setInterval(load, 15000);
