@@ -21,6 +21,7 @@ from hall.events.buvette import (
     BuvetteSold,
 )
 from hall.events.paper import (
+    TicketAccount,
     TicketPrinted,
     TicketRequested,
     VoucherIssued,
@@ -114,6 +115,7 @@ __all__ = [
     "SalePaid",
     "SaleRecorded",
     "SaleVoided",
+    "TicketAccount",
     "TicketPrinted",
     "TicketRequested",
     "TieAnnounced",
