@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from hall.buvette.ledger import Ledger
 from hall.buvette.rules import PAYMENTS, TAKEN_IN
 from hall.events import Record
-from hall.events.buvette import BuvetteClosed, BuvettePrinted, BuvetteProductsSet, BuvetteSold
+from hall.events.buvette import BuvetteClosed, BuvettePrinted, BuvetteProductsSet, BuvetteSold, BuvetteZPrinted
 from hall.money.accounts import Account
 
 RUBRIQUE = "buvette"
@@ -26,7 +26,7 @@ def account(ledger: Ledger) -> Account:
     return Account(RUBRIQUE, {AS_THE_REPORT_SAYS[p]: by_payment[p] for p in TAKEN_IN}, ledger.costs_cents)
 
 
-_KINDS = frozenset(e.type for e in (BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed))
+_KINDS = frozenset(e.type for e in (BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed, BuvetteZPrinted))
 
 
 def replayed(records: Iterable[Record]) -> Ledger | None:

@@ -19,6 +19,7 @@ from hall.events.buvette import (
     BuvetteProduct,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
 )
 from hall.events.paper import (
     TicketPrinted,
@@ -79,6 +80,7 @@ __all__ = [
     "BuvetteProduct",
     "BuvetteProductsSet",
     "BuvetteSold",
+    "BuvetteZPrinted",
     "CallingSet",
     "CardsImported",
     "CardsSold",

@@ -15,6 +15,7 @@ from hall.events.buvette import (
     BuvetteProduct,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
 )
 from hall.events.paper import (
     TicketPrinted,
@@ -111,6 +112,7 @@ EVENT_TYPES: dict[str, type] = {
         BuvetteSold,
         BuvettePrinted,
         BuvetteClosed,
+        BuvetteZPrinted,
     )
 }
 
