@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hall.buvette.ledger import BuvettePicture as BuvettePicture
+    from hall.buvette.rules import LIMITS as BUVETTE_LIMITS
     from hall.cartons.card_ids import MAX_CARD_CODE_TEXT as MAX_CARD_CODE_TEXT
     from hall.cartons.card_ids import MAX_CARD_TEXT as MAX_CARD_TEXT
     from hall.cartons.card_ids import MAX_FOLLOW_KEY as MAX_FOLLOW_KEY
@@ -117,6 +118,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTIONS",
     "BALLS",
+    "BUVETTE_LIMITS",
     "DEFAULT_KEYS",
     "DIGIT_KEYS",
     "FAIRNESS_MIN_EXPECTED",
