@@ -205,9 +205,13 @@ def tombola_drawn_at_the_interval(ev: Evening) -> None:
         "/api/tombola/draw",
         {"president": "Mme Leroy", "witnesses": ["M. Petit", "Mme Blanc"], "all": True},
     )
-    status, state = ev["admin"].evaluate(CALL.replace("body: JSON.stringify(body),", ""), ["GET", "/api/tombola", None])
-    assert status == 200, state
-    ev.noted["tombola"] = (sold, drawn, state)
+    winners = [(w["lot"], w["label"]) for w in drawn["drawn"]]
+    assert winners == [(1, "Bouteille de champagne"), (2, "Corbeille de fruits")], drawn
+    tickets = [w["ticket"] for w in drawn["drawn"]]
+    assert set(tickets) <= sold and len(set(tickets)) == 2  # among the sold tickets, each winning once
+    tombola = drawn["tombola"]
+    assert (tombola["sold"], tombola["takings_eur"], tombola["check"]["spent_eur"]) == (7, 14, 29)
+    assert tombola["president"] == "Mme Leroy" and tombola["witnesses"] == ["M. Petit", "Mme Blanc"]
 
 
 # ---------------------------------------------------------------------------------------------- partie 2
