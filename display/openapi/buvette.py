@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from display.openapi.parts import INT, STR, needing, obj, op
 from hall import BUVETTE_LIMITS as L
+from hall import BUVETTE_PAYMENTS, BUVETTE_PRINTS
 
 B = "buvette"
 NUM = {"type": "number"}
@@ -29,9 +30,9 @@ LINE = needing(obj(product=NAME, qty={"type": "integer", "minimum": 1, "maximum"
 SALE = needing(
     obj(
         items={"type": "array", "items": LINE, "minItems": 1, "maxItems": L["lines"]},
-        payment={"enum": list(L["payments"])},
+        payment={"enum": list(BUVETTE_PAYMENTS)},
         tendered_eur=AMOUNT,
-        print={"enum": list(L["prints"])},
+        print={"enum": list(BUVETTE_PRINTS)},
     ),
     "items",
     "payment",

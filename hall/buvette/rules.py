@@ -25,8 +25,6 @@ LIMITS = {
     "stock": MAX_STOCK,
     "lines": MAX_LINES,
     "qty": MAX_QTY,
-    "payments": PAYMENTS,
-    "prints": PRINTS,
 }
 """The bounds above as the API's document states them (``display/openapi/buvette.py``)."""
 
