@@ -1,5 +1,6 @@
 """The board's copy as ESC/POS bytes (docs/record.md): the hall, the date, the takings by means of payment, the cartons
-sold, the lots won with their value, every partie's balls, and the journal's fingerprint with the time it was taken,
+sold, the lots won with their value, every partie's balls, the evening's accounts side by side (the cartons, the
+tombola, the buvette: takings, costs, balance) when it kept more than the cartons, and the journal's fingerprint with the time it was taken,
 then lines for the president's and the treasurer's signatures. A later ``loto-hall verify --fingerprint`` against
 the signed paper proves that the journal then is the journal now.
 
@@ -13,6 +14,7 @@ from drivers.voucher_layout import columns, escpos_printer, local_time
 from hall.snapshots import TicketJob
 
 PAYMENT_WORDS = {"especes": "Espèces", "carte": "Carte bancaire", "cheque": "Chèques"}
+ACCOUNT_NAMES = {"tombola": "Tombola", "buvette": "Buvette"}
 
 
 def euros(cents: int) -> str:
@@ -63,6 +65,18 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
     for key, cents in e.by_payment:
         pair("  " + PAYMENT_WORDS.get(key, key), euros(cents))
     pair("Lots gagnés", f"{e.lots_given} ({euros(e.lots_given_cents)})")
+    if e.accounts:  # the evening's other money: each account's takings, costs and balance, then the total
+        p.textln(rule)
+        p.set_with_default(bold=True)
+        p.textln(printable("COMPTES DE LA SOIRÉE"))
+        p.set_with_default()
+        for rubrique, takings, costs in e.accounts:
+            pair(ACCOUNT_NAMES.get(rubrique, rubrique), euros(takings))
+            pair("  frais" if rubrique != "buvette" else "  achats", euros(-costs))
+            pair("  solde", euros(takings - costs))
+        p.set_with_default(bold=True)
+        pair("Recette de la soirée", euros(e.receipts_cents + sum(t for _, t, _ in e.accounts)))
+        p.set_with_default()
     p.textln(rule)
     p.set_with_default(align="center", bold=True)
     p.textln("EMPREINTE DU JOURNAL")

@@ -1,5 +1,6 @@
 """The evening's record at the hall's door: its fingerprint as it stands, and the board's copy — a short ticket with
-the takings, the cartons sold, the lots given and the fingerprint, for the president and the treasurer to sign.
+the takings, the cartons sold, the lots given, the tombola's and the buvette's accounts and the fingerprint, for the
+president and the treasurer to sign.
 
 A ticket is journalled when it is asked for (``TicketRequested``, with its figures as they stood): its record's
 hash is the fingerprint it prints, so the paper names the journal up to and including itself. The print queue
@@ -11,6 +12,7 @@ transaction), when nothing of the game or the money may be journalled any more.
 
 from __future__ import annotations
 
+from hall.buvette.account import account as buvette_account
 from hall.cartons.sales import totals
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
@@ -20,6 +22,7 @@ from hall.loto.partie import AWARDED
 from hall.refusal import Rejected
 from hall.rights import require
 from hall.snapshots import Fingerprint, TicketJob
+from hall.tombola.account import account_of as tombola_account
 
 
 class RecordDesk:
@@ -47,7 +50,15 @@ class RecordDesk:
             tuple((q.number, len(q.draws)) for q in evening.parties),
             closing,
             tuple(self._state.rooms.rooms),
+            self._accounts(),
         )
+
+    def _accounts(self) -> tuple[tuple[str, int, int], ...]:
+        """The tombola's and the buvette's accounts as they stand, (rubrique, takings, costs), those the hall kept."""
+        buvette = self._state.buvette
+        kept = buvette.products or buvette.tickets
+        found = (tombola_account(self._state.tombola), buvette_account(buvette) if kept else None)
+        return tuple((a.rubrique, sum(a.takings_cents.values()), a.costs_cents) for a in found if a is not None)
 
     def after_clear(self) -> tuple[TicketRequested, ...]:
         """What follows a « démarquez » in its transaction: the board's copy, when the hall prints one at each

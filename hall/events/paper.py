@@ -59,6 +59,9 @@ class TicketRequested:
     played: tuple[tuple[int, int], ...] = ()
     closing: bool = False  # at the evening's close (``evening:closed``, the record before it)
     rooms: tuple[str, ...] = ()  # the salle annexe's rooms opened tonight (RULES L23): () for an evening in one room
+    # the evening's other accounts beside the cartons': (rubrique, takings, costs) in cents, the tombola's
+    # and the buvette's when the hall kept them; () in a ticket journalled before they were kept
+    accounts: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

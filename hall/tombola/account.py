@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from hall.events import Record
 from hall.money.accounts import Account
-from hall.tombola.model import replayed
+from hall.tombola.model import Tombola, replayed
 from hall.tombola.rules import cost_check
 
 RUBRIQUE = "tombola"
@@ -16,7 +16,11 @@ RUBRIQUE = "tombola"
 
 def account(records: Iterable[Record]) -> Account | None:
     """The tombola's account of the evening whose journal is ``records``."""
-    t = replayed(records)
+    return account_of(replayed(records))
+
+
+def account_of(t: Tombola) -> Account | None:
+    """The account of the tombola ``t`` (the hall's, as its records left it); ``None`` when none was prepared."""
     if t.prepared is None:
         return None
     takings: dict[str, int] = {}

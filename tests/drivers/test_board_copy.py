@@ -177,3 +177,47 @@ def test_the_board_s_copy_lists_every_partie_of_the_evening_not_only_the_last(tm
     lines = [line.strip() for line in decode_text(job).splitlines()]
     shown = [re.sub(r"\s+", " ", line) for line in lines if line.startswith("Partie n°")]
     assert shown == ["Partie n° 1 3 boule(s)", "Partie n° 2 5 boule(s)", "Partie n° 3 2 boule(s)"], lines
+
+
+def test_the_board_s_copy_prints_the_three_accounts_side_by_side(tmp_path):
+    """Cartons, tombola and buvette on the one paper the president and the treasurer sign (issue 44 item 3)."""
+    from tests.hall.test_tombola import CONDUCTED, body
+
+    cards = some_cards(12)
+    ids = list(cards)
+    hall = make(tmp_path, cards)
+    hall.sell(ids[:3], role="desk", payment="especes", cents=900)  # 9 €
+    hall.prepare_tombola(body(), role="admin")  # costs 5 €, lots bought 20 € + 6 €
+    hall.sell_tombola(buyer="Mme Roux", payment="especes", count=10, role="desk")  # 20 €
+    hall.close_tombola_sales(role="speaker")
+    hall.draw_tombola(role="speaker", every=True, **CONDUCTED)
+    hall.set_buvette_products([{"name": "Bière", "price_eur": "2,50", "stock": 48}], 12, role="admin")
+    hall.buvette_sell([{"product": "Bière", "qty": 4}], "cash", role="buvette")  # 10 €
+    asked, (ticket,) = ask_and_print(hall, 1)
+    assert asked.event.accounts == (("tombola", 2000, 3100), ("buvette", 1000, 1200))
+    lines = [" ".join(line.split()) for line in decode_text(ticket).splitlines()]
+    at = lines.index("COMPTES DE LA SOIRÉE")
+    assert lines[at + 1 : at + 8] == [
+        "Tombola 20,00 €",
+        "frais -31,00 €",
+        "solde -11,00 €",
+        "Buvette 10,00 €",
+        "achats -12,00 €",
+        "solde -2,00 €",
+        "Recette de la soirée 39,00 €",  # 9 + 20 + 10
+    ]
+    assert lines.index("EMPREINTE DU JOURNAL") > at  # the fingerprint covers the three
+    hall.journal.close()
+    again = Hall(hall.config, Journal(tmp_path / "journal.sqlite"), CardBook(cards), voucher_secret=b"k" * 32)
+    (record,) = [r for r in again.records() if r.type == "report:ticket_requested"]
+    assert record.event.accounts == asked.event.accounts  # read back from the journal as journalled
+    again.journal.close()
+
+
+def test_an_evening_of_cartons_only_prints_no_accounts(tmp_path):
+    cards = some_cards(12)
+    hall = make(tmp_path, cards)
+    hall.sell(list(cards)[:2], role="desk", payment="carte", cents=600)
+    asked, (ticket,) = ask_and_print(hall, 1)
+    assert asked.event.accounts == () and "COMPTES DE LA SOIRÉE" not in decode_text(ticket)
+    hall.journal.close()
