@@ -10,7 +10,17 @@ from hall.cartons.cardbook import CardBook
 from hall.cartons.cards import Card
 from hall.cartons.sales import Sale
 from hall.config import Config, PartieSpec
-from hall.events import BuvetteSold, CallingSet, LotSpec, PinChanged, PlayersSet, PriceTier, ProgrammePartie, Record
+from hall.events import (
+    BuvetteClosed,
+    BuvetteSold,
+    CallingSet,
+    LotSpec,
+    PinChanged,
+    PlayersSet,
+    PriceTier,
+    ProgrammePartie,
+    Record,
+)
 from hall.holds import Hold
 from hall.loto.claims import Verdict
 from hall.money.accounts import Account
@@ -268,5 +278,7 @@ class HallPort(Protocol):
     def buvette_close(self, counted: object = None, *, role: str) -> Record: ...
     def buvette_printed(self, ticket: int, *, role: str) -> Record: ...
     def buvette_to_print(self) -> tuple[BuvetteSold, ...]: ...
+    def buvette_z_printed(self, z: int, *, role: str) -> Record: ...
+    def buvette_z_to_print(self) -> tuple[BuvetteClosed, ...]: ...
     def buvette(self) -> BuvettePicture: ...
     def buvette_account(self) -> Account: ...

@@ -20,6 +20,7 @@ from hall.events import (
     BuvettePrinted,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
     CardsImported,
     CardsSold,
     ClaimChecked,
@@ -160,7 +161,7 @@ class HallState:
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)
 
-    @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
+    @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed, BuvetteZPrinted)
     def _buvette(self, record: Record) -> None:
         self.buvette.apply(record.event)
 

@@ -19,6 +19,7 @@ from hall.events.buvette import (
     BuvetteProduct,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
 )
 from hall.events.paper import (
     TicketAccount,
@@ -80,6 +81,7 @@ __all__ = [
     "BuvetteProduct",
     "BuvetteProductsSet",
     "BuvetteSold",
+    "BuvetteZPrinted",
     "CallingSet",
     "CardsImported",
     "CardsSold",

@@ -16,6 +16,7 @@ from hall.events.buvette import (
     BuvetteProduct,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
 )
 from hall.events.paper import (
     TicketAccount,
@@ -113,6 +114,7 @@ EVENT_TYPES: dict[str, type] = {
         BuvetteSold,
         BuvettePrinted,
         BuvetteClosed,
+        BuvetteZPrinted,
     )
 }
 
