@@ -27,9 +27,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from drivers.buvette_layout import render_buvette
 from drivers.ticket_layout import render_ticket
+from drivers.tombola_ticket import render_tombola_sale, sale_views
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall import ConfigError, utc_now
-from hall.events import BuvetteSold, TicketRequested, VoucherIssued, VoucherReprintRequested
+from hall.events import BuvetteSold, TicketRequested, TombolaSold, VoucherIssued, VoucherReprintRequested
 from hall.ports import HallPort
 from hall.requests import DeviceTestRequested
 
@@ -47,7 +48,7 @@ class PrinterAway(RuntimeError):
 
 
 WAKING = frozenset(
-    {VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type, BuvetteSold.type}
+    {VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type, BuvetteSold.type, TombolaSold.type}
 )  # records that leave a job
 PAPER_LOW = "printer_paper_low"  # the one warning (a status code): printing goes on
 
@@ -269,7 +270,7 @@ class PrintQueue:
         while not self._stop.is_set():
             self._wake.clear()
             jobs = self.hall.vouchers_to_print()
-            ticket = (self._print_ticket() or self._print_buvette()) if not jobs else None
+            ticket = (self._print_ticket() or self._print_buvette() or self._print_tombola()) if not jobs else None
             if ticket == "waiting":  # the printer is away: wait, as for a voucher
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
@@ -339,6 +340,23 @@ class PrintQueue:
             lambda: render_buvette(config.hall.name, sale, utc_now(), config.hall.timezone, self.device.profile),
             lambda: self.hall.buvette_printed(sale.ticket, role="device"),
             f"buvette ticket {sale.ticket}",
+            len(owed),
+        )
+
+    def _print_tombola(self) -> str | None:
+        """Print the oldest tombola sale's tickets and stubs owed and journal it, as a buvette's receipt."""
+        owed = self.hall.tombola_to_print()
+        prepared = self.hall.tombola().prepared
+        if not owed or prepared is None:
+            return None
+        sale, name = owed[0], self.hall.config.hall.name
+        return self._print_owed(
+            lambda: render_tombola_sale(
+                sale_views(prepared, sale, [self.hall.tombola_code(n) for n in sale.numbers], name),
+                self.device.profile,
+            ),
+            lambda: self.hall.tombola_printed(sale.sale_id, role="device"),
+            f"tombola sale {sale.sale_id}",
             len(owed),
         )
 

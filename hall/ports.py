@@ -10,7 +10,17 @@ from hall.cartons.cardbook import CardBook
 from hall.cartons.cards import Card
 from hall.cartons.sales import Sale
 from hall.config import Config, PartieSpec
-from hall.events import BuvetteSold, CallingSet, LotSpec, PinChanged, PlayersSet, PriceTier, ProgrammePartie, Record
+from hall.events import (
+    BuvetteSold,
+    CallingSet,
+    LotSpec,
+    PinChanged,
+    PlayersSet,
+    PriceTier,
+    ProgrammePartie,
+    Record,
+    TombolaSold,
+)
 from hall.holds import Hold
 from hall.loto.claims import Verdict
 from hall.money.accounts import Account
@@ -38,6 +48,7 @@ from hall.snapshots import (
     TicketJob,
 )
 from hall.tombola.model import TombolaPicture
+from hall.tombola.rules import CostCheck
 
 Subscriber = Callable[[Record], None]
 """Called under the hall's lock after each event is durable and applied: must return quickly (queue the work)."""
@@ -228,6 +239,9 @@ class HallPort(Protocol):
     def collect_tombola_lot(self, code: str, *, role: str) -> Record: ...
     def tombola_code(self, ticket: int) -> str: ...
     def tombola(self) -> TombolaPicture: ...
+    def tombola_printed(self, sale_id: int, *, role: str) -> Record: ...
+    def tombola_to_print(self) -> tuple[TombolaSold, ...]: ...
+    def tombola_check(self, body: Mapping[str, object]) -> CostCheck: ...
 
     def voucher_printed(self, code: str, duplicate: bool = False, *, role: str) -> Record: ...
     def request_reprint(self, code: str, *, role: str) -> Record: ...

@@ -40,6 +40,7 @@ from hall.events import (
     TombolaDrawn,
     TombolaDrawOpened,
     TombolaPrepared,
+    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
     VoucherIssued,
@@ -152,7 +153,15 @@ class HallState:
     def _room(self, record: Record) -> None:
         self.rooms.apply(record)
 
-    @_REMEMBER.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    @_REMEMBER.on(
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+        TombolaCollected,
+        TombolaPrinted,
+    )
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)
 

@@ -65,6 +65,7 @@ from hall.events.tombola import (
     TombolaDrawOpened,
     TombolaLot,
     TombolaPrepared,
+    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
 )
@@ -123,6 +124,7 @@ __all__ = [
     "TombolaDrawn",
     "TombolaLot",
     "TombolaPrepared",
+    "TombolaPrinted",
     "TombolaSalesClosed",
     "TombolaSold",
     "VoiceTested",

@@ -57,6 +57,7 @@ from hall.events.tombola import (
     TombolaDrawOpened,
     TombolaLot,
     TombolaPrepared,
+    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
 )
@@ -107,6 +108,7 @@ EVENT_TYPES: dict[str, type] = {
         TombolaDrawOpened,
         TombolaDrawn,
         TombolaCollected,
+        TombolaPrinted,
         BuvetteProductsSet,
         BuvetteSold,
         BuvettePrinted,

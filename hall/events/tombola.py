@@ -79,6 +79,14 @@ class TombolaDrawn:
 
 
 @dataclass(frozen=True, slots=True)
+class TombolaPrinted:
+    """The printer took sale ``sale_id``'s tickets and stubs (the print queue journals it, as a voucher's)."""
+
+    type: ClassVar[str] = "tombola:printed"
+    sale_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class TombolaCollected:
     """Lot ``lot_index`` handed over at the prize desk against its ticket."""
 

@@ -51,6 +51,7 @@ from hall.events import (
     TombolaDrawn,
     TombolaDrawOpened,
     TombolaPrepared,
+    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
     VoiceTested,
@@ -369,7 +370,15 @@ class Evening:
     def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun) -> None:
         """Said again on the projector, or the pre-flight kept: the evening's state does not change."""
 
-    @_APPLY.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    @_APPLY.on(
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+        TombolaCollected,
+        TombolaPrinted,
+    )
     def _on_tombola(self, e: object) -> None:
         """The tombola's own (hall/tombola/model.py keeps it): the cartons' evening does not change."""
 

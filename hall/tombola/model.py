@@ -13,6 +13,7 @@ from hall.events import (
     TombolaDrawn,
     TombolaDrawOpened,
     TombolaPrepared,
+    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
 )
@@ -20,7 +21,15 @@ from hall.tombola.rules import CostCheck
 
 TYPES = frozenset(
     e.type
-    for e in (TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    for e in (
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+        TombolaCollected,
+        TombolaPrinted,
+    )
 )
 
 
@@ -46,6 +55,7 @@ class Tombola:
     conductors: TombolaDrawOpened | None = None
     wins: list[Win] = field(default_factory=list)
     collected: dict[int, str] = field(default_factory=dict)  # lot index → when handed over
+    unprinted: dict[int, TombolaSold] = field(default_factory=dict)  # sale id → its tickets the printer owes
 
     def apply(self, record: Record) -> None:
         """Move on by one durable ``tombola:*`` record (any other is not the tombola's)."""
@@ -104,6 +114,12 @@ def _sold(t: Tombola, record: Record) -> None:
     t.sales[e.sale_id] = (e, record.at)
     for n in e.numbers:
         t.holder[n] = e.sale_id
+    t.unprinted[e.sale_id] = e
+
+
+@_APPLY.on(TombolaPrinted)
+def _printed(t: Tombola, record: Record) -> None:
+    t.unprinted.pop(record.event.sale_id, None)
 
 
 @_APPLY.on(TombolaSalesClosed)
