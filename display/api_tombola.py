@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 
 from display import auth as A
 from display.current import hall
-from display.errors import declare
+from display.errors import declare, error_body
 from display.limits import json_body
 from display.pages import render_page
 from display.services import services
@@ -76,6 +76,17 @@ def _amount_cents(value: object) -> int | None:
     return round(value * 100)
 
 
+def check_view(c) -> dict:
+    """The 15 % check as the API says it (``GET /api/tombola`` and ``POST /api/tombola/check``)."""
+    return {
+        "issued_eur": as_eur(c.issued_cents),
+        "limit_eur": as_eur(c.limit_cents),
+        "spent_eur": as_eur(c.spent_cents),
+        "percent": c.percent,
+        "over": c.over,
+    }
+
+
 def tombola_view(h: HallPort, *, staff: bool) -> dict:
     """The tombola as ``GET /api/tombola`` says it: prepared, the 15 % check, sold, the draw and its winners; the
     buyers' names to the staff only (the projector shows the winning numbers)."""
@@ -101,13 +112,7 @@ def tombola_view(h: HallPort, *, staff: bool) -> dict:
         "unclaimed": p.unclaimed,
         "costs_eur": as_eur(p.costs_cents),
         "lots": [{"label": lot.label, "value_eur": as_eur(lot.value_cents), "donated": lot.donated} for lot in lots],
-        "check": {
-            "issued_eur": as_eur(c.issued_cents),
-            "limit_eur": as_eur(c.limit_cents),
-            "spent_eur": as_eur(c.spent_cents),
-            "percent": c.percent,
-            "over": c.over,
-        },
+        "check": check_view(c),
         "warnings": list(t.warnings),
         "sold": len(t.sold),
         "takings_eur": as_eur(sum(s.cents for s in t.sales)),
@@ -152,6 +157,18 @@ def prepare():
     h = hall()
     record = h.prepare_tombola(json_body(), role=role)
     return jsonify({**tombola_view(h, staff=True), "seq": record.seq}), 201
+
+
+@bp.post("/check")
+def check():
+    """The 15 % check of the tombola /admin is typing (the preparation's body), journalling nothing: the check
+    from the preparation's own core, its warnings, and what the preparation would be refused for, in words."""
+    A.require_right("tombola_prepare")
+    d = hall().tombola_check(json_body())
+    refused = None if d.refused is None else error_body(d.refused.key, d.refused.detail)
+    return jsonify(
+        {"check": None if d.check is None else check_view(d.check), "warnings": list(d.warnings), "refused": refused}
+    )
 
 
 @bp.post("/sales")

@@ -255,10 +255,10 @@ class TombolaDesk:
         return tuple(s for _, s in sorted(self._t.unprinted.items()))
 
     @locked
-    def tombola_check(self, body: Mapping[str, object]) -> rules.CostCheck:
-        """The 15 % check of a tombola as /admin is typing it, without preparing it (the same core as
-        ``prepare_tombola``: ``rules.prepared_from`` then ``rules.cost_check``); ``Rejected`` as the preparation."""
-        return rules.cost_check(rules.prepared_from(body, self._state.config.hall.name))
+    def tombola_check(self, body: Mapping[str, object]) -> rules.DraftCheck:
+        """The 15 % check of a tombola as /admin is typing it, journalling nothing (the same core as
+        ``prepare_tombola``: ``rules.prepared_from`` then ``rules.cost_check``), and what it would be refused for."""
+        return rules.draft_check(body, self._state.config.hall.name)
 
     def tombola_code(self, ticket: int) -> str:
         """The signed code printed on ``ticket`` (of the tombola prepared)."""
