@@ -26,6 +26,8 @@ TOMBOLA_STRINGS = {
     ),
     "tb_state": _l("%(sold)s billets vendus sur %(tickets)s (%(takings)s €)."),
     "tb_sold": _l("Billets n° %(numbers)s vendus à %(buyer)s (%(eur)s €) : ils s'impriment."),
+    "tb_to": _l("à"),
+    "tb_carnets": _l("carnets de %(n)s"),
     "tb_total": _l("À encaisser : %(eur)s €"),
     "tb_pay_especes": _l("Espèces"),
     "tb_pay_carte": _l("Carte"),

@@ -132,3 +132,70 @@ def test_the_check_endpoint_answers_from_the_preparations_core_and_records_nothi
     assert not got["check"]["over"] and got["warnings"] == []
     assert room.hall.tombola().prepared is None  # a check records nothing
     assert client.post("/api/tombola/check", json=body(), headers=room.headers("desk")).status_code == 403
+
+
+@pytest.fixture
+def printing(live):
+    """The hall's print queue on a real TCP printer (the loopback sink), as the Pi runs it."""
+    from drivers.printer import EscposDevice, PrintQueue
+    from drivers.printer_sink import PrinterSink
+
+    sink = PrinterSink()
+    sink.start()
+    queue = PrintQueue(live.hall, EscposDevice(sink.url + "?timeout=2"), retry_initial_s=0.01, poll_s=None)
+    queue.start()
+    try:
+        yield sink
+    finally:
+        queue.stop()
+        sink.stop()
+
+
+@SIZES
+def test_the_caisse_sells_tombola_tickets_and_prints_them(browser, live, printing, folder, size):
+    from drivers.printer_sink import decode_text
+
+    live.hall.prepare_tombola(body(), role="admin")
+    ctx, page = _page(browser, size)
+    try:
+        login_page(page, live.url + "/caisse", PINS["desk_pin"], name="Anne")
+        section = page.locator("#tombola-sell")
+        expect(section).to_be_visible()
+        expect(page.locator("#tb-sell-state")).to_contain_text("0 billets vendus sur 100")
+        page.fill("#tb-count", "3")
+        expect(page.locator("#tb-total")).to_have_text("À encaisser : 6,00 €")
+        page.locator("#tb-sell").scroll_into_view_if_needed()
+        page.click("#tb-sell")  # no buyer's name: refused, nothing sold
+        result = page.locator("#tb-result")
+        expect(result).to_contain_text("jamais « au porteur »")
+        assert live.hall.tombola().sold == ()
+        page.fill("#tb-buyer", "Mme Roux")
+        page.click("#tb-sell")
+        expect(result).to_have_text("Billets n° 1 à 3 vendus à Mme Roux (6,00 €) : ils s'impriment.")
+        name = "tombola-caisse-tablette" if size[0] > 500 else "tombola-caisse-telephone"
+        result.scroll_into_view_if_needed()
+        shoot(page, str(folder / f"{name}.png"))
+        (job,) = printing.wait_for_jobs(1)
+        text = decode_text(job)
+        assert all(f"N° {n}" in text for n in (1, 2, 3)) and text.count("Acheteur : Mme Roux") == 3
+        assert "Tirage le 07/12/2026 à 21h30" in text and "Prix du billet : 2,00 €" in text
+        assert live.hall.tombola_code(2) in text
+        page.click("label:has(input[value=carnets])")
+        page.fill("#tb-count", "1")
+        expect(page.locator("#tb-total")).to_have_text("À encaisser : 20,00 €")  # a carnet of 10
+        page.click("label:has(input[name=tb-payment][value=carte])")
+        page.fill("#tb-buyer", "M. Abel")
+        page.click("#tb-sell")
+        expect(result).to_have_text("Billets n° 11 à 20 vendus à M. Abel (20,00 €) : ils s'impriment.")
+        page.fill("#tb-numbers", "2 50")  # ticket 2 is Mme Roux's: refused by its number, nothing sold
+        page.fill("#tb-buyer", "M. Durand")
+        page.click("#tb-sell")
+        expect(result).to_contain_text("Billet déjà vendu : 2")
+        sales = live.hall.tombola().sales
+        assert [(s.numbers, s.buyer, s.cents, s.payment) for s in sales] == [
+            ((1, 2, 3), "Mme Roux", 600, "especes"),
+            (tuple(range(11, 21)), "M. Abel", 2000, "carte"),
+        ]
+        printing.wait_for_jobs(2)
+    finally:
+        ctx.close()
