@@ -63,6 +63,7 @@ declare(
         "ticket_unsold": (422, _l("Le billet n° %(ticket)s n'est pas vendu : il ne peut pas gagner.")),
         "unknown_code": (404, _l("Billet inconnu ou falsifié.")),
         "no_lot": (409, _l("Le billet n° %(ticket)s n'a pas gagné de lot.")),
+        "nothing_drawn": (409, _l("Aucun lot n'est encore tiré : la liste des gagnants est vide.")),
         "already_collected": (409, _l("Le lot du billet n° %(ticket)s est déjà remis.")),
     },
 )
@@ -217,6 +218,14 @@ def draw():
     )
     view = tombola_view(h, staff=True)
     return jsonify({"drawn": view["winners"][before:], "tombola": view, "seq": record.seq})
+
+
+@bp.post("/list")
+def winners_list():
+    """The winners' list on paper: journalled, then printed by the print queue (a printer away loses it not)."""
+    role = A.require_right("tombola_draw")
+    record = hall().request_tombola_list(role=role)
+    return jsonify({"winners": record.event.winners, "seq": record.seq}), 201
 
 
 @bp.post("/collect")

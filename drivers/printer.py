@@ -27,10 +27,18 @@ from urllib.parse import parse_qs, urlsplit
 
 from drivers.buvette_layout import render_buvette
 from drivers.ticket_layout import render_ticket
+from drivers.tombola_list import render_tombola_list
 from drivers.tombola_ticket import render_tombola_sale, sale_views
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall import ConfigError, utc_now
-from hall.events import BuvetteSold, TicketRequested, TombolaSold, VoucherIssued, VoucherReprintRequested
+from hall.events import (
+    BuvetteSold,
+    TicketRequested,
+    TombolaListRequested,
+    TombolaSold,
+    VoucherIssued,
+    VoucherReprintRequested,
+)
 from hall.ports import HallPort
 from hall.requests import DeviceTestRequested
 
@@ -48,7 +56,14 @@ class PrinterAway(RuntimeError):
 
 
 WAKING = frozenset(
-    {VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type, BuvetteSold.type, TombolaSold.type}
+    {
+        VoucherIssued.type,
+        VoucherReprintRequested.type,
+        TicketRequested.type,
+        BuvetteSold.type,
+        TombolaSold.type,
+        TombolaListRequested.type,
+    }
 )  # records that leave a job
 PAPER_LOW = "printer_paper_low"  # the one warning (a status code): printing goes on
 
@@ -270,7 +285,11 @@ class PrintQueue:
         while not self._stop.is_set():
             self._wake.clear()
             jobs = self.hall.vouchers_to_print()
-            ticket = (self._print_ticket() or self._print_buvette() or self._print_tombola()) if not jobs else None
+            ticket = (
+                (self._print_ticket() or self._print_buvette() or self._print_tombola() or self._print_tombola_list())
+                if not jobs
+                else None
+            )
             if ticket == "waiting":  # the printer is away: wait, as for a voucher
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
@@ -358,6 +377,22 @@ class PrintQueue:
             lambda: self.hall.tombola_printed(sale.sale_id, role="device"),
             f"tombola sale {sale.sale_id}",
             len(owed),
+        )
+
+    def _print_tombola_list(self) -> str | None:
+        """Print the tombola's winners' list when it is owed and journal it."""
+        if not self.hall.tombola_list_owed():
+            return None
+        t = self.hall.tombola()
+        if t.prepared is None:
+            return None
+        prepared, who = t.prepared, ((t.president, *t.witnesses) if t.president else ())
+        wins = {w.lot_index: w.ticket for w in t.wins}
+        return self._print_owed(
+            lambda: render_tombola_list(self.hall.config.hall.name, prepared, who, wins, self.device.profile),
+            lambda: self.hall.tombola_list_printed(role="device"),
+            "tombola winners' list",
+            1,
         )
 
     def _print_owed(self, render: Callable[[], bytes], done: Callable[[], object], what: str, count: int) -> str:

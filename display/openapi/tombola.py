@@ -102,6 +102,17 @@ def paths() -> dict:
                 area=T,
             )
         },
+        "/api/tombola/list": {
+            "post": op(
+                "Imprimer la liste des gagnants (journalisée, imprimée par la file d'impression)",
+                "speaker",
+                None,
+                obj(winners=INT, seq=INT),
+                "201",
+                ("nothing_drawn", "no_tombola"),
+                area=T,
+            )
+        },
         "/api/tombola/collect": {
             "post": op(
                 "Remettre un lot contre le billet gagnant (son code signé)",

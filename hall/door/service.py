@@ -249,6 +249,9 @@ class Hall:
     tombola_printed = _Delegated("_tombola", TombolaDesk.tombola_printed)
     tombola_to_print = _Delegated("_tombola", TombolaDesk.tombola_to_print)
     tombola_check = _Delegated("_tombola", TombolaDesk.tombola_check)
+    request_tombola_list = _Delegated("_tombola", TombolaDesk.request_tombola_list)
+    tombola_list_printed = _Delegated("_tombola", TombolaDesk.tombola_list_printed)
+    tombola_list_owed = _Delegated("_tombola", TombolaDesk.tombola_list_owed)
     # ---- the buvette's desk: its products, its tickets, its Z (RULES L25) ---------------------------------
     set_buvette_products = _Delegated("_buvette", BuvetteDesk.set_products)
     buvette_sell = _Delegated("_buvette", BuvetteDesk.buvette_sell)

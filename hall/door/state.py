@@ -39,6 +39,8 @@ from hall.events import (
     TombolaCollected,
     TombolaDrawn,
     TombolaDrawOpened,
+    TombolaListPrinted,
+    TombolaListRequested,
     TombolaPrepared,
     TombolaPrinted,
     TombolaSalesClosed,
@@ -161,6 +163,8 @@ class HallState:
         TombolaDrawn,
         TombolaCollected,
         TombolaPrinted,
+        TombolaListRequested,
+        TombolaListPrinted,
     )
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)

@@ -18,6 +18,8 @@ from hall.events import (
     TombolaCollected,
     TombolaDrawn,
     TombolaDrawOpened,
+    TombolaListPrinted,
+    TombolaListRequested,
     TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
@@ -253,6 +255,28 @@ class TombolaDesk:
     def tombola_to_print(self) -> tuple[TombolaSold, ...]:
         """The tombola sales whose tickets the printer owes, oldest first."""
         return tuple(s for _, s in sorted(self._t.unprinted.items()))
+
+    @locked
+    def request_tombola_list(self, *, role: str) -> Record:
+        """Ask for the winners' list on paper (the print queue prints it); refused before a lot is drawn."""
+        require(role, "tombola_draw")
+        self._prepared()
+        if not self._t.wins:
+            raise Rejected("tombola/nothing_drawn")
+        return self._writer.commit(TombolaListRequested(len(self._t.wins)), role)
+
+    @locked
+    def tombola_list_printed(self, *, role: str) -> Record:
+        """Record that the printer took the winners' list."""
+        require(role, "tombola_printed")
+        if not self._t.list_owed:
+            raise Rejected("not_found")
+        return self._writer.commit(TombolaListPrinted(len(self._t.wins)), role)
+
+    @locked
+    def tombola_list_owed(self) -> bool:
+        """Whether the printer owes the winners' list."""
+        return self._t.list_owed
 
     @locked
     def tombola_check(self, body: Mapping[str, object]) -> rules.DraftCheck:

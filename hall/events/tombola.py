@@ -87,6 +87,22 @@ class TombolaPrinted:
 
 
 @dataclass(frozen=True, slots=True)
+class TombolaListRequested:
+    """The winners' list asked for on paper (the speaker's console): the print queue owes it until printed."""
+
+    type: ClassVar[str] = "tombola:list_requested"
+    winners: int  # the lots drawn when it was asked for
+
+
+@dataclass(frozen=True, slots=True)
+class TombolaListPrinted:
+    """The printer took the winners' list."""
+
+    type: ClassVar[str] = "tombola:list_printed"
+    winners: int
+
+
+@dataclass(frozen=True, slots=True)
 class TombolaCollected:
     """Lot ``lot_index`` handed over at the prize desk against its ticket."""
 

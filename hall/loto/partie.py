@@ -50,6 +50,8 @@ from hall.events import (
     TombolaCollected,
     TombolaDrawn,
     TombolaDrawOpened,
+    TombolaListPrinted,
+    TombolaListRequested,
     TombolaPrepared,
     TombolaPrinted,
     TombolaSalesClosed,
@@ -378,6 +380,8 @@ class Evening:
         TombolaDrawn,
         TombolaCollected,
         TombolaPrinted,
+        TombolaListRequested,
+        TombolaListPrinted,
     )
     def _on_tombola(self, e: object) -> None:
         """The tombola's own (hall/tombola/model.py keeps it): the cartons' evening does not change."""

@@ -12,6 +12,8 @@ from hall.events import (
     TombolaCollected,
     TombolaDrawn,
     TombolaDrawOpened,
+    TombolaListPrinted,
+    TombolaListRequested,
     TombolaPrepared,
     TombolaPrinted,
     TombolaSalesClosed,
@@ -29,6 +31,8 @@ TYPES = frozenset(
         TombolaDrawn,
         TombolaCollected,
         TombolaPrinted,
+        TombolaListRequested,
+        TombolaListPrinted,
     )
 )
 
@@ -56,6 +60,7 @@ class Tombola:
     wins: list[Win] = field(default_factory=list)
     collected: dict[int, str] = field(default_factory=dict)  # lot index → when handed over
     unprinted: dict[int, TombolaSold] = field(default_factory=dict)  # sale id → its tickets the printer owes
+    list_owed: bool = False  # the winners' list asked for on paper and not printed yet
 
     def apply(self, record: Record) -> None:
         """Move on by one durable ``tombola:*`` record (any other is not the tombola's)."""
@@ -115,6 +120,16 @@ def _sold(t: Tombola, record: Record) -> None:
     for n in e.numbers:
         t.holder[n] = e.sale_id
     t.unprinted[e.sale_id] = e
+
+
+@_APPLY.on(TombolaListRequested)
+def _list_asked(t: Tombola, record: Record) -> None:
+    t.list_owed = True
+
+
+@_APPLY.on(TombolaListPrinted)
+def _list_printed(t: Tombola, record: Record) -> None:
+    t.list_owed = False
 
 
 @_APPLY.on(TombolaPrinted)

@@ -74,3 +74,36 @@ def test_a_printed_sale_stays_printed_after_a_restart(tmp_path):
     again = Hall(config, Journal(tmp_path / "journal.sqlite"), CardBook({}))
     assert [s.sale_id for s in again.tombola_to_print()] == [2]  # the one still owed to the printer
     again.journal.close()
+
+
+def test_the_winners_list_is_journalled_then_printed_with_numbers_not_names(tmp_path):
+    from tests.hall.test_tombola import CONDUCTED
+    from tests.hall.test_tombola import refused as refusal
+
+    config = parse_config({"hall": {"name": "Saint-Pierre", "data_dir": str(tmp_path)}})
+    hall = Hall(config, Journal(tmp_path / "journal.sqlite"), CardBook({}))
+    hall.prepare_tombola(body(), role="admin")
+    hall.sell_tombola(buyer="Mme Roux", payment="especes", tickets=[12, 13], role="desk")
+    hall.tombola_printed(1, role="device")
+    hall.close_tombola_sales(role="speaker")
+    assert refusal(hall.request_tombola_list, role="speaker") == "nothing_drawn"  # nothing drawn: nothing to list
+    hall.draw_tombola(role="speaker", every=True, **CONDUCTED)
+    asked = hall.request_tombola_list(role="speaker")
+    assert asked.type == "tombola:list_requested" and hall.tombola_list_owed()
+    sink = PrinterSink()
+    sink.start()
+    queue = PrintQueue(hall, EscposDevice(sink.url + "?timeout=2"), retry_initial_s=0.01, poll_s=None)
+    queue.start()
+    try:
+        (job,) = sink.wait_for_jobs(1)
+    finally:
+        queue.stop()
+        sink.stop()
+    text = " ".join(decode_text(job).split())  # the lines wrapped at the paper's width, read as one
+    wins = {w.lot_index: w.ticket for w in hall.tombola().wins}
+    assert "LISTE DES GAGNANTS" in text and "Conduit par Mme Leroy, devant M. Petit et Mme Blanc" in text
+    assert f"1. Panier garni : billet n° {wins[0]}" in text and f"2. Jambon sec : billet n° {wins[1]}" in text
+    assert "3. Bouteille de cidre : non tiré" in text  # two tickets sold, three lots: the third waits
+    assert "Roux" not in text and "jusqu'au 31/01/2027" in text and text.count("Témoin :") == 2
+    assert not hall.tombola_list_owed()
+    hall.journal.close()
