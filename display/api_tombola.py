@@ -149,7 +149,7 @@ def _sale(s) -> dict:
 @bp.get("")
 def state():
     role = A.request_role()
-    return jsonify(tombola_view(hall(), staff=may(role, "tombola_sell")))
+    return jsonify(tombola_view(hall(), staff=may(role, "tombola_sell") or may(role, "tombola_draw")))
 
 
 @bp.post("")
@@ -262,4 +262,8 @@ def projector_draw():
     """The projector's draw: each lot in order with its winning ticket, who conducts the draw (public, refreshed)."""
     view = tombola_view(hall(), staff=False)
     wins = {w["lot"]: w for w in view["winners"]}
-    return render_page("tombola.html", "tombola", {}, t=view, wins=wins, hall_name=hall().config.hall.name)
+    last = view["winners"][-1] if view["winners"] else None
+    voice = hall().config.speech.enabled
+    return render_page(
+        "tombola.html", "tombola", {}, t=view, wins=wins, last=last, voice=voice, hall_name=hall().config.hall.name
+    )

@@ -33,7 +33,7 @@ TOMBOLA_STRINGS = {
     "tb_pay_carte": _l("Carte"),
     "tb_pay_cheque": _l("Chèque"),
     "tb_closed": _l("La vente est close : %(sold)s billets vendus."),
-    "tb_drawn": _l("Lot n° %(lot)s (%(label)s) : billet n° %(ticket)s, %(buyer)s."),
+    "tb_drawn": _l("Lot n° %(lot)s (%(label)s) : billet n° %(ticket)s"),
     "tb_next": _l("Lot suivant : n° %(lot)s, %(label)s."),
     "tb_all_drawn": _l("Tous les lots sont tirés."),
     "tb_list_printed": _l("La liste des gagnants part à l'imprimante."),

@@ -199,3 +199,69 @@ def test_the_caisse_sells_tombola_tickets_and_prints_them(browser, live, printin
         printing.wait_for_jobs(2)
     finally:
         ctx.close()
+
+
+@pytest.fixture
+def voiced(tmp_path):
+    with served(make_room(tmp_path, extra={"speech": {"enabled": True}})) as room:
+        yield room
+
+
+@SIZES
+def test_the_speaker_draws_and_the_projector_calls_the_winner(browser, voiced, folder, size):
+    h = voiced.hall
+    h.prepare_tombola(body(), role="admin")
+    h.sell_tombola(buyer="Mme Roux", payment="especes", tickets=[12, 13], role="desk")
+    h.sell_tombola(buyer="M. Abel", payment="carte", tickets=[40], role="desk")
+    ctx, page = _page(browser, size)
+    screen = ctx.new_page()
+    clips: list[tuple[str, int]] = []
+    screen.on("response", lambda r: clips.append((r.url, r.status)) if "/speech/tombola/" in r.url else None)
+    try:
+        screen.goto(voiced.url + "/tombola")
+        login_page(page, voiced.url + "/speaker", PINS["speaker_pin"])
+        panel = page.locator("#tombola-draw")
+        expect(panel).to_be_visible()
+        panel.scroll_into_view_if_needed()
+        expect(page.locator("#tb-draw-next")).to_be_disabled()  # the sales are open: no draw yet
+        page.click("#tb-close")
+        expect(page.locator("#tb-draw-state")).to_have_text("Lot suivant : n° 1, Panier garni.")
+        page.click("#tb-draw-next")  # nobody named: refused in words, nothing drawn
+        expect(page.locator("#tb-draw-msg")).to_contain_text("le président et deux témoins")
+        assert h.tombola().wins == ()
+        page.fill("#tb-president", "Mme Leroy")
+        page.fill("#tb-witness-1", "M. Petit")
+        page.fill("#tb-witness-2", "Mme Blanc")
+        page.fill("#tb-hand", "99")  # an unsold ticket typed by hand: refused
+        page.click("#tb-draw-next")
+        expect(page.locator("#tb-draw-msg")).to_contain_text("n'est pas vendu")
+        page.fill("#tb-hand", "40")  # the ticket drawn from the urn by hand
+        page.click("#tb-draw-next")
+        winners = page.locator("#tb-winners li")
+        expect(winners).to_have_count(1)
+        expect(winners.nth(0)).to_have_text("Lot n° 1 (Panier garni) : billet n° 40 — M. Abel")
+        last = screen.locator(".tombola-last")
+        expect(last).to_contain_text("le billet n° 40", timeout=8000)  # the projector refreshes itself
+        expect(screen.locator(".tombola-who")).to_contain_text("Mme Leroy")
+        page.click("#tb-draw-all")  # the hall draws the rest among the sold tickets
+        expect(winners).to_have_count(3)
+        expect(page.locator("#tb-draw-state")).to_have_text("Tous les lots sont tirés.")
+        wins = h.tombola().wins
+        assert [w.ticket for w in wins][0] == 40 and sorted(w.ticket for w in wins) == [12, 13, 40]
+        assert [w.source for w in wins] == ["hand", "hall", "hall"]
+        expect(last).to_contain_text(f"le billet n° {wins[-1].ticket}", timeout=8000)
+        assert "Roux" not in screen.content() and "Abel" not in screen.content()  # numbers only on the projector
+        page.click("#tb-print-list")
+        expect(page.locator("#tb-draw-msg")).to_have_text("La liste des gagnants part à l'imprimante.")
+        assert h.tombola_list_owed()
+        kind = "tablette" if size[0] > 500 else "telephone"
+        panel.scroll_into_view_if_needed()
+        shoot(page, str(folder / f"tombola-console-{kind}.png"))
+        shoot(screen, str(folder / f"tombola-projecteur-{kind}.png"))
+        said = [url.rsplit("/", 1)[1] for url, status in clips if status in (200, 206)]  # 206: the player's range
+        assert list(dict.fromkeys(said)) == [
+            f"{w.ticket}.wav" for w in wins
+        ]  # the hall's voice called each winner, in order, once
+        assert page.request.get(voiced.url + "/speech/tombola/99.wav").status == 404  # never an arbitrary number
+    finally:
+        ctx.close()
