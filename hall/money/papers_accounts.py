@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hall.money.accounts import Account
-from hall.money.paper_cells import N_, RUBRIC, Column, Said, Section, State, money
+from hall.money.paper_cells import N_, RUBRIC, Column, Said, Section, State, Text, money
 from hall.money.report import EveningReport
 
 CARTONS = "cartons"
@@ -62,6 +62,10 @@ def account_section(a: Account) -> Section:
     rows: list[tuple] = [(Said(N_("Paiement")), State(k), money(v)) for k, v in sorted(a.takings_cents.items())]
     rows.append((Said(N_("Frais (lots achetés compris)")), None, money(a.costs_cents)))
     rows.append((Said(N_("Solde")), None, money(a.balance_cents)))
+    if a.collect_until and a.unclaimed:
+        rows.append((Said(N_("Lots à retirer jusqu'au")), Text(a.collect_until), None))
+    for lot, label, ticket in a.unclaimed:
+        rows.append((Said(N_("Lot non retiré")), Text(f"{lot}. {label} — n° {ticket}"), None))
     return Section(
         a.rubrique, NAMES.get(a.rubrique, a.rubrique), (RUBRIC, Column("detail", N_("Détail")), AMOUNT), tuple(rows)
     )
