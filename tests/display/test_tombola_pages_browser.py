@@ -155,11 +155,14 @@ def printing(live):
 def test_the_caisse_sells_tombola_tickets_and_prints_them(browser, live, printing, folder, size):
     from drivers.printer_sink import decode_text
 
-    live.hall.prepare_tombola(body(), role="admin")
     ctx, page = _page(browser, size)
     try:
         login_page(page, live.url + "/caisse", PINS["desk_pin"], name="Anne")
         section = page.locator("#tombola-sell")
+        expect(page.locator("#sell")).to_be_visible()
+        expect(section).to_be_hidden()  # no tombola prepared: the caisse sells cartons only
+        live.hall.prepare_tombola(body(), role="admin")
+        page.reload()
         expect(section).to_be_visible()
         expect(page.locator("#tb-sell-state")).to_contain_text("0 billets vendus sur 100")
         page.fill("#tb-count", "3")

@@ -61,10 +61,11 @@ function show(check, warnings, refused) {
   why.hidden = !refused;
 }
 
-let pending = null;
+let pending = null, asked = 0;
 async function checkNow() {
+  const mine = ++asked;
   const res = await api("POST", "/api/tombola/check", body());
-  if (res.ok) show(res.data.check, res.data.warnings, res.data.refused);
+  if (res.ok && mine === asked) show(res.data.check, res.data.warnings, res.data.refused);  // the latest typing wins
 }
 $("tombola-form").addEventListener("input", () => {
   clearTimeout(pending);
