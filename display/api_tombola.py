@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 
 from display import auth as A
 from display.current import hall
-from display.errors import declare
+from display.errors import declare, error_body
 from display.limits import json_body
 from display.pages import render_page
 from display.services import services
@@ -63,6 +63,7 @@ declare(
         "ticket_unsold": (422, _l("Le billet n° %(ticket)s n'est pas vendu : il ne peut pas gagner.")),
         "unknown_code": (404, _l("Billet inconnu ou falsifié.")),
         "no_lot": (409, _l("Le billet n° %(ticket)s n'a pas gagné de lot.")),
+        "nothing_drawn": (409, _l("Aucun lot n'est encore tiré : la liste des gagnants est vide.")),
         "already_collected": (409, _l("Le lot du billet n° %(ticket)s est déjà remis.")),
     },
 )
@@ -74,6 +75,17 @@ def _amount_cents(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100_000:
         raise Rejected("bad_field", field="amount_eur")
     return round(value * 100)
+
+
+def check_view(c) -> dict:
+    """The 15 % check as the API says it (``GET /api/tombola`` and ``POST /api/tombola/check``)."""
+    return {
+        "issued_eur": as_eur(c.issued_cents),
+        "limit_eur": as_eur(c.limit_cents),
+        "spent_eur": as_eur(c.spent_cents),
+        "percent": c.percent,
+        "over": c.over,
+    }
 
 
 def tombola_view(h: HallPort, *, staff: bool) -> dict:
@@ -101,13 +113,7 @@ def tombola_view(h: HallPort, *, staff: bool) -> dict:
         "unclaimed": p.unclaimed,
         "costs_eur": as_eur(p.costs_cents),
         "lots": [{"label": lot.label, "value_eur": as_eur(lot.value_cents), "donated": lot.donated} for lot in lots],
-        "check": {
-            "issued_eur": as_eur(c.issued_cents),
-            "limit_eur": as_eur(c.limit_cents),
-            "spent_eur": as_eur(c.spent_cents),
-            "percent": c.percent,
-            "over": c.over,
-        },
+        "check": check_view(c),
         "warnings": list(t.warnings),
         "sold": len(t.sold),
         "takings_eur": as_eur(sum(s.cents for s in t.sales)),
@@ -143,7 +149,7 @@ def _sale(s) -> dict:
 @bp.get("")
 def state():
     role = A.request_role()
-    return jsonify(tombola_view(hall(), staff=may(role, "tombola_sell")))
+    return jsonify(tombola_view(hall(), staff=may(role, "tombola_sell") or may(role, "tombola_draw")))
 
 
 @bp.post("")
@@ -152,6 +158,18 @@ def prepare():
     h = hall()
     record = h.prepare_tombola(json_body(), role=role)
     return jsonify({**tombola_view(h, staff=True), "seq": record.seq}), 201
+
+
+@bp.post("/check")
+def check():
+    """The 15 % check of the tombola /admin is typing (the preparation's body), journalling nothing: the check
+    from the preparation's own core, its warnings, and what the preparation would be refused for, in words."""
+    A.require_right("tombola_prepare")
+    d = hall().tombola_check(json_body())
+    refused = None if d.refused is None else error_body(d.refused.key, d.refused.detail)
+    return jsonify(
+        {"check": None if d.check is None else check_view(d.check), "warnings": list(d.warnings), "refused": refused}
+    )
 
 
 @bp.post("/sales")
@@ -202,6 +220,14 @@ def draw():
     return jsonify({"drawn": view["winners"][before:], "tombola": view, "seq": record.seq})
 
 
+@bp.post("/list")
+def winners_list():
+    """The winners' list on paper: journalled, then printed by the print queue (a printer away loses it not)."""
+    role = A.require_right("tombola_draw")
+    record = hall().request_tombola_list(role=role)
+    return jsonify({"winners": record.event.winners, "seq": record.seq}), 201
+
+
 @bp.post("/collect")
 def collect():
     role = A.require_right("tombola_collect")
@@ -236,4 +262,8 @@ def projector_draw():
     """The projector's draw: each lot in order with its winning ticket, who conducts the draw (public, refreshed)."""
     view = tombola_view(hall(), staff=False)
     wins = {w["lot"]: w for w in view["winners"]}
-    return render_page("tombola.html", "tombola", {}, t=view, wins=wins, hall_name=hall().config.hall.name)
+    last = view["winners"][-1] if view["winners"] else None
+    voice = hall().config.speech.enabled
+    return render_page(
+        "tombola.html", "tombola", {}, t=view, wins=wins, last=last, voice=voice, hall_name=hall().config.hall.name
+    )

@@ -116,6 +116,16 @@ def phrase_clip(key: str):
     return spoken(text, "fr-FR" if speech.voice == "recorded" else speech.voice)
 
 
+@bp.get("/speech/tombola/<text>.wav")
+def tombola_clip(text: str):
+    """« le billet numéro N », for a winning ticket of the tombola only (the projector calls each winner)."""
+    if not re.fullmatch(r"[0-9]{1,6}", text) or int(text) not in {w.ticket for w in hall().tombola().wins}:
+        raise Rejected("not_found")
+    _speech_on()
+    speech = hall().config.speech
+    return spoken(f"le billet numéro {int(text)}", "fr-FR" if speech.voice == "recorded" else speech.voice)
+
+
 def calling_view(calling: CallingSet) -> dict:
     """The calling as every screen reads it (``GET /api/speech`` and the ``calling`` event)."""
     config = hall().config

@@ -28,9 +28,19 @@ from urllib.parse import parse_qs, urlsplit
 
 from drivers.buvette_layout import render_buvette, render_z
 from drivers.ticket_layout import render_ticket
+from drivers.tombola_list import render_tombola_list
+from drivers.tombola_ticket import render_tombola_sale, sale_views
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall import ConfigError, utc_now
-from hall.events import BuvetteClosed, BuvetteSold, TicketRequested, VoucherIssued, VoucherReprintRequested
+from hall.events import (
+    BuvetteClosed,
+    BuvetteSold,
+    TicketRequested,
+    TombolaListRequested,
+    TombolaSold,
+    VoucherIssued,
+    VoucherReprintRequested,
+)
 from hall.ports import HallPort
 from hall.requests import DeviceTestRequested
 
@@ -48,7 +58,15 @@ class PrinterAway(RuntimeError):
 
 
 WAKING = frozenset(
-    {VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type, BuvetteSold.type, BuvetteClosed.type}
+    {
+        VoucherIssued.type,
+        VoucherReprintRequested.type,
+        TicketRequested.type,
+        BuvetteSold.type,
+        BuvetteClosed.type,
+        TombolaSold.type,
+        TombolaListRequested.type,
+    }
 )  # records that leave a job
 PAPER_LOW = "printer_paper_low"  # the one warning (a status code): printing goes on
 
@@ -270,7 +288,17 @@ class PrintQueue:
         while not self._stop.is_set():
             self._wake.clear()
             jobs = self.hall.vouchers_to_print()
-            ticket = (self._print_ticket() or self._print_buvette() or self._print_z()) if not jobs else None
+            ticket = (
+                (
+                    self._print_ticket()
+                    or self._print_buvette()
+                    or self._print_z()
+                    or self._print_tombola()
+                    or self._print_tombola_list()
+                )
+                if not jobs
+                else None
+            )
             if ticket == "waiting":  # the printer is away: wait, as for a voucher
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
@@ -354,6 +382,39 @@ class PrintQueue:
             lambda: self.hall.buvette_z_printed(z.z, role="device"),
             f"buvette Z {z.z}",
             len(owed),
+        )
+
+    def _print_tombola(self) -> str | None:
+        """Print the oldest tombola sale's tickets and stubs owed and journal it, as a buvette's receipt."""
+        owed = self.hall.tombola_to_print()
+        prepared = self.hall.tombola().prepared
+        if not owed or prepared is None:
+            return None
+        sale, name = owed[0], self.hall.config.hall.name
+        return self._print_owed(
+            lambda: render_tombola_sale(
+                sale_views(prepared, sale, [self.hall.tombola_code(n) for n in sale.numbers], name),
+                self.device.profile,
+            ),
+            lambda: self.hall.tombola_printed(sale.sale_id, role="device"),
+            f"tombola sale {sale.sale_id}",
+            len(owed),
+        )
+
+    def _print_tombola_list(self) -> str | None:
+        """Print the tombola's winners' list when it is owed and journal it."""
+        if not self.hall.tombola_list_owed():
+            return None
+        t = self.hall.tombola()
+        if t.prepared is None:
+            return None
+        prepared, who = t.prepared, ((t.president, *t.witnesses) if t.president else ())
+        wins = {w.lot_index: w.ticket for w in t.wins}
+        return self._print_owed(
+            lambda: render_tombola_list(self.hall.config.hall.name, prepared, who, wins, self.device.profile),
+            lambda: self.hall.tombola_list_printed(role="device"),
+            "tombola winners' list",
+            1,
         )
 
     def _print_owed(self, render: Callable[[], bytes], done: Callable[[], object], what: str, count: int) -> str:

@@ -6,10 +6,13 @@ Pure rendering on python-escpos's ``Dummy`` printer, as ``drivers/voucher_layout
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from drivers.escpos_text import printable, wrap
+from drivers.ticket_layout import euros
 from drivers.voucher_layout import columns, escpos_printer
+from hall.events import TombolaPrepared, TombolaSold
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +66,39 @@ def render_tombola_ticket(view: TombolaTicketView, profile: str = "TM-T20II") ->
     lines(f"Code : {view.code}")
     p.cut()
     return p.output
+
+
+def _french_date(iso: str) -> str:
+    """``2026-12-08`` → ``08/12/2026``; ``2026-12-08T21:30`` → ``08/12/2026 à 21h30`` (the draw's local time)."""
+    day, _, time = iso.replace(" ", "T").partition("T")
+    y, m, d = day.split("-")
+    return f"{d}/{m}/{y}" + (f" à {time[:2]}h{time[3:5]}" if time else "")
+
+
+def sale_views(
+    prepared: TombolaPrepared, sale: TombolaSold, codes: Sequence[str], hall_name: str
+) -> list[TombolaTicketView]:
+    """The ticket and stub of each number of ``sale`` (``codes`` their signed codes, in the same order)."""
+    currency = "CHF" if prepared.country == "CH" else "€"
+    price = euros(prepared.price_cents).replace("€", currency)
+    authority = f"Autorisation n° {prepared.authority_number} du {_french_date(prepared.authority_date)}"
+    if prepared.country == "FR":
+        authority = f"Arrêté n° {prepared.authority_number} du {_french_date(prepared.authority_date)}"
+    return [
+        TombolaTicketView(
+            prepared.association or hall_name,
+            authority,
+            _french_date(prepared.draw_at),
+            prepared.place,
+            price,
+            number,
+            code,
+            sale.buyer,
+        )
+        for number, code in zip(sale.numbers, codes, strict=True)
+    ]
+
+
+def render_tombola_sale(views: Sequence[TombolaTicketView], profile: str = "TM-T20II") -> bytes:
+    """One print job for a whole sale: each ticket then its stub, cut apart."""
+    return b"".join(render_tombola_ticket(v, profile) for v in views)

@@ -73,7 +73,16 @@ RIGHTS: Mapping[str, frozenset[str]] = MappingProxyType(
         )
         | BUVETTE,
         "device": frozenset(
-            {"draw", "propose", "announce_claim", "check_claim", "voucher_printed", "ticket_printed", "buvette_printed"}
+            {
+                "draw",
+                "propose",
+                "announce_claim",
+                "check_claim",
+                "voucher_printed",
+                "ticket_printed",
+                "buvette_printed",
+                "tombola_printed",
+            }
         ),
         "annex": frozenset({"room_claim"}),  # a salle annexe's device, by its token (RULES L23)
     }

@@ -6,22 +6,24 @@ from display.openapi.parts import BOOL, ERR, INT, STR, needing, obj, op
 
 NUM = {"type": "number"}
 TICKETS = {"type": "array", "items": INT}
+NULLABLE = {"type": ["object", "null"]}
+DRAFT = obj(
+    authorisation=obj(number=STR, date=STR),
+    price_eur=NUM,
+    tickets=INT,
+    carnet=INT,
+    draw_at=STR,
+    place=STR,
+    collect_until=STR,
+    unclaimed=STR,
+    costs_eur=NUM,
+    lots={"type": "array", "items": obj(label=STR, value_eur=NUM, donated=BOOL)},
+    country={"enum": ["FR", "CH", "BE"]},
+    association=STR,
+    year_count=INT,
+)
 TOMBOLA = needing(
-    obj(
-        authorisation=obj(number=STR, date=STR),
-        price_eur=NUM,
-        tickets=INT,
-        carnet=INT,
-        draw_at=STR,
-        place=STR,
-        collect_until=STR,
-        unclaimed=STR,
-        costs_eur=NUM,
-        lots={"type": "array", "items": obj(label=STR, value_eur=NUM, donated=BOOL)},
-        country={"enum": ["FR", "CH", "BE"]},
-        association=STR,
-        year_count=INT,
-    ),
+    DRAFT,
     "authorisation",
     "price_eur",
     "tickets",
@@ -61,6 +63,14 @@ def paths() -> dict:
                 area=T,
             ),
         },
+        "/api/tombola/check": {
+            "post": op(
+                "Le contrôle des 15 % de la tombola en cours de saisie (rien n'est enregistré)",
+                "admin",
+                DRAFT,
+                obj(check={"type": ["object", "null"]}, warnings={"type": "array", "items": STR}, refused=NULLABLE),
+            )
+        },
         "/api/tombola/sales": {
             "post": op(
                 "Vendre des billets à un acheteur nommé",
@@ -89,6 +99,17 @@ def paths() -> dict:
                     "ticket_unsold",
                     "no_tombola",
                 ),
+                area=T,
+            )
+        },
+        "/api/tombola/list": {
+            "post": op(
+                "Imprimer la liste des gagnants (journalisée, imprimée par la file d'impression)",
+                "speaker",
+                None,
+                obj(winners=INT, seq=INT),
+                "201",
+                ("nothing_drawn", "no_tombola"),
                 area=T,
             )
         },

@@ -246,6 +246,12 @@ class Hall:
     collect_tombola_lot = _Delegated("_tombola", TombolaDesk.collect_tombola_lot)
     tombola_code = _Delegated("_tombola", TombolaDesk.tombola_code)
     tombola = _Delegated("_tombola", TombolaDesk.tombola)
+    tombola_printed = _Delegated("_tombola", TombolaDesk.tombola_printed)
+    tombola_to_print = _Delegated("_tombola", TombolaDesk.tombola_to_print)
+    tombola_check = _Delegated("_tombola", TombolaDesk.tombola_check)
+    request_tombola_list = _Delegated("_tombola", TombolaDesk.request_tombola_list)
+    tombola_list_printed = _Delegated("_tombola", TombolaDesk.tombola_list_printed)
+    tombola_list_owed = _Delegated("_tombola", TombolaDesk.tombola_list_owed)
     # ---- the buvette's desk: its products, its tickets, its Z (RULES L25) ---------------------------------
     set_buvette_products = _Delegated("_buvette", BuvetteDesk.set_products)
     buvette_sell = _Delegated("_buvette", BuvetteDesk.buvette_sell)

@@ -40,7 +40,10 @@ from hall.events import (
     TombolaCollected,
     TombolaDrawn,
     TombolaDrawOpened,
+    TombolaListPrinted,
+    TombolaListRequested,
     TombolaPrepared,
+    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
     VoucherIssued,
@@ -157,7 +160,17 @@ class HallState:
     def _ball_for_rooms(self, record: Record) -> None:
         self.rooms.ball_drawn(record.seq, record.event.number)  # each annex must show it before the next (L23a)
 
-    @_REMEMBER.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    @_REMEMBER.on(
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+        TombolaCollected,
+        TombolaPrinted,
+        TombolaListRequested,
+        TombolaListPrinted,
+    )
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)
 

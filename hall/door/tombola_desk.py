@@ -13,7 +13,17 @@ from collections.abc import Mapping, Sequence
 from hall.cartons.sales import PAYMENTS, clean_name
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
-from hall.events import Record, TombolaCollected, TombolaDrawn, TombolaDrawOpened, TombolaSalesClosed, TombolaSold
+from hall.events import (
+    Record,
+    TombolaCollected,
+    TombolaDrawn,
+    TombolaDrawOpened,
+    TombolaListPrinted,
+    TombolaListRequested,
+    TombolaPrinted,
+    TombolaSalesClosed,
+    TombolaSold,
+)
 from hall.refusal import Rejected
 from hall.rights import require
 from hall.sources import Rng
@@ -232,6 +242,47 @@ class TombolaDesk:
         if win.lot_index in self._t.collected:
             raise Rejected("tombola/already_collected", ticket=n, at=self._t.collected[win.lot_index])
         return self._writer.commit(TombolaCollected(win.lot_index, n), role)
+
+    @locked
+    def tombola_printed(self, sale_id: int, *, role: str) -> Record:
+        """Record that the printer took sale ``sale_id``'s tickets and stubs."""
+        require(role, "tombola_printed")
+        if sale_id not in self._t.unprinted:
+            raise Rejected("not_found")
+        return self._writer.commit(TombolaPrinted(sale_id), role)
+
+    @locked
+    def tombola_to_print(self) -> tuple[TombolaSold, ...]:
+        """The tombola sales whose tickets the printer owes, oldest first."""
+        return tuple(s for _, s in sorted(self._t.unprinted.items()))
+
+    @locked
+    def request_tombola_list(self, *, role: str) -> Record:
+        """Ask for the winners' list on paper (the print queue prints it); refused before a lot is drawn."""
+        require(role, "tombola_draw")
+        self._prepared()
+        if not self._t.wins:
+            raise Rejected("tombola/nothing_drawn")
+        return self._writer.commit(TombolaListRequested(len(self._t.wins)), role)
+
+    @locked
+    def tombola_list_printed(self, *, role: str) -> Record:
+        """Record that the printer took the winners' list."""
+        require(role, "tombola_printed")
+        if not self._t.list_owed:
+            raise Rejected("not_found")
+        return self._writer.commit(TombolaListPrinted(len(self._t.wins)), role)
+
+    @locked
+    def tombola_list_owed(self) -> bool:
+        """Whether the printer owes the winners' list."""
+        return self._t.list_owed
+
+    @locked
+    def tombola_check(self, body: Mapping[str, object]) -> rules.DraftCheck:
+        """The 15 % check of a tombola as /admin is typing it, journalling nothing (the same core as
+        ``prepare_tombola``: ``rules.prepared_from`` then ``rules.cost_check``), and what it would be refused for."""
+        return rules.draft_check(body, self._state.config.hall.name)
 
     def tombola_code(self, ticket: int) -> str:
         """The signed code printed on ``ticket`` (of the tombola prepared)."""

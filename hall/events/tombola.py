@@ -79,6 +79,30 @@ class TombolaDrawn:
 
 
 @dataclass(frozen=True, slots=True)
+class TombolaPrinted:
+    """The printer took sale ``sale_id``'s tickets and stubs (the print queue journals it, as a voucher's)."""
+
+    type: ClassVar[str] = "tombola:printed"
+    sale_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class TombolaListRequested:
+    """The winners' list asked for on paper (the speaker's console): the print queue owes it until printed."""
+
+    type: ClassVar[str] = "tombola:list_requested"
+    winners: int  # the lots drawn when it was asked for
+
+
+@dataclass(frozen=True, slots=True)
+class TombolaListPrinted:
+    """The printer took the winners' list."""
+
+    type: ClassVar[str] = "tombola:list_printed"
+    winners: int
+
+
+@dataclass(frozen=True, slots=True)
 class TombolaCollected:
     """Lot ``lot_index`` handed over at the prize desk against its ticket."""
 

@@ -51,7 +51,10 @@ from hall.events import (
     TombolaCollected,
     TombolaDrawn,
     TombolaDrawOpened,
+    TombolaListPrinted,
+    TombolaListRequested,
     TombolaPrepared,
+    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
     VoiceTested,
@@ -370,7 +373,17 @@ class Evening:
     def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun) -> None:
         """Said again on the projector, or the pre-flight kept: the evening's state does not change."""
 
-    @_APPLY.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    @_APPLY.on(
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+        TombolaCollected,
+        TombolaPrinted,
+        TombolaListRequested,
+        TombolaListPrinted,
+    )
     def _on_tombola(self, e: object) -> None:
         """The tombola's own (hall/tombola/model.py keeps it): the cartons' evening does not change."""
 

@@ -41,6 +41,10 @@ class Account:
     takings_cents: dict[str, int]
     costs_cents: int
     stock_gaps: tuple[StockGap, ...] = ()
+    unclaimed: tuple[
+        tuple[int, str, int], ...
+    ] = ()  # the tombola's lots drawn, not handed over: (lot n°, label, ticket)
+    collect_until: str = ""  # the tombola's deadline to collect its lots (YYYY-MM-DD)
 
     @property
     def balance_cents(self) -> int:

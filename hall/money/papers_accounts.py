@@ -69,6 +69,10 @@ def account_section(a: Account) -> Section:
     rows.append((Said(COSTS.get(a.rubrique, N_("Frais"))), None, money(a.costs_cents)))
     rows.append((Said(N_("Solde")), None, money(a.balance_cents)))
     rows += [(Said(N_("Écart de stock compté (hors solde)")), Text(g.detail), money(g.cents)) for g in a.stock_gaps]
+    if a.collect_until and a.unclaimed:
+        rows.append((Said(N_("Lots à retirer jusqu'au")), Text(a.collect_until), None))
+    for lot, label, ticket in a.unclaimed:
+        rows.append((Said(N_("Lot non retiré")), Text(f"{lot}. {label} — n° {ticket}"), None))
     return Section(
         a.rubrique, NAMES.get(a.rubrique, a.rubrique), (RUBRIC, Column("detail", N_("Détail")), AMOUNT), tuple(rows)
     )

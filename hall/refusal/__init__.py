@@ -177,6 +177,7 @@ Code: TypeAlias = Literal[
     "tombola/no_ticket_left",
     "tombola/no_tombola",
     "tombola/not_enough_tickets",
+    "tombola/nothing_drawn",
     "tombola/sales_closed",
     "tombola/sales_open",
     "tombola/ticket_sold",

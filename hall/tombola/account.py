@@ -1,5 +1,6 @@
 """The tombola's account in the treasurer's report: its takings by payment (the tickets sold), its
-costs (the organisation's, and the lots the association bought: a donated lot costs nothing), its balance.
+costs (the organisation's, and the lots the association bought: a donated lot costs nothing), its balance, and the
+lots drawn but not handed over yet (listed in the report with the deadline to collect them).
 ``account(records)`` reads the journal's records, ``account_of`` a tombola as it stands; ``None`` when no tombola
 was prepared tonight. Pure."""
 
@@ -27,4 +28,15 @@ def account_of(t: Tombola) -> Account | None:
     takings: dict[str, int] = {}
     for sale, _ in t.sales.values():
         takings[sale.payment] = takings.get(sale.payment, 0) + sale.cents
-    return Account(RUBRIQUE, takings, cost_check(t.prepared).spent_cents)
+    unclaimed = tuple(
+        (w.lot_index + 1, t.prepared.tombola_lots[w.lot_index].label, w.ticket)
+        for w in t.wins
+        if w.lot_index not in t.collected
+    )
+    return Account(
+        RUBRIQUE,
+        takings,
+        cost_check(t.prepared).spent_cents,
+        unclaimed=unclaimed,
+        collect_until=t.prepared.collect_until,
+    )

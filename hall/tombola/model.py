@@ -12,7 +12,10 @@ from hall.events import (
     TombolaCollected,
     TombolaDrawn,
     TombolaDrawOpened,
+    TombolaListPrinted,
+    TombolaListRequested,
     TombolaPrepared,
+    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
 )
@@ -20,7 +23,17 @@ from hall.tombola.rules import CostCheck
 
 TYPES = frozenset(
     e.type
-    for e in (TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
+    for e in (
+        TombolaPrepared,
+        TombolaSold,
+        TombolaSalesClosed,
+        TombolaDrawOpened,
+        TombolaDrawn,
+        TombolaCollected,
+        TombolaPrinted,
+        TombolaListRequested,
+        TombolaListPrinted,
+    )
 )
 
 
@@ -46,6 +59,8 @@ class Tombola:
     conductors: TombolaDrawOpened | None = None
     wins: list[Win] = field(default_factory=list)
     collected: dict[int, str] = field(default_factory=dict)  # lot index → when handed over
+    unprinted: dict[int, TombolaSold] = field(default_factory=dict)  # sale id → its tickets the printer owes
+    list_owed: bool = False  # the winners' list asked for on paper and not printed yet
 
     def apply(self, record: Record) -> None:
         """Move on by one durable ``tombola:*`` record (any other is not the tombola's)."""
@@ -104,6 +119,22 @@ def _sold(t: Tombola, record: Record) -> None:
     t.sales[e.sale_id] = (e, record.at)
     for n in e.numbers:
         t.holder[n] = e.sale_id
+    t.unprinted[e.sale_id] = e
+
+
+@_APPLY.on(TombolaListRequested)
+def _list_asked(t: Tombola, record: Record) -> None:
+    t.list_owed = True
+
+
+@_APPLY.on(TombolaListPrinted)
+def _list_printed(t: Tombola, record: Record) -> None:
+    t.list_owed = False
+
+
+@_APPLY.on(TombolaPrinted)
+def _printed(t: Tombola, record: Record) -> None:
+    t.unprinted.pop(record.event.sale_id, None)
 
 
 @_APPLY.on(TombolaSalesClosed)

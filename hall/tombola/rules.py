@@ -69,6 +69,35 @@ def cost_check(p: TombolaPrepared) -> CostCheck:
     return CostCheck(issued, issued * COST_SHARE_PERCENT // 100, p.costs_cents, bought, donated)
 
 
+@dataclass(frozen=True, slots=True)
+class DraftCheck:
+    """The 15 % check of a tombola /admin is still typing: ``check`` (``None`` while its numbers do not make one),
+    its ``warnings``, and ``refused``, what its preparation would be refused for now (``None`` when it would pass)."""
+
+    check: CostCheck | None
+    warnings: tuple[str, ...]
+    refused: Rejected | None
+
+
+_STAND_IN = {"number": "-", "date": "2000-01-01"}  # the arrêté not typed yet: the 15 % is still computed
+
+
+def draft_check(body: Mapping[str, object], association: str = "") -> DraftCheck:
+    """The check of ``body`` as ``prepared_from`` then ``cost_check`` make it (one formula, the preparation's): the
+    arrêté missing, the 15 % is computed all the same and the refusal said beside it."""
+    try:
+        p = prepared_from(body, association)
+        return DraftCheck(cost_check(p), warnings_of(p), None)
+    except Rejected as refused:
+        if refused.code != "tombola_unauthorised":
+            return DraftCheck(None, (), refused)
+        try:
+            p = prepared_from({**body, "authorisation": _STAND_IN}, association)
+        except Rejected:
+            return DraftCheck(None, (), refused)
+        return DraftCheck(cost_check(p), warnings_of(p), refused)
+
+
 def warnings_of(p: TombolaPrepared) -> tuple[str, ...]:
     """What the organiser must look at: ``over_15`` (costs above 15 %), ``ch_ask`` (Fribourg: above CHF 50 000
     the tombola is asked for, not only announced)."""

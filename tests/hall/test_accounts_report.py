@@ -60,7 +60,14 @@ def test_the_csv_has_the_tombola_rows_under_its_rubrique(make_hall):
     rows = list(csv.reader(io.StringIO(out.getvalue().lstrip("\ufeff")), delimiter=";"))
     tombola = [r for r in rows if r[0] == "tombola"]
     amounts = [r[rows[0].index("montant (€)")] for r in tombola]
-    assert amounts == ["20,00", "2,00", "20,00", "31,00", "11,00"]  # carte, chèque, espèces; costs; balance
+    assert [a for a in amounts if a] == [
+        "20,00",
+        "2,00",
+        "20,00",
+        "31,00",
+        "11,00",
+    ]  # carte, chèque, espèces; costs; balance
+    assert sum(1 for r in tombola if "Lot non retiré" in r) == 3  # the three lots drawn, none handed over yet
     assert any(r[0] == "comptes de la soirée" for r in rows)
 
 
@@ -162,3 +169,24 @@ def test_the_tax_page_without_a_buvette_still_asks_for_its_receipts(make_hall, t
     tax = " ".join(text.split("Relevé pour le service des impôts")[-1].split())
     assert "Autres recettes (buvette, entrées, dons…) non tenues par loto-hall à compléter" in tax
     assert "Recettes des cartons 15,00 €" in tax and "tenue par loto-hall" not in tax
+
+
+def test_the_lots_not_handed_over_are_listed_in_the_tombola_s_rubric_with_the_deadline(make_hall):
+    h = evening(make_hall)
+    first = h.tombola().wins[0]
+    h.collect_tombola_lot(h.tombola_code(first.ticket), role="desk")  # lot 1 handed over at the prize desk
+    a = account(h.records())
+    assert a.collect_until == "2027-01-31"
+    assert [(lot, label) for lot, label, _ in a.unclaimed] == [(2, "Jambon sec"), (3, "Bouteille de cidre")]
+    assert [ticket for *_, ticket in a.unclaimed] == [w.ticket for w in h.tombola().wins[1:]]
+    section = next(s for s in papers(h.report()) if s.key == "tombola")
+    said = [(str(r[0]), str(r[1])) for r in section.rows[-3:]]
+    wins = h.tombola().wins
+    assert said == [
+        ("Lots à retirer jusqu'au", "2027-01-31"),
+        ("Lot non retiré", f"2. Jambon sec — n° {wins[1].ticket}"),
+        ("Lot non retiré", f"3. Bouteille de cidre — n° {wins[2].ticket}"),
+    ]
+    out = io.StringIO()
+    write_csv(h.report(), out)
+    assert out.getvalue().count("Lot non retiré") == 2
