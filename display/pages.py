@@ -12,7 +12,7 @@ from display.auth import auth, csrf_token
 from display.network import wifi_warnings
 from display.page_words import js_strings
 from display.services import services
-from display.setup import SCREEN_BALL, projector_qr, setup_open
+from display.setup import SCREEN_BALL, projector_qr, setup_open, setup_wifi
 from hall import KIND_LABELS, LOT_KINDS, kinds_table, make_card_id, split_card_id
 from hall.rights import roles_for
 
@@ -119,6 +119,7 @@ def projector():
             boot=boot,
             hall_name=hall.config.hall.name,
             qr=projector_qr(hall.config),
+            setup_wifi=setup_wifi(),
             screen_ball=SCREEN_BALL,
         )
     return _render("projector.html", "projector", None)

@@ -57,6 +57,7 @@ from hall.events.settings import (
     PreflightRun,
     ProgrammeEdited,
     ProgrammePartie,
+    SetupAnswered,
     VoiceTested,
 )
 from hall.events.tombola import (
@@ -100,6 +101,7 @@ __all__ = [
     "PinChanged",
     "PlayersSet",
     "PreflightRun",
+    "SetupAnswered",
     "PriceTier",
     "PricesSet",
     "ProgrammeEdited",

@@ -49,6 +49,7 @@ from hall.events.settings import (
     PreflightRun,
     ProgrammeEdited,
     ProgrammePartie,
+    SetupAnswered,
     VoiceTested,
 )
 from hall.events.tombola import (
@@ -94,6 +95,7 @@ EVENT_TYPES: dict[str, type] = {
         CountShown,
         JournalChained,
         PreflightRun,
+        SetupAnswered,
         EveningClosed,
         RoomOpened,
         RoomEnrolled,
