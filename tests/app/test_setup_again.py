@@ -295,3 +295,46 @@ def parse_toml(rig) -> dict:
     import tomllib
 
     return tomllib.loads((rig.data_dir / OWN_CONFIG).read_text(encoding="utf-8"))
+
+
+# ---- /admin in Chromium ------------------------------------------------------------------------------------------
+def test_admin_sets_a_new_printer_ball_machine_and_voice_in_chromium(rig, browser, tmp_path):
+    from playwright.sync_api import expect
+
+    from tests.display.conftest import LiveServer, login_page
+
+    _, _, pins = _closed(rig)
+    server = LiveServer(rig.app)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="fr-FR")
+        login_page(page, server.url + "/admin", pins["admin"])
+        panel = page.locator("#setup-again-panel")
+        expect(page.locator("#setup-again-steps")).to_be_visible()
+        expect(page.locator("#setup-again-url")).to_have_value(rig.sink.url)
+        before = (rig.data_dir / OWN_CONFIG).read_bytes()
+        page.fill("#setup-again-url", "tcp://127.0.0.1:1")  # nothing listens there: refused, nothing kept
+        page.click("#setup-again-printer button[type=submit]")
+        expect(page.locator("#setup-again-msg")).to_contain_text("n'a pas imprimé")
+        assert (rig.data_dir / OWN_CONFIG).read_bytes() == before
+        printed = len(rig.sink.jobs)
+        page.fill("#setup-again-url", rig.sink.url)
+        page.click("#setup-again-printer button[type=submit]")
+        expect(page.locator("#setup-again-msg")).to_contain_text("prochain démarrage")
+        assert "TEST IMPRIMANTE" in decode_text(rig.sink.wait_for_jobs(printed + 1)[-1])
+
+        page.select_option("#setup-again-voice-name", "fr-BE")
+        page.click("#setup-again-voice button[type=submit]")
+        expect(page.locator("#setup-again-msg")).to_contain_text("journal n°")
+        assert parse_toml(rig)["speech"]["voice"] == "fr-BE"
+
+        page.click("#setup-again-listen")
+        expect(page.locator("#setup-again-balls")).not_to_be_empty()
+        balls = [int(n) for n in page.locator("#setup-again-balls").inner_text().replace("·", " ").split()]
+        rig.machine.drop(*balls)
+        expect(page.locator("#setup-again-msg")).to_contain_text("4800 bauds", timeout=60_000)
+        assert parse_toml(rig)["ball_machine"]["baudrate"] == 4800
+        panel.screenshot(path=str(tmp_path / "admin-setup-again-fr.png"))
+        steps = [r.event.step for r in _journal_setup(rig) if r.event.again]
+        assert steps == ["imprimante", "voix", "boules"]
+    finally:
+        server.stop()
