@@ -52,13 +52,13 @@ class SetupHotspot:
         net: NetworkSection,
         *,
         runner: Runner = _run,
-        lan: Callable[[], str | None] = address.lan_address,
+        lan: Callable[[], str | None] | None = None,
         close_after_s: float = CLOSE_AFTER_S,
     ):
         self.net = net
         self.ssid = SSID
         self._run = runner
-        self._lan = lan
+        self._lan = lan or (lambda: address.lan_address())  # looked up at each call: the machine's address now
         self.close_after_s = close_after_s
         self.address: str | None = None  # the Pi's address on « Loto-Setup » while it is up
         self.problem = ""  # why it is not up (no nmcli, nmcli's own words), for the log and the projector

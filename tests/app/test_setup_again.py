@@ -155,6 +155,19 @@ def test_the_setup_wifi_comes_up_with_no_wired_network_and_goes_down(nmcli):
     assert len(nmcli()) == 5  # closed once
 
 
+def test_the_first_start_brings_it_up_and_a_later_start_does_not(nmcli, monkeypatch, tmp_path):
+    from hall.app import wiring
+    from hall.net import address
+
+    monkeypatch.setattr(address, "lan_address", lambda: None)  # no cable: the machine has no LAN address
+    config = parse_config({"hall": {"data_dir": str(tmp_path)}})
+    wizard, _ = wiring._setup(config, first_start=True)
+    assert wizard.hotspot.address == "10.42.0.1" and ["connection", "up", PROFILE] in nmcli()
+    calls = len(nmcli())
+    later, _ = wiring._setup(config, first_start=False)  # setup closed: the wizard for /admin, no Wi-Fi
+    assert later.hotspot is None and len(nmcli()) == calls
+
+
 def test_a_wired_hall_brings_up_no_wifi(nmcli):
     hotspot = SetupHotspot(_net(), lan=lambda: "192.168.1.20")
     assert hotspot.open() is None and nmcli() == []
@@ -322,8 +335,10 @@ def test_admin_sets_a_new_printer_ball_machine_and_voice_in_chromium(rig, browse
         expect(page.locator("#setup-again-msg")).to_contain_text("prochain démarrage")
         assert "TEST IMPRIMANTE" in decode_text(rig.sink.wait_for_jobs(printed + 1)[-1])
 
+        kept_printer = page.locator("#setup-again-msg").inner_text()
         page.select_option("#setup-again-voice-name", "fr-BE")
         page.click("#setup-again-voice button[type=submit]")
+        expect(page.locator("#setup-again-msg")).not_to_have_text(kept_printer)  # a record of its own
         expect(page.locator("#setup-again-msg")).to_contain_text("journal n°")
         assert parse_toml(rig)["speech"]["voice"] == "fr-BE"
 
