@@ -11,7 +11,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$(readlink -f "$0")")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 OUT="$(readlink -f "${1:-$HERE/out/loto-hall-arm64.img}")"
-for t in mmdebstrap mkfs.vfat mcopy mkfs.ext4 sfdisk; do command -v "$t" >/dev/null || { echo "missing: $t" >&2; exit 1; }; done
+for t in mmdebstrap arch-test mkfs.vfat mcopy mkfs.ext4 sfdisk; do command -v "$t" >/dev/null || { echo "missing: $t" >&2; exit 1; }; done
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || { echo "no arm64 emulation: apt-get install qemu-user-static binfmt-support" >&2; exit 1; }
 WORK="$(mktemp -d)"; trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$(dirname "$OUT")"
