@@ -20,6 +20,7 @@ from hall.events import (
     BuvettePrinted,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
     CardsImported,
     CardsSold,
     ClaimChecked,
@@ -152,11 +153,15 @@ class HallState:
     def _room(self, record: Record) -> None:
         self.rooms.apply(record)
 
+    @_REMEMBER.on(BallDrawn)
+    def _ball_for_rooms(self, record: Record) -> None:
+        self.rooms.ball_drawn(record.seq, record.event.number)  # each annex must show it before the next (L23a)
+
     @_REMEMBER.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)
 
-    @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
+    @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed, BuvetteZPrinted)
     def _buvette(self, record: Record) -> None:
         self.buvette.apply(record.event)
 

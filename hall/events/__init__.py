@@ -19,8 +19,10 @@ from hall.events.buvette import (
     BuvetteProduct,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
 )
 from hall.events.paper import (
+    TicketAccount,
     TicketPrinted,
     TicketRequested,
     VoucherIssued,
@@ -80,6 +82,7 @@ __all__ = [
     "BuvetteProduct",
     "BuvetteProductsSet",
     "BuvetteSold",
+    "BuvetteZPrinted",
     "CallingSet",
     "CardsImported",
     "CardsSold",
@@ -116,6 +119,7 @@ __all__ = [
     "SalePaid",
     "SaleRecorded",
     "SaleVoided",
+    "TicketAccount",
     "TicketPrinted",
     "TicketRequested",
     "TieAnnounced",
