@@ -42,6 +42,7 @@ class ServeOptions:
     interval_s: float | None = None  # demo: seconds between balls; None: a ball when the speaker asks for one
     async_mode: str = "threading"  # "gevent" under gunicorn's gevent worker (set by gunicorn_app)
     setup: bool = False  # the first start (INTERFACE §12): no configuration anywhere, set up from a phone
+    own_config: bool = False  # the hall's own configuration (setup closed): /admin re-runs a device's step
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -92,11 +93,23 @@ def setup_wanted(args: argparse.Namespace, config: Config) -> bool:
     return _only_own_config(args) and not setup_closed(config.data_dir)
 
 
-def _setup(config: Config) -> tuple[Any, Any]:
+def own_config_only(args: argparse.Namespace) -> bool:
+    """The hall runs from the configuration it wrote itself (or none yet): /admin may re-run a device's step."""
+    return _only_own_config(args)
+
+
+def _setup(config: Config, first_start: bool) -> tuple[Any, Any]:
+    """The wizard and the devices it tries; at the first start, « Loto-Setup » up when no wired network answers."""
     from hall.app.setup_devices import SetupDevices
     from hall.app.setup_wizard import SetupWizard
 
-    return SetupWizard(config.data_dir), SetupDevices()
+    hotspot = None
+    if first_start:
+        from hall.app.setup_hotspot import SetupHotspot
+
+        hotspot = SetupHotspot(config.network)
+        hotspot.open()
+    return SetupWizard(config.data_dir, hotspot=hotspot), SetupDevices()
 
 
 def tls_files(config: Config) -> tuple[str, str] | None:
@@ -234,7 +247,7 @@ class Wiring:
                 tournament=runtime.tournament,
                 async_mode=options.async_mode,
                 lobby=runtime.lobby,
-                setup=_setup(config) if options.setup else None,
+                setup=_setup(config, options.setup) if options.setup or options.own_config else None,
             )
             services_of(app).archived_draws = archived_draws  # the ball count reads the archived journals
             if threads:

@@ -183,6 +183,7 @@ class Hall:
     close_evening = _Delegated("_record", RecordDesk.close_evening)
     closing = _Delegated("_record", RecordDesk.closing)
     record_preflight = _Delegated("_record", RecordDesk.record_preflight)
+    record_setup_answer = _Delegated("_record", RecordDesk.record_setup_answer)
     ticket_printed = _Delegated("_record", RecordDesk.ticket_printed)
     tickets_to_print = _Delegated("_record", RecordDesk.tickets_to_print)
 

@@ -52,6 +52,7 @@ from hall.events.settings import (
     PreflightRun,
     ProgrammeEdited,
     ProgrammePartie,
+    SetupAnswered,
     VoiceTested,
 )
 from hall.events.tombola import (
@@ -100,6 +101,7 @@ EVENT_TYPES: dict[str, type] = {
         CountShown,
         JournalChained,
         PreflightRun,
+        SetupAnswered,
         EveningClosed,
         RoomOpened,
         RoomEnrolled,
