@@ -20,7 +20,7 @@ from hall.snapshots import PrintJob
 @functools.cache
 def escpos_printer():
     """``escpos.printer``, imported at the first ticket rendered or sent, not at the hall's start (its capabilities
-    database alone costs a Pi 4 a good part of a second; issue 45: ready to draw after a power cut). Imported
+    database alone costs a Pi 4 a good part of a second: a restart is ready to draw sooner without it). Imported
     without the ``logging.basicConfig()`` its 3.1 release runs at import (python-escpos issue #559)."""
     root = logging.getLogger()
     before = list(root.handlers)

@@ -123,7 +123,7 @@ DOCUMENTS = {  # the papers /admin downloads, by name: (module, function), impor
 
 def lazy(module: str, name: str) -> Callable[..., Any]:
     """``module.name``, imported at its first call: reportlab and openpyxl cost a Pi 4 about a second at every
-    start, and the start needs none of them to draw (issue 45: ready to draw after a power cut)."""
+    start, and the start needs none of them to draw: a restart after a power cut is ready to draw sooner."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
         return getattr(importlib.import_module(module), name)(*args, **kwargs)
