@@ -166,15 +166,15 @@ class Writer:
     def keep_checkpoint(self, start: Record) -> None:
         """The state just after a partie's ``start``, kept beside the journal (``hall/record/checkpoint.py``): a
         restart replays only the records after it. Taken under the lock (the state does not move while it is
-        pickled), written by the journal's offload (its fsyncs out of the event loop); a failure is logged, never a
-        refusal: the journal holds the evening, a checkpoint only shortens the next start."""
+        pickled: about 0.15 s of a core here for a whole evening, 20 000 records), pickled and written by the
+        journal's offload (a real thread under gevent: the event loop goes on serving, the fsyncs out of it); a
+        failure is logged, never a refusal: the journal holds the evening, a checkpoint only shortens the next
+        start."""
         assert self.checkpoints is not None
         folder, secret, made_with = self.checkpoints
+        kept = checkpoint.Checkpoint(start.seq, start.hash, self.state.capture())
         try:
-            data = checkpoint.seal(
-                secret, checkpoint.Checkpoint(start.seq, start.hash, self.state.capture()), made_with
-            )
-            self.journal.offload(lambda: checkpoint.keep_sealed(folder, data))
+            self.journal.offload(lambda: checkpoint.write(folder, secret, kept, made_with))
         except Exception:
             log.exception("point de reprise non gardé (le prochain démarrage relira tout le journal)")
 

@@ -61,9 +61,6 @@ def test_a_slow_start_is_advice_and_a_missing_or_damaged_record_is_said(tmp_path
 
 def test_a_process_s_creation_is_read_to_the_hundredth_not_the_whole_second():
     """``/proc/stat``'s boot time is whole seconds: a start measured from it was up to a second too long."""
-    import subprocess
-    import time
-
     from hall.app.start_record import process_created
 
     errors = []
