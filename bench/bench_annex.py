@@ -213,7 +213,7 @@ def claim_run(main: str, annex: str, speaker: dict, tries: int) -> list[float] |
         if status != 202:
             print(f"  claim refused: {status} {body}")
             return None
-        while call(main + "/api/draws", {"number": 90}, speaker)[0] != 423:
+        while call(main + "/api/draws", {"number": 90}, speaker)[1].get("error") != "locked":  # not room_behind
             if time.monotonic() - sent > 5:
                 break
         took.append(1000 * (time.monotonic() - sent))
@@ -227,6 +227,7 @@ def partition(main: str, annex: str, speaker: dict, screen: Screen, seconds: flo
     since = time.monotonic()
     detected = None
     drawn = refused = 0
+    reasons: dict[str, int] = {}
     number = 80
     while time.monotonic() - since < seconds:
         status, body = call(annex + "/api/state")
@@ -238,6 +239,7 @@ def partition(main: str, annex: str, speaker: dict, screen: Screen, seconds: flo
             number -= 1
         else:
             refused += 1
+            reasons[body.get("error", str(status))] = reasons.get(body.get("error", str(status)), 0) + 1
         time.sleep(0.5)
     cut(False)
     back = time.monotonic()
@@ -247,7 +249,7 @@ def partition(main: str, annex: str, speaker: dict, screen: Screen, seconds: flo
             caught = time.monotonic() - back
             break
         time.sleep(0.05)
-    return {"detected_s": detected, "drawn": drawn, "refused": refused, "caught_up_s": caught}
+    return {"detected_s": detected, "drawn": drawn, "refused": refused, "reasons": reasons, "caught_up_s": caught}
 
 
 def main() -> int:
@@ -300,7 +302,7 @@ def main() -> int:
         result = partition(main_url, annex_url, speaker, screen, args.partition_s)
         print(
             f"partition {args.partition_s:.0f} s: lost said after {result['detected_s']:.1f} s, balls drawn meanwhile "
-            f"{result['drawn']} (refused {result['refused']}), annex caught up {result['caught_up_s']:.2f} s after "
+            f"{result['drawn']} (refused {result['refused']}: {result['reasons']}), annex caught up {result['caught_up_s']:.2f} s after "
             f"the return, balls out of order on its screen: {screen.out_of_order}"
         )
         screen.client.disconnect()

@@ -1,8 +1,11 @@
 """The main hall's side of the salle annexe (RULES L23), over loopback on one machine (the two-host netns bench
 is the annex's): an annex's « Quine ! » (``POST /api/rooms/{room}/claim``) → the main hall held (the next ball
-refused), and a beat's round trip, each over HTTP keep-alive to Werkzeug's threaded server with a fsync'd journal.
+refused), and a beat's round trip, each over HTTP keep-alive to Werkzeug's threaded server with a fsync'd journal;
+and the ack (RULES L23a): a ball drawn → the annex's follower (``display/annex_link.Link``: the main's Socket.IO
+over a websocket, its beat) has shown it and said so → the next ball may be drawn (``drawable_numbers()`` no longer
+empty), the wait the speaker's rhythm must absorb.
 
-    python bench/bench_annex_main.py [--claims 100] [--beats 500]
+    python bench/bench_annex_main.py [--claims 100] [--beats 500] [--acks 100]
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--claims", type=int, default=100)
     ap.add_argument("--beats", type=int, default=500)
+    ap.add_argument("--acks", type=int, default=100)
     args = ap.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     from display.app import create_app
@@ -78,6 +82,7 @@ def main() -> None:
             random.shuffle(balls)
             n = 0
         hall.draw(balls[n], role="speaker")
+        post("/api/rooms/Salle%20B/beat", {"seq": hall.last_seq()}, token)  # the annex has shown it (L23a)
         n += 1
         t0 = time.perf_counter()
         status, _ = post("/api/rooms/Salle%20B/claim", {"kind": "quine"}, token)
@@ -86,8 +91,39 @@ def main() -> None:
         held.append((time.perf_counter() - t0) * 1000)
         assert status == 423 and refused["error"] == "locked", refused
         hall.resume(role="speaker")
+    from display.annex_link import Link
+
+    link = Link(server.url, "Salle B", token, publish=lambda name, payload: None)
+    link.start()
+    deadline = time.monotonic() + 10
+    while link.judge() != "ok" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    acks = []
+    for i in range(args.acks):
+        if hall.snapshot().partie is None or i % 80 == 0:
+            if hall.snapshot().partie is not None:
+                hall.clear(role="speaker", force=True)
+            hall.start_partie(role="speaker")
+            random.shuffle(balls)
+            n = 0
+        wait_until = time.monotonic() + 5
+        while not hall.drawable_numbers() and time.monotonic() < wait_until:
+            time.sleep(0.0005)  # the previous ball's ack
+        t0 = time.perf_counter()
+        hall.draw(balls[n], role="speaker")
+        n += 1
+        while not hall.drawable_numbers():
+            time.sleep(0.0005)
+            if time.perf_counter() - t0 > 5:
+                raise SystemExit("no ack within 5 s")
+        acks.append((time.perf_counter() - t0) * 1000)
+    link.stop()
     server.stop()
-    for name, values in (("beat round trip", beats), ("annex claim -> next ball refused", held)):
+    for name, values in (
+        ("beat round trip", beats),
+        ("annex claim -> next ball refused", held),
+        ("ball drawn -> annex shown and acked -> next ball drawable", acks),
+    ):
         print(
             f"{name}: n={len(values)} p50 {statistics.median(values):.2f} ms, p90 {pct(values, 90):.2f} ms, "
             f"p99 {pct(values, 99):.2f} ms, max {max(values):.2f} ms"

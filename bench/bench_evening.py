@@ -13,7 +13,13 @@ evening (1 000 phones over 600 s, 90 balls × 3 parties). The sales the phones l
 
 Prints p50/p99 of: ball → the projector's screen (a MutationObserver in the page), ball → its clip playing, ball →
 the last phone, the speaker's draw acknowledged, the claim's verdict, a sale, a phone's cartons linked, and the hall's
-memory (RSS of every process of the hall, from /proc). Not done yet: the mini-game break with 100 phones.
+memory (RSS of every process of the hall, from /proc).
+
+The break (after the first partie): ``--break-phones`` phones (100) take seats at Lobo 77 tables of 6 (4 phones, 2
+bots, as in bench_rooms), each phone playing a random legal move as soon as its turn comes (over its socket on the
+core, as the seat's page does), for at most ``--break-s`` seconds; then the tables are closed and the loto goes on.
+Printed: the break's games over, its phones' moves accepted and refused, move → every phone of the table (p50/p99),
+and the hall's memory during it (in the peak).
 """
 
 from __future__ import annotations
@@ -35,6 +41,9 @@ import time  # noqa: E402
 
 from bench.bench_crowd import http_json  # noqa: E402
 from bench.bench_players import address, post  # noqa: E402
+from bench.bench_rooms import Bench as RoomsBench  # noqa: E402
+from bench.bench_rooms import Client as RoomsClient  # noqa: E402
+from bench.bench_rooms import call  # noqa: E402
 from bench.bench_voice_latency import ARGS, CHROMIUM, HEARD  # noqa: E402
 from bench.crowd_hall import BenchHall, wait_answering  # noqa: E402
 from bench.crowd_phones import raise_nofile, start_crowd  # noqa: E402
@@ -47,6 +56,7 @@ from hall.config import load_config  # noqa: E402
 
 PINS = {"speaker_pin": "135790", "controller_pin": "246802", "desk_pin": "357913", "admin_pin": "468024"}
 PER_SALE = 3
+PHONES_A_TABLE = 4  # and two bots: Lobo 77 tables of 6, as bench_rooms plays them
 TARGETS = {
     "ball → projector on screen": 100,
     "ball → its clip playing": 200,
@@ -143,6 +153,53 @@ class Staff:
         )
 
 
+def games_break(url: str, speaker: str, phones: int, longest_s: float) -> str:
+    """The break: ``phones`` phones at Lobo 77 tables (4 phones and 2 bots each) until every game is over or
+    ``longest_s`` has passed; the tables closed after. What it measured, as a line to print."""
+    bench, codes, clients = RoomsBench(url), [], []
+    for t in range(-(-phones // PHONES_A_TABLE)):
+        status, room = call(url + "/api/games/rooms", "POST", {"game": "lobo77", "options": {"players": 6}}, speaker)
+        if status != 201:
+            return f"the break: table {t + 1} refused ({status} {room})"
+        codes.append(room["code"])
+        for i in range(min(PHONES_A_TABLE, phones - PHONES_A_TABLE * t)):
+            status, seat = call(f"{url}/api/games/rooms/{room['code']}/join", "POST", {"name": f"Tel {i + 1}"})
+            if status != 200 and status != 201:
+                return f"the break: a seat refused ({status} {seat})"
+            clients.append(RoomsClient(bench, url, room["code"], seat["token"]))
+    started = time.perf_counter()
+    for code in codes:
+        call(f"{url}/api/games/rooms/{code}/start", "POST", {}, speaker)
+    rooms: list[dict] = []
+    while time.perf_counter() - started < longest_s:
+        rooms = [call(f"{url}/api/games/rooms/{code}")[1] for code in codes]
+        if all(r["status"] == "over" for r in rooms):
+            break
+        time.sleep(0.5)
+    elapsed = time.perf_counter() - started
+    for code in codes:
+        call(f"{url}/api/games/rooms/{code}/close", "POST", {}, speaker)
+    for client in clients:
+        threading.Thread(target=client.sio.disconnect, daemon=True).start()
+    bench.pool.shutdown(wait=True)
+    tables: dict[str, list] = {}
+    for client in clients:
+        tables.setdefault(client.code, []).append(client)
+    moves = [
+        1000 * (min(t for v, t in client.arrivals if v >= version and t >= sent) - sent)
+        for code, sends in bench.sent.items()
+        for version, sent in sends
+        for client in tables[code]
+        if any(v >= version and t >= sent for v, t in client.arrivals)
+    ]
+    over = sum(r.get("status") == "over" for r in rooms)
+    return (
+        f"the break: {len(clients)} phones at {len(codes)} Lobo 77 tables, {over} games over in {elapsed:.0f} s; "
+        f"{sum(len(s) for s in bench.sent.values())} moves accepted, {bench.refused} refused (stale); "
+        + summary("a phone's move → every phone of its table", moves, width=0)
+    )
+
+
 def chromium_into(hall: BenchHall) -> int:
     """Move this bench's Chromium processes into the hall's CPU cgroup (the kiosk runs on the Pi); how many moved."""
     leaf = hall._hall_cgroup()
@@ -183,6 +240,8 @@ def arguments() -> argparse.Namespace:
     ap.add_argument("--disk", default="sd", choices=("sd", "ssd", "none"))
     ap.add_argument("--procs", type=int, default=2, help="the phones' processes")
     ap.add_argument("--full", action="store_true", help="1 000 phones over 600 s, 90 balls × 3 parties")
+    ap.add_argument("--break-phones", type=int, default=100, help="phones at the break's Lobo 77 tables (0: none)")
+    ap.add_argument("--break-s", type=float, default=120.0, help="the break's longest time")
     args = ap.parse_args()
     if args.full:
         args.phones, args.link_s, args.balls, args.parties = 1000, 600.0, 90, 3
@@ -200,7 +259,10 @@ def main() -> None:
         relays=args.relays,
         piclass_cores=args.cores,
         disk="" if args.disk == "none" else args.disk,
-        extra='[speech]\nenabled = true\nvoice = "fr-FR"\n',
+        extra='[speech]\nenabled = true\nvoice = "fr-FR"\n'
+        # the break's tables: every phone comes from 127.0.0.1 here (in a hall, each from its own address)
+        f"[games]\nbot_delay_s = 0.5\ntakeover_s = 10\nmax_rooms = {max(1, -(-args.break_phones // PHONES_A_TABLE))}\n"
+        f"seats_per_address = {max(2, args.break_phones)}\n",
     )
     load = os.getloadavg()[0]
     try:
@@ -238,6 +300,7 @@ def run(args: argparse.Namespace, hall: BenchHall, links: list[dict], spare: lis
     sent: dict = {}
     shown, heard = [], []
     rng = random.Random(45)
+    pause = ""
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
@@ -263,6 +326,9 @@ def run(args: argparse.Namespace, hall: BenchHall, links: list[dict], spare: lis
                 page.wait_for_timeout(max(0, 1000 * (tick - time.monotonic())))
             http_json(hall.url + "/api/partie/clear", {"force": True}, staff.token["speaker"])
             page.evaluate("window.__heard = {}; window.__shown = {}")
+            if partie == 0 and args.break_phones:
+                pause = games_break(hall.url, staff.token["speaker"], args.break_phones, args.break_s)
+                memory.append(sum(mb for _, mb in hall.rss()))
         browser.close()
     staff.stop.set()
     time.sleep(2.0)
@@ -280,6 +346,8 @@ def run(args: argparse.Namespace, hall: BenchHall, links: list[dict], spare: lis
     staff.ms["ball → its clip playing"] = heard
     staff.ms["ball → the last phone"] = last
     report(args, staff.ms, memory, load, connected, missed, len(sent), moved, linked)
+    if args.break_phones:
+        print(pause)
 
 
 def report(

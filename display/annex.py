@@ -7,8 +7,9 @@ It never writes anything of the evening: what it shows is the main hall's (``dis
   (``annex.js``); ``GET /api/state``: the main's state as last received (same ``seq``, same draws) plus
   ``"annex": {"room", "link"}``;
 - ``POST /api/room/claim`` (public, no PIN: the device is in the room): forwarded to the main's
-  ``POST /api/rooms/{room}/claim`` with the annex's token, bounded: JSON only, one claim per address every
-  ``CLAIM_EVERY_S``, at most one forward pending, refused at once while the link is lost;
+  ``POST /api/rooms/{room}/claim`` with the annex's token and an ``Idempotency-Key``, bounded: JSON only, one claim
+  per address every ``CLAIM_EVERY_S``, at most one forward pending; while the link is lost (or the forward goes
+  unanswered) the claim is kept and sent once the link is back (``202 {"kept": true}``, ``display/annex_claims.py``);
 - the voice: ``/speech/…wav`` are the main's clips with this room's ``delay_ms`` (``display/annex_voice.py``),
   ``/api/speech`` the main's settings;
 - ``/controle``, « Mes cartons » (``/mes-cartons``, ``/c/…``, ``/s/…``): redirected to the main hall, whose
@@ -34,6 +35,7 @@ from flask_babel import Babel, get_locale
 from flask_socketio import SocketIO
 
 from display import annex_words
+from display.annex_claims import Claim, KeptClaims, forward, new_claim
 from display.annex_link import Link, MainAway, MainRefused, call, fetch_bytes
 from display.annex_voice import Clips
 from display.errors import error_body, refusal_response
@@ -66,6 +68,8 @@ class Annex:
     clips: Clips
     main_url: str
     room: str
+    folder: str | Path | None = None  # the data folder: a claim kept while the link is lost survives a restart
+    kept: KeptClaims | None = None  # made by create_annex_app
 
 
 class ClaimGuard:
@@ -110,6 +114,7 @@ def create_annex_app(config: Config, annex: Annex) -> tuple[Flask, SocketIO]:
     )
     socketio = SocketIO(app, async_mode="threading", json=SocketJSON, cors_allowed_origins=[])
     annex.link.publish = lambda name, payload: socketio.emit(name, payload)
+    annex.kept = KeptClaims(annex.link, annex.folder, annex.link.publish)
     _sockets(socketio, annex.link)
     _pages(app, config, annex)
     _api(app, annex, ClaimGuard())
@@ -148,7 +153,11 @@ def _pages(app: Flask, config: Config, annex: Annex) -> None:
             "kinds": list(LOT_KINDS),
             "kind_labels": dict(KIND_LABELS),
             "lot_kinds": kinds_table(),
-            "annex": {"room": annex.room, "link": annex.link.link},
+            "annex": {
+                "room": annex.room,
+                "link": annex.link.link,
+                "kept": annex.kept is not None and annex.kept.kept is not None,
+            },
         }
         return render_template("annex.html", boot=boot, page="projector", hall_name=view.get("hall") or annex.room)
 
@@ -169,17 +178,20 @@ def _api(app: Flask, annex: Annex, guard: ClaimGuard) -> None:
         kind = data.get("kind", None)
         if kind is not None and kind not in LOT_KINDS:
             raise Rejected("bad_field", field="kind")
-        if link.judge() != "ok":
-            raise Rejected("annex/link_lost")
         if not link.token:
             raise Rejected("annex/not_enrolled")
         wait = guard.admit(request.remote_addr or "?")
         if wait:
             raise Rejected("annex/too_many_claims", retry_after=wait)
+        shown = (link.view() or {}).get("last")
+        made = new_claim(kind or link.current_kind() or LOT_KINDS[0], shown if isinstance(shown, int) else None)
+        assert annex.kept is not None  # create_annex_app made it
+        if annex.kept.kept is not None or link.judge() != "ok":
+            return _kept(annex, annex.kept.keep(made))  # the link lost: kept, sent on its return (L23a)
         if not guard.pending.acquire(blocking=False):
             raise Rejected("annex/claim_pending")
         try:
-            return _forward_claim(annex, kind or link.current_kind() or LOT_KINDS[0])
+            return _forward_claim(annex, made)
         finally:
             guard.pending.release()
 
@@ -213,15 +225,22 @@ def _api(app: Flask, annex: Annex, guard: ClaimGuard) -> None:
         app.add_url_rule(path, "passed" + path, _passed(annex.main_url, path, limit))
 
 
-def _forward_claim(annex: Annex, kind: str):
-    url = f"{annex.main_url}/api/rooms/{quote(annex.room, safe='')}/claim"
+def _forward_claim(annex: Annex, claim: Claim):
     try:
-        answer = call(url, {"kind": kind}, token=annex.link.token)
+        answer = forward(annex.link, claim)
     except MainRefused as exc:
+        if exc.status >= 500:  # the main restarting: kept, sent again with the same key
+            assert annex.kept is not None
+            return _kept(annex, annex.kept.keep(claim))
         return jsonify(exc.body or error_body("bad_request")), exc.status
-    except MainAway:
-        raise Rejected("annex/link_lost") from None
-    return jsonify({**answer, "room": annex.room}), 202
+    except MainAway:  # unanswered: it may have reached the main; sent again with its key, it is one claim
+        assert annex.kept is not None
+        return _kept(annex, annex.kept.keep(claim))
+    return jsonify({**answer, "room": annex.room, "kept": False}), 202
+
+
+def _kept(annex: Annex, claim: Claim):
+    return jsonify({"room": annex.room, "kind": claim.kind, "ball": claim.ball, "kept": True}), 202
 
 
 def _passed(main_url: str, path: str, limit: int) -> Callable[[], Response]:

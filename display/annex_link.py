@@ -6,9 +6,11 @@
   passed on to the annex's own screens only when its ``seq`` follows the last one passed on; anything else (a gap,
   a reconnection) makes the annex fetch the main's whole state (``GET /api/state``) and hand that on instead, so a
   screen never shows a ball out of order;
-- the beat: ``POST {main}/api/rooms/{room}/beat {"seq"}`` every second, Bearer token: the main knows the annex is
-  there (it refuses a ball while it is not, ``423 room_offline``), and its answer's ``seq`` shows a ball the stream
-  lost (a main without rooms answers 404: the annex then asks its state instead, the same check);
+- the beat: ``POST {main}/api/rooms/{room}/beat {"seq"}`` four times a second, and at once after each ball (or
+  whole state) handed to the screens, Bearer token: its ``seq`` is the last one the annex has shown, its ack — the
+  main draws no ball over one the annex has not shown (``423 room_behind``, RULES L23a) and refuses every ball
+  while it is unheard (``423 room_offline``); its answer's ``seq`` shows a ball the stream lost (a main without
+  rooms answers 404: the annex then asks its state instead, the same check);
 - the link: heard from (an event, a beat answered, a state fetched) within ``LOST_S`` and the stream connected,
   else « lost »: the screens say « liaison perdue — attendez », and catch up from the main's state on its return.
 """
@@ -29,7 +31,7 @@ import socketio
 log = logging.getLogger("loto-hall.annex")
 
 LOST_S = 3.0  # nothing heard from the main this long: the link is lost (RULES L23)
-BEAT_S = 1.0  # the annex beats the main this often
+BEAT_S = 0.25  # the annex beats the main this often (the main waits for a room unheard for 1 s: RULES L23a)
 JUDGE_S = 0.25  # the link judged this often
 GAP_GRACE_S = 0.3  # a beat's seq ahead of the stream: the event may be on its way; looked at again after this
 HTTP_TIMEOUT_S = 2.0
@@ -48,10 +50,16 @@ class MainAway(Exception):
     """The main hall did not answer (the link is down, or it restarts)."""
 
 
-def call(url: str, body: dict | None = None, token: str = "", timeout_s: float = HTTP_TIMEOUT_S) -> dict:
-    """The main's JSON answer to a GET (``body`` None) or a POST; ``MainRefused`` on a 4xx/5xx with its body,
-    ``MainAway`` when it does not answer."""
-    headers = {"Accept": "application/json"}
+def call(
+    url: str,
+    body: dict | None = None,
+    token: str = "",
+    timeout_s: float = HTTP_TIMEOUT_S,
+    headers: dict[str, str] | None = None,
+) -> dict:
+    """The main's JSON answer to a GET (``body`` None) or a POST (``headers`` besides); ``MainRefused`` on a
+    4xx/5xx with its body, ``MainAway`` when it does not answer."""
+    headers = {"Accept": "application/json", **(headers or {})}
     data = None
     if body is not None:
         headers["Content-Type"] = "application/json"
@@ -116,6 +124,8 @@ class Link:
         self.resyncs = 0
         self.passed = 0
         self._stopped = threading.Event()
+        self._ack = threading.Event()  # a ball (or a whole state) handed to the screens: beat at once, it is the ack
+        self.on_link: Callable[[str], None] = lambda link: None  # told each change of the link (the kept claims)
         self.sio = socketio.Client(reconnection=True, reconnection_delay=0.25, reconnection_delay_max=1.0)
         self.sio.on("connect", self._on_connect)
         self.sio.on("disconnect", self._on_disconnect)
@@ -177,6 +187,7 @@ class Link:
             self.passed += 1
             self._apply(name, data)
             self.publish(name, data)
+            self._ack.set()
         if name != "draw":
             self._refresh_soon()
 
@@ -204,6 +215,7 @@ class Link:
                 self.seq = seq
                 self.resyncs += 1
                 self.publish("state", self.view())
+                self._ack.set()
 
     def _refetch(self) -> bool:
         try:
@@ -290,16 +302,19 @@ class Link:
             log.info("salle annexe %s : liaison rétablie", self.room)
             self._refetch()
         self.publish("annex", {"room": self.room, "link": link})
+        self.on_link(link)
         return link
 
     def _beat_forever(self) -> None:
+        """A beat every ``BEAT_S``, and one at once when a ball was handed to the screens (the ack)."""
         while not self._stopped.is_set():
             started = self._clock()
+            self._ack.clear()
             try:
                 self.beat_once()
             except Exception:  # one bad beat must not stop the others
                 log.exception("salle annexe : battement manqué")
-            self._stopped.wait(max(0.05, BEAT_S - (self._clock() - started)))
+            self._ack.wait(max(0.0, BEAT_S - (self._clock() - started)))
 
     def _judge_forever(self) -> None:
         """The link judged four times a second, apart from the beat (whose call waits up to its timeout when the
@@ -331,6 +346,7 @@ class Link:
 
     def stop(self) -> None:
         self._stopped.set()
+        self._ack.set()
         try:
             self.sio.disconnect()
         except Exception:

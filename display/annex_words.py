@@ -43,4 +43,8 @@ ANNEX_STRINGS = {
     ),
     "annex_room": _l("Salle annexe « %(room)s »"),
     "annex_claim_sent": _l("Annonce envoyée : la salle principale attend."),
+    "annex_claim_kept": _l(
+        "Annonce gardée : la liaison est coupée, elle part vers la salle principale dès son retour. Restez là !"
+    ),
+    "annex_claim_delivered": _l("Annonce gardée transmise : la salle principale attend."),
 }

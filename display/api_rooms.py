@@ -3,8 +3,10 @@
 - ``POST /api/rooms {"room"}`` (admin) → 201 ``{"room", "code"}``: a one-time code, as for a tablet
   (``display/enrolment.py``'s alphabet); ``POST /api/rooms/{room}/code`` (admin): a new one (its device replaced).
 - ``POST /api/rooms/{room}/join {"code"}`` (no PIN) → ``{"room", "token"}``: the code is spent at once.
-- ``POST /api/rooms/{room}/beat {"seq"}`` (``Authorization: Bearer TOKEN``, every second) → ``{"seq"}``.
-- ``POST /api/rooms/{room}/claim {"kind"}`` (Bearer) → the draw held as for a claim in the main room.
+- ``POST /api/rooms/{room}/beat {"seq"}`` (``Authorization: Bearer TOKEN``, four times a second and at once after
+  each ball shown) → ``{"seq"}``: ``seq`` is the last one the annex has shown, its ack (RULES L23a).
+- ``POST /api/rooms/{room}/claim {"kind", "shown"?, "kept"?}`` (Bearer, ``Idempotency-Key``) → the draw held as for a claim in the
+  main room; the same key again is answered the first claim.
 - ``POST /api/rooms/{room}/go-on`` (speaker) → « continuer sans la salle annexe ».
 - ``GET /api/rooms`` (speaker, admin): the rooms' links, as ``GET /api/state``'s ``rooms`` says them.
 
@@ -15,6 +17,7 @@ room newly lost (``hall.watch_rooms``), so the speaker's console hears of it bef
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -28,6 +31,7 @@ from display import auth as A
 from display.current import hall
 from display.enrolment import new_code, normal_code, shown_code
 from display.errors import declare
+from display.idempotency import idempotent
 from display.limits import json_body
 from display.login_guard import Budget
 from display.services import Services, services, services_of
@@ -64,11 +68,18 @@ declare(
                 "salle annexe »."
             ),
         ),
+        "room_behind": (
+            423,
+            _l(
+                "La salle annexe « %(room)s » n'a pas encore montré le dernier numéro : la boule suivante l'attend "
+                "(un instant, puis tirez de nouveau)."
+            ),
+        ),
         "room_online": (409, _l("La salle annexe « %(room)s » est en ligne : le tirage l'attend déjà.")),
         "not_joined": (409, _l("La salle annexe « %(room)s » n'est pas encore reliée.")),
         "already_going_on": (409, _l("Le tirage continue déjà sans la salle annexe « %(room)s ».")),
     },
-    shown=("room", "max", "retry_after"),
+    shown=("room", "ball", "max", "retry_after"),
 )
 
 
@@ -179,11 +190,20 @@ def beat(room: str):
 
 @bp.post("/<room>/claim")
 def claim(room: str):
-    """``{"kind": "quine"|"double_quine"|"carton_plein"|null}``: the draw stops (RULES L10, L23)."""
-    kind = json_body().get("kind")
-    record = hall().room_claim(room, _token(), kind)
-    e = record.event
-    return jsonify({"room": e.room, "partie": e.partie, "ball": e.ball, "kind": e.kind, "seq": record.seq})
+    """``{"kind": "quine"|"double_quine"|"carton_plein"|null}``: the draw stops (RULES L10, L23). With an
+    ``Idempotency-Key`` (the annex sends one with every claim), a claim sent again — a kept one after the link
+    came back, a forward whose answer was lost — is answered the first one, never journalled twice (L23a)."""
+    data = json_body()
+    kind, shown, kept = data.get("kind"), data.get("shown"), data.get("kept", False)
+    token = _token()
+
+    def apply():
+        record = hall().room_claim(room, token, kind, shown, kept)
+        e = record.event
+        return jsonify({"room": e.room, "partie": e.partie, "ball": e.ball, "kind": e.kind, "seq": record.seq})
+
+    # the fingerprint leaves ``kept`` out: a forward unanswered, then kept and sent again, is the same claim
+    return idempotent(f"annex:{room}:{token}", data, json.dumps([kind, shown]), apply)  # kept in memory only
 
 
 @bp.post("/<room>/go-on")

@@ -27,6 +27,7 @@ from display import (
     players,
     portal,
     record,
+    rooms_admin,
     speech,
     stats,
 )
@@ -156,6 +157,7 @@ def create_app(
     app.register_blueprint(speech.bp)
     app.register_blueprint(stats.bp)
     api_rooms.install(app)  # the salle annexe's wire (RULES L23)
+    rooms_admin.install(app)  # its command line for /admin « + Salle annexe »
     tournament_web.install(app)
 
     @app.get("/api/openapi.json")

@@ -21,4 +21,6 @@ BUVETTE_STRINGS = {
     "bv_z_done": _l("Z n° %(z)s : %(eur)s € de recette"),
     "bv_no_products": _l("Aucun produit : l'administrateur les saisit sur /admin."),
     "bv_products_saved": _l("Produits enregistrés."),
+    "bv_counted_of": _l("Compté : %(name)s"),
+    "bv_z_gaps": _l("écarts de stock : %(gaps)s"),
 }

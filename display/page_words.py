@@ -8,6 +8,7 @@ from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 
 from display.buvette_words import BUVETTE_STRINGS
+from display.close_words import CLOSE_STRINGS
 from display.door_words import DOOR_STRINGS
 from display.verdict_words import VERDICT_STRINGS
 from display.voice_words import VOICE_STRINGS
@@ -394,6 +395,7 @@ JS_STRINGS.update(
 )
 JS_STRINGS.update(DOOR_STRINGS)
 JS_STRINGS.update(BUVETTE_STRINGS)
+JS_STRINGS.update(CLOSE_STRINGS)  # « Clore la soirée » (display/close_words.py)
 JS_STRINGS.update(VERDICT_STRINGS)  # why a verdict was what it was, everywhere (display/verdict_words.py)
 # the hall's voice, the claim ritual, the last five, the pace, the recordings (display/voice_words.py)
 JS_STRINGS.update(VOICE_STRINGS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -21,7 +22,8 @@ from display import auth as A
 from display.current import hall
 from display.services import services
 from hall import EveningSummary, HallError, JournalCheck, Offload, archived_journal, shown_fingerprint, verify_file
-from hall.snapshots import Fingerprint
+from hall.ports import HallPort
+from hall.snapshots import Fingerprint, TicketJob
 
 bp = Blueprint("record", __name__, url_prefix="/api")
 T = TypeVar("T")
@@ -133,15 +135,58 @@ def report_ticket():
     ), 202
 
 
+PRINT_WAIT_S = 3.0  # how long the close waits for the printer to take the board's copy before saying « en attente »
+
+
+def printer_state(h: HallPort, ticket: int) -> str:
+    """Where the board's copy asked for by record ``ticket`` stands: ``printed`` (the printer took it), ``queued``
+    (a printer is there: it prints when it can) or ``none`` (no printer: the copy stays in the journal)."""
+    if all(job.fingerprint.seq != ticket for job in h.tickets_to_print()):
+        return "printed"
+    device = h.device("printer")
+    return "none" if device is None or device.state == "unconfigured" else "queued"
+
+
+def printed_soon(h: HallPort, ticket: int, wait_s: float) -> str:
+    """``printer_state`` once the printer had up to ``wait_s`` to take the copy (at once: no printer to wait for)."""
+    deadline = time.monotonic() + wait_s
+    state = printer_state(h, ticket)
+    while state == "queued" and time.monotonic() < deadline:
+        time.sleep(0.05)  # a greenlet's sleep under gevent: the print queue goes on meanwhile
+        state = printer_state(h, ticket)
+    return state
+
+
+def closed_json(job: TicketJob, printer: str) -> JSON:
+    """The closed evening as the close answers it: its board's copy, the fingerprint it prints, the printer's state."""
+    return {
+        "closed": True,
+        "ticket": job.fingerprint.seq,
+        "fingerprint": fingerprint_json(job.fingerprint),
+        "printer": printer,
+    }
+
+
+@bp.get("/evening/close")
+def evening_close_state():
+    """Whether the evening is closed (speaker, admin), and then the board's copy's fingerprint and printer state."""
+    A.require_right("close_evening")
+    h = hall()
+    job = h.closing()
+    if job is None:
+        return jsonify({"closed": False, "ticket": None, "fingerprint": None, "printer": None})
+    return jsonify(closed_json(job, printer_state(h, job.fingerprint.seq)))
+
+
 @bp.post("/evening/close")
 def close_evening():
     """« Clôturer la soirée » (speaker, admin): ``evening:closed`` and the board's copy journalled, the copy printed by
-    the queue; 201 with the close's record number and the fingerprint the copy prints (the projector shows it)."""
+    the queue; 201 with the close's record number, the fingerprint the copy prints (the projector shows it) and
+    whether the printer took it (``printed``), will print it (``queued``) or there is none (``none``)."""
     role = A.require_right("close_evening")
     h = hall()
     record = h.close_evening(role=role)
     job = h.closing()
     assert job is not None  # journalled with the close, in its transaction
-    return jsonify(
-        {"seq": record.seq, "ticket": job.fingerprint.seq, "fingerprint": fingerprint_json(job.fingerprint)}
-    ), 201
+    body = closed_json(job, printed_soon(h, job.fingerprint.seq, PRINT_WAIT_S))
+    return jsonify({"seq": record.seq, **body}), 201

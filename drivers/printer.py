@@ -11,7 +11,8 @@
   the printer (a network printer switched off mid-job otherwise swallows them silently). Raises ``PrinterAway``.
 * ``PrintQueue`` (a ``Service``) prints ``hall.vouchers_to_print()`` — at start, and on each ``voucher:issued`` or
   ``voucher:reprint_requested`` — and journals each success with ``voucher_printed``; then the board's copies
-  (``hall.tickets_to_print()``, ``drivers.ticket_layout``), each journalled with ``ticket_printed``. While the printer is away it
+  (``hall.tickets_to_print()``, ``drivers.ticket_layout``), each journalled with ``ticket_printed``, and the buvette's
+  receipts and Z totals (``drivers.buvette_layout``). While the printer is away it
   retries with backoff; the hall never waits for it. Delivery is at-least-once: a job whose confirmation is lost
   prints again with the same code, and the desk redeems a code only once.
 """
@@ -25,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from drivers.buvette_layout import render_buvette
+from drivers.buvette_layout import render_buvette, render_z
 from drivers.ticket_layout import render_ticket
 from drivers.voucher_layout import escpos_printer, render_test_ticket, render_voucher, voucher_view
 from hall import ConfigError, utc_now
-from hall.events import BuvetteSold, TicketRequested, VoucherIssued, VoucherReprintRequested
+from hall.events import BuvetteClosed, BuvetteSold, TicketRequested, VoucherIssued, VoucherReprintRequested
 from hall.ports import HallPort
 from hall.requests import DeviceTestRequested
 
@@ -47,7 +48,7 @@ class PrinterAway(RuntimeError):
 
 
 WAKING = frozenset(
-    {VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type, BuvetteSold.type}
+    {VoucherIssued.type, VoucherReprintRequested.type, TicketRequested.type, BuvetteSold.type, BuvetteClosed.type}
 )  # records that leave a job
 PAPER_LOW = "printer_paper_low"  # the one warning (a status code): printing goes on
 
@@ -269,7 +270,7 @@ class PrintQueue:
         while not self._stop.is_set():
             self._wake.clear()
             jobs = self.hall.vouchers_to_print()
-            ticket = (self._print_ticket() or self._print_buvette()) if not jobs else None
+            ticket = (self._print_ticket() or self._print_buvette() or self._print_z()) if not jobs else None
             if ticket == "waiting":  # the printer is away: wait, as for a voucher
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.retry_max_s)
@@ -339,6 +340,19 @@ class PrintQueue:
             lambda: render_buvette(config.hall.name, sale, utc_now(), config.hall.timezone, self.device.profile),
             lambda: self.hall.buvette_printed(sale.ticket, role="device"),
             f"buvette ticket {sale.ticket}",
+            len(owed),
+        )
+
+    def _print_z(self) -> str | None:
+        """Print the oldest buvette Z owed (each close prints its Z) and journal it (``buvette:z_printed``)."""
+        owed = self.hall.buvette_z_to_print()
+        if not owed:
+            return None
+        z, config = owed[0], self.hall.config
+        return self._print_owed(
+            lambda: render_z(config.hall.name, z, utc_now(), config.hall.timezone, self.device.profile),
+            lambda: self.hall.buvette_z_printed(z.z, role="device"),
+            f"buvette Z {z.z}",
             len(owed),
         )
 

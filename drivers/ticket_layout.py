@@ -1,5 +1,6 @@
 """The board's copy as ESC/POS bytes (docs/record.md): the hall, the date, the takings by means of payment, the cartons
-sold, the lots won with their value, every partie's balls, and the journal's fingerprint with the time it was taken,
+sold, the lots won with their value, every partie's balls, the evening's accounts side by side (the cartons', the
+tombola's, the buvette's: takings by payment, costs, balance, and the evening's total), and the journal's fingerprint with the time it was taken,
 then lines for the president's and the treasurer's signatures. A later ``loto-hall verify --fingerprint`` against
 the signed paper proves that the journal then is the journal now.
 
@@ -8,17 +9,45 @@ Pure rendering on python-escpos's ``Dummy`` printer, as the voucher's (``drivers
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from drivers.escpos_text import printable, wrap
 from drivers.voucher_layout import columns, escpos_printer, local_time
+from hall.events import TicketAccount
 from hall.snapshots import TicketJob
 
 PAYMENT_WORDS = {"especes": "Espèces", "carte": "Carte bancaire", "cheque": "Chèques"}
+ACCOUNT_WORDS = {"cartons": "Cartons", "tombola": "Tombola", "buvette": "Buvette"}
 
 
 def euros(cents: int) -> str:
     """``1 234,50 €`` from cents."""
     whole, rest = divmod(abs(int(cents)), 100)
     return ("-" if cents < 0 else "") + f"{whole:,}".replace(",", " ") + f",{rest:02d} €"
+
+
+def _accounts(p, pair: Callable[[str, str], None], accounts: tuple[TicketAccount, ...]) -> None:
+    """The evening's accounts side by side: each one's takings by means of payment, its costs and its
+    balance, then the evening's total, as the treasurer's report gives them."""
+    p.set_with_default(align="center", bold=True)
+    p.textln(printable("COMPTES DE LA SOIRÉE"))
+    for a in accounts:
+        p.set_with_default(bold=True)
+        p.textln(printable(ACCOUNT_WORDS.get(a.rubrique, a.rubrique)))
+        p.set_with_default()
+        for key, cents in a.takings:
+            pair("  " + PAYMENT_WORDS.get(key, key), euros(cents))
+        pair("  Recette", euros(a.takings_cents))
+        pair("  Frais", euros(a.costs_cents))
+        pair("  Solde", euros(a.balance_cents))
+    p.set_with_default(bold=True)
+    p.textln(printable("Total de la soirée"))
+    p.set_with_default()
+    pair("  Recette", euros(sum(a.takings_cents for a in accounts)))
+    pair("  Frais", euros(sum(a.costs_cents for a in accounts)))
+    p.set_with_default(bold=True)
+    pair("  Solde", euros(sum(a.balance_cents for a in accounts)))
+    p.set_with_default()
 
 
 def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris", profile: str = "TM-T20II") -> bytes:
@@ -57,13 +86,17 @@ def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris"
     if not parties:
         pair("Aucune partie jouée", "")
     pair("Cartons vendus", str(e.cards_sold))
-    p.set_with_default(bold=True)
-    pair("Recette", euros(e.receipts_cents))
-    p.set_with_default()
-    for key, cents in e.by_payment:
-        pair("  " + PAYMENT_WORDS.get(key, key), euros(cents))
+    if not e.accounts:  # a ticket journalled before the accounts were kept: the cartons' takings only
+        p.set_with_default(bold=True)
+        pair("Recette", euros(e.receipts_cents))
+        p.set_with_default()
+        for key, cents in e.by_payment:
+            pair("  " + PAYMENT_WORDS.get(key, key), euros(cents))
     pair("Lots gagnés", f"{e.lots_given} ({euros(e.lots_given_cents)})")
     p.textln(rule)
+    if e.accounts:
+        _accounts(p, pair, e.accounts)
+        p.textln(rule)
     p.set_with_default(align="center", bold=True)
     p.textln("EMPREINTE DU JOURNAL")
     p.set_with_default(align="center", bold=True, double_height=True)

@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hall.buvette.ledger import BuvettePicture as BuvettePicture
+    from hall.buvette.rules import LIMITS as BUVETTE_LIMITS
+    from hall.buvette.rules import PAYMENTS as BUVETTE_PAYMENTS
+    from hall.buvette.rules import PRINTS as BUVETTE_PRINTS
     from hall.cartons.card_ids import MAX_CARD_CODE_TEXT as MAX_CARD_CODE_TEXT
     from hall.cartons.card_ids import MAX_CARD_TEXT as MAX_CARD_TEXT
     from hall.cartons.card_ids import MAX_FOLLOW_KEY as MAX_FOLLOW_KEY
@@ -117,6 +120,9 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTIONS",
     "BALLS",
+    "BUVETTE_LIMITS",
+    "BUVETTE_PAYMENTS",
+    "BUVETTE_PRINTS",
     "DEFAULT_KEYS",
     "DIGIT_KEYS",
     "FAIRNESS_MIN_EXPECTED",

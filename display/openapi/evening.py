@@ -7,6 +7,7 @@ from display.openapi.parts import BOOL, ERR, INT, LOT, LOT_IN, NULLABLE_OBJ, STR
 from hall import TIE_METHODS, TIE_WINS
 
 BALL = {"type": "integer", "minimum": 1, "maximum": 90}
+PRINTER_STATES = ["printed", "queued", "none"]  # the board's copy at the close: display/record.py printer_state
 REQUEST_ID = {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{8,64}$"}
 
 STATE = obj(
@@ -210,16 +211,28 @@ def paths() -> dict:
             )
         },
         "/api/evening/close": {
+            "get": op(
+                "La soirée est-elle close ? Si oui, l'empreinte de la copie du bureau et l'état de son impression",
+                "speaker",
+                None,
+                obj(
+                    closed=BOOL,
+                    ticket={"type": ["integer", "null"]},
+                    fingerprint={"type": ["object", "null"]},
+                    printer={"enum": [*PRINTER_STATES, None]},
+                ),
+            ),
             "post": op(
                 "Clôturer la soirée : évènement evening:closed et copie du bureau journalisés ensemble, la copie "
                 "imprimée par la file d'impression, l'empreinte montrée sur l'écran ; ensuite plus de boule, de "
-                "partie ni de vente (409 evening_closed)",
+                "partie ni de vente (409 evening_closed). printer : printed (copie imprimée), queued (en attente "
+                "de l'imprimante), none (aucune imprimante : la copie reste au journal)",
                 "speaker",
                 None,
-                obj(seq=INT, ticket=INT, fingerprint={"type": "object"}),
+                obj(closed=BOOL, seq=INT, ticket=INT, fingerprint={"type": "object"}, printer={"enum": PRINTER_STATES}),
                 ok_status="201",
                 errors=("evening_closed", "partie_running", "nothing_to_close"),
-            )
+            ),
         },
         "/api/keypad/keys": {
             "get": op(

@@ -161,10 +161,17 @@ class AnnexApplication(BaseApplication):
         section = self.section
         main = section.of.rstrip("/")
         link = Link(main, section.room, self.token, publish=lambda name, payload: None)
-        app, _socketio = create_annex_app(
-            self.hall_config, Annex(link=link, clips=Clips(main, section.delay_ms), main_url=main, room=section.room)
+        annex = Annex(
+            link=link,
+            clips=Clips(main, section.delay_ms),
+            main_url=main,
+            room=section.room,
+            folder=self.hall_config.data_dir,
         )
+        app, _socketio = create_annex_app(self.hall_config, annex)
         link.start()
+        assert annex.kept is not None  # create_annex_app made it
+        annex.kept.start()  # a claim kept while the link was lost (a restart's too) is sent once it is back
         return app
 
 

@@ -1,5 +1,5 @@
 """The evening's buvette, rebuilt from the journal: the products and their stock, the tickets, the Z totals, the
-receipts owed to the printer. Changed only by :meth:`Ledger.apply` (the hall's state calls it for each durable
+receipts and the Z's owed to the printer. Changed only by :meth:`Ledger.apply` (the hall's state calls it for each durable
 record of the buvette), read by the buvette's desk under the hall's lock."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from hall.buvette.rules import sums
 from hall.events import EventHandlers
-from hall.events.buvette import BuvetteClosed, BuvettePrinted, BuvetteProductsSet, BuvetteSold
+from hall.events.buvette import BuvetteClosed, BuvettePrinted, BuvetteProductsSet, BuvetteSold, BuvetteZPrinted
 
 _APPLY = EventHandlers[None]()
 
@@ -36,6 +36,7 @@ class Ledger:
     tickets: dict[int, BuvetteSold] = field(default_factory=dict)
     closes: list[BuvetteClosed] = field(default_factory=list)
     unprinted: dict[int, BuvetteSold] = field(default_factory=dict)
+    unprinted_z: dict[int, BuvetteClosed] = field(default_factory=dict)  # the Z's owed to the printer, by number
     costs_cents: int = 0
     first_open: int = 1  # the first ticket the next Z covers (the one after the last Z's)
 
@@ -85,10 +86,15 @@ class Ledger:
     @_APPLY.on(BuvetteClosed)
     def _closed(self, event: BuvetteClosed) -> None:
         self.closes.append(event)
+        self.unprinted_z[event.z] = event
         self.first_open = max(self.first_open, event.last_ticket + 1)
         for name, expected, counted in event.counted:
             if counted is not None and name in self.products:
                 self.products[name].received += counted - expected  # the count stands: what was lost is lost
+
+    @_APPLY.on(BuvetteZPrinted)
+    def _z_printed(self, event: BuvetteZPrinted) -> None:
+        self.unprinted_z.pop(event.z, None)
 
     def z_sums(self) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
         """Cents by payment and (units, cents) by product of the tickets since the last Z."""

@@ -19,6 +19,14 @@ MAX_LINES = 20  # lines of one ticket
 MAX_QTY = 50  # units of one line
 MAX_TENDERED_CENTS = 500_00
 MAX_COSTS_CENTS = 100_000_00
+LIMITS = {
+    "products": MAX_PRODUCTS,
+    "name": MAX_NAME,
+    "stock": MAX_STOCK,
+    "lines": MAX_LINES,
+    "qty": MAX_QTY,
+}
+"""The bounds above as the API's document states them (``display/openapi/buvette.py``)."""
 
 
 def cents_of(value: object, *, field: str, limit: int) -> int:

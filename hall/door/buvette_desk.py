@@ -1,5 +1,5 @@
 """The buvette's desk of the hall (RULES L25): the products set on /admin, each sale a numbered ticket, the Z at the
-close, the receipts owed to the printer. Its commands run under the writer's lock and commit through it; what a
+close, the receipts and the Z's owed to the printer. Its commands run under the writer's lock and commit through it; what a
 list or a sale may hold is ``hall/buvette/rules.py``'s, the ledger is the state's (``HallState.buvette``)."""
 
 from __future__ import annotations
@@ -11,7 +11,15 @@ from hall.buvette.account import account
 from hall.buvette.ledger import BuvettePicture, picture
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
-from hall.events import BuvetteClosed, BuvetteLine, BuvettePrinted, BuvetteProductsSet, BuvetteSold, Record
+from hall.events import (
+    BuvetteClosed,
+    BuvetteLine,
+    BuvettePrinted,
+    BuvetteProductsSet,
+    BuvetteSold,
+    BuvetteZPrinted,
+    Record,
+)
 from hall.money.accounts import Account
 from hall.refusal import Rejected
 from hall.rights import require
@@ -125,6 +133,19 @@ class BuvetteDesk:
     def buvette_to_print(self) -> tuple[BuvetteSold, ...]:
         """The buvette's receipts owed to the printer, oldest first."""
         return tuple(t for _, t in sorted(self._state.buvette.unprinted.items()))
+
+    @locked
+    def buvette_z_printed(self, z: int, *, role: str) -> Record:
+        """Record that the printer took the Z total n° ``z``."""
+        require(role, "buvette_printed")
+        if z not in self._state.buvette.unprinted_z:
+            raise Rejected("not_found")
+        return self._writer.commit(BuvetteZPrinted(z), role)
+
+    @locked
+    def buvette_z_to_print(self) -> tuple[BuvetteClosed, ...]:
+        """The buvette's Z totals owed to the printer, oldest first (each close prints its Z once)."""
+        return tuple(z for _, z in sorted(self._state.buvette.unprinted_z.items()))
 
     @locked
     def buvette(self) -> BuvettePicture:

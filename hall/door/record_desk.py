@@ -12,6 +12,7 @@ transaction), when nothing of the game or the money may be journalled any more.
 from __future__ import annotations
 
 from hall.cartons.sales import totals
+from hall.door.accounts import accounts_now
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
 from hall.events import EveningClosed, Record, TicketPrinted, TicketRequested
@@ -30,7 +31,8 @@ class RecordDesk:
         self._state = state
 
     def _figures(self, auto: bool = False, closing: bool = False) -> TicketRequested:
-        """The ticket's figures from the state as it stands (every partie's balls, the evening's money)."""
+        """The ticket's figures from the state as it stands (every partie's balls, the evening's money, its three
+        accounts: the cartons', the tombola's, the buvette's)."""
         evening = self._state.evening
         p = evening.partie
         money = totals(evening.sales.live())
@@ -47,6 +49,7 @@ class RecordDesk:
             tuple((q.number, len(q.draws)) for q in evening.parties),
             closing,
             tuple(self._state.rooms.rooms),
+            accounts_now(evening, self._state.tombola, self._state.buvette),
         )
 
     def after_clear(self) -> tuple[TicketRequested, ...]:

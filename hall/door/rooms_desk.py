@@ -73,50 +73,71 @@ class RoomsDesk:
         return self._writer.commit(RoomEnrolled(found.name, token_hash(token)), ANNEX_ROLE)
 
     def room_beat(self, room: str, token: object, annex_seq: object) -> int:
-        """The annex's heartbeat: its link is up now. Returns the hall's last ``seq``. Not under the hall's lock
-        (a beat must not wait behind the hall's flushes), but for the record of its return after a loss."""
+        """The annex's heartbeat and its ack: its link is up now, and ``annex_seq`` is the last ``seq`` it has shown
+        (the next ball waits until it is at or past the last ball's, RULES L23a). Returns the hall's last ``seq``.
+        Not under the hall's lock (a beat must not wait behind the hall's flushes), but for the record of its
+        return after a loss — once it is back in step when the speaker had gone on without it."""
         if type(annex_seq) is not int or not 0 <= annex_seq <= MAX_ANNEX_SEQ:
             raise Rejected("bad_field", field="seq")
         found = self._rooms.check_token(room, token)
         self._rooms.beat(found.name, annex_seq)
-        if found.lost or found.going_on:
+        if self._returned(found.name):
             self._back(found.name)
         return self._state.evening.last_seq
+
+    def _returned(self, name: str) -> bool:
+        """Lost and heard again; or gone on without and now showing the last ball (else it would stop the draw
+        again at once, behind)."""
+        room = self._rooms.rooms[name]
+        if room.going_on:
+            return self._rooms.in_step(room)
+        return room.lost
 
     @locked
     def _back(self, name: str) -> Record | None:
         room = self._rooms.rooms[name]
-        if not (room.lost or room.going_on):
+        if not self._returned(name):
             return None  # another beat journalled it first
         return self._writer.commit(RoomBack(name, room.going_on), ANNEX_ROLE)
 
     @ball_first
-    def room_claim(self, room: str, token: object, kind: object = None) -> Record:
+    def room_claim(
+        self, room: str, token: object, kind: object = None, shown: object = None, kept: object = False
+    ) -> Record:
         """« Quine ! » in the annex: the draw stops at once as for a claim in the main room (RULES L10), the room
-        and the last ball journalled with it. ``no_partie``, ``partie_finished``, ``bad_field`` (``kind``)."""
+        and the last ball journalled with it, and what the annex says: the last ball it had shown when pressed
+        (``shown``, 1–90 or None) and whether it was kept while the link was lost (``kept``, RULES L23a).
+        ``no_partie``, ``partie_finished``, ``bad_field`` (``kind``, ``shown``, ``kept``)."""
         require(ANNEX_ROLE, "room_claim")
         found = self._rooms.check_token(room, token)
         if kind is not None and kind not in LOT_KINDS:
             raise Rejected("bad_field", field="kind")
-        self._rooms.beat(found.name, 0)  # a claim is a sign of life too
+        if shown is not None and (type(shown) is not int or not 1 <= shown <= 90):
+            raise Rejected("bad_field", field="shown")
+        if type(kept) is not bool:
+            raise Rejected("bad_field", field="kept")
+        self._rooms.beat(found.name)  # a claim is a sign of life too (it says nothing of the annex's screen)
         p = self._state.running()
         if p.current is None:
             raise Rejected("partie_finished", number=p.number)
-        claimed = RoomClaimed(found.name, p.number, p.last, kind if isinstance(kind, str) else None)
+        said = shown if isinstance(shown, int) else None
+        claimed = RoomClaimed(found.name, p.number, p.last, kind if isinstance(kind, str) else None, said, kept)
         stop = () if p.paused else (ClaimAnnounced(f"room:{found.name}"),)
         return self._writer.commit(claimed, ANNEX_ROLE, *stop)
 
     @locked
     def room_go_on(self, room: str, *, role: str) -> Record:
         """« Continuer sans la salle annexe »: balls are drawn while ``room`` cannot be reached, until it is back.
-        ``annex/room_online`` when its link is up, ``annex/not_joined`` before its device joined."""
+        ``annex/room_online`` when its link is up and it has shown the last ball (nothing to go on without),
+        ``annex/not_joined`` before its device joined. A room heard but behind may be gone on without (its screen
+        stuck): the choice holds until it has shown the last ball."""
         require(role, "room_go_on")
         found = self._rooms.find(room)
         if not found.token_hash:
             raise Rejected("annex/not_joined", room=found.name)
         if found.going_on:
             raise Rejected("annex/already_going_on", room=found.name)
-        if self._rooms.online(found):
+        if self._rooms.in_step(found):
             raise Rejected("annex/room_online", room=found.name)
         return self._writer.commit(RoomGoOn(found.name, *self._where()), role)
 

@@ -1,7 +1,12 @@
-"""The salle annexe's state in the main hall (RULES L23): the rooms the journal says were opened and joined (a
+"""The salle annexe's state in the main hall (RULES L23, L23a): the rooms the journal says were opened and joined (a
 code's keyed digest, a token's hash, whether the speaker goes on without one), and each room's link — when it last
-beat, on a monotonic clock, never journalled (a beat a second would fill the journal; a restart gives every room
-the link's limit to beat again).
+beat and the last ``seq`` it said it has shown (its ack), on a monotonic clock, never journalled (four beats a second
+would fill the journal; a restart gives every room the link's limit to beat again).
+
+Before the next number (L23a): a ball is drawn only when every joined room the speaker has not gone on without has
+shown the previous ball (its ack at or past that ball's ``seq``) and was heard within ``HEARD_S``; else
+``423 room_behind`` (a healthy annex acks within a few hundredths of a second: the speaker just draws again). Past
+``LINK_LOST_S`` unheard the room is lost (``423 room_offline``, journalled), and the speaker may go on without it.
 
 The journalled part changes only by :meth:`AnnexRooms.apply` (under the writer's lock, or the replay); the links
 are kept under their own small lock, so a beat never waits behind the hall's flushes: a busy hall must not take
@@ -25,6 +30,7 @@ from hall.refusal import Rejected
 from hall.snapshots import RoomLink
 
 LINK_LOST_S = 3.0  # an annex that has not beaten for this long is lost: no ball until it is back (RULES L23)
+HEARD_S = 1.0  # an annex unheard for this long has not said it showed the last ball: the next one waits (L23a)
 MAX_ROOMS = 8
 ROOM_NAME_CHARS = 32
 OFFLINE = "annex/room_offline"
@@ -74,9 +80,11 @@ class AnnexRooms:
         self.clock = clock
         self.rooms: dict[str, AnnexRoom] = {}  # by name, in the order they were opened
         self._beats: dict[str, float] = {}
-        self._annex_seq: dict[str, int] = {}
+        self._annex_seq: dict[str, int] = {}  # the last seq each room said it has shown (its ack)
         self._links = threading.Lock()
         self._started = clock()
+        self.ball_seq = 0  # the seq of the last ball journalled (every room must have shown it before the next)
+        self.ball: int | None = None  # that ball's number (said in ``room_behind``)
 
     # ---- the journal's part -------------------------------------------------------------------------------
     def apply(self, record: Record) -> None:
@@ -95,7 +103,7 @@ class AnnexRooms:
     def _enrolled(self, e: RoomEnrolled) -> None:
         room = self.rooms[e.room]
         room.code_digest, room.token_hash, room.lost = "", e.token_hash, False
-        self.beat(e.room, 0)
+        self.beat(e.room)
 
     @_ROOMS.on(RoomClaimed)
     def _claimed(self, e: RoomClaimed) -> None:
@@ -114,6 +122,10 @@ class AnnexRooms:
         room = self.rooms[e.room]
         room.lost = room.going_on = False
 
+    def ball_drawn(self, seq: int, number: int) -> None:
+        """A ball was journalled at ``seq`` (the hall's state calls it, replay included)."""
+        self.ball_seq, self.ball = seq, number
+
     # ---- the links ----------------------------------------------------------------------------------------
     def find(self, name: str) -> AnnexRoom:
         """The room named ``name``; ``Rejected("annex/unknown_room")``."""
@@ -130,11 +142,23 @@ class AnnexRooms:
             raise Rejected("annex/bad_token", room=name)
         return room
 
-    def beat(self, name: str, annex_seq: int) -> None:
-        """The annex answered now."""
+    def beat(self, name: str, annex_seq: int | None = None) -> None:
+        """The annex answered now; ``annex_seq``: the last ``seq`` it says it has shown (``None``: a sign of life
+        that says nothing of its screen, a claim)."""
         with self._links:
             self._beats[name] = self.clock()
-            self._annex_seq[name] = annex_seq
+            if annex_seq is not None:
+                self._annex_seq[name] = annex_seq
+
+    def acked(self, name: str) -> int:
+        """The last ``seq`` the room said it has shown (0 before its first beat since the start)."""
+        with self._links:
+            return self._annex_seq.get(name, 0)
+
+    def in_step(self, room: AnnexRoom) -> bool:
+        """Whether the room has shown the last ball and was heard within ``HEARD_S`` (L23a): the next ball may go."""
+        seen = self.seen_s(room.name)
+        return seen is not None and seen < HEARD_S and self.acked(room.name) >= self.ball_seq
 
     def seen_s(self, name: str) -> float | None:
         """Seconds since the room last beat (a restart counts as a beat: each room gets the limit to beat again);
@@ -158,6 +182,13 @@ class AnnexRooms:
                 return room
         return None
 
+    def behind(self) -> AnnexRoom | None:
+        """The first joined room, online, not gone on without, that has not shown the last ball (L23a)."""
+        for room in self.rooms.values():
+            if room.token_hash and not room.going_on and not self.in_step(room):
+                return room
+        return None
+
     def newly_lost(self) -> tuple[str, ...]:
         """The rooms past the limit that the journal does not yet say lost (nor gone on without)."""
         return tuple(
@@ -176,8 +207,12 @@ class AnnexRooms:
 
     # ---- the hold ------------------------------------------------------------------------------------------
     def refusal(self, action: Action) -> Rejected | None:
-        """``room_offline`` naming the room, for a ball while a room is lost and not gone on without."""
+        """For a ball: ``room_offline`` naming the room while a room is lost and not gone on without; else
+        ``room_behind`` naming it (and the ball it has not shown) while one has not shown the last ball (L23a)."""
         if action is not Action.DRAW:
             return None
         room = self.blocking()
-        return None if room is None else Rejected("annex/room_offline", room=room.name)
+        if room is not None:
+            return Rejected("annex/room_offline", room=room.name)
+        room = self.behind()
+        return None if room is None else Rejected("annex/room_behind", room=room.name, ball=self.ball)

@@ -278,6 +278,8 @@ class Hall:
     buvette_close = _Delegated("_buvette", BuvetteDesk.buvette_close)
     buvette_printed = _Delegated("_buvette", BuvetteDesk.buvette_printed)
     buvette_to_print = _Delegated("_buvette", BuvetteDesk.buvette_to_print)
+    buvette_z_printed = _Delegated("_buvette", BuvetteDesk.buvette_z_printed)
+    buvette_z_to_print = _Delegated("_buvette", BuvetteDesk.buvette_z_to_print)
     buvette = _Delegated("_buvette", BuvetteDesk.buvette)
     buvette_account = _Delegated("_buvette", BuvetteDesk.buvette_account)
 

@@ -161,11 +161,12 @@ class SnapshotBuilder:
     @locked
     def drawable_numbers(self) -> tuple[int, ...]:
         """The numbers a draw would accept now; empty while the hall may not draw (no partie, a claim, an award
-        the speaker has not resumed after, a held ball, an annex room lost)."""
+        the speaker has not resumed after, a held ball, an annex room lost or not yet showing the last ball)."""
         p = self._state.evening.running
         if p is None or p.current is None or p.paused or p.held or p.pending or self._state.proposed is not None:
             return ()
-        if self._state.rooms.blocking() is not None:  # an annex lost: no ball until it is back (RULES L23)
+        rooms = self._state.rooms
+        if rooms.blocking() is not None or rooms.behind() is not None:  # an annex lost or behind (RULES L23, L23a)
             return ()
         drawn = set(p.draws)
         return tuple(n for n in range(1, 91) if n not in drawn)

@@ -20,6 +20,7 @@ from hall.events import (
     BuvettePrinted,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
     CardsImported,
     CardsSold,
     ClaimChecked,
@@ -73,6 +74,12 @@ the card book and the pre-flight still change."""
 
 _KEPT = ("evening", "issued_at", "redeemed_at", "tickets", "last", "after_partie", "closing", "tombola", "buvette")
 """The parts of the state a checkpoint keeps (with the annex rooms' journalled part): what the records make."""
+NOT_KEPT = frozenset({"config", "book", "watch", "sold_count", "proposed", "_claimed_since_draw", "rooms"})
+"""The rest: the config and the book (their own files), the watch and what it counts (rebuilt from the partie's
+start), a ball proposed (a command's), the rooms (their journalled part is ``ROOMS_KEPT``). A new part of the state
+is one or the other (``tests/hall/test_checkpoint.py`` says which is missing)."""
+ROOMS_KEPT = ("rooms", "ball_seq", "ball")
+"""The annex rooms' journalled part; the rest of ``AnnexRooms`` is its links, live, never journalled."""
 
 _REMEMBER = EventHandlers[None]()  # what a record leaves beside the evening (replayed from the first record)
 _WATCH = EventHandlers[None]()  # the winner watch kept in step (replayed from the last partie's start)
@@ -115,13 +122,16 @@ class HallState:
         """What the journal made of the state, for a checkpoint (``hall/record/checkpoint.py``), taken just after a
         partie's start: every part the replay rebuilds, not the book (its own file), the watch (rebuilt from the
         start), the links of the annex rooms (never journalled) nor a ball proposed (a command's, not a record's)."""
-        return {**{name: getattr(self, name) for name in _KEPT}, "rooms": self.rooms.rooms}
+        rooms = {name: getattr(self.rooms, name) for name in ROOMS_KEPT}
+        return {**{name: getattr(self, name) for name in _KEPT}, "rooms": rooms}
 
     def restore(self, kept: object, seq: int) -> bool:
         """The state as ``capture`` took it (from a checkpoint taken just after a partie's start), then replayed
         with ``replay(tail, from_start=True)``; False, and nothing changed, when ``kept`` is not one taken just after
         the start journalled as record ``seq``."""
         if not isinstance(kept, dict) or set(kept) != {*_KEPT, "rooms"} or not isinstance(kept["last"], Record):
+            return False
+        if not isinstance(kept["rooms"], dict) or set(kept["rooms"]) != set(ROOMS_KEPT):
             return False
         if (
             kept["last"].seq != seq
@@ -131,7 +141,8 @@ class HallState:
             return False
         for name in _KEPT:
             setattr(self, name, kept[name])
-        self.rooms.rooms = kept["rooms"]
+        for name in ROOMS_KEPT:
+            setattr(self.rooms, name, kept["rooms"][name])
         self.watch, self._claimed_since_draw = None, set()
         return True
 
@@ -186,11 +197,15 @@ class HallState:
     def _room(self, record: Record) -> None:
         self.rooms.apply(record)
 
+    @_REMEMBER.on(BallDrawn)
+    def _ball_for_rooms(self, record: Record) -> None:
+        self.rooms.ball_drawn(record.seq, record.event.number)  # each annex must show it before the next (L23a)
+
     @_REMEMBER.on(TombolaPrepared, TombolaSold, TombolaSalesClosed, TombolaDrawOpened, TombolaDrawn, TombolaCollected)
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)
 
-    @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
+    @_REMEMBER.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed, BuvetteZPrinted)
     def _buvette(self, record: Record) -> None:
         self.buvette.apply(record.event)
 

@@ -19,8 +19,10 @@ from hall.events.buvette import (
     BuvetteProduct,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
 )
 from hall.events.paper import (
+    TicketAccount,
     TicketPrinted,
     TicketRequested,
     VoucherIssued,
@@ -79,6 +81,7 @@ __all__ = [
     "BuvetteProduct",
     "BuvetteProductsSet",
     "BuvetteSold",
+    "BuvetteZPrinted",
     "CallingSet",
     "CardsImported",
     "CardsSold",
@@ -114,6 +117,7 @@ __all__ = [
     "SalePaid",
     "SaleRecorded",
     "SaleVoided",
+    "TicketAccount",
     "TicketPrinted",
     "TicketRequested",
     "TieAnnounced",

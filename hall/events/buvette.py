@@ -72,3 +72,11 @@ class BuvetteClosed:
     by_payment: tuple[tuple[str, int], ...]  # (cash|card|free, cents)
     by_product: tuple[tuple[str, int, int], ...]  # (product, units, cents)
     counted: tuple[tuple[str, int, int | None], ...] = ()  # (product, expected, counted or None: not counted)
+
+
+@dataclass(frozen=True, slots=True)
+class BuvetteZPrinted:
+    """The printer took the Z total n° ``z`` (every Z closed prints once; the printer away, it waits)."""
+
+    type: ClassVar[str] = "buvette:z_printed"
+    z: int

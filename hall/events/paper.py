@@ -41,6 +41,24 @@ class VoucherRedeemed:
 
 
 @dataclass(frozen=True, slots=True)
+class TicketAccount:
+    """One of the evening's accounts as the board's copy prints it (``hall.money.accounts.Account``): its rubrique
+    (``cartons``, ``tombola``, ``buvette``), its takings by means of payment and its costs, in cents."""
+
+    rubrique: str
+    takings: tuple[tuple[str, int], ...] = ()  # (means of payment, cents)
+    costs_cents: int = 0
+
+    @property
+    def takings_cents(self) -> int:
+        return sum(cents for _, cents in self.takings)
+
+    @property
+    def balance_cents(self) -> int:
+        return self.takings_cents - self.costs_cents
+
+
+@dataclass(frozen=True, slots=True)
 class TicketRequested:
     """The board's copy asked for (/admin, or by itself at a partie's end): the figures it prints, as they stood;
     this record's hash (hall/record/chain.py) is the fingerprint it prints, its time the time it was taken."""
@@ -59,6 +77,10 @@ class TicketRequested:
     played: tuple[tuple[int, int], ...] = ()
     closing: bool = False  # at the evening's close (``evening:closed``, the record before it)
     rooms: tuple[str, ...] = ()  # the salle annexe's rooms opened tonight (RULES L23): () for an evening in one room
+    # the evening's accounts side by side (the cartons', the tombola's, the buvette's: those the hall had),
+    # as the treasurer's report gives them; () in a ticket journalled before they were kept, which prints the
+    # cartons' takings only
+    accounts: tuple[TicketAccount, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

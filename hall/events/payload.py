@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from hall.events.base import Event
 from hall.events.buvette import (
@@ -16,8 +17,10 @@ from hall.events.buvette import (
     BuvetteProduct,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
 )
 from hall.events.paper import (
+    TicketAccount,
     TicketPrinted,
     TicketRequested,
     VoucherIssued,
@@ -112,6 +115,7 @@ EVENT_TYPES: dict[str, type] = {
         BuvetteSold,
         BuvettePrinted,
         BuvetteClosed,
+        BuvetteZPrinted,
     )
 }
 
@@ -120,6 +124,11 @@ def _programme_partie(
     lots: Iterable[Mapping[str, object]] = (), consolation: str = "Lot de consolation"
 ) -> ProgrammePartie:
     return ProgrammePartie(tuple(lot_spec(**lot) for lot in lots), consolation)
+
+
+def _ticket_account(rubrique: str, takings: Iterable[Sequence[Any]] = (), costs_cents: int = 0) -> TicketAccount:
+    """A board's copy's account as stored: its takings, stored as lists, kept as pairs."""
+    return TicketAccount(rubrique, tuple((str(k), int(v)) for k, v in takings), int(costs_cents))
 
 
 # a field holding frozen values, each stored as a dict: how to rebuild one
@@ -132,6 +141,7 @@ _NESTED: dict[str, Callable[..., object]] = {
     "tombola_lots": TombolaLot,
     "products": BuvetteProduct,
     "items": BuvetteLine,
+    "accounts": _ticket_account,
 }
 
 

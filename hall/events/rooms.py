@@ -29,13 +29,17 @@ class RoomEnrolled:
 @dataclass(frozen=True, slots=True)
 class RoomClaimed:
     """« Quine ! » in the annex: the draw stops as for a claim in the main room (RULES L10). ``ball``: the last
-    ball out when it was heard (``None`` before the first); ``kind``: the lot the annex named, if it did."""
+    ball out when it was heard (``None`` before the first); ``kind``: the lot the annex named, if it did;
+    ``shown``: the last ball the annex had shown when it was pressed, as it says; ``kept``: pressed while the link
+    was lost and sent on its return (RULES L23a) — ``shown`` then says which ball it was pressed on."""
 
     type: ClassVar[str] = "room:claim"
     room: str
     partie: int
     ball: int | None
     kind: str | None = None
+    shown: int | None = None
+    kept: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from hall.events import (
     BuvettePrinted,
     BuvetteProductsSet,
     BuvetteSold,
+    BuvetteZPrinted,
     CallingSet,
     CardsImported,
     CardsSold,
@@ -373,7 +374,7 @@ class Evening:
     def _on_tombola(self, e: object) -> None:
         """The tombola's own (hall/tombola/model.py keeps it): the cartons' evening does not change."""
 
-    @_APPLY.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed)
+    @_APPLY.on(BuvetteProductsSet, BuvetteSold, BuvettePrinted, BuvetteClosed, BuvetteZPrinted)
     def _on_buvette(self, e: object) -> None:
         """The buvette's till: its own ledger (``HallState.buvette``), the loto's evening does not change."""
 

@@ -20,10 +20,15 @@ CHANCE = -1
 
 # The registry holds games of different states, moves and options side by side, each typed in its own rules
 # module; a generic ``Game[S, M, O]`` would be ``Game[Any, Any, Any]`` at the registry, the lobby and every
-# table, so here a state, a move and the options are anything on purpose.
-Move = Any
+# table, so here a state and the options are anything on purpose (each game's functions take its own).
+# A move is opaque to the table: each game names its moves' shapes (``lobo77.rules.Lobo77Move``…) and takes
+# what a phone sent as ``object`` in ``is_legal`` and ``apply``, so the table only lists, compares and sends moves.
+Move = object
 State = Any
 Options = Any
+
+JSON = dict[str, object]
+"""A JSON object the web sends on as it is (a seat's view, a public room, the projector's screen)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +70,7 @@ class Game:
     apply: Callable[[State, int, Move], State]
     chance: Callable[[State, random.Random], Move]
     outcome: Callable[[State], Outcome | None]
-    view: Callable[[State, int | None], dict]
+    view: Callable[[State, int | None], JSON]
     bots: Mapping[str, Callable[[State, int, random.Random], Move]] = field(default_factory=dict)
     is_legal: Callable[[State, int, Move], bool] | None = None
     officials: Callable[[State], Sequence[Move]] | None = None

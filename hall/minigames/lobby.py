@@ -15,12 +15,12 @@ import secrets
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar
 
-from hall.minigames.base import Move
+from hall.minigames.base import JSON, Move
 from hall.minigames.lobby_followers import Followers
 from hall.minigames.lobby_news import ListChanged, News, Referee, RoomSnapshot, ScreenChanged, Told
-from hall.minigames.lobby_state import LOTO, LobbyState
+from hall.minigames.lobby_state import LOTO, LobbyState, Record
 from hall.minigames.match import Match
 from hall.minigames.table import (
     ROOM_GAMES,
@@ -54,7 +54,7 @@ class LobbySettings:
     max_audience: int = 200
 
 
-Journal = Callable[[dict], None]
+Journal = Callable[[Record], None]
 Think = Callable[[Callable[[], Move]], Move]
 NO_MOVE: object = object()  # a request naming no move: refused once its token (or room) is known, before all else
 
@@ -72,7 +72,7 @@ class Lobby:
         settings: LobbySettings,
         journal: Journal = lambda record: None,
         rng: random.Random | None = None,
-        records: Iterable[dict] = (),
+        records: Iterable[Record] = (),
         think: Think = inline,
     ):
         self.settings = settings
@@ -99,7 +99,7 @@ class Lobby:
         with self._lock:
             return self._get(code).snapshot()
 
-    def seat_view(self, code: object, token: object) -> dict:
+    def seat_view(self, code: object, token: object) -> JSON:
         """What the seat holding ``token`` sees, with its ``legal`` moves; the phone is back. Raises ``unknown_room``,
         ``bad_token``."""
         with self._lock:
@@ -120,23 +120,23 @@ class Lobby:
                 raise Rejected("rooms/no_officials")
             return room.referee()
 
-    def listing(self) -> list[dict]:
+    def listing(self) -> list[JSON]:
         """Every open and recent room with its seats' names: the staff's list."""
         with self._lock:
             return self._state.listing()
 
-    def public_listing(self) -> list[dict]:
+    def public_listing(self) -> list[JSON]:
         """What anyone may list: the room on the projector, as the projector shows it (its code, its QR code and
         the names of its seats are on the screen), and nothing else — no room that is not on screen."""
         with self._lock:
             return self._state.public_listing()
 
-    def games(self) -> list[dict]:
+    def games(self) -> list[JSON]:
         """The room games and whether each may be opened now."""
         with self._lock:
             return self._state.games(self.settings.enabled)
 
-    def screen(self) -> dict:
+    def screen(self) -> JSON:
         """What the projector shows: ``{"show": "loto"}`` or ``{"show": "game", "code"}``."""
         with self._lock:
             return dict(self._state.screen)
@@ -271,7 +271,7 @@ class Lobby:
                 self._publish(ScreenChanged(dict(self._state.screen)))
             return snapshot
 
-    def show(self, show: object, code: object = None) -> dict:
+    def show(self, show: object, code: object = None) -> JSON:
         """What the projector shows: ``loto``, or ``game`` with a room's code."""
         with self._lock:
             if show == "loto":
@@ -283,12 +283,15 @@ class Lobby:
                 screen = {"show": "game", "code": room.code}
             else:
                 raise Rejected("rooms/bad_screen")
-            self._commit({"kind": "screen", **screen})
+            record: Record = {"kind": "screen", "show": screen["show"]}
+            if "code" in screen:
+                record["code"] = screen["code"]
+            self._commit(record)
             self._publish(ScreenChanged(dict(screen)))
             self._publish_list()
             return dict(screen)
 
-    def set_enabled(self, game: object, enabled: object) -> list[dict]:
+    def set_enabled(self, game: object, enabled: object) -> list[JSON]:
         """The admin allows a game or not; returns the games as :meth:`games` lists them."""
         with self._lock:
             if not isinstance(game, str) or game not in ROOM_GAMES or type(enabled) is not bool:
@@ -383,12 +386,14 @@ class Lobby:
             self._publish_room(room)
         return room, seat
 
-    def _commit(self, record: dict) -> None:
+    def _commit(self, record: Record) -> None:
         """Journal ``record`` (or raise: nothing changes), then apply it."""
         self._journal(record)
         self._state.apply(record, self.rng)
 
-    def _play(self, room: Room, seat: int, move: Move, now: float, by: str, kind: str = "moves") -> RoomSnapshot:
+    def _play(
+        self, room: Room, seat: int, move: Move, now: float, by: str, kind: Literal["moves", "official"] = "moves"
+    ) -> RoomSnapshot:
         match = room.live
         before = (match.state, match.version, len(match.log))
         match.play(seat, move, match.version)

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hall.minigames.base import Move, State
-
-JSON = dict[str, object]
-"""A JSON object the web sends on as it is (a public room, a seat's view, the projector's screen)."""
+from hall.minigames.base import JSON as JSON  # the lobby's news carries the views as they are (re-exported)
+from hall.minigames.base import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +47,7 @@ class Referee:
     status: str
     version: int
     names: tuple[str, ...]
-    moves: tuple[Move, ...]  # each as the phone would send it (lists, not tuples)
+    moves: tuple[list[object], ...]  # each as the phone would send it (lists, not tuples)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Literal, Required, TypedDict
 
-from hall.minigames.base import CHANCE
+from hall.minigames.base import CHANCE, Move
 from hall.minigames.lobby_news import JSON
 from hall.minigames.match import LoggedMove, Match
+from hall.minigames.registry import OptionValue
 from hall.minigames.table import (
     CODE_LENGTH,
     CODE_LETTERS,
@@ -29,6 +31,26 @@ RECENT_CLOSED = 20  # closed rooms kept in the list after they end
 LOTO = {"show": "loto"}
 
 
+class Record(TypedDict, total=False):
+    """One journal record of the rooms (``games.sqlite``), by its ``kind``; each kind holds the keys
+    :meth:`LobbyState.apply` reads for it. ``moves`` are ``[seat, move]`` pairs as JSON lists (chance included)."""
+
+    kind: Required[Literal["open", "join", "remove", "start", "moves", "official", "close", "screen", "switch"]]
+    code: str
+    game: str  # open, switch
+    options: dict[str, OptionValue]  # open
+    seat: int  # join, remove
+    name: str  # join
+    token_sha: str  # join
+    address_sha: str  # join (absent from records written before it)
+    bots: list[str]  # start
+    players: int  # start
+    moves: list[list[object]]  # start, moves, official: [seat, move] as JSON
+    by: str  # moves, official: "seat", "bot" or "official"
+    show: str  # screen: "loto" or "game"
+    enabled: bool  # switch
+
+
 @dataclass
 class LobbyState:
     """Every room of the evening by code, the projector's screen, the disabled games (changed by the lobby only)."""
@@ -37,15 +59,15 @@ class LobbyState:
     screen: JSON = field(default_factory=lambda: dict(LOTO))
     disabled: set[str] = field(default_factory=set)
 
-    def listing(self) -> list[dict]:
+    def listing(self) -> list[JSON]:
         return [room.summary() for room in self.rooms.values()]
 
-    def public_listing(self) -> list[dict]:
+    def public_listing(self) -> list[JSON]:
         code = self.screen.get("code") if self.screen.get("show") == "game" else None
         room = self.rooms.get(code) if isinstance(code, str) else None
         return [room.summary()] if room is not None and room.status != "closed" else []
 
-    def games(self, enabled: tuple[str, ...]) -> list[dict]:
+    def games(self, enabled: tuple[str, ...]) -> list[JSON]:
         return [
             {
                 "game": g,
@@ -67,7 +89,7 @@ class LobbyState:
     def active_count(self) -> int:
         return sum(1 for room in self.rooms.values() if room.status != "closed")
 
-    def apply(self, record: dict, rng: random.Random) -> None:
+    def apply(self, record: Record, rng: random.Random) -> None:
         """Make the change ``record`` says; moves are checked by the rules as they are replayed."""
         kind = record["kind"]
         if kind == "open":
@@ -87,7 +109,7 @@ class LobbyState:
                 room.game,
                 record["players"],
                 engine_options(room),
-                [LoggedMove(s, m, i + 1) for i, (s, m) in enumerate(record["moves"])],
+                [LoggedMove(s, m, i + 1) for i, (s, m) in enumerate(_entries(record))],
                 rng=rng,
             )
             room.status = "playing"
@@ -107,12 +129,12 @@ class LobbyState:
         if self.screen.get("code") is not None and self.screen["code"] not in self.rooms:
             self.screen = dict(LOTO)
 
-    def _replay_moves(self, room: Room, record: dict) -> None:
+    def _replay_moves(self, room: Room, record: Record) -> None:
         match = room.match
         assert match is not None, "moves are journalled only after the start"
         if record["kind"] == "official" and move_key(record["moves"][0][1]) not in map(move_key, room.officials()):
             raise Rejected("rooms/illegal_official", move=record["moves"][0][1])
-        for seat, move in record["moves"]:
+        for seat, move in _entries(record):
             if seat != CHANCE and not room.game.check_legal(match.state, seat, move):
                 raise Rejected("rooms/illegal_move", seat=seat, move=move)
             match._apply(seat, move)
@@ -122,3 +144,13 @@ class LobbyState:
         closed = [code for code, room in self.rooms.items() if room.status == "closed"]
         for code in closed[:-RECENT_CLOSED] if len(closed) > RECENT_CLOSED else ():
             del self.rooms[code]
+
+
+def _entries(record: Record) -> list[tuple[int, Move]]:
+    """The ``[seat, move]`` pairs of a record; a seat that is no integer is refused (as the rules would)."""
+    pairs: list[tuple[int, Move]] = []
+    for seat, move in record["moves"]:
+        if not isinstance(seat, int):
+            raise Rejected("rooms/illegal_move", seat=seat, move=move)
+        pairs.append((seat, move))
+    return pairs

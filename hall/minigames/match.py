@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hall.minigames.base import CHANCE, Game, Move, Options, Outcome, State
+from hall.minigames.base import CHANCE, JSON, Game, Move, Options, Outcome, State
 from hall.refusal import Rejected
 
 
@@ -71,7 +71,7 @@ class Match:
         """The result once the game is over, else ``None``."""
         return self.game.outcome(self.state)
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> JSON:
         """What ``seat`` may see (``None``: the public view), with the version to send back."""
         return {"version": self.version, **self.game.view(self.state, seat)}
 

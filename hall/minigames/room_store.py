@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 
 from hall.minigames.lobby import Lobby, LobbySettings, Think, inline
+from hall.minigames.lobby_state import Record
 
 SCHEMA_VERSION = 1
 # A file from before the version was kept in user_version also holds a table ``meta`` (schema = 1), left unread.
@@ -30,13 +31,13 @@ class RoomStore:
         self._lock = threading.Lock()
         self._db = db
 
-    def append(self, record: dict) -> None:
+    def append(self, record: Record) -> None:
         """Write ``record`` durably (committed and synced) or raise."""
         body = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
         with self._lock:
             self._db.execute("INSERT INTO records (at, body) VALUES (?, ?)", (time.time(), body))
 
-    def records(self) -> Iterator[dict]:
+    def records(self) -> Iterator[Record]:
         """Every record, oldest first."""
         with self._lock:
             rows = self._db.execute("SELECT body FROM records ORDER BY seq").fetchall()

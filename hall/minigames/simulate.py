@@ -4,19 +4,32 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import TypedDict
 
 from hall.minigames.match import play_out
 from hall.minigames.registry import BY_NAME, get_game
 
 
-def simulate(name: str, players: int, games: int, seed: int) -> dict:
+class Simulation(TypedDict):
+    """What ``loto-hall games simulate`` prints: wins per seat, wins shared outside a team, the length in moves."""
+
+    game: str
+    players: int
+    games: int
+    seed: int
+    wins: list[int]
+    shared: int
+    average_moves: float
+
+
+def simulate(name: str, players: int, games: int, seed: int) -> Simulation:
     """Play ``games`` bot games; returns wins per seat, draws and the average length in moves."""
     game = get_game(name)
     if not game.min_players <= players <= game.max_players:
         raise ValueError(f"{name}: {game.min_players}–{game.max_players} joueurs, pas {players}")
     bot = game.bots["default"]
-    wins: Counter = Counter()
-    lengths = []
+    wins: Counter[int] = Counter()
+    lengths: list[int] = []
     shared = 0
     for g in range(games):
         rng = random.Random(f"{seed}:{g}")

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
-from hall.minigames.base import CHANCE, Game, Move
+from hall.minigames.base import CHANCE, JSON, Game, Move
 from hall.minigames.lobby_news import Referee, RoomChanged, RoomSnapshot, SeatSnapshot
 from hall.minigames.match import Match
 from hall.minigames.registry import GAMES, OptionValue, RoomOption, get_game
@@ -107,9 +107,11 @@ def move_key(move: object) -> str | None:
     return text if len(text) <= MOVE_JSON_MAX else None
 
 
-def jsonable(move: Move) -> Move:
-    """A legal move as the phone receives it (tuples become lists)."""
-    return json.loads(json.dumps(move))
+def jsonable(move: Move) -> list[object]:
+    """A legal move as the phone receives it (tuples become lists: every move of these games is a tuple)."""
+    sent = json.loads(json.dumps(move))
+    assert isinstance(sent, list), f"a move is a tuple, not {move!r}"
+    return sent
 
 
 def listed(move: object, candidates: list[Move]) -> Move | None:
@@ -148,7 +150,7 @@ class Room:
     audience: int = 0
     last_by: str = ""  # "bot", "seat" or "official" for the last move (the projector animates it)
     # the legal moves of the version shown, by seat: listed once per change, not once per phone per broadcast
-    legal_memo: dict[tuple[int, int], list] = field(default_factory=dict, repr=False, compare=False)
+    legal_memo: dict[tuple[int, int], list[Move]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def game(self) -> Game:
@@ -229,7 +231,7 @@ class Room:
             return ()
         return tuple(s for s in self.game.to_move(self.match.state) if s != CHANCE)
 
-    def legal(self, seat: int) -> list:
+    def legal(self, seat: int) -> list[Move]:
         """The seat's legal moves now (empty when it is not its turn)."""
         if seat not in self.to_move():
             return []
@@ -249,14 +251,14 @@ class Room:
             raise RuntimeError(f"{self.game_name}: the bot chose an illegal move {move!r}")
         return chosen
 
-    def officials(self) -> list:
+    def officials(self) -> list[Move]:
         """The referee's actions the rules accept now (empty for a game without a referee or a room not playing)."""
         officials = self.game.officials
         if officials is None or self.match is None or self.status != "playing":
             return []
         return list(officials(self.match.state))
 
-    def outcome(self) -> dict | None:
+    def outcome(self) -> JSON | None:
         if self.match is None:
             return None
         found = self.match.outcome()
@@ -269,7 +271,7 @@ class Room:
             "reason": found.reason,
         }
 
-    def public(self) -> dict:
+    def public(self) -> JSON:
         """The public room: seats, status, the public view, the version and the outcome; nothing hidden."""
         return {
             "code": self.code,
@@ -289,7 +291,7 @@ class Room:
             "outcome": self.outcome(),
         }
 
-    def seat_view(self, seat: int) -> dict:
+    def seat_view(self, seat: int) -> JSON:
         """That seat's own view: the public view plus what only it may see, and its ``legal`` moves."""
         view = self.match.game.view(self.match.state, seat) if self.match is not None else {"seat": seat}
         return {
@@ -333,7 +335,7 @@ class Room:
             tuple(jsonable(m) for m in self.officials()),
         )
 
-    def summary(self) -> dict:
+    def summary(self) -> JSON:
         return {
             "code": self.code,
             "game": self.game_name,

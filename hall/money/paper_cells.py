@@ -104,6 +104,12 @@ STATES = {
     "dropped": N_("retiré"),
     "cash": N_("Lot en argent : interdit dans un loto traditionnel (art. L322-4 du code de la sécurité intérieure)"),
     "over_limit": N_("Au-dessus du plafond que la salle s'est fixé"),
+    # the salle annexe's facts (RULES L23; hall/money/papers_rooms.py)
+    "room_claim": N_("quine en salle annexe"),
+    "room_lost": N_("liaison perdue : le tirage a attendu"),
+    "room_go_on": N_("continué sans la salle annexe"),
+    "room_back": N_("liaison rétablie"),
+    "went_on": N_("après avoir continué sans elle"),
 }
 
 # The columns several sections share: one heading each.

@@ -37,6 +37,7 @@ from hall.money.paper_cells import (
 )
 from hall.money.papers_accounts import ACCOUNT_SECTIONS
 from hall.money.papers_money import MONEY_SECTIONS
+from hall.money.papers_rooms import headline, rooms_section
 from hall.money.report import TOTAL_LABELS, EveningReport
 
 Builder = Callable[[EveningReport], Section | None]  # a rubric, or None when the evening has none (no takings)
@@ -50,6 +51,9 @@ def summary(report: EveningReport) -> Section:
         (Said(N_("Dernier événement")), At(report.last_at), None),
         (Said(N_("Lotos de l'année (celui-ci compris)")), report.lotos_this_year, None),
     ]
+    said_rooms = headline(report)  # the salle annexe (RULES L23): « 1 événement, 2 salles, même tirage : … »
+    if said_rooms is not None and report.rooms is not None:
+        rows.append((Text(said_rooms), len(report.rooms.rooms) + 1, None))
     rows += [(Said(label), report.totals.get(key, 0), None) for key, label in TOTAL_LABELS.items()]
     t = report.takings
     if t is not None:
@@ -218,6 +222,7 @@ SECTIONS: tuple[Builder, ...] = (
     summary,
     *MONEY_SECTIONS,
     *ACCOUNT_SECTIONS,
+    rooms_section,
     parties,
     winners,
     draws,

@@ -7,12 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hall.money.accounts import Account
-from hall.money.paper_cells import N_, RUBRIC, Column, Said, Section, State, money
+from hall.money.paper_cells import N_, RUBRIC, Column, Said, Section, State, Text, money
 from hall.money.report import EveningReport
 
 CARTONS = "cartons"
 NAMES = {CARTONS: N_("Cartons"), "tombola": N_("Tombola"), "buvette": N_("Buvette")}
 AMOUNT = Column("amount", N_("Montant"))
+COSTS = {
+    "tombola": N_("Frais (lots achetés compris)"),
+    "buvette": N_("Achats de la buvette (boissons, nourriture)"),
+}
+"""What each account's costs are, as its rubric says them (the cartons' are the lots bought; any other: « Frais »)."""
 
 
 def cartons_account(report: EveningReport) -> Account | None:
@@ -58,10 +63,12 @@ def accounts(report: EveningReport) -> Section | None:
 
 
 def account_section(a: Account) -> Section:
-    """One account's rubric: its takings by payment, its costs, its balance."""
+    """One account's rubric: its takings by payment, its costs in its own words, its balance; then each product
+    counted at a close against the stock expected, the gap at its price (outside the balance)."""
     rows: list[tuple] = [(Said(N_("Paiement")), State(k), money(v)) for k, v in sorted(a.takings_cents.items())]
-    rows.append((Said(N_("Frais (lots achetés compris)")), None, money(a.costs_cents)))
+    rows.append((Said(COSTS.get(a.rubrique, N_("Frais"))), None, money(a.costs_cents)))
     rows.append((Said(N_("Solde")), None, money(a.balance_cents)))
+    rows += [(Said(N_("Écart de stock compté (hors solde)")), Text(g.detail), money(g.cents)) for g in a.stock_gaps]
     return Section(
         a.rubrique, NAMES.get(a.rubrique, a.rubrique), (RUBRIC, Column("detail", N_("Détail")), AMOUNT), tuple(rows)
     )

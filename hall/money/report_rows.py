@@ -72,8 +72,8 @@ def csv_rows(report: EveningReport) -> Iterable[dict]:
 
 
 def rooms_rows(report: EveningReport) -> Iterable[dict]:
-    """The salle annexe (RULES L23): « 1 événement, 2 salles, même tirage » naming the rooms, then each annex's
-    claims, each wait for its link, each go-on without it, each return."""
+    """The salle annexe (RULES L23): « 1 événement, 2 salles, même tirage » naming the rooms, among the evening's
+    rows; each annex's claims, waits, go-ons and returns are the papers' rubric ``salles`` (``_other_rows``)."""
     rooms = report.rooms
     assert rooms is not None
     names = " · ".join(rooms.rooms)
@@ -83,17 +83,6 @@ def rooms_rows(report: EveningReport) -> Iterable[dict]:
         "count": len(rooms.rooms) + 1,
         "detail": rooms.headline(report.language) + f" ({names})",
     }
-    for f in rooms.facts:
-        yield {
-            "section": Code(f.what),
-            "partie": f.partie,
-            "number": f.ball,
-            "label": f.room,
-            "kind": f.detail if f.what == "room_claim" else None,
-            "detail": Code(f.detail) if f.detail and f.what != "room_claim" else None,
-            "role": f.role,
-            "at": f.at,
-        }
 
 
 def _partie_rows(p: PartieReport) -> Iterable[dict]:

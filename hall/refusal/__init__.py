@@ -29,6 +29,7 @@ Code: TypeAlias = Literal[
     "annex/link_lost",
     "annex/not_enrolled",
     "annex/not_joined",
+    "annex/room_behind",
     "annex/room_exists",
     "annex/room_offline",
     "annex/room_online",

@@ -8,8 +8,11 @@ xfail at run time while the main answers those with 404, so it runs by itself on
 from __future__ import annotations
 
 import io
+import json
 import os
 import queue
+import signal
+import sqlite3
 import time
 import wave
 from pathlib import Path
@@ -76,6 +79,29 @@ def annex_of(run_hall, tmp_path):
     return start
 
 
+def _draw(main, n: int, speaker: dict, within_s: float = 2.0) -> tuple[int, dict, float]:
+    """A ball drawn on the main, asked again while a joined annex has not yet shown the last one (``423
+    room_behind``, RULES L23a), as the speaker does: its status, its body, and the seconds it waited."""
+    started = time.monotonic()
+    while True:
+        status, body = get_json(main.url + "/api/draws", data={"number": n}, headers=speaker)
+        waited = time.monotonic() - started
+        if status != 423 or body.get("error") != "room_behind" or waited > within_s:
+            return status, body, waited
+        time.sleep(0.01)
+
+
+def _room_claims(data_dir: Path) -> list[dict]:
+    """The ``room:claim`` records of the main's journal (read beside the running hall: SQLite's WAL)."""
+    with sqlite3.connect(f"file:{data_dir / 'journal.sqlite'}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT payload FROM events WHERE type = 'room:claim' ORDER BY seq").fetchall()
+    return [json.loads(payload) for (payload,) in rows]
+
+
+def _group(proc, signum: int) -> None:
+    os.killpg(proc.proc.pid, signum)  # the arbiter and its worker, frozen or thawed together
+
+
 def _start_partie(main) -> dict:
     speaker = _login(main.url, SPEAKER)
     status, body = get_json(main.url + "/api/partie/start", data={}, headers=speaker)
@@ -93,8 +119,9 @@ def test_the_annex_follows_the_main_draw_with_the_same_seq(main, annex_of):
     try:
         speaker = _start_partie(main)
         for n in (42, 7, 90):
-            status, body = get_json(main.url + "/api/draws", data={"number": n}, headers=speaker)
+            status, body, waited = _draw(main, n, speaker)
             assert status == 201, body
+            assert waited < 1.0  # the annex showed the ball before: a healthy link acks well under a second
         draws = []
         deadline = time.monotonic() + 10
         while len(draws) < 3 and time.monotonic() < deadline:
@@ -119,9 +146,9 @@ def test_a_claim_in_the_annex_holds_the_main_draw(main, annex_of):
     assert get_json(main.url + "/api/draws", data={"number": 12}, headers=speaker)[0] == 201
     _wait(lambda: annex.state()["draws"] == [12], what="the ball in the annex")
     status, body = get_json(annex.url + "/api/room/claim", data={})
-    assert status == 202, body
-    status, body = get_json(main.url + "/api/draws", data={"number": 13}, headers=speaker)
-    assert status == 423, body  # held as a claim announced in the main room is (« vérification en cours »)
+    assert status == 202 and body["kept"] is False, body
+    status, body, _ = _draw(main, 13, speaker)
+    assert status == 423 and body["error"] == "locked", body  # held as a claim in the main room (« vérification »)
     rooms = {r["room"]: r for r in main.state().get("rooms", [])}
     assert rooms[ROOM]["online"] is True
     token = Path(annex.log_path).parent / "annex" / "annex.json"
@@ -248,3 +275,124 @@ def test_the_annex_catches_up_when_the_main_hall_returns(run_hall, annex_of, tmp
     _wait(lambda: annex.state()["seq"] == again.state()["seq"], what="the annex caught up")
     assert annex.state()["draws"] == again.state()["draws"] == [21, 22]
     assert back["annex"]["room"] == ROOM
+
+
+def test_a_frozen_annex_stops_the_next_ball_before_its_link_is_lost(main, annex_of):
+    """« Before the next number » (RULES L23a): a ball the annex has not shown holds the next one at once, not
+    after the link's 3 s; the annex thawed shows it, says so, and the next ball goes."""
+    annex = annex_of(main, _room_code(main.url))
+    annex.wait_answering()
+    speaker = _start_partie(main)
+    assert _draw(main, 8, speaker)[0] == 201
+    status, _, waited = _draw(main, 9, speaker)
+    assert status == 201 and waited < 1.0
+    _wait(lambda: annex.state()["draws"] == [8, 9], what="the 9 in the annex")
+    time.sleep(0.5)  # two beats: its ack of the 9 has reached the main
+    _group(annex, signal.SIGSTOP)
+    try:
+        assert get_json(main.url + "/api/draws", data={"number": 10}, headers=speaker)[0] == 201
+        refusals = set()
+        until = time.monotonic() + 1.5  # well inside the link's 3 s: never taken for lost, always waited for
+        while time.monotonic() < until:
+            status, body = get_json(main.url + "/api/draws", data={"number": 11}, headers=speaker)
+            assert status == 423, body
+            refusals.add((body["error"], body["room"], body.get("ball")))
+            time.sleep(0.1)
+        assert refusals == {("room_behind", ROOM, 10)}
+    finally:
+        _group(annex, signal.SIGCONT)
+    status, body, waited = _draw(main, 11, speaker, within_s=3.0)
+    assert status == 201, body
+    assert main.state()["draws"] == [8, 9, 10, 11]
+    _wait(lambda: annex.state()["draws"] == [8, 9, 10, 11], what="the annex caught up")
+
+
+def test_a_claim_pressed_while_the_link_is_lost_is_kept_and_delivered_once(run_hall, annex_of, tmp_path):
+    data = tmp_path / "main"
+    main = run_hall(["--demo", "--host", "127.0.0.1", "--data-dir", str(data)])
+    main.wait_answering()
+    annex = annex_of(main, _room_code(main.url))
+    annex.wait_answering()
+    speaker = _start_partie(main)
+    assert _draw(main, 27, speaker)[0] == 201
+    _wait(lambda: annex.state()["draws"] == [27], what="the ball in the annex")
+    kept_file = Path(annex.log_path).parent / "annex" / "annex-claims.json"
+    _group(main, signal.SIGSTOP)  # the main hall unreachable: the cable pulled
+    try:
+        _wait(lambda: annex.state()["annex"]["link"] == "lost", timeout_s=8, what="the link lost")
+        status, body = get_json(annex.url + "/api/room/claim", data={"kind": "quine"})
+        assert status == 202 and body == {"room": ROOM, "kind": "quine", "ball": 27, "kept": True}, body
+        assert kept_file.stat().st_mode & 0o777 == 0o600  # kept on the annex's card: a restart keeps it too
+        other = get_json(annex.url + "/api/room/claim", data={}, headers={"X-Forwarded-For": "10.0.0.9"})
+        assert other[0] in (202, 429)  # a second press is the same shout (or the address's bound), never two
+    finally:
+        _group(main, signal.SIGCONT)
+    _wait(lambda: not kept_file.exists(), timeout_s=10, what="the kept claim sent")
+    status, body, _ = _draw(main, 28, speaker, within_s=3.0)
+    assert status == 423 and body["error"] == "locked", body  # the draw held for the annex's quine
+    claims = _room_claims(data)
+    assert [(c["room"], c["ball"], c["kind"], c["shown"], c["kept"]) for c in claims] == [(ROOM, 27, "quine", 27, True)]
+    time.sleep(1.0)  # the delivery's loop looked again: nothing sent twice
+    assert len(_room_claims(data)) == 1
+
+
+def test_a_phone_in_the_annex_is_sent_to_the_main_hall_and_follows_the_draw_there(main, annex_of):
+    """« Mes cartons » on the annex's network: the phone is redirected to the main hall (its address on the hall's
+    network), query kept, and follows the one draw on the main's stream as every phone does."""
+    import http.client
+    import urllib.request
+
+    annex = annex_of(main)
+    annex.wait_answering()
+    for path in ("/mes-cartons", "/c/R-00001?from=qr", "/s/ABCD"):
+        conn = http.client.HTTPConnection("127.0.0.1", annex.port, timeout=5)
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        assert (resp.status, resp.getheader("Location")) == (303, main.url + path), path
+        conn.close()
+    with urllib.request.urlopen(annex.url + "/mes-cartons", timeout=5) as page:  # followed, as a phone does
+        assert page.status == 200 and page.url == main.url + "/mes-cartons"
+        assert "text/html" in page.headers["Content-Type"]
+    seen: queue.Queue = queue.Queue()
+    phone = socketio.Client()
+    phone.on("draw", lambda data=None: seen.put(data["number"]))
+    phone.connect(main.url, transports=["websocket"])
+    try:
+        speaker = _start_partie(main)
+        assert _draw(main, 64, speaker)[0] == 201
+        assert seen.get(timeout=10) == 64
+    finally:
+        phone.disconnect()
+    _wait(lambda: annex.state()["draws"] == [64], what="the same ball on the annex's screen")
+
+
+def test_the_annex_screen_says_a_kept_claim_until_it_is_sent(main, annex_of):
+    from playwright.sync_api import expect, sync_playwright
+
+    annex = annex_of(main, _room_code(main.url))
+    annex.wait_answering()
+    speaker = _start_partie(main)
+    assert _draw(main, 45, speaker)[0] == 201
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless"])
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR").new_page()
+            page.goto(annex.url + "/")
+            expect(page.locator("#last")).to_have_text("45", timeout=10_000)
+            _group(main, signal.SIGSTOP)
+            try:
+                expect(page.locator("#link-lost")).to_be_visible(timeout=8_000)
+                page.locator("#annex-claim").click()  # the veil leaves the bar and its big button free
+                said = page.locator("#annex-said")
+                expect(said).to_contain_text("Annonce gardée", timeout=5_000)
+                page.screenshot(path=str(ROOT / "docs" / "screenshots" / "annex-claim-kept.png"))
+                page.wait_for_timeout(8_500)  # longer than a passing message stays
+                expect(said).to_contain_text("Annonce gardée")  # kept on screen while the claim waits
+            finally:
+                _group(main, signal.SIGCONT)
+            expect(said).to_contain_text("Annonce gardée transmise", timeout=10_000)
+            expect(page.locator("#link-lost")).to_be_hidden()
+        finally:
+            browser.close()
+    status, body, _ = _draw(main, 46, speaker, within_s=3.0)
+    assert status == 423 and body["error"] == "locked", body

@@ -242,3 +242,42 @@ def test_the_projector_shows_the_journal_s_fingerprint_after_each_partie_and_ver
     for j in shown + [last]:
         code, out = verify(capsys, "--data-dir", tmp_path, "--fingerprint", j["shown"])
         assert code == 0 and f"L'empreinte donnée est celle de l'enregistrement n° {j['seq']}" in out, out
+
+
+def money_evening(folder) -> Hall:
+    """The evening's three tables in one journal: cartons' balls, the tombola sold and drawn, the buvette's till."""
+    from tests.hall.test_tombola import CONDUCTED, body
+
+    hall = play(folder)
+    hall.prepare_tombola(body(), role="admin")
+    hall.sell_tombola(buyer="Mme Roux", payment="especes", count=5, role="desk")
+    hall.close_tombola_sales(role="speaker")
+    hall.draw_tombola(role="speaker", **CONDUCTED)
+    hall.set_buvette_products([{"name": "Bière", "price_eur": "2,50", "stock": 48}], 30, role="admin")
+    hall.buvette_sell([{"product": "Bière", "qty": 2}], "cash", 10, role="buvette")
+    hall.buvette_close({"Bière": 45}, role="buvette")
+    return hall
+
+
+@pytest.mark.parametrize(
+    ("kind", "was", "made"),
+    [
+        ("buvette:sale_recorded", '"total_cents":500', '"total_cents":50'),
+        ("buvette:closed", '["cash",500]', '["cash",50]'),
+        ("buvette:products_set", '"costs_cents":3000', '"costs_cents":300'),
+        ("tombola:sold", '"cents":1000', '"cents":100'),
+        ("tombola:drawn", '"ticket":', '"ticket":1'),
+    ],
+)
+def test_verify_covers_the_tombola_s_and_the_buvette_s_records(tmp_path, capsys, kind, was, made):
+    """A sum changed in the file, in a record of the tombola or of the buvette, fails ``loto-hall verify`` and is
+    named, as a changed ball is: one chain holds the evening's three tables."""
+    money_evening(tmp_path).journal.close()
+    journal = tmp_path / "journal.sqlite"
+    code, out = verify(capsys, "--data-dir", tmp_path)
+    assert code == 0 and "chaîne intacte" in out, out
+    (seq, text) = sqlite3.connect(journal).execute("SELECT seq, payload FROM events WHERE type = ?", (kind,)).fetchone()
+    assert was in text, text
+    tamper(journal, "UPDATE events SET payload = '" + text.replace(was, made, 1) + f"' WHERE seq = {seq}")
+    code, out = verify(capsys, "--data-dir", tmp_path)
+    assert code == 1 and f"ÉCHEC : enregistrement n° {seq} ({kind}" in out and "modifié après coup" in out, out

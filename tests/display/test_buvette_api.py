@@ -187,3 +187,25 @@ def test_a_restart_keeps_the_stock_and_the_ticket_numbers_and_verify_passes(tmp_
     again.journal.close()
     capsys.readouterr()
     assert main(["verify", "--data-dir", str(tmp_path)]) == 0
+
+
+def test_the_openapi_document_declares_the_buvette_s_routes_with_bounded_bodies(bar):
+    from display.openapi import spec
+
+    room, client = bar
+    paths = spec()["paths"]
+    assert {"/api/buvette", "/api/buvette/products", "/api/buvette/sales", "/api/buvette/close"} <= set(paths)
+    sale = paths["/api/buvette/sales"]["post"]
+    body = sale["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["items", "payment"]
+    assert (body["properties"]["items"]["minItems"], body["properties"]["items"]["maxItems"]) == (1, 20)
+    assert body["properties"]["items"]["items"]["properties"]["qty"]["maximum"] == 50
+    assert {"201", "409", "422", "401", "403"} <= set(sale["responses"])
+    products = paths["/api/buvette/products"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert products["properties"]["products"]["maxItems"] == 40
+    close = paths["/api/buvette/close"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert close["properties"]["counted"]["maxProperties"] == 40
+    # the bounds are the server's: one line past them is refused as the document says
+    many = [{"product": "Café", "qty": 1}] * 21
+    res = sell(room, client, items=many, payment="cash")
+    assert res.status_code == 422 and res.get_json()["error"] == "bad_items"

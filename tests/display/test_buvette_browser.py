@@ -86,3 +86,42 @@ def test_admin_says_plainly_it_is_not_a_certified_till_and_closes_the_z(browser,
         assert bar_live.hall.buvette().closes[0].by_payment[0] == ("cash", 300)
     finally:
         ctx.close()
+
+
+def test_admin_counts_the_stock_at_the_close_and_the_gap_is_journalled(browser, bar_live, folder):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
+    page = ctx.new_page()
+    try:
+        bar_live.hall.buvette_sell(
+            [{"product": "Café", "qty": 3}, {"product": "Bière", "qty": 1}], "cash", role="buvette"
+        )
+        login_page(page, bar_live.url + "/admin", PINS["admin_pin"])
+        rows = page.locator("#buvette-count tbody tr")
+        expect(rows).to_have_count(3)
+        expect(rows.nth(0)).to_contain_text("Café")
+        expect(rows.nth(0).locator("td").nth(0)).to_have_text("37")  # 40 − 3 sold: the stock expected
+        coffee = page.get_by_label("Compté : Café")
+        coffee.fill("35")
+        expect(rows.nth(0).locator("td.bv-gap")).to_have_text("\u22122")
+        page.get_by_label("Compté : Bière").fill("2")  # 2 expected, 2 counted
+        expect(rows.nth(1).locator("td.bv-gap")).to_have_text("0")
+        page.locator("#buvette-admin").scroll_into_view_if_needed()
+        shoot(page.locator("#buvette-admin"), str(folder / "buvette-admin-comptage.png"))
+        page.click("#buvette-close")
+        expect(page.locator("#buvette-msg")).to_have_text(
+            "Z n° 1 : 5,50 € de recette — écarts de stock : Café \u22122, Bière 0"
+        )
+        z = bar_live.hall.buvette().closes[0]
+        assert z.counted == (("Café", 37, 35), ("Bière", 2, 2), ("Crêpe", 10, None))  # journalled with the Z
+        expect(rows.nth(0).locator("td").nth(0)).to_have_text("35")  # the count stands as the stock
+        expect(page.get_by_label("Compté : Café")).to_have_value("")
+        expect(page.locator("#buvette-z li")).to_contain_text("écarts de stock : Café \u22122, Bière 0")
+        account = bar_live.hall.buvette_account()
+        assert [(g.product, g.units, g.cents) for g in account.stock_gaps] == [("Café", -2, -200), ("Bière", 0, 0)]
+        page.get_by_label("Compté : Café").fill("-4")
+        page.click("#buvette-close")
+        expect(page.locator("#buvette-msg")).to_contain_text("Nombre incorrect")  # refused: no Z, the count kept
+        assert len(bar_live.hall.buvette().closes) == 1
+        expect(page.get_by_label("Compté : Café")).to_have_value("-4")
+    finally:
+        ctx.close()

@@ -71,4 +71,6 @@ def test_the_api_answers_only_what_it_declares(tmp_path):
     room.hall.journal.close()
     assert not failures, "\n\n".join(failures)
     assert len(seen) >= 25
+    buvette = {"GET /api/buvette", "POST /api/buvette/products", "POST /api/buvette/sales", "POST /api/buvette/close"}
+    assert buvette <= set(seen)
     assert {201, 422} <= seen["POST /api/cards/generate"], seen["POST /api/cards/generate"]

@@ -18,6 +18,7 @@ from hall.record.journal import Journal
 from hall.refusal import Rejected
 from tests.display.conftest import CARDS, Room, make_app, make_room, served
 from tests.display.test_sockets import close, connect, receive
+from tests.helpers import refused, rejected
 
 
 class LinkClock:
@@ -85,6 +86,15 @@ def bearer(token: str) -> dict:
 
 def draw(room: Room, n: int):
     return room.app.test_client().post("/api/draws", json={"number": n}, headers=room.headers("speaker"))
+
+
+def ack(room: Room, token: str, name: str = "Salle B") -> None:
+    """The annex says it has shown everything the hall journalled (its beat's ``seq``, RULES L23a): what a real
+    annex does at once after each ball; a test that draws twice with a joined room calls it between."""
+    resp = room.app.test_client().post(
+        f"/api/rooms/{name}/beat", json={"seq": room.hall.last_seq()}, headers=bearer(token)
+    )
+    assert resp.status_code == 200, resp.get_json()
 
 
 def types(room: Room) -> list[str]:
@@ -164,6 +174,7 @@ def test_a_claim_in_the_annex_holds_every_draw_path_and_is_journalled_with_the_r
     h.start_partie(role="speaker")
     for n in (4, 13):
         assert draw(annex, n).status_code == 201
+        ack(annex, token)
     bad = c.post("/api/rooms/Salle B/claim", json={"kind": "loto"}, headers=bearer(token))
     assert bad.status_code == 422 and bad.get_json()["error"] == "bad_field"
     resp = c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=bearer(token))
@@ -214,6 +225,52 @@ def test_the_claim_reaches_every_socket_as_room_claim(annex):
             close(speaker)
 
 
+def test_a_claim_sent_again_with_its_key_is_one_claim(annex):
+    """The annex sends each claim with an ``Idempotency-Key``: sent again (a kept claim after the link came back, a
+    forward whose answer was lost), it is answered the first one and journalled once (RULES L23a)."""
+    c = annex.app.test_client()
+    token = join(annex)
+    annex.hall.start_partie(role="speaker")
+    annex.hall.draw(4, role="speaker")
+    keyed = {**bearer(token), "Idempotency-Key": "annex-k1-abcdefgh"}
+    first = c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=keyed)
+    again = c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=keyed)
+    assert first.status_code == again.status_code == 200
+    assert again.get_json() == first.get_json() and again.headers["Idempotent-Replayed"] == "true"
+    assert types(annex).count("room:claim") == 1
+    refused(c.post("/api/rooms/Salle B/claim", json={"kind": "carton_plein"}, headers=keyed), 409, "request_id_reused")
+    forged = c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers={**keyed, **bearer("x" * 43)})
+    assert forged.status_code == 403 and forged.get_json()["error"] == "bad_token"  # the key opens nothing alone
+    other = c.post(
+        "/api/rooms/Salle B/claim", json={"kind": "quine"}, headers={**keyed, "Idempotency-Key": "k2-abcdefgh"}
+    )
+    assert other.status_code == 200 and "Idempotent-Replayed" not in other.headers  # another key: another shout
+    assert types(annex).count("room:claim") == 2
+
+
+def test_a_kept_claim_is_journalled_with_the_ball_it_was_pressed_on(annex, clock):
+    """The speaker went on without the room; its claim, kept while cut off, arrives balls later: the journal says
+    which ball the annex had shown when it was pressed, and that it was kept (RULES L23a)."""
+    c = annex.app.test_client()
+    token = join(annex)
+    h = annex.hall
+    h.start_partie(role="speaker")
+    assert draw(annex, 42).status_code == 201
+    ack(annex, token)
+    clock.move(3.1)
+    h.watch_rooms()
+    assert c.post("/api/rooms/Salle B/go-on", headers=annex.headers("speaker")).status_code == 200
+    assert draw(annex, 61).status_code == 201
+    for body in ({"shown": 0}, {"shown": 91}, {"shown": "42"}, {"shown": True}, {"kept": 1}, {"kept": "yes"}):
+        resp = c.post("/api/rooms/Salle B/claim", json={"kind": "quine", **body}, headers=bearer(token))
+        assert resp.status_code == 422 and resp.get_json()["error"] == "bad_field", body
+    resp = c.post("/api/rooms/Salle B/claim", json={"kind": "quine", "shown": 42, "kept": True}, headers=bearer(token))
+    assert resp.status_code == 200 and resp.get_json()["ball"] == 61
+    (claimed,) = [r.event for r in h.records() if r.type == "room:claim"]
+    assert (claimed.ball, claimed.shown, claimed.kept) == (61, 42, True)
+    refused(draw(annex, 7), 423, "locked")  # heard balls later, still the stop of L10
+
+
 def test_a_claim_needs_a_partie_in_play(annex):
     token = join(annex)
     resp = annex.app.test_client().post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=bearer(token))
@@ -228,11 +285,13 @@ def test_no_beat_for_3_s_refuses_every_ball_naming_the_room_until_the_speaker_go
     token = join(annex)
     h.start_partie(role="speaker")
     assert draw(annex, 4).status_code == 201
-    clock.move(2.9)
-    assert draw(annex, 5).status_code == 201  # within the limit
+    ack(annex, token)
+    clock.move(0.9)
+    assert draw(annex, 5).status_code == 201  # heard within 1 s, the last ball shown
+    ack(annex, token)
     early = c.post("/api/rooms/Salle B/go-on", headers=annex.headers("speaker"))
     assert early.status_code == 409 and early.get_json()["error"] == "room_online"
-    clock.move(0.2)
+    clock.move(3.1)
     refused = draw(annex, 13)
     assert refused.status_code == 423
     assert refused.get_json()["error"] == "room_offline" and refused.get_json()["room"] == "Salle B"
@@ -259,7 +318,9 @@ def test_no_beat_for_3_s_refuses_every_ball_naming_the_room_until_the_speaker_go
     gone_on = [r for r in h.records() if r.type == "room:go_on"]
     assert [(r.event.room, r.event.partie, r.event.ball, r.role) for r in gone_on] == [("Salle B", 1, 5, "speaker")]
     assert c.get("/api/state").get_json()["rooms"][0]["going_on"] is True
-    c.post("/api/rooms/Salle B/beat", json={"seq": 9}, headers=bearer(token))
+    c.post("/api/rooms/Salle B/beat", json={"seq": 1}, headers=bearer(token))  # heard, but behind: not back yet
+    assert [r for r in h.records() if r.type == "room:back"] == []
+    ack(annex, token)
     back = [r for r in h.records() if r.type == "room:back"]
     assert [(r.event.room, r.event.went_on) for r in back] == [("Salle B", True)]
     assert c.get("/api/state").get_json()["rooms"][0] == {
@@ -271,6 +332,70 @@ def test_no_beat_for_3_s_refuses_every_ball_naming_the_room_until_the_speaker_go
     clock.move(3.5)  # lost again: the speaker's choice held only until it was back
     assert draw(annex, 52).get_json()["error"] == "room_offline"
     assert types(annex) == ["room:opened", "room:enrolled", "room:lost", "room:go_on", "room:back"]
+
+
+# ---- before the next number: each ball acknowledged (RULES L23a) ---------------------------------------------
+def test_no_ball_is_drawn_over_a_ball_the_annex_has_not_shown(annex, clock):
+    c = annex.app.test_client()
+    h = annex.hall
+    token = join(annex)
+    h.start_partie(role="speaker")
+    assert draw(annex, 4).status_code == 201  # the first ball: nothing before it to show
+    at_four = h.last_seq()
+    behind = refused(draw(annex, 5), 423, "room_behind")
+    assert behind["room"] == "Salle B" and behind["ball"] == 4 and "Salle B" in behind["message"]
+    for path in (
+        lambda: h.key_typed("draw", 5),
+        lambda: h.ball_read(5, source="ball_machine", confirm=False),
+        lambda: h.ball_read(5, source="ball_machine", confirm=True),
+    ):
+        assert (rejected(path).code, rejected(path).detail) == ("room_behind", {"room": "Salle B", "ball": 4})
+    assert h.drawable_numbers() == ()
+    assert c.post("/api/rooms/Salle B/beat", json={"seq": at_four - 1}, headers=bearer(token)).status_code == 200
+    refused(draw(annex, 5), 423, "room_behind")  # heard, but still showing the ball before
+    assert c.post("/api/rooms/Salle B/beat", json={"seq": at_four}, headers=bearer(token)).status_code == 200
+    assert draw(annex, 5).status_code == 201  # shown: the next ball goes
+    ack(annex, token)
+    clock.move(1.1)  # acked, but unheard for more than a second: it may be behind again by now
+    assert refused(draw(annex, 6), 423, "room_behind")["ball"] == 5
+    assert c.get("/api/state").get_json()["rooms"][0]["online"] is True  # not lost: nothing journalled
+    assert "room:lost" not in types(annex) and h.watch_rooms() == ()
+    ack(annex, token)
+    assert draw(annex, 6).status_code == 201
+    assert [r.event.number for r in h.records() if r.type == "draw:ball_drawn"] == [4, 5, 6]
+
+
+def test_a_claim_is_no_ack_and_an_annex_stuck_behind_may_be_gone_on_without(annex, clock):
+    c = annex.app.test_client()
+    h = annex.hall
+    token = join(annex)
+    h.start_partie(role="speaker")
+    assert draw(annex, 4).status_code == 201
+    assert c.post("/api/rooms/Salle B/claim", json={"kind": "quine"}, headers=bearer(token)).status_code == 200
+    h.resume(role="speaker")
+    refused(draw(annex, 5), 423, "room_behind")  # the claim said it is there, not that it showed the 4
+    go = c.post("/api/rooms/Salle B/go-on", headers=annex.headers("speaker"))  # heard but stuck: the speaker's call
+    assert go.status_code == 200, go.get_json()
+    assert draw(annex, 5).status_code == 201 and draw(annex, 6).status_code == 201
+    c.post("/api/rooms/Salle B/beat", json={"seq": 1}, headers=bearer(token))
+    assert "room:back" not in types(annex)  # heard, still behind: the draw goes on without it
+    ack(annex, token)
+    assert types(annex)[-2:] == ["room:go_on", "room:back"]
+    assert draw(annex, 7).status_code == 201
+    refused(draw(annex, 8), 423, "room_behind")  # back in step: each ball waits for it again
+
+
+def test_after_a_restart_a_room_shows_the_last_ball_before_the_next(tmp_path, clock):
+    first = annex_hall(tmp_path, clock)
+    token = join(first)
+    first.hall.start_partie(role="speaker")
+    assert draw(first, 4).status_code == 201
+    first.hall.journal.close()
+    again = annex_hall(tmp_path, clock)
+    assert refused(draw(again, 5), 423, "room_behind")["ball"] == 4  # the ack is not journalled: asked again
+    ack(again, token)
+    assert draw(again, 5).status_code == 201
+    again.hall.journal.close()
 
 
 def test_a_room_lost_then_back_without_going_on_lets_the_balls_through_again(annex, clock):
@@ -337,7 +462,7 @@ def test_the_journal_with_the_rooms_events_verifies_and_a_restart_keeps_rooms_to
     assert again.hall.draw(13, role="speaker").event.number == 13  # still going on without it
     code = c.post("/api/rooms", json={"room": "Salle B"}, headers=again.headers("admin"))
     assert code.status_code == 409
-    assert c.post("/api/rooms/Salle B/beat", json={"seq": 3}, headers=bearer(token)).status_code == 200
+    ack(again, token)
     assert types(again)[-1] == "room:back"
     assert c.get("/api/state").get_json()["rooms"][0]["online"] is True
     again.hall.journal.close()
@@ -381,7 +506,7 @@ def test_the_report_says_one_event_two_rooms_one_draw_with_each_claim_wait_and_g
     clock.move(3)
     h.watch_rooms()
     c.post("/api/rooms/Salle B/go-on", headers=annex.headers("speaker"))
-    c.post("/api/rooms/Salle B/beat", json={"seq": 1}, headers=bearer(token))
+    ack(annex, token)
     report = h.report()
     assert report.rooms is not None and report.rooms.headline() == "1 événement, 2 salles, même tirage"
     assert [(f.what, f.room, f.ball) for f in report.rooms.facts] == [
@@ -411,7 +536,7 @@ def test_the_projector_says_the_annex_claim_with_its_chime_and_the_console_goes_
 ):
     from playwright.sync_api import expect
 
-    from tests.display.conftest import PINS, LiveServer, login_page
+    from tests.display.conftest import PINS, LiveServer, answer, login_page
 
     annex = annex_hall(tmp_path, clock)
     token = join(annex)
@@ -435,6 +560,7 @@ def test_the_projector_says_the_annex_claim_with_its_chime_and_the_console_goes_
         annex.hall.watch_rooms()
         expect(speaker.locator("#annex-rooms")).to_contain_text("Salle B : liaison perdue")
         speaker.locator("#annex-rooms .annex-go-on").click()
+        answer(speaker, "yes", asked="Continuer sans la salle annexe")  # asked first (test_rooms_admin.py)
         expect(speaker.locator("#annex-rooms")).to_contain_text("le tirage continue sans elle")
         assert types(annex)[-1] == "room:go_on"
     finally:

@@ -105,3 +105,60 @@ def test_the_buvette_s_account_stands_beside_the_tombola_s_in_the_report_s_words
 
 def test_an_evening_without_a_buvette_has_no_buvette_account(make_hall):
     assert [a.rubrique for a in evening(make_hall).report().accounts] == ["tombola"]
+
+
+def test_the_buvette_s_rubric_says_purchases_and_carries_the_stock_counted_at_the_close(make_hall):
+    h = evening(make_hall)
+    h.set_buvette_products(BAR, 12, role="admin")
+    h.buvette_sell([{"product": "Bière", "qty": 2}], "cash", 5, role="buvette")  # 46 beers expected after
+    h.buvette_close({"Bière": 43, "Café": 100}, role="buvette")  # 3 beers gone: 3 × 2,50 € = 7,50 €
+    report = h.report()
+    bar = next(s for s in papers(report) if s.key == "buvette")
+    labels = [str(row[0]) for row in bar.rows]
+    assert "Achats de la buvette (boissons, nourriture)" in labels and "Frais (lots achetés compris)" not in labels
+    tombola = next(s for s in papers(report) if s.key == "tombola")
+    assert "Frais (lots achetés compris)" in [str(row[0]) for row in tombola.rows]  # a tombola's costs hold its lots
+    gaps = [(str(row[1]), row[2].cents) for row in bar.rows if str(row[0]).startswith("Écart de stock")]
+    assert gaps == [("Z 1 · Bière : 46 → 43 (-3)", -750), ("Z 1 · Café : 100 → 100 (+0)", 0)]
+    balance = next(row for row in bar.rows if str(row[0]) == "Solde")
+    assert balance[2].cents == 500 - 1200  # the gap is outside the balance: money counts money
+    out = io.StringIO()
+    write_csv(report, out)
+    rows = list(csv.reader(io.StringIO(out.getvalue().lstrip("\ufeff")), delimiter=";"))
+    amount = rows[0].index("montant (€)")
+    gap_rows = [r for r in rows if r[0] == "buvette" and "Bière : 46 → 43" in ";".join(r)]
+    assert len(gap_rows) == 1 and gap_rows[0][amount] == "-7,50"
+
+
+def test_the_tax_page_fills_the_buvette_and_the_tombola_from_their_accounts(make_hall, tmp_path):
+    import subprocess
+
+    from hall.app.paper.report_pdf import write_report_pdf
+
+    h = evening(make_hall)  # cartons 15 €; tombola 42 €, its costs 31 €
+    h.set_buvette_products(BAR, 12, role="admin")  # 12 € of drinks bought
+    h.buvette_sell([{"product": "Bière", "qty": 2}], "cash", 5, role="buvette")  # 5 €
+    h.buvette_sell([{"product": "Café", "qty": 3}], "card", role="buvette")  # 3 €
+    h.buvette_sell([{"product": "Café", "qty": 1}], "free", role="buvette")  # given: no receipt
+    write_report_pdf(h.report(), tmp_path / "r.pdf")
+    text = subprocess.run(["pdftotext", "-layout", tmp_path / "r.pdf", "-"], capture_output=True, text=True).stdout
+    tax = " ".join(text.split("Relevé pour le service des impôts")[-1].split())
+    assert "Buvette : ventes (hors offert) tenue par loto-hall 8,00 €" in tax
+    assert "Tombola : billets vendus tenue par loto-hall 42,00 €" in tax
+    assert "Autres recettes (entrées, dons…) non tenues par loto-hall à compléter" in tax  # the buvette is kept now
+    assert "Recettes tenues par loto-hall 65,00 €" in tax  # 15 + 42 + 8
+    assert "− achats de la buvette 12,00 €" in tax and "Solde 22,00 €" in tax  # 15 + (42 − 31) + (8 − 12)
+
+
+def test_the_tax_page_without_a_buvette_still_asks_for_its_receipts(make_hall, tmp_path):
+    import subprocess
+
+    from hall.app.paper.report_pdf import write_report_pdf
+
+    h = make_hall(cards=CARDS)
+    h.sell(["A-1"], role="desk", payment="especes", cents=1500)
+    write_report_pdf(h.report(), tmp_path / "r.pdf")
+    text = subprocess.run(["pdftotext", "-layout", tmp_path / "r.pdf", "-"], capture_output=True, text=True).stdout
+    tax = " ".join(text.split("Relevé pour le service des impôts")[-1].split())
+    assert "Autres recettes (buvette, entrées, dons…) non tenues par loto-hall à compléter" in tax
+    assert "Recettes des cartons 15,00 €" in tax and "tenue par loto-hall" not in tax

@@ -71,3 +71,24 @@ def test_the_account_and_its_csv_rows_of_a_fixed_evening_summed_by_hand():
         ("buvette", "charges", "", 1500),
         ("buvette", "solde", "", 150),
     ]
+
+
+def test_the_stock_counted_at_a_close_is_in_the_account_and_its_z_is_owed_to_the_printer_until_printed():
+    from hall.events import BuvetteZPrinted
+
+    ledger = evening([([("Bière", 4)], "cash"), ([("Café", 2)], "card")])
+    ledger.apply(BuvetteClosed(1, 1, 2, (), (), (("Café", 998, 990), ("Bière", 996, 996), ("Crêpe", 1000, None))))
+    gaps = account(ledger).stock_gaps
+    assert [(g.z, g.product, g.expected, g.counted, g.units, g.cents) for g in gaps] == [
+        (1, "Café", 998, 990, -8, -800),  # 8 coffees missing at 1 € each
+        (1, "Bière", 996, 996, 0, 0),
+    ]  # the crêpes were not counted: no gap is made up
+    assert csv_rows(ledger)[-2:] == [
+        ("buvette", "ecart_stock", "Z 1 · Café : 998 → 990 (-8)", -800),
+        ("buvette", "ecart_stock", "Z 1 · Bière : 996 → 996 (+0)", 0),
+    ]
+    assert account(ledger).balance_cents == 1000 + 200 - 1500  # the gap is no money: outside the balance
+    assert ledger.products["Café"].left == 990  # the count stands
+    assert list(ledger.unprinted_z) == [1]
+    ledger.apply(BuvetteZPrinted(1))
+    assert ledger.unprinted_z == {}

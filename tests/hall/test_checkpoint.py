@@ -54,6 +54,8 @@ def picture(hall: Hall) -> tuple:
         hall._state.after_partie,
         hall._state.last,
         hall.sales(),
+        hall._state.rooms.rooms,
+        (hall._state.rooms.ball_seq, hall._state.rooms.ball),
     )
 
 
@@ -253,3 +255,15 @@ def test_the_watch_s_sleepers_of_the_partie_in_play_come_back_from_its_start(tmp
     assert again.resumed_from > 0
     assert picture(again) == expected
     again.close()
+
+
+def test_every_part_of_the_state_is_kept_by_the_checkpoint_or_said_to_be_rebuilt():
+    """A part added to the state (or to the annex rooms' journalled part) must be named: kept by the checkpoint, or
+    rebuilt without it — else a restart from a checkpoint would silently lose it."""
+    from hall.door.rooms_state import AnnexRooms
+    from hall.door.state import _KEPT, NOT_KEPT, ROOMS_KEPT, HallState
+
+    state = HallState(parse_config({}), CardBook({}))
+    assert set(vars(state)) == set(_KEPT) | NOT_KEPT
+    links = {"clock", "_beats", "_annex_seq", "_links", "_started"}  # live, never journalled
+    assert set(vars(AnnexRooms())) == set(ROOMS_KEPT) | links

@@ -1,4 +1,5 @@
-/* The buvette's section of /admin: the products as lines « nom ; prix ; stock », the goods' cost, the Z at the close. */
+/* The buvette's section of /admin: the products as lines « nom ; prix ; stock », the goods' cost, the stock counted
+   at the close against the stock expected (the gap shown as it is typed), the Z at the close. */
 import {$, api, el, money, t} from "./common.js";
 
 const PAY = {cash: t("bv_pay_cash"), card: t("bv_pay_card"), free: t("bv_pay_free")};
@@ -12,9 +13,39 @@ function parse(text) {
   });
 }
 
+const signed = (n) => (n > 0 ? "+" : n < 0 ? "\u2212" : "") + Math.abs(n);
+
+function gapsOf(z) {
+  const counted = z.counted.filter((c) => c.counted !== null);
+  return counted.length ? " — " + t("bv_z_gaps", {gaps: counted.map((c) => c.product + " " + signed(c.difference)).join(", ")}) : "";
+}
+
 function drawZ(closes) {
   $("buvette-z").replaceChildren(...closes.map((z) => el("li", {}, t("bv_z_done", {z: z.z, eur: money(z.takings_eur)})
-    + " — " + Object.entries(z.by_payment_eur).map(([p, e]) => PAY[p] + " " + money(e) + " €").join(", "))));
+    + " — " + Object.entries(z.by_payment_eur).map(([p, e]) => PAY[p] + " " + money(e) + " €").join(", ") + gapsOf(z))));
+}
+
+function drawCount(products) {
+  $("buvette-count").tBodies[0].replaceChildren(...products.map((p) => {
+    const gap = el("td", {class: "bv-gap", "aria-live": "polite"});
+    const input = el("input", {type: "number", min: 0, max: 10000, step: 1, inputmode: "numeric", "data-product": p.name,
+      "data-expected": p.stock, "aria-label": t("bv_counted_of", {name: p.name}), size: 6});
+    input.addEventListener("input", () => {
+      const v = input.value.trim();
+      gap.textContent = v === "" ? "" : signed(Number(v) - p.stock);
+      gap.classList.toggle("bv-short", v !== "" && Number(v) < p.stock);
+    });
+    return el("tr", {}, el("th", {scope: "row", text: p.name}), el("td", {text: String(p.stock)}), el("td", {}, input), gap);
+  }));
+}
+
+function counted() {
+  const out = {};
+  for (const input of $("buvette-count").querySelectorAll("input[data-product]")) {
+    const v = input.value.trim();
+    if (v !== "") out[input.dataset.product] = /^\d+$/.test(v) ? Number(v) : v;
+  }
+  return out;
 }
 
 async function load() {
@@ -22,6 +53,7 @@ async function load() {
   if (!res.ok) return;
   $("buvette-products").value = lines(res.data.products);
   $("buvette-costs").value = money(res.data.costs_eur);
+  drawCount(res.data.products);
   drawZ(res.data.closes);
 }
 
@@ -32,8 +64,9 @@ $("buvette-save").addEventListener("click", async () => {
   if (res.ok) load();
 });
 $("buvette-close").addEventListener("click", async () => {
-  const res = await api("POST", "/api/buvette/close", {});
-  $("buvette-msg").textContent = res.ok ? t("bv_z_done", {z: res.data.z, eur: money(res.data.takings_eur)}) : res.data.message;
-  load();
+  const res = await api("POST", "/api/buvette/close", {counted: counted()});
+  $("buvette-msg").textContent = res.ok ? t("bv_z_done", {z: res.data.z, eur: money(res.data.takings_eur)}) + gapsOf(res.data)
+    : res.data.message;
+  if (res.ok) load();  // a refused count stays typed, to correct
 });
 load();

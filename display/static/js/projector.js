@@ -24,7 +24,7 @@ async function loadTiers() {
   const res = await api("GET", "/api/sales/prices");
   if (!res.ok) return;
   tiersShown = tiersText(res.data.tiers);
-  if (S && !S.prices) $("between-prices").textContent = tiersShown;
+  if (S && !S.prices && !document.body.classList.contains("is-over")) $("between-prices").textContent = tiersShown;
 }
 
 // the board: 9 rows of 10, built once
@@ -81,9 +81,11 @@ function render() {
     const over = Boolean(S.journal && S.journal.closed);  // the evening's close: no next partie
     $("between-title").textContent = np ? t("next_partie", {n: np.number}) : (over ? t("evening_over") : "");
     $("between-lots").replaceChildren(...(np ? np.lots.map((l) => el("li", {text: announced(l)})) : []));
-    $("between-prices").textContent = S.prices || tiersShown;
-    $("between-ties").textContent = hallTieRule();
-    const help = S.players ? S.players.help : "off";    // « Mes cartons »: how the hall follows its cartons
+    // once the evening is closed, no price, tie rule or phone help: its end and its fingerprint, big
+    document.body.classList.toggle("is-over", over);
+    $("between-prices").textContent = over ? "" : S.prices || tiersShown;
+    $("between-ties").textContent = over ? "" : hallTieRule();
+    const help = S.players && !over ? S.players.help : "off";    // « Mes cartons »: how the hall follows its cartons
     $("between-players").replaceChildren(...(help === "off" ? [] : [el("div", {text: t("players_follow")}),
                                                                      el("div", {class: "dim", text: t("players_help_" + help)})]));
     if (!S.prices && !tiersAsked) loadTiers();

@@ -100,6 +100,7 @@ function inDialog(d, meaning, ev) {
     if (/^[0-9]$/.test(meaning)) { pickClear(parseInt(meaning, 10)); return true; }
     if (meaning === "cancel") { backClear(); return true; }
   }
+  if (d.id === "ask" && ev.target.closest && ev.target.closest("input")) return false;   // a word typed: its own keys
   // other dialogs handle their own keys; Enter/Space on their buttons stay native
   return ev.code === "Enter" || ev.code === "Space" || ev.code === "NumpadEnter" ? false : !!meaning && meaning !== "cancel";
 }

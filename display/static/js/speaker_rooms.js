@@ -1,7 +1,9 @@
 /* The speaker's console's salle annexe (RULES L23): each annex room's link, and while one is lost the
-   « Continuer sans la salle annexe » button (POST /api/rooms/{room}/go-on); a claim there is said here too. */
+   « Continuer sans la salle annexe » button (POST /api/rooms/{room}/go-on, asked first: the room's players may miss
+   a ball); a claim there is said here too. */
 import {$, api, el, t} from "./common.js";
 import {annexChime} from "./annex_chime.js";
+import {ask} from "./ask.js";
 
 function line(r) {
   if (r.going_on) return t("annex_going_on", {room: r.room});
@@ -11,6 +13,7 @@ function line(r) {
 }
 
 async function goOn(room, said) {
+  if (!await ask(t("annex_go_on_ask", {room}), {text: t("annex_go_on_text"), yes: t("annex_go_on"), danger: true})) return;
   const res = await api("POST", "/api/rooms/" + encodeURIComponent(room) + "/go-on");
   if (!res.ok) said(res.data.message, "error");
 }

@@ -36,6 +36,7 @@ from hall.app.paper.typeface import BOLD, FONT, fit
 from hall.loto.lots import KIND_LABELS
 from hall.marks import N_
 from hall.money.paper_cells import VERDICTS
+from hall.money.papers_rooms import headline as rooms_headline
 from hall.money.report import TOTAL_LABELS as TOTALS
 from hall.money.report import EveningReport, LotResult, PartieReport
 from hall.money.report_lots import KEPT, TO_PLAY
@@ -235,7 +236,11 @@ def draft_pdf(report: EveningReport, timezone: str = "Europe/Paris") -> bytes:
         lang=about.language,
         initialFontName=FONT,
     )
-    story: list = [Paragraph(escape(about.title), H1), cell(about.subject, BODY), Spacer(1, 4)]
+    story: list = [Paragraph(escape(about.title), H1), cell(about.subject, BODY)]
+    said_rooms = rooms_headline(report)  # the salle annexe (RULES L23): « 1 événement, 2 salles, même tirage : … »
+    if said_rooms is not None:
+        story.append(cell(said_rooms, BODY))
+    story.append(Spacer(1, 4))
     story.append(Paragraph(say("Résumé"), H2))
     totals = [[say(label), report.totals.get(key, 0)] for key, label in TOTALS.items()]
     half = (len(totals) + 1) // 2

@@ -4,12 +4,14 @@ euros, times local, codes in the reader's language."""
 
 from __future__ import annotations
 
+from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph
 
 from hall.app.paper.pdf_parts import H2, OneLine, Say, euros, table, when
 from hall.loto.lots import KIND_LABELS
 from hall.money.paper_cells import STATES, At, Kind, Money, Said, Section, State, States, Text
 from hall.money.papers import LAID_OUT, papers
+from hall.money.papers_rooms import ROOMS, WIDTHS_MM
 from hall.money.report import EveningReport
 
 
@@ -22,10 +24,19 @@ def other_sections(report: EveningReport, tz: str, say: Say) -> list:
     return out
 
 
+# the widths (mm) of a rubric whose columns would not share the page well by themselves
+WIDTHS = {ROOMS: WIDTHS_MM}
+
+
 def section_table(section: Section, tz: str, say: Say) -> object:
     """``section`` as a table across the page, a column each, its headings said in the reader's language."""
     rows = [[_shown(value, tz, say) for value in row] for row in section.rows]
-    return table([say(c.heading) for c in section.columns], rows or [["—"] * len(section.columns)])
+    widths = WIDTHS.get(section.key)
+    return table(
+        [say(c.heading) for c in section.columns],
+        rows or [["—"] * len(section.columns)],
+        None if widths is None else [w * mm for w in widths],
+    )
 
 
 def _shown(value: object, tz: str, say: Say) -> object:

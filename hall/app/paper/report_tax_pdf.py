@@ -1,5 +1,6 @@
-"""The report's page for the tax office (SIE): the event's receipts by kind, the lots bought and donated with their
-values, the balance, the lotos recorded this civil year, and the fingerprint of the journal the figures come from."""
+"""The report's page for the tax office (SIE): the event's receipts by kind (the cartons, and the tombola's and the
+buvette's when loto-hall kept them), the lots bought and donated with their values, the balance, the lotos recorded
+this civil year, and the fingerprint of the journal the figures come from."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 from hall.app.paper.pdf_parts import BODY, H1, H2, H3, WARN, cell, euros, fingerprint_words, french, table, when
 from hall.app.paper.report_money_pdf import FLAGS, PAYMENTS, SUMS, lot_label
 from hall.app.paper.typeface import BOLD, FONT
+from hall.money.accounts import Account
 from hall.money.report import EveningReport
 from hall.money.takings import LotValueLine, Takings
 
@@ -33,11 +35,11 @@ def tax_office_page(report: EveningReport, tz: str) -> list:
         ),
         Spacer(1, 4),
         Paragraph("Recettes", H2),
-        _receipts(t),
+        _receipts(t, report.accounts),
         Paragraph("Lots", H2),
     ]
     out += _lots(t)
-    out += [Paragraph("Solde", H2), _balance(t), Spacer(1, 6), _year(report, tz)]
+    out += [Paragraph("Solde", H2), _balance(t, report.accounts), Spacer(1, 6), _year(report, tz)]
     if report.fingerprint is not None:  # the journal these figures come from (docs/record.md)
         words = fingerprint_words(report.fingerprint, tz)
         out.append(
@@ -50,14 +52,37 @@ def tax_office_page(report: EveningReport, tz: str) -> list:
     return out
 
 
-def _receipts(t: Takings) -> Table:
+KEPT = {"tombola": "Tombola : billets vendus", "buvette": "Buvette : ventes (hors offert)"}
+"""The other receipts loto-hall keeps, by the account's rubrique, as the tax office reads them."""
+COSTS = {"tombola": "− frais de la tombola (lots achetés compris)", "buvette": "− achats de la buvette"}
+
+
+def _takings(a: Account) -> int:
+    return sum(a.takings_cents.values())
+
+
+def _receipts(t: Takings, accounts: tuple[Account, ...] = ()) -> Table:
+    """The receipts by kind: the cartons by payment, each other account loto-hall kept by payment, what it did not
+    keep (to complete by hand), and the total it kept."""
     totals = t.totals
     rows = [["Vente de cartons de loto", f"{totals['cards_sold']} cartons", "", euros(t.receipts_cents)]]
     rows += [
         ["", "", f"dont {label.lower()}", euros(totals["by_payment"].get(key, 0))] for key, label in PAYMENTS.items()
     ]
-    rows.append(["Autres recettes (buvette, entrées, dons…)", "", "non tenues par loto-hall", "à compléter"])
-    rows.append(["Recettes des cartons", "", "", euros(t.receipts_cents)])
+    for a in accounts:
+        rows.append([KEPT.get(a.rubrique, a.rubrique), "", "tenue par loto-hall", euros(_takings(a))])
+        rows += [
+            ["", "", f"dont {label.lower()}", euros(a.takings_cents[key])]
+            for key, label in PAYMENTS.items()
+            if a.takings_cents.get(key)
+        ]
+    kept = {a.rubrique for a in accounts}
+    others = ", ".join([*(["buvette"] if "buvette" not in kept else []), "entrées", "dons…"])
+    rows.append([f"Autres recettes ({others})", "", "non tenues par loto-hall", "à compléter"])
+    if accounts:
+        rows.append(["Recettes tenues par loto-hall", "", "", euros(t.receipts_cents + sum(map(_takings, accounts)))])
+    else:
+        rows.append(["Recettes des cartons", "", "", euros(t.receipts_cents)])
     receipts = Table(rows, colWidths=[62 * mm, 24 * mm, 50 * mm, 34 * mm], hAlign="LEFT")
     receipts.setStyle(SUMS)
     return receipts
@@ -104,14 +129,18 @@ def _lots(t: Takings) -> list:
     return out
 
 
-def _balance(t: Takings) -> Table:
+def _balance(t: Takings, accounts: tuple[Account, ...] = ()) -> Table:
+    """The cartons' balance (the receipts less the lots bought); with the other accounts kept, each one's takings
+    less its costs, and the evening's balance."""
+    rows = [["Recettes des cartons", euros(t.receipts_cents)], ["− lots donnés achetés", euros(t.bought_cents)]]
+    for a in accounts:
+        rows.append([f"+ {KEPT.get(a.rubrique, a.rubrique).lower()}", euros(_takings(a))])
+        rows.append([COSTS.get(a.rubrique, "− frais"), euros(a.costs_cents)])
+    rows.append(["Solde", euros(t.balance_cents + sum(a.balance_cents for a in accounts))])
+    rows.append(["Autres dépenses (salle, impression, SACEM…)", "à compléter"])
+    bold = len(rows) - 2
     balance = Table(
-        [
-            ["Recettes des cartons", euros(t.receipts_cents)],
-            ["− lots donnés achetés", euros(t.bought_cents)],
-            ["Solde", euros(t.balance_cents)],
-            ["Autres dépenses (salle, impression, SACEM…)", "à compléter"],
-        ],
+        rows,
         colWidths=[120 * mm, 50 * mm],
         hAlign="LEFT",
     )
@@ -119,9 +148,9 @@ def _balance(t: Takings) -> Table:
         TableStyle(
             [
                 ("FONT", (0, 0), (-1, -1), FONT, 9),
-                ("FONT", (0, 2), (-1, 2), BOLD, 10),
+                ("FONT", (0, bold), (-1, bold), BOLD, 10),
                 ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-                ("LINEABOVE", (0, 2), (-1, 2), 1, colors.black),
+                ("LINEABOVE", (0, bold), (-1, bold), 1, colors.black),
             ]
         )
     )

@@ -16,12 +16,17 @@ from hall.minigames.euchre.cards import (
     trick_winner,
     trump_rank,
 )
-from hall.minigames.euchre.rules import legal_moves
+from hall.minigames.euchre.rules import bid_moves, declare_moves, give_moves, play_moves
 from hall.minigames.euchre.state import (
     CALL1,
     CALL2,
     MOON,
+    Bid,
+    BidMove,
+    Declare,
     EuchreState,
+    Give,
+    PlayerMove,
     bid_level,
     contract_of,
     high_bid,
@@ -63,7 +68,7 @@ def keep_value(card: str, denom: str | None) -> int:
     return (10 if card[0] == order[-1] else 0) + order.index(card[0])
 
 
-def _unseen(state: EuchreState, seat: int) -> Counter:
+def _unseen(state: EuchreState, seat: int) -> Counter[str]:
     """Return the cards ``seat`` has not seen yet (not in its hand, not played)."""
     seen = Counter(state.hands[seat])
     for trick in state.played + (state.trick,):
@@ -84,10 +89,10 @@ def _best_denom(hand: Sequence[str], denoms: Iterable[str]) -> tuple[str, float]
     return max(((d, expected_tricks(hand, d)) for d in denoms), key=lambda de: de[1])
 
 
-def _bid(state: EuchreState, seat: int, moves: list) -> tuple:
+def _bid(state: EuchreState, seat: int, moves: list[BidMove]) -> BidMove:
     """Return the bot's bid: the cheapest winning bid its team can make, a call with a near-perfect hand."""
     hand = state.hands[seat]
-    numeric = [m for m in moves if m[0] == "bid"]
+    numeric: list[Bid] = [m for m in moves if m[0] == "bid"]
     calls = {bid_level(m): m for m in moves if m[0] in ("call", "moon")}
     denoms = sorted({m[2] for m in numeric}) or list(SUITS) + [NO_TRUMP]
     denom, own = _best_denom(hand, denoms)
@@ -105,10 +110,10 @@ def _bid(state: EuchreState, seat: int, moves: list) -> tuple:
     return ("pass",)
 
 
-def _declare(state: EuchreState, seat: int, moves: list) -> tuple:
+def _declare(state: EuchreState, seat: int, moves: list[Declare]) -> Declare:
     """Return the caller's trump and discards: the denomination whose kept cards are strongest."""
 
-    def score(move: tuple) -> tuple[float, int]:
+    def score(move: Declare) -> tuple[float, int]:
         _, denom, discards = move
         kept = list(state.hands[seat])
         for card in discards:
@@ -118,7 +123,7 @@ def _declare(state: EuchreState, seat: int, moves: list) -> tuple:
     return max(moves, key=score)
 
 
-def _give(state: EuchreState, seat: int, moves: list) -> tuple:
+def _give(state: EuchreState, seat: int, moves: list[Give]) -> Give:
     """Return the partner's gift: the cards most useful to the lone caller under the named trump."""
     denom = contract_of(state).denom
     return max(moves, key=lambda m: sum(keep_value(c, denom) for c in m[1]))
@@ -167,15 +172,14 @@ def _follow(state: EuchreState, seat: int, cards: list[str]) -> str:
     return min(beating, key=lambda c: power(c, denom, led))
 
 
-def bot(state: EuchreState, seat: int, rng: random.Random) -> tuple:
-    """Return the bot's move for ``seat``: always one of the legal moves."""
-    moves = legal_moves(state, seat)
+def bot(state: EuchreState, seat: int, rng: random.Random) -> PlayerMove:
+    """Return the bot's move for ``seat`` (the seat on turn): always one of the legal moves."""
     if state.phase == "bid":
-        return _bid(state, seat, moves)
+        return _bid(state, seat, bid_moves(state, seat))
     if state.phase == "declare":
-        return _declare(state, seat, moves)
+        return _declare(state, seat, declare_moves(state))
     if state.phase == "give":
-        return _give(state, seat, moves)
-    cards = [m[1] for m in moves]
+        return _give(state, seat, give_moves(state))
+    cards = [m[1] for m in play_moves(state, seat)]
     card = _lead(state, seat, cards) if not state.trick else _follow(state, seat, cards)
     return ("play", card)

@@ -13,6 +13,7 @@ from hall.minigames.euchre.state import (
     PENALTY,
     PLAYERS,
     EuchreState,
+    OfficialMove,
     add_points,
     close_hand,
     contract_of,
@@ -32,16 +33,16 @@ REDEAL_PHASES = {"exposed_card": ("bid",), "hesitation": ("bid", "declare", "giv
 OFFICIAL_KINDS = ("penalty", "redeal", "bid_out_of_turn", "insufficient_bid", "renege", "time")
 
 
-def is_official(move: tuple) -> bool:
-    """Return whether ``move`` is one of the official's actions."""
-    return bool(move) and move[0] in OFFICIAL_KINDS
+def is_official(move: object) -> bool:
+    """Return whether ``move`` (a move in its tuple form, or anything sent) is one of the official's actions."""
+    return isinstance(move, tuple) and bool(move) and move[0] in OFFICIAL_KINDS
 
 
-def official_moves(state: EuchreState) -> list[tuple]:
+def official_moves(state: EuchreState) -> list[OfficialMove]:
     """Return every official's action that fits the current state (what a referee's console may offer)."""
     if state.phase in ("deal", "over"):
         return []
-    moves: list[tuple] = [("penalty", team, reason) for team in (0, 1) for reason in PENALTY_REASONS]
+    moves: list[OfficialMove] = [("penalty", team, reason) for team in (0, 1) for reason in PENALTY_REASONS]
     moves += [("redeal", reason) for reason in REDEAL_REASONS]
     if state.phase == "bid":
         denoms = (None,) + state.options.denominations()
@@ -53,8 +54,8 @@ def official_moves(state: EuchreState) -> list[tuple]:
     return [move for move in moves if official_is_legal(state, move)]
 
 
-def official_is_legal(state: EuchreState, move: tuple) -> bool:
-    """Return whether the official's action ``move`` fits the current state."""
+def official_is_legal(state: EuchreState, move: tuple[object, ...]) -> bool:
+    """Return whether the official's action ``move`` (checked here, whatever was sent) fits the current state."""
     kind, args = move[0], move[1:]
     if state.phase in ("deal", "over"):
         return False
@@ -76,7 +77,7 @@ def official_is_legal(state: EuchreState, move: tuple) -> bool:
     return False
 
 
-def _bid_fault_legal(state: EuchreState, kind: str, args: tuple) -> bool:
+def _bid_fault_legal(state: EuchreState, kind: object, args: tuple[object, ...]) -> bool:
     """A bid out of turn or an insufficient bid: by a seat that has not bid yet, of a denomination of the game."""
     if state.phase != "bid" or len(args) != 2 or not _int_in(args[0], range(PLAYERS)):
         return False
@@ -95,26 +96,25 @@ def _int_in(value: object, allowed: range | tuple[int, ...]) -> bool:
     return type(value) is int and value in allowed
 
 
-def apply_official(state: EuchreState, move: tuple) -> EuchreState:
+def apply_official(state: EuchreState, move: OfficialMove) -> EuchreState:
     """Return the state after the official's action ``move`` (checked by :func:`official_is_legal`)."""
-    kind, args = move[0], move[1:]
-    if kind == "penalty":
-        team, reason = args
+    if move[0] == "penalty":
+        _, team, reason = move
         points = (-PENALTY, 0) if team == 0 else (0, -PENALTY)
         return replace(
             state, scores=add_points(state.scores, points), penalties=state.penalties + ((team, -PENALTY, reason),)
         )
-    if kind == "redeal":
+    if move[0] == "redeal":
         return redeal(state)
-    if kind == "time":  # E21: the current hand is finished, no new hand starts
+    if move[0] == "time":  # E21: the current hand is finished, no new hand starts
         return replace(state, time_called=True)
-    if kind in ("bid_out_of_turn", "insufficient_bid"):
-        offender, denom = args
+    if move[0] == "bid_out_of_turn" or move[0] == "insufficient_bid":
+        kind, offender, denom = move
         barred = state.barred + (((partner_of(offender), denom),) if denom is not None else ())
         if kind == "insufficient_bid":  # E10: the bid is cancelled, it counts as a pass
             return record_bid(replace(state, barred=barred), offender, PASS)
         return replace(state, barred=barred, forfeited=state.forfeited + (offender,))  # E11
-    return _renege(state, args[0])
+    return _renege(state, move[1])
 
 
 def _renege(state: EuchreState, offender: int) -> EuchreState:

@@ -13,8 +13,9 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import combinations
+from typing import cast
 
-from hall.minigames.base import CHANCE, Game, Move, Outcome
+from hall.minigames.base import CHANCE, JSON, Game, Outcome
 from hall.minigames.euchre.cards import DECK, effective_suit, hand_order, legal_follows, sort_hand, trick_winner
 from hall.minigames.euchre.officials import apply_official, is_official, official_is_legal, official_moves
 from hall.minigames.euchre.state import (
@@ -26,8 +27,17 @@ from hall.minigames.euchre.state import (
     PASS,
     PLAYERS,
     TRICKS_PER_HAND,
+    BidMove,
+    Call,
+    Deal,
+    Declare,
     EuchreOptions,
     EuchreState,
+    Give,
+    Moon,
+    OfficialMove,
+    Play,
+    PlayerMove,
     bid_level,
     close_hand,
     contract_of,
@@ -42,7 +52,7 @@ from hall.minigames.euchre.state import (
 
 __all__ = ["RULES", "EuchreOptions", "EuchreState"]
 
-_CALL_MOVES = {CALL2: ("call", 2), CALL1: ("call", 1), MOON: ("moon",)}
+_CALL_MOVES: dict[int, Call | Moon] = {CALL2: ("call", 2), CALL1: ("call", 1), MOON: ("moon",)}
 _CARDS = frozenset(DECK)
 
 
@@ -65,14 +75,14 @@ def to_move(state: EuchreState) -> tuple[int, ...]:
     return (state.turn,)
 
 
-def _bid_moves(state: EuchreState, seat: int) -> list[tuple]:
-    """Return the bids ``seat`` may make: one bid, higher than the current one (E9, E10–E12, E14)."""
+def bid_moves(state: EuchreState, seat: int) -> list[BidMove]:
+    """Return the bids ``seat`` (on turn in the auction) may make: one bid, higher than the current one (E9, E10–E12, E14)."""
     if seat in state.forfeited:
         return [PASS]
     best = high_bid(state)
     floor = (0 if best is None else bid_level(best[1])) + 1
     barred = {denom for who, denom in state.barred if who == seat}
-    moves: list[tuple] = [
+    moves: list[BidMove] = [
         ("bid", n, denom)
         for n in range(max(2, floor), 9)
         for denom in state.options.denominations()
@@ -83,7 +93,7 @@ def _bid_moves(state: EuchreState, seat: int) -> list[tuple]:
     return moves if stuck else [PASS] + moves
 
 
-def _declare_moves(state: EuchreState) -> list[tuple]:
+def declare_moves(state: EuchreState) -> list[Declare]:
     """Return the caller's choices: trump (or no-trump) and the 2, 1 or 0 cards to discard (E13, E15)."""
     contract = contract_of(state)
     hand = state.hands[contract.seat]
@@ -92,26 +102,31 @@ def _declare_moves(state: EuchreState) -> list[tuple]:
     return [("declare", denom, d) for denom in state.options.denominations() if denom not in barred for d in discards]
 
 
-def _give_moves(state: EuchreState) -> list[tuple]:
+def give_moves(state: EuchreState) -> list[Give]:
     """Return the sets of cards the partner may pass to the lone caller (E13, E15)."""
     partner = partner_of(contract_of(state).seat)
     return [("give", g) for g in sorted(set(combinations(state.hands[partner], EXCHANGE[contract_of(state).level])))]
 
 
-def legal_moves(state: EuchreState, seat: int) -> list[tuple]:
+def play_moves(state: EuchreState, seat: int) -> list[Play]:
+    """Return the cards ``seat`` (on turn in the play) may play (E4)."""
+    return [("play", c) for c in legal_follows(state.hands[seat], state.trick, contract_of(state).denom)]
+
+
+def legal_moves(state: EuchreState, seat: int) -> list[PlayerMove]:
     """Return every legal player move of ``seat`` now (official actions are never listed)."""
     if seat not in to_move(state) or seat == CHANCE:
         return []
     if state.phase == "bid":
-        return _bid_moves(state, seat)
+        return [*bid_moves(state, seat)]
     if state.phase == "declare":
-        return _declare_moves(state)
+        return [*declare_moves(state)]
     if state.phase == "give":
-        return _give_moves(state)
-    return [("play", c) for c in legal_follows(state.hands[seat], state.trick, contract_of(state).denom)]
+        return [*give_moves(state)]
+    return [*play_moves(state, seat)]
 
 
-def normalise(move: Move) -> Move:
+def normalise(move: object) -> object:
     """Return ``move`` with JSON lists turned back into tuples, so it compares equal to the listed moves.
 
     Never raises: cards given or discarded are put in hand order only when every one is a card of the deck
@@ -126,7 +141,7 @@ def normalise(move: Move) -> Move:
     return move
 
 
-def is_legal(state: EuchreState, seat: int, move: Move) -> bool:
+def is_legal(state: EuchreState, seat: int, move: object) -> bool:
     """Return whether ``seat`` may make ``move`` now (a player move, or an official's action)."""
     move = normalise(move)
     if not isinstance(move, tuple) or not _plain(move) or seat not in to_move(state) or seat == CHANCE:
@@ -144,14 +159,14 @@ def _plain(move: object) -> bool:
     return move is None or type(move) in (str, int)
 
 
-def chance(state: EuchreState, rng: random.Random) -> tuple[str, ...]:
+def chance(state: EuchreState, rng: random.Random) -> Deal:
     """Return the shuffled deck for the next deal."""
     deck = list(DECK)
     rng.shuffle(deck)
     return tuple(deck)
 
 
-def _deal(state: EuchreState, deck: tuple[str, ...]) -> EuchreState:
+def _deal(state: EuchreState, deck: Deal) -> EuchreState:
     """Return the state after dealing ``deck`` one card at a time from the dealer's left (E1)."""
     if sorted(deck) != list(DECK):
         raise ValueError("a deal must be a permutation of the 32-card deck")
@@ -192,28 +207,28 @@ def _play(state: EuchreState, seat: int, card: str) -> EuchreState:
     return state
 
 
-def apply(state: EuchreState, seat: int, move: Move) -> EuchreState:
+def apply(state: EuchreState, seat: int, move: object) -> EuchreState:
     """Return the state after ``seat`` makes ``move`` (already checked legal)."""
-    move = normalise(move)
+    normal = normalise(move)  # the base's contract: what chance() dealt, or a move is_legal accepted
     if seat == CHANCE:
-        return _deal(state, move)
-    if is_official(move):
-        return apply_official(state, move)
-    kind = move[0]
-    if state.phase == "bid":
-        return record_bid(state, seat, move)
-    if kind == "declare":
+        return _deal(state, cast(Deal, normal))
+    if is_official(normal):
+        return apply_official(state, cast(OfficialMove, normal))
+    move = cast(PlayerMove, normal)
+    if move[0] == "declare":
         _, denom, discards = move
         hands = _set_hand(state.hands, seat, _without(state.hands[seat], discards))
         contract = replace(contract_of(state), denom=denom)
         phase = "give" if contract_of(state).level != MOON else "play"
         return replace(state, hands=hands, contract=contract, discards=tuple(discards), phase=phase, turn=seat)
-    if kind == "give":
+    if move[0] == "give":
         caller = contract_of(state).seat
         hands = _set_hand(state.hands, seat, _without(state.hands[seat], move[1]))
         hands = _set_hand(hands, caller, state.hands[caller] + tuple(move[1]))
         return replace(state, hands=hands, phase="play", turn=caller)
-    return _play(state, seat, move[1])
+    if move[0] == "play":
+        return _play(state, seat, move[1])
+    return record_bid(state, seat, move)  # the auction's moves (legal in the bid phase alone)
 
 
 def outcome(state: EuchreState) -> Outcome | None:
@@ -230,7 +245,7 @@ def outcome(state: EuchreState) -> Outcome | None:
     return Outcome(winners=winners, scores=(s0, s1, s0, s1), reason=reason)
 
 
-def _contract_view(state: EuchreState) -> dict | None:
+def _contract_view(state: EuchreState) -> JSON | None:
     """Return the contract as plain data."""
     c = state.contract
     if c is None:
@@ -238,9 +253,9 @@ def _contract_view(state: EuchreState) -> dict | None:
     return {"seat": c.seat, "level": c.level, "denom": c.denom, "value": CALL_VALUES.get(c.level, c.level)}
 
 
-def view(state: EuchreState, seat: int | None) -> dict:
+def view(state: EuchreState, seat: int | None) -> JSON:
     """Return what ``seat`` may see (``None``: the projector); only a seat's own hand, never the deck order."""
-    data = {
+    data: JSON = {
         "game": "euchre",
         "phase": state.phase,
         "hand": state.hands_played + 1,

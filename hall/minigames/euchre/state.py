@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from hall.minigames.euchre.cards import LOW_NO_TRUMP, NO_TRUMP, SUITS
 
@@ -12,7 +13,27 @@ PENALTY = 5  # RULES E18/E19: every penalty costs the offending team 5 points
 CALL2, CALL1, MOON = 9, 10, 11  # contract levels above a bid of 8 (E14)
 CALL_VALUES = {CALL2: 12, CALL1: 18, MOON: 24}  # E17
 EXCHANGE = {CALL2: 2, CALL1: 1, MOON: 0}  # cards swapped with the partner (E13)
-PASS = ("pass",)
+
+# The moves (``rules.py`` says when each is legal), as tuples; a phone's JSON lists are turned back into these.
+Bid = tuple[Literal["bid"], int, str]  # a level 2–8 and a denomination
+Call = tuple[Literal["call"], int]  # going alone: a call for 2 or 1 cards from the partner (E13)
+Moon = tuple[Literal["moon"]]
+Pass = tuple[Literal["pass"]]
+BidMove = Bid | Call | Moon | Pass
+Declare = tuple[Literal["declare"], str, tuple[str, ...]]  # a caller's denomination and discards
+Give = tuple[Literal["give"], tuple[str, ...]]  # the partner's cards to the lone caller
+Play = tuple[Literal["play"], str]
+PlayerMove = BidMove | Declare | Give | Play
+Deal = tuple[str, ...]  # the chance move: the 32 cards in the order dealt
+# The official's actions (``officials.py``), never offered to players.
+Penalty = tuple[Literal["penalty"], int, str]  # team, reason
+Redeal = tuple[Literal["redeal"], str]  # reason
+BidFault = tuple[Literal["bid_out_of_turn", "insufficient_bid"], int, str | None]  # offender, denomination named
+Renege = tuple[Literal["renege"], int]  # offender
+Time = tuple[Literal["time"]]
+OfficialMove = Penalty | Redeal | BidFault | Renege | Time
+
+PASS: Pass = ("pass",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +88,7 @@ class EuchreState:
     dealer: int = 0
     hands: tuple[tuple[str, ...], ...] = ((), (), (), ())
     turn: int = 0
-    bids: tuple[tuple[int, tuple], ...] = ()
+    bids: tuple[tuple[int, BidMove], ...] = ()
     barred: tuple[tuple[int, str], ...] = ()  # (seat, denomination) a partner may not bid (E10, E11)
     forfeited: tuple[int, ...] = ()  # seats that lost their bid for this hand (E11)
     contract: Contract | None = None
@@ -92,21 +113,20 @@ def partner_of(seat: int) -> int:
     return (seat + 2) % PLAYERS
 
 
-def bid_level(move: tuple) -> int:
+def bid_level(move: BidMove) -> int:
     """Return the auction level of a bid move (2–8, CALL2, CALL1, MOON); 0 for a pass."""
-    kind = move[0]
-    if kind == "bid":
+    if move[0] == "bid":
         return move[1]
-    if kind == "call":
+    if move[0] == "call":
         return CALL2 if move[1] == 2 else CALL1
-    if kind == "moon":
+    if move[0] == "moon":
         return MOON
     return 0
 
 
-def high_bid(state: EuchreState) -> tuple[int, tuple] | None:
+def high_bid(state: EuchreState) -> tuple[int, BidMove] | None:
     """Return the highest ``(seat, bid)`` so far, or None when everybody passed."""
-    best = None
+    best: tuple[int, BidMove] | None = None
     for seat, move in state.bids:
         if bid_level(move) and (best is None or bid_level(move) > bid_level(best[1])):
             best = (seat, move)
@@ -205,7 +225,7 @@ def redeal(state: EuchreState) -> EuchreState:
     )
 
 
-def record_bid(state: EuchreState, seat: int, move: tuple) -> EuchreState:
+def record_bid(state: EuchreState, seat: int, move: BidMove) -> EuchreState:
     """Return the state after ``seat`` bids or passes; the fourth bid closes the auction (E9, E12, E15)."""
     bids = state.bids + ((seat, move),)
     if len(bids) < PLAYERS:

@@ -12,6 +12,9 @@ from hall.minigames.linotte import rules
 TARGETS = tuple(str(face) for face in range(1, 7)) + rules.MAJORS
 ALL_DICE = tuple(combinations_with_replacement(range(1, 7), rules.DICE))
 
+Odds = tuple[str, int, tuple[int, ...]]
+"""What the odds are kept by: (target label, rolls left, sorted dice)."""
+
 GAIN_OWN, GAIN_BLOCK = 3.0, 2.5  # points won now, points the opponent would win on that cell
 SHAPE_OWN, SHAPE_BLOCK = 0.35, 0.3  # runs still open through the cell, for each side
 WIN = 1000.0  # a pawn that ends the game: worth everything, or nothing if it loses
@@ -25,7 +28,7 @@ def _throws(count: int) -> tuple[tuple[tuple[int, ...], float], ...]:
 
 
 @cache
-def odds() -> tuple[dict, dict]:
+def odds() -> tuple[dict[Odds, float], dict[Odds, tuple[int, ...]]]:
     """``(chance, keep)`` by (target label, rolls left, sorted dice): the best odds of showing it, the dice to keep.
 
     Exact dynamic programming over the 252 sorted hands, one target at a time; the expected value of a kept
@@ -33,8 +36,8 @@ def odds() -> tuple[dict, dict]:
     """
     partial = [k for size in range(rules.DICE) for k in combinations_with_replacement(range(1, 7), size)]
     merged = {k: [(tuple(sorted(k + t)), p) for t, p in _throws(rules.DICE - len(k))] for k in partial}
-    chance_of: dict = {}
-    keep_for: dict = {}
+    chance_of: dict[Odds, float] = {}
+    keep_for: dict[Odds, tuple[int, ...]] = {}
     for target in TARGETS:
         previous = {d: 1.0 if target in rules.combinations(d) else 0.0 for d in ALL_DICE}
         for left in (1, 2):
@@ -112,7 +115,7 @@ def _label_values(values: dict[int, float]) -> dict[str, float]:
     return best
 
 
-def choose(state: rules.LinotteState, seat: int, rng: random.Random) -> tuple:
+def choose(state: rules.LinotteState, seat: int, rng: random.Random) -> rules.PlayerMove:
     """The bot's move: place now when that beats the expected worth of rerolling for a better cell."""
     values = cell_values(state.board, seat)
     open_now = [(values[cell], cell) for cell in rules.places(state)]
@@ -126,13 +129,13 @@ def choose(state: rules.LinotteState, seat: int, rng: random.Random) -> tuple:
     return ("stop",)
 
 
-def _plan(state: rules.LinotteState, values: dict[int, float], left: int) -> tuple[float, tuple] | None:
+def _plan(state: rules.LinotteState, values: dict[int, float], left: int) -> tuple[float, rules.Keep] | None:
     """``(expected worth, keep move)`` of the best target to reroll for, or ``None`` when nothing is worth it."""
     chance_of, keep_for = odds()
     by_label = _label_values(values)
     appel_worth = by_label.get(rules.APPEL, 0.0)
     strict = state.options.strict_appel
-    best = None
+    best: tuple[float, rules.Keep] | None = None
     for target in TARGETS:
         if strict and state.appel is not None and target != state.appel:
             continue  # a strict appel places nothing else (N9)

@@ -13,8 +13,22 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import product
+from typing import Literal
 
-from hall.minigames.base import CHANCE, Game, Outcome
+from hall.minigames.base import CHANCE, JSON, Game, Outcome
+
+Keep = tuple[Literal["keep"], tuple[int, ...], str | None]
+"""Keep these dice (sorted) and reroll the others, announcing an appel or ``None``."""
+Place = tuple[Literal["place"], int]
+Stop = tuple[Literal["stop"]]
+PlayerMove = Keep | Place | Stop
+First = tuple[Literal["first"], int]
+"""Chance: the seat that starts."""
+Roll = tuple[Literal["roll"], tuple[int, ...]]
+"""Chance: the dice thrown, in the order thrown."""
+LinotteMove = PlayerMove | First | Roll
+LastTurn = tuple[int, tuple[int, ...], int | None]
+"""The last finished turn: (seat, dice, the cell taken or ``None``)."""
 
 # The seed's grid, cell by cell (N1).
 GRID_TEXT = """\
@@ -83,7 +97,7 @@ class LinotteState:
     turns: int = 0
     scores: tuple[int, int] = (0, 0)
     reason: str = ""
-    last: tuple = ()  # (seat, dice, cell or None) of the last finished turn
+    last: LastTurn | tuple[()] = ()  # none before the first turn ends
 
 
 @cache
@@ -192,11 +206,11 @@ def to_move(state: LinotteState) -> tuple[int, ...]:
     return ()
 
 
-def legal_moves(state: LinotteState, seat: int) -> list[tuple]:
+def legal_moves(state: LinotteState, seat: int) -> list[PlayerMove]:
     """Every move of ``seat``: place on an open cell, stop, or keep some dice (and announce an appel after roll 1)."""
     if state.phase != "choose" or seat != state.turn:
         return []
-    moves: list[tuple] = [("place", cell) for cell in places(state)]
+    moves: list[PlayerMove] = [("place", cell) for cell in places(state)]
     moves.append(("stop",))
     if state.rolls < ROLLS:
         for kept in keeps(state.dice):
@@ -211,38 +225,46 @@ def is_legal(state: LinotteState, seat: int, move: object) -> bool:
     if state.phase != "choose" or seat != state.turn or not isinstance(move, (list, tuple)) or not move:
         return False
     try:
-        move = _normal(move)
+        normal = _normal(move)
     except (TypeError, ValueError, IndexError, KeyError, OverflowError):
         return False
-    if move == ("stop",):
+    if normal[0] == "stop":
         return True
-    if move[0] == "place":
-        return move[1] in places(state)
-    if move[0] == "keep" and state.rolls < ROLLS:
-        _, kept, appel = move
+    if normal[0] == "place":
+        return normal[1] in places(state)
+    if normal[0] == "keep" and state.rolls < ROLLS:
+        _, kept, appel = normal
         if kept not in keeps(state.dice):
             return False
         return appel is None or (state.rolls == 1 and appel in MAJORS and appel_allowed(state.dice, kept))
     return False
 
 
-def _normal(move: object) -> tuple:
-    """``move`` as a canonical tuple (JSON turns tuples into lists; kept dice are sorted)."""
+def _normal(move: object) -> LinotteMove:
+    """``move`` as a canonical tuple (JSON turns tuples into lists; kept dice are sorted); raises ``ValueError``
+    (or ``TypeError``…) for anything that is no move of this game."""
     if not isinstance(move, (list, tuple)) or not move:
         raise ValueError(f"linotte: a move is a non-empty list, got {move!r}")
-    kind = move[0]
+    kind: object = move[0]
     if kind == "keep":
         _, kept, appel = move
+        if appel is not None and not isinstance(appel, str):
+            raise ValueError("linotte: an appel is a combination's name")  # no repr: a phone's JSON may nest deep
         return ("keep", tuple(sorted(int(d) for d in kept)), appel)
-    if kind in ("place", "first"):
-        _, value = move
-        return (kind, int(value))
+    if kind == "place":
+        _, cell = move
+        return ("place", int(cell))
+    if kind == "first":
+        _, first = move
+        return ("first", int(first))
     if kind == "roll":
         return ("roll", tuple(int(d) for d in move[1]))
-    return (kind,)
+    if kind == "stop":
+        return ("stop",)
+    raise ValueError("linotte: not a move of this game")  # no repr: a phone's JSON may nest deep
 
 
-def chance(state: LinotteState, rng: random.Random) -> tuple:
+def chance(state: LinotteState, rng: random.Random) -> First | Roll:
     """The chance move due now: who starts, or the values of the dice thrown."""
     if state.phase == "first":
         return ("first", rng.randrange(2))
@@ -251,18 +273,19 @@ def chance(state: LinotteState, rng: random.Random) -> tuple:
 
 def apply(state: LinotteState, seat: int, move: object) -> LinotteState:
     """The state after ``seat`` plays ``move`` (chance moves come with seat ``CHANCE``)."""
-    move = _normal(move)
+    normal = _normal(move)
     if seat == CHANCE:
-        if move[0] == "first" and state.phase == "first" and move[1] in (0, 1):
-            return replace(state, turn=move[1], phase="roll")
-        if move[0] == "roll" and state.phase == "roll" and _good_roll(state, move[1]):
-            return _rolled(state, move[1])
-    elif is_legal(state, seat, move):
-        if move[0] == "place":
-            return _place(state, seat, move[1])
-        if move[0] == "stop":
+        if normal[0] == "first" and state.phase == "first" and normal[1] in (0, 1):
+            return replace(state, turn=normal[1], phase="roll")
+        if normal[0] == "roll" and state.phase == "roll" and _good_roll(state, normal[1]):
+            return _rolled(state, normal[1])
+    elif is_legal(state, seat, normal):
+        if normal[0] == "place":
+            return _place(state, seat, normal[1])
+        if normal[0] == "stop":
             return _end_turn(state, None)
-        return replace(state, kept=move[1], appel=move[2] or state.appel, phase="roll")
+        if normal[0] == "keep":
+            return replace(state, kept=normal[1], appel=normal[2] or state.appel, phase="roll")
     raise ValueError(f"linotte: move {move!r} is not legal for seat {seat} in phase {state.phase!r}")
 
 
@@ -317,13 +340,13 @@ def outcome(state: LinotteState) -> Outcome | None:
     return Outcome(winners=winners, scores=tuple(float(s) for s in state.scores), reason=reason)
 
 
-def view(state: LinotteState, seat: int | None) -> dict:
+def view(state: LinotteState, seat: int | None) -> JSON:
     """The whole table (La Linotte hides nothing); a seat's view also says which seat it is."""
     last = None
     if state.last:
         who, dice, cell = state.last
         last = {"seat": who, "dice": list(dice), "cell": cell}
-    table = {
+    table: JSON = {
         "game": "linotte",
         "phase": state.phase,
         "turn": state.turn if state.phase in ("roll", "choose") else None,

@@ -66,19 +66,19 @@ def _pair(state: rules.Lobo77State, seat: int, first: str, second: str) -> float
     return score + (0.0 if loss2 == "77" else _pressure(state, total2, second))
 
 
-def choose(state: rules.Lobo77State, seat: int, rng: random.Random) -> tuple[str, str]:
+def choose(state: rules.Lobo77State, seat: int, rng: random.Random) -> rules.Play:
     """The default bot's move: the best-scoring card, looking at both cards of a double play."""
     moves = rules.legal_moves(state, seat)
     if state.to_play == 2:
         hand = list(state.hands[seat])
 
-        def score(move: tuple) -> float:
+        def score(move: rules.Play) -> float:
             rest = list(hand)
             rest.remove(move[1])
             return max((_pair(state, seat, move[1], second) for second in set(rest)), default=-ELIMINATION)
     else:
 
-        def score(move: tuple) -> float:
+        def score(move: rules.Play) -> float:
             return _single(state, seat, move[1])
 
     scored = [(score(move), move) for move in moves]
@@ -86,7 +86,7 @@ def choose(state: rules.Lobo77State, seat: int, rng: random.Random) -> tuple[str
     return rng.choice([move for s, move in scored if s == best])
 
 
-def choose_easy(state: rules.Lobo77State, seat: int, rng: random.Random) -> tuple[str, str]:
+def choose_easy(state: rules.Lobo77State, seat: int, rng: random.Random) -> rules.Play:
     """The easy bot's move: any card that costs nothing now, else any card."""
     moves = rules.legal_moves(state, seat)
     safe = [m for m in moves if not rules.announce(state.total, m[1], state.options)[1]]

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import Literal, TypeVar
 
-from hall.minigames.base import CHANCE, Game, Outcome
+from hall.minigames.base import CHANCE, JSON, Game, Outcome
 
 ZERO, MINUS_TEN, TWICE, REVERSE = "0", "-10", "x2", "rev"
 DOUBLETS = frozenset({11, 22, 33, 44, 55, 66})
@@ -43,6 +44,15 @@ CARD_ORDER = (
     "76",
 )
 _RANK = {card: i for i, card in enumerate(CARD_ORDER)}
+
+Play = tuple[Literal["play"], str]
+"""A player's move: ``("play", card)``."""
+Order = tuple[Literal["deal", "shuffle"], tuple[str, ...]]
+"""A chance move: the cards of a deal, or of a reshuffled discard pile, in the order drawn."""
+Lobo77Move = Play | Order
+T = TypeVar("T")
+LastCard = tuple[int, str, int, str, bool]
+"""The last card laid: (seat, card, total announced, loss ``""``/``"doublet"``/``"77"``, eliminated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +88,7 @@ class Lobo77State:
     phase: str = "deal"  # deal | play | shuffle | over
     opener: int = 0  # who starts the round; the dealer sits just before (O12)
     round: int = 0
-    last: tuple = ()  # (seat, card, total, loss, eliminated) of the last card laid
+    last: LastCard | tuple[()] = ()  # the last card laid, none since the deal
 
 
 def sort_key(card: str) -> int:
@@ -157,7 +167,7 @@ def to_move(state: Lobo77State) -> tuple[int, ...]:
     return ()
 
 
-def legal_moves(state: Lobo77State, seat: int) -> list[tuple[str, str]]:
+def legal_moves(state: Lobo77State, seat: int) -> list[Play]:
     """Every ``("play", card)`` open to ``seat``: any card in hand (O14), but no "x2" first in a double play (O7)."""
     if state.phase != "play" or seat != state.turn:
         return []
@@ -175,7 +185,7 @@ def is_legal(state: Lobo77State, seat: int, move: object) -> bool:
         return False
 
 
-def chance(state: Lobo77State, rng: random.Random) -> tuple[str, tuple[str, ...]]:
+def chance(state: Lobo77State, rng: random.Random) -> Order:
     """The chance move due now: the whole deck shuffled for a deal, or the discard pile but its top card."""
     if state.phase == "deal":
         cards = list(deck(state.options))
@@ -188,22 +198,28 @@ def chance(state: Lobo77State, rng: random.Random) -> tuple[str, tuple[str, ...]
 
 def apply(state: Lobo77State, seat: int, move: object) -> Lobo77State:
     """The state after ``seat`` plays ``move`` (chance moves come with seat ``CHANCE``)."""
-    kind, arg = _normal(move)
-    if seat == CHANCE and kind == "deal" and state.phase == "deal":
-        return _deal(state, arg)
-    if seat == CHANCE and kind == "shuffle" and state.phase == "shuffle":
-        return _reshuffle(state, arg)
-    if kind == "play" and is_legal(state, seat, move):
-        return _play(state, seat, arg)
+    normal = _normal(move)
+    if normal[0] == "play":
+        if is_legal(state, seat, move):
+            return _play(state, seat, normal[1])
+    elif seat == CHANCE and normal[0] == state.phase:  # a deal in the deal phase, a shuffle in the shuffle phase
+        return _deal(state, normal[1]) if normal[0] == "deal" else _reshuffle(state, normal[1])
     raise ValueError(f"lobo77: move {move!r} is not legal for seat {seat} in phase {state.phase!r}")
 
 
-def _normal(move: object) -> tuple:
-    """``move`` as a tuple (JSON turns tuples into lists); raises ``TypeError`` for anything but a pair."""
+def _normal(move: object) -> Lobo77Move:
+    """``move`` as a tuple (JSON turns tuples into lists); raises ``TypeError`` for anything but a pair, and
+    ``ValueError`` for a pair that is no move of this game."""
     if not isinstance(move, (list, tuple)):
         raise TypeError(f"lobo77: a move is a pair, got {move!r}")
     kind, arg = move
-    return (kind, tuple(arg)) if kind in ("deal", "shuffle") else (kind, arg)
+    if kind == "play" and isinstance(arg, str):
+        return ("play", arg)
+    if kind in ("deal", "shuffle"):
+        cards = tuple(arg)
+        if all(isinstance(card, str) for card in cards):
+            return ("deal" if kind == "deal" else "shuffle", tuple(str(card) for card in cards))
+    raise ValueError("lobo77: not a move of this game")  # no repr: a phone's JSON may nest deep
 
 
 def _deal(state: Lobo77State, order: tuple[str, ...]) -> Lobo77State:
@@ -311,7 +327,7 @@ def _end_round(state: Lobo77State) -> Lobo77State:
     return replace(state, phase="deal", opener=opener, turn=opener, to_play=0, played=0, owed=None)
 
 
-def _with(items: tuple, index: int, value: object) -> tuple:
+def _with(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``items`` with ``items[index]`` replaced by ``value``."""
     return items[:index] + (value,) + items[index + 1 :]
 
@@ -324,7 +340,7 @@ def outcome(state: Lobo77State) -> Outcome | None:
     return Outcome(winners=active(state), scores=scores, reason="last player with chips or swimming")
 
 
-def view(state: Lobo77State, seat: int | None) -> dict:
+def view(state: Lobo77State, seat: int | None) -> JSON:
     """The public table (``seat=None``), or it plus that seat's own hand; never another hand nor the pile order."""
     last = None
     if state.last:

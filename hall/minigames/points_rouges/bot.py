@@ -8,14 +8,21 @@ from collections.abc import Sequence
 
 from hall.minigames.points_rouges.pieces import BOARD_VALUES, JOKER, PLACEMENTS, SHAPES, points_of
 from hall.minigames.points_rouges.solver import Cover, cover_cells, first_cover
-from hall.minigames.points_rouges.state import PRState, board_on_table, staged_mask, unstaged
+from hall.minigames.points_rouges.state import (
+    Place,
+    PlayerMove,
+    PRState,
+    board_on_table,
+    staged_mask,
+    unstaged,
+)
 
 JOKER_COST = 2.5  # tokens a joker is worth kept for a bigger board later (seed: "18 ou 16 points plutôt que 6")
 MIN_JOKER_GAIN = 1.0
 SOLITAIRE_CHOICE = "F"  # the 12-point board with the most covers (RULES 5b): the easiest patience
 
 
-def cheapest_cover(remaining: int, rack: Counter, jokers: int) -> Cover | None:
+def cheapest_cover(remaining: int, rack: Counter[str], jokers: int) -> Cover | None:
     """Return a cover of ``remaining`` by ``rack`` using as few jokers as possible, or None."""
     capacity = sum(len(SHAPES[s]) * n for s, n in rack.items() if s != JOKER)
     need = bin(remaining).count("1")
@@ -39,10 +46,10 @@ def _completion_risk(left: int, opponent_jokers: int) -> float:
 
 
 def _best_completion(
-    state: PRState, seat: int, rack: Counter, jokers: int, free_jokers: int = 0
-) -> tuple[float, tuple] | None:
+    state: PRState, seat: int, rack: Counter[str], jokers: int, free_jokers: int = 0
+) -> tuple[float, Place] | None:
     """Return (score, move) of the most rewarding board completion, jokers beyond ``free_jokers`` charged."""
-    best = None
+    best: tuple[float, Place] | None = None
     for board in state.boards:
         cover = cheapest_cover(board.remaining, rack, jokers)
         if cover is None:
@@ -56,10 +63,11 @@ def _best_completion(
     return best
 
 
-def _safest_placement(state: PRState, seat: int, kinds: Sequence[str], rng: random.Random) -> tuple | None:
+def _safest_placement(state: PRState, seat: int, kinds: Sequence[str], rng: random.Random) -> Place | None:
     """Return the single placement that leaves the opponents the least to win on their next turn."""
     opponent_jokers = max((j for s, j in enumerate(state.jokers) if s != seat), default=0)
-    best, best_score = None, None
+    best: Place | None = None
+    best_score: float | None = None
     for board in state.boards:
         remaining = board.remaining
         value = BOARD_VALUES[board.letter]
@@ -80,7 +88,7 @@ def _flexibility(state: PRState, sid: str) -> int:
     return sum(1 for b in state.boards for m in PLACEMENTS[sid] if m & b.remaining == m)
 
 
-def _solitaire(state: PRState, rng: random.Random) -> tuple:
+def _solitaire(state: PRState, rng: random.Random) -> PlayerMove:
     """Return the patience move: complete the board if the rack can, else swap the least useful piece."""
     rack = Counter(state.racks[0])
     board = state.boards[0]
@@ -92,7 +100,7 @@ def _solitaire(state: PRState, rng: random.Random) -> tuple:
     return ("swap", min(shaped, key=lambda s: (_flexibility(state, s) - 3 * rack[s], s)))
 
 
-def _continue_figure(state: PRState, seat: int) -> tuple:
+def _continue_figure(state: PRState, seat: int) -> PlayerMove:
     """Return the next piece of the figure begun this turn (P7), or take the pieces back if none completes it."""
     board = board_on_table(state, state.staged_on)
     rack, jokers = unstaged(state, seat)
@@ -103,14 +111,14 @@ def _continue_figure(state: PRState, seat: int) -> tuple:
     return ("add", state.staged_on, (sid, points_of(mask)))
 
 
-def _one_step(state: PRState, move: tuple) -> tuple:
+def _one_step(state: PRState, move: PlayerMove) -> PlayerMove:
     """A completion of several pieces is laid one piece at a time (P7): its first piece; else the move itself."""
     if move[0] == "place" and len(move[2]) > 1 and not state.solitaire:
         return ("add", move[1], move[2][0])
     return move
 
 
-def bot(state: PRState, seat: int, rng: random.Random) -> tuple:
+def bot(state: PRState, seat: int, rng: random.Random) -> PlayerMove:
     """Return the bot's move for ``seat``: always a legal one."""
     if state.phase == "choose":
         return ("choose", SOLITAIRE_CHOICE)
@@ -121,7 +129,7 @@ def bot(state: PRState, seat: int, rng: random.Random) -> tuple:
     return _one_step(state, _table_move(state, seat, rng))
 
 
-def _table_move(state: PRState, seat: int, rng: random.Random) -> tuple:
+def _table_move(state: PRState, seat: int, rng: random.Random) -> PlayerMove:
     """The bot's choice at a table, a completion of several pieces given whole."""
     rack = Counter(state.racks[seat])
     jokers = state.jokers[seat]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from hall.minigames.base import CHANCE, Move
+from hall.minigames.base import CHANCE
 from hall.minigames.points_rouges.pieces import (
     JOKER,
     PLACEMENTS,
@@ -20,7 +20,10 @@ from hall.minigames.points_rouges.state import (
     MAX_TAKE_BACKS,
     SOLITAIRE_BOARDS,
     TABLE_BOARDS,
+    Add,
     Board,
+    Place,
+    PlayerMove,
     PRState,
     available_jokers,
     canonical_pieces,
@@ -51,9 +54,9 @@ def to_move(state: PRState) -> tuple[int, ...]:
     return (state.turn,)
 
 
-def single_placements(state: PRState, seat: int, with_jokers: bool = True) -> list[tuple]:
+def single_placements(state: PRState, seat: int, with_jokers: bool = True) -> list[Place]:
     """Return every one-piece placement of ``seat`` on the table's boards (P6, P8)."""
-    moves = []
+    moves: list[Place] = []
     kinds = sorted(set(state.racks[seat]) - {JOKER})
     if with_jokers and available_jokers(state, seat):
         kinds.append(JOKER)
@@ -66,7 +69,7 @@ def single_placements(state: PRState, seat: int, with_jokers: bool = True) -> li
     return moves
 
 
-def completions(state: PRState, seat: int, board: Board) -> list[tuple]:
+def completions(state: PRState, seat: int, board: Board) -> list[Place]:
     """Return every move that completes ``board`` with ``seat``'s pieces and jokers (P7, P11)."""
     counts = Counter(r for r in state.racks[seat] if r != JOKER)
     jokers = available_jokers(state, seat)
@@ -76,7 +79,7 @@ def completions(state: PRState, seat: int, board: Board) -> list[tuple]:
     return [("place", board.letter, cover_cells(c)) for c in solve(remaining, counts, jokers)]
 
 
-def figure_moves(state: PRState, seat: int) -> list[tuple]:
+def figure_moves(state: PRState, seat: int) -> list[Add]:
     """Return the ``("add", board, piece)`` moves: one more piece towards completing a board this turn (P7).
 
     With nothing laid yet, any board and any placement that does not complete it alone (that one is a plain
@@ -89,13 +92,15 @@ def figure_moves(state: PRState, seat: int) -> list[tuple]:
     laid = staged_mask(state)
     boards = [b for b in state.boards if b.letter == state.staged_on] if state.staged else list(state.boards)
     must_finish = state.take_backs >= MAX_TAKE_BACKS
-    moves = []
+    moves: list[Add] = []
     for board in boards:
         moves += _board_moves(state, board, board.remaining & ~laid, rack, jokers, must_finish)
     return moves
 
 
-def _board_moves(state: PRState, board: Board, free: int, rack: Counter, jokers: int, must_finish: bool) -> list[tuple]:
+def _board_moves(
+    state: PRState, board: Board, free: int, rack: Counter[str], jokers: int, must_finish: bool
+) -> list[Add]:
     """The ``add`` moves on ``board``, whose points ``free`` are neither covered nor laid on this turn."""
     fits = {sid: [m for m in PLACEMENTS[sid] if m & free == m] for sid in sorted(rack)}
     if jokers > 0:
@@ -105,7 +110,7 @@ def _board_moves(state: PRState, board: Board, free: int, rack: Counter, jokers:
         return []  # the pieces in hand that fit here cannot cover what is left of it
     if must_finish and not _coverable(free, tuple(sorted(rack.items())), jokers):
         return []  # no figure can be finished here: none may be begun
-    moves = []
+    moves: list[Add] = []
     for sid, masks in fits.items():
         for m in masks:
             if not state.staged and m == free:
@@ -116,7 +121,7 @@ def _board_moves(state: PRState, board: Board, free: int, rack: Counter, jokers:
     return moves
 
 
-def _completable(points: int, rack: Counter, jokers: int, laid: str) -> bool:
+def _completable(points: int, rack: Counter[str], jokers: int, laid: str) -> bool:
     """Whether ``points`` can still be covered once the piece ``laid`` has left the hand (``rack`` and ``jokers``)."""
     if laid == JOKER:
         return _coverable(points, tuple(sorted(rack.items())), jokers - 1)
@@ -130,30 +135,33 @@ def _coverable(points: int, rack: tuple[tuple[str, int], ...], jokers: int) -> b
     return coverable(points, dict(rack), jokers)
 
 
-def legal_moves(state: PRState, seat: int) -> list[tuple]:
+def legal_moves(state: PRState, seat: int) -> list[PlayerMove]:
     """Return every legal move of ``seat`` now (placements, completions, or a stuck player's swap/pass)."""
     if seat not in to_move(state) or seat == CHANCE:
         return []
     if state.phase == "choose":
         return [("choose", b) for b in SOLITAIRE_BOARDS]
+    moves: list[PlayerMove]
     if state.solitaire:
-        moves = completions(state, seat, state.boards[0])
+        moves = list(completions(state, seat, state.boards[0]))
         if state.swaps < state.options.solitaire_max_swaps and state.pile:
             moves += [("swap", sid) for sid in sorted(set(state.racks[seat]))]
         return moves
     if state.staged:
-        return figure_moves(state, seat) + ([("take_back",)] if state.take_backs < MAX_TAKE_BACKS else [])
-    moves = single_placements(state, seat) + figure_moves(state, seat)
+        moves = list(figure_moves(state, seat))
+        return moves + ([("take_back",)] if state.take_backs < MAX_TAKE_BACKS else [])
+    moves = [*single_placements(state, seat), *figure_moves(state, seat)]
     if moves:
         return moves
-    stuck: list[tuple] = [("pass",)]
+    stuck: list[PlayerMove] = [("pass",)]
     if state.pile and not state.jokers[seat]:
         stuck += [("swap", sid) for sid in sorted(set(state.racks[seat]))]  # P9
     return stuck
 
 
-def normalise(move: Move) -> Move:
-    """Return ``move`` in its canonical hashable form (JSON lists back to tuples, pieces sorted)."""
+def normalise(move: object) -> object:
+    """Return ``move`` in its canonical hashable form (JSON lists back to tuples, pieces sorted); anything a phone
+    sent comes out as it came or as a tuple, to be matched against this game's moves (never trusted as one)."""
     if isinstance(move, (list, tuple)) and len(move) == 3 and move[0] == "place":
         pieces = canonical_pieces(move[2])
         return ("place", move[1], pieces if pieces is not None else ())
@@ -170,7 +178,7 @@ def _can_place(state: PRState, seat: int) -> bool:
     return bool(single_placements(state, seat))
 
 
-def is_legal(state: PRState, seat: int, move: Move) -> bool:
+def is_legal(state: PRState, seat: int, move: object) -> bool:
     """Return whether ``seat`` may make ``move`` now, without listing every legal move."""
     move = normalise(move)
     if seat not in to_move(state) or seat == CHANCE or not isinstance(move, tuple) or not move:
@@ -186,7 +194,7 @@ def is_legal(state: PRState, seat: int, move: Move) -> bool:
     return _turn_legal(state, seat, move)
 
 
-def _solitaire_legal(state: PRState, seat: int, move: tuple) -> bool:
+def _solitaire_legal(state: PRState, seat: int, move: tuple[object, ...]) -> bool:
     """P11: the figure at once, or a swap; nothing is laid piece by piece."""
     if move[0] == "place" and len(move) == 3:
         return placement_error(state, seat, move[1], move[2]) is None
@@ -199,13 +207,13 @@ def _solitaire_legal(state: PRState, seat: int, move: tuple) -> bool:
     )
 
 
-def _turn_legal(state: PRState, seat: int, move: tuple) -> bool:
+def _turn_legal(state: PRState, seat: int, move: tuple[object, ...]) -> bool:
     """A turn with nothing laid yet: a piece towards a figure, one placement, or (stuck) a pass or a swap."""
     kind = move[0]
     if kind == "add":
         return move in figure_moves(state, seat)
     if kind == "place" and len(move) == 3:
-        if len(move[2]) != 1:
+        if not isinstance(move[2], tuple) or len(move[2]) != 1:  # normalise made the pieces a tuple
             return False  # P7 with several pieces: laid one at a time ("add"), never all at once
         return placement_error(state, seat, move[1], move[2]) is None
     if _can_place(state, seat):

@@ -73,29 +73,29 @@ BOARD_VALUES = {
 }
 BOARD_IDS = tuple(BOARD_FIGURES)
 
-Cells = frozenset  # of (row, col) pairs
+Cells = frozenset[tuple[int, int]]  # of (row, col) pairs
 
 
-def parse_figure(figure: str) -> frozenset[tuple[int, int]]:
+def parse_figure(figure: str) -> Cells:
     """Return the dots of a ``"oo./.../..."`` figure as ``(row, col)`` pairs."""
     return frozenset((r, c) for r, row in enumerate(figure.split("/")) for c, ch in enumerate(row) if ch == "o")
 
 
-def normalise(cells: Collection[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+def normalise(cells: Collection[tuple[int, int]]) -> Cells:
     """Return ``cells`` translated so that their minimum row and column are 0."""
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)
     return frozenset((r - r0, c - c0) for r, c in cells)
 
 
-def rotate(cells: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+def rotate(cells: Iterable[tuple[int, int]]) -> Cells:
     """Return ``cells`` turned a quarter turn, (x, y) → (y, −x), normalised (RULES 5c)."""
     return normalise({(c, -r) for r, c in cells})
 
 
-def all_rotations(cells: Collection[tuple[int, int]]) -> tuple[frozenset, ...]:
+def all_rotations(cells: Collection[tuple[int, int]]) -> tuple[Cells, ...]:
     """Return the distinct rotations of ``cells`` (no mirror images, P2), in a stable order."""
-    seen: list[frozenset] = []
+    seen: list[Cells] = []
     current = normalise(cells)
     for _ in range(4):
         if current not in seen:
@@ -104,19 +104,19 @@ def all_rotations(cells: Collection[tuple[int, int]]) -> tuple[frozenset, ...]:
     return tuple(seen)
 
 
-def canonical(cells: Collection[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+def canonical(cells: Collection[tuple[int, int]]) -> Cells:
     """Return the representative of ``cells``'s rotation class (the smallest sorted rotation)."""
     return min(all_rotations(cells), key=lambda s: sorted(s))
 
 
-def enumerate_shapes() -> list[frozenset]:
+def enumerate_shapes() -> list[Cells]:
     """Return the rotation classes of 2- and 3-dot subsets of a 3×3 lattice (RULES 5c step 1)."""
     lattice = [(r, c) for r in range(3) for c in range(3)]
     classes = {canonical(subset) for size in (2, 3) for subset in combinations(lattice, size)}
     return sorted(classes, key=lambda s: (len(s), sorted(s)))
 
 
-SHAPES: dict[str, frozenset] = {sid: parse_figure(fig) for sid, fig in SHAPE_FIGURES.items()}
+SHAPES: dict[str, Cells] = {sid: parse_figure(fig) for sid, fig in SHAPE_FIGURES.items()}
 _CLASS_OF = {canonical(cells): sid for sid, cells in SHAPES.items()}
 assert len(enumerate_shapes()) == 19 and len(_CLASS_OF) == 19, "RULES P2: 19 shapes"
 assert set(enumerate_shapes()) == set(_CLASS_OF), "RULES 5a must list every rotation class once"

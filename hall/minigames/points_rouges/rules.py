@@ -16,8 +16,9 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import TypeVar, cast
 
-from hall.minigames.base import CHANCE, Game, Move, Outcome
+from hall.minigames.base import CHANCE, JSON, Game, Outcome
 from hall.minigames.points_rouges.moves import completions, is_legal, legal_moves, needs_draw, normalise, to_move
 from hall.minigames.points_rouges.pieces import (
     BOARD_IDS,
@@ -34,7 +35,9 @@ from hall.minigames.points_rouges.state import (
     MAX_TAKE_BACKS,
     SOLITAIRE_BOARDS,
     Board,
+    ChanceMove,
     Piece,
+    PlayerMove,
     PointsRougesOptions,
     PRState,
     board_on_table,
@@ -42,6 +45,8 @@ from hall.minigames.points_rouges.state import (
 )
 
 __all__ = ["RULES", "PointsRougesOptions", "PRState"]
+
+T = TypeVar("T")
 
 
 def setup(players: int, options: PointsRougesOptions | None = None) -> PRState:
@@ -68,7 +73,7 @@ def setup(players: int, options: PointsRougesOptions | None = None) -> PRState:
     )
 
 
-def chance(state: PRState, rng: random.Random) -> tuple:
+def chance(state: PRState, rng: random.Random) -> ChanceMove:
     """Return the next draw: a random board from the stack, or a random piece from the pile for a short rack."""
     if needs_draw(state) == "board":
         return ("board", rng.choice(state.stack))
@@ -89,12 +94,12 @@ def _remove(items: tuple[str, ...], removed: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(left.elements()))
 
 
-def _with(values: tuple, seat: int, value: object) -> tuple:
+def _with(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
     """Return ``values`` with entry ``seat`` replaced."""
     return values[:seat] + (value,) + values[seat + 1 :]
 
 
-def _apply_chance(state: PRState, move: tuple) -> PRState:
+def _apply_chance(state: PRState, move: ChanceMove) -> PRState:
     """Return the state after a draw (P7: a new board; P8: a drawn joker joins the player's jokers)."""
     if move[0] == "board":  # the table's first boards arrive before any completion: none of them is new
         return replace(
@@ -175,26 +180,26 @@ def _end_turn(state: PRState) -> PRState:
     return replace(state, turn=(state.turn + 1) % state.players, take_backs=0)
 
 
-def apply(state: PRState, seat: int, move: Move) -> PRState:
+def apply(state: PRState, seat: int, move: object) -> PRState:
     """Return the state after ``seat`` makes ``move`` (already checked legal)."""
-    move = normalise(move)
+    normal = normalise(move)  # a tuple: what the phone sent as a list, what chance() drew as it is
     if seat == CHANCE:
-        return _apply_chance(state, tuple(move))
-    kind = move[0]
-    if kind == "choose":
+        return _apply_chance(state, cast(ChanceMove, normal))  # what chance() drew, or the journal kept of it
+    move = cast(PlayerMove, normal)  # the base's contract: only a move is_legal accepted is applied
+    if move[0] == "choose":
         return replace(state, phase="play", boards=(Board(move[1]),), stack=())
-    if kind == "place":
+    if move[0] == "place":
         return _end_turn(_place(state, seat, move[1], move[2]))
-    if kind == "add":
+    if move[0] == "add":
         staged = state.staged + (move[2],)
         board = board_on_table(state, move[1])
         assert board is not None  # checked legal: the board is on the table
         if mask_of([p for _, cells in staged for p in cells]) == board.remaining:  # the figure is complete
             return _end_turn(_place(replace(state, staged=(), staged_on=""), seat, move[1], staged))
         return replace(state, staged=staged, staged_on=move[1])
-    if kind == "take_back":
+    if move[0] == "take_back":
         return replace(state, staged=(), staged_on="", take_backs=state.take_backs + 1)
-    if kind == "swap":  # exchanged against a piece *of the pile*: set aside, back in once the refill is drawn
+    if move[0] == "swap":  # exchanged against a piece *of the pile*: set aside, back in once the refill is drawn
         state = replace(
             state,
             racks=_with(state.racks, seat, _remove(state.racks[seat], [move[1]])),
@@ -223,9 +228,9 @@ def outcome(state: PRState) -> Outcome | None:
     )
 
 
-def view(state: PRState, seat: int | None) -> dict:
+def view(state: PRState, seat: int | None) -> JSON:
     """Return what ``seat`` may see (``None``: the projector): only its own rack, never the pile's content."""
-    data = {
+    data: JSON = {
         "game": "points-rouges",
         "phase": state.phase,
         "players": state.players,
@@ -263,7 +268,7 @@ def view(state: PRState, seat: int | None) -> dict:
     return data
 
 
-def turn_of(state: PRState) -> tuple:
+def turn_of(state: PRState) -> tuple[int, int, int, int, str]:
     """What changes when a turn ends (a placement, a swap, a pass, the board chosen): laying or taking back the
     pieces of a figure does not, so the turn keeps one clock however long the figure takes (P7b)."""
     return (state.turn, state.used, state.swaps, state.passes, state.phase)

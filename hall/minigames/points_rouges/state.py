@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from hall.minigames.points_rouges.pieces import BOARD_MASKS, BOARD_VALUES, JOKER, mask_of, shape_of
 
@@ -16,6 +17,16 @@ SOLITAIRE_BOARDS = tuple(b for b, v in BOARD_VALUES.items() if v in (12, 16))  #
 TABLE_BOARDS = 3
 
 Piece = tuple[str, tuple[int, ...]]  # (shape id or JOKER, board points covered)
+
+# The moves (``rules.py`` says what each does), in their canonical form (``moves.normalise``).
+Place = tuple[Literal["place"], str, tuple[Piece, ...]]  # board letter, the pieces laid at once
+Add = tuple[Literal["add"], str, Piece]  # one more piece towards completing that board (P7)
+Choose = tuple[Literal["choose"], str]  # the solitaire's board (P11)
+Swap = tuple[Literal["swap"], str]  # a piece of the rack against one of the pile (P9, P11)
+Pass = tuple[Literal["pass"]]
+TakeBack = tuple[Literal["take_back"]]
+PlayerMove = Place | Add | Choose | Swap | Pass | TakeBack
+ChanceMove = tuple[Literal["board"], str] | tuple[Literal["piece"], int, str]  # a board drawn; a piece for a seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +162,7 @@ def staged_mask(state: PRState) -> int:
     return mask_of([p for _, cells in state.staged for p in cells])
 
 
-def unstaged(state: PRState, seat: int) -> tuple[Counter, int]:
+def unstaged(state: PRState, seat: int) -> tuple[Counter[str], int]:
     """Return ``seat``'s rack pieces (jokers apart) and jokers not yet laid in the figure begun this turn."""
     rack = Counter(r for r in state.racks[seat] if r != JOKER)
     jokers = available_jokers(state, seat)

@@ -36,11 +36,32 @@ def prize_desk_hands_the_panier_over(ev: Evening) -> None:
     ev.shot("deja-echange", "lots")
 
 
+# ---------------------------------------------------------------------------------------------- the buvette's Z
+def buvette_closes_with_the_stock_counted(ev: Evening) -> None:
+    """At the close the admin counts the buvette's stock on /admin: one coffee missing (48 expected, 47 counted),
+    the beers right; the Z journalled with the gap, the count the stock from then on."""
+    admin = ev["admin"]
+    admin.reload()
+    rows = admin.locator("#buvette-count tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator("td").nth(0)).to_have_text("48")
+    admin.get_by_label("Compté : Café").fill("47")
+    admin.get_by_label("Compté : Bière").fill("22")
+    expect(rows.nth(0).locator("td.bv-gap")).to_have_text("\u22121")
+    admin.click("#buvette-close")
+    expect(admin.locator("#buvette-msg")).to_have_text(
+        "Z n° 1 : 6,00 € de recette — écarts de stock : Café \u22121, Bière 0"
+    )
+    expect(rows.nth(0).locator("td").nth(0)).to_have_text("47")
+
+
 # ---------------------------------------------------------------------------------------------- the report
 def report_agrees(ev: Evening) -> None:
     """The report downloaded from /admin as the treasurer opens it — the PDF's text (pdftotext), the CSV (Python's
     csv, « ; »), the workbook (openpyxl) — says what happened: the takings by payment with the voided sale and the
-    reservation paid, the lots given with their cartons, the Vélo carried once, the Cafetière kept, the vouchers."""
+    reservation paid, the lots given with their cartons, the Vélo carried once, the Cafetière kept, the vouchers; the
+    evening's three accounts side by side (cartons, tombola, buvette) with the buvette's stock gap, the tax page
+    filled from them."""
     admin = ev["admin"]
     fingerprint = admin.locator("#journal-fingerprint")
     pdf = pdf_text(ev.download("admin", "a[href='/api/report.pdf']"), ev.root, "rapport.pdf")
@@ -97,6 +118,32 @@ def report_agrees(ev: Evening) -> None:
     handed = {r["code"]: r["état"] for r in lines if r["rubrique"] == "bon"}
     assert handed.pop(ev.noted["voucher_quine"][0]) == "remis" and set(handed.values()) == {"non remis"}
 
+    # the evening's three accounts side by side (issue 44): the cartons, the tombola, the buvette, and the total
+    accounts = {
+        r["libellé"]: (euros(r["montant (€)"]), r["détail"]) for r in lines if r["rubrique"] == "comptes de la soirée"
+    }
+    assert list(accounts) == ["Cartons", "Tombola", "Buvette", "Total de la soirée"], accounts
+    assert accounts["Cartons"][1].startswith("Recette 19,00 Frais ")
+    cartons_costs = euros(accounts["Cartons"][1].split("Frais ")[1])
+    assert accounts["Tombola"] == (Decimal(14 - 29), "Recette 14,00 Frais 29,00")  # 7 tickets; 4 € + 25 € lot bought
+    assert accounts["Buvette"] == (Decimal(6 - 30), "Recette 6,00 Frais 30,00")  # the free coffee: no takings
+    total, costs = accounts["Total de la soirée"][0], euros(accounts["Total de la soirée"][1].split("Frais ")[1])
+    assert total == accounts["Cartons"][0] + Decimal(-15 - 24) and costs == cartons_costs + 59
+    assert accounts["Total de la soirée"][1].startswith("Recette 39,00 ")
+    bar = [(r["libellé"], r["montant (€)"], r["détail"]) for r in lines if r["rubrique"] == "buvette"]
+    assert ("Achats de la buvette (boissons, nourriture)", "30,00", "") in bar
+    assert ("Écart de stock compté (hors solde)", "-1,00", "Z 1 · Café : 48 → 47 (-1)") in bar
+    tombola = [(r["libellé"], r["montant (€)"]) for r in lines if r["rubrique"] == "tombola"]
+    assert ("Frais (lots achetés compris)", "29,00") in tombola
+    for words in (
+        "Comptes de la soirée",
+        "Achats de la buvette (boissons, nourriture) 30,00 €",
+        "Buvette : ventes (hors offert) tenue par loto-hall 6,00 €",
+        "Tombola : billets vendus tenue par loto-hall 14,00 €",
+        "Autres recettes (entrées, dons…) non tenues par loto-hall à compléter",
+    ):
+        assert words in said, words
+
     book = openpyxl.load_workbook(io.BytesIO(ev.download("admin", "a[href='/api/report.xlsx']")))
     sheet = book["Ventes"]
     names = [c.value for c in sheet[1]]
@@ -107,6 +154,7 @@ def report_agrees(ev: Evening) -> None:
     assert winners == [(1, 1, IDS["P"]), (1, 2, IDS["P"]), (2, 1, IDS["U"]), (2, 2, IDS["C"])]
     assert all(isinstance(card_id, str) for _, _, card_id in winners)  # carton IDs as text
     assert [r[3].value for r in book["Lots non donnés"].iter_rows(min_row=2)] == ["Cafetière"]
+    assert {"Comptes de la soirée", "Tombola", "Buvette"} <= set(book.sheetnames)
 
 
 def journal_verifies(ev: Evening) -> None:

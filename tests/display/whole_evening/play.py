@@ -1,6 +1,7 @@
 """The parties: partie 1's quine after a false claim and its double quine won by the same carton, followed on the
-phone; « Démarquez » carrying the Vélo; the reservation paid at the break; partie 2's tie on the middle row, the
-carried Vélo played where its kind plays, « Démarquez » keeping the Cafetière."""
+phone; « Démarquez » carrying the Vélo; the reservation paid at the break, the buvette selling and the tombola drawn
+at the interval; partie 2's tie on the middle row, the carried Vélo played where its kind plays, « Démarquez » keeping
+the Cafetière."""
 
 from __future__ import annotations
 
@@ -157,6 +158,60 @@ def buvette_sells_at_the_break(ev: Evening) -> None:
     expect(bar.locator("#result")).to_have_text("Ticket n° 2 : 1,00 €")
     expect(bar.locator("button[data-product='Café']")).to_contain_text("reste 48")
     expect(bar.locator("button[data-product='Bière']")).to_contain_text("reste 22")
+
+
+# the tombola of the evening (RULES L24): the maire's arrêté, 2 € a ticket, a lot bought and a lot given, 4 € of costs
+TOMBOLA = {
+    "authorisation": {"number": "2026-117", "date": "2026-11-02"},
+    "price_eur": 2,
+    "tickets": 100,
+    "carnet": 10,
+    "draw_at": "2026-12-07T21:30",
+    "place": "Salle des fêtes",
+    "collect_until": "2027-01-31",
+    "costs_eur": 4,
+    "lots": [
+        {"label": "Bouteille de champagne", "value_eur": 25, "donated": False},
+        {"label": "Corbeille de fruits", "value_eur": 15, "donated": True},
+    ],
+}
+CALL = """async ([method, path, body]) => {
+  const boot = JSON.parse(document.getElementById("boot").textContent);
+  const r = await fetch(path, {method, credentials: "same-origin", body: JSON.stringify(body),
+    headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": boot.csrf}});
+  return [r.status, await r.json()];
+}"""
+
+
+def call(page, path: str, body: dict) -> dict:
+    """POST ``body`` from ``page``'s own session (its cookie, its CSRF token), as its script would; 2xx expected."""
+    status, answer = page.evaluate(CALL, ["POST", path, body])
+    assert 200 <= status < 300, (path, status, answer)
+    return answer
+
+
+def tombola_drawn_at_the_interval(ev: Evening) -> None:
+    """The tombola prepared by the admin, tickets sold at the door to named buyers (cash and card), the sales closed
+    and every lot drawn among the sold tickets before the president and two witnesses. Through each role's own
+    session and the API its pages call (the tombola's pages are x-tombola's: they will drive this step)."""
+    call(ev["admin"], "/api/tombola", TOMBOLA)
+    roux = call(ev["caisse"], "/api/tombola/sales", {"count": 5, "buyer": "Mme Roux", "payment": "especes"})
+    abel = call(ev["caisse"], "/api/tombola/sales", {"count": 2, "buyer": "M. Abel", "payment": "carte"})
+    sold = set(roux["tickets"]) | set(abel["tickets"])
+    assert len(sold) == 7
+    call(ev["speaker"], "/api/tombola/close", {})
+    drawn = call(
+        ev["speaker"],
+        "/api/tombola/draw",
+        {"president": "Mme Leroy", "witnesses": ["M. Petit", "Mme Blanc"], "all": True},
+    )
+    winners = [(w["lot"], w["label"]) for w in drawn["drawn"]]
+    assert winners == [(1, "Bouteille de champagne"), (2, "Corbeille de fruits")], drawn
+    tickets = [w["ticket"] for w in drawn["drawn"]]
+    assert set(tickets) <= sold and len(set(tickets)) == 2  # among the sold tickets, each winning once
+    tombola = drawn["tombola"]
+    assert (tombola["sold"], tombola["takings_eur"], tombola["check"]["spent_eur"]) == (7, 14, 29)
+    assert tombola["president"] == "Mme Leroy" and tombola["witnesses"] == ["M. Petit", "Mme Blanc"]
 
 
 # ---------------------------------------------------------------------------------------------- partie 2
