@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import importlib
 import ipaddress
 import logging
 import ssl
@@ -121,6 +122,34 @@ def tls_files(config: Config) -> tuple[str, str] | None:
     return ensure_certificate(config.data_dir, config.hall.name, hall_names(config)).ssl_context
 
 
+DOCUMENTS = {  # the papers /admin downloads, by name: (module, function), imported at the first download
+    "report_pdf": ("hall.app.paper.report_pdf", "write_report_pdf"),
+    "report_xlsx": ("hall.app.paper.report_xlsx", "write_report_xlsx"),
+    "cards_pdf": ("hall.app.paper.sheets", "write_cards_pdf"),
+    "table_tent_pdf": ("hall.app.paper.table_tent", "write_table_tent_pdf"),
+    "tombola_reglement_pdf": ("hall.app.paper.tombola_pdf", "write_reglement_pdf"),
+    "tournament_sheets_pdf": ("hall.app.paper.tournament_pdf", "write_sheets_pdf"),
+    "tournament_standings_pdf": ("hall.app.paper.tournament_pdf", "write_standings_pdf"),
+    "preflight": ("hall.app.preflight", "preflight"),  # not a paper: the pre-flight's checks, run from /admin
+}
+
+
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """``module.name``, imported at its first call: reportlab and openpyxl cost a Pi 4 about a second at every
+    start, and the start needs none of them to draw: a restart after a power cut is ready to draw sooner."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def documents() -> dict[str, Callable[..., Any]]:
+    """The makers handed to the web (``create_app(documents=...)``), each importing its module when first used."""
+    return {key: lazy(module, name) for key, (module, name) in DOCUMENTS.items()}
+
+
 @dataclass
 class Wiring:
     """One running hall: the runtime with its services, the web app, the supervisor, systemd's notifier."""
@@ -222,28 +251,11 @@ class Wiring:
                 runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir, interval_s=options.interval_s
             )
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
-            from hall.app.paper.report_pdf import write_report_pdf
-            from hall.app.paper.report_xlsx import write_report_xlsx
-            from hall.app.paper.sheets import write_cards_pdf
-            from hall.app.paper.table_tent import write_table_tent_pdf
-            from hall.app.paper.tombola_pdf import write_reglement_pdf
-            from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
-            from hall.app.preflight import preflight
-
             runtime.services.append(QuietCollector(runtime.hall))  # full collections between balls
             app, socketio = create_app(
                 runtime.hall,
                 config,
-                documents={
-                    "report_pdf": write_report_pdf,
-                    "report_xlsx": write_report_xlsx,
-                    "cards_pdf": write_cards_pdf,
-                    "table_tent_pdf": write_table_tent_pdf,
-                    "tombola_reglement_pdf": write_reglement_pdf,
-                    "tournament_sheets_pdf": write_sheets_pdf,
-                    "tournament_standings_pdf": write_standings_pdf,
-                    "preflight": preflight,  # not a paper: the pre-flight's checks, run from /admin
-                },
+                documents=documents(),
                 tournament=runtime.tournament,
                 async_mode=options.async_mode,
                 lobby=runtime.lobby,
