@@ -246,7 +246,7 @@ def press_claim(annex: Annex, source: str, kind: object = None) -> tuple[dict, i
 def key_claim(app: Flask, annex: Annex, kind: str | None, source: str = "keypad") -> tuple[dict, int]:
     """A key's « Quine ! » (``drivers/annex_keys.py``): ``press_claim`` as the button's, outside any request; a
     refusal (a second press within the bound…) is logged and said on the room's screens, never raised."""
-    with app.app_context():
+    with app.test_request_context("/api/room/claim", method="POST"):  # the refusal's words: the hall's language
         try:
             body, status = press_claim(annex, source, kind)
         except Rejected as exc:
