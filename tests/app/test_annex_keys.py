@@ -177,3 +177,35 @@ def test_a_real_annex_process_reads_a_virtual_push_button(main_hall, run_hall, t
     assert len(_room_claims(main_hall.data)) == 1
     assert Path(annex.log_path).exists()
     assert get_json(main_hall.url + "/api/state")[0] == 200
+
+
+def test_a_real_annex_process_with_its_push_button_unplugged_still_claims_from_its_page(main_hall, run_hall, tmp_path):
+    """The worker wires ``[annex] keypad`` (the reader started, its device missing: said in the log, retried) and
+    the page's button goes on claiming through the same path."""
+    code = _room_code(main_hall.url)
+    missing = tmp_path / "usb-push-button-event-kbd"
+    config = tmp_path / "annex.toml"
+    config.write_text(f'[annex]\nkeypad = "{missing}"\nkeys = {{ claim = ["KEY_F13"] }}\n', encoding="utf-8")
+    annex = run_hall(
+        ["--annex-of", main_hall.url, "--room", ROOM, "--code", code, "--host", "127.0.0.1"]
+        + ["--data-dir", str(tmp_path / "annex"), "--config", str(config)]
+    )
+    annex.wait_answering()
+    _wait(lambda: f"annex_keys absent missing path={missing}" in annex.output(), what="the missing device logged")
+    speaker = _start_partie(main_hall)
+    assert _draw(main_hall, 71, speaker)[0] == 201
+    _wait(lambda: annex.state()["draws"] == [71], what="the ball in the annex")
+    status, body = get_json(annex.url + "/api/room/claim", data={})
+    assert status == 202 and body["kept"] is False, body
+    assert [c["ball"] for c in _room_claims(main_hall.data)] == [71]
+
+
+def test_a_real_annex_process_with_a_bad_claim_key_does_not_start(main_hall, run_hall, tmp_path):
+    config = tmp_path / "annex.toml"
+    config.write_text('[annex]\nkeypad = "/dev/input/x"\nkeys = { quinne = "KEY_Q", claim = "KEY_NOPE" }\n')
+    proc = run_hall(
+        ["--annex-of", main_hall.url, "--room", ROOM, "--code", "123456", "--host", "127.0.0.1"]
+        + ["--data-dir", str(tmp_path / "annex"), "--config", str(config)]
+    )
+    assert proc.wait(30) == 2
+    assert "annex.keys.quinne" in proc.output() and "KEY_NOPE" in proc.output()
