@@ -1,4 +1,4 @@
-"""The salle annexe's keypad and push button (RULES L23, issue 43 item 2): a key press is the room's « Quine ! ».
+"""The salle annexe's keypad and push button (RULES L23): a key press is the room's « Quine ! ».
 
 A USB push button is a HID keyboard sending one key; a keypad sends many. ``ClaimKeys`` is the pure map (evdev
 key events in, the lot kind claimed out: ``None`` for « the lot being played », as the page's button); the
