@@ -57,6 +57,7 @@ def keyed_annex(main_hall, tmp_path, fast_backoff):
     config = parse_config({"hall": {"data_dir": str(tmp_path / "annex")}})
     token = enrol(section.of, ROOM, code, TokenStore(config.data_dir))
     app, annex = build_annex(config, section, token)
+    annex.app = app  # for the screen's test
     said: list[tuple[str, object]] = []
     emit = annex.link.publish
     annex.link.publish = lambda name, payload: (said.append((name, payload)), emit(name, payload))
@@ -209,3 +210,35 @@ def test_a_real_annex_process_with_a_bad_claim_key_does_not_start(main_hall, run
     )
     assert proc.wait(30) == 2
     assert "annex.keys.quinne" in proc.output() and "KEY_NOPE" in proc.output()
+
+
+def test_the_annex_screen_says_the_push_button_s_claim_and_its_refusal(main_hall, keyed_annex):
+    """In Chromium, on the annex's own page (its app served on loopback): the press holds the main and the screen
+    says « Quine en salle annexe » (the main's event, followed); a press again within 3 s is refused on screen."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.display.conftest import LiveServer
+
+    annex, button, _said = keyed_annex
+    server = LiveServer(annex.app)
+    speaker = _start_partie(main_hall)
+    assert _draw(main_hall, 33, speaker)[0] == 201
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless"])
+            try:
+                page = browser.new_context(viewport={"width": 1280, "height": 720}, locale="fr-FR").new_page()
+                page.goto(server.url + "/")
+                expect(page.locator("#last")).to_have_text("33", timeout=10_000)
+                page.wait_for_timeout(300)  # the page's socket joined
+                button.send(press("KEY_SPACE", start=500.0))
+                expect(page.locator("#banner-text")).to_contain_text("Quine en salle annexe", timeout=5_000)
+                button.send(press("KEY_SPACE", start=501.0))
+                said = page.locator("#annex-said")
+                expect(said).to_contain_text("Annonce déjà envoyée : réessayez dans", timeout=5_000)
+                page.screenshot(path="/tmp/annexkeys-refused.png")
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+    assert len(_room_claims(main_hall.data)) == 1
