@@ -6,7 +6,8 @@ It never writes anything of the evening: what it shows is the main hall's (``dis
   state and events in ``seq`` order, plus « liaison perdue — attendez » while the link is lost and a big « Quine ! »
   (``annex.js``); ``GET /api/state``: the main's state as last received (same ``seq``, same draws) plus
   ``"annex": {"room", "link"}``;
-- ``POST /api/room/claim`` (public, no PIN: the device is in the room): forwarded to the main's
+- ``POST /api/room/claim`` (public, no PIN: the device is in the room), and a key of the room's keypad or its USB
+  push button (``key_claim``, wired by ``hall/app/annex.py``; the same ``press_claim``, never a copy): forwarded to the main's
   ``POST /api/rooms/{room}/claim`` with the annex's token and an ``Idempotency-Key``, bounded: JSON only, one claim
   per address every ``CLAIM_EVERY_S``, at most one forward pending; while the link is lost (or the forward goes
   unanswered) the claim is kept and sent once the link is back (``202 {"kept": true}``, ``display/annex_claims.py``);
@@ -21,6 +22,7 @@ It never writes anything of the evening: what it shows is the main hall's (``dis
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -38,7 +40,7 @@ from display import annex_words
 from display.annex_claims import Claim, KeptClaims, forward, new_claim
 from display.annex_link import Link, MainAway, MainRefused, call, fetch_bytes
 from display.annex_voice import Clips
-from display.errors import error_body, refusal_response
+from display.errors import error_body, refusal_response, status_of
 from display.i18n import language_switch, remember_locale, select_locale
 from display.limits import SocketJSON, StrictJSONProvider, json_body
 from display.page_words import js_strings
@@ -46,6 +48,8 @@ from display.rooms.pages import room_game_assets, room_strings
 from hall import KIND_LABELS, LOT_KINDS, kinds_table
 from hall.config import Config
 from hall.refusal import Rejected
+
+log = logging.getLogger("loto-hall.annex")
 
 CLAIM_EVERY_S = 3.0  # one « Quine ! » per address this often (a button pressed twice is one claim)
 ADDRESSES_KEPT = 4096
@@ -70,6 +74,8 @@ class Annex:
     room: str
     folder: str | Path | None = None  # the data folder: a claim kept while the link is lost survives a restart
     kept: KeptClaims | None = None  # made by create_annex_app
+    guard: ClaimGuard | None = None  # made by create_annex_app: the bounds every « Quine ! » of the room passes
+    press_key: Callable[[str | None], tuple[dict, int]] | None = None  # a key's « Quine ! » (made by create_annex_app)
 
 
 class ClaimGuard:
@@ -117,7 +123,9 @@ def create_annex_app(config: Config, annex: Annex) -> tuple[Flask, SocketIO]:
     annex.kept = KeptClaims(annex.link, annex.folder, annex.link.publish)
     _sockets(socketio, annex.link)
     _pages(app, config, annex)
-    _api(app, annex, ClaimGuard())
+    annex.guard = ClaimGuard()
+    annex.press_key = lambda kind: key_claim(app, annex, kind)
+    _api(app, annex)
     _to_main(app, annex.main_url)
 
     @app.errorhandler(Rejected)
@@ -162,7 +170,7 @@ def _pages(app: Flask, config: Config, annex: Annex) -> None:
         return render_template("annex.html", boot=boot, page="projector", hall_name=view.get("hall") or annex.room)
 
 
-def _api(app: Flask, annex: Annex, guard: ClaimGuard) -> None:
+def _api(app: Flask, annex: Annex) -> None:
     link = annex.link
 
     @app.get("/api/state")
@@ -175,25 +183,8 @@ def _api(app: Flask, annex: Annex, guard: ClaimGuard) -> None:
     @app.post("/api/room/claim")
     def claim():
         data = json_body(MAX_CLAIM_BYTES)
-        kind = data.get("kind", None)
-        if kind is not None and kind not in LOT_KINDS:
-            raise Rejected("bad_field", field="kind")
-        if not link.token:
-            raise Rejected("annex/not_enrolled")
-        wait = guard.admit(request.remote_addr or "?")
-        if wait:
-            raise Rejected("annex/too_many_claims", retry_after=wait)
-        shown = (link.view() or {}).get("last")
-        made = new_claim(kind or link.current_kind() or LOT_KINDS[0], shown if isinstance(shown, int) else None)
-        assert annex.kept is not None  # create_annex_app made it
-        if annex.kept.kept is not None or link.judge() != "ok":
-            return _kept(annex, annex.kept.keep(made))  # the link lost: kept, sent on its return (L23a)
-        if not guard.pending.acquire(blocking=False):
-            raise Rejected("annex/claim_pending")
-        try:
-            return _forward_claim(annex, made)
-        finally:
-            guard.pending.release()
+        body, status = press_claim(annex, request.remote_addr or "?", data.get("kind", None))
+        return jsonify(body), status
 
     @app.get("/api/speech")
     def speech_settings():
@@ -225,22 +216,63 @@ def _api(app: Flask, annex: Annex, guard: ClaimGuard) -> None:
         app.add_url_rule(path, "passed" + path, _passed(annex.main_url, path, limit))
 
 
-def _forward_claim(annex: Annex, claim: Claim):
+def press_claim(annex: Annex, source: str, kind: object = None) -> tuple[dict, int]:
+    """The room's « Quine ! », whatever pressed it (its page's button, a key of its keypad, a USB push button): the
+    one path to the main hall, bounded per ``source`` (an address, or the key device), kept while the link is lost.
+    ``(body, status)`` as the API answers it; raises ``Rejected`` (``bad_field``, ``annex/not_enrolled``,
+    ``annex/too_many_claims``, ``annex/claim_pending``)."""
+    link, guard = annex.link, annex.guard
+    assert guard is not None and annex.kept is not None  # create_annex_app made them
+    if kind is not None and kind not in LOT_KINDS:
+        raise Rejected("bad_field", field="kind")
+    if not link.token:
+        raise Rejected("annex/not_enrolled")
+    wait = guard.admit(source)
+    if wait:
+        raise Rejected("annex/too_many_claims", retry_after=wait)
+    shown = (link.view() or {}).get("last")
+    chosen = kind if isinstance(kind, str) else link.current_kind() or LOT_KINDS[0]
+    made = new_claim(chosen, shown if isinstance(shown, int) else None)
+    if annex.kept.kept is not None or link.judge() != "ok":
+        return _kept(annex, annex.kept.keep(made))  # the link lost: kept, sent on its return (L23a)
+    if not guard.pending.acquire(blocking=False):
+        raise Rejected("annex/claim_pending")
+    try:
+        return _forward_claim(annex, made)
+    finally:
+        guard.pending.release()
+
+
+def key_claim(app: Flask, annex: Annex, kind: str | None, source: str = "keypad") -> tuple[dict, int]:
+    """A key's « Quine ! » (``drivers/annex_keys.py``): ``press_claim`` as the button's, outside any request; a
+    refusal (a second press within the bound…) is logged and said on the room's screens, never raised."""
+    with app.test_request_context("/api/room/claim", method="POST"):  # the refusal's words: the hall's language
+        try:
+            body, status = press_claim(annex, source, kind)
+        except Rejected as exc:
+            body, status = error_body(exc.key, exc.detail), status_of(exc.key)
+        if status >= 400:
+            log.info("salle annexe %s : « Quine ! » de %s refusé (%s)", annex.room, source, body.get("error"))
+            annex.link.publish("annex_claim", {"state": "refused", "message": str(body.get("message", ""))})
+    return body, status
+
+
+def _forward_claim(annex: Annex, claim: Claim) -> tuple[dict, int]:
     try:
         answer = forward(annex.link, claim)
     except MainRefused as exc:
         if exc.status >= 500:  # the main restarting: kept, sent again with the same key
             assert annex.kept is not None
             return _kept(annex, annex.kept.keep(claim))
-        return jsonify(exc.body or error_body("bad_request")), exc.status
+        return exc.body or error_body("bad_request"), exc.status
     except MainAway:  # unanswered: it may have reached the main; sent again with its key, it is one claim
         assert annex.kept is not None
         return _kept(annex, annex.kept.keep(claim))
-    return jsonify({**answer, "room": annex.room, "kept": False}), 202
+    return {**answer, "room": annex.room, "kept": False}, 202
 
 
-def _kept(annex: Annex, claim: Claim):
-    return jsonify({"room": annex.room, "kind": claim.kind, "ball": claim.ball, "kept": True}), 202
+def _kept(annex: Annex, claim: Claim) -> tuple[dict, int]:
+    return {"room": annex.room, "kind": claim.kind, "ball": claim.ball, "kept": True}, 202
 
 
 def _passed(main_url: str, path: str, limit: int) -> Callable[[], Response]:

@@ -26,6 +26,7 @@ class BallMachineReader(DeviceReader[serial.Serial]):
     """Reads the ball machine on ``section.port`` and draws (or, in confirm mode, proposes) each new ball."""
 
     name = "ball_machine"
+    hall: HallPort
     errors = (serial.SerialException, OSError, ValueError)
 
     def __init__(

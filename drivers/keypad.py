@@ -17,7 +17,7 @@ from evdev import InputEvent
 
 from drivers.ball_machine import READ_TIMEOUT_S
 from drivers.keypad_map import KeyCommand, KeypadMap
-from drivers.reconnect import Backoff, DeviceReader
+from drivers.reconnect import Backoff, DeviceReader, StatusSink
 from hall.ports import HallPort
 from hall.refusal import Rejected
 from hall.snapshots import notice
@@ -53,7 +53,7 @@ class EvdevReader(DeviceReader[InputDevice]):
 
     def __init__(
         self,
-        hall: HallPort,
+        hall: StatusSink,
         path: str,
         *,
         opener: Callable[[str], InputDevice] | None = None,
@@ -115,6 +115,7 @@ class KeypadReader(EvdevReader):
     """The speaker's keypad on ``section.device`` (a stable ``/dev/input/by-id/…-event-kbd`` path)."""
 
     name = "keypad"
+    hall: HallPort
 
     def __init__(
         self,

@@ -12,15 +12,21 @@ import logging
 import os
 import threading
 import time
-from typing import Generic, TypeVar
-
-from hall.ports import HallPort
+from typing import Generic, Protocol, TypeVar
 
 log = logging.getLogger("loto-hall.drivers")
 
 H = TypeVar("H")  # what ``_open`` gives back: a serial port, an evdev device…
 
 SILENCE_CHECK_S = 1.0  # with no bytes for this long, check the device path still exists
+
+
+class StatusSink(Protocol):
+    """Where a reader reports its device's status: the hall (``HallPort``), or a salle annexe, which has none."""
+
+    def set_device_status(
+        self, device: str, status: str, *, code: str = "", params: dict[str, object] | None = None
+    ) -> None: ...
 
 
 class Backoff:
@@ -54,7 +60,7 @@ class DeviceReader(Generic[H]):
     name = "device"
     errors: tuple[type[BaseException], ...] = (OSError,)
 
-    def __init__(self, hall: HallPort, path: str, *, backoff: Backoff | None = None):
+    def __init__(self, hall: StatusSink, path: str, *, backoff: Backoff | None = None):
         self.hall = hall
         self.path = path
         self.backoff = backoff or Backoff()

@@ -135,6 +135,7 @@ class ScannerReader(EvdevReader):
     """The barcode scanner on ``section.device``; each scan is a claim check as the controllers' desk."""
 
     name = "scanner"
+    hall: HallPort
 
     def __init__(
         self,

@@ -254,6 +254,8 @@ class AnnexSection:
     room: str = _checked("", _annex_room)  # the room's name, as the main hall enrolled it
     code: str = ""  # the one-time code /admin gave (« + Salle annexe »); the token it buys is kept in data_dir
     delay_ms: int = 0  # this room's loudspeaker delay (distance to the other PA × 2.9 ms + 10 ms), 0 to 2000
+    keypad: str = ""  # a keypad or USB push button whose keys are the room's « Quine ! » (/dev/input/by-id/…-event-kbd)
+    keys: dict = field(default_factory=dict)  # action → key names over drivers/annex_keys.py's map (docs/devices.md)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ import signal
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from gunicorn.app.base import BaseApplication
@@ -27,6 +27,12 @@ from gunicorn.app.base import BaseApplication
 from display.annex_link import Link, MainAway, MainRefused, call
 from hall import write_json
 from hall.config import AnnexSection, Config
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from display.annex import Annex
+    from drivers.annex_keys import AnnexKeysReader
 
 log = logging.getLogger("loto-hall")
 
@@ -56,6 +62,15 @@ def problems(section: AnnexSection) -> list[str]:
     from hall.config_sections import _annex_room, _annex_url
 
     found = []
+    if section.keys:
+        try:
+            from drivers.annex_keys import build_claim_keys
+
+            build_claim_keys(section.keys)
+        except ValueError as exc:
+            found.extend(str(exc).splitlines())
+        except ImportError:  # evdev is the "pi" extra: the keypad left unread (said when it would start)
+            pass
     if (why := _annex_url(section.of)) is not None:
         found.append(f"--annex-of {section.of!r} : {why}")
     if not section.room:
@@ -154,25 +169,61 @@ class AnnexApplication(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self) -> Any:
-        """In the worker: the link to the main, started, and the annex's app."""
-        from display.annex import Annex, create_annex_app
-        from display.annex_voice import Clips
-
-        section = self.section
-        main = section.of.rstrip("/")
-        link = Link(main, section.room, self.token, publish=lambda name, payload: None)
-        annex = Annex(
-            link=link,
-            clips=Clips(main, section.delay_ms),
-            main_url=main,
-            room=section.room,
-            folder=self.hall_config.data_dir,
-        )
-        app, _socketio = create_annex_app(self.hall_config, annex)
-        link.start()
-        assert annex.kept is not None  # create_annex_app made it
-        annex.kept.start()  # a claim kept while the link was lost (a restart's too) is sent once it is back
+        """In the worker: the link to the main, started, and the annex's app (its keypad read, if it has one)."""
+        app, annex = build_annex(self.hall_config, self.section, self.token)
+        start_annex(annex)
+        keys = annex_keys(self.section, annex)
+        if keys is not None:
+            keys.start()
         return app
+
+
+def build_annex(config: Config, section: AnnexSection, token: str) -> tuple[Flask, Annex]:
+    """The annex's Flask app and its ``Annex`` (link, clips, kept claims), nothing started yet."""
+    from display.annex import Annex, create_annex_app
+    from display.annex_voice import Clips
+
+    main = section.of.rstrip("/")
+    link = Link(main, section.room, token, publish=lambda name, payload: None)
+    annex = Annex(
+        link=link, clips=Clips(main, section.delay_ms), main_url=main, room=section.room, folder=config.data_dir
+    )
+    app, _socketio = create_annex_app(config, annex)
+    return app, annex
+
+
+def start_annex(annex: Annex) -> None:
+    annex.link.start()
+    assert annex.kept is not None  # create_annex_app made it
+    annex.kept.start()  # a claim kept while the link was lost (a restart's too) is sent once it is back
+
+
+class KeysStatus:
+    """Where the annex's key reader reports its device (the annex has no hall, nor a speaker's console): the log,
+    once per change (``DeviceReader`` does that), and nothing else."""
+
+    def set_device_status(
+        self, device: str, status: str, *, code: str = "", params: dict[str, object] | None = None
+    ) -> None:
+        return None
+
+
+def annex_keys(
+    section: AnnexSection, annex: Annex, *, opener: Any = None, backoff: Any = None
+) -> AnnexKeysReader | None:
+    """The reader of ``[annex] keypad`` (a keypad or a USB push button), unstarted, each claim press going through
+    the page's button's own path (``annex.press_key``); None without a keypad configured."""
+    if not section.keypad:
+        return None
+    try:
+        from drivers.annex_keys import AnnexKeysReader
+    except ImportError as exc:  # evdev is the "pi" extra: the page's button still claims
+        log.warning(
+            "salle annexe : clavier %s non lu, evdev indisponible (%s) : installez loto-hall[pi]", section.keypad, exc
+        )
+        return None
+    assert annex.press_key is not None  # create_annex_app made it
+    return AnnexKeysReader(KeysStatus(), section.keypad, annex.press_key, section.keys, opener=opener, backoff=backoff)
 
 
 def run_annex(config: Config, section: AnnexSection) -> int:
