@@ -4,6 +4,9 @@ import {$, api, boot, el, kind, t} from "./common.js";
 import {node} from "./ids.js";
 import {scanButton} from "./scan.js";
 
+/* « n° 12 » never broken between the sign and its number */
+const nb = (text) => String(text).replace(/n° /g, "n°\u00a0");
+
 function show(box, className, error, ...children) {
   box.className = "result " + className;
   box.replaceChildren(...children);
@@ -36,15 +39,15 @@ const WARN = new Set(["already_collected", "not_drawn"]);   // the ticket is gen
 /* a tombola ticket read: the lot it is owed and « Remettre le lot », or the refusal in words */
 function ticket(r) {
   const box = $("result");
-  const what = el("div", {class: "small code-kind", text: r.ticket ? t("code_tombola_n", {ticket: r.ticket}) : t("code_tombola")});
+  const what = el("div", {class: "small code-kind", text: r.ticket ? nb(t("code_tombola_n", {ticket: r.ticket})) : t("code_tombola")});
   if (r.refused) {
     show(box, WARN.has(r.refused.error) ? "warn" : "bad", r.refused.error,
-      what, el("div", {text: r.refused.message}), el("div", {class: "voucher-code", text: r.code}));
+      what, el("div", {text: nb(r.refused.message)}), el("div", {class: "voucher-code", text: r.code}));
     return;
   }
   const hand = el("button", {type: "button", id: "hand-lot", class: "primary hand-lot", text: t("hand_lot")});
   hand.addEventListener("click", () => collect(r, hand));
-  show(box, "offer", "", what, el("div", {text: t("tombola_lot", {lot: r.lot, label: r.label})}),
+  show(box, "offer", "", what, el("div", {text: nb(t("tombola_lot", {lot: r.lot, label: r.label}))}),
     el("div", {class: "small", text: t("tombola_buyer", {buyer: r.buyer})}), hand);
   hand.focus();
 }
@@ -52,9 +55,9 @@ function ticket(r) {
 async function collect(r, button) {
   button.disabled = true;
   const res = await api("POST", "/api/tombola/collect", {code: r.code});
-  const box = $("result"), what = el("div", {class: "small code-kind", text: t("code_tombola_n", {ticket: r.ticket})});
-  if (res.ok) show(box, "good", "", what, el("div", {text: t("lot_handed", {lot: res.data.lot, label: r.label})}));
-  else show(box, WARN.has(res.data.error) ? "warn" : "bad", res.data.error, what, el("div", {text: res.data.message}));
+  const box = $("result"), what = el("div", {class: "small code-kind", text: nb(t("code_tombola_n", {ticket: r.ticket}))});
+  if (res.ok) show(box, "good", "", what, el("div", {text: nb(t("lot_handed", {lot: res.data.lot, label: r.label}))}));
+  else show(box, WARN.has(res.data.error) ? "warn" : "bad", res.data.error, what, el("div", {text: nb(res.data.message)}));
   owed();
 }
 
@@ -83,8 +86,8 @@ async function owed() {
   $("tombola-until").textContent = t("tombola_until", {date: day(tb.collect_until)})
     + (tb.unclaimed ? " " + t("tombola_unclaimed", {what: tb.unclaimed}) : "");
   const items = left.map((w) => el("li", {},
-    el("strong", {text: t("tombola_lot", {lot: w.lot, label: w.label})}),
-    el("span", {text: " · " + t("tombola_ticket_of", {ticket: w.ticket}) + (w.buyer ? " · " + w.buyer : "")})));
+    el("strong", {text: nb(t("tombola_lot", {lot: w.lot, label: w.label}))}),
+    el("span", {text: " · " + nb(t("tombola_ticket_of", {ticket: w.ticket})) + (w.buyer ? " · " + w.buyer : "")})));
   const none = !tb.winners.length ? t("tombola_not_drawn_yet") : !left.length ? t("tombola_all_handed") : "";
   $("tombola-lots").replaceChildren(...(none ? [el("li", {class: "none", text: none})] : items));
 }
