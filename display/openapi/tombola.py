@@ -137,7 +137,7 @@ def paths() -> dict:
                 "Lire un code à la table des lots : un bon de partie ou un billet de tombola (selon sa forme), "
                 "et pour un billet le lot dû ou le refus en clair ; n'écrit rien au journal",
                 "desk",
-                needing(obj(code=STR), "code"),
+                needing(obj(code={"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"}), "code"),
                 ok=READ,
             )
         },
