@@ -228,3 +228,33 @@ def test_the_list_says_when_the_tombola_is_not_drawn_yet_and_when_every_lot_is_h
         expect(page.locator("#tombola-lots")).to_have_text("Every raffle prize has been handed over.")
     finally:
         ctx.close()
+
+
+def test_the_camera_reads_a_tombola_ticket_s_qr_as_printed(pw, browser_args, live, tmp_path):
+    """The ticket's QR holds its code as drivers/tombola_ticket.py prints it; the camera's reading goes to the hall,
+    which says it is a tombola ticket and the lot it is owed."""
+    from tests.conftest import CHROMIUM
+    from tests.display.media import qr_y4m
+
+    h = live.hall
+    drawn(h)
+    video = qr_y4m(tmp_path / "ticket.y4m", h.tombola_code(20))
+    fake = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    b = pw.chromium.launch(
+        executable_path=CHROMIUM, args=browser_args + fake + [f"--use-file-for-fake-video-capture={video}"]
+    )
+    try:
+        ctx = b.new_context(viewport={"width": 360, "height": 640}, locale="fr-FR")
+        ctx.grant_permissions(["camera"], origin=live.url)
+        page = ctx.new_page()
+        login_page(page, live.url + "/lots", PINS["desk_pin"])
+        page.click("#scan")
+        box = page.locator("#result")
+        expect(box).to_contain_text("Lot n°\u00a02\u00a0: Jambon sec", timeout=20_000)
+        expect(box).to_contain_text("Billet de tombola n°\u00a020")
+        page.click("#scan")  # the camera off: the lot is handed over by the button, never by the reading
+        page.click("#hand-lot")
+        expect(box).to_contain_text("Lot remis\u00a0: n°\u00a02, Jambon sec")
+        assert h.tombola().collected == (1,)
+    finally:
+        b.close()
