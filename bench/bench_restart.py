@@ -1,6 +1,7 @@
 """Back after a power cut (issue 45 item 3): a whole evening's journal cut under LazyFS, the hall started again on a Pi.
 
     python bench/bench_restart.py [--records 20000] [--sales 1000] [--parties 12] [--no-pi] [--runs 1]
+                                  [--model pi4|pi5] [--profile sd|ssd] [--no-checkpoint]
 
 1. A data folder on a LazyFS mount (``tools/lazyfs``): cartons imported, then an evening built in this process through
    the ``Hall`` (``--sales`` sales of 1–6 cartons, ``--parties`` parties of 60 balls, the controller checking
@@ -8,7 +9,9 @@
    ``--records``). The phones' links are reads, not records: they cost the restart nothing.
 2. ``loto-hall serve`` on it, a few more sales and balls over HTTP, then the power cut in the middle of a sale: the
    hall frozen, LazyFS's unsynced pages dropped, the hall killed, the mount gone and mounted again.
-3. The hall started again under ``piclass --cores 4`` and ``slowdisk --profile sd`` (``--no-pi``: as it is here):
+3. The hall started again under ``piclass --model pi4 --cores 4`` and ``slowdisk --profile sd`` (``--model``,
+   ``--profile``: another Pi, a USB SSD; ``--no-pi``: as it is here; ``--no-checkpoint``: the checkpoint the hall
+   keeps at each partie's start removed before each restart, the whole journal replayed):
    spawn → ``GET /api/state`` answers, → a ball drawn (ready to draw), and a headless Chromium projector opened at
    that moment → its board showing every ball of the partie in play. Targets: < 10 s and < 15 s.
 Also prints the start the hall kept for ``loto-hall doctor`` (``last_start.json``). Never run as a test.
@@ -26,6 +29,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
+import re  # noqa: E402
 import shutil  # noqa: E402
 import signal  # noqa: E402
 import sqlite3  # noqa: E402
@@ -110,10 +114,11 @@ def _draw(h, n: int) -> bool:
     return False
 
 
-def spawn(config: Path, port: int, data: Path, pi: bool, log: str) -> subprocess.Popen:
+def spawn(config: Path, port: int, data: Path, pi: tuple[str, str] | None, log: str) -> subprocess.Popen:
+    """``loto-hall serve`` on ``config``; ``pi``: (piclass's model, slowdisk's profile) to run it under."""
     serve = [sys.executable, "-m", "hall.app", "serve", "--config", str(config), "--port", str(port)]
     if pi:
-        serve = [PICLASS, "--cores", "4", "--", SLOWDISK, "--profile", "sd", "--", *serve]
+        serve = [PICLASS, "--model", pi[0], "--cores", "4", "--", SLOWDISK, "--profile", pi[1], "--", *serve]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
     out = open(data.parent / log, "wb")
     return subprocess.Popen(
@@ -131,7 +136,7 @@ def stop(proc: subprocess.Popen) -> None:
 
 def cut_during_a_sale(lz, config: Path, data: Path, port: int) -> int:
     """The hall served, some sales and balls, the power cut while a sale is being written; the records acked."""
-    proc = spawn(config, port, data, False, "before-cut.log")
+    proc = spawn(config, port, data, None, "before-cut.log")
     url = f"http://127.0.0.1:{port}"
     try:
         wait_answering(url, proc, timeout=120, step=0.02)
@@ -154,7 +159,21 @@ def cut_during_a_sale(lz, config: Path, data: Path, port: int) -> int:
     return acked
 
 
-def restart(config: Path, data: Path, port: int, pi: bool) -> dict:
+def session_cpu(sid: int) -> float:
+    """CPU seconds (user + system) the processes of session ``sid`` alive now have used: the hall's start as work
+    done, which a loaded machine does not stretch the way it stretches the wall clock."""
+    total = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid:  # the session: the hall's command started it (start_new_session)
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def restart(config: Path, data: Path, port: int, pi: tuple[str, str] | None) -> dict:
     """The hall started again: seconds to its state, to a ball drawn, to the projector's full board."""
     from playwright.sync_api import sync_playwright
 
@@ -173,6 +192,7 @@ def restart(config: Path, data: Path, port: int, pi: bool) -> dict:
             status, answer = http(url + "/api/draws", {"number": number}, speaker)
         assert status == 201, answer
         out["draw_s"] = time.monotonic() - began
+        out["cpu_s"] = session_cpu(proc.pid)
         shown = len(draws) + 1
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--headless"])
@@ -186,6 +206,11 @@ def restart(config: Path, data: Path, port: int, pi: bool) -> dict:
             time.sleep(0.1)
         out["kept"] = json.loads((data / "last_start.json").read_text())["ready_s"]
         out["balls"] = shown
+        said = (data.parent / "restart.log").read_text(errors="replace")
+        resumed = re.search(r"état repris au n° (\d+), puis (\d+) enregistrement", said)
+        out["resumed"] = (
+            f"from record {resumed[1]} + {resumed[2]} replayed" if resumed else "the whole journal replayed"
+        )
         return out
     finally:
         stop(proc)
@@ -198,6 +223,9 @@ def main() -> None:
     ap.add_argument("--parties", type=int, default=12)
     ap.add_argument("--no-pi", action="store_true", help="restart without piclass and slowdisk")
     ap.add_argument("--runs", type=int, default=1, help="restarts after the one cut (each timed)")
+    ap.add_argument("--model", default="pi4", choices=["pi4", "pi5"], help="piclass's Pi (default pi4)")
+    ap.add_argument("--profile", default="sd", choices=["sd", "ssd"], help="slowdisk's storage (default sd)")
+    ap.add_argument("--no-checkpoint", action="store_true", help="remove the checkpoint before each restart")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="lhrestart", dir="/tmp"))
     lz = lazymount().LazyMount(work)
@@ -222,14 +250,21 @@ def main() -> None:
         print(
             f"power cut in a sale: {acked} more records acknowledged over HTTP; the journal holds {kept} after the cut"
         )
-        where = "as it is here" if args.no_pi else "under piclass --cores 4 + slowdisk --profile sd"
+        pi = None if args.no_pi else (args.model, args.profile)
+        where = (
+            "as it is here" if pi is None else f"under piclass --model {pi[0]} --cores 4 + slowdisk --profile {pi[1]}"
+        )
         print(f"restart {where}; load average {os.getloadavg()[0]:.2f}")
         for run in range(args.runs):
-            r = restart(config, data, port, not args.no_pi)
+            if args.no_checkpoint:
+                (data / "checkpoint.bin").unlink(missing_ok=True)
+            r = restart(config, data, port, pi)
             print(
                 f"  run {run + 1}: /api/state answers {r['state_s']:.2f} s, ready to draw (a ball drawn) "
                 f"{r['draw_s']:.2f} s [target < 10 s], the projector's board with its {r['balls']} balls "
-                f"{r['board_s']:.2f} s [target < 15 s]; kept for the doctor: {r['kept']:.2f} s"
+                f"{r['board_s']:.2f} s [target < 15 s]; kept for the doctor: {r['kept']:.2f} s; {r['resumed']}; "
+                f"the hall's CPU until the ball: {r['cpu_s']:.2f} s; "
+                f"load average {os.getloadavg()[0]:.2f}"
             )
     finally:
         lz.unmount()

@@ -12,7 +12,7 @@ from display.auth import auth, csrf_token
 from display.network import wifi_warnings
 from display.page_words import js_strings
 from display.services import services
-from display.setup import SCREEN_BALL, projector_qr, setup_open
+from display.setup import SCREEN_BALL, VOICES, projector_qr, setup_open, setup_wifi
 from hall import KIND_LABELS, LOT_KINDS, kinds_table, make_card_id, split_card_id
 from hall.rights import roles_for
 
@@ -102,6 +102,7 @@ def _render(template: str, page: str, allowed: tuple[str, ...] | None):
         tls=services().tls or services().staff_tls,
         port=hall.config.server.port if services().tls else current_app.config.get("LOTO_STAFF_PORT"),
         wifi_ssid=hall.config.network.ssid,
+        setup_voices=VOICES,
         wifi_warnings=wifi_warnings(hall.config),
         hints=card_hints(hall) if page in ("admin", "caisse", "lots") else {},
         max_consoles=auth().sessions.max_per_role,
@@ -119,6 +120,7 @@ def projector():
             boot=boot,
             hall_name=hall.config.hall.name,
             qr=projector_qr(hall.config),
+            setup_wifi=setup_wifi(),
             screen_ball=SCREEN_BALL,
         )
     return _render("projector.html", "projector", None)

@@ -13,8 +13,6 @@ import hashlib
 import re
 from functools import lru_cache
 
-import qrcode
-import qrcode.image.svg
 from flask import Response, request
 
 SVG_KEPT = 256
@@ -22,6 +20,9 @@ SVG_KEPT = 256
 
 @lru_cache(maxsize=SVG_KEPT)
 def _made(text: str, border: int) -> tuple[str, str]:
+    import qrcode  # at the first code drawn: qrcode brings Pillow and lxml, which the hall's start does not need
+    import qrcode.image.svg
+
     image = qrcode.make(
         text,
         image_factory=qrcode.image.svg.SvgPathImage,

@@ -34,6 +34,7 @@ BallSearch: TypeAlias = Any
 bp = Blueprint("setup", __name__)
 MAX_TEXT = 80
 VOICES = ("fr-FR", "fr-BE", "fr-CH")
+DEVICE_STEPS = ("imprimante", "boules", "voix")  # hall/app/setup_wizard.py's: re-run from /admin
 SCREEN_BALL = 88  # « voyez-vous la boule 88 en entier ? »: two wide digits, the first cut by a cropped screen
 
 declare(
@@ -59,6 +60,13 @@ declare(
         ),
         "setup_unfinished": (409, _l("Il reste des étapes : %(steps)s.")),
         "setup_listening": (409, _l("La salle écoute déjà la machine à boules : lâchez les trois boules.")),
+        "setup_not_own": (
+            409,
+            _l(
+                "Cette salle lit un fichier de configuration écrit à la main : changez l'appareil dans ce fichier "
+                "(docs/install-manual.md), puis redémarrez la salle."
+            ),
+        ),
     },
 )
 
@@ -109,9 +117,18 @@ def page():
 
 
 def projector_qr(config) -> str:
-    """The projector's one QR code in setup mode: the hall's address, ``/setup`` and the code."""
+    """The projector's one QR code in setup mode: the hall's address (on « Loto-Setup » while the hall brought it
+    up: no wired network), ``/setup`` and the code."""
     wizard, _ = _parts()
-    return qr_svg(link(config.hall_url, f"/setup?code={wizard.code}"))
+    base = wizard.base_url(config.server.port, config.server.tls) or config.hall_url
+    return qr_svg(link(base, f"/setup?code={wizard.code}"))
+
+
+def setup_wifi() -> str | None:
+    """The setup Wi-Fi's name while the hall has it up (the projector says which network to join), else ``None``."""
+    found = services().setup
+    hotspot = found[0].hotspot if found is not None and not found[0].closed else None
+    return hotspot.ssid if hotspot is not None and hotspot.address else None
 
 
 def _admitted() -> SetupWizard:
@@ -131,38 +148,55 @@ def _hall_name(wizard: SetupWizard) -> str:
     return str(wizard.raw.get("hall", {}).get("name", "loto-hall"))
 
 
+def _answered(step: str, sections: dict[str, dict[str, Any]], noted: dict[str, str] | None = None) -> None:
+    """``step``'s answer written (checked first), then kept in the record (``setup:answered``, no secret)."""
+    wizard, _ = _parts()
+    wizard.answer(step, sections)
+    hall().record_setup_answer(step, wizard.record_lines(sections, noted), role="admin")
+
+
+def _printer(wizard: SetupWizard, devices: SetupDevices, data: dict) -> dict[str, dict[str, Any]]:
+    """The printer's answer once its test ticket printed (a printer away changes nothing)."""
+    url = _text(data, "url")
+    wizard.checked({"printer": {"url": url}})
+    devices.print_test(url, _hall_name(wizard))
+    return {"printer": {"url": url}}
+
+
+def _voice(data: dict) -> str:
+    voice = field(data, "voice", str)
+    if voice not in VOICES:
+        raise Rejected("bad_field", field="voice")
+    return voice
+
+
 def _step(step: str, data: dict) -> dict[str, Any]:
     """Each step's answer: the sections it writes (checked by the wizard before any write), and what to show."""
     wizard, devices = _parts()
     if step == "salle":
         name = f"{_text(data, 'association')} · {_text(data, 'salle')}"
-        wizard.answer(step, {"hall": {"name": name}})
+        _answered(step, {"hall": {"name": name}})
     elif step == "soiree":
         language = field(data, "language", str)
-        wizard.answer(step, {"hall": {"evening": _text(data, "evening"), "language": language}})
+        _answered(step, {"hall": {"evening": _text(data, "evening"), "language": language}})
     elif step == "imprimante":
-        url = _text(data, "url")
-        wizard.checked({"printer": {"url": url}})
-        devices.print_test(url, _hall_name(wizard))
-        wizard.answer(step, {"printer": {"url": url}})
+        _answered(step, _printer(wizard, devices, data))
     elif step == "codes":
         return _codes(wizard, devices)
     elif step == "wifi":
         network = {"ssid": _text(data, "ssid"), "password": field(data, "password", str)}
-        wizard.answer(step, {"network": network})
+        _answered(step, {"network": network})
     elif step == "boules":
         return _balls(wizard, devices, field(data, "action", str))
     elif step == "voix":
-        voice = field(data, "voice", str)
-        if voice not in VOICES:
-            raise Rejected("bad_field", field="voice")
+        voice = _voice(data)
         if data.get("action") == "test":  # the projector says the screen ball: the sound heard where it matters
             return {"voice_test": wizard.ask_voice_test(voice)}
-        wizard.answer(step, {"speech": {"enabled": _yes(data, "heard"), "voice": voice}})
+        _answered(step, {"speech": {"enabled": _yes(data, "heard"), "voice": voice}})
     elif step == "ecran":
         if not _yes(data, "seen"):
             raise Rejected("setup_screen")
-        wizard.answer(step, {})
+        _answered(step, {}, {"screen.ball_seen": str(SCREEN_BALL)})
     else:
         raise Rejected("bad_field", field="step")
     return {}
@@ -182,13 +216,16 @@ def _codes(wizard: SetupWizard, devices: SetupDevices) -> dict:
         record = h.change_pin(role, pin, role="admin")  # the journal keeps each as a salted hash
         A.auth().book.remember(role, pin, record.event)
         A.auth().sessions.end_role(role)
-    wizard.answer("codes", {"auth": {f"{role}_pin": pin for role, pin in pins.items()}})
+    _answered("codes", {"auth": {f"{role}_pin": pin for role, pin in pins.items()}})
     return {"pins": pins}
 
 
-def _balls(wizard: SetupWizard, devices: SetupDevices, action: str) -> dict:
+def _balls(wizard: SetupWizard, devices: SetupDevices, action: str, again: bool = False) -> dict:
+    h = hall()  # the search ends in a thread of its own, outside this request
     if action == "none":  # drawn by hand: no machine in this hall
-        wizard.answer("boules", {})
+        if again:
+            raise Rejected("bad_field", field="action")  # a machine set up stays until another one is found
+        _answered("boules", {}, {"ball_machine": "none"})
         return {}
     if action != "listen":
         raise Rejected("bad_field", field="action")
@@ -198,8 +235,10 @@ def _balls(wizard: SetupWizard, devices: SetupDevices, action: str) -> dict:
 
     def done(job: BallSearch) -> None:
         if job.found is not None:
+            sections = {"ball_machine": dict(job.found)}
             try:
-                wizard.answer("boules", {"ball_machine": dict(job.found)})
+                (wizard.rerun if again else wizard.answer)("boules", sections)
+                h.record_setup_answer("boules", wizard.record_lines(sections), again=again, role="admin")
             except Rejected:
                 job.state = "not_found"
 
@@ -237,3 +276,52 @@ def answer(step: str):
         return jsonify({"closed": True, "next": "/admin"})
     shown = _step(step, json_body())
     return jsonify({**_parts()[0].view(), **shown})
+
+
+# ---- a device changed after setup closed: its step again, from /admin ----------------------------------------
+def _own_parts() -> tuple[SetupWizard, SetupDevices]:
+    """The wizard of a hall that runs from the configuration it wrote itself (a file written by hand is changed
+    by hand: ``setup_not_own``)."""
+    found = services().setup
+    if found is None:
+        raise Rejected("setup_not_own")
+    return found
+
+
+@bp.get("/api/devices/setup")
+def devices_state():
+    """The device steps /admin may run again, what each wrote, and the last search for the ball machine."""
+    A.require_right("setup")
+    wizard, _ = _own_parts()
+    answers = wizard.view()["answers"]
+    search: BallSearch | None = services().setup_search
+    return jsonify(
+        steps=list(DEVICE_STEPS),
+        closed=wizard.closed,
+        printer=answers.get("printer", {}),
+        ball_machine=answers.get("ball_machine", {}),
+        speech=answers.get("speech", {}),
+        balls=search.view() if search else None,
+        voices=list(VOICES),
+        restart=True,  # what a step writes is read at the hall's next start
+    )
+
+
+@bp.post("/api/devices/setup/<step>")
+def devices_rerun(step: str):
+    """A device's step again: the printer (a test ticket first), the ball machine (listened for again), the
+    projector's voice; each answer written into the hall's configuration and kept in the record."""
+    role = A.require_right("setup")
+    if step not in DEVICE_STEPS:
+        raise Rejected("bad_field", field="step")
+    wizard, devices = _own_parts()
+    data = json_body()
+    if step == "boules":
+        return jsonify(_balls(wizard, devices, field(data, "action", str), again=True))
+    if step == "imprimante":
+        sections = _printer(wizard, devices, data)
+    else:
+        sections = {"speech": {"enabled": _yes(data, "heard"), "voice": _voice(data)}}
+    wizard.rerun(step, sections)
+    record = hall().record_setup_answer(step, wizard.record_lines(sections), again=True, role=role)
+    return jsonify(seq=record.seq, step=step, answers=[list(a) for a in record.event.answers], restart=True)

@@ -142,7 +142,7 @@ class EscposDevice:
         self.target = printer_target(url)
 
     def _open(self):
-        cls = getattr(escpos_printer, _CLASSES[self.target.kind])
+        cls = getattr(escpos_printer(), _CLASSES[self.target.kind])
         args = dict(self.target.args)
         if "usb_args" in args:
             args["usb_args"] = {}  # python-escpos 3.1 shares a mutable default otherwise

@@ -52,7 +52,7 @@ def _accounts(p, pair: Callable[[str, str], None], accounts: tuple[TicketAccount
 
 def render_ticket(hall_name: str, job: TicketJob, timezone: str = "Europe/Paris", profile: str = "TM-T20II") -> bytes:
     """The board's copy of ``job`` as ESC/POS bytes for ``profile``."""
-    p = escpos_printer.Dummy(profile=profile)
+    p = escpos_printer().Dummy(profile=profile)
     cols = columns(p)
     rule = "-" * cols
     e, fp = job.request, job.fingerprint

@@ -23,7 +23,7 @@ def render_tombola_list(
 ) -> bytes:
     """The winners' list of the tombola ``p`` as ESC/POS bytes for ``profile``: ``conductors`` the president then
     the two witnesses (empty before the draw), ``wins`` each drawn lot's index → its winning ticket."""
-    printer = escpos_printer.Dummy(profile=profile)
+    printer = escpos_printer().Dummy(profile=profile)
     cols = columns(printer)
 
     def lines(text: str) -> None:

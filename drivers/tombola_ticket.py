@@ -31,7 +31,7 @@ class TombolaTicketView:
 
 def render_tombola_ticket(view: TombolaTicketView, profile: str = "TM-T20II") -> bytes:
     """The ticket then its stub as ESC/POS bytes for ``profile``: CP858 text, the code's QR, a cut after each."""
-    p = escpos_printer.Dummy(profile=profile)
+    p = escpos_printer().Dummy(profile=profile)
     cols = columns(p)
 
     def lines(text: str, width: int = cols) -> None:

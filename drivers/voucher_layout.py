@@ -6,6 +6,7 @@ Pure rendering on python-escpos's ``Dummy`` printer; sending the bytes is ``driv
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
@@ -16,8 +17,11 @@ from hall.config import Config
 from hall.snapshots import PrintJob
 
 
-def _import_escpos():
-    """Import python-escpos without the ``logging.basicConfig()`` its 3.1 release runs at import (python-escpos issue #559)."""
+@functools.cache
+def escpos_printer():
+    """``escpos.printer``, imported at the first ticket rendered or sent, not at the hall's start (its capabilities
+    database alone costs a Pi 4 a good part of a second: a restart is ready to draw sooner without it). Imported
+    without the ``logging.basicConfig()`` its 3.1 release runs at import (python-escpos issue #559)."""
     root = logging.getLogger()
     before = list(root.handlers)
     import escpos.printer as printer_module
@@ -26,9 +30,6 @@ def _import_escpos():
         if handler not in before:
             root.removeHandler(handler)
     return printer_module
-
-
-escpos_printer = _import_escpos()
 
 
 # ---- what a voucher says -----------------------------------------------------------------------------------
@@ -100,7 +101,7 @@ def columns(p) -> int:
 
 def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
     """The voucher as ESC/POS bytes for ``profile``: CP858 text, the code's QR as a raster image, a cut."""
-    p = escpos_printer.Dummy(profile=profile)
+    p = escpos_printer().Dummy(profile=profile)
     cols = columns(p)
     rule = "-" * cols
 
@@ -159,7 +160,7 @@ def render_voucher(view: VoucherView, profile: str = "TM-T20II") -> bytes:
 
 def _headed(hall_name: str, profile: str):
     """A ticket begun with the hall's name, large and centred (the printer reset, CP858 selected)."""
-    p = escpos_printer.Dummy(profile=profile)
+    p = escpos_printer().Dummy(profile=profile)
     p.hw("INIT")
     p.charcode("CP858")
     p.set_with_default(align="center", bold=True, double_height=True)

@@ -106,6 +106,7 @@ ADMIN_ONLY = frozenset(
         "admin_info",
         "device_test",
         "preflight",
+        "setup",
         "report",
         "evenings",
         "page:admin",

@@ -109,6 +109,14 @@ run install -m 0644 "$SRC/systemd/99-loto-hall.rules" /etc/udev/rules.d/99-loto-
 run udevadm control --reload || true
 run udevadm trigger || true
 
+say "polkit: the service user may bring up the setup Wi-Fi « Loto-Setup » (NetworkManager), nothing else"
+if [ -d /etc/polkit-1 ]; then
+  run install -d -m 0755 /etc/polkit-1/rules.d
+  run install -m 0644 "$SRC/systemd/50-loto-hall.rules" /etc/polkit-1/rules.d/50-loto-hall.rules
+else
+  echo "   (no polkit here: the first start's Wi-Fi needs it, apt-get install polkitd; over the LAN, setup needs nothing)"
+fi
+
 # [server] message_queue (INTERFACE §10): the config asks for Debian's Redis and nginx (docs/install-pi.md)
 QUEUE=""
 if [ -x "$PREFIX/venv/bin/python" ] && [ -r /etc/loto-hall/config.toml ]; then

@@ -25,8 +25,8 @@ done
 rm -rf /etc/systemd/system/loto-hall.service.d
 booted && systemctl daemon-reload || true
 
-say "udev rules, PAM file, Redis password"
-rm -f /etc/udev/rules.d/99-loto-hall.rules /etc/pam.d/loto-hall-kiosk
+say "udev rules, polkit rule, PAM file, Redis password"
+rm -f /etc/udev/rules.d/99-loto-hall.rules /etc/polkit-1/rules.d/50-loto-hall.rules /etc/pam.d/loto-hall-kiosk
 if [ -e /etc/redis/loto-hall.conf ]; then
   rm -f /etc/redis/loto-hall.conf
   sed -i '/^include \/etc\/redis\/loto-hall\.conf$/d' /etc/redis/redis.conf 2>/dev/null || true

@@ -395,3 +395,47 @@ def test_no_command_travels_as_an_untyped_notice():
         if isinstance(node, ast.Constant) and node.value in REQUESTS
     ]
     assert by_string == []
+
+
+START_PATH = """
+import json, sys
+from hall.app.cli import build_parser
+from hall.app.gunicorn_app import _gevent_worker_class
+from hall.app.sdnotify import Notifier
+from hall.app.wiring import ServeOptions, Wiring, config_from_args
+
+args = build_parser().parse_args(["serve", "--data-dir", sys.argv[1], "--port", "0"])
+_gevent_worker_class()  # the worker the command runs (gevent), not started
+wiring = Wiring.build(config_from_args(args), ServeOptions(), Notifier.from_env({}))
+try:
+    wiring.runtime.hall.start_partie(role="speaker")
+    wiring.runtime.hall.draw(7, role="speaker")
+    print(json.dumps(sorted(sys.modules)))
+finally:
+    wiring.close()
+"""
+NOT_TO_DRAW = ("reportlab", "openpyxl", "escpos", "PIL", "lxml", "yaml")  # the papers, the printer's, the QR codes'
+
+
+def test_the_start_to_a_ball_drawn_imports_no_paper_nor_printer_module(tmp_path):
+    """``loto-hall serve``'s path from the command line to a ball drawn, in a fresh interpreter: the parser, the
+    worker class, the wiring (the journal, the devices, the web app), a partie and a ball — and not one module of
+    the PDFs, the workbook, the printer's ESC/POS or the QR codes (about 2 s of a Pi 4's start, issue 45)."""
+    out = subprocess.run(
+        [sys.executable, "-c", START_PATH, str(tmp_path / "data")], cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    assert "hall.door.service" in loaded and "display.app" in loaded and "gunicorn.workers.ggevent" in loaded
+    assert [m for m in loaded if m.split(".")[0] in NOT_TO_DRAW] == []
+
+
+def test_every_document_maker_the_start_hands_in_is_found_when_used():
+    """The makers are imported at their first use: each one the wiring names is there, under that name."""
+    from hall.app.wiring import DOCUMENTS, documents
+
+    makers = documents()
+    assert set(makers) == set(DOCUMENTS)
+    for key, (module, name) in DOCUMENTS.items():
+        assert callable(getattr(importlib.import_module(module), name)), key
+        assert makers[key].__name__ == name

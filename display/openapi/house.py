@@ -122,6 +122,26 @@ def paths() -> dict:
                 errors=("not_found",),  # a web app the program did not hand the checks to
             )
         },
+        "/api/devices/setup": {
+            "get": op(
+                "Les étapes d'appareil de la mise en route qu'on refait depuis /admin (imprimante, machine à boules, "
+                "voix du projecteur) et ce que chacune a écrit dans la configuration de la salle",
+                "admin",
+                ok=obj(steps={"type": "array"}, closed=BOOL, printer={"type": "object"}, restart=BOOL),
+                errors=("setup_not_own",),  # a hall that reads a configuration file written by hand
+            )
+        },
+        "/api/devices/setup/{step}": {
+            "post": op(
+                "Refaire l'étape d'un appareil changé (imprimante : ticket de test d'abord ; boules : la salle écoute "
+                "les trois boules ; voix) : écrite dans la configuration de la salle, lue au prochain démarrage, "
+                "gardée au journal (setup:answered)",
+                "admin",
+                obj(url=STR, voice={"enum": ["fr-FR", "fr-BE", "fr-CH"]}, heard=BOOL, action={"enum": ["listen"]}),
+                errors=("setup_not_own", "setup_bad_answer", "setup_bad_text", "setup_printer", "setup_listening"),
+                params=(path_param("step", "imprimante, boules ou voix"),),
+            )
+        },
         "/api/devices/{name}/test": {
             "post": op(
                 "Demander un test d'appareil",

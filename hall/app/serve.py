@@ -19,7 +19,7 @@ from hall.app.gunicorn_app import run_gunicorn
 from hall.app.lang import _
 from hall.app.sdnotify import Notifier
 from hall.app.start_record import mark_began
-from hall.app.wiring import ServeOptions, Wiring, config_from_args, setup_wanted, tls_files
+from hall.app.wiring import ServeOptions, Wiring, config_from_args, own_config_only, setup_wanted, tls_files
 from hall.config import Config
 from hall.net import address
 
@@ -40,7 +40,10 @@ def serve(args: argparse.Namespace) -> int:
         return run_annex(config, annex)
     interval = getattr(args, "interval", None)
     options = ServeOptions(
-        demo=bool(args.demo), interval_s=float(interval) if interval else None, setup=setup_wanted(args, config)
+        demo=bool(args.demo),
+        interval_s=float(interval) if interval else None,
+        setup=setup_wanted(args, config),
+        own_config=own_config_only(args),
     )
     if options.setup:
         log.info(_("Première mise en route : scannez le code QR du projecteur (/setup)."))

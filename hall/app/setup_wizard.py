@@ -14,7 +14,7 @@ import secrets
 import threading
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from hall.config import Config, ConfigError, parse_config
 from hall.record.durable import write_file, write_json
@@ -26,6 +26,37 @@ STEPS = ("salle", "soiree", "imprimante", "codes", "wifi", "boules", "voix", "ec
 OPTIONAL = frozenset({"boules"})  # a hall may draw by hand: no ball machine
 WRONG_CODES = 5  # wrong codes before the projector shows a new one
 PIN_LENGTH = 8
+DEVICE_STEPS = ("imprimante", "boules", "voix")  # re-run from /admin for a device changed after setup closed
+SET = "set"  # a secret answer as the record keeps it (hall/events/settings.py SETUP_SET)
+
+
+class Hotspot(Protocol):
+    """The setup Wi-Fi (hall/app/setup_hotspot.py), closed with setup."""
+
+    ssid: str
+    address: str | None
+
+    def close_soon(self) -> None: ...
+    def base_url(self, port: int, tls: bool) -> str | None: ...
+
+
+def _secret(section: str, key: str) -> bool:
+    return (section == "auth" and key.endswith("_pin")) or key in ("password", "token", "secret")
+
+
+def recorded(sections: dict[str, dict[str, Any]], noted: dict[str, str] | None = None) -> tuple[tuple[str, str], ...]:
+    """What the record keeps of an answer: ``("section.key", value)`` for each value written, a secret as « set »
+    (an empty password is no secret: the record says it is empty); ``noted``: what the step saw, not written."""
+    lines = [
+        (f"{section}.{key}", SET if _secret(section, key) and value else _shown_value(value))
+        for section, items in sections.items()
+        for key, value in items.items()
+    ]
+    return tuple(lines + sorted((noted or {}).items()))
+
+
+def _shown_value(value: object) -> str:
+    return value if isinstance(value, str) else _toml_value(value)
 
 
 def _toml_value(value: object) -> str:
@@ -68,8 +99,9 @@ def setup_closed(data_dir: str | Path) -> bool:
 class SetupWizard:
     """The wizard's state: the code, the phones let in, the answers written so far, the steps done."""
 
-    def __init__(self, data_dir: str | Path):
+    def __init__(self, data_dir: str | Path, hotspot: Hotspot | None = None):
         self.data_dir = Path(data_dir)
+        self.hotspot = hotspot  # « Loto-Setup », when this start brought it up
         self._lock = threading.Lock()
         self._code = secrets.token_urlsafe(12)
         self._wrong = 0
@@ -135,14 +167,35 @@ class SetupWizard:
         """Write ``step``'s answers into the hall's configuration (checked first), and the step as done."""
         with self._lock:
             self._open()
-            self.checked(sections)
-            for name, items in sections.items():
-                self.raw.setdefault(name, {}).update(items)
-            mode = 0o600 if "auth" in self.raw else 0o644  # the committee's PINs are in it
-            write_file(own_config(self.data_dir), toml_text(self.raw), mode=mode)
+            self._write(sections)
             if step not in self.done:
                 self.done.append(step)
             self._save()
+
+    def rerun(self, step: str, sections: dict[str, dict[str, Any]]) -> None:
+        """A device's step again from /admin (after setup closed: a printer or a ball machine changed): its
+        answers written into the hall's configuration (checked first), read at the next start."""
+        if step not in DEVICE_STEPS:
+            raise Rejected("bad_field", field="step")
+        with self._lock:
+            self._write(sections)
+
+    def _write(self, sections: dict[str, dict[str, Any]]) -> None:
+        self.checked(sections)
+        for name, items in sections.items():
+            self.raw.setdefault(name, {}).update(items)
+        mode = 0o600 if "auth" in self.raw else 0o644  # the committee's PINs are in it
+        write_file(own_config(self.data_dir), toml_text(self.raw), mode=mode)
+
+    def record_lines(
+        self, sections: dict[str, dict[str, Any]], noted: dict[str, str] | None = None
+    ) -> tuple[tuple[str, str], ...]:
+        """What the record keeps of an answer (``recorded``): never a secret."""
+        return recorded(sections, noted)
+
+    def base_url(self, port: int, tls: bool) -> str | None:
+        """The hall's address on « Loto-Setup » while it is up (the projector's QR code), else ``None``."""
+        return self.hotspot.base_url(port, tls) if self.hotspot is not None else None
 
     def finish(self) -> None:
         """Close setup for good once every step the hall needs is answered."""
@@ -154,6 +207,8 @@ class SetupWizard:
             self.closed = True
             self._phones.clear()
             self._save()
+            if self.hotspot is not None:
+                self.hotspot.close_soon()  # « Loto-Setup » goes down: the hall is set up
 
     def _save(self) -> None:
         write_json(self.data_dir / PROGRESS, {"done": self.done, "closed": self.closed})

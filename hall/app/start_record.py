@@ -24,15 +24,15 @@ _began: list[float] = []  # the serving command's creation (wall clock), inherit
 
 
 def process_created(pid: int | str = "self") -> float:
-    """When process ``pid`` was created (seconds since the epoch), from ``/proc``; now where ``/proc`` is missing."""
+    """When process ``pid`` was created (seconds since the epoch), from ``/proc``; now where ``/proc`` is missing.
+    Its age is read against ``/proc/uptime`` (hundredths of a second), not the boot time of ``/proc/stat``, which
+    is whole seconds: a start measured from it was up to a second too long."""
     try:
         ticks = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
-        boot = next(
-            int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines() if line.startswith("btime ")
-        )
-    except (OSError, IndexError, ValueError, StopIteration):
+        now, uptime = time.time(), float(Path("/proc/uptime").read_text().split()[0])
+    except (OSError, IndexError, ValueError):
         return time.time()
-    return boot + ticks / os.sysconf("SC_CLK_TCK")
+    return now - max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
 
 
 def mark_began() -> None:

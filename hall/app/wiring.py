@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import importlib
 import ipaddress
 import logging
 import ssl
@@ -42,6 +43,7 @@ class ServeOptions:
     interval_s: float | None = None  # demo: seconds between balls; None: a ball when the speaker asks for one
     async_mode: str = "threading"  # "gevent" under gunicorn's gevent worker (set by gunicorn_app)
     setup: bool = False  # the first start (INTERFACE §12): no configuration anywhere, set up from a phone
+    own_config: bool = False  # the hall's own configuration (setup closed): /admin re-runs a device's step
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -92,11 +94,23 @@ def setup_wanted(args: argparse.Namespace, config: Config) -> bool:
     return _only_own_config(args) and not setup_closed(config.data_dir)
 
 
-def _setup(config: Config) -> tuple[Any, Any]:
+def own_config_only(args: argparse.Namespace) -> bool:
+    """The hall runs from the configuration it wrote itself (or none yet): /admin may re-run a device's step."""
+    return _only_own_config(args)
+
+
+def _setup(config: Config, first_start: bool) -> tuple[Any, Any]:
+    """The wizard and the devices it tries; at the first start, « Loto-Setup » up when no wired network answers."""
     from hall.app.setup_devices import SetupDevices
     from hall.app.setup_wizard import SetupWizard
 
-    return SetupWizard(config.data_dir), SetupDevices()
+    hotspot = None
+    if first_start:
+        from hall.app.setup_hotspot import SetupHotspot
+
+        hotspot = SetupHotspot(config.network)
+        hotspot.open()
+    return SetupWizard(config.data_dir, hotspot=hotspot), SetupDevices()
 
 
 def tls_files(config: Config) -> tuple[str, str] | None:
@@ -106,6 +120,34 @@ def tls_files(config: Config) -> tuple[str, str] | None:
     from display.tls import ensure_certificate, hall_names  # the display's area: it also shows the fingerprint
 
     return ensure_certificate(config.data_dir, config.hall.name, hall_names(config)).ssl_context
+
+
+DOCUMENTS = {  # the papers /admin downloads, by name: (module, function), imported at the first download
+    "report_pdf": ("hall.app.paper.report_pdf", "write_report_pdf"),
+    "report_xlsx": ("hall.app.paper.report_xlsx", "write_report_xlsx"),
+    "cards_pdf": ("hall.app.paper.sheets", "write_cards_pdf"),
+    "table_tent_pdf": ("hall.app.paper.table_tent", "write_table_tent_pdf"),
+    "tombola_reglement_pdf": ("hall.app.paper.tombola_pdf", "write_reglement_pdf"),
+    "tournament_sheets_pdf": ("hall.app.paper.tournament_pdf", "write_sheets_pdf"),
+    "tournament_standings_pdf": ("hall.app.paper.tournament_pdf", "write_standings_pdf"),
+    "preflight": ("hall.app.preflight", "preflight"),  # not a paper: the pre-flight's checks, run from /admin
+}
+
+
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """``module.name``, imported at its first call: reportlab and openpyxl cost a Pi 4 about a second at every
+    start, and the start needs none of them to draw: a restart after a power cut is ready to draw sooner."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def documents() -> dict[str, Callable[..., Any]]:
+    """The makers handed to the web (``create_app(documents=...)``), each importing its module when first used."""
+    return {key: lazy(module, name) for key, (module, name) in DOCUMENTS.items()}
 
 
 @dataclass
@@ -209,32 +251,15 @@ class Wiring:
                 runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir, interval_s=options.interval_s
             )
             runtime.services += start_printing(runtime.hall, config, demo=options.demo, data_dir=runtime.data_dir)
-            from hall.app.paper.report_pdf import write_report_pdf
-            from hall.app.paper.report_xlsx import write_report_xlsx
-            from hall.app.paper.sheets import write_cards_pdf
-            from hall.app.paper.table_tent import write_table_tent_pdf
-            from hall.app.paper.tombola_pdf import write_reglement_pdf
-            from hall.app.paper.tournament_pdf import write_sheets_pdf, write_standings_pdf
-            from hall.app.preflight import preflight
-
             runtime.services.append(QuietCollector(runtime.hall))  # full collections between balls
             app, socketio = create_app(
                 runtime.hall,
                 config,
-                documents={
-                    "report_pdf": write_report_pdf,
-                    "report_xlsx": write_report_xlsx,
-                    "cards_pdf": write_cards_pdf,
-                    "table_tent_pdf": write_table_tent_pdf,
-                    "tombola_reglement_pdf": write_reglement_pdf,
-                    "tournament_sheets_pdf": write_sheets_pdf,
-                    "tournament_standings_pdf": write_standings_pdf,
-                    "preflight": preflight,  # not a paper: the pre-flight's checks, run from /admin
-                },
+                documents=documents(),
                 tournament=runtime.tournament,
                 async_mode=options.async_mode,
                 lobby=runtime.lobby,
-                setup=_setup(config) if options.setup else None,
+                setup=_setup(config, options.setup) if options.setup or options.own_config else None,
             )
             services_of(app).archived_draws = archived_draws  # the ball count reads the archived journals
             if threads:

@@ -16,7 +16,13 @@ from hall.door.accounts import accounts_now
 from hall.door.state import HallState
 from hall.door.writer import Writer, locked
 from hall.events import EveningClosed, Record, TicketPrinted, TicketRequested
-from hall.events.settings import PREFLIGHT_CHECKS, PREFLIGHT_DETAIL_CHARS, PreflightRun
+from hall.events.settings import (
+    PREFLIGHT_CHECKS,
+    PREFLIGHT_DETAIL_CHARS,
+    SETUP_ANSWER_CHARS,
+    PreflightRun,
+    SetupAnswered,
+)
 from hall.loto.partie import AWARDED
 from hall.refusal import Rejected
 from hall.rights import require
@@ -101,6 +107,24 @@ class RecordDesk:
         if len({c[0] for c in checks}) != len(checks):
             raise Rejected("bad_field", field="checks")
         return self._writer.commit(PreflightRun(checks), role)
+
+    @locked
+    def record_setup_answer(
+        self, step: str, answers: tuple[tuple[str, str], ...], *, again: bool = False, role: str
+    ) -> Record:
+        """Keep a setup step's answer in the record (``setup:answered``): each ``("section.key", value)`` as the
+        configuration got it, a secret already written as « set » by the caller (the record never holds one)."""
+        require(role, "setup")
+        if not isinstance(step, str) or not 0 < len(step) <= 20 or not isinstance(again, bool):
+            raise Rejected("bad_field", field="step")
+        if not isinstance(answers, tuple) or len(answers) > 20:
+            raise Rejected("bad_field", field="answers")
+        for answer in answers:
+            if not (isinstance(answer, tuple) and len(answer) == 2 and all(isinstance(a, str) for a in answer)):
+                raise Rejected("bad_field", field="answers")
+            if not 0 < len(answer[0]) <= 60 or len(answer[1]) > SETUP_ANSWER_CHARS:
+                raise Rejected("bad_field", field="answers")
+        return self._writer.commit(SetupAnswered(step, answers, again), role)
 
     @locked
     def ticket_printed(self, request: int, *, role: str) -> Record:

@@ -10,9 +10,11 @@ Every command runs under the writer's lock: validate → journal → apply → p
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from hall.cartons.cardbook import CardBook
@@ -48,11 +50,14 @@ from hall.loto.lots import LOT_KINDS, LotTermsError, check_lot
 from hall.loto.lots_played import lot_changes, lots_to_play, next_lots
 from hall.loto.partie import Evening
 from hall.loto.watch import WinnerWatch
+from hall.record import checkpoint
 from hall.record.journal import Journal
 from hall.refusal import Rejected
 from hall.rights import require
 from hall.snapshots import KeyOutcome, Proposal
 from hall.sources import Clock, Rng, utc_now
+
+log = logging.getLogger("loto-hall.hall")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -118,7 +123,28 @@ class Hall:
         self._rooms = RoomsDesk(self._writer, self._state, voucher_secret)
         self._holds.add(self._state.rooms)  # no ball while an annex is lost, from any path (RULES L23)
         self._buvette = BuvetteDesk(self._writer, self._state)
-        self._state.replay(list(journal.records()))
+        self._replay(journal, voucher_secret)
+
+    def _replay(self, journal: Journal, secret: bytes) -> None:
+        """The state from the journal: from the checkpoint kept beside it when it holds (its seal, this code, these
+        settings, the journal's record at its place with its hash), then the records after it; else every record.
+        Then the checkpoints are kept at each partie's start (``Writer.keep_checkpoint``)."""
+        self.resumed_from = 0  # the record the state was taken up from (0: the whole journal replayed)
+        folder = Path(journal.path).parent
+        made_with = f"false_claim={self.config.rules.false_claim!r}"  # the one setting the records' replay reads
+        kept = checkpoint.read(folder, secret, made_with) if secret else None
+        if kept is not None and journal.hash_at(kept.seq) != kept.hash:
+            log.warning("point de reprise d'un autre journal (n° %s) : tout le journal est relu", kept.seq)
+            kept = None
+        if kept is not None and self._state.restore(kept.state, kept.seq):
+            tail = list(journal.records(kept.seq))
+            self._state.replay(tail, from_start=True)
+            log.info("état repris au n° %s, puis %d enregistrement(s) relu(s)", kept.seq, len(tail))
+            self.resumed_from = kept.seq
+        else:
+            self._state.replay(list(journal.records()))
+        if secret:
+            self._writer.checkpoints = (folder, secret, made_with)
 
     @property
     def journal(self) -> Journal:
@@ -183,6 +209,7 @@ class Hall:
     close_evening = _Delegated("_record", RecordDesk.close_evening)
     closing = _Delegated("_record", RecordDesk.closing)
     record_preflight = _Delegated("_record", RecordDesk.record_preflight)
+    record_setup_answer = _Delegated("_record", RecordDesk.record_setup_answer)
     ticket_printed = _Delegated("_record", RecordDesk.ticket_printed)
     tickets_to_print = _Delegated("_record", RecordDesk.tickets_to_print)
 

@@ -75,6 +75,15 @@ vouchers already issued still print and their lots are handed over (a tombola lo
 again, and the settings the next evening starts with (the programme, the price tiers, the PINs, the phones' help),
 the card book and the pre-flight still change."""
 
+_KEPT = ("evening", "issued_at", "redeemed_at", "tickets", "last", "after_partie", "closing", "tombola", "buvette")
+"""The parts of the state a checkpoint keeps (with the annex rooms' journalled part): what the records make."""
+NOT_KEPT = frozenset({"config", "book", "watch", "sold_count", "proposed", "_claimed_since_draw", "rooms"})
+"""The rest: the config and the book (their own files), the watch and what it counts (rebuilt from the partie's
+start), a ball proposed (a command's), the rooms (their journalled part is ``ROOMS_KEPT``). A new part of the state
+is one or the other (``tests/hall/test_checkpoint.py`` says which is missing)."""
+ROOMS_KEPT = ("rooms", "ball_seq", "ball")
+"""The annex rooms' journalled part; the rest of ``AnnexRooms`` is its links, live, never journalled."""
+
 _REMEMBER = EventHandlers[None]()  # what a record leaves beside the evening (replayed from the first record)
 _WATCH = EventHandlers[None]()  # the winner watch kept in step (replayed from the last partie's start)
 
@@ -112,9 +121,44 @@ class HallState:
         self.tombola = Tombola()  # the evening's tombola (RULES L24), kept by its own records
         self.buvette = Ledger()  # the buvette's till (hall/buvette/)
 
-    def replay(self, records: Sequence[Record]) -> None:
-        """Rebuild the state from the journal; the watch follows only the last partie, event by event."""
+    def capture(self) -> dict[str, object]:
+        """What the journal made of the state, for a checkpoint (``hall/record/checkpoint.py``), taken just after a
+        partie's start: every part the replay rebuilds, not the book (its own file), the watch (rebuilt from the
+        start), the links of the annex rooms (never journalled) nor a ball proposed (a command's, not a record's)."""
+        rooms = {name: getattr(self.rooms, name) for name in ROOMS_KEPT}
+        return {**{name: getattr(self, name) for name in _KEPT}, "rooms": rooms}
+
+    def restore(self, kept: object, seq: int) -> bool:
+        """The state as ``capture`` took it (from a checkpoint taken just after a partie's start), then replayed
+        with ``replay(tail, from_start=True)``; False, and nothing changed, when ``kept`` is not one taken just after
+        the start journalled as record ``seq``."""
+        if not isinstance(kept, dict) or set(kept) != {*_KEPT, "rooms"} or not isinstance(kept["last"], Record):
+            return False
+        if not isinstance(kept["rooms"], dict) or set(kept["rooms"]) != set(ROOMS_KEPT):
+            return False
+        if (
+            kept["last"].seq != seq
+            or kept["last"].type != PartieStarted.type
+            or not isinstance(kept["evening"], Evening)
+        ):
+            return False
+        for name in _KEPT:
+            setattr(self, name, kept[name])
+        for name in ROOMS_KEPT:
+            setattr(self.rooms, name, kept["rooms"][name])
+        self.watch, self._claimed_since_draw = None, set()
+        return True
+
+    def replay(self, records: Sequence[Record], from_start: bool = False) -> None:
+        """Rebuild the state from the journal; the watch follows only the last partie, event by event.
+        ``from_start``: ``records`` are the tail after a partie's start already applied (a checkpoint's): with no
+        later start among them, the watch follows that one's partie from its start, as the whole replay would."""
         starts = [i for i, r in enumerate(records) if r.type == PartieStarted.type]
+        if from_start and not starts:
+            self.rebuild_watch()  # what the partie's start did (its sleepers: none yet)
+            for record in records:
+                self.apply(record)
+            return
         last_start = starts[-1] if starts else len(records)
         for record in records[:last_start]:
             self.evening.apply(record.event, record.seq)

@@ -13,12 +13,14 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from hall.door.state import HallState
-from hall.events import Record
+from hall.events import PartieStarted, Record
 from hall.holds import Hold, Holds
 from hall.ports import NoticeSubscriber, Subscriber
+from hall.record import checkpoint
 from hall.record.journal import Journal
 from hall.requests import DeviceRequest
 from hall.rights import require
@@ -142,6 +144,7 @@ class Writer:
         self._notice_subscribers: list[NoticeSubscriber] = []
         self._devices: dict[str, DeviceStatus] = {}
         self.holds = Holds(holds)
+        self.checkpoints: tuple[Path, bytes, str] | None = None  # (folder, the hall's key, the replay's settings)
 
     def commit(self, event: Any, role: str, *more: Any) -> Record:
         """Journal ``event`` (and ``more``, in the same transaction), apply, publish; returns the first record.
@@ -156,7 +159,24 @@ class Writer:
             for record in records:
                 for fn in list(self._subscribers):
                     _deliver(fn, record)
+            if self.checkpoints is not None and records[-1].type == PartieStarted.type:
+                self.keep_checkpoint(records[-1])
             return records[0]
+
+    def keep_checkpoint(self, start: Record) -> None:
+        """The state just after a partie's ``start``, kept beside the journal (``hall/record/checkpoint.py``): a
+        restart replays only the records after it. Taken under the lock (the state does not move while it is
+        pickled: about 0.15 s of a core here for a whole evening, 20 000 records), pickled and written by the
+        journal's offload (a real thread under gevent: the event loop goes on serving, the fsyncs out of it); a
+        failure is logged, never a refusal: the journal holds the evening, a checkpoint only shortens the next
+        start."""
+        assert self.checkpoints is not None
+        folder, secret, made_with = self.checkpoints
+        kept = checkpoint.Checkpoint(start.seq, start.hash, self.state.capture())
+        try:
+            self.journal.offload(lambda: checkpoint.write(folder, secret, kept, made_with))
+        except Exception:
+            log.exception("point de reprise non gardé (le prochain démarrage relira tout le journal)")
 
     def subscribe(self, fn: Subscriber) -> Callable[[], None]:
         """Call ``fn(record)`` after every durable event; returns the function that unsubscribes."""

@@ -59,6 +59,7 @@ from hall.events.settings import (
     PreflightRun,
     ProgrammeEdited,
     ProgrammePartie,
+    SetupAnswered,
     VoiceTested,
 )
 from hall.events.tombola import (
@@ -106,6 +107,7 @@ __all__ = [
     "PinChanged",
     "PlayersSet",
     "PreflightRun",
+    "SetupAnswered",
     "PriceTier",
     "PricesSet",
     "ProgrammeEdited",

@@ -97,6 +97,21 @@ class PreflightRun:
     checks: tuple[tuple[str, bool | None, str], ...]
 
 
+SETUP_SET = "set"  # what the record keeps of a secret answer (a PIN, the Wi-Fi's password): never the secret
+SETUP_ANSWER_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class SetupAnswered:
+    """A step of the first start answered on the phone (or a device's step re-run from /admin): each value written
+    into the hall's configuration, ``("section.key", value)``, a secret as ``SETUP_SET`` (never the PIN)."""
+
+    type: ClassVar[str] = "setup:answered"
+    step: str
+    answers: tuple[tuple[str, str], ...]
+    again: bool = False  # re-run from /admin after setup closed (a device changed)
+
+
 @dataclass(frozen=True, slots=True)
 class CountShown:
     """The speaker put the ball count on the projector during a break (``shown``), or took it off."""

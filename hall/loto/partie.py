@@ -45,6 +45,7 @@ from hall.events import (
     SalePaid,
     SaleRecorded,
     SaleVoided,
+    SetupAnswered,
     TicketPrinted,
     TicketRequested,
     TieAnnounced,
@@ -369,9 +370,9 @@ class Evening:
     def _on_room(self, e: Event) -> None:
         """The salle annexe's records: its rooms are the hall state's (a claim there is also a ``ClaimAnnounced``)."""
 
-    @_APPLY.on(BallRepeated, VoiceTested, PreflightRun)
-    def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun) -> None:
-        """Said again on the projector, or the pre-flight kept: the evening's state does not change."""
+    @_APPLY.on(BallRepeated, VoiceTested, PreflightRun, SetupAnswered)
+    def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun | SetupAnswered) -> None:
+        """Said again on the projector, the pre-flight or a setup answer kept: the evening's state does not change."""
 
     @_APPLY.on(
         TombolaPrepared,

@@ -196,6 +196,11 @@ class Journal:
         """The hash of the last record appended: the evening's fingerprint (``chain.GENESIS`` when empty)."""
         return self._last_hash
 
+    def hash_at(self, seq: int) -> str | None:
+        """The stored hash of record ``seq`` (``None`` when the journal has no such record)."""
+        row = self._db.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
     def records(self, after: int = 0) -> Iterator[Record]:
         """Every record with ``seq > after``, in order."""
         return records_of(self._db, self.path, after)

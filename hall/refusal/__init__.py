@@ -153,6 +153,7 @@ Code: TypeAlias = Literal[
     "setup_closed",
     "setup_codes_made",
     "setup_listening",
+    "setup_not_own",
     "setup_needs_printer",
     "setup_no_code",
     "setup_printer",

@@ -57,3 +57,20 @@ def test_a_slow_start_is_advice_and_a_missing_or_damaged_record_is_said(tmp_path
     (tmp_path / FILE).write_text(json.dumps({"ready_s": START_TARGET_S + 2.5, "at": "2026-12-07T17:00:00+00:00"}))
     slow = last_start(config)
     assert slow.ok is None and "prête en 12.5 s" in slow.detail and "SSD USB" in slow.fix
+
+
+def test_a_process_s_creation_is_read_to_the_hundredth_not_the_whole_second():
+    """``/proc/stat``'s boot time is whole seconds: a start measured from it was up to a second too long."""
+    from hall.app.start_record import process_created
+
+    errors = []
+    for _ in range(3):
+        before = time.time()
+        child = subprocess.Popen(["sleep", "5"])
+        try:
+            time.sleep(0.2)
+            errors.append(process_created(child.pid) - before)
+        finally:
+            child.kill()
+            child.wait()
+    assert all(-0.05 < e < 0.25 for e in errors), errors

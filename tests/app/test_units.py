@@ -277,3 +277,44 @@ def test_install_runs_python_isolated_so_no_hall_of_the_current_folder_is_import
         assert "-I" in flags.split()
         subprocess.run([sys.executable, *flags.split(), "-c", code], cwd=tmp_path, capture_output=True, timeout=60)
         assert not (tmp_path / "imported").exists(), "the folder's hall was imported"
+
+
+POLKIT_EVAL = """
+const vm = require("vm"), fs = require("fs");
+const rules = [];
+const polkit = {Result: {YES: "yes", NO: "no", NOT_HANDLED: null}, addRule: (f) => rules.push(f)};
+vm.runInNewContext(fs.readFileSync(process.argv[1], "utf8"), {polkit});
+const asked = JSON.parse(process.argv[2]);
+console.log(JSON.stringify(asked.map(([user, id]) => rules.map((r) => r({id}, {user})).find((v) => v) || null)));
+"""
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="node runs the polkit rule (polkit's own JavaScript)")
+def test_the_polkit_rule_lets_the_service_user_run_the_setup_wifi_and_nothing_else():
+    """``systemd/50-loto-hall.rules``: the service user ``loto-hall`` may add, bring up, take down and delete the
+    open « Loto-Setup » profile through NetworkManager (hall/app/setup_hotspot.py); nobody else gets anything, and
+    it gets nothing else. Run as polkit runs it (a ``polkit`` object, each rule asked in turn), in ES5."""
+    import json
+
+    rule = SYSTEMD / "50-loto-hall.rules"
+    code = re.sub(r"//[^\n]*", "", rule.read_text())  # its comments name the nmcli calls
+    assert not re.search(r"=>|\b(let|const|class)\b|`", code), "polkit's duktape reads ES5 only"
+    nm = "org.freedesktop.NetworkManager."
+    asked = [
+        ("loto-hall", nm + "settings.modify.system"),
+        ("loto-hall", nm + "network-control"),
+        ("loto-hall", nm + "wifi.share.open"),
+        ("loto-hall", nm + "wifi.share.protected"),
+        ("loto-hall", nm + "settings.modify.hostname"),
+        ("loto-hall", "org.freedesktop.login1.reboot"),
+        ("loto-hall", "org.freedesktop.systemd1.manage-units"),
+        ("loto-kiosk", nm + "network-control"),
+        ("nobody", nm + "settings.modify.system"),
+    ]
+    done = subprocess.run(
+        ["node", "-e", POLKIT_EVAL, str(rule), json.dumps(asked)], capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout) == ["yes", "yes", "yes"] + [None] * 6
+    install = (SYSTEMD / "install.sh").read_text()
+    assert "/etc/polkit-1/rules.d/50-loto-hall.rules" in install
+    assert "/etc/polkit-1/rules.d/50-loto-hall.rules" in (SYSTEMD / "uninstall.sh").read_text()

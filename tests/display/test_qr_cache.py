@@ -22,10 +22,12 @@ def wifi_room(tmp_path):
 @pytest.fixture
 def made(monkeypatch):
     """How many QR codes were made (``qrcode.make`` calls), the cache emptied first."""
+    import qrcode  # imported by display.qrcode_svg at its first code, not at the start
+
     qrcode_svg._made.cache_clear()
     calls: list[str] = []
-    real = qrcode_svg.qrcode.make
-    monkeypatch.setattr(qrcode_svg.qrcode, "make", lambda text, **kw: calls.append(text) or real(text, **kw))
+    real = qrcode.make
+    monkeypatch.setattr(qrcode, "make", lambda text, **kw: calls.append(text) or real(text, **kw))
     return calls
 
 
