@@ -15,12 +15,13 @@ from display.limits import json_body
 from display.pages import render_page
 from display.services import services
 from display.session_ref import session_ref
-from hall import as_eur
+from hall import as_eur, read_prize_code
 from hall.ports import HallPort
 from hall.refusal import Rejected
 from hall.rights import may
 
 bp = Blueprint("tombola", __name__, url_prefix="/api/tombola")
+lots_bp = Blueprint("lots_desk", __name__, url_prefix="/api/lots")  # the prize desk's reading of a code
 page_bp = Blueprint("tombola_page", __name__)
 
 declare(
@@ -63,6 +64,13 @@ declare(
         "ticket_unsold": (422, _l("Le billet n° %(ticket)s n'est pas vendu : il ne peut pas gagner.")),
         "unknown_code": (404, _l("Billet inconnu ou falsifié.")),
         "no_lot": (409, _l("Le billet n° %(ticket)s n'a pas gagné de lot.")),
+        "not_drawn": (
+            409,
+            _l(
+                "Le tirage n'est pas terminé : le billet n° %(ticket)s peut encore gagner (%(left)s lots à tirer). "
+                "Rendez-le à son porteur pour après le tirage."
+            ),
+        ),
         "nothing_drawn": (409, _l("Aucun lot n'est encore tiré : la liste des gagnants est vide.")),
         "already_collected": (409, _l("Le lot du billet n° %(ticket)s est déjà remis.")),
     },
@@ -237,6 +245,42 @@ def collect():
     h = hall()
     record = h.collect_tombola_lot(code, role=role)
     return jsonify({"lot": record.event.lot_index + 1, "ticket": record.event.ticket, "seq": record.seq})
+
+
+@lots_bp.post("/read")
+def read_code():
+    """What the prize desk scanned or typed, read once in Python: a voucher's code (/lots then redeems it) or a
+    tombola ticket's, with the lot it is owed or the refusal in words (journals nothing: « Remettre le lot »
+    then calls ``POST /api/tombola/collect``)."""
+    role = A.require_right("tombola_collect")
+    text = json_body().get("code")
+    if not isinstance(text, str) or not text.strip() or len(text) > 200:
+        raise Rejected("bad_field", field="code")
+    kind, code = read_prize_code(text)
+    if kind != "tombola":
+        return jsonify({"kind": kind, "code": code})
+    h = hall()
+    try:
+        win = h.tombola_lot_of(code, role=role)
+    except Rejected as refused:
+        ticket = refused.detail.get("ticket")
+        return jsonify(
+            {"kind": kind, "code": code, "ticket": ticket, "refused": error_body(refused.key, refused.detail)}
+        )
+    prepared = h.tombola().prepared
+    assert prepared is not None
+    return jsonify(
+        {
+            "kind": kind,
+            "code": code,
+            "ticket": win.ticket,
+            "lot": win.lot_index + 1,
+            "label": prepared.tombola_lots[win.lot_index].label,
+            "buyer": win.buyer,
+            "collect_until": prepared.collect_until,
+            "refused": None,
+        }
+    )
 
 
 @bp.get("/reglement.pdf")

@@ -147,6 +147,7 @@ def create_app(
     app.register_blueprint(api_sales.bp)
     app.register_blueprint(api_tombola.bp)
     app.register_blueprint(api_tombola.page_bp)
+    app.register_blueprint(api_tombola.lots_bp)
     app.register_blueprint(api_buvette.bp)
     app.register_blueprint(api_programme.bp)
     app.register_blueprint(api_evenings.bp)

@@ -116,6 +116,7 @@ if TYPE_CHECKING:
     from hall.sources import utc_now as utc_now
     from hall.spreadsheet import as_plain_csv as as_plain_csv
     from hall.spreadsheet import safe_cell as safe_cell
+    from hall.tombola.codes import read_prize_code as read_prize_code
 
 __all__ = [
     "ACTIONS",
@@ -200,6 +201,7 @@ __all__ = [
     "past_evenings",
     "pin_matches",
     "prize_at",
+    "read_prize_code",
     "read_terms",
     "safe_cell",
     "shown_fingerprint",

@@ -45,6 +45,16 @@ SALE = needing(
 )
 DRAW = obj(president=STR, witnesses={"type": "array", "items": STR}, ticket=INT, all=BOOL)
 T = "tombola"
+READ = obj(
+    kind={"enum": ["voucher", "tombola"]},
+    code=STR,
+    ticket={"type": ["integer", "null"]},
+    lot=INT,
+    label=STR,
+    buyer=STR,
+    collect_until=STR,
+    refused=NULLABLE,
+)
 
 
 def paths() -> dict:
@@ -118,8 +128,17 @@ def paths() -> dict:
                 "Remettre un lot contre le billet gagnant (son code signé)",
                 "desk",
                 needing(obj(code=STR), "code"),
-                errors=("unknown_code", "no_lot", "already_collected", "no_tombola"),
+                errors=("unknown_code", "no_lot", "not_drawn", "already_collected", "no_tombola"),
                 area=T,
+            )
+        },
+        "/api/lots/read": {
+            "post": op(
+                "Lire un code à la table des lots : un bon de partie ou un billet de tombola (selon sa forme), "
+                "et pour un billet le lot dû ou le refus en clair ; n'écrit rien au journal",
+                "desk",
+                needing(obj(code={"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"}), "code"),
+                ok=READ,
             )
         },
         "/api/tombola/reglement.pdf": {"get": pdf},

@@ -271,6 +271,7 @@ class Hall:
     close_tombola_sales = _Delegated("_tombola", TombolaDesk.close_tombola_sales)
     draw_tombola = _Delegated("_tombola", TombolaDesk.draw_tombola)
     collect_tombola_lot = _Delegated("_tombola", TombolaDesk.collect_tombola_lot)
+    tombola_lot_of = _Delegated("_tombola", TombolaDesk.tombola_lot_of)
     tombola_code = _Delegated("_tombola", TombolaDesk.tombola_code)
     tombola = _Delegated("_tombola", TombolaDesk.tombola)
     tombola_printed = _Delegated("_tombola", TombolaDesk.tombola_printed)

@@ -30,7 +30,7 @@ from hall.sources import Rng
 from hall.tombola import rules
 from hall.tombola.codes import check_ticket_code, ticket_code
 from hall.tombola.draw import draw_ticket
-from hall.tombola.model import Tombola, TombolaPicture
+from hall.tombola.model import Tombola, TombolaPicture, Win
 
 MAX_SOLD_AT_ONCE = 1_000  # tickets in one sale
 
@@ -230,18 +230,33 @@ class TombolaDesk:
     @locked
     def collect_tombola_lot(self, code: str, *, role: str) -> Record:
         """Hand a lot over against its winning ticket's signed code; refused for a forged code, a ticket that won
-        nothing, or a lot already handed over."""
+        nothing, a ticket that may still win (the draw not over), or a lot already handed over."""
         require(role, "tombola_collect")
+        win = self._winning(code)
+        return self._writer.commit(TombolaCollected(win.lot_index, win.ticket), role)
+
+    @locked
+    def tombola_lot_of(self, code: str, *, role: str) -> Win:
+        """The lot a ticket's signed code is owed, as the prize desk reads it before handing it over (journals
+        nothing); refused as ``collect_tombola_lot`` would refuse it now."""
+        require(role, "tombola_collect")
+        return self._winning(code)
+
+    def _winning(self, code: str) -> Win:
+        """The win of the ticket ``code`` carries, still to hand over, or the refusal in its own words."""
         p = self._prepared()
         n = check_ticket_code(self._secret, p.authority_number, str(code)[:40])
         if n is None:
             raise Rejected("tombola/unknown_code")
-        win = next((w for w in self._t.wins if w.ticket == n), None)
+        t = self._t
+        win = next((w for w in t.wins if w.ticket == n), None)
         if win is None:
+            if n in t.holder and t.next_lot is not None:  # sold, and lots are still to draw: it may yet win
+                raise Rejected("tombola/not_drawn", ticket=n, left=len(p.tombola_lots) - len(t.wins))
             raise Rejected("tombola/no_lot", ticket=n)
-        if win.lot_index in self._t.collected:
-            raise Rejected("tombola/already_collected", ticket=n, at=self._t.collected[win.lot_index])
-        return self._writer.commit(TombolaCollected(win.lot_index, n), role)
+        if win.lot_index in t.collected:
+            raise Rejected("tombola/already_collected", ticket=n, at=t.collected[win.lot_index])
+        return win
 
     @locked
     def tombola_printed(self, sale_id: int, *, role: str) -> Record:

@@ -177,6 +177,7 @@ Code: TypeAlias = Literal[
     "tombola/no_lot",
     "tombola/no_ticket_left",
     "tombola/no_tombola",
+    "tombola/not_drawn",
     "tombola/not_enough_tickets",
     "tombola/nothing_drawn",
     "tombola/sales_closed",

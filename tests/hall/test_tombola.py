@@ -242,10 +242,32 @@ def test_a_lot_is_handed_over_once_against_its_signed_ticket(hall):
     assert (
         refused(hall.collect_tombola_lot, code[:-1] + ("A" if code[-1] != "A" else "B"), role="desk") == "unknown_code"
     )
-    assert refused(hall.collect_tombola_lot, hall.tombola_code(4), role="desk") == "no_lot"
+    # ticket 4 is sold and lots 2 and 3 are still to draw: not « no lot » (it would be thrown away), « not drawn »
+    assert refused(hall.collect_tombola_lot, hall.tombola_code(4), role="desk") == "not_drawn"
+    assert refused(hall.collect_tombola_lot, hall.tombola_code(2), role="desk") == "no_lot"  # unsold: never wins
     hall.collect_tombola_lot(code.lower(), role="desk")
     assert refused(hall.collect_tombola_lot, code, role="desk") == "already_collected"
     assert hall.tombola().collected == (0,)
+    hall.draw_tombola(role="speaker", ticket=10)
+    hall.draw_tombola(role="speaker", ticket=13)
+    assert refused(hall.collect_tombola_lot, hall.tombola_code(4), role="desk") == "no_lot"  # every lot drawn
+    assert hall.tombola_lot_of(hall.tombola_code(13), role="desk").lot_index == 2  # read, journalling nothing
+    assert refused(hall.tombola_lot_of, hall.tombola_code(7), role="desk") == "already_collected"
+    assert refused(hall.tombola_lot_of, hall.tombola_code(7), role="speaker") == "forbidden"
+    assert [r.type for r in hall.records()].count("tombola:collected") == 1
+
+
+def test_the_prize_desk_reads_a_code_s_kind_from_its_shape():
+    from hall.tombola.codes import read_prize_code
+
+    assert read_prize_code("T0042-7KQ4M2AB") == ("tombola", "T0042-7KQ4M2AB")
+    assert read_prize_code(" t0042 7kq4m2ab ") == ("tombola", "T0042-7KQ4M2AB")  # typed: spaces, lower case
+    assert read_prize_code("TO042-7KQ4M2AB") == ("tombola", "T0042-7KQ4M2AB")  # an O for a 0
+    assert read_prize_code("T0042-7KQ4") == ("tombola", "T0042-7KQ4")  # a ticket mistyped: still a ticket
+    assert read_prize_code("T12345-7KQ4M2AB") == ("tombola", "T12345-7KQ4M2AB")  # never read as voucher 12345
+    assert read_prize_code("00042-7KQ4M2AB") == ("voucher", "00042-7KQ4M2AB")
+    assert read_prize_code("ticket:00042-7KQ4M2AB") == ("voucher", "00042-7KQ4M2AB")
+    assert read_prize_code("0042 7kq4m2a") == ("voucher", "0042 7KQ4M2A")  # the voucher's reader suggests
 
 
 def test_a_ticket_code_is_bound_to_its_tombola():

@@ -64,9 +64,3 @@ export function scanButton(idle, onText) {
 export function cardIdFrom(text) {
   return String(text).trim().slice(0, 200);
 }
-
-export function voucherFrom(text) {
-  const s = String(text).trim().toUpperCase();
-  const m = s.match(/\d{5,}-[A-Z2-7]{8}/);
-  return m ? m[0] : s.slice(0, 40);
-}
