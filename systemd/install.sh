@@ -114,7 +114,7 @@ if [ -d /etc/polkit-1 ]; then
   run install -d -m 0755 /etc/polkit-1/rules.d
   run install -m 0644 "$SRC/systemd/50-loto-hall.rules" /etc/polkit-1/rules.d/50-loto-hall.rules
 else
-  echo "   (no polkit here: the first start's Wi-Fi needs it, apt-get install polkitd; over the LAN, setup needs nothing)"
+  echo "   (no polkit here: the first start's Wi-Fi needs it (Debian's polkitd package); over the LAN, setup needs nothing)"
 fi
 
 # [server] message_queue (INTERFACE §10): the config asks for Debian's Redis and nginx (docs/install-pi.md)
