@@ -35,6 +35,22 @@ def test_the_english_catalogue_is_complete_and_compiled():
     assert {ident(m) for m in pot if m.id} <= {ident(m) for m in po if m.id}
 
 
+# Jinja's gettext formats every sentence (``rv % variables``, even with none): a lone « % » in a page's sentence is
+# a conversion — « 15 % au plus » printed « 15 {}u plus », « 15 % of » an error 500 on the English page.
+LONE_PERCENT = re.compile(r"%(?!\(\w+\)[sd]|%)")
+
+
+def test_no_page_sentence_holds_a_lone_percent_in_either_language():
+    said = re.compile(r"""_\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+    literals = {
+        a or b for html in (DISPLAY / "templates").glob("*.html") for a, b in said.findall(html.read_text("utf-8"))
+    }
+    assert len(literals) > 100  # the pages' sentences were read
+    po = {m.id: m.string for m in read_po((DISPLAY / "translations/en/LC_MESSAGES/messages.po").open("rb"))}
+    lone = [s for s in literals if LONE_PERCENT.search(s) or LONE_PERCENT.search(str(po.get(s) or ""))]
+    assert not lone, "write « %(limit)s » with the value given, or « %% »"
+
+
 def test_every_word_the_scripts_ask_for_exists():
     asked, tournament = set(), set()
     for js in (DISPLAY / "static/js").glob("*.js"):
