@@ -290,12 +290,17 @@ def _own_parts() -> tuple[SetupWizard, SetupDevices]:
 
 @bp.get("/api/devices/setup")
 def devices_state():
-    """The device steps /admin may run again, what each wrote, and the last search for the ball machine."""
+    """The device steps /admin may run again, what each wrote, and the last search for the ball machine. A hall
+    whose configuration was written by hand answers ``{"own": false, "message"}`` (a state to show, not an error:
+    its devices are changed in the file); its steps, posted, are ``409 setup_not_own``."""
     A.require_right("setup")
+    if services().setup is None:
+        return jsonify(own=False, message=error_body("setup_not_own")["message"])
     wizard, _ = _own_parts()
     answers = wizard.view()["answers"]
     search: BallSearch | None = services().setup_search
     return jsonify(
+        own=True,
         steps=list(DEVICE_STEPS),
         closed=wizard.closed,
         printer=answers.get("printer", {}),

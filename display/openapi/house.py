@@ -127,8 +127,15 @@ def paths() -> dict:
                 "Les étapes d'appareil de la mise en route qu'on refait depuis /admin (imprimante, machine à boules, "
                 "voix du projecteur) et ce que chacune a écrit dans la configuration de la salle",
                 "admin",
-                ok=obj(steps={"type": "array"}, closed=BOOL, printer={"type": "object"}, restart=BOOL),
-                errors=("setup_not_own",),  # a hall that reads a configuration file written by hand
+                # a hall that reads a configuration file written by hand: {"own": false, "message"}
+                ok=obj(
+                    own=BOOL,
+                    message=STR,
+                    steps={"type": "array"},
+                    closed=BOOL,
+                    printer={"type": "object"},
+                    restart=BOOL,
+                ),
             )
         },
         "/api/devices/setup/{step}": {

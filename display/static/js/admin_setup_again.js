@@ -7,7 +7,7 @@ const msg = (text) => { $("setup-again-msg").textContent = text; };
 
 async function load() {
   const res = await api("GET", "/api/devices/setup");
-  if (!res.ok) { msg(res.data.message); return; }  // a hand-written configuration: changed in the file
+  if (!res.ok || !res.data.own) { msg(res.data.message); return; }  // a hand-written configuration: changed in the file
   $("setup-again-steps").hidden = false;
   $("setup-again-url").value = (res.data.printer || {}).url || "";
   if ((res.data.speech || {}).voice) $("setup-again-voice-name").value = res.data.speech.voice;
