@@ -135,6 +135,9 @@ def report_agrees(ev: Evening) -> None:
     assert ("Écart de stock compté (hors solde)", "-1,00", "Z 1 · Café : 48 → 47 (-1)") in bar
     tombola = [(r["libellé"], r["montant (€)"]) for r in lines if r["rubrique"] == "tombola"]
     assert ("Frais (lots achetés compris)", "29,00") in tombola
+    first, second = ev.noted["tombola_wins"]  # drawn at the interval, neither handed over yet: both listed
+    unclaimed = [r["détail"] for r in lines if r["rubrique"] == "tombola" and r["libellé"] == "Lot non retiré"]
+    assert unclaimed == [f"1. Bouteille de champagne — n° {first}", f"2. Corbeille de fruits — n° {second}"], lines
     for words in (
         "Comptes de la soirée",
         "Achats de la buvette (boissons, nourriture) 30,00 €",
