@@ -1,11 +1,29 @@
-/* The prize desk: scan or type a voucher code, hand the lot over. */
+/* The prize desk: scan or type a voucher code (or a tombola ticket's), hand the lot over. */
 import {$, api, el, kind, t} from "./common.js";
 import {node} from "./ids.js";
 import {scanButton, voucherFrom} from "./scan.js";
 
 
+/* a tombola ticket's signed code (T0042-XXXXXXXX, as printed on the ticket): its lot handed over (RULES L24) */
+const TOMBOLA_CODE = /^T(\d{4,6})-?([A-Z2-7]{8})$/;
+
+async function collect(code) {
+  const res = await api("POST", "/api/tombola/collect", {code});
+  const box = $("result");
+  box.className = "result " + (res.ok ? "good" : res.data.error === "already_collected" ? "warn" : "bad");
+  box.replaceChildren(el("div", {text: res.ok ? t("tb_collected", {lot: res.data.label}) : res.data.message}),
+    res.ok ? el("div", {text: t("tb_collected_detail", {n: res.data.lot, ticket: res.data.ticket})})
+      : el("div", {class: "voucher-code", text: code}));
+  box.dataset.error = res.ok ? "" : res.data.error;
+  box.hidden = false;
+  box.scrollIntoView({block: "nearest"});
+  $("code").value = "";
+}
+
 async function redeem(code) {
   if (!code) return;
+  const ticket = TOMBOLA_CODE.exec(code.replace(/\s/g, "").toUpperCase());
+  if (ticket) return collect("T" + ticket[1] + "-" + ticket[2]);
   const res = await api("POST", "/api/vouchers/" + encodeURIComponent(code) + "/redeem");
   const box = $("result");
   if (res.ok) {
