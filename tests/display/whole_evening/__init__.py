@@ -30,6 +30,7 @@ STEPS = (
     play.partie_2_the_carried_velo_won,
     play.partie_2_demarquez_keeping_the_cafetiere,
     after.prize_desk_hands_the_panier_over,
+    after.prize_desk_hands_the_tombola_lot_over,
     after.buvette_closes_with_the_stock_counted,
     after.report_agrees,
     after.journal_verifies,

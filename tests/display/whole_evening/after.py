@@ -36,6 +36,29 @@ def prize_desk_hands_the_panier_over(ev: Evening) -> None:
     ev.shot("deja-echange", "lots")
 
 
+def prize_desk_hands_the_tombola_lot_over(ev: Evening) -> None:
+    """The champagne's winner brings her ticket to the prize desk: its printed code typed, « Tombola — à remettre :
+    Bouteille de champagne »; typed again, already handed over; a ticket that won nothing is told so (RULES L24)."""
+    desk, codes = ev["lots"], ev.noted["tombola_codes"]
+    first, second = ev.noted["tombola_wins"]
+    result = desk.locator("#result")
+    desk.fill("#code", codes[first].lower())  # typed as people type it
+    desk.press("#code", "Enter")
+    expect(result).to_have_class("result good")
+    expect(result).to_contain_text("Tombola — à remettre : Bouteille de champagne")
+    expect(result).to_contain_text(f"Lot n° 1, contre le billet n° {first}")
+    ev.shot("tombola-lot-remis", "lots")
+    desk.fill("#code", codes[first])
+    desk.press("#code", "Enter")
+    expect(result).to_have_class("result warn")
+    expect(result).to_contain_text(f"Le lot du billet n° {first} est déjà remis.")
+    loser = min(set(codes) - {first, second})
+    desk.fill("#code", codes[loser])
+    desk.press("#code", "Enter")
+    expect(result).to_have_class("result bad")
+    expect(result).to_contain_text(f"Le billet n° {loser} n'a pas gagné de lot.")
+
+
 # ---------------------------------------------------------------------------------------------- the buvette's Z
 def buvette_closes_with_the_stock_counted(ev: Evening) -> None:
     """At the close the admin counts the buvette's stock on /admin: one coffee missing (48 expected, 47 counted),
@@ -135,9 +158,9 @@ def report_agrees(ev: Evening) -> None:
     assert ("Écart de stock compté (hors solde)", "-1,00", "Z 1 · Café : 48 → 47 (-1)") in bar
     tombola = [(r["libellé"], r["montant (€)"]) for r in lines if r["rubrique"] == "tombola"]
     assert ("Frais (lots achetés compris)", "29,00") in tombola
-    first, second = ev.noted["tombola_wins"]  # drawn at the interval, neither handed over yet: both listed
+    second = ev.noted["tombola_wins"][1]  # the champagne handed over at the prize desk, the fruit not yet
     unclaimed = [r["détail"] for r in lines if r["rubrique"] == "tombola" and r["libellé"] == "Lot non retiré"]
-    assert unclaimed == [f"1. Bouteille de champagne — n° {first}", f"2. Corbeille de fruits — n° {second}"], lines
+    assert unclaimed == [f"2. Corbeille de fruits — n° {second}"], lines
     for words in (
         "Comptes de la soirée",
         "Achats de la buvette (boissons, nourriture) 30,00 €",

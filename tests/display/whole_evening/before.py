@@ -117,6 +117,7 @@ def admin_prepares_the_tombola(ev: Evening) -> None:
     expect(warning).to_be_hidden()
     admin.click("#tombola-save")
     expect(admin.locator("#tombola-msg")).to_have_text("Tombola enregistrée : 100 billets à 2,00 €.")
+    admin.locator("#tombola-msg").scroll_into_view_if_needed()
     ev.shot("tombola-preparee", "admin")
     reglement = " ".join(pdf_text(ev.download("admin", "#tombola-pdf"), ev.root, "reglement.pdf").split())
     for words in ("2026-117", "Bouteille de champagne", "Corbeille de fruits", HALL_NAME):
@@ -203,14 +204,19 @@ def door_sells_tombola_tickets(ev: Evening) -> None:
     expect(result).to_have_text("Billets n° 6, 7 vendus à M. Abel (4,00 €) : ils s'impriment.")
     expect(desk.locator("#tb-sell-state")).to_have_text("7 billets vendus sur 100 (14,00 €).")
     expect(desk.locator("#totals")).to_contain_text("Recette : 19,00 €")  # the cartons' takings apart
+    result.scroll_into_view_if_needed()
     ev.shot("tombola-vendue", "caisse")
+    codes = {}
     for buyer, numbers in (("Mme Roux", range(1, 6)), ("M. Abel", (6, 7))):
         (text,) = ev.printed(f"Acheteur : {buyer}")
+        codes |= {int(n): code for code, n in re.findall(r"\b(T(\d{4})-[A-Z2-7]{8})\b", text)}
         assert text.count("TOMBOLA") == 2 * len(numbers) and text.count(f"Acheteur : {buyer}") == len(numbers)
         assert all(f"N° {n}" in text and re.search(rf"T{n:04d}-\w+", text) for n in numbers), text
         assert HALL_NAME in text and "Tirage le 07/12/2026 à 21h30" in text and "Prix du billet : 2,00 €" in text
         assert "Arrêté n° 2026-117 du 02/11/2026" in text and "au porteur" not in text
+    assert sorted(codes) == list(range(1, 8)), codes  # each ticket's signed code, read off the paper
     ev.noted["tombola"] = {n: "Mme Roux" for n in range(1, 6)} | {6: "M. Abel", 7: "M. Abel"}
+    ev.noted["tombola_codes"] = codes
 
 
 def admin_voids_a_sale(ev: Evening) -> None:

@@ -212,6 +212,7 @@ def tombola_drawn_at_the_interval(ev: Evening) -> None:
     expect(speaker.locator("#tb-draw-next")).to_be_disabled()
     speaker.click("#tb-print-list")
     expect(said).to_have_text("La liste des gagnants part à l'imprimante.")
+    winners.nth(1).scroll_into_view_if_needed()
     ev.shot("tombola-tiree", "speaker")
     (paper,) = ev.printed("LISTE DES GAGNANTS")
     paper = " ".join(paper.split())
