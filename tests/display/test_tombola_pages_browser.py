@@ -268,3 +268,38 @@ def test_the_speaker_draws_and_the_projector_calls_the_winner(browser, voiced, f
         assert page.request.get(voiced.url + "/speech/tombola/99.wav").status == 404  # never an arbitrary number
     finally:
         ctx.close()
+
+
+@SIZES
+def test_the_prize_desk_hands_a_tombola_lot_over_against_the_winning_ticket(browser, live, folder, size):
+    h = live.hall
+    h.prepare_tombola(body(), role="admin")
+    h.sell_tombola(buyer="Mme Roux", payment="especes", tickets=[12, 13], role="desk")
+    h.close_tombola_sales(role="speaker")
+    h.draw_tombola(role="speaker", president="Mme Leroy", witnesses=["M. Petit", "Mme Blanc"], ticket=13)
+    ctx, page = _page(browser, size)
+    try:
+        login_page(page, live.url + "/lots", PINS["desk_pin"], name="Paul")
+        result = page.locator("#result")
+        page.fill("#code", h.tombola_code(12))  # a ticket sold, not drawn: told so, nothing handed over
+        page.press("#code", "Enter")
+        expect(result).to_have_class("result bad")
+        expect(result).to_contain_text("Le billet n° 12 n'a pas gagné de lot.")
+        page.fill("#code", h.tombola_code(13).lower().replace("-", " "))  # typed as people type it
+        page.press("#code", "Enter")
+        expect(result).to_have_class("result good")
+        expect(result).to_contain_text("Tombola — à remettre : Panier garni")
+        expect(result).to_contain_text("Lot n° 1, contre le billet n° 13")
+        assert h.tombola().collected == (0,)  # lot n° 1 journalled as handed over
+        kind = "tablette" if size[0] > 500 else "telephone"
+        shoot(page, str(folder / f"tombola-lots-{kind}.png"))
+        page.fill("#code", h.tombola_code(13))
+        page.press("#code", "Enter")
+        expect(result).to_have_class("result warn")
+        expect(result).to_contain_text("Le lot du billet n° 13 est déjà remis.")
+        page.fill("#code", "T0013-AAAAAAAA")  # forged
+        page.press("#code", "Enter")
+        expect(result).to_have_class("result bad")
+        expect(result).to_contain_text("Billet inconnu ou falsifié.")
+    finally:
+        ctx.close()
