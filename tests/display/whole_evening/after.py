@@ -222,6 +222,8 @@ def a_new_evening(ev: Evening) -> None:
     expect(desk.locator("#recent li")).to_have_count(0)
     expect(desk.locator("#result")).to_be_hidden()  # last week's sale banner gone
     expect(desk.locator("#tiers")).to_have_text("Tarifs : 1 carton 3,00 € · 3 cartons 8,00 €")
+    expect(desk.locator("#tombola-sell")).to_be_hidden()  # last week's tombola is not tonight's: nothing to sell
+    expect(speaker.locator("#tombola-draw")).to_be_hidden()
     expect(admin.locator("#takings")).to_contain_text("0 carton vendu")
     expect(admin.locator("#cards-count")).to_contain_text(f"{len(IDS)} cartons ; ventes non enregistrées")
     expect(admin.locator("#journal-fingerprint")).not_to_contain_text(ev.noted["fingerprint"].replace(" ", NBSP))
