@@ -76,6 +76,9 @@ def buvette_closes_with_the_stock_counted(ev: Evening) -> None:
         "Z n° 1 : 6,00 € de recette — écarts de stock : Café \u22121, Bière 0"
     )
     expect(rows.nth(0).locator("td").nth(0)).to_have_text("47")
+    (z,) = ev.printed("Z n° 1")  # the Z printed at the close, then journalled as printed
+    assert "6,00" in z, z
+    ev.settled()  # the report next holds the Z's printing: its fingerprint is the journal's last
 
 
 # ---------------------------------------------------------------------------------------------- the report

@@ -210,6 +210,19 @@ class Evening:
             assert time.monotonic() < deadline, f"{count} job(s) with {words} expected; printed: {texts}"
             time.sleep(0.1)
 
+    def settled(self, quiet_s: float = 0.5, timeout: float = 10.0) -> None:
+        """Until the journal stops growing: the print queue journals each job just after the printer took it, so a
+        report or a fingerprint read afterwards holds every record."""
+        assert self.hall is not None
+        deadline, last = time.monotonic() + timeout, self.hall.state()["seq"]
+        while time.monotonic() < deadline:
+            time.sleep(quiet_s)
+            now = self.hall.state()["seq"]
+            if now == last:
+                return
+            last = now
+        raise AssertionError(f"the journal still grows after {timeout} s")
+
     def close(self) -> None:
         for ctx in self.contexts.values():
             ctx.close()
