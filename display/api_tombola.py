@@ -244,7 +244,11 @@ def collect():
         raise Rejected("bad_field", field="code")
     h = hall()
     record = h.collect_tombola_lot(code, role=role)
-    return jsonify({"lot": record.event.lot_index + 1, "ticket": record.event.ticket, "seq": record.seq})
+    prepared = h.tombola().prepared
+    label = prepared.tombola_lots[record.event.lot_index].label if prepared is not None else ""
+    return jsonify(
+        {"lot": record.event.lot_index + 1, "label": label, "ticket": record.event.ticket, "seq": record.seq}
+    )
 
 
 @lots_bp.post("/read")

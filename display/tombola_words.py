@@ -37,5 +37,7 @@ TOMBOLA_STRINGS = {
     "tb_next": _l("Lot suivant : n° %(lot)s, %(label)s."),
     "tb_all_drawn": _l("Tous les lots sont tirés."),
     "tb_list_printed": _l("La liste des gagnants part à l'imprimante."),
+    "tb_collected": _l("Tombola — à remettre : %(lot)s"),
+    "tb_collected_detail": _l("Lot n° %(n)s, contre le billet n° %(ticket)s"),
     "tb_not_prepared": _l("Aucune tombola n'est préparée : l'administrateur la prépare sur /admin."),
 }

@@ -82,7 +82,8 @@ def test_sell_close_and_draw_through_the_api(client, room):
     public = client.get("/api/tombola").get_json()
     assert len(public["winners"]) == 3 and all("buyer" not in w for w in public["winners"])
     code = sale.get_json()["codes"][won - 1]
-    assert post(client, room, "/api/tombola/collect", {"code": code}, "desk").get_json()["ticket"] == won
+    handed = post(client, room, "/api/tombola/collect", {"code": code}, "desk").get_json()
+    assert (handed["lot"], handed["label"], handed["ticket"]) == (1, "Panier garni", won)  # the lot named for /lots
     assert post(client, room, "/api/tombola/collect", {"code": code}, "desk").get_json()["error"] == "already_collected"
 
 

@@ -1,6 +1,6 @@
 /* The tombola's sale at /caisse: tickets or whole carnets to a named buyer (POST /api/tombola/sales); the numbers
    sold are shown to the seller, and the print queue prints each ticket with its stub. */
-import {$, api, money, t} from "./common.js";
+import {$, api, money, reconnected, t} from "./common.js";
 
 let tb = null;
 
@@ -36,7 +36,12 @@ function total() {
 
 async function load() {
   const res = await api("GET", "/api/tombola");
-  if (!res.ok || !res.data.prepared) return;
+  if (!res.ok) return;
+  if (!res.data.prepared) {  // none prepared (or a new evening without one yet): the caisse sells cartons only
+    tb = null;
+    $("tombola-sell").hidden = true;
+    return;
+  }
   tb = res.data;
   $("tombola-sell").hidden = false;
   $("tb-carnet-word").textContent = t("tb_carnets", {n: tb.carnet});
@@ -68,3 +73,4 @@ $("tb-sell-form").addEventListener("submit", async (ev) => {
   load();
 });
 load();
+reconnected(load);  // back after a restart, maybe on the next evening: its own tombola, or none

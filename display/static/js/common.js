@@ -101,6 +101,18 @@ export function connect(path) {
   return socket;
 }
 
+/* ``fn()`` each time the page's connection to the hall comes back after it was lost (a restart, perhaps on the next
+   evening): for a section that reads its state over HTTP rather than from the live connection. */
+export function reconnected(fn) {
+  let was = Boolean(document.body.dataset.socket), lost = false;
+  new MutationObserver(() => {
+    const now = Boolean(document.body.dataset.socket);
+    if (!now && was) lost = true;
+    if (now && !was && lost) fn();
+    was = now;
+  }).observe(document.body, {attributes: true, attributeFilter: ["data-socket"]});
+}
+
 /* The live connection, one strategy for every page: a state, then events with seq +1; any gap → resync.
    Events that arrive before the state (the server joins the room, then reads its snapshot) are kept and
    replayed after it when they follow on. ``console`` (speaker room) is the speaker's whole picture after a

@@ -1,6 +1,6 @@
 /* The tombola's public draw from the speaker's console: name the president and two witnesses, close the sales, draw
    the next lot (or all) among the sold tickets, print the winners' list. The projector shows each winner. */
-import {$, api, money, t} from "./common.js";
+import {$, api, money, reconnected, t} from "./common.js";
 
 let tb = null;
 
@@ -65,3 +65,4 @@ $("tb-print-list").addEventListener("click", async () => {
   say(res.ok ? t("tb_list_printed") : res.data.message, res.ok);
 });
 load();
+reconnected(load);  // back after a restart, maybe on the next evening: its own tombola, or none

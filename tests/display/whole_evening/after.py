@@ -36,6 +36,31 @@ def prize_desk_hands_the_panier_over(ev: Evening) -> None:
     ev.shot("deja-echange", "lots")
 
 
+def prize_desk_hands_the_tombola_lot_over(ev: Evening) -> None:
+    """The champagne's winner brings her ticket to the prize desk: its printed code typed, the lot it is owed shown
+    (« Lot n° 1 : Bouteille de champagne »), « Remettre le lot »; typed again, already handed over; a ticket that won
+    nothing is told so (RULES L24)."""
+    desk, codes = ev["lots"], ev.noted["tombola_codes"]
+    first, second = ev.noted["tombola_wins"]
+    result = desk.locator("#result")
+    desk.fill("#code", codes[first].lower())  # typed as people type it
+    desk.press("#code", "Enter")
+    expect(result).to_contain_text(f"Billet de tombola n°\u00a0{first}")
+    expect(result).to_contain_text("Lot n°\u00a01\u00a0: Bouteille de champagne")
+    desk.click("#hand-lot")
+    expect(result).to_contain_text("Lot remis\u00a0: n°\u00a01, Bouteille de champagne")
+    ev.shot("tombola-lot-remis", "lots")
+    desk.fill("#code", codes[first])
+    desk.press("#code", "Enter")
+    expect(result).to_have_attribute("data-error", "already_collected")
+    expect(result).to_contain_text(f"Le lot du billet n°\u00a0{first} est déjà remis.")
+    loser = min(set(codes) - {first, second})
+    desk.fill("#code", codes[loser])
+    desk.press("#code", "Enter")
+    expect(result).to_have_attribute("data-error", "no_lot")
+    expect(result).to_contain_text(f"Le billet n°\u00a0{loser} n'a pas gagné de lot.")
+
+
 # ---------------------------------------------------------------------------------------------- the buvette's Z
 def buvette_closes_with_the_stock_counted(ev: Evening) -> None:
     """At the close the admin counts the buvette's stock on /admin: one coffee missing (48 expected, 47 counted),
@@ -53,6 +78,9 @@ def buvette_closes_with_the_stock_counted(ev: Evening) -> None:
         "Z n° 1 : 6,00 € de recette — écarts de stock : Café \u22121, Bière 0"
     )
     expect(rows.nth(0).locator("td").nth(0)).to_have_text("47")
+    (z,) = ev.printed("Z n° 1")  # the Z printed at the close, then journalled as printed
+    assert "6,00" in z, z
+    ev.settled()  # the report next holds the Z's printing: its fingerprint is the journal's last
 
 
 # ---------------------------------------------------------------------------------------------- the report
@@ -135,6 +163,9 @@ def report_agrees(ev: Evening) -> None:
     assert ("Écart de stock compté (hors solde)", "-1,00", "Z 1 · Café : 48 → 47 (-1)") in bar
     tombola = [(r["libellé"], r["montant (€)"]) for r in lines if r["rubrique"] == "tombola"]
     assert ("Frais (lots achetés compris)", "29,00") in tombola
+    second = ev.noted["tombola_wins"][1]  # the champagne handed over at the prize desk, the fruit not yet
+    unclaimed = [r["détail"] for r in lines if r["rubrique"] == "tombola" and r["libellé"] == "Lot non retiré"]
+    assert unclaimed == [f"2. Corbeille de fruits — n° {second}"], lines
     for words in (
         "Comptes de la soirée",
         "Achats de la buvette (boissons, nourriture) 30,00 €",
@@ -196,6 +227,8 @@ def a_new_evening(ev: Evening) -> None:
     expect(desk.locator("#recent li")).to_have_count(0)
     expect(desk.locator("#result")).to_be_hidden()  # last week's sale banner gone
     expect(desk.locator("#tiers")).to_have_text("Tarifs : 1 carton 3,00 € · 3 cartons 8,00 €")
+    expect(desk.locator("#tombola-sell")).to_be_hidden()  # last week's tombola is not tonight's: nothing to sell
+    expect(speaker.locator("#tombola-draw")).to_be_hidden()
     expect(admin.locator("#takings")).to_contain_text("0 carton vendu")
     expect(admin.locator("#cards-count")).to_contain_text(f"{len(IDS)} cartons ; ventes non enregistrées")
     expect(admin.locator("#journal-fingerprint")).not_to_contain_text(ev.noted["fingerprint"].replace(" ", NBSP))

@@ -1,7 +1,10 @@
-"""Before the first ball: the admin's tiers, programme and cartons on /admin, the projector between parties, the
-door's sales on /caisse and a sale voided on /admin, a player's phone following its two printed cartons."""
+"""Before the first ball: the admin's tiers, programme, cartons and tombola on /admin, the projector between parties,
+the door's sales on /caisse (cartons, then tombola tickets printed with their stubs) and a sale voided on /admin, a
+player's phone following its two printed cartons."""
 
 from __future__ import annotations
+
+import re
 
 from tests.display.conftest import answer
 from tests.display.whole_evening.stage import (
@@ -12,6 +15,7 @@ from tests.display.whole_evening.stage import (
     card,
     cards_csv,
     expect,
+    pdf_text,
     qr_links,
 )
 
@@ -82,6 +86,44 @@ def admin_imports_and_prints_cartons(ev: Evening) -> None:
     ev.noted["links"] = links
 
 
+def admin_prepares_the_tombola(ev: Evening) -> None:
+    """The tombola of the evening prepared on /admin (RULES L24): the maire's arrêté, 100 tickets at 2 € in carnets
+    of 10, the draw's date and place, a lot bought and a lot given. The 15 % check answers while she types: 6 € of
+    costs and the 25 € lot bought are over 15 % of the 200 € issued (the warning says by how much), 4 € is within;
+    saved, its règlement is a PDF that says the arrêté and the lots."""
+    admin = ev["admin"]
+    admin.locator("#tombola-admin").scroll_into_view_if_needed()
+    for field, typed in (
+        ("#tb-auth-number", "2026-117"),
+        ("#tb-auth-date", "2026-11-02"),
+        ("#tb-price", "2"),
+        ("#tb-tickets", "100"),
+        ("#tb-carnet", "10"),
+        ("#tb-draw-at", "2026-12-07T21:30"),
+        ("#tb-place", "Salle des fêtes"),
+        ("#tb-collect", "2027-01-31"),
+        ("#tb-lots", "Bouteille de champagne ; 25 ; acheté\nCorbeille de fruits ; 15 ; donné"),
+        ("#tb-costs", "6"),
+    ):
+        admin.fill(field, typed)
+    check, warning = admin.locator("#tombola-check"), admin.locator("#tombola-warning")
+    expect(check).to_contain_text("31,00 € pour 200,00 €")
+    expect(warning).to_contain_text("dépassent 15 %")
+    expect(warning).to_contain_text("1,00 € de trop")
+    admin.fill("#tb-costs", "4")
+    expect(check).to_contain_text("29,00 € pour 200,00 €")
+    expect(check).to_contain_text("14,5 %")
+    expect(check).to_contain_text("conforme")
+    expect(warning).to_be_hidden()
+    admin.click("#tombola-save")
+    expect(admin.locator("#tombola-msg")).to_have_text("Tombola enregistrée : 100 billets à 2,00 €.")
+    admin.locator("#tombola-msg").scroll_into_view_if_needed()
+    ev.shot("tombola-preparee", "admin")
+    reglement = " ".join(pdf_text(ev.download("admin", "#tombola-pdf"), ev.root, "reglement.pdf").split())
+    for words in ("2026-117", "Bouteille de champagne", "Corbeille de fruits", HALL_NAME):
+        assert words in reglement, (words, reglement[:600])
+
+
 def the_projector_before_the_doors_open(ev: Evening) -> None:
     """The projector between parties: the hall's name, partie 1's lots, tonight's tiers and the tie rule."""
     screen = ev.open("projector")
@@ -135,6 +177,46 @@ def door_sales(ev: Evening) -> None:
     expect(desk.locator("#totals")).to_contain_text("réservé, non payé : 1 carton, 3,00 €")
     expect(desk.locator("#recent li.reserved button")).to_have_text("Payé")
     ev.shot("ventes", "caisse", full=True)
+
+
+def door_sells_tombola_tickets(ev: Evening) -> None:
+    """Beside the cartons, /caisse sells the tombola: a sale without the buyer's name is refused (never « au
+    porteur »), then 5 tickets to Mme Roux in cash and 2 to M. Abel by card; each sale's tickets come out of the
+    printer with their stubs: the association, the draw's date, the price, the number, its signed code, the buyer."""
+    desk = ev["caisse"]
+    section = desk.locator("#tombola-sell")
+    expect(section).to_be_visible()
+    section.scroll_into_view_if_needed()
+    expect(desk.locator("#tb-sell-state")).to_have_text("0 billets vendus sur 100 (0,00 €).")
+    result = desk.locator("#tb-result")
+    desk.fill("#tb-count", "5")
+    expect(desk.locator("#tb-total")).to_have_text("À encaisser : 10,00 €")
+    desk.click("#tb-sell")
+    expect(result).to_contain_text("jamais « au porteur »")
+    expect(desk.locator("#tb-sell-state")).to_have_text("0 billets vendus sur 100 (0,00 €).")  # nothing sold
+    desk.fill("#tb-buyer", "Mme Roux")
+    desk.click("#tb-sell")
+    expect(result).to_have_text("Billets n° 1 à 5 vendus à Mme Roux (10,00 €) : ils s'impriment.")
+    desk.fill("#tb-count", "2")
+    desk.click("label:has(input[name=tb-payment][value=carte])")
+    desk.fill("#tb-buyer", "M. Abel")
+    desk.click("#tb-sell")
+    expect(result).to_have_text("Billets n° 6, 7 vendus à M. Abel (4,00 €) : ils s'impriment.")
+    expect(desk.locator("#tb-sell-state")).to_have_text("7 billets vendus sur 100 (14,00 €).")
+    expect(desk.locator("#totals")).to_contain_text("Recette : 19,00 €")  # the cartons' takings apart
+    result.scroll_into_view_if_needed()
+    ev.shot("tombola-vendue", "caisse")
+    codes = {}
+    for buyer, numbers in (("Mme Roux", range(1, 6)), ("M. Abel", (6, 7))):
+        (text,) = ev.printed(f"Acheteur : {buyer}")
+        codes |= {int(n): code for code, n in re.findall(r"\b(T(\d{4})-[A-Z2-7]{8})\b", text)}
+        assert text.count("TOMBOLA") == 2 * len(numbers) and text.count(f"Acheteur : {buyer}") == len(numbers)
+        assert all(f"N° {n}" in text and re.search(rf"T{n:04d}-\w+", text) for n in numbers), text
+        assert HALL_NAME in text and "Tirage le 07/12/2026 à 21h30" in text and "Prix du billet : 2,00 €" in text
+        assert "Arrêté n° 2026-117 du 02/11/2026" in text and "au porteur" not in text
+    assert sorted(codes) == list(range(1, 8)), codes  # each ticket's signed code, read off the paper
+    ev.noted["tombola"] = {n: "Mme Roux" for n in range(1, 6)} | {6: "M. Abel", 7: "M. Abel"}
+    ev.noted["tombola_codes"] = codes
 
 
 def admin_voids_a_sale(ev: Evening) -> None:

@@ -5,6 +5,8 @@ the Cafetière."""
 
 from __future__ import annotations
 
+import re
+
 from tests.display.whole_evening.stage import (
     HALL_NAME,
     IDS,
@@ -160,58 +162,74 @@ def buvette_sells_at_the_break(ev: Evening) -> None:
     expect(bar.locator("button[data-product='Bière']")).to_contain_text("reste 22")
 
 
-# the tombola of the evening (RULES L24): the maire's arrêté, 2 € a ticket, a lot bought and a lot given, 4 € of costs
-TOMBOLA = {
-    "authorisation": {"number": "2026-117", "date": "2026-11-02"},
-    "price_eur": 2,
-    "tickets": 100,
-    "carnet": 10,
-    "draw_at": "2026-12-07T21:30",
-    "place": "Salle des fêtes",
-    "collect_until": "2027-01-31",
-    "costs_eur": 4,
-    "lots": [
-        {"label": "Bouteille de champagne", "value_eur": 25, "donated": False},
-        {"label": "Corbeille de fruits", "value_eur": 15, "donated": True},
-    ],
-}
-CALL = """async ([method, path, body]) => {
-  const boot = JSON.parse(document.getElementById("boot").textContent);
-  const r = await fetch(path, {method, credentials: "same-origin", body: JSON.stringify(body),
-    headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": boot.csrf}});
-  return [r.status, await r.json()];
-}"""
-
-
-def call(page, path: str, body: dict) -> dict:
-    """POST ``body`` from ``page``'s own session (its cookie, its CSRF token), as its script would; 2xx expected."""
-    status, answer = page.evaluate(CALL, ["POST", path, body])
-    assert 200 <= status < 300, (path, status, answer)
-    return answer
-
-
 def tombola_drawn_at_the_interval(ev: Evening) -> None:
-    """The tombola prepared by the admin, tickets sold at the door to named buyers (cash and card), the sales closed
-    and every lot drawn among the sold tickets before the president and two witnesses. Through each role's own
-    session and the API its pages call (the tombola's pages are x-tombola's: they will drive this step)."""
-    call(ev["admin"], "/api/tombola", TOMBOLA)
-    roux = call(ev["caisse"], "/api/tombola/sales", {"count": 5, "buyer": "Mme Roux", "payment": "especes"})
-    abel = call(ev["caisse"], "/api/tombola/sales", {"count": 2, "buyer": "M. Abel", "payment": "carte"})
-    sold = set(roux["tickets"]) | set(abel["tickets"])
-    assert len(sold) == 7
-    call(ev["speaker"], "/api/tombola/close", {})
-    drawn = call(
-        ev["speaker"],
-        "/api/tombola/draw",
-        {"president": "Mme Leroy", "witnesses": ["M. Petit", "Mme Blanc"], "all": True},
+    """The tombola's public draw at the interval (RULES L24): the projector turned to /tombola; on the console the
+    speaker closes the sales, is refused a draw before the president and two witnesses are named, then draws lot 1
+    among the sold tickets (the hall's randomness) and lot 2 from a ticket drawn by hand — typed once as lot 1's
+    winner (refused: a ticket wins once), then another. The projector calls each winner by its number (never a
+    name); the winners' list comes out of the printer; the projector goes back to the parties."""
+    speaker, screen = ev["speaker"], ev["projector"]
+    sold = ev.noted["tombola"]  # ticket → buyer, from the door
+    screen.goto(ev.url + "/tombola")
+    expect(screen.locator(".tombola-who")).to_have_text("7 billets vendus : la vente est ouverte.")
+    panel, state, said = (
+        speaker.locator("#tombola-draw"),
+        speaker.locator("#tb-draw-state"),
+        speaker.locator("#tb-draw-msg"),
     )
-    winners = [(w["lot"], w["label"]) for w in drawn["drawn"]]
-    assert winners == [(1, "Bouteille de champagne"), (2, "Corbeille de fruits")], drawn
-    tickets = [w["ticket"] for w in drawn["drawn"]]
-    assert set(tickets) <= sold and len(set(tickets)) == 2  # among the sold tickets, each winning once
-    tombola = drawn["tombola"]
-    assert (tombola["sold"], tombola["takings_eur"], tombola["check"]["spent_eur"]) == (7, 14, 29)
-    assert tombola["president"] == "Mme Leroy" and tombola["witnesses"] == ["M. Petit", "Mme Blanc"]
+    expect(panel).to_be_visible()
+    panel.scroll_into_view_if_needed()
+    expect(state).to_have_text("7 billets vendus sur 100 (14,00 €).")
+    expect(speaker.locator("#tb-draw-next")).to_be_disabled()  # the sales are open: no draw yet
+    speaker.click("#tb-close")
+    expect(state).to_have_text("Lot suivant : n° 1, Bouteille de champagne.")
+    speaker.click("#tb-draw-next")  # nobody named yet: refused in words, nothing drawn
+    expect(said).to_contain_text("le président et deux témoins")
+    expect(speaker.locator("#tb-winners li")).to_have_count(0)
+    speaker.fill("#tb-president", "Mme Leroy")
+    speaker.fill("#tb-witness-1", "M. Petit")
+    speaker.fill("#tb-witness-2", "Mme Blanc")
+    speaker.click("#tb-draw-next")  # the hall draws lot 1 among the sold tickets
+    winners = speaker.locator("#tb-winners li")
+    expect(winners).to_have_count(1)
+    drawn = winners.nth(0).text_content()
+    first = int(re.search(r"billet n° (\d+)", drawn)[1])
+    assert first in sold, drawn
+    expect(winners.nth(0)).to_have_text(f"Lot n° 1 (Bouteille de champagne) : billet n° {first} — {sold[first]}")
+    expect(state).to_have_text("Lot suivant : n° 2, Corbeille de fruits.")
+    speaker.fill("#tb-hand", str(first))  # lot 1's winner drawn again from the urn: refused
+    speaker.click("#tb-draw-next")
+    expect(said).to_have_text(f"Le billet n° {first} a déjà gagné : un billet ne gagne qu'une fois.")
+    expect(screen.locator(".tombola-last")).to_contain_text(f"le billet n° {first}", timeout=8000)  # lot 1 called
+    expect(screen.locator(".tombola-who")).to_have_text("Tirage conduit par Mme Leroy, devant M. Petit et Mme Blanc.")
+    ev.shot("tombola-lot-1", "projector")
+    second = min(n for n in sold if n != first)
+    speaker.fill("#tb-hand", str(second))
+    speaker.click("#tb-draw-next")
+    expect(winners).to_have_count(2)
+    expect(winners.nth(1)).to_have_text(f"Lot n° 2 (Corbeille de fruits) : billet n° {second} — {sold[second]}")
+    expect(state).to_have_text("Tous les lots sont tirés.")
+    expect(speaker.locator("#tb-draw-next")).to_be_disabled()
+    speaker.click("#tb-print-list")
+    expect(said).to_have_text("La liste des gagnants part à l'imprimante.")
+    winners.nth(1).scroll_into_view_if_needed()
+    ev.shot("tombola-tiree", "speaker")
+    (paper,) = ev.printed("LISTE DES GAGNANTS")
+    paper = " ".join(paper.split())
+    assert "Conduit par Mme Leroy, devant M. Petit et Mme Blanc" in paper, paper
+    assert f"1. Bouteille de champagne : billet n° {first}" in paper, paper
+    assert f"2. Corbeille de fruits : billet n° {second}" in paper, paper
+    assert "Roux" not in paper and "Abel" not in paper and paper.count("Témoin :") == 2
+    expect(screen.locator(".tombola-last")).to_contain_text(f"le billet n° {second}", timeout=8000)  # lot 2 called
+    expect(screen.locator(".tombola-lots li .tombola-ticket")).to_have_text(
+        [f"billet n° {first}", f"billet n° {second}"]
+    )
+    assert "Roux" not in screen.content() and "Abel" not in screen.content()  # numbers only on the projector
+    ev.shot("tombola-gagnants", "projector")
+    ev.noted["tombola_wins"] = (first, second)
+    screen.goto(ev.url + "/")  # back to the parties
+    screen.wait_for_selector("body[data-seq]", state="attached")
+    expect(screen.locator("#between-title")).to_have_text("Prochaine partie : n° 2")
 
 
 # ---------------------------------------------------------------------------------------------- partie 2

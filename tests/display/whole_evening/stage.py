@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
+from drivers.printer_sink import PrinterSink, decode_text
 from hall.cartons.card_ids import make_card_id
 from tests.app.conftest import HallProcess, free_port
 from tests.display.conftest import PINS, login_page
@@ -52,6 +54,8 @@ host = "127.0.0.1"
 staff_port = 0
 [auth]
 {pins}
+[printer]
+url = "{printer}?timeout=2"
 [[sales.price]]
 cards = 1
 eur = 3
@@ -90,7 +94,8 @@ def shown(card_id: str) -> str:
 
 @dataclass
 class Evening:
-    """The hall and the pages of one evening; ``noted`` keeps what a later step checks (vouchers, sales…)."""
+    """The hall and the pages of one evening; ``noted`` keeps what a later step checks (vouchers, sales…);
+    ``printer`` is the hall's ESC/POS printer (a real TCP sink, kept across the service's restarts)."""
 
     root: Path
     browser: Any
@@ -102,12 +107,15 @@ class Evening:
     contexts: dict = field(default_factory=dict)
     noted: dict = field(default_factory=dict)
     shots: int = 0
+    printer: PrinterSink = field(default_factory=PrinterSink)
 
     def __post_init__(self) -> None:
         self.data = self.root / "data"
         self.config = self.root / "loto-hall.toml"
         pins = "\n".join(f'{role} = "{pin}"' for role, pin in PINS.items())
-        self.config.write_text(CONFIG.format(name=HALL_NAME, data=self.data, pins=pins), encoding="utf-8")
+        self.printer.start()
+        config = CONFIG.format(name=HALL_NAME, data=self.data, pins=pins, printer=self.printer.url)
+        self.config.write_text(config, encoding="utf-8")
         self.port = free_port()
         self.folder = DOCS if os.environ.get("LOTO_SCREENSHOTS") == "1" else self.root / "shots"
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -191,11 +199,36 @@ class Evening:
             page.click(click)
         return Path(got.value.path()).read_bytes()
 
+    def printed(self, *words: str, count: int = 1, timeout: float = 15.0) -> list[str]:
+        """The texts of the printer's jobs holding every one of ``words``, once ``count`` of them have come out."""
+        deadline = time.monotonic() + timeout
+        while True:
+            texts = [decode_text(job) for job in self.printer.jobs]
+            found = [text for text in texts if all(w in text for w in words)]
+            if len(found) >= count:
+                return found
+            assert time.monotonic() < deadline, f"{count} job(s) with {words} expected; printed: {texts}"
+            time.sleep(0.1)
+
+    def settled(self, quiet_s: float = 0.5, timeout: float = 10.0) -> None:
+        """Until the journal stops growing: the print queue journals each job just after the printer took it, so a
+        report or a fingerprint read afterwards holds every record."""
+        assert self.hall is not None
+        deadline, last = time.monotonic() + timeout, self.hall.state()["seq"]
+        while time.monotonic() < deadline:
+            time.sleep(quiet_s)
+            now = self.hall.state()["seq"]
+            if now == last:
+                return
+            last = now
+        raise AssertionError(f"the journal still grows after {timeout} s")
+
     def close(self) -> None:
         for ctx in self.contexts.values():
             ctx.close()
         if self.hall is not None:
             self.hall.close()
+        self.printer.stop()
 
 
 def cards_csv() -> bytes:
