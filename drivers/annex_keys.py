@@ -34,13 +34,12 @@ log = logging.getLogger("loto-hall.drivers")
 
 DEBOUNCE_S = 0.5  # a second press sooner than this is the same one (contacts bounce for a few ms; a double tap)
 CURRENT = "claim"  # the action claiming the lot being played (the page's button: no kind given)
+# each lot kind's keys, in the lot table's order (hall/loto/lots.py: quine, double quine, carton plein): Q/1, D/2, C/3
+_KIND_KEYS = (("KEY_Q", "KEY_1", "KEY_KP1"), ("KEY_D", "KEY_2", "KEY_KP2"), ("KEY_C", "KEY_3", "KEY_KP3"))
 DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
     CURRENT: ("KEY_ENTER", "KEY_KPENTER", "KEY_SPACE", "KEY_KPPLUS"),
-    "quine": ("KEY_Q", "KEY_1", "KEY_KP1"),
-    "double_quine": ("KEY_D", "KEY_2", "KEY_KP2"),
-    "carton_plein": ("KEY_C", "KEY_3", "KEY_KP3"),
+    **dict(zip(LOT_KINDS, _KIND_KEYS, strict=True)),
 }
-assert set(DEFAULT_KEYS) == {CURRENT, *LOT_KINDS}
 
 
 def build_claim_keys(overrides: Mapping[str, object] | None = None) -> dict[int, str]:
