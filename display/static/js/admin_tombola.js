@@ -1,6 +1,6 @@
 /* The tombola's section of /admin: the form becomes the preparation's JSON; while typing, POST /api/tombola/check
    answers the 15 % check from the preparation's own core (no formula here) and what it would be refused for. */
-import {$, api, boot, money, t} from "./common.js";
+import {$, api, boot, money, reconnected, t} from "./common.js";
 
 const DONATED = /^(donn|offert|don|given|donated)/i;
 const TEXT = {"tb-place": "place", "tb-unclaimed": "unclaimed", "tb-draw-at": "draw_at", "tb-collect": "collect_until"};
@@ -88,14 +88,21 @@ function fill(tb) {
     + (l.donated ? t("tb_donated") : t("tb_bought"))).join("\n");
 }
 
+let filled = false;  // the form shows a tombola the hall had prepared (not a volunteer's typing)
+
 async function load() {
   const res = await api("GET", "/api/tombola");
   if (!res.ok) return;
   $("tombola-pdf").hidden = !res.data.prepared;
   if (res.data.prepared) {
     fill(res.data);
+    filled = true;
     $("tombola-msg").textContent = t("tb_state", {sold: res.data.sold, tickets: res.data.tickets,
       takings: money(res.data.takings_eur)});
+  } else if (filled) {  // back on the next evening: last week's tombola is not tonight's (a typing is kept)
+    $("tombola-form").reset();
+    $("tombola-msg").textContent = "";
+    filled = false;
   }
   checkNow();
 }
@@ -105,8 +112,10 @@ $("tombola-save").addEventListener("click", async () => {
   $("tombola-msg").textContent = res.ok ? t("tb_saved", {tickets: res.data.tickets, price: money(res.data.price_eur)})
     : res.data.message;
   if (res.ok) {
+    filled = true;
     $("tombola-pdf").hidden = false;
     show(res.data.check, res.data.warnings, null);
   }
 });
 load();
+reconnected(load);  // back after a restart, maybe on the next evening: its own tombola, or none

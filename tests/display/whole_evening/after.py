@@ -230,6 +230,8 @@ def a_new_evening(ev: Evening) -> None:
     expect(desk.locator("#tombola-sell")).to_be_hidden()  # last week's tombola is not tonight's: nothing to sell
     expect(speaker.locator("#tombola-draw")).to_be_hidden()
     expect(admin.locator("#takings")).to_contain_text("0 carton vendu")
+    expect(admin.locator("#tb-auth-number")).to_have_value("")  # last week's arrêté is not tonight's tombola
+    expect(admin.locator("#tombola-pdf")).to_be_hidden()
     expect(admin.locator("#cards-count")).to_contain_text(f"{len(IDS)} cartons ; ventes non enregistrées")
     expect(admin.locator("#journal-fingerprint")).not_to_contain_text(ev.noted["fingerprint"].replace(" ", NBSP))
     expect(admin.locator("#tiers .tier-eur")).to_have_count(2)
