@@ -21,7 +21,9 @@ started=$(date +%s)
 # never reaches a package registry (pip runs there with --no-index only), and no certificate of this machine's
 # ever goes into the image.
 PY="$REPO/.venv/bin/python"; [ -x "$PY" ] || PY=python3
-WH="$WORK/wheelhouse"
+# what the root is given (sync-in): only this folder — $WORK holds the root itself, which must never be copied into itself
+PAYLOAD="$WORK/payload"
+WH="$PAYLOAD/wheelhouse"
 echo "== the project's wheel (pure Python, any architecture)"
 "$PY" -m pip wheel -q --no-deps -w "$WH" "$REPO"
 echo "== its dependencies' wheels for the Pi (pip download --platform …aarch64 --only-binary=:all:)"
@@ -36,8 +38,8 @@ print("\n".join(r.split(";")[0].strip() for r in tomllib.load(open(sys.argv[1], 
 mapfile -t PI_EXTRA <<<"$PI_EXTRA"
 "$PY" -m pip download -q --no-deps --no-binary=:all: -d "$WH" "${PI_EXTRA[@]}"
 "$PY" -m pip download -q --no-deps --only-binary=:all: -d "$WH" setuptools wheel
-mkdir -p "$WORK/src" && cp -a "$REPO/systemd" "$REPO/docs" "$WORK/src/" && rm -rf "$WORK/src/docs/screenshots"
-cp "$HERE/loto-hall-grow.service" "$WORK/src/"
+mkdir -p "$PAYLOAD/src" && cp -a "$REPO/systemd" "$REPO/docs" "$PAYLOAD/src/" && rm -rf "$PAYLOAD/src/docs/screenshots"
+cp "$HERE/loto-hall-grow.service" "$PAYLOAD/src/"
 
 # The hotspot's packages (hall/app/hotspot.py PACKAGES), the kiosk's, the voice, the Pi's firmware and kernel.
 PKGS=systemd-sysv,dbus,udev,kmod,iproute2,ca-certificates,python3,python3-venv,python3-dev,build-essential,openssl
@@ -51,7 +53,7 @@ mmdebstrap --architectures=arm64 --variant=minbase --components=main,non-free-fi
   --customize-hook='echo loto-hall > "$1/etc/hostname"; printf "127.0.0.1 localhost\n127.0.1.1 loto-hall\n" > "$1/etc/hosts"' \
   --customize-hook='printf "LABEL=RASPIROOT / ext4 rw,noatime 0 1\nLABEL=RASPIFIRM /boot/firmware vfat rw 0 2\n" > "$1/etc/fstab"' \
   --customize-hook='mkdir -p "$1/srv/loto-hall-build"' \
-  --customize-hook="sync-in '$WORK' /srv/loto-hall-build" \
+  --customize-hook="sync-in '$PAYLOAD' /srv/loto-hall-build" \
   --customize-hook='chroot "$1" python3 -I -m venv /srv/loto-hall-build/venv' \
   --customize-hook='chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root /srv/loto-hall-build/venv/bin/pip wheel -q --no-index --find-links /srv/loto-hall-build/wheelhouse -w /srv/loto-hall-build/wheelhouse "loto-hall[pi]"' \
   --customize-hook='chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root /srv/loto-hall-build/src/systemd/install.sh --wheelhouse /srv/loto-hall-build/wheelhouse --no-config --no-start --kiosk' \
