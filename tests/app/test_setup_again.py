@@ -11,7 +11,6 @@ import json
 import os
 import random
 import time
-from pathlib import Path
 
 import pytest
 import zxingcpp
@@ -184,7 +183,7 @@ def test_nmcli_refusing_or_missing_leaves_setup_on_the_lan(nmcli, monkeypatch, t
     assert missing.open() is None and "nmcli" in missing.problem
 
 
-def test_the_projectors_qr_points_at_the_setup_wifi_and_setup_closes_it(tmp_path, nmcli):
+def test_the_projectors_qr_points_at_the_setup_wifi_and_setup_closes_it(tmp_path, nmcli, browser):
     data = tmp_path / "data"
     data.mkdir()
     config = parse_config({"hall": {"data_dir": str(data)}})
@@ -197,7 +196,7 @@ def test_the_projectors_qr_points_at_the_setup_wifi_and_setup_closes_it(tmp_path
         page = app.test_client().get("/").get_data(as_text=True)
         assert f"« {SSID} »" in page
         svg = page[page.index("<svg") : page.index("</svg>") + 6]
-        png = _svg_png(svg, tmp_path)
+        png = _svg_png(svg, browser)
         found = [r.text for r in zxingcpp.read_barcodes(png)]
         assert found == [f"http://10.42.0.1:{config.server.port}/setup?code={wizard.code}"]
         wizard.done = [s for s in ("salle", "soiree", "imprimante", "codes", "wifi", "voix", "ecran")]
@@ -211,16 +210,14 @@ def test_the_projectors_qr_points_at_the_setup_wifi_and_setup_closes_it(tmp_path
         hall.journal.close()
 
 
-def _svg_png(svg: str, tmp_path: Path) -> Image.Image:
-    """The QR code's SVG drawn by Chromium (the projector's own renderer)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless"])
-        page = browser.new_page(viewport={"width": 600, "height": 600})
+def _svg_png(svg: str, browser) -> Image.Image:
+    """The QR code's SVG drawn by Chromium (the projector's own renderer; the suite's one Playwright, tests/conftest)."""
+    page = browser.new_page(viewport={"width": 600, "height": 600})
+    try:
         page.set_content(f"<body style='margin:40px;background:#fff'><div style='width:400px'>{svg}</div></body>")
         data = page.screenshot()
-        browser.close()
+    finally:
+        page.close()
     return Image.open(io.BytesIO(data))
 
 
