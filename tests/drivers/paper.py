@@ -81,3 +81,30 @@ def play_tie(hall) -> dict:
     assert views.verdict(hall.check_claim(X_ID, role="controller"))["verdict"] == "valid"
     assert views.verdict(hall.check_claim(Y_ID, role="controller"))["verdict"] == "valid"
     return views.award(hall.award(role="speaker"))
+
+
+def queue_while_away(hall, printed_type: str, field: str, count: int):
+    """A print queue on a port where no printer listens yet (the printer away), and the ``field`` of each
+    ``printed_type`` record journalled: ``(port, queue, printed, done)``, ``done`` set once ``count`` are printed.
+    The test starts ``PrinterSink(port=port)`` when the printer comes back."""
+    from drivers.printer import EscposDevice, PrintQueue
+    from drivers.printer_sink import PrinterSink
+
+    probe = PrinterSink()
+    probe.start()
+    port = probe.port
+    probe.stop()
+    printed: list = []
+    done = threading.Event()
+
+    def seen(record) -> None:
+        if record.type == printed_type:
+            printed.append(getattr(record.event, field))
+            if len(printed) == count:
+                done.set()
+
+    hall.subscribe(seen)
+    queue = PrintQueue(
+        hall, EscposDevice(f"tcp://127.0.0.1:{port}?timeout=2"), retry_initial_s=0.005, retry_max_s=0.05, poll_s=None
+    )
+    return port, queue, printed, done

@@ -11,7 +11,7 @@ from hall.cartons.cardbook import CardBook
 from hall.config import parse_config
 from hall.door.service import Hall
 from hall.record.journal import Journal
-from tests.drivers.paper import Recorder
+from tests.drivers.paper import Recorder, queue_while_away
 
 
 def test_a_printer_away_loses_no_buvette_ticket_and_tokens_print_one_per_drink(tmp_path):
@@ -19,23 +19,7 @@ def test_a_printer_away_loses_no_buvette_ticket_and_tokens_print_one_per_drink(t
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), CardBook({}))
     hall.set_buvette_products([{"name": "Bière", "price_eur": "2,50", "stock": 10}], role="admin")
     rec = Recorder(hall)
-    port = PrinterSink()
-    port.start()
-    free = port.port
-    port.stop()
-    printed: list[int] = []
-    both = threading.Event()
-
-    def seen(record):
-        if record.type == "buvette:printed":
-            printed.append(record.event.ticket)
-            if len(printed) == 2:
-                both.set()
-
-    hall.subscribe(seen)
-    queue = PrintQueue(
-        hall, EscposDevice(f"tcp://127.0.0.1:{free}?timeout=2"), retry_initial_s=0.005, retry_max_s=0.05, poll_s=None
-    )
+    free, queue, printed, both = queue_while_away(hall, "buvette:printed", "ticket", 2)
     queue.start()
     sink = PrinterSink(port=free)
     try:

@@ -4,15 +4,13 @@ RULES L24 asks (the association, the draw's date, the price, the number, the sig
 
 from __future__ import annotations
 
-import threading
-
 from drivers.printer import EscposDevice, PrintQueue
 from drivers.printer_sink import PrinterSink, decode_text
 from hall.cartons.cardbook import CardBook
 from hall.config import parse_config
 from hall.door.service import Hall
 from hall.record.journal import Journal
-from tests.drivers.paper import Recorder
+from tests.drivers.paper import Recorder, queue_while_away
 from tests.hall.test_tombola import body
 
 
@@ -21,23 +19,7 @@ def test_a_printer_away_loses_no_tombola_ticket_and_each_sale_prints_once(tmp_pa
     hall = Hall(config, Journal(tmp_path / "journal.sqlite"), CardBook({}))
     hall.prepare_tombola(body(), role="admin")
     rec = Recorder(hall)
-    port = PrinterSink()
-    port.start()
-    free = port.port
-    port.stop()
-    printed: list[int] = []
-    both = threading.Event()
-
-    def seen(record):
-        if record.type == "tombola:printed":
-            printed.append(record.event.sale_id)
-            if len(printed) == 2:
-                both.set()
-
-    hall.subscribe(seen)
-    queue = PrintQueue(
-        hall, EscposDevice(f"tcp://127.0.0.1:{free}?timeout=2"), retry_initial_s=0.005, retry_max_s=0.05, poll_s=None
-    )
+    free, queue, printed, both = queue_while_away(hall, "tombola:printed", "sale_id", 2)
     queue.start()
     sink = PrinterSink(port=free)
     try:
