@@ -37,19 +37,16 @@ from hall.events import (
     SaleVoided,
     TicketPrinted,
     TicketRequested,
-    TombolaCollected,
     TombolaDrawn,
     TombolaDrawOpened,
-    TombolaListPrinted,
-    TombolaListRequested,
     TombolaPrepared,
-    TombolaPrinted,
     TombolaSalesClosed,
     TombolaSold,
     VoucherIssued,
     VoucherRedeemed,
 )
 from hall.events.rooms import ROOM_EVENTS
+from hall.events.tombola import TOMBOLA_EVENTS
 from hall.loto.lots import Lines, lines_of
 from hall.loto.partie import Evening, Partie
 from hall.loto.programme import spec_for
@@ -204,17 +201,7 @@ class HallState:
     def _ball_for_rooms(self, record: Record) -> None:
         self.rooms.ball_drawn(record.seq, record.event.number)  # each annex must show it before the next (L23a)
 
-    @_REMEMBER.on(
-        TombolaPrepared,
-        TombolaSold,
-        TombolaSalesClosed,
-        TombolaDrawOpened,
-        TombolaDrawn,
-        TombolaCollected,
-        TombolaPrinted,
-        TombolaListRequested,
-        TombolaListPrinted,
-    )
+    @_REMEMBER.on(*TOMBOLA_EVENTS)
     def _tombola(self, record: Record) -> None:
         self.tombola.apply(record)
 

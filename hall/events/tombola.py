@@ -109,3 +109,16 @@ class TombolaCollected:
     type: ClassVar[str] = "tombola:collected"
     lot_index: int
     ticket: int
+
+
+TOMBOLA_EVENTS = (
+    TombolaPrepared,
+    TombolaSold,
+    TombolaSalesClosed,
+    TombolaDrawOpened,
+    TombolaDrawn,
+    TombolaCollected,
+    TombolaPrinted,
+    TombolaListRequested,
+    TombolaListPrinted,
+)  # every tombola record, in the journal's vocabulary (one list: the state, the partie, the model read it)

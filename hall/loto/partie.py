@@ -49,15 +49,6 @@ from hall.events import (
     TicketPrinted,
     TicketRequested,
     TieAnnounced,
-    TombolaCollected,
-    TombolaDrawn,
-    TombolaDrawOpened,
-    TombolaListPrinted,
-    TombolaListRequested,
-    TombolaPrepared,
-    TombolaPrinted,
-    TombolaSalesClosed,
-    TombolaSold,
     VoiceTested,
     VoucherIssued,
     VoucherPrinted,
@@ -65,6 +56,7 @@ from hall.events import (
     VoucherReprintRequested,
 )
 from hall.events.rooms import ROOM_EVENTS
+from hall.events.tombola import TOMBOLA_EVENTS
 from hall.loto.lots import Prize, prize_at
 
 _APPLY = EventHandlers[None]()  # event type → the Evening's method that applies it
@@ -374,17 +366,7 @@ class Evening:
     def _on_said(self, e: BallRepeated | VoiceTested | PreflightRun | SetupAnswered) -> None:
         """Said again on the projector, the pre-flight or a setup answer kept: the evening's state does not change."""
 
-    @_APPLY.on(
-        TombolaPrepared,
-        TombolaSold,
-        TombolaSalesClosed,
-        TombolaDrawOpened,
-        TombolaDrawn,
-        TombolaCollected,
-        TombolaPrinted,
-        TombolaListRequested,
-        TombolaListPrinted,
-    )
+    @_APPLY.on(*TOMBOLA_EVENTS)
     def _on_tombola(self, e: object) -> None:
         """The tombola's own (hall/tombola/model.py keeps it): the cartons' evening does not change."""
 

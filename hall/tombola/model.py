@@ -19,22 +19,10 @@ from hall.events import (
     TombolaSalesClosed,
     TombolaSold,
 )
+from hall.events.tombola import TOMBOLA_EVENTS
 from hall.tombola.rules import CostCheck
 
-TYPES = frozenset(
-    e.type
-    for e in (
-        TombolaPrepared,
-        TombolaSold,
-        TombolaSalesClosed,
-        TombolaDrawOpened,
-        TombolaDrawn,
-        TombolaCollected,
-        TombolaPrinted,
-        TombolaListRequested,
-        TombolaListPrinted,
-    )
-)
+TYPES = frozenset(e.type for e in TOMBOLA_EVENTS)
 
 
 @dataclass(frozen=True, slots=True)
